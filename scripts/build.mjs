@@ -1,0 +1,65 @@
+// Build step run by `npm install` (prepare) and `npm test`:
+// 1. bundle the CLI with esbuild (one file per lazily imported chunk, so start-up parses only what
+//    a command needs), 2. generate the compact ZIP geodata table from the `zipcodes` package,
+//    with each ZIP's IANA time zone resolved once here instead of at every quote.
+import { build } from 'esbuild';
+import { createRequire } from 'node:module';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const dist = join(root, 'dist');
+
+await rm(dist, { recursive: true, force: true });
+
+await build({
+  entryPoints: { 'cli/main': join(root, 'src/cli/main.ts') },
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: false,
+  logLevel: 'warning',
+  chunkNames: 'chunks/[name]-[hash]',
+  // CommonJS packages inside an ESM bundle still call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __shipperCreateRequire } from 'node:module'; const require = __shipperCreateRequire(import.meta.url);",
+  },
+});
+
+await writeGeodata(join(dist, 'geo'));
+
+/**
+ * One JSON file per 3-digit ZIP prefix ({zip: [lat, lon, city, state, zoneIndex]}) plus zones.json,
+ * so a lookup reads two small files instead of a 5 MB module.
+ */
+async function writeGeodata(outDir) {
+  const { codes } = require('zipcodes/lib/codes.js');
+  const tzlookup = require('@photostructure/tz-lookup');
+  const zones = [];
+  const zoneIndex = new Map();
+  const byPrefix = new Map();
+  for (const entry of Object.values(codes)) {
+    if (entry.country !== 'US' || !/^\d{5}$/.test(entry.zip)) continue;
+    const lat = Number(entry.latitude);
+    const lon = Number(entry.longitude);
+    if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+    const zone = tzlookup(lat, lon);
+    if (!zoneIndex.has(zone)) {
+      zoneIndex.set(zone, zones.length);
+      zones.push(zone);
+    }
+    const prefix = entry.zip.slice(0, 3);
+    if (!byPrefix.has(prefix)) byPrefix.set(prefix, {});
+    byPrefix.get(prefix)[entry.zip] = [lat, lon, entry.city, entry.state, zoneIndex.get(zone)];
+  }
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, 'zones.json'), JSON.stringify(zones));
+  await Promise.all(
+    [...byPrefix].map(([prefix, table]) => writeFile(join(outDir, `${prefix}.json`), JSON.stringify(table))),
+  );
+}

@@ -1,0 +1,348 @@
+/**
+ * The zod schemas of the Shipper Freight API: the single source of validation, TypeScript types and
+ * (through zod's JSON Schema output) the OpenAPI document. Pure: no I/O.
+ *
+ * Request schemas are lenient about unknown fields (additive versioning: they are stripped) except
+ * `freightClass`, which is computed from density and refused as input.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Scalars
+
+/** A finite number > 0: quantities (weights, lengths) can be neither 0, negative nor Infinity. */
+const positiveQuantity = (what: string) =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? `${what} is required` : `${what} must be a number`) })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((value) => value > 0, { message: `${what} must be greater than 0` });
+
+export const isoDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date written YYYY-MM-DD' })
+  .refine((value) => isRealCalendarDate(value), { message: 'is not a real calendar date' })
+  .meta({ description: 'A calendar date, YYYY-MM-DD', example: '2026-11-23' });
+
+export const instantSchema = z
+  .string()
+  .meta({ description: 'An ISO-8601 UTC instant', example: '2026-11-23T22:00:00.000Z', format: 'date-time' });
+
+function isRealCalendarDate(value: string): boolean {
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The NMFC classes of the 13-subprovision density scale, written as carriers write them. */
+export const FREIGHT_CLASSES = ['50', '55', '60', '65', '70', '85', '92.5', '100', '125', '175', '250', '300', '400'] as const;
+export const freightClassSchema = z.enum(FREIGHT_CLASSES).meta({
+  description: 'LTL freight class computed from density (NMFC 13-subprovision scale); never an input',
+});
+export type FreightClass = z.infer<typeof freightClassSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Order components
+
+export const dimensionsSchema = z
+  .object({
+    length: positiveQuantity('length'),
+    width: positiveQuantity('width'),
+    height: positiveQuantity('height'),
+  })
+  .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
+export type Dimensions = z.infer<typeof dimensionsSchema>;
+
+const optionalText = (max: number, description: string) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(max, { message: `must be at most ${max} characters` })
+    .nullish()
+    .transform((value) => (value === undefined || value === '' ? null : value))
+    .meta({ description });
+
+/** Fields that the freight itself is made of; a shipment against a quote must repeat them exactly. */
+const componentBaseShape = {
+  palletCount: z
+    .number({ error: (issue) => (issue.input === undefined ? 'palletCount is required' : 'palletCount must be a number') })
+    .int({ message: 'palletCount must be a whole number' })
+    .min(1, { message: 'palletCount must be at least 1' })
+    .meta({ description: 'Number of pallets (handling units) in the component' }),
+  poundsWeight: positiveQuantity('poundsWeight').meta({
+    description: 'Total weight of the component (all its pallets), in pounds',
+  }),
+  dimensions: dimensionsSchema.optional(),
+  palletDimensions: z
+    .tuple([positiveQuantity('length'), positiveQuantity('width'), positiveQuantity('height')], {
+      error: 'palletDimensions must be an array [length, width, height]',
+    })
+    .optional()
+    .meta({
+      deprecated: true,
+      description: 'DEPRECATED: positional [length, width, height] in inches; send `dimensions` instead',
+    }),
+  description: optionalText(256, 'Per-line description; each component is its own row on the BOL'),
+  nmfcCode: optionalText(32, 'NMFC commodity code'),
+  packagingType: optionalText(32, 'Packaging type, free text: pallets, boxes, crates, bags...'),
+  pieceCount: z
+    .number({ error: 'pieceCount must be a number' })
+    .int({ message: 'pieceCount must be a whole number' })
+    .min(0, { message: 'pieceCount must be 0 or more' })
+    .nullish()
+    .transform((value) => value ?? null)
+    .meta({ description: 'Loose pieces inside the component, separate from palletCount; 0 is allowed' }),
+  freightClass: z
+    .never({ error: 'freightClass is computed from density at quote time and cannot be sent' })
+    .optional()
+    .meta({ description: 'Refused: the class is computed from density' }),
+};
+
+/**
+ * An order component as sent by a client. After parsing it is normalised: `dimensions` is always
+ * set (from `palletDimensions` when only that was sent) and the optional per-line fields are null
+ * when absent.
+ */
+export const orderComponentInputSchema = z
+  .object(componentBaseShape)
+  .superRefine(
+    (component, ctx) => {
+      if (typeof component !== 'object' || component === null) return;
+      const { dimensions, palletDimensions } = component as { dimensions?: unknown; palletDimensions?: unknown };
+      if (dimensions === undefined && palletDimensions === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'dimensions are required (length, width and height of one pallet)' });
+        return;
+      }
+      if (isDimensions(dimensions) && isTriple(palletDimensions)) {
+        const [length, width, height] = palletDimensions;
+        if (dimensions.length !== length || dimensions.width !== width || dimensions.height !== height) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['palletDimensions'],
+            message: `palletDimensions ${palletDimensions.join('x')} differ from dimensions ${dimensions.length}x${dimensions.width}x${dimensions.height}; send dimensions only`,
+          });
+        }
+      }
+    },
+    { when: () => true },
+  )
+  .transform(({ palletDimensions, freightClass: _refused, dimensions, ...rest }) => ({
+    palletCount: rest.palletCount,
+    poundsWeight: rest.poundsWeight,
+    dimensions: dimensions ?? { length: palletDimensions![0], width: palletDimensions![1], height: palletDimensions![2] },
+    description: rest.description,
+    nmfcCode: rest.nmfcCode,
+    packagingType: rest.packagingType,
+    pieceCount: rest.pieceCount,
+  }));
+export type OrderComponentInput = z.input<typeof orderComponentInputSchema>;
+export type OrderComponent = z.output<typeof orderComponentInputSchema>;
+
+function isDimensions(value: unknown): value is Dimensions {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return ['length', 'width', 'height'].every((key) => typeof record[key] === 'number');
+}
+function isTriple(value: unknown): value is [number, number, number] {
+  return Array.isArray(value) && value.length === 3 && value.every((item) => typeof item === 'number');
+}
+
+/** A component as stored on quotes and shipments: normalised, with its computed class. */
+export const ratedOrderComponentSchema = z.object({
+  palletCount: z.number().int(),
+  poundsWeight: z.number(),
+  dimensions: dimensionsSchema,
+  description: z.string().nullable(),
+  nmfcCode: z.string().nullable(),
+  packagingType: z.string().nullable(),
+  pieceCount: z.number().int().nullable(),
+  densityPcf: z.number().meta({ description: 'Density in pounds per cubic foot, rounded to 2 decimals' }),
+  freightClass: freightClassSchema,
+});
+export type RatedOrderComponent = z.infer<typeof ratedOrderComponentSchema>;
+
+const MAX_COMPONENTS = 1000;
+const orderComponentsSchema = z
+  .array(orderComponentInputSchema, {
+    error: (issue) => (issue.input === undefined ? 'orderComponents is required' : 'orderComponents must be a list'),
+  })
+  .min(1, { message: 'at least one order component is required' })
+  .max(MAX_COMPONENTS, { message: `at most ${MAX_COMPONENTS} order components per request` });
+
+// ---------------------------------------------------------------------------------------------
+// Places and addresses
+
+export const postalCodeSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'postalCode is required' : 'postalCode must be a string') })
+  .trim()
+  .regex(/^\d{5}(-\d{4})?$/, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
+  .transform((value) => value.slice(0, 5))
+  .meta({ description: 'US ZIP code; ZIP+4 is accepted and reduced to 5 digits', example: '60601' });
+
+export const countryCodeSchema = z
+  .literal('US', { error: 'only US postal codes are served (countryCode "US")' })
+  .default('US')
+  .meta({ description: 'ISO 3166-1 alpha-2 country code; the service covers the US' });
+
+export const placeInputSchema = z.object({
+  postalCode: postalCodeSchema,
+  countryCode: countryCodeSchema,
+});
+
+export const placeSchema = z.object({
+  postalCode: z.string(),
+  countryCode: z.string(),
+  city: z.string(),
+  state: z.string(),
+});
+export type Place = z.infer<typeof placeSchema>;
+
+const requiredText = (field: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
+    .trim()
+    .min(1, { message: `${field} is required` })
+    .max(max, { message: `must be at most ${max} characters` });
+
+export const addressSchema = z.object({
+  name: requiredText('name', 100),
+  street1: requiredText('street1', 100),
+  street2: optionalText(100, 'Second address line'),
+  city: requiredText('city', 60),
+  state: z
+    .string({ error: 'state is required' })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, { message: 'must be a 2-letter state code' })
+    .transform((value) => value.toUpperCase()),
+  postalCode: postalCodeSchema,
+  countryCode: countryCodeSchema,
+  contactName: optionalText(100, 'Contact person'),
+  phone: optionalText(32, 'Contact phone number'),
+});
+export type AddressInput = z.input<typeof addressSchema>;
+export type Address = z.output<typeof addressSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Quotes
+
+export const accessorialCodeSchema = z
+  .string({ error: 'accessorial codes are strings' })
+  .regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' })
+  .meta({ description: 'Accessorial service code, e.g. LIFTGATE_PICKUP, LIFTGATE_DELIVERY, RESIDENTIAL_DELIVERY, INSIDE_DELIVERY, APPOINTMENT' });
+
+const accessorialsSchema = z
+  .array(accessorialCodeSchema, { error: 'accessorials must be a list of codes' })
+  .max(20)
+  .optional()
+  .transform((codes) => [...new Set(codes ?? [])]);
+
+export const quoteRequestSchema = z.object({
+  origin: placeInputSchema,
+  destination: placeInputSchema,
+  pickupDate: isoDateSchema.optional().meta({ description: 'Pickup date; default the next business day' }),
+  accessorials: accessorialsSchema,
+  orderComponents: orderComponentsSchema,
+});
+export type QuoteRequestInput = z.input<typeof quoteRequestSchema>;
+export type QuoteRequest = z.output<typeof quoteRequestSchema>;
+
+export const accessorialChargeSchema = z.object({ code: z.string(), amountInCents: z.number().int() });
+
+export const priceBreakdownSchema = z.object({
+  linehaulInCents: z.number().int().meta({ description: 'Tariff linehaul before discount' }),
+  discountInCents: z.number().int(),
+  minimumChargeApplied: z.boolean(),
+  fuelSurchargeInCents: z.number().int(),
+  accessorialsInCents: z.array(accessorialChargeSchema),
+});
+export type PriceBreakdown = z.infer<typeof priceBreakdownSchema>;
+
+export const quoteSchema = z.object({
+  id: z.string().meta({ description: 'Quote identifier' }),
+  quotedPriceInCents: z.number().int().meta({ description: 'Quoted price in cents' }),
+  quoteExpirationTime: instantSchema.meta({ description: 'When the quote expires (ISO-8601 UTC)' }),
+  transitDays: z.number().int().nullable().meta({ description: 'Business days to deliver after pickup; null without coverage' }),
+  estimatedDeliveryDate: instantSchema
+    .nullable()
+    .meta({ description: 'Delivery day at the destination cut-off, as a UTC instant; null without coverage' }),
+  pickupDate: isoDateSchema,
+  origin: placeSchema,
+  destination: placeSchema,
+  miles: z.number().int(),
+  accessorials: z.array(z.string()),
+  orderComponents: z.array(ratedOrderComponentSchema),
+  priceBreakdown: priceBreakdownSchema,
+  createdAt: instantSchema,
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Shipments
+
+export const shipmentRequestSchema = z.object({
+  quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
+  refNumber: z
+    .string({ error: 'refNumber must be a string' })
+    .trim()
+    .max(64, { message: 'must be at most 64 characters' })
+    .nullish()
+    .transform((value) => (value ? value : null))
+    .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
+  shipper: addressSchema,
+  consignee: addressSchema,
+  specialInstructions: optionalText(1000, 'Special instructions printed on the BOL'),
+  pickupDate: isoDateSchema.optional(),
+  accessorials: accessorialsSchema,
+  orderComponents: orderComponentsSchema,
+});
+export type ShipmentRequestInput = z.input<typeof shipmentRequestSchema>;
+export type ShipmentRequest = z.output<typeof shipmentRequestSchema>;
+
+export const shipmentSchema = z.object({
+  id: z.string(),
+  orderNumber: z.string().meta({ description: 'Internal order number, unique and never reused', example: 'SO-000123' }),
+  bolNumber: z.string().regex(/^\d{17}$/).meta({ description: '17-digit VICS BOL number with a mod-10 check digit' }),
+  refNumber: z.string().nullable(),
+  status: z.literal('BOOKED'),
+  quoteId: z.string(),
+  quotedPriceInCents: z.number().int(),
+  transitDays: z.number().int().nullable(),
+  estimatedDeliveryDate: instantSchema.nullable(),
+  pickupDate: isoDateSchema,
+  miles: z.number().int(),
+  accessorials: z.array(z.string()),
+  shipper: addressSchema,
+  consignee: addressSchema,
+  specialInstructions: z.string().nullable(),
+  orderComponents: z.array(ratedOrderComponentSchema),
+  priceBreakdown: priceBreakdownSchema,
+  createdAt: instantSchema,
+});
+export type Shipment = z.output<typeof shipmentSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Lists and errors
+
+export const pageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next (older) page; null at the end' }),
+  });
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export const violationSchema = z.object({
+  field: z.string().meta({ example: 'orderComponents[0].pieceCount' }),
+  message: z.string(),
+});
+export type Violation = z.infer<typeof violationSchema>;
+
+export const problemDetailSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string().optional(),
+  instance: z.string().optional(),
+  violations: z.array(violationSchema).optional(),
+});
+export type ProblemDetail = z.infer<typeof problemDetailSchema>;
