@@ -15,7 +15,7 @@ const dist = join(root, 'dist');
 await rm(dist, { recursive: true, force: true });
 
 await build({
-  entryPoints: { 'cli/main': join(root, 'src/cli/main.ts') },
+  entryPoints: { 'cli/main': join(root, 'src/cli/entry.ts') },
   outdir: dist,
   bundle: true,
   splitting: true,
@@ -25,9 +25,15 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  // CommonJS packages inside an ESM bundle still call require() for Node built-ins.
+  // CommonJS packages inside an ESM bundle still call require() for Node built-ins and read __filename.
   banner: {
-    js: "import { createRequire as __shipperCreateRequire } from 'node:module'; const require = __shipperCreateRequire(import.meta.url);",
+    js: [
+      "import { createRequire as __shipperCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __shipperFileURLToPath } from 'node:url';",
+      'const require = __shipperCreateRequire(import.meta.url);',
+      'const __filename = __shipperFileURLToPath(import.meta.url);',
+      "const __dirname = __filename.slice(0, __filename.lastIndexOf('/'));",
+    ].join(' '),
   },
 });
 

@@ -1,0 +1,101 @@
+/**
+ * `--component pallets=2,weight=1200,dims=48x40x48[,desc=...,nmfc=...,pkg=...,pieces=10]` to the
+ * API's OrderComponent JSON. Values are passed on raw-ish (numbers when they look like numbers) so
+ * that the zod schema, not this parser, decides what is valid and names the field.
+ */
+import { UsageError } from './errors.js';
+
+const KEYS: Record<string, string> = {
+  pallets: 'palletCount',
+  palletcount: 'palletCount',
+  weight: 'poundsWeight',
+  poundsweight: 'poundsWeight',
+  lbs: 'poundsWeight',
+  dims: 'dimensions',
+  dimensions: 'dimensions',
+  palletdims: 'palletDimensions',
+  palletdimensions: 'palletDimensions',
+  desc: 'description',
+  description: 'description',
+  nmfc: 'nmfcCode',
+  nmfccode: 'nmfcCode',
+  pkg: 'packagingType',
+  packaging: 'packagingType',
+  packagingtype: 'packagingType',
+  pieces: 'pieceCount',
+  piececount: 'pieceCount',
+  class: 'freightClass',
+  freightclass: 'freightClass',
+};
+const TEXT_FIELDS = new Set(['description', 'nmfcCode', 'packagingType']);
+
+export const COMPONENT_SPEC_EXAMPLE = 'pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10';
+
+/** Splits on commas that start a new `key=`, so a description may itself contain commas. */
+function splitPairs(spec: string): string[] {
+  const pairs: string[] = [];
+  let current = '';
+  let quote: string | null = null;
+  for (let i = 0; i < spec.length; i++) {
+    const char = spec[i]!;
+    if (quote) {
+      if (char === quote) quote = null;
+      else current += char;
+      continue;
+    }
+    if ((char === '"' || char === "'") && /=\s*$/.test(current)) {
+      quote = char;
+      continue;
+    }
+    if (char === ',' && /^\s*[A-Za-z]+\s*=/.test(spec.slice(i + 1))) {
+      pairs.push(current);
+      current = '';
+      continue;
+    }
+    current += char;
+  }
+  if (quote) throw new UsageError(`unclosed ${quote} in --component ${spec}`);
+  pairs.push(current);
+  return pairs.filter((pair) => pair.trim() !== '');
+}
+
+function numberOrRaw(value: string): number | string {
+  const trimmed = value.trim();
+  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : trimmed;
+}
+
+function parseDims(value: string, spec: string): [number | string, number | string, number | string] {
+  const parts = value.split(/[xX*]/).map((part) => part.trim());
+  if (parts.length !== 3 || parts.some((part) => part === '')) {
+    throw new UsageError(`dimensions must be LENGTHxWIDTHxHEIGHT in inches, e.g. 48x40x48 (in --component ${spec})`);
+  }
+  return parts.map(numberOrRaw) as [number | string, number | string, number | string];
+}
+
+export function parseComponentSpec(spec: string): Record<string, unknown> {
+  const component: Record<string, unknown> = {};
+  for (const pair of splitPairs(spec)) {
+    const equals = pair.indexOf('=');
+    if (equals === -1) throw new UsageError(`"${pair}" is not key=value (in --component ${spec})`, `example: --component ${COMPONENT_SPEC_EXAMPLE}`);
+    const key = pair.slice(0, equals).trim();
+    const value = pair.slice(equals + 1);
+    const field = KEYS[key.toLowerCase()];
+    if (!field) {
+      throw new UsageError(
+        `unknown key "${key}" in --component ${spec}`,
+        'keys: pallets, weight, dims, desc, nmfc, pkg, pieces (palletDims is the deprecated spelling of dims)',
+      );
+    }
+    if (field === 'dimensions') {
+      const [length, width, height] = parseDims(value, spec);
+      component.dimensions = { length, width, height };
+    } else if (field === 'palletDimensions') {
+      component.palletDimensions = parseDims(value, spec);
+    } else if (TEXT_FIELDS.has(field)) {
+      component[field] = value.trim();
+    } else {
+      component[field] = numberOrRaw(value);
+    }
+  }
+  return component;
+}

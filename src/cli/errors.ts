@@ -1,0 +1,95 @@
+/**
+ * Exit codes (SPEC 6) and the single place where any error becomes one clear message: never a
+ * stack trace.
+ */
+import { ProblemError } from '../api/problems.js';
+import type { IO } from './output.js';
+
+export const ExitCode = {
+  ok: 0,
+  /** The input was rejected (violations, conflicts). */
+  rejected: 1,
+  /** The command line itself is wrong (unknown flag, missing argument, prompt without a TTY). */
+  usage: 2,
+  /** Remote mode: the server is down, slow, refuses the key or answers garbage. */
+  remote: 3,
+  notFound: 4,
+  /** The local store or tariff is damaged or unreadable. */
+  local: 5,
+  /** Ctrl-C at a prompt. */
+  interrupted: 130,
+} as const;
+
+/** A mistake in how the command was called; exits 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A failure talking to a remote server; exits 3. */
+export class RemoteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RemoteError';
+  }
+}
+
+/** Any other failure we describe ourselves (a file that cannot be written, ...), with its exit code. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = ExitCode.rejected,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export function exitCodeForProblem(error: ProblemError, mode: 'local' | 'remote'): number {
+  const { status } = error.problem;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 401 || status === 403 || status === 429) return ExitCode.remote;
+  if (status >= 500) return mode === 'remote' ? ExitCode.remote : ExitCode.local;
+  return ExitCode.rejected;
+}
+
+/** Writes the error as people and scripts expect it and returns the exit code. */
+export function reportError(error: unknown, io: IO, mode: 'local' | 'remote' = 'local'): number {
+  if (error instanceof ProblemError) {
+    if (io.options.json) io.json(error.problem);
+    const { problem } = error;
+    const lines = [problem.detail ?? problem.title];
+    for (const violation of problem.violations ?? []) lines.push(`  ${violation.field}: ${violation.message}`);
+    io.error(lines.join('\n'));
+    return exitCodeForProblem(error, mode);
+  }
+  if (error instanceof UsageError) {
+    io.error(error.hint ? `${error.message}\n  ${error.hint}` : error.message);
+    return ExitCode.usage;
+  }
+  if (error instanceof RemoteError) {
+    io.error(error.message);
+    return ExitCode.remote;
+  }
+  if (error instanceof CliError) {
+    io.error(error.message);
+    return error.exitCode;
+  }
+  if (isPromptInterrupt(error)) {
+    io.error('cancelled; nothing was written');
+    return ExitCode.interrupted;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.error(`unexpected error: ${message}`);
+  if (process.env.SHIPPER_DEBUG && error instanceof Error && error.stack) io.streams.stderr.write(`${error.stack}\n`);
+  return ExitCode.local;
+}
+
+function isPromptInterrupt(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError');
+}

@@ -1,0 +1,134 @@
+/**
+ * The CLI's IO layer (after the GitHub CLI's iostreams): knows whether stdout/stderr are
+ * terminals and whether colour is allowed, and owns every way a command writes: JSON for scripts,
+ * tables and colour for people, warnings and errors on stderr. Commands never touch process.stdout.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+
+export interface IOStreams {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+export interface IOOptions {
+  json: boolean;
+  color: boolean;
+  quiet: boolean;
+}
+
+export class IO {
+  readonly color: ChalkInstance;
+  readonly errColor: ChalkInstance;
+
+  constructor(
+    readonly streams: IOStreams,
+    readonly options: IOOptions,
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    // Colour only on a terminal, never with NO_COLOR (any value) or --no-color.
+    const colorAllowed = options.color && !('NO_COLOR' in env && env.NO_COLOR !== undefined) && env.TERM !== 'dumb';
+    this.color = new Chalk({ level: colorAllowed && streams.stdout.isTTY ? 2 : 0 });
+    this.errColor = new Chalk({ level: colorAllowed && streams.stderr.isTTY ? 2 : 0 });
+  }
+
+  get isStdoutTTY(): boolean {
+    return Boolean(this.streams.stdout.isTTY);
+  }
+
+  /** Prompts are allowed only when a person sits at both ends. */
+  get canPrompt(): boolean {
+    return Boolean(this.streams.stdin.isTTY && this.streams.stdout.isTTY) && !this.options.json;
+  }
+
+  get terminalWidth(): number {
+    return this.streams.stdout.columns && this.streams.stdout.columns > 20 ? this.streams.stdout.columns : 120;
+  }
+
+  out(text = ''): void {
+    this.streams.stdout.write(`${text}\n`);
+  }
+
+  /** Human output: suppressed by --quiet; with --json the command prints JSON instead. */
+  info(text = ''): void {
+    if (!this.options.quiet) this.out(text);
+  }
+
+  json(value: unknown): void {
+    this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  warn(message: string): void {
+    this.streams.stderr.write(`${this.errColor.yellow('warning:')} ${message}\n`);
+  }
+
+  error(message: string): void {
+    this.streams.stderr.write(`${this.errColor.red(`shipper: ${message}`)}\n`);
+  }
+
+  /** Status lines for people (progress, "wrote file"): stderr, so stdout stays clean for pipes. */
+  note(message: string): void {
+    if (!this.options.quiet) this.streams.stderr.write(`${message}\n`);
+  }
+
+  table(head: string[], rows: Array<Array<string | number>>, options: { colWidths?: Array<number | null> } = {}): string {
+    const table = new Table({
+      head: head.map((cell) => this.color.bold(cell)),
+      style: { head: [], border: this.color.level > 0 ? ['grey'] : [] },
+      wordWrap: false,
+      ...(options.colWidths ? { colWidths: options.colWidths } : {}),
+    });
+    for (const row of rows) table.push(row.map((cell) => String(cell)));
+    return table.toString();
+  }
+}
+
+// -----------------------------------------------------------------------------------------------
+// Formatting for people
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+export function formatCents(cents: number): string {
+  return money.format(cents / 100);
+}
+
+export function formatNumber(value: number, maximumFractionDigits = 2): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits });
+}
+
+/** "Thu 2026-11-26 17:00 EST" in the given zone (UTC when unknown). */
+export function formatInstant(iso: string, timeZone = 'UTC'): string {
+  const date = new Date(iso);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.weekday} ${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+}
+
+/** "Mon 2026-11-23" */
+export function formatDate(date: string): string {
+  const weekday = new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
+  return `${weekday} ${date}`;
+}
+
+export function truncate(text: string, width: number): string {
+  if (width <= 1) return text.slice(0, Math.max(0, width));
+  return [...text].length > width ? `${[...text].slice(0, width - 1).join('')}…` : text;
+}
+
+export function plural(count: number, word: string, pluralWord = `${word}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? word : pluralWord}`;
+}

@@ -1,0 +1,63 @@
+/**
+ * The commander program: global flags, one register function per command group, and the factory
+ * that turns a parsed command into a CommandContext.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { registerQuoteCommands } from './commands/quote.js';
+import { CommandContext, type GlobalOptions } from './context.js';
+import { IO, type IOStreams } from './output.js';
+
+export type ContextFactory = (command: Command) => CommandContext;
+
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function parseLimit(value: string): number {
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new InvalidArgumentError('must be a whole number from 1 to 500');
+  return limit;
+}
+
+export const VERSION = '0.1.0';
+
+export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, contexts: CommandContext[]): Command {
+  const program = new Command('shipper')
+    .description('LTL freight from the command line: quotes, shipments, CSV batches, transit tables and Bill of Lading PDFs')
+    .version(VERSION, '-V, --version')
+    .option('--json', 'machine output on stdout (errors as ProblemDetail JSON)', false)
+    .option('-q, --quiet', 'print only what was asked for', false)
+    .option('--store <dir>', 'local store directory (env SHIPPER_STORE; default: your data directory)')
+    .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
+    .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
+    .option('--base-url <url>', 'server base URL (implies --remote)')
+    .option('--sandbox', "use the configured sandbox server (implies --remote)", false)
+    .addOption(new Option('--api-key <key>', 'API key for the server').env('SHIPPER_API_KEY'))
+    .option('--no-color', 'no colours (also NO_COLOR)')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => streams.stdout.write(text),
+      writeErr: (text) => streams.stderr.write(text),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48
+  $ shipper quote get <quote-id> --json
+  $ shipper quote list
+
+Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 local store or tariff failure.`,
+    );
+
+  const context: ContextFactory = (command) => {
+    const globals = command.optsWithGlobals() as GlobalOptions;
+    const io = new IO(streams, { json: Boolean(globals.json), color: globals.color !== false, quiet: Boolean(globals.quiet) }, env);
+    const ctx = new CommandContext(io, globals, env);
+    contexts.push(ctx);
+    return ctx;
+  };
+
+  registerQuoteCommands(program, context);
+  return program;
+}

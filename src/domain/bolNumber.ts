@@ -1,0 +1,36 @@
+/**
+ * VICS Bill of Lading numbers: 17 digits = GS1 company prefix + serial + GS1 mod-10 check digit
+ * (the same number is the GSIN carried in a GS1-128 barcode under AI 402).
+ */
+export const BOL_NUMBER_LENGTH = 17;
+
+/** GS1 mod-10: weights 3,1,3,1... from the rightmost data digit; check = (10 - sum mod 10) mod 10. */
+export function gs1CheckDigit(digits: string): number {
+  if (!/^\d+$/.test(digits)) throw new RangeError(`GS1 data must be digits, got "${digits}"`);
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    const digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    sum += digit * (i % 2 === 0 ? 3 : 1);
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+export function isValidBolNumber(value: string): boolean {
+  return new RegExp(`^\\d{${BOL_NUMBER_LENGTH}}$`).test(value) && gs1CheckDigit(value.slice(0, -1)) === Number(value.at(-1));
+}
+
+/** Company prefixes are 7 to 10 digits; the serial fills the rest of the 16 data digits. */
+export function bolNumberFor(companyPrefix: string, serial: number): string {
+  if (!/^\d{7,10}$/.test(companyPrefix)) throw new RangeError(`a GS1 company prefix is 7 to 10 digits, got "${companyPrefix}"`);
+  const serialDigits = BOL_NUMBER_LENGTH - 1 - companyPrefix.length;
+  if (!Number.isSafeInteger(serial) || serial < 0 || String(serial).length > serialDigits) {
+    throw new RangeError(`serial ${serial} does not fit in ${serialDigits} digits after prefix ${companyPrefix}`);
+  }
+  const data = companyPrefix + String(serial).padStart(serialDigits, '0');
+  return data + String(gs1CheckDigit(data));
+}
+
+/** Internal order numbers: SO- and at least six digits, from a counter that never goes back. */
+export function orderNumberFor(serial: number): string {
+  return `SO-${String(serial).padStart(6, '0')}`;
+}

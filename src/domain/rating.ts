@@ -1,0 +1,189 @@
+/**
+ * The local rating engine: a pure function from a validated quote request, the two resolved places,
+ * the tariff and the clock to a Quote (or the violations that prevent one).
+ *
+ * Money rule: every charge is computed in exact fractional cents and each breakdown line is rounded
+ * once, to the nearest cent, halves away from zero; the quoted price is the sum of the rounded lines,
+ * so the breakdown always adds up to the price.
+ */
+import { densityPcf, freightClassForDensity } from './density.js';
+import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest, RatedOrderComponent, Violation } from './schemas.js';
+import type { Tariff } from './tariff.js';
+import { businessDayReason, estimateDelivery, localDateInZone, nextBusinessDay } from './transit.js';
+
+/** A US ZIP resolved from geodata. */
+export interface ZipPlace {
+  postalCode: string;
+  city: string;
+  state: string;
+  latitude: number;
+  longitude: number;
+  timeZone: string;
+}
+
+export type Rated<T> = { ok: true; value: T } | { ok: false; violations: Violation[] };
+
+export function roundCents(exactCents: number): number {
+  return Math.sign(exactCents) * Math.round(Math.abs(exactCents));
+}
+
+const EARTH_RADIUS_MILES = 3958.8;
+
+/** Great-circle miles between two places (haversine). */
+export function straightLineMiles(from: ZipPlace, to: ZipPlace): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const dLat = radians(to.latitude - from.latitude);
+  const dLon = radians(to.longitude - from.longitude);
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(radians(from.latitude)) * Math.cos(radians(to.latitude)) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Road miles as the tariff reckons them: straight-line miles times its circuity factor. */
+export function tariffMiles(from: ZipPlace, to: ZipPlace, tariff: Tariff): number {
+  return Math.round(straightLineMiles(from, to) * tariff.routeFactor);
+}
+
+export function distanceBandIndex(miles: number, tariff: Tariff): number {
+  const index = tariff.distanceBands.findIndex((band) => band.maxMiles === null || miles <= band.maxMiles);
+  return index === -1 ? tariff.distanceBands.length - 1 : index;
+}
+
+export function weightBreakIndex(totalPounds: number, tariff: Tariff): number {
+  let index = 0;
+  tariff.weightBreaks.forEach((weightBreak, i) => {
+    if (totalPounds >= weightBreak.minPounds) index = i;
+  });
+  return index;
+}
+
+export function rateComponent(component: OrderComponent): RatedOrderComponent {
+  const pcf = densityPcf(component.poundsWeight, component.palletCount, component.dimensions);
+  return {
+    palletCount: component.palletCount,
+    poundsWeight: component.poundsWeight,
+    dimensions: component.dimensions,
+    description: component.description,
+    nmfcCode: component.nmfcCode,
+    packagingType: component.packagingType,
+    pieceCount: component.pieceCount,
+    densityPcf: Math.round(pcf * 100) / 100,
+    freightClass: freightClassForDensity(pcf),
+  };
+}
+
+export function isCovered(place: ZipPlace, tariff: Tariff): boolean {
+  return tariff.coverage.states.includes(place.state);
+}
+
+export function priceShipment(
+  components: ReadonlyArray<RatedOrderComponent>,
+  miles: number,
+  accessorials: ReadonlyArray<string>,
+  tariff: Tariff,
+): PriceBreakdown & { quotedPriceInCents: number } {
+  const band = distanceBandIndex(miles, tariff);
+  const totalPounds = components.reduce((sum, component) => sum + component.poundsWeight, 0);
+  const weightBreak = weightBreakIndex(totalPounds, tariff);
+  const rateFor = (freightClass: FreightClass) => tariff.ratesPerCwtInCents[freightClass]![band]![weightBreak]!;
+  const exactLinehaul = components.reduce(
+    (sum, component) => sum + (component.poundsWeight / 100) * rateFor(component.freightClass),
+    0,
+  );
+  let linehaulInCents = roundCents(exactLinehaul);
+  let discountInCents = roundCents((exactLinehaul * tariff.discountPercent) / 100);
+  // A minimum charge is a net figure: when it applies it replaces the discounted linehaul.
+  const minimumChargeApplied = linehaulInCents - discountInCents < tariff.minimumChargeInCents;
+  if (minimumChargeApplied) {
+    linehaulInCents = tariff.minimumChargeInCents;
+    discountInCents = 0;
+  }
+  const netLinehaul = linehaulInCents - discountInCents;
+  const fuelSurchargeInCents = roundCents((netLinehaul * tariff.fuelSurchargePercent) / 100);
+  const accessorialsInCents = accessorials.map((code) => ({ code, amountInCents: tariff.accessorials[code]!.amountInCents }));
+  const quotedPriceInCents =
+    netLinehaul + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0);
+  return { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, quotedPriceInCents };
+}
+
+export interface RateQuoteInput {
+  id: string;
+  request: QuoteRequest;
+  origin: ZipPlace;
+  destination: ZipPlace;
+  tariff: Tariff;
+  now: Date;
+}
+
+/** The pickup date a request asks for, or the next business day at the origin. */
+export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date): Rated<string> {
+  const today = localDateInZone(now, origin.timeZone);
+  if (requested === undefined) return { ok: true, value: nextBusinessDay(today, tariff.holidays) };
+  if (requested < today) {
+    return { ok: false, violations: [{ field: 'pickupDate', message: `${requested} is in the past (today is ${today} at the origin)` }] };
+  }
+  const reason = businessDayReason(requested, tariff.holidays);
+  if (reason !== null) {
+    return {
+      ok: false,
+      violations: [{ field: 'pickupDate', message: `${requested} is ${reason}; carriers pick up on business days (next: ${nextBusinessDay(requested, tariff.holidays)})` }],
+    };
+  }
+  return { ok: true, value: requested };
+}
+
+export function rateQuote({ id, request, origin, destination, tariff, now }: RateQuoteInput): Rated<Quote> {
+  const violations: Violation[] = [];
+  request.accessorials.forEach((code, index) => {
+    if (!(code in tariff.accessorials)) {
+      violations.push({
+        field: `accessorials[${index}]`,
+        message: `unknown accessorial ${code}; known: ${Object.keys(tariff.accessorials).join(', ')}`,
+      });
+    }
+  });
+  const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now);
+  if (!pickup.ok) violations.push(...pickup.violations);
+  if (!pickup.ok || violations.length > 0) return { ok: false, violations };
+
+  const orderComponents = request.orderComponents.map(rateComponent);
+  const miles = tariffMiles(origin, destination, tariff);
+  const { quotedPriceInCents, ...priceBreakdown } = priceShipment(orderComponents, miles, request.accessorials, tariff);
+
+  let transitDays: number | null = null;
+  let estimatedDeliveryDate: string | null = null;
+  if (isCovered(origin, tariff) && isCovered(destination, tariff)) {
+    const band = tariff.distanceBands[distanceBandIndex(miles, tariff)]!;
+    const estimate = estimateDelivery({
+      pickupDate: pickup.value,
+      transitDays: band.transitDays,
+      destinationTimeZone: destination.timeZone,
+      deliveryCutoff: tariff.deliveryCutoff,
+      calendar: tariff.holidays,
+    });
+    transitDays = estimate.transitDays;
+    estimatedDeliveryDate = estimate.estimatedDeliveryDate;
+  }
+
+  return {
+    ok: true,
+    value: {
+      id,
+      quotedPriceInCents,
+      quoteExpirationTime: new Date(now.getTime() + tariff.quoteLifetimeHours * 3_600_000).toISOString(),
+      transitDays,
+      estimatedDeliveryDate,
+      pickupDate: pickup.value,
+      origin: placeOf(origin),
+      destination: placeOf(destination),
+      miles,
+      accessorials: request.accessorials,
+      orderComponents,
+      priceBreakdown,
+      createdAt: now.toISOString(),
+    },
+  };
+}
+
+function placeOf(place: ZipPlace) {
+  return { postalCode: place.postalCode, countryCode: 'US', city: place.city, state: place.state };
+}

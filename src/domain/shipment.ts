@@ -1,0 +1,84 @@
+/** Booking a shipment against a quote: pure rules of SPEC section 3. */
+import type { OrderComponent, Quote, Shipment, ShipmentRequest, Violation } from './schemas.js';
+
+export type BookingCheck = { ok: true } | { ok: false; reason: 'expired' | 'mismatch'; detail: string; violations: Violation[] };
+
+/**
+ * A shipment may book a quote only while it is unexpired and only for the same freight: the same
+ * number of components with the same pallets, weight and dimensions (per-line text may be added).
+ */
+export function checkShipmentAgainstQuote(components: ReadonlyArray<OrderComponent>, quote: Quote, now: Date): BookingCheck {
+  if (now.getTime() >= Date.parse(quote.quoteExpirationTime)) {
+    return { ok: false, reason: 'expired', detail: `quote ${quote.id} expired at ${quote.quoteExpirationTime}; request a new quote`, violations: [] };
+  }
+  const violations: Violation[] = [];
+  if (components.length !== quote.orderComponents.length) {
+    violations.push({
+      field: 'orderComponents',
+      message: `the quote has ${quote.orderComponents.length} component(s), the shipment ${components.length}`,
+    });
+  } else {
+    components.forEach((component, index) => {
+      const quoted = quote.orderComponents[index]!;
+      const field = `orderComponents[${index}]`;
+      if (component.palletCount !== quoted.palletCount) {
+        violations.push({ field: `${field}.palletCount`, message: `quoted ${quoted.palletCount}, sent ${component.palletCount}` });
+      }
+      if (component.poundsWeight !== quoted.poundsWeight) {
+        violations.push({ field: `${field}.poundsWeight`, message: `quoted ${quoted.poundsWeight}, sent ${component.poundsWeight}` });
+      }
+      for (const side of ['length', 'width', 'height'] as const) {
+        if (component.dimensions[side] !== quoted.dimensions[side]) {
+          violations.push({
+            field: `${field}.dimensions.${side}`,
+            message: `quoted ${quoted.dimensions[side]}, sent ${component.dimensions[side]}`,
+          });
+        }
+      }
+    });
+  }
+  if (violations.length > 0) {
+    return { ok: false, reason: 'mismatch', detail: `the order components differ from those of quote ${quote.id}`, violations };
+  }
+  return { ok: true };
+}
+
+export interface BookShipmentInput {
+  id: string;
+  orderNumber: string;
+  bolNumber: string;
+  request: ShipmentRequest;
+  quote: Quote;
+  now: Date;
+}
+
+/** The shipment record: per-line text from the request, the freight class as computed at quote time. */
+export function buildShipment({ id, orderNumber, bolNumber, request, quote, now }: BookShipmentInput): Shipment {
+  return {
+    id,
+    orderNumber,
+    bolNumber,
+    refNumber: request.refNumber,
+    status: 'BOOKED',
+    quoteId: quote.id,
+    quotedPriceInCents: quote.quotedPriceInCents,
+    transitDays: quote.transitDays,
+    estimatedDeliveryDate: quote.estimatedDeliveryDate,
+    pickupDate: quote.pickupDate,
+    miles: quote.miles,
+    accessorials: quote.accessorials,
+    shipper: request.shipper,
+    consignee: request.consignee,
+    specialInstructions: request.specialInstructions,
+    orderComponents: request.orderComponents.map((component, index) => {
+      const quoted = quote.orderComponents[index]!;
+      return {
+        ...component,
+        densityPcf: quoted.densityPcf,
+        freightClass: quoted.freightClass,
+      };
+    }),
+    priceBreakdown: quote.priceBreakdown,
+    createdAt: now.toISOString(),
+  };
+}
