@@ -1,0 +1,29 @@
+/** Shared helpers of the benchmark scripts: timing child processes and printing figures. */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = process.cwd();
+export const BIN = join(ROOT, 'bin', 'shipper.js');
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Median wall time (ms) of running a command `runs` times, after `warmup` untimed runs. */
+export function timeCommand(command: string, args: string[], runs: number, env: NodeJS.ProcessEnv = process.env, warmup = 2): number {
+  const times: number[] = [];
+  for (let i = 0; i < warmup + runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    if (i >= warmup) times.push(elapsed);
+  }
+  return median(times);
+}
+
+export function row(label: string, value: string): void {
+  console.log(`${label.padEnd(44)} ${value}`);
+}
