@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { quoteRequestSchema, shipmentRequestSchema } from '../../src/domain/schemas.js';
 import { parseRequest } from '../../src/domain/validation.js';
 
@@ -11,7 +12,7 @@ const quoteRequest = (overrides: Record<string, unknown> = {}, componentOverride
 });
 const address = { name: 'Acme', street1: '1 Main St', city: 'Chicago', state: 'IL', postalCode: '60601' };
 
-function violationsOf(raw: unknown, schema = quoteRequestSchema) {
+function violationsOf(raw: unknown, schema: z.ZodType = quoteRequestSchema) {
   const parsed = parseRequest(schema, raw);
   if (parsed.ok) throw new Error('expected violations');
   return parsed.violations;
