@@ -35,6 +35,8 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .addOption(new Option('--api-key <key>', 'API key for the server').env('SHIPPER_API_KEY'))
     .option('--no-color', 'no colours (also NO_COLOR)')
     .showSuggestionAfterError(true)
+    // Set before the subcommands are added so they inherit it: errors come back to main() as exceptions.
+    .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
