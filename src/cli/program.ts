@@ -3,6 +3,7 @@
  * that turns a parsed command into a CommandContext.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { registerBolCommand } from './commands/bol.js';
 import { registerQuoteCommands } from './commands/quote.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
@@ -61,5 +62,6 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   };
 
   registerQuoteCommands(program, context);
+  registerBolCommand(program, context);
   return program;
 }
