@@ -180,6 +180,13 @@ describe('layoutBol', () => {
     );
   });
 
+  it('lays out a shipment without components as one page with zero totals', () => {
+    const layout = layoutBol({ ...makeShipment(), orderComponents: [] }, standard, metrics);
+    expect(layout.pages).toHaveLength(1);
+    expect(layout.pages[0]!.hasTotals).toBe(true);
+    expect(layout.totals).toEqual({ handlingUnits: 0, packages: null, poundsWeight: 0 });
+  });
+
   it('lays out A4 pages when the template asks for them', () => {
     const a4 = bolTemplateFileSchema.parse({ description: 'a4', pageSize: 'a4' });
     const layout = layoutBol(makeShipment(), a4, metrics);

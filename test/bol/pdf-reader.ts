@@ -28,6 +28,8 @@ export interface ReadPdf {
   info: Record<string, unknown>;
   /** Every decoded GS1-128 / Code 128 barcode, per page, as ZXing reads it with GS1 on ("]C1..."). */
   barcodes: string[][];
+  /** Images painted per page (barcode, logo). */
+  imageCounts: number[];
 }
 
 function openPdf(bytes: Uint8Array) {
@@ -40,6 +42,7 @@ export async function readPdf(bytes: Uint8Array, options: { barcodes?: boolean }
   try {
     const pages: PdfPage[] = [];
     const barcodes: string[][] = [];
+    const imageCounts: number[] = [];
     for (let number = 1; number <= doc.numPages; number++) {
       const page = await doc.getPage(number);
       const viewport = page.getViewport({ scale: 1 });
@@ -51,10 +54,12 @@ export async function readPdf(bytes: Uint8Array, options: { barcodes?: boolean }
         items.push({ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number });
       }
       pages.push({ items, lines: groupLines(items), text: items.map((item) => item.str).join(' '), width: viewport.width, height: viewport.height });
-      barcodes.push(options.barcodes ? await decodeBarcodes(page) : []);
+      const images = await imagesOf(page);
+      imageCounts.push(images.length);
+      barcodes.push(options.barcodes ? images.map(decodeCode128).filter((text): text is string => text !== null) : []);
     }
     const metadata = await doc.getMetadata();
-    return { pages, info: metadata.info as Record<string, unknown>, barcodes };
+    return { pages, info: metadata.info as Record<string, unknown>, barcodes, imageCounts };
   } finally {
     await doc.destroy();
   }
@@ -87,19 +92,17 @@ interface PdfjsImage {
   data: Uint8ClampedArray;
 }
 
-async function decodeBarcodes(page: PdfjsPage): Promise<string[]> {
+async function imagesOf(page: PdfjsPage): Promise<PdfjsImage[]> {
   const operators = await page.getOperatorList();
-  const decoded: string[] = [];
+  const images: PdfjsImage[] = [];
   for (let index = 0; index < operators.fnArray.length; index++) {
     if (operators.fnArray[index] !== OPS.paintImageXObject) continue;
     const name = (operators.argsArray[index] as [string])[0];
     // Images used on several pages live in the document-wide store, named "g_...".
     const store = name.startsWith('g_') ? page.commonObjs : page.objs;
-    const image = await new Promise<PdfjsImage>((resolve) => store.get(name, resolve));
-    const text = decodeCode128(image);
-    if (text !== null) decoded.push(text);
+    images.push(await new Promise<PdfjsImage>((resolve) => store.get(name, resolve)));
   }
-  return decoded;
+  return images;
 }
 
 /** Composites the image on white paper, adds a quiet zone and asks ZXing for a Code 128 symbol. */
@@ -126,4 +129,24 @@ function decodeCode128(image: PdfjsImage): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The glyph count of each embedded TrueType font program, by font name: text extraction reads the
+ * ToUnicode map and would not notice a subset that lacks the glyphs the text draws.
+ */
+export async function embeddedFontGlyphCounts(bytes: Uint8Array): Promise<Record<string, number>> {
+  const { PDFDocument, PDFDict, PDFName, PDFRawStream, PDFRef, decodePDFRawStream } = await import('pdf-lib');
+  const fontkit = (await import('@pdf-lib/fontkit')).default;
+  const doc = await PDFDocument.load(bytes);
+  const counts: Record<string, number> = {};
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('FontDescriptor')) continue;
+    const fileRef = object.get(PDFName.of('FontFile2'));
+    const file = fileRef instanceof PDFRef ? doc.context.lookup(fileRef) : null;
+    if (!(file instanceof PDFRawStream)) continue;
+    const name = object.get(PDFName.of('FontName'))!.toString().replace(/^\/[A-Z]{6}\+/, '');
+    counts[name] = fontkit.create(Buffer.from(decodePDFRawStream(file).decode())).numGlyphs;
+  }
+  return counts;
 }

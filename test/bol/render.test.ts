@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBolRenderer, findBolTemplatesDir, REPLACEMENT_CHARACTER, type BolRenderer } from '../../src/bol/index.js';
 import type { Shipment } from '../../src/domain/schemas.js';
 import { component, describedComponents, LONG_DESCRIPTION, makeShipment, UNICODE_DESCRIPTION } from './fixtures.js';
-import { readPdf, type PdfPage, type ReadPdf } from './pdf-reader.js';
+import { embeddedFontGlyphCounts, readPdf, type PdfPage, type ReadPdf } from './pdf-reader.js';
 
 let outDir: string;
 let renderer: BolRenderer;
@@ -115,10 +115,12 @@ describe('a single-page BOL', () => {
 });
 
 describe('the reference line', () => {
-  it('prints "<refNumber> (<order number>)" on the partner template', async () => {
+  it('prints "<refNumber> (<order number>)" on the partner template, with its logo and carrier', async () => {
     const { pdf } = await renderAndRead(makeShipment({ refNumber: 'PO-7781' }), 'acme-logistics');
     expect(pdf.pages[0]!.items.map((item) => item.str)).toContain('PO-7781 (SO-000123)');
     expect(pdf.pages[0]!.text).toContain('ACME Logistics Freight Lines');
+    expect(pdf.pages[0]!.text).toContain('ACME Logistics, Freight Payables');
+    expect(pdf.imageCounts).toEqual([2]); // logo and barcode
   });
 
   it('prints the order number without the "(...)" form on the standard template', async () => {
@@ -127,6 +129,8 @@ describe('the reference line', () => {
     expect(pdf.pages[0]!.items.map((item) => item.str)).toContain('SO-000123');
     expect(text).not.toContain('(SO-000123)');
     expect(text).not.toContain('PO-7781 (');
+    expect(text).toContain('Ref: PO-7781');
+    expect(pdf.imageCounts).toEqual([1]); // the barcode; no logo
   });
 
   it('prints the order number alone on the partner template when there is no refNumber', async () => {
@@ -203,6 +207,18 @@ describe('text the font may not have', () => {
     expect(text).toContain(`Fragile ${REPLACEMENT_CHARACTER} handle with care please`);
     expect(pdf.pages[0]!.lines).toContain('second line');
     expect(text).toContain('№ 42');
+  });
+
+  it('embeds the glyphs each document draws, even when an earlier document had a smaller set', async () => {
+    const ascii = await renderer.render(makeShipment({ serial: 901 }), 'standard');
+    const cyrillic = await renderer.render(makeShipment({ serial: 902, components: [component({ description: 'Жёлтый ящик щёток, ЭЮЯ ФЦЧ' })] }), 'standard');
+    const asciiAgain = await renderer.render(makeShipment({ serial: 903 }), 'standard');
+    const asciiCounts = await embeddedFontGlyphCounts(ascii);
+    const cyrillicCounts = await embeddedFontGlyphCounts(cyrillic);
+    expect(Object.keys(cyrillicCounts).sort()).toEqual(['DejaVuSans', 'DejaVuSans-Bold']);
+    // 17 distinct Cyrillic letters (plus the parts of composite glyphs such as й) in the regular face.
+    expect(cyrillicCounts['DejaVuSans']! - asciiCounts['DejaVuSans']!).toBeGreaterThanOrEqual(17);
+    expect(await embeddedFontGlyphCounts(asciiAgain)).toEqual(asciiCounts);
   });
 
   it('wraps a 256-character description inside its cell', async () => {
