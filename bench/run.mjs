@@ -30,5 +30,5 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const result = spawnSync(process.execPath, [outfile, ...args], { stdio: 'inherit', cwd: root });
+const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...args], { stdio: 'inherit', cwd: root });
 process.exit(result.status ?? 1);
