@@ -3,7 +3,11 @@
  * that turns a parsed command into a CommandContext.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { registerImportCommand } from './commands/import.js';
+import { registerLocationCommands } from './commands/location.js';
 import { registerQuoteCommands } from './commands/quote.js';
+import { registerShipCommand } from './commands/ship.js';
+import { registerShipmentCommands } from './commands/shipment.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
 
@@ -35,6 +39,8 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .addOption(new Option('--api-key <key>', 'API key for the server').env('SHIPPER_API_KEY'))
     .option('--no-color', 'no colours (also NO_COLOR)')
     .showSuggestionAfterError(true)
+    // Set before the subcommands are added, which copy it: their usage errors must exit 2 through main(), not 1 through process.exit.
+    .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
@@ -59,5 +65,9 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   };
 
   registerQuoteCommands(program, context);
+  registerShipCommand(program, context);
+  registerShipmentCommands(program, context);
+  registerImportCommand(program, context);
+  registerLocationCommands(program, context);
   return program;
 }
