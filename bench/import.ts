@@ -1,11 +1,12 @@
 /**
- * `node bench/run.mjs import [shipments=20000] [rowsPerShipment=5]`
+ * `node bench/run.mjs import [shipments...]` (default: 2000 20000, i.e. 10,000 and 100,000 rows)
  *
- * Generates a shipment CSV (default 100,000 rows = 20,000 shipments of 5 rows), then, each in its
- * own process on a fresh store: a bare csv-parse of the file (the baseline, same options as the
- * import), `shipper import` of it, and the re-import of the same file (everything recognised,
- * nothing booked twice). Prints rows/s, wall time and peak RSS, and the same for a file a tenth
- * of the size, to show that memory does not grow with the file. Build first (`npm run build`).
+ * For each size, generates a shipment CSV of 5 rows per shipment, then, each in its own process
+ * on a fresh store: a bare csv-parse of the file (the baseline, same options as the import),
+ * `shipper import` of it, the re-import of the same file (everything recognised, nothing booked
+ * twice), and the import once more on a fresh store with a sampler that forces a GC every 250 ms
+ * and records the live heap. Prints rows/s, wall time and peak RSS: peak RSS should level off
+ * and the live heap stay flat as the file grows. Build first (`npm run build`).
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT, row } from './lib.js';
 
-const shipments = Number(process.argv[2] ?? 20_000);
-const rowsPerShipment = Number(process.argv[3] ?? 5);
+const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
+const rowsPerShipment = 5;
 const work = process.env.BENCH_WORK_DIR ?? mkdtempSync(join(tmpdir(), 'shipper-bench-import-'));
 
 const LANES: Array<[string, string, string, string]> = [
@@ -77,11 +78,15 @@ async function generate(file: string, count: number): Promise<number> {
   return rows;
 }
 
-// A preload that reports the process's peak RSS when it exits (no hook in the product for this).
+// A preload that reports the process's peak RSS when it exits (no hook in the product for this),
+// and, when the process runs with --expose-gc, the largest heap still in use after a full GC.
 const rssReporter = join(work, 'report-rss.cjs');
 writeFileSync(
   rssReporter,
-  "process.on('exit', () => { require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)); });\n",
+  `let liveHeap = 0;
+if (typeof gc === 'function') setInterval(() => { gc(); liveHeap = Math.max(liveHeap, process.memoryUsage().heapUsed); }, 250).unref();
+process.on('exit', () => { require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, JSON.stringify({ maxRss: process.resourceUsage().maxRSS, liveHeap })); });
+`,
 );
 
 // The baseline: the same file through csv-parse alone, as the import reads it (streaming, arrays).
@@ -102,13 +107,14 @@ console.log(records);
 interface Run {
   seconds: number;
   peakRssMb: number;
+  liveHeapMb: number;
   stdout: string;
 }
 
-function timed(args: string[], label: string): Run {
+function timed(args: string[], label: string, nodeFlags: string[] = []): Run {
   const rssFile = join(work, `rss-${label}`);
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, ['--require', rssReporter, ...args], {
+  const result = spawnSync(process.execPath, [...nodeFlags, '--require', rssReporter, ...args], {
     cwd: ROOT,
     env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: '1', CI: '1' },
     encoding: 'utf8',
@@ -116,7 +122,8 @@ function timed(args: string[], label: string): Run {
   });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (result.status !== 0) throw new Error(`${label} exited ${result.status}: ${result.stderr}`);
-  return { seconds, peakRssMb: Number(readFileSync(rssFile, 'utf8')) / 1024, stdout: result.stdout };
+  const { maxRss, liveHeap } = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRss: number; liveHeap: number };
+  return { seconds, peakRssMb: maxRss / 1024, liveHeapMb: liveHeap / 1048576, stdout: result.stdout };
 }
 
 async function measure(count: number): Promise<void> {
@@ -126,6 +133,7 @@ async function measure(count: number): Promise<void> {
   const bare = timed([bareParse, file], `bare-${count}`);
   const imported = timed([BIN, '--store', store, 'import', file], `import-${count}`);
   const again = timed([BIN, '--store', store, 'import', file], `reimport-${count}`);
+  const sampled = timed([BIN, '--store', `${store}-sampled`, 'import', file], `sampled-${count}`, ['--expose-gc']);
   const booked = /(\d[\d,]*) shipments? booked/.exec(imported.stdout)?.[1];
   const rebooked = /(\d[\d,]*) shipments? booked/.exec(again.stdout)?.[1];
   console.log(`\n${rows.toLocaleString('en-US')} rows, ${count.toLocaleString('en-US')} shipments (${rowsPerShipment} rows each)`);
@@ -135,12 +143,12 @@ async function measure(count: number): Promise<void> {
     `${imported.seconds.toFixed(2)} s  ${Math.round(rows / imported.seconds).toLocaleString('en-US')} rows/s  peak RSS ${imported.peakRssMb.toFixed(0)} MB  (${(imported.seconds / bare.seconds).toFixed(1)}x bare parse)`,
   );
   row('re-import, all recognised', `${again.seconds.toFixed(2)} s  peak RSS ${again.peakRssMb.toFixed(0)} MB  (booked now: ${rebooked ?? '?'}; first run: ${booked ?? '?'})`);
+  row('import, live heap after GC (sampled run)', `${sampled.liveHeapMb.toFixed(0)} MB  (peak RSS with a GC every 250 ms: ${sampled.peakRssMb.toFixed(0)} MB)`);
 }
 
 try {
   console.log(`shipper import benchmark (node ${process.version}, ${process.platform}), work dir ${work}`);
-  await measure(Math.max(1, Math.round(shipments / 10)));
-  await measure(shipments);
+  for (const size of sizes.length > 0 ? sizes : [2_000, 20_000]) await measure(size);
 } finally {
   if (!process.env.BENCH_WORK_DIR) rmSync(work, { recursive: true, force: true });
 }

@@ -65,6 +65,9 @@ const idempotencyRecordSchema = z.object({
 
 type Rating = ReturnType<typeof rateQuote>;
 
+/** A shipment's file: the Shipment, plus the quote it was priced on when its booking quoted first. */
+const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
+
 /** A valid shipment request of a batch, before the lock. */
 interface BookingCandidate {
   index: number;
@@ -172,9 +175,19 @@ export class LocalApi implements ShipperApi {
   }
 
   private async mustGetQuote(id: string): Promise<Quote> {
-    const quote = await this.store.get('quotes', id, quoteSchema);
+    const quote = (await this.store.get('quotes', id, quoteSchema)) ?? (await this.quoteOfBooking(id));
     if (!quote) throw notFound('quote', id);
     return quote;
+  }
+
+  /**
+   * The quote a shipment was booked on when the booking quoted first: kept inside the shipment's
+   * file (one write per shipment instead of two, and never one without the other) under the
+   * shipment's own ULID, `qt_X` for `sh_X`.
+   */
+  private async quoteOfBooking(quoteId: string): Promise<Quote | undefined> {
+    const record = await this.store.get('shipments', `sh_${quoteId.slice(3)}`, storedShipmentSchema);
+    return record?.quote?.id === quoteId ? record.quote : undefined;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -188,16 +201,15 @@ export class LocalApi implements ShipperApi {
 
   /**
    * Books many shipments with the rules of createShipment (one code path: createShipment is a
-   * batch of one). Validation and quote-first rating run before the lock; under the lock the
-   * batch costs one counter write and three parallel rounds of fsync'd writes instead of four
-   * sequential writes per shipment.
+   * batch of one). Validation and quote-first rating run before the lock; under the lock a batch
+   * costs one counter write and two rounds of parallel fsync'd writes.
    *
    * Crash safety, in write order: (1) the counter reserves every new number at once, (2) the
    * reservations of keyed shipments (key, body hash, id, serial: one idempotency record per key,
-   * or one ledger per `shipper-batch:` batch) and the new quotes, (3) the shipments. A SIGKILL
-   * after (1) only leaves unused numbers (never reused); after (2) a retry with the same key
-   * finishes the booking with the reserved id and number; after (3) it returns the shipment.
-   * Every file appears whole or not at all.
+   * or one ledger per `shipper-batch:` batch), (3) the shipments, each file holding the quote it
+   * was priced on when it quoted first. A SIGKILL after (1) only leaves unused numbers (never
+   * reused); after (2) a retry with the same key finishes the booking with the reserved id and
+   * number; after (3) it returns the shipment. Every file appears whole or not at all.
    */
   async createShipments(items: ShipmentBatchItem[]): Promise<Array<BatchOutcome<Shipment>>> {
     const tariff = await this.loadTariff();
@@ -314,7 +326,7 @@ export class LocalApi implements ShipperApi {
       booking.id = `sh_${this.nextUlid(this.now().getTime())}`;
     }
 
-    // 2. The reservations (idempotency records, ledgers) and the new quotes, 3. the shipments.
+    // 2. The reservations (idempotency records, ledgers), 3. the shipments, each with the quote it was priced on when it quoted first.
     const reservations: Array<{ id: string; record: unknown }> = [];
     const touchedLedgers = new Set<ShipmentLedger>();
     for (const booking of fresh) {
@@ -333,10 +345,12 @@ export class LocalApi implements ShipperApi {
       }
     }
     for (const ledger of touchedLedgers) reservations.push({ id: idempotencyId('shipment-ledger', ledger.batch), record: ledger });
-    const quotes = ready.filter((booking) => booking.newQuote).map((booking) => ({ id: booking.quote!.id, record: booking.quote! }));
-    await Promise.all([this.store.putMany('idempotency', reservations), this.store.putMany('quotes', quotes)]);
+    await this.store.putMany('idempotency', reservations);
 
     const now = this.now();
+    for (const booking of ready) {
+      if (booking.newQuote) booking.quote = { ...booking.quote!, id: `qt_${booking.id!.slice(3)}` };
+    }
     const shipments = ready.map((booking) =>
       buildShipment({
         id: booking.id!,
@@ -349,7 +363,7 @@ export class LocalApi implements ShipperApi {
     );
     await this.store.putMany(
       'shipments',
-      shipments.map((shipment) => ({ id: shipment.id, record: shipment })),
+      shipments.map((shipment, position) => ({ id: shipment.id, record: ready[position]!.newQuote ? { ...shipment, quote: ready[position]!.quote } : shipment })),
     );
     ready.forEach((booking, position) => {
       outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };

@@ -14,7 +14,7 @@
 import { bookShipments, previewShipments } from '../api/batch.js';
 import type { ShipperApi } from '../api/types.js';
 import type { ProblemDetail } from '../domain/schemas.js';
-import { ImportFileError, inspectCsvFile, openCsvFile, type CsvReading, type FileIdentity } from './csvFile.js';
+import { ImportFileError, inspectCsvFile, openCsvFile, type CsvReading } from './csvFile.js';
 import { RejectFile } from './rejectFile.js';
 import {
   groupRows,
@@ -128,7 +128,7 @@ export async function importShipments(
 
   // Pass 1: check (and price) everything before anything is booked.
   listener.phase?.('checking', identity.size);
-  const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid, identity });
+  const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid });
   if (checked.summary.rows === 0) throw new ImportFileError(`${file} has a header row but no shipment rows`);
   if (dryRun) return checked.summary;
   if (!skipInvalid && checked.summary.rejectedShipments > 0) throw new ImportRejectedError(checked.summary);
@@ -140,7 +140,7 @@ export async function importShipments(
     throw new ImportFileError(`${file} changed while it was being checked; nothing was imported, run the import again`);
   }
   listener.phase?.('booking', identity.size);
-  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, identity, fileHash })).summary;
+  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash })).summary;
 }
 
 interface ScanContext {
@@ -151,7 +151,6 @@ interface ScanContext {
   listener: ImportListener;
   dryRun: boolean;
   skipInvalid: boolean;
-  identity: FileIdentity;
 }
 
 async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState> {

@@ -97,10 +97,12 @@ describe('LocalApi.createShipment on a quote', () => {
 });
 
 describe('LocalApi.createShipment without a quote', () => {
-  it('quotes first on the shipper -> consignee lane, stores that quote, and books it', async () => {
+  it('quotes first on the shipper -> consignee lane, books that quote, and keeps it readable by its id', async () => {
     const { api } = apiAt(store.dir);
     const { data: shipment } = await api.createShipment(shipmentRequest({ accessorials: ['LIFTGATE_DELIVERY'], pickupDate: '2026-11-20' }));
-    const { data: quote } = await api.getQuote(shipment.quoteId);
+    expect(shipment.quoteId).toBe(`qt_${shipment.id.slice(3)}`);
+    expect(JSON.stringify((await api.getShipment(shipment.id)).data)).not.toContain('"quote"');
+    const { data: quote } = await new LocalApi({ storeDir: store.dir }).getQuote(shipment.quoteId);
     expect(quote.origin.postalCode).toBe('60608');
     expect(quote.destination.postalCode).toBe('10001');
     expect(quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
@@ -196,7 +198,10 @@ describe('LocalApi.createShipments (batch)', () => {
     const b = outcomes[1]!;
     expect(!b.ok && b.problem.violations?.[0]?.field).toBe('orderComponents[0].freightClass');
     expect(await files('shipments')).toHaveLength(2);
-    expect(await files('quotes')).toHaveLength(2);
+    // The quotes they were priced on live in the shipments' files, one write per shipment.
+    expect(await files('quotes')).toEqual([]);
+    const a = outcomes[0]!;
+    expect(a.ok && (await api.getQuote(a.data.quoteId)).data.quotedPriceInCents).toBe(a.ok && a.data.quotedPriceInCents);
   });
 
   it('records shipper-batch keys in one ledger per batch and recognises them on a re-run', async () => {

@@ -19,7 +19,6 @@ import { CliError, ExitCode, RemoteError, UsageError, exitCodeForProblem } from 
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
 import { ProgressBar, wantsProgress } from '../progress.js';
 import { cachedLocationResolver, locationBookFor } from '../savedLocations.js';
-
 import type { ImportCommandOptions } from './import.js';
 
 /** Problems printed on the terminal; the rest are in the reject file (or --json). */
@@ -40,7 +39,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   const locations = cachedLocationResolver(locationBookFor(ctx));
   const document = io.options.json ? new ImportDocument(io, file, Boolean(options.dryRun)) : undefined;
   const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env)
-    ? new ProgressBar(io.streams.stderr as unknown as { write(text: string): boolean; columns?: number }, 'Checking', 0)
+    ? new ProgressBar(io.streams.stderr, 'Checking', 0)
     : undefined;
   const warned = new Set<string>();
 
@@ -97,7 +96,7 @@ function printSummary(io: IO, summary: ImportSummary): void {
       `${c.bold('Imported')} ${summary.file}: ${plural(summary.booked, 'shipment')} booked (${plural(summary.rows, 'row')} read), total ${c.bold(formatCents(summary.totalPriceInCents))}`,
     );
     if (summary.alreadyBooked > 0) {
-      io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of the same rows: not booked again`);
+      io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of this file: not booked again`);
     }
   }
   if (summary.rejectedShipments > 0) {
