@@ -100,6 +100,8 @@ export function ledgerKeyOf(key: string): { batch: string; entry: string } | und
   return match ? { batch: match[1]!, entry: match[2]! } : undefined;
 }
 
+const MAX_LEDGER_ENTRIES = 5000;
+
 const shipmentLedgerSchema = z.object({
   scope: z.literal('shipment-ledger'),
   batch: z.string(),
@@ -263,6 +265,7 @@ export class LocalApi implements ShipperApi {
     const repeats: Array<{ candidate: BookingCandidate; first: BookingCandidate }> = [];
     const replays: Array<{ candidate: BookingCandidate; shipmentId: string; serial: number | undefined }> = [];
     const bookings: Booking[] = [];
+    const ledgerSizes = new Map<string, number>();
 
     for (const [position, candidate] of candidates.entries()) {
       const fail = (problem: ProblemError) => {
@@ -284,6 +287,16 @@ export class LocalApi implements ShipperApi {
         if (record) {
           replays.push({ candidate, shipmentId: record.resourceId, serial: record.serial });
           continue;
+        }
+        // A ledger is rewritten whole on every booking it records: keep it the size of a CSV chunk.
+        const batch = ledgerKeyOf(candidate.key)?.batch;
+        if (batch !== undefined) {
+          const size = (ledgerSizes.get(batch) ?? Object.keys(ledgers.get(batch)!.entries).length) + 1;
+          ledgerSizes.set(batch, size);
+          if (size > MAX_LEDGER_ENTRIES) {
+            fail(makeProblem(400, 'batch-too-large', 'Batch Too Large', `an idempotency batch (${batch}) records at most ${MAX_LEDGER_ENTRIES} keys`));
+            continue;
+          }
         }
       }
       bookings.push({ candidate, id: undefined, serial: undefined, quote: undefined, newQuote: false });
@@ -428,8 +441,8 @@ export class LocalApi implements ShipperApi {
   }
 
   private async quoteForBooking(quoteId: string, request: z.output<typeof shipmentRequestSchema>): Promise<Quote> {
-    const quote = QUOTE_ID.test(quoteId) ? await this.store.get('quotes', quoteId, quoteSchema) : undefined;
-    if (!quote) throw notFound('quote', quoteId);
+    if (!QUOTE_ID.test(quoteId)) throw notFound('quote', quoteId);
+    const quote = await this.mustGetQuote(quoteId);
     const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.now());
     const laneViolations: Violation[] = [];
     if (request.shipper.postalCode !== quote.origin.postalCode) {

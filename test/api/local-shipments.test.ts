@@ -275,3 +275,17 @@ describe('a damaged shipment file', () => {
     expect((await problemOf(api.getShipment(bad.id))).problem.detail).toContain(`${bad.id}.json`);
   });
 });
+
+describe('a ledger', () => {
+  it('records at most 5,000 keys: a client cannot make one batch grow without bound', async () => {
+    const { api } = apiAt(store.dir);
+    const { createHash } = await import('node:crypto');
+    const entries = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [String(index + 1), { requestHash: 'x', resourceId: `sh_${index}`, serial: index + 1 }]));
+    const batch = 'shipper-batch:full';
+    await api.store.put('idempotency', createHash('sha256').update(`shipment-ledger\u0000${batch}`).digest('hex'), { scope: 'shipment-ledger', batch, entries });
+    const problem = await problemOf(api.createShipment(shipmentRequest(), { idempotencyKey: `${batch}#5001` }));
+    expect(problem.status).toBe(400);
+    expect(problem.problem.detail).toMatch(/at most 5000 keys/);
+    expect(await files('shipments')).toEqual([]);
+  });
+});

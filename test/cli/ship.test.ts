@@ -189,3 +189,17 @@ describe('shipper shipment list / get', () => {
     expect((await shipper(['shipment', 'list', '--limit', '0'])).code).toBe(2);
   });
 });
+
+describe('errors of the address book with --json', () => {
+  it('are ProblemDetails on stdout with the exit code of their status', async () => {
+    const unknown = await shipper(['location', 'show', 'nowhere', '--json']);
+    expect(unknown.code).toBe(4);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ status: 404, detail: expect.stringContaining('no saved location named nowhere') });
+    const twice = await shipper(['location', 'add', 'chicago-dc', '--name', 'X', '--street1', 'Y', '--city', 'Z', '--state', 'IL', '--zip', '60601', '--json']);
+    expect(twice.code).toBe(1);
+    expect(JSON.parse(twice.stdout)).toMatchObject({ status: 409 });
+    const ship = await shipper(['ship', '--shipper', 'nowhere', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60', '--json']);
+    expect(ship.code).toBe(4);
+    expect(JSON.parse(ship.stdout)).toMatchObject({ status: 404 });
+  });
+});

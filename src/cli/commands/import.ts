@@ -34,7 +34,7 @@ Columns (header names match case-insensitively): refNumber, shipmentKey, pickupD
 specialInstructions, shipper or shipperName/Street1/Street2/City/State/PostalCode/CountryCode/ContactName/Phone,
 the same for consignee, and per row: palletCount, poundsWeight, length, width, height, description, nmfcCode,
 packagingType, pieceCount. Consecutive rows with the same shipmentKey (else refNumber) are one shipment.
-A sample: templates/import/shipments-sample.csv. Importing the same rows again books nothing twice.`,
+A sample: templates/import/shipments-sample.csv. Importing the same file again books nothing twice.`,
     )
     .action(async (file: string, options: ImportCommandOptions, command: Command) => runImport(context(command), file, options));
 }

@@ -1,11 +1,10 @@
 /** `shipper location add|list|show|remove`: named shipper/consignee addresses for `--shipper NAME` and CSV imports. */
 import type { Command } from 'commander';
-import { constraintViolation } from '../../api/problems.js';
+import { conflict, constraintViolation, makeProblem } from '../../api/problems.js';
 import { violationsFromZod } from '../../domain/validation.js';
 import type { AddressInput } from '../../domain/schemas.js';
 import type { LocationBook, SavedLocation } from '../../store/locations.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
 import type { IO } from '../output.js';
 import type { ContextFactory } from '../program.js';
 
@@ -43,7 +42,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   };
   const saved = await guard(async () => {
     if (!options.replace && (await book.get(locationName))) {
-      throw new CliError(`a location named ${locationName} exists already; add --replace to overwrite it`, ExitCode.rejected);
+      throw conflict(`a location named ${locationName} exists already; add --replace to overwrite it`);
     }
     // Raw flags: the API's address schema inside save() decides what is valid and names the field.
     return book.save(locationName, address as unknown as AddressInput);
@@ -84,7 +83,7 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
 export async function runLocationShow(ctx: CommandContext, locationName: string): Promise<void> {
   const { book, guard } = await addressBook(ctx);
   const location = await guard(() => book.get(locationName));
-  if (!location) throw new CliError(`no saved location named ${locationName}; see \`shipper location list\``, ExitCode.notFound);
+  if (!location) throw unknownLocation(locationName);
   if (ctx.io.options.json) return ctx.io.json(location);
   printLocation(ctx.io, location);
 }
@@ -92,9 +91,14 @@ export async function runLocationShow(ctx: CommandContext, locationName: string)
 export async function runLocationRemove(ctx: CommandContext, locationName: string): Promise<void> {
   const { book, guard } = await addressBook(ctx);
   const removed = await guard(() => book.remove(locationName));
-  if (!removed) throw new CliError(`no saved location named ${locationName}; see \`shipper location list\``, ExitCode.notFound);
+  if (!removed) throw unknownLocation(locationName);
   if (ctx.io.options.json) return ctx.io.json({ name: locationName, removed: true });
   ctx.io.info(`Removed location ${locationName}`);
+}
+
+/** A ProblemDetail like the API's own 404, so that --json prints it on stdout. */
+function unknownLocation(name: string) {
+  return makeProblem(404, 'not-found', 'Not Found', `no saved location named ${name}; see \`shipper location list\``);
 }
 
 function streetLine(location: SavedLocation): string {
