@@ -30,7 +30,7 @@ export interface ImportOptions {
   file: string;
   dryRun?: boolean | undefined;
   skipInvalid?: boolean | undefined;
-  /** Where rejected rows are written (with --skip-invalid, or with --dry-run when given). */
+  /** Where rejected rows are written: by --skip-invalid (the rows not booked), else (when given) the rows that stopped the import or that --dry-run found invalid. */
   rejectsFile?: string | undefined;
   /** Shipments per API batch (one lock and one round of writes in local mode). */
   chunkSize?: number | undefined;
@@ -156,7 +156,8 @@ interface ScanContext {
 async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState> {
   const { options, listener } = context;
   const reading = await openCsvFile(options.file);
-  const writesRejects = options.rejectsFile !== undefined && (phase === 'booking' ? context.skipInvalid : context.dryRun);
+  // The pass that decides writes the rejects: booking with --skip-invalid, else the check.
+  const writesRejects = options.rejectsFile !== undefined && (phase === 'booking' ? context.skipInvalid && !context.dryRun : context.dryRun || !context.skipInvalid);
   const state: ScanState = {
     summary: emptySummary(options.file, context.dryRun),
     rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, reading.bom) : undefined,

@@ -172,3 +172,19 @@ describe('the progress bar', () => {
     expect(json).not.toContain('█');
   });
 });
+
+describe('--rejects without --skip-invalid', () => {
+  it('writes the rows that stopped an all-or-nothing import, and books nothing', async () => {
+    const lines = shipmentsCsv(2, 1).trimEnd().split('\n');
+    lines[2] = csvLine(rowCells('PO-0002', true, { pallets: 'two' }, 1));
+    const csv = await file('orders.csv', `${lines.join('\n')}\n`);
+    const rejectsFile = join(work.dir, 'why.csv');
+    const result = await shipper(['import', csv, '--rejects', rejectsFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the rejected rows, with a reason column: ${rejectsFile}`);
+    const rejected = (await readFile(rejectsFile, 'utf8')).trimEnd().split('\r\n');
+    expect(rejected).toHaveLength(2);
+    expect(rejected[1]).toMatch(/^PO-0002,.*,palletCount: palletCount must be a number$/);
+    expect(await readdir(join(store, 'shipments')).catch(() => [])).toEqual([]);
+  });
+});

@@ -124,7 +124,11 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
     const problem = constraintViolation(summary.violations, error.message).problem;
     if (io.options.json) io.json({ ...problem, rejectedShipments: summary.rejectedShipments, shipments: summary.shipments, moreViolations: summary.moreViolations });
     const lines = [error.message, ...violationLines(summary)];
-    lines.push('  (--skip-invalid books the valid shipments and writes the rejected rows to a file; --dry-run only checks)');
+    lines.push(
+      summary.rejectsFile
+        ? `  the rejected rows, with a reason column: ${summary.rejectsFile}`
+        : '  (--skip-invalid books the valid shipments and writes the rejected rows to a file; --rejects PATH writes them in any case)',
+    );
     return new CliError(lines.join('\n'), ExitCode.rejected);
   }
   if (error instanceof ImportInterruptedError) {
