@@ -15,24 +15,29 @@ import {
   shipmentRequestSchema,
   shipmentSchema,
   type Page,
+  type ProblemDetail,
   type Quote,
   type QuoteRequest,
   type Shipment,
+  type ShipmentRequest,
   type Violation,
 } from '../domain/schemas.js';
-import { buildShipment, checkShipmentAgainstQuote } from '../domain/shipment.js';
+import { canonicalJson } from '../domain/canonicalJson.js';
+import { buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField } from '../domain/shipment.js';
 import { tariffSchema, type Tariff } from '../domain/tariff.js';
 import { formatFieldPath, parseRequest } from '../domain/validation.js';
 import { ZipDirectory } from '../geo/zipDirectory.js';
 import { defaultTariffFile, templatesDir } from '../paths.js';
 import { JsonStore, StoreError } from '../store/jsonStore.js';
-import { conflict, constraintViolation, idempotencyKeyReused, makeProblem, notFound, storeFailure } from './problems.js';
+import { conflict, constraintViolation, idempotencyKeyReused, makeProblem, notFound, ProblemError, storeFailure } from './problems.js';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   type ApiResult,
+  type BatchOutcome,
   type BolTemplateInfo,
   type ListQuery,
+  type ShipmentBatchItem,
   type ShipperApi,
   type WriteOptions,
 } from './types.js';
@@ -58,6 +63,52 @@ const idempotencyRecordSchema = z.object({
   /** For shipments, the numbers reserved before the record was written, so a crash is resumable. */
   serial: z.number().int().optional(),
 });
+
+type Rating = ReturnType<typeof rateQuote>;
+
+/** A shipment's file: the Shipment, plus the quote it was priced on when its booking quoted first. */
+const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
+
+/** A valid shipment request of a batch, before the lock. */
+interface BookingCandidate {
+  index: number;
+  key: string | undefined;
+  requestHash: string;
+  request: ShipmentRequest;
+  warnings: string[];
+  /** The quote-first rating, for requests without quoteId. */
+  rated: Rating | undefined;
+}
+
+/** A shipment being booked under the lock: numbers and id known once reserved (or resumed). */
+interface Booking {
+  candidate: BookingCandidate;
+  id: string | undefined;
+  serial: number | undefined;
+  quote: Quote | undefined;
+  /** The quote was rated for this booking and must be stored with it. */
+  newQuote: boolean;
+}
+
+/**
+ * Idempotency keys `shipper-batch:<batch>#<n>` (those of `shipper import`) are recorded in one
+ * ledger per batch instead of one record per key: a CSV chunk of 500 shipments costs one
+ * reservation write instead of 500. The behaviour seen by clients is the same for every key.
+ */
+const LEDGER_KEY = /^(shipper-batch:[^#]{1,200})#([A-Za-z0-9_-]{1,32})$/;
+export function ledgerKeyOf(key: string): { batch: string; entry: string } | undefined {
+  const match = LEDGER_KEY.exec(key);
+  return match ? { batch: match[1]!, entry: match[2]! } : undefined;
+}
+
+const MAX_LEDGER_ENTRIES = 5000;
+
+const shipmentLedgerSchema = z.object({
+  scope: z.literal('shipment-ledger'),
+  batch: z.string(),
+  entries: z.record(z.string(), z.object({ requestHash: z.string(), resourceId: z.string(), serial: z.number().int() })),
+});
+type ShipmentLedger = z.infer<typeof shipmentLedgerSchema>;
 
 export class LocalApi implements ShipperApi {
   readonly mode = 'local' as const;
@@ -127,73 +178,272 @@ export class LocalApi implements ShipperApi {
   }
 
   private async mustGetQuote(id: string): Promise<Quote> {
-    const quote = await this.store.get('quotes', id, quoteSchema);
+    const quote = (await this.store.get('quotes', id, quoteSchema)) ?? (await this.quoteOfBooking(id));
     if (!quote) throw notFound('quote', id);
     return quote;
+  }
+
+  /**
+   * The quote a shipment was booked on when the booking quoted first: kept inside the shipment's
+   * file (one write per shipment instead of two, and never one without the other) under the
+   * shipment's own ULID, `qt_X` for `sh_X`.
+   */
+  private async quoteOfBooking(quoteId: string): Promise<Quote | undefined> {
+    const record = await this.store.get('shipments', `sh_${quoteId.slice(3)}`, storedShipmentSchema);
+    return record?.quote?.id === quoteId ? record.quote : undefined;
   }
 
   // ---------------------------------------------------------------------------------------------
   // Shipments
 
   async createShipment(raw: unknown, options: WriteOptions = {}): Promise<ApiResult<Shipment>> {
+    const [outcome] = await this.createShipments([{ request: raw, idempotencyKey: options.idempotencyKey }]);
+    if (!outcome!.ok) throw new ProblemError(outcome!.problem);
+    return { data: outcome!.data, warnings: outcome!.warnings, replayed: outcome!.replayed };
+  }
+
+  /**
+   * Books many shipments with the rules of createShipment (one code path: createShipment is a
+   * batch of one). Validation and quote-first rating run before the lock; under the lock a batch
+   * costs one counter write and two rounds of parallel fsync'd writes.
+   *
+   * Crash safety, in write order: (1) the counter reserves every new number at once, (2) the
+   * reservations of keyed shipments (key, body hash, id, serial: one idempotency record per key,
+   * or one ledger per `shipper-batch:` batch), (3) the shipments, each file holding the quote it
+   * was priced on when it quoted first. A SIGKILL after (1) only leaves unused numbers (never
+   * reused); after (2) a retry with the same key finishes the booking with the reserved id and
+   * number; after (3) it returns the shipment. Every file appears whole or not at all.
+   */
+  async createShipments(items: ShipmentBatchItem[]): Promise<Array<BatchOutcome<Shipment>>> {
     const tariff = await this.loadTariff();
+    const outcomes: Array<BatchOutcome<Shipment> | undefined> = new Array(items.length);
+    const candidates: BookingCandidate[] = [];
+    items.forEach((item, index) => {
+      const checked = this.checkShipmentRequest(item.request);
+      if (!checked.ok) {
+        outcomes[index] = { ok: false, problem: checked.problem };
+        return;
+      }
+      const key = item.idempotencyKey || undefined;
+      candidates.push({
+        index,
+        key,
+        requestHash: key ? requestHash(item.request) : '',
+        request: checked.request,
+        warnings: checked.warnings,
+        // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
+        rated: checked.request.quoteId ? undefined : this.rateForShipment(checked.request, tariff),
+      });
+    });
+    if (candidates.length > 0) {
+      await guardStore(() => this.store.withLock('shipments', () => this.bookLocked(candidates, outcomes)));
+    }
+    return outcomes as Array<BatchOutcome<Shipment>>;
+  }
+
+  private async bookLocked(candidates: BookingCandidate[], outcomes: Array<BatchOutcome<Shipment> | undefined>): Promise<void> {
+    // Earlier bookings under the same keys: one ledger per batch, else one record per key.
+    const ledgers = new Map<string, ShipmentLedger>();
+    for (const candidate of candidates) {
+      const batch = candidate.key ? ledgerKeyOf(candidate.key)?.batch : undefined;
+      if (batch === undefined || ledgers.has(batch)) continue;
+      const stored = await this.store.get('idempotency', idempotencyId('shipment-ledger', batch), shipmentLedgerSchema);
+      ledgers.set(batch, stored ?? { scope: 'shipment-ledger', batch, entries: {} });
+    }
+    const perKey = await Promise.all(
+      candidates.map((candidate) =>
+        candidate.key && !ledgerKeyOf(candidate.key)
+          ? this.store.get('idempotency', idempotencyId('shipment', candidate.key), idempotencyRecordSchema)
+          : undefined,
+      ),
+    );
+    const recordOf = (candidate: BookingCandidate, position: number): { resourceId: string; serial?: number | undefined; requestHash: string } | undefined => {
+      const ledgerKey = candidate.key ? ledgerKeyOf(candidate.key) : undefined;
+      return ledgerKey ? ledgers.get(ledgerKey.batch)!.entries[ledgerKey.entry] : perKey[position];
+    };
+
+    const firstWithKey = new Map<string, BookingCandidate>();
+    const repeats: Array<{ candidate: BookingCandidate; first: BookingCandidate }> = [];
+    const replays: Array<{ candidate: BookingCandidate; shipmentId: string; serial: number | undefined }> = [];
+    const bookings: Booking[] = [];
+    const ledgerSizes = new Map<string, number>();
+
+    for (const [position, candidate] of candidates.entries()) {
+      const fail = (problem: ProblemError) => {
+        outcomes[candidate.index] = { ok: false, problem: problem.problem };
+      };
+      if (candidate.key) {
+        const first = firstWithKey.get(candidate.key);
+        if (first) {
+          if (first.requestHash !== candidate.requestHash) fail(idempotencyKeyReused(candidate.key));
+          else repeats.push({ candidate, first });
+          continue;
+        }
+        firstWithKey.set(candidate.key, candidate);
+        const record = recordOf(candidate, position);
+        if (record && record.requestHash !== candidate.requestHash) {
+          fail(idempotencyKeyReused(candidate.key));
+          continue;
+        }
+        if (record) {
+          replays.push({ candidate, shipmentId: record.resourceId, serial: record.serial });
+          continue;
+        }
+        // A ledger is rewritten whole on every booking it records: keep it the size of a CSV chunk.
+        const batch = ledgerKeyOf(candidate.key)?.batch;
+        if (batch !== undefined) {
+          const size = (ledgerSizes.get(batch) ?? Object.keys(ledgers.get(batch)!.entries).length) + 1;
+          ledgerSizes.set(batch, size);
+          if (size > MAX_LEDGER_ENTRIES) {
+            fail(makeProblem(400, 'batch-too-large', 'Batch Too Large', `an idempotency batch (${batch}) records at most ${MAX_LEDGER_ENTRIES} keys`));
+            continue;
+          }
+        }
+      }
+      bookings.push({ candidate, id: undefined, serial: undefined, quote: undefined, newQuote: false });
+    }
+
+    // A recorded key whose shipment is missing was interrupted after its numbers were reserved:
+    // it is finished below with the same id and number instead of being booked anew.
+    const replayed = await Promise.all(replays.map(({ shipmentId }) => this.store.get('shipments', shipmentId, shipmentSchema)));
+    replays.forEach(({ candidate, shipmentId, serial }, position) => {
+      const shipment = replayed[position];
+      if (shipment) outcomes[candidate.index] = { ok: true, data: shipment, warnings: candidate.warnings, replayed: true };
+      else bookings.push({ candidate, id: shipmentId, serial, quote: undefined, newQuote: false });
+    });
+    bookings.sort((a, b) => a.candidate.index - b.candidate.index);
+
+    const ready: Booking[] = [];
+    for (const booking of bookings) {
+      const { candidate } = booking;
+      try {
+        if (candidate.request.quoteId) {
+          booking.quote = await this.quoteForBooking(candidate.request.quoteId, candidate.request);
+        } else if (candidate.rated!.ok) {
+          booking.quote = candidate.rated!.value;
+          booking.newQuote = true;
+        } else {
+          throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
+        }
+        ready.push(booking);
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error;
+        outcomes[candidate.index] = { ok: false, problem: error.problem };
+      }
+    }
+
+    // 1. The counter: every new number at once.
+    const fresh = ready.filter((booking) => booking.serial === undefined);
+    let nextSerial = fresh.length > 0 ? await this.store.reserveSerialsLocked('orders', fresh.length) : 0;
+    for (const booking of fresh) {
+      booking.serial = nextSerial++;
+      booking.id = `sh_${this.nextUlid(this.now().getTime())}`;
+    }
+
+    // 2. The reservations (idempotency records, ledgers), 3. the shipments, each with the quote it was priced on when it quoted first.
+    const reservations: Array<{ id: string; record: unknown }> = [];
+    const touchedLedgers = new Set<ShipmentLedger>();
+    for (const booking of fresh) {
+      const { key, requestHash } = booking.candidate;
+      if (!key) continue;
+      const ledgerKey = ledgerKeyOf(key);
+      if (ledgerKey) {
+        const ledger = ledgers.get(ledgerKey.batch)!;
+        ledger.entries[ledgerKey.entry] = { requestHash, resourceId: booking.id!, serial: booking.serial! };
+        touchedLedgers.add(ledger);
+      } else {
+        reservations.push({
+          id: idempotencyId('shipment', key),
+          record: { scope: 'shipment', requestHash, resourceId: booking.id!, serial: booking.serial! },
+        });
+      }
+    }
+    for (const ledger of touchedLedgers) reservations.push({ id: idempotencyId('shipment-ledger', ledger.batch), record: ledger });
+    await this.store.putMany('idempotency', reservations);
+
+    const now = this.now();
+    for (const booking of ready) {
+      if (booking.newQuote) booking.quote = { ...booking.quote!, id: `qt_${booking.id!.slice(3)}` };
+    }
+    const shipments = ready.map((booking) =>
+      buildShipment({
+        id: booking.id!,
+        orderNumber: orderNumberFor(booking.serial!),
+        bolNumber: bolNumberFor(this.bolCompanyPrefix, booking.serial!),
+        request: booking.candidate.request,
+        quote: booking.quote!,
+        now,
+      }),
+    );
+    await this.store.putMany(
+      'shipments',
+      shipments.map((shipment, position) => ({ id: shipment.id, record: ready[position]!.newQuote ? { ...shipment, quote: ready[position]!.quote } : shipment })),
+    );
+    ready.forEach((booking, position) => {
+      outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };
+    });
+    for (const { candidate, first } of repeats) {
+      const outcome = outcomes[first.index]!;
+      outcomes[candidate.index] = outcome.ok ? { ...outcome, warnings: candidate.warnings, replayed: true } : outcome;
+    }
+  }
+
+  /**
+   * Validates and prices shipment requests as createShipments would, without booking or storing
+   * anything: each outcome is the quote the shipment would be booked on (never stored).
+   */
+  async previewShipments(requests: unknown[]): Promise<Array<BatchOutcome<Quote>>> {
+    const tariff = await this.loadTariff();
+    const outcomes: Array<BatchOutcome<Quote>> = [];
+    for (const raw of requests) {
+      const checked = this.checkShipmentRequest(raw);
+      if (!checked.ok) {
+        outcomes.push({ ok: false, problem: checked.problem });
+        continue;
+      }
+      const { request, warnings } = checked;
+      try {
+        if (request.quoteId) {
+          const quote = await guardStore(() => this.quoteForBooking(request.quoteId!, request));
+          outcomes.push({ ok: true, data: quote, warnings, replayed: false });
+          continue;
+        }
+        const rated = this.rateForShipment(request, tariff);
+        if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
+        outcomes.push({ ok: true, data: rated.value, warnings, replayed: false });
+      } catch (error) {
+        if (!(error instanceof ProblemError) || error.status >= 500) throw error;
+        outcomes.push({ ok: false, problem: error.problem });
+      }
+    }
+    return outcomes;
+  }
+
+  /** Schema validation plus known ZIPs: every violation of the request at once. */
+  private checkShipmentRequest(raw: unknown): { ok: true; request: ShipmentRequest; warnings: string[] } | { ok: false; problem: ProblemDetail } {
     const parsed = parseRequest(shipmentRequestSchema, raw);
     const zipViolations = this.unknownZips(raw, [['shipper'], ['consignee']]);
-    if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
-    if (zipViolations.length > 0) throw constraintViolation(zipViolations);
-    const request = parsed.value;
+    if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
+    if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
+    return { ok: true, request: parsed.value, warnings: parsed.warnings };
+  }
 
-    return guardStore(async () => {
-      const quote = request.quoteId ? await this.quoteForBooking(request.quoteId, request) : undefined;
-      return this.store.withLock('shipments', async () => {
-        const key = options.idempotencyKey;
-        const existing = key ? await this.findIdempotent('shipment', key, raw) : undefined;
-        if (existing) {
-          const shipment = await this.store.get('shipments', existing.resourceId, shipmentSchema);
-          if (shipment) return { data: shipment, warnings: parsed.warnings };
-        }
-        // Quote first when the request names none: the same rating, on the shipper -> consignee lane.
-        const bookedQuote =
-          quote ??
-          (await this.rateAndStore(
-            {
-              origin: { postalCode: request.shipper.postalCode, countryCode: 'US' },
-              destination: { postalCode: request.consignee.postalCode, countryCode: 'US' },
-              pickupDate: request.pickupDate,
-              accessorials: request.accessorials,
-              orderComponents: request.orderComponents,
-            },
-            tariff,
-          ));
-        // A crash between reserving the numbers and writing the shipment left the reservation in
-        // the idempotency record: finish that booking with the same numbers instead of new ones.
-        const serial = existing?.serial ?? (await this.store.reserveSerialsLocked('orders'));
-        const id = existing?.resourceId ?? `sh_${this.nextUlid(this.now().getTime())}`;
-        if (key && !existing) {
-          await this.store.put('idempotency', idempotencyId('shipment', key), {
-            scope: 'shipment',
-            requestHash: requestHash(raw),
-            resourceId: id,
-            serial,
-          });
-        }
-        const shipment = buildShipment({
-          id,
-          orderNumber: orderNumberFor(serial),
-          bolNumber: bolNumberFor(this.bolCompanyPrefix, serial),
-          request,
-          quote: bookedQuote,
-          now: this.now(),
-        });
-        await this.store.put('shipments', id, shipment);
-        return { data: shipment, warnings: parsed.warnings };
-      });
+  /** The quote a request without quoteId is booked on (not stored here). */
+  private rateForShipment(request: ShipmentRequest, tariff: Tariff) {
+    const now = this.now();
+    return rateQuote({
+      id: `qt_${this.nextUlid(now.getTime())}`,
+      request: quoteRequestForShipment(request),
+      origin: this.zips.lookup(request.shipper.postalCode)!,
+      destination: this.zips.lookup(request.consignee.postalCode)!,
+      tariff,
+      now,
     });
   }
 
   private async quoteForBooking(quoteId: string, request: z.output<typeof shipmentRequestSchema>): Promise<Quote> {
-    const quote = QUOTE_ID.test(quoteId) ? await this.store.get('quotes', quoteId, quoteSchema) : undefined;
-    if (!quote) throw notFound('quote', quoteId);
+    if (!QUOTE_ID.test(quoteId)) throw notFound('quote', quoteId);
+    const quote = await this.mustGetQuote(quoteId);
     const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.now());
     const laneViolations: Violation[] = [];
     if (request.shipper.postalCode !== quote.origin.postalCode) {
@@ -329,17 +579,6 @@ function idempotencyId(scope: string, key: string): string {
 /** A hash of the request that ignores key order, so a re-sent body matches itself. */
 export function requestHash(raw: unknown): string {
   return createHash('sha256').update(canonicalJson(raw)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 async function guardStore<T>(fn: () => Promise<T>): Promise<T> {

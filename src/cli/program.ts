@@ -4,7 +4,11 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { registerBolCommand } from './commands/bol.js';
+import { registerImportCommand } from './commands/import.js';
+import { registerLocationCommands } from './commands/location.js';
 import { registerQuoteCommands } from './commands/quote.js';
+import { registerShipCommand } from './commands/ship.js';
+import { registerShipmentCommands } from './commands/shipment.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
 
@@ -36,7 +40,7 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .addOption(new Option('--api-key <key>', 'API key for the server').env('SHIPPER_API_KEY'))
     .option('--no-color', 'no colours (also NO_COLOR)')
     .showSuggestionAfterError(true)
-    // Set before the subcommands are added so they inherit it: errors come back to main() as exceptions.
+    // Set before the subcommands are added, which copy it: their usage errors must exit 2 through main(), not 1 through process.exit.
     .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
@@ -62,6 +66,10 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   };
 
   registerQuoteCommands(program, context);
+  registerShipCommand(program, context);
+  registerShipmentCommands(program, context);
+  registerImportCommand(program, context);
+  registerLocationCommands(program, context);
   registerBolCommand(program, context);
   return program;
 }

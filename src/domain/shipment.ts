@@ -1,5 +1,26 @@
 /** Booking a shipment against a quote: pure rules of SPEC section 3. */
-import type { OrderComponent, Quote, Shipment, ShipmentRequest, Violation } from './schemas.js';
+import type { OrderComponent, Quote, QuoteRequest, Shipment, ShipmentRequest, Violation } from './schemas.js';
+
+/**
+ * The quote a shipment request without quoteId is booked on: the same rating, on the lane from the
+ * shipper's to the consignee's postal code, with the request's pickup date and accessorials.
+ */
+export function quoteRequestForShipment(request: ShipmentRequest): QuoteRequest {
+  return {
+    origin: { postalCode: request.shipper.postalCode, countryCode: 'US' },
+    destination: { postalCode: request.consignee.postalCode, countryCode: 'US' },
+    pickupDate: request.pickupDate,
+    accessorials: request.accessorials,
+    orderComponents: request.orderComponents,
+  };
+}
+
+/** Quote violations renamed to the shipment fields they came from (origin -> shipper.postalCode). */
+export function shipmentFieldOfQuoteField(field: string): string {
+  if (field.startsWith('origin.')) return `shipper.${field.slice('origin.'.length)}`;
+  if (field.startsWith('destination.')) return `consignee.${field.slice('destination.'.length)}`;
+  return field;
+}
 
 export type BookingCheck = { ok: true } | { ok: false; reason: 'expired' | 'mismatch'; detail: string; violations: Violation[] };
 

@@ -5,7 +5,8 @@
  * rename); counters and other read-modify-write sequences run under a lock (proper-lockfile), so
  * two processes on one store neither lose writes nor share a number.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import fs from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
@@ -85,6 +86,31 @@ export class JsonStore {
     }
   }
 
+  /**
+   * Writes many records of one collection, each atomically (temporary file, fsync, rename) like
+   * put(), but in parallel: fsyncs issued together share the file system's journal commits, which
+   * makes a batch of thousands several times faster than one put() after another. Resolves only
+   * when every record is renamed into place and the directory entry is synced; on failure the
+   * temporary files are removed and no partially written record is ever visible.
+   */
+  async putMany(collection: string, records: ReadonlyArray<{ id: string; record: unknown }>, concurrency = 32): Promise<void> {
+    if (records.length === 0) return;
+    const dir = await this.ensureCollection(collection);
+    const writes = records.map(({ id, record }) => {
+      const file = this.fileOf(collection, id);
+      // Never ends in .json, so listIds() cannot see a half-written record.
+      return { file, temp: `${file}.${process.pid}.${++temporaryCounter}.tmp`, text: `${JSON.stringify(record, null, 2)}\n` };
+    });
+    try {
+      await inParallel(writes, concurrency, ({ temp, text }) => writeDurably(temp, text));
+      await inParallel(writes, concurrency, ({ temp, file }) => rename(temp, file));
+      await syncDirectory(dir);
+    } catch (error) {
+      await Promise.all(writes.map(({ temp }) => unlink(temp).catch(() => undefined)));
+      throw new StoreError(`cannot write to ${dir}: ${(error as Error).message}`, dir);
+    }
+  }
+
   /** Ids of a collection, newest first (ids sort by creation time). */
   async listIds(collection: string, { limit, before }: ListOptions): Promise<{ ids: string[]; more: boolean }> {
     let names: string[];
@@ -145,6 +171,64 @@ export class JsonStore {
 }
 
 const counterSchema = z.object({ last: z.number().int().min(0) });
+
+let temporaryCounter = 0;
+
+/**
+ * open, write, fsync, close with the callback API: a batch writes thousands of files, and the
+ * promise API's FileHandle objects cost about twice the main-thread time per file.
+ */
+function writeDurably(file: string, text: string): Promise<void> {
+  const data = Buffer.from(text);
+  return new Promise((resolve, reject) => {
+    fs.open(file, 'w', (openError, fd) => {
+      if (openError) return reject(openError);
+      const fail = (error: Error) => fs.close(fd, () => reject(error));
+      const writeFrom = (offset: number) =>
+        fs.write(fd, data, offset, data.length - offset, null, (writeError, written) => {
+          if (writeError) return fail(writeError);
+          if (offset + written < data.length) return writeFrom(offset + written);
+          fs.fsync(fd, (syncError) => {
+            if (syncError) return fail(syncError);
+            fs.close(fd, (closeError) => (closeError ? reject(closeError) : resolve()));
+          });
+        });
+      writeFrom(0);
+    });
+  });
+}
+
+async function inParallel<T>(items: ReadonlyArray<T>, concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      try {
+        await fn(items[next++]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  // allSettled first: no worker may still be writing when the caller cleans up after a failure.
+  const results = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/** Makes the renames durable; a file system that cannot sync a directory (EISDIR, EINVAL) is left as it is. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // Some platforms do not support fsync on directories; the records are written either way.
+  } finally {
+    await handle.close();
+  }
+}
 
 function parseRecord<S extends z.ZodType>(file: string, text: string, schema: S): z.output<S> {
   let json: unknown;

@@ -1,0 +1,75 @@
+/**
+ * Batches over any ShipperApi: the implementation's own batch method when it has one (LocalApi),
+ * else one call per item with a few in flight (a remote server: POST /v1/shipper/shipment with
+ * an Idempotency-Key header per shipment, POST /v1/shipper/quote to price one).
+ */
+import type { Quote, Shipment } from '../domain/schemas.js';
+import { quoteRequestForShipment, shipmentFieldOfQuoteField } from '../domain/shipment.js';
+import { shipmentRequestSchema } from '../domain/schemas.js';
+import { parseRequest } from '../domain/validation.js';
+import { constraintViolation, ProblemError } from './problems.js';
+import type { ApiResult, BatchOutcome, ShipmentBatchItem, ShipperApi } from './types.js';
+
+/** Requests in flight at once in the per-item fallback: enough to hide latency, few enough to be polite. */
+export const FALLBACK_CONCURRENCY = 8;
+
+export async function bookShipments(api: ShipperApi, items: ShipmentBatchItem[]): Promise<Array<BatchOutcome<Shipment>>> {
+  if (api.createShipments) return api.createShipments(items);
+  return mapInOrder(items, FALLBACK_CONCURRENCY, (item) =>
+    outcomeOf(() => api.createShipment(item.request, { idempotencyKey: item.idempotencyKey })),
+  );
+}
+
+export async function previewShipments(api: ShipperApi, requests: unknown[]): Promise<Array<BatchOutcome<Quote>>> {
+  if (api.previewShipments) return api.previewShipments(requests);
+  return mapInOrder(requests, FALLBACK_CONCURRENCY, async (raw): Promise<BatchOutcome<Quote>> => {
+    const parsed = parseRequest(shipmentRequestSchema, raw);
+    if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
+    const request = parsed.value;
+    const outcome = await outcomeOf(() => (request.quoteId ? api.getQuote(request.quoteId) : api.createQuote(quoteRequestForShipment(request))));
+    if (outcome.ok || !outcome.problem.violations) return outcome;
+    // The server judged a quote request: name the shipment fields the user wrote.
+    const violations = outcome.problem.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) }));
+    return { ok: false, problem: { ...outcome.problem, violations } };
+  });
+}
+
+/**
+ * A rejection of this one item (4xx: invalid, unknown, conflicting) becomes its outcome; anything
+ * else (server error, network, authentication, rate limit) concerns every item and is thrown.
+ */
+async function outcomeOf<T>(call: () => Promise<ApiResult<T>>): Promise<BatchOutcome<T>> {
+  try {
+    const result = await call();
+    return { ok: true, data: result.data, warnings: result.warnings, replayed: result.replayed ?? false };
+  } catch (error) {
+    if (error instanceof ProblemError && isItemRejection(error.status)) return { ok: false, problem: error.problem };
+    throw error;
+  }
+}
+
+function isItemRejection(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
+}
+
+/** Runs fn over items with at most `concurrency` at once; results in the order of items; stops at the first throw. */
+export async function mapInOrder<T, R>(items: ReadonlyArray<T>, concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  return results;
+}

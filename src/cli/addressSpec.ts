@@ -1,0 +1,78 @@
+/**
+ * `--shipper` / `--consignee` values: the name of a saved location (`shipper location add`), or an
+ * address written inline as key=value pairs:
+ *   name=Acme DC,street1=1 Main St,city=Chicago,state=IL,zip=60601[,street2=,contact=,phone=,country=US]
+ * Values pass through raw: the API's address schema decides what is valid and names the field.
+ */
+import { UsageError } from './errors.js';
+
+const KEYS: Record<string, string> = {
+  name: 'name',
+  company: 'name',
+  street: 'street1',
+  street1: 'street1',
+  address: 'street1',
+  address1: 'street1',
+  street2: 'street2',
+  address2: 'street2',
+  city: 'city',
+  state: 'state',
+  zip: 'postalCode',
+  postalcode: 'postalCode',
+  postal: 'postalCode',
+  country: 'countryCode',
+  countrycode: 'countryCode',
+  contact: 'contactName',
+  contactname: 'contactName',
+  phone: 'phone',
+};
+
+export const ADDRESS_SPEC_EXAMPLE = 'name="Acme DC",street1="1 Main St",city=Chicago,state=IL,zip=60601';
+
+/** An address spec has at least one key=value pair; anything else is a saved location's name. */
+export function isAddressSpec(value: string): boolean {
+  return /^\s*[A-Za-z][A-Za-z0-9]*\s*=/.test(value);
+}
+
+export function parseAddressSpec(spec: string, flag: string): Record<string, string> {
+  const address: Record<string, string> = {};
+  for (const pair of splitPairs(spec, flag)) {
+    const equals = pair.indexOf('=');
+    if (equals === -1) throw new UsageError(`"${pair}" is not key=value (in ${flag} ${spec})`, `example: ${flag} ${ADDRESS_SPEC_EXAMPLE}`);
+    const key = pair.slice(0, equals).trim();
+    const field = KEYS[key.toLowerCase()];
+    if (!field) {
+      throw new UsageError(`unknown key "${key}" in ${flag} ${spec}`, 'keys: name, street1, street2, city, state, zip, country, contact, phone');
+    }
+    address[field] = pair.slice(equals + 1).trim();
+  }
+  return address;
+}
+
+/** Splits on commas that start a new `key=`, so a street may itself contain commas; "..." or '...' quote a value. */
+function splitPairs(spec: string, flag: string): string[] {
+  const pairs: string[] = [];
+  let current = '';
+  let quote: string | null = null;
+  for (let i = 0; i < spec.length; i++) {
+    const char = spec[i]!;
+    if (quote) {
+      if (char === quote) quote = null;
+      else current += char;
+      continue;
+    }
+    if ((char === '"' || char === "'") && /=\s*$/.test(current)) {
+      quote = char;
+      continue;
+    }
+    if (char === ',' && /^\s*[A-Za-z][A-Za-z0-9]*\s*=/.test(spec.slice(i + 1))) {
+      pairs.push(current);
+      current = '';
+      continue;
+    }
+    current += char;
+  }
+  if (quote) throw new UsageError(`unclosed ${quote} in ${flag} ${spec}`);
+  pairs.push(current);
+  return pairs.filter((pair) => pair.trim() !== '');
+}

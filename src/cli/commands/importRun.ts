@@ -1,0 +1,202 @@
+/**
+ * The work of `shipper import` (registered in import.ts, which loads this module, and with it
+ * csv-parse, only when the command runs).
+ */
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { constraintViolation, makeProblem, ProblemError } from '../../api/problems.js';
+import type { ProblemDetail } from '../../domain/schemas.js';
+import { ImportFileError } from '../../import/csvFile.js';
+import {
+  ImportInterruptedError,
+  ImportRejectedError,
+  importShipments,
+  type ImportedShipment,
+  type ImportSummary,
+} from '../../import/importer.js';
+import type { CsvViolation } from '../../import/shipmentRows.js';
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode, RemoteError, UsageError, exitCodeForProblem } from '../errors.js';
+import { formatCents, formatNumber, plural, type IO } from '../output.js';
+import { ProgressBar, wantsProgress } from '../progress.js';
+import { cachedLocationResolver, locationBookFor } from '../savedLocations.js';
+import type { ImportCommandOptions } from './import.js';
+
+/** Problems printed on the terminal; the rest are in the reject file (or --json). */
+const LISTED_ON_TERMINAL = 20;
+
+/** `orders.csv` -> `orders.rejected.csv`, beside the input. */
+export function defaultRejectsPath(file: string): string {
+  const extension = extname(file);
+  return join(dirname(file), `${basename(file, extension)}.rejected${extension || '.csv'}`);
+}
+
+export async function runImport(ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> {
+  const { io } = ctx;
+  const rejectsFile = options.rejects ?? (options.skipInvalid && !options.dryRun ? defaultRejectsPath(file) : undefined);
+  if (rejectsFile && resolve(rejectsFile) === resolve(file)) throw new UsageError('--rejects must not be the file being imported');
+
+  const api = await ctx.api();
+  const locations = cachedLocationResolver(locationBookFor(ctx));
+  const document = io.options.json ? new ImportDocument(io, file, Boolean(options.dryRun)) : undefined;
+  const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env)
+    ? new ProgressBar(io.streams.stderr, 'Checking', 0)
+    : undefined;
+  const warned = new Set<string>();
+
+  let summary: ImportSummary;
+  try {
+    summary = await importShipments(
+      api,
+      locations,
+      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile },
+      {
+        phase: (phase, totalBytes) => progress?.restart(phase === 'checking' ? 'Checking' : 'Booking ', totalBytes),
+        progress: (_phase, bytesRead, shipments) => progress?.update(bytesRead, `${formatNumber(shipments)} shipments`),
+        shipment: (shipment) => document?.shipment(shipment),
+        warning: (message) => {
+          if (warned.has(message)) return;
+          warned.add(message);
+          progress?.clear();
+          io.warn(message);
+        },
+      },
+    );
+  } catch (error) {
+    progress?.clear();
+    throw failure(error, ctx, document);
+  }
+  progress?.clear();
+
+  if (document) document.finish(summary);
+  else printSummary(io, summary);
+  if (summary.rejectedShipments > 0) {
+    const where = summary.rejectsFile ? `; fix them in ${summary.rejectsFile} and import that file` : '';
+    const message = `${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) ${summary.dryRun ? 'invalid' : 'rejected and not booked'}${where}`;
+    throw new CliError([message, ...violationLines(summary)].join('\n'), ExitCode.rejected);
+  }
+}
+
+/** The first problems, one per line, for the terminal; the rest are counted (all are in the reject file). */
+function violationLines(summary: ImportSummary): string[] {
+  const shown = summary.violations.slice(0, LISTED_ON_TERMINAL);
+  const more = summary.violations.length - shown.length + summary.moreViolations;
+  const lines = shown.map((violation) => `  ${describeCsvViolation(violation)}`);
+  if (more > 0) lines.push(`  ... and ${formatNumber(more)} more`);
+  return lines;
+}
+
+function printSummary(io: IO, summary: ImportSummary): void {
+  const c = io.color;
+  if (summary.dryRun) {
+    io.info(
+      `${c.bold('Checked')} ${summary.file} (dry run, nothing booked): ${plural(summary.valid, 'valid shipment')} of ${formatNumber(summary.shipments)} (${plural(summary.rows, 'row')}), total ${c.bold(formatCents(summary.totalPriceInCents))}`,
+    );
+  } else {
+    io.info(
+      `${c.bold('Imported')} ${summary.file}: ${plural(summary.booked, 'shipment')} booked (${plural(summary.rows, 'row')} read), total ${c.bold(formatCents(summary.totalPriceInCents))}`,
+    );
+    if (summary.alreadyBooked > 0) {
+      io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of this file: not booked again`);
+    }
+  }
+  if (summary.rejectedShipments > 0) {
+    io.info(`  ${c.red(`${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) rejected`)}${summary.rejectsFile ? ` -> ${summary.rejectsFile}` : ''}`);
+  }
+}
+
+/** `line 5, column poundsWeight (orderComponents[0].poundsWeight): must be a number (got "abc")` */
+export function describeCsvViolation(violation: CsvViolation): string {
+  const where = [`line ${violation.line}`, violation.column ? `column ${violation.column}` : ''].filter(Boolean).join(', ');
+  const field = violation.field.startsWith('(') ? '' : ` (${violation.field})`;
+  const value = violation.value !== undefined ? ` (got "${violation.value.length > 40 ? `${violation.value.slice(0, 39)}…` : violation.value}")` : '';
+  return `${where}${field}: ${violation.message}${value}`;
+}
+
+/** Every failure as one clear message (and, with --json, machine output on stdout), with its exit code. */
+function failure(error: unknown, ctx: CommandContext, document: ImportDocument | undefined): unknown {
+  const { io } = ctx;
+  if (error instanceof ImportFileError) {
+    if (error.kind === 'usage') return new UsageError(error.message);
+    return new ProblemError(makeProblem(400, 'bad-csv', 'Bad CSV File', error.message).problem);
+  }
+  if (error instanceof ImportRejectedError) {
+    const { summary } = error;
+    const problem = constraintViolation(summary.violations, error.message).problem;
+    if (io.options.json) io.json({ ...problem, rejectedShipments: summary.rejectedShipments, shipments: summary.shipments, moreViolations: summary.moreViolations });
+    const lines = [error.message, ...violationLines(summary)];
+    lines.push(
+      summary.rejectsFile
+        ? `  the rejected rows, with a reason column: ${summary.rejectsFile}`
+        : '  (--skip-invalid books the valid shipments and writes the rejected rows to a file; --rejects PATH writes them in any case)',
+    );
+    return new CliError(lines.join('\n'), ExitCode.rejected);
+  }
+  if (error instanceof ImportInterruptedError) {
+    const { cause, summary } = error;
+    const code =
+      cause instanceof ProblemError ? exitCodeForProblem(cause, ctx.mode) : cause instanceof RemoteError ? ExitCode.remote : ExitCode.rejected;
+    const problem: ProblemDetail =
+      cause instanceof ProblemError ? { ...cause.problem, detail: error.message } : makeProblem(409, 'import-interrupted', 'Import Interrupted', error.message).problem;
+    if (document) document.fail(summary, { ...problem, violations: summary.violations });
+    else if (io.options.json) io.json({ ...problem, violations: summary.violations });
+    return new CliError([error.message, ...violationLines(summary)].join('\n'), code);
+  }
+  if (document?.started) {
+    // Shipments were already listed on stdout: keep it one JSON document, ending with the error.
+    const problem = error instanceof ProblemError ? error.problem : makeProblem(500, 'internal-error', 'Import Failed', String((error as Error)?.message ?? error)).problem;
+    document.fail(null, problem);
+    return new CliError(problem.detail ?? problem.title, error instanceof ProblemError ? exitCodeForProblem(error, ctx.mode) : ExitCode.local);
+  }
+  return error;
+}
+
+/**
+ * The --json output, streamed: `{"file", "dryRun", "shipments": [...one line each...], "summary"}`
+ * (plus `"error"` when booking stopped part-way), so that 20,000 shipments never sit in memory.
+ */
+class ImportDocument {
+  started = false;
+
+  constructor(
+    private readonly io: IO,
+    private readonly file: string,
+    private readonly dryRun: boolean,
+  ) {}
+
+  private write(text: string): void {
+    this.io.streams.stdout.write(text);
+  }
+
+  private begin(): void {
+    if (this.started) return;
+    this.started = true;
+    this.write(`{\n  "file": ${JSON.stringify(this.file)},\n  "dryRun": ${this.dryRun},\n  "shipments": [`);
+    this.first = true;
+  }
+
+  private first = true;
+
+  shipment(entry: ImportedShipment): void {
+    this.begin();
+    this.write(`${this.first ? '\n' : ',\n'}    ${JSON.stringify(entry)}`);
+    this.first = false;
+  }
+
+  finish(summary: ImportSummary): void {
+    this.begin();
+    this.write(`${this.first ? '' : '\n  '}],\n  "summary": ${indent(JSON.stringify(summary, null, 2))}\n}\n`);
+  }
+
+  fail(summary: ImportSummary | null, problem: ProblemDetail): void {
+    this.begin();
+    const parts = [`${this.first ? '' : '\n  '}]`];
+    if (summary) parts.push(`  "summary": ${indent(JSON.stringify(summary, null, 2))}`);
+    parts.push(`  "error": ${indent(JSON.stringify(problem, null, 2))}`);
+    this.write(`${parts.join(',\n')}\n}\n`);
+  }
+}
+
+function indent(json: string): string {
+  return json.replace(/\n/g, '\n  ');
+}
+

@@ -1,0 +1,168 @@
+/** `shipper location add|list|show|remove`: named shipper/consignee addresses for `--shipper NAME` and CSV imports. */
+import type { Command } from 'commander';
+import { conflict, constraintViolation, makeProblem } from '../../api/problems.js';
+import { violationsFromZod } from '../../domain/validation.js';
+import type { AddressInput } from '../../domain/schemas.js';
+import type { LocationBook, SavedLocation } from '../../store/locations.js';
+import type { CommandContext } from '../context.js';
+import type { IO } from '../output.js';
+import type { ContextFactory } from '../program.js';
+
+/** The address book and its error guard, loaded when a location command runs (zod, store). */
+async function addressBook(ctx: CommandContext): Promise<{ book: LocationBook; guard: <T>(fn: () => Promise<T>) => Promise<T> }> {
+  const { guardLocations, locationBookFor } = await import('../savedLocations.js');
+  return { book: locationBookFor(ctx), guard: guardLocations };
+}
+
+export interface LocationAddOptions {
+  name?: string;
+  street1?: string;
+  street2?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  country?: string;
+  contact?: string;
+  phone?: string;
+  replace?: boolean;
+}
+
+export async function runLocationAdd(ctx: CommandContext, locationName: string, options: LocationAddOptions): Promise<void> {
+  const { book, guard } = await addressBook(ctx);
+  const address = {
+    name: options.name,
+    street1: options.street1,
+    street2: options.street2,
+    city: options.city,
+    state: options.state,
+    postalCode: options.zip,
+    countryCode: options.country,
+    contactName: options.contact,
+    phone: options.phone,
+  };
+  const saved = await guard(async () => {
+    if (!options.replace && (await book.get(locationName))) {
+      throw conflict(`a location named ${locationName} exists already; add --replace to overwrite it`);
+    }
+    // Raw flags: the API's address schema inside save() decides what is valid and names the field.
+    return book.save(locationName, address as unknown as AddressInput);
+  });
+  if (!saved.ok) {
+    // Paths are `address.postalCode`; the user typed the flags, so name the fields as the API does.
+    const violations = violationsFromZod(saved.issues).map((violation) => ({
+      field: violation.field === 'name' ? 'location name' : violation.field.replace(/^address\./, ''),
+      message: violation.message,
+    }));
+    throw constraintViolation(violations, `the location ${locationName} is not valid`);
+  }
+  if (ctx.io.options.json) return ctx.io.json(saved.location);
+  ctx.io.info(`Saved location ${saved.location.name}: ${oneLine(saved.location)}`);
+}
+
+export async function runLocationList(ctx: CommandContext): Promise<void> {
+  const { book, guard } = await addressBook(ctx);
+  const locations = await guard(() => book.list());
+  if (ctx.io.options.json) return ctx.io.json(locations);
+  if (locations.length === 0) {
+    return ctx.io.info('No saved locations. Add one with: shipper location add NAME --name COMPANY --street1 STREET --city CITY --state ST --zip ZIP');
+  }
+  ctx.io.out(
+    ctx.io.table(
+      ['Name', 'Company', 'Address', 'Contact', 'Phone'],
+      locations.map((location) => [
+        location.name,
+        location.address.name,
+        streetLine(location),
+        location.address.contactName ?? '',
+        location.address.phone ?? '',
+      ]),
+    ),
+  );
+}
+
+export async function runLocationShow(ctx: CommandContext, locationName: string): Promise<void> {
+  const { book, guard } = await addressBook(ctx);
+  const location = await guard(() => book.get(locationName));
+  if (!location) throw unknownLocation(locationName);
+  if (ctx.io.options.json) return ctx.io.json(location);
+  printLocation(ctx.io, location);
+}
+
+export async function runLocationRemove(ctx: CommandContext, locationName: string): Promise<void> {
+  const { book, guard } = await addressBook(ctx);
+  const removed = await guard(() => book.remove(locationName));
+  if (!removed) throw unknownLocation(locationName);
+  if (ctx.io.options.json) return ctx.io.json({ name: locationName, removed: true });
+  ctx.io.info(`Removed location ${locationName}`);
+}
+
+/** A ProblemDetail like the API's own 404, so that --json prints it on stdout. */
+function unknownLocation(name: string) {
+  return makeProblem(404, 'not-found', 'Not Found', `no saved location named ${name}; see \`shipper location list\``);
+}
+
+function streetLine(location: SavedLocation): string {
+  const { address } = location;
+  return [address.street1, address.street2, `${address.city}, ${address.state} ${address.postalCode}`].filter(Boolean).join(', ');
+}
+
+function oneLine(location: SavedLocation): string {
+  return `${location.address.name}, ${streetLine(location)}`;
+}
+
+function printLocation(io: IO, location: SavedLocation): void {
+  const { address } = location;
+  io.out(`${io.color.bold('Location')} ${location.name}`);
+  io.out(`  ${address.name}`);
+  io.out(`  ${address.street1}`);
+  if (address.street2) io.out(`  ${address.street2}`);
+  io.out(`  ${address.city}, ${address.state} ${address.postalCode} ${address.countryCode}`);
+  if (address.contactName || address.phone) io.out(`  Contact: ${[address.contactName, address.phone].filter(Boolean).join(', ')}`);
+}
+
+export function registerLocationCommands(program: Command, context: ContextFactory): void {
+  const location = program
+    .command('location')
+    .description('saved shipper/consignee addresses, used as --shipper NAME / --consignee NAME and in CSV imports');
+
+  location
+    .command('add <name>')
+    .description('save an address under a name (letters, digits, - and _)')
+    .option('--name <company>', 'company or site name printed on the BOL')
+    .option('--street1 <street>', 'street address')
+    .option('--street2 <line>', 'second address line')
+    .option('--city <city>', 'city')
+    .option('--state <state>', '2-letter state code')
+    .option('--zip <zip>', 'ZIP code')
+    .option('--country <code>', 'country code (US)')
+    .option('--contact <name>', 'contact person')
+    .option('--phone <phone>', 'contact phone')
+    .option('--replace', 'overwrite a location of the same name')
+    .addHelpText(
+      'after',
+      `
+Example:
+  $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608 --contact "Dana Ruiz" --phone 312-555-0100
+  $ shipper ship --shipper chicago-dc --consignee nyc-store --component pallets=2,weight=1200,dims=48x40x48`,
+    )
+    .action(async (name: string, options: LocationAddOptions, command: Command) => runLocationAdd(context(command), name, options));
+
+  location
+    .command('list')
+    .description('list saved locations')
+    .addHelpText('after', '\nExample:\n  $ shipper location list --json')
+    .action(async (_options: unknown, command: Command) => runLocationList(context(command)));
+
+  location
+    .command('show <name>')
+    .description('show a saved location')
+    .addHelpText('after', '\nExample:\n  $ shipper location show chicago-dc')
+    .action(async (name: string, _options: unknown, command: Command) => runLocationShow(context(command), name));
+
+  location
+    .command('remove <name>')
+    .alias('rm')
+    .description('delete a saved location (shipments booked with it keep their address)')
+    .addHelpText('after', '\nExample:\n  $ shipper location remove chicago-dc')
+    .action(async (name: string, _options: unknown, command: Command) => runLocationRemove(context(command), name));
+}

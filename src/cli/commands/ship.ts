@@ -1,0 +1,117 @@
+/**
+ * `shipper ship`: book a shipment, on a quote (`--quote ID`) or quoting and booking in one step
+ * with the flags of `shipper quote`.
+ */
+import type { Command } from 'commander';
+import type { Quote } from '../../domain/schemas.js';
+import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
+import { COMPONENT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { collect, type ContextFactory } from '../program.js';
+import { normaliseAccessorials } from './quote.js';
+import { printShipment } from './shipment.js';
+
+export interface ShipOptions {
+  quote?: string;
+  from?: string;
+  to?: string;
+  pickupDate?: string;
+  component: string[];
+  accessorial: string[];
+  shipper?: string;
+  consignee?: string;
+  ref?: string;
+  specialInstructions?: string;
+  idempotencyKey?: string;
+}
+
+const EXAMPLE = `shipper ship --quote QUOTE_ID --shipper chicago-dc --consignee ${ADDRESS_SPEC_EXAMPLE.replace('Acme DC', 'Store 12').replace('60601', '10001')}`;
+
+/** The API request the flags describe; `quote` is the booked quote, when --quote names one. */
+export async function shipmentRequestFromOptions(ctx: CommandContext, options: ShipOptions, quote?: Quote): Promise<Record<string, unknown>> {
+  const missing = [!options.shipper && '--shipper NAME|ADDRESS', !options.consignee && '--consignee NAME|ADDRESS'].filter(Boolean);
+  if (!options.quote && options.component.length === 0) missing.push('--component SPEC (or --quote ID)');
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}`, `example: ${EXAMPLE}`);
+  if (options.quote && options.accessorial.length > 0) {
+    throw new UsageError('--accessorial cannot change a quote: the shipment gets the accessorials it was quoted with', 'quote again with the accessorials, or book without --quote');
+  }
+
+  // The address book reads the store (zod, locks): loaded only when a shipment is booked.
+  const { partyAddress } = await import('../savedLocations.js');
+  const shipper = await partyAddress(ctx, options.shipper!, '--shipper');
+  const consignee = await partyAddress(ctx, options.consignee!, '--consignee');
+  // --from/--to are the ZIPs of the lane: they fill an inline address without zip and must agree with the rest.
+  for (const [flag, zip, address, party] of [
+    ['--from', options.from, shipper, 'shipper'],
+    ['--to', options.to, consignee, 'consignee'],
+  ] as const) {
+    if (!zip) continue;
+    if (address.postalCode === undefined || address.postalCode === '') address.postalCode = zip;
+    else if (String(address.postalCode).slice(0, 5) !== zip.trim().slice(0, 5)) {
+      throw new UsageError(`${flag} ${zip} differs from the ${party}'s ZIP ${String(address.postalCode)}; the lane runs from the shipper to the consignee`);
+    }
+  }
+
+  // Booking on a quote without --component: the quoted freight, so that only the addresses are needed.
+  const orderComponents =
+    options.component.length > 0
+      ? options.component.map(parseComponentSpec)
+      : (quote?.orderComponents ?? []).map((component) => ({
+          palletCount: component.palletCount,
+          poundsWeight: component.poundsWeight,
+          dimensions: component.dimensions,
+        }));
+
+  return {
+    ...(options.quote ? { quoteId: options.quote } : {}),
+    ...(options.ref !== undefined ? { refNumber: options.ref } : {}),
+    shipper,
+    consignee,
+    ...(options.specialInstructions !== undefined ? { specialInstructions: options.specialInstructions } : {}),
+    ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
+    ...(options.accessorial.length > 0 ? { accessorials: normaliseAccessorials(options.accessorial) } : {}),
+    orderComponents,
+  };
+}
+
+export async function runShip(ctx: CommandContext, options: ShipOptions): Promise<void> {
+  const api = await ctx.api();
+  const quote = options.quote && options.component.length === 0 ? (await api.getQuote(options.quote)).data : undefined;
+  const request = await shipmentRequestFromOptions(ctx, options, quote);
+  const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey });
+  warnings.forEach((warning) => ctx.io.warn(warning));
+  if (ctx.io.options.json) return ctx.io.json(shipment);
+  if (replayed) ctx.io.note(`already booked with idempotency key ${options.idempotencyKey}: nothing new was booked`);
+  printShipment(ctx.io, shipment, replayed ? 'Shipment' : 'Booked shipment');
+}
+
+export function registerShipCommand(program: Command, context: ContextFactory): void {
+  program
+    .command('ship')
+    .description('book a shipment: on a quote (--quote ID), or quote and book in one step with the flags of `shipper quote`')
+    .option('--quote <id>', 'book this quote (unexpired; the freight must be the quoted freight)')
+    .option('--shipper <name|address>', `saved location or address: ${ADDRESS_SPEC_EXAMPLE}`)
+    .option('--consignee <name|address>', 'saved location or address, as --shipper')
+    .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]; with --quote: default the quoted freight', collect, [])
+    .option('--from <zip>', 'origin ZIP (the shipper\'s; fills an address without zip)')
+    .option('--to <zip>', 'destination ZIP (the consignee\'s)')
+    .option('--pickup-date <date>', 'pickup date YYYY-MM-DD (default: the next business day; with --quote: the quoted one)')
+    .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate; not with --quote)', collect, [])
+    .option('--ref <refNumber>', 'your reference (PO number...), at most 64 characters')
+    .option('--special-instructions <text>', 'printed on the BOL')
+    .option('--idempotency-key <key>', 'retry-safe booking: the same key and request return the first shipment instead of a second')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ shipper ship --quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --shipper chicago-dc --consignee nyc-store --ref PO-4711
+  $ shipper ship --shipper chicago-dc --consignee ${ADDRESS_SPEC_EXAMPLE.replace('Acme DC', 'Store 12').replace('60601', '10001')} \\
+      -c pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10 -a LIFTGATE_DELIVERY --json
+  $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608
+
+The freight class is never an input: it is computed from density at quote time and printed as quoted.
+A component SPEC is ${COMPONENT_SPEC_EXAMPLE}`,
+    )
+    .action(async (options: ShipOptions, command: Command) => runShip(context(command), options));
+}

@@ -1,0 +1,51 @@
+/**
+ * Saved locations as the commands use them: the LocationBook of the local store (also in remote
+ * mode: they are the user's own address book), and `--shipper NAME|SPEC` resolution.
+ */
+import { makeProblem, storeFailure } from '../api/problems.js';
+import type { LocationResolver } from '../import/shipmentRows.js';
+import { JsonStore, StoreError } from '../store/jsonStore.js';
+import { resolveStoreDir } from '../store/location.js';
+import { LocationBook } from '../store/locations.js';
+import { isAddressSpec, parseAddressSpec, ADDRESS_SPEC_EXAMPLE } from './addressSpec.js';
+import type { CommandContext } from './context.js';
+
+export function locationBookFor(ctx: CommandContext): LocationBook {
+  return new LocationBook(new JsonStore(resolveStoreDir(ctx.globals.store, ctx.env)));
+}
+
+/** Store failures of the address book: one clear message (a ProblemDetail with --json), exit 5. */
+export async function guardLocations<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof StoreError) throw storeFailure(error.message);
+    throw error;
+  }
+}
+
+/** The address a `--shipper`/`--consignee` value stands for (raw: the API validates it). */
+export async function partyAddress(ctx: CommandContext, value: string, flag: string): Promise<Record<string, unknown>> {
+  if (isAddressSpec(value)) return parseAddressSpec(value, flag);
+  const saved = await guardLocations(() => locationBookFor(ctx).get(value.trim()));
+  if (!saved) {
+    throw makeProblem(404, 'not-found', 'Not Found', `${flag} ${value}: no saved location of that name; see \`shipper location list\`, or write the address: ${flag} ${ADDRESS_SPEC_EXAMPLE}`);
+  }
+  return { ...saved.address };
+}
+
+/** Saved locations by name for the CSV import, each read once per run. */
+export function cachedLocationResolver(book: LocationBook): LocationResolver {
+  const cache = new Map<string, Promise<Record<string, unknown> | undefined>>();
+  return {
+    resolve(name) {
+      const key = name.toLowerCase();
+      let found = cache.get(key);
+      if (!found) {
+        found = guardLocations(() => book.get(name)).then((saved) => (saved ? { ...saved.address } : undefined));
+        cache.set(key, found);
+      }
+      return found;
+    },
+  };
+}

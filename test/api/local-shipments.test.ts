@@ -1,0 +1,291 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ledgerKeyOf, LocalApi, requestHash } from '../../src/api/local.js';
+import { ProblemError } from '../../src/api/problems.js';
+import { isValidBolNumber } from '../../src/domain/bolNumber.js';
+import { apiAt, CHICAGO_DC, CRATE, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
+import { tempDir } from '../helpers/cli.js';
+
+let store: { dir: string; cleanup: () => Promise<void> };
+beforeEach(async () => {
+  store = await tempDir('shipper-api-');
+});
+afterEach(() => store.cleanup());
+
+async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ProblemError);
+  return error as ProblemError;
+}
+
+async function files(collection: string): Promise<string[]> {
+  return readdir(join(store.dir, collection)).catch(() => []);
+}
+
+describe('LocalApi.createShipment on a quote', () => {
+  it('books the quoted freight with per-line text, the quoted class and price, a unique order number and a valid BOL number', async () => {
+    const { api } = apiAt(store.dir);
+    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS, CRATE] });
+    const { data: shipment, replayed } = await api.createShipment(
+      shipmentRequest({
+        quoteId: quote.id,
+        specialInstructions: 'Dock 4',
+        orderComponents: [
+          { ...PALLETS, description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10 },
+          { ...CRATE, pieceCount: 0 },
+        ],
+      }),
+    );
+    expect(replayed).toBe(false);
+    expect(shipment).toMatchObject({
+      orderNumber: 'SO-000001',
+      status: 'BOOKED',
+      refNumber: 'PO-4711',
+      quoteId: quote.id,
+      quotedPriceInCents: quote.quotedPriceInCents,
+      transitDays: quote.transitDays,
+      estimatedDeliveryDate: quote.estimatedDeliveryDate,
+      pickupDate: '2026-11-19',
+      specialInstructions: 'Dock 4',
+    });
+    expect(isValidBolNumber(shipment.bolNumber)).toBe(true);
+    expect(shipment.orderComponents.map((component) => component.freightClass)).toEqual(quote.orderComponents.map((component) => component.freightClass));
+    expect(shipment.orderComponents[0]).toMatchObject({ description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10 });
+    expect(shipment.orderComponents[1]).toMatchObject({ pieceCount: 0, description: null });
+    expect((await api.getShipment(shipment.id)).data).toEqual(shipment);
+  });
+
+  it('is 404 for an unknown quote and 409 for an expired one', async () => {
+    const { api, clock } = apiAt(store.dir);
+    expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' })))).status).toBe(404);
+    expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'not-a-quote' })))).status).toBe(404);
+    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+    clock.now = new Date(Date.parse(quote.quoteExpirationTime) + 1000);
+    const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id })));
+    expect(expired.status).toBe(409);
+    expect(expired.problem.detail).toContain('expired');
+    expect(await files('shipments')).toEqual([]);
+  });
+
+  it('is 409 with every difference named when the freight or lane differs from the quote', async () => {
+    const { api } = apiAt(store.dir);
+    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+    const mismatch = await problemOf(
+      api.createShipment(
+        shipmentRequest({
+          quoteId: quote.id,
+          consignee: { ...NYC_STORE, postalCode: '10002' },
+          orderComponents: [{ ...PALLETS, palletCount: 3, poundsWeight: 1300, dimensions: { length: 48, width: 40, height: 50 } }],
+        }),
+      ),
+    );
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.problem.violations?.map((violation) => violation.field)).toEqual([
+      'orderComponents[0].palletCount',
+      'orderComponents[0].poundsWeight',
+      'orderComponents[0].dimensions.height',
+      'consignee.postalCode',
+    ]);
+    const count = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: [PALLETS, CRATE] })));
+    expect(count.problem.violations).toEqual([{ field: 'orderComponents', message: 'the quote has 1 component(s), the shipment 2' }]);
+    expect(await files('shipments')).toEqual([]);
+  });
+});
+
+describe('LocalApi.createShipment without a quote', () => {
+  it('quotes first on the shipper -> consignee lane, books that quote, and keeps it readable by its id', async () => {
+    const { api } = apiAt(store.dir);
+    const { data: shipment } = await api.createShipment(shipmentRequest({ accessorials: ['LIFTGATE_DELIVERY'], pickupDate: '2026-11-20' }));
+    expect(shipment.quoteId).toBe(`qt_${shipment.id.slice(3)}`);
+    expect(JSON.stringify((await api.getShipment(shipment.id)).data)).not.toContain('"quote"');
+    const { data: quote } = await new LocalApi({ storeDir: store.dir }).getQuote(shipment.quoteId);
+    expect(quote.origin.postalCode).toBe('60608');
+    expect(quote.destination.postalCode).toBe('10001');
+    expect(quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
+    expect(shipment).toMatchObject({ pickupDate: '2026-11-20', quotedPriceInCents: quote.quotedPriceInCents, accessorials: ['LIFTGATE_DELIVERY'] });
+  });
+
+  it('refuses freightClass and reports every violation of the request at once, booking nothing', async () => {
+    const { api } = apiAt(store.dir);
+    const problem = await problemOf(
+      api.createShipment({
+        refNumber: 'r'.repeat(65),
+        shipper: { ...CHICAGO_DC, postalCode: '00000' },
+        consignee: { ...NYC_STORE, state: 'New York' },
+        orderComponents: [{ ...PALLETS, freightClass: '70', pieceCount: -1, description: 'd'.repeat(300) }],
+      }),
+    );
+    expect(problem.status).toBe(400);
+    expect(problem.problem.title).toBe('Constraint Violation');
+    expect(problem.problem.violations?.map((violation) => violation.field).sort()).toEqual(
+      [
+        'consignee.state',
+        'orderComponents[0].description',
+        'orderComponents[0].freightClass',
+        'orderComponents[0].pieceCount',
+        'refNumber',
+        'shipper.postalCode',
+      ].sort(),
+    );
+    expect(await files('shipments')).toEqual([]);
+    expect(await files('counters')).toEqual([]);
+  });
+
+  it('turns rating problems (unknown accessorial, weekend pickup) into violations of the shipment', async () => {
+    const { api } = apiAt(store.dir);
+    const problem = await problemOf(api.createShipment(shipmentRequest({ accessorials: ['TELEPORT'], pickupDate: '2026-11-21' })));
+    expect(problem.status).toBe(400);
+    expect(problem.problem.violations?.map((violation) => violation.field)).toEqual(['accessorials[0]', 'pickupDate']);
+  });
+});
+
+describe('numbers', () => {
+  it('never repeat, in one process or across API instances on one store booking at the same time', async () => {
+    const first = apiAt(store.dir).api;
+    const second = apiAt(store.dir).api;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => (index % 2 ? first : second).createShipment(shipmentRequest({ refNumber: `PO-${index}` }))),
+    );
+    const orderNumbers = results.map((result) => result.data.orderNumber);
+    expect(new Set(orderNumbers).size).toBe(12);
+    expect([...orderNumbers].sort()).toEqual(Array.from({ length: 12 }, (_, index) => `SO-${String(index + 1).padStart(6, '0')}`));
+    expect(new Set(results.map((result) => result.data.bolNumber)).size).toBe(12);
+    expect(results.every((result) => isValidBolNumber(result.data.bolNumber))).toBe(true);
+  });
+});
+
+describe('idempotency', () => {
+  it('returns the first shipment for the same key and body, and 422 for the same key with another body', async () => {
+    const { api } = apiAt(store.dir);
+    const first = await api.createShipment(shipmentRequest(), { idempotencyKey: 'retry-1' });
+    const again = await api.createShipment(shipmentRequest(), { idempotencyKey: 'retry-1' });
+    expect(again.data).toEqual(first.data);
+    expect(again.replayed).toBe(true);
+    expect((await problemOf(api.createShipment(shipmentRequest({ refNumber: 'PO-other' }), { idempotencyKey: 'retry-1' }))).status).toBe(422);
+    expect(await files('shipments')).toHaveLength(1);
+  });
+
+  it('finishes a booking interrupted after its numbers were reserved, with the same id and number', async () => {
+    const { api } = apiAt(store.dir);
+    await api.createShipment(shipmentRequest({ refNumber: 'PO-before' }));
+    // What a crash between writing the reservation and writing the shipment leaves behind.
+    const request = shipmentRequest({ refNumber: 'PO-crash' });
+    const { createHash } = await import('node:crypto');
+    const recordId = createHash('sha256').update('shipment\u0000crash-key').digest('hex');
+    await api.store.put('idempotency', recordId, { scope: 'shipment', requestHash: requestHash(request), resourceId: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', serial: 7 });
+    const { data: resumed } = await api.createShipment(request, { idempotencyKey: 'crash-key' });
+    expect(resumed).toMatchObject({ id: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', orderNumber: 'SO-000007', refNumber: 'PO-crash' });
+    // The counter did not move for it: the next booking is 2, not 8 (7 was reserved by the crashed process only).
+    const { data: next } = await api.createShipment(shipmentRequest({ refNumber: 'PO-after' }));
+    expect(next.orderNumber).toBe('SO-000002');
+  });
+});
+
+describe('LocalApi.createShipments (batch)', () => {
+  it('answers item by item in order, booking the valid ones under one lock with consecutive numbers', async () => {
+    const { api } = apiAt(store.dir);
+    const outcomes = await api.createShipments([
+      { request: shipmentRequest({ refNumber: 'A' }) },
+      { request: shipmentRequest({ refNumber: 'B', orderComponents: [{ ...PALLETS, freightClass: '50' }] }) },
+      { request: shipmentRequest({ refNumber: 'C', quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' }) },
+      { request: shipmentRequest({ refNumber: 'D' }) },
+    ]);
+    expect(outcomes.map((outcome) => (outcome.ok ? outcome.data.orderNumber : outcome.problem.status))).toEqual(['SO-000001', 400, 404, 'SO-000002']);
+    const b = outcomes[1]!;
+    expect(!b.ok && b.problem.violations?.[0]?.field).toBe('orderComponents[0].freightClass');
+    expect(await files('shipments')).toHaveLength(2);
+    // The quotes they were priced on live in the shipments' files, one write per shipment.
+    expect(await files('quotes')).toEqual([]);
+    const a = outcomes[0]!;
+    expect(a.ok && (await api.getQuote(a.data.quoteId)).data.quotedPriceInCents).toBe(a.ok && a.data.quotedPriceInCents);
+  });
+
+  it('records shipper-batch keys in one ledger per batch and recognises them on a re-run', async () => {
+    const { api } = apiAt(store.dir);
+    const items = ['A', 'B', 'C'].map((ref, index) => ({ request: shipmentRequest({ refNumber: ref }), idempotencyKey: `shipper-batch:test:0#${index + 1}` }));
+    const first = await api.createShipments(items);
+    expect(first.every((outcome) => outcome.ok && !outcome.replayed)).toBe(true);
+    expect(await files('idempotency')).toHaveLength(1);
+    const again = await apiAt(store.dir).api.createShipments(items);
+    expect(again.map((outcome) => outcome.ok && outcome.replayed)).toEqual([true, true, true]);
+    expect(again.map((outcome) => outcome.ok && outcome.data.id)).toEqual(first.map((outcome) => outcome.ok && outcome.data.id));
+    // The same batch key one by one (as a server gets it) is recognised too.
+    const single = await api.createShipment(items[1]!.request, { idempotencyKey: items[1]!.idempotencyKey });
+    expect(single.replayed).toBe(true);
+    const changed = await api.createShipments([{ request: shipmentRequest({ refNumber: 'B2' }), idempotencyKey: items[1]!.idempotencyKey }]);
+    expect(changed[0]!.ok ? 'booked' : changed[0]!.problem.status).toBe(422);
+    expect(await files('shipments')).toHaveLength(3);
+  });
+
+  it('books a key repeated within one batch once', async () => {
+    const { api } = apiAt(store.dir);
+    const item = { request: shipmentRequest(), idempotencyKey: 'same' };
+    const outcomes = await api.createShipments([item, item]);
+    expect(outcomes[0]!.ok && outcomes[1]!.ok && outcomes[0]!.data.id === outcomes[1]!.data.id).toBe(true);
+    expect(outcomes[1]!.ok && outcomes[1]!.replayed).toBe(true);
+    expect(await files('shipments')).toHaveLength(1);
+  });
+
+  it('resumes a batch interrupted after its ledger was written, with the reserved numbers', async () => {
+    const { api } = apiAt(store.dir);
+    const items = ['A', 'B'].map((ref, index) => ({ request: shipmentRequest({ refNumber: ref }), idempotencyKey: `shipper-batch:crash:0#${index + 1}` }));
+    const [a, b] = await api.createShipments(items);
+    // Simulate the crash: the shipment files are gone, the ledger and counter remain.
+    const { unlink } = await import('node:fs/promises');
+    for (const outcome of [a!, b!]) if (outcome.ok) await unlink(join(store.dir, 'shipments', `${outcome.data.id}.json`));
+    const resumed = await api.createShipments(items);
+    expect(resumed.map((outcome) => outcome.ok && `${outcome.data.id} ${outcome.data.orderNumber}`)).toEqual(
+      [a!, b!].map((outcome) => outcome.ok && `${outcome.data.id} ${outcome.data.orderNumber}`),
+    );
+    expect(JSON.parse(await readFile(join(store.dir, 'counters', 'orders.json'), 'utf8'))).toEqual({ last: 2 });
+  });
+});
+
+describe('LocalApi.previewShipments', () => {
+  it('validates and prices like a booking but writes nothing', async () => {
+    const { api } = apiAt(store.dir);
+    const outcomes = await api.previewShipments([shipmentRequest(), shipmentRequest({ consignee: { ...NYC_STORE, postalCode: '00001' } })]);
+    expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
+    expect(!outcomes[1]!.ok && outcomes[1]!.problem.violations).toEqual([{ field: 'consignee.postalCode', message: 'unknown ZIP 00001' }]);
+    expect(await readdir(store.dir).catch(() => [])).toEqual([]);
+  });
+});
+
+describe('ledger keys', () => {
+  it('are only the shipper-batch:<batch>#<entry> keys', () => {
+    expect(ledgerKeyOf('shipper-batch:import-v1:abc:0#12')).toEqual({ batch: 'shipper-batch:import-v1:abc:0', entry: '12' });
+    expect(ledgerKeyOf('order#12')).toBeUndefined();
+    expect(ledgerKeyOf('shipper-batch:x#')).toBeUndefined();
+  });
+});
+
+describe('a damaged shipment file', () => {
+  it('is named by the error and does not hide the other shipments from the list', async () => {
+    const { api } = apiAt(store.dir);
+    const { data: good } = await api.createShipment(shipmentRequest({ refNumber: 'good' }));
+    const { data: bad } = await api.createShipment(shipmentRequest({ refNumber: 'bad' }));
+    await writeFile(join(store.dir, 'shipments', `${bad.id}.json`), '{"half": ');
+    const { data: page, warnings } = await new LocalApi({ storeDir: store.dir }).listShipments();
+    expect(page.items.map((shipment) => shipment.id)).toEqual([good.id]);
+    expect(warnings.join()).toContain(`${bad.id}.json`);
+    expect((await problemOf(api.getShipment(bad.id))).problem.detail).toContain(`${bad.id}.json`);
+  });
+});
+
+describe('a ledger', () => {
+  it('records at most 5,000 keys: a client cannot make one batch grow without bound', async () => {
+    const { api } = apiAt(store.dir);
+    const { createHash } = await import('node:crypto');
+    const entries = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [String(index + 1), { requestHash: 'x', resourceId: `sh_${index}`, serial: index + 1 }]));
+    const batch = 'shipper-batch:full';
+    await api.store.put('idempotency', createHash('sha256').update(`shipment-ledger\u0000${batch}`).digest('hex'), { scope: 'shipment-ledger', batch, entries });
+    const problem = await problemOf(api.createShipment(shipmentRequest(), { idempotencyKey: `${batch}#5001` }));
+    expect(problem.status).toBe(400);
+    expect(problem.problem.detail).toMatch(/at most 5000 keys/);
+    expect(await files('shipments')).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Real processes on one store: two imports at once lose nothing and never share an order number;
+ * an import killed with SIGKILL leaves a store that every command reads, and running it again
+ * completes it without duplicates.
+ */
+import { spawn } from 'node:child_process';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Page, Shipment } from '../../src/domain/schemas.js';
+import { BIN, runCli, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { shipmentsCsv } from '../helpers/csv.js';
+
+let work: { dir: string; cleanup: () => Promise<void> };
+let store: string;
+let shipper: (args: string[]) => Promise<CliResult>;
+beforeEach(async () => {
+  work = await tempDir('shipper-concurrency-');
+  store = join(work.dir, 'store');
+  shipper = storeCli(store);
+});
+afterEach(() => work.cleanup());
+
+async function csv(name: string, content: string): Promise<string> {
+  const path = join(work.dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function allShipments(): Promise<Shipment[]> {
+  const items: Shipment[] = [];
+  let cursor: string | null = null;
+  do {
+    const result = await shipper(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    const page = JSON.parse(result.stdout) as Page<Shipment>;
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+function expectNoDuplicates(shipments: Shipment[], expectedRefs: string[]): void {
+  const orderNumbers = shipments.map((shipment) => shipment.orderNumber);
+  expect(new Set(orderNumbers).size).toBe(orderNumbers.length);
+  expect(new Set(shipments.map((shipment) => shipment.bolNumber)).size).toBe(shipments.length);
+  expect(shipments.map((shipment) => shipment.refNumber).sort()).toEqual([...expectedRefs].sort());
+}
+
+const refs = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}-${String(index + 1).padStart(4, '0')}`);
+
+describe('two imports at once', () => {
+  it('of different files lose nothing and never share an order number', async () => {
+    const [a, b] = await Promise.all([csv('a.csv', shipmentsCsv(600, 2, 'A')), csv('b.csv', shipmentsCsv(600, 2, 'B'))]);
+    const [first, second] = await Promise.all([shipper(['import', a]), shipper(['import', b])]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    const shipments = await allShipments();
+    expectNoDuplicates(shipments, [...refs('A', 600), ...refs('B', 600)]);
+    // No crash, no gaps: exactly the numbers 1..1200.
+    expect(shipments.map((shipment) => shipment.orderNumber).sort()).toEqual(Array.from({ length: 1200 }, (_, index) => `SO-${String(index + 1).padStart(6, '0')}`));
+  }, 120_000);
+
+  it('of the same file book each shipment once', async () => {
+    const file = await csv('same.csv', shipmentsCsv(600, 1, 'S'));
+    const results = await Promise.all([shipper(['import', file, '--json']), shipper(['import', file, '--json'])]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const summaries = results.map((result) => (JSON.parse(result.stdout) as { summary: { booked: number; alreadyBooked: number } }).summary);
+    expect(summaries[0]!.booked + summaries[1]!.booked).toBe(600);
+    expect(summaries.every((summary) => summary.booked + summary.alreadyBooked === 600)).toBe(true);
+    expectNoDuplicates(await allShipments(), refs('S', 600));
+  }, 120_000);
+});
+
+/** Starts an import and SIGKILLs it as soon as `atLeast` shipments are on disk; resolves with how many were. */
+function importKilledAfter(file: string, atLeast: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, '--store', store, 'import', file], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+    let seen = 0;
+    const poll = setInterval(() => {
+      readdir(join(store, 'shipments'))
+        .then((names) => {
+          seen = names.filter((name) => name.endsWith('.json')).length;
+          if (seen >= atLeast) child.kill('SIGKILL');
+        })
+        .catch(() => undefined);
+    }, 10);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearInterval(poll);
+      if (signal !== 'SIGKILL') reject(new Error(`the import ended by itself (exit ${code}) before it could be killed`));
+      else resolve(seen);
+    });
+  });
+}
+
+describe('an import killed with SIGKILL', () => {
+  it('leaves a store every command reads, and running it again completes it without duplicates', async () => {
+    const total = 2000;
+    const file = await csv('big.csv', shipmentsCsv(total, 2, 'K'));
+    const booked = await importKilledAfter(file, 1);
+    expect(booked).toBeGreaterThan(0);
+
+    // Every command still reads the store.
+    const partial = await allShipments();
+    expect(partial.length).toBeLessThan(total);
+    expectNoDuplicates(partial, partial.map((shipment) => shipment.refNumber!));
+    const one = await shipper(['shipment', 'get', partial[0]!.id]);
+    expect(one.code, one.stderr).toBe(0);
+    expect((await shipper(['quote', 'list', '--limit', '5'])).code).toBe(0);
+    expect((await shipper(['shipment', 'list'])).code).toBe(0);
+
+    // The lock the killed process held is taken over once stale (10 s): no command hangs for good.
+    const rerun = await runCli(['--store', store, 'import', file, '--json'], { timeoutMs: 90_000 });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const { summary } = JSON.parse(rerun.stdout) as { summary: { booked: number; alreadyBooked: number; shipments: number } };
+    expect(summary.shipments).toBe(total);
+    expect(summary.alreadyBooked).toBeGreaterThanOrEqual(partial.length);
+    const shipments = await allShipments();
+    expectNoDuplicates(shipments, refs('K', total));
+    // What was booked before the kill is still there, with the same id and order number.
+    const final = new Map(shipments.map((shipment) => [shipment.id, shipment.orderNumber]));
+    expect(partial.every((shipment) => final.get(shipment.id) === shipment.orderNumber)).toBe(true);
+    // Numbers reserved by a killed process may be skipped, never reused.
+    expect(Math.max(...shipments.map((shipment) => Number(shipment.orderNumber.slice(3))))).toBeGreaterThanOrEqual(total);
+  }, 180_000);
+});

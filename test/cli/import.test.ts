@@ -1,0 +1,190 @@
+/** `shipper import` end to end: the built CLI on temporary stores and files. */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Page, Shipment } from '../../src/domain/schemas.js';
+import { ROOT, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { csvLine, HEADER, rowCells, shipmentsCsv } from '../helpers/csv.js';
+import { WEDNESDAY } from '../helpers/fixtures.js';
+
+let work: { dir: string; cleanup: () => Promise<void> };
+let store: string;
+let shipper: (args: string[], env?: Record<string, string>) => Promise<CliResult>;
+beforeEach(async () => {
+  work = await tempDir('shipper-import-cli-');
+  store = join(work.dir, 'store');
+  const cli = storeCli(store);
+  shipper = (args, env = {}) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY, ...env }, cwd: work.dir });
+});
+afterEach(() => work.cleanup());
+
+async function file(name: string, content: string | Buffer): Promise<string> {
+  const path = join(work.dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function shipments(): Promise<Shipment[]> {
+  const result = await shipper(['shipment', 'list', '--json', '--limit', '500']);
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as Page<Shipment>).items;
+}
+
+interface ImportDocument {
+  file: string;
+  dryRun: boolean;
+  shipments: Array<{ line: number; refNumber: string | null; status: string; id?: string; orderNumber?: string; quotedPriceInCents: number }>;
+  summary: { rows: number; shipments: number; booked: number; alreadyBooked: number; rejectedShipments: number; rejectedRows: number; totalPriceInCents: number; rejectsFile: string | null };
+}
+
+describe('shipper import', () => {
+  it('imports the shipped sample: multi-row shipments, per-line details, accessorials, shipmentKey grouping', async () => {
+    const sample = join(ROOT, 'templates', 'import', 'shipments-sample.csv');
+    const result = await shipper(['import', sample]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Imported .*shipments-sample\.csv: 3 shipments booked \(5 rows read\), total \$[\d,]+\.\d\d/);
+    const booked = await shipments();
+    const byRef = new Map(booked.map((shipment) => [shipment.refNumber, shipment]));
+    expect(byRef.get('PO-4711')!.orderComponents).toEqual([
+      expect.objectContaining({ palletCount: 2, description: 'Machine parts, boxed', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10 }),
+      expect.objectContaining({ palletCount: 1, description: 'Spare belts', packagingType: 'boxes', pieceCount: 24 }),
+    ]);
+    expect(byRef.get('PO-4711')).toMatchObject({ accessorials: ['LIFTGATE_DELIVERY'], specialInstructions: 'Call 30 min before delivery; dock 4' });
+    expect(byRef.get('PO-4712')!.orderComponents[0]!.pieceCount).toBe(0);
+    const keyed = byRef.get(null)!;
+    expect(keyed.accessorials).toEqual(['LIFTGATE_PICKUP', 'APPOINTMENT']);
+    expect(keyed.orderComponents.map((component) => component.description)).toEqual(['Plastic pellets, 25 kg bags', 'Sample kit "A"']);
+  });
+
+  it('prints the ids and order numbers with --json, books nothing twice on a re-import, and says so', async () => {
+    const csv = await file('orders.csv', shipmentsCsv(4, 2));
+    const first = await shipper(['import', csv, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const document = JSON.parse(first.stdout) as ImportDocument;
+    expect(document.summary).toMatchObject({ rows: 8, shipments: 4, booked: 4, alreadyBooked: 0, rejectedShipments: 0 });
+    expect(document.shipments.map((entry) => [entry.refNumber, entry.orderNumber, entry.status])).toEqual([
+      ['PO-0001', 'SO-000001', 'booked'],
+      ['PO-0002', 'SO-000002', 'booked'],
+      ['PO-0003', 'SO-000003', 'booked'],
+      ['PO-0004', 'SO-000004', 'booked'],
+    ]);
+    expect(document.shipments.every((entry) => /^sh_[0-9A-Z]{26}$/.test(entry.id!))).toBe(true);
+    expect(first.stderr).toBe('');
+
+    const again = await shipper(['import', csv]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/0 shipments booked/);
+    expect(again.stdout).toMatch(/4 shipments already booked by an earlier import/);
+    const booked = await shipments();
+    expect(booked).toHaveLength(4);
+    expect(booked.map((shipment) => shipment.id).sort()).toEqual(document.shipments.map((entry) => entry.id).sort());
+  });
+
+  it('checks and prices with --dry-run and books nothing', async () => {
+    const csv = await file('orders.csv', shipmentsCsv(3, 1));
+    const result = await shipper(['import', csv, '--dry-run', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const document = JSON.parse(result.stdout) as ImportDocument;
+    expect(document.dryRun).toBe(true);
+    expect(document.shipments.map((entry) => entry.status)).toEqual(['valid', 'valid', 'valid']);
+    expect(document.summary.totalPriceInCents).toBe(document.shipments.reduce((sum, entry) => sum + entry.quotedPriceInCents, 0));
+    expect(await readdir(store).catch(() => [])).toEqual([]);
+  });
+
+  it('with --skip-invalid books the valid shipments, writes a reject CSV with a reason column, and exits 1; the fixed reject file then imports', async () => {
+    const lines = shipmentsCsv(3, 2).trimEnd().split('\n');
+    lines[3] = csvLine(rowCells('PO-0002', true, { weight: 'abc' }, 1));
+    const csv = await file('orders.csv', `${lines.join('\n')}\n`);
+    const result = await shipper(['import', csv, '--skip-invalid']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/2 shipments booked \(6 rows read\)/);
+    expect(result.stdout).toMatch(/1 shipment \(2 rows\) rejected -> .*orders\.rejected\.csv/);
+    expect(result.stderr).toMatch(/line 4, column poundsWeight \(orderComponents\[0\]\.poundsWeight\): poundsWeight must be a number \(got "abc"\)/);
+    expect(result.stderr).toMatch(/fix them in .*orders\.rejected\.csv and import that file/);
+    expect((await shipments()).map((shipment) => shipment.refNumber).sort()).toEqual(['PO-0001', 'PO-0003']);
+
+    const rejectsFile = join(work.dir, 'orders.rejected.csv');
+    const rejected = await readFile(rejectsFile, 'utf8');
+    expect(rejected.split('\r\n')[0]).toBe(`${HEADER.join(',')},reason`);
+    expect(rejected).toMatch(/,abc,.*,poundsWeight: poundsWeight must be a number\r\n/);
+    expect(rejected).toMatch(/not imported: line 4 of the same shipment is invalid/);
+
+    await writeFile(rejectsFile, rejected.replace(',abc,', ',640,'));
+    const fixed = await shipper(['import', rejectsFile]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toMatch(/1 shipment booked \(2 rows read\)/);
+    expect((await shipments()).map((shipment) => shipment.refNumber).sort()).toEqual(['PO-0001', 'PO-0002', 'PO-0003']);
+  });
+
+  it('reads a ;-delimited file with a BOM, CRLF, quoted newlines, header names in any case, and saved locations', async () => {
+    const added = await shipper(['location', 'add', 'chicago-dc', '--name', 'Acme Chicago DC', '--street1', '2100 S Halsted St', '--city', 'Chicago', '--state', 'IL', '--zip', '60608']);
+    expect(added.code, added.stderr).toBe(0);
+    const content =
+      '\uFEFFREFNUMBER;Shipper;consignee name;consigneeStreet1;consigneeCity;consigneeState;consigneePostalCode;Pallet Count;poundsweight;length;width;height;Description;pieceCount\r\n' +
+      'EU-1;chicago-dc;Store 12;1 Penn Plaza;New York;NY;10001;2;1200;48;40;48;"Two lines:\r\nparts; boxed";3\r\n' +
+      'EU-1;;;;;;;1;300;48;40;40;Belts;0\r\n';
+    const result = await shipper(['import', await file('european.csv', content), '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const [shipment] = await shipments();
+    expect(shipment!.shipper.name).toBe('Acme Chicago DC');
+    expect(shipment!.orderComponents.map((component) => component.description)).toEqual(['Two lines:\r\nparts; boxed', 'Belts']);
+  });
+
+  it('names the CSV line and column of a problem found only by rating (unknown accessorial), importing nothing', async () => {
+    const content = `${HEADER.join(',')},accessorials\n${csvLine([...rowCells('A-1', true), 'LIFTGATE_DELIVERY'])}\n${csvLine([...rowCells('A-2', true), 'TELEPORT'])}\n`;
+    const result = await shipper(['import', await file('acc.csv', content), '--json']);
+    expect(result.code).toBe(1);
+    const problem = JSON.parse(result.stdout) as { status: number; detail: string; violations: Array<{ line: number; column: string; field: string; message: string }> };
+    expect(problem.status).toBe(400);
+    expect(problem.detail).toMatch(/1 of 2 shipments are invalid; nothing was imported/);
+    expect(problem.violations).toEqual([expect.objectContaining({ line: 3, column: 'accessorials', field: 'accessorials[0]' })]);
+    expect(await readdir(join(store, 'shipments')).catch(() => [])).toEqual([]);
+  });
+
+  it('shows no progress bar without a terminal', async () => {
+    const result = await shipper(['import', await file('orders.csv', shipmentsCsv(2, 1))]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('\r');
+    expect(result.stderr).not.toContain('█');
+  });
+});
+
+describe('the progress bar', () => {
+  const viaTerminal = (command: string, env: Record<string, string | undefined>) =>
+    new Promise<string>((resolve, reject) => {
+      // util-linux `script` runs the command on a pseudo-terminal, as a person at a terminal would.
+      import('node:child_process').then(({ execFile }) =>
+        execFile('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', CI: undefined, ...env }, cwd: work.dir }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout),
+        ),
+      );
+    });
+
+  it('shows on a terminal, and not in CI or with --json', async () => {
+    const csv = await file('orders.csv', shipmentsCsv(3, 1));
+    const command = (extra: string) => `${process.execPath} ${join(ROOT, 'bin', 'shipper.js')} --store ${store} import ${csv} ${extra}`;
+    const shown = await viaTerminal(command('--dry-run'), { SHIPPER_NOW: WEDNESDAY });
+    expect(shown).toMatch(/Checking [█░]+ +\d+% \d+ shipments/);
+    expect(shown).toMatch(/Checked .*3 valid shipments/);
+    const inCi = await viaTerminal(command('--dry-run'), { SHIPPER_NOW: WEDNESDAY, CI: 'true' });
+    expect(inCi).not.toContain('█');
+    const json = await viaTerminal(command('--dry-run --json'), { SHIPPER_NOW: WEDNESDAY });
+    expect(json).not.toContain('█');
+  });
+});
+
+describe('--rejects without --skip-invalid', () => {
+  it('writes the rows that stopped an all-or-nothing import, and books nothing', async () => {
+    const lines = shipmentsCsv(2, 1).trimEnd().split('\n');
+    lines[2] = csvLine(rowCells('PO-0002', true, { pallets: 'two' }, 1));
+    const csv = await file('orders.csv', `${lines.join('\n')}\n`);
+    const rejectsFile = join(work.dir, 'why.csv');
+    const result = await shipper(['import', csv, '--rejects', rejectsFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the rejected rows, with a reason column: ${rejectsFile}`);
+    const rejected = (await readFile(rejectsFile, 'utf8')).trimEnd().split('\r\n');
+    expect(rejected).toHaveLength(2);
+    expect(rejected[1]).toMatch(/^PO-0002,.*,palletCount: palletCount must be a number$/);
+    expect(await readdir(join(store, 'shipments')).catch(() => [])).toEqual([]);
+  });
+});

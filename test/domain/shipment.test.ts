@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { shipmentRequestSchema, type Quote, type ShipmentRequest } from '../../src/domain/schemas.js';
+import { buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField } from '../../src/domain/shipment.js';
+
+const quote: Quote = {
+  id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P',
+  quotedPriceInCents: 38493,
+  quoteExpirationTime: '2026-11-30T12:00:00.000Z',
+  transitDays: 3,
+  estimatedDeliveryDate: '2026-11-26T22:00:00.000Z',
+  pickupDate: '2026-11-23',
+  origin: { postalCode: '60608', countryCode: 'US', city: 'Chicago', state: 'IL' },
+  destination: { postalCode: '10001', countryCode: 'US', city: 'New York', state: 'NY' },
+  miles: 841,
+  accessorials: ['LIFTGATE_DELIVERY'],
+  orderComponents: [
+    { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, densityPcf: 11.25, freightClass: '92.5' },
+    { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, densityPcf: 6.75, freightClass: '125' },
+  ],
+  priceBreakdown: { linehaulInCents: 98700, discountInCents: 69090, minimumChargeApplied: false, fuelSurchargeInCents: 8883, accessorialsInCents: [] },
+  createdAt: '2026-11-22T12:00:00.000Z',
+};
+
+const address = { name: 'Acme DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'il', postalCode: '60608' };
+
+function request(overrides: Record<string, unknown> = {}): ShipmentRequest {
+  return shipmentRequestSchema.parse({
+    quoteId: quote.id,
+    refNumber: 'PO-1',
+    shipper: address,
+    consignee: { ...address, name: 'Store 12', city: 'New York', state: 'NY', postalCode: '10001' },
+    orderComponents: [
+      { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10 },
+      { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 }, pieceCount: 0 },
+    ],
+    ...overrides,
+  });
+}
+
+describe('booking against a quote', () => {
+  const before = new Date('2026-11-22T13:00:00Z');
+
+  it('accepts the quoted freight with per-line text added', () => {
+    expect(checkShipmentAgainstQuote(request().orderComponents, quote, before)).toEqual({ ok: true });
+  });
+
+  it('refuses an expired quote, also at the very instant of expiry', () => {
+    for (const now of [new Date(quote.quoteExpirationTime), new Date('2026-12-01T00:00:00Z')]) {
+      const check = checkShipmentAgainstQuote(request().orderComponents, quote, now);
+      expect(check.ok).toBe(false);
+      if (!check.ok) {
+        expect(check.reason).toBe('expired');
+        expect(check.detail).toContain(quote.id);
+      }
+    }
+  });
+
+  it('refuses a different number of components', () => {
+    const components = request().orderComponents.slice(0, 1);
+    const check = checkShipmentAgainstQuote(components, quote, before);
+    expect(check).toMatchObject({ ok: false, reason: 'mismatch', violations: [{ field: 'orderComponents' }] });
+  });
+
+  it('names every field that differs in pallets, weight or dimensions', () => {
+    const components = request().orderComponents.map((component, index) =>
+      index === 0 ? { ...component, palletCount: 3, dimensions: { ...component.dimensions, height: 50 } } : { ...component, poundsWeight: 301 },
+    );
+    const check = checkShipmentAgainstQuote(components, quote, before);
+    expect(check.ok).toBe(false);
+    if (!check.ok) {
+      expect(check.violations.map((violation) => violation.field)).toEqual([
+        'orderComponents[0].palletCount',
+        'orderComponents[0].dimensions.height',
+        'orderComponents[1].poundsWeight',
+      ]);
+      expect(check.violations[0]!.message).toBe('quoted 2, sent 3');
+    }
+  });
+});
+
+describe('the shipment record', () => {
+  it('takes per-line text from the request and the freight class as quoted', () => {
+    const shipment = buildShipment({
+      id: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Q',
+      orderNumber: 'SO-000042',
+      bolNumber: '06141410000000425',
+      request: request(),
+      quote,
+      now: new Date('2026-11-22T13:00:00Z'),
+    });
+    expect(shipment).toMatchObject({
+      status: 'BOOKED',
+      refNumber: 'PO-1',
+      quoteId: quote.id,
+      quotedPriceInCents: quote.quotedPriceInCents,
+      transitDays: 3,
+      estimatedDeliveryDate: quote.estimatedDeliveryDate,
+      pickupDate: quote.pickupDate,
+      accessorials: ['LIFTGATE_DELIVERY'],
+      createdAt: '2026-11-22T13:00:00.000Z',
+    });
+    expect(shipment.shipper.state).toBe('IL');
+    expect(shipment.orderComponents).toEqual([
+      expect.objectContaining({ description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10, freightClass: '92.5', densityPcf: 11.25 }),
+      expect.objectContaining({ description: null, pieceCount: 0, freightClass: '125' }),
+    ]);
+  });
+});
+
+describe('quote-first booking', () => {
+  it('quotes on the lane from the shipper to the consignee', () => {
+    const quoteRequest = quoteRequestForShipment(request({ quoteId: undefined, pickupDate: '2026-11-24', accessorials: ['APPOINTMENT'] }));
+    expect(quoteRequest).toMatchObject({
+      origin: { postalCode: '60608', countryCode: 'US' },
+      destination: { postalCode: '10001', countryCode: 'US' },
+      pickupDate: '2026-11-24',
+      accessorials: ['APPOINTMENT'],
+    });
+    expect(quoteRequest.orderComponents).toHaveLength(2);
+  });
+
+  it('names quote violations by the shipment fields the user wrote', () => {
+    expect(shipmentFieldOfQuoteField('origin.postalCode')).toBe('shipper.postalCode');
+    expect(shipmentFieldOfQuoteField('destination.postalCode')).toBe('consignee.postalCode');
+    expect(shipmentFieldOfQuoteField('accessorials[1]')).toBe('accessorials[1]');
+  });
+});
+
+describe('the shipment request schema', () => {
+  it('refuses freightClass on a component and reports every violation at once', () => {
+    const result = shipmentRequestSchema.safeParse({
+      shipper: { ...address, postalCode: '6060' },
+      consignee: { name: '' },
+      orderComponents: [{ palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 40 }, freightClass: '70', pieceCount: -1, description: 'x'.repeat(257) }],
+    });
+    expect(result.success).toBe(false);
+    const paths = result.error!.issues.map((issue) => issue.path.join('.'));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'shipper.postalCode',
+        'consignee.name',
+        'consignee.street1',
+        'orderComponents.0.freightClass',
+        'orderComponents.0.pieceCount',
+        'orderComponents.0.description',
+      ]),
+    );
+  });
+
+  it('accepts pieceCount 0 and the limits exactly: 256, 32 and 32 characters', () => {
+    const parsed = shipmentRequestSchema.safeParse({
+      shipper: address,
+      consignee: address,
+      orderComponents: [
+        { palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 40 }, pieceCount: 0, description: 'd'.repeat(256), nmfcCode: 'n'.repeat(32), packagingType: 'p'.repeat(32) },
+      ],
+    });
+    expect(parsed.success).toBe(true);
+  });
+});

@@ -1,0 +1,22 @@
+/** Addresses, components and a fixed clock shared by the shipment and import tests. */
+import { LocalApi } from '../../src/api/local.js';
+
+export const CHICAGO_DC = { name: 'Acme Chicago DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' };
+export const NYC_STORE = { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' };
+export const ATLANTA = { name: 'Peachtree Supply', street1: '400 Peachtree St NE', city: 'Atlanta', state: 'GA', postalCode: '30308' };
+
+export const PALLETS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
+export const CRATE = { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } };
+
+/** A Wednesday afternoon in Chicago: the default pickup is Thursday 2026-11-19. */
+export const WEDNESDAY = '2026-11-18T18:00:00.000Z';
+
+/** A LocalApi on `storeDir` whose clock reads `clock.now` (tests move it). */
+export function apiAt(storeDir: string, start = WEDNESDAY): { api: LocalApi; clock: { now: Date } } {
+  const clock = { now: new Date(start) };
+  return { api: new LocalApi({ storeDir, now: () => clock.now }), clock };
+}
+
+export function shipmentRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { refNumber: 'PO-4711', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS], ...overrides };
+}

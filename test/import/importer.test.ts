@@ -1,0 +1,161 @@
+import { utimesSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LocalApi } from '../../src/api/local.js';
+import type { ShipperApi } from '../../src/api/types.js';
+import { ImportFileError } from '../../src/import/csvFile.js';
+import { ImportRejectedError, importShipments, type ImportedShipment } from '../../src/import/importer.js';
+import type { LocationResolver } from '../../src/import/shipmentRows.js';
+import { tempDir } from '../helpers/cli.js';
+import { csvLine, HEADER, rowCells, shipmentsCsv } from '../helpers/csv.js';
+import { apiAt } from '../helpers/fixtures.js';
+
+const noLocations: LocationResolver = { resolve: async () => undefined };
+
+let work: { dir: string; cleanup: () => Promise<void> };
+let store: string;
+let api: LocalApi;
+beforeEach(async () => {
+  work = await tempDir('shipper-importer-');
+  store = join(work.dir, 'store');
+  api = apiAt(store).api;
+});
+afterEach(() => work.cleanup());
+
+async function csv(content: string, name = 'orders.csv'): Promise<string> {
+  const path = join(work.dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function shipmentFiles(): Promise<string[]> {
+  return readdir(join(store, 'shipments')).catch(() => []);
+}
+
+async function run(target: ShipperApi, file: string, options: { dryRun?: boolean; skipInvalid?: boolean; rejectsFile?: string; chunkSize?: number } = {}) {
+  const shipments: ImportedShipment[] = [];
+  const summary = await importShipments(target, noLocations, { file, ...options }, { shipment: (entry) => shipments.push(entry) });
+  return { summary, shipments };
+}
+
+/** A client that has only the per-request methods, as a remote server does. */
+function perRequestClient(local: LocalApi): ShipperApi {
+  return {
+    mode: 'remote',
+    createQuote: (request, options) => local.createQuote(request, options),
+    getQuote: (id) => local.getQuote(id),
+    listQuotes: (query) => local.listQuotes(query),
+    createShipment: (request, options) => local.createShipment(request, options),
+    getShipment: (id) => local.getShipment(id),
+    listShipments: (query) => local.listShipments(query),
+    renderBol: (id, options) => local.renderBol(id, options),
+    listBolTemplates: () => local.listBolTemplates(),
+    close: () => local.close(),
+  };
+}
+
+describe('importShipments', () => {
+  it('books every shipment of a valid file in file order, several chunks, one component per row', async () => {
+    const file = await csv(shipmentsCsv(7, 3));
+    const { summary, shipments } = await run(api, file, { chunkSize: 3 });
+    expect(summary).toMatchObject({ rows: 21, shipments: 7, booked: 7, alreadyBooked: 0, rejectedShipments: 0 });
+    expect(shipments.map((entry) => entry.refNumber)).toEqual(['PO-0001', 'PO-0002', 'PO-0003', 'PO-0004', 'PO-0005', 'PO-0006', 'PO-0007']);
+    expect(shipments.map((entry) => entry.line)).toEqual([2, 5, 8, 11, 14, 17, 20]);
+    expect(shipments.map((entry) => entry.orderNumber)).toEqual(['SO-000001', 'SO-000002', 'SO-000003', 'SO-000004', 'SO-000005', 'SO-000006', 'SO-000007']);
+    expect(summary.totalPriceInCents).toBe(shipments.reduce((sum, entry) => sum + entry.quotedPriceInCents, 0));
+    const { data: first } = await api.getShipment(shipments[0]!.id!);
+    expect(first.orderComponents.map((component) => component.pieceCount)).toEqual([0, 1, 2]);
+  });
+
+  it('recognises the same file when it is imported again, and books nothing twice', async () => {
+    const file = await csv(shipmentsCsv(4, 2));
+    const first = await run(api, file, { chunkSize: 3 });
+    const again = await run(apiAt(store).api, file, { chunkSize: 3 });
+    expect(again.summary).toMatchObject({ booked: 0, alreadyBooked: 4, totalPriceInCents: 0 });
+    expect(again.shipments.map((entry) => entry.id)).toEqual(first.shipments.map((entry) => entry.id));
+    expect(again.shipments.every((entry) => entry.status === 'already-booked')).toBe(true);
+    expect(await shipmentFiles()).toHaveLength(4);
+  });
+
+  it('books nothing at all when any shipment is invalid, and lists every problem with its line and column', async () => {
+    const lines = shipmentsCsv(3, 2).trimEnd().split('\n');
+    lines[3] = csvLine(rowCells('PO-0002', true, { weight: 'heavy' }));
+    lines.push(csvLine(rowCells('PO-0009', true, { pieces: '-2' })));
+    const file = await csv(`${lines.join('\n')}\n`);
+    const error = await run(api, file).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ImportRejectedError);
+    const { summary } = error as ImportRejectedError;
+    expect(summary.rejectedShipments).toBe(2);
+    expect(summary.violations.map((violation) => [violation.line, violation.column, violation.field, violation.value])).toEqual([
+      [4, 'poundsWeight', 'orderComponents[0].poundsWeight', 'heavy'],
+      [8, 'pieceCount', 'orderComponents[0].pieceCount', '-2'],
+    ]);
+    expect(await readdir(store).catch(() => [])).toEqual([]);
+  });
+
+  it('also refuses, before booking anything, what only rating finds (unknown ZIP)', async () => {
+    const lines = shipmentsCsv(2, 1).trimEnd().split('\n');
+    lines[2] = lines[2]!.replace('10001', '00001').replace('30308', '00001');
+    const file = await csv(`${lines.join('\n')}\n`);
+    const error = (await run(api, file).catch((caught: unknown) => caught)) as ImportRejectedError;
+    expect(error).toBeInstanceOf(ImportRejectedError);
+    expect(error.summary.violations[0]).toMatchObject({ line: 3, column: 'consigneePostalCode', message: 'unknown ZIP 00001' });
+    expect(await shipmentFiles()).toEqual([]);
+  });
+
+  it('with skipInvalid books the valid shipments and writes the rejected rows with a reason', async () => {
+    const lines = shipmentsCsv(3, 2).trimEnd().split('\n');
+    lines[4] = csvLine(rowCells('PO-0002', false, { desc: 'x'.repeat(300) }));
+    const file = await csv(`${lines.join('\n')}\n`);
+    const rejectsFile = join(work.dir, 'orders.rejected.csv');
+    const { summary, shipments } = await run(api, file, { skipInvalid: true, rejectsFile });
+    expect(summary).toMatchObject({ booked: 2, rejectedShipments: 1, rejectedRows: 2, rejectsFile });
+    expect(shipments.map((entry) => entry.refNumber)).toEqual(['PO-0001', 'PO-0003']);
+    const rejected = (await readFile(rejectsFile, 'utf8')).trimEnd().split('\r\n');
+    expect(rejected[0]).toBe(`${HEADER.join(',')},reason`);
+    expect(rejected).toHaveLength(3);
+    expect(rejected[1]).toMatch(/^PO-0002,.*,not imported: line 5 of the same shipment is invalid$/);
+    expect(rejected[2]).toMatch(/,description: must be at most 256 characters$/);
+    expect(await shipmentFiles()).toHaveLength(2);
+  });
+
+  it('with dryRun validates and prices every shipment and writes nothing', async () => {
+    const file = await csv(shipmentsCsv(3, 2));
+    const { summary, shipments } = await run(api, file, { dryRun: true });
+    expect(summary).toMatchObject({ dryRun: true, valid: 3, booked: 0 });
+    expect(summary.totalPriceInCents).toBeGreaterThan(0);
+    expect(shipments.map((entry) => entry.status)).toEqual(['valid', 'valid', 'valid']);
+    expect(await readdir(store).catch(() => [])).toEqual([]);
+  });
+
+  it('refuses a file that changes between the check and the booking, booking nothing', async () => {
+    const file = await csv(shipmentsCsv(2, 1));
+    const error = await importShipments(api, noLocations, { file }, {
+      // Touched while it is being checked: the booking pass would not read what was checked.
+      progress: (phase) => {
+        if (phase === 'checking') utimesSync(file, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
+      },
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect((error as Error).message).toMatch(/changed while it was being checked; nothing was imported/);
+    expect(await shipmentFiles()).toEqual([]);
+  });
+
+  it('works through the per-request API of a server, with keys that a re-import and the local engine recognise', async () => {
+    const file = await csv(shipmentsCsv(5, 2));
+    const remote = await run(perRequestClient(api), file);
+    expect(remote.summary).toMatchObject({ booked: 5, rejectedShipments: 0 });
+    const againRemote = await run(perRequestClient(apiAt(store).api), file);
+    expect(againRemote.summary).toMatchObject({ booked: 0, alreadyBooked: 5 });
+    const againLocal = await run(apiAt(store).api, file);
+    expect(againLocal.summary).toMatchObject({ booked: 0, alreadyBooked: 5 });
+    expect(await shipmentFiles()).toHaveLength(5);
+  });
+});

@@ -1,0 +1,49 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { JsonStore, StoreError } from '../../src/store/jsonStore.js';
+import { tempDir } from '../helpers/cli.js';
+
+describe('JsonStore.putMany', () => {
+  it('writes every record whole, as put() would, and leaves no temporary file', async () => {
+    const { dir, cleanup } = await tempDir('shipper-store-');
+    try {
+      const store = new JsonStore(dir);
+      const records = Array.from({ length: 150 }, (_, index) => ({ id: `r${String(index).padStart(3, '0')}`, record: { index, text: 'é'.repeat(index) } }));
+      await store.putMany('things', records, 8);
+      const names = await readdir(join(dir, 'things'));
+      expect(names).toHaveLength(150);
+      expect(names.every((name) => name.endsWith('.json'))).toBe(true);
+      const schema = z.object({ index: z.number(), text: z.string() });
+      expect(await store.get('things', 'r149', schema)).toEqual({ index: 149, text: 'é'.repeat(149) });
+      await store.put('things', 'single', { index: -1, text: '' });
+      expect(await readFile(join(dir, 'things', 'r007.json'), 'utf8')).toBe(`${JSON.stringify({ index: 7, text: 'é'.repeat(7) }, null, 2)}\n`);
+      expect((await store.listIds('things', { limit: 1000 })).ids).toHaveLength(151);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('fails as a StoreError naming the directory, removing its temporary files, when a record cannot be written', async () => {
+    const { dir, cleanup } = await tempDir('shipper-store-');
+    try {
+      const store = new JsonStore(dir);
+      await mkdir(join(dir, 'things'));
+      // A directory where a record's file should go: that one rename fails.
+      await mkdir(join(dir, 'things', 'r2.json'));
+      await writeFile(join(dir, 'things', 'r2.json', 'keep'), 'x');
+      const error = await store
+        .putMany('things', [1, 2, 3].map((index) => ({ id: `r${index}`, record: { index } })))
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+      expect(error).toBeInstanceOf(StoreError);
+      expect((error as Error).message).toContain(join(dir, 'things'));
+      expect((await readdir(join(dir, 'things'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
