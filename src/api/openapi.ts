@@ -28,7 +28,7 @@ import {
   violationSchema,
 } from '../domain/schemas.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './types.js';
-import { apiPaths, OPENAPI_PATH, PDF_TYPE, PROBLEM_TYPE, JSON_TYPE } from './wire.js';
+import { apiPaths, apiPathTemplates, JSON_TYPE, OPENAPI_PATH, PDF_TYPE, PROBLEM_TYPE } from './wire.js';
 
 type JsonObject = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -244,7 +244,7 @@ function paths(): JsonObject {
         responses: { 200: jsonResponse('A page of quotes', 'QuotePage'), 400: use('BadRequest'), 401: use('Unauthorized'), 500: use('InternalError') },
       },
     },
-    [apiPaths.quote('{quoteId}')]: {
+    [apiPathTemplates.quote]: {
       get: {
         operationId: 'getQuote',
         tags: ['Quotes'],
@@ -281,7 +281,7 @@ function paths(): JsonObject {
         responses: { 200: jsonResponse('A page of shipments', 'ShipmentPage'), 400: use('BadRequest'), 401: use('Unauthorized'), 500: use('InternalError') },
       },
     },
-    [apiPaths.shipment('{shipmentId}')]: {
+    [apiPathTemplates.shipment]: {
       get: {
         operationId: 'getShipment',
         tags: ['Shipments'],
@@ -291,7 +291,7 @@ function paths(): JsonObject {
         responses: { 200: jsonResponse('The shipment', 'Shipment'), 401: use('Unauthorized'), 404: use('NotFound'), 500: use('InternalError') },
       },
     },
-    [apiPaths.bol('{shipmentId}')]: {
+    [apiPathTemplates.bol]: {
       get: {
         operationId: 'getBillOfLading',
         tags: ['Shipments'],

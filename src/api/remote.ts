@@ -42,6 +42,8 @@ export interface RemoteApiOptions {
   maxRetryAfterMs?: number | undefined;
   userAgent?: string | undefined;
   random?: () => number;
+  /** How to wait between attempts (tests record the waits instead of sleeping). */
+  sleep?: (ms: number) => Promise<unknown>;
 }
 
 type Method = 'GET' | 'POST';
@@ -81,6 +83,7 @@ export class RemoteApi implements ShipperApi {
   private readonly retryMaxMs: number;
   private readonly maxRetryAfterMs: number;
   private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<unknown>;
 
   constructor(private readonly options: RemoteApiOptions) {
     const url = new URL(options.baseUrl);
@@ -92,6 +95,7 @@ export class RemoteApi implements ShipperApi {
     this.retryMaxMs = options.retryMaxMs ?? 4_000;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? sleep;
     this.agent = new Agent({
       connect: { timeout: Math.min(this.timeoutMs, 10_000) },
       headersTimeout: this.timeoutMs,
@@ -196,7 +200,7 @@ export class RemoteApi implements ShipperApi {
           const wait = retryAfterMs(response.headers['retry-after']) ?? this.backoff(attempt);
           if (wait <= this.maxRetryAfterMs) {
             await response.body.dump();
-            await sleep(wait);
+            await this.sleep(wait);
             continue;
           }
         }
@@ -205,7 +209,7 @@ export class RemoteApi implements ShipperApi {
       } catch (error) {
         const code = errorCode(error);
         if (canRetry && code !== undefined && RETRYABLE_ERROR_CODES.has(code)) {
-          await sleep(this.backoff(attempt));
+          await this.sleep(this.backoff(attempt));
           continue;
         }
         throw this.networkError(error, method, path, attempt + 1);

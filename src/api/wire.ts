@@ -15,6 +15,13 @@ export const apiPaths = {
   bolTemplates: `${API_PREFIX}/bol-templates`,
 };
 
+/** The same paths as OpenAPI path templates. */
+export const apiPathTemplates = {
+  quote: `${API_PREFIX}/quote/{quoteId}`,
+  shipment: `${API_PREFIX}/shipment/{shipmentId}`,
+  bol: `${API_PREFIX}/shipment/{shipmentId}/bol`,
+};
+
 export const JSON_TYPE = 'application/json';
 export const PROBLEM_TYPE = 'application/problem+json';
 export const PDF_TYPE = 'application/pdf';

@@ -40,6 +40,9 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .addOption(new Option('--api-key <key>', 'API key for the server (shipper serve: the key clients must send)').env('SHIPPER_API_KEY'))
     .option('--no-color', 'no colours (also NO_COLOR)')
     .showSuggestionAfterError(true)
+    // Set before the subcommands are added, so they inherit it: a bad option value of a
+    // subcommand is a usage error (exit 2) rather than commander's own process.exit(1).
+    .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),

@@ -222,7 +222,10 @@ export interface SettingKind {
   secret?: boolean;
 }
 
-const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int({ message }).min(min, { message }).max(max, { message });
+};
 const absolutePath = z.string().min(1).transform((path) => resolve(path));
 
 export const SETTING_KINDS: SettingKind[] = [
