@@ -5,6 +5,10 @@
  *
  *   npm run build && node bench/run.mjs serve [--duration 5] [--connections 32]
  *
+ * Also measured, to say where the time goes: GET with the server's record cache off
+ * (`--cache-size 0`: every GET reads the store), and the local engine alone creating quotes
+ * in this process with the same concurrency (no HTTP), which bounds what POST can reach.
+ *
  * Targets on the 2-core machine: GET >= 5,000 req/s, POST quote >= 1,000 req/s, p99 < 50 ms, no
  * errors, nothing lost. The load generator shares the two cores with the server, so the figures
  * are a floor; the ratio to hello-world says how much of the machine the API itself costs.
@@ -16,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
+import { LocalApi } from '../src/api/local.js';
 import { BIN, row } from './lib.js';
 
 const args = process.argv.slice(2);
@@ -36,8 +41,8 @@ const QUOTE_REQUEST = JSON.stringify({
 });
 
 /** Starts a child that prints `{"url": ...}` as its first stdout line. */
-async function startChild(command: string, childArgs: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(command, childArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startChild(command: string, childArgs: string[], stderr: 'inherit' | 'ignore' = 'inherit'): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(command, childArgs, { stdio: ['ignore', 'pipe', stderr] });
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
@@ -82,6 +87,25 @@ async function load(options: autocannon.Options): Promise<Figures> {
   };
 }
 
+/** The engine alone: createQuote from CONNECTIONS concurrent loops for DURATION seconds. */
+async function engineCreates(storeDir: string): Promise<number> {
+  const api = new LocalApi({ storeDir });
+  const request = JSON.parse(QUOTE_REQUEST) as unknown;
+  await api.createQuote(request);
+  let count = 0;
+  const until = Date.now() + DURATION * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        await api.createQuote(request);
+        count++;
+      }
+    }),
+  );
+  return count / ((performance.now() - started) / 1000);
+}
+
 function print(label: string, figures: Figures, baseline?: Figures): void {
   const ratio = baseline ? `  (${((figures.rps / baseline.rps) * 100).toFixed(0)}% of hello-world)` : '';
   row(
@@ -91,11 +115,14 @@ function print(label: string, figures: Figures, baseline?: Figures): void {
 }
 
 const store = await mkdtemp(join(tmpdir(), 'shipper-bench-serve-'));
+const engineStore = await mkdtemp(join(tmpdir(), 'shipper-bench-engine-'));
 const hello = await startChild(process.execPath, [
   '-e',
   "const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json'});r.end('{\"hello\":\"world\"}')});s.listen(0,'127.0.0.1',()=>console.log(JSON.stringify({url:'http://127.0.0.1:'+s.address().port})));process.on('SIGTERM',()=>s.close(()=>process.exit(0)));setTimeout(()=>{},1e9)",
 ]);
-const shipper = await startChild(process.execPath, [BIN, '--store', store, '--quiet', '--json', 'serve', '--port', '0']);
+// The access log is on (the default), written to /dev/null.
+const shipper = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0'], 'ignore');
+let uncached: { url: string; child: ChildProcess } | undefined;
 let failed = false;
 try {
   console.log(`shipper serve on loopback, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`);
@@ -125,6 +152,9 @@ try {
   const someId = created[0];
   if (!someId) throw new Error('no quote was created');
   const get = await load({ url: `${shipper.url}/v1/shipper/quote/${someId}` });
+  uncached = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0'], 'ignore');
+  const getUncached = await load({ url: `${uncached.url}/v1/shipper/quote/${someId}` });
+  const engine = await engineCreates(engineStore);
 
   // Nothing lost: every 201 can be read back, and the store holds exactly that many quotes more.
   const pool = new Pool(shipper.url, { connections: 16 });
@@ -145,7 +175,9 @@ try {
   console.log('');
   print('bare node:http hello-world (GET)', baseline);
   print('GET /v1/shipper/quote/{id}', get, baseline);
+  print('GET /v1/shipper/quote/{id}, cache off', getUncached, baseline);
   print('POST /v1/shipper/quote', post, baseline);
+  row('engine alone, createQuote (no HTTP)', `${Math.round(engine).toLocaleString('en-US').padStart(7)} quotes/s  (POST over HTTP: ${((post.rps / engine) * 100).toFixed(0)}% of it)`);
   console.log('');
   row('quotes answered 201 during the POST run', created.length.toLocaleString('en-US'));
   row('of those, not readable afterwards', String(missing));
@@ -162,8 +194,9 @@ try {
   for (const [label, ok] of checks) row(`target: ${label}`, ok ? 'met' : 'NOT MET');
   failed = checks.slice(3).some(([, ok]) => !ok);
 } finally {
-  await Promise.all([stopChild(hello.child), stopChild(shipper.child)]);
+  await Promise.all([stopChild(hello.child), stopChild(shipper.child), ...(uncached ? [stopChild(uncached.child)] : [])]);
   await rm(store, { recursive: true, force: true });
+  await rm(engineStore, { recursive: true, force: true });
 }
 // Lost or failed requests are a defect; throughput below target on a loaded machine is a figure.
 process.exit(failed ? 1 : 0);

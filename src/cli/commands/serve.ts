@@ -13,6 +13,8 @@ export interface ServeOptions {
   apiKey?: string | undefined;
   bodyLimit: number;
   shutdownGrace: number;
+  /** Quotes and shipments kept in memory for GETs; 0: none. */
+  cacheSize: number;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -21,6 +23,12 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
   return port;
+}
+
+function parseCount(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('must be a whole number, 0 or more');
+  return number;
 }
 
 function parsePositiveInteger(value: string): number {
@@ -41,7 +49,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const [{ createShipperServer }, { withRecordCache }] = await Promise.all([import('../../server/server.js'), import('../../server/recordCache.js')]);
   const stderr = io.streams.stderr;
   const service = createShipperServer({
-    api: withRecordCache(api),
+    api: options.cacheSize > 0 ? withRecordCache(api, options.cacheSize) : api,
     apiKey,
     bodyLimitBytes: options.bodyLimit,
     accessLog: io.options.quiet ? undefined : (line) => stderr.write(`${line}\n`),
@@ -101,6 +109,7 @@ export function registerServeCommands(program: Command, context: ContextFactory)
     .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
     .option('--port <port>', 'port (0: any free port)', parsePort, DEFAULT_PORT)
     .option('--body-limit <bytes>', 'largest request body accepted (larger: 413)', parsePositiveInteger, 1024 * 1024)
+    .option('--cache-size <n>', 'quotes and shipments kept in memory for GETs (they never change once written; 0: none)', parseCount, 10_000)
     .option('--shutdown-grace <ms>', 'how long requests in flight may take to finish after SIGINT/SIGTERM', parsePositiveInteger, 10_000)
     .addHelpText(
       'after',
