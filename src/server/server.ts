@@ -70,7 +70,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 
   const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
     const started = process.hrtime.bigint();
-    const url = new URL(req.url ?? '/', 'http://service.invalid');
+    // An absolute-form target the URL parser refuses (`GET http://[ HTTP/1.1`) is routed as "/", a 404.
+    const url = URL.canParse(req.url ?? '/', 'http://service.invalid') ? new URL(req.url ?? '/', 'http://service.invalid') : new URL('http://service.invalid/');
     const outcome: { bytes: number; failure?: string } = { bytes: 0 };
     if (options.accessLog) {
       const log = options.accessLog;

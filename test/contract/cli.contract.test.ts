@@ -1,6 +1,6 @@
 /**
  * The same CLI commands, once on the local engine (`--store`) and once in remote mode
- * (`--base-url` to a `shipper serve` on another store): same exit codes, same messages on
+ * (`--remote` to a `shipper serve` on another store): same exit codes, same messages on
  * stderr, the same JSON on stdout (ids and instants aside). Commands of other areas (ship,
  * shipment, import, bol) join by adding scenarios to SCENARIOS.
  */
@@ -65,12 +65,17 @@ describe('contract: the CLI, local and remote', () => {
     dirs.push(local.cleanup, remote.cleanup, config.cleanup);
     env.SHIPPER_CONFIG_DIR = config.dir;
     server = await startServe({ store: remote.dir, env: { SHIPPER_NOW: CONTRACT_NOW } });
-    const modes = { local: ['--store', local.dir], remote: ['--base-url', server.url] } as const;
+    // Remote: `--remote` with the server's URL from SHIPPER_BASE_URL (--base-url is tested elsewhere).
+    const modes = {
+      local: { args: ['--store', local.dir], env: {} },
+      remote: { args: ['--remote'], env: { SHIPPER_BASE_URL: server.url } },
+    } as const;
     for (const mode of ['local', 'remote'] as const) {
-      const seed = await runCli([...modes[mode], 'quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], { env });
+      const { args, env: modeEnv } = modes[mode];
+      const seed = await runCli([...args, 'quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], { env: { ...env, ...modeEnv } });
       const quoteId = (JSON.parse(seed.stdout) as { id: string }).id;
       const run = (scenario: Scenario) =>
-        runCli([...modes[mode], ...scenario.args.map((arg) => arg.replace('{quote}', quoteId))], { env: { ...env, ...scenario.env } });
+        runCli([...args, ...scenario.args.map((arg) => arg.replace('{quote}', quoteId))], { env: { ...env, ...modeEnv, ...scenario.env } });
       // Phase 1 in parallel (independent), then phase 2 in order.
       const first = await Promise.all(SCENARIOS.map((scenario) => (scenario.phase ? undefined : run(scenario))));
       for (const [index, scenario] of SCENARIOS.entries()) if (scenario.phase) first[index] = await run(scenario);

@@ -46,6 +46,16 @@ function expectProblem(answer: Answer, status: number, title?: string): Record<s
   return problem;
 }
 
+/** Sends raw bytes and resolves with everything the server answered before closing. */
+function rawRequest(base: string, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(base).port), '127.0.0.1', () => socket.write(bytes));
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer)).on('error', reject);
+  });
+}
+
 let cleanup: () => Promise<void>;
 let service: ShipperServer;
 let base: string;
@@ -164,6 +174,9 @@ describe('errors as application/problem+json', () => {
       const problem = expectProblem(await call(base, 'GET', `/v1/shipper/quote/${id}`), 404, 'Not Found');
       expect(String(problem.detail)).toMatch(/^quote ".*" not found$/);
     }
+    // A request target the URL parser refuses is a 404 too, not a crash.
+    const raw = await rawRequest(base, 'GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(raw).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
     // Dot segments (also %2e) are resolved like any URL's before routing: no route, no store.
     expect(expectProblem(await call(base, 'GET', '/v1/shipper/quote/%2e%2e'), 404).detail).toBe('no route GET /v1/shipper/');
   });
