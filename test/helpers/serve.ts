@@ -3,7 +3,7 @@
  * hands back its URL, its stderr so far, and a stop that sends a signal and waits for the exit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN, ROOT } from './cli.js';
+import { BIN, ISOLATED_SETTINGS, ROOT } from './cli.js';
 
 export interface ServeProcess {
   url: string;
@@ -24,7 +24,7 @@ export interface ServeOptions {
 }
 
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', SHIPPER_STORE: undefined, SHIPPER_API_KEY: undefined, SHIPPER_SERVE_API_KEY: undefined, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const args = [BIN, '--store', options.store, '--json', ...(options.globalArgs ?? []), 'serve', '--port', '0', ...(options.serveArgs ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
