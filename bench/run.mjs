@@ -1,21 +1,27 @@
-// Runs a benchmark written in TypeScript: `node bench/run.mjs <name> [args...]` bundles
-// bench/<name>.ts with esbuild into .tmp/ and runs it with the same Node. Build the CLI first
-// (`npm run build`): benches that time the CLI spawn bin/shipper.js.
+// Runs a TypeScript bench without a TS loader (Node 20 has none built in): bundles bench/<name>.ts
+// (or a .ts path) with esbuild into .tmp/ and runs it with this Node. Packages stay external, so
+// they load from node_modules exactly as the app loads them.
+//   node bench/run.mjs bol [args...]
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const [name, ...args] = process.argv.slice(2);
-if (!name || !existsSync(join(root, 'bench', `${name}.ts`))) {
-  console.error('usage: node bench/run.mjs <startup|quote|store|import|bol|serve> [args...]');
+const [target, ...args] = process.argv.slice(2);
+if (!target) {
+  console.error('usage: node bench/run.mjs <name | path/to/script.ts> [args...]');
   process.exit(2);
 }
-const outfile = join(root, '.tmp', `bench-${name}.mjs`);
+const entry = target.endsWith('.ts') ? resolve(target) : join(root, 'bench', `${target}.ts`);
+if (!existsSync(entry)) {
+  console.error(`bench/run.mjs: no such script ${entry}`);
+  process.exit(2);
+}
+const outfile = join(root, '.tmp', `bench-${basename(entry, '.ts')}.mjs`);
 await build({
-  entryPoints: [join(root, 'bench', `${name}.ts`)],
+  entryPoints: [entry],
   outfile,
   bundle: true,
   format: 'esm',

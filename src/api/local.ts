@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { bolNumberFor, orderNumberFor } from '../domain/bolNumber.js';
@@ -231,14 +232,15 @@ export class LocalApi implements ShipperApi {
   }
 
   async listBolTemplates(): Promise<ApiResult<BolTemplateInfo[]>> {
-    const renderer = await this.loadBolRenderer();
-    return { data: await renderer.templates(), warnings: [] };
+    // Listing reads the template files only: no need to load pdf-lib.
+    const { listBolTemplates } = await import('../bol/template.js');
+    return { data: await listBolTemplates(join(templatesDir(), 'bol')), warnings: [] };
   }
 
   private loadBolRenderer() {
     // pdf-lib and fonts are heavy: imported only by the commands that print.
     this.bolRenderer ??= import('../bol/index.js').then(({ createBolRenderer }) =>
-      createBolRenderer({ templatesDir: templatesDir() }),
+      createBolRenderer({ templatesDir: join(templatesDir(), 'bol') }),
     );
     return this.bolRenderer;
   }

@@ -1,9 +1,17 @@
-// Placeholder until the BOL renderer lands (branch `bol`).
-import type { Shipment } from '../domain/schemas.js';
-import type { BolTemplateInfo } from '../api/types.js';
-export function createBolRenderer(_options: { templatesDir: string }): {
-  render(shipment: Shipment, template: string): Promise<Uint8Array>;
-  templates(): Promise<BolTemplateInfo[]>;
-} {
-  throw new Error('BOL rendering is not built yet');
-}
+/**
+ * The Bill of Lading library, for `shipper bol` and `GET /v1/shipper/shipment/{id}/bol`. Importing
+ * this module loads pdf-lib, fontkit and bwip-js: import it lazily. Listing templates alone needs
+ * only `./template.js`.
+ */
+export { createBolRenderer, REPLACEMENT_CHARACTER, type BolRenderer, type BolRendererOptions } from './render.js';
+export {
+  BolTemplateError,
+  findBolTemplatesDir,
+  isBolTemplateName,
+  listBolTemplates,
+  loadBolTemplate,
+  type BolTemplate,
+  type BolTemplateSpec,
+} from './template.js';
+export { referenceLine } from './layout.js';
+export { bolBarcodeData, gs1CheckDigit, isValidBolNumber } from './barcode.js';

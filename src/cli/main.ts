@@ -8,7 +8,6 @@ import { buildProgram } from './program.js';
 export async function main(argv: string[], streams: IOStreams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const contexts: CommandContext[] = [];
   const program = buildProgram(streams, env, contexts);
-  program.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;

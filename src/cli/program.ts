@@ -3,6 +3,7 @@
  * that turns a parsed command into a CommandContext.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { registerBolCommand } from './commands/bol.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerOpenApiCommands } from './commands/openapi.js';
 import { registerQuoteCommands } from './commands/quote.js';
@@ -40,8 +41,7 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .addOption(new Option('--api-key <key>', 'API key for the server (shipper serve: the key clients must send)').env('SHIPPER_API_KEY'))
     .option('--no-color', 'no colours (also NO_COLOR)')
     .showSuggestionAfterError(true)
-    // Set before the subcommands are added, so they inherit it: a bad option value of a
-    // subcommand is a usage error (exit 2) rather than commander's own process.exit(1).
+    // Set before the subcommands are added so they inherit it: errors come back to main() as exceptions.
     .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
@@ -67,6 +67,7 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   };
 
   registerQuoteCommands(program, context);
+  registerBolCommand(program, context);
   registerServeCommands(program, context);
   registerOpenApiCommands(program, context);
   registerConfigCommands(program, context);

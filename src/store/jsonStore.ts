@@ -7,7 +7,6 @@
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 
@@ -113,6 +112,8 @@ export class JsonStore {
     const dir = await this.ensureCollection('locks');
     const target = join(dir, `${name}.lock-target`);
     await writeFileAtomic(target, '', { fsync: false }).catch(() => undefined);
+    // Loaded on first use: plain reads and quotes never lock, and start-up time matters.
+    const { default: lockfile } = await import('proper-lockfile');
     let release: () => Promise<void>;
     try {
       release = await lockfile.lock(target, {

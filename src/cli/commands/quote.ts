@@ -136,7 +136,7 @@ Examples:
   quote
     .command('get <id>')
     .description('show a quote')
-    .addHelpText('after', '\nExample:\n  $ shipper quote get qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --json')
+    .addHelpText('after', '\nExample:\n  $ shipper quote get qt_01JD3Y7T9Q2W5E8R1T4Y7V0A3B --json')
     .action(async (id: string, _options: unknown, command: Command) => runQuoteGet(context(command), id));
 
   quote

@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalApi } from '../../src/api/local.js';
+import { ProblemError } from '../../src/api/problems.js';
+import { tempDir } from '../helpers/cli.js';
+
+const now = () => new Date('2026-11-22T12:00:00Z');
+const request = (overrides: Record<string, unknown> = {}) => ({
+  origin: { postalCode: '60601' },
+  destination: { postalCode: '10001' },
+  orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
+  ...overrides,
+});
+
+let api: LocalApi;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  const temp = await tempDir();
+  cleanup = temp.cleanup;
+  api = new LocalApi({ storeDir: temp.dir, now });
+});
+afterEach(() => cleanup());
+
+async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ProblemError) return error;
+    throw error;
+  }
+  throw new Error('expected a ProblemError');
+}
+
+describe('LocalApi quotes', () => {
+  it('creates a quote, stores it and reads the same quote back', async () => {
+    const { data: quote, warnings } = await api.createQuote(request());
+    expect(warnings).toEqual([]);
+    expect(quote.id).toMatch(/^qt_[0-9A-Z]{26}$/);
+    expect((await api.getQuote(quote.id)).data).toEqual(quote);
+  });
+
+  it('answers an unknown ZIP as a violation on its path, together with the other violations', async () => {
+    const problem = await problemOf(api.createQuote(request({ destination: { postalCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] })));
+    expect(problem.status).toBe(400);
+    expect(problem.problem.title).toBe('Constraint Violation');
+    expect(problem.problem.violations).toEqual(
+      expect.arrayContaining([
+        { field: 'destination.postalCode', message: 'unknown ZIP 00000' },
+        { field: 'orderComponents[0].palletCount', message: expect.any(String) },
+      ]),
+    );
+  });
+
+  it('answers 404 for unknown and malformed ids', async () => {
+    expect((await problemOf(api.getQuote('qt_01JD3Y7T9Q2W5E8R1T4Y7V0A3B'))).status).toBe(404);
+    expect((await problemOf(api.getQuote('../../etc/passwd'))).status).toBe(404);
+  });
+
+  it('returns the same quote for the same idempotency key and body, and refuses the key with another body', async () => {
+    const first = await api.createQuote(request(), { idempotencyKey: 'k-1' });
+    const again = await api.createQuote(request(), { idempotencyKey: 'k-1' });
+    expect(again.data.id).toBe(first.data.id);
+    expect((await api.listQuotes()).data.items).toHaveLength(1);
+    expect((await problemOf(api.createQuote(request({ pickupDate: '2026-11-24' }), { idempotencyKey: 'k-1' }))).status).toBe(422);
+  });
+
+  it('lists newest first and pages with the cursor', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await api.createQuote(request())).data.id);
+    const first = await api.listQuotes({ limit: 2 });
+    expect(first.data.items.map((quote) => quote.id)).toEqual([ids[4], ids[3]]);
+    const second = await api.listQuotes({ limit: 2, cursor: first.data.nextCursor! });
+    expect(second.data.items.map((quote) => quote.id)).toEqual([ids[2], ids[1]]);
+    const last = await api.listQuotes({ limit: 2, cursor: second.data.nextCursor! });
+    expect(last.data.items.map((quote) => quote.id)).toEqual([ids[0]]);
+    expect(last.data.nextCursor).toBeNull();
+  });
+
+  it('reports a broken tariff naming the file and the field', async () => {
+    const temp = await tempDir();
+    const { writeFile } = await import('node:fs/promises');
+    const file = `${temp.dir}/tariff.json`;
+    await writeFile(file, JSON.stringify({ name: 'x' }));
+    const broken = new LocalApi({ storeDir: temp.dir, tariffFile: file, now });
+    const problem = await problemOf(broken.createQuote(request()));
+    expect(problem.problem.detail).toContain(file);
+    expect(problem.problem.detail).toMatch(/effectiveDate|currency/);
+    await temp.cleanup();
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { bolBarcodeData, gs1CheckDigit, isValidBolNumber, renderBolBarcodePng } from '../../src/bol/barcode.js';
+import { bolNumberFor } from './fixtures.js';
+
+describe('GS1 check digit', () => {
+  it('matches known GS1 numbers', () => {
+    expect(gs1CheckDigit('400638133393')).toBe(1); // EAN-13 4006381333931
+    expect(gs1CheckDigit('0614141000000123')).toBe(1); // worked by hand: sum 59
+    expect(gs1CheckDigit('0000000000000000')).toBe(0);
+  });
+
+  it('accepts a BOL number only with 17 digits and the right check digit', () => {
+    expect(isValidBolNumber('06141410000001231')).toBe(true);
+    expect(isValidBolNumber('06141410000001232')).toBe(false);
+    expect(isValidBolNumber('0614141000000123')).toBe(false);
+    expect(isValidBolNumber('0614141000000123x')).toBe(false);
+    expect(isValidBolNumber(bolNumberFor(987654321))).toBe(true);
+  });
+});
+
+describe('barcode', () => {
+  it('encodes AI 402 followed by the 17-digit BOL number', () => {
+    expect(bolBarcodeData('06141410000001231')).toBe('(402)06141410000001231');
+    expect(() => bolBarcodeData('123')).toThrow(/17 digits/);
+  });
+
+  it('renders a PNG two pixels per module wide (156 modules for AI 402 + 17 digits)', async () => {
+    const png = await renderBolBarcodePng('06141410000001231');
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const width = new DataView(png.buffer, png.byteOffset).getUint32(16);
+    // Start C + FNC1 + 10 code-C pairs + check + stop: 11 * 13 + 13 = 156 modules.
+    expect(width).toBe(312);
+  });
+});

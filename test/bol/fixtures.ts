@@ -1,0 +1,126 @@
+/**
+ * Shipments for the BOL tests. Every fixture goes through `shipmentSchema.parse`, and classes are
+ * computed with the domain's density scale, so a fixture cannot drift from what the app stores.
+ */
+import { densityPcf, freightClassForDensity } from '../../src/domain/density.js';
+import { shipmentSchema, type RatedOrderComponent, type Shipment } from '../../src/domain/schemas.js';
+import { gs1CheckDigit } from '../../src/bol/barcode.js';
+
+/** A VICS BOL number: GS1 company prefix 0614141, a 9-digit serial and the check digit. */
+export function bolNumberFor(serial: number): string {
+  const body = `0614141${String(serial).padStart(9, '0')}`;
+  return `${body}${gs1CheckDigit(body)}`;
+}
+
+export interface ComponentSpec {
+  palletCount?: number;
+  poundsWeight?: number;
+  dimensions?: { length: number; width: number; height: number };
+  description?: string | null;
+  nmfcCode?: string | null;
+  packagingType?: string | null;
+  pieceCount?: number | null;
+}
+
+export function component(spec: ComponentSpec = {}): RatedOrderComponent {
+  const palletCount = spec.palletCount ?? 1;
+  const poundsWeight = spec.poundsWeight ?? 600;
+  const dimensions = spec.dimensions ?? { length: 48, width: 40, height: 48 };
+  const density = densityPcf(poundsWeight, palletCount, dimensions);
+  return {
+    palletCount,
+    poundsWeight,
+    dimensions,
+    description: spec.description ?? null,
+    nmfcCode: spec.nmfcCode ?? null,
+    packagingType: spec.packagingType ?? null,
+    pieceCount: spec.pieceCount ?? null,
+    densityPcf: Math.round(density * 100) / 100,
+    freightClass: freightClassForDensity(density),
+  };
+}
+
+/** `count` fully described components: description "Line N ...", NMFC "1000N-0N", cartons, N*2 pieces. */
+export function describedComponents(count: number): RatedOrderComponent[] {
+  return Array.from({ length: count }, (_, index) =>
+    component({
+      palletCount: 1 + (index % 3),
+      poundsWeight: 250 + index * 10,
+      description: `Line ${index + 1} machined brackets`,
+      nmfcCode: `${10000 + index + 1}-0${(index % 9) + 1}`,
+      packagingType: index % 2 === 0 ? 'cartons' : 'crates',
+      pieceCount: (index + 1) * 2,
+    }),
+  );
+}
+
+export interface ShipmentSpec {
+  serial?: number;
+  refNumber?: string | null;
+  components?: RatedOrderComponent[];
+  specialInstructions?: string | null;
+  accessorials?: string[];
+  shipperName?: string;
+  consigneeName?: string;
+}
+
+export function makeShipment(spec: ShipmentSpec = {}): Shipment {
+  const serial = spec.serial ?? 123;
+  const components = spec.components ?? [component({ palletCount: 2, poundsWeight: 1200, description: 'Steel shelving units', nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 10 })];
+  return shipmentSchema.parse({
+    id: `shp_${String(serial).padStart(6, '0')}`,
+    orderNumber: `SO-${String(serial).padStart(6, '0')}`,
+    bolNumber: bolNumberFor(serial),
+    refNumber: spec.refNumber === undefined ? 'PO-7781' : spec.refNumber,
+    status: 'BOOKED',
+    quoteId: `q_${serial}`,
+    quotedPriceInCents: 48_250,
+    transitDays: 3,
+    estimatedDeliveryDate: '2026-11-26T23:00:00.000Z',
+    pickupDate: '2026-11-23',
+    miles: 712,
+    accessorials: spec.accessorials ?? ['LIFTGATE_DELIVERY'],
+    shipper: {
+      name: spec.shipperName ?? 'Midwest Fixtures Inc.',
+      street1: '1200 W Lake St',
+      street2: 'Dock 4',
+      city: 'Chicago',
+      state: 'IL',
+      postalCode: '60607',
+      countryCode: 'US',
+      contactName: 'Dana Ruiz',
+      phone: '312-555-0142',
+    },
+    consignee: {
+      name: spec.consigneeName ?? 'Atlanta Retail Distribution',
+      street1: '455 Fulton Industrial Blvd SW',
+      street2: null,
+      city: 'Atlanta',
+      state: 'GA',
+      postalCode: '30336',
+      countryCode: 'US',
+      contactName: null,
+      phone: '404-555-0199',
+    },
+    specialInstructions: spec.specialInstructions === undefined ? 'Call consignee 1 hour before delivery.' : spec.specialInstructions,
+    orderComponents: components,
+    priceBreakdown: {
+      linehaulInCents: 52_000,
+      discountInCents: -9_000,
+      minimumChargeApplied: false,
+      fuelSurchargeInCents: 4_250,
+      accessorialsInCents: [{ code: 'LIFTGATE_DELIVERY', amountInCents: 1_000 }],
+    },
+    createdAt: '2026-11-20T15:04:05.000Z',
+  });
+}
+
+/** Descriptions mixing scripts the font covers (Latin, Cyrillic) and does not (CJK, truck emoji). */
+export const UNICODE_DESCRIPTION = 'Café crème brûlée glassware, Größe XL, Жёлтый ящик, 日本製 🚚';
+
+/** 256 characters, the schema's maximum, with a few very long words that must be broken. */
+export const LONG_DESCRIPTION = (
+  'Heavy-duty industrial shelving components including uprights, beams, wire decking and anchor kits; ' +
+  'SUPERCALIFRAGILISTICEXPIALIDOCIOUSPARTNUMBER0123456789 handle with care, do not double stack, keep dry, ' +
+  'fragile glass inserts packed separately in foam-lined cartons ok'
+).slice(0, 256);

@@ -1,0 +1,277 @@
+/**
+ * End to end: render real PDFs with the shipped templates, write them to a temporary folder, and
+ * read them back with pdfjs-dist (text) and ZXing (barcode).
+ */
+import { mkdtemp, readFile, rm, writeFile, mkdir, copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBolRenderer, findBolTemplatesDir, REPLACEMENT_CHARACTER, type BolRenderer } from '../../src/bol/index.js';
+import type { Shipment } from '../../src/domain/schemas.js';
+import { component, describedComponents, LONG_DESCRIPTION, makeShipment, UNICODE_DESCRIPTION } from './fixtures.js';
+import { embeddedFontGlyphCounts, readPdf, type PdfPage, type ReadPdf } from './pdf-reader.js';
+
+let outDir: string;
+let renderer: BolRenderer;
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'bol-render-'));
+  renderer = createBolRenderer({ templatesDir: findBolTemplatesDir() });
+});
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+});
+
+/** Renders, writes the file like the CLI will, and reads the file back. */
+async function renderAndRead(shipment: Shipment, template: string, options: { barcodes?: boolean } = {}): Promise<{ bytes: Uint8Array; pdf: ReadPdf }> {
+  const file = join(outDir, `${shipment.id}-${template}-${Math.random().toString(36).slice(2)}.pdf`);
+  await writeFile(file, await renderer.render(shipment, template));
+  const bytes = new Uint8Array(await readFile(file));
+  return { bytes, pdf: await readPdf(bytes, options) };
+}
+
+const threeComponents = () => [
+  component({ palletCount: 2, poundsWeight: 1200, description: 'Steel shelving units', nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 10 }),
+  component({ palletCount: 1, poundsWeight: 180, description: 'Glass lamp shades', nmfcCode: '109720-2', packagingType: 'cartons', pieceCount: 0 }),
+  component({ palletCount: 3, poundsWeight: 2400 }),
+];
+
+/** The line of the carrier table that holds `text`, split into its cells. */
+function rowWith(page: PdfPage, text: string): string[] {
+  const line = page.lines.find((candidate) => candidate.split(' | ').includes(text));
+  expect(line, `a line with the cell "${text}"`).toBeDefined();
+  return line!.split(' | ');
+}
+
+describe('a single-page BOL', () => {
+  let pdf: ReadPdf;
+  let bytes: Uint8Array;
+  let shipment: Shipment;
+
+  beforeAll(async () => {
+    shipment = makeShipment({ serial: 123, components: threeComponents() });
+    ({ pdf, bytes } = await renderAndRead(shipment, 'standard', { barcodes: true }));
+  });
+
+  it('is one Letter page with the title, the date and "Page 1 of 1"', () => {
+    expect(pdf.pages).toHaveLength(1);
+    expect([pdf.pages[0]!.width, pdf.pages[0]!.height]).toEqual([612, 792]);
+    expect(pdf.pages[0]!.text).toContain('BILL OF LADING');
+    expect(pdf.pages[0]!.text).toContain('Date: 2026-11-23');
+    expect(pdf.pages[0]!.text).toContain('Page 1 of 1');
+  });
+
+  it('prints the BOL number in 12-pt bold and as human-readable barcode text', () => {
+    expect(pdf.pages[0]!.items.filter((item) => item.str === '06141410000001231')).toHaveLength(1);
+    expect(pdf.pages[0]!.text).toContain('(402) 06141410000001231');
+  });
+
+  it('carries a GS1-128 barcode that decodes to AI 402 and the BOL number', () => {
+    expect(pdf.barcodes[0]).toEqual([`]C1402${shipment.bolNumber}`]);
+  });
+
+  it('prints ship from (with SID#), ship to, special instructions and accessorials', () => {
+    const text = pdf.pages[0]!.text;
+    for (const expected of ['SHIP FROM', 'Midwest Fixtures Inc.', 'Chicago, IL 60607', 'shp_000123', 'SHIP TO', 'Atlanta Retail Distribution', 'Atlanta, GA 30336']) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toContain('THIRD PARTY FREIGHT CHARGES BILL TO');
+    expect(text).toContain('Call consignee 1 hour before delivery.');
+    expect(text).toContain('Accessorials: Liftgate delivery');
+  });
+
+  it('has one carrier-table row per component with its own quantities, packaging, description, NMFC and class', () => {
+    const page = pdf.pages[0]!;
+    const [first, second, third] = shipment.orderComponents;
+    expect(rowWith(page, 'Steel shelving units')).toEqual(['2', 'Pallets', '10', 'crates', '1,200', 'Steel shelving units', '61680-03', first!.freightClass]);
+    expect(rowWith(page, 'Glass lamp shades')).toEqual(['1', 'Pallets', '0', 'cartons', '180', 'Glass lamp shades', '109720-2', second!.freightClass]);
+    // The bare component: blank optional cells, never "null".
+    expect(rowWith(page, '2,400')).toEqual(['3', 'Pallets', '2,400', third!.freightClass]);
+    expect(page.text).not.toMatch(/null|undefined|NaN/);
+  });
+
+  it('prints the grand totals of handling units, packages and weight', () => {
+    const totals = pdf.pages[0]!.lines.filter((line) => line.includes('GRAND TOTAL'));
+    expect(totals).toContain('6 | 10 | 3,780 | GRAND TOTAL');
+    // The customer order table's total: packages and weight.
+    expect(totals).toContain('GRAND TOTAL | 10 | 3,780');
+  });
+
+  it('prints the declared value, COD, liability notice, carrier slots and both signature blocks', () => {
+    const text = pdf.pages[0]!.text;
+    for (const expected of ['declared value', 'COD Amount', 'Liability limitation', '14706(c)(1)(A)', 'SHIPPER SIGNATURE / DATE', 'CARRIER SIGNATURE / PICKUP DATE', 'SCAC:', 'Pro number:', 'Trailer number:', 'Seal number(s):', 'FREIGHT CHARGE TERMS', 'Prepaid', 'Collect', '3rd Party']) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('sets the document info from the shipment, deterministically', async () => {
+    expect(pdf.info).toMatchObject({ Producer: 'shipper', Creator: 'shipper', Title: 'Bill of Lading 06141410000001231', CreationDate: 'D:20261120150405Z' });
+    expect(Buffer.from(await renderer.render(shipment, 'standard')).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('stays under 80 KB', () => {
+    expect(bytes.byteLength).toBeLessThan(80 * 1024);
+  });
+});
+
+describe('the reference line', () => {
+  it('prints "<refNumber> (<order number>)" on the partner template, with its logo and carrier', async () => {
+    const { pdf } = await renderAndRead(makeShipment({ refNumber: 'PO-7781' }), 'acme-logistics');
+    expect(pdf.pages[0]!.items.map((item) => item.str)).toContain('PO-7781 (SO-000123)');
+    expect(pdf.pages[0]!.text).toContain('ACME Logistics Freight Lines');
+    expect(pdf.pages[0]!.text).toContain('ACME Logistics, Freight Payables');
+    expect(pdf.imageCounts).toEqual([2]); // logo and barcode
+  });
+
+  it('prints the order number without the "(...)" form on the standard template', async () => {
+    const { pdf } = await renderAndRead(makeShipment({ refNumber: 'PO-7781' }), 'standard');
+    const text = pdf.pages[0]!.text;
+    expect(pdf.pages[0]!.items.map((item) => item.str)).toContain('SO-000123');
+    expect(text).not.toContain('(SO-000123)');
+    expect(text).not.toContain('PO-7781 (');
+    expect(text).toContain('Ref: PO-7781');
+    expect(pdf.imageCounts).toEqual([1]); // the barcode; no logo
+  });
+
+  it('prints the order number alone on the partner template when there is no refNumber', async () => {
+    const { pdf } = await renderAndRead(makeShipment({ refNumber: null }), 'acme-logistics');
+    expect(pdf.pages[0]!.items.map((item) => item.str)).toContain('SO-000123');
+    expect(pdf.pages[0]!.text).not.toContain('(SO-000123)');
+  });
+});
+
+describe('a 60-component BOL', () => {
+  let pdf: ReadPdf;
+  let shipment: Shipment;
+
+  beforeAll(async () => {
+    shipment = makeShipment({ serial: 60, components: describedComponents(60) });
+    ({ pdf } = await renderAndRead(shipment, 'acme-logistics', { barcodes: true }));
+  });
+
+  it('continues on supplement pages, each with "Page N of M", the BOL number, its barcode and the table header', () => {
+    const count = pdf.pages.length;
+    expect(count).toBeGreaterThanOrEqual(2);
+    pdf.pages.forEach((page, index) => {
+      expect(page.text).toContain(`Page ${index + 1} of ${count}`);
+      expect(page.items.map((item) => item.str)).toContain(shipment.bolNumber);
+      expect(page.text).toContain('COMMODITY DESCRIPTION');
+      expect(page.text).toContain('NMFC #');
+      expect(pdf.barcodes[index]).toEqual([`]C1402${shipment.bolNumber}`]);
+      if (index > 0) expect(page.text).toContain('SUPPLEMENT PAGE');
+    });
+  });
+
+  it('prints every component exactly once, as its own row', () => {
+    const rows = pdf.pages.flatMap((page) => page.lines).filter((line) => line.includes('machined brackets'));
+    expect(rows).toHaveLength(60);
+    shipment.orderComponents.forEach((item, index) => {
+      const number = index + 1;
+      expect(rows[index]!.split(' | ')).toEqual([
+        String(item.palletCount),
+        'Pallets',
+        String(item.pieceCount),
+        item.packagingType,
+        String(item.poundsWeight),
+        `Line ${number} machined brackets`,
+        item.nmfcCode,
+        item.freightClass,
+      ]);
+    });
+  });
+
+  it('prints the carrier totals and the signatures on the last page only', () => {
+    const last = pdf.pages.length - 1;
+    pdf.pages.forEach((page, index) => {
+      expect(page.lines.includes('120 | 3,660 | 32,700 | GRAND TOTAL')).toBe(index === last);
+      expect(page.text.includes('CARRIER SIGNATURE / PICKUP DATE')).toBe(index === last);
+    });
+  });
+});
+
+describe('text the font may not have', () => {
+  it('prints accents, ß and Cyrillic as they are and CJK and emoji as a visible replacement mark', async () => {
+    const shipment = makeShipment({
+      components: [component({ description: UNICODE_DESCRIPTION, packagingType: 'Kartons ä', nmfcCode: '№ 42' })],
+      consigneeName: 'Société Générale Жилстрой 東京',
+      specialInstructions: 'Fragile \u{1F468}\u200D\u{1F469}\u200D\u{1F467} handle with care\tplease\r\nsecond line',
+    });
+    const { pdf } = await renderAndRead(shipment, 'standard');
+    const text = pdf.pages[0]!.text;
+    expect(text).toContain('Café crème brûlée glassware, Größe XL, Жёлтый ящик,');
+    // 日本製 is three graphemes and the truck one: four marks, never empty boxes or NULs.
+    expect(text.match(new RegExp(REPLACEMENT_CHARACTER, 'g'))!.length).toBeGreaterThanOrEqual(4);
+    expect(text).toContain('Société Générale Жилстрой');
+    expect(text).not.toContain('\u0000');
+    // A family emoji (5 code points) is one mark; the tab is a space; the line break is kept.
+    expect(text).toContain(`Fragile ${REPLACEMENT_CHARACTER} handle with care please`);
+    expect(pdf.pages[0]!.lines).toContain('second line');
+    expect(text).toContain('№ 42');
+  });
+
+  it('embeds the glyphs each document draws, even when an earlier document had a smaller set', async () => {
+    const ascii = await renderer.render(makeShipment({ serial: 901 }), 'standard');
+    const cyrillic = await renderer.render(makeShipment({ serial: 902, components: [component({ description: 'Жёлтый ящик щёток, ЭЮЯ ФЦЧ' })] }), 'standard');
+    const asciiAgain = await renderer.render(makeShipment({ serial: 903 }), 'standard');
+    const asciiCounts = await embeddedFontGlyphCounts(ascii);
+    const cyrillicCounts = await embeddedFontGlyphCounts(cyrillic);
+    expect(Object.keys(cyrillicCounts).sort()).toEqual(['DejaVuSans', 'DejaVuSans-Bold']);
+    // 17 distinct Cyrillic letters (plus the parts of composite glyphs such as й) in the regular face.
+    expect(cyrillicCounts['DejaVuSans']! - asciiCounts['DejaVuSans']!).toBeGreaterThanOrEqual(17);
+    expect(await embeddedFontGlyphCounts(asciiAgain)).toEqual(asciiCounts);
+  });
+
+  it('wraps a 256-character description inside its cell', async () => {
+    const { pdf } = await renderAndRead(makeShipment({ components: [component({ description: LONG_DESCRIPTION, nmfcCode: '61680' })] }), 'standard');
+    const page = pdf.pages[0]!;
+    const words = new Set(LONG_DESCRIPTION.split(' ').slice(0, 3));
+    const first = page.items.find((item) => [...words].every((word) => item.str.includes(word)))!;
+    expect(first).toBeDefined();
+    // The description's lines: the items that start at the same x, from its first line down.
+    const lines = page.items.filter((item) => Math.abs(item.x - first.x) < 0.5 && item.y <= first.y && first.y - item.y < 80);
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    expect(lines.map((item) => item.str).join('').replaceAll(' ', '')).toBe(LONG_DESCRIPTION.replaceAll(' ', ''));
+    // The NMFC cell to the right of the description stays where it is: nothing overflowed into it.
+    const nmfc = page.items.find((item) => item.str === '61680')!;
+    expect(nmfc.x).toBeGreaterThan(first.x + 200);
+  });
+});
+
+describe('the renderer', () => {
+  it('renders many shipments at once with one set of fonts and templates', async () => {
+    const shipments = Array.from({ length: 24 }, (_, index) => makeShipment({ serial: 5000 + index, components: threeComponents() }));
+    const pdfs = await Promise.all(shipments.map((shipment, index) => renderer.render(shipment, index % 2 ? 'standard' : 'acme-logistics')));
+    const read = await Promise.all(pdfs.map((bytes) => readPdf(bytes)));
+    read.forEach((pdf, index) => expect(pdf.pages[0]!.items.map((item) => item.str)).toContain(shipments[index]!.bolNumber));
+  });
+
+  it('lists its templates', async () => {
+    expect((await renderer.templates()).map((template) => template.name)).toEqual(['acme-logistics', 'standard']);
+  });
+
+  it('rejects an unknown template with the known names, and recovers once the template exists', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bol-renderer-'));
+    try {
+      await copyFile(join(findBolTemplatesDir(), 'standard.json'), join(dir, 'standard.json'));
+      const own = createBolRenderer({ templatesDir: dir });
+      await expect(own.render(makeShipment(), 'custom')).rejects.toThrow('unknown BOL template "custom"; known templates: standard');
+      await mkdir(join(dir, 'assets'));
+      await copyFile(join(findBolTemplatesDir(), 'assets', 'acme-logistics.png'), join(dir, 'assets', 'logo.png'));
+      await writeFile(join(dir, 'custom.json'), JSON.stringify({ description: 'custom A4', pageSize: 'a4', referenceFormat: 'ref-with-order-number', logo: { path: 'assets/logo.png' } }));
+      const pdf = await readPdf(await own.render(makeShipment({ refNumber: 'X-1' }), 'custom'));
+      expect([pdf.pages[0]!.width, pdf.pages[0]!.height].map(Math.round)).toEqual([595, 842]);
+      expect(pdf.pages[0]!.text).toContain('X-1 (SO-000123)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('renders a 500-component BOL with every row', async () => {
+    const shipment = makeShipment({ components: describedComponents(500) });
+    const pdf = await readPdf(await renderer.render(shipment, 'standard'));
+    expect(pdf.pages.length).toBeGreaterThan(10);
+    const rows = pdf.pages.flatMap((page) => page.lines).filter((line) => line.includes('machined brackets'));
+    expect(rows).toHaveLength(500);
+    expect(pdf.pages[pdf.pages.length - 1]!.text).toContain(`Page ${pdf.pages.length} of ${pdf.pages.length}`);
+  });
+});

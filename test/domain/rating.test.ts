@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { distanceBandIndex, priceShipment, rateComponent, rateQuote, roundCents, weightBreakIndex, type ZipPlace } from '../../src/domain/rating.js';
+import { quoteRequestSchema, type RatedOrderComponent } from '../../src/domain/schemas.js';
+import { tariffSchema, type Tariff } from '../../src/domain/tariff.js';
+import { formatFieldPath } from '../../src/domain/validation.js';
+
+const rawTariff = JSON.parse(readFileSync(new URL('../../templates/tariff/default.json', import.meta.url), 'utf8'));
+const tariff: Tariff = tariffSchema.parse(rawTariff);
+
+const chicago: ZipPlace = { postalCode: '60601', city: 'Chicago', state: 'IL', latitude: 41.8858, longitude: -87.6181, timeZone: 'America/Chicago' };
+const newYork: ZipPlace = { postalCode: '10001', city: 'New York', state: 'NY', latitude: 40.7484, longitude: -73.9967, timeZone: 'America/New_York' };
+const anchorage: ZipPlace = { postalCode: '99501', city: 'Anchorage', state: 'AK', latitude: 61.2116, longitude: -149.8761, timeZone: 'America/Anchorage' };
+// Sunday 2026-11-22 12:00 UTC: the next business day is Monday 2026-11-23.
+const now = new Date('2026-11-22T12:00:00Z');
+
+const request = (overrides: Record<string, unknown> = {}) =>
+  quoteRequestSchema.parse({
+    origin: { postalCode: '60601' },
+    destination: { postalCode: '10001' },
+    orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
+    ...overrides,
+  });
+
+function quote(overrides: Record<string, unknown> = {}, destination = newYork) {
+  const rated = rateQuote({ id: 'qt_test', request: request(overrides), origin: chicago, destination, tariff, now });
+  if (!rated.ok) throw new Error(JSON.stringify(rated.violations));
+  return rated.value;
+}
+
+const rated = (poundsWeight: number, freightClass: RatedOrderComponent['freightClass']): RatedOrderComponent => ({
+  palletCount: 1,
+  poundsWeight,
+  dimensions: { length: 48, width: 40, height: 48 },
+  description: null,
+  nmfcCode: null,
+  packagingType: null,
+  pieceCount: null,
+  densityPcf: 10,
+  freightClass,
+});
+
+describe('rateQuote', () => {
+  it('quotes the five seed fields plus the additive ones', () => {
+    const result = quote();
+    expect(result).toMatchObject({
+      id: 'qt_test',
+      transitDays: 3,
+      pickupDate: '2026-11-23',
+      origin: { postalCode: '60601', city: 'Chicago', state: 'IL', countryCode: 'US' },
+      destination: { postalCode: '10001', city: 'New York', state: 'NY', countryCode: 'US' },
+      createdAt: now.toISOString(),
+    });
+    expect(Number.isInteger(result.quotedPriceInCents)).toBe(true);
+    expect(result.quoteExpirationTime).toBe(new Date(now.getTime() + 168 * 3_600_000).toISOString());
+    expect(result.estimatedDeliveryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(result.orderComponents[0]).toMatchObject({ freightClass: '92.5', densityPcf: 11.25 });
+    expect(result.miles).toBeGreaterThan(780);
+    expect(result.miles).toBeLessThan(900);
+  });
+
+  it('prices from the tariff: rate per cwt x weight, discount, fuel, accessorials', () => {
+    const result = quote({ accessorials: ['LIFTGATE_DELIVERY'] });
+    const band = distanceBandIndex(result.miles, tariff);
+    const rate = tariff.ratesPerCwtInCents['92.5']![band]![weightBreakIndex(1200, tariff)]!;
+    const linehaul = 12 * rate;
+    const discount = Math.round(linehaul * 0.7);
+    const fuel = Math.round((linehaul - discount) * 0.3);
+    expect(result.priceBreakdown).toEqual({
+      linehaulInCents: linehaul,
+      discountInCents: discount,
+      minimumChargeApplied: false,
+      fuelSurchargeInCents: fuel,
+      accessorialsInCents: [{ code: 'LIFTGATE_DELIVERY', amountInCents: 7500 }],
+    });
+    expect(result.quotedPriceInCents).toBe(linehaul - discount + fuel + 7500);
+  });
+
+  it('applies the minimum charge to small shipments, without discount', () => {
+    const result = quote({ orderComponents: [{ palletCount: 1, poundsWeight: 50, dimensions: { length: 20, width: 20, height: 20 } }] });
+    expect(result.priceBreakdown.minimumChargeApplied).toBe(true);
+    expect(result.priceBreakdown.linehaulInCents).toBe(tariff.minimumChargeInCents);
+    expect(result.priceBreakdown.discountInCents).toBe(0);
+    expect(result.quotedPriceInCents).toBe(tariff.minimumChargeInCents + Math.round(tariff.minimumChargeInCents * 0.3));
+  });
+
+  it('gives null transit days and ETA outside coverage, but still a price', () => {
+    const result = quote({}, anchorage);
+    expect(result.transitDays).toBeNull();
+    expect(result.estimatedDeliveryDate).toBeNull();
+    expect(result.quotedPriceInCents).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown accessorial and a pickup in the past or on a weekend', () => {
+    const result = rateQuote({ id: 'x', request: request({ accessorials: ['TELEPORT'], pickupDate: '2026-11-20' }), origin: chicago, destination: newYork, tariff, now });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.violations.map((violation) => violation.field).sort()).toEqual(['accessorials[0]', 'pickupDate']);
+    const weekend = rateQuote({ id: 'x', request: request({ pickupDate: '2026-11-28' }), origin: chicago, destination: newYork, tariff, now });
+    expect(!weekend.ok && weekend.violations[0]!.message).toContain('Saturday');
+  });
+
+  it('uses the whole shipment weight to pick the weight break', () => {
+    const light = priceShipment([rated(400, '70')], 100, [], tariff);
+    const split = priceShipment([rated(400, '70'), rated(400, '70')], 100, [], tariff);
+    // 800 lb falls in the 500+ break, so two 400 lb lines cost less than twice one.
+    expect(split.linehaulInCents).toBeLessThan(2 * light.linehaulInCents);
+  });
+
+  it('rounds each line once and the breakdown always adds up to the price', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ weight: fc.double({ min: 1, max: 20_000, noNaN: true }), cls: fc.constantFrom('50', '70', '92.5', '125', '400' as const) }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 3500 }),
+        fc.subarray(Object.keys(tariff.accessorials)),
+        (lines, miles, accessorials) => {
+          const price = priceShipment(lines.map((line) => rated(line.weight, line.cls as RatedOrderComponent['freightClass'])), miles, accessorials, tariff);
+          const sum = price.linehaulInCents - price.discountInCents + price.fuelSurchargeInCents + price.accessorialsInCents.reduce((total, charge) => total + charge.amountInCents, 0);
+          expect(price.quotedPriceInCents).toBe(sum);
+          for (const value of [price.linehaulInCents, price.discountInCents, price.fuelSurchargeInCents]) expect(Number.isInteger(value)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('rounds halves away from zero', () => {
+    expect(roundCents(10.5)).toBe(11);
+    expect(roundCents(10.4999)).toBe(10);
+    expect(roundCents(-10.5)).toBe(-11);
+  });
+
+  it('keeps density to two decimals on the component', () => {
+    expect(rateComponent({ palletCount: 3, poundsWeight: 1000, dimensions: { length: 48, width: 40, height: 47 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null }).densityPcf).toBe(6.38);
+  });
+});
+
+describe('bands and breaks', () => {
+  it('picks the distance band including its upper bound and the open last band', () => {
+    expect(distanceBandIndex(0, tariff)).toBe(0);
+    expect(distanceBandIndex(250, tariff)).toBe(0);
+    expect(distanceBandIndex(251, tariff)).toBe(1);
+    expect(distanceBandIndex(99_999, tariff)).toBe(tariff.distanceBands.length - 1);
+  });
+  it('picks the highest weight break reached', () => {
+    expect(weightBreakIndex(499.9, tariff)).toBe(0);
+    expect(weightBreakIndex(500, tariff)).toBe(1);
+    expect(weightBreakIndex(50_000, tariff)).toBe(tariff.weightBreaks.length - 1);
+  });
+});
+
+describe('tariff validation', () => {
+  const problems = (mutate: (copy: any) => void) => {
+    const copy = structuredClone(rawTariff);
+    mutate(copy);
+    const result = tariffSchema.safeParse(copy);
+    return result.success ? [] : result.error.issues.map((issue) => `${formatFieldPath(issue.path)}: ${issue.message}`);
+  };
+  it('accepts the shipped tariff', () => {
+    expect(problems(() => undefined)).toEqual([]);
+  });
+  it('names the bad field of a broken tariff', () => {
+    expect(problems((copy) => copy.ratesPerCwtInCents['85'][2].pop())[0]).toMatch(/^ratesPerCwtInCents\.85\[2\]: needs one rate per weight break/);
+    expect(problems((copy) => delete copy.ratesPerCwtInCents['400'])[0]).toMatch(/^ratesPerCwtInCents\.400/);
+    expect(problems((copy) => (copy.distanceBands[5].maxMiles = 5000))[0]).toMatch(/^distanceBands\[5\]\.maxMiles: the last band must be open-ended/);
+    expect(problems((copy) => (copy.deliveryCutoff = '5pm'))[0]).toMatch(/^deliveryCutoff: must be HH:MM/);
+    expect(problems((copy) => (copy.discountPercent = 140))[0]).toMatch(/^discountPercent/);
+    expect(problems((copy) => (copy.holidays.rules = ['FESTIVUS']))[0]).toMatch(/^holidays\.rules\[0\]/);
+  });
+});

@@ -1,0 +1,84 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { JsonStore, StoreError } from '../../src/store/jsonStore.js';
+import { resolveStoreDir } from '../../src/store/location.js';
+import { tempDir } from '../helpers/cli.js';
+
+const recordSchema = z.object({ id: z.string(), value: z.number() });
+let dir: string;
+let cleanup: () => Promise<void>;
+let store: JsonStore;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  store = new JsonStore(dir);
+});
+afterEach(() => cleanup());
+
+describe('JsonStore', () => {
+  it('writes one file per record and reads it back', async () => {
+    await store.put('things', 'a1', { id: 'a1', value: 1 });
+    expect(await store.get('things', 'a1', recordSchema)).toEqual({ id: 'a1', value: 1 });
+    expect(JSON.parse(await readFile(join(dir, 'things', 'a1.json'), 'utf8'))).toEqual({ id: 'a1', value: 1 });
+    expect(await store.get('things', 'missing', recordSchema)).toBeUndefined();
+  });
+
+  it('leaves no temporary files behind after writes', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.put('things', `r${i}`, { id: `r${i}`, value: i })));
+    const names = await readdir(join(dir, 'things'));
+    expect(names.filter((name) => !name.endsWith('.json'))).toEqual([]);
+    expect(names).toHaveLength(20);
+  });
+
+  it('names the damaged file and keeps the other records readable', async () => {
+    await store.put('things', 'good', { id: 'good', value: 1 });
+    await writeFile(join(dir, 'things', 'bad.json'), '{"id": "bad", "val');
+    await expect(store.get('things', 'bad', recordSchema)).rejects.toThrow(StoreError);
+    await expect(store.get('things', 'bad', recordSchema)).rejects.toThrow(join(dir, 'things', 'bad.json'));
+    await writeFile(join(dir, 'things', 'wrong.json'), '{"id": 3}');
+    await expect(store.get('things', 'wrong', recordSchema)).rejects.toThrow(/wrong\.json is damaged/);
+    expect(await store.get('things', 'good', recordSchema)).toEqual({ id: 'good', value: 1 });
+  });
+
+  it('refuses ids that could escape the collection directory', async () => {
+    for (const id of ['../x', 'a/b', '', '..', 'x.json\u0000']) {
+      await expect(store.get('things', id, recordSchema)).rejects.toThrow(/bad record id/);
+    }
+  });
+
+  it('lists ids newest first (ids sort by time), with a limit and a cursor', async () => {
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await store.put('things', id, { id, value: 0 });
+    expect(await store.listIds('things', { limit: 2 })).toEqual({ ids: ['e', 'd'], more: true });
+    expect(await store.listIds('things', { limit: 2, before: 'd' })).toEqual({ ids: ['c', 'b'], more: true });
+    expect(await store.listIds('things', { limit: 2, before: 'b' })).toEqual({ ids: ['a'], more: false });
+    expect(await store.listIds('nothing-yet', { limit: 2 })).toEqual({ ids: [], more: false });
+  });
+
+  it('hands out every counter value once, also to concurrent callers on separate store objects', async () => {
+    const stores = Array.from({ length: 4 }, () => new JsonStore(dir));
+    const taken = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const s = stores[i % stores.length]!;
+        return s.withLock('orders', () => s.reserveSerialsLocked('orders'));
+      }),
+    );
+    expect(new Set(taken).size).toBe(40);
+    expect(Math.max(...taken)).toBe(40);
+  });
+
+  it('reserves blocks of numbers', async () => {
+    const first = await store.withLock('orders', () => store.reserveSerialsLocked('orders', 10));
+    const next = await store.withLock('orders', () => store.reserveSerialsLocked('orders'));
+    expect([first, next]).toEqual([1, 11]);
+  });
+});
+
+describe('resolveStoreDir', () => {
+  it('prefers --store, then SHIPPER_STORE, then the data directory', () => {
+    expect(resolveStoreDir('/a/b', { SHIPPER_STORE: '/c' })).toBe('/a/b');
+    expect(resolveStoreDir(undefined, { SHIPPER_STORE: '/c' })).toBe('/c');
+    expect(resolveStoreDir(undefined, {})).toMatch(/shipper/);
+  });
+});
