@@ -67,19 +67,9 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     throw error;
   }
 
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  if (io.options.json) io.json({ url, store: api.store.root, apiKeyRequired: Boolean(apiKey) });
-  else {
-    stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.root}${apiKey ? ', API key required' : ''})\n`);
-    stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
-  }
-  if (!isLoopbackHost(options.host) && !apiKey) {
-    io.warn(`listening on ${options.host} without an API key: anyone who can reach this address can book shipments; start with SHIPPER_SERVE_API_KEY or --api-key`);
-  }
-
+  // Signals are handled before the URL is printed: whoever reads the URL may stop the server at once.
   // Runs until SIGINT or SIGTERM; then in-flight requests finish, and a second signal cuts them off.
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
@@ -99,6 +89,18 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     signals.on('SIGINT', onInt);
     signals.on('SIGTERM', onTerm);
   });
+
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  if (io.options.json) io.json({ url, store: api.store.root, apiKeyRequired: Boolean(apiKey) });
+  else {
+    stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.root}${apiKey ? ', API key required' : ''})\n`);
+    stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
+  }
+  if (!isLoopbackHost(options.host) && !apiKey) {
+    io.warn(`listening on ${options.host} without an API key: anyone who can reach this address can book shipments; start with SHIPPER_SERVE_API_KEY or --api-key`);
+  }
+  await stopped;
   if (!io.options.quiet) stderr.write('shipper serve: stopped\n');
 }
 
