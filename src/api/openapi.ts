@@ -303,9 +303,9 @@ function paths(): JsonObject {
         ],
         responses: {
           200: { description: 'The BOL', content: { [PDF_TYPE]: { schema: { type: 'string', contentMediaType: PDF_TYPE } } } },
-          400: use('BadRequest'),
+          400: problemResponse('Unknown or malformed template name (`violations[].field` is `template`)'),
           401: use('Unauthorized'),
-          404: problemResponse('Unknown shipment or template'),
+          404: use('NotFound'),
           500: use('InternalError'),
         },
       },

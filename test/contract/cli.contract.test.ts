@@ -36,12 +36,17 @@ const SCENARIOS: Scenario[] = [
   { name: 'quote get', args: ['quote', 'get', '{quote}', '--json'], code: 0 },
   { name: 'quote get, people output', args: ['quote', 'get', '{quote}'], code: 0 },
   { name: 'quote get unknown', args: ['quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'], code: 4 },
+  { name: 'bol --templates', args: ['bol', '--templates', '--json'], code: 0 },
+  { name: 'bol of an unknown shipment', args: ['bol', 'sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', '-o', '{tmp}/x.pdf'], code: 4 },
   { name: 'quote, last before the list', args: ['quote', '--from', '30301', '--to', '98101', '-c', 'pallets=1,weight=300,dims=40x48x40', '--json'], code: 0, phase: 2, env: LATER },
   { name: 'quote list', args: ['quote', 'list', '--limit', '1', '--json'], code: 0, phase: 2 },
   { name: 'quote list, people output', args: ['quote', 'list', '--limit', '1'], code: 0, phase: 2 },
 ];
 
 const env = { SHIPPER_NOW: CONTRACT_NOW, SHIPPER_CONFIG_DIR: undefined as string | undefined };
+
+/** `{tmp}` in arguments: a temporary directory (nothing is written there when a scenario fails). */
+let scratch = '';
 
 /** Ids, instants and the request path (`instance`, set by the server) differ between runs. */
 function normalise(text: string): string {
@@ -64,6 +69,7 @@ describe('contract: the CLI, local and remote', () => {
     const config = await tempDir();
     dirs.push(local.cleanup, remote.cleanup, config.cleanup);
     env.SHIPPER_CONFIG_DIR = config.dir;
+    scratch = config.dir;
     server = await startServe({ store: remote.dir, env: { SHIPPER_NOW: CONTRACT_NOW } });
     // Remote: `--remote` with the server's URL from SHIPPER_BASE_URL (--base-url is tested elsewhere).
     const modes = {
@@ -75,7 +81,7 @@ describe('contract: the CLI, local and remote', () => {
       const seed = await runCli([...args, 'quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], { env: { ...env, ...modeEnv } });
       const quoteId = (JSON.parse(seed.stdout) as { id: string }).id;
       const run = (scenario: Scenario) =>
-        runCli([...args, ...scenario.args.map((arg) => arg.replace('{quote}', quoteId))], { env: { ...env, ...modeEnv, ...scenario.env } });
+        runCli([...args, ...scenario.args.map((arg) => arg.replace('{quote}', quoteId).replace('{tmp}', scratch))], { env: { ...env, ...modeEnv, ...scenario.env } });
       // Phase 1 in parallel (independent), then phase 2 in order.
       const first = await Promise.all(SCENARIOS.map((scenario) => (scenario.phase ? undefined : run(scenario))));
       for (const [index, scenario] of SCENARIOS.entries()) if (scenario.phase) first[index] = await run(scenario);
