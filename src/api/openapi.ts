@@ -333,7 +333,7 @@ function paths(): JsonObject {
 
 let cached: JsonObject | undefined;
 
-/** The document; built once per process (about a millisecond of zod work) and shared. */
+/** The document; built once per process (some 20 ms of zod work, on the first request) and shared. */
 export function openApiDocument(): JsonObject {
   cached ??= {
     openapi: '3.1.0',
