@@ -477,8 +477,15 @@ export class LocalApi implements ShipperApi {
 
   async renderBol(id: string, options: { template?: string | undefined } = {}): Promise<ApiResult<Uint8Array>> {
     const { data: shipment } = await this.getShipment(id);
+    const template = options.template ?? 'standard';
+    // An unknown template is the caller's mistake (400, the same in both modes), not a failure.
+    const { data: templates } = await this.listBolTemplates();
+    if (!templates.some((known) => known.name === template)) {
+      const names = templates.map((known) => known.name).join(', ');
+      throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${names}` }]);
+    }
     const renderer = await this.loadBolRenderer();
-    return { data: await renderer.render(shipment, options.template ?? 'standard'), warnings: [] };
+    return { data: await renderer.render(shipment, template), warnings: [] };
   }
 
   async listBolTemplates(): Promise<ApiResult<BolTemplateInfo[]>> {

@@ -18,6 +18,17 @@ export class ProblemError extends Error {
   }
 }
 
+/**
+ * Remote mode could not get an answer it can use: the server is unreachable, too slow, or answered
+ * something that is not the Shipper Freight API. The CLI exits 3 with this one line.
+ */
+export class RemoteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RemoteError';
+  }
+}
+
 function problem(status: number, slug: string, title: string, detail: string, extra: Partial<ProblemDetail> = {}): ProblemError {
   return new ProblemError({ type: `${PROBLEM_TYPE_BASE}${slug}`, title, status, detail, ...extra });
 }

@@ -4,7 +4,8 @@
  * its data plus the warnings the call earned (e.g. deprecated palletDimensions) or rejects with a
  * ProblemError; the same contract tests run against both.
  */
-import type { Page, ProblemDetail, Quote, Shipment } from '../domain/schemas.js';
+import type { z } from 'zod';
+import type { bolTemplateInfoSchema, Page, ProblemDetail, Quote, Shipment } from '../domain/schemas.js';
 
 export interface ApiResult<T> {
   data: T;
@@ -41,10 +42,7 @@ export interface ListQuery {
   cursor?: string | undefined;
 }
 
-export interface BolTemplateInfo {
-  name: string;
-  description: string;
-}
+export type BolTemplateInfo = z.infer<typeof bolTemplateInfoSchema>;
 
 export interface ShipperApi {
   readonly mode: 'local' | 'remote';

@@ -2,7 +2,7 @@
  * Exit codes (SPEC 6) and the single place where any error becomes one clear message: never a
  * stack trace.
  */
-import { ProblemError } from '../api/problems.js';
+import { ProblemError, RemoteError } from '../api/problems.js';
 import type { IO } from './output.js';
 
 export const ExitCode = {
@@ -31,13 +31,8 @@ export class UsageError extends Error {
   }
 }
 
-/** A failure talking to a remote server; exits 3. */
-export class RemoteError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RemoteError';
-  }
-}
+/** A failure talking to a remote server; exits 3. Defined with the API, which raises it. */
+export { RemoteError };
 
 /** Any other failure we describe ourselves (a file that cannot be written, ...), with its exit code. */
 export class CliError extends Error {

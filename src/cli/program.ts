@@ -4,9 +4,12 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { registerBolCommand } from './commands/bol.js';
+import { registerConfigCommands } from './commands/config.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerLocationCommands } from './commands/location.js';
+import { registerOpenApiCommands } from './commands/openapi.js';
 import { registerQuoteCommands } from './commands/quote.js';
+import { registerServeCommands } from './commands/serve.js';
 import { registerShipCommand } from './commands/ship.js';
 import { registerShipmentCommands } from './commands/shipment.js';
 import { CommandContext, type GlobalOptions } from './context.js';
@@ -37,7 +40,9 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
     .option('--base-url <url>', 'server base URL (implies --remote)')
     .option('--sandbox', "use the configured sandbox server (implies --remote)", false)
-    .addOption(new Option('--api-key <key>', 'API key for the server').env('SHIPPER_API_KEY'))
+    .option('--local', 'use the local engine even when the config or SHIPPER_MODE says remote')
+    .option('--profile <name>', 'config profile for remote mode: base URL and API key (env SHIPPER_PROFILE)')
+    .addOption(new Option('--api-key <key>', 'API key for the server (shipper serve: the key clients must send)').env('SHIPPER_API_KEY'))
     .option('--no-color', 'no colours (also NO_COLOR)')
     .showSuggestionAfterError(true)
     // Set before the subcommands are added, which copy it: their usage errors must exit 2 through main(), not 1 through process.exit.
@@ -71,5 +76,8 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   registerImportCommand(program, context);
   registerLocationCommands(program, context);
   registerBolCommand(program, context);
+  registerServeCommands(program, context);
+  registerOpenApiCommands(program, context);
+  registerConfigCommands(program, context);
   return program;
 }

@@ -15,7 +15,9 @@ const positiveQuantity = (what: string) =>
   z
     .number({ error: (issue) => (issue.input === undefined ? `${what} is required` : `${what} must be a number`) })
     .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((value) => value > 0, { message: `${what} must be greater than 0` });
+    .refine((value) => value > 0, { message: `${what} must be greater than 0` })
+    // What the refinements check, spelled out for the JSON Schema / OpenAPI output.
+    .meta({ exclusiveMinimum: 0 });
 
 export const isoDateSchema = z
   .string()
@@ -330,6 +332,11 @@ export interface Page<T> {
   items: T[];
   nextCursor: string | null;
 }
+
+export const bolTemplateInfoSchema = z.object({
+  name: z.string().meta({ description: 'Template name, passed as `template`', example: 'standard' }),
+  description: z.string(),
+});
 
 export const violationSchema = z.object({
   field: z.string().meta({ example: 'orderComponents[0].pieceCount' }),

@@ -11,6 +11,22 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'shipper.js');
 
+/**
+ * The developer's own settings must not leak into tests: no SHIPPER_* from the shell, and a config
+ * directory that does not exist (a config with mode=remote would otherwise send every test remote).
+ */
+export const ISOLATED_SETTINGS: Record<string, string | undefined> = {
+  SHIPPER_STORE: undefined,
+  SHIPPER_API_KEY: undefined,
+  SHIPPER_SERVE_API_KEY: undefined,
+  SHIPPER_MODE: undefined,
+  SHIPPER_BASE_URL: undefined,
+  SHIPPER_PROFILE: undefined,
+  SHIPPER_TIMEOUT_MS: undefined,
+  SHIPPER_RETRIES: undefined,
+  SHIPPER_CONFIG_DIR: join(tmpdir(), `shipper-test-no-config-${process.pid}`),
+};
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -26,7 +42,7 @@ export interface CliOptions {
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', SHIPPER_STORE: undefined, SHIPPER_API_KEY: undefined, ...options.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, ...options.env };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

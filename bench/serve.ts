@@ -1,0 +1,202 @@
+/**
+ * Load on `shipper serve` over loopback with autocannon (32 connections): POST quote and GET quote,
+ * next to a bare node:http hello-world measured in the same run, then a check that every quote
+ * answered 2xx can be read back (nothing lost).
+ *
+ *   npm run build && node bench/run.mjs serve [--duration 5] [--connections 32]
+ *
+ * Also measured, to say where the time goes: GET with the server's record cache off
+ * (`--cache-size 0`: every GET reads the store), and the local engine alone creating quotes
+ * in this process with the same concurrency (no HTTP), which bounds what POST can reach.
+ *
+ * Targets on the 2-core machine: GET >= 5,000 req/s, POST quote >= 1,000 req/s, p99 < 50 ms, no
+ * errors, nothing lost. The load generator shares the two cores with the server, so the figures
+ * are a floor; the ratio to hello-world says how much of the machine the API itself costs.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
+import { LocalApi } from '../src/api/local.js';
+import { BIN, row } from './lib.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? Number(args[index + 1]) : fallback;
+};
+const DURATION = option('duration', 5);
+const CONNECTIONS = option('connections', 32);
+
+const QUOTE_REQUEST = JSON.stringify({
+  origin: { postalCode: '60601' },
+  destination: { postalCode: '10001' },
+  orderComponents: [
+    { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', pieceCount: 10 },
+    { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } },
+  ],
+});
+
+/** Starts a child that prints `{"url": ...}` as its first stdout line. */
+async function startChild(command: string, childArgs: string[], stderr: 'inherit' | 'ignore' = 'inherit'): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(command, childArgs, { stdio: ['ignore', 'pipe', stderr] });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    lines.on('line', (line) => {
+      buffer += line;
+      try {
+        resolve((JSON.parse(buffer) as { url: string }).url);
+      } catch {
+        // the JSON spans several lines: keep reading
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${command} ${childArgs.join(' ')} exited ${code}`)));
+  });
+  return { url, child };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+async function load(options: autocannon.Options): Promise<Figures> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result['2xx'] + result.non2xx,
+  };
+}
+
+/** The engine alone: createQuote from CONNECTIONS concurrent loops for DURATION seconds. */
+async function engineCreates(storeDir: string): Promise<number> {
+  const api = new LocalApi({ storeDir });
+  const request = JSON.parse(QUOTE_REQUEST) as unknown;
+  await api.createQuote(request);
+  let count = 0;
+  const until = Date.now() + DURATION * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        await api.createQuote(request);
+        count++;
+      }
+    }),
+  );
+  return count / ((performance.now() - started) / 1000);
+}
+
+function print(label: string, figures: Figures, baseline?: Figures): void {
+  const ratio = baseline ? `  (${((figures.rps / baseline.rps) * 100).toFixed(0)}% of hello-world)` : '';
+  row(
+    label,
+    `${Math.round(figures.rps).toLocaleString('en-US').padStart(7)} req/s  p50 ${String(figures.p50).padStart(3)} ms  p99 ${String(figures.p99).padStart(3)} ms  errors ${figures.errors}  non-2xx ${figures.non2xx}${ratio}`,
+  );
+}
+
+const store = await mkdtemp(join(tmpdir(), 'shipper-bench-serve-'));
+const engineStore = await mkdtemp(join(tmpdir(), 'shipper-bench-engine-'));
+const hello = await startChild(process.execPath, [
+  '-e',
+  "const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json'});r.end('{\"hello\":\"world\"}')});s.listen(0,'127.0.0.1',()=>console.log(JSON.stringify({url:'http://127.0.0.1:'+s.address().port})));process.on('SIGTERM',()=>s.close(()=>process.exit(0)));setTimeout(()=>{},1e9)",
+]);
+// The access log is on (the default), written to /dev/null.
+const shipper = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0'], 'ignore');
+let uncached: { url: string; child: ChildProcess } | undefined;
+let failed = false;
+try {
+  console.log(`shipper serve on loopback, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`);
+
+  // Warm both servers up (JIT, caches) before measuring.
+  await autocannon({ url: hello.url, connections: 8, duration: 1 });
+  await autocannon({ url: `${shipper.url}/v1/shipper/quote`, method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST, connections: 8, duration: 1 });
+
+  const baseline = await load({ url: hello.url });
+
+  const created: string[] = [];
+  const post = await load({
+    url: shipper.url,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/shipper/quote',
+        headers: { 'content-type': 'application/json' },
+        body: QUOTE_REQUEST,
+        onResponse: (status: number, body: string) => {
+          if (status === 201) created.push((JSON.parse(body) as { id: string }).id);
+        },
+      },
+    ],
+  });
+
+  const someId = created[0];
+  if (!someId) throw new Error('no quote was created');
+  const get = await load({ url: `${shipper.url}/v1/shipper/quote/${someId}` });
+  uncached = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0'], 'ignore');
+  const getUncached = await load({ url: `${uncached.url}/v1/shipper/quote/${someId}` });
+  const engine = await engineCreates(engineStore);
+
+  // Nothing lost: every 201 can be read back, and the store holds exactly that many quotes more.
+  const pool = new Pool(shipper.url, { connections: 16 });
+  let missing = 0;
+  for (let start = 0; start < created.length; start += 64) {
+    const statuses = await Promise.all(
+      created.slice(start, start + 64).map(async (id) => {
+        const response = await pool.request({ method: 'GET', path: `/v1/shipper/quote/${id}` });
+        await response.body.dump();
+        return response.statusCode;
+      }),
+    );
+    missing += statuses.filter((status) => status !== 200).length;
+  }
+  await pool.close();
+  const files = (await readdir(join(store, 'quotes'))).filter((name) => name.endsWith('.json')).length;
+
+  console.log('');
+  print('bare node:http hello-world (GET)', baseline);
+  print('GET /v1/shipper/quote/{id}', get, baseline);
+  print('GET /v1/shipper/quote/{id}, cache off', getUncached, baseline);
+  print('POST /v1/shipper/quote', post, baseline);
+  row('engine alone, createQuote (no HTTP)', `${Math.round(engine).toLocaleString('en-US').padStart(7)} quotes/s  (POST over HTTP: ${((post.rps / engine) * 100).toFixed(0)}% of it)`);
+  console.log('');
+  row('quotes answered 201 during the POST run', created.length.toLocaleString('en-US'));
+  row('of those, not readable afterwards', String(missing));
+  row('quote files in the store (incl. warm-up)', files.toLocaleString('en-US'));
+
+  const checks: Array<[string, boolean]> = [
+    ['GET >= 5,000 req/s', get.rps >= 5_000],
+    ['POST quote >= 1,000 req/s', post.rps >= 1_000],
+    ['p99 < 50 ms (GET and POST)', get.p99 < 50 && post.p99 < 50],
+    ['zero errors and non-2xx', get.errors + post.errors + get.non2xx + post.non2xx === 0],
+    ['nothing lost', missing === 0 && post.total === created.length],
+  ];
+  console.log('');
+  for (const [label, ok] of checks) row(`target: ${label}`, ok ? 'met' : 'NOT MET');
+  failed = checks.slice(3).some(([, ok]) => !ok);
+} finally {
+  await Promise.all([stopChild(hello.child), stopChild(shipper.child), ...(uncached ? [stopChild(uncached.child)] : [])]);
+  await rm(store, { recursive: true, force: true });
+  await rm(engineStore, { recursive: true, force: true });
+}
+// Lost or failed requests are a defect; throughput below target on a loaded machine is a figure.
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,61 @@
+/**
+ * What `shipper serve` and RemoteApi agree on beyond the JSON bodies: paths, header names and how
+ * warnings travel. Pure: no I/O, cheap to import.
+ */
+
+export const API_PREFIX = '/v1/shipper';
+export const OPENAPI_PATH = '/api-docs/shipper-v1';
+
+export const apiPaths = {
+  quotes: `${API_PREFIX}/quote`,
+  quote: (id: string) => `${API_PREFIX}/quote/${encodeURIComponent(id)}`,
+  shipments: `${API_PREFIX}/shipment`,
+  shipment: (id: string) => `${API_PREFIX}/shipment/${encodeURIComponent(id)}`,
+  bol: (id: string) => `${API_PREFIX}/shipment/${encodeURIComponent(id)}/bol`,
+  bolTemplates: `${API_PREFIX}/bol-templates`,
+};
+
+/** The same paths as OpenAPI path templates. */
+export const apiPathTemplates = {
+  quote: `${API_PREFIX}/quote/{quoteId}`,
+  shipment: `${API_PREFIX}/shipment/{shipmentId}`,
+  bol: `${API_PREFIX}/shipment/{shipmentId}/bol`,
+};
+
+export const JSON_TYPE = 'application/json';
+export const PROBLEM_TYPE = 'application/problem+json';
+export const PDF_TYPE = 'application/pdf';
+
+/** IETF draft "The Idempotency-Key HTTP Header Field". */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Printable ASCII, no spaces, at most 255 characters: it is hashed, never used as a file name. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
+
+/**
+ * ApiResult.warnings travel as one `X-Shipper-Warning` header each, so the body stays exactly the
+ * resource. `Deprecation` (RFC 9745) says that the request used a deprecated feature.
+ */
+export const WARNING_HEADER = 'x-shipper-warning';
+export const DEPRECATION_HEADER = 'deprecation';
+/** When palletDimensions became deprecated (RFC 9745 wants a date): 2026-01-01T00:00:00Z. */
+export const PALLET_DIMENSIONS_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
+
+/** Header values are ASCII on one line: `%` and anything outside printable ASCII are %-encoded. */
+export function encodeHeaderText(text: string): string {
+  return text.replace(/[^\x20-\x24\x26-\x7E]/gu, (char) => encodeURIComponent(char));
+}
+
+export function decodeHeaderText(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    // A foreign server's header that is not %-encoded: show it as it came.
+    return value;
+  }
+}
+
+/** Loopback addresses: `shipper serve` binds to one of these unless told otherwise. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}

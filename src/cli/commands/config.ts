@@ -1,0 +1,220 @@
+/** `shipper config get|set|unset|list|path`: settings kept with conf, API keys never shown in full. */
+import type { Command } from 'commander';
+import { chmodSync } from 'node:fs';
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import type { ContextFactory } from '../program.js';
+
+// zod and the settings module load on use, not when the program is built.
+const settingsModule = () => import('../../config/settings.js');
+
+/** Shown in help; the parsers of these keys are SETTING_KINDS in config/settings.ts. */
+const SETTINGS_HELP = `
+Settings:
+  mode                          local or remote: where commands go without --remote/--local
+  profile                       the profile remote mode uses (default production)
+  profiles.<profile>.baseUrl    base URL of a profile (sandbox and production have defaults)
+  profiles.<profile>.apiKey     API key of a profile (value - reads it from stdin)
+  baseUrl, apiKey               the same, for the profile in effect
+  store                         local store directory
+  tariff                        tariff JSON for local rating
+  timeoutMs                     remote timeout per attempt in ms (default 30000)
+  retries                       remote retries of failed attempts (default 2)`;
+
+/** `baseUrl` and `apiKey` alone mean those of the profile in effect. */
+async function canonicalKey(ctx: CommandContext, key: string): Promise<string> {
+  if (key === 'baseUrl' || key === 'apiKey') return `profiles.${(await ctx.settings()).profile}.${key}`;
+  return key;
+}
+
+async function kindOf(key: string) {
+  const { settingKindOf, SETTING_KINDS } = await settingsModule();
+  const kind = settingKindOf(key);
+  if (!kind) {
+    throw new UsageError(`unknown setting ${key}`, `settings: ${SETTING_KINDS.map((candidate) => candidate.key).join(', ')}, baseUrl, apiKey`);
+  }
+  return kind;
+}
+
+async function display(key: string, value: unknown): Promise<string> {
+  if (value === undefined) return '';
+  const { maskSecret, settingKindOf } = await settingsModule();
+  if (settingKindOf(key)?.secret && typeof value === 'string') return maskSecret(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function getPath(object: unknown, key: string): unknown {
+  let current = object;
+  for (const part of key.split('.')) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** conf, loaded only here: it owns writing the file (atomically, owner-only). */
+async function openConf(ctx: CommandContext) {
+  const [{ default: Conf }, { configDir, configFilePath }] = await Promise.all([import('conf'), settingsModule()]);
+  try {
+    return new Conf<Record<string, unknown>>({ projectName: 'shipper', cwd: configDir(ctx.env), configFileMode: 0o600 });
+  } catch (error) {
+    throw new UsageError(`cannot open the config file ${configFilePath(ctx.env)}: ${(error as Error).message}`, 'fix or remove the file');
+  }
+}
+
+async function storedConfig(ctx: CommandContext) {
+  const { ConfigError, configFilePath, readConfigFile } = await settingsModule();
+  try {
+    return readConfigFile(configFilePath(ctx.env));
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function readStdin(ctx: CommandContext): Promise<string> {
+  if (ctx.io.streams.stdin.isTTY) throw new UsageError('give the value, or pipe it on stdin with -');
+  let text = '';
+  for await (const chunk of ctx.io.streams.stdin as AsyncIterable<Buffer | string>) text += chunk.toString();
+  return text.replace(/\r?\n$/, '');
+}
+
+export async function runConfigSet(ctx: CommandContext, rawKey: string, rawValue: string): Promise<void> {
+  const key = await canonicalKey(ctx, rawKey);
+  const kind = await kindOf(key);
+  const text = rawValue === '-' ? await readStdin(ctx) : rawValue;
+  const parsed = kind.value.safeParse(text);
+  if (!parsed.success) throw new UsageError(`${key}: ${parsed.error.issues[0]!.message}`);
+
+  const conf = await openConf(ctx);
+  const { configFileSchema } = await settingsModule();
+  // The whole file must stay valid for the schema every command reads it with.
+  const next = structuredClone(conf.store);
+  setPath(next, key, parsed.data);
+  const check = configFileSchema.safeParse(next);
+  if (!check.success) throw new UsageError(`${key}: ${check.error.issues[0]!.message}`);
+  conf.set(key, parsed.data);
+  chmodSync(conf.path, 0o600);
+  const shown = await display(key, parsed.data);
+  if (ctx.io.options.json) return ctx.io.json({ key, value: shown });
+  ctx.io.info(`${key} = ${shown}`);
+}
+
+function setPath(object: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let current = object;
+  for (const part of parts.slice(0, -1)) {
+    const next = current[part];
+    if (typeof next !== 'object' || next === null) current[part] = {};
+    current = current[part] as Record<string, unknown>;
+  }
+  current[parts.at(-1)!] = value;
+}
+
+export async function runConfigUnset(ctx: CommandContext, rawKey: string): Promise<void> {
+  const key = await canonicalKey(ctx, rawKey);
+  await kindOf(key);
+  const conf = await openConf(ctx);
+  conf.delete(key);
+  chmodSync(conf.path, 0o600);
+  if (ctx.io.options.json) return ctx.io.json({ key, removed: true });
+  ctx.io.info(`${key} removed`);
+}
+
+export async function runConfigGet(ctx: CommandContext, rawKey: string): Promise<void> {
+  const key = await canonicalKey(ctx, rawKey);
+  await kindOf(key);
+  const value = getPath(await storedConfig(ctx), key);
+  if (value === undefined) throw new CliError(`${key} is not set`, ExitCode.rejected);
+  const shown = await display(key, value);
+  if (ctx.io.options.json) return ctx.io.json({ key, value: shown });
+  ctx.io.out(shown);
+}
+
+export async function runConfigList(ctx: CommandContext): Promise<void> {
+  const { configFilePath, maskSecret } = await settingsModule();
+  const path = configFilePath(ctx.env);
+  const stored = await Promise.all(flatten(await storedConfig(ctx)).map(async ([key, value]) => [key, await display(key, value)] as const));
+  const settings = await ctx.settings();
+  const effective = {
+    mode: settings.mode,
+    profile: settings.profile,
+    baseUrl: settings.baseUrl ?? null,
+    apiKey: settings.apiKey ? maskSecret(settings.apiKey) : null,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+  };
+  if (ctx.io.options.json) {
+    return ctx.io.json({
+      path,
+      settings: Object.fromEntries(stored),
+      effective,
+      sources: settings.sources,
+    });
+  }
+  ctx.io.out(`Config file ${path}`);
+  ctx.io.out(stored.length === 0 ? '  (no settings)' : ctx.io.table(['Setting', 'Value'], stored.map(([key, value]) => [key, value])));
+  ctx.io.out('');
+  ctx.io.out('In effect (flags > environment > config file > defaults):');
+  ctx.io.out(
+    ctx.io.table(
+      ['Setting', 'Value', 'From'],
+      Object.entries(effective).map(([key, value]) => [key, value === null ? '-' : String(value), settings.sources[key as keyof typeof settings.sources]]),
+    ),
+  );
+}
+
+function flatten(object: unknown, prefix = ''): Array<[string, unknown]> {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) return [[prefix, object]];
+  return Object.entries(object).flatMap(([key, value]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? flatten(value, path) : [[path, value] as [string, unknown]];
+  });
+}
+
+export function registerConfigCommands(program: Command, context: ContextFactory): void {
+  const config = program
+    .command('config')
+    .description('settings: mode, profiles (base URL, API key), store, tariff, timeouts')
+    .addHelpText(
+      'after',
+      `${SETTINGS_HELP}
+
+Resolution: flags > environment (SHIPPER_MODE, SHIPPER_PROFILE, SHIPPER_BASE_URL, SHIPPER_API_KEY,
+SHIPPER_TIMEOUT_MS, SHIPPER_RETRIES, SHIPPER_STORE, SHIPPER_TARIFF) > config file > defaults.
+The file is readable by its owner only; API keys are never printed in full.
+SHIPPER_CONFIG_DIR moves the file (e.g. for CI).
+
+Examples:
+  $ shipper config set profiles.sandbox.apiKey - < sandbox.key
+  $ shipper config set profile sandbox
+  $ shipper config set mode remote
+  $ shipper config list`,
+    );
+
+  config
+    .command('get <key>')
+    .description('print one setting (API keys masked)')
+    .action(async (key: string, _options: unknown, command: Command) => runConfigGet(context(command), key));
+  config
+    .command('set <key> <value>')
+    .description('store a setting (value - reads it from stdin)')
+    .action(async (key: string, value: string, _options: unknown, command: Command) => runConfigSet(context(command), key, value));
+  config
+    .command('unset <key>')
+    .description('remove a setting')
+    .action(async (key: string, _options: unknown, command: Command) => runConfigUnset(context(command), key));
+  config
+    .command('list')
+    .description('the stored settings and those in effect, with where each comes from')
+    .action(async (_options: unknown, command: Command) => runConfigList(context(command)));
+  config
+    .command('path')
+    .description('where the config file is')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = context(command);
+      const path = (await settingsModule()).configFilePath(ctx.env);
+      if (ctx.io.options.json) return ctx.io.json({ path });
+      ctx.io.out(path);
+    });
+}

@@ -1,0 +1,18 @@
+/** `shipper openapi`: the OpenAPI 3.1 document that `shipper serve` publishes at /api-docs/shipper-v1. */
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { ContextFactory } from '../program.js';
+
+export async function runOpenApi(ctx: CommandContext): Promise<void> {
+  const { openApiDocument } = await import('../../api/openapi.js');
+  // JSON is the only output, with or without --json.
+  ctx.io.json(openApiDocument());
+}
+
+export function registerOpenApiCommands(program: Command, context: ContextFactory): void {
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the Shipper Freight API (generated from the same zod schemas)')
+    .addHelpText('after', '\nExamples:\n  $ shipper openapi > shipper-v1.json\n  $ shipper openapi | jq \'.paths | keys\'')
+    .action(async (_options: unknown, command: Command) => runOpenApi(context(command)));
+}

@@ -1,0 +1,136 @@
+/** `shipper serve`: the local engine and store as the Shipper Freight API over HTTP. */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import type { ContextFactory } from '../program.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** The global --api-key, when it was given on the command line (not SHIPPER_API_KEY). */
+  apiKey?: string | undefined;
+  bodyLimit: number;
+  shutdownGrace: number;
+  /** Quotes and shipments kept in memory for GETs; 0: none. */
+  cacheSize: number;
+}
+
+export const DEFAULT_PORT = 8787;
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
+  return port;
+}
+
+function parseCount(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('must be a whole number, 0 or more');
+  return number;
+}
+
+function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a whole number greater than 0');
+  return number;
+}
+
+export async function runServe(ctx: CommandContext, options: ServeOptions, signals: NodeJS.EventEmitter = process): Promise<void> {
+  const { globals, io, env } = ctx;
+  if (globals.remote || globals.sandbox || globals.baseUrl) {
+    throw new UsageError('shipper serve serves the local engine and store; --remote, --sandbox and --base-url do not apply');
+  }
+  const apiKey = options.apiKey ?? (env.SHIPPER_SERVE_API_KEY || undefined);
+  const api = await ctx.localApi();
+  await api.loadTariff(); // a bad tariff fails now, not at the first request
+
+  const [{ createShipperServer }, { withRecordCache }] = await Promise.all([import('../../server/server.js'), import('../../server/recordCache.js')]);
+  const stderr = io.streams.stderr;
+  const service = createShipperServer({
+    api: options.cacheSize > 0 ? withRecordCache(api, options.cacheSize) : api,
+    apiKey,
+    bodyLimitBytes: options.bodyLimit,
+    accessLog: io.options.quiet ? undefined : (line) => stderr.write(`${line}\n`),
+    onInternalError: env.SHIPPER_DEBUG ? (error) => stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`) : undefined,
+  });
+
+  let address;
+  try {
+    address = await service.listen(options.port, options.host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`port ${options.port} on ${options.host} is in use; pick another with --port (0: any free port)`, ExitCode.usage);
+    if (code === 'EACCES') throw new CliError(`not allowed to listen on ${options.host}:${options.port}; ports below 1024 need privileges`, ExitCode.usage);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot listen on ${options.host}: no such local address`, ExitCode.usage);
+    throw error;
+  }
+
+  // Signals are handled before the URL is printed: whoever reads the URL may stop the server at once.
+  // Runs until SIGINT or SIGTERM; then in-flight requests finish, and a second signal cuts them off.
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        service.server.closeAllConnections();
+        return;
+      }
+      stopping = true;
+      if (!io.options.quiet) stderr.write(`shipper serve: ${signal}: finishing requests in flight, then stopping\n`);
+      void service.close(options.shutdownGrace).then(() => {
+        signals.off('SIGINT', onInt);
+        signals.off('SIGTERM', onTerm);
+        resolve();
+      });
+    };
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    signals.on('SIGINT', onInt);
+    signals.on('SIGTERM', onTerm);
+  });
+
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  if (io.options.json) io.json({ url, store: api.store.root, apiKeyRequired: Boolean(apiKey) });
+  else {
+    stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.root}${apiKey ? ', API key required' : ''})\n`);
+    stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
+  }
+  if (!isLoopbackHost(options.host) && !apiKey) {
+    io.warn(`listening on ${options.host} without an API key: anyone who can reach this address can book shipments; start with SHIPPER_SERVE_API_KEY or --api-key`);
+  }
+  await stopped;
+  if (!io.options.quiet) stderr.write('shipper serve: stopped\n');
+}
+
+export function registerServeCommands(program: Command, context: ContextFactory): void {
+  program
+    .command('serve')
+    .description('serve the Shipper Freight API over HTTP, backed by the local engine and store')
+    .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
+    .option('--port <port>', 'port (0: any free port)', parsePort, DEFAULT_PORT)
+    .option('--body-limit <bytes>', 'largest request body accepted (larger: 413)', parsePositiveInteger, 1024 * 1024)
+    .option('--cache-size <n>', 'quotes and shipments kept in memory for GETs (they never change once written; 0: none)', parseCount, 10_000)
+    .option('--shutdown-grace <ms>', 'how long requests in flight may take to finish after SIGINT/SIGTERM', parsePositiveInteger, 10_000)
+    .addHelpText(
+      'after',
+      `
+API key: with the global --api-key KEY (or env SHIPPER_SERVE_API_KEY) every request needs
+"Authorization: Bearer KEY" (401 otherwise); the OpenAPI document stays public. SHIPPER_API_KEY,
+the client's key, is not used by serve. --store, --tariff and SHIPPER_NOW apply as for local commands.
+One access-log line per request goes to stderr (--quiet: none). With --json the listening URL is
+printed on stdout as {"url": ...}.
+
+Examples:
+  $ shipper serve
+  $ shipper --store ./ci-store serve --port 0 --json
+  $ SHIPPER_SERVE_API_KEY=s3cret shipper serve --host 0.0.0.0 --port 8080`,
+    )
+    .action(async (options: Omit<ServeOptions, 'apiKey'>, command: Command) => {
+      // --api-key is a global option: commander parses it on the program wherever it appears.
+      const root = command.parent!;
+      const apiKey = root.getOptionValueSource('apiKey') === 'cli' ? (root.opts() as { apiKey?: string }).apiKey : undefined;
+      return runServe(context(command), { ...options, apiKey });
+    });
+}

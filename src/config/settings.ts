@@ -1,0 +1,249 @@
+/**
+ * Settings: what the config file may hold, where it is, and how flags, environment and config
+ * resolve into the settings a command runs with (flags > env > config > defaults).
+ *
+ * Every command reads the config to learn its mode, so this path stays cheap: the file (conf's
+ * file, at conf's location, in conf's JSON format) is read with plain fs; the conf package itself
+ * is loaded only by `shipper config ...`, which writes it.
+ */
+import envPaths from 'env-paths';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Placeholders under the reserved `.example` domain until the real hosts are known. */
+export const DEFAULT_PROFILES = {
+  production: { baseUrl: 'https://api.shipper.example' },
+  sandbox: { baseUrl: 'https://sandbox.api.shipper.example' },
+} as const;
+
+export function defaultBaseUrl(profile: string): string | undefined {
+  return Object.hasOwn(DEFAULT_PROFILES, profile) ? DEFAULT_PROFILES[profile as keyof typeof DEFAULT_PROFILES].baseUrl : undefined;
+}
+export const DEFAULT_PROFILE = 'production';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 2;
+
+export const profileNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'profile names are letters, digits, - and _ (at most 64)' });
+
+export const baseUrlSchema = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+export const modeSchema = z.enum(['local', 'remote'], { error: 'must be local or remote' });
+
+const profileSchema = z.object({
+  baseUrl: baseUrlSchema.optional(),
+  apiKey: z.string().min(1).optional(),
+});
+
+/** The config file. Unknown keys are kept (a newer shipper may have written them). */
+export const configFileSchema = z.looseObject({
+  mode: modeSchema.optional(),
+  profile: profileNameSchema.optional(),
+  store: z.string().min(1).optional(),
+  tariff: z.string().min(1).optional(),
+  timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  retries: z.number().int().min(0).max(10).optional(),
+  profiles: z.record(z.string(), profileSchema).optional(),
+});
+export type ConfigFile = z.output<typeof configFileSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The directory conf uses (`SHIPPER_CONFIG_DIR` moves it, e.g. for tests and CI). */
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SHIPPER_CONFIG_DIR) return resolve(env.SHIPPER_CONFIG_DIR);
+  return envPaths('shipper', { suffix: 'nodejs' }).config;
+}
+
+export const configFilePath = (env: NodeJS.ProcessEnv = process.env): string => join(configDir(env), 'config.json');
+
+/** The config file's settings; none when there is no file. A damaged file is a ConfigError naming it. */
+export function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`cannot read the config file ${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`the config file ${file} is not valid JSON; fix it or remove it (shipper config path)`);
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`the config file ${file} has a bad setting ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+// -----------------------------------------------------------------------------------------------
+// Resolution
+
+export interface SettingFlags {
+  remote?: boolean | undefined;
+  local?: boolean | undefined;
+  sandbox?: boolean | undefined;
+  baseUrl?: string | undefined;
+  /** From the command line only (commander folds SHIPPER_API_KEY into the same option). */
+  apiKey?: string | undefined;
+  profile?: string | undefined;
+  store?: string | undefined;
+  tariff?: string | undefined;
+}
+
+export type SettingSource = 'flag' | 'env' | 'config' | 'default';
+
+export interface Settings {
+  mode: 'local' | 'remote';
+  profile: string;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  retries: number;
+  /** Undefined: the local store's own default (SHIPPER_STORE is applied by resolveStoreDir). */
+  store: string | undefined;
+  tariff: string | undefined;
+  sources: Record<'mode' | 'profile' | 'baseUrl' | 'apiKey' | 'timeoutMs' | 'retries', SettingSource>;
+}
+
+type Candidate<T> = [SettingSource, T | undefined];
+
+function first<T>(...candidates: Candidate<T>[]): [SettingSource, T | undefined] {
+  for (const candidate of candidates) if (candidate[1] !== undefined && candidate[1] !== '') return candidate;
+  return ['default', undefined];
+}
+
+function envInteger(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name}=${raw} must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+/** Pure: the settings that flags, environment and config file give, highest first. */
+export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, config: ConfigFile): Settings {
+  if (flags.local && (flags.remote || flags.sandbox || flags.baseUrl)) {
+    throw new ConfigError('--local cannot be combined with --remote, --sandbox or --base-url');
+  }
+  if (flags.sandbox && flags.profile && flags.profile !== 'sandbox') {
+    throw new ConfigError(`--sandbox selects the sandbox profile; it cannot be combined with --profile ${flags.profile}`);
+  }
+  const envMode = env.SHIPPER_MODE ? env.SHIPPER_MODE.trim().toLowerCase() : undefined;
+  if (envMode !== undefined && !modeSchema.safeParse(envMode).success) throw new ConfigError(`SHIPPER_MODE=${env.SHIPPER_MODE} must be local or remote`);
+
+  const [modeSource, mode] = first<'local' | 'remote'>(
+    ['flag', flags.local ? 'local' : flags.remote || flags.sandbox || flags.baseUrl ? 'remote' : undefined],
+    ['env', envMode as 'local' | 'remote' | undefined],
+    ['env', env.SHIPPER_BASE_URL ? 'remote' : undefined],
+    ['config', config.mode],
+  );
+
+  const [profileSource, profileName] = first<string>(
+    ['flag', flags.sandbox ? 'sandbox' : flags.profile],
+    ['env', env.SHIPPER_PROFILE],
+    ['config', config.profile],
+  );
+  const profile = profileName ?? DEFAULT_PROFILE;
+  if (!profileNameSchema.safeParse(profile).success) throw new ConfigError(`profile "${profile}": profile names are letters, digits, - and _`);
+  const stored = config.profiles?.[profile];
+
+  const [baseUrlSource, rawBaseUrl] = first<string>(
+    ['flag', flags.baseUrl],
+    ['flag', flags.sandbox ? (stored?.baseUrl ?? DEFAULT_PROFILES.sandbox.baseUrl) : undefined],
+    ['env', env.SHIPPER_BASE_URL],
+    ['config', stored?.baseUrl],
+    ['default', defaultBaseUrl(profile)],
+  );
+  let baseUrl: string | undefined;
+  if (rawBaseUrl !== undefined) {
+    const parsed = baseUrlSchema.safeParse(rawBaseUrl);
+    if (!parsed.success) throw new ConfigError(`base URL ${rawBaseUrl} (from ${describeSource(baseUrlSource, 'baseUrl')}) must be an http:// or https:// URL`);
+    baseUrl = parsed.data;
+  }
+
+  const [apiKeySource, apiKey] = first<string>(['flag', flags.apiKey], ['env', env.SHIPPER_API_KEY], ['config', stored?.apiKey]);
+  const [timeoutSource, timeoutMs] = first<number>(['env', envInteger(env, 'SHIPPER_TIMEOUT_MS', 100, 600_000)], ['config', config.timeoutMs]);
+  const [retriesSource, retries] = first<number>(['env', envInteger(env, 'SHIPPER_RETRIES', 0, 10)], ['config', config.retries]);
+
+  return {
+    mode: mode ?? 'local',
+    profile,
+    baseUrl,
+    apiKey,
+    timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retries: retries ?? DEFAULT_RETRIES,
+    store: flags.store ?? (env.SHIPPER_STORE ? undefined : config.store),
+    tariff: flags.tariff ?? env.SHIPPER_TARIFF ?? config.tariff,
+    sources: {
+      mode: modeSource,
+      profile: profileSource,
+      baseUrl: baseUrlSource,
+      apiKey: apiKeySource,
+      timeoutMs: timeoutSource,
+      retries: retriesSource,
+    },
+  };
+}
+
+function describeSource(source: SettingSource, key: string): string {
+  return { flag: `--${key === 'baseUrl' ? 'base-url' : key}`, env: 'the environment', config: 'the config file', default: 'the defaults' }[source];
+}
+
+/** API keys are never printed in full: the last 4 characters of a long key, nothing of a short one. */
+export function maskSecret(secret: string): string {
+  return secret.length >= 12 ? `****${secret.slice(-4)}` : '****';
+}
+
+// -----------------------------------------------------------------------------------------------
+// Keys of `shipper config get/set/unset`
+
+export interface SettingKind {
+  /** How the key is written; `<profile>` stands for a profile name. */
+  key: string;
+  pattern: RegExp;
+  /** Parses the command-line text into the stored value. */
+  value: z.ZodType;
+  secret?: boolean;
+}
+
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int({ message }).min(min, { message }).max(max, { message });
+};
+const absolutePath = z.string().min(1).transform((path) => resolve(path));
+
+export const SETTING_KINDS: SettingKind[] = [
+  { key: 'mode', pattern: /^mode$/, value: modeSchema },
+  { key: 'profile', pattern: /^profile$/, value: profileNameSchema },
+  { key: 'store', pattern: /^store$/, value: absolutePath },
+  { key: 'tariff', pattern: /^tariff$/, value: absolutePath },
+  { key: 'timeoutMs', pattern: /^timeoutMs$/, value: wholeNumber(100, 600_000) },
+  { key: 'retries', pattern: /^retries$/, value: wholeNumber(0, 10) },
+  { key: 'profiles.<profile>.baseUrl', pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.baseUrl$/, value: baseUrlSchema },
+  {
+    key: 'profiles.<profile>.apiKey',
+    pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.apiKey$/,
+    value: z.string().trim().min(1, { message: 'an API key cannot be empty' }),
+    secret: true,
+  },
+];
+
+export function settingKindOf(key: string): SettingKind | undefined {
+  return SETTING_KINDS.find((kind) => kind.pattern.test(key));
+}

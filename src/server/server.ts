@@ -1,0 +1,367 @@
+/**
+ * `shipper serve`: the Shipper Freight API over HTTP, mapping each request onto a ShipperApi
+ * (the local engine and store). Built on node:http: seven routes need no framework, and owning
+ * the request path keeps every status code, header and ProblemDetail exactly as SPEC 3 wants
+ * (413 while streaming, 415, 405 with Allow) at the cost of no dependency and no start-up time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openApiDocument } from '../api/openapi.js';
+import { constraintViolation, internalError, makeProblem, notFound, ProblemError } from '../api/problems.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiResult, type ListQuery, type ShipperApi } from '../api/types.js';
+import {
+  apiPaths,
+  DEPRECATION_HEADER,
+  encodeHeaderText,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_PATTERN,
+  JSON_TYPE,
+  OPENAPI_PATH,
+  PALLET_DIMENSIONS_DEPRECATED_AT,
+  PDF_TYPE,
+  PROBLEM_TYPE,
+  WARNING_HEADER,
+} from '../api/wire.js';
+import type { ProblemDetail } from '../domain/schemas.js';
+import { deprecationWarnings } from '../domain/validation.js';
+import { matchRoute, type Operation } from './routes.js';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Deeper JSON than this is no request of this API (and would cost recursion elsewhere). */
+const MAX_JSON_DEPTH = 32;
+const TEMPLATE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface ShipperServerOptions {
+  api: ShipperApi;
+  /** When set, every API request needs `Authorization: Bearer <apiKey>` (the OpenAPI document stays public). */
+  apiKey?: string | undefined;
+  bodyLimitBytes?: number;
+  /** One access-log line per request; none when absent. */
+  accessLog?: ((line: string) => void) | undefined;
+  /** Failures inside the service (500s), for the operator; never sent to the client. */
+  onInternalError?: ((error: unknown) => void) | undefined;
+}
+
+export interface ShipperServer {
+  readonly server: Server;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes what is left. */
+  close(graceMs?: number): Promise<void>;
+}
+
+interface Reply {
+  status: number;
+  headers?: Record<string, string | string[]>;
+  json?: unknown;
+  /** A pre-serialised JSON body (the OpenAPI document). */
+  text?: string;
+  bytes?: Uint8Array;
+  contentType?: string;
+}
+
+export function createShipperServer(options: ShipperServerOptions): ShipperServer {
+  const { api } = options;
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const expectedKeyDigest = options.apiKey ? sha256(options.apiKey) : undefined;
+  let closing = false;
+  let openApiText: string | undefined;
+
+  const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
+    const started = process.hrtime.bigint();
+    // An absolute-form target the URL parser refuses (`GET http://[ HTTP/1.1`) is routed as "/", a 404.
+    const url = URL.canParse(req.url ?? '/', 'http://service.invalid') ? new URL(req.url ?? '/', 'http://service.invalid') : new URL('http://service.invalid/');
+    const outcome: { bytes: number; failure?: string } = { bytes: 0 };
+    if (options.accessLog) {
+      const log = options.accessLog;
+      let logged = false;
+      const write = () => {
+        if (logged) return;
+        logged = true;
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const status = res.writableFinished ? String(res.statusCode) : `${res.headersSent ? res.statusCode : '-'} aborted`;
+        const error = outcome.failure ? ` error=${JSON.stringify(outcome.failure)}` : '';
+        log(`${new Date().toISOString()} ${req.socket.remoteAddress ?? '-'} "${req.method} ${loggablePath(url)}" ${status} ${outcome.bytes} ${ms.toFixed(1)}ms${error}`);
+      };
+      res.once('finish', write);
+      res.once('close', write);
+    }
+
+    handle(req, url)
+      .catch((error: unknown) => {
+        if (error instanceof ProblemError) {
+          if (error.status >= 500) outcome.failure = error.problem.detail ?? error.problem.title;
+          return problemReply(error.problem);
+        }
+        outcome.failure = error instanceof Error ? error.message : String(error);
+        options.onInternalError?.(error);
+        return problemReply(internalError().problem);
+      })
+      .then((reply) => {
+        outcome.bytes = send(req, res, url, reply);
+      })
+      .catch((error: unknown) => {
+        // Writing failed (the client went away): nothing left to tell it.
+        outcome.failure ??= error instanceof Error ? error.message : String(error);
+        res.destroy();
+      });
+  });
+
+  async function handle(req: IncomingMessage, url: URL): Promise<Reply> {
+    const match = matchRoute(req.method ?? 'GET', url.pathname);
+    if (match.kind === 'not-found') throw makeProblem(404, 'not-found', 'Not Found', `no route ${req.method} ${truncateForDetail(url.pathname)}`);
+    if (match.kind === 'method-not-allowed') {
+      const problem = makeProblem(405, 'method-not-allowed', 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}; use ${match.allow.join(', ')}`);
+      return { ...problemReply(problem.problem), headers: { allow: match.allow.join(', ') } };
+    }
+    if (match.kind === 'bad-id') throw notFound(match.resource, JSON.stringify(truncateForDetail(match.id)));
+
+    if (expectedKeyDigest && match.operation !== 'openapi' && !authorized(req.headers.authorization, expectedKeyDigest)) {
+      const problem = makeProblem(401, 'unauthorized', 'Unauthorized', 'missing or wrong API key: send Authorization: Bearer <key>');
+      return { ...problemReply(problem.problem), headers: { 'www-authenticate': 'Bearer realm="shipper"' } };
+    }
+    return dispatch(match.operation, match.id, req, url);
+  }
+
+  async function dispatch(operation: Operation, id: string, req: IncomingMessage, url: URL): Promise<Reply> {
+    switch (operation) {
+      case 'createQuote':
+      case 'createShipment': {
+        const body = await readJsonBody(req, bodyLimit);
+        const idempotencyKey = readIdempotencyKey(req);
+        const result =
+          operation === 'createQuote' ? await api.createQuote(body, { idempotencyKey }) : await api.createShipment(body, { idempotencyKey });
+        const location = operation === 'createQuote' ? apiPaths.quote(result.data.id) : apiPaths.shipment(result.data.id);
+        const headers = warningHeaders(result);
+        headers.location = location;
+        if (deprecationWarnings(body).length > 0) {
+          headers[DEPRECATION_HEADER] = `@${PALLET_DIMENSIONS_DEPRECATED_AT}`;
+          headers.link = `<${OPENAPI_PATH}>; rel="deprecation"; type="${JSON_TYPE}"`;
+        }
+        return { status: 201, headers, json: result.data };
+      }
+      case 'getQuote':
+        return ok(await api.getQuote(id));
+      case 'listQuotes':
+        return ok(await api.listQuotes(readPageQuery(url)));
+      case 'getShipment':
+        return ok(await api.getShipment(id));
+      case 'listShipments':
+        return ok(await api.listShipments(readPageQuery(url)));
+      case 'getBol': {
+        const template = url.searchParams.get('template') ?? undefined;
+        if (template !== undefined && !TEMPLATE_NAME.test(template)) {
+          throw constraintViolation([{ field: 'template', message: 'template names are letters, digits, - and _ (at most 64)' }]);
+        }
+        const result = await api.renderBol(id, { template });
+        return {
+          status: 200,
+          headers: { ...warningHeaders(result), 'content-disposition': `inline; filename="bol-${id}.pdf"` },
+          bytes: result.data,
+          contentType: PDF_TYPE,
+        };
+      }
+      case 'listBolTemplates': {
+        const result = await api.listBolTemplates();
+        return { status: 200, headers: warningHeaders(result), json: { items: result.data } };
+      }
+      case 'openapi':
+        openApiText ??= JSON.stringify(openApiDocument());
+        return { status: 200, text: openApiText, headers: { 'cache-control': 'public, max-age=300' } };
+    }
+  }
+
+  /** Writes the reply; returns the body size for the access log. */
+  function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): number {
+    let payload: Buffer;
+    let contentType = reply.contentType ?? JSON_TYPE;
+    if (reply.bytes) payload = Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength);
+    else {
+      const json = reply.json as ProblemDetail | undefined;
+      if (contentType === PROBLEM_TYPE && json && json.instance === undefined) json.instance = url.pathname;
+      payload = Buffer.from(reply.text ?? JSON.stringify(reply.json), 'utf8');
+      contentType = `${contentType}; charset=utf-8`;
+    }
+    const headers: Record<string, string | string[] | number> = {
+      'content-type': contentType,
+      'content-length': payload.byteLength,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      ...reply.headers,
+    };
+    // While shutting down, every answer closes its connection, so keep-alive clients let go.
+    // A request whose body was not read entirely (413, 415, 401) also closes: it cannot be reused.
+    if (closing || !req.complete) headers.connection = 'close';
+    res.writeHead(reply.status, headers);
+    res.end(req.method === 'HEAD' ? undefined : payload);
+    return payload.byteLength;
+  }
+
+  return {
+    server,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        const onError = (error: Error) => reject(error);
+        server.once('error', onError);
+        server.listen(port, host, () => {
+          server.off('error', onError);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
+      closing = true;
+      return new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
+
+// -----------------------------------------------------------------------------------------------
+
+function ok<T>(result: ApiResult<T>): Reply {
+  return { status: 200, headers: warningHeaders(result), json: result.data };
+}
+
+function problemReply(problem: ProblemDetail): Reply {
+  return { status: problem.status, json: { ...problem }, contentType: PROBLEM_TYPE };
+}
+
+function warningHeaders(result: ApiResult<unknown>): Record<string, string | string[]> {
+  return result.warnings.length > 0 ? { [WARNING_HEADER]: result.warnings.map(encodeHeaderText) } : {};
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Compares digests with timingSafeEqual: equal lengths, and the time taken says nothing about the key. */
+function authorized(header: string | undefined, expectedDigest: Buffer): boolean {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
+  const presented = sha256(match?.[1] ?? '');
+  return timingSafeEqual(presented, expectedDigest) && match !== null;
+}
+
+function isJsonMediaType(header: string | undefined): boolean {
+  if (!header) return false;
+  const [type, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== JSON_TYPE && !/^application\/[a-z0-9.+-]+\+json$/.test(type ?? '')) return false;
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='));
+  return charset === undefined || /^charset="?utf-8"?$/.test(charset);
+}
+
+/** The request body as JSON: 415 when it is not JSON, 413 past the limit, 400 when malformed. */
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (!isJsonMediaType(req.headers['content-type'])) {
+    throw makeProblem(415, 'unsupported-media-type', 'Unsupported Media Type', `send the request body as ${JSON_TYPE} (got ${req.headers['content-type'] ?? 'no Content-Type'})`);
+  }
+  const tooLarge = () => makeProblem(413, 'payload-too-large', 'Payload Too Large', `the request body is larger than ${limit} bytes`);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+
+  const body = await readBody(req, limit, tooLarge);
+  const text = body.toString('utf8');
+  if (text.trim() === '') throw makeProblem(400, 'malformed-json', 'Malformed JSON', 'the request body is empty; send a JSON object');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw makeProblem(400, 'malformed-json', 'Malformed JSON', `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (exceedsDepth(json, MAX_JSON_DEPTH)) {
+    throw makeProblem(400, 'malformed-json', 'Malformed JSON', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  return json;
+}
+
+/**
+ * Collects the body with plain listeners rather than async iteration: leaving a `for await` early
+ * destroys the request, and with it the socket the 413 must still be written to.
+ */
+function readBody(req: IncomingMessage, limit: number, tooLarge: () => ProblemError): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('the client closed the connection before sending the whole body'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+function exceedsDepth(value: unknown, budget: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (budget === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (exceedsDepth(item, budget - 1)) return true;
+  return false;
+}
+
+function readIdempotencyKey(req: IncomingMessage): string | undefined {
+  const value = req.headers[IDEMPOTENCY_KEY_HEADER];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw constraintViolation([{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters without spaces' }]);
+  }
+  return value;
+}
+
+function readPageQuery(url: URL): ListQuery {
+  const rawLimit = url.searchParams.get('limit');
+  const cursor = url.searchParams.get('cursor') ?? undefined;
+  let limit = DEFAULT_PAGE_SIZE;
+  if (rawLimit !== null) {
+    limit = Number(rawLimit);
+    if (!/^\d+$/.test(rawLimit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+      throw constraintViolation([{ field: 'limit', message: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` }]);
+    }
+  }
+  return { limit, cursor };
+}
+
+function truncateForDetail(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** The path and query for the access log, with the values of secret-looking parameters hidden. */
+function loggablePath(url: URL): string {
+  if (!url.search) return url.pathname;
+  const params = new URLSearchParams(url.search);
+  for (const key of [...params.keys()]) if (/key|token|secret|passw|auth/i.test(key)) params.set(key, '***');
+  return `${url.pathname}?${params.toString()}`;
+}

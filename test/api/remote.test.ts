@@ -1,0 +1,269 @@
+/**
+ * RemoteApi against scripted loopback servers: retries (what, when, how long), timeouts, the
+ * Idempotency-Key of POSTs, ProblemDetails, garbage, warnings and keep-alive.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ProblemError, RemoteError } from '../../src/api/problems.js';
+import { RemoteApi, retryAfterMs, type RemoteApiOptions } from '../../src/api/remote.js';
+import { encodeHeaderText } from '../../src/api/wire.js';
+
+const QUOTE = {
+  id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z',
+  quotedPriceInCents: 12345,
+  quoteExpirationTime: '2026-11-30T15:00:00.000Z',
+  transitDays: 2,
+  estimatedDeliveryDate: '2026-11-26T22:00:00.000Z',
+  pickupDate: '2026-11-24',
+  origin: { postalCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
+  destination: { postalCode: '10001', countryCode: 'US', city: 'New York', state: 'NY' },
+  miles: 838,
+  accessorials: [],
+  orderComponents: [
+    {
+      palletCount: 1,
+      poundsWeight: 500,
+      dimensions: { length: 48, width: 40, height: 48 },
+      description: null,
+      nmfcCode: null,
+      packagingType: null,
+      pieceCount: null,
+      densityPcf: 9.38,
+      freightClass: '100',
+    },
+  ],
+  priceBreakdown: { linehaulInCents: 1, discountInCents: 0, minimumChargeApplied: false, fuelSurchargeInCents: 0, accessorialsInCents: [] },
+  createdAt: '2026-11-23T15:00:00.000Z',
+};
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  connection: number;
+}
+
+type Step = (req: IncomingMessage, res: ServerResponse) => void;
+
+const json = (status: number, body: unknown, headers: Record<string, string | string[]> = {}): Step => (_req, res) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+const problem = (status: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Step => (_req, res) => {
+  res.writeHead(status, { 'content-type': 'application/problem+json', ...headers });
+  res.end(JSON.stringify({ type: 'urn:x', title: 'T', status, detail: `detail ${status}`, ...extra }));
+};
+const text = (status: number, body: string, type = 'text/html'): Step => (_req, res) => {
+  res.writeHead(status, { 'content-type': type });
+  res.end(body);
+};
+const reset: Step = (req) => req.socket.destroy();
+const hang: Step = () => undefined;
+
+const servers: Server[] = [];
+const apis: RemoteApi[] = [];
+
+afterEach(async () => {
+  await Promise.all(apis.splice(0).map((api) => api.close()));
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A server that answers request n with steps[n] (the last step repeats). */
+async function script(...steps: Step[]): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  let connections = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, connection: (req.socket as unknown as { id: number }).id });
+      steps[Math.min(seen.length - 1, steps.length - 1)]!(req, res);
+    });
+  });
+  server.on('connection', (socket) => ((socket as unknown as { id: number }).id = ++connections));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+function client(url: string, options: Partial<RemoteApiOptions> = {}): { api: RemoteApi; waits: number[] } {
+  const waits: number[] = [];
+  const api = new RemoteApi({ baseUrl: url, retries: 2, random: () => 0.5, sleep: async (ms) => waits.push(ms), ...options });
+  apis.push(api);
+  return { api, waits };
+}
+
+async function failure(call: Promise<unknown>): Promise<Error> {
+  return call.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: Error) => error,
+  );
+}
+
+describe('retries', () => {
+  it('retries a GET after 503, waiting what Retry-After says', async () => {
+    const { url, seen } = await script(problem(503, {}, { 'retry-after': '2' }), json(200, QUOTE));
+    const { api, waits } = client(url);
+    expect((await api.getQuote(QUOTE.id)).data).toEqual(QUOTE);
+    expect(seen).toHaveLength(2);
+    expect(waits).toEqual([2000]);
+  });
+
+  it('retries a GET after 429 with exponential backoff and full jitter when there is no Retry-After', async () => {
+    const { url, seen } = await script(problem(429), problem(429), json(200, QUOTE));
+    const { api, waits } = client(url, { retryBaseMs: 200 });
+    await api.getQuote(QUOTE.id);
+    expect(seen).toHaveLength(3);
+    expect(waits).toEqual([100, 200]); // random 0.5 of 200, then of 400
+  });
+
+  it('retries a GET after a connection reset', async () => {
+    const { url, seen } = await script(reset, json(200, QUOTE));
+    const { api } = client(url);
+    expect((await api.getQuote(QUOTE.id)).data.id).toBe(QUOTE.id);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('retries a POST with the same Idempotency-Key, generated when the caller gave none', async () => {
+    const { url, seen } = await script(reset, problem(503), json(201, QUOTE));
+    const { api } = client(url);
+    await api.createQuote({ any: 'body' });
+    expect(seen).toHaveLength(3);
+    const keys = seen.map((request) => request.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+    expect(seen.every((request) => request.body === '{"any":"body"}')).toBe(true);
+
+    await api.createQuote({ any: 'body' }, { idempotencyKey: 'mine-1' });
+    expect(seen.at(-1)!.headers['idempotency-key']).toBe('mine-1');
+  });
+
+  it('does not retry a 500, a 400 or a timeout', async () => {
+    const five = await script(problem(500), json(200, QUOTE));
+    await failure(client(five.url).api.getQuote(QUOTE.id));
+    expect(five.seen).toHaveLength(1);
+
+    const slow = await script(hang, json(200, QUOTE));
+    const error = await failure(client(slow.url, { timeoutMs: 200 }).api.getQuote(QUOTE.id));
+    expect(error).toBeInstanceOf(RemoteError);
+    expect(error.message).toMatch(/did not answer GET \/v1\/shipper\/quote\/qt_\w+ within 0\.2 s/);
+    expect(slow.seen).toHaveLength(1);
+  });
+
+  it('gives up after the retries and reports the last answer', async () => {
+    const { url, seen } = await script(problem(503, { detail: 'maintenance until 16:00' }));
+    const error = await failure(client(url).api.getQuote(QUOTE.id));
+    expect(seen).toHaveLength(3);
+    expect(error).toBeInstanceOf(ProblemError);
+    expect((error as ProblemError).problem).toMatchObject({ status: 503, detail: 'maintenance until 16:00' });
+  });
+
+  it('does not wait for a Retry-After longer than it is willing to', async () => {
+    const { url, seen } = await script(problem(429, {}, { 'retry-after': '3600' }));
+    const { api, waits } = client(url);
+    expect(((await failure(api.getQuote(QUOTE.id))) as ProblemError).status).toBe(429);
+    expect(seen).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-23T15:00:00Z');
+    expect(retryAfterMs('7', now)).toBe(7000);
+    expect(retryAfterMs('Mon, 23 Nov 2026 15:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('failures as one clear message', () => {
+  it('a server that is down: connection refused, after the retries', async () => {
+    const { url } = await script(json(200, QUOTE));
+    servers[0]!.close();
+    servers.splice(0);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { api, waits } = client(url);
+    const error = await failure(api.getQuote(QUOTE.id));
+    expect(error).toBeInstanceOf(RemoteError);
+    expect(error.message).toBe(`cannot reach ${url}: connection refused (3 attempts); is the server running?`);
+    expect(waits).toHaveLength(2);
+  });
+
+  it('garbage: not JSON, or JSON that is not a quote', async () => {
+    const html = await script(text(200, '<html>hello</html>'));
+    expect((await failure(client(html.url).api.getQuote(QUOTE.id))).message).toMatch(/with something that is not JSON \(HTTP 200\)/);
+    const wrong = await script(json(200, { ...QUOTE, quotedPriceInCents: 'a lot' }));
+    const error = await failure(client(wrong.url).api.getQuote(QUOTE.id));
+    expect(error).toBeInstanceOf(RemoteError);
+    expect(error.message).toMatch(/with JSON that is not a quote \(quotedPriceInCents: /);
+  });
+
+  it('an error page without problem details', async () => {
+    const { url } = await script(text(502, '<h1>Bad Gateway</h1>'));
+    const error = await failure(client(url, { retries: 0 }).api.getQuote(QUOTE.id));
+    expect(error).toBeInstanceOf(RemoteError);
+    expect(error.message).toBe(`${url} answered GET /v1/shipper/quote/${QUOTE.id} with HTTP 502 and no problem details`);
+  });
+
+  it('a 404 without problem details is a wrong base URL, not an unknown quote', async () => {
+    const { url } = await script(text(404, 'Cannot GET'));
+    const error = await failure(client(`${url}/wrong`).api.getQuote(QUOTE.id));
+    expect(error).toBeInstanceOf(RemoteError);
+    expect(error.message).toMatch(/is http:\/\/127\.0\.0\.1:\d+\/wrong the base URL of a Shipper Freight API\?$/);
+  });
+
+  it('a ProblemDetail becomes the same ProblemError as locally, violations and all', async () => {
+    const violations = [{ field: 'orderComponents[0].pieceCount', message: 'pieceCount must be 0 or more' }];
+    const { url } = await script(problem(400, { title: 'Constraint Violation', violations }));
+    const error = await failure(client(url).api.createQuote({}));
+    expect(error).toBeInstanceOf(ProblemError);
+    expect((error as ProblemError).problem).toEqual({ type: 'urn:x', title: 'Constraint Violation', status: 400, detail: 'detail 400', violations });
+  });
+
+  it('sends the API key as Bearer, and a bare 401 says to check it', async () => {
+    const { url, seen } = await script(text(401, 'nope', 'text/plain'));
+    const error = await failure(client(url, { apiKey: 'k-123' }).api.listQuotes());
+    expect(seen[0]!.headers.authorization).toBe('Bearer k-123');
+    expect(error).toBeInstanceOf(ProblemError);
+    expect((error as ProblemError).status).toBe(401);
+    expect(error.message).toMatch(/refused the API key \(HTTP 401\); check --api-key, SHIPPER_API_KEY/);
+  });
+});
+
+describe('answers', () => {
+  it('turns X-Shipper-Warning headers into warnings, and a bare Deprecation into one', async () => {
+    const warnings = ['first: ünïcode 100%', 'second'];
+    const { url } = await script(json(201, QUOTE, { 'x-shipper-warning': warnings.map(encodeHeaderText), deprecation: '@1767225600' }), json(201, QUOTE, { deprecation: 'true' }));
+    const { api } = client(url);
+    expect((await api.createQuote({})).warnings).toEqual(warnings);
+    expect((await api.createQuote({})).warnings).toEqual(['the server marked this request as using a deprecated feature (Deprecation: true)']);
+  });
+
+  it('keeps the connection alive between calls and honours a base URL with a path', async () => {
+    const { url, seen } = await script(json(200, { items: [QUOTE], nextCursor: null }));
+    const { api } = client(`${url}/freight/`);
+    for (let i = 0; i < 6; i++) await api.listQuotes({ limit: 5, cursor: 'qt_0' });
+    expect(seen.map((request) => request.url)).toEqual(Array(6).fill('/freight/v1/shipper/quote?limit=5&cursor=qt_0'));
+    // Sockets are reused (undici may open a second one while the first is being released).
+    expect(new Set(seen.map((request) => request.connection)).size).toBeLessThanOrEqual(2);
+  });
+
+  it('downloads a BOL only when it is a PDF', async () => {
+    const pdf: Step = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end('%PDF-1.7 fake');
+    };
+    const { url, seen } = await script(pdf, text(200, '<html>'));
+    const { api } = client(url);
+    const { data } = await api.renderBol('sh_1', { template: 'partner' });
+    expect(Buffer.from(data).toString()).toBe('%PDF-1.7 fake');
+    expect(seen[0]!.url).toBe('/v1/shipper/shipment/sh_1/bol?template=partner');
+    expect((await failure(api.renderBol('sh_1'))).message).toMatch(/not a PDF/);
+  });
+});

@@ -1,0 +1,108 @@
+/** `shipper config ...` as a user runs it: conf's file, owner-only, keys masked, precedence. */
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+const SECRET = 'sk_test_0123456789abcdefWXYZ';
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+});
+afterEach(() => cleanup());
+
+/** The CLI with its config under the temporary directory (XDG_CONFIG_HOME, as conf resolves it). */
+const cli = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
+  runCli(args, { env: { XDG_CONFIG_HOME: dir, SHIPPER_CONFIG_DIR: undefined, ...options.env }, input: options.input });
+
+const configFile = () => join(dir, 'shipper-nodejs', 'config.json');
+
+describe('shipper config', () => {
+  it('path names conf’s file', async () => {
+    const result = await cli(['config', 'path']);
+    expect(result).toMatchObject({ code: 0, stdout: `${configFile()}\n`, stderr: '' });
+  });
+
+  it('set writes an owner-only file; get, list and set itself never print the key in full', async () => {
+    const set = await cli(['config', 'set', 'profiles.sandbox.apiKey', SECRET]);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toBe('profiles.sandbox.apiKey = ****WXYZ\n');
+    expect((await stat(configFile())).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(configFile(), 'utf8'))).toEqual({ profiles: { sandbox: { apiKey: SECRET } } });
+
+    const outputs = await Promise.all([
+      cli(['config', 'get', 'profiles.sandbox.apiKey']),
+      cli(['config', 'get', 'profiles.sandbox.apiKey', '--json']),
+      cli(['config', 'list']),
+      cli(['config', 'list', '--json']),
+      cli(['--sandbox', 'config', 'get', 'apiKey']),
+    ]);
+    for (const output of outputs) {
+      expect(output.code).toBe(0);
+      expect(output.stdout + output.stderr).not.toContain(SECRET.slice(0, -4));
+    }
+    expect(outputs[0]!.stdout).toBe('****WXYZ\n');
+    expect(outputs[4]!.stdout).toBe('****WXYZ\n');
+    expect(JSON.parse(outputs[3]!.stdout)).toMatchObject({ settings: { 'profiles.sandbox.apiKey': '****WXYZ' }, effective: { mode: 'local', profile: 'production', apiKey: null } });
+  });
+
+  it('reads a key from stdin with -, so it stays out of the shell history', async () => {
+    const result = await cli(['config', 'set', 'apiKey', '-'], { input: `${SECRET}\n` });
+    expect(result.stdout).toBe('profiles.production.apiKey = ****WXYZ\n');
+    expect(JSON.parse(await readFile(configFile(), 'utf8')).profiles.production.apiKey).toBe(SECRET);
+  });
+
+  it('refuses unknown settings and bad values with one message and exit 2, writing nothing', async () => {
+    const results = await Promise.all([
+      cli(['config', 'set', 'colour', 'blue']),
+      cli(['config', 'set', 'mode', 'cloud']),
+      cli(['config', 'set', 'timeoutMs', '5s']),
+      cli(['config', 'set', 'profiles.sandbox.baseUrl', 'ftp://x']),
+      cli(['config', 'set', 'profiles.bad name.baseUrl', 'https://x']),
+    ]);
+    for (const result of results) {
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0]).toMatch(/^shipper: /);
+    }
+    expect(results[1]!.stderr).toBe('shipper: mode: must be local or remote\n');
+    expect(results[2]!.stderr).toBe('shipper: timeoutMs: must be a whole number from 100 to 600000\n');
+    await expect(stat(configFile())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('get of a setting that is not there exits 1; unset removes one', async () => {
+    expect((await cli(['config', 'get', 'mode'])).code).toBe(1);
+    await cli(['config', 'set', 'mode', 'remote']);
+    expect((await cli(['config', 'get', 'mode'])).stdout).toBe('remote\n');
+    expect((await cli(['config', 'unset', 'mode'])).code).toBe(0);
+    expect((await cli(['config', 'get', 'mode'])).code).toBe(1);
+  });
+
+  it('flags beat the environment, which beats the config file', async () => {
+    await cli(['config', 'set', 'mode', 'remote']);
+    await cli(['config', 'set', 'profiles.production.baseUrl', 'https://config.example.com']);
+    const effective = async (args: string[], env: Record<string, string> = {}) =>
+      JSON.parse((await cli([...args, 'config', 'list', '--json'], { env })).stdout).effective as Record<string, unknown>;
+    expect(await effective([])).toMatchObject({ mode: 'remote', baseUrl: 'https://config.example.com' });
+    expect(await effective([], { SHIPPER_BASE_URL: 'https://env.example.com', SHIPPER_MODE: 'local' })).toMatchObject({ mode: 'local', baseUrl: 'https://env.example.com' });
+    expect(await effective(['--base-url', 'https://flag.example.com'], { SHIPPER_BASE_URL: 'https://env.example.com', SHIPPER_MODE: 'local' })).toMatchObject({
+      mode: 'remote',
+      baseUrl: 'https://flag.example.com',
+    });
+    expect(await effective(['--local'])).toMatchObject({ mode: 'local' });
+  });
+
+  it('a damaged config file is one clear message naming it, for every command that reads it', async () => {
+    await cli(['config', 'set', 'mode', 'local']);
+    await writeFile(configFile(), '{"mode": ');
+    const results = await Promise.all([cli(['quote', 'list', '--store', dir]), cli(['config', 'list']), cli(['config', 'set', 'mode', 'local'])]);
+    for (const result of results) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(configFile());
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    // --version and help never read it.
+    expect((await cli(['--version'])).code).toBe(0);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Remote mode from the command line: a server that is down, slow or answers garbage is exit 3 and
+ * one line; the API key from flag, env or config profile; ProblemDetails keep their exit codes.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { startServe, type ServeProcess } from '../helpers/serve.js';
+
+const KEY = 'remote-key-0123456789';
+let dirs: Array<{ dir: string; cleanup: () => Promise<void> }> = [];
+let server: ServeProcess;
+let serverStore: string;
+let configDir: string;
+
+/** The CLI with its own empty config, quick to give up. */
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env: { SHIPPER_CONFIG_DIR: configDir, SHIPPER_RETRIES: '0', ...env } });
+
+function expectOneLine(result: CliResult, code: number, pattern: RegExp): void {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stderr.trimEnd().split('\n'), result.stderr).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stdout).toBe('');
+}
+
+async function fakeServer(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close: () => Promise<void> }> {
+  const fake: Server = createServer(handler);
+  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`,
+    close: async () => {
+      fake.closeAllConnections();
+      await new Promise((resolve) => fake.close(resolve));
+    },
+  };
+}
+
+beforeAll(async () => {
+  dirs = [await tempDir(), await tempDir()];
+  serverStore = dirs[0]!.dir;
+  configDir = dirs[1]!.dir;
+  server = await startServe({ store: serverStore, globalArgs: ['--api-key', KEY] });
+});
+
+afterAll(async () => {
+  await server.stop();
+  for (const dir of dirs) await dir.cleanup();
+});
+
+describe('remote mode', () => {
+  it('a server that is down: exit 3, one line', async () => {
+    const down = await fakeServer(() => undefined);
+    await down.close();
+    expectOneLine(await cli(['--base-url', down.url, 'quote', 'list']), 3, /^shipper: cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused; is the server running\?\n$/);
+  });
+
+  it('a server that is too slow: exit 3, one line', async () => {
+    const slow = await fakeServer(() => undefined);
+    try {
+      expectOneLine(await cli(['--base-url', slow.url, 'quote', 'list'], { SHIPPER_TIMEOUT_MS: '300' }), 3, /^shipper: http:\/\/127\.0\.0\.1:\d+ did not answer GET \/v1\/shipper\/quote within 0\.3 s/);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('a server that answers garbage: exit 3, one line', async () => {
+    const garbage = await fakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>It works!</html>');
+    });
+    try {
+      expectOneLine(await cli(['--base-url', garbage.url, 'quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z']), 3, /with something that is not JSON/);
+      expectOneLine(await cli(['--base-url', garbage.url, '--json', 'quote', 'list']), 3, /not JSON/);
+    } finally {
+      await garbage.close();
+    }
+  });
+
+  it('a missing or wrong API key: exit 3 with the server’s reason', async () => {
+    expectOneLine(await cli(['--base-url', server.url, 'quote', 'list']), 3, /^shipper: missing or wrong API key/);
+    expectOneLine(await cli(['--base-url', server.url, '--api-key', 'wrong', 'quote', 'list']), 3, /missing or wrong API key/);
+  });
+
+  it('takes the key from the flag, SHIPPER_API_KEY or the profile in the config file', async () => {
+    expect((await cli(['--base-url', server.url, '--api-key', KEY, 'quote', 'list', '--json'])).code).toBe(0);
+    expect((await cli(['--base-url', server.url, 'quote', 'list', '--json'], { SHIPPER_API_KEY: KEY })).code).toBe(0);
+    await mkdir(configDir, { recursive: true });
+    await writeFile(join(configDir, 'config.json'), JSON.stringify({ mode: 'remote', profile: 'ci', profiles: { ci: { baseUrl: server.url, apiKey: KEY } } }));
+    const fromConfig = await cli(['quote', 'list', '--json']);
+    expect(fromConfig.code, fromConfig.stderr).toBe(0);
+    expect(JSON.parse(fromConfig.stdout)).toHaveProperty('items');
+    // --local wins over mode=remote in the config.
+    const local = await cli(['--local', '--store', dirs[1]!.dir, 'quote', 'list', '--json']);
+    expect(JSON.parse(local.stdout)).toEqual({ items: [], nextCursor: null });
+    await writeFile(join(configDir, 'config.json'), '{}');
+  });
+
+  it('keeps the exit codes of ProblemDetails: 4 not found, 1 rejected, 3 for a server failure', async () => {
+    const auth = ['--base-url', server.url, '--api-key', KEY];
+    const missing = await cli([...auth, 'quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z']);
+    expectOneLine(missing, 4, /^shipper: quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z not found\n$/);
+
+    const rejected = await cli([...auth, '--json', 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=0,dims=48x40x48']);
+    expect(rejected.code).toBe(1);
+    expect(JSON.parse(rejected.stdout)).toMatchObject({ status: 400, title: 'Constraint Violation', violations: [{ field: 'orderComponents[0].poundsWeight' }] });
+
+    // A damaged record on the server: a 500 there is a remote failure here (exit 3), not a local one (5).
+    const id = 'qt_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z';
+    await mkdir(join(serverStore, 'quotes'), { recursive: true });
+    await writeFile(join(serverStore, 'quotes', `${id}.json`), '{ damaged');
+    const failed = await cli([...auth, 'quote', 'get', id]);
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/is damaged/);
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('needs a base URL for a profile without one', async () => {
+    const result = await cli(['--profile', 'acme', '--remote', 'quote', 'list']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/remote mode needs a base URL: profile "acme" has none/);
+  });
+});

@@ -1,0 +1,115 @@
+/** Settings resolution (flags > env > config > defaults) and the config file reader. */
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configFilePath, DEFAULT_PROFILES, maskSecret, readConfigFile, resolveSettings, type ConfigFile } from '../../src/config/settings.js';
+import { tempDir } from '../helpers/cli.js';
+
+const config: ConfigFile = {
+  mode: 'remote',
+  profile: 'staging',
+  timeoutMs: 5000,
+  profiles: {
+    staging: { baseUrl: 'https://staging.example.com', apiKey: 'config-key-000000' },
+    sandbox: { apiKey: 'sandbox-key-00000' },
+  },
+};
+
+describe('resolveSettings', () => {
+  it('defaults to local mode, the production profile and its placeholder URL', () => {
+    const settings = resolveSettings({}, {}, {});
+    expect(settings).toMatchObject({ mode: 'local', profile: 'production', baseUrl: DEFAULT_PROFILES.production.baseUrl, apiKey: undefined, timeoutMs: 30_000, retries: 2 });
+    expect(settings.sources).toEqual({ mode: 'default', profile: 'default', baseUrl: 'default', apiKey: 'default', timeoutMs: 'default', retries: 'default' });
+  });
+
+  it('takes the config file: mode, profile, its base URL and key', () => {
+    const settings = resolveSettings({}, {}, config);
+    expect(settings).toMatchObject({ mode: 'remote', profile: 'staging', baseUrl: 'https://staging.example.com', apiKey: 'config-key-000000', timeoutMs: 5000 });
+    expect(settings.sources).toMatchObject({ mode: 'config', profile: 'config', baseUrl: 'config', apiKey: 'config' });
+  });
+
+  it('lets the environment override the config file', () => {
+    const env = { SHIPPER_MODE: 'local', SHIPPER_PROFILE: 'sandbox', SHIPPER_API_KEY: 'env-key', SHIPPER_TIMEOUT_MS: '900', SHIPPER_RETRIES: '0' };
+    const settings = resolveSettings({}, env, config);
+    expect(settings).toMatchObject({ mode: 'local', profile: 'sandbox', baseUrl: DEFAULT_PROFILES.sandbox.baseUrl, apiKey: 'env-key', timeoutMs: 900, retries: 0 });
+    expect(resolveSettings({}, { SHIPPER_BASE_URL: 'http://127.0.0.1:9/' }, {})).toMatchObject({ mode: 'remote', baseUrl: 'http://127.0.0.1:9' });
+  });
+
+  it('lets flags override the environment', () => {
+    const env = { SHIPPER_MODE: 'remote', SHIPPER_BASE_URL: 'https://env.example.com', SHIPPER_API_KEY: 'env-key', SHIPPER_PROFILE: 'staging' };
+    expect(resolveSettings({ local: true }, env, config).mode).toBe('local');
+    const flagged = resolveSettings({ baseUrl: 'https://flag.example.com', apiKey: 'flag-key' }, env, config);
+    expect(flagged).toMatchObject({ mode: 'remote', baseUrl: 'https://flag.example.com', apiKey: 'flag-key' });
+    expect(flagged.sources).toMatchObject({ mode: 'flag', baseUrl: 'flag', apiKey: 'flag' });
+    // --sandbox picks the sandbox profile and its URL over SHIPPER_BASE_URL; the key rule stays flag > env > config.
+    expect(resolveSettings({ sandbox: true }, env, config)).toMatchObject({ mode: 'remote', profile: 'sandbox', baseUrl: DEFAULT_PROFILES.sandbox.baseUrl, apiKey: 'env-key' });
+    expect(resolveSettings({ sandbox: true }, {}, config)).toMatchObject({ apiKey: 'sandbox-key-00000' });
+    expect(resolveSettings({ profile: 'staging' }, { SHIPPER_PROFILE: 'sandbox' }, config).profile).toBe('staging');
+  });
+
+  it('has no base URL for an unknown profile without one', () => {
+    expect(resolveSettings({ profile: 'acme' }, {}, {}).baseUrl).toBeUndefined();
+  });
+
+  it('refuses contradictions and bad values with a clear message', () => {
+    expect(() => resolveSettings({ local: true, remote: true }, {}, {})).toThrow(ConfigError);
+    expect(() => resolveSettings({ sandbox: true, profile: 'staging' }, {}, {})).toThrow(/--sandbox selects the sandbox profile/);
+    expect(() => resolveSettings({}, { SHIPPER_MODE: 'cloud' }, {})).toThrow('SHIPPER_MODE=cloud must be local or remote');
+    expect(() => resolveSettings({}, { SHIPPER_TIMEOUT_MS: '5s' }, {})).toThrow('SHIPPER_TIMEOUT_MS=5s must be a whole number from 100 to 600000');
+    expect(() => resolveSettings({ baseUrl: 'ftp://x' }, {}, {})).toThrow(/base URL ftp:\/\/x \(from --base-url\) must be an http/);
+  });
+
+  it('passes the store and tariff through in the same order', () => {
+    expect(resolveSettings({ store: '/flag' }, { SHIPPER_STORE: '/env' }, { store: '/config' }).store).toBe('/flag');
+    // SHIPPER_STORE is applied by resolveStoreDir: the config's store must not hide it.
+    expect(resolveSettings({}, { SHIPPER_STORE: '/env' }, { store: '/config' }).store).toBeUndefined();
+    expect(resolveSettings({}, {}, { store: '/config' }).store).toBe('/config');
+    expect(resolveSettings({}, { SHIPPER_TARIFF: '/env.json' }, { tariff: '/config.json' }).tariff).toBe('/env.json');
+  });
+});
+
+describe('maskSecret', () => {
+  it('shows at most the last four characters, of long keys only', () => {
+    expect(maskSecret('sk_live_0123456789abcd')).toBe('****abcd');
+    expect(maskSecret('short-key')).toBe('****');
+  });
+});
+
+describe('readConfigFile', () => {
+  it('reads conf’s file, none when absent, and names a damaged file', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const file = configFilePath({ SHIPPER_CONFIG_DIR: dir });
+      expect(file).toBe(join(dir, 'config.json'));
+      expect(readConfigFile(file)).toEqual({});
+      await mkdir(dir, { recursive: true });
+      await writeFile(file, JSON.stringify({ mode: 'remote', somethingNewer: 1 }));
+      expect(readConfigFile(file)).toEqual({ mode: 'remote', somethingNewer: 1 });
+      await writeFile(file, '{"mode": ');
+      expect(() => readConfigFile(file)).toThrow(`the config file ${file} is not valid JSON; fix it or remove it (shipper config path)`);
+      await writeFile(file, JSON.stringify({ mode: 'cloud' }));
+      expect(() => readConfigFile(file)).toThrow(`the config file ${file} has a bad setting mode: must be local or remote`);
+      await writeFile(file, '{}');
+      await chmod(file, 0o000);
+      if (process.getuid?.() !== 0) expect(() => readConfigFile(file)).toThrow(/cannot read the config file/);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('lives where conf puts it by default', async () => {
+    const { dir, cleanup } = await tempDir();
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = dir; // conf (through env-paths) reads process.env
+    try {
+      const { default: Conf } = await import('conf');
+      const conf = new Conf({ projectName: 'shipper' });
+      expect(configFilePath(process.env)).toBe(conf.path);
+      expect(conf.path).toBe(join(dir, 'shipper-nodejs', 'config.json'));
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+      await cleanup();
+    }
+  });
+});

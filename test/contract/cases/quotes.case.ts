@@ -1,0 +1,114 @@
+/** Contract: quotes (POST, GET, list) as SPEC 2 and 3 and the seed define them. */
+import { describe, expect, it } from 'vitest';
+import { COMPONENT, expectProblem, fields, LANE, quoteRequest } from '../expect.js';
+import type { ContractCase } from '../suite.js';
+
+const contract: ContractCase = (target) => {
+  describe('quotes', () => {
+    it('quotes with the five seed fields, the normalised components and their class', async () => {
+      const { data: quote, warnings } = await target().api.createQuote(
+        quoteRequest({ orderComponents: [{ ...COMPONENT, description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 0 }] }),
+      );
+      expect(warnings).toEqual([]);
+      expect(quote.id).toMatch(/^qt_[0-9A-Z]{26}$/);
+      expect(Number.isInteger(quote.quotedPriceInCents) && quote.quotedPriceInCents > 0).toBe(true);
+      expect(Date.parse(quote.quoteExpirationTime) - Date.parse(quote.createdAt)).toBe(168 * 3600 * 1000);
+      expect(quote.transitDays).toEqual(expect.any(Number));
+      expect(quote.estimatedDeliveryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(quote.pickupDate).toBe('2026-11-24');
+      expect(quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago', state: 'IL' });
+      expect(quote.orderComponents).toEqual([
+        {
+          ...COMPONENT,
+          description: 'Machine parts',
+          nmfcCode: '161030',
+          packagingType: 'crates',
+          pieceCount: 0,
+          densityPcf: 11.25,
+          freightClass: '92.5',
+        },
+      ]);
+    });
+
+    it('answers GET with the quote exactly as created', async () => {
+      const { data: created } = await target().api.createQuote(quoteRequest());
+      const { data: read } = await target().api.getQuote(created.id);
+      expect(read).toEqual(created);
+    });
+
+    it('answers 404 for an unknown id and for ids that try to leave the store', async () => {
+      const { api } = target();
+      for (const id of ['qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', '../quotes/x', '..', 'qt_%2e%2e', 'a/b', '']) {
+        await expectProblem(api.getQuote(id), 404);
+      }
+    });
+
+    it('reports every violation at once, each with its field path', async () => {
+      const problem = await expectProblem(
+        target().api.createQuote({
+          origin: { postalCode: 'ABCDE' },
+          destination: { postalCode: '10001' },
+          orderComponents: [
+            { ...COMPONENT, pieceCount: -1, description: 'x'.repeat(257) },
+            { palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 0 }, nmfcCode: 'y'.repeat(33), packagingType: 'z'.repeat(33) },
+          ],
+        }),
+        400,
+      );
+      expect(problem.title).toBe('Constraint Violation');
+      expect(fields(problem)).toEqual([
+        'orderComponents[0].description',
+        'orderComponents[0].pieceCount',
+        'orderComponents[1].dimensions.height',
+        'orderComponents[1].nmfcCode',
+        'orderComponents[1].packagingType',
+        'origin.postalCode',
+      ]);
+    });
+
+    it('refuses freightClass as input and requires the freight fields', async () => {
+      const problem = await expectProblem(
+        target().api.createQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, freightClass: '70' }, { description: 'no freight' }] })),
+        400,
+      );
+      expect(fields(problem)).toEqual(
+        expect.arrayContaining(['orderComponents[0].freightClass', 'orderComponents[1].palletCount', 'orderComponents[1].poundsWeight', 'orderComponents[1].dimensions']),
+      );
+    });
+
+    it('accepts deprecated palletDimensions with a warning, normalised to dimensions', async () => {
+      const { api } = target();
+      const { data: quote, warnings } = await api.createQuote({ ...LANE, orderComponents: [{ palletCount: 2, poundsWeight: 1200, palletDimensions: [48, 40, 48] }] });
+      expect(quote.orderComponents[0]!.dimensions).toEqual({ length: 48, width: 40, height: 48 });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^orderComponents\[0\]\.palletDimensions: palletDimensions is deprecated/);
+
+      const same = await api.createQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 48] }] });
+      expect(same.data.orderComponents[0]!.dimensions).toEqual(COMPONENT.dimensions);
+      const differing = await expectProblem(api.createQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 50] }] }), 400);
+      expect(fields(differing)).toEqual(['orderComponents[0].palletDimensions']);
+    });
+
+    it('lists quotes newest first, page by page with the cursor', async () => {
+      const { api } = target();
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await api.createQuote(quoteRequest())).data.id);
+      const first = await api.listQuotes({ limit: 2 });
+      expect(first.data.items.map((quote) => quote.id)).toEqual([ids[2], ids[1]]);
+      expect(first.data.nextCursor).toBe(ids[1]);
+      const second = await api.listQuotes({ limit: 1, cursor: first.data.nextCursor! });
+      expect(second.data.items.map((quote) => quote.id)).toEqual([ids[0]]);
+    });
+
+    it('answers the same quote again for the same Idempotency-Key and body, 422 for another body', async () => {
+      const { api } = target();
+      const key = `quote-${target().mode}-${Date.now()}`;
+      const first = await api.createQuote(quoteRequest(), { idempotencyKey: key });
+      const again = await api.createQuote(quoteRequest(), { idempotencyKey: key });
+      expect(again.data).toEqual(first.data);
+      await expectProblem(api.createQuote(quoteRequest({ accessorials: ['LIFTGATE_DELIVERY'] }), { idempotencyKey: key }), 422);
+    });
+  });
+};
+
+export default contract;

@@ -1,0 +1,95 @@
+/** Contract: shipments (POST, GET, list) and booking against a quote, SPEC 3. */
+import { describe, expect, it } from 'vitest';
+import { COMPONENT, expectProblem, fields, quoteRequest, shipmentRequest } from '../expect.js';
+import type { ContractCase } from '../suite.js';
+
+const contract: ContractCase = (target) => {
+  describe('shipments', () => {
+    it('books a quote: the quoted price, class, transit and the per-line fields of the shipment', async () => {
+      const { api } = target();
+      const { data: quote } = await api.createQuote(quoteRequest());
+      const { data: shipment, warnings } = await api.createShipment(
+        shipmentRequest({
+          quoteId: quote.id,
+          refNumber: 'PO-4711',
+          orderComponents: [{ ...COMPONENT, description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 12 }],
+        }),
+      );
+      expect(warnings).toEqual([]);
+      expect(shipment).toMatchObject({
+        status: 'BOOKED',
+        quoteId: quote.id,
+        refNumber: 'PO-4711',
+        quotedPriceInCents: quote.quotedPriceInCents,
+        transitDays: quote.transitDays,
+        estimatedDeliveryDate: quote.estimatedDeliveryDate,
+        pickupDate: quote.pickupDate,
+      });
+      expect(shipment.id).toMatch(/^sh_[0-9A-Z]{26}$/);
+      expect(shipment.orderNumber).toMatch(/^SO-\d{6,}$/);
+      expect(shipment.bolNumber).toMatch(/^\d{17}$/);
+      expect(shipment.orderComponents[0]).toMatchObject({ description: 'Machine parts', pieceCount: 12, freightClass: quote.orderComponents[0]!.freightClass });
+    });
+
+    it('quotes first when the request names no quote', async () => {
+      const { api } = target();
+      const { data: shipment } = await api.createShipment(shipmentRequest());
+      const { data: quote } = await api.getQuote(shipment.quoteId);
+      expect(quote.origin.postalCode).toBe('60601');
+      expect(quote.destination.postalCode).toBe('10001');
+      expect(shipment.quotedPriceInCents).toBe(quote.quotedPriceInCents);
+    });
+
+    it('answers GET and the list with the booked shipments, newest first', async () => {
+      const { api } = target();
+      const a = (await api.createShipment(shipmentRequest({ refNumber: 'A' }))).data;
+      const b = (await api.createShipment(shipmentRequest({ refNumber: 'B' }))).data;
+      expect((await api.getShipment(a.id)).data).toEqual(a);
+      const page = await api.listShipments({ limit: 2 });
+      expect(page.data.items.map((shipment) => shipment.id)).toEqual([b.id, a.id]);
+      expect(Number(b.orderNumber.slice(3))).toBeGreaterThan(Number(a.orderNumber.slice(3)));
+      await expectProblem(api.getShipment('sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'), 404);
+    });
+
+    it('refuses components that differ from the quote (409, with the fields) and an unknown quote (404)', async () => {
+      const { api } = target();
+      const { data: quote } = await api.createQuote(quoteRequest());
+      const problem = await expectProblem(
+        api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: [{ ...COMPONENT, poundsWeight: 1300, dimensions: { length: 48, width: 40, height: 50 } }] })),
+        409,
+      );
+      expect(fields(problem)).toEqual(['orderComponents[0].dimensions.height', 'orderComponents[0].poundsWeight']);
+      await expectProblem(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z' })), 404);
+    });
+
+    it('refuses an expired quote with 409', async () => {
+      const { data: old } = await target().pastApi(8 * 24 * 3600 * 1000).createQuote(quoteRequest());
+      const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
+      expect(problem.detail).toMatch(/expired/);
+    });
+
+    it('refuses freightClass on a shipment and reports shipper, consignee and component fields together', async () => {
+      const problem = await expectProblem(
+        target().api.createShipment(
+          shipmentRequest({ shipper: { name: '' }, consignee: { ...shipmentRequest().consignee, state: 'New York' }, orderComponents: [{ ...COMPONENT, freightClass: '85', pieceCount: 1.5 }] }),
+        ),
+        400,
+      );
+      expect(fields(problem)).toEqual(
+        expect.arrayContaining(['consignee.state', 'orderComponents[0].freightClass', 'orderComponents[0].pieceCount', 'shipper.name', 'shipper.postalCode']),
+      );
+    });
+
+    it('books once for the same Idempotency-Key, even when the calls race', async () => {
+      const { api } = target();
+      const key = `ship-${target().mode}-${Date.now()}`;
+      const request = shipmentRequest({ refNumber: 'RACE' });
+      const results = await Promise.all([api.createShipment(request, { idempotencyKey: key }), api.createShipment(request, { idempotencyKey: key })]);
+      expect(results[1].data).toEqual(results[0].data);
+      const again = await api.createShipment(request, { idempotencyKey: key });
+      expect(again.data.orderNumber).toBe(results[0].data.orderNumber);
+    });
+  });
+};
+
+export default contract;

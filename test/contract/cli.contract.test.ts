@@ -1,0 +1,117 @@
+/**
+ * The same CLI commands, once on the local engine (`--store`) and once in remote mode
+ * (`--remote` to a `shipper serve` on another store): same exit codes, same messages on
+ * stderr, the same JSON on stdout (ids and instants aside). Commands of other areas (ship,
+ * shipment, import, bol) join by adding scenarios to SCENARIOS.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { CONTRACT_NOW } from './suite.js';
+
+interface Scenario {
+  name: string;
+  /** Arguments; `{quote}` is replaced by the id of a quote created in that mode beforehand. */
+  args: string[];
+  code: number;
+  /** Runs after the scenarios of earlier phases, one at a time (lists depend on what came before). */
+  phase?: 2;
+  env?: Record<string, string>;
+}
+
+/**
+ * Every local CLI process starts its SHIPPER_NOW clock afresh, so quotes of processes that ran
+ * side by side have ids of about the same instant; the quote that must be the newest one in a
+ * list is made an hour later on that clock (the same pickup day).
+ */
+const LATER = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 3600_000).toISOString() };
+
+const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,pieces=0';
+const SCENARIOS: Scenario[] = [
+  { name: 'quote', args: ['quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], code: 0 },
+  { name: 'quote, people output', args: ['quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '-a', 'liftgate-delivery'], code: 0 },
+  { name: 'quote with deprecated palletDims', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,palletDims=48x40x48', '--json'], code: 0 },
+  { name: 'quote with violations', args: ['quote', '--from', '60601', '--to', '1000', '-c', 'pallets=0,weight=-5,dims=48x40x0,pieces=-1'], code: 1 },
+  { name: 'quote with violations, --json', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,class=70', '--json'], code: 1 },
+  { name: 'quote get', args: ['quote', 'get', '{quote}', '--json'], code: 0 },
+  { name: 'quote get, people output', args: ['quote', 'get', '{quote}'], code: 0 },
+  { name: 'quote get unknown', args: ['quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'], code: 4 },
+  { name: 'bol --templates', args: ['bol', '--templates', '--json'], code: 0 },
+  { name: 'bol of an unknown shipment', args: ['bol', 'sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', '-o', '{tmp}/x.pdf'], code: 4 },
+  { name: 'quote, last before the list', args: ['quote', '--from', '30301', '--to', '98101', '-c', 'pallets=1,weight=300,dims=40x48x40', '--json'], code: 0, phase: 2, env: LATER },
+  { name: 'quote list', args: ['quote', 'list', '--limit', '1', '--json'], code: 0, phase: 2 },
+  { name: 'quote list, people output', args: ['quote', 'list', '--limit', '1'], code: 0, phase: 2 },
+];
+
+const env = { SHIPPER_NOW: CONTRACT_NOW, SHIPPER_CONFIG_DIR: undefined as string | undefined };
+
+/** `{tmp}` in arguments: a temporary directory (nothing is written there when a scenario fails). */
+let scratch = '';
+
+/** Ids, instants and the request path (`instance`, set by the server) differ between runs. */
+function normalise(text: string): string {
+  return text
+    .replace(/qt_[0-9A-Z]{26}/g, 'qt_ID')
+    .replace(/sh_[0-9A-Z]{26}/g, 'sh_ID')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, 'INSTANT')
+    .replace(/(valid until|expired) \w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, '$1 TIME')
+    .replace(/,\n\s*"instance": "[^"]*"/g, '');
+}
+
+describe('contract: the CLI, local and remote', () => {
+  let server: ServeProcess;
+  const dirs: Array<() => Promise<void>> = [];
+  const results: Record<'local' | 'remote', CliResult[]> = { local: [], remote: [] };
+
+  beforeAll(async () => {
+    const local = await tempDir();
+    const remote = await tempDir();
+    const config = await tempDir();
+    dirs.push(local.cleanup, remote.cleanup, config.cleanup);
+    env.SHIPPER_CONFIG_DIR = config.dir;
+    scratch = config.dir;
+    server = await startServe({ store: remote.dir, env: { SHIPPER_NOW: CONTRACT_NOW } });
+    // Remote: `--remote` with the server's URL from SHIPPER_BASE_URL (--base-url is tested elsewhere).
+    const modes = {
+      local: { args: ['--store', local.dir], env: {} },
+      remote: { args: ['--remote'], env: { SHIPPER_BASE_URL: server.url } },
+    } as const;
+    for (const mode of ['local', 'remote'] as const) {
+      const { args, env: modeEnv } = modes[mode];
+      const seed = await runCli([...args, 'quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], { env: { ...env, ...modeEnv } });
+      const quoteId = (JSON.parse(seed.stdout) as { id: string }).id;
+      const run = (scenario: Scenario) =>
+        runCli([...args, ...scenario.args.map((arg) => arg.replace('{quote}', quoteId).replace('{tmp}', scratch))], { env: { ...env, ...modeEnv, ...scenario.env } });
+      // Phase 1 in parallel (independent), then phase 2 in order.
+      const first = await Promise.all(SCENARIOS.map((scenario) => (scenario.phase ? undefined : run(scenario))));
+      for (const [index, scenario] of SCENARIOS.entries()) if (scenario.phase) first[index] = await run(scenario);
+      results[mode] = first as CliResult[];
+    }
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    for (const cleanup of dirs) await cleanup();
+  });
+
+  SCENARIOS.forEach((scenario, index) => {
+    it(`${scenario.name}: same exit code, stdout and stderr`, () => {
+      const local = results.local[index]!;
+      const remote = results.remote[index]!;
+      expect(local.code, local.stderr).toBe(scenario.code);
+      expect(remote.code, remote.stderr).toBe(scenario.code);
+      expect(normalise(remote.stdout)).toBe(normalise(local.stdout));
+      expect(normalise(remote.stderr)).toBe(normalise(local.stderr));
+      expect(local.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+    });
+  });
+
+  it('prints the deprecation warning as one stderr line in both modes', () => {
+    const index = SCENARIOS.findIndex((scenario) => scenario.name === 'quote with deprecated palletDims');
+    for (const mode of ['local', 'remote'] as const) {
+      const lines = results[mode][index]!.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^warning: orderComponents\[0\]\.palletDimensions: palletDimensions is deprecated/);
+    }
+  });
+});

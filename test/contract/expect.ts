@@ -1,0 +1,35 @@
+/** Assertions shared by the contract cases. */
+import { expect } from 'vitest';
+import { ProblemError } from '../../src/api/problems.js';
+import type { ProblemDetail } from '../../src/domain/schemas.js';
+
+/** The call fails with a ProblemError of this status; returns its problem for further checks. */
+export async function expectProblem(call: Promise<unknown>, status: number): Promise<ProblemDetail> {
+  const error = await call.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error, `expected a ProblemError ${status}`).toBeInstanceOf(ProblemError);
+  const { problem } = error as ProblemError;
+  expect(problem.status).toBe(status);
+  expect(problem.type).toMatch(/\S/);
+  expect(problem.title).toMatch(/\S/);
+  return problem;
+}
+
+export const fields = (problem: ProblemDetail): string[] => (problem.violations ?? []).map((violation) => violation.field).sort();
+
+export const LANE = { origin: { postalCode: '60601', countryCode: 'US' }, destination: { postalCode: '10001', countryCode: 'US' } };
+
+export const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
+
+export function quoteRequest(overrides: Record<string, unknown> = {}) {
+  return { ...LANE, orderComponents: [COMPONENT], ...overrides };
+}
+
+export const SHIPPER = { name: 'Acme Tools', street1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', postalCode: '60601', countryCode: 'US' };
+export const CONSIGNEE = { name: 'Hudson Supply', street1: '350 5th Ave', city: 'New York', state: 'NY', postalCode: '10001', countryCode: 'US' };
+
+export function shipmentRequest(overrides: Record<string, unknown> = {}) {
+  return { shipper: SHIPPER, consignee: CONSIGNEE, orderComponents: [COMPONENT], ...overrides };
+}

@@ -1,0 +1,55 @@
+/** The route table, and that it agrees with the OpenAPI document operation by operation. */
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/api/openapi.js';
+import { matchRoute } from '../../src/server/routes.js';
+
+describe('matchRoute', () => {
+  it('maps every operation of the OpenAPI document', () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, { operationId: string }>>;
+    const operations: Record<string, string> = {
+      createQuote: 'createQuote',
+      listQuotes: 'listQuotes',
+      getQuote: 'getQuote',
+      createShipment: 'createShipment',
+      listShipments: 'listShipments',
+      getShipment: 'getShipment',
+      getBillOfLading: 'getBol',
+      listBolTemplates: 'listBolTemplates',
+      getApiDescription: 'openapi',
+    };
+    let count = 0;
+    for (const [template, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const path = template.replace(/\{\w+\}/, 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z');
+        expect(matchRoute(method.toUpperCase(), path)).toMatchObject({ kind: 'operation', operation: operations[operation.operationId] });
+        count++;
+      }
+    }
+    expect(count).toBe(9);
+  });
+
+  it('hands the raw id to the operation', () => {
+    expect(matchRoute('GET', '/v1/shipper/shipment/sh_1/bol')).toEqual({ kind: 'operation', operation: 'getBol', id: 'sh_1' });
+  });
+
+  it('answers HEAD on GET routes', () => {
+    expect(matchRoute('HEAD', '/v1/shipper/quote/qt_1')).toMatchObject({ kind: 'operation', operation: 'getQuote' });
+  });
+
+  it('tells unknown paths from known paths with another method', () => {
+    expect(matchRoute('GET', '/v1/shipper/quotes')).toEqual({ kind: 'not-found' });
+    expect(matchRoute('GET', '/v1/shipper/quote/qt_1/bol')).toEqual({ kind: 'not-found' });
+    expect(matchRoute('GET', '/v1/shipper/shipment/sh_1/bol/x')).toEqual({ kind: 'not-found' });
+    expect(matchRoute('GET', '/')).toEqual({ kind: 'not-found' });
+    expect(matchRoute('PUT', '/v1/shipper/shipment')).toEqual({ kind: 'method-not-allowed', allow: ['POST', 'GET', 'HEAD'] });
+    expect(matchRoute('POST', '/api-docs/shipper-v1')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'HEAD'] });
+  });
+
+  it('never passes an id outside the store alphabet', () => {
+    for (const id of ['..', '%2e%2e', 'a%2Fb', 'qt_1.json', 'x'.repeat(129), 'qt_1%00']) {
+      expect(matchRoute('GET', `/v1/shipper/quote/${id}`)).toEqual({ kind: 'bad-id', resource: 'quote', id });
+    }
+    // Checked only after the method: a wrong method on a bad id is still a 405.
+    expect(matchRoute('DELETE', '/v1/shipper/quote/..')).toMatchObject({ kind: 'method-not-allowed' });
+  });
+});
