@@ -137,18 +137,18 @@ export class LocalApi implements ShipperApi {
     if (zipViolations.length > 0) throw constraintViolation(zipViolations);
 
     return guardStore(async () => {
-      if (!options.idempotencyKey) return { data: await this.rateAndStore(parsed.value, tariff), warnings: parsed.warnings };
+      if (!options.idempotencyKey) return { data: await this.rateAndStore(parsed.value, tariff), warnings: parsed.warnings, replayed: false };
       const key = options.idempotencyKey;
       return this.store.withLock('idempotency', async () => {
         const existing = await this.findIdempotent('quote', key, raw);
-        if (existing) return { data: await this.mustGetQuote(existing.resourceId), warnings: parsed.warnings };
+        if (existing) return { data: await this.mustGetQuote(existing.resourceId), warnings: parsed.warnings, replayed: true };
         const quote = await this.rateAndStore(parsed.value, tariff);
         await this.store.put('idempotency', idempotencyId('quote', key), {
           scope: 'quote',
           requestHash: requestHash(raw),
           resourceId: quote.id,
         });
-        return { data: quote, warnings: parsed.warnings };
+        return { data: quote, warnings: parsed.warnings, replayed: false };
       });
     });
   }

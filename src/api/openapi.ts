@@ -165,6 +165,10 @@ const use = (name: keyof typeof PROBLEM_RESPONSES) => ({ $ref: `#/components/res
 
 const writeHeaders = {
   Location: { description: 'Path of the created resource', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: '`true` when the Idempotency-Key matched an earlier request with the same body: the resource is that request\'s, nothing new was created',
+    schema: { type: 'string', enum: ['true'] },
+  },
   Deprecation: {
     description:
       'RFC 9745: present when the request used a deprecated field (`palletDimensions`); the value is the date the deprecation took effect',

@@ -23,6 +23,7 @@ import {
   decodeHeaderText,
   DEPRECATION_HEADER,
   IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
   JSON_TYPE,
   PDF_TYPE,
   WARNING_HEADER,
@@ -170,7 +171,9 @@ export class RemoteApi implements ShipperApi {
       const issue = parsed.error.issues[0]!;
       throw new RemoteError(`${this.origin} answered ${method} ${path} with JSON that is not ${what} (${formatFieldPath(issue.path)}: ${issue.message})`);
     }
-    return { data: parsed.data, warnings: warningsOf(exchange.headers) };
+    const result: ApiResult<z.output<S>> = { data: parsed.data, warnings: warningsOf(exchange.headers) };
+    if (method === 'POST') result.replayed = exchange.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true';
+    return result;
   }
 
   /** One request, retried as the module comment says; resolves with any HTTP answer. */

@@ -30,6 +30,11 @@ export const PDF_TYPE = 'application/pdf';
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Printable ASCII, no spaces, at most 255 characters: it is hashed, never used as a file name. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
+/**
+ * `Idempotent-Replayed: true` (Stripe's name for it) on a 201 that returned the resource of an
+ * earlier request with the same key instead of creating one, so clients can tell a re-import.
+ */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
 /**
  * ApiResult.warnings travel as one `X-Shipper-Warning` header each, so the body stays exactly the

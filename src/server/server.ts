@@ -15,6 +15,7 @@ import {
   DEPRECATION_HEADER,
   encodeHeaderText,
   IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
   JSON_TYPE,
   OPENAPI_PATH,
@@ -135,6 +136,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         const location = operation === 'createQuote' ? apiPaths.quote(result.data.id) : apiPaths.shipment(result.data.id);
         const headers = warningHeaders(result);
         headers.location = location;
+        if (result.replayed) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
         if (deprecationWarnings(body).length > 0) {
           headers[DEPRECATION_HEADER] = `@${PALLET_DIMENSIONS_DEPRECATED_AT}`;
           headers.link = `<${OPENAPI_PATH}>; rel="deprecation"; type="${JSON_TYPE}"`;

@@ -106,6 +106,7 @@ const contract: ContractCase = (target) => {
       const first = await api.createQuote(quoteRequest(), { idempotencyKey: key });
       const again = await api.createQuote(quoteRequest(), { idempotencyKey: key });
       expect(again.data).toEqual(first.data);
+      expect([first.replayed, again.replayed]).toEqual([false, true]);
       await expectProblem(api.createQuote(quoteRequest({ accessorials: ['LIFTGATE_DELIVERY'] }), { idempotencyKey: key }), 422);
     });
   });

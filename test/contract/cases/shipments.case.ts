@@ -86,8 +86,11 @@ const contract: ContractCase = (target) => {
       const request = shipmentRequest({ refNumber: 'RACE' });
       const results = await Promise.all([api.createShipment(request, { idempotencyKey: key }), api.createShipment(request, { idempotencyKey: key })]);
       expect(results[1].data).toEqual(results[0].data);
+      // Exactly one of the racing calls booked; the other got the booking back as a replay.
+      expect(results.map((result) => result.replayed).sort()).toEqual([false, true]);
       const again = await api.createShipment(request, { idempotencyKey: key });
       expect(again.data.orderNumber).toBe(results[0].data.orderNumber);
+      expect(again.replayed).toBe(true);
     });
   });
 };
