@@ -4,7 +4,7 @@
  * its data plus the warnings the call earned (e.g. deprecated palletDimensions) or rejects with a
  * ProblemError; the same contract tests run against both.
  */
-import type { Page, Quote, Shipment } from '../domain/schemas.js';
+import type { Page, Quote, Shipment, TransitTable } from '../domain/schemas.js';
 
 export interface ApiResult<T> {
   data: T;
@@ -35,6 +35,11 @@ export interface ShipperApi {
   createShipment(request: unknown, options?: WriteOptions): Promise<ApiResult<Shipment>>;
   getShipment(id: string): Promise<ApiResult<Shipment>>;
   listShipments(query?: ListQuery): Promise<ApiResult<Page<Shipment>>>;
+  /**
+   * Transit days and ETAs from one origin to many destinations over a range of pickup days
+   * (extension: POST /v1/shipper/transit). Read-only: quotes nothing, stores nothing.
+   */
+  transitTimes(request: unknown): Promise<ApiResult<TransitTable>>;
   /** The Bill of Lading of a shipment as PDF bytes. */
   renderBol(id: string, options?: { template?: string | undefined }): Promise<ApiResult<Uint8Array>>;
   listBolTemplates(): Promise<ApiResult<BolTemplateInfo[]>>;

@@ -72,14 +72,24 @@ export class IO {
     if (!this.options.quiet) this.streams.stderr.write(`${message}\n`);
   }
 
-  table(head: string[], rows: Array<Array<string | number>>, options: { colWidths?: Array<number | null> } = {}): string {
+  table(
+    head: string[],
+    rows: Array<Array<string | number>>,
+    options: { colWidths?: Array<number | null>; compact?: boolean; ruleBefore?: number[] } = {},
+  ): string {
     const table = new Table({
       head: head.map((cell) => this.color.bold(cell)),
       style: { head: [], border: this.color.level > 0 ? ['grey'] : [] },
       wordWrap: false,
       ...(options.colWidths ? { colWidths: options.colWidths } : {}),
+      // compact: rules only under the head and above the rows in ruleBefore (groups), not between all rows.
+      ...(options.compact ? { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } } : {}),
     });
-    for (const row of rows) table.push(row.map((cell) => String(cell)));
+    const rule = { mid: '─', 'left-mid': '├', 'mid-mid': '┼', 'right-mid': '┤' };
+    const ruled = new Set([0, ...(options.ruleBefore ?? [])]);
+    rows.forEach((row, index) =>
+      table.push(row.map((cell) => (options.compact && ruled.has(index) ? { content: String(cell), chars: rule } : String(cell)))),
+    );
     return table.toString();
   }
 }
