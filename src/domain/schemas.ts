@@ -6,6 +6,7 @@
  * `freightClass`, which is computed from density and refused as input.
  */
 import { z } from 'zod';
+import { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -321,8 +322,7 @@ export type Shipment = z.output<typeof shipmentSchema>;
 // ---------------------------------------------------------------------------------------------
 // Transit tables (extension: POST /v1/shipper/transit). Read-only: nothing is quoted or stored.
 
-export const MAX_TRANSIT_DESTINATIONS = 1000;
-export const MAX_TRANSIT_PICKUP_DAYS = 60;
+export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS };
 
 export const transitRequestSchema = z.object({
   origin: placeInputSchema,

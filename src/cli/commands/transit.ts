@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ProblemError } from '../../api/problems.js';
-import { MAX_TRANSIT_PICKUP_DAYS, type TransitLane, type TransitRow, type TransitTable } from '../../domain/schemas.js';
+import { MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
+import type { TransitLane, TransitRow, TransitTable } from '../../domain/schemas.js';
 import { localDateInZone } from '../../domain/transit.js';
 import { ZipDirectory } from '../../geo/zipDirectory.js';
 import { clockFromEnv, type CommandContext } from '../context.js';
@@ -216,10 +217,13 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
   );
 }
 
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** "2026-11-30T17:00:00-05:00": the ETA as a local time with its offset, for scripts. */
 export function localIsoInstant(iso: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -229,10 +233,10 @@ export function localIsoInstant(iso: string, timeZone: string): string {
       second: '2-digit',
       hourCycle: 'h23',
       timeZoneName: 'longOffset',
-    })
-      .formatToParts(new Date(iso))
-      .map((part) => [part.type, part.value]),
-  );
+    });
+    offsetFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
   const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
