@@ -93,6 +93,12 @@ export function parseUserDate(input: string, today: string): ParsedDate {
   return fail;
 }
 
+/** "today", "tomorrow" or "yesterday" when the date is one of those, else null. */
+export function relativeDay(date: string, today: string): string | null {
+  const offset = epochDay(date) - epochDay(today);
+  return offset === 0 ? 'today' : offset === 1 ? 'tomorrow' : offset === -1 ? 'yesterday' : null;
+}
+
 /** "today", "tomorrow", "yesterday", else "Fri Nov 27" (with the year when it is not this year's). */
 export function describeDate(date: string, today: string): string {
   const offset = epochDay(date) - epochDay(today);

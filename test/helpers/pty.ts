@@ -17,6 +17,8 @@ export interface PtySession {
   answer(prompt: RegExp | string, text: string): Promise<void>;
   /** Everything written to the terminal so far, without ANSI codes. */
   output(): string;
+  /** Everything written to the terminal so far, as written (ANSI codes included). */
+  raw(): string;
   exitCode: Promise<number>;
   kill(): void;
 }
@@ -69,6 +71,7 @@ export function spawnCliInPty(args: string[], options: { cwd: string; env?: Reco
       child.write(KEY.enter);
     },
     output,
+    raw: () => raw,
     exitCode,
     kill: () => child.kill(),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDate, parseUserDate } from '../../src/cli/dates.js';
+import { describeDate, parseUserDate, relativeDay } from '../../src/cli/dates.js';
 
 const TODAY = '2026-11-23'; // a Monday
 const read = (text: string) => {
@@ -40,5 +40,7 @@ describe('dates in the user words', () => {
     expect(describeDate('2026-11-22', TODAY)).toBe('yesterday');
     expect(describeDate('2026-11-27', TODAY)).toBe('Fri Nov 27');
     expect(describeDate('2027-01-04', TODAY)).toBe('Mon Jan 4, 2027');
+    expect(relativeDay('2026-11-24', TODAY)).toBe('tomorrow');
+    expect(relativeDay('2026-11-27', TODAY)).toBeNull();
   });
 });

@@ -55,8 +55,8 @@ describe('shipper transit', () => {
     expect(rows.map((row) => [row[3], row[4], row[5]!.slice(0, 14), row[6]])).toEqual([
       ['Thu 2026-10-08', '3', 'Tue 2026-10-13', 'weekend'],
       ['Fri 2026-10-09', '3', 'Wed 2026-10-14', 'weekend'],
-      ['Sat 2026-10-10', 'no pickup', expect.stringMatching(/Saturday|weekend/), ''],
-      ['Sun 2026-10-11', 'no pickup', expect.stringMatching(/Sunday|weekend/), ''],
+      ['Sat 2026-10-10', 'no pickup', 'Saturday', ''],
+      ['Sun 2026-10-11', 'no pickup', 'Sunday', ''],
       ['Mon 2026-10-12', '3', 'Thu 2026-10-15', ''],
     ]);
     expect(rows[1]!.slice(0, 3)).toEqual(['', '', '']); // the lane is named once
@@ -69,17 +69,17 @@ describe('shipper transit', () => {
     expect(rows.map((row) => [row[3], row[4], row[5]!.slice(0, 14)])).toEqual([
       ['Tue 2026-11-24', '3', 'Mon 2026-11-30'],
       ['Wed 2026-11-25', '3', 'Tue 2026-12-01'],
-      ['Thu 2026-11-26', 'no pickup', expect.stringMatching(/Thanksgiving/)],
+      ['Thu 2026-11-26', 'no pickup', 'Thanksgiving'],
       ['Fri 2026-11-27', '3', 'Wed 2026-12-02'],
     ]);
-    expect(rows[0]![6]).toMatch(/Thanksgiving.*weekend|weekend.*Thanksgiving/);
+    expect(rows[0]![6]).toBe('Thanksgiving, weekend');
   });
 
   it('a closed pickup date without --days shows the next pickup and says why', async () => {
     const result = await run(['--from', '60601', '--to', '10001', '--pickup-date', 'saturday']);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^Sat 2026-10-10 is .+: no pickup; showing pickup on Mon 2026-10-12\n$/);
-    expect(result.stdout.split('\n')[0]).toBe('Pickup Mon 2026-10-12 (Mon Oct 12)');
+    expect(result.stdout.split('\n')[0]).toBe('Pickup Mon 2026-10-12');
     expect(tableRows(result.stdout).slice(1).map((row) => row[3])).toEqual(['3']);
   });
 

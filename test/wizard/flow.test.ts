@@ -170,9 +170,10 @@ describe('quote wizard flow', () => {
     // What the person saw: city and state of each ZIP, the class per line, price and booking.
     expect(h.prompter.shown).toContain('60601  Chicago, IL');
     expect(h.prompter.shown).toContain('48x40x48  11.25 pcf, class 92.5');
-    expect(h.stdout()).toMatch(/3 business days in transit, ETA Fri 2026-10-09 \d\d:00 EDT/);
+    expect(h.stdout()).toMatch(/Pickup Tue 2026-10-06 \(tomorrow\): 3 business days in transit, ETA Fri 2026-10-09 \d\d:00 EDT/);
     expect(h.stdout()).toMatch(/Total\s+\$[\d,]+\.\d\d/);
     expect(h.stdout()).toContain(`Booked ${shipment.orderNumber}`);
+    expect(h.stdout()).toContain(`Wrote BOL-${shipment.orderNumber}.pdf`);
   });
 
   it('refuses an unknown ZIP at the prompt and takes the corrected one', async () => {

@@ -37,8 +37,8 @@ afterEach(async () => {
   await cleanup();
 });
 
-function wizard(): PtySession {
-  session = spawnCliInPty(['--store', store, 'quote'], { cwd: dir, env: ENV });
+function wizard(flags: string[] = [], env: Record<string, string> = {}): PtySession {
+  session = spawnCliInPty(['--store', store, ...flags, 'quote'], { cwd: dir, env: { ...ENV, ...env } });
   return session;
 }
 
@@ -125,7 +125,7 @@ describe('quote wizard in a terminal', () => {
     ]);
     // The BOL: a real PDF file next to where the wizard ran (needs the BOL renderer).
     const pdfPath = join(dir, `BOL-${shipment.orderNumber}.pdf`);
-    expect(pty.output()).toContain(`Wrote ${pdfPath}`);
+    expect(pty.output()).toContain(`Wrote BOL-${shipment.orderNumber}.pdf`);
     expect(code).toBe(0);
     expect((await readFile(pdfPath)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect((await stat(pdfPath)).size).toBeGreaterThan(1000);
@@ -169,5 +169,21 @@ describe('quote wizard in a terminal', () => {
     expect(await pty.exitCode).toBe(130);
     expect(pty.output()).not.toMatch(/at .*\.js:\d+/); // no stack trace
     expect(await snapshot(store)).toEqual(before);
+  });
+
+  it('colours prompts on a terminal, but not with --no-color or NO_COLOR', async () => {
+    const SGR = /\u001b\[[0-9;]*m/;
+    for (const [flags, env, coloured] of [
+      [[], {}, true],
+      [['--no-color'], {}, false],
+      [[], { NO_COLOR: '1' }, false],
+    ] as Array<[string[], Record<string, string>, boolean]>) {
+      const pty = wizard(flags, env);
+      await pty.answer('Pickup ZIP (origin)', '60601');
+      await pty.waitFor('Delivery ZIP');
+      pty.type(KEY.ctrlC);
+      expect(await pty.exitCode).toBe(130);
+      expect({ flags, env, coloured: SGR.test(pty.raw()) }).toEqual({ flags, env, coloured });
+    }
   });
 });

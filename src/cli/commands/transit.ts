@@ -8,7 +8,7 @@ import type { TransitLane, TransitRow, TransitTable } from '../../domain/schemas
 import { localDateInZone } from '../../domain/transit.js';
 import { ZipDirectory } from '../../geo/zipDirectory.js';
 import { clockFromEnv, type CommandContext } from '../context.js';
-import { describeDate, parseUserDate, weekdayOf } from '../dates.js';
+import { parseUserDate, relativeDay, weekdayOf } from '../dates.js';
 import { UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, type IO } from '../output.js';
 import { collect, type ContextFactory } from '../program.js';
@@ -148,14 +148,19 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
 // -----------------------------------------------------------------------------------------------
 // Output
 
-/** "weekend", or the closed day's reason: what transit days did not count between pickup and delivery. */
+/** A closed day, short enough for a table cell: "Saturday", "Thanksgiving", "Christmas Day (observed)". */
+export function shortClosedReason(date: string, reason: string): string {
+  const weekday = weekdayOf(date);
+  if (weekday === 0 || weekday === 6) return weekday === 0 ? 'Sunday' : 'Saturday';
+  return reason.replace(/ \(carrier holiday\)$/, '').replace(/ \(observed, carrier holiday\)$/, ' (observed)');
+}
+
+/** "weekend", or the closed day's name: what transit days did not count between pickup and delivery. */
 export function skippedSummary(row: TransitRow): string {
   const reasons: string[] = [];
   for (const day of row.skippedDays) {
     const weekday = weekdayOf(day.date);
-    // Short in a table column: "Thanksgiving", "Christmas Day (observed)".
-    const reason =
-      weekday === 0 || weekday === 6 ? 'weekend' : day.reason.replace(/ \(carrier holiday\)$/, '').replace(/ \(observed, carrier holiday\)$/, ' (observed)');
+    const reason = weekday === 0 || weekday === 6 ? 'weekend' : shortClosedReason(day.date, day.reason);
     if (!reasons.includes(reason)) reasons.push(reason);
   }
   return reasons.join(', ');
@@ -174,7 +179,8 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
   }
   // One pickup day: the same for every lane, so it is said once above the table, not in a column.
   if (!byDay && firstPickup) {
-    io.info(`Pickup ${formatDate(firstPickup.pickupDate)}${today ? ` (${describeDate(firstPickup.pickupDate, today)})` : ''}`);
+    const relative = today ? relativeDay(firstPickup.pickupDate, today) : null;
+    io.info(`Pickup ${formatDate(firstPickup.pickupDate)}${relative ? ` (${relative})` : ''}`);
   }
   const head = ['From', 'To', 'Miles', ...(byDay ? ['Pickup'] : []), 'Transit days', 'ETA at destination', ...(byDay ? ['Crosses'] : [])];
   const rows: string[][] = [];
@@ -188,7 +194,7 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
       first = false;
       const pickupCell = byDay ? [row.pickupAvailable ? formatDate(row.pickupDate) : c.dim(formatDate(row.pickupDate))] : [];
       if (!row.pickupAvailable) {
-        rows.push([...laneCells, ...pickupCell, c.dim('no pickup'), c.dim(row.closedReason ?? ''), '']);
+        rows.push([...laneCells, ...pickupCell, c.dim('no pickup'), c.dim(shortClosedReason(row.pickupDate, row.closedReason ?? '')), '']);
       } else if (row.transitDays === null || row.estimatedDeliveryDate === null) {
         rows.push([...laneCells, ...pickupCell, c.yellow('no coverage'), '-', ...(byDay ? [''] : [])]);
       } else {
@@ -203,9 +209,11 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
     }
   }
   // Only a terminal has a width; piped output keeps whole cells. The origin (the same on every
-  // row) gives way first, then the destination, "Crosses" and "Miles"; the ETA last.
+  // row) gives way first, then the destination, "Crosses", "Miles"; the ETA last.
   const [eta, crosses] = byDay ? [5, 6] : [4, -1];
-  const steps: FitStep[] = [{ shrink: [0] }, { shrink: [1] }, ...(byDay ? [{ shrink: [crosses] }, { drop: crosses }] : []), { drop: 2 }, { shrink: [eta] }];
+  const steps: FitStep[] = byDay
+    ? [{ shrink: [0] }, { shrink: [1] }, { shrink: [crosses] }, { drop: 2 }, { drop: crosses }, { shrink: [eta] }]
+    : [{ shrink: [0] }, { shrink: [1] }, { drop: 2 }, { shrink: [eta] }];
   const fitted = io.isStdoutTTY ? fitTable(head, rows, io.terminalWidth, steps) : { head, rows, colWidths: undefined };
   // One row per lane: no rules between rows; several days per lane: a rule between lanes.
   io.out(

@@ -24,7 +24,7 @@ import { DEFAULT_CARRIER_HOLIDAYS, businessDayReason, localDateInZone, nextBusin
 import { formatFieldPath } from '../../domain/validation.js';
 import { locationNameSchema, type SavedLocation } from '../../store/locations.js';
 import { printQuote } from '../commands/quote.js';
-import { describeDate, parseUserDate } from '../dates.js';
+import { describeDate, parseUserDate, relativeDay } from '../dates.js';
 import { CliError, ExitCode, exitCodeForProblem, problemLine } from '../errors.js';
 import { formatCents, formatDate, formatInstant, formatNumber, plural, type IO } from '../output.js';
 import { isPromptInterrupt, type Prompter, type Validation } from './prompter.js';
@@ -257,11 +257,13 @@ async function askPickupDate(deps: WizardDeps, origin: ZipPlace, destination: Zi
   const date = parsed.ok ? parsed.date : answer.trim();
   const row = accepted?.row;
   if (row && row.pickupDate === date) {
+    const relative = relativeDay(date, today);
+    const day = `${formatDate(date)}${relative ? ` (${relative})` : ''}`;
     deps.io.info(
       deps.io.color.dim(
         row.transitDays === null || row.estimatedDeliveryDate === null
-          ? `  ${formatDate(date)} (${describeDate(date, today)}): no coverage on this lane, so no transit days or ETA`
-          : `  ${formatDate(date)} (${describeDate(date, today)}): ${plural(row.transitDays, 'business day')} in transit, ETA ${formatInstant(row.estimatedDeliveryDate, accepted?.timeZone)}`,
+          ? `  Pickup ${day}: no coverage on this lane, so no transit days or ETA`
+          : `  Pickup ${day}: ${plural(row.transitDays, 'business day')} in transit, ETA ${formatInstant(row.estimatedDeliveryDate, accepted?.timeZone)}`,
       ),
     );
   }
@@ -466,8 +468,7 @@ async function askAndPrintBol(deps: WizardDeps, shipment: Shipment): Promise<str
   } else if (templates.length === 1) {
     template = templates[0]!.name;
   }
-  const file = deps.resolvePath(
-    (
+  const answer = (
       await prompter.input({
         message: 'Save the PDF as',
         default: `BOL-${shipment.orderNumber}.pdf`,
@@ -476,8 +477,8 @@ async function askAndPrintBol(deps: WizardDeps, shipment: Shipment): Promise<str
           return deps.fileExists(deps.resolvePath(value.trim())) ? `${value.trim()} already exists; choose another name` : true;
         },
       })
-    ).trim(),
-  );
+    ).trim();
+  const file = deps.resolvePath(answer);
   try {
     const { data: pdf } = await api.renderBol(shipment.id, { template });
     await deps.writeFile(file, pdf);
@@ -486,6 +487,6 @@ async function askAndPrintBol(deps: WizardDeps, shipment: Shipment): Promise<str
     const code = error instanceof ProblemError ? exitCodeForProblem(error, deps.mode) : ExitCode.local;
     throw new CliError(`shipment ${shipment.orderNumber} is booked, but its BOL was not printed: ${reason} (print it later: shipper bol ${shipment.id})`, code);
   }
-  io.out(`${io.color.green('Wrote')} ${file}`);
+  io.out(`${io.color.green('Wrote')} ${answer}`);
   return file;
 }
