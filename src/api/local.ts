@@ -14,17 +14,21 @@ import {
   quoteSchema,
   shipmentRequestSchema,
   shipmentSchema,
+  transitRequestSchema,
   type Page,
   type ProblemDetail,
   type Quote,
   type QuoteRequest,
   type Shipment,
   type ShipmentRequest,
+  type TransitTable,
   type Violation,
 } from '../domain/schemas.js';
 import { canonicalJson } from '../domain/canonicalJson.js';
 import { buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField } from '../domain/shipment.js';
 import { tariffSchema, type Tariff } from '../domain/tariff.js';
+import { localDateInZone, nextBusinessDay } from '../domain/transit.js';
+import { pickupDays, transitForLane } from '../domain/transitTable.js';
 import { formatFieldPath, parseRequest } from '../domain/validation.js';
 import { ZipDirectory } from '../geo/zipDirectory.js';
 import { defaultTariffFile, templatesDir } from '../paths.js';
@@ -473,6 +477,30 @@ export class LocalApi implements ShipperApi {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Transit tables
+
+  async transitTimes(raw: unknown): Promise<ApiResult<TransitTable>> {
+    const tariff = await this.loadTariff();
+    const parsed = parseRequest(transitRequestSchema, raw);
+    const destinations = (raw as { destinations?: unknown } | null)?.destinations;
+    const destinationPaths = Array.isArray(destinations) ? destinations.map((_, index) => ['destinations', index]) : [];
+    const zipViolations = this.unknownZips(raw, [['origin'], ...destinationPaths]);
+    if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
+    if (zipViolations.length > 0) throw constraintViolation(zipViolations);
+    const request = parsed.value;
+    const origin = this.zips.lookup(request.origin.postalCode)!;
+    const today = localDateInZone(this.now(), origin.timeZone);
+    // Unlike a quote, a closed first day is no error here: the table shows why there is no pickup.
+    const start = request.pickupDate ?? nextBusinessDay(today, tariff.holidays);
+    if (start < today) {
+      throw constraintViolation([{ field: 'pickupDate', message: `${start} is in the past (today is ${today} at the origin)` }]);
+    }
+    const days = pickupDays(start, request.pickupDays, tariff.holidays);
+    const lanes = request.destinations.map((destination) => transitForLane(origin, this.zips.lookup(destination.postalCode)!, days, tariff));
+    return { data: { lanes }, warnings: parsed.warnings };
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Bills of lading
 
   async renderBol(id: string, options: { template?: string | undefined } = {}): Promise<ApiResult<Uint8Array>> {
@@ -532,10 +560,12 @@ export class LocalApi implements ShipperApi {
     });
   }
 
-  private unknownZips(raw: unknown, paths: string[][]): Violation[] {
+  private unknownZips(raw: unknown, paths: Array<Array<string | number>>): Violation[] {
     const violations: Violation[] = [];
     for (const path of paths) {
-      const place = (raw as Record<string, unknown> | null)?.[path[0]!] as { postalCode?: unknown } | undefined;
+      const place = path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | null | undefined)?.[key], raw) as
+        | { postalCode?: unknown }
+        | undefined;
       const postalCode = typeof place?.postalCode === 'string' ? place.postalCode.trim() : undefined;
       if (postalCode && /^\d{5}(-\d{4})?$/.test(postalCode) && !this.zips.lookup(postalCode)) {
         violations.push({ field: formatFieldPath([...path, 'postalCode']), message: `unknown ZIP ${postalCode.slice(0, 5)}` });

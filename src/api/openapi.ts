@@ -25,6 +25,8 @@ import {
   ratedOrderComponentSchema,
   shipmentRequestSchema,
   shipmentSchema,
+  transitRequestSchema,
+  transitTableSchema,
   violationSchema,
 } from '../domain/schemas.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './types.js';
@@ -43,6 +45,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   PlaceInput: placeInputSchema,
   AddressInput: addressSchema,
   Dimensions: dimensionsSchema,
+  TransitRequest: transitRequestSchema,
 };
 
 const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
@@ -57,6 +60,7 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   PriceBreakdown: priceBreakdownSchema,
   BolTemplate: bolTemplateInfoSchema,
   BolTemplateList: z.object({ items: z.array(bolTemplateInfoSchema) }),
+  TransitTable: transitTableSchema,
   ProblemDetail: problemDetailSchema,
   Violation: violationSchema,
 };
@@ -73,7 +77,7 @@ const SEED_FIELDS: Record<string, string[]> = {
   Violation: ['field'],
 };
 /** Components the seed does not show at all (it leaves the shipment response "not shown"). */
-const EXTENSION_COMPONENTS = new Set(['QuotePage', 'Shipment', 'ShipmentPage', 'BolTemplate', 'BolTemplateList']);
+const EXTENSION_COMPONENTS = new Set(['QuotePage', 'Shipment', 'ShipmentPage', 'BolTemplate', 'BolTemplateList', 'TransitRequest', 'TransitTable']);
 
 function jsonSchemaOf(registry: Record<string, z.ZodType>, io: Io): Record<string, JsonObject> {
   const ids = z.registry<{ id: string }>();
@@ -310,6 +314,23 @@ function paths(): JsonObject {
           400: problemResponse('Unknown or malformed template name (`violations[].field` is `template`)'),
           401: use('Unauthorized'),
           404: use('NotFound'),
+          500: use('InternalError'),
+        },
+      },
+    },
+    [apiPaths.transit]: {
+      post: {
+        operationId: 'transitTimes',
+        tags: ['Quotes'],
+        summary: 'Transit days and ETAs from one origin to many destinations over several pickup days; quotes and stores nothing',
+        'x-extension': true,
+        requestBody: jsonBody('TransitRequest'),
+        responses: {
+          200: jsonResponse('One lane per destination, one row per pickup day', 'TransitTable'),
+          400: use('BadRequest'),
+          401: use('Unauthorized'),
+          413: use('PayloadTooLarge'),
+          415: use('UnsupportedMediaType'),
           500: use('InternalError'),
         },
       },

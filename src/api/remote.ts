@@ -14,7 +14,19 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
-import { bolTemplateInfoSchema, pageSchema, problemDetailSchema, quoteSchema, shipmentSchema, type Page, type ProblemDetail, type Quote, type Shipment } from '../domain/schemas.js';
+import {
+  bolTemplateInfoSchema,
+  pageSchema,
+  problemDetailSchema,
+  quoteSchema,
+  shipmentSchema,
+  transitTableSchema,
+  type Page,
+  type ProblemDetail,
+  type Quote,
+  type Shipment,
+  type TransitTable,
+} from '../domain/schemas.js';
 import { formatFieldPath } from '../domain/validation.js';
 import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
 import type { ApiResult, BolTemplateInfo, ListQuery, ShipperApi, WriteOptions } from './types.js';
@@ -143,6 +155,10 @@ export class RemoteApi implements ShipperApi {
   async listBolTemplates(): Promise<ApiResult<BolTemplateInfo[]>> {
     const { data, warnings } = await this.json('GET', apiPaths.bolTemplates, bolTemplateListSchema, 'a list of BOL templates');
     return { data: data.items, warnings };
+  }
+
+  async transitTimes(body: unknown): Promise<ApiResult<TransitTable>> {
+    return this.json('POST', apiPaths.transit, transitTableSchema, 'a transit table', { body });
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@
  * ProblemError; the same contract tests run against both.
  */
 import type { z } from 'zod';
-import type { bolTemplateInfoSchema, Page, ProblemDetail, Quote, Shipment } from '../domain/schemas.js';
+import type { bolTemplateInfoSchema, Page, ProblemDetail, Quote, Shipment, TransitTable } from '../domain/schemas.js';
 
 export interface ApiResult<T> {
   data: T;
@@ -64,6 +64,11 @@ export interface ShipperApi {
   previewShipments?(requests: unknown[]): Promise<Array<BatchOutcome<Quote>>>;
   getShipment(id: string): Promise<ApiResult<Shipment>>;
   listShipments(query?: ListQuery): Promise<ApiResult<Page<Shipment>>>;
+  /**
+   * Transit days and ETAs from one origin to many destinations over a range of pickup days
+   * (extension: POST /v1/shipper/transit). Read-only: quotes nothing, stores nothing.
+   */
+  transitTimes(request: unknown): Promise<ApiResult<TransitTable>>;
   /** The Bill of Lading of a shipment as PDF bytes. */
   renderBol(id: string, options?: { template?: string | undefined }): Promise<ApiResult<Uint8Array>>;
   listBolTemplates(): Promise<ApiResult<BolTemplateInfo[]>>;

@@ -13,6 +13,7 @@ export const apiPaths = {
   shipment: (id: string) => `${API_PREFIX}/shipment/${encodeURIComponent(id)}`,
   bol: (id: string) => `${API_PREFIX}/shipment/${encodeURIComponent(id)}/bol`,
   bolTemplates: `${API_PREFIX}/bol-templates`,
+  transit: `${API_PREFIX}/transit`,
 };
 
 /** The same paths as OpenAPI path templates. */

@@ -3,6 +3,7 @@
  * stack trace.
  */
 import { ProblemError, RemoteError } from '../api/problems.js';
+import type { ProblemDetail } from '../domain/schemas.js';
 import type { IO } from './output.js';
 
 export const ExitCode = {
@@ -53,18 +54,26 @@ export function exitCodeForProblem(error: ProblemError, mode: 'local' | 'remote'
   return ExitCode.rejected;
 }
 
-/** Writes the error as people and scripts expect it and returns the exit code. */
+/**
+ * A problem as one line, each violation written `message (field)`: "unknown ZIP 00000
+ * (origin.postalCode)". The generic "the request has N invalid fields" adds nothing and is left out.
+ */
+export function problemLine(problem: ProblemDetail): string {
+  const violations = (problem.violations ?? []).map((violation) => `${violation.message} (${violation.field})`);
+  if (violations.length === 0) return problem.detail ?? problem.title;
+  const generic = problem.status === 400 && problem.title === 'Constraint Violation';
+  return generic || !problem.detail ? violations.join('; ') : `${problem.detail}: ${violations.join('; ')}`;
+}
+
+/** Writes the error as people and scripts expect it (one red line on stderr) and returns the exit code. */
 export function reportError(error: unknown, io: IO, mode: 'local' | 'remote' = 'local'): number {
   if (error instanceof ProblemError) {
     if (io.options.json) io.json(error.problem);
-    const { problem } = error;
-    const lines = [problem.detail ?? problem.title];
-    for (const violation of problem.violations ?? []) lines.push(`  ${violation.field}: ${violation.message}`);
-    io.error(lines.join('\n'));
+    io.error(problemLine(error.problem));
     return exitCodeForProblem(error, mode);
   }
   if (error instanceof UsageError) {
-    io.error(error.hint ? `${error.message}\n  ${error.hint}` : error.message);
+    io.error(error.hint ? `${error.message} (${error.hint})` : error.message);
     return ExitCode.usage;
   }
   if (error instanceof RemoteError) {

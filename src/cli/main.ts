@@ -8,6 +8,12 @@ import { buildProgram } from './program.js';
 export async function main(argv: string[], streams: IOStreams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const contexts: CommandContext[] = [];
   const program = buildProgram(streams, env, contexts);
+  // Every command, not only the root: a subcommand's unknown option must exit 2 through the catch below.
+  const overrideExit = (command: typeof program): void => {
+    command.exitOverride();
+    command.commands.forEach(overrideExit);
+  };
+  overrideExit(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;

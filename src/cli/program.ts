@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { registerBolCommand } from './commands/bol.js';
+import { registerCompletionCommands } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerLocationCommands } from './commands/location.js';
@@ -12,6 +13,7 @@ import { registerQuoteCommands } from './commands/quote.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerShipCommand } from './commands/ship.js';
 import { registerShipmentCommands } from './commands/shipment.js';
+import { registerTransitCommands } from './commands/transit.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
 
@@ -28,6 +30,12 @@ export function parseLimit(value: string): number {
 }
 
 export const VERSION = '0.1.0';
+
+function commanderErrorLine(text: string, program: Command, streams: IOStreams, env: NodeJS.ProcessEnv): string {
+  const line = `shipper: ${text.replace(/^error: /, '').split('\n').map((part) => part.trim()).filter(Boolean).join(' ')}`;
+  const io = new IO(streams, { json: false, quiet: false, color: program.opts().color !== false }, env);
+  return io.errColor.red(line);
+}
 
 export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, contexts: CommandContext[]): Command {
   const program = new Command('shipper')
@@ -50,6 +58,8 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
+      // commander's own errors (unknown option, missing argument) as one line, like ours.
+      outputError: (text, write) => write(`${commanderErrorLine(text, program, streams, env)}\n`),
     })
     .addHelpText(
       'after',
@@ -58,6 +68,8 @@ Examples:
   $ shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48
   $ shipper quote get <quote-id> --json
   $ shipper quote list
+  $ shipper transit --from 60601 --to 10001 --to 30301 --days 5
+  $ source <(shipper completion bash)
 
 Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 local store or tariff failure.`,
     );
@@ -71,6 +83,7 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   };
 
   registerQuoteCommands(program, context);
+  registerTransitCommands(program, context);
   registerShipCommand(program, context);
   registerShipmentCommands(program, context);
   registerImportCommand(program, context);
@@ -79,5 +92,6 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   registerServeCommands(program, context);
   registerOpenApiCommands(program, context);
   registerConfigCommands(program, context);
+  registerCompletionCommands(program, context);
   return program;
 }

@@ -75,6 +75,12 @@ export function isCovered(place: ZipPlace, tariff: Tariff): boolean {
   return tariff.coverage.states.includes(place.state);
 }
 
+/** The tariff's transit days on a lane (by distance band), or null when it does not serve both ends. */
+export function laneTransitDays(origin: ZipPlace, destination: ZipPlace, miles: number, tariff: Tariff): number | null {
+  if (!isCovered(origin, tariff) || !isCovered(destination, tariff)) return null;
+  return tariff.distanceBands[distanceBandIndex(miles, tariff)]!.transitDays;
+}
+
 export function priceShipment(
   components: ReadonlyArray<RatedOrderComponent>,
   miles: number,
@@ -151,11 +157,11 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
 
   let transitDays: number | null = null;
   let estimatedDeliveryDate: string | null = null;
-  if (isCovered(origin, tariff) && isCovered(destination, tariff)) {
-    const band = tariff.distanceBands[distanceBandIndex(miles, tariff)]!;
+  const laneDays = laneTransitDays(origin, destination, miles, tariff);
+  if (laneDays !== null) {
     const estimate = estimateDelivery({
       pickupDate: pickup.value,
-      transitDays: band.transitDays,
+      transitDays: laneDays,
       destinationTimeZone: destination.timeZone,
       deliveryCutoff: tariff.deliveryCutoff,
       calendar: tariff.holidays,
@@ -184,6 +190,6 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
   };
 }
 
-function placeOf(place: ZipPlace) {
+export function placeOf(place: ZipPlace) {
   return { postalCode: place.postalCode, countryCode: 'US', city: place.city, state: place.state };
 }

@@ -6,6 +6,7 @@
  * `freightClass`, which is computed from density and refused as input.
  */
 import { z } from 'zod';
+import { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -319,6 +320,56 @@ export const shipmentSchema = z.object({
   createdAt: instantSchema,
 });
 export type Shipment = z.output<typeof shipmentSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Transit tables (extension: POST /v1/shipper/transit). Read-only: nothing is quoted or stored.
+
+export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS };
+
+export const transitRequestSchema = z.object({
+  origin: placeInputSchema,
+  destinations: z
+    .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
+    .min(1, { message: 'at least one destination is required' })
+    .max(MAX_TRANSIT_DESTINATIONS, { message: `at most ${MAX_TRANSIT_DESTINATIONS} destinations per request` }),
+  pickupDate: isoDateSchema
+    .optional()
+    .meta({ description: 'First pickup date to show; default the next business day. A closed day is shown with the reason' }),
+  pickupDays: z
+    .number({ error: 'pickupDays must be a number' })
+    .int({ message: 'pickupDays must be a whole number' })
+    .min(1, { message: 'pickupDays must be at least 1' })
+    .max(MAX_TRANSIT_PICKUP_DAYS, { message: `pickupDays must be at most ${MAX_TRANSIT_PICKUP_DAYS}` })
+    .default(1)
+    .meta({ description: 'How many business (pickup) days to show per lane, from pickupDate on' }),
+});
+export type TransitRequestInput = z.input<typeof transitRequestSchema>;
+export type TransitRequest = z.output<typeof transitRequestSchema>;
+
+export const closedDaySchema = z.object({ date: isoDateSchema, reason: z.string() });
+
+export const transitRowSchema = z.object({
+  pickupDate: isoDateSchema,
+  pickupAvailable: z.boolean().meta({ description: 'false on weekends and carrier holidays' }),
+  closedReason: z.string().nullable().meta({ description: 'Why there is no pickup that day, e.g. "Thanksgiving (carrier holiday)"' }),
+  transitDays: z.number().int().nullable().meta({ description: 'null without coverage or without a pickup' }),
+  deliveryDate: isoDateSchema.nullable().meta({ description: 'Delivery day, local to the destination' }),
+  estimatedDeliveryDate: instantSchema.nullable().meta({ description: 'Delivery day at the destination cut-off, as a UTC instant' }),
+  skippedDays: z.array(closedDaySchema).meta({ description: 'Closed days between pickup and delivery that transit days do not count' }),
+});
+export type TransitRow = z.infer<typeof transitRowSchema>;
+
+export const transitLaneSchema = z.object({
+  origin: placeSchema,
+  destination: placeSchema.extend({ timeZone: z.string().meta({ description: 'IANA time zone of the destination' }) }),
+  miles: z.number().int(),
+  covered: z.boolean().meta({ description: 'false when the tariff does not serve the lane (no transit days, no ETA)' }),
+  rows: z.array(transitRowSchema),
+});
+export type TransitLane = z.infer<typeof transitLaneSchema>;
+
+export const transitTableSchema = z.object({ lanes: z.array(transitLaneSchema) });
+export type TransitTable = z.infer<typeof transitTableSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Lists and errors

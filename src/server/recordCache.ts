@@ -71,6 +71,7 @@ export function withRecordCache(api: ShipperApi, maxEntries = DEFAULT_CACHE_ENTR
     listShipments: (query) => api.listShipments(query),
     renderBol: (id, options) => api.renderBol(id, options),
     listBolTemplates: () => api.listBolTemplates(),
+    transitTimes: (request) => api.transitTimes(request),
     close: () => api.close(),
   };
 }

@@ -14,6 +14,7 @@ export type Operation =
   | 'getShipment'
   | 'getBol'
   | 'listBolTemplates'
+  | 'transitTimes'
   | 'openapi';
 
 export type RouteMatch =
@@ -41,6 +42,7 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   if (segments.length > 3) return { kind: 'not-found' };
 
   if (collection === 'bol-templates' && segments.length === 1) return pick({ GET: 'listBolTemplates' }, method);
+  if (collection === 'transit' && segments.length === 1) return pick({ POST: 'transitTimes' }, method);
   if (collection !== 'quote' && collection !== 'shipment') return { kind: 'not-found' };
   const resource = collection;
 

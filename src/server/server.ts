@@ -164,6 +164,11 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
           contentType: PDF_TYPE,
         };
       }
+      case 'transitTimes': {
+        // Read-only: no Idempotency-Key needed, nothing created, so 200 rather than 201.
+        const result = await api.transitTimes(await readJsonBody(req, bodyLimit));
+        return { status: 200, headers: warningHeaders(result), json: result.data };
+      }
       case 'listBolTemplates': {
         const result = await api.listBolTemplates();
         return { status: 200, headers: warningHeaders(result), json: { items: result.data } };

@@ -48,6 +48,7 @@ function perRequestClient(local: LocalApi): ShipperApi {
     listQuotes: (query) => local.listQuotes(query),
     createShipment: (request, options) => local.createShipment(request, options),
     getShipment: (id) => local.getShipment(id),
+    transitTimes: (request) => local.transitTimes(request),
     listShipments: (query) => local.listShipments(query),
     renderBol: (id, options) => local.renderBol(id, options),
     listBolTemplates: () => local.listBolTemplates(),

@@ -16,6 +16,7 @@ describe('matchRoute', () => {
       getBillOfLading: 'getBol',
       listBolTemplates: 'listBolTemplates',
       getApiDescription: 'openapi',
+      transitTimes: 'transitTimes',
     };
     let count = 0;
     for (const [template, item] of Object.entries(paths)) {
@@ -25,7 +26,7 @@ describe('matchRoute', () => {
         count++;
       }
     }
-    expect(count).toBe(9);
+    expect(count).toBe(10);
   });
 
   it('hands the raw id to the operation', () => {

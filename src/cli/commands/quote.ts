@@ -74,10 +74,10 @@ export async function runQuoteList(ctx: CommandContext, options: { limit: number
   if (page.nextCursor) ctx.io.info(`More: shipper quote list --cursor ${page.nextCursor}`);
 }
 
-export function printQuote(io: IO, quote: Quote): void {
+export function printQuote(io: IO, quote: Quote, now: Date = new Date()): void {
   const c = io.color;
   const timeZone = new ZipDirectory().lookup(quote.destination.postalCode)?.timeZone;
-  const expired = Date.parse(quote.quoteExpirationTime) <= Date.now();
+  const expired = Date.parse(quote.quoteExpirationTime) <= now.getTime();
   io.out(`${c.bold('Quote')} ${quote.id}`);
   io.out(`  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`);
   io.out(`  Pickup    ${formatDate(quote.pickupDate)}`);

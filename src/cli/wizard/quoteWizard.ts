@@ -1,8 +1,67 @@
-// Placeholder until the interactive wizard lands.
-import type { QuoteOptions } from '../commands/quote.js';
-import type { CommandContext } from '../context.js';
+/**
+ * `shipper quote` on a terminal without components (or with -i): wires the real prompter, API,
+ * geodata, saved locations and file system into the wizard flow. Without a terminal it never
+ * prompts: it fails with exit 2 naming the flags that are missing.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ShipperApi } from '../../api/types.js';
+import { ZipDirectory } from '../../geo/zipDirectory.js';
+import { JsonStore } from '../../store/jsonStore.js';
+import { resolveStoreDir } from '../../store/location.js';
+import { LocationBook } from '../../store/locations.js';
+import { normaliseAccessorials, quoteRequestFromOptions, type QuoteOptions } from '../commands/quote.js';
+import { parseComponentSpec } from '../componentSpec.js';
+import { clockFromEnv, type CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { runWizardFlow, type AccessorialChoice } from './flow.js';
+import { createInquirerPrompter } from './prompter.js';
 
-export async function runQuoteWizard(_ctx: CommandContext, _options: QuoteOptions): Promise<void> {
-  throw new UsageError('missing --from ZIP, --to ZIP, --component SPEC');
+/** The accessorials SPEC section 3 names; a remote server's tariff is not known to the client. */
+export const STANDARD_ACCESSORIALS: AccessorialChoice[] = [
+  { code: 'LIFTGATE_PICKUP', description: 'Liftgate at pickup' },
+  { code: 'LIFTGATE_DELIVERY', description: 'Liftgate at delivery' },
+  { code: 'RESIDENTIAL_DELIVERY', description: 'Residential delivery' },
+  { code: 'INSIDE_DELIVERY', description: 'Inside delivery' },
+  { code: 'APPOINTMENT', description: 'Delivery appointment' },
+];
+
+/** The local tariff's accessorials with their prices; the standard list for a remote server. */
+async function accessorialChoices(api: ShipperApi): Promise<AccessorialChoice[]> {
+  const local = api as ShipperApi & { loadTariff?: () => Promise<{ accessorials: Record<string, { description: string; amountInCents: number }> }> };
+  if (api.mode !== 'local' || typeof local.loadTariff !== 'function') return STANDARD_ACCESSORIALS;
+  const tariff = await local.loadTariff();
+  return Object.entries(tariff.accessorials).map(([code, { description, amountInCents }]) => ({ code, description, amountInCents }));
+}
+
+export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions): Promise<void> {
+  if (!ctx.io.canPrompt) {
+    quoteRequestFromOptions(options); // names the missing flags (exit 2)
+    throw new UsageError('--interactive needs a terminal (and no --json)', 'drop -i to quote with the flags given');
+  }
+  const api = await ctx.api();
+  const writeFileAtomic = (await import('write-file-atomic')).default;
+  await runWizardFlow(
+    {
+      prompter: await createInquirerPrompter(ctx.io),
+      api,
+      io: ctx.io,
+      zips: new ZipDirectory(),
+      // Saved locations live in the local store, in remote mode too.
+      locations: new LocationBook(new JsonStore(resolveStoreDir(ctx.globals.store, ctx.env))),
+      now: clockFromEnv(ctx.env),
+      accessorials: await accessorialChoices(api),
+      resolvePath: (path) => resolve(path),
+      fileExists: (path) => existsSync(path),
+      writeFile: (path, bytes) => writeFileAtomic(path, Buffer.from(bytes)),
+      mode: ctx.mode,
+    },
+    {
+      from: options.from,
+      to: options.to,
+      pickupDate: options.pickupDate,
+      accessorials: normaliseAccessorials(options.accessorial),
+      components: options.component.map(parseComponentSpec),
+    },
+  );
 }

@@ -1,0 +1,78 @@
+/**
+ * Drives the built CLI through a real pseudo-terminal (node-pty), as a person at a terminal would:
+ * wait for a prompt to appear, type, press keys. Output is kept with ANSI codes stripped.
+ */
+import { spawn, type IPty } from 'node-pty';
+import { stripVTControlCharacters } from 'node:util';
+import { BIN } from './cli.js';
+
+export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', space: ' ', backspace: '\u007f', ctrlC: '\u0003', ctrlU: '\u0015' } as const;
+
+export interface PtySession {
+  /** Resolves when the text (since the last match) matches; rejects after timeoutMs with the screen so far. */
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
+  /** Types text (and keys) into the terminal. */
+  type(text: string): void;
+  /** Waits for the prompt, then types the answer and Enter. */
+  answer(prompt: RegExp | string, text: string): Promise<void>;
+  /** Everything written to the terminal so far, without ANSI codes. */
+  output(): string;
+  /** Everything written to the terminal so far, as written (ANSI codes included). */
+  raw(): string;
+  exitCode: Promise<number>;
+  kill(): void;
+}
+
+export function spawnCliInPty(args: string[], options: { cwd: string; env?: Record<string, string>; cols?: number; rows?: number }): PtySession {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !['NO_COLOR', 'FORCE_COLOR', 'SHIPPER_STORE', 'SHIPPER_API_KEY'].includes(key)) env[key] = value;
+  }
+  Object.assign(env, { TERM: 'xterm-256color', ...options.env });
+  const child: IPty = spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols: options.cols ?? 120, rows: options.rows ?? 60, cwd: options.cwd, env });
+  let raw = '';
+  let cursor = 0;
+  const listeners = new Set<() => void>();
+  child.onData((data) => {
+    raw += data;
+    for (const listener of [...listeners]) listener();
+  });
+  const exitCode = new Promise<number>((resolve) => child.onExit(({ exitCode: code }) => resolve(code)));
+  const output = () => stripVTControlCharacters(raw);
+
+  const waitFor = (pattern: RegExp | string, timeoutMs = 10_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const text = output().slice(cursor);
+        const index = typeof pattern === 'string' ? text.indexOf(pattern) : text.search(pattern);
+        if (index === -1) return false;
+        const matched = typeof pattern === 'string' ? pattern : (text.slice(index).match(pattern)?.[0] ?? '');
+        cursor += index + matched.length;
+        listeners.delete(listener);
+        clearTimeout(timer);
+        resolve(matched);
+        return true;
+      };
+      const listener = () => void check();
+      const timer = setTimeout(() => {
+        listeners.delete(listener);
+        reject(new Error(`timed out waiting for ${String(pattern)}; the terminal shows:\n${output().slice(-2000)}`));
+      }, timeoutMs);
+      listeners.add(listener);
+      check();
+    });
+
+  return {
+    waitFor,
+    type: (text) => child.write(text),
+    async answer(prompt, text) {
+      await waitFor(prompt);
+      child.write(text);
+      child.write(KEY.enter);
+    },
+    output,
+    raw: () => raw,
+    exitCode,
+    kill: () => child.kill(),
+  };
+}

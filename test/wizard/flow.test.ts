@@ -1,0 +1,464 @@
+/**
+ * The wizard's flow with injected answers: a real LocalApi on a temporary store, a scripted
+ * prompter, a fixed clock (Mon 2026-10-05 10:00 Chicago, no carrier holiday that week).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalApi } from '../../src/api/local.js';
+import { notFound } from '../../src/api/problems.js';
+import { CliError, ExitCode } from '../../src/cli/errors.js';
+import { IO } from '../../src/cli/output.js';
+import { STANDARD_ACCESSORIALS } from '../../src/cli/wizard/quoteWizard.js';
+import {
+  addressFieldProblem,
+  componentFieldProblem,
+  parseDimensions,
+  readNumber,
+  runWizardFlow,
+  zipHint,
+  zipProblem,
+  type WizardDeps,
+  type WizardDefaults,
+} from '../../src/cli/wizard/flow.js';
+import { ZipDirectory } from '../../src/geo/zipDirectory.js';
+import { LocationBook } from '../../src/store/locations.js';
+import { INTERRUPT, ScriptedPrompter, step, type Step } from '../helpers/scriptedPrompter.js';
+import { tempDir } from '../helpers/cli.js';
+
+const NOW = new Date('2026-10-05T15:00:00Z'); // Monday 10:00 in Chicago
+const FAKE_PDF = new TextEncoder().encode('%PDF-1.7\n% fake BOL for the wizard tests\n%%EOF\n');
+const NO_DEFAULTS: WizardDefaults = { accessorials: [], components: [] };
+
+const CHICAGO_DOCK = {
+  name: 'Acme Machine Co',
+  street1: '100 N State St',
+  city: 'Chicago',
+  state: 'IL',
+  postalCode: '60601',
+  countryCode: 'US' as const,
+};
+
+interface Harness {
+  deps: WizardDeps;
+  api: LocalApi;
+  prompter: ScriptedPrompter;
+  book: LocationBook;
+  stdout: () => string;
+  dir: string;
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('shipper-wizard-'));
+});
+afterEach(async () => cleanup());
+
+function harness(steps: Step[], tune: (api: LocalApi) => void = () => undefined): Harness {
+  const api = new LocalApi({ storeDir: join(dir, 'store'), now: () => NOW });
+  tune(api);
+  let out = '';
+  const sink = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
+  const io = new IO({ stdout: sink, stderr: sink, stdin: process.stdin }, { json: false, color: false, quiet: false }, {});
+  const prompter = new ScriptedPrompter(steps);
+  const book = new LocationBook(api.store);
+  const deps: WizardDeps = {
+    prompter,
+    api,
+    io,
+    zips: new ZipDirectory(),
+    locations: book,
+    now: () => NOW,
+    accessorials: STANDARD_ACCESSORIALS,
+    resolvePath: (path) => join(dir, path),
+    fileExists: (path) => existsSync(path),
+    writeFile: async (path, bytes) => {
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(path, bytes);
+    },
+    mode: 'local',
+  };
+  return { deps, api, prompter, book, stdout: () => out, dir };
+}
+
+/** Answers for the lane, date and accessorials of a Chicago -> Atlanta quote. */
+const laneSteps = (pickup = ''): Step[] => [
+  step('Pickup ZIP', '60601'),
+  step('Delivery ZIP', '30301'),
+  step('Pickup date', pickup),
+  step('Accessorial', ['LIFTGATE_DELIVERY']),
+];
+
+const lineSteps = (pallets: string, weight: string, dims: string, description = '', more = false): Step[] => [
+  step('pallets', pallets),
+  step('total weight', weight),
+  step('dimensions', dims),
+  step('description', description),
+  step('NMFC', ''),
+  step('packaging', ''),
+  step('loose pieces', ''),
+  step('Add another line?', more),
+];
+
+async function count(api: LocalApi, collection: string): Promise<number> {
+  return (await api.store.listIds(collection, { limit: 1000 })).ids.length;
+}
+
+describe('quote wizard flow', () => {
+  it('quotes two lines, books them with a saved and a new address, and prints the BOL', async () => {
+    const h = harness(
+      [
+        ...laneSteps(),
+        step('Line 1: pallets', '2'),
+        step('total weight', '1,200 lb'),
+        step('dimensions', ''), // the default 48x40x48
+        step('description', 'Machine parts'),
+        step('NMFC', '161030'),
+        step('packaging', 'crates'),
+        step('loose pieces', '10'),
+        step('Add another line?', true),
+        ...lineSteps('1', '300', '40x48x60', 'Spare belts'),
+        step('Book this shipment', true),
+        step('reference', 'PO-4471'),
+        step('Ship from', (choices) => choices[0]!.value),
+        step('Ship to: company name', 'Peach Supply Co'),
+        step('Ship to: street', '1 Peachtree St NE'),
+        step('street line 2', ''),
+        step('Ship to: city', ''),
+        step('Ship to: state', ''),
+        step('contact name', 'Dana Lee'),
+        step('phone', ''),
+        step('Save this address', 'atlanta-store'),
+        step('Print the Bill of Lading', true),
+        step('BOL template', 'partner'),
+        step('Save the PDF as', ''),
+      ],
+      (api) => {
+        api.renderBol = async () => ({ data: FAKE_PDF, warnings: [] });
+        api.listBolTemplates = async () => ({
+          data: [
+            { name: 'standard', description: 'VICS standard' },
+            { name: 'partner', description: 'Partner branded' },
+          ],
+          warnings: [],
+        });
+      },
+    );
+    await h.book.save('chicago-dock', CHICAGO_DOCK);
+
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+
+    expect(h.prompter.remaining).toBe(0);
+    expect(result.quote.orderComponents.map((line) => [line.palletCount, line.poundsWeight, line.freightClass])).toEqual([
+      [2, 1200, '92.5'],
+      [1, 300, '175'],
+    ]);
+    expect(result.quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
+    expect(result.quote.pickupDate).toBe('2026-10-06'); // the next business day
+    const shipment = result.shipment!;
+    expect(shipment.refNumber).toBe('PO-4471');
+    expect(shipment.shipper).toMatchObject({ name: 'Acme Machine Co', postalCode: '60601' });
+    expect(shipment.consignee).toMatchObject({ name: 'Peach Supply Co', city: 'Atlanta', state: 'GA', postalCode: '30301', contactName: 'Dana Lee', street2: null });
+    expect(shipment.orderComponents.map((line) => [line.description, line.nmfcCode, line.packagingType, line.pieceCount])).toEqual([
+      ['Machine parts', '161030', 'crates', 10],
+      ['Spare belts', null, null, null],
+    ]);
+    expect(await h.book.get('atlanta-store')).toMatchObject({ address: { name: 'Peach Supply Co' } });
+    expect(result.bolFile).toBe(join(dir, `BOL-${shipment.orderNumber}.pdf`));
+    expect(readFileSync(result.bolFile!, 'latin1').startsWith('%PDF')).toBe(true);
+    // What the person saw: city and state of each ZIP, the class per line, price and booking.
+    expect(h.prompter.shown).toContain('60601  Chicago, IL');
+    expect(h.prompter.shown).toContain('48x40x48  11.25 pcf, class 92.5');
+    expect(h.stdout()).toMatch(/Pickup Tue 2026-10-06 \(tomorrow\): 3 business days in transit, ETA Fri 2026-10-09 \d\d:00 EDT/);
+    expect(h.stdout()).toMatch(/Total\s+\$[\d,]+\.\d\d/);
+    expect(h.stdout()).toContain(`Booked ${shipment.orderNumber}`);
+    expect(h.stdout()).toContain(`Wrote BOL-${shipment.orderNumber}.pdf`);
+  });
+
+  it('refuses an unknown ZIP at the prompt and takes the corrected one', async () => {
+    const h = harness([
+      step('Pickup ZIP', '00000'),
+      step('Pickup ZIP', '6060'),
+      step('Pickup ZIP', '60601'),
+      step('Delivery ZIP', '30301'),
+      step('Pickup date', ''),
+      step('Accessorial', []),
+      ...lineSteps('1', '500', '48x40x40'),
+      step('Book this shipment', false),
+    ]);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual([
+      'unknown ZIP 00000 (origin.postalCode)',
+      'a ZIP code is 5 digits, e.g. 60601 (origin.postalCode)',
+    ]);
+    expect(result.quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago', state: 'IL' });
+    expect(result.shipment).toBeUndefined();
+    expect(await count(h.api, 'shipments')).toBe(0);
+    expect(h.stdout()).toContain(`book it later with: shipper ship --quote ${result.quote.id}`);
+  });
+
+  it('refuses weekend and past pickup dates with the reason, and reads dates in words', async () => {
+    const h = harness([
+      step('Pickup ZIP', '60601'),
+      step('Delivery ZIP', '10001'),
+      step('Pickup date', 'saturday'),
+      step('Pickup date', '2026-10-02'),
+      step('Pickup date', 'someday'),
+      step('Pickup date', 'thursday'),
+      step('Accessorial', []),
+      ...lineSteps('1', '500', '48x40x40'),
+      step('Book this shipment', false),
+    ]);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    const reasons = h.prompter.rejected.map((rejection) => rejection.reason);
+    expect(reasons[0]).toMatch(/^Sat 2026-10-10 is .*: carriers do not pick up; next pickup Mon 2026-10-12 \(pickupDate\)$/);
+    expect(reasons[1]).toBe('2026-10-02 is in the past (today is 2026-10-05 at the origin) (pickupDate)');
+    expect(reasons[2]).toMatch(/^cannot read "someday" as a date/);
+    expect(result.quote.pickupDate).toBe('2026-10-08');
+    expect(h.prompter.shown).toContain('thursday  Thu 2026-10-08');
+  });
+
+  // Needs the real transit module (carrier holidays); the stub in a tree without it knows weekends only.
+  it('refuses Thanksgiving as a pickup date and names the holiday', async () => {
+    const h = harness([
+      step('Pickup ZIP', '60601'),
+      step('Delivery ZIP', '10001'),
+      step('Pickup date', '2026-11-26'),
+      step('Pickup date', '2026-11-27'),
+      step('Accessorial', []),
+      ...lineSteps('1', '500', '48x40x40'),
+      step('Book this shipment', false),
+    ]);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.rejected).toHaveLength(1);
+    expect(h.prompter.rejected[0]!.reason).toMatch(/^Thu 2026-11-26 is .*Thanksgiving.*: carriers do not pick up; next pickup Fri 2026-11-27/);
+    expect(result.quote.pickupDate).toBe('2026-11-27');
+  });
+
+  it('checks each freight field with the API schema as it is typed', async () => {
+    const h = harness([
+      ...laneSteps(),
+      step('pallets', '0'),
+      step('pallets', '1.5'),
+      step('pallets', '3'),
+      step('total weight', 'heavy'),
+      step('total weight', '-5'),
+      step('total weight', '900'),
+      step('dimensions', '48x40'),
+      step('dimensions', '48x0x40'),
+      step('dimensions', '48 x 40 x 50'),
+      step('description', 'x'.repeat(257)),
+      step('description', 'Boxed pumps'),
+      step('NMFC', 'N'.repeat(33)),
+      step('NMFC', ''),
+      step('packaging', ''),
+      step('loose pieces', '-1'),
+      step('loose pieces', '0'),
+      step('Add another line?', false),
+      step('Book this shipment', false),
+    ]);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual([
+      'palletCount must be at least 1 (orderComponents[0].palletCount)',
+      'palletCount must be a whole number (orderComponents[0].palletCount)',
+      'poundsWeight must be a number (orderComponents[0].poundsWeight)',
+      'poundsWeight must be greater than 0 (orderComponents[0].poundsWeight)',
+      'write length x width x height in inches, e.g. 48x40x48 (orderComponents[0].dimensions)',
+      'width must be greater than 0 (orderComponents[0].dimensions.width)',
+      'must be at most 256 characters (orderComponents[0].description)',
+      'must be at most 32 characters (orderComponents[0].nmfcCode)',
+      'pieceCount must be 0 or more (orderComponents[0].pieceCount)',
+    ]);
+    expect(result.quote.orderComponents[0]).toMatchObject({
+      palletCount: 3,
+      poundsWeight: 900,
+      dimensions: { length: 48, width: 40, height: 50 },
+      description: 'Boxed pumps',
+      nmfcCode: null,
+      pieceCount: 0,
+    });
+  });
+
+  it('Ctrl-C before the quote is shown writes nothing', async () => {
+    const h = harness([...laneSteps(), step('pallets', '2'), step('total weight', INTERRUPT)]);
+    await h.book.save('chicago-dock', CHICAGO_DOCK);
+    await expect(runWizardFlow(h.deps, NO_DEFAULTS)).rejects.toMatchObject({ name: 'ExitPromptError' });
+    expect(await count(h.api, 'quotes')).toBe(0);
+    expect(await count(h.api, 'shipments')).toBe(0);
+  });
+
+  it('Ctrl-C after the quote keeps the quote, books nothing and says so', async () => {
+    const h = harness([...laneSteps(), ...lineSteps('1', '500', '48x40x40'), step('Book this shipment', true), step('reference', INTERRUPT)]);
+    const error = await runWizardFlow(h.deps, NO_DEFAULTS).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(ExitCode.interrupted);
+    expect((error as CliError).message).toMatch(/^cancelled; quote qt_\w+ is saved, nothing was booked$/);
+    expect(await count(h.api, 'quotes')).toBe(1);
+    expect(await count(h.api, 'shipments')).toBe(0);
+  });
+
+  it('a BOL that cannot be rendered leaves the booking and says how to print it later', async () => {
+    const h = harness(
+      [
+        ...laneSteps(),
+        ...lineSteps('1', '500', '48x40x40'),
+        step('Book this shipment', true),
+        step('reference', ''),
+        step('Ship from: company name', 'Acme'),
+        step('Ship from: street', '1 Main St'),
+        step('street line 2', ''),
+        step('Ship from: city', ''),
+        step('Ship from: state', ''),
+        step('contact name', ''),
+        step('phone', ''),
+        step('Save this address', ''),
+        step('Ship to: company name', 'Peach'),
+        step('Ship to: street', '2 Main St'),
+        step('street line 2', ''),
+        step('Ship to: city', ''),
+        step('Ship to: state', ''),
+        step('contact name', ''),
+        step('phone', ''),
+        step('Save this address', ''),
+        step('Print the Bill of Lading', true),
+        step('Save the PDF as', 'out.pdf'),
+      ],
+      (api) => {
+        api.listBolTemplates = async () => Promise.reject(new Error('no renderer'));
+        api.renderBol = async () => Promise.reject(new Error('font missing'));
+      },
+    );
+    const error = (await runWizardFlow(h.deps, NO_DEFAULTS).catch((caught: unknown) => caught)) as CliError;
+    expect(error).toBeInstanceOf(CliError);
+    expect(error.message).toMatch(/^shipment SO-\d+ is booked, but its BOL was not printed: font missing \(print it later: shipper bol sh_\w+\)$/);
+    expect(await count(h.api, 'shipments')).toBe(1);
+    expect(existsSync(join(dir, 'out.pdf'))).toBe(false);
+    expect(await count(h.api, 'locations')).toBe(0);
+  });
+
+  it('refuses to overwrite a PDF and an existing location name', async () => {
+    const h = harness(
+      [
+        ...laneSteps(),
+        ...lineSteps('1', '500', '48x40x40'),
+        step('Book this shipment', true),
+        step('reference', ''),
+        step('Ship from', null as unknown as string),
+        step('Ship from: company name', 'Acme Two'),
+        step('Ship from: street', '5 Lake St'),
+        step('street line 2', ''),
+        step('Ship from: city', ''),
+        step('Ship from: state', ''),
+        step('contact name', ''),
+        step('phone', ''),
+        step('Save this address', 'Chicago-Dock'),
+        step('Save this address', 'bad name!'),
+        step('Save this address', ''),
+        step('Ship to: company name', 'Peach'),
+        step('Ship to: street', '2 Main St'),
+        step('street line 2', ''),
+        step('Ship to: city', ''),
+        step('Ship to: state', ''),
+        step('contact name', ''),
+        step('phone', ''),
+        step('Save this address', ''),
+        step('Print the Bill of Lading', true),
+        step('Save the PDF as', 'taken.pdf'),
+        step('Save the PDF as', 'free.pdf'),
+      ],
+      (api) => {
+        api.renderBol = async () => ({ data: FAKE_PDF, warnings: [] });
+        api.listBolTemplates = async () => ({ data: [{ name: 'standard', description: 'VICS' }], warnings: [] });
+      },
+    );
+    await h.book.save('chicago-dock', CHICAGO_DOCK);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'taken.pdf'), 'keep me');
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual([
+      'there is already a location named Chicago-Dock; pick another name',
+      'location names are letters, digits, - and _ (at most 64)',
+      'taken.pdf already exists; choose another name',
+    ]);
+    expect(readFileSync(join(dir, 'taken.pdf'), 'utf8')).toBe('keep me');
+    expect(result.bolFile).toBe(join(dir, 'free.pdf'));
+    expect(result.shipment!.shipper.name).toBe('Acme Two');
+    expect((await h.book.get('chicago-dock'))!.address.name).toBe('Acme Machine Co');
+  });
+
+  it('uses answers given as flags: components are not asked again', async () => {
+    const h = harness([
+      step('Pickup ZIP', ''),
+      step('Delivery ZIP', ''),
+      step('Pickup date', ''),
+      step('Accessorial', ['APPOINTMENT']),
+      step('Book this shipment', false),
+    ]);
+    const result = await runWizardFlow(h.deps, {
+      from: '60601',
+      to: '94105',
+      pickupDate: 'friday',
+      accessorials: ['APPOINTMENT'],
+      components: [{ palletCount: 2, poundsWeight: 800, dimensions: { length: 48, width: 40, height: 40 } }],
+    });
+    expect(result.quote).toMatchObject({ pickupDate: '2026-10-09', destination: { postalCode: '94105', city: 'San Francisco' } });
+    expect(result.quote.orderComponents).toHaveLength(1);
+    const accessorialChoices = h.prompter.choicesSeen.get('Accessorial services (space to select, enter when done)')!;
+    expect(accessorialChoices.find((choice) => choice.value === 'APPOINTMENT')?.checked).toBe(true);
+  });
+
+  it('works against a server without the transit extension (standard carrier calendar)', async () => {
+    const h = harness(
+      [
+        step('Pickup ZIP', '60601'),
+        step('Delivery ZIP', '30301'),
+        step('Pickup date', 'sunday'),
+        step('Pickup date', ''),
+        step('Accessorial', []),
+        ...lineSteps('1', '500', '48x40x40'),
+        step('Book this shipment', false),
+      ],
+      (api) => {
+        api.transitTimes = async () => Promise.reject(notFound('route', 'POST /v1/shipper/transit'));
+      },
+    );
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.rejected[0]!.reason).toMatch(/^Sun 2026-10-11 is .*: carriers do not pick up; next pickup Mon 2026-10-12/);
+    expect(result.quote.pickupDate).toBe('2026-10-06');
+  });
+});
+
+describe('wizard answer checks', () => {
+  const zips = new ZipDirectory();
+
+  it('names the city and state of a ZIP as it is typed', () => {
+    expect(zipHint('606', zips)).toBe('');
+    expect(zipHint('60601', zips)).toBe('Chicago, IL');
+    expect(zipHint('99501', zips)).toBe('Anchorage, AK');
+    expect(zipHint('00000', zips)).toBe('unknown ZIP');
+    expect(zipProblem('30301-1234', 'destination.postalCode', zips)).toBe(true);
+    expect(zipProblem('abcde', 'destination.postalCode', zips)).toBe('a ZIP code is 5 digits, e.g. 60601 (destination.postalCode)');
+  });
+
+  it('reads dimensions and numbers the way people type them', () => {
+    expect(parseDimensions('48x40x48')).toEqual({ length: 48, width: 40, height: 48 });
+    expect(parseDimensions(' 48 X 40 * 47.5 ')).toEqual({ length: 48, width: 40, height: 47.5 });
+    expect(parseDimensions('48x40')).toBeNull();
+    expect(parseDimensions('48xx40')).toBeNull();
+    expect(readNumber('1,200 lb')).toBe(1200);
+    expect(readNumber('12.5')).toBe(12.5);
+    expect(readNumber('twelve')).toBe('twelve');
+  });
+
+  it('reports field problems with the API path', () => {
+    expect(componentFieldProblem('pieceCount', 0, 2)).toBe(true);
+    expect(componentFieldProblem('pieceCount', 2.5, 2)).toBe('pieceCount must be a whole number (orderComponents[2].pieceCount)');
+    expect(componentFieldProblem('dimensions', { length: 48, width: 40, height: -1 }, 0)).toBe(
+      'height must be greater than 0 (orderComponents[0].dimensions.height)',
+    );
+    expect(addressFieldProblem('state', 'Illinois', 'shipper')).toBe('must be a 2-letter state code (shipper.state)');
+    expect(addressFieldProblem('name', '  ', 'consignee')).toBe('name is required (consignee.name)');
+    expect(addressFieldProblem('street2', '', 'consignee')).toBe(true);
+  });
+});
