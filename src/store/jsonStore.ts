@@ -1,14 +1,13 @@
 /**
  * The file-based JSON store: one directory per collection, one file per record named by its id.
  * Ids sort by creation time, so "newest first" is a reverse sort of file names and reading one
- * record never reads another. Writes are atomic (write-file-atomic: temporary file, fsync,
- * rename); counters and other read-modify-write sequences run under a lock (proper-lockfile), so
+ * record never reads another. Writes are atomic (temporary file, fsync, rename, then a directory
+ * sync shared by the writes that finished meanwhile); counters and other read-modify-write sequences run under a lock (proper-lockfile), so
  * two processes on one store neither lose writes nor share a number.
  */
 import fs from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 
 export class StoreError extends Error {
@@ -37,6 +36,7 @@ export interface ListOptions {
 
 export class JsonStore {
   private readonly readyCollections = new Set<string>();
+  private readonly directorySyncs = new DirectorySyncs();
 
   constructor(readonly root: string) {}
 
@@ -77,13 +77,17 @@ export class JsonStore {
   }
 
   async put(collection: string, id: string, record: unknown): Promise<void> {
-    await this.ensureCollection(collection);
+    const dir = await this.ensureCollection(collection);
     const file = this.fileOf(collection, id);
+    const temp = `${file}.${process.pid}.${++temporaryCounter}.tmp`;
     try {
-      await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`, { fsync: true });
+      await writeDurably(temp, `${JSON.stringify(record, null, 2)}\n`);
+      await rename(temp, file);
     } catch (error) {
+      await unlink(temp).catch(() => undefined);
       throw new StoreError(`cannot write ${file}: ${(error as Error).message}`, file);
     }
+    await this.directorySyncs.sync(dir);
   }
 
   /**
@@ -137,7 +141,8 @@ export class JsonStore {
   async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const dir = await this.ensureCollection('locks');
     const target = join(dir, `${name}.lock-target`);
-    await writeFileAtomic(target, '', { fsync: false }).catch(() => undefined);
+    // Flag 'a': creates the lock target once, never truncates or rewrites it.
+    await writeFile(target, '', { flag: 'a' }).catch(() => undefined);
     // Loaded on first use: plain reads and quotes never lock, and start-up time matters.
     const { default: lockfile } = await import('proper-lockfile');
     let release: () => Promise<void>;
@@ -215,6 +220,38 @@ async function inParallel<T>(items: ReadonlyArray<T>, concurrency: number, fn: (
   const results = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) throw failure.reason;
+}
+
+/**
+ * Group commit for directory syncs: a rename is durable once its directory is synced, and one sync
+ * covers every rename before it. A caller whose rename finished while a sync runs waits for the
+ * next one, which all such callers share; under load, 32 concurrent puts cost one or two
+ * directory syncs instead of 32. (write-file-atomic, used before, managed 860-1,700 durable
+ * files/s here against 4,200-5,200/s for open/write/fsync/rename: bench figures in the README.)
+ */
+class DirectorySyncs {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly queued = new Map<string, Promise<void>>();
+
+  sync(dir: string): Promise<void> {
+    const queued = this.queued.get(dir);
+    if (queued) return queued;
+    const running = this.running.get(dir);
+    if (!running) return this.start(dir);
+    const startNext = () => {
+      this.queued.delete(dir);
+      return this.start(dir);
+    };
+    const next = running.then(startNext, startNext);
+    this.queued.set(dir, next);
+    return next;
+  }
+
+  private start(dir: string): Promise<void> {
+    const sync = syncDirectory(dir).finally(() => this.running.delete(dir));
+    this.running.set(dir, sync);
+    return sync;
+  }
 }
 
 /** Makes the renames durable; a file system that cannot sync a directory (EISDIR, EINVAL) is left as it is. */

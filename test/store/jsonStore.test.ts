@@ -32,6 +32,29 @@ describe('JsonStore', () => {
     expect(names).toHaveLength(20);
   });
 
+  it('resolves every concurrent put only once its record is readable, also in waves that share directory syncs', async () => {
+    for (let wave = 0; wave < 3; wave++) {
+      const ids = Array.from({ length: 40 }, (_, i) => `w${wave}-${i}`);
+      await Promise.all(
+        ids.map(async (id, i) => {
+          await store.put('things', id, { id, value: i });
+          // Resolved means renamed into place: a fresh store object reads it.
+          expect(await new JsonStore(dir).get('things', id, recordSchema)).toEqual({ id, value: i });
+        }),
+      );
+    }
+    expect((await readdir(join(dir, 'things'))).filter((name) => name.endsWith('.json'))).toHaveLength(120);
+  });
+
+  it('reports a record that cannot be written as a StoreError naming the file, and leaves no temporary file', async () => {
+    await store.put('things', 'x', { id: 'x', value: 1 });
+    const { mkdir } = await import('node:fs/promises');
+    // A directory where the record file would go: the rename fails.
+    await mkdir(join(dir, 'things', 'blocked.json'));
+    await expect(store.put('things', 'blocked', { id: 'blocked', value: 2 })).rejects.toThrow(/cannot write .*blocked\.json/);
+    expect((await readdir(join(dir, 'things'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('names the damaged file and keeps the other records readable', async () => {
     await store.put('things', 'good', { id: 'good', value: 1 });
     await writeFile(join(dir, 'things', 'bad.json'), '{"id": "bad", "val');
