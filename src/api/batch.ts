@@ -7,6 +7,7 @@ import type { Quote, Shipment } from '../domain/schemas.js';
 import { quoteRequestForShipment, shipmentFieldOfQuoteField } from '../domain/shipment.js';
 import { shipmentRequestSchema } from '../domain/schemas.js';
 import { parseRequest } from '../domain/validation.js';
+import { mapInOrder } from '../concurrency.js';
 import { constraintViolation, ProblemError } from './problems.js';
 import type { ApiResult, BatchOutcome, ShipmentBatchItem, ShipperApi } from './types.js';
 
@@ -50,26 +51,4 @@ async function outcomeOf<T>(call: () => Promise<ApiResult<T>>): Promise<BatchOut
 
 function isItemRejection(status: number): boolean {
   return status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
-}
-
-/** Runs fn over items with at most `concurrency` at once; results in the order of items; stops at the first throw. */
-export async function mapInOrder<T, R>(items: ReadonlyArray<T>, concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await fn(items[index]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failure) throw failure.reason;
-  return results;
 }

@@ -5,6 +5,7 @@
  * Values pass through raw: the API's address schema decides what is valid and names the field.
  */
 import { UsageError } from './errors.js';
+import { splitKeyValuePairs } from './keyValueSpec.js';
 
 const KEYS: Record<string, string> = {
   name: 'name',
@@ -36,7 +37,7 @@ export function isAddressSpec(value: string): boolean {
 
 export function parseAddressSpec(spec: string, flag: string): Record<string, string> {
   const address: Record<string, string> = {};
-  for (const pair of splitPairs(spec, flag)) {
+  for (const pair of splitKeyValuePairs(spec, flag)) {
     const equals = pair.indexOf('=');
     if (equals === -1) throw new UsageError(`"${pair}" is not key=value (in ${flag} ${spec})`, `example: ${flag} ${ADDRESS_SPEC_EXAMPLE}`);
     const key = pair.slice(0, equals).trim();
@@ -49,30 +50,3 @@ export function parseAddressSpec(spec: string, flag: string): Record<string, str
   return address;
 }
 
-/** Splits on commas that start a new `key=`, so a street may itself contain commas; "..." or '...' quote a value. */
-function splitPairs(spec: string, flag: string): string[] {
-  const pairs: string[] = [];
-  let current = '';
-  let quote: string | null = null;
-  for (let i = 0; i < spec.length; i++) {
-    const char = spec[i]!;
-    if (quote) {
-      if (char === quote) quote = null;
-      else current += char;
-      continue;
-    }
-    if ((char === '"' || char === "'") && /=\s*$/.test(current)) {
-      quote = char;
-      continue;
-    }
-    if (char === ',' && /^\s*[A-Za-z][A-Za-z0-9]*\s*=/.test(spec.slice(i + 1))) {
-      pairs.push(current);
-      current = '';
-      continue;
-    }
-    current += char;
-  }
-  if (quote) throw new UsageError(`unclosed ${quote} in ${flag} ${spec}`);
-  pairs.push(current);
-  return pairs.filter((pair) => pair.trim() !== '');
-}

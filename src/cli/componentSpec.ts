@@ -4,6 +4,7 @@
  * that the zod schema, not this parser, decides what is valid and names the field.
  */
 import { UsageError } from './errors.js';
+import { splitKeyValuePairs } from './keyValueSpec.js';
 
 const KEYS: Record<string, string> = {
   pallets: 'palletCount',
@@ -31,34 +32,6 @@ const TEXT_FIELDS = new Set(['description', 'nmfcCode', 'packagingType']);
 
 export const COMPONENT_SPEC_EXAMPLE = 'pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10';
 
-/** Splits on commas that start a new `key=`, so a description may itself contain commas. */
-function splitPairs(spec: string): string[] {
-  const pairs: string[] = [];
-  let current = '';
-  let quote: string | null = null;
-  for (let i = 0; i < spec.length; i++) {
-    const char = spec[i]!;
-    if (quote) {
-      if (char === quote) quote = null;
-      else current += char;
-      continue;
-    }
-    if ((char === '"' || char === "'") && /=\s*$/.test(current)) {
-      quote = char;
-      continue;
-    }
-    if (char === ',' && /^\s*[A-Za-z]+\s*=/.test(spec.slice(i + 1))) {
-      pairs.push(current);
-      current = '';
-      continue;
-    }
-    current += char;
-  }
-  if (quote) throw new UsageError(`unclosed ${quote} in --component ${spec}`);
-  pairs.push(current);
-  return pairs.filter((pair) => pair.trim() !== '');
-}
-
 function numberOrRaw(value: string): number | string {
   const trimmed = value.trim();
   return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : trimmed;
@@ -74,7 +47,7 @@ function parseDims(value: string, spec: string): [number | string, number | stri
 
 export function parseComponentSpec(spec: string): Record<string, unknown> {
   const component: Record<string, unknown> = {};
-  for (const pair of splitPairs(spec)) {
+  for (const pair of splitKeyValuePairs(spec, '--component')) {
     const equals = pair.indexOf('=');
     if (equals === -1) throw new UsageError(`"${pair}" is not key=value (in --component ${spec})`, `example: --component ${COMPONENT_SPEC_EXAMPLE}`);
     const key = pair.slice(0, equals).trim();

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { mapInOrder } from '../concurrency.js';
 
 export class StoreError extends Error {
   constructor(
@@ -106,8 +107,8 @@ export class JsonStore {
       return { file, temp: `${file}.${process.pid}.${++temporaryCounter}.tmp`, text: `${JSON.stringify(record, null, 2)}\n` };
     });
     try {
-      await inParallel(writes, concurrency, ({ temp, text }) => writeDurably(temp, text));
-      await inParallel(writes, concurrency, ({ temp, file }) => rename(temp, file));
+      await mapInOrder(writes, concurrency, ({ temp, text }) => writeDurably(temp, text));
+      await mapInOrder(writes, concurrency, ({ temp, file }) => rename(temp, file));
       await syncDirectory(dir);
     } catch (error) {
       await Promise.all(writes.map(({ temp }) => unlink(temp).catch(() => undefined)));
@@ -201,25 +202,6 @@ function writeDurably(file: string, text: string): Promise<void> {
       writeFrom(0);
     });
   });
-}
-
-async function inParallel<T>(items: ReadonlyArray<T>, concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      try {
-        await fn(items[next++]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  // allSettled first: no worker may still be writing when the caller cleans up after a failure.
-  const results = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failure) throw failure.reason;
 }
 
 /**
