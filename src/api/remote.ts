@@ -270,16 +270,20 @@ export class RemoteApi implements ShipperApi {
   /** A non-2xx answer as the same ProblemError the local engine throws, when it carries one. */
   private failure(method: Method, path: string, exchange: Exchange): Error {
     const problem = problemOf(exchange);
-    if (problem) return new ProblemError(problem);
     const { status } = exchange;
     if (status === 401 || status === 403) {
+      // The server's words (e.g. "send Authorization: Bearer <key>") are for HTTP clients; a CLI user needs the flag.
       return new ProblemError({
         type: `${PROBLEM_TYPE_BASE}unauthorized`,
         title: 'Unauthorized',
+        ...problem,
         status,
-        detail: `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
+        detail: this.options.apiKey
+          ? `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`
+          : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
       });
     }
+    if (problem) return new ProblemError(problem);
     if (status === 404) {
       return new RemoteError(`${this.origin} has no ${method} ${path} (HTTP 404 without problem details); is ${this.baseUrl} the base URL of a Shipper Freight API?`);
     }

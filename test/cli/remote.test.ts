@@ -80,9 +80,9 @@ describe('remote mode', () => {
     }
   });
 
-  it('a missing or wrong API key: exit 3 with the server’s reason', async () => {
-    expectOneLine(await cli(['--base-url', server.url, 'quote', 'list']), 3, /^shipper: missing or wrong API key/);
-    expectOneLine(await cli(['--base-url', server.url, '--api-key', 'wrong', 'quote', 'list']), 3, /missing or wrong API key/);
+  it('a missing or wrong API key: exit 3 and what to pass', async () => {
+    expectOneLine(await cli(['--base-url', server.url, 'quote', 'list']), 3, /^shipper: http:\/\/127\.0\.0\.1:\d+ wants an API key \(HTTP 401\); pass --api-key, set SHIPPER_API_KEY/);
+    expectOneLine(await cli(['--base-url', server.url, '--api-key', 'wrong', 'quote', 'list']), 3, /refused the API key \(HTTP 401\); check --api-key/);
   });
 
   it('takes the key from the flag, SHIPPER_API_KEY or the profile in the config file', async () => {
