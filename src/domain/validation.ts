@@ -45,7 +45,8 @@ export function deprecationWarnings(raw: unknown): string[] {
     .filter((index) => index >= 0);
   if (used.length === 0) return [];
   const fields = used.map((index) => `orderComponents[${index}].palletDimensions`).join(', ');
-  return [`${fields}: palletDimensions is deprecated and will be removed in a future major release; send dimensions {length, width, height} instead`];
+  // Written `message (field)`, like every violation the CLI prints.
+  return [`palletDimensions is deprecated and will be removed in a future major release; send dimensions {length, width, height} instead (${fields})`];
 }
 
 export function parseRequest<S extends z.ZodType>(schema: S, raw: unknown): Parsed<z.output<S>> {

@@ -145,7 +145,7 @@ describe('contract: the CLI, local and remote', () => {
     for (const mode of ['local', 'remote'] as const) {
       const lines = results[mode][index]!.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^warning: orderComponents\[0\]\.palletDimensions: palletDimensions is deprecated/);
+      expect(lines[0]).toMatch(/^warning: palletDimensions is deprecated/);
     }
   });
 

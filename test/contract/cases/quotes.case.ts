@@ -81,7 +81,7 @@ const contract: ContractCase = (target) => {
       const { data: quote, warnings } = await api.createQuote({ ...LANE, orderComponents: [{ palletCount: 2, poundsWeight: 1200, palletDimensions: [48, 40, 48] }] });
       expect(quote.orderComponents[0]!.dimensions).toEqual({ length: 48, width: 40, height: 48 });
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/^orderComponents\[0\]\.palletDimensions: palletDimensions is deprecated/);
+      expect(warnings[0]).toMatch(/^palletDimensions is deprecated .* \(orderComponents\[0\]\.palletDimensions\)$/);
 
       const same = await api.createQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 48] }] });
       expect(same.data.orderComponents[0]!.dimensions).toEqual(COMPONENT.dimensions);
