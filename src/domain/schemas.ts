@@ -22,8 +22,8 @@ const positiveQuantity = (what: string) =>
 
 export const isoDateSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date written YYYY-MM-DD' })
-  .refine((value) => isRealCalendarDate(value), { message: 'is not a real calendar date' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: (issue) => `${JSON.stringify(issue.input)} is not a date written YYYY-MM-DD`, abort: true })
+  .refine((value) => isRealCalendarDate(value), { error: (issue) => `${String(issue.input)} is not a real calendar date` })
   .meta({ description: 'A calendar date, YYYY-MM-DD', example: '2026-11-23' });
 
 export const instantSchema = z

@@ -6,10 +6,11 @@
  * two processes on one store neither lose writes nor share a number.
  */
 import fs from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { access, open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../concurrency.js';
+import { makeDirectory } from '../fs/makeDirectory.js';
 
 export class StoreError extends Error {
   constructor(
@@ -41,6 +42,16 @@ export class JsonStore {
 
   constructor(readonly root: string) {}
 
+  /** Creates the store directory and checks that it is writable: for a long-running server, which should fail at start-up, not at the first booking. */
+  async prepare(): Promise<void> {
+    try {
+      await makeDirectory(this.root);
+      await access(this.root, fs.constants.W_OK | fs.constants.X_OK);
+    } catch (error) {
+      throw new StoreError(`cannot use the store directory ${this.root}: ${(error as Error).message}`, this.root);
+    }
+  }
+
   private collectionDir(collection: string): string {
     if (!COLLECTION.test(collection)) throw new StoreError(`bad collection name ${collection}`);
     return join(this.root, collection);
@@ -55,7 +66,7 @@ export class JsonStore {
     const dir = this.collectionDir(collection);
     if (!this.readyCollections.has(collection)) {
       try {
-        await mkdir(dir, { recursive: true });
+        await makeDirectory(dir);
       } catch (error) {
         throw new StoreError(`cannot create the store directory ${dir}: ${(error as Error).message}`, dir);
       }

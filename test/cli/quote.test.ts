@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteSchema } from '../../src/domain/schemas.js';
@@ -120,6 +120,31 @@ describe('shipper quote (spawned CLI, temporary store)', () => {
     expect(list.code).toBe(0);
     expect(list.stderr).toContain(`${damagedId}.json`);
     expect(JSON.parse(list.stdout).items.some((quote: { id: string }) => quote.id === good.id)).toBe(true);
+  });
+
+  it('gives one clear line and exit 5 for a store that cannot be created (no hang under a dangling symlink)', async () => {
+    const link = join(store, '..', `dangling-${process.pid}`);
+    await symlink(join(store, '..', 'no-such-target'), link);
+    try {
+      const result = await storeCli(join(link, 'store'))([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48']);
+      expect(result.code).toBe(5);
+      expect(result.stderr.trim().split('\n')).toEqual([`shipper: cannot create the store directory ${join(link, 'store', 'quotes')}: ${link} is a symbolic link to a missing directory`]);
+    } finally {
+      await unlink(link);
+    }
+  });
+
+  it('reads --pickup-date in words, refuses unreadable text (exit 2) and an unreal date (exit 1) with the value named', async () => {
+    const env = { SHIPPER_NOW: '2026-11-23T15:00:00Z' }; // a Monday
+    const friday = await cli([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48', '--pickup-date', 'friday', '--json'], { env });
+    expect(friday.code).toBe(0);
+    expect(JSON.parse(friday.stdout).pickupDate).toBe('2026-11-27');
+    const unreadable = await cli([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48', '--pickup-date', 'someday'], { env });
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toMatch(/^shipper: --pickup-date: cannot read "someday" as a date/);
+    const unreal = await cli([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48', '--pickup-date', '2026-02-30'], { env });
+    expect(unreal.code).toBe(1);
+    expect(unreal.stderr.trim()).toBe('shipper: 2026-02-30 is not a real calendar date (pickupDate)');
   });
 
   it('leaves nothing behind when a quote is rejected', async () => {

@@ -96,6 +96,15 @@ describe('shipper serve', () => {
     expect(badPort.code).toBe(2);
   });
 
+  it('fails at start-up, not at the first request, on a store it cannot create (exit 5)', async () => {
+    const blocker = join(store, 'a-file');
+    await writeFile(blocker, '');
+    const result = await runCli(['--store', join(blocker, 'store'), 'serve', '--port', '0']);
+    expect(result.code).toBe(5);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^shipper: cannot use the store directory .*a-file\/store: .*not a directory/);
+  });
+
   it('fails at start-up, not at the first request, on a bad tariff (exit 5)', async () => {
     const tariff = join(store, 'bad-tariff.json');
     await writeFile(tariff, '{"not": "a tariff"}');

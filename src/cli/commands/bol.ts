@@ -1,6 +1,7 @@
 /** `shipper bol SHIPMENT_ID... [--template NAME] [-o PATH|DIR]`, `--all`, `--ids-from FILE|-`, `--templates`. */
 import type { Command } from 'commander';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { makeDirectory } from '../../fs/makeDirectory.js';
 import { basename, extname, join, resolve } from 'node:path';
 import type { ShipperApi } from '../../api/types.js';
 import { ProblemError } from '../../api/problems.js';
@@ -74,7 +75,7 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   }
   const template = options.template ?? 'standard';
   const plan = await outputPlan(options.output, ids.length);
-  await mkdir(plan.dir, { recursive: true }).catch((error: Error) => {
+  await makeDirectory(plan.dir).catch((error: Error) => {
     throw new CliError(`cannot create ${plan.dir}: ${error.message}`, ExitCode.local);
   });
   const { default: writeFileAtomic } = await import('write-file-atomic');

@@ -4,6 +4,7 @@ import { chmodSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { ContextFactory } from '../program.js';
+import { makeDirectory } from '../../fs/makeDirectory.js';
 
 // zod and the settings module load on use, not when the program is built.
 const settingsModule = () => import('../../config/settings.js');
@@ -55,6 +56,10 @@ function getPath(object: unknown, key: string): unknown {
 /** conf, loaded only here: it owns writing the file (atomically, owner-only). */
 async function openConf(ctx: CommandContext) {
   const [{ default: Conf }, { configDir, configFilePath }] = await Promise.all([import('conf'), settingsModule()]);
+  // conf would create the directory with mkdirSync({recursive}), which never returns for some paths (see makeDirectory).
+  await makeDirectory(configDir(ctx.env)).catch((error: Error) => {
+    throw new UsageError(`cannot create the config directory ${configDir(ctx.env)}: ${error.message}`, 'set SHIPPER_CONFIG_DIR to a writable directory');
+  });
   try {
     return new Conf<Record<string, unknown>>({ projectName: 'shipper', cwd: configDir(ctx.env), configFileMode: 0o600 });
   } catch (error) {

@@ -5,6 +5,7 @@ import { ZipDirectory } from '../../geo/zipDirectory.js';
 import { COMPONENT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
 import { collect, parseLimit, type ContextFactory } from '../program.js';
 
@@ -41,7 +42,8 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
     const { runQuoteWizard } = await import('../wizard/quoteWizard.js');
     return runQuoteWizard(ctx, options);
   }
-  const request = quoteRequestFromOptions(options);
+  const pickupDate = pickupDateFromFlag(options.pickupDate, () => todayAtOrigin(options.from, ctx.env));
+  const request = quoteRequestFromOptions({ ...options, pickupDate });
   const api = await ctx.api();
   const { data: quote, warnings } = await api.createQuote(request);
   warnings.forEach((warning) => ctx.io.warn(warning));
@@ -119,7 +121,7 @@ export function registerQuoteCommands(program: Command, context: ContextFactory)
     .description('price an LTL shipment: price, expiry, freight class from density, transit days and ETA')
     .option('--from <zip>', 'origin ZIP code')
     .option('--to <zip>', 'destination ZIP code')
-    .option('--pickup-date <date>', 'pickup date YYYY-MM-DD (default: the next business day)')
+    .option('--pickup-date <date>', 'pickup date: YYYY-MM-DD or words (tomorrow, friday, +3, 11/27); default the next business day')
     .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]', collect, [])
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate)', collect, [])
     .option('-i, --interactive', 'ask for everything step by step (needs a terminal)')

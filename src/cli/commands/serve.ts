@@ -44,7 +44,11 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   }
   const apiKey = options.apiKey ?? (env.SHIPPER_SERVE_API_KEY || undefined);
   const api = await ctx.localApi();
-  await api.loadTariff(); // a bad tariff fails now, not at the first request
+  // A bad tariff or an unusable store fails now, not at the first request.
+  await api.loadTariff();
+  await api.store.prepare().catch((error: Error) => {
+    throw new CliError(error.message, ExitCode.local);
+  });
 
   const [{ createShipperServer }, { withRecordCache }] = await Promise.all([import('../../server/server.js'), import('../../server/recordCache.js')]);
   const stderr = io.streams.stderr;

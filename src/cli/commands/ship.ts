@@ -8,6 +8,7 @@ import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
 import { COMPONENT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { collect, type ContextFactory } from '../program.js';
 import { normaliseAccessorials } from './quote.js';
 import { printShipment } from './shipment.js';
@@ -78,7 +79,8 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
 export async function runShip(ctx: CommandContext, options: ShipOptions): Promise<void> {
   const api = await ctx.api();
   const quote = options.quote && options.component.length === 0 ? (await api.getQuote(options.quote)).data : undefined;
-  const request = await shipmentRequestFromOptions(ctx, options, quote);
+  const pickupDate = pickupDateFromFlag(options.pickupDate, () => todayAtOrigin(options.from, ctx.env));
+  const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate }, quote);
   const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey });
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(shipment);
@@ -96,7 +98,7 @@ export function registerShipCommand(program: Command, context: ContextFactory): 
     .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]; with --quote: default the quoted freight', collect, [])
     .option('--from <zip>', 'origin ZIP (the shipper\'s; fills an address without zip)')
     .option('--to <zip>', 'destination ZIP (the consignee\'s)')
-    .option('--pickup-date <date>', 'pickup date YYYY-MM-DD (default: the next business day; with --quote: the quoted one)')
+    .option('--pickup-date <date>', 'pickup date: YYYY-MM-DD or words (tomorrow, friday, +3); default the next business day (with --quote: the quoted one)')
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate; not with --quote)', collect, [])
     .option('--ref <refNumber>', 'your reference (PO number...), at most 64 characters')
     .option('--special-instructions <text>', 'printed on the BOL')

@@ -5,10 +5,9 @@ import { readFileSync } from 'node:fs';
 import { ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
 import type { TransitLane, TransitRow, TransitTable } from '../../domain/schemas.js';
-import { localDateInZone } from '../../domain/transit.js';
-import { ZipDirectory } from '../../geo/zipDirectory.js';
-import { clockFromEnv, type CommandContext } from '../context.js';
-import { parseUserDate, relativeDay, weekdayOf } from '../dates.js';
+import type { CommandContext } from '../context.js';
+import { relativeDay, weekdayOf } from '../dates.js';
+import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, type IO } from '../output.js';
 import { collect, type ContextFactory } from '../program.js';
@@ -91,12 +90,7 @@ export function parsePickupDays(value: string): number {
 
 /** The API request the flags describe; --pickup-date may be written in words (today = at the origin). */
 export function transitRequestFromOptions(options: TransitOptions, destinations: ZipSource[], today: string): Record<string, unknown> {
-  let pickupDate: string | undefined;
-  if (options.pickupDate !== undefined) {
-    const parsed = parseUserDate(options.pickupDate, today);
-    if (!parsed.ok) throw new UsageError(`--pickup-date: ${parsed.message}`);
-    pickupDate = parsed.date;
-  }
+  const pickupDate = pickupDateFromFlag(options.pickupDate, () => today);
   return {
     origin: { postalCode: options.from, countryCode: 'US' },
     destinations: destinations.map(({ zip }) => ({ postalCode: zip, countryCode: 'US' })),
@@ -125,9 +119,7 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
   if (options.to.includes('-') && ctx.io.streams.stdin.isTTY) throw new UsageError('--to - reads ZIPs from stdin: pipe them in (e.g. cat zips.txt | shipper transit ...)');
   const destinations = resolveDestinations(options.to, (path) => readFileSync(path === '-' ? 0 : path, 'utf8'));
-  const zips = new ZipDirectory();
-  const originZone = zips.lookup(options.from!)?.timeZone ?? 'America/Chicago';
-  const today = localDateInZone(clockFromEnv(ctx.env)(), originZone);
+  const today = todayAtOrigin(options.from, ctx.env);
   const request = transitRequestFromOptions(options, destinations, today);
 
   const api = await ctx.api();

@@ -1,0 +1,22 @@
+/** `--pickup-date` as people write it (`friday`, `+3`, `Nov 27`, `2026-11-27`), for quote, ship and transit. */
+import { localDateInZone } from '../domain/transit.js';
+import { ZipDirectory } from '../geo/zipDirectory.js';
+import { clockFromEnv } from './context.js';
+import { parseUserDate } from './dates.js';
+import { UsageError } from './errors.js';
+
+/** Today's date at the origin ZIP (carriers' days are local); an unknown ZIP falls back to Chicago, which the API then refuses anyway. */
+export function todayAtOrigin(originZip: string | undefined, env: NodeJS.ProcessEnv, zips = new ZipDirectory()): string {
+  const zone = (originZip ? zips.lookup(originZip)?.timeZone : undefined) ?? 'America/Chicago';
+  return localDateInZone(clockFromEnv(env)(), zone);
+}
+
+/** The YYYY-MM-DD date the flag means; unreadable text is a usage error (exit 2). Whether it is a pickup day is the API's call. */
+export function pickupDateFromFlag(value: string | undefined, today: () => string): string | undefined {
+  if (value === undefined) return undefined;
+  // Written as the API wants it: passed on as it is, so the API's own schema judges it (exit 1 when wrong).
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value.trim())) return value.trim();
+  const parsed = parseUserDate(value, today());
+  if (!parsed.ok) throw new UsageError(`--pickup-date: ${parsed.message}`);
+  return parsed.date;
+}
