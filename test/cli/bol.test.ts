@@ -83,6 +83,9 @@ describe('shipper bol (spawned CLI)', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(missing);
     expect(await readdir(dir)).toEqual([`BOL-${shipments[0]!.id}.pdf`]);
+    const alone = await cli(['bol', missing, '-o', dir]);
+    expect(alone.code).toBe(4);
+    expect(alone.stderr.trim()).toBe(`shipper: shipment ${missing} not found`);
     const badTemplate = await cli(['bol', shipments[0]!.id, '--template', 'nope', '-o', join(out, 'bad')]);
     expect(badTemplate.code).not.toBe(0);
     expect(badTemplate.stderr).toMatch(/nope/);

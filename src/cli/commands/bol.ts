@@ -94,6 +94,8 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     } catch (error) {
       // A template problem or a down server fails every BOL the same way: stop at the first.
       if (!(error instanceof ProblemError) || error.status !== 404) throw error;
+      // One shipment asked for: its "not found" is the whole story, in one line.
+      if (ids.length === 1 && !ctx.io.options.json) throw error;
       failures.push({ shipmentId, error });
       ctx.io.error(`${shipmentId}: ${error.message}`);
     }
