@@ -57,6 +57,17 @@ describe('shipper location', () => {
     noStackTrace(result);
     expect((await shipper(['location', 'show', 'bad'])).code).toBe(4);
   });
+
+  it('refuses a ZIP that does not exist, with the other problems, and warns when the state disagrees with the ZIP', async () => {
+    const unknown = await shipper(['location', 'add', 'nowhere', '--name', 'X', '--street1', '1 Main St', '--city', 'Y', '--state', 'ZZZ', '--zip', '00000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('shipper: must be a 2-letter state code (state); unknown ZIP 00000 (postalCode)');
+    expect((await shipper(['location', 'show', 'nowhere'])).code).toBe(4);
+    const mismatch = await shipper(['location', 'add', 'typo', '--name', 'X', '--street1', '1 Main St', '--city', 'Chicago', '--state', 'WI', '--zip', '60601']);
+    expect(mismatch.code).toBe(0);
+    expect(mismatch.stderr).toContain('warning: ZIP 60601 is in Chicago, IL, not WI; check --state and --zip');
+    expect((await shipper(['location', 'remove', 'typo'])).code).toBe(0);
+  });
 });
 
 describe('shipper ship --quote', () => {

@@ -40,7 +40,16 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
     contactName: options.contact,
     phone: options.phone,
   };
+  // The address schema checks the ZIP's form; whether it exists is known here, from the geodata, so an
+  // address that could never be quoted is not saved. A state that disagrees with the ZIP is likely a typo.
+  const place = await zipPlace(address.postalCode, address.countryCode);
+  const zipViolations = place === null ? [{ field: 'postalCode', message: `unknown ZIP ${address.postalCode?.trim()}` }] : [];
   const saved = await guard(async () => {
+    if (zipViolations.length > 0) {
+      const { savedLocationSchema } = await import('../../store/locations.js');
+      const checked = savedLocationSchema.safeParse({ name: locationName, address });
+      return { ok: false as const, issues: checked.success ? undefined : checked.error };
+    }
     if (!options.replace && (await book.get(locationName))) {
       throw conflict(`a location named ${locationName} exists already; add --replace to overwrite it`);
     }
@@ -49,14 +58,25 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   });
   if (!saved.ok) {
     // Paths are `address.postalCode`; the user typed the flags, so name the fields as the API does.
-    const violations = violationsFromZod(saved.issues).map((violation) => ({
+    const violations = (saved.issues ? violationsFromZod(saved.issues) : []).map((violation) => ({
       field: violation.field === 'name' ? 'location name' : violation.field.replace(/^address\./, ''),
       message: violation.message,
     }));
-    throw constraintViolation(violations, `the location ${locationName} is not valid`);
+    throw constraintViolation([...violations, ...zipViolations], `the location ${locationName} is not valid`);
+  }
+  if (place && saved.location.address.state !== place.state) {
+    ctx.io.warn(`ZIP ${place.postalCode} is in ${place.city}, ${place.state}, not ${saved.location.address.state}; check --state and --zip`);
   }
   if (ctx.io.options.json) return ctx.io.json(saved.location);
   ctx.io.info(`Saved location ${saved.location.name}: ${oneLine(saved.location)}`);
+}
+
+/** The place of a US ZIP; null when it is well-formed but unknown; undefined when there is nothing to look up. */
+async function zipPlace(zip: string | undefined, country: string | undefined) {
+  const trimmed = zip?.trim() ?? '';
+  if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !/^\d{5}(-\d{4})?$/.test(trimmed)) return undefined;
+  const { ZipDirectory } = await import('../../geo/zipDirectory.js');
+  return new ZipDirectory().lookup(trimmed) ?? null;
 }
 
 export async function runLocationList(ctx: CommandContext): Promise<void> {
