@@ -2,7 +2,7 @@
  * LocalApi: the ShipperApi implemented in this process by the pure domain (validation, rating,
  * booking) around the JSON store. Also what `shipper serve` exposes over HTTP.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
@@ -119,7 +119,7 @@ export class LocalApi implements ShipperApi {
   readonly store: JsonStore;
   private readonly zips = new ZipDirectory();
   private tariff: Tariff | undefined;
-  private readonly nextUlid = monotonicFactory();
+  private readonly nextUlid = monotonicFactory(pooledRandom());
   private readonly now: () => Date;
   private readonly bolCompanyPrefix: string;
   private bolRenderer: Promise<{ render(shipment: Shipment, template: string): Promise<Uint8Array>; templates(): Promise<BolTemplateInfo[]> }> | undefined;
@@ -625,4 +625,20 @@ async function guardStore<T>(fn: () => Promise<T>): Promise<T> {
     if (error instanceof StoreError) throw storeFailure(error.message);
     throw error;
   }
+}
+
+/**
+ * ulid's default PRNG asks the OS for one random byte per character (16 calls per id); the same
+ * cryptographic bytes drawn 4 KiB at a time cost a batch import far less.
+ */
+function pooledRandom(): () => number {
+  const pool = new Uint8Array(4096);
+  let next = pool.length;
+  return () => {
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    return pool[next++]! / 256;
+  };
 }

@@ -625,6 +625,18 @@ describe('zonedTimeToUtc', () => {
     expect(zonedTimeToUtc('2026-04-05', '02:30', 'Australia/Sydney').toISOString()).toBe('2026-04-04T15:30:00.000Z'); // AEDT
   });
 
+  it('gives the same local date as Intl minute by minute across changes at local midnight (offsets are memoised per quarter hour)', () => {
+    const intlDate = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    // Santiago: DST ends 2026-04-05 at 00:00 local, starts 2026-09-06 at 00:00; Havana changes at 00:00/01:00 too.
+    for (const [zone, start] of [['America/Santiago', '2026-04-05T01:00:00Z'], ['America/Santiago', '2026-09-06T02:00:00Z'], ['America/Havana', '2026-03-08T03:00:00Z'], ['America/Havana', '2026-11-01T03:00:00Z']] as const) {
+      const format = intlDate(zone);
+      for (let minute = 0; minute < 240; minute++) {
+        const instant = new Date(Date.parse(start) + minute * 60_000);
+        expect(localDateInZone(instant, zone), `${zone} ${instant.toISOString()}`).toBe(format.format(instant));
+      }
+    }
+  });
+
   it('moves a skipped calendar day forward too (Samoa skipped 2011-12-30)', () => {
     const instant = zonedTimeToUtc('2011-12-30', '12:00', 'Pacific/Apia');
     expect(localDateInZone(instant, 'Pacific/Apia')).toBe('2011-12-31');
