@@ -4,7 +4,7 @@
  * only by the wizard, so commands without prompts do not pay for it.
  * Run: npm run build && node bench/run.mjs wizard
  */
-import { spawn } from 'node-pty';
+import { spawn } from '@lydell/node-pty';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

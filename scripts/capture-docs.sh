@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the terminal captures of docs/wizard-and-transit.md (docs/captures/*.txt) by driving
 # the built CLI in tmux and saving `tmux capture-pane` text. A documentation helper only: it needs
-# tmux, which the tests do not (they use node-pty). Run after `npm run build`:
+# tmux, which the tests do not (they use @lydell/node-pty). Run after `npm run build`:
 #   scripts/capture-docs.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

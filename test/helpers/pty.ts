@@ -1,8 +1,8 @@
 /**
- * Drives the built CLI through a real pseudo-terminal (node-pty), as a person at a terminal would:
+ * Drives the built CLI through a real pseudo-terminal (@lydell/node-pty), as a person at a terminal would:
  * wait for a prompt to appear, type, press keys. Output is kept with ANSI codes stripped.
  */
-import { spawn, type IPty } from 'node-pty';
+import { spawn, type IPty } from '@lydell/node-pty';
 import { stripVTControlCharacters } from 'node:util';
 import { BIN } from './cli.js';
 

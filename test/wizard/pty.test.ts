@@ -1,5 +1,5 @@
 /**
- * The wizard end to end: the built binary in a real pseudo-terminal (node-pty), typed at like a
+ * The wizard end to end: the built binary in a real pseudo-terminal (@lydell/node-pty), typed at like a
  * person would. Fixed clock: Mon 2026-10-05 10:00 in Chicago, so the default pickup is Tue 2026-10-06.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
