@@ -77,18 +77,20 @@ export class IO {
     rows: Array<Array<string | number>>,
     options: { colWidths?: Array<number | null>; compact?: boolean; ruleBefore?: number[] } = {},
   ): string {
+    // Compact unless asked otherwise: a rule between every row doubles a list's height for nothing.
+    const compact = options.compact ?? true;
     const table = new Table({
       head: head.map((cell) => this.color.bold(cell)),
       style: { head: [], border: this.color.level > 0 ? ['grey'] : [] },
       wordWrap: false,
       ...(options.colWidths ? { colWidths: options.colWidths } : {}),
       // compact: rules only under the head and above the rows in ruleBefore (groups), not between all rows.
-      ...(options.compact ? { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } } : {}),
+      ...(compact ? { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } } : {}),
     });
     const rule = { mid: '─', 'left-mid': '├', 'mid-mid': '┼', 'right-mid': '┤' };
     const ruled = new Set([0, ...(options.ruleBefore ?? [])]);
     rows.forEach((row, index) =>
-      table.push(row.map((cell) => (options.compact && ruled.has(index) ? { content: String(cell), chars: rule } : String(cell)))),
+      table.push(row.map((cell) => (compact && ruled.has(index) ? { content: String(cell), chars: rule } : String(cell)))),
     );
     return table.toString();
   }
