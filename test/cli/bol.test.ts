@@ -83,6 +83,14 @@ describe('shipper bol (spawned CLI)', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(missing);
     expect(await readdir(dir)).toEqual([`BOL-${shipments[0]!.id}.pdf`]);
+    const empty = await tempDir();
+    try {
+      const none = await storeCli(empty.dir)(['bol', '--all', '-o', join(out, 'none'), '--json']);
+      expect(none.code).toBe(0);
+      expect(JSON.parse(none.stdout)).toEqual({ written: [], failed: [] });
+    } finally {
+      await empty.cleanup();
+    }
     const alone = await cli(['bol', missing, '-o', dir]);
     expect(alone.code).toBe(4);
     expect(alone.stderr.trim()).toBe(`shipper: shipment ${missing} not found`);

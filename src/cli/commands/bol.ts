@@ -70,6 +70,11 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   const api = await ctx.api();
   if (options.templates) return runBolTemplates(ctx, api);
   const ids = await collectIds(ctx, api, args, options);
+  if (ids.length === 0 && options.all) {
+    // Nothing to print is not an error for a script that prints whatever was booked.
+    if (ctx.io.options.json) return ctx.io.json({ written: [], failed: [] });
+    return ctx.io.note('No shipments in the store: no BOLs written');
+  }
   if (ids.length === 0) {
     throw new UsageError('no shipment given', 'example: shipper bol <shipment-id> [-o bol.pdf], shipper bol --all -o bols/, shipper bol --templates');
   }
