@@ -26,6 +26,19 @@ export class StoreError extends Error {
 const RECORD_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const COLLECTION = /^[a-z][a-z0-9-]*$/;
 
+/** `<id>.json.<pid>.<n>.tmp`, as put() and putMany() name their temporary files. */
+const TEMPORARY_FILE = /^[A-Za-z0-9_-]{1,128}\.json\.(\d+)\.\d+\.tmp$/;
+
+function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
+}
+
 export function isSafeRecordId(id: string): boolean {
   return RECORD_ID.test(id);
 }
@@ -38,6 +51,7 @@ export interface ListOptions {
 
 export class JsonStore {
   private readonly readyCollections = new Set<string>();
+  private readonly sweptCollections = new Set<string>();
   private readonly directorySyncs = new DirectorySyncs();
 
   constructor(readonly root: string) {}
@@ -112,6 +126,10 @@ export class JsonStore {
   async putMany(collection: string, records: ReadonlyArray<{ id: string; record: unknown }>, concurrency = 32): Promise<void> {
     if (records.length === 0) return;
     const dir = await this.ensureCollection(collection);
+    if (!this.sweptCollections.has(collection)) {
+      this.sweptCollections.add(collection);
+      await this.removeOrphanedTemporaries(collection);
+    }
     const writes = records.map(({ id, record }) => {
       const file = this.fileOf(collection, id);
       // Never ends in .json, so listIds() cannot see a half-written record.
@@ -125,6 +143,23 @@ export class JsonStore {
       await Promise.all(writes.map(({ temp }) => unlink(temp).catch(() => undefined)));
       throw new StoreError(`cannot write to ${dir}: ${(error as Error).message}`, dir);
     }
+  }
+
+  /**
+   * Removes the temporary files that killed processes left in a collection (a SIGKILL or Ctrl-C
+   * between a write and its rename: an interrupted import leaves up to a chunk of them). Each
+   * temporary file names its writer's pid; those of live processes are left alone. Batches call it
+   * once per collection and process; it costs one directory listing.
+   */
+  async removeOrphanedTemporaries(collection: string): Promise<number> {
+    const dir = this.collectionDir(collection);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const orphans = names.filter((name) => {
+      const pid = TEMPORARY_FILE.exec(name)?.[1];
+      return pid !== undefined && !isProcessAlive(Number(pid));
+    });
+    await mapInOrder(orphans, 32, (name) => unlink(join(dir, name)).catch(() => undefined));
+    return orphans.length;
   }
 
   /** Ids of a collection, newest first (ids sort by creation time). */

@@ -122,6 +122,8 @@ describe('an import killed with SIGKILL', () => {
     // What was booked before the kill is still there, with the same id and order number.
     const final = new Map(shipments.map((shipment) => [shipment.id, shipment.orderNumber]));
     expect(partial.every((shipment) => final.get(shipment.id) === shipment.orderNumber)).toBe(true);
+    // The killed process's temporary files are gone once the import ran again.
+    expect((await readdir(join(store, 'shipments'))).filter((name) => !name.endsWith('.json'))).toEqual([]);
     // Numbers reserved by a killed process may be skipped, never reused.
     expect(Math.max(...shipments.map((shipment) => Number(shipment.orderNumber.slice(3))))).toBeGreaterThanOrEqual(total);
   }, 180_000);

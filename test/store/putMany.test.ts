@@ -1,4 +1,5 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,6 +21,23 @@ describe('JsonStore.putMany', () => {
       await store.put('things', 'single', { index: -1, text: '' });
       expect(await readFile(join(dir, 'things', 'r007.json'), 'utf8')).toBe(`${JSON.stringify({ index: 7, text: 'é'.repeat(7) }, null, 2)}\n`);
       expect((await store.listIds('things', { limit: 1000 })).ids).toHaveLength(151);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('first removes the temporary files of killed writers, and keeps those of live processes', async () => {
+    const { dir, cleanup } = await tempDir('shipper-store-');
+    try {
+      const store = new JsonStore(dir);
+      await store.put('things', 'old', { index: 0, text: '' });
+      const deadPid = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+      const orphan = `r900.json.${deadPid}.1.tmp`;
+      const live = `r901.json.${process.ppid}.1.tmp`; // the test runner's parent: alive
+      const unrelated = 'notes.txt';
+      for (const name of [orphan, live, unrelated]) await writeFile(join(dir, 'things', name), '{"half":');
+      await store.putMany('things', [{ id: 'new', record: { index: 1, text: '' } }]);
+      expect((await readdir(join(dir, 'things'))).sort()).toEqual(['new.json', 'notes.txt', 'old.json', live].sort());
     } finally {
       await cleanup();
     }
