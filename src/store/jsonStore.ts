@@ -124,12 +124,13 @@ export class JsonStore {
    * temporary files are removed and no partially written record is ever visible.
    */
   async putMany(collection: string, records: ReadonlyArray<{ id: string; record: unknown }>, concurrency = 32): Promise<void> {
-    if (records.length === 0) return;
-    const dir = await this.ensureCollection(collection);
+    // Also when there is nothing to write: re-running a finished import is how its leftovers go.
     if (!this.sweptCollections.has(collection)) {
       this.sweptCollections.add(collection);
       await this.removeOrphanedTemporaries(collection);
     }
+    if (records.length === 0) return;
+    const dir = await this.ensureCollection(collection);
     const writes = records.map(({ id, record }) => {
       const file = this.fileOf(collection, id);
       // Never ends in .json, so listIds() cannot see a half-written record.

@@ -36,6 +36,9 @@ describe('JsonStore.putMany', () => {
       const live = `r901.json.${process.ppid}.1.tmp`; // the test runner's parent: alive
       const unrelated = 'notes.txt';
       for (const name of [orphan, live, unrelated]) await writeFile(join(dir, 'things', name), '{"half":');
+      // Nothing to write (a re-run of a finished import) still sweeps.
+      await store.putMany('things', []);
+      expect((await readdir(join(dir, 'things'))).sort()).toEqual(['notes.txt', 'old.json', live].sort());
       await store.putMany('things', [{ id: 'new', record: { index: 1, text: '' } }]);
       expect((await readdir(join(dir, 'things'))).sort()).toEqual(['new.json', 'notes.txt', 'old.json', live].sort());
     } finally {
