@@ -16,6 +16,11 @@ export const FALLBACK_CONCURRENCY = 8;
 
 export async function bookShipments(api: ShipperApi, items: ShipmentBatchItem[]): Promise<Array<BatchOutcome<Shipment>>> {
   if (api.createShipments) return api.createShipments(items);
+  return bookShipmentsOneByOne(api, items);
+}
+
+/** One createShipment per item, a few in flight: for a server without the batch extension. */
+export async function bookShipmentsOneByOne(api: ShipperApi, items: ShipmentBatchItem[]): Promise<Array<BatchOutcome<Shipment>>> {
   return mapInOrder(items, FALLBACK_CONCURRENCY, (item) =>
     outcomeOf(() => api.createShipment(item.request, { idempotencyKey: item.idempotencyKey })),
   );
@@ -23,6 +28,14 @@ export async function bookShipments(api: ShipperApi, items: ShipmentBatchItem[])
 
 export async function previewShipments(api: ShipperApi, requests: unknown[]): Promise<Array<BatchOutcome<Quote>>> {
   if (api.previewShipments) return api.previewShipments(requests);
+  return previewShipmentsOneByOne(api, requests);
+}
+
+/**
+ * One quote per shipment (GET for a quoteId): for a server without the preview extension. Quoting
+ * creates quotes on that server, a side effect the preview extension does not have.
+ */
+export async function previewShipmentsOneByOne(api: ShipperApi, requests: unknown[]): Promise<Array<BatchOutcome<Quote>>> {
   return mapInOrder(requests, FALLBACK_CONCURRENCY, async (raw): Promise<BatchOutcome<Quote>> => {
     const parsed = parseRequest(shipmentRequestSchema, raw);
     if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };

@@ -25,6 +25,10 @@ import {
   ratedOrderComponentSchema,
   shipmentRequestSchema,
   shipmentSchema,
+  shipmentBatchRequestSchema,
+  shipmentBatchResultSchema,
+  shipmentPreviewRequestSchema,
+  shipmentPreviewResultSchema,
   transitRequestSchema,
   transitTableSchema,
   violationSchema,
@@ -46,6 +50,8 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   AddressInput: addressSchema,
   Dimensions: dimensionsSchema,
   TransitRequest: transitRequestSchema,
+  ShipmentBatchRequest: shipmentBatchRequestSchema,
+  ShipmentPreviewRequest: shipmentPreviewRequestSchema,
 };
 
 const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
@@ -61,6 +67,8 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   BolTemplate: bolTemplateInfoSchema,
   BolTemplateList: z.object({ items: z.array(bolTemplateInfoSchema) }),
   TransitTable: transitTableSchema,
+  ShipmentBatchResult: shipmentBatchResultSchema,
+  ShipmentPreviewResult: shipmentPreviewResultSchema,
   ProblemDetail: problemDetailSchema,
   Violation: violationSchema,
 };
@@ -77,7 +85,19 @@ const SEED_FIELDS: Record<string, string[]> = {
   Violation: ['field'],
 };
 /** Components the seed does not show at all (it leaves the shipment response "not shown"). */
-const EXTENSION_COMPONENTS = new Set(['QuotePage', 'Shipment', 'ShipmentPage', 'BolTemplate', 'BolTemplateList', 'TransitRequest', 'TransitTable']);
+const EXTENSION_COMPONENTS = new Set([
+  'QuotePage',
+  'Shipment',
+  'ShipmentPage',
+  'BolTemplate',
+  'BolTemplateList',
+  'TransitRequest',
+  'TransitTable',
+  'ShipmentBatchRequest',
+  'ShipmentBatchResult',
+  'ShipmentPreviewRequest',
+  'ShipmentPreviewResult',
+]);
 
 function jsonSchemaOf(registry: Record<string, z.ZodType>, io: Io): Record<string, JsonObject> {
   const ids = z.registry<{ id: string }>();
@@ -327,6 +347,42 @@ function paths(): JsonObject {
         requestBody: jsonBody('TransitRequest'),
         responses: {
           200: jsonResponse('One lane per destination, one row per pickup day', 'TransitTable'),
+          400: use('BadRequest'),
+          401: use('Unauthorized'),
+          413: use('PayloadTooLarge'),
+          415: use('UnsupportedMediaType'),
+          500: use('InternalError'),
+        },
+      },
+    },
+    [apiPaths.shipmentBatch]: {
+      post: {
+        operationId: 'createShipments',
+        tags: ['Shipments'],
+        summary: 'Book up to 500 shipments in order, each by the rules of POST /v1/shipper/shipment (with its own idempotencyKey)',
+        description:
+          'One outcome per item, in order: the shipment (with `replayed` when its idempotencyKey matched an earlier booking) or the ProblemDetail a single POST would have answered. A 400 concerns the envelope only.',
+        'x-extension': true,
+        requestBody: jsonBody('ShipmentBatchRequest'),
+        responses: {
+          200: jsonResponse('One outcome per item', 'ShipmentBatchResult'),
+          400: use('BadRequest'),
+          401: use('Unauthorized'),
+          413: use('PayloadTooLarge'),
+          415: use('UnsupportedMediaType'),
+          500: use('InternalError'),
+        },
+      },
+    },
+    [apiPaths.shipmentPreview]: {
+      post: {
+        operationId: 'previewShipments',
+        tags: ['Shipments'],
+        summary: 'Validate and price up to 500 shipment requests without booking or storing anything',
+        'x-extension': true,
+        requestBody: jsonBody('ShipmentPreviewRequest'),
+        responses: {
+          200: jsonResponse('The quote each item would be booked on, or its ProblemDetail', 'ShipmentPreviewResult'),
           400: use('BadRequest'),
           401: use('Unauthorized'),
           413: use('PayloadTooLarge'),

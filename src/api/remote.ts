@@ -19,6 +19,8 @@ import {
   pageSchema,
   problemDetailSchema,
   quoteSchema,
+  shipmentBatchResultSchema,
+  shipmentPreviewResultSchema,
   shipmentSchema,
   transitTableSchema,
   type Page,
@@ -29,7 +31,8 @@ import {
 } from '../domain/schemas.js';
 import { formatFieldPath } from '../domain/validation.js';
 import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
-import type { ApiResult, BolTemplateInfo, ListQuery, ShipperApi, WriteOptions } from './types.js';
+import { bookShipmentsOneByOne, previewShipmentsOneByOne } from './batch.js';
+import type { ApiResult, BatchOutcome, BolTemplateInfo, ListQuery, ShipmentBatchItem, ShipperApi, WriteOptions } from './types.js';
 import {
   apiPaths,
   decodeHeaderText,
@@ -161,11 +164,59 @@ export class RemoteApi implements ShipperApi {
     return this.json('POST', apiPaths.transit, transitTableSchema, 'a transit table', { body });
   }
 
+  /**
+   * Books through the batch extension (POST /v1/shipper/shipment-batch): requests of up to 100
+   * shipments, one after another, so the server numbers them in the caller's order and takes its
+   * lock once per request. A server without the extension (404/405/501 on the first request) gets
+   * one POST /v1/shipper/shipment per item instead. Every item carries a key (the caller's, or a
+   * fresh one), so retrying a batch request cannot book an item twice.
+   */
+  async createShipments(items: ShipmentBatchItem[]): Promise<Array<BatchOutcome<Shipment>>> {
+    const keyed = items.map((item) => ({ request: item.request, idempotencyKey: item.idempotencyKey ?? randomUUID() }));
+    const outcomes = await this.inBatches(apiPaths.shipmentBatch, keyed, shipmentBatchResultSchema, 'shipment batch results');
+    return outcomes ?? bookShipmentsOneByOne(this, keyed);
+  }
+
+  /** Prices without booking through POST /v1/shipper/shipment-preview; else one quote per shipment. */
+  async previewShipments(requests: unknown[]): Promise<Array<BatchOutcome<Quote>>> {
+    const outcomes = await this.inBatches(apiPaths.shipmentPreview, requests.map((request) => ({ request })), shipmentPreviewResultSchema, 'shipment preview results');
+    return outcomes ?? previewShipmentsOneByOne(this, requests);
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /** Per batch path: false once the server answered that it has no such route. */
+  private readonly batchExtensions = new Map<string, boolean>();
+
+  /** Sends items in order, in requests of at most BATCH_REQUEST_ITEMS and about BATCH_REQUEST_BYTES; undefined: no such extension. */
+  private async inBatches<S extends z.ZodType<{ items: unknown[] }>>(
+    path: string,
+    items: unknown[],
+    schema: S,
+    what: string,
+  ): Promise<Array<z.output<S>['items'][number]> | undefined> {
+    if (this.batchExtensions.get(path) === false) return undefined;
+    const outcomes: Array<z.output<S>['items'][number]> = [];
+    for (const part of requestParts(items)) {
+      const exchange = await this.exchange('POST', path, { bodyText: `{"items":[${part.join(',')}]}`, accept: JSON_TYPE });
+      if (outcomes.length === 0 && !this.batchExtensions.has(path)) {
+        const unsupported = exchange.status === 404 || exchange.status === 405 || exchange.status === 501;
+        this.batchExtensions.set(path, !unsupported);
+        if (unsupported) return undefined;
+      }
+      if (!isSuccess(exchange.status)) throw this.failure('POST', path, exchange);
+      const { data } = this.parseAnswer('POST', path, exchange, schema, what);
+      if (data.items.length !== part.length) {
+        throw new RemoteError(`${this.origin} answered POST ${path} with ${data.items.length} results for ${part.length} items`);
+      }
+      outcomes.push(...data.items);
+    }
+    return outcomes;
+  }
 
   private async json<S extends z.ZodType>(
     method: Method,
@@ -176,6 +227,11 @@ export class RemoteApi implements ShipperApi {
   ): Promise<ApiResult<z.output<S>>> {
     const exchange = await this.exchange(method, path, { ...options, accept: JSON_TYPE });
     if (!isSuccess(exchange.status)) throw this.failure(method, path, exchange);
+    return this.parseAnswer(method, path, exchange, schema, what);
+  }
+
+  /** A 2xx JSON answer checked against the schema the local engine answers with. */
+  private parseAnswer<S extends z.ZodType>(method: Method, path: string, exchange: Exchange, schema: S, what: string): ApiResult<z.output<S>> {
     let json: unknown;
     try {
       json = JSON.parse(exchange.body.toString('utf8'));
@@ -196,7 +252,7 @@ export class RemoteApi implements ShipperApi {
   private async exchange(
     method: Method,
     path: string,
-    options: { body?: unknown; idempotencyKey?: string | undefined; query?: Record<string, string>; accept: string },
+    options: { body?: unknown; bodyText?: string; idempotencyKey?: string | undefined; query?: Record<string, string>; accept: string },
   ): Promise<Exchange> {
     const search = new URLSearchParams(options.query ?? {}).toString();
     const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
@@ -204,7 +260,7 @@ export class RemoteApi implements ShipperApi {
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     let body: string | undefined;
     if (method === 'POST') {
-      body = JSON.stringify(options.body ?? null);
+      body = options.bodyText ?? JSON.stringify(options.body ?? null);
       headers['content-type'] = `${JSON_TYPE}; charset=utf-8`;
       // Every POST carries a key: the one the caller chose, or a fresh one for this call, so that
       // the retries of this call are the same request to the server.
@@ -296,6 +352,27 @@ function pageQuery({ limit, cursor }: ListQuery): Record<string, string> {
 }
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
+
+/** Batch requests stay well under a server's body limit (1 MiB by default for `shipper serve`). */
+export const BATCH_REQUEST_ITEMS = 100;
+const BATCH_REQUEST_BYTES = 512 * 1024;
+
+/** Items as JSON texts, grouped in order into request bodies; an item larger than the byte budget goes alone. */
+function* requestParts(items: unknown[]): Generator<string[]> {
+  let part: string[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const text = JSON.stringify(item);
+    if (part.length > 0 && (part.length === BATCH_REQUEST_ITEMS || bytes + text.length > BATCH_REQUEST_BYTES)) {
+      yield part;
+      part = [];
+      bytes = 0;
+    }
+    part.push(text);
+    bytes += text.length + 1;
+  }
+  if (part.length > 0) yield part;
+}
 
 function header(headers: Exchange['headers'], name: string): string[] {
   const value = headers[name];

@@ -14,6 +14,8 @@ export const apiPaths = {
   bol: (id: string) => `${API_PREFIX}/shipment/${encodeURIComponent(id)}/bol`,
   bolTemplates: `${API_PREFIX}/bol-templates`,
   transit: `${API_PREFIX}/transit`,
+  shipmentBatch: `${API_PREFIX}/shipment-batch`,
+  shipmentPreview: `${API_PREFIX}/shipment-preview`,
 };
 
 /** The same paths as OpenAPI path templates. */
@@ -29,8 +31,7 @@ export const PDF_TYPE = 'application/pdf';
 
 /** IETF draft "The Idempotency-Key HTTP Header Field". */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-/** Printable ASCII, no spaces, at most 255 characters: it is hashed, never used as a file name. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
+export { IDEMPOTENCY_KEY_PATTERN } from '../domain/limits.js';
 /**
  * `Idempotent-Replayed: true` (Stripe's name for it) on a 201 that returned the resource of an
  * earlier request with the same key instead of creating one, so clients can tell a re-import.

@@ -6,7 +6,7 @@
  * `freightClass`, which is computed from density and refused as input.
  */
 import { z } from 'zod';
-import { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -404,3 +404,55 @@ export const problemDetailSchema = z.object({
   violations: z.array(violationSchema).optional(),
 });
 export type ProblemDetail = z.infer<typeof problemDetailSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Batches (extensions: POST /v1/shipper/shipment-batch books, POST /v1/shipper/shipment-preview
+// prices without booking). Each item is judged on its own, by exactly the rules of a single
+// POST /v1/shipper/shipment: an invalid item is that item's ProblemDetail, not a 400 of the batch.
+
+export { MAX_BATCH_ITEMS };
+
+/** The Idempotency-Key header's rule (IETF draft), for keys that travel in a body. */
+const idempotencyKeySchema = z
+  .string()
+  .regex(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey must be 1-255 printable ASCII characters without spaces' });
+
+/** Validated per item (with the rules of ShipmentRequest), so that one bad item does not refuse the batch. */
+const batchShipmentRequest = z.unknown().meta({ $ref: '#/components/schemas/ShipmentRequest' });
+
+const batchItems = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item, { error: (issue) => (issue.input === undefined ? 'items is required' : 'items must be a list') })
+    .min(1, { message: 'at least one item is required' })
+    .max(MAX_BATCH_ITEMS, { message: `at most ${MAX_BATCH_ITEMS} items per request` });
+
+export const shipmentBatchRequestSchema = z.object({
+  items: batchItems(
+    z.object({
+      request: batchShipmentRequest,
+      idempotencyKey: idempotencyKeySchema
+        .optional()
+        .meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
+    }),
+  ),
+});
+
+export const shipmentPreviewRequestSchema = z.object({ items: batchItems(z.object({ request: batchShipmentRequest })) });
+
+const batchOutcomeSchema = <T extends z.ZodType>(data: T) =>
+  z.union([
+    z.object({
+      ok: z.literal(true),
+      data,
+      warnings: z.array(z.string()),
+      replayed: z.boolean().meta({ description: 'true when the idempotencyKey matched an earlier booking, which came back' }),
+    }),
+    z.object({ ok: z.literal(false), problem: problemDetailSchema.meta({ description: 'What a single request would have answered (4xx)' }) }),
+  ]);
+
+export const shipmentBatchResultSchema = z.object({
+  items: z.array(batchOutcomeSchema(shipmentSchema)).meta({ description: 'One outcome per item, in the order of the request' }),
+});
+export const shipmentPreviewResultSchema = z.object({
+  items: z.array(batchOutcomeSchema(quoteSchema)).meta({ description: 'The quote each item would be booked on; nothing is stored' }),
+});

@@ -5,6 +5,7 @@
  * before; lists always do, so they see every process's writes.
  */
 import type { Quote, Shipment } from '../domain/schemas.js';
+import { bookShipments, previewShipments } from '../api/batch.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 
 export const DEFAULT_CACHE_ENTRIES = 10_000;
@@ -72,6 +73,12 @@ export function withRecordCache(api: ShipperApi, maxEntries = DEFAULT_CACHE_ENTR
     renderBol: (id, options) => api.renderBol(id, options),
     listBolTemplates: () => api.listBolTemplates(),
     transitTimes: (request) => api.transitTimes(request),
+    async createShipments(items) {
+      const outcomes = await bookShipments(api, items);
+      for (const outcome of outcomes) if (outcome.ok) shipments.set(outcome.data.id, outcome.data);
+      return outcomes;
+    },
+    previewShipments: (requests) => previewShipments(api, requests),
     close: () => api.close(),
   };
 }

@@ -15,6 +15,8 @@ export type Operation =
   | 'getBol'
   | 'listBolTemplates'
   | 'transitTimes'
+  | 'createShipments'
+  | 'previewShipments'
   | 'openapi';
 
 export type RouteMatch =
@@ -43,6 +45,8 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
 
   if (collection === 'bol-templates' && segments.length === 1) return pick({ GET: 'listBolTemplates' }, method);
   if (collection === 'transit' && segments.length === 1) return pick({ POST: 'transitTimes' }, method);
+  if (collection === 'shipment-batch' && segments.length === 1) return pick({ POST: 'createShipments' }, method);
+  if (collection === 'shipment-preview' && segments.length === 1) return pick({ POST: 'previewShipments' }, method);
   if (collection !== 'quote' && collection !== 'shipment') return { kind: 'not-found' };
   const resource = collection;
 

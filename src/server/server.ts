@@ -7,6 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bookShipments, previewShipments } from '../api/batch.js';
 import { openApiDocument } from '../api/openapi.js';
 import { constraintViolation, internalError, makeProblem, notFound, ProblemError } from '../api/problems.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiResult, type ListQuery, type ShipperApi } from '../api/types.js';
@@ -24,8 +25,8 @@ import {
   PROBLEM_TYPE,
   WARNING_HEADER,
 } from '../api/wire.js';
-import type { ProblemDetail } from '../domain/schemas.js';
-import { deprecationWarnings } from '../domain/validation.js';
+import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, type ProblemDetail } from '../domain/schemas.js';
+import { deprecationWarnings, parseRequest } from '../domain/validation.js';
 import { matchRoute, type Operation } from './routes.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -168,6 +169,20 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         // Read-only: no Idempotency-Key needed, nothing created, so 200 rather than 201.
         const result = await api.transitTimes(await readJsonBody(req, bodyLimit));
         return { status: 200, headers: warningHeaders(result), json: result.data };
+      }
+      case 'createShipments':
+      case 'previewShipments': {
+        // Extensions: many shipments per request, each judged as a single POST would be; the
+        // answer is 200 with one outcome per item (a rejected item is its ProblemDetail).
+        const raw = await readJsonBody(req, bodyLimit);
+        if (operation === 'createShipments') {
+          const parsed = parseRequest(shipmentBatchRequestSchema, raw);
+          if (!parsed.ok) throw constraintViolation(parsed.violations);
+          return { status: 200, json: { items: await bookShipments(api, parsed.value.items) } };
+        }
+        const parsed = parseRequest(shipmentPreviewRequestSchema, raw);
+        if (!parsed.ok) throw constraintViolation(parsed.violations);
+        return { status: 200, json: { items: await previewShipments(api, parsed.value.items.map((item) => item.request)) } };
       }
       case 'listBolTemplates': {
         const result = await api.listBolTemplates();

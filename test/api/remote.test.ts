@@ -267,3 +267,54 @@ describe('answers', () => {
     expect((await failure(api.renderBol('sh_1'))).message).toMatch(/not a PDF/);
   });
 });
+
+describe('batches', () => {
+  const shipmentRequest = (ref: string) => ({
+    refNumber: ref,
+    shipper: { name: 'A', street1: '1 A St', city: 'Chicago', state: 'IL', postalCode: '60601' },
+    consignee: { name: 'B', street1: '2 B St', city: 'New York', state: 'NY', postalCode: '10001' },
+    orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
+  });
+  const refusal = { ok: false, problem: { type: 'urn:x', title: 'T', status: 400, detail: 'no' } };
+
+  it('books in requests of at most 100 items, in order, every item with an idempotency key', async () => {
+    let seen: Seen[] = [];
+    const answerEach: Step = (_req, res) => {
+      const { items } = JSON.parse(seen.at(-1)!.body) as { items: unknown[] };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: items.map(() => refusal) }));
+    };
+    const server = await script(answerEach);
+    seen = server.seen;
+    const { api } = client(server.url);
+    const items = Array.from({ length: 250 }, (_, index) => ({ request: shipmentRequest(`R-${index}`), ...(index === 7 ? { idempotencyKey: 'mine-7' } : {}) }));
+    const outcomes = await api.createShipments(items);
+    expect(outcomes).toHaveLength(250);
+    expect(outcomes.every((outcome) => !outcome.ok && outcome.problem.detail === 'no')).toBe(true);
+    expect(seen.map((request) => request.url)).toEqual(Array(3).fill('/v1/shipper/shipment-batch'));
+    const sent = seen.flatMap((request) => (JSON.parse(request.body) as { items: Array<{ request: { refNumber: string }; idempotencyKey: string }> }).items);
+    expect(seen.map((request) => (JSON.parse(request.body) as { items: unknown[] }).items.length)).toEqual([100, 100, 50]);
+    expect(sent.map((item) => item.request.refNumber)).toEqual(items.map((item) => item.request.refNumber));
+    expect(sent[7]!.idempotencyKey).toBe('mine-7');
+    expect(new Set(sent.map((item) => item.idempotencyKey)).size).toBe(250);
+  });
+
+  it('falls back to one request per item on a server without the extension, and remembers it', async () => {
+    const { url, seen } = await script(problem(404), json(201, QUOTE));
+    const { api } = client(url);
+    const outcomes = await api.previewShipments([shipmentRequest('A'), shipmentRequest('B')]);
+    expect(outcomes.map((outcome) => outcome.ok && outcome.data.id)).toEqual([QUOTE.id, QUOTE.id]);
+    expect(seen.map((request) => request.url)).toEqual(['/v1/shipper/shipment-preview', '/v1/shipper/quote', '/v1/shipper/quote']);
+    await api.previewShipments([shipmentRequest('C')]);
+    expect(seen.map((request) => request.url).slice(3)).toEqual(['/v1/shipper/quote']);
+  });
+
+  it('refuses an answer with another number of results, and reports a refused envelope', async () => {
+    const { url } = await script(json(200, { items: [refusal] }), problem(401));
+    const { api } = client(url);
+    expect(await failure(api.createShipments([{ request: shipmentRequest('A') }, { request: shipmentRequest('B') }]))).toBeInstanceOf(RemoteError);
+    const unauthorized = await failure(api.createShipments([{ request: shipmentRequest('A') }]));
+    expect(unauthorized).toBeInstanceOf(ProblemError);
+    expect((unauthorized as ProblemError).status).toBe(401);
+  });
+});

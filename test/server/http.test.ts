@@ -219,6 +219,56 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('batch extensions', () => {
+  const address = { name: 'A', street1: 'B', city: 'C', state: 'IL', postalCode: '60601' };
+  const shipment = (pallets: number, pieceCount = 1) => ({
+    shipper: address,
+    consignee: { ...address, state: 'NY', postalCode: '10001' },
+    orderComponents: [{ palletCount: pallets, poundsWeight: 500 * pallets, dimensions: { length: 48, width: 40, height: 48 }, pieceCount }],
+  });
+
+  it('POST /shipment-batch books in the order given, one outcome per item; a replay books nothing twice', async () => {
+    const items = [
+      { request: shipment(1), idempotencyKey: 'batch-a' },
+      { request: shipment(2, -1), idempotencyKey: 'batch-b' },
+      { request: shipment(3), idempotencyKey: 'batch-c' },
+    ];
+    const first = await postJson(base, '/v1/shipper/shipment-batch', { items });
+    expect(first.status).toBe(200);
+    const outcomes = first.json().items as Array<Record<string, any>>;
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true]);
+    expect(outcomes[1]!.problem).toMatchObject({ status: 400, violations: [{ field: 'orderComponents[0].pieceCount', message: expect.any(String) }] });
+    const [a, , c] = outcomes.map((outcome) => outcome.data);
+    expect(Number(c.orderNumber.slice(3))).toBe(Number(a.orderNumber.slice(3)) + 1);
+    expect(a.orderComponents[0].palletCount).toBe(1);
+    expect((await call(base, 'GET', `/v1/shipper/shipment/${c.id}`)).status).toBe(200);
+
+    const again = (await postJson(base, '/v1/shipper/shipment-batch', { items })).json().items as Array<Record<string, any>>;
+    expect(again.map((outcome) => [outcome.ok, outcome.replayed, outcome.data?.id])).toEqual([[true, true, a.id], [false, undefined, undefined], [true, true, c.id]]);
+  });
+
+  it('POST /shipment-preview prices without storing anything', async () => {
+    const before = (await call(base, 'GET', '/v1/shipper/quote?limit=500')).json().items as unknown[];
+    const answer = await postJson(base, '/v1/shipper/shipment-preview', { items: [{ request: shipment(2) }, { request: { ...shipment(1), consignee: { ...address, postalCode: '00000' } } }] });
+    expect(answer.status).toBe(200);
+    const [priced, refused] = answer.json().items as Array<Record<string, any>>;
+    expect(priced!.ok).toBe(true);
+    expect(priced!.data.quotedPriceInCents).toBeGreaterThan(0);
+    expect(refused).toMatchObject({ ok: false, problem: { status: 400, violations: [{ field: 'consignee.postalCode' }] } });
+    expect((await call(base, 'GET', '/v1/shipper/quote?limit=500')).json().items).toHaveLength(before.length);
+  });
+
+  it('400 for a bad envelope: no items, too many, a malformed key; 405 for GET', async () => {
+    expectProblem(await postJson(base, '/v1/shipper/shipment-batch', {}), 400);
+    expectProblem(await postJson(base, '/v1/shipper/shipment-batch', { items: [] }), 400);
+    const tooMany = expectProblem(await postJson(base, '/v1/shipper/shipment-preview', { items: Array.from({ length: 501 }, () => ({ request: 1 })) }), 400);
+    expect(tooMany.violations).toEqual([{ field: 'items', message: 'at most 500 items per request' }]);
+    const badKey = expectProblem(await postJson(base, '/v1/shipper/shipment-batch', { items: [{ request: {}, idempotencyKey: 'has space' }] }), 400);
+    expect(badKey.violations).toEqual([{ field: 'items[0].idempotencyKey', message: expect.any(String) }]);
+    expect((await call(base, 'GET', '/v1/shipper/shipment-batch')).status).toBe(405);
+  });
+});
+
 describe('the API key', () => {
   let secured: { server: ShipperServer; base: string };
   let dir: { dir: string; cleanup: () => Promise<void> };

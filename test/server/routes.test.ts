@@ -17,6 +17,8 @@ describe('matchRoute', () => {
       listBolTemplates: 'listBolTemplates',
       getApiDescription: 'openapi',
       transitTimes: 'transitTimes',
+      createShipments: 'createShipments',
+      previewShipments: 'previewShipments',
     };
     let count = 0;
     for (const [template, item] of Object.entries(paths)) {
@@ -26,7 +28,7 @@ describe('matchRoute', () => {
         count++;
       }
     }
-    expect(count).toBe(10);
+    expect(count).toBe(12);
   });
 
   it('hands the raw id to the operation', () => {
