@@ -5,10 +5,11 @@
  * on a fresh store: a bare csv-parse of the file (the baseline, same options as the import),
  * `shipper import` of it, the re-import of the same file (everything recognised, nothing booked
  * twice), and the import once more on a fresh store with a sampler that forces a GC every 250 ms
- * and records the live heap. Prints rows/s, wall time and peak RSS: peak RSS should level off
- * and the live heap stay flat as the file grows. Build first (`npm run build`).
+ * and records the live heap; last, the import in remote mode against `shipper serve` on loopback.
+ * Prints rows/s, wall time and peak RSS: peak RSS should level off and the live heap stay flat as
+ * the file grows. Build first (`npm run build`).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -144,6 +145,21 @@ async function measure(count: number): Promise<void> {
   );
   row('re-import, all recognised', `${again.seconds.toFixed(2)} s  peak RSS ${again.peakRssMb.toFixed(0)} MB  (booked now: ${rebooked ?? '?'}; first run: ${booked ?? '?'})`);
   row('import, live heap after GC (sampled run)', `${sampled.liveHeapMb.toFixed(0)} MB  (peak RSS with a GC every 250 ms: ${sampled.peakRssMb.toFixed(0)} MB)`);
+  const remote = await remoteImport(file, `${store}-served`, count);
+  row('remote import through shipper serve', `${remote.seconds.toFixed(2)} s  ${Math.round(rows / remote.seconds).toLocaleString('en-US')} rows/s  (${(remote.seconds / imported.seconds).toFixed(2)}x the local import)`);
+}
+
+/** The same import in remote mode, against `shipper serve` on a fresh store over loopback (the batch extensions). */
+async function remoteImport(file: string, serverStore: string, count: number): Promise<Run> {
+  const server = spawn(process.execPath, [BIN, '--store', serverStore, '--json', '--quiet', 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const [line] = (await once(server.stdout!, 'data')) as [Buffer];
+    const { url } = JSON.parse(line.toString('utf8')) as { url: string };
+    return timed([BIN, '--store', `${serverStore}-client`, '--base-url', url, 'import', file], `remote-${count}`);
+  } finally {
+    server.kill('SIGINT');
+    await once(server, 'exit');
+  }
 }
 
 try {
