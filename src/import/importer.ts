@@ -34,6 +34,24 @@ export interface ImportOptions {
   rejectsFile?: string | undefined;
   /** Shipments per API batch (one lock and one round of writes in local mode). */
   chunkSize?: number | undefined;
+  /**
+   * Aborted (Ctrl-C): the check stops at once (nothing was booked); booking stops after the chunk
+   * being booked, so that the summary says what was booked and a re-run finishes the rest.
+   */
+  signal?: AbortSignal | undefined;
+}
+
+/** The user stopped the import (Ctrl-C); `summary` says what was booked before it stopped. */
+export class ImportCancelledError extends Error {
+  constructor(readonly summary: ImportSummary | undefined) {
+    const done = summary ? summary.booked + summary.alreadyBooked : 0;
+    super(
+      summary
+        ? `import stopped by Ctrl-C with ${done.toLocaleString('en-US')} shipment${done === 1 ? '' : 's'} booked; run the same command again to book the rest (nothing is booked twice)`
+        : 'import cancelled while checking; nothing was booked',
+    );
+    this.name = 'ImportCancelledError';
+  }
 }
 
 export type ImportPhase = 'checking' | 'booking';
@@ -183,6 +201,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
   let chunkRows = 0;
   try {
     for await (const group of groupRows(reading.rows, reading.header)) {
+      if (options.signal?.aborted) throw new ImportCancelledError(undefined);
       state.summary.rows += group.rows.length;
       state.summary.shipments++;
       chunk.push(await prepareShipment(group, reading.header, context.locations));
@@ -194,6 +213,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       }
       listener.progress?.(phase, reading.bytesRead(), state.summary.shipments);
     }
+    if (options.signal?.aborted && chunk.length > 0) throw new ImportCancelledError(undefined);
     await submit(chunk);
     await inFlight;
     listener.progress?.(phase, reading.bytesRead(), state.summary.shipments);
@@ -206,6 +226,8 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     // Let a booking in flight finish (its shipments are counted) before reporting.
     await inFlight?.catch(() => undefined);
     await state.rejects?.discard();
+    // A cancelled booking reports what the chunks booked before it (and the one in flight) booked.
+    if (error instanceof ImportCancelledError) throw phase === 'booking' ? new ImportCancelledError(state.summary) : error;
     if (phase === 'booking' && !(error instanceof ImportInterruptedError) && !(error instanceof ImportFileError)) {
       throw new ImportInterruptedError(interruptedMessage(state.summary, describeError(error)), state.summary, error);
     }

@@ -1,7 +1,7 @@
 /**
  * Real processes on one store: two imports at once lose nothing and never share an order number;
  * an import killed with SIGKILL leaves a store that every command reads, and running it again
- * completes it without duplicates.
+ * completes it without duplicates; Ctrl-C stops it cleanly and says what was booked.
  */
 import { spawn } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
@@ -73,27 +73,61 @@ describe('two imports at once', () => {
   }, 120_000);
 });
 
-/** Starts an import and SIGKILLs it as soon as `atLeast` shipments are on disk; resolves with how many were. */
-function importKilledAfter(file: string, atLeast: number): Promise<number> {
+/** Starts an import and sends it `signal` as soon as `atLeast` shipments are on disk; resolves with how it ended. */
+function importSignalledAfter(file: string, atLeast: number, signal: 'SIGKILL' | 'SIGINT'): Promise<{ seen: number; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--store', store, 'import', file], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, '--store', store, 'import', file], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let seen = 0;
+    let sent = false;
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const poll = setInterval(() => {
       readdir(join(store, 'shipments'))
         .then((names) => {
           seen = names.filter((name) => name.endsWith('.json')).length;
-          if (seen >= atLeast) child.kill('SIGKILL');
+          if (seen >= atLeast && !sent) {
+            sent = true;
+            child.kill(signal);
+          }
         })
         .catch(() => undefined);
     }, 10);
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, ended) => {
       clearInterval(poll);
-      if (signal !== 'SIGKILL') reject(new Error(`the import ended by itself (exit ${code}) before it could be killed`));
-      else resolve(seen);
+      if (!sent) reject(new Error(`the import ended by itself (exit ${code}) before it got ${signal}`));
+      else resolve({ seen, code, signal: ended, stderr });
     });
   });
 }
+
+async function importKilledAfter(file: string, atLeast: number): Promise<number> {
+  const { seen, signal } = await importSignalledAfter(file, atLeast, 'SIGKILL');
+  expect(signal).toBe('SIGKILL');
+  return seen;
+}
+
+describe('an import stopped with Ctrl-C (SIGINT)', () => {
+  it('finishes the shipments being booked, says how many, exits 130, and a re-run books the rest', async () => {
+    const total = 3000;
+    const file = await csv('ctrl-c.csv', shipmentsCsv(total, 1, 'C'));
+    const stopped = await importSignalledAfter(file, 1, 'SIGINT');
+    expect(stopped.code).toBe(130);
+    const said = /import stopped by Ctrl-C with ([\d,]+) shipments? booked; run the same command again/.exec(stopped.stderr);
+    expect(said, stopped.stderr).not.toBeNull();
+    const booked = Number(said![1]!.replace(/,/g, ''));
+    expect(booked).toBeGreaterThan(0);
+    expect(booked).toBeLessThan(total);
+    // Exactly what it said: whole chunks, no temporary files left behind.
+    const names = await readdir(join(store, 'shipments'));
+    expect(names.filter((name) => name.endsWith('.json'))).toHaveLength(booked);
+    expect(names.filter((name) => !name.endsWith('.json'))).toEqual([]);
+    const rerun = await shipper(['import', file, '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((JSON.parse(rerun.stdout) as { summary: { booked: number; alreadyBooked: number } }).summary).toMatchObject({ booked: total - booked, alreadyBooked: booked });
+    expectNoDuplicates(await allShipments(), refs('C', total));
+  }, 120_000);
+});
 
 describe('an import killed with SIGKILL', () => {
   it('leaves a store every command reads, and running it again completes it without duplicates', async () => {

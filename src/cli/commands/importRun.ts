@@ -7,6 +7,7 @@ import { constraintViolation, makeProblem, ProblemError } from '../../api/proble
 import type { ProblemDetail } from '../../domain/schemas.js';
 import { ImportFileError } from '../../import/csvFile.js';
 import {
+  ImportCancelledError,
   ImportInterruptedError,
   ImportRejectedError,
   importShipments,
@@ -43,14 +44,28 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     : undefined;
   const warned = new Set<string>();
 
+  // Ctrl-C: stop after the shipments being booked now, and say what was booked; twice: at once.
+  const cancel = new AbortController();
+  let phase: 'checking' | 'booking' = 'checking';
+  const onInterrupt = () => {
+    if (cancel.signal.aborted) process.exit(ExitCode.interrupted);
+    cancel.abort();
+    progress?.clear();
+    io.note(phase === 'checking' ? 'stopping: nothing has been booked' : 'stopping after the shipments being booked now (Ctrl-C again to quit at once)');
+  };
+  process.on('SIGINT', onInterrupt);
+
   let summary: ImportSummary;
   try {
     summary = await importShipments(
       api,
       locations,
-      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile },
+      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal },
       {
-        phase: (phase, totalBytes) => progress?.restart(phase === 'checking' ? 'Checking' : 'Booking ', totalBytes),
+        phase: (next, totalBytes) => {
+          phase = next;
+          progress?.restart(next === 'checking' ? 'Checking' : 'Booking ', totalBytes);
+        },
         progress: (_phase, bytesRead, shipments) => progress?.update(bytesRead, `${formatNumber(shipments)} shipments`),
         shipment: (shipment) => document?.shipment(shipment),
         warning: (message) => {
@@ -64,6 +79,8 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   } catch (error) {
     progress?.clear();
     throw failure(error, ctx, document);
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
   progress?.clear();
 
@@ -130,6 +147,12 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
         : '  (--skip-invalid books the valid shipments and writes the rejected rows to a file; --rejects PATH writes them in any case)',
     );
     return new CliError(lines.join('\n'), ExitCode.rejected);
+  }
+  if (error instanceof ImportCancelledError) {
+    const problem = makeProblem(499, 'import-cancelled', 'Import Cancelled', error.message).problem;
+    if (document) document.fail(error.summary ?? null, problem);
+    else if (io.options.json) io.json(problem);
+    return new CliError(error.message, ExitCode.interrupted);
   }
   if (error instanceof ImportInterruptedError) {
     const { cause, summary } = error;
