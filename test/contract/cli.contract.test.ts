@@ -26,6 +26,8 @@ interface Scenario {
  * list is made an hour later on that clock (the same pickup day).
  */
 const LATER = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 3600_000).toISOString() };
+/** The same for the second booking, which `shipment list` must show as the newer one. */
+const SOON = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 1800_000).toISOString() };
 
 const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,pieces=0';
 const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60601';
@@ -52,8 +54,8 @@ const SCENARIOS: Scenario[] = [
   { name: 'import of a file that is not CSV', args: ['import', 'package.json'], code: 1 },
   // Phase 2, in order: bookings take order and BOL numbers from one counter.
   { name: 'ship on a quote', args: ['ship', '--quote', '{quote}', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--ref', 'PO-1', '--json'], code: 0, phase: 2 },
-  { name: 'ship, quoting first, people output', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1'], code: 0, phase: 2 },
-  { name: 'ship again with the same idempotency key', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1', '--json'], code: 0, phase: 2 },
+  { name: 'ship, quoting first, people output', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1'], code: 0, phase: 2, env: SOON },
+  { name: 'ship again with the same idempotency key', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1', '--json'], code: 0, phase: 2, env: SOON },
   { name: 'shipment list', args: ['shipment', 'list', '--limit', '2', '--json'], code: 0, phase: 2 },
   { name: 'shipment list, people output', args: ['shipment', 'list', '--limit', '2'], code: 0, phase: 2 },
   { name: 'import the sample CSV', args: ['import', SAMPLE_CSV, '--json'], code: 0, phase: 2 },
