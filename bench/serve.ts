@@ -39,6 +39,13 @@ const QUOTE_REQUEST = JSON.stringify({
     { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } },
   ],
 });
+/** A booking that quotes first (no quoteId, no Idempotency-Key): every request books a new shipment. */
+const SHIPMENT_REQUEST = JSON.stringify({
+  refNumber: 'BENCH',
+  shipper: { name: 'Acme DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60601' },
+  consignee: { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' },
+  orderComponents: (JSON.parse(QUOTE_REQUEST) as { orderComponents: unknown[] }).orderComponents,
+});
 
 /** Starts a child that prints `{"url": ...}` as its first stdout line. */
 async function startChild(command: string, childArgs: string[], stderr: 'inherit' | 'ignore' = 'inherit'): Promise<{ url: string; child: ChildProcess }> {
@@ -149,6 +156,22 @@ try {
     ],
   });
 
+  const booked: string[] = [];
+  const postShipment = await load({
+    url: shipper.url,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/shipper/shipment',
+        headers: { 'content-type': 'application/json' },
+        body: SHIPMENT_REQUEST,
+        onResponse: (status: number, body: string) => {
+          if (status === 201) booked.push((JSON.parse(body) as { orderNumber: string }).orderNumber);
+        },
+      },
+    ],
+  });
+
   const someId = created[0];
   if (!someId) throw new Error('no quote was created');
   const get = await load({ url: `${shipper.url}/v1/shipper/quote/${someId}` });
@@ -177,18 +200,21 @@ try {
   print('GET /v1/shipper/quote/{id}', get, baseline);
   print('GET /v1/shipper/quote/{id}, cache off', getUncached, baseline);
   print('POST /v1/shipper/quote', post, baseline);
+  print('POST /v1/shipper/shipment (quotes first)', postShipment, baseline);
   row('engine alone, createQuote (no HTTP)', `${Math.round(engine).toLocaleString('en-US').padStart(7)} quotes/s  (POST over HTTP: ${((post.rps / engine) * 100).toFixed(0)}% of it)`);
   console.log('');
   row('quotes answered 201 during the POST run', created.length.toLocaleString('en-US'));
   row('of those, not readable afterwards', String(missing));
   row('quote files in the store (incl. warm-up)', files.toLocaleString('en-US'));
+  const shipmentFiles = (await readdir(join(store, 'shipments'))).filter((name) => name.endsWith('.json')).length;
+  row('shipments booked (201), distinct order numbers', `${booked.length.toLocaleString('en-US')}, ${new Set(booked).size.toLocaleString('en-US')} (files: ${shipmentFiles.toLocaleString('en-US')})`);
 
   const checks: Array<[string, boolean]> = [
     ['GET >= 5,000 req/s', get.rps >= 5_000],
     ['POST quote >= 1,000 req/s', post.rps >= 1_000],
     ['p99 < 50 ms (GET and POST)', get.p99 < 50 && post.p99 < 50],
-    ['zero errors and non-2xx', get.errors + post.errors + get.non2xx + post.non2xx === 0],
-    ['nothing lost', missing === 0 && post.total === created.length],
+    ['zero errors and non-2xx', get.errors + post.errors + postShipment.errors + get.non2xx + post.non2xx + postShipment.non2xx === 0],
+    ['nothing lost', missing === 0 && post.total === created.length && new Set(booked).size === booked.length && shipmentFiles >= booked.length],
   ];
   console.log('');
   for (const [label, ok] of checks) row(`target: ${label}`, ok ? 'met' : 'NOT MET');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { bolNumberFor, orderNumberFor } from '../domain/bolNumber.js';
+import { MAX_BATCH_ITEMS } from '../domain/limits.js';
 import { rateQuote, type ZipPlace } from '../domain/rating.js';
 import {
   quoteRequestSchema,
@@ -201,9 +202,41 @@ export class LocalApi implements ShipperApi {
   // Shipments
 
   async createShipment(raw: unknown, options: WriteOptions = {}): Promise<ApiResult<Shipment>> {
-    const [outcome] = await this.createShipments([{ request: raw, idempotencyKey: options.idempotencyKey }]);
-    if (!outcome!.ok) throw new ProblemError(outcome!.problem);
-    return { data: outcome!.data, warnings: outcome!.warnings, replayed: outcome!.replayed };
+    const outcome = await this.bookGrouped({ request: raw, idempotencyKey: options.idempotencyKey });
+    if (!outcome.ok) throw new ProblemError(outcome.problem);
+    return { data: outcome.data, warnings: outcome.warnings, replayed: outcome.replayed };
+  }
+
+  /** Single bookings waiting for the batch in progress to finish (see bookGrouped). */
+  private readonly waitingBookings: Array<{ item: ShipmentBatchItem; settle: (outcome: Promise<BatchOutcome<Shipment>>) => void }> = [];
+  private bookingsInProgress = false;
+
+  /**
+   * Group commit for single bookings (a server with many clients): the first books at once; those
+   * that arrive meanwhile wait and then go together as one batch, in arrival order. Each batch
+   * takes the store's lock once and shares its fsyncs, where one lock per booking made 32
+   * concurrent clients queue on the lock's retry back-off. The rules are createShipments', item by
+   * item; a failure of the whole batch (store) fails the bookings of that batch.
+   */
+  private bookGrouped(item: ShipmentBatchItem): Promise<BatchOutcome<Shipment>> {
+    return new Promise((resolve) => {
+      this.waitingBookings.push({ item, settle: resolve });
+      if (!this.bookingsInProgress) void this.flushBookings();
+    });
+  }
+
+  private async flushBookings(): Promise<void> {
+    this.bookingsInProgress = true;
+    try {
+      while (this.waitingBookings.length > 0) {
+        const batch = this.waitingBookings.splice(0, MAX_BATCH_ITEMS);
+        const outcomes = this.createShipments(batch.map(({ item }) => item));
+        batch.forEach(({ settle }, index) => settle(outcomes.then((all) => all[index]!)));
+        await outcomes.catch(() => undefined);
+      }
+    } finally {
+      this.bookingsInProgress = false;
+    }
   }
 
   /**

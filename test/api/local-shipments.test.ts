@@ -158,6 +158,28 @@ describe('numbers', () => {
   });
 });
 
+describe('single bookings at the same time (group commit)', () => {
+  it('are booked together in arrival order, each with its own outcome; a repeated key books once', async () => {
+    const { api } = apiAt(store.dir);
+    const calls = Array.from({ length: 10 }, (_, index) =>
+      index === 4
+        ? api.createShipment(shipmentRequest({ refNumber: 'PO-bad', orderComponents: [{ ...PALLETS, pieceCount: -1 }] }))
+        : api.createShipment(shipmentRequest({ refNumber: index === 7 ? 'PO-1' : `PO-${index}` }), { idempotencyKey: index === 1 || index === 7 ? 'same-key' : undefined }),
+    );
+    const settled = await Promise.allSettled(calls);
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const rejected = (settled[4] as PromiseRejectedResult).reason as ProblemError;
+    expect(rejected.problem.violations?.map((violation) => violation.field)).toEqual(['orderComponents[0].pieceCount']);
+    const booked = settled.flatMap((result, index) => (result.status === 'fulfilled' && index !== 7 ? [result.value] : []));
+    // Arrival order is numbering order: SO-000001 .. SO-000008, no gap for the invalid one.
+    expect(booked.map((result) => result.data.orderNumber)).toEqual(Array.from({ length: 8 }, (_, index) => `SO-${String(index + 1).padStart(6, '0')}`));
+    const replay = (settled[7] as PromiseFulfilledResult<Awaited<(typeof calls)[number]>>).value;
+    expect(replay.replayed).toBe(true);
+    expect(replay.data.id).toBe(booked[1]!.data.id);
+    expect(await files('shipments')).toHaveLength(8);
+  });
+});
+
 describe('idempotency', () => {
   it('returns the first shipment for the same key and body, and 422 for the same key with another body', async () => {
     const { api } = apiAt(store.dir);
