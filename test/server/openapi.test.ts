@@ -161,6 +161,22 @@ describe('the schemas against the service', () => {
     expect(validate('QuotePage', page).ok).toBe(true);
     const problem = await api.getQuote('qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z').catch((error: { problem: unknown }) => error.problem);
     expect(validate('ProblemDetail', problem).ok).toBe(true);
+
+    // The batch extensions: envelopes and mixed outcomes.
+    const shipmentRequest = { shipper: address, consignee: { ...address, state: 'NY', postalCode: '10001' }, orderComponents: request.orderComponents };
+    const invalid = { ...shipmentRequest, orderComponents: [{ ...request.orderComponents[0], pieceCount: -1 }] };
+    const batch = { items: [{ request: shipmentRequest, idempotencyKey: 'openapi-1' }, { request: invalid }] };
+    // The document asks for valid ShipmentRequests; the service still answers an invalid one item by item.
+    expect(validate('ShipmentBatchRequest', { items: [batch.items[0]] }).ok).toBe(true);
+    expect(validate('ShipmentBatchRequest', batch).ok).toBe(false);
+    expect(validate('ShipmentBatchRequest', { items: [] }).ok).toBe(false);
+    expect(validate('ShipmentBatchRequest', { items: [{ request: shipmentRequest, idempotencyKey: 'has space' }] }).ok).toBe(false);
+    const booked = await api.createShipments(batch.items);
+    expect(booked.map((outcome) => outcome.ok)).toEqual([true, false]);
+    expect(validate('ShipmentBatchResult', { items: booked })).toEqual({ ok: true, errors: null });
+    const previewed = await api.previewShipments([shipmentRequest, invalid]);
+    expect(validate('ShipmentPreviewRequest', { items: [{ request: shipmentRequest }] }).ok).toBe(true);
+    expect(validate('ShipmentPreviewResult', { items: previewed })).toEqual({ ok: true, errors: null });
   });
 });
 
