@@ -14,7 +14,7 @@
  * are a floor; the ratio to hello-world says how much of the machine the API itself costs.
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,15 @@ async function startChild(command: string, childArgs: string[], stderr: 'inherit
     child.once('exit', (code) => reject(new Error(`${command} ${childArgs.join(' ')} exited ${code}`)));
   });
   return { url, child };
+}
+
+/**
+ * Writes are bound by fsync: before each writing phase, let the kernel finish writing back what
+ * earlier phases (or an earlier run) left dirty, so that a phase does not pay for the one before.
+ * `sync` is coreutils'; where it is missing, the phases just run unsettled.
+ */
+function settleDisk(): void {
+  spawnSync('sync', { stdio: 'ignore' });
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -141,6 +150,7 @@ try {
   const baseline = await load({ url: hello.url });
 
   const created: string[] = [];
+  settleDisk();
   const post = await load({
     url: shipper.url,
     requests: [
@@ -157,6 +167,7 @@ try {
   });
 
   const booked: string[] = [];
+  settleDisk();
   const postShipment = await load({
     url: shipper.url,
     requests: [
@@ -177,6 +188,7 @@ try {
   const get = await load({ url: `${shipper.url}/v1/shipper/quote/${someId}` });
   uncached = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0'], 'ignore');
   const getUncached = await load({ url: `${uncached.url}/v1/shipper/quote/${someId}` });
+  settleDisk();
   const engine = await engineCreates(engineStore);
 
   // Nothing lost: every 201 can be read back, and the store holds exactly that many quotes more.
