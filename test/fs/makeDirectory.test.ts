@@ -36,7 +36,8 @@ describe('makeDirectory', () => {
     await expect(makeDirectory(join(root, 'dangling', 'store'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it.runIf(process.platform === 'linux')('fails, instead of spinning, under /proc', async () => {
-    await expect(makeDirectory('/proc/shipper-no-such-dir/store')).rejects.toMatchObject({ code: 'ENOENT' });
+  // Linux answers ENOENT under /proc (the case that spins); elsewhere /proc is missing or not writable.
+  it('fails, instead of spinning, under /proc', async () => {
+    await expect(makeDirectory('/proc/shipper-no-such-dir/store')).rejects.toMatchObject({ code: process.platform === 'linux' ? 'ENOENT' : expect.stringMatching(/^E[A-Z]+$/) });
   });
 });
