@@ -122,6 +122,27 @@ async function engineCreates(storeDir: string): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
+/** POST load on `path` after the disk settled; `pick` keeps one field of every 201 answer. */
+async function postLoad(path: string, body: string, pick: (answer: Record<string, string>) => string): Promise<{ figures: Figures; answers: string[] }> {
+  const answers: string[] = [];
+  settleDisk();
+  const figures = await load({
+    url: shipper.url,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json' },
+        body,
+        onResponse: (status: number, text: string) => {
+          if (status === 201) answers.push(pick(JSON.parse(text) as Record<string, string>));
+        },
+      },
+    ],
+  });
+  return { figures, answers };
+}
+
 function print(label: string, figures: Figures, baseline?: Figures): void {
   const ratio = baseline ? `  (${((figures.rps / baseline.rps) * 100).toFixed(0)}% of hello-world)` : '';
   row(
@@ -149,39 +170,9 @@ try {
 
   const baseline = await load({ url: hello.url });
 
-  const created: string[] = [];
-  settleDisk();
-  const post = await load({
-    url: shipper.url,
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/shipper/quote',
-        headers: { 'content-type': 'application/json' },
-        body: QUOTE_REQUEST,
-        onResponse: (status: number, body: string) => {
-          if (status === 201) created.push((JSON.parse(body) as { id: string }).id);
-        },
-      },
-    ],
-  });
-
-  const booked: string[] = [];
-  settleDisk();
-  const postShipment = await load({
-    url: shipper.url,
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/shipper/shipment',
-        headers: { 'content-type': 'application/json' },
-        body: SHIPMENT_REQUEST,
-        onResponse: (status: number, body: string) => {
-          if (status === 201) booked.push((JSON.parse(body) as { orderNumber: string }).orderNumber);
-        },
-      },
-    ],
-  });
+  // The quotes' ids, to read them back; the shipments' order numbers, to check none is shared.
+  const { figures: post, answers: created } = await postLoad('/v1/shipper/quote', QUOTE_REQUEST, (answer) => answer.id!);
+  const { figures: postShipment, answers: booked } = await postLoad('/v1/shipper/shipment', SHIPMENT_REQUEST, (answer) => answer.orderNumber!);
 
   const someId = created[0];
   if (!someId) throw new Error('no quote was created');
