@@ -354,7 +354,7 @@ function pageQuery({ limit, cursor }: ListQuery): Record<string, string> {
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
 /** Batch requests stay well under a server's body limit (1 MiB by default for `shipper serve`). */
-export const BATCH_REQUEST_ITEMS = 100;
+const BATCH_REQUEST_ITEMS = 100;
 const BATCH_REQUEST_BYTES = 512 * 1024;
 
 /** Items as JSON texts, grouped in order into request bodies; an item larger than the byte budget goes alone. */

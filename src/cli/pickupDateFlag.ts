@@ -6,8 +6,8 @@ import { parseUserDate } from './dates.js';
 import { UsageError } from './errors.js';
 
 /** Today's date at the origin ZIP (carriers' days are local); an unknown ZIP falls back to Chicago, which the API then refuses anyway. */
-export function todayAtOrigin(originZip: string | undefined, env: NodeJS.ProcessEnv, zips = new ZipDirectory()): string {
-  const zone = (originZip ? zips.lookup(originZip)?.timeZone : undefined) ?? 'America/Chicago';
+export function todayAtOrigin(originZip: string | undefined, env: NodeJS.ProcessEnv): string {
+  const zone = (originZip ? new ZipDirectory().lookup(originZip)?.timeZone : undefined) ?? 'America/Chicago';
   return localDateInZone(clockFromEnv(env)(), zone);
 }
 

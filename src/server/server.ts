@@ -28,6 +28,7 @@ import {
 import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, type ProblemDetail } from '../domain/schemas.js';
 import { deprecationWarnings, parseRequest } from '../domain/validation.js';
 import { matchRoute, type Operation } from './routes.js';
+import type { z } from 'zod';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -170,19 +171,15 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         const result = await api.transitTimes(await readJsonBody(req, bodyLimit));
         return { status: 200, headers: warningHeaders(result), json: result.data };
       }
-      case 'createShipments':
+      // Extensions: many shipments per request, each judged as a single POST would be; the answer
+      // is 200 with one outcome per item (a rejected item is its ProblemDetail).
+      case 'createShipments': {
+        const { items } = await readEnvelope(req, shipmentBatchRequestSchema);
+        return { status: 200, json: { items: await bookShipments(api, items) } };
+      }
       case 'previewShipments': {
-        // Extensions: many shipments per request, each judged as a single POST would be; the
-        // answer is 200 with one outcome per item (a rejected item is its ProblemDetail).
-        const raw = await readJsonBody(req, bodyLimit);
-        if (operation === 'createShipments') {
-          const parsed = parseRequest(shipmentBatchRequestSchema, raw);
-          if (!parsed.ok) throw constraintViolation(parsed.violations);
-          return { status: 200, json: { items: await bookShipments(api, parsed.value.items) } };
-        }
-        const parsed = parseRequest(shipmentPreviewRequestSchema, raw);
-        if (!parsed.ok) throw constraintViolation(parsed.violations);
-        return { status: 200, json: { items: await previewShipments(api, parsed.value.items.map((item) => item.request)) } };
+        const { items } = await readEnvelope(req, shipmentPreviewRequestSchema);
+        return { status: 200, json: { items: await previewShipments(api, items.map((item) => item.request)) } };
       }
       case 'listBolTemplates': {
         const result = await api.listBolTemplates();
@@ -192,6 +189,13 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         openApiText ??= JSON.stringify(openApiDocument());
         return { status: 200, text: openApiText, headers: { 'cache-control': 'public, max-age=300' } };
     }
+  }
+
+  /** A batch body, its envelope checked (400 with every violation); the items are judged one by one later. */
+  async function readEnvelope<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
+    const parsed = parseRequest(schema, await readJsonBody(req, bodyLimit));
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    return parsed.value;
   }
 
   /** Writes the reply; returns the body size for the access log. */

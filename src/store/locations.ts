@@ -25,12 +25,22 @@ export class LocationBook {
     return this.store.get('locations', fileId(name), savedLocationSchema);
   }
 
+  /** Checks a location with the API's address schema, without saving it. */
+  check(name: string, address: AddressInput): { ok: true; location: SavedLocation } | { ok: false; issues: z.ZodError } {
+    const parsed = savedLocationSchema.safeParse({ name, address });
+    return parsed.success ? { ok: true, location: parsed.data } : { ok: false, issues: parsed.error };
+  }
+
   /** Validates with the API's address schema; returns the violations instead of saving when invalid. */
   async save(name: string, address: AddressInput): Promise<{ ok: true; location: SavedLocation } | { ok: false; issues: z.ZodError }> {
-    const parsed = savedLocationSchema.safeParse({ name, address });
-    if (!parsed.success) return { ok: false, issues: parsed.error };
-    await this.store.put('locations', fileId(name), parsed.data);
-    return { ok: true, location: parsed.data };
+    const checked = this.check(name, address);
+    if (checked.ok) await this.put(checked.location);
+    return checked;
+  }
+
+  /** Saves a location that check() accepted. */
+  async put(location: SavedLocation): Promise<void> {
+    await this.store.put('locations', fileId(location.name), location);
   }
 
   async list(): Promise<SavedLocation[]> {

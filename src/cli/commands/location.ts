@@ -45,16 +45,14 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   const place = await zipPlace(address.postalCode, address.countryCode);
   const zipViolations = place === null ? [{ field: 'postalCode', message: `unknown ZIP ${address.postalCode?.trim()}` }] : [];
   const saved = await guard(async () => {
-    if (zipViolations.length > 0) {
-      const { savedLocationSchema } = await import('../../store/locations.js');
-      const checked = savedLocationSchema.safeParse({ name: locationName, address });
-      return { ok: false as const, issues: checked.success ? undefined : checked.error };
-    }
+    // Raw flags: the API's address schema decides what is valid and names the field.
+    const checked = book.check(locationName, address as unknown as AddressInput);
+    if (!checked.ok || zipViolations.length > 0) return checked.ok ? { ok: false as const, issues: undefined } : checked;
     if (!options.replace && (await book.get(locationName))) {
       throw conflict(`a location named ${locationName} exists already; add --replace to overwrite it`);
     }
-    // Raw flags: the API's address schema inside save() decides what is valid and names the field.
-    return book.save(locationName, address as unknown as AddressInput);
+    await book.put(checked.location);
+    return checked;
   });
   if (!saved.ok) {
     // Paths are `address.postalCode`; the user typed the flags, so name the fields as the API does.
