@@ -66,6 +66,7 @@ export function rateComponent(component: OrderComponent): RatedOrderComponent {
     nmfcCode: component.nmfcCode,
     packagingType: component.packagingType,
     pieceCount: component.pieceCount,
+    hazmat: component.hazmat,
     densityPcf: Math.round(pcf * 100) / 100,
     freightClass: freightClassForDensity(pcf),
   };

@@ -6,6 +6,7 @@
  * `freightClass`, which is computed from density and refused as input.
  */
 import { z } from 'zod';
+import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -93,6 +94,10 @@ const componentBaseShape = {
     .nullish()
     .transform((value) => value ?? null)
     .meta({ description: 'Loose pieces inside the component, separate from palletCount; 0 is allowed' }),
+  hazmat: hazmatSchema
+    .nullish()
+    .transform((value) => value ?? null)
+    .meta({ description: 'Hazardous material on this line (49 CFR 172.202); the shipment then needs emergencyContactPhone' }),
   freightClass: z
     .never({ error: 'freightClass is computed from density at quote time and cannot be sent' })
     .optional()
@@ -135,6 +140,7 @@ export const orderComponentInputSchema = z
     nmfcCode: rest.nmfcCode,
     packagingType: rest.packagingType,
     pieceCount: rest.pieceCount,
+    hazmat: rest.hazmat,
   }));
 export type OrderComponentInput = z.input<typeof orderComponentInputSchema>;
 export type OrderComponent = z.output<typeof orderComponentInputSchema>;
@@ -157,6 +163,7 @@ export const ratedOrderComponentSchema = z.object({
   nmfcCode: z.string().nullable(),
   packagingType: z.string().nullable(),
   pieceCount: z.number().int().nullable(),
+  hazmat: hazmatSchema.nullable().default(null),
   densityPcf: z.number().meta({ description: 'Density in pounds per cubic foot, rounded to 2 decimals' }),
   freightClass: freightClassSchema,
 });
@@ -295,6 +302,10 @@ export const shipmentRequestSchema = z.object({
   pickupDate: isoDateSchema.optional(),
   accessorials: accessorialsSchema,
   orderComponents: orderComponentsSchema,
+  ...carrierRequestShape(addressSchema),
+}).superRefine((request, ctx) => {
+  const violation = emergencyPhoneViolation(request);
+  if (violation) ctx.addIssue({ code: 'custom', path: [violation.field], message: violation.message });
 });
 export type ShipmentRequestInput = z.input<typeof shipmentRequestSchema>;
 export type ShipmentRequest = z.output<typeof shipmentRequestSchema>;
@@ -304,7 +315,9 @@ export const shipmentSchema = z.object({
   orderNumber: z.string().meta({ description: 'Internal order number, unique and never reused', example: 'SO-000123' }),
   bolNumber: z.string().regex(/^\d{17}$/).meta({ description: '17-digit VICS BOL number with a mod-10 check digit' }),
   refNumber: z.string().nullable(),
-  status: z.literal('BOOKED'),
+  status: z.enum(['BOOKED', 'CANCELLED']),
+  cancelledAt: instantSchema.nullable().default(null).meta({ description: 'When the shipment was cancelled; null while booked' }),
+  cancellationReason: z.string().nullable().default(null),
   quoteId: z.string(),
   quotedPriceInCents: z.number().int(),
   transitDays: z.number().int().nullable(),
@@ -318,6 +331,7 @@ export const shipmentSchema = z.object({
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
+  ...carrierRecordShape(addressSchema),
 });
 export type Shipment = z.output<typeof shipmentSchema>;
 

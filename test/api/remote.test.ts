@@ -29,6 +29,7 @@ const QUOTE = {
       nmfcCode: null,
       packagingType: null,
       pieceCount: null,
+      hazmat: null,
       densityPcf: 9.38,
       freightClass: '100',
     },

@@ -20,6 +20,7 @@ export interface ComponentSpec {
   nmfcCode?: string | null;
   packagingType?: string | null;
   pieceCount?: number | null;
+  hazmat?: RatedOrderComponent['hazmat'];
 }
 
 export function component(spec: ComponentSpec = {}): RatedOrderComponent {
@@ -35,6 +36,7 @@ export function component(spec: ComponentSpec = {}): RatedOrderComponent {
     nmfcCode: spec.nmfcCode ?? null,
     packagingType: spec.packagingType ?? null,
     pieceCount: spec.pieceCount ?? null,
+    hazmat: spec.hazmat ?? null,
     densityPcf: Math.round(density * 100) / 100,
     freightClass: freightClassForDensity(density),
   };

@@ -37,6 +37,7 @@ const rated = (poundsWeight: number, freightClass: RatedOrderComponent['freightC
   nmfcCode: null,
   packagingType: null,
   pieceCount: null,
+  hazmat: null,
   densityPcf: 10,
   freightClass,
 });
@@ -131,7 +132,7 @@ describe('rateQuote', () => {
   });
 
   it('keeps density to two decimals on the component', () => {
-    expect(rateComponent({ palletCount: 3, poundsWeight: 1000, dimensions: { length: 48, width: 40, height: 47 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null }).densityPcf).toBe(6.38);
+    expect(rateComponent({ palletCount: 3, poundsWeight: 1000, dimensions: { length: 48, width: 40, height: 47 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null }).densityPcf).toBe(6.38);
   });
 });
 

@@ -25,7 +25,7 @@ describe('quote request validation', () => {
     if (!parsed.ok) return;
     expect(parsed.value.origin).toEqual({ postalCode: '60601', countryCode: 'US' });
     expect(parsed.value.accessorials).toEqual([]);
-    expect(parsed.value.orderComponents[0]).toEqual({ ...component, description: null, nmfcCode: null, packagingType: null, pieceCount: null });
+    expect(parsed.value.orderComponents[0]).toEqual({ ...component, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null });
     expect(parsed.warnings).toEqual([]);
   });
 
@@ -87,7 +87,7 @@ describe('quote request validation', () => {
   });
 
   it('ignores unknown fields (additive versioning)', () => {
-    const parsed = parseRequest(quoteRequestSchema, quoteRequest({ futureField: 1 }, { hazmat: false }));
+    const parsed = parseRequest(quoteRequestSchema, quoteRequest({ futureField: 1 }, { futureComponentField: false }));
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.value).not.toHaveProperty('futureField');
   });

@@ -14,8 +14,8 @@ const quote: Quote = {
   miles: 841,
   accessorials: ['LIFTGATE_DELIVERY'],
   orderComponents: [
-    { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, densityPcf: 11.25, freightClass: '92.5' },
-    { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, densityPcf: 6.75, freightClass: '125' },
+    { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null, densityPcf: 11.25, freightClass: '92.5' },
+    { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null, densityPcf: 6.75, freightClass: '125' },
   ],
   priceBreakdown: { linehaulInCents: 98700, discountInCents: 69090, minimumChargeApplied: false, fuelSurchargeInCents: 8883, accessorialsInCents: [] },
   createdAt: '2026-11-22T12:00:00.000Z',

@@ -24,6 +24,7 @@ const contract: ContractCase = (target) => {
           nmfcCode: '161030',
           packagingType: 'crates',
           pieceCount: 0,
+          hazmat: null,
           densityPcf: 11.25,
           freightClass: '92.5',
         },
