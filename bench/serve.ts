@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { LocalApi } from '../src/api/local.js';
+import type { QuoteRequestInput } from '../src/domain/schemas.js';
 import { BIN, row } from './lib.js';
 
 const args = process.argv.slice(2);
@@ -106,7 +107,7 @@ async function load(options: autocannon.Options): Promise<Figures> {
 /** The engine alone: createQuote from CONNECTIONS concurrent loops for DURATION seconds. */
 async function engineCreates(storeDir: string): Promise<number> {
   const api = new LocalApi({ storeDir });
-  const request = JSON.parse(QUOTE_REQUEST) as unknown;
+  const request = JSON.parse(QUOTE_REQUEST) as QuoteRequestInput;
   await api.createQuote(request);
   let count = 0;
   const until = Date.now() + DURATION * 1000;

@@ -15,63 +15,48 @@ import {
   bolTemplateInfoSchema,
   dimensionsSchema,
   orderComponentInputSchema,
-  pageSchema,
   placeInputSchema,
   placeSchema,
   priceBreakdownSchema,
   problemDetailSchema,
-  quoteRequestSchema,
-  quoteSchema,
   ratedOrderComponentSchema,
-  shipmentRequestSchema,
-  shipmentSchema,
-  shipmentBatchRequestSchema,
-  shipmentBatchResultSchema,
-  shipmentPreviewRequestSchema,
-  shipmentPreviewResultSchema,
-  transitRequestSchema,
-  transitTableSchema,
   violationSchema,
 } from '../domain/schemas.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './types.js';
-import { apiPaths, apiPathTemplates, JSON_TYPE, OPENAPI_PATH, PDF_TYPE, PROBLEM_TYPE } from './wire.js';
+import { JSON_TYPE, OPENAPI_PATH, OPERATION_NAMES, operations, PROBLEM_TYPE, resourceOfParam, type ErrorStatus, type OperationSpec } from './operations.js';
 
 type JsonObject = Record<string, unknown>;
 type Io = 'input' | 'output';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
-/** Schemas that get their own component, per side. A schema used on both sides must come out the same. */
-const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
-  QuoteRequest: quoteRequestSchema,
-  ShipmentRequest: shipmentRequestSchema,
-  OrderComponent: orderComponentInputSchema,
-  PlaceInput: placeInputSchema,
-  AddressInput: addressSchema,
-  Dimensions: dimensionsSchema,
-  TransitRequest: transitRequestSchema,
-  ShipmentBatchRequest: shipmentBatchRequestSchema,
-  ShipmentPreviewRequest: shipmentPreviewRequestSchema,
-};
-
-const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
-  Quote: quoteSchema,
-  QuotePage: pageSchema(quoteSchema),
-  Shipment: shipmentSchema,
-  ShipmentPage: pageSchema(shipmentSchema),
-  RatedOrderComponent: ratedOrderComponentSchema,
-  Place: placeSchema,
-  Address: addressSchema,
-  Dimensions: dimensionsSchema,
-  PriceBreakdown: priceBreakdownSchema,
-  BolTemplate: bolTemplateInfoSchema,
-  BolTemplateList: z.object({ items: z.array(bolTemplateInfoSchema) }),
-  TransitTable: transitTableSchema,
-  ShipmentBatchResult: shipmentBatchResultSchema,
-  ShipmentPreviewResult: shipmentPreviewResultSchema,
-  ProblemDetail: problemDetailSchema,
-  Violation: violationSchema,
-};
+/**
+ * Schemas that get their own component, per side: the bodies and answers of the operations table,
+ * plus the shared parts they are made of. A schema used on both sides must come out the same.
+ */
+function componentRegistries(): { requests: Record<string, z.ZodType>; responses: Record<string, z.ZodType> } {
+  const requests: Record<string, z.ZodType> = {
+    OrderComponent: orderComponentInputSchema,
+    PlaceInput: placeInputSchema,
+    AddressInput: addressSchema,
+    Dimensions: dimensionsSchema,
+  };
+  const responses: Record<string, z.ZodType> = {
+    RatedOrderComponent: ratedOrderComponentSchema,
+    Place: placeSchema,
+    Address: addressSchema,
+    Dimensions: dimensionsSchema,
+    PriceBreakdown: priceBreakdownSchema,
+    BolTemplate: bolTemplateInfoSchema,
+    ProblemDetail: problemDetailSchema,
+    Violation: violationSchema,
+  };
+  for (const name of OPERATION_NAMES) {
+    const spec: OperationSpec = operations[name];
+    if (spec.body) requests[spec.body.id] = spec.body.schema;
+    if ('schema' in spec.response) responses[spec.response.id] = spec.response.schema;
+  }
+  return { requests, responses };
+}
 
 /** The fields the seed document names; every other property of these components is an extension. */
 const SEED_FIELDS: Record<string, string[]> = {
@@ -84,20 +69,20 @@ const SEED_FIELDS: Record<string, string[]> = {
   ProblemDetail: ['violations'],
   Violation: ['field'],
 };
-/** Components the seed does not show at all (it leaves the shipment response "not shown"). */
-const EXTENSION_COMPONENTS = new Set([
-  'QuotePage',
-  'Shipment',
-  'ShipmentPage',
-  'BolTemplate',
-  'BolTemplateList',
-  'TransitRequest',
-  'TransitTable',
-  'ShipmentBatchRequest',
-  'ShipmentBatchResult',
-  'ShipmentPreviewRequest',
-  'ShipmentPreviewResult',
-]);
+/**
+ * Components the seed does not show at all: those of the extension operations only, the shipment
+ * (the seed leaves the shipment response "not shown") and the parts only extensions use.
+ */
+function extensionComponents(): Set<string> {
+  const seedUse = new Set<string>();
+  const extensionUse = new Set<string>(['Shipment', 'BolTemplate']);
+  for (const name of OPERATION_NAMES) {
+    const spec: OperationSpec = operations[name];
+    const ids = [spec.body?.id, 'id' in spec.response ? spec.response.id : undefined].filter((id): id is string => id !== undefined);
+    for (const id of ids) (spec.extension ? extensionUse : seedUse).add(id);
+  }
+  return new Set([...extensionUse].filter((id) => id === 'Shipment' || !seedUse.has(id)));
+}
 
 function jsonSchemaOf(registry: Record<string, z.ZodType>, io: Io): Record<string, JsonObject> {
   const ids = z.registry<{ id: string }>();
@@ -139,8 +124,9 @@ function tidy(zodSchema: unknown, json: JsonObject, io: Io): void {
 }
 
 function markExtensions(components: Record<string, JsonObject>): void {
+  const extensions = extensionComponents();
   for (const [id, schema] of Object.entries(components)) {
-    if (EXTENSION_COMPONENTS.has(id)) {
+    if (extensions.has(id)) {
       schema['x-extension'] = true;
       continue;
     }
@@ -154,8 +140,9 @@ function markExtensions(components: Record<string, JsonObject>): void {
 }
 
 function components(): Record<string, JsonObject> {
-  const requests = jsonSchemaOf(REQUEST_COMPONENTS, 'input');
-  const responses = jsonSchemaOf(RESPONSE_COMPONENTS, 'output');
+  const registries = componentRegistries();
+  const requests = jsonSchemaOf(registries.requests, 'input');
+  const responses = jsonSchemaOf(registries.responses, 'output');
   for (const [id, schema] of Object.entries(requests)) {
     const other = responses[id];
     if (other && JSON.stringify(other) !== JSON.stringify(schema)) {
@@ -216,25 +203,6 @@ const idempotencyKeyParameter = {
   'x-extension': true,
 };
 
-const pageParameters = [
-  {
-    name: 'limit',
-    in: 'query',
-    required: false,
-    description: `Page size, 1 to ${MAX_PAGE_SIZE}`,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-  },
-  { name: 'cursor', in: 'query', required: false, description: '`nextCursor` of the previous page', schema: { type: 'string' } },
-];
-
-const idParameter = (name: string, description: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
-});
-
 const jsonBody = (id: string) => ({ required: true, content: { [JSON_TYPE]: { schema: ref(id) } } });
 const jsonResponse = (description: string, id: string, headers?: JsonObject) => ({
   description,
@@ -242,174 +210,67 @@ const jsonResponse = (description: string, id: string, headers?: JsonObject) => 
   content: { [JSON_TYPE]: { schema: ref(id) } },
 });
 
+const ERROR_RESPONSES: Record<ErrorStatus, keyof typeof PROBLEM_RESPONSES> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'IdempotencyKeyReused',
+  500: 'InternalError',
+};
+
+/** The OpenAPI form of a query parameter, from its zod schema (the input side: what clients send). */
+function queryParameters(query: z.ZodObject): JsonObject[] {
+  return Object.entries(query.shape).map(([name, schema]) => {
+    const { $schema: _dialect, description, ...json } = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+    return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: json };
+  });
+}
+
+/** One path item per operation of the table, grouped by path. */
 function paths(): JsonObject {
-  const quoteId = idParameter('quoteId', 'The quote id');
-  const shipmentId = idParameter('shipmentId', 'The shipment id');
-  return {
-    [apiPaths.quotes]: {
-      post: {
-        operationId: 'createQuote',
-        tags: ['Quotes'],
-        summary: 'Quote a shipment: price, expiry, transit days and ETA, freight class from density',
-        parameters: [idempotencyKeyParameter],
-        requestBody: jsonBody('QuoteRequest'),
-        responses: {
-          201: jsonResponse('The quote', 'Quote', writeHeaders),
-          400: use('BadRequest'),
-          401: use('Unauthorized'),
-          413: use('PayloadTooLarge'),
-          415: use('UnsupportedMediaType'),
-          422: use('IdempotencyKeyReused'),
-          500: use('InternalError'),
-        },
-      },
-      get: {
-        operationId: 'listQuotes',
-        tags: ['Quotes'],
-        summary: 'Quotes, newest first',
-        'x-extension': true,
-        parameters: pageParameters,
-        responses: { 200: jsonResponse('A page of quotes', 'QuotePage'), 400: use('BadRequest'), 401: use('Unauthorized'), 500: use('InternalError') },
-      },
-    },
-    [apiPathTemplates.quote]: {
-      get: {
-        operationId: 'getQuote',
-        tags: ['Quotes'],
-        summary: 'A quote, including transitDays and estimatedDeliveryDate',
-        parameters: [quoteId],
-        responses: { 200: jsonResponse('The quote', 'Quote'), 401: use('Unauthorized'), 404: use('NotFound'), 500: use('InternalError') },
-      },
-    },
-    [apiPaths.shipments]: {
-      post: {
-        operationId: 'createShipment',
-        tags: ['Shipments'],
-        summary: 'Book a shipment, against a quote (`quoteId`) or quoting first on the shipper-to-consignee lane',
-        parameters: [idempotencyKeyParameter],
-        requestBody: jsonBody('ShipmentRequest'),
-        responses: {
-          201: jsonResponse('The booked shipment', 'Shipment', writeHeaders),
-          400: use('BadRequest'),
-          401: use('Unauthorized'),
-          404: problemResponse('The `quoteId` names no quote'),
-          409: use('Conflict'),
-          413: use('PayloadTooLarge'),
-          415: use('UnsupportedMediaType'),
-          422: use('IdempotencyKeyReused'),
-          500: use('InternalError'),
-        },
-      },
-      get: {
-        operationId: 'listShipments',
-        tags: ['Shipments'],
-        summary: 'Shipments, newest first',
-        'x-extension': true,
-        parameters: pageParameters,
-        responses: { 200: jsonResponse('A page of shipments', 'ShipmentPage'), 400: use('BadRequest'), 401: use('Unauthorized'), 500: use('InternalError') },
-      },
-    },
-    [apiPathTemplates.shipment]: {
-      get: {
-        operationId: 'getShipment',
-        tags: ['Shipments'],
-        summary: 'A shipment',
-        'x-extension': true,
-        parameters: [shipmentId],
-        responses: { 200: jsonResponse('The shipment', 'Shipment'), 401: use('Unauthorized'), 404: use('NotFound'), 500: use('InternalError') },
-      },
-    },
-    [apiPathTemplates.bol]: {
-      get: {
-        operationId: 'getBillOfLading',
-        tags: ['Shipments'],
-        summary: 'The Bill of Lading of a shipment as PDF',
-        'x-extension': true,
-        parameters: [
-          shipmentId,
-          { name: 'template', in: 'query', required: false, description: 'BOL template name (default `standard`)', schema: { type: 'string' } },
-        ],
-        responses: {
-          200: { description: 'The BOL', content: { [PDF_TYPE]: { schema: { type: 'string', contentMediaType: PDF_TYPE } } } },
-          400: problemResponse('Unknown or malformed template name (`violations[].field` is `template`)'),
-          401: use('Unauthorized'),
-          404: use('NotFound'),
-          500: use('InternalError'),
-        },
-      },
-    },
-    [apiPaths.transit]: {
-      post: {
-        operationId: 'transitTimes',
-        tags: ['Quotes'],
-        summary: 'Transit days and ETAs from one origin to many destinations over several pickup days; quotes and stores nothing',
-        'x-extension': true,
-        requestBody: jsonBody('TransitRequest'),
-        responses: {
-          200: jsonResponse('One lane per destination, one row per pickup day', 'TransitTable'),
-          400: use('BadRequest'),
-          401: use('Unauthorized'),
-          413: use('PayloadTooLarge'),
-          415: use('UnsupportedMediaType'),
-          500: use('InternalError'),
-        },
-      },
-    },
-    [apiPaths.shipmentBatch]: {
-      post: {
-        operationId: 'createShipments',
-        tags: ['Shipments'],
-        summary: 'Book up to 500 shipments in order, each by the rules of POST /v1/shipper/shipment (with its own idempotencyKey)',
-        description:
-          'One outcome per item, in order: the shipment (with `replayed` when its idempotencyKey matched an earlier booking) or the ProblemDetail a single POST would have answered. A 400 concerns the envelope only.',
-        'x-extension': true,
-        requestBody: jsonBody('ShipmentBatchRequest'),
-        responses: {
-          200: jsonResponse('One outcome per item', 'ShipmentBatchResult'),
-          400: use('BadRequest'),
-          401: use('Unauthorized'),
-          413: use('PayloadTooLarge'),
-          415: use('UnsupportedMediaType'),
-          500: use('InternalError'),
-        },
-      },
-    },
-    [apiPaths.shipmentPreview]: {
-      post: {
-        operationId: 'previewShipments',
-        tags: ['Shipments'],
-        summary: 'Validate and price up to 500 shipment requests without booking or storing anything',
-        'x-extension': true,
-        requestBody: jsonBody('ShipmentPreviewRequest'),
-        responses: {
-          200: jsonResponse('The quote each item would be booked on, or its ProblemDetail', 'ShipmentPreviewResult'),
-          400: use('BadRequest'),
-          401: use('Unauthorized'),
-          413: use('PayloadTooLarge'),
-          415: use('UnsupportedMediaType'),
-          500: use('InternalError'),
-        },
-      },
-    },
-    [apiPaths.bolTemplates]: {
-      get: {
-        operationId: 'listBolTemplates',
-        tags: ['Shipments'],
-        summary: 'The BOL templates the server can render',
-        'x-extension': true,
-        responses: { 200: jsonResponse('The templates', 'BolTemplateList'), 401: use('Unauthorized'), 500: use('InternalError') },
-      },
-    },
-    [OPENAPI_PATH]: {
-      get: {
-        operationId: 'getApiDescription',
-        tags: ['Meta'],
-        summary: 'This document',
-        security: [],
-        responses: { 200: { description: 'The OpenAPI 3.1 document', content: { [JSON_TYPE]: { schema: { type: 'object' } } } } },
-      },
+  const result: Record<string, JsonObject> = {};
+  for (const name of OPERATION_NAMES) {
+    const spec: OperationSpec = operations[name];
+    const parameters: JsonObject[] = spec.params.map((param) => ({
+      name: param,
+      in: 'path',
+      required: true,
+      description: `The ${resourceOfParam(param)} id`,
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
+    }));
+    if (spec.query) parameters.push(...queryParameters(spec.query));
+    if (spec.idempotent) parameters.push(idempotencyKeyParameter);
+    const success =
+      'schema' in spec.response
+        ? jsonResponse(spec.response.description, spec.response.id, spec.response.status === 201 ? writeHeaders : undefined)
+        : { description: spec.response.description, content: { [spec.response.mediaType]: { schema: { type: 'string', contentMediaType: spec.response.mediaType } } } };
+    const responses: JsonObject = { [spec.response.status]: success };
+    for (const status of spec.errors) responses[status] = use(ERROR_RESPONSES[status]);
+    result[spec.path] ??= {};
+    result[spec.path]![spec.method.toLowerCase()] = {
+      operationId: spec.operationId ?? name,
+      tags: [...spec.tags],
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      ...(spec.extension ? { 'x-extension': true } : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(spec.body ? { requestBody: jsonBody(spec.body.id) } : {}),
+      responses,
+    };
+  }
+  result[OPENAPI_PATH] = {
+    get: {
+      operationId: 'getApiDescription',
+      tags: ['Meta'],
+      summary: 'This document',
+      security: [],
+      responses: { 200: { description: 'The OpenAPI 3.1 document', content: { [JSON_TYPE]: { schema: { type: 'object' } } } } },
     },
   };
+  return result;
 }
 
 let cached: JsonObject | undefined;

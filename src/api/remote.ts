@@ -1,48 +1,28 @@
 /**
  * RemoteApi: the ShipperApi over HTTP with undici, against `shipper serve` or any server that
- * speaks the Shipper Freight API. Loaded only in remote mode (undici costs ~95 ms to import).
+ * speaks the Shipper Freight API. Every method is derived from the operations table
+ * (operations.ts): path, query, body, Idempotency-Key and the schema the answer is checked
+ * against. Loaded only in remote mode (undici costs ~95 ms to import).
  *
  * - One keep-alive connection pool per process, with connect, header and body timeouts.
- * - Retries with exponential backoff and full jitter on connection failures, 429 and 503
- *   (waiting what Retry-After says): always for GETs, for POSTs only because every POST carries
- *   an Idempotency-Key, so a retried POST cannot book twice on a server that honours the key.
- *   A timeout after the request reached the server is not retried: a slow server gets no more load.
+ * - Retries (undici's RetryAgent, with our own decision): exponential backoff with full jitter on
+ *   connection failures, 429 and 503 (waiting what Retry-After says, up to a cap): always for GETs,
+ *   for POSTs only when they carry an Idempotency-Key (every POST of this client does), so a
+ *   retried POST cannot book twice on a server that honours the key. A timeout after the request
+ *   reached the server is not retried: a slow server gets no more load.
  * - Answers are checked against the same zod schemas the local engine uses: a server that answers
  *   garbage is a RemoteError (exit 3), and ProblemDetails become the same ProblemError as locally.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
-import { z } from 'zod';
-import {
-  bolTemplateInfoSchema,
-  pageSchema,
-  problemDetailSchema,
-  quoteSchema,
-  shipmentBatchResultSchema,
-  shipmentPreviewResultSchema,
-  shipmentSchema,
-  transitTableSchema,
-  type Page,
-  type ProblemDetail,
-  type Quote,
-  type Shipment,
-  type TransitTable,
-} from '../domain/schemas.js';
+import { Agent, request, RetryAgent } from 'undici';
+import type { z } from 'zod';
+import { problemDetailSchema, type ProblemDetail, type Quote, type Shipment } from '../domain/schemas.js';
 import { formatFieldPath } from '../domain/validation.js';
+import { JSON_TYPE, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec } from './operations.js';
 import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
-import { bookShipmentsOneByOne, previewShipmentsOneByOne } from './batch.js';
-import type { ApiResult, BatchOutcome, BolTemplateInfo, ListQuery, ShipmentBatchItem, ShipperApi, WriteOptions } from './types.js';
-import {
-  apiPaths,
-  decodeHeaderText,
-  DEPRECATION_HEADER,
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENT_REPLAYED_HEADER,
-  JSON_TYPE,
-  PDF_TYPE,
-  WARNING_HEADER,
-} from './wire.js';
+import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
+import { decodeHeaderText, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER } from './wire.js';
 
 export interface RemoteApiOptions {
   baseUrl: string;
@@ -62,8 +42,6 @@ export interface RemoteApiOptions {
   sleep?: (ms: number) => Promise<unknown>;
 }
 
-type Method = 'GET' | 'POST';
-
 interface Exchange {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -71,28 +49,25 @@ interface Exchange {
 }
 
 /** Connection-level failures: the request may not have reached the server, so trying again is safe. */
-const RETRYABLE_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-const RETRYABLE_STATUSES = new Set([429, 503]);
+const RETRYABLE_ERROR_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'];
+const RETRYABLE_STATUSES = [429, 503];
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-const bolTemplateListSchema = z.object({ items: z.array(bolTemplateInfoSchema) });
-const quotePageSchema = pageSchema(quoteSchema);
-const shipmentPageSchema = pageSchema(shipmentSchema);
+/** Batch requests stay well under a server's body limit (1 MiB by default for `shipper serve`). */
+const BATCH_REQUEST_ITEMS = 100;
+const BATCH_REQUEST_BYTES = 512 * 1024;
+/** Requests in flight at once in the per-item fallback: enough to hide latency, few enough to be polite. */
+const FALLBACK_CONCURRENCY = 8;
+
+// Every operation is a method, made from the table in the constructor.
+export interface RemoteApi extends OperationMethods {}
 
 export class RemoteApi implements ShipperApi {
   readonly mode = 'remote' as const;
   private readonly baseUrl: string;
   private readonly origin: string;
   private readonly agent: Agent;
+  private readonly dispatcher: RetryAgent;
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryBaseMs: number;
@@ -100,6 +75,8 @@ export class RemoteApi implements ShipperApi {
   private readonly maxRetryAfterMs: number;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<unknown>;
+  /** Per batch operation: false once the server answered that it has no such route. */
+  private readonly batchExtensions = new Map<OperationName, boolean>();
 
   constructor(private readonly options: RemoteApiOptions) {
     const url = new URL(options.baseUrl);
@@ -119,49 +96,19 @@ export class RemoteApi implements ShipperApi {
       keepAliveTimeout: 10_000,
       maxResponseSize: MAX_RESPONSE_BYTES,
     });
-  }
-
-  async createQuote(body: unknown, options: WriteOptions = {}): Promise<ApiResult<Quote>> {
-    return this.json('POST', apiPaths.quotes, quoteSchema, 'a quote', { body, idempotencyKey: options.idempotencyKey });
-  }
-
-  async getQuote(id: string): Promise<ApiResult<Quote>> {
-    return this.json('GET', apiPaths.quote(id), quoteSchema, 'a quote');
-  }
-
-  async listQuotes(query: ListQuery = {}): Promise<ApiResult<Page<Quote>>> {
-    return this.json('GET', apiPaths.quotes, quotePageSchema, 'a page of quotes', { query: pageQuery(query) });
-  }
-
-  async createShipment(body: unknown, options: WriteOptions = {}): Promise<ApiResult<Shipment>> {
-    return this.json('POST', apiPaths.shipments, shipmentSchema, 'a shipment', { body, idempotencyKey: options.idempotencyKey });
-  }
-
-  async getShipment(id: string): Promise<ApiResult<Shipment>> {
-    return this.json('GET', apiPaths.shipment(id), shipmentSchema, 'a shipment');
-  }
-
-  async listShipments(query: ListQuery = {}): Promise<ApiResult<Page<Shipment>>> {
-    return this.json('GET', apiPaths.shipments, shipmentPageSchema, 'a page of shipments', { query: pageQuery(query) });
-  }
-
-  async renderBol(id: string, options: { template?: string | undefined } = {}): Promise<ApiResult<Uint8Array>> {
-    const path = apiPaths.bol(id);
-    const exchange = await this.exchange('GET', path, { query: options.template ? { template: options.template } : {}, accept: PDF_TYPE });
-    if (!isSuccess(exchange.status)) throw this.failure('GET', path, exchange);
-    if (mediaType(exchange.headers) !== PDF_TYPE || exchange.body.subarray(0, 5).toString('latin1') !== '%PDF-') {
-      throw new RemoteError(`${this.origin} answered GET ${path} with something that is not a PDF`);
+    this.dispatcher = new RetryAgent(this.agent, {
+      // The decision is ours (see retryDecision); undici resends the request and keeps the last answer when we stop.
+      throwOnError: false,
+      maxRetries: this.retries,
+      methods: ['GET', 'HEAD', 'POST', 'PATCH'],
+      statusCodes: RETRYABLE_STATUSES,
+      errorCodes: RETRYABLE_ERROR_CODES,
+      retry: (error, { state, opts }, callback) => this.retryDecision(error, state.counter, opts, callback),
+    });
+    for (const name of OPERATION_NAMES) {
+      if (name in this) continue; // written by hand below (batches)
+      Object.defineProperty(this, name, { value: (...args: unknown[]) => this.call(name, args), enumerable: false });
     }
-    return { data: new Uint8Array(exchange.body), warnings: warningsOf(exchange.headers) };
-  }
-
-  async listBolTemplates(): Promise<ApiResult<BolTemplateInfo[]>> {
-    const { data, warnings } = await this.json('GET', apiPaths.bolTemplates, bolTemplateListSchema, 'a list of BOL templates');
-    return { data: data.items, warnings };
-  }
-
-  async transitTimes(body: unknown): Promise<ApiResult<TransitTable>> {
-    return this.json('POST', apiPaths.transit, transitTableSchema, 'a transit table', { body });
   }
 
   /**
@@ -171,67 +118,101 @@ export class RemoteApi implements ShipperApi {
    * one POST /v1/shipper/shipment per item instead. Every item carries a key (the caller's, or a
    * fresh one), so retrying a batch request cannot book an item twice.
    */
-  async createShipments(items: ShipmentBatchItem[]): Promise<Array<BatchOutcome<Shipment>>> {
-    const keyed = items.map((item) => ({ request: item.request, idempotencyKey: item.idempotencyKey ?? randomUUID() }));
-    const outcomes = await this.inBatches(apiPaths.shipmentBatch, keyed, shipmentBatchResultSchema, 'shipment batch results');
-    return outcomes ?? bookShipmentsOneByOne(this, keyed);
+  async createShipments(body: { items: ShipmentBatchItem[] }): Promise<ApiResult<{ items: Array<BatchOutcome<Shipment>> }>> {
+    const items = body.items.map((item) => ({ request: item.request, idempotencyKey: item.idempotencyKey ?? randomUUID() }));
+    const outcomes = await this.inBatches('createShipments', items);
+    if (outcomes) return { data: { items: outcomes as Array<BatchOutcome<Shipment>> }, warnings: [] };
+    const { mapInOrder } = await import('../concurrency.js');
+    const single = await mapInOrder(items, FALLBACK_CONCURRENCY, (item) =>
+      outcomeOf(() => this.createShipment(item.request as never, { idempotencyKey: item.idempotencyKey })),
+    );
+    return { data: { items: single }, warnings: [] };
   }
 
-  /** Prices without booking through POST /v1/shipper/shipment-preview; else one quote per shipment. */
-  async previewShipments(requests: unknown[]): Promise<Array<BatchOutcome<Quote>>> {
-    const outcomes = await this.inBatches(apiPaths.shipmentPreview, requests.map((request) => ({ request })), shipmentPreviewResultSchema, 'shipment preview results');
-    return outcomes ?? previewShipmentsOneByOne(this, requests);
+  /**
+   * Prices without booking through POST /v1/shipper/shipment-preview; on a server without it, one
+   * quote per shipment (GET for a quoteId), which creates quotes on that server.
+   */
+  async previewShipments(body: { items: Array<{ request: unknown }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
+    const outcomes = await this.inBatches('previewShipments', body.items);
+    if (outcomes) return { data: { items: outcomes as Array<BatchOutcome<Quote>> }, warnings: [] };
+    const [{ mapInOrder }, { quoteRequestForShipment, shipmentFieldOfQuoteField }, { shipmentRequestSchema }, { parseRequest }, { constraintViolation }] = await Promise.all([
+      import('../concurrency.js'),
+      import('../domain/shipment.js'),
+      import('../domain/schemas.js'),
+      import('../domain/validation.js'),
+      import('./problems.js'),
+    ]);
+    const single = await mapInOrder(body.items, FALLBACK_CONCURRENCY, async ({ request: raw }): Promise<BatchOutcome<Quote>> => {
+      const parsed = parseRequest(shipmentRequestSchema, raw);
+      if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
+      const request = parsed.value;
+      const outcome = await outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quoteRequestForShipment(request) as never)));
+      if (outcome.ok || !outcome.problem.violations) return outcome;
+      // The server judged a quote request: name the shipment fields the user wrote.
+      return { ok: false, problem: { ...outcome.problem, violations: outcome.problem.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })) } };
+    });
+    return { data: { items: single }, warnings: [] };
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.dispatcher.close();
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  /** Per batch path: false once the server answered that it has no such route. */
-  private readonly batchExtensions = new Map<string, boolean>();
+  /** One operation by the calling convention of ShipperApi: path parameters, body, options. */
+  private async call(name: OperationName, args: unknown[]): Promise<ApiResult<unknown>> {
+    const spec: OperationSpec = operations[name];
+    const params = args.slice(0, spec.params.length) as string[];
+    const rest = args.slice(spec.params.length);
+    const body = spec.body ? rest.shift() : undefined;
+    const { idempotencyKey, ...query } = (rest.shift() ?? {}) as Record<string, unknown>;
+    const path = pathOf(spec, params);
+    const accept = 'mediaType' in spec.response ? spec.response.mediaType : JSON_TYPE;
+    const exchange = await this.exchange(spec.method, path, {
+      body: spec.body ? JSON.stringify(body ?? null) : undefined,
+      idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+      query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)])),
+      accept,
+    });
+    if (!isSuccess(exchange.status)) throw this.failure(spec.method, path, exchange);
+    if ('mediaType' in spec.response) return this.binaryAnswer(spec.method, path, exchange, spec.response.mediaType);
+    return this.parseAnswer(spec.method, path, exchange, spec.response.schema, spec.response.id);
+  }
 
   /** Sends items in order, in requests of at most BATCH_REQUEST_ITEMS and about BATCH_REQUEST_BYTES; undefined: no such extension. */
-  private async inBatches<S extends z.ZodType<{ items: unknown[] }>>(
-    path: string,
-    items: unknown[],
-    schema: S,
-    what: string,
-  ): Promise<Array<z.output<S>['items'][number]> | undefined> {
-    if (this.batchExtensions.get(path) === false) return undefined;
-    const outcomes: Array<z.output<S>['items'][number]> = [];
+  private async inBatches(name: 'createShipments' | 'previewShipments', items: unknown[]): Promise<unknown[] | undefined> {
+    if (this.batchExtensions.get(name) === false) return undefined;
+    const spec = operations[name];
+    const outcomes: unknown[] = [];
     for (const part of requestParts(items)) {
-      const exchange = await this.exchange('POST', path, { bodyText: `{"items":[${part.join(',')}]}`, accept: JSON_TYPE });
-      if (outcomes.length === 0 && !this.batchExtensions.has(path)) {
+      const exchange = await this.exchange('POST', spec.path, { body: `{"items":[${part.join(',')}]}`, accept: JSON_TYPE });
+      if (outcomes.length === 0 && !this.batchExtensions.has(name)) {
         const unsupported = exchange.status === 404 || exchange.status === 405 || exchange.status === 501;
-        this.batchExtensions.set(path, !unsupported);
+        this.batchExtensions.set(name, !unsupported);
         if (unsupported) return undefined;
       }
-      if (!isSuccess(exchange.status)) throw this.failure('POST', path, exchange);
-      const { data } = this.parseAnswer('POST', path, exchange, schema, what);
+      if (!isSuccess(exchange.status)) throw this.failure('POST', spec.path, exchange);
+      const { data } = this.parseAnswer('POST', spec.path, exchange, spec.response.schema, spec.response.id);
       if (data.items.length !== part.length) {
-        throw new RemoteError(`${this.origin} answered POST ${path} with ${data.items.length} results for ${part.length} items`);
+        throw new RemoteError(`${this.origin} answered POST ${spec.path} with ${data.items.length} results for ${part.length} items`);
       }
       outcomes.push(...data.items);
     }
     return outcomes;
   }
 
-  private async json<S extends z.ZodType>(
-    method: Method,
-    path: string,
-    schema: S,
-    what: string,
-    options: { body?: unknown; idempotencyKey?: string | undefined; query?: Record<string, string> } = {},
-  ): Promise<ApiResult<z.output<S>>> {
-    const exchange = await this.exchange(method, path, { ...options, accept: JSON_TYPE });
-    if (!isSuccess(exchange.status)) throw this.failure(method, path, exchange);
-    return this.parseAnswer(method, path, exchange, schema, what);
+  private binaryAnswer(method: string, path: string, exchange: Exchange, expected: string): ApiResult<Uint8Array> {
+    const pdfMagic = expected !== 'application/pdf' || exchange.body.subarray(0, 5).toString('latin1') === '%PDF-';
+    if (mediaType(exchange.headers) !== expected || !pdfMagic) {
+      throw new RemoteError(`${this.origin} answered ${method} ${path} with something that is not ${expected === 'application/pdf' ? 'a PDF' : expected}`);
+    }
+    return { data: new Uint8Array(exchange.body), warnings: warningsOf(exchange.headers) };
   }
 
   /** A 2xx JSON answer checked against the schema the local engine answers with. */
-  private parseAnswer<S extends z.ZodType>(method: Method, path: string, exchange: Exchange, schema: S, what: string): ApiResult<z.output<S>> {
+  private parseAnswer<S extends z.ZodType>(method: string, path: string, exchange: Exchange, schema: S, what: string): ApiResult<z.output<S>> {
     let json: unknown;
     try {
       json = JSON.parse(exchange.body.toString('utf8'));
@@ -241,55 +222,73 @@ export class RemoteApi implements ShipperApi {
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new RemoteError(`${this.origin} answered ${method} ${path} with JSON that is not ${what} (${formatFieldPath(issue.path)}: ${issue.message})`);
+      throw new RemoteError(`${this.origin} answered ${method} ${path} with JSON that is not ${describe(what)} (${formatFieldPath(issue.path)}: ${issue.message})`);
     }
     const result: ApiResult<z.output<S>> = { data: parsed.data, warnings: warningsOf(exchange.headers) };
     if (method === 'POST') result.replayed = exchange.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true';
     return result;
   }
 
-  /** One request, retried as the module comment says; resolves with any HTTP answer. */
+  /** One request (retried by the dispatcher as the module comment says); resolves with any HTTP answer. */
   private async exchange(
-    method: Method,
+    method: string,
     path: string,
-    options: { body?: unknown; bodyText?: string; idempotencyKey?: string | undefined; query?: Record<string, string>; accept: string },
+    options: { body?: string | undefined; idempotencyKey?: string | undefined; query?: Record<string, string>; accept: string },
   ): Promise<Exchange> {
     const search = new URLSearchParams(options.query ?? {}).toString();
     const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
     const headers: Record<string, string> = { accept: `${options.accept}, application/problem+json;q=0.9`, 'user-agent': this.options.userAgent ?? 'shipper' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    let body: string | undefined;
-    if (method === 'POST') {
-      body = options.bodyText ?? JSON.stringify(options.body ?? null);
+    if (method !== 'GET') {
       headers['content-type'] = `${JSON_TYPE}; charset=utf-8`;
-      // Every POST carries a key: the one the caller chose, or a fresh one for this call, so that
+      // Every write carries a key: the one the caller chose, or a fresh one for this call, so that
       // the retries of this call are the same request to the server.
       headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey ?? randomUUID();
     }
-
-    for (let attempt = 0; ; attempt++) {
-      const canRetry = attempt < this.retries;
-      try {
-        const response = await request(url, { dispatcher: this.agent, method, headers, body });
-        if (canRetry && RETRYABLE_STATUSES.has(response.statusCode)) {
-          const wait = retryAfterMs(response.headers['retry-after']) ?? this.backoff(attempt);
-          if (wait <= this.maxRetryAfterMs) {
-            await response.body.dump();
-            await this.sleep(wait);
-            continue;
-          }
-        }
-        const bytes = Buffer.from(await response.body.arrayBuffer());
-        return { status: response.statusCode, headers: response.headers, body: bytes };
-      } catch (error) {
-        const code = errorCode(error);
-        if (canRetry && code !== undefined && RETRYABLE_ERROR_CODES.has(code)) {
-          await this.sleep(this.backoff(attempt));
-          continue;
-        }
-        throw this.networkError(error, method, path, attempt + 1);
-      }
+    try {
+      const response = await request(url, { dispatcher: this.dispatcher, method: method as 'GET', headers, body: options.body });
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      return { status: response.statusCode, headers: response.headers, body: bytes };
+    } catch (error) {
+      throw this.networkError(error, method, path, this.attemptsOf(error));
     }
+  }
+
+  /** Attempts made, as the retry decisions counted them (for "(3 attempts)" in messages). */
+  private attempts = new WeakMap<object, number>();
+
+  private attemptsOf(error: unknown): number {
+    return typeof error === 'object' && error !== null ? (this.attempts.get(error) ?? 1) : 1;
+  }
+
+  /**
+   * Whether undici sends the request again: `counter` is the number of answers or failures so
+   * far. Retryable failures wait with full jitter (or Retry-After, up to its cap); POSTs only with
+   * an Idempotency-Key.
+   */
+  private retryDecision(
+    error: Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> },
+    counter: number,
+    opts: { method?: string; headers?: unknown },
+    callback: (error?: Error | null) => void,
+  ): void {
+    const give = () => {
+      this.attempts.set(error, counter);
+      callback(error);
+    };
+    if (counter > this.retries) return give();
+    if (opts.method !== 'GET' && opts.method !== 'HEAD' && !hasHeader(opts.headers, IDEMPOTENCY_KEY_HEADER)) return give();
+    let wait: number;
+    if (error.code === 'UND_ERR_REQ_RETRY' && error.statusCode !== undefined) {
+      if (!RETRYABLE_STATUSES.includes(error.statusCode)) return give();
+      wait = retryAfterMs(error.headers?.['retry-after']) ?? this.backoff(counter - 1);
+      if (wait > this.maxRetryAfterMs) return give();
+    } else {
+      const code = errorCode(error);
+      if (code === undefined || !RETRYABLE_ERROR_CODES.includes(code)) return give();
+      wait = this.backoff(counter - 1);
+    }
+    void this.sleep(wait).then(() => callback(null));
   }
 
   /** Full jitter: a random wait between 0 and the exponential step. */
@@ -297,7 +296,7 @@ export class RemoteApi implements ShipperApi {
     return Math.round(this.random() * Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt));
   }
 
-  private networkError(error: unknown, method: Method, path: string, attempts: number): RemoteError {
+  private networkError(error: unknown, method: string, path: string, attempts: number): RemoteError {
     const code = errorCode(error);
     const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
     const seconds = `${formatSeconds(this.timeoutMs)}`;
@@ -324,7 +323,7 @@ export class RemoteApi implements ShipperApi {
   }
 
   /** A non-2xx answer as the same ProblemError the local engine throws, when it carries one. */
-  private failure(method: Method, path: string, exchange: Exchange): Error {
+  private failure(method: string, path: string, exchange: Exchange): Error {
     const problem = problemOf(exchange);
     const { status } = exchange;
     if (status === 401 || status === 403) {
@@ -347,15 +346,32 @@ export class RemoteApi implements ShipperApi {
   }
 }
 
-function pageQuery({ limit, cursor }: ListQuery): Record<string, string> {
-  return { ...(limit !== undefined ? { limit: String(limit) } : {}), ...(cursor !== undefined ? { cursor } : {}) };
+/** "a quote" for the component `Quote`: what the answer should have been, in words. */
+function describe(componentId: string): string {
+  const words = componentId.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  if (words.endsWith(' page')) return `a page of ${words.slice(0, -5)}s`;
+  if (words.endsWith(' list')) return `a list of ${words.slice(0, -5)}s`;
+  if (words.endsWith(' result')) return `${words.slice(0, -7)} results`;
+  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words}`;
+}
+
+/**
+ * A rejection of this one item (4xx: invalid, unknown, conflicting) becomes its outcome; anything
+ * else (server error, network, authentication, rate limit) concerns every item and is thrown.
+ */
+async function outcomeOf<T>(call: () => Promise<ApiResult<T>>): Promise<BatchOutcome<T>> {
+  try {
+    const result = await call();
+    return { ok: true, data: result.data, warnings: result.warnings, replayed: result.replayed ?? false };
+  } catch (error) {
+    if (error instanceof ProblemError && error.status >= 400 && error.status < 500 && ![401, 403, 429].includes(error.status)) {
+      return { ok: false, problem: error.problem };
+    }
+    throw error;
+  }
 }
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
-
-/** Batch requests stay well under a server's body limit (1 MiB by default for `shipper serve`). */
-const BATCH_REQUEST_ITEMS = 100;
-const BATCH_REQUEST_BYTES = 512 * 1024;
 
 /** Items as JSON texts, grouped in order into request bodies; an item larger than the byte budget goes alone. */
 function* requestParts(items: unknown[]): Generator<string[]> {
@@ -372,6 +388,14 @@ function* requestParts(items: unknown[]): Generator<string[]> {
     bytes += text.length + 1;
   }
   if (part.length > 0) yield part;
+}
+
+function hasHeader(headers: unknown, name: string): boolean {
+  if (Array.isArray(headers)) {
+    for (let index = 0; index < headers.length; index += 2) if (String(headers[index]).toLowerCase() === name) return true;
+    return false;
+  }
+  return typeof headers === 'object' && headers !== null && Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
 function header(headers: Exchange['headers'], name: string): string[] {
@@ -406,12 +430,7 @@ function problemOf(exchange: Exchange): ProblemDetail | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
   const record = json as Record<string, unknown>;
   if (typeof record.title !== 'string' && typeof record.detail !== 'string') return undefined;
-  const parsed = problemDetailSchema.safeParse({
-    type: 'about:blank',
-    title: `HTTP ${exchange.status}`,
-    ...record,
-    status: exchange.status,
-  });
+  const parsed = problemDetailSchema.safeParse({ type: 'about:blank', title: `HTTP ${exchange.status}`, ...record, status: exchange.status });
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -427,7 +446,7 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, cause } = error as { code?: unknown; cause?: unknown };
-  if (typeof code === 'string') return code;
+  if (typeof code === 'string' && code !== 'UND_ERR_REQ_RETRY') return code;
   return cause ? errorCode(cause) : undefined;
 }
 

@@ -1,33 +1,7 @@
 /**
- * What `shipper serve` and RemoteApi agree on beyond the JSON bodies: paths, header names and how
+ * What `shipper serve` and RemoteApi agree on beyond the operations table: header names and how
  * warnings travel. Pure: no I/O, cheap to import.
  */
-
-export const API_PREFIX = '/v1/shipper';
-export const OPENAPI_PATH = '/api-docs/shipper-v1';
-
-export const apiPaths = {
-  quotes: `${API_PREFIX}/quote`,
-  quote: (id: string) => `${API_PREFIX}/quote/${encodeURIComponent(id)}`,
-  shipments: `${API_PREFIX}/shipment`,
-  shipment: (id: string) => `${API_PREFIX}/shipment/${encodeURIComponent(id)}`,
-  bol: (id: string) => `${API_PREFIX}/shipment/${encodeURIComponent(id)}/bol`,
-  bolTemplates: `${API_PREFIX}/bol-templates`,
-  transit: `${API_PREFIX}/transit`,
-  shipmentBatch: `${API_PREFIX}/shipment-batch`,
-  shipmentPreview: `${API_PREFIX}/shipment-preview`,
-};
-
-/** The same paths as OpenAPI path templates. */
-export const apiPathTemplates = {
-  quote: `${API_PREFIX}/quote/{quoteId}`,
-  shipment: `${API_PREFIX}/shipment/{shipmentId}`,
-  bol: `${API_PREFIX}/shipment/{shipmentId}/bol`,
-};
-
-export const JSON_TYPE = 'application/json';
-export const PROBLEM_TYPE = 'application/problem+json';
-export const PDF_TYPE = 'application/pdf';
 
 /** IETF draft "The Idempotency-Key HTTP Header Field". */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

@@ -1,12 +1,17 @@
 /**
- * What every command gets: the IO layer, the global options, and the one API (local or remote),
- * created on first use so that commands which never need it (help, config) never load it.
+ * What every command gets (the factory of the GitHub CLI): the IO layer, the global options, the
+ * settings resolved once, and the parts built from them on first use: the one API (local or
+ * remote), the clock, the ZIP geodata and the saved locations. Commands that never need them
+ * (help, config) never load them.
  */
+import type { Command } from 'commander';
 import type { LocalApi } from '../api/local.js';
+import { UsageError } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
-import type { Settings } from '../config/settings.js';
 import { isLoopbackHost } from '../api/wire.js';
-import { UsageError } from './errors.js';
+import type { Settings } from '../config/settings.js';
+import type { ZipPlace } from '../domain/rating.js';
+import type { LocationBook } from '../store/locations.js';
 import type { IO } from './output.js';
 
 export interface GlobalOptions {
@@ -25,9 +30,18 @@ export interface GlobalOptions {
   profile?: string | undefined;
 }
 
+/** Turns a parsed command into its context (program.ts owns the one instance). */
+export type ContextFactory = (command: Command) => CommandContext;
+
+export interface ZipLookup {
+  lookup(postalCode: string): ZipPlace | undefined;
+}
+
 export class CommandContext {
   private apiPromise: Promise<ShipperApi> | undefined;
+  private localApiPromise: Promise<LocalApi> | undefined;
   private resolved: Settings | undefined;
+  private zipDirectory: ZipLookup | undefined;
 
   constructor(
     readonly io: IO,
@@ -36,9 +50,9 @@ export class CommandContext {
   ) {}
 
   /**
-   * Flags > environment > config file > defaults. The config file is read with plain fs (a few
-   * hundred microseconds), so knowing the mode costs local commands nothing noticeable; the
-   * module (and zod) is imported on first use so that --version and --help never load it.
+   * Flags > environment > config file > defaults, resolved once. The config file is read with
+   * plain fs (a few hundred microseconds); the module (and zod) is imported on first use so that
+   * --version and --help never load it.
    */
   async settings(): Promise<Settings> {
     if (!this.resolved) {
@@ -72,6 +86,29 @@ export class CommandContext {
   get mode(): 'local' | 'remote' {
     if (this.resolved) return this.resolved.mode;
     return this.globals.remote || this.globals.sandbox || this.globals.baseUrl ? 'remote' : 'local';
+  }
+
+  /** The clock: SHIPPER_NOW=<instant> starts it there (it keeps running), for demos and CI jobs. */
+  async clock(): Promise<() => Date> {
+    const { clockStart } = await this.settings();
+    if (clockStart === undefined) return () => new Date();
+    const offset = clockStart - Date.now();
+    return () => new Date(Date.now() + offset);
+  }
+
+  /** The ZIP geodata (one small file per 3-digit prefix, read on first lookup). */
+  async zips(): Promise<ZipLookup> {
+    if (!this.zipDirectory) {
+      const { ZipDirectory } = await import('../geo/zipDirectory.js');
+      this.zipDirectory = new ZipDirectory();
+    }
+    return this.zipDirectory;
+  }
+
+  /** Saved locations: the address book in the local store, also in remote mode (they are the user's own). */
+  async locations(): Promise<LocationBook> {
+    const [{ LocationBook }, { JsonStore }, settings] = await Promise.all([import('../store/locations.js'), import('../store/jsonStore.js'), this.settings()]);
+    return new LocationBook(new JsonStore(settings.store));
   }
 
   api(): Promise<ShipperApi> {
@@ -108,29 +145,22 @@ export class CommandContext {
   }
 
   /** The local engine on the resolved store, whatever the mode (`shipper serve` exposes it). */
-  async localApi(): Promise<LocalApi> {
-    const settings = await this.settings();
-    const [{ LocalApi }, { resolveStoreDir }] = await Promise.all([import('../api/local.js'), import('../store/location.js')]);
-    return new LocalApi({
-      storeDir: resolveStoreDir(settings.store, this.env),
-      tariffFile: settings.tariff,
-      now: clockFromEnv(this.env),
-    });
+  localApi(options: { cacheEntries?: number } = {}): Promise<LocalApi> {
+    this.localApiPromise ??= (async () => {
+      const [settings, { LocalApi }, now, zips] = await Promise.all([this.settings(), import('../api/local.js'), this.clock(), this.zips()]);
+      return new LocalApi({
+        storeDir: settings.store,
+        tariffFile: settings.tariff,
+        bolCompanyPrefix: settings.bolCompanyPrefix,
+        zips,
+        now,
+        cacheEntries: options.cacheEntries,
+      });
+    })();
+    return this.localApiPromise;
   }
 
   async close(): Promise<void> {
     if (this.apiPromise) await (await this.apiPromise.catch(() => undefined))?.close();
   }
-}
-
-/**
- * SHIPPER_NOW=<ISO instant> starts the clock at that instant (it keeps running), for reproducible
- * demos and CI jobs that must quote "next Friday" on a fixed calendar.
- */
-export function clockFromEnv(env: NodeJS.ProcessEnv): () => Date {
-  if (!env.SHIPPER_NOW) return () => new Date();
-  const start = Date.parse(env.SHIPPER_NOW);
-  if (Number.isNaN(start)) throw new UsageError(`SHIPPER_NOW=${env.SHIPPER_NOW} is not an ISO-8601 instant`);
-  const offset = start - Date.now();
-  return () => new Date(Date.now() + offset);
 }

@@ -1,5 +1,5 @@
 /** The bundle's entry (dist/cli/main.js, started by bin/shipper.js). */
-import { ExitCode } from './errors.js';
+import { ExitCode } from '../api/problems.js';
 import { main } from './main.js';
 
 // `shipper quote list | head`: a closed pipe ends the output, not the process with a stack trace.

@@ -1,7 +1,8 @@
 /** Entry point of bin/shipper.js: parse, run one command, map any error to one message and an exit code. */
 import { CommanderError } from 'commander';
+import { ExitCode, UsageError } from '../api/problems.js';
 import type { CommandContext } from './context.js';
-import { ExitCode, reportError } from './errors.js';
+import { reportError } from './errors.js';
 import { IO, type IOStreams } from './output.js';
 import { buildProgram } from './program.js';
 
@@ -14,17 +15,20 @@ export async function main(argv: string[], streams: IOStreams = process, env: No
     command.commands.forEach(overrideExit);
   };
   overrideExit(program);
+  const json = argv.includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // commander already printed its message (and help/version exit with code 0).
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      // commander already printed its message (and help/version exit with code 0); scripts with --json get it as a ProblemDetail too.
+      if (error.exitCode === 0) return ExitCode.ok;
+      if (json) new IO(streams, { json, color: false, quiet: false }, env).json(new UsageError(error.message.replace(/^error: /, '')).toProblem());
+      return ExitCode.usage;
     }
     const ctx = contexts.at(-1);
-    const io = ctx?.io ?? new IO(streams, { json: argv.includes('--json'), color: !argv.includes('--no-color'), quiet: false }, env);
-    return reportError(error, io, ctx?.mode ?? 'local');
+    const io = ctx?.io ?? new IO(streams, { json, color: !argv.includes('--no-color'), quiet: false }, env);
+    return reportError(error, io, ctx?.mode ?? 'local', Boolean(env.SHIPPER_DEBUG));
   } finally {
     await Promise.all(contexts.map((ctx) => ctx.close().catch(() => undefined)));
   }

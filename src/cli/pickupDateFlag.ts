@@ -1,22 +1,26 @@
 /** `--pickup-date` as people write it (`friday`, `+3`, `Nov 27`, `2026-11-27`), for quote, ship and transit. */
 import { localDateInZone } from '../domain/transit.js';
-import { ZipDirectory } from '../geo/zipDirectory.js';
-import { clockFromEnv } from './context.js';
+import type { CommandContext } from './context.js';
 import { parseUserDate } from './dates.js';
 import { UsageError } from './errors.js';
 
 /** Today's date at the origin ZIP (carriers' days are local); an unknown ZIP falls back to Chicago, which the API then refuses anyway. */
-export function todayAtOrigin(originZip: string | undefined, env: NodeJS.ProcessEnv): string {
-  const zone = (originZip ? new ZipDirectory().lookup(originZip)?.timeZone : undefined) ?? 'America/Chicago';
-  return localDateInZone(clockFromEnv(env)(), zone);
+export async function todayAtOrigin(ctx: CommandContext, originZip: string | undefined): Promise<string> {
+  const zone = (originZip ? (await ctx.zips()).lookup(originZip)?.timeZone : undefined) ?? 'America/Chicago';
+  return localDateInZone((await ctx.clock())(), zone);
 }
 
 /** The YYYY-MM-DD date the flag means; unreadable text is a usage error (exit 2). Whether it is a pickup day is the API's call. */
-export function pickupDateFromFlag(value: string | undefined, today: () => string): string | undefined {
+export function pickupDateFromFlag(value: string | undefined, today: string): string | undefined {
   if (value === undefined) return undefined;
   // Written as the API wants it: passed on as it is, so the API's own schema judges it (exit 1 when wrong).
   if (/^\d{4}-\d{2}-\d{2}$/.test(value.trim())) return value.trim();
-  const parsed = parseUserDate(value, today());
+  const parsed = parseUserDate(value, today);
   if (!parsed.ok) throw new UsageError(`--pickup-date: ${parsed.message}`);
   return parsed.date;
+}
+
+/** The flag's date, counted from today at the origin. */
+export async function pickupDateOption(ctx: CommandContext, value: string | undefined, originZip: string | undefined): Promise<string | undefined> {
+  return value === undefined ? undefined : pickupDateFromFlag(value, await todayAtOrigin(ctx, originZip));
 }

@@ -2,7 +2,7 @@
  * The commander program: global flags, one register function per command group, and the factory
  * that turns a parsed command into a CommandContext.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { registerBolCommand } from './commands/bol.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
@@ -14,22 +14,9 @@ import { registerServeCommands } from './commands/serve.js';
 import { registerShipCommand } from './commands/ship.js';
 import { registerShipmentCommands } from './commands/shipment.js';
 import { registerTransitCommands } from './commands/transit.js';
-import { CommandContext, type GlobalOptions } from './context.js';
+import { CommandContext, type ContextFactory, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
-
-export type ContextFactory = (command: Command) => CommandContext;
-
-export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-export function parseLimit(value: string): number {
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new InvalidArgumentError('must be a whole number from 1 to 500');
-  return limit;
-}
-
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
 
 function commanderErrorLine(text: string, program: Command, streams: IOStreams, env: NodeJS.ProcessEnv): string {
   const line = `shipper: ${text.replace(/^error: /, '').split('\n').map((part) => part.trim()).filter(Boolean).join(' ')}`;

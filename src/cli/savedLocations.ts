@@ -4,22 +4,17 @@
  */
 import { makeProblem, storeFailure } from '../api/problems.js';
 import type { LocationResolver } from '../import/shipmentRows.js';
-import { JsonStore, StoreError } from '../store/jsonStore.js';
-import { resolveStoreDir } from '../store/location.js';
-import { LocationBook } from '../store/locations.js';
+import { StoreError } from '../store/jsonStore.js';
+import type { LocationBook } from '../store/locations.js';
 import { isAddressSpec, parseAddressSpec, ADDRESS_SPEC_EXAMPLE } from './addressSpec.js';
 import type { CommandContext } from './context.js';
-
-export function locationBookFor(ctx: CommandContext): LocationBook {
-  return new LocationBook(new JsonStore(resolveStoreDir(ctx.globals.store, ctx.env)));
-}
 
 /** Store failures of the address book: one clear message (a ProblemDetail with --json), exit 5. */
 export async function guardLocations<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof StoreError) throw storeFailure(error.message);
+    if (error instanceof StoreError) throw storeFailure(error);
     throw error;
   }
 }
@@ -27,7 +22,8 @@ export async function guardLocations<T>(fn: () => Promise<T>): Promise<T> {
 /** The address a `--shipper`/`--consignee` value stands for (raw: the API validates it). */
 export async function partyAddress(ctx: CommandContext, value: string, flag: string): Promise<Record<string, unknown>> {
   if (isAddressSpec(value)) return parseAddressSpec(value, flag);
-  const saved = await guardLocations(() => locationBookFor(ctx).get(value.trim()));
+  const book = await ctx.locations();
+  const saved = await guardLocations(() => book.get(value.trim()));
   if (!saved) {
     throw makeProblem(404, 'not-found', 'Not Found', `${flag} ${value}: no saved location of that name; see \`shipper location list\`, or write the address: ${flag} ${ADDRESS_SPEC_EXAMPLE}`);
   }

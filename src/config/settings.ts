@@ -48,6 +48,7 @@ export const configFileSchema = z.looseObject({
   store: z.string().min(1).optional(),
   tariff: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  bolCompanyPrefix: z.string().regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }).optional(),
   retries: z.number().int().min(0).max(10).optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
 });
@@ -108,6 +109,10 @@ export interface SettingFlags {
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default';
 
+/**
+ * Everything a command runs with, resolved once per process: commands and the parts they build
+ * (the local engine, the address book, the clock) read it from here and nowhere else.
+ */
 export interface Settings {
   mode: 'local' | 'remote';
   profile: string;
@@ -115,10 +120,23 @@ export interface Settings {
   apiKey: string | undefined;
   timeoutMs: number;
   retries: number;
-  /** Undefined: the local store's own default (SHIPPER_STORE is applied by resolveStoreDir). */
-  store: string | undefined;
+  /** The local store directory, absolute: --store, SHIPPER_STORE, the config's store, the data directory. */
+  store: string;
   tariff: string | undefined;
-  sources: Record<'mode' | 'profile' | 'baseUrl' | 'apiKey' | 'timeoutMs' | 'retries', SettingSource>;
+  /** SHIPPER_NOW as milliseconds since the epoch: the clock starts there (and keeps running). */
+  clockStart: number | undefined;
+  /** The key `shipper serve` asks of clients (its --api-key flag is applied by serve). */
+  serveApiKey: string | undefined;
+  /** GS1 company prefix of BOL numbers (and SSCCs); undefined: GS1's documentation prefix. */
+  bolCompanyPrefix: string | undefined;
+  /** SHIPPER_DEBUG: stack traces of unexpected errors on stderr. */
+  debug: boolean;
+  sources: Record<'mode' | 'profile' | 'baseUrl' | 'apiKey' | 'timeoutMs' | 'retries' | 'store' | 'bolCompanyPrefix', SettingSource>;
+}
+
+/** Where the store lives when nothing says otherwise: the user's data directory. */
+export function defaultStoreDir(): string {
+  return envPaths('shipper', { suffix: '' }).data;
 }
 
 type Candidate<T> = [SettingSource, T | undefined];
@@ -180,6 +198,16 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
   const [apiKeySource, apiKey] = first<string>(['flag', flags.apiKey], ['env', env.SHIPPER_API_KEY], ['config', stored?.apiKey]);
   const [timeoutSource, timeoutMs] = first<number>(['env', envInteger(env, 'SHIPPER_TIMEOUT_MS', 100, 600_000)], ['config', config.timeoutMs]);
   const [retriesSource, retries] = first<number>(['env', envInteger(env, 'SHIPPER_RETRIES', 0, 10)], ['config', config.retries]);
+  const [storeSource, store] = first<string>(['flag', flags.store], ['env', env.SHIPPER_STORE], ['config', config.store]);
+  const [prefixSource, bolCompanyPrefix] = first<string>(['env', env.SHIPPER_BOL_COMPANY_PREFIX?.trim()], ['config', config.bolCompanyPrefix]);
+  if (bolCompanyPrefix !== undefined && !/^\d{7,10}$/.test(bolCompanyPrefix)) {
+    throw new ConfigError(`SHIPPER_BOL_COMPANY_PREFIX=${bolCompanyPrefix}: a GS1 company prefix is 7 to 10 digits`);
+  }
+  let clockStart: number | undefined;
+  if (env.SHIPPER_NOW) {
+    clockStart = Date.parse(env.SHIPPER_NOW);
+    if (Number.isNaN(clockStart)) throw new ConfigError(`SHIPPER_NOW=${env.SHIPPER_NOW} is not an ISO-8601 instant`);
+  }
 
   return {
     mode: mode ?? 'local',
@@ -188,8 +216,12 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     apiKey,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: retries ?? DEFAULT_RETRIES,
-    store: flags.store ?? (env.SHIPPER_STORE ? undefined : config.store),
+    store: store ? resolve(store) : defaultStoreDir(),
     tariff: flags.tariff ?? env.SHIPPER_TARIFF ?? config.tariff,
+    clockStart,
+    serveApiKey: env.SHIPPER_SERVE_API_KEY || undefined,
+    bolCompanyPrefix,
+    debug: Boolean(env.SHIPPER_DEBUG),
     sources: {
       mode: modeSource,
       profile: profileSource,
@@ -197,6 +229,8 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
       apiKey: apiKeySource,
       timeoutMs: timeoutSource,
       retries: retriesSource,
+      store: storeSource,
+      bolCompanyPrefix: prefixSource,
     },
   };
 }
@@ -235,6 +269,7 @@ export const SETTING_KINDS: SettingKind[] = [
   { key: 'tariff', pattern: /^tariff$/, value: absolutePath },
   { key: 'timeoutMs', pattern: /^timeoutMs$/, value: wholeNumber(100, 600_000) },
   { key: 'retries', pattern: /^retries$/, value: wholeNumber(0, 10) },
+  { key: 'bolCompanyPrefix', pattern: /^bolCompanyPrefix$/, value: z.string().trim().regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }) },
   { key: 'profiles.<profile>.baseUrl', pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.baseUrl$/, value: baseUrlSchema },
   {
     key: 'profiles.<profile>.apiKey',

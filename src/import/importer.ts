@@ -11,8 +11,9 @@
  *      idempotency key derived from its content, so that a re-import or a re-run after a crash
  *      returns the shipments already booked instead of booking them twice.
  */
-import { bookShipments, previewShipments } from '../api/batch.js';
+import { createHash } from 'node:crypto';
 import type { ShipperApi } from '../api/types.js';
+import { canonicalJson } from '../domain/canonicalJson.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvReading } from './csvFile.js';
 import { RejectFile } from './rejectFile.js';
@@ -126,11 +127,12 @@ export class ImportInterruptedError extends Error {
 interface ScanState {
   summary: ImportSummary;
   rejects: RejectFile | undefined;
-  /** Shipments before the current chunk, and the chunk's number: the position of a shipment in the file. */
-  shipmentsBefore: number;
-  chunks: number;
   /** SHA-256 of the file's bytes, known once the checking pass has read it all. */
   fileHash: string | undefined;
+  /** How many shipments of each content the file has had so far (the second identical order is `#2`). */
+  occurrences: Map<string, number>;
+  /** The import key of each valid shipment of the chunks in hand (see importKeyOf). */
+  keys: Map<PreparedShipment, string>;
 }
 
 export async function importShipments(
@@ -179,20 +181,31 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
   const state: ScanState = {
     summary: emptySummary(options.file, context.dryRun),
     rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, reading.bom) : undefined,
-    shipmentsBefore: 0,
-    chunks: 0,
     fileHash: context.fileHash,
+    occurrences: new Map(),
+    keys: new Map(),
   };
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
+  // Which resolved addresses came from which saved location, so an order is recognised by what the file says.
+  const locationNames = new WeakMap<object, string>();
+  const locations: LocationResolver = {
+    async resolve(name) {
+      const address = await context.locations.resolve(name);
+      if (address) {
+        const copy = { ...address };
+        locationNames.set(copy, name.toLowerCase());
+        return copy;
+      }
+      return address;
+    },
+  };
   const handle = phase === 'checking' ? checkChunk : bookChunk;
   // One chunk is booked while the next is read and validated: the writes of the one (the I/O
   // threads) overlap the parsing of the other (the main thread). Chunks are handled in file order.
   let inFlight: Promise<void> | undefined;
   const submit = async (chunk: PreparedShipment[]) => {
     await inFlight;
-    const position: ChunkPosition = { index: state.chunks++, firstOrdinal: state.shipmentsBefore + 1 };
-    state.shipmentsBefore += chunk.length;
-    inFlight = handle(chunk, position, state, context, reading);
+    inFlight = handle(chunk, state, context, reading);
     // Handled when awaited (next chunk or the end); this keeps a failure from counting as unhandled meanwhile.
     inFlight.catch(() => undefined);
     if (phase === 'checking') await inFlight;
@@ -204,7 +217,9 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       if (options.signal?.aborted) throw new ImportCancelledError(undefined);
       state.summary.rows += group.rows.length;
       state.summary.shipments++;
-      chunk.push(await prepareShipment(group, reading.header, context.locations));
+      const prepared = await prepareShipment(group, reading.header, locations);
+      if (prepared.ok && phase === 'booking') state.keys.set(prepared, importKeyOf(prepared.request, state.occurrences, locationNames));
+      chunk.push(prepared);
       chunkRows += group.rows.length;
       if (chunk.length >= chunkSize || chunkRows >= CHUNK_ROWS) {
         await submit(chunk);
@@ -235,33 +250,35 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
   }
 }
 
-/** Where a chunk sits in the file: the same file always cuts into the same chunks. */
-interface ChunkPosition {
-  index: number;
-  /** 1-based position in the file of the chunk's first shipment. */
-  firstOrdinal: number;
-}
-
 /**
- * The idempotency key of a shipment of the file: the file's content hash, the chunk and the
- * shipment's position. Importing the same bytes again yields the same keys, so the API returns
- * the shipments booked the first time; LocalApi records a whole chunk in one ledger (the
- * `shipper-batch:` prefix), a server one key per request (Idempotency-Key).
+ * The idempotency key of a shipment of the file: what the file says of the order, not the file's
+ * bytes. The shipment request as the file writes it (saved locations by name, numbers as numbers,
+ * components in any order) is hashed, and the n-th identical order of one file gets `#n`. So the
+ * same orders exported again, with rows added, saved with another delimiter or line ending, or in
+ * another row order, have the same keys, and the API answers the shipments booked the first time.
  */
-export function importKeyOf(fileHash: string, chunk: ChunkPosition, offset: number): string {
-  return `shipper-batch:import-v1:${fileHash}:${chunk.index}#${chunk.firstOrdinal + offset}`;
+export function importKeyOf(request: Record<string, unknown>, occurrences: Map<string, number>, locationNames: WeakMap<object, string>): string {
+  const asWritten: Record<string, unknown> = { ...request };
+  for (const party of ['shipper', 'consignee']) {
+    const address = request[party];
+    const name = typeof address === 'object' && address !== null ? locationNames.get(address) : undefined;
+    if (name !== undefined) asWritten[party] = { savedLocation: name };
+  }
+  const components = Array.isArray(request.orderComponents) ? request.orderComponents : [];
+  asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
+  const content = createHash('sha256').update(canonicalJson(asWritten)).digest('hex');
+  const occurrence = (occurrences.get(content) ?? 0) + 1;
+  occurrences.set(content, occurrence);
+  return `shipper-import:v2:${content}#${occurrence}`;
 }
 
-async function checkChunk(chunk: PreparedShipment[], _position: ChunkPosition, state: ScanState, context: ScanContext, reading: CsvReading): Promise<void> {
+async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: ScanContext, reading: CsvReading): Promise<void> {
   const valid = chunk.filter((prepared): prepared is Extract<PreparedShipment, { ok: true }> => prepared.ok);
   for (const prepared of chunk) if (!prepared.ok) await reject(state, prepared.group, prepared.violations);
   // With --skip-invalid a booking run prices while it books; the check only has to find file-level errors.
   const prices = context.dryRun || !context.skipInvalid;
   if (!prices || valid.length === 0) return;
-  const outcomes = await previewShipments(
-    context.api,
-    valid.map((prepared) => prepared.request),
-  );
+  const { data: { items: outcomes } } = await context.api.previewShipments({ items: valid.map((prepared) => ({ request: prepared.request })) });
   for (const [index, outcome] of outcomes.entries()) {
     const prepared = valid[index]!;
     if (!outcome.ok) {
@@ -282,8 +299,7 @@ async function checkChunk(chunk: PreparedShipment[], _position: ChunkPosition, s
   }
 }
 
-async function bookChunk(chunk: PreparedShipment[], position: ChunkPosition, state: ScanState, context: ScanContext, reading: CsvReading): Promise<void> {
-  const keyOf = new Map(chunk.map((prepared, offset) => [prepared, importKeyOf(state.fileHash!, position, offset)]));
+async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: ScanContext, reading: CsvReading): Promise<void> {
   const valid = chunk.filter((prepared): prepared is Extract<PreparedShipment, { ok: true }> => prepared.ok);
   const invalid = chunk.filter((prepared): prepared is Extract<PreparedShipment, { ok: false }> => !prepared.ok);
   if (!context.skipInvalid && invalid.length > 0) {
@@ -294,10 +310,10 @@ async function bookChunk(chunk: PreparedShipment[], position: ChunkPosition, sta
   for (const prepared of invalid) await reject(state, prepared.group, prepared.violations);
   if (valid.length === 0) return;
 
-  const outcomes = await bookShipments(
-    context.api,
-    valid.map((prepared) => ({ request: prepared.request, idempotencyKey: keyOf.get(prepared) })),
-  );
+  const { data: { items: outcomes } } = await context.api.createShipments({
+    items: valid.map((prepared) => ({ request: prepared.request, idempotencyKey: state.keys.get(prepared) })),
+  });
+  for (const prepared of chunk) state.keys.delete(prepared);
   let unexpected = false;
   for (const [index, outcome] of outcomes.entries()) {
     const prepared = valid[index]!;

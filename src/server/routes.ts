@@ -1,62 +1,50 @@
 /**
- * The route table of `shipper serve`: method and path to an operation. Pure. Ids are matched on
- * the raw path segment against the store's id alphabet, so no encoded `/`, `..` or other path
- * trick ever reaches the store: such a segment is simply an id that does not exist.
+ * Routing of `shipper serve`, derived from the operations table: method and path to an operation
+ * and its path parameters. Pure. Ids are matched on the raw path segment against the store's id
+ * alphabet, so no encoded `/`, `..` or other path trick ever reaches the store: such a segment is
+ * simply an id that does not exist.
  */
-import { API_PREFIX, OPENAPI_PATH } from '../api/wire.js';
-
-export type Operation =
-  | 'createQuote'
-  | 'listQuotes'
-  | 'getQuote'
-  | 'createShipment'
-  | 'listShipments'
-  | 'getShipment'
-  | 'getBol'
-  | 'listBolTemplates'
-  | 'transitTimes'
-  | 'createShipments'
-  | 'previewShipments'
-  | 'openapi';
+import { OPENAPI_PATH, OPERATION_NAMES, operations, resourceOfParam, SAFE_ID, type OperationName } from '../api/operations.js';
 
 export type RouteMatch =
-  | { kind: 'operation'; operation: Operation; id: string }
+  | { kind: 'operation'; operation: OperationName; params: string[] }
+  | { kind: 'openapi' }
   | { kind: 'method-not-allowed'; allow: string[] }
-  | { kind: 'bad-id'; resource: 'quote' | 'shipment'; id: string }
+  | { kind: 'bad-id'; resource: string; id: string }
   | { kind: 'not-found' };
 
-const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+interface Route {
+  operation: OperationName;
+  method: string;
+  pattern: RegExp;
+  params: readonly string[];
+  /** Literal segments first: `/shipment-batch` before `/shipment/{id}`. */
+  literals: number;
+}
 
-type MethodTable = Partial<Record<'GET' | 'POST', Operation>>;
+const ROUTES: Route[] = OPERATION_NAMES.map((operation): Route => {
+  const spec = operations[operation];
+  const source = spec.path.replace(/\{[^}]+\}/g, '([^/]+)');
+  return { operation, method: spec.method, pattern: new RegExp(`^${source}$`), params: spec.params, literals: spec.path.split('/').filter((part) => part && !part.startsWith('{')).length };
+}).sort((a, b) => b.literals - a.literals);
 
-function pick(methods: MethodTable, method: string, id = ''): RouteMatch {
-  const operation = methods[(method === 'HEAD' ? 'GET' : method) as 'GET' | 'POST'];
-  if (operation) return { kind: 'operation', operation, id };
-  const allow = Object.keys(methods).flatMap((name) => (name === 'GET' ? ['GET', 'HEAD'] : [name]));
-  return { kind: 'method-not-allowed', allow };
+function allowed(methods: string[]): string[] {
+  return [...new Set(methods)].flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
 }
 
 export function matchRoute(method: string, pathname: string): RouteMatch {
-  if (pathname === OPENAPI_PATH) return pick({ GET: 'openapi' }, method);
-  if (!pathname.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
-  const segments = pathname.slice(API_PREFIX.length + 1).split('/');
-  const [collection, id, sub] = segments;
-  if (segments.length > 3) return { kind: 'not-found' };
-
-  if (collection === 'bol-templates' && segments.length === 1) return pick({ GET: 'listBolTemplates' }, method);
-  if (collection === 'transit' && segments.length === 1) return pick({ POST: 'transitTimes' }, method);
-  if (collection === 'shipment-batch' && segments.length === 1) return pick({ POST: 'createShipments' }, method);
-  if (collection === 'shipment-preview' && segments.length === 1) return pick({ POST: 'previewShipments' }, method);
-  if (collection !== 'quote' && collection !== 'shipment') return { kind: 'not-found' };
-  const resource = collection;
-
-  if (id === undefined) {
-    return resource === 'quote' ? pick({ POST: 'createQuote', GET: 'listQuotes' }, method) : pick({ POST: 'createShipment', GET: 'listShipments' }, method);
-  }
-  if (sub !== undefined && (resource !== 'shipment' || sub !== 'bol')) return { kind: 'not-found' };
-  const methods: MethodTable = sub === 'bol' ? { GET: 'getBol' } : { GET: resource === 'quote' ? 'getQuote' : 'getShipment' };
-  const match = pick(methods, method);
-  if (match.kind !== 'operation') return match;
-  if (!SAFE_ID.test(id)) return { kind: 'bad-id', resource, id };
-  return { ...match, id };
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  if (pathname === OPENAPI_PATH) return wanted === 'GET' ? { kind: 'openapi' } : { kind: 'method-not-allowed', allow: ['GET', 'HEAD'] };
+  const matches = ROUTES.flatMap((route) => {
+    const found = route.pattern.exec(pathname);
+    return found ? [{ route, values: found.slice(1) }] : [];
+  });
+  if (matches.length === 0) return { kind: 'not-found' };
+  // Only the routes of the most specific path shape (the most literal segments) answer this path.
+  const best = matches.filter((match) => match.route.literals === matches[0]!.route.literals);
+  const hit = best.find((match) => match.route.method === wanted);
+  if (!hit) return { kind: 'method-not-allowed', allow: allowed(best.map((match) => match.route.method)) };
+  const bad = hit.values.findIndex((value) => !SAFE_ID.test(value));
+  if (bad !== -1) return { kind: 'bad-id', resource: resourceOfParam(hit.route.params[bad]!), id: hit.values[bad]! };
+  return { kind: 'operation', operation: hit.route.operation, params: hit.values };
 }

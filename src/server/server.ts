@@ -7,34 +7,27 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bookShipments, previewShipments } from '../api/batch.js';
 import { openApiDocument } from '../api/openapi.js';
+import { JSON_TYPE, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
 import { constraintViolation, internalError, makeProblem, notFound, ProblemError } from '../api/problems.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiResult, type ListQuery, type ShipperApi } from '../api/types.js';
+import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
-  apiPaths,
   DEPRECATION_HEADER,
   encodeHeaderText,
   IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENT_REPLAYED_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
-  JSON_TYPE,
-  OPENAPI_PATH,
+  IDEMPOTENT_REPLAYED_HEADER,
   PALLET_DIMENSIONS_DEPRECATED_AT,
-  PDF_TYPE,
-  PROBLEM_TYPE,
   WARNING_HEADER,
 } from '../api/wire.js';
-import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, type ProblemDetail } from '../domain/schemas.js';
+import type { ProblemDetail } from '../domain/schemas.js';
 import { deprecationWarnings, parseRequest } from '../domain/validation.js';
-import { matchRoute, type Operation } from './routes.js';
-import type { z } from 'zod';
+import { matchRoute } from './routes.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** Deeper JSON than this is no request of this API (and would cost recursion elsewhere). */
 const MAX_JSON_DEPTH = 32;
-const TEMPLATE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface ShipperServerOptions {
   api: ShipperApi;
@@ -94,7 +87,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     handle(req, url)
       .catch((error: unknown) => {
         if (error instanceof ProblemError) {
-          if (error.status >= 500) outcome.failure = error.problem.detail ?? error.problem.title;
+          // What happened inside (a file path, an errno) goes to the operator's log, never to the client.
+          if (error.status >= 500) outcome.failure = error.internalDetail ?? error.problem.detail ?? error.problem.title;
           return problemReply(error.problem);
         }
         outcome.failure = error instanceof Error ? error.message : String(error);
@@ -119,83 +113,46 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       return { ...problemReply(problem.problem), headers: { allow: match.allow.join(', ') } };
     }
     if (match.kind === 'bad-id') throw notFound(match.resource, JSON.stringify(truncateForDetail(match.id)));
+    if (match.kind === 'openapi') {
+      openApiText ??= JSON.stringify(openApiDocument());
+      return { status: 200, text: openApiText, headers: { 'cache-control': 'public, max-age=300' } };
+    }
 
-    if (expectedKeyDigest && match.operation !== 'openapi' && !authorized(req.headers.authorization, expectedKeyDigest)) {
+    if (expectedKeyDigest && !authorized(req.headers.authorization, expectedKeyDigest)) {
       const problem = makeProblem(401, 'unauthorized', 'Unauthorized', 'missing or wrong API key: send Authorization: Bearer <key>');
       return { ...problemReply(problem.problem), headers: { 'www-authenticate': 'Bearer realm="shipper"' } };
     }
-    return dispatch(match.operation, match.id, req, url);
+    return dispatch(match.operation, match.params, req, url);
   }
 
-  async function dispatch(operation: Operation, id: string, req: IncomingMessage, url: URL): Promise<Reply> {
-    switch (operation) {
-      case 'createQuote':
-      case 'createShipment': {
-        const body = await readJsonBody(req, bodyLimit);
-        const idempotencyKey = readIdempotencyKey(req);
-        const result =
-          operation === 'createQuote' ? await api.createQuote(body, { idempotencyKey }) : await api.createShipment(body, { idempotencyKey });
-        const location = operation === 'createQuote' ? apiPaths.quote(result.data.id) : apiPaths.shipment(result.data.id);
-        const headers = warningHeaders(result);
-        headers.location = location;
-        if (result.replayed) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
-        if (deprecationWarnings(body).length > 0) {
-          headers[DEPRECATION_HEADER] = `@${PALLET_DIMENSIONS_DEPRECATED_AT}`;
-          headers.link = `<${OPENAPI_PATH}>; rel="deprecation"; type="${JSON_TYPE}"`;
-        }
-        return { status: 201, headers, json: result.data };
-      }
-      case 'getQuote':
-        return ok(await api.getQuote(id));
-      case 'listQuotes':
-        return ok(await api.listQuotes(readPageQuery(url)));
-      case 'getShipment':
-        return ok(await api.getShipment(id));
-      case 'listShipments':
-        return ok(await api.listShipments(readPageQuery(url)));
-      case 'getBol': {
-        const template = url.searchParams.get('template') ?? undefined;
-        if (template !== undefined && !TEMPLATE_NAME.test(template)) {
-          throw constraintViolation([{ field: 'template', message: 'template names are letters, digits, - and _ (at most 64)' }]);
-        }
-        const result = await api.renderBol(id, { template });
-        return {
-          status: 200,
-          headers: { ...warningHeaders(result), 'content-disposition': `inline; filename="bol-${id}.pdf"` },
-          bytes: result.data,
-          contentType: PDF_TYPE,
-        };
-      }
-      case 'transitTimes': {
-        // Read-only: no Idempotency-Key needed, nothing created, so 200 rather than 201.
-        const result = await api.transitTimes(await readJsonBody(req, bodyLimit));
-        return { status: 200, headers: warningHeaders(result), json: result.data };
-      }
-      // Extensions: many shipments per request, each judged as a single POST would be; the answer
-      // is 200 with one outcome per item (a rejected item is its ProblemDetail).
-      case 'createShipments': {
-        const { items } = await readEnvelope(req, shipmentBatchRequestSchema);
-        return { status: 200, json: { items: await bookShipments(api, items) } };
-      }
-      case 'previewShipments': {
-        const { items } = await readEnvelope(req, shipmentPreviewRequestSchema);
-        return { status: 200, json: { items: await previewShipments(api, items.map((item) => item.request)) } };
-      }
-      case 'listBolTemplates': {
-        const result = await api.listBolTemplates();
-        return { status: 200, headers: warningHeaders(result), json: { items: result.data } };
-      }
-      case 'openapi':
-        openApiText ??= JSON.stringify(openApiDocument());
-        return { status: 200, text: openApiText, headers: { 'cache-control': 'public, max-age=300' } };
+  /**
+   * Any operation, by the calling convention of ShipperApi: the path parameters, the body (JSON,
+   * 415/413/400 as SPEC 3 says), then the options: query parameters (checked by the operation's
+   * schema) and the Idempotency-Key where the operation honours one.
+   */
+  async function dispatch(name: OperationName, params: string[], req: IncomingMessage, url: URL): Promise<Reply> {
+    const spec: OperationSpec = operations[name];
+    const options: Record<string, unknown> = readQuery(spec, url);
+    if (spec.idempotent) options.idempotencyKey = readIdempotencyKey(req);
+    const body = spec.body ? await readJsonBody(req, bodyLimit) : undefined;
+    const args: unknown[] = [...params, ...(spec.body ? [body] : []), options];
+    const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
+    const result = await method.apply(api, args);
+    const headers = warningHeaders(result);
+    if ('mediaType' in spec.response) {
+      headers['content-disposition'] = `inline; filename="${spec.response.fileName(params)}"`;
+      return { status: spec.response.status, headers, bytes: result.data as Uint8Array, contentType: spec.response.mediaType };
     }
-  }
-
-  /** A batch body, its envelope checked (400 with every violation); the items are judged one by one later. */
-  async function readEnvelope<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
-    const parsed = parseRequest(schema, await readJsonBody(req, bodyLimit));
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
-    return parsed.value;
+    if (spec.location) {
+      const created = result.data as { id: string };
+      headers.location = pathOf(operations[spec.location as OperationName], [created.id]);
+    }
+    if (result.replayed) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
+    if (body !== undefined && deprecationWarnings(body).length > 0) {
+      headers[DEPRECATION_HEADER] = `@${PALLET_DIMENSIONS_DEPRECATED_AT}`;
+      headers.link = `<${OPENAPI_PATH}>; rel="deprecation"; type="${JSON_TYPE}"`;
+    }
+    return { status: spec.response.status, headers, json: result.data };
   }
 
   /** Writes the reply; returns the body size for the access log. */
@@ -252,10 +209,6 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 }
 
 // -----------------------------------------------------------------------------------------------
-
-function ok<T>(result: ApiResult<T>): Reply {
-  return { status: 200, headers: warningHeaders(result), json: result.data };
-}
 
 function problemReply(problem: ProblemDetail): Reply {
   return { status: problem.status, json: { ...problem }, contentType: PROBLEM_TYPE };
@@ -367,17 +320,17 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
   return value;
 }
 
-function readPageQuery(url: URL): ListQuery {
-  const rawLimit = url.searchParams.get('limit');
-  const cursor = url.searchParams.get('cursor') ?? undefined;
-  let limit = DEFAULT_PAGE_SIZE;
-  if (rawLimit !== null) {
-    limit = Number(rawLimit);
-    if (!/^\d+$/.test(rawLimit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw constraintViolation([{ field: 'limit', message: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` }]);
-    }
+/** Query parameters as the operation's schema reads them: unknown ones are refused, not ignored. */
+function readQuery(spec: OperationSpec, url: URL): Record<string, unknown> {
+  const raw = Object.fromEntries(url.searchParams);
+  if (!spec.query) {
+    const unknown = Object.keys(raw);
+    if (unknown.length > 0) throw constraintViolation(unknown.map((name) => ({ field: name, message: `unknown query parameter ${name}` })));
+    return {};
   }
-  return { limit, cursor };
+  const parsed = parseRequest(spec.query, raw);
+  if (!parsed.ok) throw constraintViolation(parsed.violations);
+  return parsed.value as Record<string, unknown>;
 }
 
 function truncateForDetail(text: string): string {

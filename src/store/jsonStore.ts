@@ -6,7 +6,7 @@
  * two processes on one store neither lose writes nor share a number.
  */
 import fs from 'node:fs';
-import { access, open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { access, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../concurrency.js';
@@ -54,7 +54,24 @@ export class JsonStore {
   private readonly sweptCollections = new Set<string>();
   private readonly directorySyncs = new DirectorySyncs();
 
-  constructor(readonly root: string) {}
+  private readonly cache: RecordCache | undefined;
+
+  /**
+   * @param options.cacheEntries records kept in memory after a read (a long-running server): a
+   *   cached record is answered again only while its file is the same file (inode, size and
+   *   mtime, one stat), so writes by other processes are seen at once.
+   */
+  constructor(
+    readonly root: string,
+    options: { cacheEntries?: number } = {},
+  ) {
+    this.cache = options.cacheEntries ? new RecordCache(options.cacheEntries) : undefined;
+  }
+
+  /** Records held by the cache (for the server's bench and tests). */
+  get cachedRecords(): number {
+    return this.cache?.size ?? 0;
+  }
 
   /** Creates the store directory and checks that it is writable: for a long-running server, which should fail at start-up, not at the first booking. */
   async prepare(): Promise<void> {
@@ -91,20 +108,53 @@ export class JsonStore {
 
   /** The record, or undefined when there is none; a damaged file is a StoreError naming it. */
   async get<S extends z.ZodType>(collection: string, id: string, schema: S): Promise<z.output<S> | undefined> {
-    const file = this.fileOf(collection, id);
+    return this.readRecordFile(this.fileOf(collection, id), schema);
+  }
+
+  private async readRecordFile<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S> | undefined> {
     let text: string;
+    let identity: FileIdentity | undefined;
     try {
+      if (this.cache) {
+        const info = await stat(file);
+        identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+        const hit = this.cache.get(file, schema, identity);
+        if (hit !== undefined) return hit as z.output<S>;
+      }
       text = await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new StoreError(`cannot read ${file}: ${(error as Error).message}`, file);
     }
-    return parseRecord(file, text, schema);
+    const record = parseRecord(file, text, schema);
+    // Tagged with the identity seen before the read: if the file was replaced meanwhile, the next read sees a new one.
+    if (this.cache && identity) this.cache.set(file, schema, identity, record);
+    return record;
   }
 
   async put(collection: string, id: string, record: unknown): Promise<void> {
+    await this.writeRecordFile(collection, this.fileOf(collection, id), record);
+  }
+
+  /**
+   * A collection's mark: a small record kept beside its records but never listed as one
+   * (`.<name>.json`), for what must travel with them, e.g. the highest number they carry.
+   */
+  getMark<S extends z.ZodType>(collection: string, name: string, schema: S): Promise<z.output<S> | undefined> {
+    return this.readRecordFile(this.markFile(collection, name), schema);
+  }
+
+  async putMark(collection: string, name: string, record: unknown): Promise<void> {
+    await this.writeRecordFile(collection, this.markFile(collection, name), record);
+  }
+
+  private markFile(collection: string, name: string): string {
+    if (!/^[a-z][a-z0-9.-]*$/.test(name)) throw new StoreError(`bad mark name ${name}`);
+    return join(this.collectionDir(collection), `.${name}.json`);
+  }
+
+  private async writeRecordFile(collection: string, file: string, record: unknown): Promise<void> {
     const dir = await this.ensureCollection(collection);
-    const file = this.fileOf(collection, id);
     const temp = `${file}.${process.pid}.${++temporaryCounter}.tmp`;
     try {
       await writeDurably(temp, `${JSON.stringify(record, null, 2)}\n`);
@@ -210,22 +260,45 @@ export class JsonStore {
       await release().catch(() => undefined);
     }
   }
-
-  /**
-   * Reserves `count` consecutive numbers from a counter that only ever goes up and returns the
-   * first. Must run inside withLock(name): the lock is what makes it safe across processes.
-   */
-  async reserveSerialsLocked(name: string, count = 1): Promise<number> {
-    const current = await this.get('counters', name, counterSchema);
-    const first = (current?.last ?? 0) + 1;
-    await this.put('counters', name, { last: first + count - 1 });
-    return first;
-  }
 }
 
-const counterSchema = z.object({ last: z.number().int().min(0) });
-
 let temporaryCounter = 0;
+
+interface FileIdentity {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Parsed records by file, least recently used first out (a Map keeps insertion order; a hit re-inserts). */
+class RecordCache {
+  private readonly entries = new Map<string, { schema: unknown; identity: FileIdentity; record: unknown }>();
+
+  constructor(private readonly max: number) {}
+
+  get(file: string, schema: unknown, identity: FileIdentity): unknown {
+    const entry = this.entries.get(file);
+    if (!entry || entry.schema !== schema) return undefined;
+    const same = entry.identity.ino === identity.ino && entry.identity.size === identity.size && entry.identity.mtimeMs === identity.mtimeMs;
+    if (!same) {
+      this.entries.delete(file);
+      return undefined;
+    }
+    this.entries.delete(file);
+    this.entries.set(file, entry);
+    return entry.record;
+  }
+
+  set(file: string, schema: unknown, identity: FileIdentity, record: unknown): void {
+    this.entries.delete(file);
+    this.entries.set(file, { schema, identity, record });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
 
 /**
  * open, write, fsync, close with the callback API: a batch writes thousands of files, and the

@@ -1,7 +1,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ledgerKeyOf, LocalApi, requestHash } from '../../src/api/local.js';
+import { LocalApi } from '../../src/api/local.js';
+import { requestHash } from '../../src/api/local/idempotency.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { isValidBolNumber } from '../../src/domain/bolNumber.js';
 import { apiAt, CHICAGO_DC, CRATE, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
@@ -23,7 +24,7 @@ async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
 }
 
 async function files(collection: string): Promise<string[]> {
-  return readdir(join(store.dir, collection)).catch(() => []);
+  return (await readdir(join(store.dir, collection)).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
 }
 
 describe('LocalApi.createShipment on a quote', () => {
@@ -117,7 +118,7 @@ describe('LocalApi.createShipment without a quote', () => {
         shipper: { ...CHICAGO_DC, postalCode: '00000' },
         consignee: { ...NYC_STORE, state: 'New York' },
         orderComponents: [{ ...PALLETS, freightClass: '70', pieceCount: -1, description: 'd'.repeat(300) }],
-      }),
+      } as never),
     );
     expect(problem.status).toBe(400);
     expect(problem.problem.title).toBe('Constraint Violation');
@@ -210,12 +211,16 @@ describe('idempotency', () => {
 describe('LocalApi.createShipments (batch)', () => {
   it('answers item by item in order, booking the valid ones under one lock with consecutive numbers', async () => {
     const { api } = apiAt(store.dir);
-    const outcomes = await api.createShipments([
-      { request: shipmentRequest({ refNumber: 'A' }) },
-      { request: shipmentRequest({ refNumber: 'B', orderComponents: [{ ...PALLETS, freightClass: '50' }] }) },
-      { request: shipmentRequest({ refNumber: 'C', quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' }) },
-      { request: shipmentRequest({ refNumber: 'D' }) },
-    ]);
+    const {
+      data: { items: outcomes },
+    } = await api.createShipments({
+      items: [
+        { request: shipmentRequest({ refNumber: 'A' }) },
+        { request: shipmentRequest({ refNumber: 'B', orderComponents: [{ ...PALLETS, freightClass: '50' }] }) },
+        { request: shipmentRequest({ refNumber: 'C', quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' }) },
+        { request: shipmentRequest({ refNumber: 'D' }) },
+      ],
+    });
     expect(outcomes.map((outcome) => (outcome.ok ? outcome.data.orderNumber : outcome.problem.status))).toEqual(['SO-000001', 400, 404, 'SO-000002']);
     const b = outcomes[1]!;
     expect(!b.ok && b.problem.violations?.[0]?.field).toBe('orderComponents[0].freightClass');
@@ -226,40 +231,47 @@ describe('LocalApi.createShipments (batch)', () => {
     expect(a.ok && (await api.getQuote(a.data.quoteId)).data.quotedPriceInCents).toBe(a.ok && a.data.quotedPriceInCents);
   });
 
-  it('records shipper-batch keys in one ledger per batch and recognises them on a re-run', async () => {
+  it('records each key and recognises it on a re-run, one by one too', async () => {
     const { api } = apiAt(store.dir);
-    const items = ['A', 'B', 'C'].map((ref, index) => ({ request: shipmentRequest({ refNumber: ref }), idempotencyKey: `shipper-batch:test:0#${index + 1}` }));
-    const first = await api.createShipments(items);
+    const items = ['A', 'B', 'C'].map((ref, index) => ({ request: shipmentRequest({ refNumber: ref }), idempotencyKey: `import-test#${index + 1}` }));
+    const first = (await api.createShipments({ items })).data.items;
     expect(first.every((outcome) => outcome.ok && !outcome.replayed)).toBe(true);
-    expect(await files('idempotency')).toHaveLength(1);
-    const again = await apiAt(store.dir).api.createShipments(items);
+    expect(await files('idempotency')).toHaveLength(3);
+    const again = (await apiAt(store.dir).api.createShipments({ items })).data.items;
     expect(again.map((outcome) => outcome.ok && outcome.replayed)).toEqual([true, true, true]);
     expect(again.map((outcome) => outcome.ok && outcome.data.id)).toEqual(first.map((outcome) => outcome.ok && outcome.data.id));
-    // The same batch key one by one (as a server gets it) is recognised too.
+    // The same key one by one (as a server gets it) is recognised too.
     const single = await api.createShipment(items[1]!.request, { idempotencyKey: items[1]!.idempotencyKey });
     expect(single.replayed).toBe(true);
-    const changed = await api.createShipments([{ request: shipmentRequest({ refNumber: 'B2' }), idempotencyKey: items[1]!.idempotencyKey }]);
+    const changed = (await api.createShipments({ items: [{ request: shipmentRequest({ refNumber: 'B2' }), idempotencyKey: items[1]!.idempotencyKey }] })).data.items;
     expect(changed[0]!.ok ? 'booked' : changed[0]!.problem.status).toBe(422);
     expect(await files('shipments')).toHaveLength(3);
+  });
+
+  it('refuses an envelope that is not one (400 on its field), before any item is judged', async () => {
+    const { api } = apiAt(store.dir);
+    expect((await problemOf(api.createShipments({ items: [] }))).problem.violations).toEqual([{ field: 'items', message: 'at least one item is required' }]);
+    expect((await problemOf(api.createShipments({} as never))).problem.violations?.[0]?.field).toBe('items');
+    expect(await files('shipments')).toEqual([]);
   });
 
   it('books a key repeated within one batch once', async () => {
     const { api } = apiAt(store.dir);
     const item = { request: shipmentRequest(), idempotencyKey: 'same' };
-    const outcomes = await api.createShipments([item, item]);
+    const outcomes = (await api.createShipments({ items: [item, item] })).data.items;
     expect(outcomes[0]!.ok && outcomes[1]!.ok && outcomes[0]!.data.id === outcomes[1]!.data.id).toBe(true);
     expect(outcomes[1]!.ok && outcomes[1]!.replayed).toBe(true);
     expect(await files('shipments')).toHaveLength(1);
   });
 
-  it('resumes a batch interrupted after its ledger was written, with the reserved numbers', async () => {
+  it('resumes a batch interrupted after its reservations were written, with the reserved numbers', async () => {
     const { api } = apiAt(store.dir);
-    const items = ['A', 'B'].map((ref, index) => ({ request: shipmentRequest({ refNumber: ref }), idempotencyKey: `shipper-batch:crash:0#${index + 1}` }));
-    const [a, b] = await api.createShipments(items);
-    // Simulate the crash: the shipment files are gone, the ledger and counter remain.
+    const items = ['A', 'B'].map((ref, index) => ({ request: shipmentRequest({ refNumber: ref }), idempotencyKey: `crash#${index + 1}` }));
+    const [a, b] = (await api.createShipments({ items })).data.items;
+    // Simulate the crash: the shipment files are gone, the reservations and counter remain.
     const { unlink } = await import('node:fs/promises');
     for (const outcome of [a!, b!]) if (outcome.ok) await unlink(join(store.dir, 'shipments', `${outcome.data.id}.json`));
-    const resumed = await api.createShipments(items);
+    const resumed = (await api.createShipments({ items })).data.items;
     expect(resumed.map((outcome) => outcome.ok && `${outcome.data.id} ${outcome.data.orderNumber}`)).toEqual(
       [a!, b!].map((outcome) => outcome.ok && `${outcome.data.id} ${outcome.data.orderNumber}`),
     );
@@ -270,18 +282,10 @@ describe('LocalApi.createShipments (batch)', () => {
 describe('LocalApi.previewShipments', () => {
   it('validates and prices like a booking but writes nothing', async () => {
     const { api } = apiAt(store.dir);
-    const outcomes = await api.previewShipments([shipmentRequest(), shipmentRequest({ consignee: { ...NYC_STORE, postalCode: '00001' } })]);
+    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ consignee: { ...NYC_STORE, postalCode: '00001' } }) }] })).data.items;
     expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
     expect(!outcomes[1]!.ok && outcomes[1]!.problem.violations).toEqual([{ field: 'consignee.postalCode', message: 'unknown ZIP 00001' }]);
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);
-  });
-});
-
-describe('ledger keys', () => {
-  it('are only the shipper-batch:<batch>#<entry> keys', () => {
-    expect(ledgerKeyOf('shipper-batch:import-v1:abc:0#12')).toEqual({ batch: 'shipper-batch:import-v1:abc:0', entry: '12' });
-    expect(ledgerKeyOf('order#12')).toBeUndefined();
-    expect(ledgerKeyOf('shipper-batch:x#')).toBeUndefined();
   });
 });
 
@@ -294,20 +298,9 @@ describe('a damaged shipment file', () => {
     const { data: page, warnings } = await new LocalApi({ storeDir: store.dir }).listShipments();
     expect(page.items.map((shipment) => shipment.id)).toEqual([good.id]);
     expect(warnings.join()).toContain(`${bad.id}.json`);
-    expect((await problemOf(api.getShipment(bad.id))).problem.detail).toContain(`${bad.id}.json`);
-  });
-});
-
-describe('a ledger', () => {
-  it('records at most 5,000 keys: a client cannot make one batch grow without bound', async () => {
-    const { api } = apiAt(store.dir);
-    const { createHash } = await import('node:crypto');
-    const entries = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [String(index + 1), { requestHash: 'x', resourceId: `sh_${index}`, serial: index + 1 }]));
-    const batch = 'shipper-batch:full';
-    await api.store.put('idempotency', createHash('sha256').update(`shipment-ledger\u0000${batch}`).digest('hex'), { scope: 'shipment-ledger', batch, entries });
-    const problem = await problemOf(api.createShipment(shipmentRequest(), { idempotencyKey: `${batch}#5001` }));
-    expect(problem.status).toBe(400);
-    expect(problem.problem.detail).toMatch(/at most 5000 keys/);
-    expect(await files('shipments')).toEqual([]);
+    // The local user sees the file; an HTTP answer would not (the server logs it).
+    const failure = await problemOf(api.getShipment(bad.id));
+    expect(failure.toProblem('local').detail).toContain(`${bad.id}.json`);
+    expect(failure.problem.detail).not.toContain(store.dir);
   });
 });

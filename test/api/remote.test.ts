@@ -135,14 +135,14 @@ describe('retries', () => {
   it('retries a POST with the same Idempotency-Key, generated when the caller gave none', async () => {
     const { url, seen } = await script(reset, problem(503), json(201, QUOTE));
     const { api } = client(url);
-    await api.createQuote({ any: 'body' });
+    await api.createQuote({ any: 'body' } as never);
     expect(seen).toHaveLength(3);
     const keys = seen.map((request) => request.headers['idempotency-key']);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(keys).size).toBe(1);
     expect(seen.every((request) => request.body === '{"any":"body"}')).toBe(true);
 
-    await api.createQuote({ any: 'body' }, { idempotencyKey: 'mine-1' });
+    await api.createQuote({ any: 'body' } as never, { idempotencyKey: 'mine-1' });
     expect(seen.at(-1)!.headers['idempotency-key']).toBe('mine-1');
   });
 
@@ -222,7 +222,7 @@ describe('failures as one clear message', () => {
   it('a ProblemDetail becomes the same ProblemError as locally, violations and all', async () => {
     const violations = [{ field: 'orderComponents[0].pieceCount', message: 'pieceCount must be 0 or more' }];
     const { url } = await script(problem(400, { title: 'Constraint Violation', violations }));
-    const error = await failure(client(url).api.createQuote({}));
+    const error = await failure(client(url).api.createQuote({} as never));
     expect(error).toBeInstanceOf(ProblemError);
     expect((error as ProblemError).problem).toEqual({ type: 'urn:x', title: 'Constraint Violation', status: 400, detail: 'detail 400', violations });
   });
@@ -242,8 +242,8 @@ describe('answers', () => {
     const warnings = ['first: ünïcode 100%', 'second'];
     const { url } = await script(json(201, QUOTE, { 'x-shipper-warning': warnings.map(encodeHeaderText), deprecation: '@1767225600' }), json(201, QUOTE, { deprecation: 'true' }));
     const { api } = client(url);
-    expect((await api.createQuote({})).warnings).toEqual(warnings);
-    expect((await api.createQuote({})).warnings).toEqual(['the server marked this request as using a deprecated feature (Deprecation: true)']);
+    expect((await api.createQuote({} as never)).warnings).toEqual(warnings);
+    expect((await api.createQuote({} as never)).warnings).toEqual(['the server marked this request as using a deprecated feature (Deprecation: true)']);
   });
 
   it('keeps the connection alive between calls and honours a base URL with a path', async () => {
@@ -289,7 +289,7 @@ describe('batches', () => {
     seen = server.seen;
     const { api } = client(server.url);
     const items = Array.from({ length: 250 }, (_, index) => ({ request: shipmentRequest(`R-${index}`), ...(index === 7 ? { idempotencyKey: 'mine-7' } : {}) }));
-    const outcomes = await api.createShipments(items);
+    const outcomes = (await api.createShipments({ items })).data.items;
     expect(outcomes).toHaveLength(250);
     expect(outcomes.every((outcome) => !outcome.ok && outcome.problem.detail === 'no')).toBe(true);
     expect(seen.map((request) => request.url)).toEqual(Array(3).fill('/v1/shipper/shipment-batch'));
@@ -303,18 +303,18 @@ describe('batches', () => {
   it('falls back to one request per item on a server without the extension, and remembers it', async () => {
     const { url, seen } = await script(problem(404), json(201, QUOTE));
     const { api } = client(url);
-    const outcomes = await api.previewShipments([shipmentRequest('A'), shipmentRequest('B')]);
+    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest('A') }, { request: shipmentRequest('B') }] })).data.items;
     expect(outcomes.map((outcome) => outcome.ok && outcome.data.id)).toEqual([QUOTE.id, QUOTE.id]);
     expect(seen.map((request) => request.url)).toEqual(['/v1/shipper/shipment-preview', '/v1/shipper/quote', '/v1/shipper/quote']);
-    await api.previewShipments([shipmentRequest('C')]);
+    await api.previewShipments({ items: [{ request: shipmentRequest('C') }] });
     expect(seen.map((request) => request.url).slice(3)).toEqual(['/v1/shipper/quote']);
   });
 
   it('refuses an answer with another number of results, and reports a refused envelope', async () => {
     const { url } = await script(json(200, { items: [refusal] }), problem(401));
     const { api } = client(url);
-    expect(await failure(api.createShipments([{ request: shipmentRequest('A') }, { request: shipmentRequest('B') }]))).toBeInstanceOf(RemoteError);
-    const unauthorized = await failure(api.createShipments([{ request: shipmentRequest('A') }]));
+    expect(await failure(api.createShipments({ items: [{ request: shipmentRequest('A') }, { request: shipmentRequest('B') }] }))).toBeInstanceOf(RemoteError);
+    const unauthorized = await failure(api.createShipments({ items: [{ request: shipmentRequest('A') }] }));
     expect(unauthorized).toBeInstanceOf(ProblemError);
     expect((unauthorized as ProblemError).status).toBe(401);
   });

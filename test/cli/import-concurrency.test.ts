@@ -84,7 +84,7 @@ function importSignalledAfter(file: string, atLeast: number, signal: 'SIGKILL' |
     const poll = setInterval(() => {
       readdir(join(store, 'shipments'))
         .then((names) => {
-          seen = names.filter((name) => name.endsWith('.json')).length;
+          seen = names.filter((name) => name.startsWith('sh_') && name.endsWith('.json')).length;
           if (seen >= atLeast && !sent) {
             sent = true;
             child.kill(signal);
@@ -120,7 +120,7 @@ describe('an import stopped with Ctrl-C (SIGINT)', () => {
     expect(booked).toBeLessThan(total);
     // Exactly what it said: whole chunks, no temporary files left behind.
     const names = await readdir(join(store, 'shipments'));
-    expect(names.filter((name) => name.endsWith('.json'))).toHaveLength(booked);
+    expect(names.filter((name) => name.startsWith('sh_') && name.endsWith('.json'))).toHaveLength(booked);
     expect(names.filter((name) => !name.endsWith('.json'))).toEqual([]);
     const rerun = await shipper(['import', file, '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);

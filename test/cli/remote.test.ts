@@ -74,7 +74,11 @@ describe('remote mode', () => {
     });
     try {
       expectOneLine(await cli(['--base-url', garbage.url, 'quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z']), 3, /with something that is not JSON/);
-      expectOneLine(await cli(['--base-url', garbage.url, '--json', 'quote', 'list']), 3, /not JSON/);
+      // With --json the failure is a ProblemDetail on stdout too, like every other error.
+      const json = await cli(['--base-url', garbage.url, '--json', 'quote', 'list']);
+      expect(json.code).toBe(3);
+      expect(json.stderr).toMatch(/not JSON/);
+      expect(JSON.parse(json.stdout)).toMatchObject({ status: 502, title: 'Remote Failure', detail: expect.stringMatching(/not JSON/) });
     } finally {
       await garbage.close();
     }
@@ -114,8 +118,11 @@ describe('remote mode', () => {
     await writeFile(join(serverStore, 'quotes', `${id}.json`), '{ damaged');
     const failed = await cli([...auth, 'quote', 'get', id]);
     expect(failed.code).toBe(3);
-    expect(failed.stderr).toMatch(/is damaged/);
+    // The server says that its store failed, not which file: the path is in its own log only.
+    expect(failed.stderr).toMatch(/the service could not read or write its store/);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
+    expect(failed.stderr).not.toContain(serverStore);
+    expect(server.stderr()).toMatch(new RegExp(`${id}\\.json is damaged`));
   });
 
   it('needs a base URL for a profile without one', async () => {

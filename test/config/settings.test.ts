@@ -19,7 +19,18 @@ describe('resolveSettings', () => {
   it('defaults to local mode, the production profile and its placeholder URL', () => {
     const settings = resolveSettings({}, {}, {});
     expect(settings).toMatchObject({ mode: 'local', profile: 'production', baseUrl: DEFAULT_PROFILES.production.baseUrl, apiKey: undefined, timeoutMs: 30_000, retries: 2 });
-    expect(settings.sources).toEqual({ mode: 'default', profile: 'default', baseUrl: 'default', apiKey: 'default', timeoutMs: 'default', retries: 'default' });
+    expect(settings.sources).toEqual({
+      mode: 'default',
+      profile: 'default',
+      baseUrl: 'default',
+      apiKey: 'default',
+      timeoutMs: 'default',
+      retries: 'default',
+      store: 'default',
+      bolCompanyPrefix: 'default',
+    });
+    expect(settings.store).toMatch(/shipper$/);
+    expect(settings).toMatchObject({ clockStart: undefined, serveApiKey: undefined, bolCompanyPrefix: undefined, debug: false });
   });
 
   it('takes the config file: mode, profile, its base URL and key', () => {
@@ -59,12 +70,24 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings({ baseUrl: 'ftp://x' }, {}, {})).toThrow(/base URL ftp:\/\/x \(from --base-url\) must be an http/);
   });
 
-  it('passes the store and tariff through in the same order', () => {
+  it('resolves the store, the tariff, the clock, the serve key and the BOL prefix in the same order', () => {
     expect(resolveSettings({ store: '/flag' }, { SHIPPER_STORE: '/env' }, { store: '/config' }).store).toBe('/flag');
-    // SHIPPER_STORE is applied by resolveStoreDir: the config's store must not hide it.
-    expect(resolveSettings({}, { SHIPPER_STORE: '/env' }, { store: '/config' }).store).toBeUndefined();
+    expect(resolveSettings({}, { SHIPPER_STORE: '/env' }, { store: '/config' }).store).toBe('/env');
     expect(resolveSettings({}, {}, { store: '/config' }).store).toBe('/config');
+    expect(resolveSettings({ store: 'relative/dir' }, {}, {}).store).toBe(join(process.cwd(), 'relative/dir'));
     expect(resolveSettings({}, { SHIPPER_TARIFF: '/env.json' }, { tariff: '/config.json' }).tariff).toBe('/env.json');
+    expect(resolveSettings({}, { SHIPPER_NOW: '2026-11-23T15:00:00Z' }, {}).clockStart).toBe(Date.UTC(2026, 10, 23, 15));
+    expect(() => resolveSettings({}, { SHIPPER_NOW: 'next tuesday' }, {})).toThrow(/SHIPPER_NOW=next tuesday is not an ISO-8601 instant/);
+    expect(resolveSettings({}, { SHIPPER_SERVE_API_KEY: 'k' }, {}).serveApiKey).toBe('k');
+    expect(resolveSettings({}, { SHIPPER_DEBUG: '1' }, {}).debug).toBe(true);
+  });
+
+  it('takes the GS1 company prefix of BOL numbers from the environment, else the config, 7 to 10 digits', () => {
+    expect(resolveSettings({}, { SHIPPER_BOL_COMPANY_PREFIX: '0812345' }, { bolCompanyPrefix: '1234567890' }).bolCompanyPrefix).toBe('0812345');
+    expect(resolveSettings({}, {}, { bolCompanyPrefix: '1234567890' }).bolCompanyPrefix).toBe('1234567890');
+    expect(() => resolveSettings({}, { SHIPPER_BOL_COMPANY_PREFIX: '123456' }, {})).toThrow(/7 to 10 digits/);
+    expect(() => resolveSettings({}, { SHIPPER_BOL_COMPANY_PREFIX: '12345678901' }, {})).toThrow(/7 to 10 digits/);
+    expect(() => resolveSettings({}, { SHIPPER_BOL_COMPANY_PREFIX: '12345x7' }, {})).toThrow(/7 to 10 digits/);
   });
 });
 

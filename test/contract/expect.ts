@@ -1,7 +1,7 @@
 /** Assertions shared by the contract cases. */
 import { expect } from 'vitest';
 import { ProblemError } from '../../src/api/problems.js';
-import type { ProblemDetail } from '../../src/domain/schemas.js';
+import type { ProblemDetail, QuoteRequestInput, ShipmentRequestInput } from '../../src/domain/schemas.js';
 
 /** The call fails with a ProblemError of this status; returns its problem for further checks. */
 export async function expectProblem(call: Promise<unknown>, status: number): Promise<ProblemDetail> {
@@ -19,17 +19,18 @@ export async function expectProblem(call: Promise<unknown>, status: number): Pro
 
 export const fields = (problem: ProblemDetail): string[] => (problem.violations ?? []).map((violation) => violation.field).sort();
 
-export const LANE = { origin: { postalCode: '60601', countryCode: 'US' }, destination: { postalCode: '10001', countryCode: 'US' } };
+export const LANE = { origin: { postalCode: '60601', countryCode: 'US' }, destination: { postalCode: '10001', countryCode: 'US' } } as const;
 
 export const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
 
-export function quoteRequest(overrides: Record<string, unknown> = {}) {
-  return { ...LANE, orderComponents: [COMPONENT], ...overrides };
+/** A valid request, with overrides that may make it invalid on purpose (the API parses it at run time). */
+export function quoteRequest(overrides: Record<string, unknown> = {}): QuoteRequestInput {
+  return { ...LANE, orderComponents: [COMPONENT], ...overrides } as QuoteRequestInput;
 }
 
 export const SHIPPER = { name: 'Acme Tools', street1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', postalCode: '60601', countryCode: 'US' };
 export const CONSIGNEE = { name: 'Hudson Supply', street1: '350 5th Ave', city: 'New York', state: 'NY', postalCode: '10001', countryCode: 'US' };
 
-export function shipmentRequest(overrides: Record<string, unknown> = {}) {
-  return { shipper: SHIPPER, consignee: CONSIGNEE, orderComponents: [COMPONENT], ...overrides };
+export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
+  return { shipper: SHIPPER, consignee: CONSIGNEE, orderComponents: [COMPONENT], ...overrides } as ShipmentRequestInput;
 }

@@ -1,5 +1,6 @@
 /** Addresses, components and a fixed clock shared by the shipment and import tests. */
 import { LocalApi } from '../../src/api/local.js';
+import type { ShipmentRequestInput } from '../../src/domain/schemas.js';
 
 export const CHICAGO_DC = { name: 'Acme Chicago DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' };
 export const NYC_STORE = { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' };
@@ -17,6 +18,7 @@ export function apiAt(storeDir: string, start = WEDNESDAY): { api: LocalApi; clo
   return { api: new LocalApi({ storeDir, now: () => clock.now }), clock };
 }
 
-export function shipmentRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { refNumber: 'PO-4711', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS], ...overrides };
+/** A valid request, with overrides that may make it invalid on purpose (the API parses it at run time). */
+export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
+  return { refNumber: 'PO-4711', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS], ...overrides } as ShipmentRequestInput;
 }

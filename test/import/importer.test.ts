@@ -1,9 +1,12 @@
 import { utimesSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalApi } from '../../src/api/local.js';
+import { makeProblem } from '../../src/api/problems.js';
+import { RemoteApi } from '../../src/api/remote.js';
 import type { ShipperApi } from '../../src/api/types.js';
+import { createShipperServer } from '../../src/server/server.js';
 import { ImportFileError } from '../../src/import/csvFile.js';
 import { ImportRejectedError, importShipments, type ImportedShipment } from '../../src/import/importer.js';
 import type { LocationResolver } from '../../src/import/shipmentRows.js';
@@ -30,7 +33,7 @@ async function csv(content: string, name = 'orders.csv'): Promise<string> {
 }
 
 async function shipmentFiles(): Promise<string[]> {
-  return readdir(join(store, 'shipments')).catch(() => []);
+  return (await readdir(join(store, 'shipments')).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
 }
 
 async function run(target: ShipperApi, file: string, options: { dryRun?: boolean; skipInvalid?: boolean; rejectsFile?: string; chunkSize?: number } = {}) {
@@ -39,22 +42,24 @@ async function run(target: ShipperApi, file: string, options: { dryRun?: boolean
   return { summary, shipments };
 }
 
-/** A client that has only the per-request methods, as a remote server does. */
-function perRequestClient(local: LocalApi): ShipperApi {
-  return {
-    mode: 'remote',
-    createQuote: (request, options) => local.createQuote(request, options),
-    getQuote: (id) => local.getQuote(id),
-    listQuotes: (query) => local.listQuotes(query),
-    createShipment: (request, options) => local.createShipment(request, options),
-    getShipment: (id) => local.getShipment(id),
-    transitTimes: (request) => local.transitTimes(request),
-    listShipments: (query) => local.listShipments(query),
-    renderBol: (id, options) => local.renderBol(id, options),
-    listBolTemplates: () => local.listBolTemplates(),
-    close: () => local.close(),
+/**
+ * RemoteApi against `shipper serve`'s server in this process, on a server that has no batch
+ * extensions (they answer 404): the client books one POST per shipment, with its key.
+ */
+async function perRequestClient(local: LocalApi): Promise<ShipperApi> {
+  const withoutBatches = Object.create(local) as LocalApi;
+  const noRoute = async () => {
+    throw makeProblem(404, 'not-found', 'Not Found', 'no such route');
   };
+  withoutBatches.createShipments = noRoute;
+  withoutBatches.previewShipments = noRoute;
+  const server = createShipperServer({ api: withoutBatches });
+  const address = await server.listen(0, '127.0.0.1');
+  servers.push(server);
+  return new RemoteApi({ baseUrl: `http://127.0.0.1:${address.port}`, retries: 0 });
 }
+const servers: Array<{ close(): Promise<void> }> = [];
+afterAll(async () => Promise.all(servers.map((server) => server.close())));
 
 describe('importShipments', () => {
   it('books every shipment of a valid file in file order, several chunks, one component per row', async () => {
@@ -151,9 +156,9 @@ describe('importShipments', () => {
 
   it('works through the per-request API of a server, with keys that a re-import and the local engine recognise', async () => {
     const file = await csv(shipmentsCsv(5, 2));
-    const remote = await run(perRequestClient(api), file);
+    const remote = await run(await perRequestClient(api), file);
     expect(remote.summary).toMatchObject({ booked: 5, rejectedShipments: 0 });
-    const againRemote = await run(perRequestClient(apiAt(store).api), file);
+    const againRemote = await run(await perRequestClient(apiAt(store).api), file);
     expect(againRemote.summary).toMatchObject({ booked: 0, alreadyBooked: 5 });
     const againLocal = await run(apiAt(store).api, file);
     expect(againLocal.summary).toMatchObject({ booked: 0, alreadyBooked: 5 });

@@ -147,7 +147,7 @@ describe('the schemas against the service', () => {
       { ...request, orderComponents: [] },
     ]) {
       expect(validate('QuoteRequest', bad).ok, JSON.stringify(bad).slice(0, 200)).toBe(false);
-      await expect(api.createQuote(bad)).rejects.toMatchObject({ status: 400 });
+      await expect(api.createQuote(bad as never)).rejects.toMatchObject({ status: 400 });
     }
   });
 
@@ -171,10 +171,10 @@ describe('the schemas against the service', () => {
     expect(validate('ShipmentBatchRequest', batch).ok).toBe(false);
     expect(validate('ShipmentBatchRequest', { items: [] }).ok).toBe(false);
     expect(validate('ShipmentBatchRequest', { items: [{ request: shipmentRequest, idempotencyKey: 'has space' }] }).ok).toBe(false);
-    const booked = await api.createShipments(batch.items);
+    const booked = (await api.createShipments({ items: batch.items })).data.items;
     expect(booked.map((outcome) => outcome.ok)).toEqual([true, false]);
     expect(validate('ShipmentBatchResult', { items: booked })).toEqual({ ok: true, errors: null });
-    const previewed = await api.previewShipments([shipmentRequest, invalid]);
+    const previewed = (await api.previewShipments({ items: [{ request: shipmentRequest }, { request: invalid }] })).data.items;
     expect(validate('ShipmentPreviewRequest', { items: [{ request: shipmentRequest }] }).ok).toBe(true);
     expect(validate('ShipmentPreviewResult', { items: previewed })).toEqual({ ok: true, errors: null });
   });

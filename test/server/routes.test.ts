@@ -1,38 +1,27 @@
 /** The route table, and that it agrees with the OpenAPI document operation by operation. */
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
+import { operations } from '../../src/api/operations.js';
 import { matchRoute } from '../../src/server/routes.js';
 
 describe('matchRoute', () => {
   it('maps every operation of the OpenAPI document', () => {
     const paths = openApiDocument().paths as Record<string, Record<string, { operationId: string }>>;
-    const operations: Record<string, string> = {
-      createQuote: 'createQuote',
-      listQuotes: 'listQuotes',
-      getQuote: 'getQuote',
-      createShipment: 'createShipment',
-      listShipments: 'listShipments',
-      getShipment: 'getShipment',
-      getBillOfLading: 'getBol',
-      listBolTemplates: 'listBolTemplates',
-      getApiDescription: 'openapi',
-      transitTimes: 'transitTimes',
-      createShipments: 'createShipments',
-      previewShipments: 'previewShipments',
-    };
     let count = 0;
     for (const [template, item] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const path = template.replace(/\{\w+\}/, 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z');
-        expect(matchRoute(method.toUpperCase(), path)).toMatchObject({ kind: 'operation', operation: operations[operation.operationId] });
+        const match = matchRoute(method.toUpperCase(), path);
+        if (operation.operationId === 'getApiDescription') expect(match).toEqual({ kind: 'openapi' });
+        else expect(match.kind === 'operation' && ((operations[match.operation] as { operationId?: string }).operationId ?? match.operation)).toBe(operation.operationId);
         count++;
       }
     }
-    expect(count).toBe(12);
+    expect(count).toBe(Object.keys(operations).length + 1);
   });
 
   it('hands the raw id to the operation', () => {
-    expect(matchRoute('GET', '/v1/shipper/shipment/sh_1/bol')).toEqual({ kind: 'operation', operation: 'getBol', id: 'sh_1' });
+    expect(matchRoute('GET', '/v1/shipper/shipment/sh_1/bol')).toEqual({ kind: 'operation', operation: 'renderBol', params: ['sh_1'] });
   });
 
   it('answers HEAD on GET routes', () => {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { JsonStore, StoreError } from '../../src/store/jsonStore.js';
-import { resolveStoreDir } from '../../src/store/location.js';
 import { tempDir } from '../helpers/cli.js';
 
 const recordSchema = z.object({ id: z.string(), value: z.number() });
@@ -79,29 +78,29 @@ describe('JsonStore', () => {
     expect(await store.listIds('nothing-yet', { limit: 2 })).toEqual({ ids: [], more: false });
   });
 
-  it('hands out every counter value once, also to concurrent callers on separate store objects', async () => {
-    const stores = Array.from({ length: 4 }, () => new JsonStore(dir));
-    const taken = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => {
-        const s = stores[i % stores.length]!;
-        return s.withLock('orders', () => s.reserveSerialsLocked('orders'));
-      }),
-    );
-    expect(new Set(taken).size).toBe(40);
-    expect(Math.max(...taken)).toBe(40);
+  it('keeps a mark beside the records, never listed as one', async () => {
+    await store.put('things', 'a', { id: 'a', value: 1 });
+    await store.putMark('things', 'high-water', { last: 7 });
+    expect(await store.getMark('things', 'high-water', z.object({ last: z.number() }))).toEqual({ last: 7 });
+    expect((await store.listIds('things', { limit: 10 })).ids).toEqual(['a']);
+    expect(await store.getMark('things', 'other', z.object({}))).toBeUndefined();
   });
 
-  it('reserves blocks of numbers', async () => {
-    const first = await store.withLock('orders', () => store.reserveSerialsLocked('orders', 10));
-    const next = await store.withLock('orders', () => store.reserveSerialsLocked('orders'));
-    expect([first, next]).toEqual([1, 11]);
-  });
-});
-
-describe('resolveStoreDir', () => {
-  it('prefers --store, then SHIPPER_STORE, then the data directory', () => {
-    expect(resolveStoreDir('/a/b', { SHIPPER_STORE: '/c' })).toBe('/a/b');
-    expect(resolveStoreDir(undefined, { SHIPPER_STORE: '/c' })).toBe('/c');
-    expect(resolveStoreDir(undefined, {})).toMatch(/shipper/);
+  it('answers a cached record again only while its file is the same file', async () => {
+    const cached = new JsonStore(dir, { cacheEntries: 2 });
+    await store.put('things', 'a', { id: 'a', value: 1 });
+    expect(await cached.get('things', 'a', recordSchema)).toEqual({ id: 'a', value: 1 });
+    expect(cached.cachedRecords).toBe(1);
+    // Another writer (another process, or another store object) replaces the file: the next read sees it.
+    await store.put('things', 'a', { id: 'a', value: 2 });
+    expect(await cached.get('things', 'a', recordSchema)).toEqual({ id: 'a', value: 2 });
+    await store.put('things', 'b', { id: 'b', value: 3 });
+    await store.put('things', 'c', { id: 'c', value: 4 });
+    await cached.get('things', 'b', recordSchema);
+    await cached.get('things', 'c', recordSchema);
+    expect(cached.cachedRecords).toBe(2);
+    const { unlink } = await import('node:fs/promises');
+    await unlink(join(dir, 'things', 'c.json'));
+    expect(await cached.get('things', 'c', recordSchema)).toBeUndefined();
   });
 });

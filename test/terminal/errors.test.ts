@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conflict, constraintViolation, notFound } from '../../src/api/problems.js';
-import { problemLine } from '../../src/cli/errors.js';
+import { conflict, constraintViolation, notFound, problemLine } from '../../src/api/problems.js';
 
 describe('error lines', () => {
   it('writes each violation as "message (field)" on one line', () => {

@@ -137,10 +137,10 @@ describe('quote wizard flow', () => {
       (api) => {
         api.renderBol = async () => ({ data: FAKE_PDF, warnings: [] });
         api.listBolTemplates = async () => ({
-          data: [
+          data: { items: [
             { name: 'standard', description: 'VICS standard' },
             { name: 'partner', description: 'Partner branded' },
-          ],
+          ] },
           warnings: [],
         });
       },
@@ -292,7 +292,7 @@ describe('quote wizard flow', () => {
     const h = harness([...laneSteps(), ...lineSteps('1', '500', '48x40x40'), step('Book this shipment', true), step('reference', INTERRUPT)]);
     const error = await runWizardFlow(h.deps, NO_DEFAULTS).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode).toBe(ExitCode.interrupted);
+    expect((error as CliError).exitCode("local")).toBe(ExitCode.interrupted);
     expect((error as CliError).message).toMatch(/^cancelled; quote qt_\w+ is saved, nothing was booked$/);
     expect(await count(h.api, 'quotes')).toBe(1);
     expect(await count(h.api, 'shipments')).toBe(0);
@@ -369,7 +369,7 @@ describe('quote wizard flow', () => {
       ],
       (api) => {
         api.renderBol = async () => ({ data: FAKE_PDF, warnings: [] });
-        api.listBolTemplates = async () => ({ data: [{ name: 'standard', description: 'VICS' }], warnings: [] });
+        api.listBolTemplates = async () => ({ data: { items: [{ name: 'standard', description: 'VICS' }] }, warnings: [] });
       },
     );
     await h.book.save('chicago-dock', CHICAGO_DOCK);

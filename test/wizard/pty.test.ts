@@ -57,7 +57,7 @@ async function snapshot(root: string): Promise<Record<string, string>> {
 }
 
 async function ids(collection: string): Promise<string[]> {
-  return readdir(join(store, collection)).catch(() => []);
+  return (await readdir(join(store, collection)).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
 }
 
 async function oneLine(pty: PtySession, answers: { pallets: string; weight: string; dims: string; desc: string; pkg?: string; pieces?: string }) {

@@ -6,9 +6,9 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { ShipperApi } from '../../api/types.js';
 import { ProblemError } from '../../api/problems.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError, exitCodeForProblem } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { formatNumber } from '../output.js';
-import type { ContextFactory } from '../program.js';
+import type { ContextFactory } from '../context.js';
 
 export interface BolOptions {
   template?: string;
@@ -111,12 +111,12 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     ctx.io.note(`${written.length} of ${ids.length} BOLs written to ${plan.dir}`);
   }
   if (failures.length > 0) {
-    throw new CliError(`${failures.length} of ${ids.length} shipments not found`, exitCodeForProblem(failures[0]!.error as ProblemError, ctx.mode));
+    throw new CliError(`${failures.length} of ${ids.length} shipments not found`, (failures[0]!.error as ProblemError).exitCode(ctx.mode));
   }
 }
 
 async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<void> {
-  const { data: templates } = await api.listBolTemplates();
+  const { data: { items: templates } } = await api.listBolTemplates();
   if (ctx.io.options.json) return ctx.io.json(templates);
   ctx.io.out(ctx.io.table(['Template', 'Description'], templates.map((template) => [template.name, template.description])));
 }

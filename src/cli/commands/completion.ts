@@ -5,7 +5,7 @@
  */
 import { Argument, type Command, type Option } from 'commander';
 import { UsageError } from '../errors.js';
-import type { ContextFactory } from '../program.js';
+import type { ContextFactory } from '../context.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type Shell = (typeof SHELLS)[number];

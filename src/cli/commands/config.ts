@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { chmodSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import type { ContextFactory } from '../program.js';
+import type { ContextFactory } from '../context.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 
 // zod and the settings module load on use, not when the program is built.

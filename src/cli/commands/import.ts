@@ -1,13 +1,7 @@
 /** `shipper import FILE.csv [--dry-run] [--skip-invalid] [--rejects PATH]`: batch shipments from CSV. */
 import type { Command } from 'commander';
-import type { CommandContext } from '../context.js';
-import type { ContextFactory } from '../program.js';
-
-export interface ImportCommandOptions {
-  dryRun?: boolean;
-  skipInvalid?: boolean;
-  rejects?: string;
-}
+import type { CommandContext, ContextFactory } from '../context.js';
+import type { ImportCommandOptions } from './importRun.js';
 
 export async function runImport(ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> {
   // csv-parse and the importer load only when an import runs: start-up of other commands stays fast.

@@ -16,11 +16,16 @@ import {
 } from '../../import/importer.js';
 import type { CsvViolation } from '../../import/shipmentRows.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, RemoteError, UsageError, exitCodeForProblem } from '../errors.js';
+import { CliError, ExitCode, RemoteError, UsageError } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
 import { ProgressBar, wantsProgress } from '../progress.js';
-import { cachedLocationResolver, locationBookFor } from '../savedLocations.js';
-import type { ImportCommandOptions } from './import.js';
+import { cachedLocationResolver } from '../savedLocations.js';
+
+export interface ImportCommandOptions {
+  dryRun?: boolean;
+  skipInvalid?: boolean;
+  rejects?: string;
+}
 
 /** Problems printed on the terminal; the rest are in the reject file (or --json). */
 const LISTED_ON_TERMINAL = 20;
@@ -37,7 +42,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   if (rejectsFile && resolve(rejectsFile) === resolve(file)) throw new UsageError('--rejects must not be the file being imported');
 
   const api = await ctx.api();
-  const locations = cachedLocationResolver(locationBookFor(ctx));
+  const locations = cachedLocationResolver(await ctx.locations());
   const document = io.options.json ? new ImportDocument(io, file, Boolean(options.dryRun)) : undefined;
   const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env)
     ? new ProgressBar(io.streams.stderr, 'Checking', 0)
@@ -89,7 +94,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   if (summary.rejectedShipments > 0) {
     const where = summary.rejectsFile ? `; fix them in ${summary.rejectsFile} and import that file` : '';
     const message = `${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) ${summary.dryRun ? 'invalid' : 'rejected and not booked'}${where}`;
-    throw new CliError([message, ...violationLines(summary)].join('\n'), ExitCode.rejected);
+    throw new CliError([message, ...violationLines(summary)].join('\n'), ExitCode.rejected, { jsonWritten: Boolean(document) });
   }
 }
 
@@ -138,37 +143,34 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
   }
   if (error instanceof ImportRejectedError) {
     const { summary } = error;
-    const problem = constraintViolation(summary.violations, error.message).problem;
-    if (io.options.json) io.json({ ...problem, rejectedShipments: summary.rejectedShipments, shipments: summary.shipments, moreViolations: summary.moreViolations });
+    const problem = { ...constraintViolation(summary.violations, error.message).problem, rejectedShipments: summary.rejectedShipments, shipments: summary.shipments, moreViolations: summary.moreViolations };
     const lines = [error.message, ...violationLines(summary)];
     lines.push(
       summary.rejectsFile
         ? `  the rejected rows, with a reason column: ${summary.rejectsFile}`
         : '  (--skip-invalid books the valid shipments and writes the rejected rows to a file; --rejects PATH writes them in any case)',
     );
-    return new CliError(lines.join('\n'), ExitCode.rejected);
+    return new CliError(lines.join('\n'), ExitCode.rejected, { problem });
   }
   if (error instanceof ImportCancelledError) {
     const problem = makeProblem(499, 'import-cancelled', 'Import Cancelled', error.message).problem;
     if (document) document.fail(error.summary ?? null, problem);
-    else if (io.options.json) io.json(problem);
-    return new CliError(error.message, ExitCode.interrupted);
+    return new CliError(error.message, ExitCode.interrupted, { problem, jsonWritten: Boolean(document) });
   }
   if (error instanceof ImportInterruptedError) {
     const { cause, summary } = error;
-    const code =
-      cause instanceof ProblemError ? exitCodeForProblem(cause, ctx.mode) : cause instanceof RemoteError ? ExitCode.remote : ExitCode.rejected;
-    const problem: ProblemDetail =
+    const code = cause instanceof ProblemError ? cause.exitCode(ctx.mode) : cause instanceof RemoteError ? ExitCode.remote : ExitCode.rejected;
+    const base: ProblemDetail =
       cause instanceof ProblemError ? { ...cause.problem, detail: error.message } : makeProblem(409, 'import-interrupted', 'Import Interrupted', error.message).problem;
-    if (document) document.fail(summary, { ...problem, violations: summary.violations });
-    else if (io.options.json) io.json({ ...problem, violations: summary.violations });
-    return new CliError([error.message, ...violationLines(summary)].join('\n'), code);
+    const problem = { ...base, violations: summary.violations };
+    if (document) document.fail(summary, problem);
+    return new CliError([error.message, ...violationLines(summary)].join('\n'), code, { problem, jsonWritten: Boolean(document) });
   }
   if (document?.started) {
     // Shipments were already listed on stdout: keep it one JSON document, ending with the error.
-    const problem = error instanceof ProblemError ? error.problem : makeProblem(500, 'internal-error', 'Import Failed', String((error as Error)?.message ?? error)).problem;
+    const problem = error instanceof ProblemError ? error.toProblem(ctx.mode) : makeProblem(500, 'internal-error', 'Import Failed', String((error as Error)?.message ?? error)).problem;
     document.fail(null, problem);
-    return new CliError(problem.detail ?? problem.title, error instanceof ProblemError ? exitCodeForProblem(error, ctx.mode) : ExitCode.local);
+    return new CliError(problem.detail ?? problem.title, error instanceof ProblemError ? error.exitCode(ctx.mode) : ExitCode.local, { problem, jsonWritten: true });
   }
   return error;
 }

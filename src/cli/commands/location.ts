@@ -6,12 +6,12 @@ import type { AddressInput } from '../../domain/schemas.js';
 import type { LocationBook, SavedLocation } from '../../store/locations.js';
 import type { CommandContext } from '../context.js';
 import type { IO } from '../output.js';
-import type { ContextFactory } from '../program.js';
+import type { ContextFactory } from '../context.js';
 
 /** The address book and its error guard, loaded when a location command runs (zod, store). */
 async function addressBook(ctx: CommandContext): Promise<{ book: LocationBook; guard: <T>(fn: () => Promise<T>) => Promise<T> }> {
-  const { guardLocations, locationBookFor } = await import('../savedLocations.js');
-  return { book: locationBookFor(ctx), guard: guardLocations };
+  const { guardLocations } = await import('../savedLocations.js');
+  return { book: await ctx.locations(), guard: guardLocations };
 }
 
 export interface LocationAddOptions {
@@ -42,7 +42,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   };
   // The address schema checks the ZIP's form; whether it exists is known here, from the geodata, so an
   // address that could never be quoted is not saved. A state that disagrees with the ZIP is likely a typo.
-  const place = await zipPlace(address.postalCode, address.countryCode);
+  const place = await zipPlace(ctx, address.postalCode, address.countryCode);
   const zipViolations = place === null ? [{ field: 'postalCode', message: `unknown ZIP ${address.postalCode?.trim()}` }] : [];
   const saved = await guard(async () => {
     // Raw flags: the API's address schema decides what is valid and names the field.
@@ -70,11 +70,10 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
 }
 
 /** The place of a US ZIP; null when it is well-formed but unknown; undefined when there is nothing to look up. */
-async function zipPlace(zip: string | undefined, country: string | undefined) {
+async function zipPlace(ctx: CommandContext, zip: string | undefined, country: string | undefined) {
   const trimmed = zip?.trim() ?? '';
   if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !/^\d{5}(-\d{4})?$/.test(trimmed)) return undefined;
-  const { ZipDirectory } = await import('../../geo/zipDirectory.js');
-  return new ZipDirectory().lookup(trimmed) ?? null;
+  return (await ctx.zips()).lookup(trimmed) ?? null;
 }
 
 export async function runLocationList(ctx: CommandContext): Promise<void> {

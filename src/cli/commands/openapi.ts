@@ -1,7 +1,7 @@
 /** `shipper openapi`: the OpenAPI 3.1 document that `shipper serve` publishes at /api-docs/shipper-v1. */
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { ContextFactory } from '../program.js';
+import type { ContextFactory } from '../context.js';
 
 export async function runOpenApi(ctx: CommandContext): Promise<void> {
   const { openApiDocument } = await import('../../api/openapi.js');

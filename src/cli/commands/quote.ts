@@ -1,60 +1,29 @@
 /** `shipper quote`, `shipper quote get ID`, `shipper quote list`. */
 import type { Command } from 'commander';
-import type { Quote } from '../../domain/schemas.js';
-import { ZipDirectory } from '../../geo/zipDirectory.js';
-import { COMPONENT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
-import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
-import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
-import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
-import { collect, parseLimit, type ContextFactory } from '../program.js';
-
-export interface QuoteOptions {
-  from?: string;
-  to?: string;
-  pickupDate?: string;
-  component: string[];
-  accessorial: string[];
-  interactive?: boolean;
-}
-
-/** The API request that the flags describe. */
-export function quoteRequestFromOptions(options: QuoteOptions): Record<string, unknown> {
-  const missing = [!options.from && '--from ZIP', !options.to && '--to ZIP', options.component.length === 0 && '--component SPEC'].filter(Boolean);
-  if (missing.length > 0) {
-    throw new UsageError(`missing ${missing.join(', ')}`, `example: shipper quote --from 60601 --to 10001 --component ${COMPONENT_SPEC_EXAMPLE}`);
-  }
-  return {
-    origin: { postalCode: options.from, countryCode: 'US' },
-    destination: { postalCode: options.to, countryCode: 'US' },
-    ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
-    accessorials: normaliseAccessorials(options.accessorial),
-    orderComponents: options.component.map(parseComponentSpec),
-  };
-}
-
-export function normaliseAccessorials(values: string[]): string[] {
-  return values.flatMap((value) => value.split(',')).map((code) => code.trim().toUpperCase().replace(/-/g, '_')).filter(Boolean);
-}
+import type { CommandContext, ContextFactory } from '../context.js';
+import { collect, parseLimit } from '../optionParsers.js';
+import { pickupDateOption } from '../pickupDateFlag.js';
+import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
+import { printQuote, printQuoteList } from '../views/quote.js';
 
 export async function runQuote(ctx: CommandContext, options: QuoteOptions): Promise<void> {
   if (options.interactive || (options.component.length === 0 && ctx.io.canPrompt)) {
     const { runQuoteWizard } = await import('../wizard/quoteWizard.js');
     return runQuoteWizard(ctx, options);
   }
-  const pickupDate = pickupDateFromFlag(options.pickupDate, () => todayAtOrigin(options.from, ctx.env));
+  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from);
   const request = quoteRequestFromOptions({ ...options, pickupDate });
   const api = await ctx.api();
   const { data: quote, warnings } = await api.createQuote(request);
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(quote);
-  printQuote(ctx.io, quote);
+  printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
 export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void> {
   const { data: quote } = await (await ctx.api()).getQuote(id);
   if (ctx.io.options.json) return ctx.io.json(quote);
-  printQuote(ctx.io, quote);
+  printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
 export async function runQuoteList(ctx: CommandContext, options: { limit: number; cursor?: string }): Promise<void> {
@@ -62,57 +31,8 @@ export async function runQuoteList(ctx: CommandContext, options: { limit: number
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(page);
   if (page.items.length === 0) return ctx.io.info('No quotes yet. Create one with: shipper quote --from ZIP --to ZIP --component SPEC');
-  const zips = new ZipDirectory();
-  const rows = page.items.map((quote) => [
-    quote.id,
-    quote.createdAt.slice(0, 10),
-    truncate(`${quote.origin.postalCode} ${quote.origin.city}, ${quote.origin.state} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`, 44),
-    formatCents(quote.quotedPriceInCents),
-    [...new Set(quote.orderComponents.map((component) => component.freightClass))].join(', '),
-    quote.transitDays ?? 'no coverage',
-    quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.destination.postalCode)?.timeZone) : '-',
-  ]);
-  ctx.io.out(ctx.io.table(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA'], rows));
+  printQuoteList(ctx.io, page.items, await ctx.zips());
   if (page.nextCursor) ctx.io.info(`More: shipper quote list --cursor ${page.nextCursor}`);
-}
-
-export function printQuote(io: IO, quote: Quote, now: Date = new Date()): void {
-  const c = io.color;
-  const timeZone = new ZipDirectory().lookup(quote.destination.postalCode)?.timeZone;
-  const expired = Date.parse(quote.quoteExpirationTime) <= now.getTime();
-  io.out(`${c.bold('Quote')} ${quote.id}`);
-  io.out(`  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`);
-  io.out(`  Pickup    ${formatDate(quote.pickupDate)}`);
-  io.out(
-    quote.transitDays === null
-      ? `  Transit   ${c.yellow('no coverage')} (no transit days or ETA on this lane)`
-      : `  Transit   ${plural(quote.transitDays, 'business day')} · ETA ${formatInstant(quote.estimatedDeliveryDate!, timeZone)}`,
-  );
-  io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime)}`);
-  io.out('');
-  io.out(
-    io.table(
-      ['#', 'Pallets', 'Weight (lb)', 'Dims (in)', 'Density (pcf)', 'Class', 'Description'],
-      quote.orderComponents.map((component, index) => [
-        index + 1,
-        component.palletCount,
-        formatNumber(component.poundsWeight),
-        `${component.dimensions.length}x${component.dimensions.width}x${component.dimensions.height}`,
-        formatNumber(component.densityPcf),
-        component.freightClass,
-        truncate(component.description ?? '', Math.max(12, io.terminalWidth - 80)),
-      ]),
-    ),
-  );
-  const breakdown = quote.priceBreakdown;
-  const lines: Array<[string, number]> = [
-    [breakdown.minimumChargeApplied ? 'Linehaul (minimum charge)' : 'Linehaul', breakdown.linehaulInCents],
-    ['Discount', -breakdown.discountInCents],
-    ['Fuel surcharge', breakdown.fuelSurchargeInCents],
-    ...breakdown.accessorialsInCents.map((charge): [string, number] => [charge.code, charge.amountInCents]),
-  ];
-  for (const [label, cents] of lines) io.out(`  ${label.padEnd(28)} ${formatCents(cents).padStart(12)}`);
-  io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
 }
 
 export function registerQuoteCommands(program: Command, context: ContextFactory): void {

@@ -1,10 +1,11 @@
 /** `shipper serve`: the local engine and store as the Shipper Freight API over HTTP. */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
+import { OPENAPI_PATH } from '../../api/operations.js';
+import { isLoopbackHost } from '../../api/wire.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import type { ContextFactory } from '../program.js';
+import type { ContextFactory } from '../context.js';
 
 export interface ServeOptions {
   host: string;
@@ -38,26 +39,27 @@ function parsePositiveInteger(value: string): number {
 }
 
 export async function runServe(ctx: CommandContext, options: ServeOptions, signals: NodeJS.EventEmitter = process): Promise<void> {
-  const { globals, io, env } = ctx;
+  const { globals, io } = ctx;
   if (globals.remote || globals.sandbox || globals.baseUrl) {
     throw new UsageError('shipper serve serves the local engine and store; --remote, --sandbox and --base-url do not apply');
   }
-  const apiKey = options.apiKey ?? (env.SHIPPER_SERVE_API_KEY || undefined);
-  const api = await ctx.localApi();
+  const settings = await ctx.settings();
+  const apiKey = options.apiKey ?? settings.serveApiKey;
+  const api = await ctx.localApi({ cacheEntries: options.cacheSize });
   // A bad tariff or an unusable store fails now, not at the first request.
   await api.loadTariff();
   await api.store.prepare().catch((error: Error) => {
     throw new CliError(error.message, ExitCode.local);
   });
 
-  const [{ createShipperServer }, { withRecordCache }] = await Promise.all([import('../../server/server.js'), import('../../server/recordCache.js')]);
+  const { createShipperServer } = await import('../../server/server.js');
   const stderr = io.streams.stderr;
   const service = createShipperServer({
-    api: options.cacheSize > 0 ? withRecordCache(api, options.cacheSize) : api,
+    api,
     apiKey,
     bodyLimitBytes: options.bodyLimit,
     accessLog: io.options.quiet ? undefined : (line) => stderr.write(`${line}\n`),
-    onInternalError: env.SHIPPER_DEBUG ? (error) => stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`) : undefined,
+    onInternalError: settings.debug ? (error) => stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`) : undefined,
   });
 
   let address;

@@ -3,15 +3,15 @@
  * with the flags of `shipper quote`.
  */
 import type { Command } from 'commander';
-import type { Quote } from '../../domain/schemas.js';
+import type { Quote, ShipmentRequestInput } from '../../domain/schemas.js';
 import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
 import { COMPONENT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext, ContextFactory } from '../context.js';
 import { UsageError } from '../errors.js';
-import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
-import { collect, type ContextFactory } from '../program.js';
-import { normaliseAccessorials } from './quote.js';
-import { printShipment } from './shipment.js';
+import { collect } from '../optionParsers.js';
+import { pickupDateOption } from '../pickupDateFlag.js';
+import { normaliseAccessorials } from '../quoteRequest.js';
+import { printShipment } from '../views/shipment.js';
 
 export interface ShipOptions {
   quote?: string;
@@ -30,7 +30,7 @@ export interface ShipOptions {
 const EXAMPLE = `shipper ship --quote QUOTE_ID --shipper chicago-dc --consignee ${ADDRESS_SPEC_EXAMPLE.replace('Acme DC', 'Store 12').replace('60601', '10001')}`;
 
 /** The API request the flags describe; `quote` is the booked quote, when --quote names one. */
-export async function shipmentRequestFromOptions(ctx: CommandContext, options: ShipOptions, quote?: Quote): Promise<Record<string, unknown>> {
+export async function shipmentRequestFromOptions(ctx: CommandContext, options: ShipOptions, quote?: Quote): Promise<ShipmentRequestInput> {
   const missing = [!options.shipper && '--shipper NAME|ADDRESS', !options.consignee && '--consignee NAME|ADDRESS'].filter(Boolean);
   if (!options.quote && options.component.length === 0) missing.push('--component SPEC (or --quote ID)');
   if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}`, `example: ${EXAMPLE}`);
@@ -73,19 +73,20 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
     ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
     ...(options.accessorial.length > 0 ? { accessorials: normaliseAccessorials(options.accessorial) } : {}),
     orderComponents,
-  };
+    // Flag values pass through as written: the API's schema judges them and names the field.
+  } as ShipmentRequestInput;
 }
 
 export async function runShip(ctx: CommandContext, options: ShipOptions): Promise<void> {
   const api = await ctx.api();
   const quote = options.quote && options.component.length === 0 ? (await api.getQuote(options.quote)).data : undefined;
-  const pickupDate = pickupDateFromFlag(options.pickupDate, () => todayAtOrigin(options.from, ctx.env));
+  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from);
   const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate }, quote);
   const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey });
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(shipment);
   if (replayed) ctx.io.note(`already booked with idempotency key ${options.idempotencyKey}: nothing new was booked`);
-  printShipment(ctx.io, shipment, replayed ? 'Shipment' : 'Booked shipment');
+  printShipment(ctx.io, shipment, await ctx.zips(), replayed ? 'Shipment' : 'Booked shipment');
 }
 
 export function registerShipCommand(program: Command, context: ContextFactory): void {

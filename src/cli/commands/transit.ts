@@ -4,13 +4,14 @@ import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
-import type { TransitLane, TransitRow, TransitTable } from '../../domain/schemas.js';
+import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../dates.js';
 import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, type IO } from '../output.js';
-import { collect, type ContextFactory } from '../program.js';
+import type { ContextFactory } from '../context.js';
+import { collect } from '../optionParsers.js';
 import { fitTable, type FitStep } from '../tableLayout.js';
 
 export interface TransitOptions {
@@ -89,14 +90,15 @@ export function parsePickupDays(value: string): number {
 }
 
 /** The API request the flags describe; --pickup-date may be written in words (today = at the origin). */
-export function transitRequestFromOptions(options: TransitOptions, destinations: ZipSource[], today: string): Record<string, unknown> {
-  const pickupDate = pickupDateFromFlag(options.pickupDate, () => today);
+export function transitRequestFromOptions(options: TransitOptions, destinations: ZipSource[], today: string): TransitRequestInput {
+  const pickupDate = pickupDateFromFlag(options.pickupDate, today);
   return {
     origin: { postalCode: options.from, countryCode: 'US' },
     destinations: destinations.map(({ zip }) => ({ postalCode: zip, countryCode: 'US' })),
     ...(pickupDate ? { pickupDate } : {}),
     pickupDays: options.days,
-  };
+    // The ZIPs pass through as written: the API's schema judges them and names the field.
+  } as TransitRequestInput;
 }
 
 /** Violations about destinations[i] also name the file line the ZIP came from. */
@@ -119,7 +121,7 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
   if (options.to.includes('-') && ctx.io.streams.stdin.isTTY) throw new UsageError('--to - reads ZIPs from stdin: pipe them in (e.g. cat zips.txt | shipper transit ...)');
   const destinations = resolveDestinations(options.to, (path) => readFileSync(path === '-' ? 0 : path, 'utf8'));
-  const today = todayAtOrigin(options.from, ctx.env);
+  const today = await todayAtOrigin(ctx, options.from);
   const request = transitRequestFromOptions(options, destinations, today);
 
   const api = await ctx.api();

@@ -7,7 +7,7 @@
  * accessorials -> freight lines -> quote shown -> book (reference, addresses, saved locations)
  * -> BOL PDF. Nothing is written before the quote is shown; Ctrl-C after that says what exists.
  */
-import { ProblemError } from '../../api/problems.js';
+import { CliError, ExitCode, ProblemError, problemLine } from '../../api/problems.js';
 import type { ShipperApi } from '../../api/types.js';
 import { densityPcf, freightClassForDensity } from '../../domain/density.js';
 import type { ZipPlace } from '../../domain/rating.js';
@@ -16,6 +16,7 @@ import {
   orderComponentInputSchema,
   shipmentRequestSchema,
   type Address,
+  type OrderComponentInput,
   type Quote,
   type Shipment,
   type TransitRow,
@@ -23,9 +24,8 @@ import {
 import { DEFAULT_CARRIER_HOLIDAYS, businessDayReason, localDateInZone, nextBusinessDay } from '../../domain/transit.js';
 import { formatFieldPath } from '../../domain/validation.js';
 import { locationNameSchema, type SavedLocation } from '../../store/locations.js';
-import { printQuote } from '../commands/quote.js';
 import { describeDate, parseUserDate, relativeDay } from '../dates.js';
-import { CliError, ExitCode, exitCodeForProblem, problemLine } from '../errors.js';
+import { printQuote } from '../views/quote.js';
 import { formatCents, formatDate, formatInstant, formatNumber, plural, type IO } from '../output.js';
 import { isPromptInterrupt, type Prompter, type Validation } from './prompter.js';
 
@@ -145,11 +145,12 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
     destination: { postalCode: destination.postalCode, countryCode: 'US' },
     pickupDate,
     accessorials,
-    orderComponents,
+    // Answers pass through as typed: the API's schema judges them.
+    orderComponents: orderComponents as OrderComponentInput[],
   });
   warnings.forEach((warning) => io.warn(warning));
   io.out('');
-  printQuote(io, quote, deps.now());
+  printQuote(io, quote, deps.zips, deps.now());
   io.out('');
 
   const shipment = await afterInterrupt(`cancelled; quote ${quote.id} is saved, nothing was booked`, () => askAndBook(deps, quote, orderComponents));
@@ -369,7 +370,7 @@ async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents: Array
     ...(refNumber ? { refNumber } : {}),
     shipper: shipper.address,
     consignee: consignee.address,
-    orderComponents,
+    orderComponents: orderComponents as OrderComponentInput[],
   });
   warnings.forEach((warning) => io.warn(warning));
   for (const { saveAs, address } of [shipper, consignee]) {
@@ -456,7 +457,7 @@ async function askAndPrintBol(deps: WizardDeps, shipment: Shipment): Promise<str
   }
   let template = 'standard';
   const templates = await api.listBolTemplates().then(
-    ({ data }) => data,
+    ({ data }) => data.items,
     () => [],
   );
   if (templates.length > 1) {
@@ -484,7 +485,7 @@ async function askAndPrintBol(deps: WizardDeps, shipment: Shipment): Promise<str
     await deps.writeFile(file, pdf);
   } catch (error) {
     const reason = error instanceof ProblemError ? problemLine(error.problem) : (error as Error).message;
-    const code = error instanceof ProblemError ? exitCodeForProblem(error, deps.mode) : ExitCode.local;
+    const code = error instanceof ProblemError ? error.exitCode(deps.mode) : ExitCode.local;
     throw new CliError(`shipment ${shipment.orderNumber} is booked, but its BOL was not printed: ${reason} (print it later: shipper bol ${shipment.id})`, code);
   }
   io.out(`${io.color.green('Wrote')} ${answer}`);

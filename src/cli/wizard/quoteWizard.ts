@@ -6,13 +6,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ShipperApi } from '../../api/types.js';
-import { ZipDirectory } from '../../geo/zipDirectory.js';
-import { JsonStore } from '../../store/jsonStore.js';
-import { resolveStoreDir } from '../../store/location.js';
-import { LocationBook } from '../../store/locations.js';
-import { normaliseAccessorials, quoteRequestFromOptions, type QuoteOptions } from '../commands/quote.js';
 import { parseComponentSpec } from '../componentSpec.js';
-import { clockFromEnv, type CommandContext } from '../context.js';
+import type { CommandContext } from '../context.js';
+import { normaliseAccessorials, quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
 import { UsageError } from '../errors.js';
 import { runWizardFlow, type AccessorialChoice } from './flow.js';
 import { createInquirerPrompter } from './prompter.js';
@@ -46,10 +42,10 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
       prompter: await createInquirerPrompter(ctx.io),
       api,
       io: ctx.io,
-      zips: new ZipDirectory(),
+      zips: await ctx.zips(),
       // Saved locations live in the local store, in remote mode too.
-      locations: new LocationBook(new JsonStore(resolveStoreDir(ctx.globals.store, ctx.env))),
-      now: clockFromEnv(ctx.env),
+      locations: await ctx.locations(),
+      now: await ctx.clock(),
       accessorials: await accessorialChoices(api),
       resolvePath: (path) => resolve(path),
       fileExists: (path) => existsSync(path),

@@ -6,7 +6,9 @@ import type { ContractCase } from '../suite.js';
 const contract: ContractCase = (target) => {
   describe('bills of lading', () => {
     it('lists the shipped templates', async () => {
-      const { data: templates } = await target().api.listBolTemplates();
+      const {
+        data: { items: templates },
+      } = await target().api.listBolTemplates();
       expect(templates.map((template) => template.name)).toEqual(expect.arrayContaining(['standard', 'acme-logistics']));
       for (const template of templates) expect(template.description).toMatch(/\S/);
     });

@@ -1,10 +1,10 @@
 /**
  * Contract: the batches behind `shipper import` in both modes. Locally LocalApi books a batch
- * itself; remotely bookShipments/previewShipments fall back to one POST per shipment with its
- * Idempotency-Key. Both must give the same outcomes, item by item and in order.
+ * itself; remotely the batch extensions carry it (RemoteApi falls back to one POST per shipment
+ * with its Idempotency-Key on servers without them). Both must give the same outcomes, item by
+ * item and in order.
  */
 import { describe, expect, it } from 'vitest';
-import { bookShipments, previewShipments } from '../../../src/api/batch.js';
 import type { BatchOutcome } from '../../../src/api/types.js';
 import type { Shipment } from '../../../src/domain/schemas.js';
 import { shipmentRequest } from '../expect.js';
@@ -31,7 +31,7 @@ const contract: ContractCase = (target) => {
         { request: shipmentRequest({ refNumber: 'BATCH-3', consignee: { name: 'Nowhere', street1: '1 Main St', city: 'X', state: 'NY', postalCode: '00000' } }), idempotencyKey: `${run}-3` },
         { request: shipmentRequest({ refNumber: 'BATCH-4' }), idempotencyKey: `${run}-4` },
       ];
-      const first = await bookShipments(api, items);
+      const first = (await api.createShipments({ items })).data.items;
       expect(first.map((outcome) => outcome.ok)).toEqual([true, false, false, true]);
       const [booked1, booked4] = [booked(first[0]), booked(first[3])];
       const [invalid, unknownZip] = [rejected(first[1]), rejected(first[2])];
@@ -45,7 +45,7 @@ const contract: ContractCase = (target) => {
       expect(unknownZip.problem.violations?.map((violation) => violation.field)).toEqual(['consignee.postalCode']);
 
       // The same keys again: the same shipments come back, marked replayed; nothing new is booked.
-      const again = await bookShipments(api, [items[0]!, items[3]!]);
+      const again = (await api.createShipments({ items: [items[0]!, items[3]!] })).data.items;
       expect(again.map((outcome) => (outcome.ok ? [outcome.data.id, outcome.replayed] : null))).toEqual([
         [booked1.data.id, true],
         [booked4.data.id, true],
@@ -57,7 +57,7 @@ const contract: ContractCase = (target) => {
     it('prices a batch for --dry-run without booking anything', async () => {
       const { api } = target();
       const before = (await api.listShipments({ limit: 500 })).data.items.length;
-      const outcomes = await previewShipments(api, [shipmentRequest({ refNumber: 'DRY-1' }), shipmentRequest({ orderComponents: [] })]);
+      const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest({ refNumber: 'DRY-1' }) }, { request: shipmentRequest({ orderComponents: [] }) }] })).data.items;
       expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
       expect(outcomes[1]!.ok).toBe(false);
       expect((await api.listShipments({ limit: 500 })).data.items.length).toBe(before);

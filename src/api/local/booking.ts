@@ -1,0 +1,344 @@
+/**
+ * Booking shipments in the local engine: validation and quote-first rating before the lock, then
+ * under the store's `shipments` lock the numbers, the idempotency reservations and the shipment
+ * files. Single bookings that arrive while a batch is being booked wait and go together as the
+ * next batch (group commit), so a server with many clients takes the lock once per batch.
+ *
+ * Crash safety, in write order: (1) the counter reserves every new number at once, (2) the
+ * reservations of keyed shipments (key, body hash, id, serial), (3) the shipments, each file holding
+ * the quote it was priced on when it quoted first. A SIGKILL after (1) only leaves unused numbers
+ * (never reused); after (2) a retry with the same key finishes the booking with the reserved id and
+ * number; after (3) it returns the shipment. Every file appears whole or not at all.
+ */
+import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
+import {
+  shipmentBatchRequestSchema,
+  shipmentPreviewRequestSchema,
+  shipmentRequestSchema,
+  shipmentSchema,
+  type ProblemDetail,
+  type Quote,
+  type Shipment,
+  type ShipmentRequest,
+  type Violation,
+} from '../../domain/schemas.js';
+import { buildShipment, checkShipmentAgainstQuote, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
+import type { Tariff } from '../../domain/tariff.js';
+import { parseRequest } from '../../domain/validation.js';
+import type { JsonStore } from '../../store/jsonStore.js';
+import { conflict, constraintViolation, idempotencyKeyReused, internalError, notFound, ProblemError } from '../problems.js';
+import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
+import { type IdempotencyRecords, requestHash } from './idempotency.js';
+import { type IdFactory, quoteIdOfBooking } from './ids.js';
+import type { Numbering } from './numbering.js';
+import { mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
+import { guardStore, QUOTE_ID } from './records.js';
+
+export interface BookingDeps {
+  store: JsonStore;
+  zips: ZipLookup;
+  ids: IdFactory;
+  idempotency: IdempotencyRecords;
+  numbering: Numbering;
+  quotes: Quotes;
+  tariff: () => Promise<Tariff>;
+  now: () => Date;
+}
+
+type Rating = ReturnType<Quotes['rateForShipment']>;
+
+/** A valid shipment request of a batch, before the lock. */
+interface BookingCandidate {
+  index: number;
+  key: string | undefined;
+  requestHash: string;
+  request: ShipmentRequest;
+  warnings: string[];
+  /** The quote-first rating, for requests without quoteId. */
+  rated: Rating | undefined;
+}
+
+/** A shipment being booked under the lock: numbers and id known once reserved (or resumed). */
+interface Booking {
+  candidate: BookingCandidate;
+  id: string | undefined;
+  serial: number | undefined;
+  quote: Quote | undefined;
+  /** The quote was rated for this booking and must be stored with it. */
+  newQuote: boolean;
+}
+
+type Checked = { ok: true; request: ShipmentRequest; warnings: string[] } | { ok: false; problem: ProblemDetail };
+
+export class Bookings {
+  /** Single bookings waiting for the batch in progress to finish (see book). */
+  private readonly waiting: Array<{ item: ShipmentBatchItem; settle: (outcome: Promise<BatchOutcome<Shipment>>) => void }> = [];
+  private inProgress = false;
+
+  constructor(private readonly deps: BookingDeps) {}
+
+  async createShipment(raw: unknown, idempotencyKey: string | undefined): Promise<ApiResult<Shipment>> {
+    const outcome = await this.bookGrouped({ request: raw, idempotencyKey });
+    if (!outcome.ok) throw new ProblemError(outcome.problem);
+    return { data: outcome.data, warnings: outcome.warnings, replayed: outcome.replayed };
+  }
+
+  /** The batch extension: the envelope is checked here (400), each item by the rules of a single booking. */
+  async createShipments(raw: unknown): Promise<ApiResult<{ items: Array<BatchOutcome<Shipment>> }>> {
+    const parsed = parseRequest(shipmentBatchRequestSchema, raw);
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    return { data: { items: await this.book(parsed.value.items) }, warnings: [] };
+  }
+
+  async previewShipments(raw: unknown): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
+    const parsed = parseRequest(shipmentPreviewRequestSchema, raw);
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    return { data: { items: await this.preview(parsed.value.items.map((item) => item.request)) }, warnings: [] };
+  }
+
+  /**
+   * Group commit for single bookings: the first books at once; those that arrive meanwhile wait
+   * and then go together as one batch, in arrival order. Each batch takes the store's lock once and
+   * shares its fsyncs. A failure of the whole batch (store) fails the bookings of that batch.
+   */
+  private bookGrouped(item: ShipmentBatchItem): Promise<BatchOutcome<Shipment>> {
+    return new Promise((resolve) => {
+      this.waiting.push({ item, settle: resolve });
+      if (!this.inProgress) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.inProgress = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MAX_BATCH_ITEMS);
+        const outcomes = this.book(batch.map(({ item }) => item));
+        batch.forEach(({ settle }, index) => settle(outcomes.then((all) => all[index]!)));
+        await outcomes.catch(() => undefined);
+      }
+    } finally {
+      this.inProgress = false;
+    }
+  }
+
+  /** Books many shipments, item by item with the rules of a single booking, in one lock. */
+  private async book(items: ReadonlyArray<ShipmentBatchItem>): Promise<Array<BatchOutcome<Shipment>>> {
+    const tariff = await this.deps.tariff();
+    const outcomes: Array<BatchOutcome<Shipment> | undefined> = new Array(items.length);
+    const candidates: BookingCandidate[] = [];
+    items.forEach((item, index) => {
+      const checked = this.check(item.request);
+      if (!checked.ok) {
+        outcomes[index] = { ok: false, problem: checked.problem };
+        return;
+      }
+      const key = item.idempotencyKey || undefined;
+      candidates.push({
+        index,
+        key,
+        requestHash: key ? requestHash(item.request) : '',
+        request: checked.request,
+        warnings: checked.warnings,
+        // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
+        rated: checked.request.quoteId ? undefined : this.deps.quotes.rateForShipment(checked.request, tariff),
+      });
+    });
+    if (candidates.length > 0) {
+      await guardStore(() => this.deps.store.withLock('shipments', () => this.bookLocked(candidates, outcomes)));
+    }
+    return outcomes as Array<BatchOutcome<Shipment>>;
+  }
+
+  private async bookLocked(candidates: BookingCandidate[], outcomes: Array<BatchOutcome<Shipment> | undefined>): Promise<void> {
+    const { idempotency, store, numbering, ids } = this.deps;
+    const records = await Promise.all(candidates.map((candidate) => (candidate.key ? idempotency.read('shipment', candidate.key) : undefined)));
+
+    const firstWithKey = new Map<string, BookingCandidate>();
+    const repeats: Array<{ candidate: BookingCandidate; first: BookingCandidate }> = [];
+    const replays: Array<{ candidate: BookingCandidate; shipmentId: string; serial: number | undefined }> = [];
+    const bookings: Booking[] = [];
+
+    for (const [position, candidate] of candidates.entries()) {
+      const fail = (problem: ProblemError) => {
+        outcomes[candidate.index] = { ok: false, problem: problem.problem };
+      };
+      if (candidate.key) {
+        const first = firstWithKey.get(candidate.key);
+        if (first) {
+          if (first.requestHash !== candidate.requestHash) fail(idempotencyKeyReused(candidate.key));
+          else repeats.push({ candidate, first });
+          continue;
+        }
+        firstWithKey.set(candidate.key, candidate);
+        const record = records[position];
+        if (record && record.requestHash !== candidate.requestHash) {
+          fail(idempotencyKeyReused(candidate.key));
+          continue;
+        }
+        if (record) {
+          replays.push({ candidate, shipmentId: record.resourceId, serial: record.serial });
+          continue;
+        }
+      }
+      bookings.push({ candidate, id: undefined, serial: undefined, quote: undefined, newQuote: false });
+    }
+
+    // A recorded key whose shipment is missing was interrupted after its numbers were reserved:
+    // it is finished below with the same id and number instead of being booked anew.
+    const replayed = await Promise.all(replays.map(({ shipmentId }) => store.get('shipments', shipmentId, shipmentSchema)));
+    replays.forEach(({ candidate, shipmentId, serial }, position) => {
+      const shipment = replayed[position];
+      if (shipment) outcomes[candidate.index] = { ok: true, data: shipment, warnings: candidate.warnings, replayed: true };
+      else bookings.push({ candidate, id: shipmentId, serial, quote: undefined, newQuote: false });
+    });
+    bookings.sort((a, b) => a.candidate.index - b.candidate.index);
+
+    const ready: Booking[] = [];
+    for (const booking of bookings) {
+      const { candidate } = booking;
+      try {
+        if (candidate.request.quoteId) {
+          booking.quote = await this.quoteForBooking(candidate.request.quoteId, candidate.request);
+        } else if (candidate.rated!.ok) {
+          booking.quote = candidate.rated!.value;
+          booking.newQuote = true;
+        } else {
+          throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
+        }
+        // No number is spent on a record that could not be read back.
+        assertReadable(this.provisionalRecord(booking));
+        ready.push(booking);
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error;
+        outcomes[candidate.index] = { ok: false, problem: error.problem };
+      }
+    }
+
+    // 1. The counter: every new number at once.
+    const fresh = ready.filter((booking) => booking.serial === undefined);
+    let nextSerial = fresh.length > 0 ? await numbering.reserveLocked(fresh.length) : 0;
+    for (const booking of fresh) {
+      booking.serial = nextSerial++;
+      booking.id = ids.shipment(this.deps.now());
+    }
+
+    // 2. The reservations of keyed bookings, 3. the shipments, each with the quote it was priced on when it quoted first.
+    await idempotency.putMany(
+      fresh
+        .filter((booking) => booking.candidate.key)
+        .map((booking) => ({
+          key: booking.candidate.key!,
+          record: { scope: 'shipment' as const, requestHash: booking.candidate.requestHash, resourceId: booking.id!, serial: booking.serial! },
+        })),
+    );
+
+    const now = this.deps.now();
+    for (const booking of ready) {
+      if (booking.newQuote) booking.quote = { ...booking.quote!, id: quoteIdOfBooking(booking.id!) };
+    }
+    const shipments = ready.map((booking) =>
+      buildShipment({
+        id: booking.id!,
+        orderNumber: numbering.orderNumber(booking.serial!),
+        bolNumber: numbering.bolNumber(booking.serial!),
+        request: booking.candidate.request,
+        quote: booking.quote!,
+        now,
+      }),
+    );
+    await store.putMany(
+      'shipments',
+      shipments.map((shipment, position) => ({ id: shipment.id, record: ready[position]!.newQuote ? { ...shipment, quote: ready[position]!.quote } : shipment })),
+    );
+    ready.forEach((booking, position) => {
+      outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };
+    });
+    for (const { candidate, first } of repeats) {
+      const outcome = outcomes[first.index]!;
+      outcomes[candidate.index] = outcome.ok ? { ...outcome, warnings: candidate.warnings, replayed: true } : outcome;
+    }
+  }
+
+  /** The record a booking would write, with placeholder numbers: checked before any number is spent. */
+  private provisionalRecord(booking: Booking): unknown {
+    const shipment = buildShipment({
+      id: booking.id ?? 'sh_00000000000000000000000000',
+      orderNumber: 'SO-000000',
+      bolNumber: '00000000000000000',
+      request: booking.candidate.request,
+      quote: booking.quote!,
+      now: this.deps.now(),
+    });
+    return booking.newQuote ? { ...shipment, quote: booking.quote } : shipment;
+  }
+
+  /**
+   * Validates and prices shipment requests as a booking would, without booking or storing
+   * anything: each outcome is the quote the shipment would be booked on (never stored).
+   */
+  private async preview(requests: ReadonlyArray<unknown>): Promise<Array<BatchOutcome<Quote>>> {
+    const tariff = await this.deps.tariff();
+    const outcomes: Array<BatchOutcome<Quote>> = [];
+    for (const raw of requests) {
+      const checked = this.check(raw);
+      if (!checked.ok) {
+        outcomes.push({ ok: false, problem: checked.problem });
+        continue;
+      }
+      const { request, warnings } = checked;
+      try {
+        if (request.quoteId) {
+          const quote = await guardStore(() => this.quoteForBooking(request.quoteId!, request));
+          outcomes.push({ ok: true, data: quote, warnings, replayed: false });
+          continue;
+        }
+        const rated = this.deps.quotes.rateForShipment(request, tariff);
+        if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
+        outcomes.push({ ok: true, data: rated.value, warnings, replayed: false });
+      } catch (error) {
+        if (!(error instanceof ProblemError) || error.status >= 500) throw error;
+        outcomes.push({ ok: false, problem: error.problem });
+      }
+    }
+    return outcomes;
+  }
+
+  /** Schema validation plus known ZIPs: every violation of the request at once. */
+  private check(raw: unknown): Checked {
+    const parsed = parseRequest(shipmentRequestSchema, raw);
+    const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
+    if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
+    if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
+    return { ok: true, request: parsed.value, warnings: parsed.warnings };
+  }
+
+  private async quoteForBooking(quoteId: string, request: ShipmentRequest): Promise<Quote> {
+    if (!QUOTE_ID.test(quoteId)) throw notFound('quote', quoteId);
+    const quote = await this.deps.quotes.mustGet(quoteId);
+    const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.deps.now());
+    const laneViolations: Violation[] = [];
+    if (request.shipper.postalCode !== quote.origin.postalCode) {
+      laneViolations.push({ field: 'shipper.postalCode', message: `the quote is from ${quote.origin.postalCode}` });
+    }
+    if (request.consignee.postalCode !== quote.destination.postalCode) {
+      laneViolations.push({ field: 'consignee.postalCode', message: `the quote is to ${quote.destination.postalCode}` });
+    }
+    if (request.pickupDate !== undefined && request.pickupDate !== quote.pickupDate) {
+      laneViolations.push({ field: 'pickupDate', message: `the quote is for pickup on ${quote.pickupDate}` });
+    }
+    if (!check.ok && check.reason === 'expired') throw conflict(check.detail);
+    const violations = [...(check.ok ? [] : check.violations), ...laneViolations];
+    if (violations.length > 0) throw conflict(`the shipment does not match quote ${quote.id}`, violations);
+    return quote;
+  }
+}
+
+/**
+ * The store's own schema must read back what is written: JSON has no NaN or Infinity (they
+ * become null), so a record is checked as it will be read, before it is written.
+ */
+export function assertReadable(record: unknown): void {
+  const parsed = storedShipmentSchema.safeParse(JSON.parse(JSON.stringify(record)));
+  if (!parsed.success) throw internalError('the booking was refused: its record would not read back (a number out of range?); nothing was booked');
+}

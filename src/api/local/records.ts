@@ -1,0 +1,71 @@
+/**
+ * What the parts of LocalApi share about the store: id shapes, the guard that turns store failures
+ * into ProblemDetails, and paged lists that skip (and name) a damaged record.
+ */
+import type { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/limits.js';
+import type { Page } from '../../domain/schemas.js';
+import { type JsonStore, StoreError } from '../../store/jsonStore.js';
+import { constraintViolation, storeFailure } from '../problems.js';
+import type { ApiResult } from '../types.js';
+
+export const QUOTE_ID = /^qt_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const SHIPMENT_ID = /^sh_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A store failure as the 500 ProblemDetail it is; the file it names stays out of HTTP answers. */
+export async function guardStore<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof StoreError) throw storeFailure(error);
+    throw error;
+  }
+}
+
+export interface PageRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** A page of records, newest first; a damaged record is skipped with a warning naming it. */
+export async function listRecords<S extends z.ZodType>(
+  store: JsonStore,
+  collection: string,
+  schema: S,
+  idPattern: RegExp,
+  { limit = DEFAULT_PAGE_SIZE, cursor }: PageRequest,
+  keep: (record: z.output<S>) => boolean = () => true,
+): Promise<ApiResult<Page<z.output<S>>>> {
+  const size = Math.min(Math.max(1, Math.trunc(limit)), MAX_PAGE_SIZE);
+  if (cursor !== undefined && !idPattern.test(cursor)) throw constraintViolation([{ field: 'cursor', message: 'is not a cursor of this list' }]);
+  return guardStore(async () => {
+    const warnings: string[] = [];
+    const items: z.output<S>[] = [];
+    let before = cursor;
+    let more = true;
+    let lastSeen: string | undefined;
+    // Filters may drop records: read further pages of ids until the page is full or the list ends.
+    while (items.length < size && more) {
+      const batch = await store.listIds(collection, { limit: size, before });
+      more = batch.more;
+      for (const id of batch.ids) {
+        lastSeen = id;
+        try {
+          const record = await store.get(collection, id, schema);
+          if (record && keep(record)) items.push(record);
+        } catch (error) {
+          // One damaged file must not hide the others: skip it and say which.
+          if (error instanceof StoreError) warnings.push(error.message);
+          else throw error;
+        }
+        if (items.length === size) {
+          more = more || batch.ids.at(-1) !== id;
+          break;
+        }
+      }
+      before = batch.ids.at(-1);
+      if (batch.ids.length === 0) more = false;
+    }
+    return { data: { items, nextCursor: more && lastSeen ? lastSeen : null }, warnings };
+  });
+}

@@ -1,0 +1,259 @@
+/**
+ * Every operation of the Shipper Freight API, declared once: method, path, path parameters, query
+ * and body schemas, success response, error statuses. Derived from this table:
+ * - the ShipperApi interface (types.ts), which both implementations satisfy;
+ * - the server's routing and dispatch (server/routes.ts, server/server.ts);
+ * - the remote client's calls (api/remote.ts);
+ * - the OpenAPI `paths` (api/openapi.ts).
+ * (`shipper serve` keeps recently read records in memory below the API, in the store, so no
+ * operation needs to say anything about caching.)
+ *
+ * Calling convention of a ShipperApi method, the same for every operation:
+ *   api.op(...pathParameters, body?, options?)
+ * where options holds the query parameters and, for operations that honour it, idempotencyKey.
+ *
+ * Pure: zod schemas only, no I/O.
+ */
+import { z } from 'zod';
+import {
+  bolTemplateInfoSchema,
+  pageSchema,
+  quoteRequestSchema,
+  quoteSchema,
+  shipmentBatchRequestSchema,
+  shipmentBatchResultSchema,
+  shipmentPreviewRequestSchema,
+  shipmentPreviewResultSchema,
+  shipmentRequestSchema,
+  shipmentSchema,
+  transitRequestSchema,
+  transitTableSchema,
+} from '../domain/schemas.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
+
+export const API_PREFIX = '/v1/shipper';
+export const OPENAPI_PATH = '/api-docs/shipper-v1';
+
+export const JSON_TYPE = 'application/json';
+export const PROBLEM_TYPE = 'application/problem+json';
+export const PDF_TYPE = 'application/pdf';
+
+/** A named schema: `id` is its component name in the OpenAPI document. */
+export interface NamedSchema<S extends z.ZodType = z.ZodType> {
+  id: string;
+  schema: S;
+}
+
+export type JsonResponse<S extends z.ZodType = z.ZodType> = { status: 200 | 201; description: string } & NamedSchema<S>;
+/** A document that is not JSON (a PDF): the method resolves with its bytes. */
+export interface BinaryResponse {
+  status: 200;
+  description: string;
+  mediaType: string;
+  /** The file name the server suggests (Content-Disposition), from the path parameters. */
+  fileName: (params: readonly string[]) => string;
+}
+
+/** Problem statuses an operation can answer, each described once in the OpenAPI document. */
+export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 500;
+
+export interface OperationSpec {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path template, parameters in braces: `/v1/shipper/quote/{quoteId}`. */
+  path: string;
+  /** The path parameters in the order the method takes them (ids of the store's alphabet). */
+  params: readonly string[];
+  /** Query parameters (strings on the wire, parsed by this schema in both implementations). */
+  query?: z.ZodObject;
+  body?: NamedSchema;
+  /** The operation honours an Idempotency-Key (header over HTTP, `idempotencyKey` option in the API). */
+  idempotent?: boolean;
+  response: JsonResponse | BinaryResponse;
+  /** For 201 answers: the operation whose path, filled with the created resource's id, is the Location. */
+  location?: string;
+  errors: readonly ErrorStatus[];
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  /** Not in the published v1 document: an addition of this implementation (`x-extension: true`). */
+  extension: boolean;
+  /** The OpenAPI operationId, when it is not the method's name. */
+  operationId?: string;
+}
+
+/** An id path segment: the store's id alphabet, so no encoded `/`, `..` or other trick reaches the store. */
+export const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+const limitQuery = z.coerce
+  .number({ error: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+  .int({ message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+  .min(1, { message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+  .max(MAX_PAGE_SIZE, { message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+  .optional()
+  .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` });
+
+export const pageQuerySchema = z.strictObject({
+  limit: limitQuery,
+  cursor: z.string().optional().meta({ description: '`nextCursor` of the previous page' }),
+});
+
+const templateQuerySchema = z.strictObject({
+  template: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'template names are letters, digits, - and _ (at most 64)' })
+    .optional()
+    .meta({ description: 'BOL template name (default `standard`)' }),
+});
+
+const quotePage = pageSchema(quoteSchema);
+const shipmentPage = pageSchema(shipmentSchema);
+const bolTemplateList = z.object({ items: z.array(bolTemplateInfoSchema) });
+
+const WRITE_ERRORS = [400, 401, 413, 415, 422, 500] as const;
+
+function operation<const O extends OperationSpec>(spec: O): O {
+  return spec;
+}
+
+export const operations = {
+  createQuote: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/quote`,
+    params: [],
+    body: { id: 'QuoteRequest', schema: quoteRequestSchema },
+    idempotent: true,
+    response: { status: 201, description: 'The quote', id: 'Quote', schema: quoteSchema },
+    location: 'getQuote',
+    errors: WRITE_ERRORS,
+    summary: 'Quote a shipment: price, expiry, transit days and ETA, freight class from density',
+    tags: ['Quotes'],
+    extension: false,
+  }),
+  listQuotes: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/quote`,
+    params: [],
+    query: pageQuerySchema,
+    response: { status: 200, description: 'A page of quotes', id: 'QuotePage', schema: quotePage },
+    errors: [400, 401, 500],
+    summary: 'Quotes, newest first',
+    tags: ['Quotes'],
+    extension: true,
+  }),
+  getQuote: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/quote/{quoteId}`,
+    params: ['quoteId'],
+    response: { status: 200, description: 'The quote', id: 'Quote', schema: quoteSchema },
+    errors: [401, 404, 500],
+    summary: 'A quote, including transitDays and estimatedDeliveryDate',
+    tags: ['Quotes'],
+    extension: false,
+  }),
+  createShipment: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment`,
+    params: [],
+    body: { id: 'ShipmentRequest', schema: shipmentRequestSchema },
+    idempotent: true,
+    response: { status: 201, description: 'The booked shipment', id: 'Shipment', schema: shipmentSchema },
+    location: 'getShipment',
+    errors: [400, 401, 404, 409, 413, 415, 422, 500],
+    summary: 'Book a shipment, against a quote (`quoteId`) or quoting first on the shipper-to-consignee lane',
+    tags: ['Shipments'],
+    extension: false,
+  }),
+  listShipments: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment`,
+    params: [],
+    query: pageQuerySchema,
+    response: { status: 200, description: 'A page of shipments', id: 'ShipmentPage', schema: shipmentPage },
+    errors: [400, 401, 500],
+    summary: 'Shipments, newest first',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  getShipment: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}`,
+    params: ['shipmentId'],
+    response: { status: 200, description: 'The shipment', id: 'Shipment', schema: shipmentSchema },
+    errors: [401, 404, 500],
+    summary: 'A shipment',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  renderBol: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/bol`,
+    params: ['shipmentId'],
+    query: templateQuerySchema,
+    response: { status: 200, description: 'The Bill of Lading as PDF', mediaType: PDF_TYPE, fileName: ([id]) => `bol-${id}.pdf` },
+    errors: [400, 401, 404, 500],
+    summary: 'The Bill of Lading of a shipment as PDF',
+    operationId: 'getBillOfLading',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  listBolTemplates: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/bol-templates`,
+    params: [],
+    response: { status: 200, description: 'The templates', id: 'BolTemplateList', schema: bolTemplateList },
+    errors: [401, 500],
+    summary: 'The BOL templates the server can render',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  transitTimes: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/transit`,
+    params: [],
+    body: { id: 'TransitRequest', schema: transitRequestSchema },
+    response: { status: 200, description: 'One lane per destination, one row per pickup day', id: 'TransitTable', schema: transitTableSchema },
+    errors: [400, 401, 413, 415, 500],
+    summary: 'Transit days and ETAs from one origin to many destinations over several pickup days; quotes and stores nothing',
+    tags: ['Quotes'],
+    extension: true,
+  }),
+  createShipments: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment-batch`,
+    params: [],
+    body: { id: 'ShipmentBatchRequest', schema: shipmentBatchRequestSchema },
+    response: { status: 200, description: 'One outcome per item', id: 'ShipmentBatchResult', schema: shipmentBatchResultSchema },
+    errors: [400, 401, 413, 415, 500],
+    summary: 'Book up to 500 shipments in order, each by the rules of POST /v1/shipper/shipment (with its own idempotencyKey)',
+    description:
+      'One outcome per item, in order: the shipment (with `replayed` when its idempotencyKey matched an earlier booking) or the ProblemDetail a single POST would have answered. A 400 concerns the envelope only.',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  previewShipments: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment-preview`,
+    params: [],
+    body: { id: 'ShipmentPreviewRequest', schema: shipmentPreviewRequestSchema },
+    response: { status: 200, description: 'The quote each item would be booked on, or its ProblemDetail', id: 'ShipmentPreviewResult', schema: shipmentPreviewResultSchema },
+    errors: [400, 401, 413, 415, 500],
+    summary: 'Validate and price up to 500 shipment requests without booking or storing anything',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+} as const satisfies Record<string, OperationSpec>;
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
+
+/** The path of an operation with its parameters filled in (each %-encoded). */
+export function pathOf(spec: Pick<OperationSpec, 'path'>, params: readonly string[]): string {
+  let index = 0;
+  return spec.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[index++] ?? ''));
+}
+
+/** `quoteId` -> `quote`: the resource a path parameter names, for "quote X not found". */
+export function resourceOfParam(param: string): string {
+  return param.replace(/Id$/, '');
+}

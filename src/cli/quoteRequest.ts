@@ -1,0 +1,35 @@
+/** The quote request that the flags of `shipper quote` (and the wizard's presets) describe. */
+import type { QuoteRequestInput } from '../domain/schemas.js';
+import { UsageError } from '../api/problems.js';
+import { COMPONENT_SPEC_EXAMPLE, parseComponentSpec } from './componentSpec.js';
+
+export interface QuoteOptions {
+  from?: string;
+  to?: string;
+  pickupDate?: string;
+  component: string[];
+  accessorial: string[];
+  interactive?: boolean;
+}
+
+/**
+ * The flags' values pass through as written (numbers when they look like numbers), so that the
+ * API's schema, not this parser, judges them and names the field: hence the cast.
+ */
+export function quoteRequestFromOptions(options: QuoteOptions): QuoteRequestInput {
+  const missing = [!options.from && '--from ZIP', !options.to && '--to ZIP', options.component.length === 0 && '--component SPEC'].filter(Boolean);
+  if (missing.length > 0) {
+    throw new UsageError(`missing ${missing.join(', ')}`, `example: shipper quote --from 60601 --to 10001 --component ${COMPONENT_SPEC_EXAMPLE}`);
+  }
+  return {
+    origin: { postalCode: options.from, countryCode: 'US' },
+    destination: { postalCode: options.to, countryCode: 'US' },
+    ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
+    accessorials: normaliseAccessorials(options.accessorial),
+    orderComponents: options.component.map(parseComponentSpec),
+  } as QuoteRequestInput;
+}
+
+export function normaliseAccessorials(values: string[]): string[] {
+  return values.flatMap((value) => value.split(',')).map((code) => code.trim().toUpperCase().replace(/-/g, '_')).filter(Boolean);
+}

@@ -1,0 +1,2 @@
+/** The version `shipper --version` prints. */
+export const VERSION = '0.1.0';

@@ -1,0 +1,56 @@
+/** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
+import type { Quote } from '../../domain/schemas.js';
+import type { ZipLookup } from '../context.js';
+import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
+
+export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): void {
+  const c = io.color;
+  const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
+  const expired = Date.parse(quote.quoteExpirationTime) <= now.getTime();
+  io.out(`${c.bold('Quote')} ${quote.id}`);
+  io.out(`  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`);
+  io.out(`  Pickup    ${formatDate(quote.pickupDate)}`);
+  io.out(
+    quote.transitDays === null
+      ? `  Transit   ${c.yellow('no coverage')} (no transit days or ETA on this lane)`
+      : `  Transit   ${plural(quote.transitDays, 'business day')} · ETA ${formatInstant(quote.estimatedDeliveryDate!, timeZone)}`,
+  );
+  io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime)}`);
+  io.out('');
+  io.out(
+    io.table(
+      ['#', 'Pallets', 'Weight (lb)', 'Dims (in)', 'Density (pcf)', 'Class', 'Description'],
+      quote.orderComponents.map((component, index) => [
+        index + 1,
+        component.palletCount,
+        formatNumber(component.poundsWeight),
+        `${component.dimensions.length}x${component.dimensions.width}x${component.dimensions.height}`,
+        formatNumber(component.densityPcf),
+        component.freightClass,
+        truncate(component.description ?? '', Math.max(12, io.terminalWidth - 80)),
+      ]),
+    ),
+  );
+  const breakdown = quote.priceBreakdown;
+  const lines: Array<[string, number]> = [
+    [breakdown.minimumChargeApplied ? 'Linehaul (minimum charge)' : 'Linehaul', breakdown.linehaulInCents],
+    ['Discount', -breakdown.discountInCents],
+    ['Fuel surcharge', breakdown.fuelSurchargeInCents],
+    ...breakdown.accessorialsInCents.map((charge): [string, number] => [charge.code, charge.amountInCents]),
+  ];
+  for (const [label, cents] of lines) io.out(`  ${label.padEnd(28)} ${formatCents(cents).padStart(12)}`);
+  io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
+}
+
+export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup): void {
+  const rows = quotes.map((quote) => [
+    quote.id,
+    quote.createdAt.slice(0, 10),
+    truncate(`${quote.origin.postalCode} ${quote.origin.city}, ${quote.origin.state} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`, 44),
+    formatCents(quote.quotedPriceInCents),
+    [...new Set(quote.orderComponents.map((component) => component.freightClass))].join(', '),
+    quote.transitDays ?? 'no coverage',
+    quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.destination.postalCode)?.timeZone) : '-',
+  ]);
+  io.out(io.table(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA'], rows));
+}
