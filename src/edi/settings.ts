@@ -5,11 +5,13 @@
  */
 import { z } from 'zod';
 
+const SEPARATOR = /^[!-/:-@[-`{-~]$/;
+
 /** A single printable, non-alphanumeric character that is not a space. */
 const separatorChar = (what: string) =>
   z
     .string({ error: `the ${what} separator is one character` })
-    .regex(/^[!-/:-@[-`{-~]$/, { message: `the ${what} separator is one printable character other than a letter, a digit or a space` });
+    .regex(SEPARATOR, { message: `the ${what} separator is one printable character other than a letter, a digit or a space` });
 
 export const x12SeparatorsSchema = z
   .object({
@@ -23,14 +25,16 @@ export const x12SeparatorsSchema = z
   .meta({ description: 'X12 separators: element (default *), segment terminator (default ~), sub-element (default >)' });
 export type X12Separators = z.output<typeof x12SeparatorsSchema>;
 
+const ID_CHARACTERS = /^[A-Za-z0-9 .\-_/&@#]+$/;
+
 /** Ids travel in the fixed-width ISA and in GS: printable ASCII without the usual separators. */
 const interchangeId = (what: string, max: number, min = 1) =>
   z
     .string({ error: `${what} is required` })
     .trim()
-    .min(min, { message: `${what} needs at least ${min} characters` })
+    .min(min, { message: `${what} needs at least ${min} characters`, abort: true })
     .max(max, { message: `${what} has at most ${max} characters` })
-    .regex(/^[A-Za-z0-9 .\-_/&@#]+$/, { message: `${what} is letters, digits, spaces and . - _ / & @ #` });
+    .regex(ID_CHARACTERS, { message: `${what} is letters, digits, spaces and . - _ / & @ #` });
 
 const idQualifier = (what: string) =>
   z
@@ -52,12 +56,14 @@ export const x12InterchangeSettingsSchema = z
   })
   .superRefine((value, ctx) => {
     // GS02/GS03 default to the ISA ids and need 2 characters.
-    if (!value.applicationSenderCode && value.senderId.length < 2) ctx.addIssue({ code: 'custom', path: ['applicationSenderCode'], message: 'GS02 needs 2 characters: set applicationSenderCode or a longer senderId' });
-    if (!value.applicationReceiverCode && value.receiverId.length < 2) ctx.addIssue({ code: 'custom', path: ['applicationReceiverCode'], message: 'GS03 needs 2 characters: set applicationReceiverCode or a longer receiverId' });
+    if (!value.applicationSenderCode && value.senderId.length === 1) ctx.addIssue({ code: 'custom', path: ['applicationSenderCode'], message: 'GS02 needs 2 characters: set applicationSenderCode or a longer senderId' });
+    if (!value.applicationReceiverCode && value.receiverId.length === 1) ctx.addIssue({ code: 'custom', path: ['applicationReceiverCode'], message: 'GS03 needs 2 characters: set applicationReceiverCode or a longer receiverId' });
     for (const key of ['senderId', 'receiverId', 'applicationSenderCode', 'applicationReceiverCode'] as const) {
       const id = value[key];
-      for (const [role, separator] of Object.entries(value.separators)) {
-        if (id?.includes(separator)) ctx.addIssue({ code: 'custom', path: [key], message: `contains ${JSON.stringify(separator)}, the ${role} separator` });
+      // An id with other characters already has its own issue.
+      if (!id || !ID_CHARACTERS.test(id)) continue;
+      for (const [role, separator] of Object.entries(value.separators).filter(([, character]) => SEPARATOR.test(character))) {
+        if (id.includes(separator)) ctx.addIssue({ code: 'custom', path: [key], message: `contains ${JSON.stringify(separator)}, the ${role} separator` });
       }
     }
   })

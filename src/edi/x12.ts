@@ -438,8 +438,12 @@ export function readX12Interchange(text: string): X12ReadResult {
           issue(segment, 'GE without a GS');
           break;
         }
-        if (set) issue(segment, `GE inside the transaction set ${elementOf(set.st, 2)} (line ${set.st.line}): its SE is missing`);
-        set = null;
+        if (set) {
+          issue(segment, `GE inside the transaction set ${elementOf(set.st, 2)} (line ${set.st.line}): its SE is missing`);
+          // Counted, so that the missing SE is the one error reported.
+          group.transactionSets.push({ st: set.st, se: segment, segments: set.segments });
+          set = null;
+        }
         if (elementOf(segment, 1) !== String(group.transactionSets.length)) {
           issue(segment, `GE01 says ${JSON.stringify(elementOf(segment, 1))} transaction sets; the group has ${group.transactionSets.length}`);
         }
