@@ -122,7 +122,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
   return { ok: true, document, warnings };
 }
 
-/** Loop 0350 for one order component. */
+/** Loop 0350 for one order component: OID, LAD, L5, AT8 and its hazardous material. */
 function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, warnings: string[]): X12Segment[] {
   const component = shipment.orderComponents[index]!;
   const field = `orderComponents[${index}]`;
@@ -131,34 +131,30 @@ function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, w
   // A long description is cut at a word for the tender's 50 characters; the 211 and the eBOL carry it whole.
   const description = writer.shortened(component.description, `${field}.description`, 50);
   if (description.cut) warnings.push(`${field}.description has more than the 50 characters of L502: the tender carries "${description.text}"`);
-  return lineSegments(description.text);
-
-  function lineSegments(text: string): X12Segment[] {
-    const pieces = component.pieceCount !== null && component.pieceCount > 0 ? component.pieceCount : null;
-    return [
-      [
-        'OID',
-        writer.text(shipment.orderNumber, 'orderNumber', { element: 'OID01', max: 30 }),
-        writer.text(shipment.refNumber, 'refNumber', { element: 'OID02', max: 22 }),
-        '',
-        'PL',
-        writer.decimal(component.palletCount, `${field}.palletCount`, 15, 'OID05'),
-        'L',
-        writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 10, 'OID07'),
-      ],
-      ...(pieces === null ? [] : [['LAD', kind ? X12_PACKAGING_CODES[kind] : 'PCS', writer.integer(pieces, `${field}.pieceCount`, 7, 'LAD02')] as X12Segment]),
-      [
-        'L5',
-        String(index + 1),
-        text,
-        writer.text(component.nmfcCode, `${field}.nmfcCode`, { element: 'L503', max: 30 }),
-        component.nmfcCode ? 'N' : '',
-        '', '', '',
-        'Z',
-        component.freightClass,
-      ],
-      ['AT8', 'G', 'L', writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 10, 'AT803'), '', writer.integer(component.palletCount, `${field}.palletCount`, 7, 'AT805')],
-      ...hazmatSegments(writer, shipment, component, index),
-    ];
-  }
+  const pieces = component.pieceCount !== null && component.pieceCount > 0 ? component.pieceCount : null;
+  return [
+    [
+      'OID',
+      writer.text(shipment.orderNumber, 'orderNumber', { element: 'OID01', max: 30 }),
+      writer.text(shipment.refNumber, 'refNumber', { element: 'OID02', max: 22 }),
+      '',
+      'PL',
+      writer.decimal(component.palletCount, `${field}.palletCount`, 15, 'OID05'),
+      'L',
+      writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 10, 'OID07'),
+    ],
+    ...(pieces === null ? [] : [['LAD', kind ? X12_PACKAGING_CODES[kind] : 'PCS', writer.integer(pieces, `${field}.pieceCount`, 7, 'LAD02')] as X12Segment]),
+    [
+      'L5',
+      String(index + 1),
+      description.text,
+      writer.text(component.nmfcCode, `${field}.nmfcCode`, { element: 'L503', max: 30 }),
+      component.nmfcCode ? 'N' : '',
+      '', '', '',
+      'Z',
+      component.freightClass,
+    ],
+    ['AT8', 'G', 'L', writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 10, 'AT803'), '', writer.integer(component.palletCount, `${field}.palletCount`, 7, 'AT805')],
+    ...hazmatSegments(writer, shipment, component, index),
+  ];
 }

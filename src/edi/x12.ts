@@ -107,9 +107,13 @@ export class X12ElementWriter {
       this.fail(field, `${value} does not fit ${element} (at most ${maxDigits} digits)`);
       return '';
     }
-    let text = formatDecimal(value);
+    // Two decimals when they fit, whole units when they do not; a positive value never reads 0.
+    let text = formatDecimal(Math.max(value, value > 0 ? 0.01 : 0));
     if (digitCount(text) > maxDigits) text = String(Math.round(value));
-    if (text === '0' && value > 0) text = formatDecimal(Math.max(value, 0.01));
+    if (digitCount(text) > maxDigits) {
+      this.fail(field, `${value} does not fit ${element} (at most ${maxDigits} digits)`);
+      return '';
+    }
     return text;
   }
 

@@ -233,6 +233,20 @@ describe('the X12 204 load tender of a shipment', () => {
     }
   });
 
+  it('absurd figures: a weight past 10 digits is refused on its field, a tiny one never reads 0', () => {
+    expect(tender(shipment({ orderComponents: [line({ poundsWeight: 12_345_678_901 })] }))).toEqual({
+      ok: false,
+      violations: [
+        { field: 'orderComponents', message: '12345678901 does not fit S503 (at most 10 digits)' },
+        { field: 'orderComponents[0].poundsWeight', message: '12345678901 does not fit OID07 (at most 10 digits)' },
+        { field: 'orderComponents[0].poundsWeight', message: '12345678901 does not fit AT803 (at most 10 digits)' },
+        { field: 'orderComponents', message: '12345678901 does not fit L301 (at most 10 digits)' },
+      ],
+    });
+    const { parsed } = parsedTender(shipment({ orderComponents: [line({ poundsWeight: 0.004 }), line({ poundsWeight: 9_999_999_999.4 })] }));
+    expect(findAll(parsed.body, 'AT8').map((segment) => el(segment, 3))).toEqual(['0.01', '9999999999']);
+  });
+
   it('test usage and an acknowledgment request show in ISA14/ISA15; GS codes can differ from the ISA ids', () => {
     const { parsed } = parsedTender(shipment(), { usage: 'test', acknowledgmentRequested: true, applicationSenderCode: 'SHPAPP', applicationReceiverCode: 'ODFLAPP', senderQualifier: '01', senderId: '123456789' });
     expect(parsed.isa.slice(4, 6)).toEqual(['01', '123456789      ']);
