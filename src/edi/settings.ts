@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 
-const SEPARATOR = /^[!-/:-@[-`{-~]$/;
+/** Printable, not a letter, digit or space, and not "." (the decimal point of weights and classes). */
+const SEPARATOR = /^[!-\-/:-@[-`{-~]$/;
 
 /** A single printable, non-alphanumeric character that is not a space. */
 const separatorChar = (what: string) =>
   z
     .string({ error: `the ${what} separator is one character` })
-    .regex(SEPARATOR, { message: `the ${what} separator is one printable character other than a letter, a digit or a space` });
+    .regex(SEPARATOR, { message: `the ${what} separator is one printable character other than a letter, a digit, a space or "."` });
 
 export const x12SeparatorsSchema = z
   .object({

@@ -230,7 +230,10 @@ describe('X12 settings', () => {
     expect(problems({ senderId: 'ME', receiverId: 'OD*FL' })).toEqual(['receiverId: receiverId is letters, digits, spaces and . - _ / & @ #']);
     expect(problems({ senderId: 'M', receiverId: 'ODFL' })).toEqual(['applicationSenderCode: GS02 needs 2 characters: set applicationSenderCode or a longer senderId']);
     expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: '*', segment: '*', subElement: '>' } })).toEqual(['separators: the element, segment and sub-element separators must be three different characters']);
-    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: 'E' } })).toEqual(['separators.element: the element separator is one printable character other than a letter, a digit or a space']);
+    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: 'E' } })).toEqual(['separators.element: the element separator is one printable character other than a letter, a digit, a space or "."']);
+    // "." is the decimal point of weights and classes (92.5).
+    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { subElement: '.' } })).toEqual(['separators.subElement: the sub-element separator is one printable character other than a letter, a digit, a space or "."']);
+    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: '-', segment: '/', subElement: ':' } })).toBeUndefined();
     expect(problems({ senderId: 'ME', receiverId: 'OD/FL', separators: { element: '/' } })).toEqual(['receiverId: contains "/", the element separator']);
     expect(problems({ senderId: 'ME', receiverId: 'ODFL', senderQualifier: 'Z' })).toHaveLength(1);
   });
