@@ -98,13 +98,15 @@ const barcodeKey = (symbology: BarcodeSymbology, data: string) => `${symbology}\
 export async function embedBarcodes(doc: PDFDocument, ops: Iterable<DrawOp>): Promise<Map<string, PlacedImage>> {
   const wanted = new Map<string, Extract<DrawOp, { kind: 'barcode' }>>();
   for (const op of ops) if (op.kind === 'barcode') wanted.set(barcodeKey(op.symbology, op.data), op);
+  // Rendered in parallel, embedded in the order of the page plan: object numbers, and so the
+  // document's bytes, must not depend on which image finished first.
+  const pngs = await Promise.all([...wanted.values()].map((op) => renderBarcodePng(op.symbology, op.data)));
   const placed = new Map<string, PlacedImage>();
-  await Promise.all(
-    [...wanted].map(async ([key, op]) => {
-      const image = await doc.embedPng(await renderBarcodePng(op.symbology, op.data));
-      placed.set(key, { ref: image.ref, width: image.width, height: image.height });
-    }),
-  );
+  let index = 0;
+  for (const key of wanted.keys()) {
+    const image = await doc.embedPng(pngs[index++]!);
+    placed.set(key, { ref: image.ref, width: image.width, height: image.height });
+  }
   return placed;
 }
 

@@ -128,6 +128,11 @@ function decodeCode128(image: PdfjsImage): string | null {
       luminance[(y + pad) * width + x + pad] = 255 - alpha * (255 - value);
     }
   }
+  return decodeCode128Luminance(luminance, width, height);
+}
+
+/** ZXing's Code 128 reader (GS1 on: a symbol starting with FNC1 reads "]C1...") over 8-bit luminance; null when it finds none. */
+export function decodeCode128Luminance(luminance: Uint8ClampedArray, width: number, height: number): string | null {
   try {
     const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height)));
     return new Code128Reader().decode(bitmap, new Map([[DecodeHintType.ASSUME_GS1, true]])).getText();

@@ -344,9 +344,11 @@ describe('the carrier handoff fields, read back from the PDF', () => {
     expect(rowWith(page, 'Steel shelving units')).not.toContain('X');
   });
 
-  it('carries the SCAC/PRO barcode beside the BOL barcode, both decoding to what is printed', () => {
+  it('carries the SCAC/PRO barcode beside the BOL barcode, both decoding to what is printed, in the same bytes on every render', async () => {
     expect(pdf.barcodes[0]).toEqual([`]C1402${shipment.bolNumber}`, 'ODFL0123456789']);
     expect(pdf.pages[0]!.text).toContain('ODFL0123456789');
+    const [first, second] = await Promise.all([renderer.render(shipment, 'standard'), renderer.render(shipment, 'standard')]);
+    expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
   });
 
   it('prints a VOID stamp, rotated along the diagonal, on every page of a cancelled shipment, the text underneath still readable', async () => {
