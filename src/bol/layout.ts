@@ -530,8 +530,11 @@ function addressTextLines(address: Address): string[] {
 }
 
 interface SlotOptions {
-  /** The value's size (the label stays body size, on the same baseline); shrinks to body size before wrapping. */
+  /** The value's size (the label stays body size, on the same baseline). */
   valueSize?: number;
+  /** Long values shrink down to this size (default: body size) to fit `maxLines` (default 1) before they wrap further. */
+  minSize?: number;
+  maxLines?: number;
   valueBold?: boolean;
   /** An FOB tick box at the right end of the slot's first line (VICS: on the SID# and CID# lines). */
   fob?: boolean;
@@ -550,7 +553,7 @@ function drawSlot(ctx: Context, page: PageOps, x: number, top: number, width: nu
     page.checkbox(fobX + metrics.widthOf('FOB: ', SIZE.body, true), top, '', options.fob, SIZE.body);
   }
   if (value) {
-    const { lines, size } = fitText(metrics.printable(oneLine(value)), valueWidth, 1, options.valueSize ?? SIZE.body, SIZE.body, options.valueBold ?? false, metrics);
+    const { lines, size } = fitText(metrics.printable(oneLine(value)), valueWidth, options.maxLines ?? 1, options.valueSize ?? SIZE.body, options.minSize ?? SIZE.body, options.valueBold ?? false, metrics);
     // Label and the first value line share a baseline.
     page.text(label, x, top + (size - SIZE.body) * BASELINE, SIZE.body, { bold: true });
     return page.lines(lines, x + labelWidth, top, size, { bold: options.valueBold ?? false });
@@ -653,9 +656,9 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
     draw(p, x, y0, width) {
       // The VICS order: carrier name, trailer, seals, SCAC, PRO, then the bar code space.
       let y = y0;
-      y += drawSlot(ctx, p, x, y, width, 'Carrier name:', ctx.carrier.name);
-      y += drawSlot(ctx, p, x, y, width, 'Trailer number:', shipment.trailerNumber);
-      y += drawSlot(ctx, p, x, y, width, 'Seal number(s):', shipment.sealNumbers.length > 0 ? shipment.sealNumbers.join(', ') : null);
+      y += drawSlot(ctx, p, x, y, width, 'Carrier name:', ctx.carrier.name, { maxLines: 2, minSize: SIZE.label });
+      y += drawSlot(ctx, p, x, y, width, 'Trailer number:', shipment.trailerNumber, { minSize: SIZE.label });
+      y += drawSlot(ctx, p, x, y, width, 'Seal number(s):', shipment.sealNumbers.length > 0 ? shipment.sealNumbers.join(', ') : null, { maxLines: 3, minSize: SIZE.legal });
       y += drawSlot(ctx, p, x, y, width, 'SCAC:', ctx.carrier.scac, { valueSize: SIZE.scacPro, valueBold: true });
       y += drawSlot(ctx, p, x, y, width, 'Pro number:', shipment.proNumber, { valueSize: SIZE.scacPro, valueBold: true });
       const barcodeData = scacProBarcodeData(ctx.carrier, shipment.proNumber);

@@ -15,6 +15,8 @@ export interface TextItem {
   angle: number;
   /** Font size as drawn (the length of the text matrix's first column). */
   size: number;
+  /** Advance width of the text, in points. */
+  width: number;
 }
 
 export interface PdfPage {
@@ -56,7 +58,7 @@ export async function readPdf(bytes: Uint8Array, options: { barcodes?: boolean }
         // pdfjs adds blank items where it guesses a word space; the text is in the others.
         if (!('str' in item) || item.str.trim() === '') continue;
         const [a, b] = item.transform as number[];
-        items.push({ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number, angle: (Math.atan2(b!, a!) * 180) / Math.PI, size: Math.hypot(a!, b!) });
+        items.push({ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number, angle: (Math.atan2(b!, a!) * 180) / Math.PI, size: Math.hypot(a!, b!), width: item.width });
       }
       pages.push({ items, lines: groupLines(items.filter((item) => Math.abs(item.angle) < 0.5)), text: items.map((item) => item.str).join(' '), width: viewport.width, height: viewport.height });
       const images = await imagesOf(page);

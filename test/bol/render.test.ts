@@ -395,3 +395,29 @@ describe('the carrier handoff fields, read back from the PDF', () => {
     });
   });
 });
+
+describe('absurd carrier fields in the PDF', () => {
+  it('prints a 100-character carrier name, a 20-character PRO and 10 seals of 32 characters whole, inside the carrier box', async () => {
+    const name = 'Transcontinental Consolidated Less-Than-Truckload Freight Lines of the Greater Midwestern Region Inc';
+    const pro = 'WWWWWWWWWW0123456789';
+    const seals = Array.from({ length: 10 }, (_, index) => `SEAL-${String(index).padStart(2, '0')}-${'W'.repeat(24)}`);
+    expect([name.length, pro.length, seals.every((seal) => seal.length === 32)]).toEqual([100, 20, true]);
+    const shipment = makeShipment({ serial: 999, extra: { carrier: { name, scac: 'TCLF' }, proNumber: pro, sealNumbers: seals, trailerNumber: 'T'.repeat(32) } });
+    const { pdf } = await renderAndRead(shipment, 'standard', { barcodes: true });
+    const page = pdf.pages[0]!;
+    const joined = page.items.map((item) => item.str).join('').replaceAll(' ', '');
+    expect(joined).toContain(name.replaceAll(' ', ''));
+    expect(joined).toContain(seals.join(',').replaceAll(' ', ''));
+    expect(joined).toContain('T'.repeat(32));
+    // The PRO shrinks below 12 pt to stay on one line rather than wrap.
+    const proItem = page.items.find((item) => item.str === pro);
+    expect(proItem).toBeDefined();
+    expect(proItem!.size).toBeLessThan(12);
+    // Everything of the carrier box stays right of the column divider and left of the margin.
+    const divider = 24 + Math.round(564 * 0.54);
+    const carrierLabel = page.items.find((item) => item.str.startsWith('Carrier name:'))!;
+    expect(carrierLabel.x).toBeGreaterThan(divider);
+    for (const item of page.items.filter((candidate) => candidate.x > divider && Math.abs(candidate.angle) < 0.5)) expect(item.x + item.width).toBeLessThanOrEqual(612 - 24 + 0.01);
+    expect(pdf.barcodes[0]).toEqual([`]C1402${shipment.bolNumber}`, `TCLF${pro}`]);
+  });
+});
