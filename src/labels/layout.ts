@@ -214,7 +214,7 @@ function drawLabel(page: PageOps, metrics: TextMetrics, shipment: Shipment, unit
     y += 2;
     const component = shipment.orderComponents[unit.componentIndex]!;
     const lines = shipment.orderComponents.length;
-    title(`CONTENTS: LINE ${unit.componentIndex + 1} OF ${lines}, PALLET ${unit.unitInComponent} OF ${component.palletCount} OF THE LINE`, left, y);
+    single(`CONTENTS: LINE ${unit.componentIndex + 1} OF ${lines}, PALLET ${unit.unitInComponent} OF ${component.palletCount} OF THE LINE`, left, y, width, SIZE.title, true);
     y += titleHeight;
     const room = top + textHeight - GAP - y;
     const maxLines = Math.max(1, Math.floor(room / (SIZE.contents * LINE_SPACING)));
