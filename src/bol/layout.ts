@@ -1,37 +1,29 @@
 /**
  * The BOL page plan, PURE: from a shipment, a template and a text-measuring function to a list of
- * pages, each with the rows it carries and the drawing operations (text, lines, boxes, image
- * slots) in PDF coordinates (points, origin bottom-left). The pdf-lib adapter only executes the
- * operations, so everything about the layout (wrapping, pagination, totals, the reference line)
- * is unit-tested here without a PDF.
+ * pages, each with the rows it carries and the drawing operations (text, lines, boxes, images,
+ * barcodes, the VOID stamp) in PDF coordinates (points, origin bottom-left). The pdf-lib adapter
+ * only executes the operations, so everything about the layout (wrapping, pagination, totals, the
+ * reference line, where each carrier field goes) is unit-tested here without a PDF.
+ *
+ * Where the carrier fields go (VICS Bill of Lading): FOB boxes on the SID# / CID# lines of ship
+ * from and ship to; carrier name, trailer, seals, SCAC and PRO (12-pt bold, with the SCAC/PRO
+ * barcode) in the carrier box; the terms boxes, the third-party bill-to and the master BOL box; the
+ * declared value sentence and COD block above the liability notice. VICS has no pickup window
+ * field: it heads the special instructions. Hazardous lines are marked X in the H.M. column with
+ * the 49 CFR 172.202 basic description before the commodity text, and the emergency response
+ * telephone number (172.604) is printed over the carrier table of every page.
  */
-import type { RatedOrderComponent, Shipment } from '../domain/schemas.js';
-import type { BolTemplateSpec } from './template.js';
+import { hazmatBasicDescription, type Hazmat } from '../domain/carrier.js';
+import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
+import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
+import { clampLines, fitText, oneLine, paragraphs, truncateToWidth, wrapText } from '../print/text.js';
+import { bolBarcodeData } from './barcode.js';
+import type { BolTemplateSpec, FreightChargeTerms } from './template.js';
 
+export { wrapText };
+export type { ColorRole, DrawOp } from '../print/drawOps.js';
 /** What layout needs to know about the font; the renderer implements it with the embedded font. */
-export interface BolTextMetrics {
-  /** Width in points of text already made printable. Widths must add up (no kerning). */
-  widthOf(text: string, size: number, bold: boolean): number;
-  /** The text as the font can print it: characters without a glyph replaced by a visible mark. */
-  printable(text: string): string;
-}
-
-export type ColorRole = 'text' | 'accent' | 'headerFill' | 'headerText' | 'rule';
-
-export type DrawOp =
-  | { kind: 'text'; text: string; x: number; y: number; size: number; bold: boolean; color: ColorRole }
-  | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; thickness: number; color: ColorRole }
-  | {
-      kind: 'rect';
-      x: number;
-      y: number;
-      width: number;
-      height: number;
-      fill: ColorRole | null;
-      stroke: ColorRole | null;
-      thickness: number;
-    }
-  | { kind: 'image'; image: 'logo' | 'barcode'; x: number; y: number; width: number; height: number };
+export type BolTextMetrics = TextMetrics;
 
 /** One component's row in the carrier information table: the wrapped lines of each cell. */
 export interface BolRow {
@@ -72,16 +64,18 @@ export interface BolLayout {
 export const PAGE_SIZES = { letter: [612, 792], a4: [595.28, 841.89] } as const;
 
 const MARGIN = 24;
-const LINE_SPACING = 1.2;
-/** Baseline below a line's top, as a share of the font size: centres capitals in the line box. */
-const BASELINE = 0.93;
 const PAD = 3;
 const BOX_BAR = 10;
-const SIZE = { title: 15, body: 7.5, label: 6, cell: 7, legal: 5.8, bolNumber: 12, notice: 6.8 } as const;
+/** Font sizes; VICS asks for 12-pt bold BOL number and SCAC/PRO. */
+const SIZE = { title: 15, body: 7.5, label: 6, cell: 7, legal: 5.8, bolNumber: 12, scacPro: 12, notice: 6.8, emergency: 8 } as const;
 const SPECIAL_INSTRUCTIONS_MAX_LINES = 20;
 
 /** Width of the bars of the GS1-128 barcode; at 156 modules that is ~0.45 mm per module. */
 export const BARCODE_BOX = { width: 200, height: 34 } as const;
+/** Start C, FNC1, AI 402 and 17 digits in 10 code-C pairs, check and stop: 11 * 13 + 13 modules. */
+const BOL_BARCODE_MODULES = 156;
+/** The SCAC/PRO barcode (Code 128) in the carrier box's bar code space. */
+export const PRO_BARCODE_BOX = { width: 200, height: 26 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers (pure)
@@ -113,167 +107,9 @@ export function computeTotals(components: readonly RatedOrderComponent[]): BolTo
   return { handlingUnits, packages, poundsWeight: weightInHundredths / 100 };
 }
 
-/** Collapses all whitespace (line breaks, tabs) to single spaces: for one-line fields. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** Paragraphs of a multi-line field, whitespace inside a paragraph collapsed. */
-function paragraphs(text: string): string[] {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim());
-}
-
-const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
-/**
- * Greedy word wrap of printable text into lines no wider than `maxWidth`; a word longer than a
- * line is broken between graphemes. Empty text gives no lines.
- */
-export function wrapText(text: string, maxWidth: number, size: number, bold: boolean, metrics: Pick<BolTextMetrics, 'widthOf'>): string[] {
-  const lines: string[] = [];
-  const spaceWidth = metrics.widthOf(' ', size, bold);
-  let line = '';
-  let lineWidth = 0;
-  for (const word of text.split(' ')) {
-    if (word === '') continue;
-    const wordWidth = metrics.widthOf(word, size, bold);
-    if (line && lineWidth + spaceWidth + wordWidth <= maxWidth) {
-      line += ` ${word}`;
-      lineWidth += spaceWidth + wordWidth;
-      continue;
-    }
-    if (line) lines.push(line);
-    if (wordWidth <= maxWidth) {
-      line = word;
-      lineWidth = wordWidth;
-      continue;
-    }
-    line = '';
-    lineWidth = 0;
-    for (const { segment } of graphemeSegmenter.segment(word)) {
-      const segmentWidth = metrics.widthOf(segment, size, bold);
-      if (line && lineWidth + segmentWidth > maxWidth) {
-        lines.push(line);
-        line = '';
-        lineWidth = 0;
-      }
-      line += segment;
-      lineWidth += segmentWidth;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-/** Cuts `lines` to `max`, ending the last kept line with an ellipsis that still fits. */
-function clampLines(lines: string[], max: number, maxWidth: number, size: number, metrics: BolTextMetrics): string[] {
-  if (lines.length <= max) return lines;
-  const kept = lines.slice(0, max);
-  let last = kept[max - 1] ?? '';
-  while (last && metrics.widthOf(`${last}…`, size, false) > maxWidth) last = last.slice(0, -1);
-  kept[max - 1] = `${last}…`;
-  return kept;
-}
-
-/** The text cut to one line of `maxWidth`, ending with an ellipsis when it had to be cut. */
-function truncateToWidth(text: string, maxWidth: number, size: number, bold: boolean, metrics: BolTextMetrics): string {
-  if (metrics.widthOf(text, size, bold) <= maxWidth) return text;
-  const ellipsisWidth = metrics.widthOf('…', size, bold);
-  let kept = '';
-  let width = 0;
-  for (const { segment } of graphemeSegmenter.segment(text)) {
-    const segmentWidth = metrics.widthOf(segment, size, bold);
-    if (width + segmentWidth + ellipsisWidth > maxWidth) break;
-    kept += segment;
-    width += segmentWidth;
-  }
-  return `${kept.trimEnd()}…`;
-}
-
 function humanizeAccessorial(code: string): string {
   const words = code.toLowerCase().split('_').filter(Boolean).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Page drawing context: top-down coordinates in, PDF coordinates out
-
-/** Coordinates to 1/100 pt: plenty for print, and shorter numbers in the content stream. */
-const round = (value: number) => Math.round(value * 100) / 100;
-
-class PageOps {
-  readonly ops: DrawOp[] = [];
-  constructor(
-    private readonly pageHeight: number,
-    private readonly metrics: BolTextMetrics,
-  ) {}
-
-  lineHeight(size: number): number {
-    return size * LINE_SPACING;
-  }
-
-  /** Text whose line box starts at `top`; `align` positions it against x (left edge, centre or right edge). */
-  text(text: string, x: number, top: number, size: number, options: { bold?: boolean; color?: ColorRole; align?: 'left' | 'center' | 'right' } = {}): void {
-    if (!text) return;
-    const bold = options.bold ?? false;
-    let left = x;
-    if (options.align === 'center' || options.align === 'right') {
-      const width = this.metrics.widthOf(text, size, bold);
-      left = options.align === 'center' ? x - width / 2 : x - width;
-    }
-    this.ops.push({ kind: 'text', text, x: round(left), y: round(this.pageHeight - (top + size * BASELINE)), size, bold, color: options.color ?? 'text' });
-  }
-
-  /** Several lines one under the other; returns the height they take. */
-  lines(lines: readonly string[], x: number, top: number, size: number, options: { bold?: boolean; color?: ColorRole; align?: 'left' | 'center' | 'right' } = {}): number {
-    const step = this.lineHeight(size);
-    lines.forEach((line, index) => this.text(line, x, top + index * step, size, options));
-    return lines.length * step;
-  }
-
-  hline(x1: number, x2: number, top: number, thickness = 0.5, color: ColorRole = 'rule'): void {
-    const y = round(this.pageHeight - top);
-    this.ops.push({ kind: 'line', x1: round(x1), y1: y, x2: round(x2), y2: y, thickness, color });
-  }
-
-  vline(x: number, top: number, bottom: number, thickness = 0.5, color: ColorRole = 'rule'): void {
-    this.ops.push({ kind: 'line', x1: round(x), y1: round(this.pageHeight - top), x2: round(x), y2: round(this.pageHeight - bottom), thickness, color });
-  }
-
-  rect(x: number, top: number, width: number, height: number, style: { fill?: ColorRole; stroke?: ColorRole; thickness?: number }): void {
-    this.ops.push({
-      kind: 'rect',
-      x: round(x),
-      y: round(this.pageHeight - top - height),
-      width: round(width),
-      height: round(height),
-      fill: style.fill ?? null,
-      stroke: style.stroke ?? null,
-      thickness: style.thickness ?? 0.75,
-    });
-  }
-
-  image(image: 'logo' | 'barcode', x: number, top: number, width: number, height: number): void {
-    this.ops.push({ kind: 'image', image, x: round(x), y: round(this.pageHeight - top - height), width: round(width), height: round(height) });
-  }
-
-  /** A square tick box followed by its label; returns the width taken. */
-  checkbox(x: number, top: number, label: string, checked: boolean, size: number): number {
-    const side = size + 1;
-    const boxTop = top + (this.lineHeight(size) - side) / 2;
-    this.rect(x, boxTop, side, side, { stroke: 'text', thickness: 0.6 });
-    if (checked) {
-      const y1 = this.pageHeight - boxTop;
-      const y2 = y1 - side;
-      this.ops.push({ kind: 'line', x1: x + 1.2, y1: y1 - 1.2, x2: x + side - 1.2, y2: y2 + 1.2, thickness: 1, color: 'text' });
-      this.ops.push({ kind: 'line', x1: x + 1.2, y1: y2 + 1.2, x2: x + side - 1.2, y2: y1 - 1.2, thickness: 1, color: 'text' });
-    }
-    this.text(label, x + side + 2.5, top, size);
-    return side + 2.5 + this.metrics.widthOf(label, size, false);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,6 +176,71 @@ interface Context {
   referenceLine: string;
   totals: BolTotals;
   carrierColumns: PlacedColumn<CarrierColumnKey>[];
+  carrier: { name: string | null; scac: string | null };
+  terms: ResolvedTerms;
+  /** At least one line is hazardous material: the emergency response number is printed. */
+  hazardous: boolean;
+}
+
+interface ResolvedTerms {
+  terms: FreightChargeTerms;
+  billTo: { name: string; lines: string[] } | null;
+}
+
+const SHIPMENT_TERMS = { PREPAID: 'prepaid', COLLECT: 'collect', THIRD_PARTY: 'third-party' } as const;
+
+/**
+ * The shipment's freight charge terms, or the template's when the shipment has the default
+ * (prepaid, no bill-to): a partner template that bills freight to the partner keeps doing so for
+ * shipments that did not say otherwise.
+ */
+export function resolveFreightTerms(shipment: Pick<Shipment, 'freightChargeTerms'>, template: Pick<BolTemplateSpec, 'freightChargeTerms' | 'thirdPartyBillTo'>): ResolvedTerms {
+  const { terms, billTo } = shipment.freightChargeTerms;
+  if (terms === 'PREPAID' && !billTo) return { terms: template.freightChargeTerms, billTo: template.thirdPartyBillTo };
+  return { terms: SHIPMENT_TERMS[terms], billTo: billTo ? { name: billTo.name, lines: addressTextLines(billTo) } : null };
+}
+
+/** The carrier of the shipment, else the template's default carrier. */
+export function resolveCarrier(shipment: Pick<Shipment, 'carrier'>, template: Pick<BolTemplateSpec, 'carrier'>): { name: string | null; scac: string | null } {
+  return shipment.carrier ? { name: shipment.carrier.name, scac: shipment.carrier.scac } : { name: template.carrier.name, scac: template.carrier.scac };
+}
+
+/**
+ * What the SCAC/PRO barcode encodes (VICS): the SCAC extended to four characters with dashes,
+ * then the PRO number. Null without both.
+ */
+export function scacProBarcodeData(carrier: { scac: string | null }, proNumber: string | null): string | null {
+  if (!carrier.scac || !proNumber) return null;
+  return `${carrier.scac.padEnd(4, '-')}${proNumber}`;
+}
+
+const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** `$1,250.00` from 125000 cents. */
+export function formatCents(cents: number): string {
+  return moneyFormat.format(cents / 100);
+}
+
+/**
+ * The declared value sentence with its blanks filled: the template's first two runs of
+ * underscores become the amount and the unit. A template text without blanks gets the sentence
+ * appended, so the value is never lost.
+ */
+export function declaredValueText(legalText: string, declaredValue: Shipment['declaredValue']): string {
+  if (!declaredValue) return legalText;
+  const amount = formatCents(declaredValue.amountInCents);
+  const unit = declaredValue.per === 'POUND' ? 'pound' : 'shipment';
+  const blanks = legalText.match(/_{3,}/g) ?? [];
+  if (blanks.length >= 2) return legalText.replace(/_{3,}/, amount).replace(/_{3,}/, unit);
+  return `${legalText} The agreed or declared value of the property is specifically stated by the shipper to be not exceeding ${amount} per ${unit}.`;
+}
+
+/** The commodity description of a line: a hazardous line starts with its 49 CFR 172.202 basic description. */
+export function commodityParagraphs(component: Pick<RatedOrderComponent, 'description'> & { hazmat?: Hazmat | null }): string[] {
+  const parts: string[] = [];
+  if (component.hazmat) parts.push(hazmatBasicDescription(component.hazmat));
+  if (component.description) parts.push(component.description);
+  return parts;
 }
 
 export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics: BolTextMetrics): BolLayout {
@@ -357,6 +258,9 @@ export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics
     referenceLine: referenceLine(shipment, template),
     totals: computeTotals(shipment.orderComponents),
     carrierColumns: placeColumns(CARRIER_COLUMNS, MARGIN, width),
+    carrier: resolveCarrier(shipment, template),
+    terms: resolveFreightTerms(shipment, template),
+    hazardous: shipment.orderComponents.some((component) => component.hazmat),
   };
 
   const rows = shipment.orderComponents.map((component, index) => buildRow(ctx, component, index));
@@ -404,6 +308,7 @@ export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics
     } else {
       page.text(`Continued on page ${number + 1}`, ctx.right, top + 3, SIZE.label, { align: 'right' });
     }
+    if (shipment.status === 'CANCELLED') drawVoidStamp(ctx, page);
     return {
       number,
       kind: slot.kind,
@@ -426,16 +331,21 @@ function buildRow(ctx: Context, component: RatedOrderComponent, componentIndex: 
     pkgQty: component.pieceCount === null ? '' : countFormat.format(component.pieceCount),
     pkgType: text(component.packagingType),
     weight: formatWeight(component.poundsWeight),
-    // No hazardous-materials flag exists on a component: the H.M. cell stays blank for the shipper to mark.
-    hm: '',
-    description: text(component.description),
+    // 49 CFR 172.201(a)(1)(iii): an X in the column captioned HM, before the proper shipping name.
+    hm: component.hazmat ? 'X' : '',
+    description: '',
     nmfc: text(component.nmfcCode),
     freightClass: component.freightClass,
   };
   const cells = {} as Record<CarrierColumnKey, string[]>;
   let lineCount = 1;
   for (const column of ctx.carrierColumns) {
-    const lines = wrapText(values[column.key], column.width - 2 * PAD, SIZE.cell, false, ctx.metrics);
+    const width = column.width - 2 * PAD;
+    // The basic description (172.202(b): in sequence, nothing interspersed) on its own lines, then the commodity text.
+    const lines =
+      column.key === 'description'
+        ? commodityParagraphs(component).flatMap((paragraph) => wrapText(text(paragraph), width, SIZE.cell, false, ctx.metrics))
+        : wrapText(values[column.key], width, SIZE.cell, false, ctx.metrics);
     cells[column.key] = lines;
     lineCount = Math.max(lineCount, lines.length);
   }
@@ -481,7 +391,8 @@ function drawTotalsRow(ctx: Context, page: PageOps, top: number): void {
 
 /** The carrier table's title bar and two-level column header; returns the height taken. */
 function drawCarrierTableHeader(ctx: Context, page: PageOps, top: number, title: string): number {
-  let y = top + drawSectionBar(ctx, page, ctx.left, top, ctx.width, title);
+  let y = top + drawEmergencyPhone(ctx, page, top);
+  y += drawSectionBar(ctx, page, ctx.left, y, ctx.width, title);
   const rowHeight = SIZE.label * LINE_SPACING + 3;
   const height = 2 * rowHeight;
   page.rect(ctx.left, y, ctx.width, height, { fill: 'headerFill' });
@@ -510,6 +421,40 @@ function drawCarrierTableHeader(ctx: Context, page: PageOps, top: number, title:
   page.hline(ctx.left, ctx.right, y + height);
   y += height;
   return y - top;
+}
+
+/**
+ * 49 CFR 172.604(a)(3)(ii): one number for every hazardous line, "entered once on the shipping
+ * paper in a clearly visible location and identified as an emergency response information
+ * number". Printed over the carrier table of every page, so each sheet carries it. Returns the
+ * height taken (0 for a shipment without hazardous material).
+ */
+function drawEmergencyPhone(ctx: Context, page: PageOps, top: number): number {
+  if (!ctx.hazardous) return 0;
+  const label = 'EMERGENCY RESPONSE TELEPHONE NUMBER (HAZARDOUS MATERIALS):';
+  const x = ctx.left + PAD + 1;
+  const labelWidth = ctx.metrics.widthOf(`${label} `, SIZE.emergency, true);
+  const phone = ctx.shipment.emergencyContactPhone ? ctx.metrics.printable(oneLine(ctx.shipment.emergencyContactPhone)) : null;
+  const lines = phone ? wrapText(phone, ctx.width - 2 * PAD - 2 - labelWidth, SIZE.emergency, true, ctx.metrics) : [];
+  const height = Math.max(1, lines.length) * SIZE.emergency * LINE_SPACING + 2 * PAD;
+  page.rect(ctx.left, top, ctx.width, height, { stroke: 'accent', thickness: 1.2 });
+  page.text(label, x, top + PAD, SIZE.emergency, { bold: true });
+  if (phone) page.lines(lines, x + labelWidth, top + PAD, SIZE.emergency, { bold: true });
+  else page.hline(x + labelWidth, ctx.right - PAD, top + PAD + SIZE.emergency * LINE_SPACING, 0.4);
+  return height + 4;
+}
+
+/** VOID across the page, with the cancellation date and reason under it. */
+function drawVoidStamp(ctx: Context, page: PageOps): void {
+  page.diagonalStamp('VOID', ctx.pageWidth, { share: 0.55 });
+  const { cancelledAt, cancellationReason } = ctx.shipment;
+  const when = cancelledAt ? ` ${cancelledAt.slice(0, 10)}` : '';
+  const reason = cancellationReason ? `: ${oneLine(cancellationReason)}` : '';
+  // Sized to 60 % of the diagonal like the stamp; a reason too long for 9 points is cut.
+  const share = 0.6;
+  const noteWidth = share * Math.hypot(ctx.pageWidth, ctx.pageHeight);
+  const note = truncateToWidth(ctx.metrics.printable(`CANCELLED${when}${reason}`), noteWidth, 9, true, ctx.metrics);
+  page.diagonalStamp(note, ctx.pageWidth, { share, maxSize: 16, offset: -110 });
 }
 
 /** A filled title bar (the VICS black band) with its label; returns its height. */
@@ -574,19 +519,51 @@ function addressLines(ctx: Context, address: Shipment['shipper']): string[] {
   return lines;
 }
 
-/** `Label: value`, or `Label:` and a rule to write on when the value is unknown. */
-function drawSlot(ctx: Context, page: PageOps, x: number, top: number, width: number, label: string, value: string | null): number {
-  const labelWidth = ctx.metrics.widthOf(`${label} `, SIZE.body, true);
-  page.text(label, x, top, SIZE.body, { bold: true });
-  if (value) {
-    const lines = wrapText(ctx.metrics.printable(oneLine(value)), width - labelWidth, SIZE.body, false, ctx.metrics);
-    return page.lines(lines, x + labelWidth, top, SIZE.body);
+/** An address as lines of text: street, city line, contact and phone (for the third-party bill-to). */
+function addressTextLines(address: Address): string[] {
+  const lines = [address.street1];
+  if (address.street2) lines.push(address.street2);
+  lines.push(`${address.city}, ${address.state} ${address.postalCode}`);
+  if (address.contactName) lines.push(`Contact: ${address.contactName}`);
+  if (address.phone) lines.push(`Phone: ${address.phone}`);
+  return lines;
+}
+
+interface SlotOptions {
+  /** The value's size (the label stays body size, on the same baseline). */
+  valueSize?: number;
+  /** Long values shrink down to this size (default: body size) to fit `maxLines` (default 1) before they wrap further. */
+  minSize?: number;
+  maxLines?: number;
+  valueBold?: boolean;
+  /** An FOB tick box at the right end of the slot's first line (VICS: on the SID# and CID# lines). */
+  fob?: boolean;
+}
+
+/** `Label: value`, or `Label:` and a rule to write on when the value is unknown. Returns the height taken. */
+function drawSlot(ctx: Context, page: PageOps, x: number, top: number, width: number, label: string, value: string | null, options: SlotOptions = {}): number {
+  const { metrics } = ctx;
+  const labelWidth = metrics.widthOf(`${label} `, SIZE.body, true);
+  let valueWidth = width - labelWidth;
+  if (options.fob !== undefined) {
+    const fobWidth = metrics.widthOf('FOB: ', SIZE.body, true) + SIZE.body + 1;
+    valueWidth -= fobWidth + 6;
+    const fobX = x + width - fobWidth;
+    page.text('FOB:', fobX, top, SIZE.body, { bold: true });
+    page.checkbox(fobX + metrics.widthOf('FOB: ', SIZE.body, true), top, '', options.fob, SIZE.body);
   }
-  page.hline(x + labelWidth, x + width, top + SIZE.body * LINE_SPACING, 0.4);
+  if (value) {
+    const { lines, size } = fitText(metrics.printable(oneLine(value)), valueWidth, options.maxLines ?? 1, options.valueSize ?? SIZE.body, options.minSize ?? SIZE.body, options.valueBold ?? false, metrics);
+    // Label and the first value line share a baseline.
+    page.text(label, x, top + (size - SIZE.body) * BASELINE, SIZE.body, { bold: true });
+    return page.lines(lines, x + labelWidth, top, size, { bold: options.valueBold ?? false });
+  }
+  page.text(label, x, top, SIZE.body, { bold: true });
+  page.hline(x + labelWidth, x + labelWidth + valueWidth, top + SIZE.body * LINE_SPACING, 0.4);
   return page.lineHeight(SIZE.body) + 1.5;
 }
 
-function addressBox(ctx: Context, label: string, address: Shipment['shipper'], slots: Array<[string, string | null]>): BoxContent {
+function addressBox(ctx: Context, label: string, address: Shipment['shipper'], slots: Array<[string, string | null, SlotOptions?]>): BoxContent {
   return {
     label,
     draw(page, x, top, width) {
@@ -595,7 +572,7 @@ function addressBox(ctx: Context, label: string, address: Shipment['shipper'], s
       for (const line of addressLines(ctx, address)) {
         y += page.lines(wrapText(line, width, SIZE.body, false, ctx.metrics), x, y, SIZE.body);
       }
-      for (const [slotLabel, value] of slots) y += drawSlot(ctx, page, x, y, width, slotLabel, value);
+      for (const [slotLabel, value, options] of slots) y += drawSlot(ctx, page, x, y, width, slotLabel, value, options);
       return y - top;
     },
   };
@@ -613,7 +590,7 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
     label: 'THIRD PARTY FREIGHT CHARGES BILL TO',
     draw(p, x, y0, width) {
       let y = y0;
-      const billTo = template.thirdPartyBillTo;
+      const billTo = ctx.terms.billTo;
       if (billTo) {
         y += p.lines(wrapText(metrics.printable(oneLine(billTo.name)), width, SIZE.body, true, metrics), x, y, SIZE.body, { bold: true });
         for (const line of billTo.lines) y += p.lines(wrapText(metrics.printable(oneLine(line)), width, SIZE.body, false, metrics), x, y, SIZE.body);
@@ -627,6 +604,12 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
     label: 'SPECIAL INSTRUCTIONS',
     draw(p, x, y0, width) {
       let y = y0;
+      if (shipment.pickupWindow) {
+        // VICS has no field for the dock hours: they head the special instructions.
+        const { readyTime, closeTime } = shipment.pickupWindow;
+        const text = metrics.printable(`Pickup window: ready ${readyTime}, dock closes ${closeTime} (local time at ship from)`);
+        y += p.lines(wrapText(text, width, SIZE.body, true, metrics), x, y, SIZE.body, { bold: true });
+      }
       if (shipment.accessorials.length > 0) {
         const text = metrics.printable(`Accessorials: ${shipment.accessorials.map(humanizeAccessorial).join(', ')}`);
         y += p.lines(wrapText(text, width, SIZE.body, true, metrics), x, y, SIZE.body, { bold: true });
@@ -647,10 +630,10 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
     },
   };
   const leftBoxes = [
-    addressBox(ctx, 'SHIP FROM', shipment.shipper, [['SID#:', shipment.id]]),
+    addressBox(ctx, 'SHIP FROM', shipment.shipper, [['SID#:', shipment.id, { fob: shipment.fob === 'ORIGIN' }]]),
     addressBox(ctx, 'SHIP TO', shipment.consignee, [
       ['Location #:', null],
-      ['CID#:', null],
+      ['CID#:', null, { fob: shipment.fob === 'DESTINATION' }],
     ]),
     thirdParty,
     special,
@@ -662,7 +645,7 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
       let y = y0;
       p.text(shipment.bolNumber, x + width / 2, y, SIZE.bolNumber, { bold: true, align: 'center' });
       y += SIZE.bolNumber * LINE_SPACING + 2;
-      p.image('barcode', x + (width - BARCODE_BOX.width) / 2, y, BARCODE_BOX.width, BARCODE_BOX.height);
+      p.barcode('gs1-128', bolBarcodeData(shipment.bolNumber), BOL_BARCODE_MODULES, x + (width - BARCODE_BOX.width) / 2, y, BARCODE_BOX.width, BARCODE_BOX.height);
       y += BARCODE_BOX.height + 1;
       p.text(`(402) ${shipment.bolNumber}`, x + width / 2, y, SIZE.label, { align: 'center' });
       return y + p.lineHeight(SIZE.label) - y0;
@@ -671,12 +654,21 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
   const carrierBox: BoxContent = {
     label: 'CARRIER',
     draw(p, x, y0, width) {
+      // The VICS order: carrier name, trailer, seals, SCAC, PRO, then the bar code space.
       let y = y0;
-      y += drawSlot(ctx, p, x, y, width, 'Carrier name:', template.carrier.name);
-      y += drawSlot(ctx, p, x, y, width, 'SCAC:', template.carrier.scac);
-      y += drawSlot(ctx, p, x, y, width, 'Pro number:', null);
-      y += drawSlot(ctx, p, x, y, width, 'Trailer number:', null);
-      y += drawSlot(ctx, p, x, y, width, 'Seal number(s):', null);
+      y += drawSlot(ctx, p, x, y, width, 'Carrier name:', ctx.carrier.name, { maxLines: 2, minSize: SIZE.label });
+      y += drawSlot(ctx, p, x, y, width, 'Trailer number:', shipment.trailerNumber, { minSize: SIZE.label });
+      y += drawSlot(ctx, p, x, y, width, 'Seal number(s):', shipment.sealNumbers.length > 0 ? shipment.sealNumbers.join(', ') : null, { maxLines: 3, minSize: SIZE.legal });
+      y += drawSlot(ctx, p, x, y, width, 'SCAC:', ctx.carrier.scac, { valueSize: SIZE.scacPro, valueBold: true });
+      y += drawSlot(ctx, p, x, y, width, 'Pro number:', shipment.proNumber, { valueSize: SIZE.scacPro, valueBold: true });
+      const barcodeData = scacProBarcodeData(ctx.carrier, shipment.proNumber);
+      if (barcodeData) {
+        y += 2;
+        p.barcode('code128', barcodeData, null, x + (width - PRO_BARCODE_BOX.width) / 2, y, PRO_BARCODE_BOX.width, PRO_BARCODE_BOX.height);
+        y += PRO_BARCODE_BOX.height + 1;
+        p.text(barcodeData, x + width / 2, y, SIZE.label, { align: 'center' });
+        y += p.lineHeight(SIZE.label);
+      }
       return y - y0;
     },
   };
@@ -692,9 +684,12 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
         ['collect', 'Collect'],
         ['third-party', '3rd Party'],
       ];
-      for (const [term, label] of terms) checkX += p.checkbox(checkX, y, label, template.freightChargeTerms === term, SIZE.body) + 12;
+      for (const [term, label] of terms) checkX += p.checkbox(checkX, y, label, ctx.terms.terms === term, SIZE.body) + 12;
       y += p.lineHeight(SIZE.body) + 3;
       y += drawSlot(ctx, p, x, y, width, 'Pickup date:', shipment.pickupDate);
+      y += 1;
+      p.checkbox(x, y, 'Master Bill of Lading: with attached underlying Bills of Lading', shipment.masterBol, SIZE.label);
+      y += p.lineHeight(SIZE.label) + 2;
       return y - y0;
     },
   };
@@ -723,6 +718,7 @@ function drawSupplementHeader(ctx: Context, page: PageOps, number: number, pageC
     `Order: ${ctx.referenceLine}`,
     `Ship from: ${oneLine(shipment.shipper.name)}, ${shipment.shipper.city}, ${shipment.shipper.state}`,
     `Ship to: ${oneLine(shipment.consignee.name)}, ${shipment.consignee.city}, ${shipment.consignee.state}`,
+    ...(ctx.carrier.scac || shipment.proNumber ? [`Carrier: ${[ctx.carrier.scac, shipment.proNumber ? `PRO ${shipment.proNumber}` : null].filter(Boolean).join(', ')}`] : []),
   ].map((line) => truncateToWidth(metrics.printable(line), textWidth, SIZE.body, false, metrics));
   const textHeight = SIZE.bolNumber * LINE_SPACING + 1 + summary.length * SIZE.body * LINE_SPACING;
   const boxHeight = Math.max(BARCODE_BOX.height + SIZE.label * LINE_SPACING + 1, textHeight) + 2 * PAD;
@@ -733,7 +729,7 @@ function drawSupplementHeader(ctx: Context, page: PageOps, number: number, pageC
   y += SIZE.bolNumber * LINE_SPACING + 1;
   page.lines(summary, x, y, SIZE.body);
   const barcodeX = ctx.right - PAD - 8 - BARCODE_BOX.width;
-  page.image('barcode', barcodeX, top + PAD, BARCODE_BOX.width, BARCODE_BOX.height);
+  page.barcode('gs1-128', bolBarcodeData(shipment.bolNumber), BOL_BARCODE_MODULES, barcodeX, top + PAD, BARCODE_BOX.width, BARCODE_BOX.height);
   page.text(`(402) ${shipment.bolNumber}`, barcodeX + BARCODE_BOX.width / 2, top + PAD + BARCODE_BOX.height + 1, SIZE.label, { align: 'center' });
   top += boxHeight + 5;
   top += drawCarrierTableHeader(ctx, page, top, 'CARRIER INFORMATION (CONTINUED)');
@@ -827,7 +823,7 @@ function drawFooter(ctx: Context, page: PageOps, top: number): number {
   // Declared value | COD
   const leftWidth = Math.round(ctx.width * 0.6);
   const rightWidth = ctx.width - leftWidth;
-  const declared = wrapText(p(legal.declaredValue), leftWidth - 2 * PAD - 2, SIZE.legal, false, metrics);
+  const declared = wrapText(p(declaredValueText(legal.declaredValue, ctx.shipment.declaredValue)), leftWidth - 2 * PAD - 2, SIZE.legal, false, metrics);
   const declaredHeight = declared.length * SIZE.legal * LINE_SPACING;
   const codStep = SIZE.body * LINE_SPACING + 3;
   const codHeight = 3 * codStep;
@@ -836,13 +832,14 @@ function drawFooter(ctx: Context, page: PageOps, top: number): number {
   page.rect(ctx.left + leftWidth, y, rightWidth, rowOne, { stroke: 'rule' });
   page.lines(declared, ctx.left + PAD + 1, y + PAD, SIZE.legal);
   const codX = ctx.left + leftWidth + PAD + 1;
-  drawSlot(ctx, page, codX, y + PAD, rightWidth - 2 * PAD - 2, 'COD Amount: $', null);
+  const cod = ctx.shipment.cod;
+  drawSlot(ctx, page, codX, y + PAD, rightWidth - 2 * PAD - 2, cod ? 'COD Amount:' : 'COD Amount: $', cod ? formatCents(cod.amountInCents) : null, { valueBold: true });
   const feeTop = y + PAD + codStep;
   page.text('Fee terms:', codX, feeTop, SIZE.body, { bold: true });
   let checkX = codX + metrics.widthOf('Fee terms: ', SIZE.body, true);
-  checkX += page.checkbox(checkX, feeTop, 'Collect', false, SIZE.body) + 10;
-  page.checkbox(checkX, feeTop, 'Prepaid', false, SIZE.body);
-  page.checkbox(codX, feeTop + codStep, 'Customer check acceptable', false, SIZE.body);
+  checkX += page.checkbox(checkX, feeTop, 'Collect', cod?.feeTerms === 'COLLECT', SIZE.body) + 10;
+  page.checkbox(checkX, feeTop, 'Prepaid', cod?.feeTerms === 'PREPAID', SIZE.body);
+  page.checkbox(codX, feeTop + codStep, 'Customer check acceptable', cod?.customerCheckAcceptable ?? false, SIZE.body);
   y += rowOne;
 
   // Liability limitation notice, full width

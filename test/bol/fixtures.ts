@@ -64,6 +64,8 @@ export interface ShipmentSpec {
   accessorials?: string[];
   shipperName?: string;
   consigneeName?: string;
+  /** Carrier fields and status as stored (carrier, proNumber, freightChargeTerms, cod, status...). */
+  extra?: Partial<Shipment>;
 }
 
 export function makeShipment(spec: ShipmentSpec = {}): Shipment {
@@ -114,6 +116,7 @@ export function makeShipment(spec: ShipmentSpec = {}): Shipment {
       accessorialsInCents: [{ code: 'LIFTGATE_DELIVERY', amountInCents: 1_000 }],
     },
     createdAt: '2026-11-20T15:04:05.000Z',
+    ...spec.extra,
   });
 }
 

@@ -1,6 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeTotals, formatWeight, layoutBol, PAGE_SIZES, referenceLine, wrapText, type BolLayout, type BolTextMetrics, type DrawOp } from '../../src/bol/layout.js';
+import {
+  commodityParagraphs,
+  computeTotals,
+  declaredValueText,
+  formatCents,
+  formatWeight,
+  layoutBol,
+  PAGE_SIZES,
+  referenceLine,
+  resolveFreightTerms,
+  wrapText,
+  type BolLayout,
+  type BolTextMetrics,
+  type DrawOp,
+} from '../../src/bol/layout.js';
 import { bolTemplateFileSchema, type BolTemplateSpec } from '../../src/bol/template.js';
 import { component, describedComponents, LONG_DESCRIPTION, makeShipment } from './fixtures.js';
 
@@ -135,7 +149,7 @@ describe('layoutBol', () => {
       expect(pageTexts).toContain(`Page ${page.number} of ${layout.pages.length}`);
       expect(pageTexts).toContain(shipment.bolNumber);
       expect(pageTexts).toContain('COMMODITY DESCRIPTION');
-      expect(page.ops.filter((op) => op.kind === 'image' && op.image === 'barcode')).toHaveLength(1);
+      expect(page.ops.filter((op) => op.kind === 'barcode' && op.symbology === 'gs1-128')).toHaveLength(1);
       expect(pageTexts.includes('GRAND TOTAL')).toBe(page.hasTotals || page.kind === 'first');
     }
     const last = layout.pages[layout.pages.length - 1]!;
@@ -212,5 +226,233 @@ describe('layoutBol', () => {
     expect(crossesLeftOf('Collect')).toBe(2);
     expect(crossesLeftOf('Prepaid')).toBe(0);
     expect(crossesLeftOf('3rd Party')).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Carrier fields
+
+const ADDRESS = { name: 'ACME Payables', street1: 'PO Box 4410', street2: null, city: 'Columbus', state: 'OH', postalCode: '43216', countryCode: 'US' as const, contactName: 'Ana Ito', phone: null };
+const GASOLINE = { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' as const };
+const CARRIER_FIELDS = {
+  carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
+  proNumber: '0123456789',
+  trailerNumber: 'TR-4471',
+  sealNumbers: ['SL-001', 'SL-002'],
+};
+
+const textOps = (layout: BolLayout, page = 0) => texts(layout.pages[page]!.ops);
+const opWith = (layout: BolLayout, text: string, page = 0) => {
+  const op = textOps(layout, page).find((candidate) => candidate.text === text);
+  expect(op, `a text "${text}"`).toBeDefined();
+  return op!;
+};
+/** The 1-pt crossing lines of a ticked box whose right edge is just left of `x`. */
+const crossesLeftOf = (ops: readonly DrawOp[], x: number, y: number) =>
+  ops.filter((op) => op.kind === 'line' && op.thickness === 1 && op.x2 <= x && op.x1 > x - 12 && Math.abs((op.y1 + op.y2) / 2 - y - 2.5) < 6).length;
+
+describe('carrier fields on the BOL', () => {
+  it('prints carrier name, trailer, seals, and SCAC and PRO in 12-pt bold on the line of their label', () => {
+    const layout = layoutBol(makeShipment({ extra: CARRIER_FIELDS }), standard, metrics);
+    for (const value of ['Old Dominion Freight Line', 'TR-4471', 'SL-001, SL-002']) expect(textOps(layout).map((op) => op.text)).toContain(value);
+    for (const [label, value] of [['SCAC:', 'ODFL'], ['Pro number:', '0123456789']] as const) {
+      const valueOp = opWith(layout, value);
+      expect(valueOp).toMatchObject({ size: 12, bold: true });
+      expect(opWith(layout, label).y).toBe(valueOp.y);
+    }
+  });
+
+  it('puts the SCAC/PRO barcode (SCAC dash-padded to 4, then the PRO) under the PRO, with its text; none without both', () => {
+    const barcodes = (extra: object) =>
+      layoutBol(makeShipment({ extra }), standard, metrics).pages[0]!.ops.flatMap((op) => (op.kind === 'barcode' ? [`${op.symbology} ${op.data}`] : []));
+    expect(barcodes(CARRIER_FIELDS)).toEqual(['gs1-128 (402)06141410000001231', 'code128 ODFL0123456789']);
+    expect(barcodes({ ...CARRIER_FIELDS, carrier: { name: 'A B Carriers', scac: 'AB' } })).toEqual(['gs1-128 (402)06141410000001231', 'code128 AB--0123456789']);
+    expect(barcodes({ ...CARRIER_FIELDS, proNumber: null })).toEqual(['gs1-128 (402)06141410000001231']);
+    expect(barcodes({ ...CARRIER_FIELDS, carrier: null })).toEqual(['gs1-128 (402)06141410000001231']);
+    expect(textOps(layoutBol(makeShipment({ extra: CARRIER_FIELDS }), standard, metrics)).map((op) => op.text)).toContain('ODFL0123456789');
+  });
+
+  it("prefers the shipment's carrier to the template's default carrier, and uses the template's without one", () => {
+    const acme = bolTemplateFileSchema.parse({ description: 'p', carrier: { name: 'ACME Freight Lines', scac: 'ACLF' } });
+    expect(textOps(layoutBol(makeShipment({ extra: CARRIER_FIELDS }), acme, metrics)).map((op) => op.text)).toEqual(expect.arrayContaining(['Old Dominion Freight Line', 'ODFL']));
+    expect(textOps(layoutBol(makeShipment(), acme, metrics)).map((op) => op.text)).toEqual(expect.arrayContaining(['ACME Freight Lines', 'ACLF']));
+  });
+
+  it('ticks the terms box of the shipment and fills the third-party bill-to from its address', () => {
+    const layout = layoutBol(makeShipment({ extra: { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: ADDRESS } } }), standard, metrics);
+    const ops = layout.pages[0]!.ops;
+    const box = (label: string) => crossesLeftOf(ops, opWith(layout, label).x, opWith(layout, label).y);
+    expect([box('Prepaid'), box('Collect'), box('3rd Party')]).toEqual([0, 0, 2]);
+    expect(textOps(layout).map((op) => op.text)).toEqual(expect.arrayContaining(['ACME Payables', 'PO Box 4410', 'Columbus, OH 43216', 'Contact: Ana Ito']));
+  });
+
+  it("keeps a partner template's terms and bill-to for a shipment with the default terms, and lets COLLECT override them", () => {
+    const partnerTerms = bolTemplateFileSchema.parse({ description: 'p', freightChargeTerms: 'third-party', thirdPartyBillTo: { name: 'Partner Payables', lines: ['Box 1'] } });
+    expect(resolveFreightTerms(makeShipment(), partnerTerms)).toEqual({ terms: 'third-party', billTo: { name: 'Partner Payables', lines: ['Box 1'] } });
+    expect(resolveFreightTerms(makeShipment({ extra: { freightChargeTerms: { terms: 'COLLECT', billTo: null } } }), partnerTerms)).toEqual({ terms: 'collect', billTo: null });
+  });
+
+  it('ticks the FOB box at ship from for ORIGIN and at ship to for DESTINATION, none without FOB', () => {
+    const fobTicks = (fob: 'ORIGIN' | 'DESTINATION' | null) => {
+      const layout = layoutBol(makeShipment({ extra: { fob } }), standard, metrics);
+      const labels = textOps(layout).filter((op) => op.text === 'FOB:');
+      expect(labels).toHaveLength(2);
+      // Ship from is above ship to: higher y first. The box follows the label.
+      return labels.sort((a, b) => b.y - a.y).map((label) => crossesLeftOf(layout.pages[0]!.ops, label.x + 30, label.y));
+    };
+    expect(fobTicks('ORIGIN')).toEqual([2, 0]);
+    expect(fobTicks('DESTINATION')).toEqual([0, 2]);
+    expect(fobTicks(null)).toEqual([0, 0]);
+  });
+
+  it('ticks the master BOL box only for a master bill', () => {
+    const ticks = (masterBol: boolean) => {
+      const layout = layoutBol(makeShipment({ extra: { masterBol } }), standard, metrics);
+      const label = opWith(layout, 'Master Bill of Lading: with attached underlying Bills of Lading');
+      return crossesLeftOf(layout.pages[0]!.ops, label.x, label.y);
+    };
+    expect([ticks(true), ticks(false)]).toEqual([2, 0]);
+  });
+
+  it('fills the declared value sentence, per shipment or per pound, and appends it to a template text without blanks', () => {
+    const legal = bolTemplateFileSchema.parse({ description: 'd' }).legalText.declaredValue;
+    expect(declaredValueText(legal, { amountInCents: 125_000, per: 'SHIPMENT' })).toContain('specifically stated by the shipper to be not exceeding $1,250.00 per shipment."');
+    expect(declaredValueText(legal, { amountInCents: 250, per: 'POUND' })).toContain('not exceeding $2.50 per pound."');
+    expect(declaredValueText(legal, null)).toBe(legal);
+    expect(declaredValueText('Value as agreed.', { amountInCents: 1, per: 'SHIPMENT' })).toBe(
+      'Value as agreed. The agreed or declared value of the property is specifically stated by the shipper to be not exceeding $0.01 per shipment.',
+    );
+    expect(formatCents(1_000_000_000)).toBe('$10,000,000.00');
+  });
+
+  it('prints the COD amount and ticks its fee terms and the customer check box', () => {
+    const layout = layoutBol(makeShipment({ extra: { cod: { amountInCents: 50_000, feeTerms: 'PREPAID', customerCheckAcceptable: true } } }), standard, metrics);
+    const ops = layout.pages[0]!.ops;
+    expect(opWith(layout, '$500.00').y).toBe(opWith(layout, 'COD Amount:').y);
+    const box = (label: string) => crossesLeftOf(ops, opWith(layout, label).x, opWith(layout, label).y);
+    // "Collect" and "Prepaid" are also the freight terms' labels: take the COD ones, the lowest.
+    const lowest = (label: string) => textOps(layout).filter((op) => op.text === label).sort((a, b) => a.y - b.y)[0]!;
+    expect(crossesLeftOf(ops, lowest('Collect').x, lowest('Collect').y)).toBe(0);
+    expect(crossesLeftOf(ops, lowest('Prepaid').x, lowest('Prepaid').y)).toBe(2);
+    expect(box('Customer check acceptable')).toBe(2);
+    const none = layoutBol(makeShipment(), standard, metrics);
+    expect(textOps(none).map((op) => op.text)).toContain('COD Amount: $');
+  });
+
+  it('heads the special instructions with the pickup window', () => {
+    const layout = layoutBol(makeShipment({ extra: { pickupWindow: { readyTime: '08:00', closeTime: '16:30' } } }), standard, metrics);
+    const all = textOps(layout).map((op) => op.text).join(' ');
+    expect(all).toContain('Pickup window: ready 08:00, dock closes 16:30 (local time at ship from)');
+    expect(all.indexOf('Pickup window')).toBeLessThan(all.indexOf('Accessorials:'));
+  });
+});
+
+describe('hazardous materials on the BOL', () => {
+  const hazmatShipment = (count: number) =>
+    makeShipment({
+      components: Array.from({ length: count }, (_, index) =>
+        component({ description: index % 2 ? `Line ${index + 1} steel drums` : `Line ${index + 1} gasoline drums`, hazmat: index % 2 ? null : GASOLINE, pieceCount: 4, packagingType: 'drums' }),
+      ),
+      extra: { emergencyContactPhone: '800-424-9300' },
+    });
+
+  it('marks X in the H.M. column and puts the basic description before the commodity text', () => {
+    const layout = layoutBol(hazmatShipment(2), standard, metrics);
+    const [hazardous, plain] = layout.pages[0]!.rows;
+    expect(hazardous!.cells.hm).toEqual(['X']);
+    expect(hazardous!.cells.description).toEqual(['UN1203, Gasoline, 3, PG II', 'Line 1 gasoline drums']);
+    expect(plain!.cells.hm).toEqual([]);
+    expect(plain!.cells.description).toEqual(['Line 2 steel drums']);
+    expect(commodityParagraphs({ description: null, hazmat: { ...GASOLINE, hazardClass: '2.1', packingGroup: null } })).toEqual(['UN1203, Gasoline, 2.1']);
+  });
+
+  it('prints the emergency response number on every page of a long hazardous BOL, and on no BOL without hazardous lines', () => {
+    const layout = layoutBol(hazmatShipment(70), standard, metrics);
+    expect(layout.pages.length).toBeGreaterThanOrEqual(3);
+    for (const page of layout.pages) {
+      const pageTexts = texts(page.ops).map((op) => op.text);
+      expect(pageTexts).toContain('EMERGENCY RESPONSE TELEPHONE NUMBER (HAZARDOUS MATERIALS):');
+      expect(pageTexts).toContain('800-424-9300');
+    }
+    expect(layout.pages.flatMap((page) => page.rows).filter((row) => row.cells.hm[0] === 'X')).toHaveLength(35);
+    expect(allText(layoutBol(makeShipment({ extra: { emergencyContactPhone: '800-424-9300' } }), standard, metrics))).not.toContain('800-424-9300');
+  });
+});
+
+describe('a cancelled shipment', () => {
+  it('prints VOID diagonally across every page, with the date and reason; a booked one has no stamp', () => {
+    const cancelled = makeShipment({
+      components: describedComponents(60),
+      extra: { status: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z', cancellationReason: 'order withdrawn' },
+    });
+    const layout = layoutBol(cancelled, standard, metrics);
+    expect(layout.pages.length).toBeGreaterThanOrEqual(2);
+    const diagonal = (Math.atan2(792, 612) * 180) / Math.PI;
+    for (const page of layout.pages) {
+      const stamps = page.ops.flatMap((op) => (op.kind === 'stamp' ? [op] : []));
+      expect(stamps.map((stamp) => stamp.text)).toEqual(['VOID', 'CANCELLED 2026-11-21: order withdrawn']);
+      for (const stamp of stamps) expect(stamp.angle).toBeCloseTo(diagonal, 1);
+      expect(stamps[0]!.size).toBeGreaterThan(150);
+    }
+    expect(layoutBol(makeShipment(), standard, metrics).pages[0]!.ops.some((op) => op.kind === 'stamp')).toBe(false);
+  });
+
+  it('centres the VOID stamp on the page', () => {
+    const layout = layoutBol(makeShipment({ extra: { status: 'CANCELLED' } }), standard, metrics);
+    const stamp = layout.pages[0]!.ops.find((op) => op.kind === 'stamp' && op.text === 'VOID') as Extract<DrawOp, { kind: 'stamp' }>;
+    const angle = (stamp.angle * Math.PI) / 180;
+    const width = metrics.widthOf('VOID', stamp.size, true);
+    // The middle of the baseline, lifted by half the capitals, is the page centre.
+    const midX = stamp.x + (Math.cos(angle) * width) / 2 - (Math.sin(angle) * 0.73 * stamp.size) / 2;
+    const midY = stamp.y + (Math.sin(angle) * width) / 2 + (Math.cos(angle) * 0.73 * stamp.size) / 2;
+    expect(midX).toBeCloseTo(306, 0);
+    expect(midY).toBeCloseTo(396, 0);
+  });
+});
+
+describe('absurd carrier fields', () => {
+  it('wrap or shrink inside their column: 100-character carrier name, 20-character PRO, 10 seals of 32, long bill-to and phone (property)', () => {
+    const word = fc.string({ unit: fc.constantFrom('W', 'M', 'i', '1', ' ', 'Ж'), minLength: 1, maxLength: 100 });
+    const code = (max: number) => fc.string({ unit: fc.constantFrom('W', 'M', '0', '9', '-'), minLength: 1, maxLength: max });
+    fc.assert(
+      fc.property(word, code(20).map((pro) => `W${pro}`.slice(0, 20)), fc.array(code(32), { minLength: 0, maxLength: 10 }), code(32), word, fc.integer({ min: 1, max: 12 }), (name, pro, seals, phone, billToName, lines) => {
+        const shipment = makeShipment({
+          components: Array.from({ length: lines }, () => component({ description: name, hazmat: { ...GASOLINE, properShippingName: `N${name}`.slice(0, 200) } })),
+          extra: {
+            carrier: { name: `C${name}`.slice(0, 100), scac: 'WWWW' },
+            proNumber: pro,
+            trailerNumber: phone,
+            sealNumbers: seals,
+            emergencyContactPhone: phone,
+            freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { ...ADDRESS, name: `B${billToName}` } },
+            cod: { amountInCents: 1_000_000_000, feeTerms: 'COLLECT', customerCheckAcceptable: true },
+            declaredValue: { amountInCents: 1_000_000_000, per: 'POUND' },
+            pickupWindow: { readyTime: '00:00', closeTime: '23:59' },
+          },
+        });
+        const layout = layoutBol(shipment, standard, metrics);
+        const divider = 24 + Math.round(564 * 0.54);
+        // The title band (title, date, page) spans the page above the two columns.
+        const BELOW_BAND = 792 - 62;
+        const firstRowTop = Math.max(...layout.pages[0]!.ops.flatMap((op) => (op.kind === 'text' && op.text === 'CUSTOMER ORDER INFORMATION' ? [op.y] : [])));
+        for (const page of layout.pages) {
+          for (const op of texts(page.ops)) {
+            const right = op.x + metrics.widthOf(op.text, op.size, op.bold);
+            expect(op.x).toBeGreaterThanOrEqual(24);
+            expect(right).toBeLessThanOrEqual(612 - 24 + 0.01); // coordinates are rounded to 1/100 pt
+            expect(op.y).toBeGreaterThanOrEqual(24);
+            // Between the band and the customer order table, nothing crosses from one column into the other.
+            if (page.number === 1 && op.y > firstRowTop && op.y < BELOW_BAND) expect(op.x >= divider || right <= divider, `"${op.text}" crosses the columns`).toBe(true);
+          }
+          if (page.footerTopY !== null) expect(page.tableBottomY).toBeGreaterThanOrEqual(page.footerTopY);
+        }
+        // Every seal and the whole PRO are printed: wrapped or shrunk, never cut.
+        const printed = layout.pages[0]!.ops.flatMap((op) => (op.kind === 'text' ? [op.text] : [])).join(' ').replaceAll(' ', '');
+        expect(printed).toContain(pro.replaceAll(' ', ''));
+        if (seals.length > 0) expect(printed).toContain(seals.join(',').replaceAll(' ', ''));
+        expect(layout.pages.flatMap((page) => page.rows)).toHaveLength(lines);
+      }),
+      { numRuns: 30 },
+    );
   });
 });

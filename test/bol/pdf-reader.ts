@@ -11,11 +11,17 @@ export interface TextItem {
   str: string;
   x: number;
   y: number;
+  /** Rotation of the text's baseline, in degrees counter-clockwise (0 for ordinary text). */
+  angle: number;
+  /** Font size as drawn (the length of the text matrix's first column). */
+  size: number;
+  /** Advance width of the text, in points. */
+  width: number;
 }
 
 export interface PdfPage {
   items: TextItem[];
-  /** Text items joined per baseline (top to bottom, left to right), items separated by " | ". */
+  /** Horizontal text items joined per baseline (top to bottom, left to right), items separated by " | ". */
   lines: string[];
   /** All text of the page, items separated by spaces. */
   text: string;
@@ -51,9 +57,10 @@ export async function readPdf(bytes: Uint8Array, options: { barcodes?: boolean }
       for (const item of content.items) {
         // pdfjs adds blank items where it guesses a word space; the text is in the others.
         if (!('str' in item) || item.str.trim() === '') continue;
-        items.push({ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number });
+        const [a, b] = item.transform as number[];
+        items.push({ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number, angle: (Math.atan2(b!, a!) * 180) / Math.PI, size: Math.hypot(a!, b!), width: item.width });
       }
-      pages.push({ items, lines: groupLines(items), text: items.map((item) => item.str).join(' '), width: viewport.width, height: viewport.height });
+      pages.push({ items, lines: groupLines(items.filter((item) => Math.abs(item.angle) < 0.5)), text: items.map((item) => item.str).join(' '), width: viewport.width, height: viewport.height });
       const images = await imagesOf(page);
       imageCounts.push(images.length);
       barcodes.push(options.barcodes ? images.map(decodeCode128).filter((text): text is string => text !== null) : []);
@@ -123,6 +130,11 @@ function decodeCode128(image: PdfjsImage): string | null {
       luminance[(y + pad) * width + x + pad] = 255 - alpha * (255 - value);
     }
   }
+  return decodeCode128Luminance(luminance, width, height);
+}
+
+/** ZXing's Code 128 reader (GS1 on: a symbol starting with FNC1 reads "]C1...") over 8-bit luminance; null when it finds none. */
+export function decodeCode128Luminance(luminance: Uint8ClampedArray, width: number, height: number): string | null {
   try {
     const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height)));
     return new Code128Reader().decode(bitmap, new Map([[DecodeHintType.ASSUME_GS1, true]])).getText();

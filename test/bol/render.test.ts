@@ -275,3 +275,149 @@ describe('the renderer', () => {
     expect(pdf.pages[pdf.pages.length - 1]!.text).toContain(`Page ${pdf.pages.length} of ${pdf.pages.length}`);
   });
 });
+
+describe('the carrier handoff fields, read back from the PDF', () => {
+  const gasoline = { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' as const };
+  const billTo = { name: 'ACME Payables', street1: 'PO Box 4410', street2: null, city: 'Columbus', state: 'OH', postalCode: '43216', countryCode: 'US' as const, contactName: null, phone: '614-555-0100' };
+  const loaded = () =>
+    makeShipment({
+      serial: 321,
+      components: [
+        component({ palletCount: 2, poundsWeight: 1200, description: 'Steel shelving units', nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 10 }),
+        component({ palletCount: 1, poundsWeight: 400, description: 'Gasoline in 55 gal drums', nmfcCode: '51560', packagingType: 'drums', pieceCount: 4, hazmat: gasoline }),
+      ],
+      extra: {
+        carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
+        proNumber: '0123456789',
+        trailerNumber: 'TR-4471',
+        sealNumbers: ['SL-001', 'SL-002'],
+        freightChargeTerms: { terms: 'THIRD_PARTY', billTo },
+        declaredValue: { amountInCents: 125_000, per: 'SHIPMENT' },
+        cod: { amountInCents: 50_000, feeTerms: 'PREPAID', customerCheckAcceptable: true },
+        pickupWindow: { readyTime: '08:00', closeTime: '16:30' },
+        fob: 'ORIGIN',
+        masterBol: true,
+        emergencyContactPhone: '800-424-9300',
+      },
+    });
+  let pdf: ReadPdf;
+  let shipment: Shipment;
+
+  beforeAll(async () => {
+    shipment = loaded();
+    ({ pdf } = await renderAndRead(shipment, 'standard', { barcodes: true }));
+  });
+
+  it('prints each carrier field on the line of its label, compared with the shipment', () => {
+    const lines = pdf.pages[0]!.lines;
+    const slot = (label: string) => lines.flatMap((line) => line.split(' | ')).indexOf(label);
+    const cellsAfter = (label: string) => {
+      const line = lines.find((candidate) => candidate.split(' | ').includes(label));
+      expect(line, `a line with "${label}"`).toBeDefined();
+      const cells = line!.split(' | ');
+      return cells[cells.indexOf(label) + 1];
+    };
+    expect(slot('Carrier name:')).toBeGreaterThan(-1);
+    expect(cellsAfter('Carrier name:')).toBe(shipment.carrier!.name);
+    expect(cellsAfter('SCAC:')).toBe(shipment.carrier!.scac);
+    expect(cellsAfter('Pro number:')).toBe(shipment.proNumber);
+    expect(cellsAfter('Trailer number:')).toBe(shipment.trailerNumber);
+    expect(cellsAfter('Seal number(s):')).toBe(shipment.sealNumbers.join(', '));
+    // Label and amount are both bold body text: pdfjs reads them as one run.
+    expect(lines).toContain('COD Amount: $500.00');
+    expect(pdf.pages[0]!.items.find((item) => item.str === shipment.proNumber)!.size).toBeCloseTo(12, 5);
+  });
+
+  it('prints the third-party bill-to, the declared value sentence, the pickup window and the emergency number', () => {
+    const text = pdf.pages[0]!.text;
+    for (const expected of ['ACME Payables', 'PO Box 4410', 'Columbus, OH 43216', 'Phone: 614-555-0100', 'Pickup window: ready 08:00, dock closes 16:30', '800-424-9300', 'EMERGENCY RESPONSE TELEPHONE NUMBER']) {
+      expect(text).toContain(expected);
+    }
+    expect(text.replace(/\s+/g, ' ')).toContain('not exceeding $1,250.00 per shipment');
+  });
+
+  it('marks the hazardous row X in the H.M. column with the basic description first, and leaves the other row unmarked', () => {
+    const page = pdf.pages[0]!;
+    expect(rowWith(page, '400')).toEqual(['1', 'Pallets', '4', 'drums', '400', 'X', 'UN1203, Gasoline, 3, PG II', '51560', shipment.orderComponents[1]!.freightClass]);
+    const basic = page.lines.indexOf(rowWith(page, '400').join(' | '));
+    expect(page.lines[basic + 1]).toBe('Gasoline in 55 gal drums');
+    expect(rowWith(page, 'Steel shelving units')).not.toContain('X');
+  });
+
+  it('carries the SCAC/PRO barcode beside the BOL barcode, both decoding to what is printed, in the same bytes on every render', async () => {
+    expect(pdf.barcodes[0]).toEqual([`]C1402${shipment.bolNumber}`, 'ODFL0123456789']);
+    expect(pdf.pages[0]!.text).toContain('ODFL0123456789');
+    const [first, second] = await Promise.all([renderer.render(shipment, 'standard'), renderer.render(shipment, 'standard')]);
+    expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
+  });
+
+  it('prints a VOID stamp, rotated along the diagonal, on every page of a cancelled shipment, the text underneath still readable', async () => {
+    const cancelled = makeShipment({
+      serial: 61,
+      components: describedComponents(60),
+      extra: { ...loaded(), id: 'shp_000061', orderNumber: 'SO-000061', bolNumber: makeShipment({ serial: 61 }).bolNumber, orderComponents: describedComponents(60), status: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z', cancellationReason: 'order withdrawn' },
+    });
+    const { pdf: voided } = await renderAndRead(cancelled, 'acme-logistics', { barcodes: true });
+    expect(voided.pages.length).toBeGreaterThanOrEqual(2);
+    const diagonal = (Math.atan2(792, 612) * 180) / Math.PI;
+    voided.pages.forEach((page, index) => {
+      const stamp = page.items.find((item) => item.str === 'VOID');
+      expect(stamp, `VOID on page ${index + 1}`).toBeDefined();
+      expect(stamp!.angle).toBeCloseTo(diagonal, 0);
+      expect(stamp!.size).toBeGreaterThan(150);
+      expect(page.items.some((item) => item.str === 'CANCELLED 2026-11-21: order withdrawn' && Math.abs(item.angle - diagonal) < 1)).toBe(true);
+      // Underneath: the BOL number, the rows and the barcode are all still there.
+      expect(page.items.map((item) => item.str)).toContain(cancelled.bolNumber);
+      expect(voided.barcodes[index]![0]).toBe(`]C1402${cancelled.bolNumber}`);
+    });
+    const rows = voided.pages.flatMap((page) => page.lines).filter((line) => line.includes('machined brackets'));
+    expect(rows).toHaveLength(60);
+    expect(pdf.pages[0]!.items.some((item) => item.str === 'VOID')).toBe(false);
+  });
+
+  it('prints 40 hazardous lines over several pages, each with its X and basic description, and the emergency number on every page', async () => {
+    const many = makeShipment({
+      serial: 40,
+      components: Array.from({ length: 40 }, (_, index) =>
+        component({ palletCount: 1, poundsWeight: 300 + index, description: `Drum lot ${index + 1}`, nmfcCode: '51560', packagingType: 'drums', pieceCount: 4, hazmat: gasoline }),
+      ),
+      extra: { emergencyContactPhone: '800-424-9300' },
+    });
+    const { pdf: read } = await renderAndRead(many, 'standard');
+    expect(read.pages.length).toBeGreaterThanOrEqual(2);
+    for (const page of read.pages) expect(page.text).toContain('EMERGENCY RESPONSE TELEPHONE NUMBER (HAZARDOUS MATERIALS): 800-424-9300');
+    const lines = read.pages.flatMap((page) => page.lines);
+    const rows = lines.flatMap((line, index) => (line.includes('UN1203, Gasoline, 3, PG II') ? [[line, lines[index + 1]] as const] : []));
+    expect(rows).toHaveLength(40);
+    rows.forEach(([row, next], index) => {
+      expect(row.split(' | ')).toEqual(['1', 'Pallets', '4', 'drums', String(300 + index), 'X', 'UN1203, Gasoline, 3, PG II', '51560', many.orderComponents[index]!.freightClass]);
+      expect(next).toBe(`Drum lot ${index + 1}`);
+    });
+  });
+});
+
+describe('absurd carrier fields in the PDF', () => {
+  it('prints a 100-character carrier name, a 20-character PRO and 10 seals of 32 characters whole, inside the carrier box', async () => {
+    const name = 'Transcontinental Consolidated Less-Than-Truckload Freight Lines of the Greater Midwestern Region Inc';
+    const pro = 'WWWWWWWWWW0123456789';
+    const seals = Array.from({ length: 10 }, (_, index) => `SEAL-${String(index).padStart(2, '0')}-${'W'.repeat(24)}`);
+    expect([name.length, pro.length, seals.every((seal) => seal.length === 32)]).toEqual([100, 20, true]);
+    const shipment = makeShipment({ serial: 999, extra: { carrier: { name, scac: 'TCLF' }, proNumber: pro, sealNumbers: seals, trailerNumber: 'T'.repeat(32) } });
+    const { pdf } = await renderAndRead(shipment, 'standard', { barcodes: true });
+    const page = pdf.pages[0]!;
+    const joined = page.items.map((item) => item.str).join('').replaceAll(' ', '');
+    expect(joined).toContain(name.replaceAll(' ', ''));
+    expect(joined).toContain(seals.join(',').replaceAll(' ', ''));
+    expect(joined).toContain('T'.repeat(32));
+    // The PRO shrinks below 12 pt to stay on one line rather than wrap.
+    const proItem = page.items.find((item) => item.str === pro);
+    expect(proItem).toBeDefined();
+    expect(proItem!.size).toBeLessThan(12);
+    // Everything of the carrier box stays right of the column divider and left of the margin.
+    const divider = 24 + Math.round(564 * 0.54);
+    const carrierLabel = page.items.find((item) => item.str.startsWith('Carrier name:'))!;
+    expect(carrierLabel.x).toBeGreaterThan(divider);
+    for (const item of page.items.filter((candidate) => candidate.x > divider && Math.abs(candidate.angle) < 0.5)) expect(item.x + item.width).toBeLessThanOrEqual(612 - 24 + 0.01);
+    expect(pdf.barcodes[0]).toEqual([`]C1402${shipment.bolNumber}`, `TCLF${pro}`]);
+  });
+});
