@@ -5,20 +5,21 @@
  * documents; the tariff and the ZIP geodata come from providers handed in.
  */
 import type { z } from 'zod';
-import { shipmentSchema, type Shipment } from '../domain/schemas.js';
 import { ZipDirectory } from '../geo/zipDirectory.js';
 import { JsonStore } from '../store/jsonStore.js';
 import { operations, type OperationSpec } from './operations.js';
-import { constraintViolation, notFound } from './problems.js';
+import { constraintViolation } from './problems.js';
 import type { ArgsOf, OptionsOf, ShipperApi } from './types.js';
+import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
 import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdempotencyRecords } from './local/idempotency.js';
 import { IdFactory } from './local/ids.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
+import { ShipmentIndexes } from './local/indexes.js';
 import { Quotes, type ZipLookup } from './local/quotes.js';
-import { guardStore, listRecords, SHIPMENT_ID } from './local/records.js';
+import { Shipments, createdRange, inRange } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
 
@@ -54,6 +55,7 @@ export class LocalApi implements ShipperApi {
   private readonly now: () => Date;
   private readonly quotes: Quotes;
   private readonly bookings: Bookings;
+  private readonly shipments: Shipments;
   private readonly documents = new Documents();
 
   constructor(options: LocalApiOptions) {
@@ -64,9 +66,11 @@ export class LocalApi implements ShipperApi {
     this.numbering = new Numbering(this.store, options);
     const ids = new IdFactory();
     const idempotency = new IdempotencyRecords(this.store);
-    const shared = { store: this.store, zips: this.zips, ids, idempotency, now: this.now };
+    const indexes = new ShipmentIndexes(this.store);
+    const shared = { store: this.store, zips: this.zips, ids, idempotency, indexes, now: this.now };
     this.quotes = new Quotes(shared);
     this.bookings = new Bookings({ ...shared, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
+    this.shipments = new Shipments(this.store, indexes, this.now);
   }
 
   loadTariff() {
@@ -84,7 +88,20 @@ export class LocalApi implements ShipperApi {
   }
 
   async listQuotes(options?: Options<'listQuotes'>) {
-    return this.quotes.list(queryOf(operations.listQuotes, options));
+    const query = queryOf(operations.listQuotes, options);
+    const { since, until, to, status, refNumber } = query;
+    const range = createdRange(since, until);
+    // Quotes booked under a reference: those of the shipments that carry it.
+    const ids =
+      refNumber !== undefined
+        ? (await this.shipments.list({ refNumber, limit: MAX_PAGE_SIZE })).data.items.map((shipment) => shipment.quoteId)
+        : undefined;
+    return this.quotes.list(query, {
+      ids,
+      oldest: range.from,
+      status,
+      keep: (quote) => (to === undefined || quote.destination.postalCode === to.slice(0, 5)) && inRange(quote.createdAt, range),
+    });
   }
 
   // Shipments
@@ -102,18 +119,15 @@ export class LocalApi implements ShipperApi {
   }
 
   async getShipment(shipmentId: string) {
-    return { data: await this.mustGetShipment(shipmentId), warnings: [] };
+    return { data: await this.shipments.get(shipmentId), warnings: [] };
   }
 
   async listShipments(options?: Options<'listShipments'>) {
-    return listRecords(this.store, 'shipments', shipmentSchema, SHIPMENT_ID, queryOf(operations.listShipments, options));
+    return this.shipments.list(queryOf(operations.listShipments, options));
   }
 
-  private async mustGetShipment(shipmentId: string): Promise<Shipment> {
-    if (!SHIPMENT_ID.test(shipmentId)) throw notFound('shipment', shipmentId);
-    const shipment = await guardStore(() => this.store.get('shipments', shipmentId, shipmentSchema));
-    if (!shipment) throw notFound('shipment', shipmentId);
-    return shipment;
+  async cancelShipment(shipmentId: string, body?: unknown) {
+    return this.shipments.cancel(shipmentId, body);
   }
 
   // Transit tables
@@ -126,7 +140,7 @@ export class LocalApi implements ShipperApi {
 
   async renderBol(shipmentId: string, options?: Options<'renderBol'>) {
     const { template } = queryOf(operations.renderBol, options);
-    const shipment = await this.mustGetShipment(shipmentId);
+    const shipment = await this.shipments.get(shipmentId);
     return { data: await this.documents.renderBol(shipment, template), warnings: [] };
   }
 

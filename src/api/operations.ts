@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import {
   bolTemplateInfoSchema,
+  cancelRequestSchema,
   pageSchema,
   quoteRequestSchema,
   quoteSchema,
@@ -30,18 +31,21 @@ import {
   transitTableSchema,
 } from '../domain/schemas.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
+import { QUOTE_STATUSES, SHIPMENT_STATUSES } from '../domain/statuses.js';
 
-export const API_PREFIX = '/v1/shipper';
-export const OPENAPI_PATH = '/api-docs/shipper-v1';
+import { API_PREFIX, PDF_TYPE } from './wire.js';
 
-export const JSON_TYPE = 'application/json';
-export const PROBLEM_TYPE = 'application/problem+json';
-export const PDF_TYPE = 'application/pdf';
+export { API_PREFIX, JSON_TYPE, OPENAPI_PATH, PDF_TYPE, PROBLEM_TYPE } from './wire.js';
 
 /** A named schema: `id` is its component name in the OpenAPI document. */
 export interface NamedSchema<S extends z.ZodType = z.ZodType> {
   id: string;
   schema: S;
+}
+
+/** A request body; `optional`: an empty body is the same as none (the schema then reads undefined). */
+export interface BodySpec<S extends z.ZodType = z.ZodType> extends NamedSchema<S> {
+  optional?: boolean;
 }
 
 export type JsonResponse<S extends z.ZodType = z.ZodType> = { status: 200 | 201; description: string } & NamedSchema<S>;
@@ -65,7 +69,7 @@ export interface OperationSpec {
   params: readonly string[];
   /** Query parameters (strings on the wire, parsed by this schema in both implementations). */
   query?: z.ZodObject;
-  body?: NamedSchema;
+  body?: BodySpec;
   /** The operation honours an Idempotency-Key (header over HTTP, `idempotencyKey` option in the API). */
   idempotent?: boolean;
   response: JsonResponse | BinaryResponse;
@@ -92,9 +96,40 @@ const limitQuery = z.coerce
   .optional()
   .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` });
 
-export const pageQuerySchema = z.strictObject({
+const pageQuery = {
   limit: limitQuery,
   cursor: z.string().optional().meta({ description: '`nextCursor` of the previous page' }),
+};
+
+/** A day (from 00:00 UTC) or an instant; `until` includes the whole day it names. */
+const dayOrInstant = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, { message: `${what} is a date YYYY-MM-DD or an ISO-8601 instant` })
+    .refine((value) => !Number.isNaN(Date.parse(value)), { message: `${what} is not a real date` })
+    .optional();
+
+const createdFilters = {
+  since: dayOrInstant('since').meta({ description: 'Created on or after this day (UTC) or instant' }),
+  until: dayOrInstant('until').meta({ description: 'Created on or before this day (UTC, the whole day) or instant' }),
+  to: z
+    .string()
+    .regex(/^\d{5}(-?\d{4})?$/, { message: 'to is a destination ZIP code' })
+    .optional()
+    .meta({ description: 'Destination ZIP code (the consignee\'s)' }),
+  refNumber: z.string().max(64).optional().meta({ description: 'The customer reference (case and spaces ignored); for quotes, those booked under it' }),
+};
+
+export const shipmentListQuerySchema = z.strictObject({
+  ...pageQuery,
+  ...createdFilters,
+  status: z.enum(SHIPMENT_STATUSES, { error: 'status is BOOKED or CANCELLED' }).optional().meta({ description: 'BOOKED or CANCELLED' }),
+});
+
+export const quoteListQuerySchema = z.strictObject({
+  ...pageQuery,
+  ...createdFilters,
+  status: z.enum(QUOTE_STATUSES, { error: 'status is OPEN, EXPIRED or BOOKED' }).optional().meta({ description: 'OPEN, EXPIRED or BOOKED' }),
 });
 
 const templateQuerySchema = z.strictObject({
@@ -133,7 +168,7 @@ export const operations = {
     method: 'GET',
     path: `${API_PREFIX}/quote`,
     params: [],
-    query: pageQuerySchema,
+    query: quoteListQuerySchema,
     response: { status: 200, description: 'A page of quotes', id: 'QuotePage', schema: quotePage },
     errors: [400, 401, 500],
     summary: 'Quotes, newest first',
@@ -167,7 +202,7 @@ export const operations = {
     method: 'GET',
     path: `${API_PREFIX}/shipment`,
     params: [],
-    query: pageQuerySchema,
+    query: shipmentListQuerySchema,
     response: { status: 200, description: 'A page of shipments', id: 'ShipmentPage', schema: shipmentPage },
     errors: [400, 401, 500],
     summary: 'Shipments, newest first',
@@ -181,6 +216,17 @@ export const operations = {
     response: { status: 200, description: 'The shipment', id: 'Shipment', schema: shipmentSchema },
     errors: [401, 404, 500],
     summary: 'A shipment',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  cancelShipment: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment/{shipmentId}/cancel`,
+    params: ['shipmentId'],
+    body: { id: 'CancelRequest', schema: cancelRequestSchema, optional: true },
+    response: { status: 200, description: 'The cancelled shipment (cancelling again answers it again)', id: 'Shipment', schema: shipmentSchema },
+    errors: [400, 401, 404, 413, 415, 500],
+    summary: 'Cancel a shipment: BOOKED becomes CANCELLED; its order and BOL numbers are never given out again, its refNumber may be booked again',
     tags: ['Shipments'],
     extension: true,
   }),

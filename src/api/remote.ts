@@ -171,7 +171,7 @@ export class RemoteApi implements ShipperApi {
     const path = pathOf(spec, params);
     const accept = 'mediaType' in spec.response ? spec.response.mediaType : JSON_TYPE;
     const exchange = await this.exchange(spec.method, path, {
-      body: spec.body ? JSON.stringify(body ?? null) : undefined,
+      body: spec.body && !(body === undefined && spec.body.optional) ? JSON.stringify(body ?? null) : undefined,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
       query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)])),
       accept,
@@ -240,7 +240,7 @@ export class RemoteApi implements ShipperApi {
     const headers: Record<string, string> = { accept: `${options.accept}, application/problem+json;q=0.9`, 'user-agent': this.options.userAgent ?? 'shipper' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (method !== 'GET') {
-      headers['content-type'] = `${JSON_TYPE}; charset=utf-8`;
+      if (options.body !== undefined) headers['content-type'] = `${JSON_TYPE}; charset=utf-8`;
       // Every write carries a key: the one the caller chose, or a fresh one for this call, so that
       // the retries of this call are the same request to the server.
       headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey ?? randomUUID();

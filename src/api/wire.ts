@@ -3,6 +3,13 @@
  * warnings travel. Pure: no I/O, cheap to import.
  */
 
+export const API_PREFIX = '/v1/shipper';
+export const OPENAPI_PATH = '/api-docs/shipper-v1';
+
+export const JSON_TYPE = 'application/json';
+export const PROBLEM_TYPE = 'application/problem+json';
+export const PDF_TYPE = 'application/pdf';
+
 /** IETF draft "The Idempotency-Key HTTP Header Field". */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export { IDEMPOTENCY_KEY_PATTERN } from '../domain/limits.js';

@@ -145,13 +145,13 @@ export class CommandContext {
   }
 
   /** The local engine on the resolved store, whatever the mode (`shipper serve` exposes it). */
-  localApi(options: { cacheEntries?: number } = {}): Promise<LocalApi> {
+  localApi(options: { cacheEntries?: number; bolCompanyPrefix?: string | undefined } = {}): Promise<LocalApi> {
     this.localApiPromise ??= (async () => {
       const [settings, { LocalApi }, now, zips] = await Promise.all([this.settings(), import('../api/local.js'), this.clock(), this.zips()]);
       return new LocalApi({
         storeDir: settings.store,
         tariffFile: settings.tariff,
-        bolCompanyPrefix: settings.bolCompanyPrefix,
+        bolCompanyPrefix: options.bolCompanyPrefix ?? settings.bolCompanyPrefix,
         zips,
         now,
         cacheEntries: options.cacheEntries,

@@ -1,5 +1,5 @@
 /** Parsers of option values shared by several commands (commander calls them while parsing). */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 
 /** A repeatable option: every value, in order. */
@@ -11,4 +11,42 @@ export function parseLimit(value: string): number {
   const limit = Number(value);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
   return limit;
+}
+
+export interface ListFilterOptions {
+  limit: number;
+  cursor?: string;
+  ref?: string;
+  status?: string;
+  since?: string;
+  until?: string;
+  to?: string;
+}
+
+/** The filters `shipment list` and `quote list` share, as the list routes' query parameters. */
+export function addListFilters(command: Command, statuses: readonly string[]): Command {
+  return command
+    .option('-n, --limit <n>', `how many (1-${MAX_PAGE_SIZE})`, parseLimit, 20)
+    .option('--cursor <cursor>', 'continue after this id (the nextCursor of the previous page)')
+    .option('--ref <refNumber>', 'only those with this reference (case and spaces ignored)')
+    .option('--status <status>', `only those in this status: ${statuses.join(', ')}`, (value: string) => {
+      const status = value.trim().toUpperCase();
+      if (!statuses.includes(status)) throw new InvalidArgumentError(`must be one of ${statuses.join(', ')}`);
+      return status;
+    })
+    .option('--since <date>', 'created on or after this day (YYYY-MM-DD, UTC) or instant')
+    .option('--until <date>', 'created on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
+    .option('--to <zip>', 'only those going to this destination ZIP');
+}
+
+export function listQueryFromOptions(options: ListFilterOptions) {
+  return {
+    limit: options.limit,
+    cursor: options.cursor,
+    refNumber: options.ref,
+    status: options.status as never,
+    since: options.since,
+    until: options.until,
+    to: options.to,
+  };
 }

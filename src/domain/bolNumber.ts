@@ -34,3 +34,9 @@ export function bolNumberFor(companyPrefix: string, serial: number): string {
 export function orderNumberFor(serial: number): string {
   return `SO-${String(serial).padStart(6, '0')}`;
 }
+
+/** GS1's documentation prefix: every installation that never set its own prints the same numbers. */
+export const DOCUMENTATION_BOL_COMPANY_PREFIX = '0614141';
+
+/** The warning every booking under the documentation prefix carries (one line per command, whatever it books). */
+export const DOCUMENTATION_PREFIX_WARNING = `BOL numbers are issued under GS1's documentation prefix ${DOCUMENTATION_BOL_COMPANY_PREFIX}, which every installation that never set its own shares; set your GS1 company prefix: shipper config set bolCompanyPrefix NNNNNNN (or SHIPPER_BOL_COMPANY_PREFIX, or shipper serve --bol-company-prefix)`;

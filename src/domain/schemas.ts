@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
+import { QUOTE_STATUSES, SHIPMENT_STATUSES } from './statuses.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -233,6 +234,7 @@ export type Address = z.output<typeof addressSchema>;
 // ---------------------------------------------------------------------------------------------
 // Quotes
 
+
 export const accessorialCodeSchema = z
   .string({ error: 'accessorial codes are strings' })
   .regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' })
@@ -281,6 +283,14 @@ export const quoteSchema = z.object({
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
+  status: z
+    .enum(QUOTE_STATUSES)
+    .optional()
+    .meta({ description: 'When answered: OPEN (bookable until quoteExpirationTime), EXPIRED, or BOOKED (see bookings)' }),
+  bookings: z
+    .array(z.object({ shipmentId: z.string(), orderNumber: z.string(), status: z.enum(SHIPMENT_STATUSES) }))
+    .optional()
+    .meta({ description: 'When answered: the shipments booked on this quote, cancelled ones included' }),
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
@@ -302,6 +312,14 @@ export const shipmentRequestSchema = z.object({
   pickupDate: isoDateSchema.optional(),
   accessorials: accessorialsSchema,
   orderComponents: orderComponentsSchema,
+  rebookQuote: z
+    .boolean({ error: 'rebookQuote is true or false' })
+    .optional()
+    .meta({ description: 'Book a second shipment on a quote that already has an active one (refused otherwise, 409)' }),
+  duplicateRefNumber: z
+    .enum(['WARN', 'REFUSE'], { error: 'duplicateRefNumber is WARN or REFUSE' })
+    .default('WARN')
+    .meta({ description: 'When an active shipment already has this refNumber: book with a warning (WARN, the default) or refuse (REFUSE, 409)' }),
   ...carrierRequestShape(addressSchema),
 }).superRefine((request, ctx) => {
   const violation = emergencyPhoneViolation(request);
@@ -315,7 +333,7 @@ export const shipmentSchema = z.object({
   orderNumber: z.string().meta({ description: 'Internal order number, unique and never reused', example: 'SO-000123' }),
   bolNumber: z.string().regex(/^\d{17}$/).meta({ description: '17-digit VICS BOL number with a mod-10 check digit' }),
   refNumber: z.string().nullable(),
-  status: z.enum(['BOOKED', 'CANCELLED']),
+  status: z.enum(SHIPMENT_STATUSES),
   cancelledAt: instantSchema.nullable().default(null).meta({ description: 'When the shipment was cancelled; null while booked' }),
   cancellationReason: z.string().nullable().default(null),
   quoteId: z.string(),
@@ -334,6 +352,19 @@ export const shipmentSchema = z.object({
   ...carrierRecordShape(addressSchema),
 });
 export type Shipment = z.output<typeof shipmentSchema>;
+
+/** POST /v1/shipper/shipment/{shipmentId}/cancel (extension). */
+export const cancelRequestSchema = z
+  .object({
+    reason: z
+      .string({ error: 'reason must be a string' })
+      .trim()
+      .max(500, { message: 'must be at most 500 characters' })
+      .optional()
+      .meta({ description: 'Why the shipment is cancelled; printed across its voided BOL' }),
+  })
+  .optional()
+  .transform((value) => value ?? {});
 
 // ---------------------------------------------------------------------------------------------
 // Transit tables (extension: POST /v1/shipper/transit). Read-only: nothing is quoted or stored.

@@ -33,6 +33,8 @@ export interface ImportOptions {
   skipInvalid?: boolean | undefined;
   /** Where rejected rows are written: by --skip-invalid (the rows not booked), else (when given) the rows that stopped the import or that --dry-run found invalid. */
   rejectsFile?: string | undefined;
+  /** Book shipments whose refNumber a booked shipment already has (default: refuse them, naming it). */
+  allowDuplicateRef?: boolean | undefined;
   /** Shipments per API batch (one lock and one round of writes in local mode). */
   chunkSize?: number | undefined;
   /**
@@ -278,7 +280,7 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
   // With --skip-invalid a booking run prices while it books; the check only has to find file-level errors.
   const prices = context.dryRun || !context.skipInvalid;
   if (!prices || valid.length === 0) return;
-  const { data: { items: outcomes } } = await context.api.previewShipments({ items: valid.map((prepared) => ({ request: prepared.request })) });
+  const { data: { items: outcomes } } = await context.api.previewShipments({ items: valid.map((prepared) => ({ request: withPolicy(prepared.request, context) })) });
   for (const [index, outcome] of outcomes.entries()) {
     const prepared = valid[index]!;
     if (!outcome.ok) {
@@ -311,7 +313,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
   if (valid.length === 0) return;
 
   const { data: { items: outcomes } } = await context.api.createShipments({
-    items: valid.map((prepared) => ({ request: prepared.request, idempotencyKey: state.keys.get(prepared) })),
+    items: valid.map((prepared) => ({ request: withPolicy(prepared.request, context), idempotencyKey: state.keys.get(prepared) })),
   });
   for (const prepared of chunk) state.keys.delete(prepared);
   let unexpected = false;
@@ -344,6 +346,11 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
   if (unexpected && !context.skipInvalid) {
     throw new ImportInterruptedError(interruptedMessage(state.summary, describeRejection(state.summary)), state.summary);
   }
+}
+
+/** A reference that a booked shipment already has is refused unless --allow-duplicate-ref. */
+function withPolicy(request: Record<string, unknown>, context: ScanContext): Record<string, unknown> {
+  return { ...request, duplicateRefNumber: context.options.allowDuplicateRef ? 'WARN' : 'REFUSE' };
 }
 
 async function reject(state: ScanState, group: RowGroup, violations: CsvViolation[]): Promise<void> {

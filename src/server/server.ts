@@ -134,7 +134,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     const spec: OperationSpec = operations[name];
     const options: Record<string, unknown> = readQuery(spec, url);
     if (spec.idempotent) options.idempotencyKey = readIdempotencyKey(req);
-    const body = spec.body ? await readJsonBody(req, bodyLimit) : undefined;
+    const body = spec.body ? await readJsonBody(req, bodyLimit, spec.body.optional) : undefined;
     const args: unknown[] = [...params, ...(spec.body ? [body] : []), options];
     const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
     const result = await method.apply(api, args);
@@ -238,7 +238,11 @@ function isJsonMediaType(header: string | undefined): boolean {
 }
 
 /** The request body as JSON: 415 when it is not JSON, 413 past the limit, 400 when malformed. */
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+async function readJsonBody(req: IncomingMessage, limit: number, optional = false): Promise<unknown> {
+  // An optional body may be left out entirely (no Content-Type, no bytes).
+  if (optional && !req.headers['content-type'] && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0') && !req.headers['transfer-encoding']) {
+    return undefined;
+  }
   if (!isJsonMediaType(req.headers['content-type'])) {
     throw makeProblem(415, 'unsupported-media-type', 'Unsupported Media Type', `send the request body as ${JSON_TYPE} (got ${req.headers['content-type'] ?? 'no Content-Type'})`);
   }
@@ -248,6 +252,7 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknow
 
   const body = await readBody(req, limit, tooLarge);
   const text = body.toString('utf8');
+  if (text.trim() === '' && optional) return undefined;
   if (text.trim() === '') throw makeProblem(400, 'malformed-json', 'Malformed JSON', 'the request body is empty; send a JSON object');
   let json: unknown;
   try {

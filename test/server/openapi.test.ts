@@ -74,8 +74,8 @@ describe('the OpenAPI document', () => {
 
     const operations = Object.values(doc.paths as Json).flatMap((item: Json) => Object.values(item) as Json[]);
     const extensions = operations.filter((operation) => operation['x-extension']).map((operation) => operation.operationId).sort();
-    expect(extensions).toEqual(['createShipments', 'getBillOfLading', 'getShipment', 'listBolTemplates', 'listQuotes', 'listShipments', 'previewShipments', 'transitTimes']);
-    for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult']) expect(schemas[id]['x-extension']).toBe(true);
+    expect(extensions).toEqual(['cancelShipment', 'createShipments', 'getBillOfLading', 'getShipment', 'listBolTemplates', 'listQuotes', 'listShipments', 'previewShipments', 'transitTimes']);
+    for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult', 'CancelRequest']) expect(schemas[id]['x-extension']).toBe(true);
   });
 
   it('has the paths of SPEC 3 and both extensions', () => {

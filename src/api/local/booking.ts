@@ -30,6 +30,8 @@ import { conflict, constraintViolation, idempotencyKeyReused, internalError, not
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
 import { type IdempotencyRecords, requestHash } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
+import { normalisedReference, type ShipmentIndexes } from './indexes.js';
+import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
 import type { Numbering } from './numbering.js';
 import { mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
 import { guardStore, QUOTE_ID } from './records.js';
@@ -41,6 +43,7 @@ export interface BookingDeps {
   idempotency: IdempotencyRecords;
   numbering: Numbering;
   quotes: Quotes;
+  indexes: ShipmentIndexes;
   tariff: () => Promise<Tariff>;
   now: () => Date;
 }
@@ -137,7 +140,7 @@ export class Bookings {
       candidates.push({
         index,
         key,
-        requestHash: key ? requestHash(item.request) : '',
+        requestHash: key ? requestHash(withoutOptions(item.request)) : '',
         request: checked.request,
         warnings: checked.warnings,
         // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
@@ -195,20 +198,29 @@ export class Bookings {
     bookings.sort((a, b) => a.candidate.index - b.candidate.index);
 
     const ready: Booking[] = [];
+    // Quotes and references taken by earlier items of this batch: item number by key.
+    const batchQuotes = new Map<string, number>();
+    const batchReferences = new Map<string, number>();
     for (const booking of bookings) {
       const { candidate } = booking;
       try {
+        // A booking resumed after a crash was checked when its numbers were reserved.
+        const resumed = booking.serial !== undefined;
         if (candidate.request.quoteId) {
           booking.quote = await this.quoteForBooking(candidate.request.quoteId, candidate.request);
+          if (!resumed) await this.checkQuoteFree(candidate.request, batchQuotes);
         } else if (candidate.rated!.ok) {
           booking.quote = candidate.rated!.value;
           booking.newQuote = true;
         } else {
           throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
         }
+        if (!resumed) await this.checkReference(candidate.request, candidate.warnings, batchReferences);
         // No number is spent on a record that could not be read back.
         assertReadable(this.provisionalRecord(booking));
         ready.push(booking);
+        if (candidate.request.quoteId) batchQuotes.set(candidate.request.quoteId, candidate.index);
+        if (candidate.request.refNumber) batchReferences.set(normalisedReference(candidate.request.refNumber), candidate.index);
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error;
         outcomes[candidate.index] = { ok: false, problem: error.problem };
@@ -233,6 +245,15 @@ export class Bookings {
         })),
     );
 
+    await this.deps.indexes.record(
+      ready.map((booking) => ({
+        id: booking.id!,
+        orderNumber: numbering.orderNumber(booking.serial!),
+        quoteId: booking.newQuote ? null : booking.candidate.request.quoteId ?? null,
+        refNumber: booking.candidate.request.refNumber,
+      })),
+    );
+
     const now = this.deps.now();
     for (const booking of ready) {
       if (booking.newQuote) booking.quote = { ...booking.quote!, id: quoteIdOfBooking(booking.id!) };
@@ -252,12 +273,40 @@ export class Bookings {
       shipments.map((shipment, position) => ({ id: shipment.id, record: ready[position]!.newQuote ? { ...shipment, quote: ready[position]!.quote } : shipment })),
     );
     ready.forEach((booking, position) => {
-      outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };
+      const warnings = numbering.usesDocumentationPrefix ? [...booking.candidate.warnings, DOCUMENTATION_PREFIX_WARNING] : booking.candidate.warnings;
+      outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings, replayed: false };
     });
     for (const { candidate, first } of repeats) {
       const outcome = outcomes[first.index]!;
       outcomes[candidate.index] = outcome.ok ? { ...outcome, warnings: candidate.warnings, replayed: true } : outcome;
     }
+  }
+
+  /** A quote is booked once: a second active shipment on it only when the request says rebookQuote. */
+  private async checkQuoteFree(request: ShipmentRequest, batchQuotes: Map<string, number>): Promise<void> {
+    const { quoteId, rebookQuote } = request;
+    if (!quoteId || rebookQuote) return;
+    const active = (await this.deps.indexes.bookingsOfQuote(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
+    const earlier = batchQuotes.get(quoteId);
+    if (active.length === 0 && earlier === undefined) return;
+    const as = active.length > 0 ? `as ${active.map((shipment) => shipment.orderNumber).join(', ')}` : `by item ${earlier! + 1} of this batch`;
+    throw conflict(`quote ${quoteId} is already booked ${as}; cancel that shipment first, or book it again on purpose with rebookQuote: true (shipper ship --book-again)`, [
+      { field: 'quoteId', message: `already booked ${as}` },
+    ]);
+  }
+
+  /** A reference an active shipment already has: refused when asked (imports), else a warning in the answer. */
+  private async checkReference(request: ShipmentRequest, warnings: string[], batchReferences: Map<string, number>): Promise<void> {
+    const { refNumber, duplicateRefNumber } = request;
+    if (!refNumber) return;
+    const active = (await this.deps.indexes.shipmentsWithReference(refNumber)).filter((shipment) => shipment.status === 'BOOKED');
+    const earlier = batchReferences.get(normalisedReference(refNumber));
+    if (active.length === 0 && earlier === undefined) return;
+    const holders = [...active.map((shipment) => shipment.orderNumber), ...(earlier !== undefined ? [`item ${earlier + 1} of this batch`] : [])].join(', ');
+    if (duplicateRefNumber === 'REFUSE') {
+      throw conflict(`refNumber ${refNumber} is already booked as ${holders}`, [{ field: 'refNumber', message: `${refNumber} is already booked as ${holders}` }]);
+    }
+    warnings.push(`refNumber ${refNumber} is already booked as ${holders}; this is another shipment with the same reference`);
   }
 
   /** The record a booking would write, with placeholder numbers: checked before any number is spent. */
@@ -280,7 +329,9 @@ export class Bookings {
   private async preview(requests: ReadonlyArray<unknown>): Promise<Array<BatchOutcome<Quote>>> {
     const tariff = await this.deps.tariff();
     const outcomes: Array<BatchOutcome<Quote>> = [];
-    for (const raw of requests) {
+    const batchQuotes = new Map<string, number>();
+    const batchReferences = new Map<string, number>();
+    for (const [index, raw] of requests.entries()) {
       const checked = this.check(raw);
       if (!checked.ok) {
         outcomes.push({ ok: false, problem: checked.problem });
@@ -288,14 +339,19 @@ export class Bookings {
       }
       const { request, warnings } = checked;
       try {
+        let quote: Quote;
         if (request.quoteId) {
-          const quote = await guardStore(() => this.quoteForBooking(request.quoteId!, request));
-          outcomes.push({ ok: true, data: quote, warnings, replayed: false });
-          continue;
+          quote = await guardStore(() => this.quoteForBooking(request.quoteId!, request));
+          await guardStore(() => this.checkQuoteFree(request, batchQuotes));
+        } else {
+          const rated = this.deps.quotes.rateForShipment(request, tariff);
+          if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
+          quote = rated.value;
         }
-        const rated = this.deps.quotes.rateForShipment(request, tariff);
-        if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
-        outcomes.push({ ok: true, data: rated.value, warnings, replayed: false });
+        await guardStore(() => this.checkReference(request, warnings, batchReferences));
+        if (request.quoteId) batchQuotes.set(request.quoteId, index);
+        if (request.refNumber) batchReferences.set(normalisedReference(request.refNumber), index);
+        outcomes.push({ ok: true, data: quote, warnings, replayed: false });
       } catch (error) {
         if (!(error instanceof ProblemError) || error.status >= 500) throw error;
         outcomes.push({ ok: false, problem: error.problem });
@@ -332,6 +388,17 @@ export class Bookings {
     if (violations.length > 0) throw conflict(`the shipment does not match quote ${quote.id}`, violations);
     return quote;
   }
+}
+
+/**
+ * What a booking is, for recognising a retry: the request without the options that only say how
+ * to treat a conflict (rebookQuote, duplicateRefNumber), so that an import re-run with
+ * --allow-duplicate-ref still recognises what the first run booked.
+ */
+function withoutOptions(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const { rebookQuote: _rebook, duplicateRefNumber: _duplicates, ...request } = raw as Record<string, unknown>;
+  return request;
 }
 
 /**

@@ -7,29 +7,32 @@
  * read to find the highest number (once; the counter is then written again).
  */
 import { z } from 'zod';
-import { bolNumberFor, orderNumberFor } from '../../domain/bolNumber.js';
+import { bolNumberFor, DOCUMENTATION_BOL_COMPANY_PREFIX, orderNumberFor } from '../../domain/bolNumber.js';
 import type { JsonStore } from '../../store/jsonStore.js';
+import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
 
 const counterSchema = z.object({ last: z.number().int().min(0) });
 
-/** GS1's documentation prefix: every installation that never set its own prints the same numbers. */
-export const DOCUMENTATION_BOL_COMPANY_PREFIX = '0614141';
 
 export interface NumberingOptions {
   /** GS1 company prefix of BOL numbers (7-10 digits). */
   bolCompanyPrefix?: string | undefined;
-  /** Told once per issued BOL number under the documentation prefix. */
-  onDocumentationPrefix?: ((bolNumber: string) => void) | undefined;
 }
+
+
 
 export class Numbering {
   readonly bolCompanyPrefix: string;
 
   constructor(
     private readonly store: JsonStore,
-    private readonly options: NumberingOptions = {},
+    options: NumberingOptions = {},
   ) {
     this.bolCompanyPrefix = options.bolCompanyPrefix ?? DOCUMENTATION_BOL_COMPANY_PREFIX;
+  }
+
+  get usesDocumentationPrefix(): boolean {
+    return this.bolCompanyPrefix === DOCUMENTATION_BOL_COMPANY_PREFIX;
   }
 
   /**
@@ -45,6 +48,16 @@ export class Numbering {
     if (!counter && !mark) last = await this.highestSerialOfRecords();
     const first = last + 1;
     const next = { last: last + count };
+    // Every serial must fit the BOL number after the company prefix: refuse before spending any.
+    const serialDigits = 16 - this.bolCompanyPrefix.length;
+    if (String(next.last).length > serialDigits) {
+      throw new ProblemError({
+        type: `${PROBLEM_TYPE_BASE}numbers-exhausted`,
+        title: 'Numbers Exhausted',
+        status: 500,
+        detail: `BOL numbers under company prefix ${this.bolCompanyPrefix} have ${serialDigits} digits of serial, and ${last} are used; a longer prefix leaves fewer, a shorter one more`,
+      });
+    }
     await this.store.putMark('shipments', 'orders.high-water', next);
     await this.store.put('counters', 'orders', next);
     return first;
@@ -55,9 +68,7 @@ export class Numbering {
   }
 
   bolNumber(serial: number): string {
-    const bolNumber = bolNumberFor(this.bolCompanyPrefix, serial);
-    if (this.bolCompanyPrefix === DOCUMENTATION_BOL_COMPANY_PREFIX) this.options.onDocumentationPrefix?.(bolNumber);
-    return bolNumber;
+    return bolNumberFor(this.bolCompanyPrefix, serial);
   }
 
   /** The highest order number among the stored shipments (a store restored without its counters). */

@@ -3,7 +3,7 @@
  */
 import type { ZipPlace } from '../../domain/rating.js';
 import { rateQuote } from '../../domain/rating.js';
-import { quoteRequestSchema, quoteSchema, shipmentSchema, type Page, type Quote, type QuoteRequest, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
+import { quoteRequestSchema, quoteSchema, shipmentSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { formatFieldPath, parseRequest } from '../../domain/validation.js';
@@ -13,7 +13,8 @@ import type { ApiResult } from '../types.js';
 import type { IdempotencyRecords } from './idempotency.js';
 import { requestHash } from './idempotency.js';
 import { type IdFactory, shipmentIdOfBookingQuote } from './ids.js';
-import { guardStore, listRecords, QUOTE_ID, type PageRequest } from './records.js';
+import type { ShipmentIndexes } from './indexes.js';
+import { guardStore, listRecords, QUOTE_ID, type ListFilter, type PageRequest } from './records.js';
 
 /** A shipment's file: the Shipment, plus the quote it was priced on when its booking quoted first. */
 export const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
@@ -27,8 +28,11 @@ export interface QuoteDeps {
   zips: ZipLookup;
   ids: IdFactory;
   idempotency: IdempotencyRecords;
+  indexes: ShipmentIndexes;
   now: () => Date;
 }
+
+export type QuoteStatus = NonNullable<Quote['status']>;
 
 export class Quotes {
   constructor(private readonly deps: QuoteDeps) {}
@@ -41,25 +45,54 @@ export class Quotes {
     const { store, idempotency } = this.deps;
 
     return guardStore(async () => {
-      if (!idempotencyKey) return { data: await this.rateAndStore(parsed.value, tariff), warnings: parsed.warnings, replayed: false };
+      if (!idempotencyKey) return { data: this.answer(await this.rateAndStore(parsed.value, tariff), []), warnings: parsed.warnings, replayed: false };
       const hash = requestHash(raw);
       return store.withLock('idempotency', async () => {
         const existing = await idempotency.find('quote', idempotencyKey, hash);
-        if (existing) return { data: await this.mustGet(existing.resourceId), warnings: parsed.warnings, replayed: true };
+        if (existing) return { data: await this.answered(existing.resourceId), warnings: parsed.warnings, replayed: true };
         const quote = await this.rateAndStore(parsed.value, tariff);
         await idempotency.put(idempotencyKey, { scope: 'quote', requestHash: hash, resourceId: quote.id });
-        return { data: quote, warnings: parsed.warnings, replayed: false };
+        return { data: this.answer(quote, []), warnings: parsed.warnings, replayed: false };
       });
     });
   }
 
+  /** A quote as answered: with its status and the shipments booked on it. */
   async get(id: string): Promise<Quote> {
     if (!QUOTE_ID.test(id)) throw notFound('quote', id);
-    return guardStore(() => this.mustGet(id));
+    return guardStore(() => this.answered(id));
   }
 
-  list(query: PageRequest): Promise<ApiResult<Page<Quote>>> {
-    return listRecords(this.deps.store, 'quotes', quoteSchema, QUOTE_ID, query);
+  async list(query: PageRequest, filter: ListFilter<Quote> & { status?: QuoteStatus | undefined }): Promise<ApiResult<Page<Quote>>> {
+    const { status, keep = () => true, ...rest } = filter;
+    // The status needs the bookings: computed for the candidates, then filtered on.
+    const page = await listRecords(this.deps.store, 'quotes', quoteSchema, QUOTE_ID, query, { ...rest, keep });
+    const items = await guardStore(() => Promise.all(page.data.items.map(async (quote) => this.answer(quote, await this.deps.indexes.bookingsOfQuote(quote.id)))));
+    if (status === undefined) return { ...page, data: { ...page.data, items } };
+    // Filter on status across pages: keep reading until the page is full.
+    const wanted = items.filter((quote) => quote.status === status);
+    if (wanted.length === items.length || page.data.nextCursor === null) return { ...page, data: { items: wanted, nextCursor: page.data.nextCursor } };
+    const more = await this.list({ ...query, cursor: page.data.nextCursor, limit: (query.limit ?? 20) - wanted.length }, filter);
+    return { data: { items: [...wanted, ...more.data.items], nextCursor: more.data.nextCursor }, warnings: [...page.warnings, ...more.warnings] };
+  }
+
+  /** The stored quote with what it has become since: booked (as which order numbers), expired or open. */
+  private async answered(id: string): Promise<Quote> {
+    const { quote, booking } = await this.find(id);
+    const indexed = await this.deps.indexes.bookingsOfQuote(id);
+    const bookings = booking && !indexed.some((shipment) => shipment.id === booking.id) ? [booking, ...indexed] : indexed;
+    return this.answer(quote, bookings);
+  }
+
+  private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'status'>>): Quote {
+    const { status: _stored, bookings: _storedBookings, ...stored } = quote;
+    const booked = bookings.some((shipment) => shipment.status === 'BOOKED');
+    const expired = this.deps.now().getTime() >= Date.parse(quote.quoteExpirationTime);
+    return {
+      ...stored,
+      status: booked ? 'BOOKED' : expired ? 'EXPIRED' : 'OPEN',
+      bookings: bookings.map((shipment) => ({ shipmentId: shipment.id, orderNumber: shipment.orderNumber, status: shipment.status })),
+    };
   }
 
   /** The quote a shipment request without quoteId is booked on (not stored here). */
@@ -86,20 +119,23 @@ export class Quotes {
     return rated.value;
   }
 
+  /** The quote as stored (without status): what a booking compares its freight with. */
   async mustGet(id: string): Promise<Quote> {
-    const quote = (await this.deps.store.get('quotes', id, quoteSchema)) ?? (await this.quoteOfBooking(id));
-    if (!quote) throw notFound('quote', id);
-    return quote;
+    return (await this.find(id)).quote;
   }
 
   /**
-   * The quote a shipment was booked on when the booking quoted first: kept inside the shipment's
-   * file (one write per shipment instead of two, and never one without the other) under the
-   * shipment's own ULID, `qt_X` for `sh_X`.
+   * The quote, from the quotes or, when a booking quoted first, from inside its shipment's file
+   * (one write per shipment instead of two, and never one without the other) under the shipment's
+   * own ULID, `qt_X` for `sh_X`; that shipment is then its first booking.
    */
-  private async quoteOfBooking(quoteId: string): Promise<Quote | undefined> {
-    const record = await this.deps.store.get('shipments', shipmentIdOfBookingQuote(quoteId), storedShipmentSchema);
-    return record?.quote?.id === quoteId ? record.quote : undefined;
+  private async find(id: string): Promise<{ quote: Quote; booking?: Shipment }> {
+    const stored = await this.deps.store.get('quotes', id, quoteSchema);
+    if (stored) return { quote: stored };
+    const record = await this.deps.store.get('shipments', shipmentIdOfBookingQuote(id), storedShipmentSchema);
+    if (record?.quote?.id !== id) throw notFound('quote', id);
+    const { quote, ...shipment } = record;
+    return { quote, booking: shipment };
   }
 }
 

@@ -27,6 +27,24 @@ export interface PageRequest {
   cursor?: string | undefined;
 }
 
+export interface ListFilter<T> {
+  /** Keep a record (filters of the list operation). */
+  keep?: (record: T) => boolean;
+  /** No record created before this instant (ms) is wanted: ids sort by creation time, so the scan stops there. */
+  oldest?: number | undefined;
+  /** Only these ids (from an index), instead of the whole collection. */
+  ids?: string[] | undefined;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** The creation time (ms) a prefixed ULID carries in its first ten characters. */
+export function idTime(id: string): number {
+  let time = 0;
+  for (const char of id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11)) time = time * 32 + CROCKFORD.indexOf(char);
+  return time;
+}
+
 /** A page of records, newest first; a damaged record is skipped with a warning naming it. */
 export async function listRecords<S extends z.ZodType>(
   store: JsonStore,
@@ -34,7 +52,7 @@ export async function listRecords<S extends z.ZodType>(
   schema: S,
   idPattern: RegExp,
   { limit = DEFAULT_PAGE_SIZE, cursor }: PageRequest,
-  keep: (record: z.output<S>) => boolean = () => true,
+  { keep = () => true, oldest, ids: only }: ListFilter<z.output<S>> = {},
 ): Promise<ApiResult<Page<z.output<S>>>> {
   const size = Math.min(Math.max(1, Math.trunc(limit)), MAX_PAGE_SIZE);
   if (cursor !== undefined && !idPattern.test(cursor)) throw constraintViolation([{ field: 'cursor', message: 'is not a cursor of this list' }]);
@@ -45,10 +63,20 @@ export async function listRecords<S extends z.ZodType>(
     let more = true;
     let lastSeen: string | undefined;
     // Filters may drop records: read further pages of ids until the page is full or the list ends.
+    const listed = only ? [...new Set(only)].filter((id) => idPattern.test(id)).sort().reverse() : undefined;
     while (items.length < size && more) {
-      const batch = await store.listIds(collection, { limit: size, before });
+      const batch = listed
+        ? (() => {
+            const rest = listed.filter((id) => before === undefined || id < before);
+            return { ids: rest.slice(0, size), more: rest.length > size };
+          })()
+        : await store.listIds(collection, { limit: size, before });
       more = batch.more;
       for (const id of batch.ids) {
+        if (oldest !== undefined && idTime(id) < oldest) {
+          more = false;
+          break;
+        }
         lastSeen = id;
         try {
           const record = await store.get(collection, id, schema);

@@ -15,6 +15,7 @@ export function registerImportCommand(program: Command, context: ContextFactory)
     .description('book shipments in batch from a CSV file: one row per order component, rows grouped by refNumber or shipmentKey')
     .option('--dry-run', 'check and price every shipment, book nothing')
     .option('--skip-invalid', 'book the valid shipments; write the rejected rows to a reject file (default: any invalid row imports nothing)')
+    .option('--allow-duplicate-ref', 'book rows whose refNumber a booked shipment already has (default: refused, naming its order number)')
     .option('--rejects <path>', 'write rejected rows, with a reason column, here (default with --skip-invalid: FILE.rejected.csv beside FILE)')
     .addHelpText(
       'after',

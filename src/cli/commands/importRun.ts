@@ -25,6 +25,7 @@ export interface ImportCommandOptions {
   dryRun?: boolean;
   skipInvalid?: boolean;
   rejects?: string;
+  allowDuplicateRef?: boolean;
 }
 
 /** Problems printed on the terminal; the rest are in the reject file (or --json). */
@@ -65,7 +66,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     summary = await importShipments(
       api,
       locations,
-      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal },
+      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal, allowDuplicateRef: options.allowDuplicateRef },
       {
         phase: (next, totalBytes) => {
           phase = next;

@@ -1,7 +1,8 @@
 /** `shipper quote`, `shipper quote get ID`, `shipper quote list`. */
 import type { Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
-import { collect, parseLimit } from '../optionParsers.js';
+import { QUOTE_STATUSES } from '../../domain/statuses.js';
+import { addListFilters, collect, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
 import { printQuote, printQuoteList } from '../views/quote.js';
@@ -26,12 +27,15 @@ export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
-export async function runQuoteList(ctx: CommandContext, options: { limit: number; cursor?: string }): Promise<void> {
-  const { data: page, warnings } = await (await ctx.api()).listQuotes({ limit: options.limit, cursor: options.cursor });
+export async function runQuoteList(ctx: CommandContext, options: ListFilterOptions): Promise<void> {
+  const { data: page, warnings } = await (await ctx.api()).listQuotes(listQueryFromOptions(options));
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(page);
-  if (page.items.length === 0) return ctx.io.info('No quotes yet. Create one with: shipper quote --from ZIP --to ZIP --component SPEC');
-  printQuoteList(ctx.io, page.items, await ctx.zips());
+  if (page.items.length === 0) {
+    const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor;
+    return ctx.io.info(filtered !== undefined ? 'No quotes match.' : 'No quotes yet. Create one with: shipper quote --from ZIP --to ZIP --component SPEC');
+  }
+  printQuoteList(ctx.io, page.items, await ctx.zips(), (await ctx.clock())());
   if (page.nextCursor) ctx.io.info(`More: shipper quote list --cursor ${page.nextCursor}`);
 }
 
@@ -61,11 +65,7 @@ Examples:
     .addHelpText('after', '\nExample:\n  $ shipper quote get qt_01JD3Y7T9Q2W5E8R1T4Y7V0A3B --json')
     .action(async (id: string, _options: unknown, command: Command) => runQuoteGet(context(command), id));
 
-  quote
-    .command('list')
-    .description('list quotes, newest first')
-    .option('-n, --limit <n>', 'how many', parseLimit, 20)
-    .option('--cursor <cursor>', 'continue after this quote id (from the previous page)')
-    .addHelpText('after', '\nExample:\n  $ shipper quote list --limit 5')
-    .action(async (options: { limit: number; cursor?: string }, command: Command) => runQuoteList(context(command), options));
+  addListFilters(quote.command('list').description('list quotes, newest first, each open, expired or booked (as which order)'), QUOTE_STATUSES)
+    .addHelpText('after', '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001')
+    .action(async (options: ListFilterOptions, command: Command) => runQuoteList(context(command), options));
 }

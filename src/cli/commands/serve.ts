@@ -1,8 +1,8 @@
 /** `shipper serve`: the local engine and store as the Shipper Freight API over HTTP. */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { OPENAPI_PATH } from '../../api/operations.js';
-import { isLoopbackHost } from '../../api/wire.js';
+import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
+import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { ContextFactory } from '../context.js';
@@ -16,6 +16,8 @@ export interface ServeOptions {
   shutdownGrace: number;
   /** Quotes and shipments kept in memory for GETs; 0: none. */
   cacheSize: number;
+  /** GS1 company prefix of the BOL numbers this server issues (over the settings). */
+  bolCompanyPrefix?: string | undefined;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -32,6 +34,11 @@ function parseCount(value: string): number {
   return number;
 }
 
+function parseCompanyPrefix(value: string): string {
+  if (!/^\d{7,10}$/.test(value.trim())) throw new InvalidArgumentError('a GS1 company prefix is 7 to 10 digits');
+  return value.trim();
+}
+
 function parsePositiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a whole number greater than 0');
@@ -45,7 +52,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   }
   const settings = await ctx.settings();
   const apiKey = options.apiKey ?? settings.serveApiKey;
-  const api = await ctx.localApi({ cacheEntries: options.cacheSize });
+  const api = await ctx.localApi({ cacheEntries: options.cacheSize, bolCompanyPrefix: options.bolCompanyPrefix });
   // A bad tariff or an unusable store fails now, not at the first request.
   await api.loadTariff();
   await api.store.prepare().catch((error: Error) => {
@@ -103,6 +110,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.root}${apiKey ? ', API key required' : ''})\n`);
     stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
   }
+  if (api.numbering.usesDocumentationPrefix) io.warn(DOCUMENTATION_PREFIX_WARNING);
   if (!isLoopbackHost(options.host) && !apiKey) {
     io.warn(`listening on ${options.host} without an API key: anyone who can reach this address can book shipments; start with SHIPPER_SERVE_API_KEY or --api-key`);
   }
@@ -118,6 +126,7 @@ export function registerServeCommands(program: Command, context: ContextFactory)
     .option('--port <port>', 'port (0: any free port)', parsePort, DEFAULT_PORT)
     .option('--body-limit <bytes>', 'largest request body accepted (larger: 413)', parsePositiveInteger, 1024 * 1024)
     .option('--cache-size <n>', 'quotes and shipments kept in memory for GETs (they never change once written; 0: none)', parseCount, 10_000)
+    .option('--bol-company-prefix <digits>', 'GS1 company prefix of the BOL numbers this server issues (else the setting bolCompanyPrefix)', parseCompanyPrefix)
     .option('--shutdown-grace <ms>', 'how long requests in flight may take to finish after SIGINT/SIGTERM', parsePositiveInteger, 10_000)
     .addHelpText(
       'after',

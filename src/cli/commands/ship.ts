@@ -25,6 +25,7 @@ export interface ShipOptions {
   ref?: string;
   specialInstructions?: string;
   idempotencyKey?: string;
+  bookAgain?: boolean;
 }
 
 const EXAMPLE = `shipper ship --quote QUOTE_ID --shipper chicago-dc --consignee ${ADDRESS_SPEC_EXAMPLE.replace('Acme DC', 'Store 12').replace('60601', '10001')}`;
@@ -72,6 +73,7 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
     ...(options.specialInstructions !== undefined ? { specialInstructions: options.specialInstructions } : {}),
     ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
     ...(options.accessorial.length > 0 ? { accessorials: normaliseAccessorials(options.accessorial) } : {}),
+    ...(options.bookAgain ? { rebookQuote: true } : {}),
     orderComponents,
     // Flag values pass through as written: the API's schema judges them and names the field.
   } as ShipmentRequestInput;
@@ -103,6 +105,7 @@ export function registerShipCommand(program: Command, context: ContextFactory): 
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate; not with --quote)', collect, [])
     .option('--ref <refNumber>', 'your reference (PO number...), at most 64 characters')
     .option('--special-instructions <text>', 'printed on the BOL')
+    .option('--book-again', 'book a quote that already has a booked shipment once more (refused otherwise, to prevent double bookings)')
     .option('--idempotency-key <key>', 'retry-safe booking: the same key and request return the first shipment instead of a second')
     .addHelpText(
       'after',

@@ -1,7 +1,8 @@
-/** `shipper shipment get ID`, `shipper shipment list`. */
+/** `shipper shipment get ID`, `shipper shipment list`, `shipper shipment cancel ID`. */
 import type { Command } from 'commander';
+import { SHIPMENT_STATUSES } from '../../domain/statuses.js';
 import type { CommandContext, ContextFactory } from '../context.js';
-import { parseLimit } from '../optionParsers.js';
+import { addListFilters, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { printShipment, printShipmentList } from '../views/shipment.js';
 
 export async function runShipmentGet(ctx: CommandContext, id: string): Promise<void> {
@@ -10,19 +11,41 @@ export async function runShipmentGet(ctx: CommandContext, id: string): Promise<v
   printShipment(ctx.io, shipment, await ctx.zips());
 }
 
-export async function runShipmentList(ctx: CommandContext, options: { limit: number; cursor?: string }): Promise<void> {
-  const { data: page, warnings } = await (await ctx.api()).listShipments({ limit: options.limit, cursor: options.cursor });
+export async function runShipmentList(ctx: CommandContext, options: ListFilterOptions): Promise<void> {
+  const { data: page, warnings } = await (await ctx.api()).listShipments(listQueryFromOptions(options));
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(page);
   if (page.items.length === 0) {
+    const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor;
+    if (filtered !== undefined) return ctx.io.info('No shipments match.');
     return ctx.io.info('No shipments yet. Book one with: shipper ship --quote QUOTE_ID --shipper NAME --consignee NAME, or import a CSV: shipper import FILE.csv');
   }
   printShipmentList(ctx.io, page.items, await ctx.zips());
   if (page.nextCursor) ctx.io.info(`More: shipper shipment list --cursor ${page.nextCursor}`);
 }
 
+export async function runShipmentCancel(ctx: CommandContext, id: string, options: { reason?: string }): Promise<void> {
+  const api = await ctx.api();
+  const { data: before } = await api.getShipment(id);
+  const { data: shipment } = await api.cancelShipment(id, options.reason !== undefined ? { reason: options.reason } : undefined);
+  if (ctx.io.options.json) return ctx.io.json(shipment);
+  if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
+  if (before.status === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled (${shipment.cancelledAt}); nothing changed`);
+  printShipment(ctx.io, shipment, await ctx.zips(), before.status === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
+}
+
 export function registerShipmentCommands(program: Command, context: ContextFactory): void {
-  const shipment = program.command('shipment').description('show booked shipments');
+  const shipment = program
+    .command('shipment')
+    .description('booked shipments: show, list, cancel')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ shipper shipment list --status booked --since 2026-11-01 --to 10001
+  $ shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O
+  $ shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "customer cancelled the order"`,
+    );
 
   shipment
     .command('get <id>')
@@ -30,11 +53,17 @@ export function registerShipmentCommands(program: Command, context: ContextFacto
     .addHelpText('after', '\nExample:\n  $ shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --json')
     .action(async (id: string, _options: unknown, command: Command) => runShipmentGet(context(command), id));
 
+  addListFilters(shipment.command('list').description('list shipments, newest first, with their status'), SHIPMENT_STATUSES)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r \'.items[].orderNumber\'',
+    )
+    .action(async (options: ListFilterOptions, command: Command) => runShipmentList(context(command), options));
+
   shipment
-    .command('list')
-    .description('list shipments, newest first')
-    .option('-n, --limit <n>', 'how many (1-500)', parseLimit, 20)
-    .option('--cursor <cursor>', 'continue after this shipment id (from the previous page)')
-    .addHelpText('after', '\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --json | jq -r \'.items[].orderNumber\'')
-    .action(async (options: { limit: number; cursor?: string }, command: Command) => runShipmentList(context(command), options));
+    .command('cancel <id>')
+    .description('cancel a booked shipment: its BOL prints VOID, its reference may be booked again, its numbers are never reused')
+    .option('--reason <text>', 'why (printed on the voided BOL), at most 500 characters')
+    .addHelpText('after', '\nExample:\n  $ shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "duplicate order"')
+    .action(async (id: string, options: { reason?: string }, command: Command) => runShipmentCancel(context(command), id, options));
 }

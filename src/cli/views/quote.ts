@@ -16,6 +16,9 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
       : `  Transit   ${plural(quote.transitDays, 'business day')} · ETA ${formatInstant(quote.estimatedDeliveryDate!, timeZone)}`,
   );
   io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime)}`);
+  const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED');
+  if (booked.length > 0) io.out(`  Status    ${c.bold('booked')} as ${booked.map((booking) => `${booking.orderNumber} (${booking.shipmentId})`).join(', ')}`);
+  else if (quote.status) io.out(`  Status    ${quoteStatusText(quote, now)}`);
   io.out('');
   io.out(
     io.table(
@@ -42,7 +45,15 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
   io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
 }
 
-export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup): void {
+/** "open until Mon 2026-11-30 16:00 UTC", "expired Mon ...", "booked as SO-000001". */
+export function quoteStatusText(quote: Quote, now: Date): string {
+  const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
+  if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
+  const expired = quote.status === 'EXPIRED' || Date.parse(quote.quoteExpirationTime) <= now.getTime();
+  return `${expired ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime)}`;
+}
+
+export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup, now: Date): void {
   const rows = quotes.map((quote) => [
     quote.id,
     quote.createdAt.slice(0, 10),
@@ -51,6 +62,7 @@ export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup): void {
     [...new Set(quote.orderComponents.map((component) => component.freightClass))].join(', '),
     quote.transitDays ?? 'no coverage',
     quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.destination.postalCode)?.timeZone) : '-',
+    quoteStatusText(quote, now),
   ]);
-  io.out(io.table(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA'], rows));
+  io.out(io.table(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA', 'Status'], rows));
 }

@@ -34,6 +34,9 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
   io.out(`  Price        ${c.bold.green(formatCents(shipment.quotedPriceInCents))} (quote ${shipment.quoteId})`);
   if (shipment.accessorials.length > 0) io.out(`  Accessorials ${shipment.accessorials.join(', ')}`);
   if (shipment.specialInstructions) io.out(`  Instructions ${shipment.specialInstructions}`);
+  if (shipment.status === 'CANCELLED') {
+    io.out(`  ${c.red('Cancelled')}    ${shipment.cancelledAt ? formatInstant(shipment.cancelledAt) : ''}${shipment.cancellationReason ? `: ${shipment.cancellationReason}` : ''}`);
+  }
   io.out('');
   io.out(
     io.table(
@@ -59,6 +62,7 @@ export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup
   const rows = shipments.map((shipment) => [
     shipment.id,
     shipment.orderNumber,
+    shipment.status === 'CANCELLED' ? io.color.red('CANCELLED') : shipment.status,
     truncate(shipment.refNumber ?? '', 16),
     truncate(laneOf(shipment), laneWidth),
     formatNumber(totalPallets(shipment)),
@@ -67,5 +71,5 @@ export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup
     shipment.transitDays ?? 'no coverage',
     shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-',
   ]);
-  io.out(io.table(['Shipment', 'Order', 'Ref', 'Lane', 'Pallets', 'Weight (lb)', 'Price', 'Transit days', 'ETA'], rows));
+  io.out(io.table(['Shipment', 'Order', 'Status', 'Ref', 'Lane', 'Pallets', 'Weight (lb)', 'Price', 'Transit days', 'ETA'], rows));
 }

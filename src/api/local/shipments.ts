@@ -1,0 +1,78 @@
+/** Shipments of the local engine once booked: reading them, lists with filters, cancelling. */
+import type { z } from 'zod';
+import type { shipmentListQuerySchema } from '../operations.js';
+import { cancelRequestSchema, shipmentSchema, type Page, type Shipment } from '../../domain/schemas.js';
+import { parseRequest } from '../../domain/validation.js';
+import type { JsonStore } from '../../store/jsonStore.js';
+import { constraintViolation, notFound } from '../problems.js';
+import type { ApiResult } from '../types.js';
+import type { ShipmentIndexes } from './indexes.js';
+import { storedShipmentSchema } from './quotes.js';
+import { guardStore, listRecords, SHIPMENT_ID } from './records.js';
+
+export type ShipmentListQuery = z.output<typeof shipmentListQuerySchema>;
+
+export class Shipments {
+  constructor(
+    private readonly store: JsonStore,
+    private readonly indexes: ShipmentIndexes,
+    private readonly now: () => Date,
+  ) {}
+
+  async get(shipmentId: string): Promise<Shipment> {
+    if (!SHIPMENT_ID.test(shipmentId)) throw notFound('shipment', shipmentId);
+    const shipment = await guardStore(() => this.store.get('shipments', shipmentId, shipmentSchema));
+    if (!shipment) throw notFound('shipment', shipmentId);
+    return shipment;
+  }
+
+  async list(query: ShipmentListQuery): Promise<ApiResult<Page<Shipment>>> {
+    const { since, until, to, status, refNumber } = query;
+    const range = createdRange(since, until);
+    const ids = refNumber !== undefined ? await guardStore(() => this.indexes.idsWithReference(refNumber)) : undefined;
+    return listRecords(this.store, 'shipments', shipmentSchema, SHIPMENT_ID, query, {
+      ids,
+      oldest: range.from,
+      keep: (shipment) =>
+        (status === undefined || shipment.status === status) &&
+        (to === undefined || shipment.consignee.postalCode === to.slice(0, 5)) &&
+        inRange(shipment.createdAt, range),
+    });
+  }
+
+  /**
+   * BOOKED -> CANCELLED, under the shipments lock (a booking and a cancellation never interleave).
+   * Cancelling again answers the cancelled shipment as it is.
+   */
+  async cancel(shipmentId: string, raw: unknown): Promise<ApiResult<Shipment>> {
+    const parsed = parseRequest(cancelRequestSchema, raw);
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    await this.get(shipmentId);
+    return guardStore(() =>
+      this.store.withLock('shipments', async () => {
+        const record = await this.store.get('shipments', shipmentId, storedShipmentSchema);
+        if (!record) throw notFound('shipment', shipmentId);
+        const { quote: _quote, ...current } = record;
+        if (record.status === 'CANCELLED') return { data: current, warnings: [] };
+        const cancelled = { ...record, status: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: parsed.value.reason ?? null };
+        await this.store.put('shipments', shipmentId, cancelled);
+        const { quote: _kept, ...answer } = cancelled;
+        return { data: answer, warnings: [] };
+      }),
+    );
+  }
+}
+
+/** A `since`/`until` day (UTC) or instant as a range of instants; `until` includes its whole day. */
+export function createdRange(since: string | undefined, until: string | undefined): { from?: number; to?: number } {
+  const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+  return {
+    ...(since !== undefined ? { from: Date.parse(isDay(since) ? `${since}T00:00:00Z` : since) } : {}),
+    ...(until !== undefined ? { to: isDay(until) ? Date.parse(`${until}T00:00:00Z`) + 86_400_000 - 1 : Date.parse(until) } : {}),
+  };
+}
+
+export function inRange(instant: string, range: { from?: number; to?: number }): boolean {
+  const time = Date.parse(instant);
+  return (range.from === undefined || time >= range.from) && (range.to === undefined || time <= range.to);
+}
