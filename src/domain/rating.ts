@@ -6,7 +6,7 @@
  * once, to the nearest cent, halves away from zero; the quoted price is the sum of the rounded lines,
  * so the breakdown always adds up to the price.
  */
-import { densityPcf, freightClassForDensity } from './density.js';
+import { componentDensity } from './density.js';
 import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest, RatedOrderComponent, Violation } from './schemas.js';
 import type { Tariff } from './tariff.js';
 import { businessDayReason, estimateDelivery, localDateInZone, nextBusinessDay } from './transit.js';
@@ -57,7 +57,7 @@ export function weightBreakIndex(totalPounds: number, tariff: Tariff): number {
 }
 
 export function rateComponent(component: OrderComponent): RatedOrderComponent {
-  const pcf = densityPcf(component.poundsWeight, component.palletCount, component.dimensions);
+  const { densityPcf, freightClass } = componentDensity(component.poundsWeight, component.palletCount, component.dimensions);
   return {
     palletCount: component.palletCount,
     poundsWeight: component.poundsWeight,
@@ -66,8 +66,8 @@ export function rateComponent(component: OrderComponent): RatedOrderComponent {
     nmfcCode: component.nmfcCode,
     packagingType: component.packagingType,
     pieceCount: component.pieceCount,
-    densityPcf: Math.round(pcf * 100) / 100,
-    freightClass: freightClassForDensity(pcf),
+    densityPcf,
+    freightClass,
   };
 }
 

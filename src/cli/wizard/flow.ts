@@ -9,7 +9,7 @@
  */
 import { ProblemError } from '../../api/problems.js';
 import type { ShipperApi } from '../../api/types.js';
-import { densityPcf, freightClassForDensity } from '../../domain/density.js';
+import { componentDensity } from '../../domain/density.js';
 import type { ZipPlace } from '../../domain/rating.js';
 import {
   addressSchema,
@@ -306,8 +306,8 @@ async function askComponent(deps: WizardDeps, index: number): Promise<Record<str
       transformer: (value) => {
         const dims = parseDimensions(value);
         if (!dims || componentFieldProblem('dimensions', dims, index) !== true) return value;
-        const pcf = densityPcf(poundsWeight, palletCount, dims);
-        return `${value}  ${io.color.dim(`${formatNumber(pcf)} pcf, class ${freightClassForDensity(pcf)}`)}`;
+        const { densityPcf, freightClass } = componentDensity(poundsWeight, palletCount, dims);
+        return `${value}  ${io.color.dim(`${formatNumber(densityPcf)} pcf, class ${freightClass}`)}`;
       },
       validate: (value) => {
         const dims = parseDimensions(value);
