@@ -9,7 +9,7 @@ import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { bolNumberFor, orderNumberFor } from '../domain/bolNumber.js';
 import { MAX_BATCH_ITEMS } from '../domain/limits.js';
-import { rateQuote, type ZipPlace } from '../domain/rating.js';
+import { beyondLtlWarnings, rateQuote, type ZipPlace } from '../domain/rating.js';
 import {
   quoteRequestSchema,
   quoteSchema,
@@ -142,18 +142,24 @@ export class LocalApi implements ShipperApi {
     if (zipViolations.length > 0) throw constraintViolation(zipViolations);
 
     return guardStore(async () => {
-      if (!options.idempotencyKey) return { data: await this.rateAndStore(parsed.value, tariff), warnings: parsed.warnings, replayed: false };
+      if (!options.idempotencyKey) {
+        const { quote, warnings } = await this.rateAndStore(parsed.value, tariff);
+        return { data: quote, warnings: [...parsed.warnings, ...warnings], replayed: false };
+      }
       const key = options.idempotencyKey;
       return this.store.withLock('idempotency', async () => {
         const existing = await this.findIdempotent('quote', key, raw);
-        if (existing) return { data: await this.mustGetQuote(existing.resourceId), warnings: parsed.warnings, replayed: true };
-        const quote = await this.rateAndStore(parsed.value, tariff);
+        if (existing) {
+          const quote = await this.mustGetQuote(existing.resourceId);
+          return { data: quote, warnings: [...parsed.warnings, ...beyondLtlWarnings(quote.orderComponents)], replayed: true };
+        }
+        const { quote, warnings } = await this.rateAndStore(parsed.value, tariff);
         await this.store.put('idempotency', idempotencyId('quote', key), {
           scope: 'quote',
           requestHash: requestHash(raw),
           resourceId: quote.id,
         });
-        return { data: quote, warnings: parsed.warnings, replayed: false };
+        return { data: quote, warnings: [...parsed.warnings, ...warnings], replayed: false };
       });
     });
   }
@@ -167,7 +173,7 @@ export class LocalApi implements ShipperApi {
     return this.listRecords('quotes', quoteSchema, QUOTE_ID, query);
   }
 
-  private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<Quote> {
+  private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<{ quote: Quote; warnings: string[] }> {
     const now = this.now();
     const rated = rateQuote({
       id: `qt_${this.nextUlid(now.getTime())}`,
@@ -179,7 +185,7 @@ export class LocalApi implements ShipperApi {
     });
     if (!rated.ok) throw constraintViolation(rated.violations);
     await this.store.put('quotes', rated.value.id, rated.value);
-    return rated.value;
+    return { quote: rated.value, warnings: rated.warnings };
   }
 
   private async mustGetQuote(id: string): Promise<Quote> {
@@ -462,7 +468,7 @@ export class LocalApi implements ShipperApi {
     const zipViolations = this.unknownZips(raw, [['shipper'], ['consignee']]);
     if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
     if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
-    return { ok: true, request: parsed.value, warnings: parsed.warnings };
+    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents)] };
   }
 
   /** The quote a request without quoteId is booked on (not stored here). */

@@ -6,19 +6,30 @@
  * `freightClass`, which is computed from density and refused as input.
  */
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
+import { FREIGHT_LIMITS, formatLimit, IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
 
-/** A finite number > 0: quantities (weights, lengths) can be neither 0, negative nor Infinity. */
-const positiveQuantity = (what: string) =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? `${what} is required` : `${what} must be a number`) })
-    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((value) => value > 0, { message: `${what} must be greater than 0` })
-    // What the refinements check, spelled out for the JSON Schema / OpenAPI output.
-    .meta({ exclusiveMinimum: 0 });
+/** A number, with the messages people read: required, not a number, or not finite (Infinity, NaN). */
+const numberField = (what: string) =>
+  z.number({
+    error: (issue) =>
+      issue.input === undefined ? `${what} is required` : typeof issue.input === 'number' ? `${what} must be a finite number` : `${what} must be a number`,
+  });
+
+/** A quantity within the freight limits (limits.ts), each bound stated in its message and in the JSON Schema. */
+const boundedQuantity = (what: string, unit: string, min: number, max: number, why: string) =>
+  numberField(what)
+    .min(min, { message: `${what} must be at least ${formatLimit(min)} ${unit}` })
+    .max(max, { message: `${what} must be at most ${formatLimit(max)} ${unit} (${why})` });
+
+const dimension = (side: 'length' | 'width' | 'height') => {
+  const { minDimensionInches: min } = FREIGHT_LIMITS;
+  if (side === 'length') return boundedQuantity(side, 'in', min, FREIGHT_LIMITS.maxLengthInches, 'the inside length of a 53 ft trailer');
+  if (side === 'width') return boundedQuantity(side, 'in', min, FREIGHT_LIMITS.maxWidthInches, "a trailer's width; give the longer side as length");
+  return boundedQuantity(side, 'in', min, FREIGHT_LIMITS.maxHeightInches, 'the inside height of a 53 ft trailer');
+};
 
 export const isoDateSchema = z
   .string()
@@ -48,12 +59,20 @@ export type FreightClass = z.infer<typeof freightClassSchema>;
 
 export const dimensionsSchema = z
   .object({
-    length: positiveQuantity('length'),
-    width: positiveQuantity('width'),
-    height: positiveQuantity('height'),
+    length: dimension('length'),
+    width: dimension('width'),
+    height: dimension('height'),
   })
   .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 export type Dimensions = z.infer<typeof dimensionsSchema>;
+
+/**
+ * Dimensions as stored on quotes and shipments: no request limits, so a record booked under other
+ * limits stays readable.
+ */
+export const storedDimensionsSchema = z
+  .object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() })
+  .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 
 const optionalText = (max: number, description: string) =>
   z
@@ -65,17 +84,25 @@ const optionalText = (max: number, description: string) =>
 
 /** Fields that the freight itself is made of; a shipment against a quote must repeat them exactly. */
 const componentBaseShape = {
-  palletCount: z
-    .number({ error: (issue) => (issue.input === undefined ? 'palletCount is required' : 'palletCount must be a number') })
+  palletCount: numberField('palletCount')
     .int({ message: 'palletCount must be a whole number' })
     .min(1, { message: 'palletCount must be at least 1' })
+    .max(FREIGHT_LIMITS.maxHandlingUnits, {
+      message: `palletCount must be at most ${FREIGHT_LIMITS.maxHandlingUnits} (a 53 ft trailer holds ${FREIGHT_LIMITS.maxHandlingUnits} pallets double-stacked)`,
+    })
     .meta({ description: 'Number of pallets (handling units) in the component' }),
-  poundsWeight: positiveQuantity('poundsWeight').meta({
+  poundsWeight: boundedQuantity(
+    'poundsWeight',
+    'lb',
+    FREIGHT_LIMITS.minPoundsWeight,
+    FREIGHT_LIMITS.maxPoundsWeight,
+    'the legal payload of a 53 ft trailer',
+  ).meta({
     description: 'Total weight of the component (all its pallets), in pounds',
   }),
   dimensions: dimensionsSchema.optional(),
   palletDimensions: z
-    .tuple([positiveQuantity('length'), positiveQuantity('width'), positiveQuantity('height')], {
+    .tuple([dimension('length'), dimension('width'), dimension('height')], {
       error: 'palletDimensions must be an array [length, width, height]',
     })
     .optional()
@@ -90,6 +117,7 @@ const componentBaseShape = {
     .number({ error: 'pieceCount must be a number' })
     .int({ message: 'pieceCount must be a whole number' })
     .min(0, { message: 'pieceCount must be 0 or more' })
+    .max(FREIGHT_LIMITS.maxPieceCount, { message: `pieceCount must be at most ${formatLimit(FREIGHT_LIMITS.maxPieceCount)}` })
     .nullish()
     .transform((value) => value ?? null)
     .meta({ description: 'Loose pieces inside the component, separate from palletCount; 0 is allowed' }),
@@ -152,7 +180,7 @@ function isTriple(value: unknown): value is [number, number, number] {
 export const ratedOrderComponentSchema = z.object({
   palletCount: z.number().int(),
   poundsWeight: z.number(),
-  dimensions: dimensionsSchema,
+  dimensions: storedDimensionsSchema,
   description: z.string().nullable(),
   nmfcCode: z.string().nullable(),
   packagingType: z.string().nullable(),
@@ -162,13 +190,33 @@ export const ratedOrderComponentSchema = z.object({
 });
 export type RatedOrderComponent = z.infer<typeof ratedOrderComponentSchema>;
 
-const MAX_COMPONENTS = 1000;
 const orderComponentsSchema = z
   .array(orderComponentInputSchema, {
     error: (issue) => (issue.input === undefined ? 'orderComponents is required' : 'orderComponents must be a list'),
   })
   .min(1, { message: 'at least one order component is required' })
-  .max(MAX_COMPONENTS, { message: `at most ${MAX_COMPONENTS} order components per request` });
+  .max(FREIGHT_LIMITS.maxOrderComponents, { message: `at most ${FREIGHT_LIMITS.maxOrderComponents} order components per shipment` })
+  .superRefine((components, ctx) => {
+    // The shipment as a whole fits one trailer; lines already over a limit are named on their own paths.
+    const total = (field: 'poundsWeight' | 'palletCount', lineMax: number) =>
+      components.every((component) => Number.isFinite(component?.[field]) && component[field] <= lineMax)
+        ? components.reduce((sum, component) => sum + component[field], 0)
+        : 0;
+    const pounds = total('poundsWeight', FREIGHT_LIMITS.maxPoundsWeight);
+    if (pounds > FREIGHT_LIMITS.maxPoundsWeight) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the order components weigh ${formatLimit(Math.round(pounds * 100) / 100)} lb together; one shipment carries at most ${formatLimit(FREIGHT_LIMITS.maxPoundsWeight)} lb (the legal payload of a 53 ft trailer): split it into several shipments`,
+      });
+    }
+    const pallets = total('palletCount', FREIGHT_LIMITS.maxHandlingUnits);
+    if (pallets > FREIGHT_LIMITS.maxHandlingUnits) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the order components have ${formatLimit(pallets)} pallets together; one shipment has at most ${FREIGHT_LIMITS.maxHandlingUnits} (a 53 ft trailer double-stacked): split it into several shipments`,
+      });
+    }
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Places and addresses

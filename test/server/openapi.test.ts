@@ -40,10 +40,19 @@ describe('the OpenAPI document', () => {
     );
     expect(schemas.Dimensions.required).toEqual(['length', 'width', 'height']);
     expect(schemas.Dimensions.properties.height).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
+    // Requests state the freight limits (a 53 ft trailer): README "Limits".
+    expect(component.dimensions).toEqual({ $ref: '#/components/schemas/DimensionsInput' });
+    expect(schemas.DimensionsInput.required).toEqual(['length', 'width', 'height']);
+    expect(schemas.DimensionsInput.properties.length).toMatchObject({ type: 'number', minimum: 1, maximum: 636 });
+    expect(schemas.DimensionsInput.properties.width).toMatchObject({ type: 'number', minimum: 1, maximum: 102 });
+    expect(schemas.DimensionsInput.properties.height).toMatchObject({ type: 'number', minimum: 1, maximum: 110 });
+    expect(component.poundsWeight).toMatchObject({ type: 'number', minimum: 1, maximum: 45000 });
+    expect(component.palletCount).toMatchObject({ type: 'integer', minimum: 1, maximum: 60 });
+    expect(schemas.QuoteRequest.properties.orderComponents).toMatchObject({ minItems: 1, maxItems: 60 });
     expect(component.description.anyOf).toContainEqual({ type: 'string', maxLength: 256 });
     expect(component.nmfcCode.anyOf).toContainEqual({ type: 'string', maxLength: 32 });
     expect(component.packagingType.anyOf).toContainEqual({ type: 'string', maxLength: 32 });
-    expect(component.pieceCount.anyOf).toContainEqual({ type: 'integer', minimum: 0 });
+    expect(component.pieceCount.anyOf).toContainEqual({ type: 'integer', minimum: 0, maximum: 99999 });
     expect(component.freightClass).toMatchObject({ not: {} });
 
     const quote = schemas.Quote;

@@ -263,9 +263,9 @@ describe('quote wizard flow', () => {
       'palletCount must be at least 1 (orderComponents[0].palletCount)',
       'palletCount must be a whole number (orderComponents[0].palletCount)',
       'poundsWeight must be a number (orderComponents[0].poundsWeight)',
-      'poundsWeight must be greater than 0 (orderComponents[0].poundsWeight)',
+      'poundsWeight must be at least 1 lb (orderComponents[0].poundsWeight)',
       'write length x width x height in inches, e.g. 48x40x48 (orderComponents[0].dimensions)',
-      'width must be greater than 0 (orderComponents[0].dimensions.width)',
+      'width must be at least 1 in (orderComponents[0].dimensions.width)',
       'must be at most 256 characters (orderComponents[0].description)',
       'must be at most 32 characters (orderComponents[0].nmfcCode)',
       'pieceCount must be 0 or more (orderComponents[0].pieceCount)',
@@ -455,7 +455,7 @@ describe('wizard answer checks', () => {
     expect(componentFieldProblem('pieceCount', 0, 2)).toBe(true);
     expect(componentFieldProblem('pieceCount', 2.5, 2)).toBe('pieceCount must be a whole number (orderComponents[2].pieceCount)');
     expect(componentFieldProblem('dimensions', { length: 48, width: 40, height: -1 }, 0)).toBe(
-      'height must be greater than 0 (orderComponents[0].dimensions.height)',
+      'height must be at least 1 in (orderComponents[0].dimensions.height)',
     );
     expect(addressFieldProblem('state', 'Illinois', 'shipper')).toBe('must be a 2-letter state code (shipper.state)');
     expect(addressFieldProblem('name', '  ', 'consignee')).toBe('name is required (consignee.name)');
