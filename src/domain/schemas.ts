@@ -2,8 +2,10 @@
  * The zod schemas of the Shipper Freight API: the single source of validation, TypeScript types and
  * (through zod's JSON Schema output) the OpenAPI document. Pure: no I/O.
  *
- * Request schemas are lenient about unknown fields (additive versioning: they are stripped) except
- * `freightClass`, which is computed from density and refused as input.
+ * Request schemas are strict: an unknown field is a violation on its own path (with the known
+ * field it most likely means, see validation.ts), so a typo such as `accesorials` can never
+ * silently change a price. `freightClass` is known, and refused with its own message: it is
+ * computed from density. Record and response schemas stay lenient (additive versioning).
  */
 import { z } from 'zod';
 import { FREIGHT_LIMITS, formatLimit, IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
@@ -58,7 +60,7 @@ export type FreightClass = z.infer<typeof freightClassSchema>;
 // Order components
 
 export const dimensionsSchema = z
-  .object({
+  .strictObject({
     length: dimension('length'),
     width: dimension('width'),
     height: dimension('height'),
@@ -133,7 +135,7 @@ const componentBaseShape = {
  * when absent.
  */
 export const orderComponentInputSchema = z
-  .object(componentBaseShape)
+  .strictObject(componentBaseShape)
   .superRefine(
     (component, ctx) => {
       if (typeof component !== 'object' || component === null) return;
@@ -233,7 +235,7 @@ export const countryCodeSchema = z
   .default('US')
   .meta({ description: 'ISO 3166-1 alpha-2 country code; the service covers the US' });
 
-export const placeInputSchema = z.object({
+export const placeInputSchema = z.strictObject({
   postalCode: postalCodeSchema,
   countryCode: countryCodeSchema,
 });
@@ -253,7 +255,7 @@ const requiredText = (field: string, max: number) =>
     .min(1, { message: `${field} is required` })
     .max(max, { message: `must be at most ${max} characters` });
 
-export const addressSchema = z.object({
+const addressShape = {
   name: requiredText('name', 100),
   street1: requiredText('street1', 100),
   street2: optionalText(100, 'Second address line'),
@@ -267,7 +269,10 @@ export const addressSchema = z.object({
   countryCode: countryCodeSchema,
   contactName: optionalText(100, 'Contact person'),
   phone: optionalText(32, 'Contact phone number'),
-});
+};
+export const addressSchema = z.strictObject(addressShape);
+/** An address as stored on shipments and answered: the same fields and rules, lenient about new ones. */
+export const storedAddressSchema = z.object(addressShape);
 export type AddressInput = z.input<typeof addressSchema>;
 export type Address = z.output<typeof addressSchema>;
 
@@ -285,7 +290,7 @@ const accessorialsSchema = z
   .optional()
   .transform((codes) => [...new Set(codes ?? [])]);
 
-export const quoteRequestSchema = z.object({
+export const quoteRequestSchema = z.strictObject({
   origin: placeInputSchema,
   destination: placeInputSchema,
   pickupDate: isoDateSchema.optional().meta({ description: 'Pickup date; default the next business day' }),
@@ -328,7 +333,7 @@ export type Quote = z.infer<typeof quoteSchema>;
 // ---------------------------------------------------------------------------------------------
 // Shipments
 
-export const shipmentRequestSchema = z.object({
+export const shipmentRequestSchema = z.strictObject({
   quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
   refNumber: z
     .string({ error: 'refNumber must be a string' })
@@ -360,8 +365,8 @@ export const shipmentSchema = z.object({
   pickupDate: isoDateSchema,
   miles: z.number().int(),
   accessorials: z.array(z.string()),
-  shipper: addressSchema,
-  consignee: addressSchema,
+  shipper: storedAddressSchema,
+  consignee: storedAddressSchema,
   specialInstructions: z.string().nullable(),
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
@@ -374,7 +379,7 @@ export type Shipment = z.output<typeof shipmentSchema>;
 
 export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS };
 
-export const transitRequestSchema = z.object({
+export const transitRequestSchema = z.strictObject({
   origin: placeInputSchema,
   destinations: z
     .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
@@ -474,9 +479,9 @@ const batchItems = <T extends z.ZodType>(item: T) =>
     .min(1, { message: 'at least one item is required' })
     .max(MAX_BATCH_ITEMS, { message: `at most ${MAX_BATCH_ITEMS} items per request` });
 
-export const shipmentBatchRequestSchema = z.object({
+export const shipmentBatchRequestSchema = z.strictObject({
   items: batchItems(
-    z.object({
+    z.strictObject({
       request: batchShipmentRequest,
       idempotencyKey: idempotencyKeySchema
         .optional()
@@ -485,7 +490,7 @@ export const shipmentBatchRequestSchema = z.object({
   ),
 });
 
-export const shipmentPreviewRequestSchema = z.object({ items: batchItems(z.object({ request: batchShipmentRequest })) });
+export const shipmentPreviewRequestSchema = z.strictObject({ items: batchItems(z.strictObject({ request: batchShipmentRequest })) });
 
 const batchOutcomeSchema = <T extends z.ZodType>(data: T) =>
   z.union([

@@ -203,7 +203,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   if (violations.length === 0) return { ok: true, group, request };
   // Rejected before the API sees it: add what the API's schema would say, so every problem is listed at once.
   const parsed = shipmentRequestSchema.safeParse(request);
-  if (!parsed.success) violations.push(...locateViolations(violationsFromZod(parsed.error), group, header, notes));
+  if (!parsed.success) violations.push(...locateViolations(violationsFromZod(parsed.error, shipmentRequestSchema), group, header, notes));
   return { ok: false, group, violations: sortViolations(violations) };
 }
 

@@ -86,10 +86,42 @@ describe('quote request validation', () => {
     expect(violations).toEqual([{ field: 'orderComponents[0].palletDimensions', message: expect.stringContaining('differ') }]);
   });
 
-  it('ignores unknown fields (additive versioning)', () => {
-    const parsed = parseRequest(quoteRequestSchema, quoteRequest({ futureField: 1 }, { hazmat: false }));
-    expect(parsed.ok).toBe(true);
-    if (parsed.ok) expect(parsed.value).not.toHaveProperty('futureField');
+  it('refuses unknown fields, each on its own path, with the known field it most likely means', () => {
+    const violations = violationsOf(
+      quoteRequest({ accesorials: ['LIFTGATE_DELIVERY'], origin: { postalCode: '60601', zipcode: '60601' } }, { descripton: 'Pumps', dimensions: { length: 48, width: 40, height: 48, hieght: 50 } }),
+    );
+    expect(violations).toEqual([
+      { field: 'origin.zipcode', message: 'unknown field zipcode (did you mean postalCode?)' },
+      { field: 'orderComponents[0].dimensions.hieght', message: 'unknown field hieght (did you mean height?)' },
+      { field: 'orderComponents[0].descripton', message: 'unknown field descripton (did you mean description?)' },
+      { field: 'accesorials', message: 'unknown field accesorials (did you mean accessorials?)' },
+    ]);
+  });
+
+  it('suggests nothing when no known field is close, and still reports every other violation', () => {
+    const violations = violationsOf(quoteRequest({ futureField: 1 }, { hazmat: false, pieceCount: -1 }));
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { field: 'futureField', message: 'unknown field futureField' },
+        { field: 'orderComponents[0].hazmat', message: 'unknown field hazmat' },
+        { field: 'orderComponents[0].pieceCount', message: 'pieceCount must be 0 or more' },
+      ]),
+    );
+    expect(violations).toHaveLength(3);
+  });
+
+  it('keeps palletDimensions (deprecated) and the own message of freightClass', () => {
+    const { dimensions: _omit, ...rest } = component;
+    expect(parseRequest(quoteRequestSchema, { ...quoteRequest(), orderComponents: [{ ...rest, palletDimensions: [48, 40, 48] }] }).ok).toBe(true);
+    const violations = violationsOf(quoteRequest({}, { freightClass: '70', freightclass: '70' }));
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        // A refused field is never suggested.
+        { field: 'orderComponents[0].freightclass', message: 'unknown field freightclass' },
+        { field: 'orderComponents[0].freightClass', message: 'freightClass is computed from density at quote time and cannot be sent' },
+      ]),
+    );
+    expect(violations).toHaveLength(2);
   });
 
   it('checks ZIP syntax, dates and list sizes', () => {
@@ -130,6 +162,22 @@ describe('shipment request validation', () => {
   it('limits refNumber to 64 characters and reports address fields with their paths', () => {
     const violations = violationsOf({ ...shipment, refNumber: 'r'.repeat(65), shipper: { ...address, name: '', state: 'Illinois' } }, shipmentRequestSchema);
     expect(violations.map((violation) => violation.field).sort()).toEqual(['refNumber', 'shipper.name', 'shipper.state']);
+  });
+
+  it('refuses unknown fields in addresses, at the top level and in components', () => {
+    const violations = violationsOf(
+      { ...shipment, quoteID: 'qt_1', shipper: { ...address, zipcode: '60601', stat: 'IL' }, orderComponents: [{ ...component, descripton: 'x' }] },
+      shipmentRequestSchema,
+    );
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { field: 'quoteID', message: 'unknown field quoteID (did you mean quoteId?)' },
+        { field: 'shipper.zipcode', message: 'unknown field zipcode (did you mean postalCode?)' },
+        { field: 'shipper.stat', message: 'unknown field stat (did you mean state?)' },
+        { field: 'orderComponents[0].descripton', message: 'unknown field descripton (did you mean description?)' },
+      ]),
+    );
+    expect(violations).toHaveLength(4);
   });
 
   it('refuses freightClass on shipment components too', () => {
