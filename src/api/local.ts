@@ -25,6 +25,7 @@ import {
   type TransitTable,
   type Violation,
 } from '../domain/schemas.js';
+import { checkAddressAgainstZip, type AddressZipCheck } from '../domain/addressZip.js';
 import { canonicalJson } from '../domain/canonicalJson.js';
 import { buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField } from '../domain/shipment.js';
 import { tariffSchema, type Tariff } from '../domain/tariff.js';
@@ -466,9 +467,11 @@ export class LocalApi implements ShipperApi {
   private checkShipmentRequest(raw: unknown): { ok: true; request: ShipmentRequest; warnings: string[] } | { ok: false; problem: ProblemDetail } {
     const parsed = parseRequest(shipmentRequestSchema, raw);
     const zipViolations = this.unknownZips(raw, [['shipper'], ['consignee']]);
+    const addresses = this.addressesAgainstZips(raw);
+    zipViolations.push(...addresses.violations);
     if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
     if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
-    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents)] };
+    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
   }
 
   /** The quote a request without quoteId is booked on (not stored here). */
@@ -611,6 +614,21 @@ export class LocalApi implements ShipperApi {
       }
     }
     return violations;
+  }
+
+  /** City and state of the shipper's and consignee's addresses against their ZIPs (domain/addressZip.ts). */
+  private addressesAgainstZips(raw: unknown): AddressZipCheck {
+    const check: AddressZipCheck = { violations: [], warnings: [] };
+    for (const party of ['shipper', 'consignee'] as const) {
+      const address = (raw as Record<string, unknown> | null)?.[party] as Record<string, unknown> | null | undefined;
+      const postalCode = typeof address?.postalCode === 'string' ? address.postalCode.trim() : '';
+      const place = /^\d{5}(-\d{4})?$/.test(postalCode) ? this.zips.lookup(postalCode) : undefined;
+      if (!address || !place) continue;
+      const { violations, warnings } = checkAddressAgainstZip(address, place, party);
+      check.violations.push(...violations);
+      check.warnings.push(...warnings);
+    }
+    return check;
   }
 
   private async findIdempotent(scope: 'quote' | 'shipment', key: string, raw: unknown) {

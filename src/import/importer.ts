@@ -269,6 +269,7 @@ async function checkChunk(chunk: PreparedShipment[], _position: ChunkPosition, s
       continue;
     }
     if (!context.dryRun) continue;
+    outcome.warnings.forEach((warning) => context.listener.warning?.(`line ${prepared.group.rows[0]!.line}: ${warning}`));
     state.summary.valid++;
     state.summary.totalPriceInCents += outcome.data.quotedPriceInCents;
     context.listener.shipment?.({
@@ -306,7 +307,7 @@ async function bookChunk(chunk: PreparedShipment[], position: ChunkPosition, sta
       unexpected = true;
       continue;
     }
-    outcome.warnings.forEach((warning) => context.listener.warning?.(warning));
+    outcome.warnings.forEach((warning) => context.listener.warning?.(`line ${prepared.group.rows[0]!.line}: ${warning}`));
     const shipment = outcome.data;
     if (outcome.replayed) state.summary.alreadyBooked++;
     else {
