@@ -42,10 +42,20 @@ export function didYouMean(name: string, known: ReadonlyArray<string>): string |
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
     const normalised = normaliseName(candidate);
-    const distance = normalised.includes(wanted) && wanted.length >= 4 ? 1 : editDistance(wanted, normalised);
+    const distance = normalised.includes(wanted) && wanted.length >= 4 ? 1 : Math.min(editDistance(wanted, normalised), 1 + prefixDistance(wanted, normalised));
     if (!best || distance < best.distance) best = { name: candidate, distance };
   }
   return best && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.name : undefined;
+}
+
+/** A typo of the start of a longer name ("contry" for "countryCode"): the distance to its nearest prefix. */
+function prefixDistance(wanted: string, candidate: string): number {
+  if (candidate.length <= wanted.length || wanted.length < 4) return Number.POSITIVE_INFINITY;
+  let best = Number.POSITIVE_INFINITY;
+  for (let length = wanted.length - 1; length <= Math.min(candidate.length - 1, wanted.length + 1); length++) {
+    best = Math.min(best, editDistance(wanted, candidate.slice(0, length)));
+  }
+  return best;
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions. */

@@ -176,6 +176,44 @@ describe('quote wizard flow', () => {
     expect(h.stdout()).toContain(`Wrote BOL-${shipment.orderNumber}.pdf`);
   });
 
+  it('shows the exact class on a density boundary, refuses a state that contradicts the ZIP and books with the city warning', async () => {
+    const h = harness([
+      step('Pickup ZIP', '60601'),
+      step('Delivery ZIP', '99501'),
+      step('Pickup date', ''),
+      step('Accessorial', []),
+      // 1,000 lb on 48x48x50 in is exactly 15 pcf: class 70 (floating point would say 14.99..., class 85).
+      ...lineSteps('1', '1000', '48x48x50'),
+      step('Book this shipment', true),
+      step('reference', ''),
+      step('Ship from', (choices) => choices[0]!.value),
+      step('Ship to: company name', 'Northern Supply'),
+      step('Ship to: street', '100 W 5th Ave'),
+      step('street line 2', ''),
+      step('Ship to: city', 'Eagle River'),
+      step('Ship to: state', 'IL'),
+      step('Ship to: state', 'ak'),
+      step('contact name', ''),
+      step('phone', ''),
+      step('Save this address', 'anchorage-store'),
+      step('Print the Bill of Lading', false),
+    ]);
+    await h.book.save('chicago-dock', CHICAGO_DOCK);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.shown).toContain('48x48x50  15 pcf, class 70');
+    expect(result.quote.orderComponents[0]).toMatchObject({ densityPcf: 15, freightClass: '70' });
+    expect(h.prompter.rejected).toEqual([
+      {
+        message: 'Ship to: state',
+        value: 'IL',
+        reason: 'IL does not match ZIP 99501, which is in Anchorage, AK; correct the state or the ZIP (consignee.state)',
+      },
+    ]);
+    expect(result.shipment!.consignee).toMatchObject({ city: 'Eagle River', state: 'AK', postalCode: '99501' });
+    expect(h.stdout()).toContain('warning: Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)');
+    expect(await h.book.get('anchorage-store')).toMatchObject({ address: { state: 'AK' } });
+  });
+
   it('refuses an unknown ZIP at the prompt and takes the corrected one', async () => {
     const h = harness([
       step('Pickup ZIP', '00000'),
