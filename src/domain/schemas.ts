@@ -13,11 +13,17 @@ import { FREIGHT_LIMITS, formatLimit, IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, 
 // ---------------------------------------------------------------------------------------------
 // Scalars
 
-/** A number, with the messages people read: required, not a number, or not finite (Infinity, NaN). */
+/**
+ * A number, with the messages people read: required, not a number, or not finite (Infinity, NaN,
+ * or text such as "1e400" that only reads as a number beyond the largest one).
+ */
 const numberField = (what: string) =>
   z.number({
-    error: (issue) =>
-      issue.input === undefined ? `${what} is required` : typeof issue.input === 'number' ? `${what} must be a finite number` : `${what} must be a number`,
+    error: (issue) => {
+      if (issue.input === undefined) return `${what} is required`;
+      const overflows = typeof issue.input === 'string' && /^\s*[+-]?(\d|\.\d)/.test(issue.input) && Math.abs(Number(issue.input)) === Infinity;
+      return typeof issue.input === 'number' || overflows ? `${what} must be a finite number` : `${what} must be a number`;
+    },
   });
 
 /** A quantity within the freight limits (limits.ts), each bound stated in its message and in the JSON Schema. */

@@ -75,10 +75,13 @@ export function cellOf(row: CsvRow, header: CsvHeader, column: string): string {
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** A number cell as the schema should judge it: a number when it is written as one, else the text. */
+/**
+ * A number cell as the schema should judge it: a number when it is written as one, else the text
+ * (also for "1e400", which JSON could not carry as a number: the schema names it in both modes).
+ */
 function numberCell(text: string): number | string | undefined {
   if (text === '') return undefined;
-  return DECIMAL.test(text) ? Number(text) : text;
+  return DECIMAL.test(text) && Number.isFinite(Number(text)) ? Number(text) : text;
 }
 
 

@@ -215,10 +215,12 @@ describe('freight limits (README "Limits": one 53 ft trailer)', () => {
     for (const tooLittle of [0.99, 5e-324, 0, -5]) expect(only({ poundsWeight: tooLittle })).toEqual([{ field, message: 'poundsWeight must be at least 1 lb' }]);
   });
 
-  it('says "finite" for Infinity and NaN and "a number" for text, also text that reads as a huge number', () => {
+  it('says "finite" for Infinity, NaN and text beyond the largest number ("1e400"), "a number" for other text', () => {
     expect(only({ poundsWeight: Number.POSITIVE_INFINITY })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }]);
     expect(only({ poundsWeight: Number.NaN })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }]);
-    expect(only({ poundsWeight: '1e400' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a number' }]);
+    expect(only({ poundsWeight: '1e400' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }]);
+    expect(only({ poundsWeight: '500' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a number' }]);
+    expect(only({ poundsWeight: 'heavy' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a number' }]);
     expect(only({ poundsWeight: '' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a number' }]);
   });
 
