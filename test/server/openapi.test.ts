@@ -69,6 +69,14 @@ describe('the OpenAPI document', () => {
     expect(schemas.Violation.required).toEqual(['field', 'message']);
   });
 
+  it('says additionalProperties: false on request schemas only (responses grow additively)', () => {
+    for (const id of ['QuoteRequest', 'ShipmentRequest', 'TransitRequest', 'OrderComponent', 'DimensionsInput', 'PlaceInput', 'AddressInput', 'ShipmentBatchRequest', 'ShipmentPreviewRequest']) {
+      expect(schemas[id].additionalProperties, id).toBe(false);
+    }
+    expect(schemas.ShipmentBatchRequest.properties.items.items.additionalProperties).toBe(false);
+    for (const id of ['Quote', 'Shipment', 'Address', 'Dimensions', 'RatedOrderComponent', 'Place']) expect(schemas[id].additionalProperties, id).toBeUndefined();
+  });
+
   it('marks palletDimensions deprecated', () => {
     expect(schemas.OrderComponent.properties.palletDimensions).toMatchObject({ deprecated: true, type: 'array', minItems: 3, maxItems: 3 });
   });
@@ -154,6 +162,14 @@ describe('the schemas against the service', () => {
       { ...request, orderComponents: [{ ...request.orderComponents[0], description: 'x'.repeat(257) }] },
       { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 40, height: 0 } }] },
       { ...request, orderComponents: [] },
+      // Unknown fields (a typo must not silently change a price), at every level.
+      { ...request, accesorials: ['LIFTGATE_DELIVERY'] },
+      { ...request, orderComponents: [{ ...request.orderComponents[0], descripton: 'Pumps' }] },
+      { ...request, origin: { postalCode: '60601', zipcode: '60601' } },
+      { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 40, height: 48, depth: 1 } }] },
+      // Beyond the freight limits.
+      { ...request, orderComponents: [{ ...request.orderComponents[0], poundsWeight: 1e308 }] },
+      { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 103, height: 48 } }] },
     ]) {
       expect(validate('QuoteRequest', bad).ok, JSON.stringify(bad).slice(0, 200)).toBe(false);
       await expect(api.createQuote(bad)).rejects.toMatchObject({ status: 400 });
