@@ -41,32 +41,39 @@ export function didYouMean(name: string, known: ReadonlyArray<string>): string |
   if (synonym !== undefined && known.includes(synonym)) return synonym;
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
-    const normalised = normaliseName(candidate);
-    const distance = normalised.includes(wanted) && wanted.length >= 4 ? 1 : Math.min(editDistance(wanted, normalised), 1 + prefixDistance(wanted, normalised));
+    const distance = closeness(wanted, normaliseName(candidate));
     if (!best || distance < best.distance) best = { name: candidate, distance };
   }
   return best && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.name : undefined;
 }
 
-/** A typo of the start of a longer name ("contry" for "countryCode"): the distance to its nearest prefix. */
-function prefixDistance(wanted: string, candidate: string): number {
-  if (candidate.length <= wanted.length || wanted.length < 4) return Number.POSITIVE_INFINITY;
-  let best = Number.POSITIVE_INFINITY;
-  for (let length = wanted.length - 1; length <= Math.min(candidate.length - 1, wanted.length + 1); length++) {
-    best = Math.min(best, editDistance(wanted, candidate.slice(0, length)));
+/**
+ * How far a typed name is from a known one: the edit distance to the whole name, or, for a typed
+ * name of 4 letters or more, half a step more than the distance to the nearest part of it
+ * ("weight" in "poundsWeight", "contry" for "countryCode").
+ */
+function closeness(wanted: string, candidate: string): number {
+  let distance = editDistance(wanted, candidate);
+  if (wanted.length < 4) return distance;
+  for (let length = wanted.length - 1; length <= Math.min(candidate.length, wanted.length + 1); length++) {
+    for (let start = 0; start + length <= candidate.length; start++) {
+      distance = Math.min(distance, 0.5 + editDistance(wanted, candidate.slice(start, start + length)));
+    }
   }
-  return best;
+  return distance;
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions. */
+/** Edit distance with adjacent transpositions (optimal string alignment): "hieght" is one step from "height". */
 export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, index) => index)];
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
     }
-    previous = current;
+    rows.push(row);
   }
-  return previous[b.length]!;
+  return rows[a.length]![b.length]!;
 }

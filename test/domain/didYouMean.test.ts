@@ -14,6 +14,8 @@ describe('didYouMean', () => {
     ['pallets', 'palletCount'], // a word people use for it
     ['dims', 'dimensions'],
     ['nmfc', 'nmfcCode'],
+    ['weigth', 'poundsWeight'], // letters swapped, inside a longer name
+    ['peiceCount', 'pieceCount'],
   ])('%s -> %s', (typed, meant) => {
     expect(didYouMean(typed, COMPONENT_FIELDS)).toBe(meant);
   });
@@ -29,5 +31,6 @@ describe('didYouMean', () => {
     expect(editDistance('', '')).toBe(0);
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('abc', '')).toBe(3);
+    expect(editDistance('hieght', 'height')).toBe(1); // one transposition
   });
 });
