@@ -1,10 +1,12 @@
 // Build step run by `npm install` (prepare) and `npm test`:
 // 1. bundle the CLI with esbuild (one file per lazily imported chunk, so start-up parses only what
 //    a command needs), 2. generate the compact ZIP geodata table from the `zipcodes` package,
-//    with each ZIP's IANA time zone resolved once here instead of at every quote.
+//    with each ZIP's IANA time zone resolved once here instead of at every quote: the zone at the
+//    ZIP's point from geo-tz (the exact timezone-boundary-builder polygons), except for the few
+//    ZIPs in src/geo/timeZoneOverrides.json, whose local time differs from that point's.
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,7 +47,12 @@ await writeGeodata(join(dist, 'geo'));
  */
 async function writeGeodata(outDir) {
   const { codes } = require('zipcodes/lib/codes.js');
-  const tzlookup = require('@photostructure/tz-lookup');
+  const { find: zonesAt } = require('geo-tz');
+  const { overrides } = JSON.parse(await readFile(join(root, 'src/geo/timeZoneOverrides.json'), 'utf8'));
+  for (const [zip, { timeZone }] of Object.entries(overrides)) {
+    if (codes[zip]?.country !== 'US') throw new Error(`src/geo/timeZoneOverrides.json: ${zip} is not a US ZIP of the zipcodes package`);
+    new Intl.DateTimeFormat('en-US', { timeZone }); // throws on a zone that does not exist
+  }
   const zones = [];
   const zoneIndex = new Map();
   const byPrefix = new Map();
@@ -54,7 +61,7 @@ async function writeGeodata(outDir) {
     const lat = Number(entry.latitude);
     const lon = Number(entry.longitude);
     if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
-    const zone = tzlookup(lat, lon);
+    const zone = overrides[entry.zip]?.timeZone ?? zonesAt(lat, lon)[0];
     if (!zoneIndex.has(zone)) {
       zoneIndex.set(zone, zones.length);
       zones.push(zone);

@@ -20,6 +20,8 @@ import {
   priceBreakdownSchema,
   problemDetailSchema,
   ratedOrderComponentSchema,
+  storedAddressSchema,
+  storedDimensionsSchema,
   violationSchema,
 } from '../domain/schemas.js';
 import { JSON_TYPE, OPENAPI_PATH, OPERATION_NAMES, operations, PROBLEM_TYPE, resourceOfParam, type ErrorStatus, type OperationSpec } from './operations.js';
@@ -38,13 +40,13 @@ function componentRegistries(): { requests: Record<string, z.ZodType>; responses
     OrderComponent: orderComponentInputSchema,
     PlaceInput: placeInputSchema,
     AddressInput: addressSchema,
-    Dimensions: dimensionsSchema,
+    DimensionsInput: dimensionsSchema,
   };
   const responses: Record<string, z.ZodType> = {
     RatedOrderComponent: ratedOrderComponentSchema,
     Place: placeSchema,
-    Address: addressSchema,
-    Dimensions: dimensionsSchema,
+    Address: storedAddressSchema,
+    Dimensions: storedDimensionsSchema,
     PriceBreakdown: priceBreakdownSchema,
     BolTemplate: bolTemplateInfoSchema,
     ProblemDetail: problemDetailSchema,
@@ -66,6 +68,7 @@ const SEED_FIELDS: Record<string, string[]> = {
   OrderComponent: ['palletCount', 'poundsWeight', 'dimensions', 'palletDimensions', 'description', 'nmfcCode', 'packagingType', 'pieceCount'],
   RatedOrderComponent: ['palletCount', 'poundsWeight', 'dimensions', 'description', 'nmfcCode', 'packagingType', 'pieceCount', 'freightClass'],
   Dimensions: ['length', 'width', 'height'],
+  DimensionsInput: ['length', 'width', 'height'],
   ProblemDetail: ['violations'],
   Violation: ['field'],
 };

@@ -120,8 +120,8 @@ export class RemoteApi implements ShipperApi {
    */
   async createShipments(body: { items: ShipmentBatchItem[] }): Promise<ApiResult<{ items: Array<BatchOutcome<Shipment>> }>> {
     const items = body.items.map((item) => ({ request: item.request, idempotencyKey: item.idempotencyKey ?? randomUUID() }));
-    const outcomes = await this.inBatches('createShipments', items);
-    if (outcomes) return { data: { items: outcomes as Array<BatchOutcome<Shipment>> }, warnings: [] };
+    const batches = await this.inBatches('createShipments', items);
+    if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Shipment>> }, warnings: batches.warnings };
     const { mapInOrder } = await import('../concurrency.js');
     const single = await mapInOrder(items, FALLBACK_CONCURRENCY, (item) =>
       outcomeOf(() => this.createShipment(item.request as never, { idempotencyKey: item.idempotencyKey })),
@@ -134,8 +134,8 @@ export class RemoteApi implements ShipperApi {
    * quote per shipment (GET for a quoteId), which creates quotes on that server.
    */
   async previewShipments(body: { items: Array<{ request: unknown }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
-    const outcomes = await this.inBatches('previewShipments', body.items);
-    if (outcomes) return { data: { items: outcomes as Array<BatchOutcome<Quote>> }, warnings: [] };
+    const batches = await this.inBatches('previewShipments', body.items);
+    if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Quote>> }, warnings: batches.warnings };
     const [{ mapInOrder }, { quoteRequestForShipment, shipmentFieldOfQuoteField }, { shipmentRequestSchema }, { parseRequest }, { constraintViolation }] = await Promise.all([
       import('../concurrency.js'),
       import('../domain/shipment.js'),
@@ -182,10 +182,11 @@ export class RemoteApi implements ShipperApi {
   }
 
   /** Sends items in order, in requests of at most BATCH_REQUEST_ITEMS and about BATCH_REQUEST_BYTES; undefined: no such extension. */
-  private async inBatches(name: 'createShipments' | 'previewShipments', items: unknown[]): Promise<unknown[] | undefined> {
+  private async inBatches(name: 'createShipments' | 'previewShipments', items: unknown[]): Promise<{ outcomes: unknown[]; warnings: string[] } | undefined> {
     if (this.batchExtensions.get(name) === false) return undefined;
     const spec = operations[name];
     const outcomes: unknown[] = [];
+    const warnings = new Set<string>();
     for (const part of requestParts(items)) {
       const exchange = await this.exchange('POST', spec.path, { body: `{"items":[${part.join(',')}]}`, accept: JSON_TYPE });
       if (outcomes.length === 0 && !this.batchExtensions.has(name)) {
@@ -194,13 +195,14 @@ export class RemoteApi implements ShipperApi {
         if (unsupported) return undefined;
       }
       if (!isSuccess(exchange.status)) throw this.failure('POST', spec.path, exchange);
-      const { data } = this.parseAnswer('POST', spec.path, exchange, spec.response.schema, spec.response.id);
+      const { data, warnings: answered } = this.parseAnswer('POST', spec.path, exchange, spec.response.schema, spec.response.id);
       if (data.items.length !== part.length) {
         throw new RemoteError(`${this.origin} answered POST ${spec.path} with ${data.items.length} results for ${part.length} items`);
       }
       outcomes.push(...data.items);
+      answered.forEach((warning) => warnings.add(warning));
     }
-    return outcomes;
+    return { outcomes, warnings: [...warnings] };
   }
 
   private binaryAnswer(method: string, path: string, exchange: Exchange, expected: string): ApiResult<Uint8Array> {

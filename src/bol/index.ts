@@ -14,4 +14,4 @@ export {
   type BolTemplateSpec,
 } from './template.js';
 export { referenceLine } from './layout.js';
-export { bolBarcodeData, gs1CheckDigit, isValidBolNumber } from './barcode.js';
+export { bolBarcodeData } from './barcode.js';

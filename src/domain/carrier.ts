@@ -20,7 +20,7 @@ const text = (field: string, max: number) =>
 export const SCAC_PATTERN = /^[A-Z]{2,4}$/;
 
 export const carrierSchema = z
-  .object({
+  .strictObject({
     name: text('carrier name', 100),
     scac: z
       .string({ error: 'scac must be a string' })
@@ -50,7 +50,7 @@ export const localTimeSchema = z
   .meta({ example: '08:00' });
 
 export const pickupWindowSchema = z
-  .object({
+  .strictObject({
     readyTime: localTimeSchema.meta({ description: 'When the freight is ready, local time at the origin' }),
     closeTime: localTimeSchema.meta({ description: 'When the dock closes, local time at the origin' }),
   })
@@ -72,7 +72,7 @@ const amountInCents = (field: string) =>
     .max(MAX_CARRIER_AMOUNT_IN_CENTS, { message: `${field} must be at most ${MAX_CARRIER_AMOUNT_IN_CENTS} cents ($10,000,000)` });
 
 export const declaredValueSchema = z
-  .object({
+  .strictObject({
     amountInCents: amountInCents('amountInCents'),
     per: z.enum(['SHIPMENT', 'POUND'], { error: 'per is SHIPMENT or POUND' }).default('SHIPMENT'),
   })
@@ -80,7 +80,7 @@ export const declaredValueSchema = z
 export type DeclaredValue = z.output<typeof declaredValueSchema>;
 
 export const codSchema = z
-  .object({
+  .strictObject({
     amountInCents: amountInCents('amountInCents'),
     feeTerms: z.enum(['PREPAID', 'COLLECT'], { error: 'feeTerms is PREPAID or COLLECT' }).default('COLLECT'),
     customerCheckAcceptable: z.boolean({ error: 'customerCheckAcceptable is true or false' }).default(false),
@@ -92,7 +92,7 @@ export type Cod = z.output<typeof codSchema>;
 const HAZARD_CLASS = /^(1\.[1-6][A-HJKLNS]?|2\.[1-3]|3|4\.[1-3]|5\.[12]|6\.[12]|7|8|9)$/;
 
 export const hazmatSchema = z
-  .object({
+  .strictObject({
     unNumber: z
       .string({ error: 'unNumber must be a string' })
       .trim()
@@ -135,7 +135,7 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
     carrier: carrierSchema.nullish().transform((value) => value ?? null),
     proNumber: proNumberSchema.nullish().transform((value) => value ?? null),
     freightChargeTerms: z
-      .object({
+      .strictObject({
         terms: z.enum(FREIGHT_CHARGE_TERMS, { error: 'terms is PREPAID, COLLECT or THIRD_PARTY' }),
         billTo: address.nullish().transform((value) => value ?? null),
       })
@@ -172,16 +172,16 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
   };
 }
 
-/** The same fields as stored and answered: absent in records written before they existed. */
+/** The same fields as stored and answered: absent in records written before they existed, lenient about new ones. */
 export function carrierRecordShape<A extends z.ZodType>(address: A) {
   return {
-    carrier: carrierSchema.nullable().default(null),
+    carrier: carrierSchema.loose().nullable().default(null),
     proNumber: z.string().nullable().default(null),
     freightChargeTerms: z
       .object({ terms: z.enum(FREIGHT_CHARGE_TERMS), billTo: address.nullable() })
       .default({ terms: 'PREPAID', billTo: null } as never),
-    declaredValue: declaredValueSchema.nullable().default(null),
-    cod: codSchema.nullable().default(null),
+    declaredValue: declaredValueSchema.loose().nullable().default(null),
+    cod: codSchema.loose().nullable().default(null),
     pickupWindow: z.object({ readyTime: z.string(), closeTime: z.string() }).nullable().default(null),
     fob: z.enum(['ORIGIN', 'DESTINATION']).nullable().default(null),
     masterBol: z.boolean().default(false),

@@ -1,33 +1,103 @@
-/** Density and the NMFC 13-subprovision freight class scale (in force since 2025-07-19). */
+/**
+ * Density and the NMFC 13-subprovision freight class scale (in force since 2025-07-19).
+ *
+ * The class is decided in exact rational arithmetic: each input is read as the decimal number it
+ * prints as (47.5, 1200, 0.1) and the density weight x 1728 / (pallets x L x W x H) is compared
+ * with each boundary as a fraction of BigInts. In floating point 1,000 lb on a 48x48x50 pallet is
+ * 14.999999999999998 pcf and would land one class too high; here it is exactly 15, class 70.
+ */
 import type { Dimensions, FreightClass } from './schemas.js';
 
-const CUBIC_INCHES_PER_CUBIC_FOOT = 1728;
+const CUBIC_INCHES_PER_CUBIC_FOOT = 1728n;
 
-/** Pounds per cubic foot of a component: its total weight over the cube of all its pallets. */
-export function densityPcf(poundsWeight: number, palletCount: number, dimensions: Dimensions): number {
-  const cubicFeet = (palletCount * dimensions.length * dimensions.width * dimensions.height) / CUBIC_INCHES_PER_CUBIC_FOOT;
-  return poundsWeight / cubicFeet;
-}
-
-/** Lower density bound (inclusive) of each class, densest first. */
-const DENSITY_SCALE: ReadonlyArray<readonly [minimumPcf: number, freightClass: FreightClass]> = [
-  [50, '50'],
-  [35, '55'],
-  [30, '60'],
-  [22.5, '65'],
-  [15, '70'],
-  [12, '85'],
-  [10, '92.5'],
-  [8, '100'],
-  [6, '125'],
-  [4, '175'],
-  [2, '250'],
-  [1, '300'],
+/** Lower density bound (inclusive) of each class, densest first, as numerator / denominator. */
+const DENSITY_SCALE: ReadonlyArray<readonly [numerator: bigint, denominator: bigint, freightClass: FreightClass]> = [
+  [50n, 1n, '50'],
+  [35n, 1n, '55'],
+  [30n, 1n, '60'],
+  [45n, 2n, '65'],
+  [15n, 1n, '70'],
+  [12n, 1n, '85'],
+  [10n, 1n, '92.5'],
+  [8n, 1n, '100'],
+  [6n, 1n, '125'],
+  [4n, 1n, '175'],
+  [2n, 1n, '250'],
+  [1n, 1n, '300'],
 ];
 
-export function freightClassForDensity(pcf: number): FreightClass {
-  for (const [minimumPcf, freightClass] of DENSITY_SCALE) {
-    if (pcf >= minimumPcf) return freightClass;
+/** A non-negative exact fraction. */
+interface Fraction {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+/**
+ * A finite non-negative number as the exact decimal it prints as: JavaScript prints the shortest
+ * decimal that reads back as the same double, which is what the user wrote ("47.3", not the
+ * binary 47.2999999999999971578...).
+ */
+export function decimalFraction(value: number): Fraction {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`not a finite non-negative number: ${value}`);
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
+  if (!match) throw new RangeError(`cannot read ${value} as a decimal`);
+  const [, whole, fraction = '', exponentText = '0'] = match;
+  const digits = BigInt(whole! + fraction);
+  const scale = fraction.length - Number(exponentText);
+  return scale >= 0 ? { numerator: digits, denominator: 10n ** BigInt(scale) } : { numerator: digits * 10n ** BigInt(-scale), denominator: 1n };
+}
+
+/** Pounds per cubic foot of a component, exactly: its total weight over the cube of all its pallets. */
+export function exactDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions): Fraction {
+  const factors = [palletCount, dimensions.length, dimensions.width, dimensions.height].map(decimalFraction);
+  const weight = decimalFraction(poundsWeight);
+  const cubicInches = factors.reduce((product, factor) => ({
+    numerator: product.numerator * factor.numerator,
+    denominator: product.denominator * factor.denominator,
+  }));
+  if (cubicInches.numerator === 0n) throw new RangeError('a component with no volume has no density');
+  return {
+    numerator: weight.numerator * CUBIC_INCHES_PER_CUBIC_FOOT * cubicInches.denominator,
+    denominator: weight.denominator * cubicInches.numerator,
+  };
+}
+
+function atLeast(value: Fraction, numerator: bigint, denominator: bigint): boolean {
+  return value.numerator * denominator >= numerator * value.denominator;
+}
+
+/** The class of an exact density and the bounds of its interval: [lower, upper) in pcf, upper null for class 50. */
+function classOf(density: Fraction): { freightClass: FreightClass; lower: Fraction | null; upper: Fraction | null } {
+  let upper: Fraction | null = null;
+  for (const [numerator, denominator, freightClass] of DENSITY_SCALE) {
+    if (atLeast(density, numerator, denominator)) return { freightClass, lower: { numerator, denominator }, upper };
+    upper = { numerator, denominator };
   }
-  return '400';
+  return { freightClass: '400', lower: null, upper };
+}
+
+export interface ComponentDensity {
+  /**
+   * Density in pcf to 2 decimals, rounded half up, except that it never leaves its class's
+   * interval: 14.996 pcf (class 85) is 14.99, not 15 (which would be class 70).
+   */
+  densityPcf: number;
+  freightClass: FreightClass;
+}
+
+/** The density shown and the class of a component, both from the exact density. */
+export function componentDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions): ComponentDensity {
+  const density = exactDensity(poundsWeight, palletCount, dimensions);
+  const { freightClass, upper } = classOf(density);
+  // Hundredths, half up: floor((100 n + d / 2) / d) = floor((200 n + d) / 2d).
+  let hundredths = (200n * density.numerator + density.denominator) / (2n * density.denominator);
+  // Every bound of the scale is a whole number of hundredths, so the lower bound can never be
+  // crossed by rounding up; only the (exclusive) upper one can, and then the value is cut instead.
+  if (upper && hundredths * upper.denominator >= 100n * upper.numerator) hundredths = (100n * density.numerator) / density.denominator;
+  return { densityPcf: Number(hundredths) / 100, freightClass };
+}
+
+/** The class of a density already known in pcf (a number, taken as the decimal it prints as). */
+export function freightClassForDensity(pcf: number): FreightClass {
+  return classOf(decimalFraction(pcf)).freightClass;
 }

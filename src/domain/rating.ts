@@ -6,7 +6,8 @@
  * once, to the nearest cent, halves away from zero; the quoted price is the sum of the rounded lines,
  * so the breakdown always adds up to the price.
  */
-import { densityPcf, freightClassForDensity } from './density.js';
+import { componentDensity } from './density.js';
+import { BEYOND_LTL, formatLimit } from './limits.js';
 import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest, RatedOrderComponent, Violation } from './schemas.js';
 import type { Tariff } from './tariff.js';
 import { businessDayReason, estimateDelivery, localDateInZone, nextBusinessDay } from './transit.js';
@@ -22,6 +23,8 @@ export interface ZipPlace {
 }
 
 export type Rated<T> = { ok: true; value: T } | { ok: false; violations: Violation[] };
+/** A quote, with the warnings it earned (freight beyond standard LTL), or the violations that prevent it. */
+export type RatedQuote = { ok: true; value: Quote; warnings: string[] } | { ok: false; violations: Violation[] };
 
 export function roundCents(exactCents: number): number {
   return Math.sign(exactCents) * Math.round(Math.abs(exactCents));
@@ -57,7 +60,7 @@ export function weightBreakIndex(totalPounds: number, tariff: Tariff): number {
 }
 
 export function rateComponent(component: OrderComponent): RatedOrderComponent {
-  const pcf = densityPcf(component.poundsWeight, component.palletCount, component.dimensions);
+  const { densityPcf, freightClass } = componentDensity(component.poundsWeight, component.palletCount, component.dimensions);
   return {
     palletCount: component.palletCount,
     poundsWeight: component.poundsWeight,
@@ -67,8 +70,8 @@ export function rateComponent(component: OrderComponent): RatedOrderComponent {
     packagingType: component.packagingType,
     pieceCount: component.pieceCount,
     hazmat: component.hazmat,
-    densityPcf: Math.round(pcf * 100) / 100,
-    freightClass: freightClassForDensity(pcf),
+    densityPcf,
+    freightClass,
   };
 }
 
@@ -138,7 +141,50 @@ export function resolvePickupDate(requested: string | undefined, origin: ZipPlac
   return { ok: true, value: requested };
 }
 
-export function rateQuote({ id, request, origin, destination, tariff, now }: RateQuoteInput): Rated<Quote> {
+/**
+ * Freight that standard LTL does not move (BEYOND_LTL): more pallets, more weight or longer units.
+ * It still quotes on the LTL tariff, with this warning, as it would be refused by a carrier's LTL desk.
+ */
+export function beyondLtlWarnings(components: ReadonlyArray<Pick<OrderComponent, 'palletCount' | 'poundsWeight' | 'dimensions'>>): string[] {
+  const pallets = components.reduce((sum, component) => sum + component.palletCount, 0);
+  const pounds = components.reduce((sum, component) => sum + component.poundsWeight, 0);
+  const reasons: string[] = [];
+  if (pallets > BEYOND_LTL.maxPallets) reasons.push(`${pallets} pallets (standard LTL takes up to ${BEYOND_LTL.maxPallets})`);
+  if (pounds > BEYOND_LTL.maxPounds) {
+    reasons.push(`${formatLimit(Math.round(pounds * 100) / 100)} lb (standard LTL takes up to ${formatLimit(BEYOND_LTL.maxPounds)} lb)`);
+  }
+  components.forEach((component, index) => {
+    if (component.dimensions.length > BEYOND_LTL.maxLengthInches) {
+      reasons.push(
+        `a unit ${formatLimit(component.dimensions.length)} in long, longer than a trailer is wide (${BEYOND_LTL.maxLengthInches} in) (orderComponents[${index}].dimensions.length)`,
+      );
+    }
+  });
+  if (reasons.length === 0) return [];
+  return [
+    `beyond standard LTL: ${reasons.join('; ')}. Carriers move such freight as volume LTL or truckload: ask for a volume LTL or truckload quote; this price is from the LTL tariff`,
+  ];
+}
+
+/** The lines of a price that are not safe integers (a tariff whose rates overflow), as a violation. */
+function unsafePrice(price: PriceBreakdown & { quotedPriceInCents: number }): Violation[] {
+  const amounts = [
+    price.linehaulInCents,
+    price.discountInCents,
+    price.fuelSurchargeInCents,
+    ...price.accessorialsInCents.map((charge) => charge.amountInCents),
+    price.quotedPriceInCents,
+  ];
+  if (amounts.every(Number.isSafeInteger)) return [];
+  return [
+    {
+      field: 'orderComponents',
+      message: `the tariff prices this freight beyond ${formatLimit(Number.MAX_SAFE_INTEGER)} cents, the largest amount a quote can state exactly; check the tariff's rates`,
+    },
+  ];
+}
+
+export function rateQuote({ id, request, origin, destination, tariff, now }: RateQuoteInput): RatedQuote {
   const violations: Violation[] = [];
   request.accessorials.forEach((code, index) => {
     if (!(code in tariff.accessorials)) {
@@ -154,7 +200,10 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
 
   const orderComponents = request.orderComponents.map(rateComponent);
   const miles = tariffMiles(origin, destination, tariff);
-  const { quotedPriceInCents, ...priceBreakdown } = priceShipment(orderComponents, miles, request.accessorials, tariff);
+  const price = priceShipment(orderComponents, miles, request.accessorials, tariff);
+  const priceViolations = unsafePrice(price);
+  if (priceViolations.length > 0) return { ok: false, violations: priceViolations };
+  const { quotedPriceInCents, ...priceBreakdown } = price;
 
   let transitDays: number | null = null;
   let estimatedDeliveryDate: string | null = null;
@@ -188,6 +237,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
       priceBreakdown,
       createdAt: now.toISOString(),
     },
+    warnings: beyondLtlWarnings(request.orderComponents),
   };
 }
 

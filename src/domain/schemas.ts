@@ -2,25 +2,44 @@
  * The zod schemas of the Shipper Freight API: the single source of validation, TypeScript types and
  * (through zod's JSON Schema output) the OpenAPI document. Pure: no I/O.
  *
- * Request schemas are lenient about unknown fields (additive versioning: they are stripped) except
- * `freightClass`, which is computed from density and refused as input.
+ * Request schemas are strict: an unknown field is a violation on its own path (with the known
+ * field it most likely means, see validation.ts), so a typo such as `accesorials` can never
+ * silently change a price. `freightClass` is known, and refused with its own message: it is
+ * computed from density. Record and response schemas stay lenient (additive versioning).
  */
 import { z } from 'zod';
 import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
-import { IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
+import { FREIGHT_LIMITS, formatLimit, IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES } from './statuses.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
 
-/** A finite number > 0: quantities (weights, lengths) can be neither 0, negative nor Infinity. */
-const positiveQuantity = (what: string) =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? `${what} is required` : `${what} must be a number`) })
-    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((value) => value > 0, { message: `${what} must be greater than 0` })
-    // What the refinements check, spelled out for the JSON Schema / OpenAPI output.
-    .meta({ exclusiveMinimum: 0 });
+/**
+ * A number, with the messages people read: required, not a number, or not finite (Infinity, NaN,
+ * or text such as "1e400" that only reads as a number beyond the largest one).
+ */
+const numberField = (what: string) =>
+  z.number({
+    error: (issue) => {
+      if (issue.input === undefined) return `${what} is required`;
+      const overflows = typeof issue.input === 'string' && /^\s*[+-]?(\d|\.\d)/.test(issue.input) && Math.abs(Number(issue.input)) === Infinity;
+      return typeof issue.input === 'number' || overflows ? `${what} must be a finite number` : `${what} must be a number`;
+    },
+  });
+
+/** A quantity within the freight limits (limits.ts), each bound stated in its message and in the JSON Schema. */
+const boundedQuantity = (what: string, unit: string, min: number, max: number, why: string) =>
+  numberField(what)
+    .min(min, { message: `${what} must be at least ${formatLimit(min)} ${unit}` })
+    .max(max, { message: `${what} must be at most ${formatLimit(max)} ${unit} (${why})` });
+
+const dimension = (side: 'length' | 'width' | 'height') => {
+  const { minDimensionInches: min } = FREIGHT_LIMITS;
+  if (side === 'length') return boundedQuantity(side, 'in', min, FREIGHT_LIMITS.maxLengthInches, 'the inside length of a 53 ft trailer');
+  if (side === 'width') return boundedQuantity(side, 'in', min, FREIGHT_LIMITS.maxWidthInches, "a trailer's width; give the longer side as length");
+  return boundedQuantity(side, 'in', min, FREIGHT_LIMITS.maxHeightInches, 'the inside height of a 53 ft trailer');
+};
 
 export const isoDateSchema = z
   .string()
@@ -49,13 +68,21 @@ export type FreightClass = z.infer<typeof freightClassSchema>;
 // Order components
 
 export const dimensionsSchema = z
-  .object({
-    length: positiveQuantity('length'),
-    width: positiveQuantity('width'),
-    height: positiveQuantity('height'),
+  .strictObject({
+    length: dimension('length'),
+    width: dimension('width'),
+    height: dimension('height'),
   })
   .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 export type Dimensions = z.infer<typeof dimensionsSchema>;
+
+/**
+ * Dimensions as stored on quotes and shipments: no request limits, so a record booked under other
+ * limits stays readable.
+ */
+export const storedDimensionsSchema = z
+  .object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() })
+  .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 
 const optionalText = (max: number, description: string) =>
   z
@@ -67,17 +94,25 @@ const optionalText = (max: number, description: string) =>
 
 /** Fields that the freight itself is made of; a shipment against a quote must repeat them exactly. */
 const componentBaseShape = {
-  palletCount: z
-    .number({ error: (issue) => (issue.input === undefined ? 'palletCount is required' : 'palletCount must be a number') })
+  palletCount: numberField('palletCount')
     .int({ message: 'palletCount must be a whole number' })
     .min(1, { message: 'palletCount must be at least 1' })
+    .max(FREIGHT_LIMITS.maxHandlingUnits, {
+      message: `palletCount must be at most ${FREIGHT_LIMITS.maxHandlingUnits} (a 53 ft trailer holds ${FREIGHT_LIMITS.maxHandlingUnits} pallets double-stacked)`,
+    })
     .meta({ description: 'Number of pallets (handling units) in the component' }),
-  poundsWeight: positiveQuantity('poundsWeight').meta({
+  poundsWeight: boundedQuantity(
+    'poundsWeight',
+    'lb',
+    FREIGHT_LIMITS.minPoundsWeight,
+    FREIGHT_LIMITS.maxPoundsWeight,
+    'the legal payload of a 53 ft trailer',
+  ).meta({
     description: 'Total weight of the component (all its pallets), in pounds',
   }),
   dimensions: dimensionsSchema.optional(),
   palletDimensions: z
-    .tuple([positiveQuantity('length'), positiveQuantity('width'), positiveQuantity('height')], {
+    .tuple([dimension('length'), dimension('width'), dimension('height')], {
       error: 'palletDimensions must be an array [length, width, height]',
     })
     .optional()
@@ -92,6 +127,7 @@ const componentBaseShape = {
     .number({ error: 'pieceCount must be a number' })
     .int({ message: 'pieceCount must be a whole number' })
     .min(0, { message: 'pieceCount must be 0 or more' })
+    .max(FREIGHT_LIMITS.maxPieceCount, { message: `pieceCount must be at most ${formatLimit(FREIGHT_LIMITS.maxPieceCount)}` })
     .nullish()
     .transform((value) => value ?? null)
     .meta({ description: 'Loose pieces inside the component, separate from palletCount; 0 is allowed' }),
@@ -111,7 +147,7 @@ const componentBaseShape = {
  * when absent.
  */
 export const orderComponentInputSchema = z
-  .object(componentBaseShape)
+  .strictObject(componentBaseShape)
   .superRefine(
     (component, ctx) => {
       if (typeof component !== 'object' || component === null) return;
@@ -159,24 +195,44 @@ function isTriple(value: unknown): value is [number, number, number] {
 export const ratedOrderComponentSchema = z.object({
   palletCount: z.number().int(),
   poundsWeight: z.number(),
-  dimensions: dimensionsSchema,
+  dimensions: storedDimensionsSchema,
   description: z.string().nullable(),
   nmfcCode: z.string().nullable(),
   packagingType: z.string().nullable(),
   pieceCount: z.number().int().nullable(),
-  hazmat: hazmatSchema.nullable().default(null),
+  hazmat: hazmatSchema.loose().nullable().default(null),
   densityPcf: z.number().meta({ description: 'Density in pounds per cubic foot, rounded to 2 decimals' }),
   freightClass: freightClassSchema,
 });
 export type RatedOrderComponent = z.infer<typeof ratedOrderComponentSchema>;
 
-const MAX_COMPONENTS = 1000;
 const orderComponentsSchema = z
   .array(orderComponentInputSchema, {
     error: (issue) => (issue.input === undefined ? 'orderComponents is required' : 'orderComponents must be a list'),
   })
   .min(1, { message: 'at least one order component is required' })
-  .max(MAX_COMPONENTS, { message: `at most ${MAX_COMPONENTS} order components per request` });
+  .max(FREIGHT_LIMITS.maxOrderComponents, { message: `at most ${FREIGHT_LIMITS.maxOrderComponents} order components per shipment` })
+  .superRefine((components, ctx) => {
+    // The shipment as a whole fits one trailer; lines already over a limit are named on their own paths.
+    const total = (field: 'poundsWeight' | 'palletCount', lineMax: number) =>
+      components.every((component) => Number.isFinite(component?.[field]) && component[field] <= lineMax)
+        ? components.reduce((sum, component) => sum + component[field], 0)
+        : 0;
+    const pounds = total('poundsWeight', FREIGHT_LIMITS.maxPoundsWeight);
+    if (pounds > FREIGHT_LIMITS.maxPoundsWeight) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the order components weigh ${formatLimit(Math.round(pounds * 100) / 100)} lb together; one shipment carries at most ${formatLimit(FREIGHT_LIMITS.maxPoundsWeight)} lb (the legal payload of a 53 ft trailer): split it into several shipments`,
+      });
+    }
+    const pallets = total('palletCount', FREIGHT_LIMITS.maxHandlingUnits);
+    if (pallets > FREIGHT_LIMITS.maxHandlingUnits) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the order components have ${formatLimit(pallets)} pallets together; one shipment has at most ${FREIGHT_LIMITS.maxHandlingUnits} (a 53 ft trailer double-stacked): split it into several shipments`,
+      });
+    }
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Places and addresses
@@ -193,7 +249,7 @@ export const countryCodeSchema = z
   .default('US')
   .meta({ description: 'ISO 3166-1 alpha-2 country code; the service covers the US' });
 
-export const placeInputSchema = z.object({
+export const placeInputSchema = z.strictObject({
   postalCode: postalCodeSchema,
   countryCode: countryCodeSchema,
 });
@@ -213,7 +269,7 @@ const requiredText = (field: string, max: number) =>
     .min(1, { message: `${field} is required` })
     .max(max, { message: `must be at most ${max} characters` });
 
-export const addressSchema = z.object({
+const addressShape = {
   name: requiredText('name', 100),
   street1: requiredText('street1', 100),
   street2: optionalText(100, 'Second address line'),
@@ -227,7 +283,10 @@ export const addressSchema = z.object({
   countryCode: countryCodeSchema,
   contactName: optionalText(100, 'Contact person'),
   phone: optionalText(32, 'Contact phone number'),
-});
+};
+export const addressSchema = z.strictObject(addressShape);
+/** An address as stored on shipments and answered: the same fields and rules, lenient about new ones. */
+export const storedAddressSchema = z.object(addressShape);
 export type AddressInput = z.input<typeof addressSchema>;
 export type Address = z.output<typeof addressSchema>;
 
@@ -246,7 +305,7 @@ const accessorialsSchema = z
   .optional()
   .transform((codes) => [...new Set(codes ?? [])]);
 
-export const quoteRequestSchema = z.object({
+export const quoteRequestSchema = z.strictObject({
   origin: placeInputSchema,
   destination: placeInputSchema,
   pickupDate: isoDateSchema.optional().meta({ description: 'Pickup date; default the next business day' }),
@@ -297,7 +356,7 @@ export type Quote = z.infer<typeof quoteSchema>;
 // ---------------------------------------------------------------------------------------------
 // Shipments
 
-export const shipmentRequestSchema = z.object({
+export const shipmentRequestSchema = z.strictObject({
   quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
   refNumber: z
     .string({ error: 'refNumber must be a string' })
@@ -343,19 +402,19 @@ export const shipmentSchema = z.object({
   pickupDate: isoDateSchema,
   miles: z.number().int(),
   accessorials: z.array(z.string()),
-  shipper: addressSchema,
-  consignee: addressSchema,
+  shipper: storedAddressSchema,
+  consignee: storedAddressSchema,
   specialInstructions: z.string().nullable(),
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
-  ...carrierRecordShape(addressSchema),
+  ...carrierRecordShape(storedAddressSchema),
 });
 export type Shipment = z.output<typeof shipmentSchema>;
 
 /** POST /v1/shipper/shipment/{shipmentId}/cancel (extension). */
 export const cancelRequestSchema = z
-  .object({
+  .strictObject({
     reason: z
       .string({ error: 'reason must be a string' })
       .trim()
@@ -371,7 +430,7 @@ export const cancelRequestSchema = z
 
 export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS };
 
-export const transitRequestSchema = z.object({
+export const transitRequestSchema = z.strictObject({
   origin: placeInputSchema,
   destinations: z
     .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
@@ -471,9 +530,9 @@ const batchItems = <T extends z.ZodType>(item: T) =>
     .min(1, { message: 'at least one item is required' })
     .max(MAX_BATCH_ITEMS, { message: `at most ${MAX_BATCH_ITEMS} items per request` });
 
-export const shipmentBatchRequestSchema = z.object({
+export const shipmentBatchRequestSchema = z.strictObject({
   items: batchItems(
-    z.object({
+    z.strictObject({
       request: batchShipmentRequest,
       idempotencyKey: idempotencyKeySchema
         .optional()
@@ -482,7 +541,16 @@ export const shipmentBatchRequestSchema = z.object({
   ),
 });
 
-export const shipmentPreviewRequestSchema = z.object({ items: batchItems(z.object({ request: batchShipmentRequest })) });
+export const shipmentPreviewRequestSchema = z.strictObject({
+  items: batchItems(
+    z.strictObject({
+      request: batchShipmentRequest,
+      idempotencyKey: idempotencyKeySchema
+        .optional()
+        .meta({ description: 'The key the item would be booked with: an item already booked under it comes back `replayed`, priced as it was booked' }),
+    }),
+  ),
+});
 
 const batchOutcomeSchema = <T extends z.ZodType>(data: T) =>
   z.union([

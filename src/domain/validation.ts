@@ -1,8 +1,10 @@
 /**
  * Turns zod results into the API's shapes: every violation at once, each with its field path
  * written `orderComponents[0].dimensions.height`, plus the deprecation warnings a request earns.
+ * An unknown field is a violation on its own path, with the known field it most likely means.
  */
 import type { z } from 'zod';
+import { didYouMean } from './didYouMean.js';
 import type { Violation } from './schemas.js';
 
 export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; violations: Violation[] };
@@ -16,18 +18,60 @@ export function formatFieldPath(path: ReadonlyArray<PropertyKey>): string {
   return field === '' ? '(body)' : field;
 }
 
-export function violationsFromZod(error: z.ZodError): Violation[] {
+/** `schema` (the one that was parsed) lets an unknown field name the known field it most likely means. */
+export function violationsFromZod(error: z.ZodError, schema?: z.ZodType): Violation[] {
   const seen = new Set<string>();
   const violations: Violation[] = [];
-  for (const issue of error.issues) {
-    const field = formatFieldPath(issue.path);
-    const message = readableMessage(issue.message);
+  const add = (field: string, message: string) => {
     const key = `${field}\u0000${message}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
     violations.push({ field, message });
+  };
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const known = schema ? objectKeysAt(schema, issue.path) : [];
+      for (const key of issue.keys) {
+        const meant = didYouMean(key, known);
+        add(formatFieldPath([...issue.path, key]), `unknown field ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
+      }
+      continue;
+    }
+    add(formatFieldPath(issue.path), readableMessage(issue.message));
   }
   return violations;
+}
+
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  element?: unknown;
+  items?: unknown[];
+}
+const defOf = (schema: unknown): SchemaDef => (schema as { _zod: { def: SchemaDef } })._zod.def;
+
+/** Through wrappers (optional, nullable, default...) and pipes to the schema of what the client sends. */
+function innermost(schema: unknown): SchemaDef {
+  let def = defOf(schema);
+  while (def.innerType !== undefined || (def.type === 'pipe' && def.in !== undefined)) def = defOf(def.innerType ?? def.in);
+  return def;
+}
+
+/** The field names of the object schema found at `path` inside `schema` (through optional, pipes, arrays...). */
+function objectKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
+  let node: unknown = schema;
+  for (let depth = 0; ; depth++) {
+    const def = innermost(node);
+    // Fields that are refused whatever their value (freightClass) are never suggested.
+    if (depth === path.length) return def.type === 'object' && def.shape ? Object.keys(def.shape).filter((key) => innermost(def.shape![key]).type !== 'never') : [];
+    const key = path[depth]!;
+    if (def.type === 'object' && def.shape && typeof key === 'string' && Object.hasOwn(def.shape, key)) node = def.shape[key];
+    else if (def.type === 'array' && def.element !== undefined) node = def.element;
+    else if (def.type === 'tuple' && def.items && typeof key === 'number' && def.items[key] !== undefined) node = def.items[key];
+    else return [];
+  }
 }
 
 function readableMessage(message: string): string {
@@ -51,6 +95,6 @@ export function deprecationWarnings(raw: unknown): string[] {
 
 export function parseRequest<S extends z.ZodType>(schema: S, raw: unknown): Parsed<z.output<S>> {
   const result = schema.safeParse(raw);
-  if (!result.success) return { ok: false, violations: violationsFromZod(result.error) };
+  if (!result.success) return { ok: false, violations: violationsFromZod(result.error, schema) };
   return { ok: true, value: result.data, warnings: deprecationWarnings(raw) };
 }

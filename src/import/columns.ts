@@ -4,6 +4,7 @@
  * Column names are the API's field names; a header matches case-insensitively and ignoring spaces,
  * `_` and `-` ("Pallet Count", "pallet_count" and "palletCount" are one column).
  */
+import { didYouMean, normaliseName } from '../domain/didYouMean.js';
 
 export const ADDRESS_FIELDS = ['name', 'street1', 'street2', 'city', 'state', 'postalCode', 'countryCode', 'contactName', 'phone'] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
@@ -48,7 +49,7 @@ export const REASON_COLUMN = 'reason';
 const REQUIRED_COMPONENT_COLUMNS = ['palletCount', 'poundsWeight', 'length', 'width', 'height'];
 const REQUIRED_ADDRESS_FIELDS: AddressField[] = ['name', 'street1', 'city', 'state', 'postalCode'];
 
-export const normaliseHeaderName = (name: string): string => name.replace(/[\s_-]+/g, '').toLowerCase();
+export const normaliseHeaderName = normaliseName;
 const BY_NORMALISED_NAME = new Map(COLUMNS.map((column) => [normaliseHeaderName(column.name), column]));
 
 /** The header of one file: for each position, its column (undefined: an unnamed, unused column). */
@@ -121,24 +122,6 @@ function preview(cells: string[]): string {
 
 /** " (did you mean poundsWeight?)" for a near miss such as "poundWeight" or "weight". */
 function suggestion(name: string): string {
-  const wanted = normaliseHeaderName(name);
-  let best: { name: string; distance: number } | undefined;
-  for (const column of COLUMNS) {
-    const candidate = normaliseHeaderName(column.name);
-    const distance = candidate.includes(wanted) && wanted.length >= 4 ? 1 : editDistance(wanted, candidate);
-    if (!best || distance < best.distance) best = { name: column.name, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? ` (did you mean ${best.name}?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  const known = didYouMean(name, COLUMNS.map((column) => column.name));
+  return known ? ` (did you mean ${known}?)` : '';
 }

@@ -220,7 +220,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       state.summary.rows += group.rows.length;
       state.summary.shipments++;
       const prepared = await prepareShipment(group, reading.header, locations);
-      if (prepared.ok && phase === 'booking') state.keys.set(prepared, importKeyOf(prepared.request, state.occurrences, locationNames));
+      if (prepared.ok) state.keys.set(prepared, importKeyOf(prepared.request, state.occurrences, locationNames));
       chunk.push(prepared);
       chunkRows += group.rows.length;
       if (chunk.length >= chunkSize || chunkRows >= CHUNK_ROWS) {
@@ -277,10 +277,15 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Map<s
 async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: ScanContext, reading: CsvReading): Promise<void> {
   const valid = chunk.filter((prepared): prepared is Extract<PreparedShipment, { ok: true }> => prepared.ok);
   for (const prepared of chunk) if (!prepared.ok) await reject(state, prepared.group, prepared.violations);
+  const keys = valid.map((prepared) => state.keys.get(prepared));
+  for (const prepared of chunk) state.keys.delete(prepared);
   // With --skip-invalid a booking run prices while it books; the check only has to find file-level errors.
   const prices = context.dryRun || !context.skipInvalid;
   if (!prices || valid.length === 0) return;
-  const { data: { items: outcomes } } = await context.api.previewShipments({ items: valid.map((prepared) => ({ request: withPolicy(prepared.request, context) })) });
+  // With their keys: shipments an earlier import booked come back as such, not as duplicates of themselves.
+  const { data: { items: outcomes } } = await context.api.previewShipments({
+    items: valid.map((prepared, index) => ({ request: withPolicy(prepared.request, context), idempotencyKey: keys[index] })),
+  });
   for (const [index, outcome] of outcomes.entries()) {
     const prepared = valid[index]!;
     if (!outcome.ok) {
@@ -288,13 +293,17 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
       continue;
     }
     if (!context.dryRun) continue;
-    state.summary.valid++;
-    state.summary.totalPriceInCents += outcome.data.quotedPriceInCents;
+    outcome.warnings.forEach((warning) => context.listener.warning?.(`line ${prepared.group.rows[0]!.line}: ${warning}`));
+    if (outcome.replayed) state.summary.alreadyBooked++;
+    else {
+      state.summary.valid++;
+      state.summary.totalPriceInCents += outcome.data.quotedPriceInCents;
+    }
     context.listener.shipment?.({
       line: prepared.group.rows[0]!.line,
       rows: prepared.group.rows.length,
       refNumber: typeof prepared.request.refNumber === 'string' && prepared.request.refNumber.trim() ? prepared.request.refNumber.trim() : null,
-      status: 'valid',
+      status: outcome.replayed ? 'already-booked' : 'valid',
       quotedPriceInCents: outcome.data.quotedPriceInCents,
       transitDays: outcome.data.transitDays,
     });
@@ -312,10 +321,11 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
   for (const prepared of invalid) await reject(state, prepared.group, prepared.violations);
   if (valid.length === 0) return;
 
-  const { data: { items: outcomes } } = await context.api.createShipments({
+  const { data: { items: outcomes }, warnings } = await context.api.createShipments({
     items: valid.map((prepared) => ({ request: withPolicy(prepared.request, context), idempotencyKey: state.keys.get(prepared) })),
   });
   for (const prepared of chunk) state.keys.delete(prepared);
+  warnings.forEach((warning) => context.listener.warning?.(warning));
   let unexpected = false;
   for (const [index, outcome] of outcomes.entries()) {
     const prepared = valid[index]!;
@@ -324,7 +334,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
       unexpected = true;
       continue;
     }
-    outcome.warnings.forEach((warning) => context.listener.warning?.(warning));
+    outcome.warnings.forEach((warning) => context.listener.warning?.(`line ${prepared.group.rows[0]!.line}: ${warning}`));
     const shipment = outcome.data;
     if (outcome.replayed) state.summary.alreadyBooked++;
     else {

@@ -75,10 +75,13 @@ export function cellOf(row: CsvRow, header: CsvHeader, column: string): string {
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** A number cell as the schema should judge it: a number when it is written as one, else the text. */
+/**
+ * A number cell as the schema should judge it: a number when it is written as one, else the text
+ * (also for "1e400", which JSON could not carry as a number: the schema names it in both modes).
+ */
 function numberCell(text: string): number | string | undefined {
   if (text === '') return undefined;
-  return DECIMAL.test(text) ? Number(text) : text;
+  return DECIMAL.test(text) && Number.isFinite(Number(text)) ? Number(text) : text;
 }
 
 
@@ -203,7 +206,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   if (violations.length === 0) return { ok: true, group, request };
   // Rejected before the API sees it: add what the API's schema would say, so every problem is listed at once.
   const parsed = shipmentRequestSchema.safeParse(request);
-  if (!parsed.success) violations.push(...locateViolations(violationsFromZod(parsed.error), group, header, notes));
+  if (!parsed.success) violations.push(...locateViolations(violationsFromZod(parsed.error, shipmentRequestSchema), group, header, notes));
   return { ok: false, group, violations: sortViolations(violations) };
 }
 

@@ -2,14 +2,13 @@
  * Shipments for the BOL tests. Every fixture goes through `shipmentSchema.parse`, and classes are
  * computed with the domain's density scale, so a fixture cannot drift from what the app stores.
  */
-import { densityPcf, freightClassForDensity } from '../../src/domain/density.js';
+import { bolNumberFor as vicsBolNumber } from '../../src/domain/bolNumber.js';
+import { componentDensity } from '../../src/domain/density.js';
 import { shipmentSchema, type RatedOrderComponent, type Shipment } from '../../src/domain/schemas.js';
-import { gs1CheckDigit } from '../../src/bol/barcode.js';
 
 /** A VICS BOL number: GS1 company prefix 0614141, a 9-digit serial and the check digit. */
 export function bolNumberFor(serial: number): string {
-  const body = `0614141${String(serial).padStart(9, '0')}`;
-  return `${body}${gs1CheckDigit(body)}`;
+  return vicsBolNumber('0614141', serial);
 }
 
 export interface ComponentSpec {
@@ -27,7 +26,7 @@ export function component(spec: ComponentSpec = {}): RatedOrderComponent {
   const palletCount = spec.palletCount ?? 1;
   const poundsWeight = spec.poundsWeight ?? 600;
   const dimensions = spec.dimensions ?? { length: 48, width: 40, height: 48 };
-  const density = densityPcf(poundsWeight, palletCount, dimensions);
+  const { densityPcf, freightClass } = componentDensity(poundsWeight, palletCount, dimensions);
   return {
     palletCount,
     poundsWeight,
@@ -37,8 +36,8 @@ export function component(spec: ComponentSpec = {}): RatedOrderComponent {
     packagingType: spec.packagingType ?? null,
     pieceCount: spec.pieceCount ?? null,
     hazmat: spec.hazmat ?? null,
-    densityPcf: Math.round(density * 100) / 100,
-    freightClass: freightClassForDensity(density),
+    densityPcf,
+    freightClass,
   };
 }
 

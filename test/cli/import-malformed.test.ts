@@ -116,7 +116,7 @@ describe('a malformed CSV', () => {
     expect(problem.title).toBe('Constraint Violation');
     expect(problem.violations).toEqual([
       { line: 2, column: 'palletCount', field: 'orderComponents[0].palletCount', message: 'palletCount must be at least 1', value: '0' },
-      { line: 2, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be greater than 0', value: '-5' },
+      { line: 2, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be at least 1 lb', value: '-5' },
     ]);
   });
 

@@ -58,14 +58,18 @@ describe('shipper location', () => {
     expect((await shipper(['location', 'show', 'bad'])).code).toBe(4);
   });
 
-  it('refuses a ZIP that does not exist, with the other problems, and warns when the state disagrees with the ZIP', async () => {
+  it('refuses a ZIP that does not exist, with the other problems, and a state that disagrees with the ZIP; warns about the city', async () => {
     const unknown = await shipper(['location', 'add', 'nowhere', '--name', 'X', '--street1', '1 Main St', '--city', 'Y', '--state', 'ZZZ', '--zip', '00000']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('shipper: must be a 2-letter state code (state); unknown ZIP 00000 (postalCode)');
     expect((await shipper(['location', 'show', 'nowhere'])).code).toBe(4);
     const mismatch = await shipper(['location', 'add', 'typo', '--name', 'X', '--street1', '1 Main St', '--city', 'Chicago', '--state', 'WI', '--zip', '60601']);
-    expect(mismatch.code).toBe(0);
-    expect(mismatch.stderr).toContain('warning: ZIP 60601 is in Chicago, IL, not WI; check --state and --zip');
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr.trim()).toBe('shipper: WI does not match ZIP 60601, which is in Chicago, IL; correct the state or the ZIP (state)');
+    expect((await shipper(['location', 'show', 'typo'])).code).toBe(4);
+    const otherCity = await shipper(['location', 'add', 'typo', '--name', 'X', '--street1', '1 Main St', '--city', 'Evanston', '--state', 'il', '--zip', '60601']);
+    expect(otherCity.code).toBe(0);
+    expect(otherCity.stderr).toContain('warning: Evanston is not the USPS city of ZIP 60601 (Chicago, IL); check the address, carriers route by the ZIP (city)');
     expect((await shipper(['location', 'remove', 'typo'])).code).toBe(0);
   });
 });
@@ -180,7 +184,7 @@ describe('shipper shipment list / get', () => {
       expect(table.code).toBe(0);
       const lines = table.stdout.split('\n');
       for (const column of ['Shipment', 'Order', 'Ref', 'Lane', 'Pallets', 'Weight (lb)', 'Price', 'Transit days', 'ETA']) expect(lines[1]).toContain(column);
-      expect(lines[3]).toMatch(/│ SO-000003 │ L-3\s+│ Chicago, IL → New York, NY\s+│ 2\s+│ 1,300\s+│ \$[\d,.]+\s+│ \d\s+│ \w{3} \d{4}-\d\d-\d\d 17:00 E[SD]T/);
+      expect(lines[3]).toMatch(/│ SO-000003 │ BOOKED\s+│ L-3\s+│ Chicago, IL → New York, NY\s+│ 2\s+│ 1,300\s+│ \$[\d,.]+\s+│ \d\s+│ \w{3} \d{4}-\d\d-\d\d 17:00 E[SD]T/);
       expect(lines[4]).toContain('SO-000002'); // compact: no rule between rows
       expect(table.stdout).not.toContain('SO-000001');
       expect(table.stdout).toMatch(/More: shipper shipment list --cursor sh_/);

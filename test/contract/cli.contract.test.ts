@@ -63,6 +63,12 @@ const SCENARIOS: Scenario[] = [
   { name: 'quote, last before the list', args: ['quote', '--from', '30301', '--to', '98101', '-c', 'pallets=1,weight=300,dims=40x48x40', '--json'], code: 0, phase: 2, env: LATER },
   { name: 'quote list', args: ['quote', 'list', '--limit', '1', '--json'], code: 0, phase: 2 },
   { name: 'quote list, people output', args: ['quote', 'list', '--limit', '1'], code: 0, phase: 2 },
+  // Booking integrity (issue 11): limits, the beyond-LTL warning, addresses against their ZIP, ETAs in the real zone.
+  // Last and one at a time: they add no load to the parallel phase and come after the lists.
+  { name: 'quote over the freight limits', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=61,weight=1e308,dims=637x48x0.5'], code: 1, phase: 2 },
+  { name: 'quote beyond standard LTL', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=13,weight=21000,dims=48x40x48', '--json'], code: 0, phase: 2 },
+  { name: 'ship with a state against the ZIP', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE.replace('state=NY', 'state=NJ'), '-c', COMPONENT], code: 1, phase: 2 },
+  { name: 'quote to the Hopi Reservation in summer', args: ['quote', '--from', '86001', '--to', '86039', '--pickup-date', '2027-07-13', '-c', COMPONENT], code: 0, phase: 2 },
 ];
 
 const env = { SHIPPER_NOW: CONTRACT_NOW, SHIPPER_CONFIG_DIR: undefined as string | undefined };
@@ -76,7 +82,7 @@ function normalise(text: string): string {
     .replace(/qt_[0-9A-Z]{26}/g, 'qt_ID')
     .replace(/sh_[0-9A-Z]{26}/g, 'sh_ID')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, 'INSTANT')
-    .replace(/(valid until|expired) \w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, '$1 TIME')
+    .replace(/(valid until|open until|expired) \w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, '$1 TIME')
     .replace(/,\n\s*"instance": "[^"]*"/g, '');
 }
 
@@ -135,6 +141,18 @@ describe('contract: the CLI, local and remote', () => {
       const lines = results[mode][index]!.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^warning: palletDimensions is deprecated/);
+    }
+  });
+
+  it('says what integrity refused or warned about, the same in both modes', () => {
+    const of = (name: string, mode: 'local' | 'remote') => results[mode][SCENARIOS.findIndex((scenario) => scenario.name === name)]!;
+    for (const mode of ['local', 'remote'] as const) {
+      expect(of('quote over the freight limits', mode).stderr).toMatch(/palletCount must be at most 60 .*poundsWeight must be at most 45,000 lb .*length must be at most 636 in .*height must be at least 1 in/);
+      expect(of('quote beyond standard LTL', mode).stderr).toMatch(/^warning: beyond standard LTL: 13 pallets .*21,000 lb .*volume LTL or truckload.*\n$/);
+      expect(of('ship with a state against the ZIP', mode).stderr.trim()).toBe(
+        'shipper: NJ does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (consignee.state)',
+      );
+      expect(of('quote to the Hopi Reservation in summer', mode).stdout).toMatch(/ETA Wed 2027-07-14 17:00 MST/);
     }
   });
 

@@ -23,6 +23,9 @@ describe('GS1 mod-10 check digit', () => {
     ['400638133393', 1],
     ['629104150021', 3],
     ['10614141123456789', 7],
+    // A BOL number worked by hand (sum 59), and all zeros.
+    ['0614141000000123', 1],
+    ['0000000000000000', 0],
   ])('check digit of %s is %i', (data, expected) => {
     expect(gs1CheckDigit(data)).toBe(expected);
     expect(referenceCheckDigit(data)).toBe(expected);

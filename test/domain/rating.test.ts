@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { distanceBandIndex, priceShipment, rateComponent, rateQuote, roundCents, weightBreakIndex, type ZipPlace } from '../../src/domain/rating.js';
+import { beyondLtlWarnings, distanceBandIndex, priceShipment, rateComponent, rateQuote, roundCents, weightBreakIndex, type ZipPlace } from '../../src/domain/rating.js';
 import { quoteRequestSchema, type RatedOrderComponent } from '../../src/domain/schemas.js';
 import { tariffSchema, type Tariff } from '../../src/domain/tariff.js';
 import { formatFieldPath } from '../../src/domain/validation.js';
@@ -133,6 +133,74 @@ describe('rateQuote', () => {
 
   it('keeps density to two decimals on the component', () => {
     expect(rateComponent({ palletCount: 3, poundsWeight: 1000, dimensions: { length: 48, width: 40, height: 47 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null }).densityPcf).toBe(6.38);
+  });
+});
+
+describe('freight beyond standard LTL', () => {
+  const line = (palletCount: number, poundsWeight: number, length = 48) => ({ palletCount, poundsWeight, dimensions: { length, width: 40, height: 48 } });
+
+  it('quotes standard LTL without a warning, up to 12 pallets, 20,000 lb and 102 in long', () => {
+    expect(beyondLtlWarnings([line(12, 20_000, 102)])).toEqual([]);
+    expect(beyondLtlWarnings([line(6, 10_000), line(6, 10_000)])).toEqual([]);
+    const rated = rateQuote({ id: 'qt_test', request: request(), origin: chicago, destination: newYork, tariff, now });
+    expect(rated.ok && rated.warnings).toEqual([]);
+  });
+
+  it('warns one step beyond each edge, naming volume LTL or truckload', () => {
+    const [pallets] = beyondLtlWarnings([line(7, 5_000), line(6, 5_000)]);
+    expect(pallets).toMatch(/^beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. .*volume LTL or truckload/);
+    const [weight] = beyondLtlWarnings([line(2, 20_000.5)]);
+    expect(weight).toContain('20,000.5 lb (standard LTL takes up to 20,000 lb)');
+    const [length] = beyondLtlWarnings([line(1, 500), line(1, 500, 102.5)]);
+    expect(length).toContain('a unit 102.5 in long, longer than a trailer is wide (102 in) (orderComponents[1].dimensions.length)');
+    expect(beyondLtlWarnings([line(30, 45_000, 636)])).toHaveLength(1);
+    expect(beyondLtlWarnings([line(30, 45_000, 636)])[0]).toMatch(/30 pallets.*45,000 lb.*636 in long/);
+  });
+
+  it('returns the warning with the quote, which is still priced', () => {
+    const rated = rateQuote({
+      id: 'qt_test',
+      request: request({ orderComponents: [{ palletCount: 26, poundsWeight: 38_000, dimensions: { length: 48, width: 40, height: 60 } }] }),
+      origin: chicago,
+      destination: newYork,
+      tariff,
+      now,
+    });
+    expect(rated.ok).toBe(true);
+    if (!rated.ok) return;
+    expect(rated.warnings).toEqual([expect.stringMatching(/26 pallets.*38,000 lb.*volume LTL or truckload/)]);
+    expect(Number.isSafeInteger(rated.value.quotedPriceInCents)).toBe(true);
+  });
+});
+
+describe('prices are safe integers whatever the tariff says', () => {
+  const withRate = (rate: number) =>
+    tariffSchema.parse({
+      ...rawTariff,
+      ratesPerCwtInCents: Object.fromEntries(Object.entries(rawTariff.ratesPerCwtInCents as Record<string, number[][]>).map(([key, rows]) => [key, rows.map((row) => row.map(() => rate))])),
+    });
+  const rateWith = (tariffToUse: Tariff, poundsWeight = 45_000) =>
+    rateQuote({
+      id: 'qt_test',
+      request: request({ orderComponents: [{ palletCount: 1, poundsWeight, dimensions: { length: 48, width: 40, height: 48 } }] }),
+      origin: chicago,
+      destination: newYork,
+      tariff: tariffToUse,
+      now,
+    });
+
+  it('refuses with a violation, never NaN, Infinity or null, when a rate overflows', () => {
+    for (const rate of [1e300, Number.MAX_VALUE, 1e20]) {
+      const result = rateWith(withRate(rate));
+      expect(result).toEqual({ ok: false, violations: [{ field: 'orderComponents', message: expect.stringContaining('9,007,199,254,740,991 cents') }] });
+    }
+  });
+
+  it('prices right up to the largest safe amount', () => {
+    // 45,000 lb = 450 cwt; a rate of 1e10 cents per cwt is 4.5e12 cents: large but exact.
+    const result = rateWith(withRate(1e10));
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(Number.isSafeInteger(result.value.quotedPriceInCents)).toBe(true);
   });
 });
 

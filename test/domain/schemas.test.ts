@@ -86,10 +86,42 @@ describe('quote request validation', () => {
     expect(violations).toEqual([{ field: 'orderComponents[0].palletDimensions', message: expect.stringContaining('differ') }]);
   });
 
-  it('ignores unknown fields (additive versioning)', () => {
-    const parsed = parseRequest(quoteRequestSchema, quoteRequest({ futureField: 1 }, { futureComponentField: false }));
-    expect(parsed.ok).toBe(true);
-    if (parsed.ok) expect(parsed.value).not.toHaveProperty('futureField');
+  it('refuses unknown fields, each on its own path, with the known field it most likely means', () => {
+    const violations = violationsOf(
+      quoteRequest({ accesorials: ['LIFTGATE_DELIVERY'], origin: { postalCode: '60601', zipcode: '60601' } }, { descripton: 'Pumps', dimensions: { length: 48, width: 40, height: 48, hieght: 50 } }),
+    );
+    expect(violations).toEqual([
+      { field: 'origin.zipcode', message: 'unknown field zipcode (did you mean postalCode?)' },
+      { field: 'orderComponents[0].dimensions.hieght', message: 'unknown field hieght (did you mean height?)' },
+      { field: 'orderComponents[0].descripton', message: 'unknown field descripton (did you mean description?)' },
+      { field: 'accesorials', message: 'unknown field accesorials (did you mean accessorials?)' },
+    ]);
+  });
+
+  it('suggests nothing when no known field is close, and still reports every other violation', () => {
+    const violations = violationsOf(quoteRequest({ futureField: 1 }, { fragile: false, pieceCount: -1 }));
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { field: 'futureField', message: 'unknown field futureField' },
+        { field: 'orderComponents[0].fragile', message: 'unknown field fragile' },
+        { field: 'orderComponents[0].pieceCount', message: 'pieceCount must be 0 or more' },
+      ]),
+    );
+    expect(violations).toHaveLength(3);
+  });
+
+  it('keeps palletDimensions (deprecated) and the own message of freightClass', () => {
+    const { dimensions: _omit, ...rest } = component;
+    expect(parseRequest(quoteRequestSchema, { ...quoteRequest(), orderComponents: [{ ...rest, palletDimensions: [48, 40, 48] }] }).ok).toBe(true);
+    const violations = violationsOf(quoteRequest({}, { freightClass: '70', freightclass: '70' }));
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        // A refused field is never suggested.
+        { field: 'orderComponents[0].freightclass', message: 'unknown field freightclass' },
+        { field: 'orderComponents[0].freightClass', message: 'freightClass is computed from density at quote time and cannot be sent' },
+      ]),
+    );
+    expect(violations).toHaveLength(2);
   });
 
   it('checks ZIP syntax, dates and list sizes', () => {
@@ -132,8 +164,93 @@ describe('shipment request validation', () => {
     expect(violations.map((violation) => violation.field).sort()).toEqual(['refNumber', 'shipper.name', 'shipper.state']);
   });
 
+  it('refuses unknown fields in addresses, at the top level and in components', () => {
+    const violations = violationsOf(
+      { ...shipment, quoteID: 'qt_1', shipper: { ...address, zipcode: '60601', stat: 'IL' }, orderComponents: [{ ...component, descripton: 'x' }] },
+      shipmentRequestSchema,
+    );
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { field: 'quoteID', message: 'unknown field quoteID (did you mean quoteId?)' },
+        { field: 'shipper.zipcode', message: 'unknown field zipcode (did you mean postalCode?)' },
+        { field: 'shipper.stat', message: 'unknown field stat (did you mean state?)' },
+        { field: 'orderComponents[0].descripton', message: 'unknown field descripton (did you mean description?)' },
+      ]),
+    );
+    expect(violations).toHaveLength(4);
+  });
+
   it('refuses freightClass on shipment components too', () => {
     const violations = violationsOf({ ...shipment, orderComponents: [{ ...component, freightClass: 50 }] }, shipmentRequestSchema);
     expect(violations[0]!.field).toBe('orderComponents[0].freightClass');
+  });
+});
+
+describe('freight limits (README "Limits": one 53 ft trailer)', () => {
+  const accepted = (componentOverrides: Record<string, unknown>, more: Array<Record<string, unknown>> = []) =>
+    parseRequest(quoteRequestSchema, { ...quoteRequest(), orderComponents: [{ ...component, ...componentOverrides }, ...more] }).ok;
+  const only = (componentOverrides: Record<string, unknown>) => violationsOf(quoteRequest({}, componentOverrides));
+  const dims = (length: unknown, width: unknown, height: unknown) => ({ dimensions: { length, width, height } });
+
+  it.each([
+    ['length', 636, 'the inside length of a 53 ft trailer'],
+    ['width', 102, "a trailer's width; give the longer side as length"],
+    ['height', 110, 'the inside height of a 53 ft trailer'],
+  ] as const)('%s: 1 to %i in, each bound on the boundary, just inside and just outside', (side, max, why) => {
+    const at = (value: unknown) => dims(side === 'length' ? value : 48, side === 'width' ? value : 40, side === 'height' ? value : 48);
+    for (const ok of [1, 1.0001, max - 0.0001, max]) expect(accepted(at(ok)), `${side} ${ok}`).toBe(true);
+    expect(only(at(max + 0.0001))).toEqual([{ field: `orderComponents[0].dimensions.${side}`, message: `${side} must be at most ${max} in (${why})` }]);
+    for (const tooSmall of [0.9999, 0, -1, 5e-324]) {
+      expect(only(at(tooSmall))).toEqual([{ field: `orderComponents[0].dimensions.${side}`, message: `${side} must be at least 1 in` }]);
+    }
+    expect(only(at(1e308))[0]!.message).toContain(`${side} must be at most ${max} in`);
+  });
+
+  it('poundsWeight: 1 to 45,000 lb', () => {
+    for (const ok of [1, 1.5, 44_999.99, 45_000]) expect(accepted({ poundsWeight: ok }), `${ok} lb`).toBe(true);
+    const field = 'orderComponents[0].poundsWeight';
+    for (const tooMuch of [45_000.01, 1e15, 1e308]) {
+      expect(only({ poundsWeight: tooMuch })).toEqual([{ field, message: 'poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer)' }]);
+    }
+    for (const tooLittle of [0.99, 5e-324, 0, -5]) expect(only({ poundsWeight: tooLittle })).toEqual([{ field, message: 'poundsWeight must be at least 1 lb' }]);
+  });
+
+  it('says "finite" for Infinity, NaN and text beyond the largest number ("1e400"), "a number" for other text', () => {
+    expect(only({ poundsWeight: Number.POSITIVE_INFINITY })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }]);
+    expect(only({ poundsWeight: Number.NaN })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }]);
+    expect(only({ poundsWeight: '1e400' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }]);
+    expect(only({ poundsWeight: '500' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a number' }]);
+    expect(only({ poundsWeight: 'heavy' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a number' }]);
+    expect(only({ poundsWeight: '' })).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a number' }]);
+  });
+
+  it('palletCount: 1 to 60 per line; pieceCount: 0 to 99,999', () => {
+    for (const ok of [1, 59, 60]) expect(accepted({ palletCount: ok }), `${ok} pallets`).toBe(true);
+    expect(only({ palletCount: 61 })).toEqual([{ field: 'orderComponents[0].palletCount', message: 'palletCount must be at most 60 (a 53 ft trailer holds 60 pallets double-stacked)' }]);
+    expect(only({ palletCount: 1e15 })[0]!.field).toBe('orderComponents[0].palletCount');
+    for (const ok of [0, 99_998, 99_999]) expect(accepted({ pieceCount: ok }), `${ok} pieces`).toBe(true);
+    expect(only({ pieceCount: 100_000 })).toEqual([{ field: 'orderComponents[0].pieceCount', message: 'pieceCount must be at most 99,999' }]);
+  });
+
+  it('palletDimensions (deprecated) keeps the same limits', () => {
+    expect(accepted({ dimensions: undefined, palletDimensions: [636, 102, 110] })).toBe(true);
+    const violations = only({ dimensions: undefined, palletDimensions: [637, 0.5, 48] });
+    expect(violations.map((violation) => violation.field)).toEqual(['orderComponents[0].palletDimensions[0]', 'orderComponents[0].palletDimensions[1]']);
+  });
+
+  it('a shipment weighs at most 45,000 lb and has at most 60 pallets and 60 lines in all', () => {
+    const line = (palletCount: number, poundsWeight: number) => ({ palletCount, poundsWeight, dimensions: { length: 48, width: 40, height: 48 } });
+    const request = (lines: unknown[]) => ({ ...quoteRequest(), orderComponents: lines });
+    expect(parseRequest(quoteRequestSchema, request([line(30, 22_500), line(30, 22_500)])).ok).toBe(true);
+    expect(violationsOf(request([line(30, 22_500), line(30, 22_500.5)]))).toEqual([
+      { field: 'orderComponents', message: expect.stringMatching(/^the order components weigh 45,000.5 lb together; one shipment carries at most 45,000 lb/) },
+    ]);
+    expect(violationsOf(request([line(30, 100), line(31, 100)]))).toEqual([
+      { field: 'orderComponents', message: expect.stringMatching(/^the order components have 61 pallets together; one shipment has at most 60/) },
+    ]);
+    expect(parseRequest(quoteRequestSchema, request(Array.from({ length: 60 }, () => line(1, 100)))).ok).toBe(true);
+    expect(violationsOf(request(Array.from({ length: 61 }, () => line(1, 100))))).toEqual(
+      expect.arrayContaining([{ field: 'orderComponents', message: 'at most 60 order components per shipment' }]),
+    );
   });
 });

@@ -3,7 +3,7 @@
  * record's schema) with classes from the domain's density scale, so they cannot drift from what
  * the app stores.
  */
-import { densityPcf, freightClassForDensity } from '../../src/domain/density.js';
+import { componentDensity } from '../../src/domain/density.js';
 import { shipmentSchema, type RatedOrderComponent, type Shipment } from '../../src/domain/schemas.js';
 import { x12InterchangeSettingsSchema, type X12InterchangeSettingsInput } from '../../src/edi/settings.js';
 
@@ -11,7 +11,7 @@ export function line(spec: Partial<Omit<RatedOrderComponent, 'densityPcf' | 'fre
   const palletCount = spec.palletCount ?? 1;
   const poundsWeight = spec.poundsWeight ?? 600;
   const dimensions = spec.dimensions ?? { length: 48, width: 40, height: 48 };
-  const density = densityPcf(poundsWeight, palletCount, dimensions);
+  const { densityPcf, freightClass } = componentDensity(poundsWeight, palletCount, dimensions);
   return {
     palletCount,
     poundsWeight,
@@ -21,8 +21,8 @@ export function line(spec: Partial<Omit<RatedOrderComponent, 'densityPcf' | 'fre
     packagingType: spec.packagingType ?? null,
     pieceCount: spec.pieceCount ?? null,
     hazmat: spec.hazmat ?? null,
-    densityPcf: Math.round(density * 100) / 100,
-    freightClass: freightClassForDensity(density),
+    densityPcf,
+    freightClass,
   };
 }
 

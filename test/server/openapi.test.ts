@@ -40,10 +40,19 @@ describe('the OpenAPI document', () => {
     );
     expect(schemas.Dimensions.required).toEqual(['length', 'width', 'height']);
     expect(schemas.Dimensions.properties.height).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
+    // Requests state the freight limits (a 53 ft trailer): README "Limits".
+    expect(component.dimensions).toEqual({ $ref: '#/components/schemas/DimensionsInput' });
+    expect(schemas.DimensionsInput.required).toEqual(['length', 'width', 'height']);
+    expect(schemas.DimensionsInput.properties.length).toMatchObject({ type: 'number', minimum: 1, maximum: 636 });
+    expect(schemas.DimensionsInput.properties.width).toMatchObject({ type: 'number', minimum: 1, maximum: 102 });
+    expect(schemas.DimensionsInput.properties.height).toMatchObject({ type: 'number', minimum: 1, maximum: 110 });
+    expect(component.poundsWeight).toMatchObject({ type: 'number', minimum: 1, maximum: 45000 });
+    expect(component.palletCount).toMatchObject({ type: 'integer', minimum: 1, maximum: 60 });
+    expect(schemas.QuoteRequest.properties.orderComponents).toMatchObject({ minItems: 1, maxItems: 60 });
     expect(component.description.anyOf).toContainEqual({ type: 'string', maxLength: 256 });
     expect(component.nmfcCode.anyOf).toContainEqual({ type: 'string', maxLength: 32 });
     expect(component.packagingType.anyOf).toContainEqual({ type: 'string', maxLength: 32 });
-    expect(component.pieceCount.anyOf).toContainEqual({ type: 'integer', minimum: 0 });
+    expect(component.pieceCount.anyOf).toContainEqual({ type: 'integer', minimum: 0, maximum: 99999 });
     expect(component.freightClass).toMatchObject({ not: {} });
 
     const quote = schemas.Quote;
@@ -58,6 +67,14 @@ describe('the OpenAPI document', () => {
     expect(schemas.QuoteRequest.properties.orderComponents.items).toEqual({ $ref: '#/components/schemas/OrderComponent' });
     expect(schemas.ProblemDetail.properties.violations.items).toEqual({ $ref: '#/components/schemas/Violation' });
     expect(schemas.Violation.required).toEqual(['field', 'message']);
+  });
+
+  it('says additionalProperties: false on request schemas only (responses grow additively)', () => {
+    for (const id of ['QuoteRequest', 'ShipmentRequest', 'TransitRequest', 'OrderComponent', 'DimensionsInput', 'PlaceInput', 'AddressInput', 'ShipmentBatchRequest', 'ShipmentPreviewRequest']) {
+      expect(schemas[id].additionalProperties, id).toBe(false);
+    }
+    expect(schemas.ShipmentBatchRequest.properties.items.items.additionalProperties).toBe(false);
+    for (const id of ['Quote', 'Shipment', 'Address', 'Dimensions', 'RatedOrderComponent', 'Place']) expect(schemas[id].additionalProperties, id).toBeUndefined();
   });
 
   it('marks palletDimensions deprecated', () => {
@@ -145,6 +162,14 @@ describe('the schemas against the service', () => {
       { ...request, orderComponents: [{ ...request.orderComponents[0], description: 'x'.repeat(257) }] },
       { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 40, height: 0 } }] },
       { ...request, orderComponents: [] },
+      // Unknown fields (a typo must not silently change a price), at every level.
+      { ...request, accesorials: ['LIFTGATE_DELIVERY'] },
+      { ...request, orderComponents: [{ ...request.orderComponents[0], descripton: 'Pumps' }] },
+      { ...request, origin: { postalCode: '60601', zipcode: '60601' } },
+      { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 40, height: 48, depth: 1 } }] },
+      // Beyond the freight limits.
+      { ...request, orderComponents: [{ ...request.orderComponents[0], poundsWeight: 1e308 }] },
+      { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 103, height: 48 } }] },
     ]) {
       expect(validate('QuoteRequest', bad).ok, JSON.stringify(bad).slice(0, 200)).toBe(false);
       await expect(api.createQuote(bad as never)).rejects.toMatchObject({ status: 400 });

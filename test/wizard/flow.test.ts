@@ -176,6 +176,44 @@ describe('quote wizard flow', () => {
     expect(h.stdout()).toContain(`Wrote BOL-${shipment.orderNumber}.pdf`);
   });
 
+  it('shows the exact class on a density boundary, refuses a state that contradicts the ZIP and books with the city warning', async () => {
+    const h = harness([
+      step('Pickup ZIP', '60601'),
+      step('Delivery ZIP', '99501'),
+      step('Pickup date', ''),
+      step('Accessorial', []),
+      // 1,000 lb on 48x48x50 in is exactly 15 pcf: class 70 (floating point would say 14.99..., class 85).
+      ...lineSteps('1', '1000', '48x48x50'),
+      step('Book this shipment', true),
+      step('reference', ''),
+      step('Ship from', (choices) => choices[0]!.value),
+      step('Ship to: company name', 'Northern Supply'),
+      step('Ship to: street', '100 W 5th Ave'),
+      step('street line 2', ''),
+      step('Ship to: city', 'Eagle River'),
+      step('Ship to: state', 'IL'),
+      step('Ship to: state', 'ak'),
+      step('contact name', ''),
+      step('phone', ''),
+      step('Save this address', 'anchorage-store'),
+      step('Print the Bill of Lading', false),
+    ]);
+    await h.book.save('chicago-dock', CHICAGO_DOCK);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.shown).toContain('48x48x50  15 pcf, class 70');
+    expect(result.quote.orderComponents[0]).toMatchObject({ densityPcf: 15, freightClass: '70' });
+    expect(h.prompter.rejected).toEqual([
+      {
+        message: 'Ship to: state',
+        value: 'IL',
+        reason: 'IL does not match ZIP 99501, which is in Anchorage, AK; correct the state or the ZIP (consignee.state)',
+      },
+    ]);
+    expect(result.shipment!.consignee).toMatchObject({ city: 'Eagle River', state: 'AK', postalCode: '99501' });
+    expect(h.stdout()).toContain('warning: Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)');
+    expect(await h.book.get('anchorage-store')).toMatchObject({ address: { state: 'AK' } });
+  });
+
   it('refuses an unknown ZIP at the prompt and takes the corrected one', async () => {
     const h = harness([
       step('Pickup ZIP', '00000'),
@@ -263,9 +301,9 @@ describe('quote wizard flow', () => {
       'palletCount must be at least 1 (orderComponents[0].palletCount)',
       'palletCount must be a whole number (orderComponents[0].palletCount)',
       'poundsWeight must be a number (orderComponents[0].poundsWeight)',
-      'poundsWeight must be greater than 0 (orderComponents[0].poundsWeight)',
+      'poundsWeight must be at least 1 lb (orderComponents[0].poundsWeight)',
       'write length x width x height in inches, e.g. 48x40x48 (orderComponents[0].dimensions)',
-      'width must be greater than 0 (orderComponents[0].dimensions.width)',
+      'width must be at least 1 in (orderComponents[0].dimensions.width)',
       'must be at most 256 characters (orderComponents[0].description)',
       'must be at most 32 characters (orderComponents[0].nmfcCode)',
       'pieceCount must be 0 or more (orderComponents[0].pieceCount)',
@@ -455,7 +493,7 @@ describe('wizard answer checks', () => {
     expect(componentFieldProblem('pieceCount', 0, 2)).toBe(true);
     expect(componentFieldProblem('pieceCount', 2.5, 2)).toBe('pieceCount must be a whole number (orderComponents[2].pieceCount)');
     expect(componentFieldProblem('dimensions', { length: 48, width: 40, height: -1 }, 0)).toBe(
-      'height must be greater than 0 (orderComponents[0].dimensions.height)',
+      'height must be at least 1 in (orderComponents[0].dimensions.height)',
     );
     expect(addressFieldProblem('state', 'Illinois', 'shipper')).toBe('must be a 2-letter state code (shipper.state)');
     expect(addressFieldProblem('name', '  ', 'consignee')).toBe('name is required (consignee.name)');

@@ -22,6 +22,7 @@ import {
   type ShipmentRequest,
   type Violation,
 } from '../../domain/schemas.js';
+import { beyondLtlWarnings } from '../../domain/rating.js';
 import { buildShipment, checkShipmentAgainstQuote, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { parseRequest } from '../../domain/validation.js';
@@ -33,7 +34,7 @@ import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import { normalisedReference, type ShipmentIndexes } from './indexes.js';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
 import type { Numbering } from './numbering.js';
-import { mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
+import { addressesAgainstZips, mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
 import { guardStore, QUOTE_ID } from './records.js';
 
 export interface BookingDeps {
@@ -83,20 +84,27 @@ export class Bookings {
   async createShipment(raw: unknown, idempotencyKey: string | undefined): Promise<ApiResult<Shipment>> {
     const outcome = await this.bookGrouped({ request: raw, idempotencyKey });
     if (!outcome.ok) throw new ProblemError(outcome.problem);
-    return { data: outcome.data, warnings: outcome.warnings, replayed: outcome.replayed };
+    return { data: outcome.data, warnings: [...outcome.warnings, ...this.numberingWarnings([outcome])], replayed: outcome.replayed };
+  }
+
+  /** Once per call that gave out numbers: they are under GS1's documentation prefix. */
+  private numberingWarnings(outcomes: ReadonlyArray<BatchOutcome<Shipment>>): string[] {
+    const issued = outcomes.some((outcome) => outcome.ok && !outcome.replayed);
+    return issued && this.deps.numbering.usesDocumentationPrefix ? [DOCUMENTATION_PREFIX_WARNING] : [];
   }
 
   /** The batch extension: the envelope is checked here (400), each item by the rules of a single booking. */
   async createShipments(raw: unknown): Promise<ApiResult<{ items: Array<BatchOutcome<Shipment>> }>> {
     const parsed = parseRequest(shipmentBatchRequestSchema, raw);
     if (!parsed.ok) throw constraintViolation(parsed.violations);
-    return { data: { items: await this.book(parsed.value.items) }, warnings: [] };
+    const items = await this.book(parsed.value.items);
+    return { data: { items }, warnings: this.numberingWarnings(items) };
   }
 
   async previewShipments(raw: unknown): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
     const parsed = parseRequest(shipmentPreviewRequestSchema, raw);
     if (!parsed.ok) throw constraintViolation(parsed.violations);
-    return { data: { items: await this.preview(parsed.value.items.map((item) => item.request)) }, warnings: [] };
+    return { data: { items: await this.preview(parsed.value.items) }, warnings: [] };
   }
 
   /**
@@ -273,8 +281,7 @@ export class Bookings {
       shipments.map((shipment, position) => ({ id: shipment.id, record: ready[position]!.newQuote ? { ...shipment, quote: ready[position]!.quote } : shipment })),
     );
     ready.forEach((booking, position) => {
-      const warnings = numbering.usesDocumentationPrefix ? [...booking.candidate.warnings, DOCUMENTATION_PREFIX_WARNING] : booking.candidate.warnings;
-      outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings, replayed: false };
+      outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };
     });
     for (const { candidate, first } of repeats) {
       const outcome = outcomes[first.index]!;
@@ -326,12 +333,12 @@ export class Bookings {
    * Validates and prices shipment requests as a booking would, without booking or storing
    * anything: each outcome is the quote the shipment would be booked on (never stored).
    */
-  private async preview(requests: ReadonlyArray<unknown>): Promise<Array<BatchOutcome<Quote>>> {
+  private async preview(items: ReadonlyArray<ShipmentBatchItem>): Promise<Array<BatchOutcome<Quote>>> {
     const tariff = await this.deps.tariff();
     const outcomes: Array<BatchOutcome<Quote>> = [];
     const batchQuotes = new Map<string, number>();
     const batchReferences = new Map<string, number>();
-    for (const [index, raw] of requests.entries()) {
+    for (const [index, { request: raw, idempotencyKey }] of items.entries()) {
       const checked = this.check(raw);
       if (!checked.ok) {
         outcomes.push({ ok: false, problem: checked.problem });
@@ -339,6 +346,12 @@ export class Bookings {
       }
       const { request, warnings } = checked;
       try {
+        // Booked already under this key (an import run again): it would come back, not be booked.
+        const booked = idempotencyKey ? await guardStore(() => this.bookedUnder(idempotencyKey, raw)) : undefined;
+        if (booked) {
+          outcomes.push({ ok: true, data: booked, warnings, replayed: true });
+          continue;
+        }
         let quote: Quote;
         if (request.quoteId) {
           quote = await guardStore(() => this.quoteForBooking(request.quoteId!, request));
@@ -360,13 +373,24 @@ export class Bookings {
     return outcomes;
   }
 
+  /** The quote of the shipment booked under this key with this request (a 422 for another request), if any. */
+  private async bookedUnder(key: string, raw: unknown): Promise<Quote | undefined> {
+    const record = await this.deps.idempotency.find('shipment', key, requestHash(withoutOptions(raw)));
+    if (!record) return undefined;
+    const shipment = await this.deps.store.get('shipments', record.resourceId, storedShipmentSchema);
+    if (!shipment) return undefined;
+    return shipment.quote ?? (await this.deps.quotes.mustGet(shipment.quoteId));
+  }
+
   /** Schema validation plus known ZIPs: every violation of the request at once. */
   private check(raw: unknown): Checked {
     const parsed = parseRequest(shipmentRequestSchema, raw);
     const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
+    const addresses = addressesAgainstZips(this.deps.zips, raw);
+    zipViolations.push(...addresses.violations);
     if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
     if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
-    return { ok: true, request: parsed.value, warnings: parsed.warnings };
+    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
   }
 
   private async quoteForBooking(quoteId: string, request: ShipmentRequest): Promise<Quote> {

@@ -1,8 +1,9 @@
 /**
  * Quotes of the local engine: validation, rating (pure, src/domain/rating.ts) and the store.
  */
+import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addressZip.js';
 import type { ZipPlace } from '../../domain/rating.js';
-import { rateQuote } from '../../domain/rating.js';
+import { beyondLtlWarnings, rateQuote } from '../../domain/rating.js';
 import { quoteRequestSchema, quoteSchema, shipmentSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
@@ -45,14 +46,20 @@ export class Quotes {
     const { store, idempotency } = this.deps;
 
     return guardStore(async () => {
-      if (!idempotencyKey) return { data: this.answer(await this.rateAndStore(parsed.value, tariff), []), warnings: parsed.warnings, replayed: false };
+      if (!idempotencyKey) {
+        const { quote, warnings } = await this.rateAndStore(parsed.value, tariff);
+        return { data: this.answer(quote, []), warnings: [...parsed.warnings, ...warnings], replayed: false };
+      }
       const hash = requestHash(raw);
       return store.withLock('idempotency', async () => {
         const existing = await idempotency.find('quote', idempotencyKey, hash);
-        if (existing) return { data: await this.answered(existing.resourceId), warnings: parsed.warnings, replayed: true };
-        const quote = await this.rateAndStore(parsed.value, tariff);
+        if (existing) {
+          const quote = await this.answered(existing.resourceId);
+          return { data: quote, warnings: [...parsed.warnings, ...beyondLtlWarnings(quote.orderComponents)], replayed: true };
+        }
+        const { quote, warnings } = await this.rateAndStore(parsed.value, tariff);
         await idempotency.put(idempotencyKey, { scope: 'quote', requestHash: hash, resourceId: quote.id });
-        return { data: this.answer(quote, []), warnings: parsed.warnings, replayed: false };
+        return { data: this.answer(quote, []), warnings: [...parsed.warnings, ...warnings], replayed: false };
       });
     });
   }
@@ -112,11 +119,11 @@ export class Quotes {
     });
   }
 
-  private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<Quote> {
+  private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<{ quote: Quote; warnings: string[] }> {
     const rated = this.rate(request, tariff);
     if (!rated.ok) throw constraintViolation(rated.violations);
     await this.deps.store.put('quotes', rated.value.id, rated.value);
-    return rated.value;
+    return { quote: rated.value, warnings: rated.warnings };
   }
 
   /** The quote as stored (without status): what a booking compares its freight with. */
@@ -150,6 +157,21 @@ export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<st
     }
   }
   return violations;
+}
+
+/** City and state of the shipper's and consignee's addresses against their ZIPs (domain/addressZip.ts). */
+export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipCheck {
+  const check: AddressZipCheck = { violations: [], warnings: [] };
+  for (const party of ['shipper', 'consignee'] as const) {
+    const address = (raw as Record<string, unknown> | null)?.[party] as Record<string, unknown> | null | undefined;
+    const postalCode = typeof address?.postalCode === 'string' ? address.postalCode.trim() : '';
+    const place = /^\d{5}(-\d{4})?$/.test(postalCode) ? zips.lookup(postalCode) : undefined;
+    if (!address || !place) continue;
+    const { violations, warnings } = checkAddressAgainstZip(address, place, party);
+    check.violations.push(...violations);
+    check.warnings.push(...warnings);
+  }
+  return check;
 }
 
 /** The schema's violations first, then those of other checks on fields the schema found no fault with. */

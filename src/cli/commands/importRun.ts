@@ -118,9 +118,9 @@ function printSummary(io: IO, summary: ImportSummary): void {
     io.info(
       `${c.bold('Imported')} ${summary.file}: ${plural(summary.booked, 'shipment')} booked (${plural(summary.rows, 'row')} read), total ${c.bold(formatCents(summary.totalPriceInCents))}`,
     );
-    if (summary.alreadyBooked > 0) {
-      io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of this file: not booked again`);
-    }
+  }
+  if (summary.alreadyBooked > 0) {
+    io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of the same orders: ${summary.dryRun ? 'would not be' : 'not'} booked again`);
   }
   if (summary.rejectedShipments > 0) {
     io.info(`  ${c.red(`${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) rejected`)}${summary.rejectsFile ? ` -> ${summary.rejectsFile}` : ''}`);

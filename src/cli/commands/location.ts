@@ -1,6 +1,7 @@
 /** `shipper location add|list|show|remove`: named shipper/consignee addresses for `--shipper NAME` and CSV imports. */
 import type { Command } from 'commander';
 import { conflict, constraintViolation, makeProblem } from '../../api/problems.js';
+import { checkAddressAgainstZip } from '../../domain/addressZip.js';
 import { violationsFromZod } from '../../domain/validation.js';
 import type { AddressInput } from '../../domain/schemas.js';
 import type { LocationBook, SavedLocation } from '../../store/locations.js';
@@ -40,10 +41,11 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
     contactName: options.contact,
     phone: options.phone,
   };
-  // The address schema checks the ZIP's form; whether it exists is known here, from the geodata, so an
-  // address that could never be quoted is not saved. A state that disagrees with the ZIP is likely a typo.
+  // The address schema checks the ZIP's form; whether it exists, and agrees with the city and state,
+  // is known here from the geodata, by the rules the API applies to a shipment's addresses.
   const place = await zipPlace(ctx, address.postalCode, address.countryCode);
-  const zipViolations = place === null ? [{ field: 'postalCode', message: `unknown ZIP ${address.postalCode?.trim()}` }] : [];
+  const againstZip = place ? checkAddressAgainstZip(address, place, '') : { violations: [], warnings: [] };
+  const zipViolations = place === null ? [{ field: 'postalCode', message: `unknown ZIP ${address.postalCode?.trim()}` }] : againstZip.violations;
   const saved = await guard(async () => {
     // Raw flags: the API's address schema decides what is valid and names the field.
     const checked = book.check(locationName, address as unknown as AddressInput);
@@ -62,9 +64,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
     }));
     throw constraintViolation([...violations, ...zipViolations], `the location ${locationName} is not valid`);
   }
-  if (place && saved.location.address.state !== place.state) {
-    ctx.io.warn(`ZIP ${place.postalCode} is in ${place.city}, ${place.state}, not ${saved.location.address.state}; check --state and --zip`);
-  }
+  againstZip.warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(saved.location);
   ctx.io.info(`Saved location ${saved.location.name}: ${oneLine(saved.location)}`);
 }

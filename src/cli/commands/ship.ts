@@ -28,7 +28,9 @@ export interface ShipOptions {
   bookAgain?: boolean;
 }
 
-const EXAMPLE = `shipper ship --quote QUOTE_ID --shipper chicago-dc --consignee ${ADDRESS_SPEC_EXAMPLE.replace('Acme DC', 'Store 12').replace('60601', '10001')}`;
+/** A consignee written inline whose city and state agree with its ZIP (the API checks them). */
+const CONSIGNEE_EXAMPLE = 'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001';
+const EXAMPLE = `shipper ship --quote QUOTE_ID --shipper chicago-dc --consignee ${CONSIGNEE_EXAMPLE}`;
 
 /** The API request the flags describe; `quote` is the booked quote, when --quote names one. */
 export async function shipmentRequestFromOptions(ctx: CommandContext, options: ShipOptions, quote?: Quote): Promise<ShipmentRequestInput> {
@@ -112,7 +114,7 @@ export function registerShipCommand(program: Command, context: ContextFactory): 
       `
 Examples:
   $ shipper ship --quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --shipper chicago-dc --consignee nyc-store --ref PO-4711
-  $ shipper ship --shipper chicago-dc --consignee ${ADDRESS_SPEC_EXAMPLE.replace('Acme DC', 'Store 12').replace('60601', '10001')} \\
+  $ shipper ship --shipper chicago-dc --consignee ${CONSIGNEE_EXAMPLE} \\
       -c pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10 -a LIFTGATE_DELIVERY --json
   $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608
 

@@ -9,7 +9,8 @@
  */
 import { CliError, ExitCode, ProblemError, problemLine } from '../../api/problems.js';
 import type { ShipperApi } from '../../api/types.js';
-import { densityPcf, freightClassForDensity } from '../../domain/density.js';
+import { checkAddressAgainstZip, type ZipPlaceName } from '../../domain/addressZip.js';
+import { componentDensity } from '../../domain/density.js';
 import type { ZipPlace } from '../../domain/rating.js';
 import {
   addressSchema,
@@ -126,6 +127,14 @@ export function componentFieldProblem(field: string, value: unknown, index: numb
 export function addressFieldProblem(field: keyof typeof addressSchema.shape, value: string, role: string): Validation {
   const result = addressSchema.shape[field].safeParse(value);
   return result.success ? true : `${result.error.issues[0]?.message ?? 'is not valid'} (${role}.${field})`;
+}
+
+/** The state as the API judges it: a 2-letter code that agrees with the ZIP of the quoted lane. */
+export function addressStateProblem(value: string, place: ZipPlaceName, role: string): Validation {
+  const form = addressFieldProblem('state', value, role);
+  if (form !== true) return form;
+  const [violation] = checkAddressAgainstZip({ state: value }, place, role).violations;
+  return violation ? `${violation.message} (${violation.field})` : true;
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -307,8 +316,8 @@ async function askComponent(deps: WizardDeps, index: number): Promise<Record<str
       transformer: (value) => {
         const dims = parseDimensions(value);
         if (!dims || componentFieldProblem('dimensions', dims, index) !== true) return value;
-        const pcf = densityPcf(poundsWeight, palletCount, dims);
-        return `${value}  ${io.color.dim(`${formatNumber(pcf)} pcf, class ${freightClassForDensity(pcf)}`)}`;
+        const { densityPcf, freightClass } = componentDensity(poundsWeight, palletCount, dims);
+        return `${value}  ${io.color.dim(`${formatNumber(densityPcf)} pcf, class ${freightClass}`)}`;
       },
       validate: (value) => {
         const dims = parseDimensions(value);
@@ -417,7 +426,11 @@ async function askAddress(deps: WizardDeps, role: 'shipper' | 'consignee', place
   const street1 = await ask('street1', 'street');
   const street2 = await ask('street2', 'street line 2 (optional)');
   const city = await ask('city', 'city', place.city);
-  const state = (await ask('state', 'state', place.state)).toUpperCase();
+  const state = (
+    await prompter.input({ message: `${label}: state`, default: place.state, validate: (value) => addressStateProblem(value, place, role) })
+  )
+    .trim()
+    .toUpperCase();
   const contactName = await ask('contactName', 'contact name (optional)');
   const phone = await ask('phone', 'phone (optional)');
   const address = addressSchema.parse({
