@@ -114,10 +114,9 @@ describe('POST with an address that contradicts its ZIP', () => {
     const warned = await post('/v1/shipper/shipment', { ...SHIPMENT, consignee: { ...CONSIGNEE, city: 'Brooklyn' } });
     expect(warned.status).toBe(201);
     // One X-Shipper-Warning per warning: the city, then the numbers' GS1 prefix (this server has none of its own).
-    expect(warned.warnings!.split(', ').map(decodeURIComponent)).toEqual([
-      'Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
-      DOCUMENTATION_PREFIX_WARNING,
-    ]);
+    const warnings = decodeURIComponent(warned.warnings!);
+    expect(warnings.startsWith('Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city), ')).toBe(true);
+    expect(warnings.endsWith(DOCUMENTATION_PREFIX_WARNING)).toBe(true);
   });
 
   it('is an item problem in the batch and preview extensions', async () => {
