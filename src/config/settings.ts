@@ -10,6 +10,7 @@ import envPaths from 'env-paths';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
 
 /** Placeholders under the reserved `.example` domain until the real hosts are known. */
 export const DEFAULT_PROFILES = {
@@ -49,6 +50,12 @@ export const configFileSchema = z.looseObject({
   tariff: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
   bolCompanyPrefix: z.string().regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }).optional(),
+  ssccExtensionDigit: z.number().int().min(0).max(9).optional(),
+  carriers: carrierProfilesSchema.optional(),
+  /** X12 interchange settings shared by every carrier (sender ids, separators, usage); checked when a file is written. */
+  x12: z.record(z.string(), z.unknown()).optional(),
+  /** eBOL request settings (test flag, requestor role, accounts); checked when a file is written. */
+  ebol: z.record(z.string(), z.unknown()).optional(),
   retries: z.number().int().min(0).max(10).optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
 });
@@ -131,6 +138,12 @@ export interface Settings {
   bolCompanyPrefix: string | undefined;
   /** SHIPPER_DEBUG: stack traces of unexpected errors on stderr. */
   debug: boolean;
+  /** The extension digit of the SSCCs of pallet labels (0-9). */
+  ssccExtensionDigit: number;
+  /** What the shipper knows of each carrier, by SCAC (PRO block, cut-off, X12 ids). */
+  carriers: CarrierProfiles;
+  x12: Record<string, unknown>;
+  ebol: Record<string, unknown>;
   sources: Record<'mode' | 'profile' | 'baseUrl' | 'apiKey' | 'timeoutMs' | 'retries' | 'store' | 'bolCompanyPrefix', SettingSource>;
 }
 
@@ -222,6 +235,10 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     serveApiKey: env.SHIPPER_SERVE_API_KEY || undefined,
     bolCompanyPrefix,
     debug: Boolean(env.SHIPPER_DEBUG),
+    ssccExtensionDigit: config.ssccExtensionDigit ?? 0,
+    carriers: config.carriers ?? {},
+    x12: config.x12 ?? {},
+    ebol: config.ebol ?? {},
     sources: {
       mode: modeSource,
       profile: profileSource,
@@ -261,6 +278,20 @@ const wholeNumber = (min: number, max: number) => {
   return z.coerce.number({ error: message }).int({ message }).min(min, { message }).max(max, { message });
 };
 const absolutePath = z.string().min(1).transform((path) => resolve(path));
+/** A JSON object written on the command line (`'{"first": "1000000", ...}'`), checked by its schema. */
+const jsonObject = (schema: z.ZodType) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object, e.g. \'{"name": "Old Dominion"}\'' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+const carrierProfileSchemaForKey = carrierProfileSchema;
 
 export const SETTING_KINDS: SettingKind[] = [
   { key: 'mode', pattern: /^mode$/, value: modeSchema },
@@ -270,6 +301,10 @@ export const SETTING_KINDS: SettingKind[] = [
   { key: 'timeoutMs', pattern: /^timeoutMs$/, value: wholeNumber(100, 600_000) },
   { key: 'retries', pattern: /^retries$/, value: wholeNumber(0, 10) },
   { key: 'bolCompanyPrefix', pattern: /^bolCompanyPrefix$/, value: z.string().trim().regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }) },
+  { key: 'ssccExtensionDigit', pattern: /^ssccExtensionDigit$/, value: wholeNumber(0, 9) },
+  { key: 'carriers.<SCAC>', pattern: /^carriers\.[A-Z]{2,4}$/, value: jsonObject(carrierProfileSchemaForKey) },
+  { key: 'x12', pattern: /^x12$/, value: jsonObject(z.record(z.string(), z.unknown())) },
+  { key: 'ebol', pattern: /^ebol$/, value: jsonObject(z.record(z.string(), z.unknown())) },
   { key: 'profiles.<profile>.baseUrl', pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.baseUrl$/, value: baseUrlSchema },
   {
     key: 'profiles.<profile>.apiKey',

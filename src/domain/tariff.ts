@@ -35,6 +35,8 @@ export const tariffSchema = z
     quoteLifetimeHours: z.number().positive(),
     /** Local time at the destination at which deliveries are promised. */
     deliveryCutoff: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be HH:MM' }),
+    /** Local time at the origin after which carriers no longer pick up that day (a carrier's own, in the settings, wins). */
+    pickupCutoff: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be HH:MM' }).default('16:00'),
     holidays: z
       .object({
         rules: z.array(z.enum(HOLIDAY_RULES)),

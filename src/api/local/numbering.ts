@@ -36,17 +36,11 @@ export class Numbering {
   }
 
   /**
-   * Reserves `count` consecutive serials and returns the first. Must run inside the store's
+   * Reserves `count` consecutive order serials and returns the first. Must run inside the store's
    * `shipments` lock: the lock is what makes it safe across processes.
    */
   async reserveLocked(count: number): Promise<number> {
-    const [counter, mark] = await Promise.all([
-      this.store.get('counters', 'orders', counterSchema),
-      this.store.getMark('shipments', 'orders.high-water', counterSchema),
-    ]);
-    let last = Math.max(counter?.last ?? 0, mark?.last ?? 0);
-    if (!counter && !mark) last = await this.highestSerialOfRecords();
-    const first = last + 1;
+    const { last, first } = await this.peek('orders', () => this.highestSerialOfRecords());
     const next = { last: last + count };
     // Every serial must fit the BOL number after the company prefix: refuse before spending any.
     const serialDigits = 16 - this.bolCompanyPrefix.length;
@@ -58,9 +52,30 @@ export class Numbering {
         detail: `BOL numbers under company prefix ${this.bolCompanyPrefix} have ${serialDigits} digits of serial, and ${last} are used; a longer prefix leaves fewer, a shorter one more`,
       });
     }
-    await this.store.putMark('shipments', 'orders.high-water', next);
-    await this.store.put('counters', 'orders', next);
+    await this.advance('orders', next.last);
     return first;
+  }
+
+  /**
+   * Reserves `count` numbers of another counter that never goes back (SSCC serials, a carrier's
+   * PRO block, X12 control numbers), kept the same way as the order serials. Inside the lock.
+   */
+  async reserveOtherLocked(name: string, count: number): Promise<number> {
+    const { last, first } = await this.peek(name, async () => 0);
+    await this.advance(name, last + count);
+    return first;
+  }
+
+  private async peek(name: string, fromRecords: () => Promise<number>): Promise<{ last: number; first: number }> {
+    const [counter, mark] = await Promise.all([this.store.get('counters', name, counterSchema), this.store.getMark('shipments', `${name}.high-water`, counterSchema)]);
+    const last = !counter && !mark ? await fromRecords() : Math.max(counter?.last ?? 0, mark?.last ?? 0);
+    return { last, first: last + 1 };
+  }
+
+  /** The mark beside the records first, then the counter: a crash in between leaves the mark ahead, never behind. */
+  private async advance(name: string, last: number): Promise<void> {
+    await this.store.putMark('shipments', `${name}.high-water`, { last });
+    await this.store.put('counters', name, { last });
   }
 
   orderNumber(serial: number): string {
