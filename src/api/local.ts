@@ -600,7 +600,7 @@ export class LocalApi implements ShipperApi {
         | { postalCode?: unknown }
         | undefined;
       const postalCode = typeof place?.postalCode === 'string' ? place.postalCode.trim() : undefined;
-      if (postalCode && /^\d{5}(-\d{4})?$/.test(postalCode) && !this.zips.lookup(postalCode)) {
+      if (postalCode && /^\d{5}(?:-?\d{4})?$/.test(postalCode) && !this.zips.lookup(postalCode)) {
         violations.push({ field: formatFieldPath([...path, 'postalCode']), message: `unknown ZIP ${postalCode.slice(0, 5)}` });
       }
     }

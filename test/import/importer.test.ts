@@ -137,7 +137,7 @@ describe('importShipments', () => {
     const file = await csv(shipmentsCsv(2, 1));
     const error = await importShipments(api, noLocations, { file }, {
       // Touched while it is being checked: the booking pass would not read what was checked.
-      progress: (phase) => {
+      progress: ({ phase }) => {
         if (phase === 'checking') utimesSync(file, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
       },
     }).then(

@@ -18,6 +18,7 @@ import type { CsvViolation } from '../../import/shipmentRows.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, RemoteError, UsageError, exitCodeForProblem } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
+import { todayAtOrigin } from '../pickupDateFlag.js';
 import { ProgressBar, wantsProgress } from '../progress.js';
 import { cachedLocationResolver, locationBookFor } from '../savedLocations.js';
 import type { ImportCommandOptions } from './import.js';
@@ -39,9 +40,14 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   const api = await ctx.api();
   const locations = cachedLocationResolver(locationBookFor(ctx));
   const document = io.options.json ? new ImportDocument(io, file, Boolean(options.dryRun)) : undefined;
-  const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env)
-    ? new ProgressBar(io.streams.stderr, 'Checking', 0)
-    : undefined;
+  const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env) ? new ProgressBar(io.streams.stderr) : undefined;
+  // Pickup dates in words count from today at the shipment's origin, as --pickup-date does (one lookup per origin ZIP).
+  const todayByOrigin = new Map<string, string>();
+  const todayAt = (zip: string | undefined) => {
+    const key = zip ?? '';
+    if (!todayByOrigin.has(key)) todayByOrigin.set(key, todayAtOrigin(zip, ctx.env));
+    return todayByOrigin.get(key)!;
+  };
   const warned = new Set<string>();
 
   // Ctrl-C: stop after the shipments being booked now, and say what was booked; twice: at once.
@@ -60,13 +66,14 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     summary = await importShipments(
       api,
       locations,
-      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal },
+      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal, encoding: options.encoding, todayAt },
       {
-        phase: (next, totalBytes) => {
+        // Checking counts the file's bytes (how many shipments it holds is not known yet); booking counts shipments.
+        phase: (next, total) => {
           phase = next;
-          progress?.restart(next === 'checking' ? 'Checking' : 'Booking ', totalBytes);
+          progress?.start(next === 'checking' ? 'Checking' : 'Booking', total, next === 'checking' ? 'bytes' : 'shipments');
         },
-        progress: (_phase, bytesRead, shipments) => progress?.update(bytesRead, `${formatNumber(shipments)} shipments`),
+        progress: ({ done, shipments }) => progress?.update(done, shipments),
         shipment: (shipment) => document?.shipment(shipment),
         warning: (message) => {
           if (warned.has(message)) return;

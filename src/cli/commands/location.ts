@@ -72,7 +72,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
 /** The place of a US ZIP; null when it is well-formed but unknown; undefined when there is nothing to look up. */
 async function zipPlace(zip: string | undefined, country: string | undefined) {
   const trimmed = zip?.trim() ?? '';
-  if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !/^\d{5}(-\d{4})?$/.test(trimmed)) return undefined;
+  if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !/^\d{5}(?:-?\d{4})?$/.test(trimmed)) return undefined;
   const { ZipDirectory } = await import('../../geo/zipDirectory.js');
   return new ZipDirectory().lookup(trimmed) ?? null;
 }
