@@ -336,13 +336,17 @@ function suggestion(name: string): string {
   return best && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? ` (did you mean ${best.name}?)` : '';
 }
 
+/** Edits from one name to the other, a swap of two neighbours counting as one (`weigth`). */
 function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j]!, beforePrevious[j - 2]! + 1);
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length]!;

@@ -98,7 +98,21 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
   const delimiter = sniffDelimiter(headText(head, detected));
 
   const decoding = new Decoding(path, detected, detected.encoding === 'windows-1252' ? await windows1252Decoder() : undefined);
-  const parser = parse({ delimiter, bom: true, relax_column_count: true, trim: true, max_record_size: MAX_RECORD_BYTES });
+  // The line where the next record starts, counted as csv-parse parses (records it has parsed but
+  // not yet handed over are dropped when it fails, and its own count takes a CRLF inside quotes
+  // for two lines): a parse error names the line where its row starts.
+  let parsedLine = 1;
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    trim: true,
+    max_record_size: MAX_RECORD_BYTES,
+    on_record: (record: string[]) => {
+      parsedLine += 1 + newlinesIn(record);
+      return record;
+    },
+  });
   const source = createReadStream(path, { highWaterMark: SCAN_BYTES });
   pipeline(source, decoding, parser, () => undefined);
 
@@ -110,7 +124,7 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
       try {
         result = await records.next();
       } catch (error) {
-        throw asFileError(error, path, nextLine);
+        throw asFileError(error, path, parsedLine);
       }
       if (result.done) return undefined;
       const cells = result.value;
@@ -328,10 +342,9 @@ const CSV_PROBLEMS: Record<string, string> = {
 
 function asFileError(error: unknown, path: string, line: number): ImportFileError {
   if (error instanceof ImportFileError) return error;
-  const { code, lines } = error as CsvError & { lines?: number };
-  // An unclosed quote is found at the end of the file: the row it opened is the useful line. Other
-  // problems are found where they are.
-  const at = code !== 'CSV_QUOTE_NOT_CLOSED' && typeof lines === 'number' && lines > line ? lines : line;
+  const { code } = error as CsvError;
+  // An unclosed quote is found at the end of the file: the row it opened is the useful line.
+  const at = line;
   if (code === 'CSV_MAX_RECORD_SIZE' && at === 1) {
     return new ImportFileError(`${path} line 1: the header row is longer than ${MAX_RECORD_BYTES / 1024} KB; it must name the columns, e.g. refNumber,shipper,...`);
   }
