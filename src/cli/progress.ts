@@ -62,8 +62,11 @@ export function renderProgressLine(frame: ProgressFrame, columns: number): strin
     parts = parts.map((part, index) => (index === dropOrder[dropped] ? undefined : part));
   }
   const text = tail(parts);
-  const width = Math.max(MIN_BAR, Math.min(MAX_BAR, room - label.length - 1 - 2 - text.length));
-  const filled = Math.round(ratio * width);
+  // The bar's width follows the terminal, not the text, so that it does not jitter as the numbers grow.
+  const preferred = Math.max(10, Math.min(MAX_BAR, columns - 60));
+  const width = Math.max(MIN_BAR, Math.min(preferred, room - label.length - 1 - 2 - text.length));
+  // Rounded down: the bar is full, and the percentage 100, only when the work is done.
+  const filled = Math.floor(ratio * width);
   const line = `${label} ${'█'.repeat(filled)}${'░'.repeat(width - filled)}  ${text}`;
   return [...line].length > room ? [...line].slice(0, Math.max(0, room)).join('') : line;
 }
@@ -74,6 +77,7 @@ export class ProgressBar {
   private unit: 'bytes' | 'shipments' = 'shipments';
   private startedAt = 0;
   private lastDraw = 0;
+  private lastDone = 0;
   private drawn = false;
 
   constructor(
@@ -91,13 +95,15 @@ export class ProgressBar {
     this.unit = unit;
     this.startedAt = this.clock();
     this.lastDraw = 0;
+    this.lastDone = 0;
     this.draw(0, 0);
   }
 
   /** Redraws at most ten times a second, and always the last step, so the bar ends where the work does. */
   update(done: number, shipments: number): void {
     const now = this.clock();
-    if (now - this.lastDraw < REDRAW_MS && done < this.total) return;
+    const finished = done >= this.total && this.lastDone < this.total;
+    if (now - this.lastDraw < REDRAW_MS && !finished) return;
     this.draw(done, shipments);
   }
 
@@ -119,7 +125,8 @@ export class ProgressBar {
 
   private draw(done: number, shipments: number): void {
     this.lastDraw = this.clock();
-    this.stream.write(`\r\u001b[2K${renderProgressLine(this.frame(done, shipments), this.stream.columns ?? 80)}`);
+    this.lastDone = done;
+    this.stream.write(`\r\u001b[2K${renderProgressLine(this.frame(done, shipments), this.stream.columns || 80)}`);
     this.drawn = true;
   }
 

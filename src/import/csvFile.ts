@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { parse, type CsvError } from 'csv-parse';
+import { parse, type CsvError, type Options as CsvParseOptions } from 'csv-parse';
 import { resolveHeader, type CsvHeader } from './columns.js';
 import type { CsvRow } from './shipmentRows.js';
 
@@ -76,8 +76,11 @@ export interface CsvReading {
   bom: boolean;
   /** Data rows; blank lines are skipped (their line numbers still count). */
   rows: AsyncIterable<CsvRow>;
-  /** Bytes of the file read so far. */
-  bytesRead(): number;
+  /**
+   * How much of the file the rows handed out so far cover, 0 to 1 (the reading runs ahead of the
+   * rows by a buffer, so the bytes read would say 100 % for a small file not yet checked).
+   */
+  fractionRead(): number;
   /** SHA-256 (hex) of the bytes read so far: of the whole file once the rows are read to the end. */
   digest(): string;
   /** Stops reading (the file is closed); needed only when the rows are not read to the end. */
@@ -91,7 +94,14 @@ const SCAN_BYTES = 256 * 1024;
 const DELIMITERS = [',', ';', '\t'] as const;
 const SAVE_AS_UTF8 = 'save it as "CSV UTF-8" and import that';
 
+interface ParsedRecord {
+  cells: string[];
+  /** Where the record ends in the decoded text (bytes). */
+  end: number;
+}
+
 export async function openCsvFile(path: string, options: CsvOpenOptions = {}): Promise<CsvReading> {
+  const fileSize = (await inspectCsvFile(path)).size;
   const head = await readHead(path);
   refuseWorkbook(path, head);
   const detected = await detectEncoding(path, head, options.encoding);
@@ -102,32 +112,37 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
   // not yet handed over are dropped when it fails, and its own count takes a CRLF inside quotes
   // for two lines): a parse error names the line where its row starts.
   let parsedLine = 1;
-  const parser = parse({
+  const parseOptions: CsvParseOptions<ParsedRecord, string[]> = {
     delimiter,
     bom: true,
     relax_column_count: true,
     trim: true,
     max_record_size: MAX_RECORD_BYTES,
-    on_record: (record: string[]) => {
+    // Each record carries where it ends in the decoded text, for fractionRead().
+    on_record: (record, info) => {
       parsedLine += 1 + newlinesIn(record);
-      return record;
+      return { cells: record, end: info.bytes };
     },
-  });
+  };
+  // The typings let on_record return only the record's own type; csv-parse passes on whatever it returns.
+  const parser = parse(parseOptions as unknown as CsvParseOptions);
   const source = createReadStream(path, { highWaterMark: SCAN_BYTES });
   pipeline(source, decoding, parser, () => undefined);
 
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRecord>;
   let nextLine = 1;
+  let consumedEnd = 0;
   const read = async (): Promise<CsvRow | undefined> => {
     for (;;) {
-      let result: IteratorResult<string[]>;
+      let result: IteratorResult<ParsedRecord>;
       try {
         result = await records.next();
       } catch (error) {
         throw asFileError(error, path, parsedLine);
       }
       if (result.done) return undefined;
-      const cells = result.value;
+      const { cells, end } = result.value;
+      consumedEnd = end;
       const row = { line: nextLine, cells };
       nextLine += 1 + newlinesIn(cells);
       if (cells.every((cell) => cell.trim() === '')) continue;
@@ -155,7 +170,8 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
     delimiter,
     encoding: detected.encoding,
     bom: detected.bom !== undefined,
-    bytesRead: () => decoding.bytes,
+    // The decoded text is as long as the file in UTF-8; in another encoding its length is estimated from the part decoded so far.
+    fractionRead: () => (decoding.bytes === 0 ? 0 : Math.min(1, consumedEnd / ((decoding.decodedBytes * fileSize) / decoding.bytes))),
     digest: () => decoding.hash.copy().digest('hex'),
     close,
     rows: {
@@ -372,6 +388,8 @@ async function windows1252Decoder(): Promise<ByteDecoder> {
  */
 class Decoding extends Transform {
   bytes = 0;
+  /** Bytes of UTF-8 text handed on. */
+  decodedBytes = 0;
   readonly hash = createHash('sha256');
   /** The line the next byte belongs to (1-based), counted on the decoded text. */
   private lines = 1;
@@ -396,8 +414,8 @@ class Decoding extends Transform {
     this.hash.update(chunk);
     try {
       const text = this.decode(chunk);
-      if (text !== undefined) callback(null, text);
-      else callback();
+      this.decodedBytes += text.length;
+      callback(null, text);
     } catch (error) {
       callback(error as Error);
     }
@@ -416,7 +434,7 @@ class Decoding extends Transform {
     }
   }
 
-  private decode(chunk: Buffer): Buffer | undefined {
+  private decode(chunk: Buffer): Buffer {
     switch (this.detected.encoding) {
       case 'utf8':
         return this.checkUtf8(chunk);

@@ -78,7 +78,7 @@ export interface ImportedShipment {
 /** How far a pass is. */
 export interface ImportProgress {
   phase: ImportPhase;
-  /** checking: bytes of the file read; booking: shipments booked, found booked already, or refused. */
+  /** checking: bytes of the file checked; booking: shipments booked, found booked already, or refused. */
   done: number;
   /** checking: the file's size in bytes; booking: the shipments to book (the valid ones of the check). */
   total: number;
@@ -246,13 +246,15 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
         chunk = [];
         chunkRows = 0;
       }
-      if (phase === 'checking') listener.progress?.({ phase, done: reading.bytesRead(), total: context.fileSize, shipments: state.summary.shipments });
+      // Short of the end until the last shipment is counted (it is yielded once the file has ended).
+      const checked = Math.min(context.fileSize - 1, Math.floor(reading.fractionRead() * context.fileSize));
+      if (phase === 'checking') listener.progress?.({ phase, done: checked, total: context.fileSize, shipments: state.summary.shipments });
     }
     if (options.signal?.aborted && chunk.length > 0) throw new ImportCancelledError(undefined);
     await submit(chunk);
     await inFlight;
     if (phase === 'checking') {
-      listener.progress?.({ phase, done: reading.bytesRead(), total: context.fileSize, shipments: state.summary.shipments });
+      listener.progress?.({ phase, done: context.fileSize, total: context.fileSize, shipments: state.summary.shipments });
       if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(`... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`);
     }
     if (phase === 'checking') state.fileHash = reading.digest();
