@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { parse, type CsvError, type Options as CsvParseOptions } from 'csv-parse';
+import { parse, type CsvError } from 'csv-parse';
 import { resolveHeader, type CsvHeader } from './columns.js';
 import type { CsvRow } from './shipmentRows.js';
 
@@ -94,12 +94,6 @@ const SCAN_BYTES = 256 * 1024;
 const DELIMITERS = [',', ';', '\t'] as const;
 const SAVE_AS_UTF8 = 'save it as "CSV UTF-8" and import that';
 
-interface ParsedRecord {
-  cells: string[];
-  /** Where the record ends in the decoded text (bytes). */
-  end: number;
-}
-
 export async function openCsvFile(path: string, options: CsvOpenOptions = {}): Promise<CsvReading> {
   const fileSize = (await inspectCsvFile(path)).size;
   const head = await readHead(path);
@@ -108,41 +102,45 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
   const delimiter = sniffDelimiter(headText(head, detected));
 
   const decoding = new Decoding(path, detected, detected.encoding === 'windows-1252' ? await windows1252Decoder() : undefined);
-  // The line where the next record starts, counted as csv-parse parses (records it has parsed but
-  // not yet handed over are dropped when it fails, and its own count takes a CRLF inside quotes
-  // for two lines): a parse error names the line where its row starts.
-  let parsedLine = 1;
-  const parseOptions: CsvParseOptions<ParsedRecord, string[]> = {
+  // A parse error is held back until the rows before it are handed out: the stream would drop the
+  // rows csv-parse has parsed but not yet handed over, and with them the count of lines that names
+  // the bad row's (csv-parse's own count takes a CRLF inside quotes for two lines).
+  let parseError: (CsvError & { records: number }) | undefined;
+  const parser = parse({
     delimiter,
     bom: true,
     relax_column_count: true,
     trim: true,
     max_record_size: MAX_RECORD_BYTES,
-    // Each record carries where it ends in the decoded text, for fractionRead().
-    on_record: (record, info) => {
-      parsedLine += 1 + newlinesIn(record);
-      return { cells: record, end: info.bytes };
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      parseError ??= error as CsvError & { records: number };
     },
-  };
-  // The typings let on_record return only the record's own type; csv-parse passes on whatever it returns.
-  const parser = parse(parseOptions as unknown as CsvParseOptions);
+  });
   const source = createReadStream(path, { highWaterMark: SCAN_BYTES });
   pipeline(source, decoding, parser, () => undefined);
 
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRecord>;
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let nextLine = 1;
-  let consumedEnd = 0;
+  let recordsRead = 0;
+  /** Text of the rows handed out (cells and separators; quotes and trimmed blanks are not counted). */
+  let charactersRead = 0;
   const read = async (): Promise<CsvRow | undefined> => {
     for (;;) {
-      let result: IteratorResult<ParsedRecord>;
+      if (parseError && recordsRead >= parseError.records) throw asFileError(parseError, path, nextLine);
+      let result: IteratorResult<string[]>;
       try {
         result = await records.next();
       } catch (error) {
-        throw asFileError(error, path, parsedLine);
+        throw asFileError(error, path, nextLine);
       }
-      if (result.done) return undefined;
-      const { cells, end } = result.value;
-      consumedEnd = end;
+      if (result.done) {
+        if (parseError) throw asFileError(parseError, path, nextLine);
+        return undefined;
+      }
+      recordsRead++;
+      const cells = result.value;
+      for (const cell of cells) charactersRead += cell.length + 1;
       const row = { line: nextLine, cells };
       nextLine += 1 + newlinesIn(cells);
       if (cells.every((cell) => cell.trim() === '')) continue;
@@ -170,8 +168,8 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
     delimiter,
     encoding: detected.encoding,
     bom: detected.bom !== undefined,
-    // The decoded text is as long as the file in UTF-8; in another encoding its length is estimated from the part decoded so far.
-    fractionRead: () => (decoding.bytes === 0 ? 0 : Math.min(1, consumedEnd / ((decoding.decodedBytes * fileSize) / decoding.bytes))),
+    // An estimate: the decoded text's length is the file's in UTF-8; in another encoding it is scaled by the part decoded so far.
+    fractionRead: () => (decoding.bytes === 0 ? 0 : Math.min(1, charactersRead / ((decoding.decodedBytes * fileSize) / decoding.bytes))),
     digest: () => decoding.hash.copy().digest('hex'),
     close,
     rows: {
