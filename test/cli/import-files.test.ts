@@ -88,9 +88,12 @@ describe('files as Excel writes them', () => {
     for (const name of [NAMES.shipper, NAMES.consignee, NAMES.description, NAMES.instructions]) expect(text).toContain(name);
   });
 
-  it('UTF-16 LE "Unicode Text" (BOM, tabs, CRLF): imports with the names intact', async () => {
+  it('UTF-16 LE "Unicode Text" (BOM, tabs, CRLF): dry run and import with the names intact', async () => {
     const rows = exportRows({ weight: '1200' });
     const txt = await file('orders.txt', utf16leWithBom(excelText([EXPORT_HEADER, ...rows], '\t')));
+    const dry = await shipper(['import', txt, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/1 valid shipment of 1 \(2 rows\)/);
     const { result, document } = await importJson([txt]);
     expect(result.code, result.stderr).toBe(0);
     expectNamesIntact(await bookedShipment(document.shipments[0]!.id!));
@@ -122,6 +125,30 @@ describe('files as Excel writes them', () => {
     expect([...rejected.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(rejected.toString('utf8')).toContain(`PO-1002,${NAMES.shipper},`);
     expect(rejected.toString('utf8')).toContain(NAMES.description);
+  });
+});
+
+describe('cells as spreadsheets write them', () => {
+  it('a pickup date in words counts from today at the origin, not in UTC; ="02108" is the text 02108', async () => {
+    const rows = exportRows({ pickupDate: 'tomorrow', consigneeZip: '="02108"' });
+    const csv = await file('words.csv', excelText([EXPORT_HEADER, ...rows], ','));
+    // Wednesday 21:00 in Chicago is already Thursday in UTC: tomorrow at the origin is Thursday.
+    const result = await runInProcess(['--store', store, 'import', csv, '--json'], { env: { SHIPPER_NOW: '2026-11-19T03:00:00Z' }, cwd: work.dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    const shipment = await bookedShipment((JSON.parse(result.stdout) as ImportDocument).shipments[0]!.id!);
+    expect(shipment.pickupDate).toBe('2026-11-19');
+    expect(shipment.consignee.postalCode).toBe('02108');
+  });
+
+  it('a number with its thousands separator in the wrong place is refused with line, column and value', async () => {
+    const rows = exportRows({ weight: '1,20' });
+    const result = await shipper(['import', await file('misplaced.csv', excelText([EXPORT_HEADER, ...rows], ','))]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'line 2, column Weight (lbs) (orderComponents[0].poundsWeight): the commas are not thousands separators (those come every three digits: 1,200); a decimal is written with a point (1.5) (got "1,20")',
+    );
+    expect(await storedShipmentCount()).toBe(0);
   });
 });
 
@@ -186,12 +213,18 @@ describe('ZIP codes in a file', () => {
     expect(lines[20]).toBe('warning: ... and 5 more warnings like these');
   });
 
-  it('the CLI takes ZIP+4 without the hyphen too (--from 606011234), and refuses 10 digits', async () => {
+  it('the CLI takes ZIP+4 without the hyphen too (quote, location add, transit), and refuses 10 digits', async () => {
     const quote = await shipper(['quote', '--from', '606011234', '--to', '10001-0001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json']);
     expect(quote.code, quote.stderr).toBe(0);
     expect(JSON.parse(quote.stdout)).toMatchObject({ origin: { postalCode: '60601' }, destination: { postalCode: '10001' } });
     const tooLong = await shipper(['quote', '--from', '6060112345', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48']);
     expect(tooLong.code).toBe(1);
     expect(tooLong.stderr).toMatch(/must be a 5-digit US ZIP code \(ZIP\+4 accepted\) \(origin\.postalCode\)/);
+    const saved = await shipper(['location', 'add', 'dock', '--name', 'Dock', '--street1', '1 Main St', '--city', 'Chicago', '--state', 'IL', '--zip', '606011234']);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).toContain('Chicago, IL 60601');
+    const transit = await shipper(['transit', '--from', '606011234', '--to', '100011234', '--json']);
+    expect(transit.code, transit.stderr).toBe(0);
+    expect(JSON.parse(transit.stdout)).toMatchObject({ lanes: [{ origin: { postalCode: '60601' }, destination: { postalCode: '10001' } }] });
   });
 });
