@@ -246,9 +246,11 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
         chunk = [];
         chunkRows = 0;
       }
-      // Short of the end until the last shipment is counted (it is yielded once the file has ended).
-      const checked = Math.min(context.fileSize - 1, Math.floor(reading.fractionRead() * context.fileSize));
-      if (phase === 'checking') listener.progress?.({ phase, done: checked, total: context.fileSize, shipments: state.summary.shipments });
+      if (phase === 'checking') {
+        // Short of the end until the last shipment is counted: its group is complete only once the file has ended.
+        const done = Math.min(context.fileSize - 1, Math.floor(reading.fractionRead() * context.fileSize));
+        listener.progress?.({ phase, done, total: context.fileSize, shipments: state.summary.shipments });
+      }
     }
     if (options.signal?.aborted && chunk.length > 0) throw new ImportCancelledError(undefined);
     await submit(chunk);
@@ -256,9 +258,8 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     if (phase === 'checking') {
       listener.progress?.({ phase, done: context.fileSize, total: context.fileSize, shipments: state.summary.shipments });
       if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(`... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`);
-    }
-    if (phase === 'checking') state.fileHash = reading.digest();
-    else if (reading.digest() !== state.fileHash) listener.warning?.(`${options.file} changed while it was being imported; import it again to check that every shipment is booked`);
+      state.fileHash = reading.digest();
+    } else if (reading.digest() !== state.fileHash) listener.warning?.(`${options.file} changed while it was being imported; import it again to check that every shipment is booked`);
     state.summary.rejectsFile = (await state.rejects?.commit()) ?? null;
     return state;
   } catch (error) {
