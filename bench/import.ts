@@ -104,7 +104,8 @@ process.on('exit', () => { require('node:fs').writeFileSync(process.env.BENCH_RS
 `,
 );
 
-// The baseline: the same file through csv-parse alone, as the import reads it (streaming, arrays).
+// The baseline: the same file through csv-parse alone, as the import reads it (streaming, arrays;
+// UTF-16 and Windows-1252 decoded by csv-parse itself, the latter as Latin-1: near enough for a baseline).
 const bareParse = join(work, 'bare-parse.mjs');
 writeFileSync(
   bareParse,
@@ -113,7 +114,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
 const { parse } = require('csv-parse');
 let records = 0;
-const parser = createReadStream(process.argv[2], { highWaterMark: 256 * 1024 }).pipe(parse({ bom: true, relax_column_count: true, trim: true }));
+const parser = createReadStream(process.argv[2], { highWaterMark: 256 * 1024 }).pipe(parse({ bom: true, relax_column_count: true, trim: true, ...${JSON.stringify(encoding === 'utf16le' ? { encoding: 'utf16le', delimiter: '	' } : encoding === 'windows-1252' ? { encoding: 'latin1' } : {})} }));
 for await (const record of parser) records += record.length > 0 ? 1 : 0;
 console.log(records);
 `,
