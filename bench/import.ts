@@ -8,17 +8,28 @@
  * and records the live heap; last, the import in remote mode against `shipper serve` on loopback.
  * Prints rows/s, wall time and peak RSS: peak RSS should level off and the live heap stay flat as
  * the file grows. Build first (`npm run build`).
+ *
+ * BENCH_IMPORT_ENCODING=windows-1252 or utf16le writes the file as Excel's "CSV (Comma delimited)"
+ * or "Unicode Text" would (with accented names; UTF-16 with a BOM and tabs), to see that memory
+ * stays flat in those encodings too.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { BIN, ROOT, row } from './lib.js';
 
 const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
 const rowsPerShipment = 5;
 const work = process.env.BENCH_WORK_DIR ?? mkdtempSync(join(tmpdir(), 'shipper-bench-import-'));
+const encoding = process.env.BENCH_IMPORT_ENCODING ?? 'utf8';
+if (!['utf8', 'windows-1252', 'utf16le'].includes(encoding)) throw new Error(`BENCH_IMPORT_ENCODING=${encoding}: utf8, windows-1252 or utf16le`);
+const delimiter = encoding === 'utf16le' ? '\t' : ',';
+/** The bytes of the file's text in the chosen encoding (UTF-16 starts with its BOM). */
+const encode = (text: string, first: boolean): Buffer =>
+  encoding === 'windows-1252' ? iconv.encode(text, 'windows-1252') : encoding === 'utf16le' ? Buffer.from(`${first ? '\uFEFF' : ''}${text}`, 'utf16le') : Buffer.from(text);
 
 const LANES: Array<[string, string, string, string]> = [
   ['60608', 'Chicago', 'IL', '2100 S Halsted St'],
@@ -36,10 +47,13 @@ const HEADER =
 
 async function generate(file: string, count: number): Promise<number> {
   const out = createWriteStream(file);
+  let atStart = true;
   const write = async (text: string) => {
-    if (!out.write(text)) await once(out, 'drain');
+    const bytes = encode(text, atStart);
+    atStart = false;
+    if (!out.write(bytes)) await once(out, 'drain');
   };
-  await write(`${HEADER}\r\n`);
+  await write(`${HEADER.replace(/,/g, delimiter)}\r\n`);
   let rows = 0;
   for (let s = 0; s < count; s++) {
     const from = LANES[s % LANES.length]!;
@@ -50,7 +64,7 @@ async function generate(file: string, count: number): Promise<number> {
       const cells = [
         `BENCH-${String(s).padStart(6, '0')}`,
         first && s % 4 === 0 ? 'LIFTGATE_DELIVERY' : '',
-        first ? `Shipper ${s % 97}` : '',
+        first ? `${encoding === 'utf8' ? 'Shipper' : 'Müller Société'} ${s % 97}` : '',
         first ? from[3] : '',
         first ? from[1] : '',
         first ? from[2] : '',
@@ -70,7 +84,7 @@ async function generate(file: string, count: number): Promise<number> {
         r % 2 ? 'crates' : 'pallets',
         String((s + r) % 40),
       ];
-      await write(`${cells.join(',')}\r\n`);
+      await write(`${cells.join(delimiter)}\r\n`);
       rows++;
     }
   }
@@ -90,7 +104,8 @@ process.on('exit', () => { require('node:fs').writeFileSync(process.env.BENCH_RS
 `,
 );
 
-// The baseline: the same file through csv-parse alone, as the import reads it (streaming, arrays).
+// The baseline: the same file through csv-parse alone, as the import reads it (streaming, arrays;
+// UTF-16 and Windows-1252 decoded by csv-parse itself, the latter as Latin-1: near enough for a baseline).
 const bareParse = join(work, 'bare-parse.mjs');
 writeFileSync(
   bareParse,
@@ -99,7 +114,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
 const { parse } = require('csv-parse');
 let records = 0;
-const parser = createReadStream(process.argv[2], { highWaterMark: 256 * 1024 }).pipe(parse({ bom: true, relax_column_count: true, trim: true }));
+const parser = createReadStream(process.argv[2], { highWaterMark: 256 * 1024 }).pipe(parse({ bom: true, relax_column_count: true, trim: true, ...${JSON.stringify(encoding === 'utf16le' ? { encoding: 'utf16le', delimiter: '	' } : encoding === 'windows-1252' ? { encoding: 'latin1' } : {})} }));
 for await (const record of parser) records += record.length > 0 ? 1 : 0;
 console.log(records);
 `,
@@ -163,7 +178,7 @@ async function remoteImport(file: string, serverStore: string, count: number): P
 }
 
 try {
-  console.log(`shipper import benchmark (node ${process.version}, ${process.platform}), work dir ${work}`);
+  console.log(`shipper import benchmark (node ${process.version}, ${process.platform}), ${encoding} files, work dir ${work}`);
   for (const size of sizes.length > 0 ? sizes : [2_000, 20_000]) await measure(size);
 } finally {
   if (!process.env.BENCH_WORK_DIR) rmSync(work, { recursive: true, force: true });

@@ -240,7 +240,7 @@ const orderComponentsSchema = z
 export const postalCodeSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'postalCode is required' : 'postalCode must be a string') })
   .trim()
-  .regex(/^\d{5}(-\d{4})?$/, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
+  .regex(/^\d{5}(?:-?\d{4})?$/, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
   .transform((value) => value.slice(0, 5))
   .meta({ description: 'US ZIP code; ZIP+4 is accepted and reduced to 5 digits', example: '60601' });
 

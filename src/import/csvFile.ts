@@ -1,15 +1,23 @@
 /**
- * Streaming reader of a shipment CSV (csv-parse): UTF-8 with or without BOM, CRLF or LF, quoted
- * newlines, `,` `;` or tab as delimiter (sniffed from the header line). Memory stays flat: rows
- * are yielded one at a time as the file is read. Anything that makes the file unreadable as a
- * whole (not found, empty, binary, not UTF-8, broken quoting, no header) is an ImportFileError
- * that names the line.
+ * Streaming reader of a shipment CSV (csv-parse) as spreadsheets and ERP exports write them:
+ * UTF-8 with or without BOM, Windows-1252 (Excel's "CSV (Comma delimited)"), UTF-16 LE or BE with
+ * a BOM (Excel's "Unicode Text", tab-delimited); CRLF or LF, quoted newlines, `,` `;` or tab as
+ * delimiter (sniffed from the header line). Memory stays flat: rows are yielded one at a time as
+ * the file is read. Anything that makes the file unreadable as a whole (not found, empty, binary,
+ * not text in one of those encodings, broken quoting, no header) is an ImportFileError that names
+ * the line.
+ *
+ * The encoding: the byte order mark's; else UTF-8 when the first line with non-ASCII bytes is
+ * valid UTF-8; else Windows-1252 when those bytes are plausible text; `encoding` forces one. Every
+ * byte is checked against that encoding as it is read, so a file that is none of these, or that
+ * switches encoding half-way, is refused with its line: never read as mojibake.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
+import { TextDecoder } from 'node:util';
 import { parse, type CsvError } from 'csv-parse';
 import { resolveHeader, type CsvHeader } from './columns.js';
 import type { CsvRow } from './shipmentRows.js';
@@ -43,14 +51,36 @@ export async function inspectCsvFile(path: string): Promise<FileIdentity> {
   return { size: info.size, mtimeMs: info.mtimeMs };
 }
 
+export const CSV_ENCODINGS = ['utf8', 'utf16le', 'utf16be', 'windows-1252'] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+
+/** How each encoding is named in messages. */
+export const ENCODING_NAMES: Record<CsvEncoding, string> = {
+  utf8: 'UTF-8',
+  utf16le: 'UTF-16 LE',
+  utf16be: 'UTF-16 BE',
+  'windows-1252': 'Windows-1252',
+};
+
+export interface CsvOpenOptions {
+  /** Read the file in this encoding (--encoding): no detection, and no check for a second encoding. */
+  encoding?: CsvEncoding | undefined;
+}
+
 export interface CsvReading {
   header: CsvHeader;
   delimiter: string;
-  /** The file started with a UTF-8 byte order mark (kept on the reject file, for Excel). */
+  /** The file's encoding (forced or detected); rows and header are decoded text whatever it is. */
+  encoding: CsvEncoding;
+  /** The file started with a byte order mark (UTF-8 or UTF-16). */
   bom: boolean;
   /** Data rows; blank lines are skipped (their line numbers still count). */
   rows: AsyncIterable<CsvRow>;
-  bytesRead(): number;
+  /**
+   * How much of the file the rows handed out so far cover, 0 to 1 (the reading runs ahead of the
+   * rows by a buffer, so the bytes read would say 100 % for a small file not yet checked).
+   */
+  fractionRead(): number;
   /** SHA-256 (hex) of the bytes read so far: of the whole file once the rows are read to the end. */
   digest(): string;
   /** Stops reading (the file is closed); needed only when the rows are not read to the end. */
@@ -60,30 +90,57 @@ export interface CsvReading {
 const SNIFF_BYTES = 64 * 1024;
 /** A record longer than this is a runaway quote, not a shipment line. */
 const MAX_RECORD_BYTES = 64 * 1024;
+const SCAN_BYTES = 256 * 1024;
 const DELIMITERS = [',', ';', '\t'] as const;
+const SAVE_AS_UTF8 = 'save it as "CSV UTF-8" and import that';
 
-export async function openCsvFile(path: string): Promise<CsvReading> {
+export async function openCsvFile(path: string, options: CsvOpenOptions = {}): Promise<CsvReading> {
+  const fileSize = (await inspectCsvFile(path)).size;
   const head = await readHead(path);
-  const bom = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-  const delimiter = sniffDelimiter(head.toString('utf8', bom ? 3 : 0));
+  refuseWorkbook(path, head);
+  const detected = await detectEncoding(path, head, options.encoding);
+  const delimiter = sniffDelimiter(headText(head, detected));
 
-  const guard = new TextGuard(path);
-  const parser = parse({ delimiter, bom: true, relax_column_count: true, trim: true, max_record_size: MAX_RECORD_BYTES });
-  const source = createReadStream(path, { highWaterMark: 256 * 1024 });
-  pipeline(source, guard, parser, () => undefined);
+  const decoding = new Decoding(path, detected, detected.encoding === 'windows-1252' ? await windows1252Decoder() : undefined);
+  // A parse error is held back until the rows before it are handed out: the stream would drop the
+  // rows csv-parse has parsed but not yet handed over, and with them the count of lines that names
+  // the bad row's (csv-parse's own count takes a CRLF inside quotes for two lines).
+  let parseError: (CsvError & { records: number }) | undefined;
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    trim: true,
+    max_record_size: MAX_RECORD_BYTES,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      parseError ??= error as CsvError & { records: number };
+    },
+  });
+  const source = createReadStream(path, { highWaterMark: SCAN_BYTES });
+  pipeline(source, decoding, parser, () => undefined);
 
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let nextLine = 1;
+  let recordsRead = 0;
+  /** Text of the rows handed out (cells and separators; quotes and trimmed blanks are not counted). */
+  let charactersRead = 0;
   const read = async (): Promise<CsvRow | undefined> => {
     for (;;) {
+      if (parseError && recordsRead >= parseError.records) throw asFileError(parseError, path, nextLine);
       let result: IteratorResult<string[]>;
       try {
         result = await records.next();
       } catch (error) {
         throw asFileError(error, path, nextLine);
       }
-      if (result.done) return undefined;
+      if (result.done) {
+        if (parseError) throw asFileError(parseError, path, nextLine);
+        return undefined;
+      }
+      recordsRead++;
       const cells = result.value;
+      for (const cell of cells) charactersRead += cell.length + 1;
       const row = { line: nextLine, cells };
       nextLine += 1 + newlinesIn(cells);
       if (cells.every((cell) => cell.trim() === '')) continue;
@@ -109,9 +166,11 @@ export async function openCsvFile(path: string): Promise<CsvReading> {
   return {
     header: resolved.header,
     delimiter,
-    bom,
-    bytesRead: () => guard.bytes,
-    digest: () => guard.hash.copy().digest('hex'),
+    encoding: detected.encoding,
+    bom: detected.bom !== undefined,
+    // An estimate: the decoded text's length is the file's in UTF-8; in another encoding it is scaled by the part decoded so far.
+    fractionRead: () => (decoding.bytes === 0 ? 0 : Math.min(1, charactersRead / ((decoding.decodedBytes * fileSize) / decoding.bytes))),
+    digest: () => decoding.hash.copy().digest('hex'),
     close,
     rows: {
       async *[Symbol.asyncIterator]() {
@@ -131,6 +190,134 @@ async function readHead(path: string): Promise<Buffer> {
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which encoding
+
+/** The encoding a byte order mark at the start of the file names, and the mark's length. */
+export function byteOrderMark(bytes: Uint8Array): { encoding: CsvEncoding; length: number } | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf8', length: 3 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf16le', length: 2 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf16be', length: 2 };
+  return undefined;
+}
+
+/** Bytes that Windows-1252 leaves undefined: a file that has them is not Windows-1252 text. */
+const UNDEFINED_IN_WINDOWS_1252 = [0x81, 0x8d, 0x8f, 0x90, 0x9d];
+
+/**
+ * The encoding of a file without a byte order mark, judged on its first line that has non-ASCII
+ * bytes (from its first such byte): UTF-8 when that is valid UTF-8; else Windows-1252 when it is
+ * plausible text there (no byte that Windows-1252 leaves undefined, no control character but
+ * tab); else undefined: text in neither, which the reader then refuses with the line.
+ */
+export function encodingOfLine(line: Uint8Array): 'utf8' | 'windows-1252' | undefined {
+  if (isUtf8(line)) return 'utf8';
+  for (const byte of line) {
+    if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) || byte === 0x7f || UNDEFINED_IN_WINDOWS_1252.includes(byte)) return undefined;
+  }
+  return 'windows-1252';
+}
+
+interface DetectedEncoding {
+  encoding: CsvEncoding;
+  /** The byte order mark the file starts with, if any. */
+  bom: { encoding: CsvEncoding; length: number } | undefined;
+  /**
+   * forced: --encoding; mark: the byte order mark; ascii: no byte above 0x7F (read as UTF-8);
+   * line: the first non-ASCII line decided; neither: that line is neither UTF-8 nor plausible
+   * Windows-1252 (read as UTF-8, which refuses it).
+   */
+  how: 'forced' | 'mark' | 'ascii' | 'line' | 'neither';
+}
+
+async function detectEncoding(path: string, head: Buffer, forced: CsvEncoding | undefined): Promise<DetectedEncoding> {
+  const bom = byteOrderMark(head);
+  if (forced) {
+    if (bom && bom.encoding !== forced) {
+      throw new ImportFileError(
+        `${path} starts with a ${ENCODING_NAMES[bom.encoding]} byte order mark, so it is not ${ENCODING_NAMES[forced]}; leave out --encoding (the mark says which it is) or give --encoding ${bom.encoding}`,
+        'usage',
+      );
+    }
+    return { encoding: forced, bom, how: 'forced' };
+  }
+  if (bom) return { encoding: bom.encoding, bom, how: 'mark' };
+  refuseUtf16WithoutMark(path, head);
+  const line = await firstNonAsciiLine(path);
+  if (!line) return { encoding: 'utf8', bom, how: 'ascii' };
+  const encoding = encodingOfLine(line);
+  return encoding ? { encoding, bom, how: 'line' } : { encoding: 'utf8', bom, how: 'neither' };
+}
+
+/**
+ * The file's first line with a byte above 0x7F, from that byte to the end of the line (at most
+ * one record's length, cut before a character the window splits); undefined for an ASCII file.
+ * Reads only up to that line: most files have a name with an accent in their first rows.
+ */
+async function firstNonAsciiLine(path: string): Promise<Buffer | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(SCAN_BYTES);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, SCAN_BYTES, position);
+      if (bytesRead === 0) return undefined;
+      const chunk = buffer.subarray(0, bytesRead);
+      if (!isAscii(chunk)) {
+        let at = 0;
+        while (chunk[at]! < 0x80) at++;
+        const window = Buffer.alloc(MAX_RECORD_BYTES);
+        const { bytesRead: length } = await handle.read(window, 0, MAX_RECORD_BYTES, position + at);
+        const end = window.subarray(0, length).indexOf(0x0a);
+        if (end !== -1) return window.subarray(0, end);
+        return window.subarray(0, length === MAX_RECORD_BYTES ? length - incompleteTail(window) : length);
+      }
+      position += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A workbook saved under a .csv name: say what it is and what to do, rather than "binary data". */
+function refuseWorkbook(path: string, head: Buffer): void {
+  const starts = (bytes: number[]) => bytes.every((byte, index) => head[index] === byte);
+  const fix = 'in Excel choose File > Save As > "CSV UTF-8 (Comma delimited)" and import that';
+  if (starts([0x50, 0x4b, 0x03, 0x04])) throw new ImportFileError(`${path} is a ZIP archive (an Excel .xlsx workbook?), not CSV text; ${fix}`);
+  if (starts([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) throw new ImportFileError(`${path} is an Excel 97-2003 workbook (.xls), not CSV text; ${fix}`);
+}
+
+/** ASCII text with a NUL after (or before) every character is UTF-16 without its mark: say so, with the flag that reads it. */
+function refuseUtf16WithoutMark(path: string, head: Buffer): void {
+  const pairs = Math.min(256, Math.floor(head.length / 2));
+  if (pairs < 4) return;
+  let little = 0;
+  let big = 0;
+  for (let pair = 0; pair < pairs; pair++) {
+    const [first, second] = [head[2 * pair]!, head[2 * pair + 1]!];
+    if (first !== 0 && second === 0) little++;
+    else if (first === 0 && second !== 0) big++;
+  }
+  const guess = little >= pairs * 0.9 ? 'utf16le' : big >= pairs * 0.9 ? 'utf16be' : undefined;
+  if (guess) {
+    throw new ImportFileError(`${path} looks like ${ENCODING_NAMES[guess]} text without a byte order mark; import it with --encoding ${guess}`);
+  }
+}
+
+/** The start of the file as text, for sniffing the delimiter (the header line is what counts). */
+function headText(head: Buffer, detected: DetectedEncoding): string {
+  const body = head.subarray(detected.bom?.length ?? 0);
+  switch (detected.encoding) {
+    case 'utf8':
+      return body.toString('utf8');
+    case 'windows-1252':
+      return body.toString('latin1'); // the delimiters are ASCII, the same in both
+    case 'utf16le':
+      return body.toString('utf16le');
+    case 'utf16be':
+      return Buffer.from(body.subarray(0, body.length - (body.length % 2))).swap16().toString('utf16le');
   }
 }
 
@@ -162,64 +349,188 @@ const CSV_PROBLEMS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted value is never closed (a missing ")',
   CSV_INVALID_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
   CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
-  CSV_INVALID_OPENING_QUOTE: 'a quote in the middle of an unquoted value; quote the whole value and write the quote as ""',
+  CSV_INVALID_OPENING_QUOTE:
+    'a quote in the middle of an unquoted value; quote the whole value and write the quote as "" (a text cell such as ="02134" is written "=""02134""")',
   CSV_MAX_RECORD_SIZE: `a row longer than ${MAX_RECORD_BYTES / 1024} KB (is a quote left open?)`,
 };
 
 function asFileError(error: unknown, path: string, line: number): ImportFileError {
   if (error instanceof ImportFileError) return error;
-  const { code, lines } = error as CsvError & { lines?: number };
-  // An unclosed quote is found at the end of the file: the row it opened is the useful line. Other
-  // problems are found where they are.
-  const at = code !== 'CSV_QUOTE_NOT_CLOSED' && typeof lines === 'number' && lines > line ? lines : line;
+  const { code } = error as CsvError;
+  // An unclosed quote is found at the end of the file: the row it opened is the useful line.
+  const at = line;
+  if (code === 'CSV_MAX_RECORD_SIZE' && at === 1) {
+    return new ImportFileError(`${path} line 1: the header row is longer than ${MAX_RECORD_BYTES / 1024} KB; it must name the columns, e.g. refNumber,shipper,...`);
+  }
   if (code && code in CSV_PROBLEMS) return new ImportFileError(`${path} line ${at}: ${CSV_PROBLEMS[code]}; nothing was imported`);
   return new ImportFileError(`${path} line ${at}: ${(error as Error).message}`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Decoding, checked byte by byte
+
+interface ByteDecoder {
+  write(bytes: Buffer): string;
+}
+
+/** iconv-lite's Windows-1252 table (Node's TextDecoder reads windows-1252 as Latin-1: no euro sign, no smart quotes). Loaded only for such files. */
+async function windows1252Decoder(): Promise<ByteDecoder> {
+  const { default: iconv } = await import('iconv-lite');
+  return iconv.getDecoder('windows-1252');
+}
+
 /**
- * Passes the file's bytes through unchanged while checking that they are UTF-8 text: a NUL byte
- * or an invalid sequence stops the read with an error naming the line. Counts bytes for progress.
+ * Passes the file on to csv-parse as UTF-8 text, checking every byte against the encoding: a NUL
+ * (binary data), a byte sequence the encoding does not define, or a second encoding half-way stop
+ * the read with an error naming the line. Hashes and counts the file's own bytes.
  */
-class TextGuard extends Transform {
+class Decoding extends Transform {
   bytes = 0;
+  /** Bytes of UTF-8 text handed on. */
+  decodedBytes = 0;
   readonly hash = createHash('sha256');
+  /** The line the next byte belongs to (1-based), counted on the decoded text. */
   private lines = 1;
   private carry: Buffer = Buffer.alloc(0);
+  /** UTF-8: the first line with non-ASCII text (a later invalid byte means a second encoding). */
+  private firstNonAsciiLine: number | undefined;
+  private readonly utf16: TextDecoder | undefined;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly detected: DetectedEncoding,
+    private readonly windows1252: ByteDecoder | undefined,
+  ) {
     super();
+    const { encoding } = detected;
+    // fatal: an unpaired surrogate or a file ending inside a character is an error, not U+FFFD.
+    if (encoding === 'utf16le' || encoding === 'utf16be') this.utf16 = new TextDecoder(encoding === 'utf16le' ? 'utf-16le' : 'utf-16be', { fatal: true });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    if (this.bytes === 0 && chunk.length >= 2 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))) {
-      return callback(new ImportFileError(`${this.path} is UTF-16 text; save it as "CSV UTF-8" and import that`));
-    }
     this.bytes += chunk.length;
     this.hash.update(chunk);
-    const data = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
-    // A multi-byte character may straddle two chunks: check up to the last complete one.
-    const complete = data.length - incompleteTail(data);
-    const body = data.subarray(0, complete);
-    const nul = body.indexOf(0);
-    if (nul !== -1) {
-      return callback(new ImportFileError(`${this.path} is not a CSV text file: binary data (a NUL byte) on line ${this.lines + countNewlines(body, nul)}`));
+    try {
+      const text = this.decode(chunk);
+      this.decodedBytes += text.length;
+      callback(null, text);
+    } catch (error) {
+      callback(error as Error);
     }
-    if (!isUtf8(body)) {
-      const text = body.toString('utf8');
-      const bad = text.indexOf('\uFFFD');
-      const line = this.lines + (text.slice(0, Math.max(0, bad)).split('\n').length - 1);
-      return callback(new ImportFileError(`${this.path} is not UTF-8 text (invalid bytes on line ${line}); save it as "CSV UTF-8" and import that`));
-    }
-    this.lines += countNewlines(body, body.length);
-    this.carry = Buffer.from(data.subarray(complete));
-    callback(null, body);
   }
 
   override _flush(callback: TransformCallback): void {
-    if (this.carry.length > 0) {
-      return callback(new ImportFileError(`${this.path} is not UTF-8 text (the file ends inside a character on line ${this.lines})`));
+    try {
+      if (this.utf16) {
+        const rest = this.decodeUtf16(Buffer.alloc(0), true);
+        return callback(null, rest);
+      }
+      if (this.carry.length > 0) throw this.fail(`is not UTF-8 text (the file ends inside a character on line ${this.lines})`);
+      callback();
+    } catch (error) {
+      callback(error as Error);
     }
-    callback();
+  }
+
+  private decode(chunk: Buffer): Buffer {
+    switch (this.detected.encoding) {
+      case 'utf8':
+        return this.checkUtf8(chunk);
+      case 'windows-1252':
+        return this.decodeWindows1252(chunk);
+      default:
+        return this.decodeUtf16(chunk, false);
+    }
+  }
+
+  private fail(problem: string): ImportFileError {
+    return new ImportFileError(`${this.path} ${problem}`);
+  }
+
+  private binary(line: number): ImportFileError {
+    return this.fail(`is not a CSV text file: binary data (a NUL byte) on line ${line}`);
+  }
+
+  /** UTF-8 is passed on as it is, up to the last complete character (the rest waits for the next chunk). */
+  private checkUtf8(chunk: Buffer): Buffer {
+    const data = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+    const complete = data.length - incompleteTail(data);
+    const body = data.subarray(0, complete);
+    const nul = body.indexOf(0);
+    if (nul !== -1) throw this.binary(this.lines + countNewlines(body, nul));
+    if (!isUtf8(body)) {
+      const text = body.toString('utf8');
+      const line = this.lines + countNewlinesIn(text, Math.max(0, text.indexOf('\uFFFD')));
+      const before = this.firstNonAsciiLine ?? (isAscii(body) ? undefined : this.lines + countNewlines(body, firstNonAsciiByte(body)));
+      if (before !== undefined && before < line) {
+        throw this.fail(`mixes two encodings: line ${before} is UTF-8 text, line ${line} is not (Windows-1252?); ${SAVE_AS_UTF8.replace('it', 'the whole file again')}`);
+      }
+      if (this.detected.how === 'neither') throw this.fail(`is not text in UTF-8 or Windows-1252 (invalid bytes on line ${line}); ${SAVE_AS_UTF8}`);
+      throw this.fail(`is not UTF-8 text (invalid bytes on line ${line}); ${SAVE_AS_UTF8}`);
+    }
+    if (this.firstNonAsciiLine === undefined && !isAscii(body)) this.firstNonAsciiLine = this.lines + countNewlines(body, firstNonAsciiByte(body));
+    this.lines += countNewlines(body, body.length);
+    this.carry = Buffer.from(data.subarray(complete));
+    return body;
+  }
+
+  /** One byte, one character: undefined bytes are refused; a line that is valid UTF-8 with multi-byte characters is a second encoding. */
+  private decodeWindows1252(chunk: Buffer): Buffer {
+    const nul = chunk.indexOf(0);
+    if (nul !== -1) throw this.binary(this.lines + countNewlines(chunk, nul));
+    if (!isAscii(chunk)) {
+      const undefinedAt = Math.min(...UNDEFINED_IN_WINDOWS_1252.map((byte) => chunk.indexOf(byte)).filter((at) => at !== -1));
+      if (undefinedAt !== Infinity) {
+        const where = `byte 0x${chunk[undefinedAt]!.toString(16).toUpperCase()} on line ${this.lines + countNewlines(chunk, undefinedAt)}`;
+        throw this.fail(
+          this.detected.how === 'forced'
+            ? `is not Windows-1252 text (${where}, a byte that Windows-1252 leaves undefined)`
+            : `is not text in UTF-8 or Windows-1252 (${where}); ${SAVE_AS_UTF8}`,
+        );
+      }
+      if (this.detected.how !== 'forced') this.refuseUtf8Line(chunk);
+    }
+    this.lines += countNewlines(chunk, chunk.length);
+    return Buffer.from(this.windows1252!.write(chunk), 'utf8');
+  }
+
+  /**
+   * A Windows-1252 file whose line is valid UTF-8 with a multi-byte character ("MÃ¼ller" if read
+   * as Windows-1252) holds a second encoding. Windows-1252 text is practically never valid UTF-8
+   * once it has an accented letter; --encoding windows-1252 skips this check.
+   */
+  private refuseUtf8Line(chunk: Buffer): void {
+    const text = chunk.toString('latin1');
+    const multiByte = /[\xC2-\xDF][\x80-\xBF]|[\xE0-\xEF][\x80-\xBF]{2}|[\xF0-\xF4][\x80-\xBF]{3}/g;
+    for (let match = multiByte.exec(text); match; match = multiByte.exec(text)) {
+      const start = text.lastIndexOf('\n', match.index) + 1;
+      const newline = text.indexOf('\n', match.index);
+      const end = newline === -1 ? text.length : newline;
+      if (isUtf8(chunk.subarray(start, end))) {
+        const line = this.lines + countNewlines(chunk, match.index);
+        throw this.fail(
+          `mixes two encodings: it is Windows-1252 text, but line ${line} is UTF-8; ${SAVE_AS_UTF8.replace('it', 'the whole file again')} (or give --encoding windows-1252 if that line is right)`,
+        );
+      }
+      multiByte.lastIndex = end;
+    }
+  }
+
+  private decodeUtf16(chunk: Buffer, end: boolean): Buffer {
+    let text: string;
+    try {
+      text = end ? this.utf16!.decode() : this.utf16!.decode(chunk, { stream: true });
+    } catch {
+      if (end) throw this.fail(`is not ${ENCODING_NAMES[this.detected.encoding]} text (the file ends inside a character on line ${this.lines})`);
+      // Find the bad pair for its line: the same bytes decoded without the error (U+FFFD marks it).
+      const lenient = new TextDecoder(this.detected.encoding === 'utf16le' ? 'utf-16le' : 'utf-16be').decode(chunk);
+      const bad = lenient.indexOf('\uFFFD');
+      throw this.fail(`is not ${ENCODING_NAMES[this.detected.encoding]} text (an unpaired surrogate on line ${this.lines + countNewlinesIn(lenient, Math.max(0, bad))})`);
+    }
+    const nul = text.indexOf('\u0000');
+    if (nul !== -1) throw this.binary(this.lines + countNewlinesIn(text, nul));
+    this.lines += countNewlinesIn(text, text.length);
+    return Buffer.from(text, 'utf8');
   }
 }
 
@@ -227,6 +538,18 @@ function countNewlines(buffer: Buffer, end: number): number {
   let count = 0;
   for (let at = buffer.indexOf(10); at !== -1 && at < end; at = buffer.indexOf(10, at + 1)) count++;
   return count;
+}
+
+function countNewlinesIn(text: string, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+function firstNonAsciiByte(buffer: Buffer): number {
+  let at = 0;
+  while (at < buffer.length && buffer[at]! < 0x80) at++;
+  return at;
 }
 
 /** How many bytes at the end of `data` start a UTF-8 character whose remaining bytes have not arrived yet. */

@@ -15,13 +15,14 @@ import { createHash } from 'node:crypto';
 import type { ShipperApi } from '../api/types.js';
 import { canonicalJson } from '../domain/canonicalJson.js';
 import type { ProblemDetail } from '../domain/schemas.js';
-import { ImportFileError, inspectCsvFile, openCsvFile, type CsvReading } from './csvFile.js';
+import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
 import { RejectFile } from './rejectFile.js';
 import {
   groupRows,
   locateViolations,
   prepareShipment,
   type CsvViolation,
+  type CsvWarning,
   type LocationResolver,
   type PreparedShipment,
   type RowGroup,
@@ -37,6 +38,10 @@ export interface ImportOptions {
   allowDuplicateRef?: boolean | undefined;
   /** Shipments per API batch (one lock and one round of writes in local mode). */
   chunkSize?: number | undefined;
+  /** Read the file in this encoding (--encoding); default: detected (byte order mark, UTF-8, else Windows-1252). */
+  encoding?: CsvEncoding | undefined;
+  /** Today's date (YYYY-MM-DD) at an origin ZIP, for pickup dates written in words or as 11/27; default: today in UTC. */
+  todayAt?: ((originPostalCode: string | undefined) => string) | undefined;
   /**
    * Aborted (Ctrl-C): the check stops at once (nothing was booked); booking stops after the chunk
    * being booked, so that the summary says what was booked and a re-run finishes the rest.
@@ -73,9 +78,21 @@ export interface ImportedShipment {
   transitDays: number | null;
 }
 
+/** How far a pass is. */
+export interface ImportProgress {
+  phase: ImportPhase;
+  /** checking: bytes of the file checked; booking: shipments booked, found booked already, or refused. */
+  done: number;
+  /** checking: the file's size in bytes; booking: the shipments to book (the valid ones of the check). */
+  total: number;
+  /** Shipments read so far (checking), or `done` (booking). */
+  shipments: number;
+}
+
 export interface ImportListener {
-  phase?(phase: ImportPhase, totalBytes: number): void;
-  progress?(phase: ImportPhase, bytesRead: number, shipments: number): void;
+  /** A pass starts; `total` as in ImportProgress. */
+  phase?(phase: ImportPhase, total: number): void;
+  progress?(progress: ImportProgress): void;
   shipment?(shipment: ImportedShipment): void;
   warning?(message: string): void;
 }
@@ -102,6 +119,8 @@ export interface ImportSummary {
 }
 
 export const MAX_LISTED_VIOLATIONS = 100;
+/** Warnings (a ZIP padded with its lost zero) printed one per line; the rest are counted. */
+export const MAX_LISTED_WARNINGS = 20;
 const DEFAULT_CHUNK = 500;
 /** Also cut a chunk after this many rows, so that shipments of many rows keep memory flat too. */
 const CHUNK_ROWS = 5000;
@@ -135,6 +154,9 @@ interface ScanState {
   occurrences: Map<string, number>;
   /** The import key of each valid shipment of the chunks in hand (see importKeyOf). */
   keys: Map<PreparedShipment, string>;
+  /** Booking: shipments booked, found booked already or refused by the API, for the progress. */
+  handled: number;
+  warnings: number;
 }
 
 export async function importShipments(
@@ -150,7 +172,7 @@ export async function importShipments(
 
   // Pass 1: check (and price) everything before anything is booked.
   listener.phase?.('checking', identity.size);
-  const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid });
+  const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid, fileSize: identity.size });
   if (checked.summary.rows === 0) throw new ImportFileError(`${file} has a header row but no shipment rows`);
   if (dryRun) return checked.summary;
   if (!skipInvalid && checked.summary.rejectedShipments > 0) throw new ImportRejectedError(checked.summary);
@@ -161,12 +183,18 @@ export async function importShipments(
   if (now.size !== identity.size || now.mtimeMs !== identity.mtimeMs) {
     throw new ImportFileError(`${file} changed while it was being checked; nothing was imported, run the import again`);
   }
-  listener.phase?.('booking', identity.size);
-  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash })).summary;
+  // The check found every shipment that the file holds, so booking counts shipments, not bytes.
+  const toBook = checked.summary.shipments - checked.summary.rejectedShipments;
+  listener.phase?.('booking', toBook);
+  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash, fileSize: identity.size, toBook })).summary;
 }
 
 interface ScanContext {
   fileHash?: string | undefined;
+  /** The file's size in bytes (the checking pass's total). */
+  fileSize: number;
+  /** Booking: the shipments to book. */
+  toBook?: number | undefined;
   api: ShipperApi;
   locations: LocationResolver;
   options: ImportOptions;
@@ -177,16 +205,20 @@ interface ScanContext {
 
 async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState> {
   const { options, listener } = context;
-  const reading = await openCsvFile(options.file);
+  const reading = await openCsvFile(options.file, { encoding: options.encoding });
   // The pass that decides writes the rejects: booking with --skip-invalid, else the check.
   const writesRejects = options.rejectsFile !== undefined && (phase === 'booking' ? context.skipInvalid && !context.dryRun : context.dryRun || !context.skipInvalid);
   const state: ScanState = {
     summary: emptySummary(options.file, context.dryRun),
-    rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, reading.bom) : undefined,
+    // A file that was not UTF-8 gets a UTF-8 reject file with a BOM, so that Excel reads its names right.
+    rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, reading.bom || reading.encoding !== 'utf8') : undefined,
     fileHash: context.fileHash,
     occurrences: new Map(),
     keys: new Map(),
+    handled: 0,
+    warnings: 0,
   };
+  const cells = { delimiter: reading.delimiter, todayAt: options.todayAt };
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
   // Which resolved addresses came from which saved location, so an order is recognised by what the file says.
   const locationNames = new WeakMap<object, string>();
@@ -219,8 +251,10 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       if (options.signal?.aborted) throw new ImportCancelledError(undefined);
       state.summary.rows += group.rows.length;
       state.summary.shipments++;
-      const prepared = await prepareShipment(group, reading.header, locations);
+      const prepared = await prepareShipment(group, reading.header, locations, cells);
       if (prepared.ok) state.keys.set(prepared, importKeyOf(prepared.request, state.occurrences, locationNames));
+      // Warnings are the check's to give (the booking pass reads the same cells again).
+      if (phase === 'checking') for (const warning of prepared.warnings) warn(state, listener, warning);
       chunk.push(prepared);
       chunkRows += group.rows.length;
       if (chunk.length >= chunkSize || chunkRows >= CHUNK_ROWS) {
@@ -228,14 +262,20 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
         chunk = [];
         chunkRows = 0;
       }
-      listener.progress?.(phase, reading.bytesRead(), state.summary.shipments);
+      if (phase === 'checking') {
+        // Short of the end until the last shipment is counted: its group is complete only once the file has ended.
+        const done = Math.min(context.fileSize - 1, Math.floor(reading.fractionRead() * context.fileSize));
+        listener.progress?.({ phase, done, total: context.fileSize, shipments: state.summary.shipments });
+      }
     }
     if (options.signal?.aborted && chunk.length > 0) throw new ImportCancelledError(undefined);
     await submit(chunk);
     await inFlight;
-    listener.progress?.(phase, reading.bytesRead(), state.summary.shipments);
-    if (phase === 'checking') state.fileHash = reading.digest();
-    else if (reading.digest() !== state.fileHash) listener.warning?.(`${options.file} changed while it was being imported; import it again to check that every shipment is booked`);
+    if (phase === 'checking') {
+      listener.progress?.({ phase, done: context.fileSize, total: context.fileSize, shipments: state.summary.shipments });
+      if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(`... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`);
+      state.fileHash = reading.digest();
+    } else if (reading.digest() !== state.fileHash) listener.warning?.(`${options.file} changed while it was being imported; import it again to check that every shipment is booked`);
     state.summary.rejectsFile = (await state.rejects?.commit()) ?? null;
     return state;
   } catch (error) {
@@ -353,6 +393,8 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
       transitDays: shipment.transitDays,
     });
   }
+  state.handled += valid.length;
+  context.listener.progress?.({ phase: 'booking', done: state.handled, total: context.toBook ?? state.handled, shipments: state.handled });
   if (unexpected && !context.skipInvalid) {
     throw new ImportInterruptedError(interruptedMessage(state.summary, describeRejection(state.summary)), state.summary);
   }
@@ -361,6 +403,11 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
 /** A reference that a booked shipment already has is refused unless --allow-duplicate-ref. */
 function withPolicy(request: Record<string, unknown>, context: ScanContext): Record<string, unknown> {
   return { ...request, duplicateRefNumber: context.options.allowDuplicateRef ? 'WARN' : 'REFUSE' };
+}
+
+function warn(state: ScanState, listener: ImportListener, warning: CsvWarning): void {
+  state.warnings++;
+  if (state.warnings <= MAX_LISTED_WARNINGS) listener.warning?.(`line ${warning.line}, column ${warning.column}: ${warning.message}`);
 }
 
 async function reject(state: ScanState, group: RowGroup, violations: CsvViolation[]): Promise<void> {

@@ -5,9 +5,10 @@
  * mapped back to the CSV line and column it came from. Pure, apart from resolving saved locations
  * through the resolver it is given.
  */
+import { parseUserDate } from '../cli/dates.js';
 import { shipmentRequestSchema, type Violation } from '../domain/schemas.js';
 import { violationsFromZod } from '../domain/validation.js';
-import { ADDRESS_FIELDS, type CsvHeader, type Party } from './columns.js';
+import { ADDRESS_FIELDS, addressColumn, type CsvHeader, type Party } from './columns.js';
 
 export interface CsvRow {
   /** 1-based line of the file where the row starts. */
@@ -31,13 +32,29 @@ export interface CsvViolation {
   value?: string | undefined;
 }
 
+/** Something read in a way the user should know about (a ZIP padded with its lost leading zero). */
+export interface CsvWarning {
+  line: number;
+  column: string;
+  message: string;
+}
+
 /**
- * The request a group of rows makes, as the API will receive it (cells as typed: the API's schema
- * judges them), or the problems found before it could be sent.
+ * The request a group of rows makes, as the API will receive it (cells as spreadsheets write them
+ * made plain: `"1,200"` is 1200, `2134` is `02134`, `11/27/26` is `2026-11-27`; otherwise as typed:
+ * the API's schema judges them), or the problems found before it could be sent.
  */
 export type PreparedShipment =
-  | { ok: true; group: RowGroup; request: Record<string, unknown> }
-  | { ok: false; group: RowGroup; violations: CsvViolation[] };
+  | { ok: true; group: RowGroup; request: Record<string, unknown>; warnings: CsvWarning[] }
+  | { ok: false; group: RowGroup; violations: CsvViolation[]; warnings: CsvWarning[] };
+
+/** What reading cells depends on besides the rows. */
+export interface CellContext {
+  /** The file's delimiter: in a `;` or tab file a comma or a three-decimal point in a number, or a day/month date, is ambiguous. */
+  delimiter?: string | undefined;
+  /** Today's date (YYYY-MM-DD) at the shipment's origin ZIP: a pickup date in words (`friday`, `+3`) counts from it, as --pickup-date does. */
+  todayAt?: ((originPostalCode: string | undefined) => string) | undefined;
+}
 
 /** Saved locations by name (case-insensitive); undefined when there is none. */
 export interface LocationResolver {
@@ -70,19 +87,105 @@ export async function* groupRows(rows: AsyncIterable<CsvRow>, header: CsvHeader)
 
 export function cellOf(row: CsvRow, header: CsvHeader, column: string): string {
   const position = header.positions.get(column);
-  return position === undefined ? '' : (row.cells[position] ?? '').trim();
+  return position === undefined ? '' : unwrapTextFormula((row.cells[position] ?? '').trim());
 }
+
+/** `="02134"`: how exports keep a spreadsheet from dropping leading zeros (written `"=""02134"""` in the CSV). The text inside is the value. */
+function unwrapTextFormula(cell: string): string {
+  if (cell.charCodeAt(0) !== 61 /* = */) return cell;
+  const match = /^="(.*)"$/s.exec(cell);
+  return match ? match[1]!.trim() : cell;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cells as spreadsheets write them. Pure.
+
+export type CellReading<T> = { value: T; warning?: string | undefined } | { problem: string };
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const COMMA_THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+/** Thousands in groups of three after a space, a no-break space or a narrow one (French and Swiss spreadsheets). */
+const SPACE_THOUSANDS = /^[+-]?\d{1,3}(?:[ \u00A0\u202F\u2009]\d{3})+(?:\.\d+)?$/;
+const THREE_DECIMALS = /^[+-]?\d{1,3}\.\d{3}$/;
+
+const delimiterName = (delimiter: string) => (delimiter === ';' ? 'a ;-separated' : 'a tab-separated');
 
 /**
- * A number cell as the schema should judge it: a number when it is written as one, else the text
- * (also for "1e400", which JSON could not carry as a number: the schema names it in both modes).
+ * A number cell: a number when it is written as one (`1200`, `40.5`, `1e3`, `"1,200"` in a
+ * comma-separated file, `1 200`), the text when it is not one at all (the schema names it), or a
+ * problem when the separators are ambiguous or misplaced. A `;` or tab file may come from a
+ * spreadsheet that writes `1,5` for 1.5 and `1.200` for 1200: there a comma, or a point before
+ * exactly three digits, is refused rather than guessed.
  */
-function numberCell(text: string): number | string | undefined {
+export function readNumberCell(text: string, delimiter = ','): CellReading<number | string> | undefined {
   if (text === '') return undefined;
-  return DECIMAL.test(text) && Number.isFinite(Number(text)) ? Number(text) : text;
+  const usStyle = delimiter === ',';
+  if (DECIMAL.test(text)) {
+    if (!usStyle && THREE_DECIMALS.test(text)) {
+      return { problem: `in ${delimiterName(delimiter)} file "${text}" may be ${Number(text)} or ${text.replace(/^[+-]/, '').replace('.', '')} (a thousands point); write it without a thousands separator` };
+    }
+    // "1e400" is not a number JSON can carry: passed on as text, the schema names it in both modes.
+    return { value: Number.isFinite(Number(text)) ? Number(text) : text };
+  }
+  if (SPACE_THOUSANDS.test(text)) return { value: Number(text.replace(/[ \u00A0\u202F\u2009]/g, '')) };
+  if (/^[+-]?[\d.,]*\d[\d.,]*$/.test(text) && text.includes(',')) {
+    if (!usStyle) {
+      return {
+        problem: `in ${delimiterName(delimiter)} file a comma in a number may be a decimal comma (1,5 = 1.5) or a thousands separator (1,500 = 1500); write the number with a decimal point and no separator`,
+      };
+    }
+    if (COMMA_THOUSANDS.test(text)) return { value: Number(text.replace(/,/g, '')) };
+    return { problem: 'the commas are not thousands separators (those come every three digits: 1,200); a decimal is written with a point (1.5)' };
+  }
+  return { value: text };
 }
+
+/** Excel writes a long number as `1.23457E+11` unless its column is Text: the digits are gone. */
+const EXCEL_SCIENTIFIC = /^[+-]?\d(?:\.\d+)?E\+\d+$/i;
+const SCIENTIFIC_PROBLEM = 'a spreadsheet shortened this number to scientific notation and its digits are lost; format the column as Text and save the file again';
+
+/** An identifier (reference, NMFC code, phone): refused when a spreadsheet has shortened it, else as written. */
+export function readIdentifierCell(text: string): CellReading<string> {
+  return EXCEL_SCIENTIFIC.test(text) ? { problem: SCIENTIFIC_PROBLEM } : { value: text };
+}
+
+/**
+ * A ZIP code: a spreadsheet that took `02134` for a number wrote `2134` (and `021341234`, a
+ * ZIP+4 without its hyphen, as `21341234`): four digits get their zero back, with a warning.
+ * Three digits or fewer are refused (which zeros were lost is a guess). The rest is the schema's.
+ */
+export function readPostalCodeCell(text: string): CellReading<string> {
+  if (/^\d{4}(?:-?\d{4})?$/.test(text)) return { value: `0${text}`, warning: `ZIP ${text} read as 0${text} (a spreadsheet dropped its leading zero)` };
+  if (/^\d{1,3}$/.test(text)) {
+    return { problem: `a US ZIP code has 5 digits, this one ${text.length}; if a spreadsheet dropped its leading zeros, write them (e.g. ${text.padStart(5, '0')})` };
+  }
+  return readIdentifierCell(text);
+}
+
+/** A time of midnight that a spreadsheet adds to a date cell (`11/27/2026 0:00`, `2026-11-27 00:00:00`). */
+const MIDNIGHT = /(?:[ T]+(?:0?0:00(?::00(?:\.0+)?)?|12:00(?::00)? ?AM))$/i;
+
+/**
+ * A pickup date: `2026-11-27` as it is (the schema judges it), `2026/11/27`, and the words and
+ * US dates `--pickup-date` takes (`11/27/2026`, `11/27/26`, `11/27`, `Nov 27`, `friday`, `+3`),
+ * counted from `today`. In a `;` or tab file a date such as `05/11/2026` may be day/month: when
+ * both numbers could be a month it is refused.
+ */
+export function readDateCell(text: string, delimiter: string, today: () => string): CellReading<string> {
+  const value = text.replace(MIDNIGHT, '').trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { value };
+  const yearFirst = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(value);
+  if (yearFirst) return { value: `${yearFirst[1]}-${yearFirst[2]!.padStart(2, '0')}-${yearFirst[3]!.padStart(2, '0')}` };
+  const dayOrMonth = /^(\d{1,2})[/.](\d{1,2})(?:[/.]\d{2,4})?$/.exec(value);
+  if (dayOrMonth && delimiter !== ',' && Number(dayOrMonth[1]) <= 12 && Number(dayOrMonth[2]) <= 12) {
+    return { problem: `in ${delimiterName(delimiter)} file "${value}" may be month/day or day/month; write the date as YYYY-MM-DD` };
+  }
+  const parsed = parseUserDate(value, today());
+  return parsed.ok ? { value: parsed.date } : { problem: parsed.message };
+}
+
+/** Without a clock from the caller: today in UTC. */
+const utcToday = () => new Date().toISOString().slice(0, 10);
 
 
 interface SourceNotes {
@@ -90,8 +193,10 @@ interface SourceNotes {
   fromLocation: Record<Party, boolean>;
 }
 
-export async function prepareShipment(group: RowGroup, header: CsvHeader, locations: LocationResolver): Promise<PreparedShipment> {
+export async function prepareShipment(group: RowGroup, header: CsvHeader, locations: LocationResolver, context: CellContext = {}): Promise<PreparedShipment> {
+  const delimiter = context.delimiter ?? ',';
   const violations: CsvViolation[] = [];
+  const warnings: CsvWarning[] = [];
   const notes: SourceNotes = { fromLocation: { shipper: false, consignee: false } };
   const first = group.rows[0]!;
 
@@ -134,13 +239,24 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
     }
     return value;
   };
+  /** A cell read by `read`: its value, or a violation (field: the API path) and undefined. */
+  const readCell = <T>(reading: CellReading<T>, line: number, column: string, field: string, text: string): T | undefined => {
+    if ('problem' in reading) {
+      violations.push({ line, column: headerName(header, column), field, message: reading.problem, value: text });
+      return undefined;
+    }
+    if (reading.warning) warnings.push({ line, column: headerName(header, column), message: reading.warning });
+    return reading.value;
+  };
+  const shipmentCell = <T>(column: string, read: (text: string) => CellReading<T>): T | undefined => {
+    const text = shipmentValue(column);
+    return text === '' ? undefined : readCell(read(text), lineOf(group, header, column), column, column, text);
+  };
 
   const request: Record<string, unknown> = {};
-  const refNumber = shipmentValue('refNumber');
+  const refNumber = shipmentCell('refNumber', readIdentifierCell);
   if (refNumber) request.refNumber = refNumber;
-  shipmentValue('shipmentKey');
-  const pickupDate = shipmentValue('pickupDate');
-  if (pickupDate) request.pickupDate = pickupDate;
+  shipmentCell('shipmentKey', readIdentifierCell);
   const specialInstructions = shipmentValue('specialInstructions');
   if (specialInstructions) request.specialInstructions = specialInstructions;
   const accessorials = shipmentValue('accessorials');
@@ -155,9 +271,12 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
     const locationName = header.positions.has(party) ? shipmentValue(party) : '';
     const address: Record<string, unknown> = {};
     for (const field of ADDRESS_FIELDS) {
-      const column = `${party}${field.charAt(0).toUpperCase()}${field.slice(1)}`;
+      const column = addressColumn(party, field);
       if (!header.positions.has(column)) continue;
-      const value = shipmentValue(column);
+      const text = shipmentValue(column);
+      if (!text) continue;
+      const read = field === 'postalCode' ? readPostalCodeCell : field === 'phone' ? readIdentifierCell : undefined;
+      const value = read ? readCell(read(text), lineOf(group, header, column), column, `${party}.${field}`, text) : text;
       if (value) address[field] = value;
     }
     if (locationName) {
@@ -188,26 +307,43 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
     }
   }
 
-  request.orderComponents = group.rows.map((row) => {
+  // Words and US dates count from today at the origin, as --pickup-date does.
+  const origin = (request.shipper as { postalCode?: unknown }).postalCode;
+  const today = () => (context.todayAt ?? utcToday)(typeof origin === 'string' ? origin.slice(0, 5) : undefined);
+  const pickupDate = shipmentCell('pickupDate', (text) => readDateCell(text, delimiter, today));
+  if (pickupDate) request.pickupDate = pickupDate;
+
+  request.orderComponents = group.rows.map((row, index) => {
     const component: Record<string, unknown> = {};
+    const path = `orderComponents[${index}]`;
+    const numberAt = (column: 'palletCount' | 'poundsWeight' | 'pieceCount' | 'length' | 'width' | 'height', field: string) => {
+      const text = cellOf(row, header, column);
+      const reading = readNumberCell(text, delimiter);
+      return reading && readCell(reading, row.line, column, `${path}.${field}`, text);
+    };
     for (const field of ['palletCount', 'poundsWeight', 'pieceCount'] as const) {
-      const value = numberCell(cellOf(row, header, field));
+      const value = numberAt(field, field);
       if (value !== undefined) component[field] = value;
     }
-    const [length, width, height] = (['length', 'width', 'height'] as const).map((side) => numberCell(cellOf(row, header, side)));
+    const [length, width, height] = (['length', 'width', 'height'] as const).map((side) => numberAt(side, `dimensions.${side}`));
     if (length !== undefined || width !== undefined || height !== undefined) component.dimensions = { length, width, height };
     for (const field of ['description', 'nmfcCode', 'packagingType'] as const) {
-      const value = cellOf(row, header, field);
+      const text = cellOf(row, header, field);
+      const value = field === 'nmfcCode' && text ? readCell(readIdentifierCell(text), row.line, field, `${path}.${field}`, text) : text;
       if (value) component[field] = value;
     }
     return component;
   });
 
-  if (violations.length === 0) return { ok: true, group, request };
-  // Rejected before the API sees it: add what the API's schema would say, so every problem is listed at once.
+  if (violations.length === 0) return { ok: true, group, request, warnings };
+  // Rejected before the API sees it: add what the API's schema would say, so every problem is
+  // listed at once (but not a second time for a cell already refused here).
   const parsed = shipmentRequestSchema.safeParse(request);
-  if (!parsed.success) violations.push(...locateViolations(violationsFromZod(parsed.error, shipmentRequestSchema), group, header, notes));
-  return { ok: false, group, violations: sortViolations(violations) };
+  if (!parsed.success) {
+    const refused = new Set(violations.map((violation) => violation.field));
+    violations.push(...locateViolations(violationsFromZod(parsed.error, shipmentRequestSchema), group, header, notes).filter((violation) => !refused.has(violation.field)));
+  }
+  return { ok: false, group, violations: sortViolations(violations), warnings };
 }
 
 /**

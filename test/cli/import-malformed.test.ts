@@ -44,7 +44,7 @@ const validRow = line(rowCells('OK-1', true));
 
 const CASES: Array<{ name: string; content: string | Buffer; exit: number; message: RegExp }> = [
   { name: 'a missing header row', content: `${validRow}\n`, exit: 1, message: /line 1: the first line is not a header row \("OK-1,Acme Chicago DC,2100 S Halsted St,…"\)/ },
-  { name: 'an unknown column', content: `${HEADER.join(',')},weight\n${validRow},12\n`, exit: 1, message: /line 1: unknown column "weight" \(did you mean poundsWeight\?\)/ },
+  { name: 'an unknown column', content: `${HEADER.join(',')},weigth\n${validRow},12\n`, exit: 1, message: /line 1: unknown column "weigth" \(did you mean poundsWeight\?\)/ },
   {
     name: 'text in a number column',
     content: `${HEADER.join(',')}\n${validRow}\n${line(rowCells('OK-1', false, { weight: 'heavy' }))}\n`,
@@ -78,10 +78,10 @@ const CASES: Array<{ name: string; content: string | Buffer; exit: number; messa
     message: /is not a CSV text file: binary data \(a NUL byte\) on line 1/,
   },
   {
-    name: 'a file that is not UTF-8 (Latin-1 from a spreadsheet)',
-    content: Buffer.concat([Buffer.from(`${HEADER.join(',')}\n${validRow}\n`), Buffer.from('OK-2,Caf'), Buffer.from([0xe9]), Buffer.from(',x\n')]),
+    name: 'a file that switches from UTF-8 to Windows-1252 half-way',
+    content: Buffer.concat([Buffer.from(`${HEADER.join(',')}\n${line(rowCells('OK-1', true, { desc: 'Café' }))}\n`), Buffer.from('OK-2,Caf'), Buffer.from([0xe9]), Buffer.from(',x\n')]),
     exit: 1,
-    message: /is not UTF-8 text \(invalid bytes on line 3\); save it as "CSV UTF-8"/,
+    message: /mixes two encodings: line 2 is UTF-8 text, line 3 is not \(Windows-1252\?\); save the whole file again as "CSV UTF-8"/,
   },
   {
     name: 'a quote that is never closed',

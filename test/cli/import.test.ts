@@ -166,7 +166,7 @@ describe('the progress bar', () => {
     const csv = await file('orders.csv', shipmentsCsv(3, 1));
     const command = (extra: string) => `${process.execPath} ${join(ROOT, 'bin', 'shipper.js')} --store ${store} import ${csv} ${extra}`;
     const shown = await viaTerminal(command('--dry-run'), { SHIPPER_NOW: WEDNESDAY });
-    expect(shown).toMatch(/Checking [█░]+ +\d+% \d+ shipments/);
+    expect(shown).toMatch(/Checking [█░]+ +\d+%  \d+ shipments/);
     expect(shown).toMatch(/Checked .*3 valid shipments/);
     const inCi = await viaTerminal(command('--dry-run'), { SHIPPER_NOW: WEDNESDAY, CI: 'true' });
     expect(inCi).not.toContain('█');

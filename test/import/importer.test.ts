@@ -142,7 +142,7 @@ describe('importShipments', () => {
     const file = await csv(shipmentsCsv(2, 1));
     const error = await importShipments(api, noLocations, { file }, {
       // Touched while it is being checked: the booking pass would not read what was checked.
-      progress: (phase) => {
+      progress: ({ phase }) => {
         if (phase === 'checking') utimesSync(file, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
       },
     }).then(
@@ -163,5 +163,27 @@ describe('importShipments', () => {
     const againLocal = await run(apiAt(store).api, file);
     expect(againLocal.summary).toMatchObject({ booked: 0, alreadyBooked: 5 });
     expect(await shipmentFiles()).toHaveLength(5);
+  });
+});
+
+describe('progress', () => {
+  it('checking counts the file checked up to its size, booking counts shipments booked of those to book, chunk by chunk', async () => {
+    const lines = shipmentsCsv(7, 1).trimEnd().split('\n');
+    // Refused by the check itself (a misplaced thousands separator): not among those to book.
+    lines[3] = csvLine(rowCells('PO-0003', true, { weight: '1,20' }, 2));
+    const content = `${lines.join('\n')}\n`;
+    const file = await csv(content);
+    const events: string[] = [];
+    const summary = await importShipments(api, noLocations, { file, skipInvalid: true, chunkSize: 2 }, {
+      phase: (phase, total) => events.push(`${phase} of ${total}`),
+      progress: ({ phase, done, total, shipments }) => events.push(`${phase} ${done}/${total} (${shipments})`),
+    });
+    expect(summary).toMatchObject({ booked: 6, rejectedShipments: 1 });
+    const checking = events.filter((event) => /^checking \d/.test(event));
+    expect(events[0]).toBe(`checking of ${content.length}`);
+    expect(checking.at(-1)).toBe(`checking ${content.length}/${content.length} (7)`);
+    // Before the end the check never claims the whole file.
+    for (const event of checking.slice(0, -1)) expect(Number(/(\d+)\//.exec(event)![1])).toBeLessThan(content.length);
+    expect(events.slice(events.indexOf('booking of 6'))).toEqual(['booking of 6', 'booking 2/6 (2)', 'booking 3/6 (3)', 'booking 5/6 (5)', 'booking 6/6 (6)']);
   });
 });

@@ -152,7 +152,7 @@ export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<st
   for (const path of paths) {
     const place = path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | null | undefined)?.[key], raw) as { postalCode?: unknown } | undefined;
     const postalCode = typeof place?.postalCode === 'string' ? place.postalCode.trim() : undefined;
-    if (postalCode && /^\d{5}(-\d{4})?$/.test(postalCode) && !zips.lookup(postalCode)) {
+    if (postalCode && /^\d{5}(?:-?\d{4})?$/.test(postalCode) && !zips.lookup(postalCode)) {
       violations.push({ field: formatFieldPath([...path, 'postalCode']), message: `unknown ZIP ${postalCode.slice(0, 5)}` });
     }
   }
@@ -165,7 +165,7 @@ export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipC
   for (const party of ['shipper', 'consignee'] as const) {
     const address = (raw as Record<string, unknown> | null)?.[party] as Record<string, unknown> | null | undefined;
     const postalCode = typeof address?.postalCode === 'string' ? address.postalCode.trim() : '';
-    const place = /^\d{5}(-\d{4})?$/.test(postalCode) ? zips.lookup(postalCode) : undefined;
+    const place = /^\d{5}(?:-?\d{4})?$/.test(postalCode) ? zips.lookup(postalCode) : undefined;
     if (!address || !place) continue;
     const { violations, warnings } = checkAddressAgainstZip(address, place, party);
     check.violations.push(...violations);

@@ -5,7 +5,7 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { constraintViolation, makeProblem, ProblemError } from '../../api/problems.js';
 import type { ProblemDetail } from '../../domain/schemas.js';
-import { ImportFileError } from '../../import/csvFile.js';
+import { ImportFileError, type CsvEncoding } from '../../import/csvFile.js';
 import {
   ImportCancelledError,
   ImportInterruptedError,
@@ -18,6 +18,7 @@ import type { CsvViolation } from '../../import/shipmentRows.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, RemoteError, UsageError } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
+import { localDateInZone } from '../../domain/transit.js';
 import { ProgressBar, wantsProgress } from '../progress.js';
 import { cachedLocationResolver } from '../savedLocations.js';
 
@@ -26,6 +27,7 @@ export interface ImportCommandOptions {
   skipInvalid?: boolean;
   rejects?: string;
   allowDuplicateRef?: boolean;
+  encoding?: CsvEncoding;
 }
 
 /** Problems printed on the terminal; the rest are in the reject file (or --json). */
@@ -45,9 +47,15 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   const api = await ctx.api();
   const locations = cachedLocationResolver(await ctx.locations());
   const document = io.options.json ? new ImportDocument(io, file, Boolean(options.dryRun)) : undefined;
-  const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env)
-    ? new ProgressBar(io.streams.stderr, 'Checking', 0)
-    : undefined;
+  const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env) ? new ProgressBar(io.streams.stderr) : undefined;
+  // Pickup dates in words count from today at the shipment's origin, as --pickup-date does (one lookup per origin ZIP).
+  const [zips, clock] = await Promise.all([ctx.zips(), ctx.clock()]);
+  const todayByOrigin = new Map<string, string>();
+  const todayAt = (zip: string | undefined) => {
+    const key = zip ?? '';
+    if (!todayByOrigin.has(key)) todayByOrigin.set(key, localDateInZone(clock(), (zip ? zips.lookup(zip)?.timeZone : undefined) ?? 'America/Chicago'));
+    return todayByOrigin.get(key)!;
+  };
   const warned = new Set<string>();
 
   // Ctrl-C: stop after the shipments being booked now, and say what was booked; twice: at once.
@@ -66,13 +74,14 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     summary = await importShipments(
       api,
       locations,
-      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal, allowDuplicateRef: options.allowDuplicateRef },
+      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal, encoding: options.encoding, todayAt, allowDuplicateRef: options.allowDuplicateRef },
       {
-        phase: (next, totalBytes) => {
+        // Checking counts the file's bytes (how many shipments it holds is not known yet); booking counts shipments.
+        phase: (next, total) => {
           phase = next;
-          progress?.restart(next === 'checking' ? 'Checking' : 'Booking ', totalBytes);
+          progress?.start(next === 'checking' ? 'Checking' : 'Booking', total, next === 'checking' ? 'bytes' : 'shipments');
         },
-        progress: (_phase, bytesRead, shipments) => progress?.update(bytesRead, `${formatNumber(shipments)} shipments`),
+        progress: ({ done, shipments }) => progress?.update(done, shipments),
         shipment: (shipment) => document?.shipment(shipment),
         warning: (message) => {
           if (warned.has(message)) return;

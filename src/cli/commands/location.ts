@@ -72,7 +72,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
 /** The place of a US ZIP; null when it is well-formed but unknown; undefined when there is nothing to look up. */
 async function zipPlace(ctx: CommandContext, zip: string | undefined, country: string | undefined) {
   const trimmed = zip?.trim() ?? '';
-  if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !/^\d{5}(-\d{4})?$/.test(trimmed)) return undefined;
+  if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !/^\d{5}(?:-?\d{4})?$/.test(trimmed)) return undefined;
   return (await ctx.zips()).lookup(trimmed) ?? null;
 }
 

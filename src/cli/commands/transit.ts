@@ -28,7 +28,7 @@ export interface ZipSource {
   source: string;
 }
 
-const ZIP = /^\d{5}(-\d{4})?$/;
+const ZIP = /^\d{5}(?:-?\d{4})?$/;
 
 /**
  * ZIPs from a text file or stdin: separated by newlines, commas, semicolons or blanks; `#` starts

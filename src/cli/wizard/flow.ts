@@ -76,7 +76,7 @@ export interface WizardResult {
   bolFile?: string;
 }
 
-const ZIP = /^\d{5}(-\d{4})?$/;
+const ZIP = /^\d{5}(?:-?\d{4})?$/;
 export const STANDARD_PALLET = '48x40x48';
 
 // -----------------------------------------------------------------------------------------------
