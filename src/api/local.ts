@@ -10,6 +10,8 @@ import { JsonStore } from '../store/jsonStore.js';
 import { operations, type OperationSpec } from './operations.js';
 import { constraintViolation } from './problems.js';
 import type { ArgsOf, OptionsOf, ShipperApi } from './types.js';
+import type { CarrierProfiles } from '../domain/carrierProfile.js';
+import { tenderRequestSchema, type Shipment } from '../domain/schemas.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
 import { Bookings } from './local/booking.js';
@@ -18,7 +20,9 @@ import { IdempotencyRecords } from './local/idempotency.js';
 import { IdFactory } from './local/ids.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
 import { ShipmentIndexes } from './local/indexes.js';
-import { Quotes, type ZipLookup } from './local/quotes.js';
+import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
+import { Quotes, storedShipmentSchema, type ZipLookup } from './local/quotes.js';
+import { guardStore } from './local/records.js';
 import { Shipments, createdRange, inRange } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
@@ -32,6 +36,12 @@ export interface LocalApiOptions extends NumberingOptions {
   now?: () => Date;
   /** Records kept in memory after a read (a long-running server); 0 or absent: none. */
   cacheEntries?: number | undefined;
+  /** What the shipper knows of each carrier, by SCAC (PRO block, cut-off, X12 ids). */
+  carriers?: CarrierProfiles | undefined;
+  ssccExtensionDigit?: number | undefined;
+  /** X12 and eBOL settings of the carrier files (checked when a file is written). */
+  x12?: Record<string, unknown> | undefined;
+  ebol?: Record<string, unknown> | undefined;
 }
 
 type Options<K extends keyof typeof operations> = OptionsOf<(typeof operations)[K]>;
@@ -56,7 +66,8 @@ export class LocalApi implements ShipperApi {
   private readonly quotes: Quotes;
   private readonly bookings: Bookings;
   private readonly shipments: Shipments;
-  private readonly documents = new Documents();
+  private readonly carrierSettings: CarrierSettings;
+  private readonly documents: Documents;
 
   constructor(options: LocalApiOptions) {
     this.store = new JsonStore(options.storeDir, { cacheEntries: options.cacheEntries });
@@ -69,8 +80,11 @@ export class LocalApi implements ShipperApi {
     const indexes = new ShipmentIndexes(this.store);
     const shared = { store: this.store, zips: this.zips, ids, idempotency, indexes, now: this.now };
     this.quotes = new Quotes(shared);
-    this.bookings = new Bookings({ ...shared, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
+    const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
+    this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, indexes, this.now);
+    this.carrierSettings = carriers;
+    this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} });
   }
 
   loadTariff() {
@@ -128,6 +142,49 @@ export class LocalApi implements ShipperApi {
 
   async cancelShipment(shipmentId: string, body?: unknown) {
     return this.shipments.cancel(shipmentId, body);
+  }
+
+  async updateShipment(shipmentId: string, body: unknown) {
+    const cutoff = (await this.tariffs.load()).pickupCutoff;
+    return this.shipments.update(shipmentId, body, ({ proNumber, carrier }) => {
+      return checkCarrierDetails({ proNumber, carrier, pickupWindow: null }, this.carrierSettings, cutoff);
+    });
+  }
+
+  async renderLabels(shipmentId: string, options?: Options<'renderLabels'>) {
+    const { format = 'pdf' } = queryOf(operations.renderLabels, options);
+    const shipment = await this.withSsccs(await this.shipments.get(shipmentId));
+    return { data: await this.documents.renderLabels(shipment, format, this.numbering.bolCompanyPrefix), warnings: [] };
+  }
+
+  async createTender(shipmentId: string, body: unknown) {
+    const parsed = parseRequest(tenderRequestSchema, body);
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    const shipment = await this.shipments.get(shipmentId);
+    // Interchange control numbers never repeat: one counter, taken under the store's lock.
+    const control = () => guardStore(() => this.store.withLock('shipments', () => this.numbering.reserveOtherLocked('x12-control', 1)));
+    const { document, warnings } = await this.documents.tender(shipment, parsed.value.format, control, this.now());
+    return { data: document, warnings };
+  }
+
+  /**
+   * A shipment booked before labels existed has no SSCCs: they are given out on its first labels,
+   * under the lock, and kept, so every reprint shows the same ones.
+   */
+  private async withSsccs(shipment: Shipment): Promise<Shipment> {
+    if (shipment.ssccs.length === handlingUnitsOf(shipment) || shipment.status === 'CANCELLED') return shipment;
+    return guardStore(() =>
+      this.store.withLock('shipments', async () => {
+        const record = await this.store.get('shipments', shipment.id, storedShipmentSchema);
+        if (!record || record.ssccs.length === handlingUnitsOf(record)) return record ?? shipment;
+        // SSCCs only: a shipment booked without a PRO keeps none until the carrier's is recorded.
+        const [assigned] = await assignCarrierNumbers([{ orderComponents: record.orderComponents, carrier: null, proNumber: null }], this.numbering, this.carrierSettings);
+        const updated = { ...record, ssccs: assigned!.ssccs };
+        await this.store.put('shipments', shipment.id, updated);
+        const { quote: _kept, ...answer } = updated;
+        return answer;
+      }),
+    );
   }
 
   // Transit tables

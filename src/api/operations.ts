@@ -27,6 +27,9 @@ import {
   shipmentPreviewResultSchema,
   shipmentRequestSchema,
   shipmentSchema,
+  shipmentUpdateSchema,
+  tenderDocumentSchema,
+  tenderRequestSchema,
   transitRequestSchema,
   transitTableSchema,
 } from '../domain/schemas.js';
@@ -54,8 +57,16 @@ export interface BinaryResponse {
   status: 200;
   description: string;
   mediaType: string;
-  /** The file name the server suggests (Content-Disposition), from the path parameters. */
-  fileName: (params: readonly string[]) => string;
+  /** The media type by the value of the `format` query parameter, when the operation has several. */
+  mediaTypes?: Record<string, string>;
+  /** The file name the server suggests (Content-Disposition), from the path parameters and the query. */
+  fileName: (params: readonly string[], query: Record<string, unknown>) => string;
+}
+
+/** The media type a binary operation answers for these options (its `format`, else the default). */
+export function mediaTypeOf(response: BinaryResponse, options: Record<string, unknown>): string {
+  const format = options.format;
+  return (typeof format === 'string' && response.mediaTypes?.[format]) || response.mediaType;
 }
 
 /** Problem statuses an operation can answer, each described once in the OpenAPI document. */
@@ -139,6 +150,12 @@ const templateQuerySchema = z.strictObject({
     .optional()
     .meta({ description: 'BOL template name (default `standard`)' }),
 });
+
+const labelQuerySchema = z.strictObject({
+  format: z.enum(['pdf', 'zpl'], { error: 'format is pdf or zpl' }).optional().meta({ description: 'pdf (4x6 in pages, the default) or zpl (203 dpi thermal printers)' }),
+});
+
+export const ZPL_TYPE = 'application/zpl';
 
 const quotePage = pageSchema(quoteSchema);
 const shipmentPage = pageSchema(shipmentSchema);
@@ -227,6 +244,45 @@ export const operations = {
     response: { status: 200, description: 'The cancelled shipment (cancelling again answers it again)', id: 'Shipment', schema: shipmentSchema },
     errors: [400, 401, 404, 413, 415, 500],
     summary: 'Cancel a shipment: BOOKED becomes CANCELLED; its order and BOL numbers are never given out again, its refNumber may be booked again',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  updateShipment: operation({
+    method: 'PATCH',
+    path: `${API_PREFIX}/shipment/{shipmentId}`,
+    params: ['shipmentId'],
+    body: { id: 'ShipmentUpdate', schema: shipmentUpdateSchema },
+    response: { status: 200, description: 'The shipment as updated', id: 'Shipment', schema: shipmentSchema },
+    errors: [400, 401, 404, 409, 413, 415, 500],
+    summary: 'Record what the carrier assigns after booking: carrier, PRO, trailer and seal numbers (the freight cannot change; a cancelled shipment cannot be updated, 409)',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  renderLabels: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/labels`,
+    params: ['shipmentId'],
+    query: labelQuerySchema,
+    response: {
+      status: 200,
+      description: 'One GS1 logistic label per handling unit, each with its own SSCC: 4x6 in PDF pages or ZPL',
+      mediaType: PDF_TYPE,
+      mediaTypes: { pdf: PDF_TYPE, zpl: ZPL_TYPE },
+      fileName: ([id], query) => `labels-${id}.${query.format === 'zpl' ? 'zpl' : 'pdf'}`,
+    },
+    errors: [400, 401, 404, 409, 500],
+    summary: 'The pallet labels of a shipment (a cancelled shipment has none, 409)',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  createTender: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment/{shipmentId}/tender`,
+    params: ['shipmentId'],
+    body: { id: 'TenderRequest', schema: tenderRequestSchema },
+    response: { status: 200, description: 'The file for the carrier, with its media type and a file name', id: 'TenderDocument', schema: tenderDocumentSchema },
+    errors: [400, 401, 404, 409, 413, 415, 500],
+    summary: "A file for the carrier's systems: NMFTA eBOL 2.1 request, X12 204 load tender or 211 bill of lading (X12 control numbers never repeat)",
     tags: ['Shipments'],
     extension: true,
   }),

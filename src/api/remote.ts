@@ -19,7 +19,7 @@ import { Agent, request, RetryAgent } from 'undici';
 import type { z } from 'zod';
 import { problemDetailSchema, type ProblemDetail, type Quote, type Shipment } from '../domain/schemas.js';
 import { formatFieldPath } from '../domain/validation.js';
-import { JSON_TYPE, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec } from './operations.js';
+import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec } from './operations.js';
 import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
 import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
 import { decodeHeaderText, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER } from './wire.js';
@@ -169,7 +169,7 @@ export class RemoteApi implements ShipperApi {
     const body = spec.body ? rest.shift() : undefined;
     const { idempotencyKey, ...query } = (rest.shift() ?? {}) as Record<string, unknown>;
     const path = pathOf(spec, params);
-    const accept = 'mediaType' in spec.response ? spec.response.mediaType : JSON_TYPE;
+    const accept = 'mediaType' in spec.response ? mediaTypeOf(spec.response, query) : JSON_TYPE;
     const exchange = await this.exchange(spec.method, path, {
       body: spec.body && !(body === undefined && spec.body.optional) ? JSON.stringify(body ?? null) : undefined,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
@@ -177,7 +177,7 @@ export class RemoteApi implements ShipperApi {
       accept,
     });
     if (!isSuccess(exchange.status)) throw this.failure(spec.method, path, exchange);
-    if ('mediaType' in spec.response) return this.binaryAnswer(spec.method, path, exchange, spec.response.mediaType);
+    if ('mediaType' in spec.response) return this.binaryAnswer(spec.method, path, exchange, accept);
     return this.parseAnswer(spec.method, path, exchange, spec.response.schema, spec.response.id);
   }
 

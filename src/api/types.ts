@@ -32,7 +32,11 @@ export type BolTemplateInfo = z.infer<typeof bolTemplateInfoSchema>;
 
 type Strings<P extends readonly string[]> = { -readonly [K in keyof P]: string };
 
-type BodyArgs<O extends OperationSpec> = O['body'] extends { schema: infer S extends z.ZodType } ? [body: z.input<S>] : [];
+type BodyArgs<O extends OperationSpec> = O['body'] extends { schema: infer S extends z.ZodType; optional: true }
+  ? [body?: z.input<S>]
+  : O['body'] extends { schema: infer S extends z.ZodType }
+    ? [body: z.input<S>]
+    : [];
 
 /** Query parameters (typed values; the wire carries them as text) and, where honoured, the idempotency key. */
 export type OptionsOf<O extends OperationSpec> = (O['query'] extends z.ZodObject ? Partial<z.output<O['query']>> : object) &

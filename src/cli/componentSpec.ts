@@ -27,10 +27,20 @@ const KEYS: Record<string, string> = {
   piececount: 'pieceCount',
   class: 'freightClass',
   freightclass: 'freightClass',
+  un: 'hazmat.unNumber',
+  unnumber: 'hazmat.unNumber',
+  psn: 'hazmat.properShippingName',
+  propershippingname: 'hazmat.properShippingName',
+  hazclass: 'hazmat.hazardClass',
+  hazardclass: 'hazmat.hazardClass',
+  pg: 'hazmat.packingGroup',
+  packinggroup: 'hazmat.packingGroup',
 };
 const TEXT_FIELDS = new Set(['description', 'nmfcCode', 'packagingType']);
 
 export const COMPONENT_SPEC_EXAMPLE = 'pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10';
+/** A hazardous line: the basic description of 49 CFR 172.202 as four more keys. */
+export const HAZMAT_SPEC_EXAMPLE = 'pallets=1,weight=400,dims=48x40x40,desc="Paint",un=UN1263,psn=Paint,hazclass=3,pg=III';
 
 function numberOrRaw(value: string): number | string {
   const trimmed = value.trim();
@@ -56,7 +66,7 @@ export function parseComponentSpec(spec: string): Record<string, unknown> {
     if (!field) {
       throw new UsageError(
         `unknown key "${key}" in --component ${spec}`,
-        'keys: pallets, weight, dims, desc, nmfc, pkg, pieces (palletDims is the deprecated spelling of dims)',
+        'keys: pallets, weight, dims, desc, nmfc, pkg, pieces, and for hazardous material un, psn, hazclass, pg (palletDims is the deprecated spelling of dims)',
       );
     }
     if (field === 'dimensions') {
@@ -64,6 +74,9 @@ export function parseComponentSpec(spec: string): Record<string, unknown> {
       component.dimensions = { length, width, height };
     } else if (field === 'palletDimensions') {
       component.palletDimensions = parseDims(value, spec);
+    } else if (field.startsWith('hazmat.')) {
+      const hazmat = (component.hazmat ??= {}) as Record<string, string>;
+      hazmat[field.slice('hazmat.'.length)] = value.trim();
     } else if (TEXT_FIELDS.has(field)) {
       component[field] = value.trim();
     } else {

@@ -155,6 +155,10 @@ export class CommandContext {
         zips,
         now,
         cacheEntries: options.cacheEntries,
+        carriers: settings.carriers,
+        ssccExtensionDigit: settings.ssccExtensionDigit,
+        x12: settings.x12,
+        ebol: settings.ebol,
       });
     })();
     return this.localApiPromise;

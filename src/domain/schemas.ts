@@ -409,8 +409,48 @@ export const shipmentSchema = z.object({
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
   ...carrierRecordShape(storedAddressSchema),
+  ssccs: z
+    .array(z.string())
+    .default([])
+    .meta({ description: 'One SSCC per handling unit, in order (line by line), assigned at booking: the serial shipping container codes of its pallet labels' }),
 });
 export type Shipment = z.output<typeof shipmentSchema>;
+
+const carrierUpdateFields = carrierRequestShape(addressSchema);
+
+/** What a booking's freight is made of: it cannot change after booking (cancel and book again). */
+const FIXED_AFTER_BOOKING = ['quoteId', 'refNumber', 'shipper', 'consignee', 'pickupDate', 'accessorials', 'orderComponents', 'specialInstructions', 'freightChargeTerms', 'declaredValue', 'cod', 'hazmat'] as const;
+const fixedField = (field: string) =>
+  z
+    .never({ error: `${field} cannot change after booking: it is on the BOL, the labels and the carrier's files; cancel the shipment and book it again` })
+    .optional()
+    .meta({ description: 'Refused: fixed at booking' });
+
+/** PATCH /v1/shipper/shipment/{shipmentId} (extension): what the carrier assigns after booking. */
+export const shipmentUpdateSchema = z
+  .strictObject({
+    carrier: carrierUpdateFields.carrier,
+    proNumber: carrierUpdateFields.proNumber,
+    trailerNumber: carrierUpdateFields.trailerNumber,
+    sealNumbers: carrierUpdateFields.sealNumbers,
+    ...Object.fromEntries(FIXED_AFTER_BOOKING.map((field) => [field, fixedField(field)])),
+  })
+  .meta({ description: 'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; null clears one. The freight cannot change here.' });
+export type ShipmentUpdateInput = z.input<typeof shipmentUpdateSchema>;
+
+/** POST /v1/shipper/shipment/{shipmentId}/tender (extension): a file for the carrier's systems. */
+export const tenderRequestSchema = z.strictObject({
+  format: z.enum(['ebol', 'x12-204', 'x12-211'], { error: 'format is ebol, x12-204 or x12-211' }).meta({ description: 'NMFTA eBOL 2.1 request, X12 004010 204 load tender or 211 bill of lading' }),
+});
+
+export const tenderDocumentSchema = z.object({
+  format: z.enum(['ebol', 'x12-204', 'x12-211']),
+  contentType: z.string().meta({ description: 'application/json (eBOL) or application/edi-x12' }),
+  fileName: z.string().meta({ example: '06141410000001231.204.edi' }),
+  content: z.string().meta({ description: 'The file, as text' }),
+  controlNumber: z.number().int().nullable().meta({ description: 'The X12 interchange and group control number (never repeated); null for the eBOL' }),
+});
+export type TenderDocument = z.infer<typeof tenderDocumentSchema>;
 
 /** POST /v1/shipper/shipment/{shipmentId}/cancel (extension). */
 export const cancelRequestSchema = z

@@ -68,13 +68,17 @@ export interface BookShipmentInput {
   id: string;
   orderNumber: string;
   bolNumber: string;
+  /** One SSCC per handling unit (pallet labels), in order. */
+  ssccs: string[];
+  /** The PRO number assigned from the carrier's block, when the request gave none. */
+  proNumber?: string | null | undefined;
   request: ShipmentRequest;
   quote: Quote;
   now: Date;
 }
 
 /** The shipment record: per-line text from the request, the freight class as computed at quote time. */
-export function buildShipment({ id, orderNumber, bolNumber, request, quote, now }: BookShipmentInput): Shipment {
+export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, request, quote, now }: BookShipmentInput): Shipment {
   return {
     id,
     orderNumber,
@@ -104,7 +108,7 @@ export function buildShipment({ id, orderNumber, bolNumber, request, quote, now 
     priceBreakdown: quote.priceBreakdown,
     createdAt: now.toISOString(),
     carrier: request.carrier,
-    proNumber: request.proNumber,
+    proNumber: request.proNumber ?? proNumber ?? null,
     freightChargeTerms: request.freightChargeTerms,
     declaredValue: request.declaredValue,
     cod: request.cod,
@@ -114,5 +118,6 @@ export function buildShipment({ id, orderNumber, bolNumber, request, quote, now 
     emergencyContactPhone: request.emergencyContactPhone,
     trailerNumber: request.trailerNumber,
     sealNumbers: request.sealNumbers,
+    ssccs,
   };
 }

@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openApiDocument } from '../api/openapi.js';
-import { JSON_TYPE, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
+import { JSON_TYPE, mediaTypeOf, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
 import { constraintViolation, internalError, makeProblem, notFound, ProblemError } from '../api/problems.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
@@ -140,8 +140,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     const result = await method.apply(api, args);
     const headers = warningHeaders(result);
     if ('mediaType' in spec.response) {
-      headers['content-disposition'] = `inline; filename="${spec.response.fileName(params)}"`;
-      return { status: spec.response.status, headers, bytes: result.data as Uint8Array, contentType: spec.response.mediaType };
+      headers['content-disposition'] = `inline; filename="${spec.response.fileName(params, options)}"`;
+      return { status: spec.response.status, headers, bytes: result.data as Uint8Array, contentType: mediaTypeOf(spec.response, options) };
     }
     if (spec.location) {
       const created = result.data as { id: string };

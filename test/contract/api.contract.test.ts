@@ -6,11 +6,13 @@ import { LocalApi } from '../../src/api/local.js';
 import { RemoteApi } from '../../src/api/remote.js';
 import { tempDir } from '../helpers/cli.js';
 import { startServe } from '../helpers/serve.js';
-import { CONTRACT_NOW, contractClock, defineContractSuite, pastApiFactory } from './suite.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CONTRACT_NOW, CONTRACT_SETTINGS, contractClock, defineContractSuite, pastApiFactory } from './suite.js';
 
 defineContractSuite('contract: local engine', async () => {
   const { dir, cleanup } = await tempDir();
-  const api = new LocalApi({ storeDir: dir, now: contractClock() });
+  const api = new LocalApi({ storeDir: dir, now: contractClock(), ...CONTRACT_SETTINGS });
   return {
     target: { mode: 'local', api, storeDir: dir, pastApi: pastApiFactory(dir) },
     teardown: async () => {
@@ -22,10 +24,12 @@ defineContractSuite('contract: local engine', async () => {
 
 defineContractSuite('contract: remote mode against shipper serve', async () => {
   const { dir, cleanup } = await tempDir();
-  const server = await startServe({ store: dir, env: { SHIPPER_NOW: CONTRACT_NOW } });
+  // The server reads the same settings from its config file.
+  await writeFile(join(dir, 'config.json'), JSON.stringify(CONTRACT_SETTINGS));
+  const server = await startServe({ store: join(dir, 'store'), env: { SHIPPER_NOW: CONTRACT_NOW, SHIPPER_CONFIG_DIR: dir } });
   const api = new RemoteApi({ baseUrl: server.url, retries: 0 });
   return {
-    target: { mode: 'remote', api, storeDir: dir, pastApi: pastApiFactory(dir) },
+    target: { mode: 'remote', api, storeDir: join(dir, 'store'), pastApi: pastApiFactory(join(dir, 'store')) },
     teardown: async () => {
       await api.close();
       await server.stop();

@@ -10,6 +10,21 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import type { ShipperApi } from '../../src/api/types.js';
 
+/**
+ * The settings both targets run with (LocalApi options; the server's config file): a carrier with
+ * a PRO block and a pickup cut-off, and the X12 sender id, so the carrier cases can write files.
+ */
+export const CONTRACT_SETTINGS = {
+  carriers: {
+    ODFL: {
+      name: 'Old Dominion Freight Line',
+      pickupCutoff: '15:00',
+      proRange: { scac: 'ODFL', first: '70000000', last: '70000999', checkDigit: 'MOD7' as const, prefix: '' },
+    },
+  },
+  x12: { senderId: 'ACMESHIP', usage: 'test' },
+};
+
 /** The fixed start of the clock in both modes (a Monday afternoon, UTC). */
 export const CONTRACT_NOW = '2026-11-23T15:00:00.000Z';
 

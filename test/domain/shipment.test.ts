@@ -84,10 +84,12 @@ describe('the shipment record', () => {
       id: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Q',
       orderNumber: 'SO-000042',
       bolNumber: '06141410000000425',
+      ssccs: ['006141410000000016', '006141410000000023', '006141410000000030'],
       request: request(),
       quote,
       now: new Date('2026-11-22T13:00:00Z'),
     });
+    expect(shipment.ssccs).toHaveLength(3);
     expect(shipment).toMatchObject({
       status: 'BOOKED',
       refNumber: 'PO-1',

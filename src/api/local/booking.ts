@@ -33,6 +33,7 @@ import { type IdempotencyRecords, requestHash } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import { normalisedReference, type ShipmentIndexes } from './indexes.js';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
+import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
 import type { Numbering } from './numbering.js';
 import { addressesAgainstZips, mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
 import { guardStore, QUOTE_ID } from './records.js';
@@ -45,6 +46,7 @@ export interface BookingDeps {
   numbering: Numbering;
   quotes: Quotes;
   indexes: ShipmentIndexes;
+  carriers: CarrierSettings;
   tariff: () => Promise<Tariff>;
   now: () => Date;
 }
@@ -224,6 +226,9 @@ export class Bookings {
           throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
         }
         if (!resumed) await this.checkReference(candidate.request, candidate.warnings, batchReferences);
+        const carrier = checkCarrierDetails(candidate.request, this.deps.carriers, (await this.deps.tariff()).pickupCutoff);
+        if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
+        if (!resumed) candidate.warnings.push(...carrier.warnings);
         // No number is spent on a record that could not be read back.
         assertReadable(this.provisionalRecord(booking));
         ready.push(booking);
@@ -242,6 +247,13 @@ export class Bookings {
       booking.serial = nextSerial++;
       booking.id = ids.shipment(this.deps.now());
     }
+
+    // The carrier's numbers: an SSCC per pallet, a PRO from the carrier's block.
+    const carrierNumbers = await assignCarrierNumbers(
+      ready.map((booking) => booking.candidate.request),
+      numbering,
+      this.deps.carriers,
+    );
 
     // 2. The reservations of keyed bookings, 3. the shipments, each with the quote it was priced on when it quoted first.
     await idempotency.putMany(
@@ -266,11 +278,12 @@ export class Bookings {
     for (const booking of ready) {
       if (booking.newQuote) booking.quote = { ...booking.quote!, id: quoteIdOfBooking(booking.id!) };
     }
-    const shipments = ready.map((booking) =>
+    const shipments = ready.map((booking, position) =>
       buildShipment({
         id: booking.id!,
         orderNumber: numbering.orderNumber(booking.serial!),
         bolNumber: numbering.bolNumber(booking.serial!),
+        ...carrierNumbers[position]!,
         request: booking.candidate.request,
         quote: booking.quote!,
         now,
@@ -322,6 +335,7 @@ export class Bookings {
       id: booking.id ?? 'sh_00000000000000000000000000',
       orderNumber: 'SO-000000',
       bolNumber: '00000000000000000',
+      ssccs: [],
       request: booking.candidate.request,
       quote: booking.quote!,
       now: this.deps.now(),

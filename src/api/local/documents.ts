@@ -1,17 +1,30 @@
-/** Documents of the local engine: BOL PDFs, rendered by src/bol (pdf-lib and fonts, loaded on first use). */
+/**
+ * Documents of the local engine: BOL PDFs (src/bol), pallet labels (src/labels) and the files for
+ * the carrier's systems (src/edi). The renderers load pdf-lib, fonts and barcodes: on first use.
+ */
 import { join } from 'node:path';
-import type { Shipment } from '../../domain/schemas.js';
+import type { CarrierProfiles } from '../../domain/carrierProfile.js';
+import type { Shipment, TenderDocument, Violation } from '../../domain/schemas.js';
+import { formatFieldPath } from '../../domain/validation.js';
 import { templatesDir } from '../../paths.js';
-import { constraintViolation } from '../problems.js';
+import { conflict, constraintViolation } from '../problems.js';
 import type { BolTemplateInfo } from '../types.js';
 
 interface BolRenderer {
   render(shipment: Shipment, template: string): Promise<Uint8Array>;
 }
 
+export interface CarrierFileSettings {
+  carriers: CarrierProfiles;
+  x12: Record<string, unknown>;
+  ebol: Record<string, unknown>;
+}
+
 export class Documents {
   private bolRenderer: Promise<BolRenderer> | undefined;
   private readonly bolTemplatesDir = join(templatesDir(), 'bol');
+
+  constructor(private readonly settings: CarrierFileSettings = { carriers: {}, x12: {}, ebol: {} }) {}
 
   async listBolTemplates(): Promise<BolTemplateInfo[]> {
     // Listing reads the template files only: no need to load pdf-lib.
@@ -29,4 +42,51 @@ export class Documents {
     this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) => createBolRenderer({ templatesDir: this.bolTemplatesDir }));
     return (await this.bolRenderer).render(shipment, template);
   }
+
+  /** One label per handling unit with the shipment's SSCCs; a cancelled shipment has none (409). */
+  async renderLabels(shipment: Shipment, format: 'pdf' | 'zpl', companyPrefix: string): Promise<Uint8Array> {
+    if (shipment.status === 'CANCELLED') throw conflict(`${shipment.orderNumber} is cancelled: its pallets get no labels`);
+    const { renderLabels, LabelError } = await import('../../labels/index.js');
+    try {
+      return await renderLabels(shipment, shipment.ssccs, format, { companyPrefix });
+    } catch (error) {
+      if (error instanceof LabelError) throw conflict(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * The tender file. X12 settings: those of the settings (sender ids, separators), the carrier's
+   * profile (receiver ids), else the carrier's SCAC under qualifier 02. What is missing is the
+   * operator's to set (409); what the shipment lacks for the format is named field by field (409).
+   */
+  async tender(shipment: Shipment, format: TenderDocument['format'], control: () => Promise<number>, now: Date): Promise<{ document: TenderDocument; warnings: string[] }> {
+    const [{ tenderFile }, { x12InterchangeSettingsSchema, ebolSettingsSchema }] = await Promise.all([import('../../edi/tender.js'), import('../../edi/settings.js')]);
+    if (format === 'ebol') {
+      const settings = ebolSettingsSchema.safeParse(this.settings.ebol);
+      if (!settings.success) throw settingsProblem('ebol', settings.error.issues);
+      return this.answer(tenderFile({ format, shipment, settings: settings.data }), null);
+    }
+    const scac = shipment.carrier?.scac;
+    if (!scac) throw conflict(`an X12 ${format.slice(4)} goes to a carrier: ${shipment.orderNumber} has none yet (shipper shipment update ${shipment.id} --carrier NAME --scac SCAC)`, [{ field: 'carrier', message: 'is required for X12' }]);
+    const settings = x12InterchangeSettingsSchema.safeParse({ receiverQualifier: '02', receiverId: scac, ...this.settings.x12, ...this.settings.carriers[scac]?.x12 });
+    if (!settings.success) throw settingsProblem('x12', settings.error.issues);
+    const controlNumber = await control();
+    return this.answer(tenderFile({ format, shipment, settings: settings.data, control: { interchangeControlNumber: controlNumber, groupControlNumber: controlNumber }, createdAt: now }), controlNumber);
+  }
+
+  private answer(
+    result: { ok: true; document: { format: TenderDocument['format']; contentType: string; fileName: string; body: string }; warnings: string[] } | { ok: false; violations: Violation[] },
+    controlNumber: number | null,
+  ): { document: TenderDocument; warnings: string[] } {
+    if (!result.ok) throw conflict('the shipment lacks what the file needs', result.violations);
+    const { body, ...rest } = result.document;
+    return { document: { ...rest, content: body, controlNumber }, warnings: result.warnings };
+  }
+}
+
+/** Settings the operator must complete: named by key, with how to set them. */
+function settingsProblem(key: 'x12' | 'ebol', issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>) {
+  const violations = issues.map((issue) => ({ field: `${key}.${formatFieldPath(issue.path)}`, message: issue.message }));
+  return conflict(`the ${key === 'x12' ? 'X12' : 'eBOL'} settings are incomplete; set them: shipper config set ${key} '{"senderId": "..."}' (see shipper config --help)`, violations);
 }

@@ -1,16 +1,19 @@
 /** Shipments of the local engine once booked: reading them, lists with filters, cancelling. */
 import type { z } from 'zod';
 import type { shipmentListQuerySchema } from '../operations.js';
-import { cancelRequestSchema, shipmentSchema, type Page, type Shipment } from '../../domain/schemas.js';
+import { cancelRequestSchema, shipmentSchema, shipmentUpdateSchema, type Page, type Shipment } from '../../domain/schemas.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
-import { constraintViolation, notFound } from '../problems.js';
+import { conflict, constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { ShipmentIndexes } from './indexes.js';
 import { storedShipmentSchema } from './quotes.js';
 import { guardStore, listRecords, SHIPMENT_ID } from './records.js';
 
 export type ShipmentListQuery = z.output<typeof shipmentListQuerySchema>;
+
+/** Checks a PRO a request gives against the carrier's block (carrierNumbers.ts). */
+export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; message: string }>; warnings: string[] };
 
 export class Shipments {
   constructor(
@@ -38,6 +41,33 @@ export class Shipments {
         (to === undefined || shipment.consignee.postalCode === to.slice(0, 5)) &&
         inRange(shipment.createdAt, range),
     });
+  }
+
+  /**
+   * What the carrier assigns after booking (carrier, PRO, trailer, seals), under the shipments
+   * lock. Only the fields the body names change; null clears one. The freight never changes here.
+   */
+  async update(shipmentId: string, raw: unknown, checkPro: ProCheck): Promise<ApiResult<Shipment>> {
+    const parsed = parseRequest(shipmentUpdateSchema, raw);
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    const named = (field: string) => typeof raw === 'object' && raw !== null && Object.hasOwn(raw, field);
+    await this.get(shipmentId);
+    return guardStore(() =>
+      this.store.withLock('shipments', async () => {
+        const record = await this.store.get('shipments', shipmentId, storedShipmentSchema);
+        if (!record) throw notFound('shipment', shipmentId);
+        if (record.status === 'CANCELLED') throw conflict(`${record.orderNumber} is cancelled: it cannot be updated`);
+        const changes = Object.fromEntries(
+          (['carrier', 'proNumber', 'trailerNumber', 'sealNumbers'] as const).filter(named).map((field) => [field, parsed.value[field]]),
+        ) as Partial<Pick<Shipment, 'carrier' | 'proNumber' | 'trailerNumber' | 'sealNumbers'>>;
+        const updated = { ...record, ...changes };
+        const pro = named('proNumber') || named('carrier') ? checkPro({ proNumber: updated.proNumber, carrier: updated.carrier }) : { violations: [], warnings: [] };
+        if (pro.violations.length > 0) throw constraintViolation(pro.violations);
+        await this.store.put('shipments', shipmentId, updated);
+        const { quote: _kept, ...answer } = updated;
+        return { data: answer, warnings: pro.warnings };
+      }),
+    );
   }
 
   /**

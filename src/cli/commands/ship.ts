@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import type { Quote, ShipmentRequestInput } from '../../domain/schemas.js';
 import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
-import { COMPONENT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
+import { addBookingCarrierFlags, carrierFieldsFromFlags, type BookingCarrierFlags } from '../carrierOptions.js';
+import { COMPONENT_SPEC_EXAMPLE, HAZMAT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { UsageError } from '../errors.js';
 import { collect } from '../optionParsers.js';
@@ -13,7 +14,7 @@ import { pickupDateOption } from '../pickupDateFlag.js';
 import { normaliseAccessorials } from '../quoteRequest.js';
 import { printShipment } from '../views/shipment.js';
 
-export interface ShipOptions {
+export interface ShipOptions extends BookingCarrierFlags {
   quote?: string;
   from?: string;
   to?: string;
@@ -57,15 +58,7 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
     }
   }
 
-  // Booking on a quote without --component: the quoted freight, so that only the addresses are needed.
-  const orderComponents =
-    options.component.length > 0
-      ? options.component.map(parseComponentSpec)
-      : (quote?.orderComponents ?? []).map((component) => ({
-          palletCount: component.palletCount,
-          poundsWeight: component.poundsWeight,
-          dimensions: component.dimensions,
-        }));
+  const orderComponents = bookedLines(options.component.map(parseComponentSpec), quote);
 
   return {
     ...(options.quote ? { quoteId: options.quote } : {}),
@@ -76,14 +69,34 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
     ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
     ...(options.accessorial.length > 0 ? { accessorials: normaliseAccessorials(options.accessorial) } : {}),
     ...(options.bookAgain ? { rebookQuote: true } : {}),
+    ...(await carrierFieldsFromFlags(ctx, options)),
     orderComponents,
     // Flag values pass through as written: the API's schema judges them and names the field.
   } as ShipmentRequestInput;
 }
 
+/**
+ * The lines a booking on a quote sends: the quoted lines whole (description, NMFC, packaging,
+ * pieces, hazmat and the freight); a `-c` line changes or adds what it names, and its freight must
+ * still be the quoted freight (the API compares). Without a quote, the `-c` lines as written.
+ */
+export function bookedLines(specs: Array<Record<string, unknown>>, quote: Quote | undefined): Array<Record<string, unknown>> {
+  if (!quote) return specs;
+  const quoted = quote.orderComponents.map(({ densityPcf: _density, freightClass: _class, ...line }) =>
+    Object.fromEntries(Object.entries(line).filter(([, value]) => value !== null)),
+  );
+  if (specs.length === 0) return quoted;
+  return specs.map((spec, index) => {
+    const line = quoted[index];
+    if (!line) return spec;
+    const hazmat = spec.hazmat && line.hazmat ? { hazmat: { ...(line.hazmat as object), ...(spec.hazmat as object) } } : {};
+    return { ...line, ...spec, ...hazmat };
+  });
+}
+
 export async function runShip(ctx: CommandContext, options: ShipOptions): Promise<void> {
   const api = await ctx.api();
-  const quote = options.quote && options.component.length === 0 ? (await api.getQuote(options.quote)).data : undefined;
+  const quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
   const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from);
   const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate }, quote);
   const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey });
@@ -94,13 +107,13 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
 }
 
 export function registerShipCommand(program: Command, context: ContextFactory): void {
-  program
+  const ship = program
     .command('ship')
     .description('book a shipment: on a quote (--quote ID), or quote and book in one step with the flags of `shipper quote`')
     .option('--quote <id>', 'book this quote (unexpired; the freight must be the quoted freight)')
     .option('--shipper <name|address>', `saved location or address: ${ADDRESS_SPEC_EXAMPLE}`)
     .option('--consignee <name|address>', 'saved location or address, as --shipper')
-    .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]; with --quote: default the quoted freight', collect, [])
+    .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]; with --quote: default the quoted lines whole, and a -c line changes what it names', collect, [])
     .option('--from <zip>', 'origin ZIP (the shipper\'s; fills an address without zip)')
     .option('--to <zip>', 'destination ZIP (the consignee\'s)')
     .option('--pickup-date <date>', 'pickup date: YYYY-MM-DD or words (tomorrow, friday, +3); default the next business day (with --quote: the quoted one)')
@@ -108,7 +121,8 @@ export function registerShipCommand(program: Command, context: ContextFactory): 
     .option('--ref <refNumber>', 'your reference (PO number...), at most 64 characters')
     .option('--special-instructions <text>', 'printed on the BOL')
     .option('--book-again', 'book a quote that already has a booked shipment once more (refused otherwise, to prevent double bookings)')
-    .option('--idempotency-key <key>', 'retry-safe booking: the same key and request return the first shipment instead of a second')
+    .option('--idempotency-key <key>', 'retry-safe booking: the same key and request return the first shipment instead of a second');
+  addBookingCarrierFlags(ship)
     .addHelpText(
       'after',
       `
@@ -117,6 +131,9 @@ Examples:
   $ shipper ship --shipper chicago-dc --consignee ${CONSIGNEE_EXAMPLE} \\
       -c pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10 -a LIFTGATE_DELIVERY --json
   $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608
+  $ shipper ship --quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --shipper chicago-dc --consignee nyc-store \\
+      --carrier "Old Dominion" --scac ODFL --terms collect --ready 08:00 --close 16:30 --cod 1250 --declared-value 5000
+  $ shipper ship --shipper chicago-dc --consignee nyc-store -c ${HAZMAT_SPEC_EXAMPLE} --emergency-phone 800-424-9300
 
 The freight class is never an input: it is computed from density at quote time and printed as quoted.
 A component SPEC is ${COMPONENT_SPEC_EXAMPLE}`,

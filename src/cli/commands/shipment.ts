@@ -1,7 +1,9 @@
 /** `shipper shipment get ID`, `shipper shipment list`, `shipper shipment cancel ID`. */
 import type { Command } from 'commander';
 import { SHIPMENT_STATUSES } from '../../domain/statuses.js';
+import { addCarrierFlags, carrierUpdateFromFlags, type CarrierFlags } from '../carrierOptions.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import { UsageError } from '../errors.js';
 import { addListFilters, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { printShipment, printShipmentList } from '../views/shipment.js';
 
@@ -34,6 +36,18 @@ export async function runShipmentCancel(ctx: CommandContext, id: string, options
   printShipment(ctx.io, shipment, await ctx.zips(), before.status === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
 }
 
+export async function runShipmentUpdate(ctx: CommandContext, id: string, flags: CarrierFlags): Promise<void> {
+  const update = await carrierUpdateFromFlags(ctx, flags);
+  if (Object.keys(update).length === 0) {
+    throw new UsageError('nothing to update', 'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER');
+  }
+  const { data: shipment, warnings } = await (await ctx.api()).updateShipment(id, update);
+  warnings.forEach((warning) => ctx.io.warn(warning));
+  if (ctx.io.options.json) return ctx.io.json(shipment);
+  if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
+  printShipment(ctx.io, shipment, await ctx.zips(), 'Updated shipment');
+}
+
 export function registerShipmentCommands(program: Command, context: ContextFactory): void {
   const shipment = program
     .command('shipment')
@@ -59,6 +73,13 @@ Examples:
       '\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r \'.items[].orderNumber\'',
     )
     .action(async (options: ListFilterOptions, command: Command) => runShipmentList(context(command), options));
+
+  addCarrierFlags(shipment.command('update <id>').description('record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers (a reprinted BOL shows them)'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL',
+    )
+    .action(async (id: string, options: CarrierFlags, command: Command) => runShipmentUpdate(context(command), id, options));
 
   shipment
     .command('cancel <id>')

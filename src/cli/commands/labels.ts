@@ -1,0 +1,46 @@
+/** `shipper labels ID [-o FILE] [--format pdf|zpl] [--force]`: GS1 logistic labels, one per pallet. */
+import { InvalidArgumentError, type Command } from 'commander';
+import type { CommandContext, ContextFactory } from '../context.js';
+import { outputPath, writeOutput } from '../outputFile.js';
+
+export interface LabelOptions {
+  output?: string;
+  format: 'pdf' | 'zpl';
+  force?: boolean;
+}
+
+export async function runLabels(ctx: CommandContext, id: string, options: LabelOptions): Promise<void> {
+  const api = await ctx.api();
+  const { data: shipment } = await api.getShipment(id);
+  const file = await outputPath(options.output, `labels-${shipment.orderNumber}.${options.format}`, Boolean(options.force));
+  const { data: bytes, warnings } = await api.renderLabels(id, { format: options.format });
+  warnings.forEach((warning) => ctx.io.warn(warning));
+  await writeOutput(ctx.io, file, bytes, `${shipment.ssccs.length || 'the'} pallet label(s) of ${shipment.orderNumber}`);
+  if (ctx.io.options.json && file !== '-') ctx.io.json({ shipmentId: id, file, format: options.format, bytes: bytes.byteLength });
+}
+
+export function registerLabelsCommand(program: Command, context: ContextFactory): void {
+  program
+    .command('labels <shipment-id>')
+    .description('print the pallet labels of a shipment: a GS1 logistic label (SSCC barcode) per handling unit, 4x6 in')
+    .option('-o, --output <path>', 'a file, a directory, or - for stdout (default: labels-<order number>.<format> here)')
+    .option(
+      '--format <format>',
+      'pdf (4x6 in pages) or zpl (203 dpi thermal printers)',
+      (value: string) => {
+        const format = value.trim().toLowerCase();
+        if (format !== 'pdf' && format !== 'zpl') throw new InvalidArgumentError('must be pdf or zpl');
+        return format;
+      },
+      'pdf',
+    )
+    .option('--force', 'overwrite the file if it exists')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ shipper labels sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O
+  $ shipper labels sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format zpl -o - | nc zebra.local 9100`,
+    )
+    .action(async (id: string, options: LabelOptions, command: Command) => runLabels(context(command), id, options));
+}

@@ -1,0 +1,46 @@
+/** `shipper tender ID --format ebol|x12-204|x12-211 [-o FILE]`: the file for the carrier's systems. */
+import { InvalidArgumentError, type Command } from 'commander';
+import type { CommandContext, ContextFactory } from '../context.js';
+import { outputPath, writeOutput } from '../outputFile.js';
+
+const FORMATS = ['ebol', 'x12-204', 'x12-211'] as const;
+
+export interface TenderOptions {
+  format: (typeof FORMATS)[number];
+  output?: string;
+  force?: boolean;
+}
+
+export async function runTender(ctx: CommandContext, id: string, options: TenderOptions): Promise<void> {
+  const api = await ctx.api();
+  const { data: document, warnings } = await api.createTender(id, { format: options.format });
+  warnings.forEach((warning) => ctx.io.warn(warning));
+  if (ctx.io.options.json) return ctx.io.json(document);
+  const file = await outputPath(options.output, document.fileName, Boolean(options.force));
+  await writeOutput(ctx.io, file, new TextEncoder().encode(document.content), `the ${document.format}${document.controlNumber ? ` (control number ${document.controlNumber})` : ''}`);
+}
+
+export function registerTenderCommand(program: Command, context: ContextFactory): void {
+  program
+    .command('tender <shipment-id>')
+    .description("write the file for the carrier's systems: NMFTA eBOL 2.1 request, X12 204 load tender or X12 211 bill of lading")
+    .requiredOption('--format <format>', `one of ${FORMATS.join(', ')}`, (value: string) => {
+      const format = value.trim().toLowerCase();
+      if (!(FORMATS as readonly string[]).includes(format)) throw new InvalidArgumentError(`must be one of ${FORMATS.join(', ')}`);
+      return format;
+    })
+    .option('-o, --output <path>', 'a file, a directory, or - for stdout (default: <BOL number>.<ebol.json|204.edi|211.edi> here)')
+    .option('--force', 'overwrite the file if it exists')
+    .addHelpText(
+      'after',
+      `
+X12 files need your sender id: shipper config set x12 '{"senderQualifier": "ZZ", "senderId": "ACMESHIPPING"}'
+(the carrier's ids default to qualifier 02 and its SCAC: shipper config set carriers.ODFL '{"x12": {"receiverId": "ODFLEDI"}}').
+Interchange control numbers never repeat.
+
+Examples:
+  $ shipper tender sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format ebol
+  $ shipper tender sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format x12-204 -o outbox/`,
+    )
+    .action(async (id: string, options: TenderOptions, command: Command) => runTender(context(command), id, options));
+}

@@ -1,0 +1,38 @@
+/**
+ * Where a command's file goes: `-o FILE`, `-o DIR/`, `-o -` (stdout) or a default name in the
+ * current directory; an existing file is never overwritten silently (`--force`).
+ */
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CliError, ExitCode, UsageError } from '../api/problems.js';
+import { makeDirectory } from '../fs/makeDirectory.js';
+import type { IO } from './output.js';
+
+export async function outputPath(output: string | undefined, defaultName: string, force: boolean): Promise<string | '-'> {
+  if (output === '-') return '-';
+  const target = resolve(output ?? '.');
+  const existing = await stat(target).catch(() => undefined);
+  const file = existing?.isDirectory() || output === undefined || /[\\/]$/.test(output) ? join(target, defaultName) : target;
+  if (!force && (await stat(file).catch(() => undefined))) {
+    throw new UsageError(`${file} exists already; nothing was written`, 'add --force to overwrite it, or give another name with -o');
+  }
+  return file;
+}
+
+/** Writes the bytes (or prints them on stdout for `-`) and says where, on stderr. */
+export async function writeOutput(io: IO, file: string | '-', bytes: Uint8Array, what: string): Promise<void> {
+  if (file === '-') {
+    io.streams.stdout.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return;
+  }
+  const { dirname } = await import('node:path');
+  await makeDirectory(dirname(file)).catch((error: Error) => {
+    throw new CliError(`cannot create ${dirname(file)}: ${error.message}`, ExitCode.local);
+  });
+  // Atomic: a failed or interrupted run never leaves a truncated file behind.
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  await writeFileAtomic(file, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).catch((error: Error) => {
+    throw new CliError(`cannot write ${file}: ${error.message}`, ExitCode.local);
+  });
+  io.note(`Wrote ${what} to ${file} (${Math.max(1, Math.round(bytes.byteLength / 1024))} KB)`);
+}
