@@ -18,6 +18,7 @@ import { z } from 'zod';
 import {
   bolTemplateInfoSchema,
   cancelRequestSchema,
+  isoDateSchema,
   pageSchema,
   quoteRequestSchema,
   quoteSchema,
@@ -117,7 +118,7 @@ const dayOrInstant = (what: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, { message: `${what} is a date YYYY-MM-DD or an ISO-8601 instant` })
-    .refine((value) => !Number.isNaN(Date.parse(value)), { message: `${what} is not a real date` })
+    .refine((value) => !Number.isNaN(Date.parse(value)) && isoDateSchema.safeParse(value.slice(0, 10)).success, { message: `${what} is not a real date` })
     .optional();
 
 const createdFilters = {

@@ -17,7 +17,9 @@ import { canonicalJson } from '../domain/canonicalJson.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
 import { RejectFile } from './rejectFile.js';
+import type { CsvHeader } from './columns.js';
 import {
+  groupKeyOf,
   groupRows,
   locateViolations,
   prepareShipment,
@@ -154,6 +156,10 @@ interface ScanState {
   occurrences: Map<string, number>;
   /** The import key of each valid shipment of the chunks in hand (see importKeyOf). */
   keys: Map<PreparedShipment, string>;
+  /** Each grouping key (shipmentKey, else refNumber) seen so far, with the lines of its first rows. */
+  groupLines: Map<string, string>;
+  /** Grouping keys whose rows are not next to each other: found by the check, refused whole by the booking. */
+  splitKeys: Set<string>;
   /** Booking: shipments booked, found booked already or refused by the API, for the progress. */
   handled: number;
   warnings: number;
@@ -186,7 +192,7 @@ export async function importShipments(
   // The check found every shipment that the file holds, so booking counts shipments, not bytes.
   const toBook = checked.summary.shipments - checked.summary.rejectedShipments;
   listener.phase?.('booking', toBook);
-  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash, fileSize: identity.size, toBook })).summary;
+  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash, fileSize: identity.size, toBook, splitKeys: checked.splitKeys })).summary;
 }
 
 interface ScanContext {
@@ -201,6 +207,8 @@ interface ScanContext {
   listener: ImportListener;
   dryRun: boolean;
   skipInvalid: boolean;
+  /** Booking: the grouping keys the check found split (refused whole). */
+  splitKeys?: Set<string> | undefined;
 }
 
 async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState> {
@@ -215,6 +223,8 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     fileHash: context.fileHash,
     occurrences: new Map(),
     keys: new Map(),
+    groupLines: new Map(),
+    splitKeys: context.splitKeys ?? new Set(),
     handled: 0,
     warnings: 0,
   };
@@ -251,7 +261,8 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       if (options.signal?.aborted) throw new ImportCancelledError(undefined);
       state.summary.rows += group.rows.length;
       state.summary.shipments++;
-      const prepared = await prepareShipment(group, reading.header, locations, cells);
+      const split = splitShipment(group, reading.header, state, context);
+      const prepared = split ?? (await prepareShipment(group, reading.header, locations, cells));
       if (prepared.ok) state.keys.set(prepared, importKeyOf(prepared.request, state.occurrences, locationNames));
       // Warnings are the check's to give (the booking pass reads the same cells again).
       if (phase === 'checking') for (const warning of prepared.warnings) warn(state, listener, warning);
@@ -312,6 +323,32 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Map<s
   const occurrence = (occurrences.get(content) ?? 0) + 1;
   occurrences.set(content, occurrence);
   return `shipper-import:v2:${content}#${occurrence}`;
+}
+
+/**
+ * Rows of one shipment that are not next to each other (a sheet sorted by SKU) would become two
+ * shipments with the same reference: refused, naming the lines, never guessed. The check refuses
+ * the rows that come back; the booking refuses every row of such a shipment, so no part of it is
+ * booked. Memory holds one key and one line range per shipment, not its rows.
+ */
+function splitShipment(group: RowGroup, header: CsvHeader, state: ScanState, context: ScanContext): PreparedShipment | undefined {
+  const first = group.rows[0]!;
+  const key = groupKeyOf(first, header);
+  if (key === null) return undefined;
+  const lines = group.rows.length === 1 ? `line ${first.line}` : `lines ${first.line}-${group.rows.at(-1)!.line}`;
+  const earlier = state.groupLines.get(key);
+  if (earlier === undefined && !state.splitKeys.has(key)) {
+    state.groupLines.set(key, lines);
+    return undefined;
+  }
+  state.splitKeys.add(key);
+  const what = key.startsWith('k\u0000') ? `shipmentKey ${key.slice(2)}` : `refNumber ${key.slice(2)}`;
+  const column = key.startsWith('k\u0000') ? 'shipmentKey' : 'refNumber';
+  const message =
+    earlier !== undefined && context.splitKeys === undefined
+      ? `the rows of ${what} are not next to each other (${earlier}, then ${lines}): sort the file by ${column} so that each shipment's rows follow one another; nothing of this shipment was booked`
+      : `the rows of ${what} are not next to each other in the file: sort it by ${column}; nothing of this shipment was booked`;
+  return { ok: false, group, warnings: [], violations: [{ line: first.line, column: header.cells[header.positions.get(column) ?? -1]?.trim() ?? column, field: column, message }] };
 }
 
 async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: ScanContext, reading: CsvReading): Promise<void> {

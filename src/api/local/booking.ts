@@ -240,12 +240,13 @@ export class Bookings {
       }
     }
 
-    // 1. The counter: every new number at once.
+    // 1. The counter: every new number at once. The ids carry the instant the shipments are created at.
+    const now = this.deps.now();
     const fresh = ready.filter((booking) => booking.serial === undefined);
     let nextSerial = fresh.length > 0 ? await numbering.reserveLocked(fresh.length) : 0;
     for (const booking of fresh) {
       booking.serial = nextSerial++;
-      booking.id = ids.shipment(this.deps.now());
+      booking.id = ids.shipment(now);
     }
 
     // The carrier's numbers: an SSCC per pallet, a PRO from the carrier's block.
@@ -274,7 +275,6 @@ export class Bookings {
       })),
     );
 
-    const now = this.deps.now();
     for (const booking of ready) {
       if (booking.newQuote) booking.quote = { ...booking.quote!, id: quoteIdOfBooking(booking.id!) };
     }

@@ -30,9 +30,9 @@ export async function runShipmentCancel(ctx: CommandContext, id: string, options
   const api = await ctx.api();
   const { data: before } = await api.getShipment(id);
   const { data: shipment } = await api.cancelShipment(id, options.reason !== undefined ? { reason: options.reason } : undefined);
+  if (before.status === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled (${shipment.cancelledAt}); nothing changed`);
   if (ctx.io.options.json) return ctx.io.json(shipment);
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
-  if (before.status === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled (${shipment.cancelledAt}); nothing changed`);
   printShipment(ctx.io, shipment, await ctx.zips(), before.status === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
 }
 
