@@ -8,9 +8,10 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING, isValidBolNumber } from '../../src/domain/bolNumber.js';
+import { LocalApi } from '../../src/api/local.js';
 import type { Quote, Shipment } from '../../src/domain/schemas.js';
 import { readPdf } from '../bol/pdf-reader.js';
-import { tempDir, type CliResult } from '../helpers/cli.js';
+import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { csvLine, HEADER, rowCells } from '../helpers/csv.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
@@ -132,6 +133,29 @@ describe.each(MODES)('%s mode', (mode) => {
     expect((await readPdf(new Uint8Array(await readFile(file)))).pages[0]!.text).toMatch(/VOID/);
   });
 
+  it('refuses a quote whose pickup day has passed, with the way out; --requote books the same freight on a new quote and says the difference', async () => {
+    // A quote made last Wednesday for Thursday: still valid (a week), its pickup day gone.
+    const store = mode === 'local' ? stores.local : stores.remote;
+    const past = new LocalApi({ storeDir: store, now: () => new Date('2026-11-18T18:00:00Z') });
+    const { data: old } = await past.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }] });
+    expect(old.pickupDate).toBe('2026-11-19');
+    const refused = await cli(mode, ['ship', '--quote', old.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`quote ${old.id} is for pickup on 2026-11-19, which has passed (today is 2026-11-23 at the origin)`);
+    expect(refused.stderr).toContain(`shipper ship --quote ${old.id} --requote`);
+    const requoted = await cli(mode, ['ship', '--quote', old.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--requote', '--json']);
+    expect(requoted.code, requoted.stderr).toBe(0);
+    const shipment = JSON.parse(requoted.stdout) as Shipment;
+    expect(shipment.quoteId).not.toBe(old.id);
+    expect(shipment.pickupDate).toBe('2026-11-24');
+    expect(shipment.orderComponents[0]!.description).toBe('Machine parts');
+    expect(requoted.stderr).toMatch(new RegExp(`requoted ${old.id} \\(\\$[\\d,.]+, pickup 2026-11-19\\) as qt_\\w+ \\(\\$[\\d,.]+, pickup 2026-11-24\\): (the same price|[+-]\\$[\\d,.]+)`));
+    // Its pickup day passed: no longer bookable, whatever the expiry says.
+    const status = await json<Quote>(mode, ['quote', 'get', old.id]);
+    expect(status.status).toBe('EXPIRED');
+    expect((await cli(mode, ['quote', 'get', old.id])).stdout).toMatch(/Status\s+pickup day 2026-11-19 passed \(--requote\)/);
+  });
+
   it('filters lists by day and destination, on the bounds', async () => {
     const before = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', 'name=Peach,street1=1 Peachtree St,city=Atlanta,state=GA,zip=30303', '-c', LINE]);
     const day = before.createdAt.slice(0, 10);
@@ -180,6 +204,22 @@ describe('counters never go back', () => {
     expect(serial(await ship())).toBe(6);
     const bols = (await Promise.all((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_')).map(async (name) => (await runInProcess(['--store', store, 'shipment', 'get', name.slice(0, -5), '--json'])).stdout))).map((text) => (JSON.parse(text) as Shipment).bolNumber);
     expect(new Set(bols).size).toBe(6);
+  });
+});
+
+describe('counters across processes', () => {
+  it('hands distinct numbers, above every one in the store, to processes booking at once after the counter file was deleted', async () => {
+    const store = join(work.dir, 'processes');
+    const ship = () => runCli(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW });
+    const before = [await ship(), await ship()].map((result) => JSON.parse(result.stdout) as Shipment);
+    await rm(join(store, 'counters', 'orders.json'));
+    const racing = await Promise.all(Array.from({ length: 6 }, ship));
+    const numbers = racing.map((result) => {
+      expect(result.code, result.stderr).toBe(0);
+      return Number((JSON.parse(result.stdout) as Shipment).orderNumber.slice(3));
+    });
+    expect(new Set(numbers).size).toBe(6);
+    expect(Math.min(...numbers)).toBeGreaterThan(Math.max(...before.map((shipment) => Number(shipment.orderNumber.slice(3)))));
   });
 });
 

@@ -25,6 +25,7 @@ import {
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { buildShipment, checkShipmentAgainstQuote, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
+import { localDateInZone } from '../../domain/transit.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
 import { conflict, constraintViolation, idempotencyKeyReused, internalError, notFound, ProblemError } from '../problems.js';
@@ -421,7 +422,16 @@ export class Bookings {
     if (request.pickupDate !== undefined && request.pickupDate !== quote.pickupDate) {
       laneViolations.push({ field: 'pickupDate', message: `the quote is for pickup on ${quote.pickupDate}` });
     }
-    if (!check.ok && check.reason === 'expired') throw conflict(check.detail);
+    if (!check.ok && check.reason === 'expired') throw conflict(`${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`);
+    // A quote lives a week, its pickup day may pass sooner: no shipment is picked up in the past.
+    const zone = this.deps.zips.lookup(quote.origin.postalCode)?.timeZone ?? 'America/Chicago';
+    const today = localDateInZone(this.deps.now(), zone);
+    if (quote.pickupDate < today) {
+      throw conflict(
+        `quote ${quote.id} is for pickup on ${quote.pickupDate}, which has passed (today is ${today} at the origin); book the same freight on a new quote for the next pickup day: shipper ship --quote ${quote.id} --requote`,
+        [{ field: 'quoteId', message: `its pickup day ${quote.pickupDate} has passed` }],
+      );
+    }
     const violations = [...(check.ok ? [] : check.violations), ...laneViolations];
     if (violations.length > 0) throw conflict(`the shipment does not match quote ${quote.id}`, violations);
     return quote;

@@ -7,6 +7,7 @@ import { beyondLtlWarnings, rateQuote } from '../../domain/rating.js';
 import { quoteRequestSchema, quoteSchema, shipmentSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
+import { localDateInZone } from '../../domain/transit.js';
 import { formatFieldPath, parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
 import { constraintViolation, notFound } from '../problems.js';
@@ -94,7 +95,10 @@ export class Quotes {
   private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'status'>>): Quote {
     const { status: _stored, bookings: _storedBookings, ...stored } = quote;
     const booked = bookings.some((shipment) => shipment.status === 'BOOKED');
-    const expired = this.deps.now().getTime() >= Date.parse(quote.quoteExpirationTime);
+    // A quote cannot be booked once it expired or its pickup day passed at the origin.
+    const now = this.deps.now();
+    const zone = this.deps.zips.lookup(quote.origin.postalCode)?.timeZone ?? 'America/Chicago';
+    const expired = now.getTime() >= Date.parse(quote.quoteExpirationTime) || quote.pickupDate < localDateInZone(now, zone);
     return {
       ...stored,
       status: booked ? 'BOOKED' : expired ? 'EXPIRED' : 'OPEN',

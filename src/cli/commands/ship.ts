@@ -3,7 +3,9 @@
  * with the flags of `shipper quote`.
  */
 import type { Command } from 'commander';
-import type { Quote, ShipmentRequestInput } from '../../domain/schemas.js';
+import type { ShipperApi } from '../../api/types.js';
+import type { Quote, QuoteRequestInput, ShipmentRequestInput } from '../../domain/schemas.js';
+import { formatCents } from '../output.js';
 import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
 import { addBookingCarrierFlags, carrierFieldsFromFlags, type BookingCarrierFlags } from '../carrierOptions.js';
 import { COMPONENT_SPEC_EXAMPLE, HAZMAT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
@@ -27,6 +29,7 @@ export interface ShipOptions extends BookingCarrierFlags {
   specialInstructions?: string;
   idempotencyKey?: string;
   bookAgain?: boolean;
+  requote?: boolean;
 }
 
 /** A consignee written inline whose city and state agree with its ZIP (the API checks them). */
@@ -94,11 +97,37 @@ export function bookedLines(specs: Array<Record<string, unknown>>, quote: Quote 
   });
 }
 
+/**
+ * --requote: the same freight, lane and accessorials on a new quote for the next pickup day (or
+ * --pickup-date), with the price difference said, when the old quote expired or its day passed.
+ */
+async function requote(ctx: CommandContext, api: ShipperApi, old: Quote, pickupDate: string | undefined): Promise<Quote> {
+  const { data: fresh, warnings } = await api.createQuote({
+    origin: { postalCode: old.origin.postalCode, countryCode: 'US' },
+    destination: { postalCode: old.destination.postalCode, countryCode: 'US' },
+    ...(pickupDate ? { pickupDate } : {}),
+    accessorials: old.accessorials,
+    orderComponents: bookedLines([], old) as QuoteRequestInput['orderComponents'],
+  });
+  warnings.forEach((warning) => ctx.io.warn(warning));
+  const difference = fresh.quotedPriceInCents - old.quotedPriceInCents;
+  const change = difference === 0 ? 'the same price' : `${difference > 0 ? '+' : '-'}${formatCents(Math.abs(difference))}`;
+  ctx.io.note(
+    `requoted ${old.id} (${formatCents(old.quotedPriceInCents)}, pickup ${old.pickupDate}) as ${fresh.id} (${formatCents(fresh.quotedPriceInCents)}, pickup ${fresh.pickupDate}): ${change}`,
+  );
+  return fresh;
+}
+
 export async function runShip(ctx: CommandContext, options: ShipOptions): Promise<void> {
   const api = await ctx.api();
-  const quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
-  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from);
-  const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate }, quote);
+  if (options.requote && !options.quote) throw new UsageError('--requote books the freight of a quote (--quote ID) on a new quote');
+  let quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
+  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from ?? quote?.origin.postalCode);
+  if (options.requote && quote) {
+    quote = await requote(ctx, api, quote, pickupDate);
+    options = { ...options, quote: quote.id };
+  }
+  const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate: options.requote ? undefined : pickupDate }, quote);
   const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey });
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(shipment);
@@ -120,6 +149,7 @@ export function registerShipCommand(program: Command, context: ContextFactory): 
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate; not with --quote)', collect, [])
     .option('--ref <refNumber>', 'your reference (PO number...), at most 64 characters')
     .option('--special-instructions <text>', 'printed on the BOL')
+    .option('--requote', 'book the freight of --quote on a new quote for the next pickup day (or --pickup-date), when the old one expired or its pickup day passed; the price difference is shown')
     .option('--book-again', 'book a quote that already has a booked shipment once more (refused otherwise, to prevent double bookings)')
     .option('--idempotency-key <key>', 'retry-safe booking: the same key and request return the first shipment instead of a second');
   addBookingCarrierFlags(ship)

@@ -49,8 +49,9 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
 export function quoteStatusText(quote: Quote, now: Date): string {
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
-  const expired = quote.status === 'EXPIRED' || Date.parse(quote.quoteExpirationTime) <= now.getTime();
-  return `${expired ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime)}`;
+  const timedOut = Date.parse(quote.quoteExpirationTime) <= now.getTime();
+  if (quote.status === 'EXPIRED' && !timedOut) return `pickup day ${quote.pickupDate} passed (--requote)`;
+  return `${timedOut ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime)}`;
 }
 
 export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup, now: Date): void {
