@@ -3,6 +3,7 @@
  * stack trace.
  */
 import { ProblemError, RemoteError } from '../api/problems.js';
+import { FileWriteError } from '../fs/durableWrite.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import type { IO } from './output.js';
 
@@ -83,6 +84,10 @@ export function reportError(error: unknown, io: IO, mode: 'local' | 'remote' = '
   if (error instanceof CliError) {
     io.error(error.message);
     return error.exitCode;
+  }
+  if (error instanceof FileWriteError) {
+    io.error(error.message);
+    return ExitCode.local;
   }
   if (isPromptInterrupt(error)) {
     io.error('cancelled; nothing was written');
