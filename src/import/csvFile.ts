@@ -11,6 +11,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
+import { restoreFormulaCell } from '../csvCells.js';
 import { resolveHeader, type CsvHeader } from './columns.js';
 import type { CsvRow } from './shipmentRows.js';
 
@@ -84,7 +85,8 @@ export async function openCsvFile(path: string): Promise<CsvReading> {
       }
       if (result.done) return undefined;
       const cells = result.value;
-      const row = { line: nextLine, cells };
+      // Cells that shipper's own CSVs escaped against formula injection read back as they were.
+      const row = { line: nextLine, cells: cells.map(restoreFormulaCell) };
       nextLine += 1 + newlinesIn(cells);
       if (cells.every((cell) => cell.trim() === '')) continue;
       return row;

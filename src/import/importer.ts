@@ -15,7 +15,7 @@ import { bookShipments, previewShipments } from '../api/batch.js';
 import type { ShipperApi } from '../api/types.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvReading } from './csvFile.js';
-import { RejectFile } from './rejectFile.js';
+import { RejectFile, rejectFileBom } from './rejectFile.js';
 import {
   groupRows,
   locateViolations,
@@ -178,7 +178,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
   const writesRejects = options.rejectsFile !== undefined && (phase === 'booking' ? context.skipInvalid && !context.dryRun : context.dryRun || !context.skipInvalid);
   const state: ScanState = {
     summary: emptySummary(options.file, context.dryRun),
-    rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, reading.bom) : undefined,
+    rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, rejectFileBom(reading)) : undefined,
     shipmentsBefore: 0,
     chunks: 0,
     fileHash: context.fileHash,

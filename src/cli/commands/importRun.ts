@@ -2,6 +2,7 @@
  * The work of `shipper import` (registered in import.ts, which loads this module, and with it
  * csv-parse, only when the command runs).
  */
+import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { constraintViolation, makeProblem, ProblemError } from '../../api/problems.js';
 import type { ProblemDetail } from '../../domain/schemas.js';
@@ -35,6 +36,11 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   const { io } = ctx;
   const rejectsFile = options.rejects ?? (options.skipInvalid && !options.dryRun ? defaultRejectsPath(file) : undefined);
   if (rejectsFile && resolve(rejectsFile) === resolve(file)) throw new UsageError('--rejects must not be the file being imported');
+  // A reject file is never replaced (it may be the one being fixed). A name the user chose must
+  // mean that file, so it must be free; the default name moves on to orders.rejected-2.csv.
+  if (options.rejects && (await stat(options.rejects).catch(() => undefined))) {
+    throw new UsageError(`--rejects ${options.rejects} exists; shipper never replaces a reject file`, 'remove it or name another file');
+  }
 
   const api = await ctx.api();
   const locations = cachedLocationResolver(locationBookFor(ctx));
@@ -83,6 +89,9 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     process.off('SIGINT', onInterrupt);
   }
   progress?.clear();
+  if (rejectsFile && summary.rejectsFile && summary.rejectsFile !== rejectsFile) {
+    io.warn(`${rejectsFile} exists and was kept; the rejected rows are in ${summary.rejectsFile}`);
+  }
 
   if (document) document.finish(summary);
   else printSummary(io, summary);

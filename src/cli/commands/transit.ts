@@ -131,7 +131,7 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   }
   if (ctx.io.options.json) return ctx.io.json(table);
   if (options.csv) {
-    ctx.io.streams.stdout.write(transitCsv(table));
+    ctx.io.streams.stdout.write(await transitCsv(table));
     return;
   }
   printTransitTable(ctx.io, table, options.days, today);
@@ -261,14 +261,14 @@ const CSV_COLUMNS = [
   'skippedDays',
 ] as const;
 
-function csvCell(value: string | number | boolean | null): string {
-  const text = value === null ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** RFC 4180 CSV, one line per lane and calendar day (closed days included, flagged). */
-export function transitCsv(table: TransitTable): string {
-  const lines = [CSV_COLUMNS.join(',')];
+/**
+ * RFC 4180 CSV, one line per lane and calendar day (closed days included, flagged), written by
+ * csv-stringify with formula cells neutralised (src/csvCells.ts), like every CSV shipper writes.
+ * Loaded only for --csv.
+ */
+export async function transitCsv(table: TransitTable): Promise<string> {
+  const [{ stringify }, { safeCsvOptions }] = await Promise.all([import('csv-stringify/sync'), import('../../csvCells.js')]);
+  const records: Array<Array<string | number | boolean | null>> = [];
   for (const lane of table.lanes) {
     for (const row of lane.rows) {
       const record: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null> = {
@@ -290,10 +290,10 @@ export function transitCsv(table: TransitTable): string {
         estimatedDeliveryLocal: row.estimatedDeliveryDate ? localIsoInstant(row.estimatedDeliveryDate, lane.destination.timeZone) : null,
         skippedDays: row.skippedDays.map((day) => day.date).join('|'),
       };
-      lines.push(CSV_COLUMNS.map((column) => csvCell(record[column])).join(','));
+      records.push(CSV_COLUMNS.map((column) => record[column]));
     }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return stringify([[...CSV_COLUMNS], ...records], safeCsvOptions(','));
 }
 
 export function registerTransitCommands(program: Command, context: ContextFactory): void {
