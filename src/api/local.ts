@@ -34,6 +34,9 @@ import { formatFieldPath, parseRequest } from '../domain/validation.js';
 import { ZipDirectory } from '../geo/zipDirectory.js';
 import { defaultTariffFile, templatesDir } from '../paths.js';
 import { JsonStore, StoreError } from '../store/jsonStore.js';
+import { highestOrderSerialInUse } from './ordersInUse.js';
+import { describeFileError } from '../fs/durableWrite.js';
+import { jsonSyntaxProblem } from '../printable.js';
 import { conflict, constraintViolation, idempotencyKeyReused, makeProblem, notFound, ProblemError, storeFailure } from './problems.js';
 import {
   DEFAULT_PAGE_SIZE,
@@ -371,7 +374,7 @@ export class LocalApi implements ShipperApi {
 
     // 1. The counter: every new number at once.
     const fresh = ready.filter((booking) => booking.serial === undefined);
-    let nextSerial = fresh.length > 0 ? await this.store.reserveSerialsLocked('orders', fresh.length) : 0;
+    let nextSerial = fresh.length > 0 ? await this.store.reserveSerialsLocked('orders', fresh.length, (missing) => highestOrderSerialInUse(this.store, missing)) : 0;
     for (const booking of fresh) {
       booking.serial = nextSerial++;
       booking.id = `sh_${this.nextUlid(this.now().getTime())}`;
@@ -617,10 +620,14 @@ export class LocalApi implements ShipperApi {
     if (this.tariff) return this.tariff;
     const file = this.options.tariffFile ?? defaultTariffFile();
     let json: unknown;
+    let text = '';
     try {
-      json = JSON.parse(await readFile(file, 'utf8'));
+      text = await readFile(file, 'utf8');
+      json = JSON.parse(text);
     } catch (error) {
-      throw makeProblem(500, 'bad-tariff', 'Bad Tariff', `cannot read the tariff ${file}: ${(error as Error).message}`);
+      // Never the file's own text (jsonSyntaxProblem): it would reach the terminal as it is.
+      const reason = error instanceof SyntaxError ? jsonSyntaxProblem(error, text) : describeFileError(error);
+      throw makeProblem(500, 'bad-tariff', 'Bad Tariff', `cannot read the tariff ${file}: ${reason}`);
     }
     const parsed = tariffSchema.safeParse(json);
     if (!parsed.success) {

@@ -36,6 +36,35 @@ export function temporaryPathFor(file: string): string {
   return `${file}.${process.pid}.${++temporaryCounter}.tmp`;
 }
 
+/** Whether a process of this pid runs (on this host, in this pid namespace). */
+export function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
+}
+
+/** Temporary files as temporaryPathFor names them; group 1 is the writer's pid. */
+const TEMPORARY_FILE = /^.+\.(\d+)\.\d+\.tmp$/;
+
+/**
+ * Removes from `dir` the temporary files of writers that were killed between their write and
+ * their rename (SIGKILL, power loss): those whose name matches `pattern` (group 1: the pid) and
+ * whose process is gone. Those of live processes are left alone. Returns how many were removed.
+ */
+export async function removeOrphanedTemporaries(dir: string, pattern: RegExp = TEMPORARY_FILE): Promise<number> {
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  const orphans = names.filter((name) => {
+    const pid = pattern.exec(name)?.[1];
+    return pid !== undefined && !isProcessAlive(Number(pid));
+  });
+  await Promise.all(orphans.map((name) => fs.promises.unlink(join(dir, name)).catch(() => undefined)));
+  return orphans.length;
+}
+
 /** `orders.rejected.csv` -> `orders.rejected-2.csv` (attempt 2), `-3`, ... */
 export function numberedName(file: string, attempt: number): string {
   if (attempt <= 1) return file;

@@ -10,7 +10,8 @@
  * fixing right now), it takes the next free one, `orders.rejected-2.csv`, and says so.
  */
 import { stringify } from 'csv-stringify/sync';
-import { DurableFileWriter } from '../fs/durableWrite.js';
+import { basename, dirname, extname } from 'node:path';
+import { DurableFileWriter, removeOrphanedTemporaries } from '../fs/durableWrite.js';
 import { safeCsvOptions } from '../csvCells.js';
 import { REASON_COLUMN, normaliseHeaderName } from './columns.js';
 import type { CsvViolation, RowGroup } from './shipmentRows.js';
@@ -46,6 +47,7 @@ export class RejectFile {
 
   async write(group: RowGroup, violations: CsvViolation[]): Promise<void> {
     if (!this.writer) {
+      await removeLeftovers(this.path);
       this.writer = await DurableFileWriter.open(this.path, { whenExists: 'number' });
       const header = [...this.headerCells];
       header[this.reasonPosition] = REASON_COLUMN;
@@ -79,6 +81,14 @@ export class RejectFile {
     const padded = Array.from({ length: Math.max(this.width, cells.length) }, (_, index) => cells[index] ?? '');
     return stringify([padded], this.options);
   }
+}
+
+/** Temporary files of this reject file (and its numbered names) that a killed import left. */
+async function removeLeftovers(path: string): Promise<void> {
+  const extension = extname(path);
+  const stem = basename(path, extension).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ext = extension.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await removeOrphanedTemporaries(dirname(path), new RegExp(`^${stem}(?:-\\d+)?${ext}\\.(\\d+)\\.\\d+\\.tmp$`));
 }
 
 export function describeViolation(violation: CsvViolation): string {

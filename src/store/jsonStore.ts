@@ -11,7 +11,7 @@ import { access, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../concurrency.js';
-import { describeFileError, syncDirectory, temporaryPathFor, writeNewFileDurably } from '../fs/durableWrite.js';
+import { describeFileError, removeOrphanedTemporaries, syncDirectory, temporaryPathFor, writeNewFileDurably } from '../fs/durableWrite.js';
 import { makeDirectory } from '../fs/makeDirectory.js';
 import { jsonSyntaxProblem, printable } from '../printable.js';
 import { acquireLock, LockError } from './storeLock.js';
@@ -34,16 +34,6 @@ const COLLECTION = /^[a-z][a-z0-9-]*$/;
 /** `<id>.json.<pid>.<n>.tmp`, as put() and putMany() name their temporary files. */
 const TEMPORARY_FILE = /^[A-Za-z0-9_-]{1,128}\.json\.(\d+)\.\d+\.tmp$/;
 
-function isProcessAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
-  }
-}
-
 export function isSafeRecordId(id: string): boolean {
   return RECORD_ID.test(id);
 }
@@ -58,6 +48,9 @@ export class JsonStore {
   private readonly readyCollections = new Set<string>();
   private readonly sweptCollections = new Set<string>();
   private readonly directorySyncs = new DirectorySyncs();
+  /** Per counter, the last number this object reserved; and the counters checked against the records. */
+  private readonly reserved = new Map<string, number>();
+  private readonly checkedCounters = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -158,14 +151,7 @@ export class JsonStore {
    * once per collection and process; it costs one directory listing.
    */
   async removeOrphanedTemporaries(collection: string): Promise<number> {
-    const dir = this.collectionDir(collection);
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const orphans = names.filter((name) => {
-      const pid = TEMPORARY_FILE.exec(name)?.[1];
-      return pid !== undefined && !isProcessAlive(Number(pid));
-    });
-    await mapInOrder(orphans, 32, (name) => unlink(join(dir, name)).catch(() => undefined));
-    return orphans.length;
+    return removeOrphanedTemporaries(this.collectionDir(collection), TEMPORARY_FILE);
   }
 
   /** Ids of a collection, newest first (ids sort by creation time). */
@@ -210,11 +196,23 @@ export class JsonStore {
   /**
    * Reserves `count` consecutive numbers from a counter that only ever goes up and returns the
    * first. Must run inside withLock(name): the lock is what makes it safe across processes.
+   *
+   * The counter file is a cache of the numbers in use, not their truth: when it is deleted,
+   * lowered or restored from an old backup, no number may be handed out twice. So the first
+   * reservation of this store object asks `highestInUse` (told whether the counter file is
+   * missing) for the highest number the records hold, and every reservation starts above the
+   * highest of the counter, those records and what this object reserved before.
    */
-  async reserveSerialsLocked(name: string, count = 1): Promise<number> {
+  async reserveSerialsLocked(name: string, count = 1, highestInUse?: (counterMissing: boolean) => Promise<number>): Promise<number> {
     const current = await this.get('counters', name, counterSchema);
-    const first = (current?.last ?? 0) + 1;
+    let floor = this.reserved.get(name) ?? 0;
+    if (highestInUse && !this.checkedCounters.has(name)) {
+      floor = Math.max(floor, await highestInUse(current === undefined));
+      this.checkedCounters.add(name);
+    }
+    const first = Math.max(current?.last ?? 0, floor) + 1;
     await this.put('counters', name, { last: first + count - 1 });
+    this.reserved.set(name, first + count - 1);
     return first;
   }
 }

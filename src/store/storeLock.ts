@@ -24,7 +24,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { describeFileError } from '../fs/durableWrite.js';
+import { describeFileError, isProcessAlive } from '../fs/durableWrite.js';
 
 export interface LockOwner {
   pid: number;
@@ -98,15 +98,6 @@ export function processStart(pid: number): string | null {
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
   } catch {
     return null;
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
-import { FileWriteError, writeFileDurably } from '../../fs/durableWrite.js';
+import { FileWriteError, removeOrphanedTemporaries, writeFileDurably } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { extname, join, resolve } from 'node:path';
 import type { ShipperApi } from '../../api/types.js';
@@ -109,6 +109,8 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   await makeDirectory(plan.dir).catch((error: Error) => {
     throw new CliError(`cannot create ${plan.dir}: ${error.message}`, ExitCode.local);
   });
+  // What a killed earlier run left half-written (never under a .pdf name) goes now.
+  await removeOrphanedTemporaries(plan.dir, /^.+\.pdf\.(\d+)\.\d+\.tmp$/i);
 
   const written: WrittenBol[] = [];
   const skipped: Array<{ shipmentId: string; file: string }> = [];

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ProblemError } from '../../api/problems.js';
-import { MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
+import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
 import type { TransitLane, TransitRow, TransitTable } from '../../domain/schemas.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../dates.js';
@@ -303,7 +303,7 @@ export function registerTransitCommands(program: Command, context: ContextFactor
     .option('--from <zip>', 'origin ZIP code')
     .option('--to <zip|file>', 'destination ZIP, comma-separated ZIPs, a file of ZIPs (one per line) or - for stdin; repeat for more', collect, [])
     .option('--pickup-date <date>', 'first pickup date: YYYY-MM-DD or words (tomorrow, friday, +3, 11/27); default the next business day')
-    .option('--days <n>', `show the next N pickup (business) days per lane, with the closed days between (1-${MAX_TRANSIT_PICKUP_DAYS})`, parsePickupDays, 1)
+    .option('--days <n>', `show the next N pickup (business) days per lane, with the closed days between (1-${MAX_TRANSIT_PICKUP_DAYS}; at most ${MAX_TRANSIT_LANE_DAYS.toLocaleString('en-US')} lanes x days per request)`, parsePickupDays, 1)
     .option('--csv', 'CSV on stdout (one line per lane and day) for spreadsheets and scripts')
     .addHelpText(
       'after',
