@@ -117,7 +117,7 @@ function writeAll(fd: number, data: Uint8Array, done: (error: Error | null) => v
     fs.write(fd, data, offset, data.length - offset, null, (error, written) => {
       if (error) return done(error);
       // Zero bytes without an error would loop for ever: the file system is not taking data.
-      if (written <= 0) return done(errorWithCode(`the file system took 0 of ${data.length - offset} bytes`, 'EIO'));
+      if (written <= 0) return done(errorWithCode(`the file system took 0 of ${data.length - offset} bytes`, 'ENOPROGRESS'));
       from(offset + written);
     });
   };
