@@ -95,7 +95,7 @@ describe('import killed with SIGKILL at a random point', () => {
       let acknowledged: Array<{ id: string; orderNumber: string; refNumber: string }> = [];
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
-        acknowledged = [...stdout.matchAll(/^ {4}(\{"line".*\})$/gm)].map((match) => JSON.parse(match[1]!));
+        acknowledged = [...stdout.matchAll(/^ {4}(\{"line".*\}),?$/gm)].map((match) => JSON.parse(match[1]!));
         if (acknowledged.length >= killAfter) child.kill('SIGKILL');
       });
       const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
