@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { HEADER, csvLine, rowCells, shipmentsCsv } from '../helpers/csv.js';
+import { makeReadOnly } from '../helpers/faults.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
@@ -100,3 +101,40 @@ describe('a reject file never replaces a file', () => {
     expect(await shipments(cli)).toEqual([]);
   });
 });
+
+describe('a reject file that cannot be written', () => {
+  it('--rejects in a read-only directory: exit 5 before anything is booked', async () => {
+    const { dir, cli } = caseDir();
+    await mkdir(join(dir, 'locked'), { recursive: true });
+    const file = join(dir, 'orders.csv');
+    await writeFile(file, `${shipmentsCsv(2, 1, 'A').trimEnd()}\n${csvLine(rowCells('BAD-1', true, { pallets: '0' }))}\n`);
+    const readOnly = await makeReadOnly(join(dir, 'locked'));
+    try {
+      const result = await cli(['import', file, '--skip-invalid', '--rejects', join(dir, 'locked', 'r.csv')]);
+      expect(result.code).toBe(5);
+      expect(result.stderr).toBe(`shipper: cannot write the reject file ${join(dir, 'locked', 'r.csv')}: ${readOnly.kind === 'bind-mount' ? 'the file system is read-only' : 'permission denied'}\n`);
+    } finally {
+      await readOnly.restore();
+    }
+    expect(await shipments(cli)).toEqual([]);
+  });
+
+  it('the default one beside a read-only input: the import stops at the first rejected row, exit 5 naming the file', async () => {
+    const { dir, cli } = caseDir();
+    const inputs = join(dir, 'inputs');
+    await mkdir(inputs, { recursive: true });
+    const file = join(inputs, 'orders.csv');
+    await writeFile(file, `${shipmentsCsv(2, 1, 'A').trimEnd()}\n${csvLine(rowCells('BAD-1', true, { pallets: '0' }))}\n`);
+    const readOnly = await makeReadOnly(inputs);
+    try {
+      const result = await cli(['import', file, '--skip-invalid']);
+      expect(result.code).toBe(5);
+      expect(result.stderr).toContain(`cannot write ${join(inputs, 'orders.rejected.csv')}: ${readOnly.kind === 'bind-mount' ? 'the file system is read-only' : 'permission denied'}`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await readOnly.restore();
+    }
+    expect(await readdir(inputs)).toEqual(['orders.csv']);
+  });
+});
+

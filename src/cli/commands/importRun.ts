@@ -2,7 +2,9 @@
  * The work of `shipper import` (registered in import.ts, which loads this module, and with it
  * csv-parse, only when the command runs).
  */
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { describeFileError, FileWriteError } from '../../fs/durableWrite.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { constraintViolation, makeProblem, ProblemError } from '../../api/problems.js';
 import type { ProblemDetail } from '../../domain/schemas.js';
@@ -40,6 +42,13 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   // mean that file, so it must be free; the default name moves on to orders.rejected-2.csv.
   if (options.rejects && (await stat(options.rejects).catch(() => undefined))) {
     throw new UsageError(`--rejects ${options.rejects} exists; shipper never replaces a reject file`, 'remove it or name another file');
+  }
+  // Found now, not after half the file is booked: the directory of --rejects must take a file.
+  // (The default one, beside the input, is needed only when a row is rejected.)
+  if (options.rejects) {
+    await access(dirname(resolve(options.rejects)), constants.W_OK).catch((error: unknown) => {
+      throw new CliError(`cannot write the reject file ${options.rejects}: ${describeFileError(error)}`, ExitCode.local);
+    });
   }
 
   const api = await ctx.api();
@@ -166,7 +175,13 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
   if (error instanceof ImportInterruptedError) {
     const { cause, summary } = error;
     const code =
-      cause instanceof ProblemError ? exitCodeForProblem(cause, ctx.mode) : cause instanceof RemoteError ? ExitCode.remote : ExitCode.rejected;
+      cause instanceof ProblemError
+        ? exitCodeForProblem(cause, ctx.mode)
+        : cause instanceof RemoteError
+          ? ExitCode.remote
+          : cause instanceof FileWriteError
+            ? ExitCode.local
+            : ExitCode.rejected;
     const problem: ProblemDetail =
       cause instanceof ProblemError ? { ...cause.problem, detail: error.message } : makeProblem(409, 'import-interrupted', 'Import Interrupted', error.message).problem;
     if (document) document.fail(summary, { ...problem, violations: summary.violations });
