@@ -79,7 +79,11 @@ function codeOf(error: unknown): string | undefined {
 
 /** A reason people understand, for the errno codes a write meets. */
 export function describeFileError(error: unknown): string {
-  switch (codeOf(error)) {
+  const code = codeOf(error);
+  // An error that already says what happened in words (makeDirectory's, ours) keeps them; Node's
+  // own start with their code ("ENOENT: no such file or directory, open '/x'").
+  if (error instanceof Error && code && !error.message.startsWith(`${code}:`)) return error.message;
+  switch (code) {
     case 'ENOSPC':
       return 'no space left on the disk';
     case 'EDQUOT':
