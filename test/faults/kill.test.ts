@@ -124,7 +124,7 @@ describe('bol --all killed with SIGKILL at a random point', () => {
     const dir = await freshDir('bol');
     const store = join(dir, 'store');
     const api = new LocalApi({ storeDir: store });
-    const count = 30;
+    const count = 12;
     const outcomes = await api.createShipments(
       Array.from({ length: count }, (_, index) => ({ request: { refNumber: `B-${index}`, shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
     );
