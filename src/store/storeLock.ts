@@ -21,7 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describeFileError, isProcessAlive } from '../fs/durableWrite.js';
@@ -264,14 +264,14 @@ async function sweepLeftovers(lockDir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const now = Date.now();
   for (const name of names) {
-    if (!name.startsWith(prefix) || !/\.(dead-[\w-]+|released-\w+|\w+\.new)$/.test(name)) continue;
+    if (!name.startsWith(prefix) || !/\.(dead-[\w-]+|\w+\.new)$/.test(name)) continue;
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (info && now - info.mtimeMs > TOMBSTONE_MS) await rm(path, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
-/** The held lock: refreshed while held; released by moving it aside, then removing it. */
+/** The held lock: refreshed while held; released by removing its owner file, then the directory. */
 function holding(lockDir: string, owner: LockOwner, refreshMs: number): Release {
   const ownerFile = join(lockDir, OWNER_FILE);
   const refresh = setInterval(() => {
@@ -281,15 +281,12 @@ function holding(lockDir: string, owner: LockOwner, refreshMs: number): Release 
   refresh.unref();
   return async () => {
     clearInterval(refresh);
-    const current = await readOwner(lockDir).catch(() => 'missing' as const);
     // Taken over (this process was judged dead from another host): it is no longer ours to remove.
-    if (current === 'missing' || current.owner?.token !== owner.token) return;
-    const released = `${lockDir}.released-${owner.token}`;
-    try {
-      await rename(lockDir, released);
-    } catch {
-      return;
-    }
-    await rm(released, { recursive: true, force: true }).catch(() => undefined);
+    const current = parseOwner(await readFile(ownerFile, 'utf8').catch(() => ''));
+    if (current?.token !== owner.token) return;
+    // Between these two steps the lock is an empty directory: a contender's rename replaces it
+    // (and our rmdir then fails on their owner file), a reader waits and tries again.
+    await unlink(ownerFile).catch(() => undefined);
+    await rmdir(lockDir).catch(() => undefined);
   };
 }
