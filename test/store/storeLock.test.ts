@@ -195,20 +195,25 @@ describe('the store lock across processes', () => {
       const contenders = 3;
       const times = 15;
       const running = Array.from({ length: contenders }, () => {
-        const child = spawn(process.execPath, [worker, lock, 'count', counter, String(times), log], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, [worker, lock, 'count', counter, String(times), log], { stdio: ['ignore', 'pipe', 'pipe'] });
         children.push(child);
-        return once(child, 'exit').then(([code]) => code);
+        let stderr = '';
+        child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        return once(child, 'exit').then(([code]) => (code === 0 ? 0 : `${code} ${stderr.trim().split('\n').slice(0, 3).join(' | ')}`));
       });
-      expect(await Promise.all(running)).toEqual(Array(contenders).fill(0));
-      expect(Number(await readFile(counter, 'utf8'))).toBe(contenders * times);
+      const codes = await Promise.all(running);
+      // Enough to tell what happened when a run of a long campaign fails.
+      const story = async () => `run ${run}: exits ${codes.join(',')}; ${dir}: ${(await readdir(dir)).join(' ')}; log:\n${await readFile(log, 'utf8')}`;
+      expect(codes, await story()).toEqual(Array(contenders).fill(0));
+      expect(Number(await readFile(counter, 'utf8')), await story()).toBe(contenders * times);
       const lines = (await readFile(log, 'utf8')).trim().split('\n');
-      expect(lines).toHaveLength(2 * contenders * times);
+      expect(lines, await story()).toHaveLength(2 * contenders * times);
       for (let index = 0; index < lines.length; index += 2) {
-        expect(lines[index]).toMatch(/^enter \d+$/);
-        expect(lines[index + 1]).toBe(lines[index]!.replace('enter', 'exit'));
+        expect(lines[index], await story()).toMatch(/^enter \d+$/);
+        expect(lines[index + 1], await story()).toBe(lines[index]!.replace('enter', 'exit'));
       }
       // Exactly one takeover of the dead holder's lock, and no lock left behind.
-      expect((await readdir(dir)).filter((name) => name.startsWith('orders.lock')).map((name) => name.replace(/-[0-9a-f]+$/, ''))).toEqual(['orders.lock.dead']);
+      expect((await readdir(dir)).filter((name) => name.startsWith('orders.lock')).map((name) => name.replace(/-[0-9a-f]+$/, '')), await story()).toEqual(['orders.lock.dead']);
     }
   });
 });
