@@ -18,11 +18,6 @@ import type { Options as StringifyOptions } from 'csv-stringify';
 const FORMULA_START = /^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const ESCAPED_FORMULA = /^'+[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
-/** Whether a spreadsheet would read the cell as a formula (or it is one of our escapes). */
-export function needsFormulaEscape(cell: string): boolean {
-  return FORMULA_START.test(cell);
-}
-
 /** The cell as the importer should read it: one leading quote off a cell we escaped. */
 export function restoreFormulaCell(cell: string): string {
   return ESCAPED_FORMULA.test(cell) ? cell.slice(1) : cell;

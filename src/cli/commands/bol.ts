@@ -86,7 +86,7 @@ async function outputPlan(output: string | undefined, count: number): Promise<{ 
 const FILE_SAFE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `BOL-SO-000001.pdf`; `BOL-<shipment id>.pdf` when the order number cannot be a file name. */
-export function bolFileName(orderNumber: string | undefined, shipmentId: string): string {
+function bolFileName(orderNumber: string | undefined, shipmentId: string): string {
   if (orderNumber && FILE_SAFE.test(orderNumber)) return `BOL-${orderNumber}.pdf`;
   return `BOL-${shipmentId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)}.pdf`;
 }
