@@ -6,6 +6,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { createBolRenderer, findBolTemplatesDir } from '../src/bol/index.js';
 import { component, describedComponents, makeShipment } from '../test/bol/fixtures.js';
+import { figure } from './lib.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const renderer = createBolRenderer({ templatesDir: findBolTemplatesDir() });
@@ -43,6 +44,12 @@ console.log(`  total ${elapsed.toFixed(2)} s, ${(count / elapsed).toFixed(1)} BO
 console.log(`  resident memory after the loop ${(rssAfterLoop / 2 ** 20).toFixed(0)} MB`);
 console.log(`  mean size ${kb(bytes / count)}; one standard PDF ${kb(single.byteLength)}, one acme-logistics PDF ${kb(partner.byteLength)}  [${verdict(Math.max(single.byteLength, partner.byteLength) < 80 * 1024)} vs < 80 KB]`);
 console.log(`500-component BOL: ${bigSeconds.toFixed(2)} s, ${await countPages(big)} pages, ${kb(big.byteLength)}  [${verdict(bigSeconds < 2)} vs < 2 s]`);
+figure({ bench: 'bol', name: `${count.toLocaleString('en-US')} single-page BOLs in one process`, value: elapsed, unit: 's', target: { op: '<', value: (20 * count) / 1000 } });
+figure({ bench: 'bol', name: 'BOLs per second', value: count / elapsed, unit: '/s' });
+figure({ bench: 'bol', name: 'the first BOL (loads fonts and template)', value: first, unit: 'ms' });
+figure({ bench: 'bol', name: 'one standard PDF', value: single.byteLength / 1024, unit: 'KB', target: { op: '<', value: 80 } });
+figure({ bench: 'bol', name: 'one acme-logistics PDF', value: partner.byteLength / 1024, unit: 'KB', target: { op: '<', value: 80 } });
+figure({ bench: 'bol', name: 'one 500-component BOL', value: bigSeconds, unit: 's', target: { op: '<', value: 2 } });
 
 async function countPages(pdf: Uint8Array): Promise<number> {
   return (await PDFDocument.load(pdf)).getPageCount();

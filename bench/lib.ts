@@ -27,3 +27,21 @@ export function timeCommand(command: string, args: string[], runs: number, env: 
 export function row(label: string, value: string): void {
   console.log(`${label.padEnd(44)} ${value}`);
 }
+
+/**
+ * A figure for `npm run bench`'s table: one `BENCH_FIGURE {json}` line on stdout, next to the
+ * human lines. The ratio is value / baseline (same run); the target applies to the value, or to
+ * the ratio when `target.of` is 'ratio'.
+ */
+export interface Figure {
+  bench: string;
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: { name: string; value: number; unit?: string };
+  target?: { op: '<' | '<=' | '>=' | '>' | '='; value: number; of?: 'value' | 'ratio' };
+}
+
+export function figure(entry: Figure): void {
+  console.log(`BENCH_FIGURE ${JSON.stringify(entry)}`);
+}

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, row, timeCommand } from './lib.js';
+import { BIN, figure, row, timeCommand } from './lib.js';
 
 const runs = Number(process.argv[2] ?? 21);
 const store = mkdtempSync(join(tmpdir(), 'shipper-bench-quote-'));
@@ -17,6 +17,7 @@ try {
   console.log(`local quote, median of ${runs} runs (ms)`);
   row('node -e 0 (baseline)', `${node.toFixed(1)} ms`);
   row('shipper quote --json (local, new quote)', `${quote.toFixed(1)} ms  (${(quote / node).toFixed(2)}x baseline)`);
+  figure({ bench: 'quote', name: 'local shipper quote --json', value: quote, unit: 'ms', baseline: { name: 'node -e 0', value: node }, target: { op: '<=', value: 3, of: 'ratio' } });
 } finally {
   rmSync(store, { recursive: true, force: true });
 }

@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { LocalApi } from '../src/api/local.js';
 import type { QuoteRequestInput } from '../src/domain/schemas.js';
-import { BIN, row } from './lib.js';
+import { BIN, figure, row } from './lib.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -222,6 +222,21 @@ try {
   ];
   console.log('');
   for (const [label, ok] of checks) row(`target: ${label}`, ok ? 'met' : 'NOT MET');
+  const helloWorld = { name: 'node:http hello-world', value: baseline.rps, unit: 'req/s' };
+  figure({ bench: 'serve', name: 'GET quote', value: get.rps, unit: 'req/s', baseline: helloWorld, target: { op: '>=', value: 5_000 } });
+  figure({ bench: 'serve', name: 'GET quote p99', value: get.p99, unit: 'ms', target: { op: '<', value: 50 } });
+  figure({ bench: 'serve', name: 'GET quote, record cache off', value: getUncached.rps, unit: 'req/s', baseline: helloWorld });
+  figure({ bench: 'serve', name: 'POST quote', value: post.rps, unit: 'req/s', baseline: { name: 'the engine alone (no HTTP)', value: engine, unit: 'quotes/s' }, target: { op: '>=', value: 1_000 } });
+  figure({ bench: 'serve', name: 'POST quote p99', value: post.p99, unit: 'ms', target: { op: '<', value: 50 } });
+  figure({ bench: 'serve', name: 'POST shipment (quotes first)', value: postShipment.rps, unit: 'req/s' });
+  figure({ bench: 'serve', name: 'POST shipment p99', value: postShipment.p99, unit: 'ms' });
+  figure({
+    bench: 'serve',
+    name: 'errors, non-2xx, lost quotes, shared order numbers',
+    value: get.errors + post.errors + postShipment.errors + get.non2xx + post.non2xx + postShipment.non2xx + missing + (booked.length - new Set(booked).size),
+    unit: '',
+    target: { op: '=', value: 0 },
+  });
   failed = checks.slice(3).some(([, ok]) => !ok);
 } finally {
   await Promise.all([stopChild(hello.child), stopChild(shipper.child), ...(uncached ? [stopChild(uncached.child)] : [])]);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, row, timeCommand } from './lib.js';
+import { BIN, figure, row, timeCommand } from './lib.js';
 
 const runs = Number(process.argv[2] ?? 21);
 const big = Number(process.argv[3] ?? 100_000);
@@ -33,6 +33,14 @@ try {
   console.log(`quote get, median of ${runs} runs (ms)`);
   row('10 records (baseline)', `${smallMs.toFixed(1)} ms`);
   row(`${big.toLocaleString('en-US')} records`, `${largeMs.toFixed(1)} ms  (${(largeMs / smallMs).toFixed(2)}x baseline)`);
+  figure({
+    bench: 'store',
+    name: `quote get with ${big.toLocaleString('en-US')} records`,
+    value: largeMs,
+    unit: 'ms',
+    baseline: { name: 'with 10 records', value: smallMs },
+    target: { op: '<=', value: 1.5, of: 'ratio' },
+  });
 } finally {
   rmSync(small.store, { recursive: true, force: true });
   rmSync(large.store, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, ROOT, row, timeCommand } from './lib.js';
+import { BIN, figure, ROOT, row, timeCommand } from './lib.js';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const work = mkdtempSync(join(tmpdir(), 'shipper-bench-transit-'));
@@ -42,6 +42,7 @@ try {
   for (const [label, args] of cases) {
     const ms = timeCommand(node, [BIN, ...args], RUNS, env);
     row(label, `${ms.toFixed(0)} ms  (${(ms / baseline).toFixed(2)}x baseline, +${(ms - baseline).toFixed(0)} ms)`);
+    figure({ bench: 'transit', name: label.replace(/^transit, /, ''), value: ms, unit: 'ms', baseline: { name: 'shipper --version', value: baseline } });
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

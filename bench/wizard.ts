@@ -8,7 +8,7 @@ import { spawn } from '@lydell/node-pty';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, median, row, timeCommand } from './lib.js';
+import { BIN, figure, median, row, timeCommand } from './lib.js';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const work = mkdtempSync(join(tmpdir(), 'shipper-bench-wizard-'));
@@ -49,6 +49,7 @@ try {
   console.log(`shipper quote wizard, median of ${RUNS} runs (Node ${process.version})`);
   row('baseline: shipper --version', `${baseline.toFixed(0)} ms`);
   row('shipper quote: first prompt on screen', `${wizard.toFixed(0)} ms  (${(wizard / baseline).toFixed(2)}x baseline, +${(wizard - baseline).toFixed(0)} ms)`);
+  figure({ bench: 'wizard', name: 'first prompt on screen (pseudo-terminal)', value: wizard, unit: 'ms', baseline: { name: 'shipper --version', value: baseline } });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -24,7 +24,7 @@ import {
   storedDimensionsSchema,
   violationSchema,
 } from '../domain/schemas.js';
-import { JSON_TYPE, OPENAPI_PATH, OPERATION_NAMES, operations, PROBLEM_TYPE, resourceOfParam, type ErrorStatus, type OperationSpec } from './operations.js';
+import { JSON_TYPE, OPENAPI_PATH, OPERATION_NAMES, operations, PROBLEM_TYPE, resourceOfParam, type BinaryResponse, type ErrorStatus, type OperationSpec } from './operations.js';
 
 type JsonObject = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -175,6 +175,12 @@ const PROBLEM_RESPONSES = {
   IdempotencyKeyReused: problemResponse('The Idempotency-Key was already used with a different request body'),
   InternalError: problemResponse('The service failed; never carries a stack trace'),
 };
+/** Every media type a binary operation can answer (by `format`), each a string of its bytes. */
+function binaryContent(response: BinaryResponse): JsonObject {
+  const types = new Set([response.mediaType, ...Object.values(response.mediaTypes ?? {})]);
+  return Object.fromEntries([...types].map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
+}
+
 const use = (name: keyof typeof PROBLEM_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
 const writeHeaders = {
@@ -249,7 +255,7 @@ function paths(): JsonObject {
     const success =
       'schema' in spec.response
         ? jsonResponse(spec.response.description, spec.response.id, spec.response.status === 201 ? writeHeaders : undefined)
-        : { description: spec.response.description, content: { [spec.response.mediaType]: { schema: { type: 'string', contentMediaType: spec.response.mediaType } } } };
+        : { description: spec.response.description, content: binaryContent(spec.response) };
     const responses: JsonObject = { [spec.response.status]: success };
     for (const status of spec.errors) responses[status] = use(ERROR_RESPONSES[status]);
     result[spec.path] ??= {};

@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request, RetryAgent } from 'undici';
 import type { z } from 'zod';
 import { problemDetailSchema, type ProblemDetail, type Quote, type Shipment } from '../domain/schemas.js';
+import { MAX_BATCH_COMPONENTS } from '../domain/limits.js';
 import { formatFieldPath } from '../domain/validation.js';
 import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec } from './operations.js';
 import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
@@ -379,15 +380,21 @@ const isSuccess = (status: number) => status >= 200 && status < 300;
 function* requestParts(items: unknown[]): Generator<string[]> {
   let part: string[] = [];
   let bytes = 0;
+  let components = 0;
   for (const item of items) {
     const text = JSON.stringify(item);
-    if (part.length > 0 && (part.length === BATCH_REQUEST_ITEMS || bytes + text.length > BATCH_REQUEST_BYTES)) {
+    // The server also bounds the order components of a request (MAX_BATCH_COMPONENTS).
+    const own = (item as { request?: { orderComponents?: unknown } }).request?.orderComponents;
+    const count = Array.isArray(own) ? own.length : 0;
+    if (part.length > 0 && (part.length === BATCH_REQUEST_ITEMS || bytes + text.length > BATCH_REQUEST_BYTES || components + count > MAX_BATCH_COMPONENTS)) {
       yield part;
       part = [];
       bytes = 0;
+      components = 0;
     }
     part.push(text);
     bytes += text.length + 1;
+    components += count;
   }
   if (part.length > 0) yield part;
 }

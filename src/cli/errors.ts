@@ -3,7 +3,8 @@
  * trace. Every error shipper describes itself is a ShipperError (api/problems.ts), which knows its
  * exit code and its ProblemDetail; anything else is "unexpected" (exit 5).
  */
-import { ExitCode, ShipperError, type Mode } from '../api/problems.js';
+import { ExitCode, PROBLEM_TYPE_BASE, ShipperError, type Mode } from '../api/problems.js';
+import { FileWriteError } from '../fs/durableWrite.js';
 import type { IO } from './output.js';
 
 export { CliError, ExitCode, ProblemError, RemoteError, UsageError } from '../api/problems.js';
@@ -14,6 +15,12 @@ export function reportError(error: unknown, io: IO, mode: Mode = 'local', debug 
     if (io.options.json && !alreadyWritten(error)) io.json(error.toProblem(mode));
     io.error(error.line(mode));
     return error.exitCode(mode);
+  }
+  // A file of the user's that could not be written whole (full disk, no permission): the file is named, nothing partial is left.
+  if (error instanceof FileWriteError) {
+    if (io.options.json) io.json({ type: `${PROBLEM_TYPE_BASE}file-write`, title: 'File Not Written', status: 500, detail: error.message });
+    io.error(error.message);
+    return ExitCode.local;
   }
   if (isPromptInterrupt(error)) {
     if (io.options.json) io.json({ type: 'urn:shipper:problem:interrupted', title: 'Interrupted', status: 499, detail: 'cancelled; nothing was written' });

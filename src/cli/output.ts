@@ -5,6 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
+import { printable } from '../printable.js';
 
 export interface IOStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -59,17 +60,19 @@ export class IO {
     this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  // Messages carry data (file names, cells, what a server said): printable() keeps its control
+  // characters (an ESC from a damaged file) from reaching the terminal.
   warn(message: string): void {
-    this.streams.stderr.write(`${this.errColor.yellow('warning:')} ${message}\n`);
+    this.streams.stderr.write(`${this.errColor.yellow('warning:')} ${printable(message)}\n`);
   }
 
   error(message: string): void {
-    this.streams.stderr.write(`${this.errColor.red(`shipper: ${message}`)}\n`);
+    this.streams.stderr.write(`${this.errColor.red(`shipper: ${printable(message)}`)}\n`);
   }
 
   /** Status lines for people (progress, "wrote file"): stderr, so stdout stays clean for pipes. */
   note(message: string): void {
-    if (!this.options.quiet) this.streams.stderr.write(`${message}\n`);
+    if (!this.options.quiet) this.streams.stderr.write(`${printable(message)}\n`);
   }
 
   table(

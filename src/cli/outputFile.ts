@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../api/problems.js';
+import { writeFileDurably } from '../fs/durableWrite.js';
 import { makeDirectory } from '../fs/makeDirectory.js';
 import type { IO } from './output.js';
 
@@ -19,8 +20,12 @@ export async function outputPath(output: string | undefined, defaultName: string
   return file;
 }
 
-/** Writes the bytes (or prints them on stdout for `-`) and says where, on stderr. */
-export async function writeOutput(io: IO, file: string | '-', bytes: Uint8Array, what: string): Promise<void> {
+/**
+ * Writes the bytes whole or not at all (src/fs: temporary file, every byte, fsync, size check,
+ * rename), or prints them on stdout for `-`, and says where on stderr. Without --force an existing
+ * file is refused even when it appeared since outputPath looked.
+ */
+export async function writeOutput(io: IO, file: string | '-', bytes: Uint8Array, what: string, force = false): Promise<void> {
   if (file === '-') {
     io.streams.stdout.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return;
@@ -29,10 +34,6 @@ export async function writeOutput(io: IO, file: string | '-', bytes: Uint8Array,
   await makeDirectory(dirname(file)).catch((error: Error) => {
     throw new CliError(`cannot create ${dirname(file)}: ${error.message}`, ExitCode.local);
   });
-  // Atomic: a failed or interrupted run never leaves a truncated file behind.
-  const { default: writeFileAtomic } = await import('write-file-atomic');
-  await writeFileAtomic(file, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).catch((error: Error) => {
-    throw new CliError(`cannot write ${file}: ${error.message}`, ExitCode.local);
-  });
+  await writeFileDurably(file, bytes, { whenExists: force ? 'replace' : 'refuse' });
   io.note(`Wrote ${what} to ${file} (${Math.max(1, Math.round(bytes.byteLength / 1024))} KB)`);
 }

@@ -9,7 +9,16 @@
  */
 import { z } from 'zod';
 import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
-import { FREIGHT_LIMITS, formatLimit, IDEMPOTENCY_KEY_PATTERN, MAX_BATCH_ITEMS, MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS } from './limits.js';
+import {
+  FREIGHT_LIMITS,
+  formatLimit,
+  IDEMPOTENCY_KEY_PATTERN,
+  MAX_BATCH_COMPONENTS,
+  MAX_BATCH_ITEMS,
+  MAX_TRANSIT_DESTINATIONS,
+  MAX_TRANSIT_LANE_DAYS,
+  MAX_TRANSIT_PICKUP_DAYS,
+} from './limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES } from './statuses.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -468,25 +477,43 @@ export const cancelRequestSchema = z
 // ---------------------------------------------------------------------------------------------
 // Transit tables (extension: POST /v1/shipper/transit). Read-only: nothing is quoted or stored.
 
-export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_PICKUP_DAYS };
+export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS };
 
-export const transitRequestSchema = z.strictObject({
-  origin: placeInputSchema,
-  destinations: z
-    .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
-    .min(1, { message: 'at least one destination is required' })
-    .max(MAX_TRANSIT_DESTINATIONS, { message: `at most ${MAX_TRANSIT_DESTINATIONS} destinations per request` }),
-  pickupDate: isoDateSchema
-    .optional()
-    .meta({ description: 'First pickup date to show; default the next business day. A closed day is shown with the reason' }),
-  pickupDays: z
-    .number({ error: 'pickupDays must be a number' })
-    .int({ message: 'pickupDays must be a whole number' })
-    .min(1, { message: 'pickupDays must be at least 1' })
-    .max(MAX_TRANSIT_PICKUP_DAYS, { message: `pickupDays must be at most ${MAX_TRANSIT_PICKUP_DAYS}` })
-    .default(1)
-    .meta({ description: 'How many business (pickup) days to show per lane, from pickupDate on' }),
-});
+const count = (value: number) => value.toLocaleString('en-US');
+
+export const transitRequestSchema = z
+  .strictObject({
+    origin: placeInputSchema,
+    destinations: z
+      .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
+      .min(1, { message: 'at least one destination is required' })
+      .max(MAX_TRANSIT_DESTINATIONS, { message: `at most ${MAX_TRANSIT_DESTINATIONS} destinations per request` }),
+    pickupDate: isoDateSchema
+      .optional()
+      .meta({ description: 'First pickup date to show; default the next business day. A closed day is shown with the reason' }),
+    pickupDays: z
+      .number({ error: 'pickupDays must be a number' })
+      .int({ message: 'pickupDays must be a whole number' })
+      .min(1, { message: 'pickupDays must be at least 1' })
+      .max(MAX_TRANSIT_PICKUP_DAYS, { message: `pickupDays must be at most ${MAX_TRANSIT_PICKUP_DAYS}` })
+      .default(1)
+      .meta({ description: 'How many business (pickup) days to show per lane, from pickupDate on' }),
+  })
+  // The answer grows with lanes x days: bounded as a whole, not only each factor.
+  .superRefine((request, ctx) => {
+    const laneDays = request.destinations.length * request.pickupDays;
+    if (laneDays > MAX_TRANSIT_LANE_DAYS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pickupDays'],
+        message: `${count(request.destinations.length)} destinations x ${count(request.pickupDays)} pickup days is ${count(laneDays)} lane-days; at most ${count(MAX_TRANSIT_LANE_DAYS)} per request (fewer destinations or days per request)`,
+      });
+    }
+  })
+  .meta({
+    description: `At most ${count(MAX_TRANSIT_LANE_DAYS)} lane-days (destinations x pickupDays) per request`,
+    'x-max-lane-days': MAX_TRANSIT_LANE_DAYS,
+  });
 export type TransitRequestInput = z.input<typeof transitRequestSchema>;
 export type TransitRequest = z.output<typeof transitRequestSchema>;
 
@@ -554,7 +581,7 @@ export type ProblemDetail = z.infer<typeof problemDetailSchema>;
 // prices without booking). Each item is judged on its own, by exactly the rules of a single
 // POST /v1/shipper/shipment: an invalid item is that item's ProblemDetail, not a 400 of the batch.
 
-export { MAX_BATCH_ITEMS };
+export { MAX_BATCH_COMPONENTS, MAX_BATCH_ITEMS };
 
 /** The Idempotency-Key header's rule (IETF draft), for keys that travel in a body. */
 const idempotencyKeySchema = z
@@ -570,27 +597,59 @@ const batchItems = <T extends z.ZodType>(item: T) =>
     .min(1, { message: 'at least one item is required' })
     .max(MAX_BATCH_ITEMS, { message: `at most ${MAX_BATCH_ITEMS} items per request` });
 
-export const shipmentBatchRequestSchema = z.strictObject({
-  items: batchItems(
-    z.strictObject({
-      request: batchShipmentRequest,
-      idempotencyKey: idempotencyKeySchema
-        .optional()
-        .meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
-    }),
-  ),
-});
+/** Order components in a batch's items, counted before the items are judged one by one. */
+function componentsOf(items: ReadonlyArray<{ request: unknown }>): number {
+  let total = 0;
+  for (const { request } of items) {
+    const components = (request as { orderComponents?: unknown } | null)?.orderComponents;
+    if (Array.isArray(components)) total += components.length;
+  }
+  return total;
+}
 
-export const shipmentPreviewRequestSchema = z.strictObject({
-  items: batchItems(
-    z.strictObject({
-      request: batchShipmentRequest,
-      idempotencyKey: idempotencyKeySchema
-        .optional()
-        .meta({ description: 'The key the item would be booked with: an item already booked under it comes back `replayed`, priced as it was booked' }),
-    }),
-  ),
-});
+/** The work of a batch is its components: bounded over all items (each item alone allows 1,000). */
+const boundedComponents = (envelope: { items: ReadonlyArray<{ request: unknown }> }, ctx: z.RefinementCtx) => {
+  const total = componentsOf(envelope.items);
+  if (total > MAX_BATCH_COMPONENTS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['items'],
+      message: `the items hold ${count(total)} order components; at most ${count(MAX_BATCH_COMPONENTS)} per request (send fewer items per request)`,
+    });
+  }
+};
+const batchLimits = {
+  description: `At most ${MAX_BATCH_ITEMS} items and ${count(MAX_BATCH_COMPONENTS)} order components (over all items) per request`,
+  'x-max-order-components': MAX_BATCH_COMPONENTS,
+};
+
+export const shipmentBatchRequestSchema = z
+  .strictObject({
+    items: batchItems(
+      z.strictObject({
+        request: batchShipmentRequest,
+        idempotencyKey: idempotencyKeySchema
+          .optional()
+          .meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
+      }),
+    ),
+  })
+  .superRefine(boundedComponents)
+  .meta(batchLimits);
+
+export const shipmentPreviewRequestSchema = z
+  .strictObject({
+    items: batchItems(
+      z.strictObject({
+        request: batchShipmentRequest,
+        idempotencyKey: idempotencyKeySchema
+          .optional()
+          .meta({ description: 'The key the item would be booked with: an item already booked under it comes back `replayed`, priced as it was booked' }),
+      }),
+    ),
+  })
+  .superRefine(boundedComponents)
+  .meta(batchLimits);
 
 const batchOutcomeSchema = <T extends z.ZodType>(data: T) =>
   z.union([

@@ -19,6 +19,7 @@ import { open, stat } from 'node:fs/promises';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import { parse, type CsvError } from 'csv-parse';
+import { restoreFormulaCell } from '../csvCells.js';
 import { resolveHeader, type CsvHeader } from './columns.js';
 import type { CsvRow } from './shipmentRows.js';
 
@@ -141,7 +142,8 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
       recordsRead++;
       const cells = result.value;
       for (const cell of cells) charactersRead += cell.length + 1;
-      const row = { line: nextLine, cells };
+      // Cells that shipper's own CSVs escaped against formula injection read back as they were.
+      const row = { line: nextLine, cells: cells.map(restoreFormulaCell) };
       nextLine += 1 + newlinesIn(cells);
       if (cells.every((cell) => cell.trim() === '')) continue;
       return row;

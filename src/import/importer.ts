@@ -13,10 +13,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { ShipperApi } from '../api/types.js';
+import { ProblemError } from '../api/problems.js';
 import { canonicalJson } from '../domain/canonicalJson.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
-import { RejectFile } from './rejectFile.js';
+import { RejectFile, rejectFileBom } from './rejectFile.js';
 import type { CsvHeader } from './columns.js';
 import {
   groupKeyOf,
@@ -219,7 +220,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
   const state: ScanState = {
     summary: emptySummary(options.file, context.dryRun),
     // A file that was not UTF-8 gets a UTF-8 reject file with a BOM, so that Excel reads its names right.
-    rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, reading.bom || reading.encoding !== 'utf8') : undefined,
+    rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, rejectFileBom(reading)) : undefined,
     fileHash: context.fileHash,
     occurrences: new Map(),
     keys: new Map(),
@@ -490,7 +491,9 @@ function describeRejection(summary: ImportSummary): string {
   return first ? `line ${first.line}${first.column ? `, column ${first.column}` : ''}: ${first.message}` : 'a shipment was rejected';
 }
 
+/** The importer runs in the user's process: a store failure names its file (the server only logs it). */
 function describeError(error: unknown): string {
+  if (error instanceof ProblemError && error.internalDetail) return error.internalDetail;
   return error instanceof Error ? error.message : String(error);
 }
 

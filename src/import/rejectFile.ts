@@ -1,29 +1,44 @@
 /**
- * The reject file of `shipper import --skip-invalid`: the rejected rows exactly as they were
- * (same columns, same delimiter, BOM kept) plus a `reason` column, so that it can be fixed and
- * imported as it is (import ignores a `reason` column). Written to a temporary file and renamed
- * into place at the end: never half-written.
+ * The reject file of `shipper import --skip-invalid`: the rejected rows as they were (same
+ * columns, same delimiter) plus a `reason` column, so that it can be fixed and imported as it is
+ * (import ignores a `reason` column). Written with csv-stringify, formula cells neutralised
+ * (src/csvCells.ts: the importer reads them back as they were), CRLF lines ending with one, in
+ * UTF-8 with a BOM when the input had one or was in another encoding (so Excel reads the names).
+ *
+ * Durable and whole (src/fs/durableWrite.ts): rows go to a temporary file, and commit() puts it in
+ * place. It never replaces a file: when the name is taken (an earlier reject file the user may be
+ * fixing right now), it takes the next free one, `orders.rejected-2.csv`, and says so.
  */
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { stringify } from 'csv-stringify/sync';
+import { basename, dirname, extname } from 'node:path';
+import { DurableFileWriter, removeOrphanedTemporaries } from '../fs/durableWrite.js';
+import { safeCsvOptions } from '../csvCells.js';
 import { REASON_COLUMN, normaliseHeaderName } from './columns.js';
 import type { CsvViolation, RowGroup } from './shipmentRows.js';
 
+/**
+ * Whether the reject file of an input starts with a BOM: when the input had one, or was not UTF-8
+ * (it is written in UTF-8, which Excel only recognises by the BOM). `encoding` as the CSV reader
+ * names the input's encoding, when it tells.
+ */
+export function rejectFileBom(reading: { bom: boolean; encoding?: string }): boolean {
+  return reading.bom || (reading.encoding !== undefined && !/^utf-?8$/i.test(reading.encoding));
+}
+
 export class RejectFile {
-  private stream: WriteStream | undefined;
-  private readonly temporary: string;
+  private writer: DurableFileWriter | undefined;
   private readonly reasonPosition: number;
   private readonly width: number;
+  private readonly options: ReturnType<typeof safeCsvOptions>;
   rows = 0;
 
   constructor(
     readonly path: string,
     private readonly headerCells: string[],
-    private readonly delimiter: string,
+    delimiter: string,
     private readonly bom: boolean,
   ) {
-    this.temporary = `${path}.${process.pid}.tmp`;
+    this.options = safeCsvOptions(delimiter);
     // A reject file being re-imported already has a reason column: reuse it rather than add a second.
     const existing = headerCells.findIndex((cell) => normaliseHeaderName(cell) === REASON_COLUMN);
     this.reasonPosition = existing === -1 ? headerCells.length : existing;
@@ -31,11 +46,12 @@ export class RejectFile {
   }
 
   async write(group: RowGroup, violations: CsvViolation[]): Promise<void> {
-    if (!this.stream) {
-      this.stream = createWriteStream(this.temporary, { flags: 'w' });
+    if (!this.writer) {
+      await removeLeftovers(this.path);
+      this.writer = await DurableFileWriter.open(this.path, { whenExists: 'number' });
       const header = [...this.headerCells];
       header[this.reasonPosition] = REASON_COLUMN;
-      await this.append(`${this.bom ? '\uFEFF' : ''}${this.line(header)}`);
+      await this.writer.write(`${this.bom ? '\uFEFF' : ''}${this.line(header)}`);
     }
     const firstBad = violations[0]?.line ?? group.rows[0]!.line;
     for (const row of group.rows) {
@@ -46,42 +62,36 @@ export class RejectFile {
           : `not imported: line ${firstBad} of the same shipment is invalid`;
       const cells = [...row.cells];
       cells[this.reasonPosition] = reason;
-      await this.append(this.line(cells));
+      await this.writer.write(this.line(cells));
       this.rows++;
     }
   }
 
-  /** Renames the finished file into place; returns its path, or null when nothing was rejected. */
+  /** Puts the finished file in place; returns the path written (a numbered one when the name was taken), or null when nothing was rejected. */
   async commit(): Promise<string | null> {
-    if (!this.stream) return null;
-    this.stream.end();
-    await once(this.stream, 'finish');
-    await rename(this.temporary, this.path);
-    return this.path;
+    if (!this.writer) return null;
+    return this.writer.commit();
   }
 
   async discard(): Promise<void> {
-    if (!this.stream) return;
-    this.stream.destroy();
-    await unlink(this.temporary).catch(() => undefined);
+    await this.writer?.discard();
   }
 
   private line(cells: string[]): string {
     const padded = Array.from({ length: Math.max(this.width, cells.length) }, (_, index) => cells[index] ?? '');
-    return `${padded.map((cell) => quoteCell(cell, this.delimiter)).join(this.delimiter)}\r\n`;
+    return stringify([padded], this.options);
   }
+}
 
-  private async append(text: string): Promise<void> {
-    if (!this.stream!.write(text)) await once(this.stream!, 'drain');
-  }
+/** Temporary files of this reject file (and its numbered names) that a killed import left. */
+async function removeLeftovers(path: string): Promise<void> {
+  const extension = extname(path);
+  const stem = basename(path, extension).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ext = extension.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await removeOrphanedTemporaries(dirname(path), new RegExp(`^${stem}(?:-\\d+)?${ext}\\.(\\d+)\\.\\d+\\.tmp$`));
 }
 
 export function describeViolation(violation: CsvViolation): string {
   const where = violation.column ?? (violation.field.startsWith('(') ? '' : violation.field);
   return `${where ? `${where}: ` : ''}${violation.message}`;
-}
-
-export function quoteCell(cell: string, delimiter: string): string {
-  if (cell === '' || !(cell.includes(delimiter) || /["\r\n]/.test(cell) || cell.trim() !== cell)) return cell;
-  return `"${cell.replace(/"/g, '""')}"`;
 }

@@ -1,23 +1,28 @@
 /**
  * The file-based JSON store: one directory per collection, one file per record named by its id.
  * Ids sort by creation time, so "newest first" is a reverse sort of file names and reading one
- * record never reads another. Writes are atomic (temporary file, fsync, rename, then a directory
- * sync shared by the writes that finished meanwhile); counters and other read-modify-write sequences run under a lock (proper-lockfile), so
- * two processes on one store neither lose writes nor share a number.
+ * record never reads another. Writes are atomic and durable (src/fs/durableWrite.ts: temporary
+ * file, every byte, fsync, size check, rename, then a directory sync shared by the writes that
+ * finished meanwhile); counters and other read-modify-write sequences run under a lock
+ * (storeLock.ts), so two processes on one store neither lose writes nor share a number.
  */
 import fs from 'node:fs';
-import { access, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../concurrency.js';
+import { describeFileError, removeOrphanedTemporaries, syncDirectory, temporaryPathFor, writeNewFileDurably } from '../fs/durableWrite.js';
 import { makeDirectory } from '../fs/makeDirectory.js';
+import { jsonSyntaxProblem, printable } from '../printable.js';
+import { acquireLock, LockError } from './storeLock.js';
 
 export class StoreError extends Error {
   constructor(
     message: string,
     readonly file?: string,
   ) {
-    super(message);
+    // Paths and file contents come from outside: never a control character on a terminal.
+    super(printable(message));
     this.name = 'StoreError';
   }
 }
@@ -28,16 +33,6 @@ const COLLECTION = /^[a-z][a-z0-9-]*$/;
 
 /** `<id>.json.<pid>.<n>.tmp`, as put() and putMany() name their temporary files. */
 const TEMPORARY_FILE = /^[A-Za-z0-9_-]{1,128}\.json\.(\d+)\.\d+\.tmp$/;
-
-function isProcessAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
-  }
-}
 
 export function isSafeRecordId(id: string): boolean {
   return RECORD_ID.test(id);
@@ -79,7 +74,7 @@ export class JsonStore {
       await makeDirectory(this.root);
       await access(this.root, fs.constants.W_OK | fs.constants.X_OK);
     } catch (error) {
-      throw new StoreError(`cannot use the store directory ${this.root}: ${(error as Error).message}`, this.root);
+      throw new StoreError(`cannot use the store directory ${this.root}: ${describeFileError(error)}`, this.root);
     }
   }
 
@@ -99,7 +94,7 @@ export class JsonStore {
       try {
         await makeDirectory(dir);
       } catch (error) {
-        throw new StoreError(`cannot create the store directory ${dir}: ${(error as Error).message}`, dir);
+        throw new StoreError(`cannot create the store directory ${dir}: ${describeFileError(error)}`, dir);
       }
       this.readyCollections.add(collection);
     }
@@ -124,7 +119,7 @@ export class JsonStore {
       text = await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new StoreError(`cannot read ${file}: ${(error as Error).message}`, file);
+      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
     }
     const record = parseRecord(file, text, schema);
     // Tagged with the identity seen before the read: if the file was replaced meanwhile, the next read sees a new one.
@@ -155,13 +150,13 @@ export class JsonStore {
 
   private async writeRecordFile(collection: string, file: string, record: unknown): Promise<void> {
     const dir = await this.ensureCollection(collection);
-    const temp = `${file}.${process.pid}.${++temporaryCounter}.tmp`;
+    const temp = temporaryPathFor(file);
     try {
-      await writeDurably(temp, `${JSON.stringify(record, null, 2)}\n`);
+      await writeNewFileDurably(temp, Buffer.from(`${JSON.stringify(record, null, 2)}\n`));
       await rename(temp, file);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
-      throw new StoreError(`cannot write ${file}: ${(error as Error).message}`, file);
+      throw new StoreError(`cannot write ${file}: ${describeFileError(error)}`, file);
     }
     await this.directorySyncs.sync(dir);
   }
@@ -184,15 +179,15 @@ export class JsonStore {
     const writes = records.map(({ id, record }) => {
       const file = this.fileOf(collection, id);
       // Never ends in .json, so listIds() cannot see a half-written record.
-      return { file, temp: `${file}.${process.pid}.${++temporaryCounter}.tmp`, text: `${JSON.stringify(record, null, 2)}\n` };
+      return { file, temp: temporaryPathFor(file), text: `${JSON.stringify(record, null, 2)}\n` };
     });
     try {
-      await mapInOrder(writes, concurrency, ({ temp, text }) => writeDurably(temp, text));
+      await mapInOrder(writes, concurrency, ({ temp, text }) => writeNewFileDurably(temp, Buffer.from(text)));
       await mapInOrder(writes, concurrency, ({ temp, file }) => rename(temp, file));
       await syncDirectory(dir);
     } catch (error) {
       await Promise.all(writes.map(({ temp }) => unlink(temp).catch(() => undefined)));
-      throw new StoreError(`cannot write to ${dir}: ${(error as Error).message}`, dir);
+      throw new StoreError(`cannot write to ${dir}: ${describeFileError(error)}`, dir);
     }
   }
 
@@ -203,14 +198,7 @@ export class JsonStore {
    * once per collection and process; it costs one directory listing.
    */
   async removeOrphanedTemporaries(collection: string): Promise<number> {
-    const dir = this.collectionDir(collection);
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const orphans = names.filter((name) => {
-      const pid = TEMPORARY_FILE.exec(name)?.[1];
-      return pid !== undefined && !isProcessAlive(Number(pid));
-    });
-    await mapInOrder(orphans, 32, (name) => unlink(join(dir, name)).catch(() => undefined));
-    return orphans.length;
+    return removeOrphanedTemporaries(this.collectionDir(collection), TEMPORARY_FILE);
   }
 
   /** Ids of a collection, newest first (ids sort by creation time). */
@@ -220,7 +208,7 @@ export class JsonStore {
       names = await readdir(this.collectionDir(collection));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ids: [], more: false };
-      throw new StoreError(`cannot list ${this.collectionDir(collection)}: ${(error as Error).message}`);
+      throw new StoreError(`cannot list ${this.collectionDir(collection)}: ${describeFileError(error)}`, this.collectionDir(collection));
     }
     const ids = names
       .filter((name) => name.endsWith('.json'))
@@ -232,27 +220,18 @@ export class JsonStore {
   }
 
   /**
-   * Runs fn while holding the store-wide lock called `name`. Stale locks of crashed processes are
-   * taken over after `stale` ms (proper-lockfile refreshes live ones), so a SIGKILL never wedges
-   * the store.
+   * Runs fn while holding the store-wide lock called `name` (storeLock.ts): other processes wait;
+   * a lock whose holder is gone (a SIGKILL) is taken over at once, so a crash never wedges the
+   * store nor stalls the next process.
    */
   async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const dir = await this.ensureCollection('locks');
-    const target = join(dir, `${name}.lock-target`);
-    // Flag 'a': creates the lock target once, never truncates or rewrites it.
-    await writeFile(target, '', { flag: 'a' }).catch(() => undefined);
-    // Loaded on first use: plain reads and quotes never lock, and start-up time matters.
-    const { default: lockfile } = await import('proper-lockfile');
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(target, {
-        stale: 10_000,
-        update: 2_000,
-        retries: { retries: 600, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-        realpath: false,
-      });
+      release = await acquireLock(join(dir, `${name}.lock`));
     } catch (error) {
-      throw new StoreError(`the store is busy (lock ${name} held by another process): ${(error as Error).message}`, target);
+      if (error instanceof LockError) throw new StoreError(error.message, error.path);
+      throw error;
     }
     try {
       return await fn();
@@ -261,8 +240,6 @@ export class JsonStore {
     }
   }
 }
-
-let temporaryCounter = 0;
 
 interface FileIdentity {
   ino: number;
@@ -300,29 +277,6 @@ class RecordCache {
   }
 }
 
-/**
- * open, write, fsync, close with the callback API: a batch writes thousands of files, and the
- * promise API's FileHandle objects cost about twice the main-thread time per file.
- */
-function writeDurably(file: string, text: string): Promise<void> {
-  const data = Buffer.from(text);
-  return new Promise((resolve, reject) => {
-    fs.open(file, 'w', (openError, fd) => {
-      if (openError) return reject(openError);
-      const fail = (error: Error) => fs.close(fd, () => reject(error));
-      const writeFrom = (offset: number) =>
-        fs.write(fd, data, offset, data.length - offset, null, (writeError, written) => {
-          if (writeError) return fail(writeError);
-          if (offset + written < data.length) return writeFrom(offset + written);
-          fs.fsync(fd, (syncError) => {
-            if (syncError) return fail(syncError);
-            fs.close(fd, (closeError) => (closeError ? reject(closeError) : resolve()));
-          });
-        });
-      writeFrom(0);
-    });
-  });
-}
 
 /**
  * Group commit for directory syncs: a rename is durable once its directory is synced, and one sync
@@ -356,25 +310,12 @@ class DirectorySyncs {
   }
 }
 
-/** Makes the renames durable; a file system that cannot sync a directory (EISDIR, EINVAL) is left as it is. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r').catch(() => undefined);
-  if (!handle) return;
-  try {
-    await handle.sync();
-  } catch {
-    // Some platforms do not support fsync on directories; the records are written either way.
-  } finally {
-    await handle.close();
-  }
-}
-
 function parseRecord<S extends z.ZodType>(file: string, text: string, schema: S): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new StoreError(`store file ${file} is damaged (not valid JSON: ${(error as Error).message}); restore it from a backup or remove it`, file);
+    throw new StoreError(`store file ${file} is damaged (${jsonSyntaxProblem(error, text)}); restore it from a backup or remove it`, file);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

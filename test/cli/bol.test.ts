@@ -58,13 +58,13 @@ describe('shipper bol (spawned CLI)', () => {
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.written).toHaveLength(2);
-    expect((await readdir(dir)).sort()).toEqual(shipments.map((shipment) => `BOL-${shipment.id}.pdf`).sort());
+    expect((await readdir(dir)).sort()).toEqual(shipments.map((shipment) => `BOL-${shipment.orderNumber}.pdf`).sort());
   });
 
   it('reads ids from stdin and renders --all', async () => {
     const fromStdin = await cli(['bol', '-', '-o', join(out, 'stdin')], { input: `${shipments[1]!.id}\n` });
     expect(fromStdin.code).toBe(0);
-    expect(await readdir(join(out, 'stdin'))).toEqual([`BOL-${shipments[1]!.id}.pdf`]);
+    expect(await readdir(join(out, 'stdin'))).toEqual([`BOL-${shipments[1]!.orderNumber}.pdf`]);
     const all = await cli(['bol', '--all', '-o', join(out, 'all')]);
     expect(all.code).toBe(0);
     expect(await readdir(join(out, 'all'))).toHaveLength(2);
@@ -82,12 +82,12 @@ describe('shipper bol (spawned CLI)', () => {
     const result = await cli(['bol', shipments[0]!.id, missing, '-o', dir]);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(missing);
-    expect(await readdir(dir)).toEqual([`BOL-${shipments[0]!.id}.pdf`]);
+    expect(await readdir(dir)).toEqual([`BOL-${shipments[0]!.orderNumber}.pdf`]);
     const empty = await tempDir();
     try {
       const none = await storeCli(empty.dir)(['bol', '--all', '-o', join(out, 'none'), '--json']);
       expect(none.code).toBe(0);
-      expect(JSON.parse(none.stdout)).toEqual({ written: [], failed: [] });
+      expect(JSON.parse(none.stdout)).toEqual({ written: [], skipped: [], failed: [] });
     } finally {
       await empty.cleanup();
     }

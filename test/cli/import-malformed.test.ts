@@ -97,7 +97,8 @@ describe('a malformed CSV', () => {
     await writeFile(path, content);
     const before = await snapshot(store);
     // Every shipment of these files is invalid: --skip-invalid has nothing to book either.
-    for (const extra of [[], ['--skip-invalid', '--rejects', join(work.dir, 'rejects.csv')], ['--dry-run']]) {
+    // A reject file per case: --rejects never replaces a file that exists.
+    for (const extra of [[], ['--skip-invalid', '--rejects', `${path}.rejects.csv`], ['--dry-run']]) {
       const result = await shipper(['import', path, ...extra]);
       expect(result.code, result.stderr).toBe(exit);
       expect(result.stderr).toMatch(message);

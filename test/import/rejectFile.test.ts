@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { quoteCell, RejectFile } from '../../src/import/rejectFile.js';
+import { RejectFile } from '../../src/import/rejectFile.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('the reject file', () => {
@@ -41,12 +41,5 @@ describe('the reject file', () => {
   it('writes nothing when nothing was rejected', async () => {
     const rejects = new RejectFile('/nonexistent/dir/x.csv', ['a'], ',', false);
     expect(await rejects.commit()).toBeNull();
-  });
-
-  it('quotes only what needs quoting', () => {
-    expect(quoteCell('plain', ',')).toBe('plain');
-    expect(quoteCell('a,b', ',')).toBe('"a,b"');
-    expect(quoteCell('a,b', ';')).toBe('a,b');
-    expect(quoteCell(' padded', ',')).toBe('" padded"');
   });
 });

@@ -91,7 +91,20 @@ describe('the OpenAPI document', () => {
 
     const operations = Object.values(doc.paths as Json).flatMap((item: Json) => Object.values(item) as Json[]);
     const extensions = operations.filter((operation) => operation['x-extension']).map((operation) => operation.operationId).sort();
-    expect(extensions).toEqual(['cancelShipment', 'createShipments', 'getBillOfLading', 'getShipment', 'listBolTemplates', 'listQuotes', 'listShipments', 'previewShipments', 'transitTimes']);
+    expect(extensions).toEqual([
+      'cancelShipment',
+      'createShipments',
+      'createTender',
+      'getBillOfLading',
+      'getShipment',
+      'listBolTemplates',
+      'listQuotes',
+      'listShipments',
+      'previewShipments',
+      'renderLabels',
+      'transitTimes',
+      'updateShipment',
+    ]);
     for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult', 'CancelRequest']) expect(schemas[id]['x-extension']).toBe(true);
   });
 
@@ -100,7 +113,9 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(paths['/v1/shipper/quote']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths['/v1/shipper/quote/{quoteId}'])).toEqual(['get']);
     expect(Object.keys(paths['/v1/shipper/shipment']).sort()).toEqual(['get', 'post']);
-    expect(Object.keys(paths['/v1/shipper/shipment/{shipmentId}'])).toEqual(['get']);
+    expect(Object.keys(paths['/v1/shipper/shipment/{shipmentId}']).sort()).toEqual(['get', 'patch']);
+    expect(paths['/v1/shipper/shipment/{shipmentId}/labels'].get.responses['200'].content).toHaveProperty('application/zpl');
+    expect(paths['/v1/shipper/shipment/{shipmentId}/tender'].post.operationId).toBe('createTender');
     expect(paths['/v1/shipper/shipment/{shipmentId}/bol'].get.responses['200'].content).toHaveProperty('application/pdf');
     expect(paths['/v1/shipper/bol-templates'].get).toBeDefined();
     expect(paths['/api-docs/shipper-v1'].get.security).toEqual([]);

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { bolNumberFor, DOCUMENTATION_BOL_COMPANY_PREFIX, orderNumberFor } from '../../domain/bolNumber.js';
-import type { JsonStore } from '../../store/jsonStore.js';
+import { StoreError, type JsonStore } from '../../store/jsonStore.js';
 import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
 
 const counterSchema = z.object({ last: z.number().int().min(0) });
@@ -67,7 +67,12 @@ export class Numbering {
   }
 
   private async peek(name: string, fromRecords: () => Promise<number>): Promise<{ last: number; first: number }> {
-    const [counter, mark] = await Promise.all([this.store.get('counters', name, counterSchema), this.store.getMark('shipments', `${name}.high-water`, counterSchema)]);
+    // A damaged counter or mark counts as missing: the other, or the records, say where numbers are; it is written anew.
+    const readable = <T>(read: Promise<T>) => read.catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error)));
+    const [counter, mark] = await Promise.all([
+      readable(this.store.get('counters', name, counterSchema)),
+      readable(this.store.getMark('shipments', `${name}.high-water`, counterSchema)),
+    ]);
     const last = !counter && !mark ? await fromRecords() : Math.max(counter?.last ?? 0, mark?.last ?? 0);
     return { last, first: last + 1 };
   }

@@ -2,7 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import { tariffSchema, type Tariff } from '../../domain/tariff.js';
 import { formatFieldPath } from '../../domain/validation.js';
+import { describeFileError } from '../../fs/durableWrite.js';
 import { defaultTariffFile } from '../../paths.js';
+import { jsonSyntaxProblem } from '../../printable.js';
 import { ProblemError, PROBLEM_TYPE_BASE } from '../problems.js';
 
 /** A broken tariff is the operator's to fix: the file and the bad field, never sent over HTTP. */
@@ -27,10 +29,14 @@ export class TariffProvider {
 
   private async read(): Promise<Tariff> {
     let json: unknown;
+    let text = '';
     try {
-      json = JSON.parse(await readFile(this.file, 'utf8'));
+      text = await readFile(this.file, 'utf8');
+      json = JSON.parse(text);
     } catch (error) {
-      throw tariffFailure(`cannot read the tariff ${this.file}: ${(error as Error).message}`);
+      // Never the file's own text (jsonSyntaxProblem): it would reach the terminal as it is.
+      const reason = error instanceof SyntaxError ? jsonSyntaxProblem(error, text) : describeFileError(error);
+      throw tariffFailure(`cannot read the tariff ${this.file}: ${reason}`);
     }
     const parsed = tariffSchema.safeParse(json);
     if (!parsed.success) {

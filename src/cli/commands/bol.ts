@@ -1,8 +1,14 @@
-/** `shipper bol SHIPMENT_ID... [--template NAME] [-o PATH|DIR]`, `--all`, `--ids-from FILE|-`, `--templates`. */
+/**
+ * `shipper bol SHIPMENT_ID... [--template NAME] [-o PATH|DIR] [--force]`, `--all`, `--ids-from FILE|-`,
+ * `--templates`. Files are named after the order number (`BOL-SO-000001.pdf`, as the wizard names
+ * its PDF); an existing file is never replaced without --force. Every PDF is written whole or not
+ * at all (src/fs/durableWrite.ts): on a full disk the command stops, names the file, exits 5.
+ */
 import type { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
+import { FileWriteError, removeOrphanedTemporaries, writeFileDurably } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
-import { basename, extname, join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import type { ShipperApi } from '../../api/types.js';
 import { ProblemError } from '../../api/problems.js';
 import type { CommandContext } from '../context.js';
@@ -16,6 +22,7 @@ export interface BolOptions {
   all?: boolean;
   idsFrom?: string;
   templates?: boolean;
+  force?: boolean;
 }
 
 export interface WrittenBol {
@@ -25,8 +32,11 @@ export interface WrittenBol {
   template: string;
 }
 
-/** Shipment ids from the arguments, a file or stdin (`-`), one per line or separated by spaces/commas. */
-async function collectIds(ctx: CommandContext, api: ShipperApi, args: string[], options: BolOptions): Promise<string[]> {
+/**
+ * Shipment ids from the arguments, a file or stdin (`-`), one per line or separated by spaces/commas;
+ * `orderNumbers` receives the order numbers a listing already gave (--all), saving a read each.
+ */
+async function collectIds(ctx: CommandContext, api: ShipperApi, args: string[], options: BolOptions, orderNumbers: Map<string, string>): Promise<string[]> {
   const ids = args.filter((arg) => arg !== '-');
   const readList = (text: string) => text.split(/[\s,]+/).map((id) => id.trim()).filter(Boolean);
   if (args.includes('-') || options.idsFrom === '-') ids.push(...readList(await readStream(ctx.io.streams.stdin)));
@@ -41,7 +51,10 @@ async function collectIds(ctx: CommandContext, api: ShipperApi, args: string[], 
     let cursor: string | undefined;
     do {
       const { data: page } = await api.listShipments({ limit: 500, cursor });
-      ids.push(...page.items.map((shipment) => shipment.id));
+      for (const shipment of page.items) {
+        ids.push(shipment.id);
+        orderNumbers.set(shipment.id, shipment.orderNumber);
+      }
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
   }
@@ -54,25 +67,38 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-/** Where each PDF goes: `-o file.pdf` for one shipment, else a directory (default: the current one). */
+/**
+ * Where each PDF goes: `-o file.pdf` (one shipment) is that file; any other -o, or an existing
+ * directory even when its name ends in .pdf, is a directory (created when missing); default: here.
+ */
 async function outputPlan(output: string | undefined, count: number): Promise<{ dir: string; file?: string }> {
-  if (output && extname(output).toLowerCase() === '.pdf') {
+  const target = resolve(output ?? '.');
+  const existing = await stat(target).catch(() => undefined);
+  if (output && !existing?.isDirectory() && !/[\\/]$/.test(output) && extname(output).toLowerCase() === '.pdf') {
     if (count > 1) throw new UsageError(`-o ${output} names one file but ${count} BOLs were asked for; give a directory instead`);
-    return { dir: resolve(output, '..'), file: resolve(output) };
+    return { dir: resolve(target, '..'), file: target };
   }
-  const dir = resolve(output ?? '.');
-  const existing = await stat(dir).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw new UsageError(`-o ${output}: not a directory (name a .pdf file for a single BOL)`);
-  return { dir };
+  return { dir: target };
+}
+
+/** Order numbers become file names: only the characters of SO-000123 (a remote server could send anything). */
+const FILE_SAFE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `BOL-SO-000001.pdf`; `BOL-<shipment id>.pdf` when the order number cannot be a file name. */
+function bolFileName(orderNumber: string | undefined, shipmentId: string): string {
+  if (orderNumber && FILE_SAFE.test(orderNumber)) return `BOL-${orderNumber}.pdf`;
+  return `BOL-${shipmentId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)}.pdf`;
 }
 
 export async function runBol(ctx: CommandContext, args: string[], options: BolOptions): Promise<void> {
   const api = await ctx.api();
   if (options.templates) return runBolTemplates(ctx, api);
-  const ids = await collectIds(ctx, api, args, options);
+  const orderNumbers = new Map<string, string>();
+  const ids = await collectIds(ctx, api, args, options, orderNumbers);
   if (ids.length === 0 && options.all) {
     // Nothing to print is not an error for a script that prints whatever was booked.
-    if (ctx.io.options.json) return ctx.io.json({ written: [], failed: [] });
+    if (ctx.io.options.json) return ctx.io.json({ written: [], skipped: [], failed: [] });
     return ctx.io.note('No shipments in the store: no BOLs written');
   }
   if (ids.length === 0) {
@@ -83,20 +109,39 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   await makeDirectory(plan.dir).catch((error: Error) => {
     throw new CliError(`cannot create ${plan.dir}: ${error.message}`, ExitCode.local);
   });
-  const { default: writeFileAtomic } = await import('write-file-atomic');
+  // What a killed earlier run left half-written (never under a .pdf name) goes now.
+  await removeOrphanedTemporaries(plan.dir, /^.+\.pdf\.(\d+)\.\d+\.tmp$/i);
 
   const written: WrittenBol[] = [];
+  const skipped: Array<{ shipmentId: string; file: string }> = [];
   const failures: Array<{ shipmentId: string; error: unknown }> = [];
+  const summary = () => `${written.length} of ${ids.length} BOLs written to ${plan.dir}`;
   for (const shipmentId of ids) {
+    let file = plan.file;
     try {
+      if (!file) {
+        const orderNumber = orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber;
+        file = join(plan.dir, bolFileName(orderNumber, shipmentId));
+      }
+      // Not rendered for nothing: a file that is there stays unless --force.
+      if (!options.force && (await stat(file).catch(() => undefined))) throw existsError(file);
       const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
       warnings.forEach((warning) => ctx.io.warn(warning));
-      const file = plan.file ?? join(plan.dir, `BOL-${basename(shipmentId)}.pdf`);
-      // Atomic: a failed or interrupted run never leaves a truncated PDF behind.
-      await writeFileAtomic(file, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+      await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' });
       written.push({ shipmentId, file, bytes: pdf.byteLength, template });
       if (!ctx.io.options.json) ctx.io.info(`${shipmentId}  ${file}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
     } catch (error) {
+      if (error instanceof FileWriteError && error.code === 'EEXIST') {
+        skipped.push({ shipmentId, file: error.file });
+        if (ids.length > 1) ctx.io.warn(`${error.file} exists: not replaced (--force replaces it)`);
+        continue;
+      }
+      if (error instanceof FileWriteError) {
+        // A full disk or a read-only directory fails every BOL after it: stop, say what was written.
+        if (ctx.io.options.json) ctx.io.json({ written, skipped, failed: [] });
+        else if (ids.length > 1) ctx.io.note(summary());
+        throw new CliError(error.message, ExitCode.local, { jsonWritten: ctx.io.options.json === true });
+      }
       // A template problem or a down server fails every BOL the same way: stop at the first.
       if (!(error instanceof ProblemError) || error.status !== 404) throw error;
       // One shipment asked for: its "not found" is the whole story, in one line.
@@ -105,14 +150,26 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
       ctx.io.error(`${shipmentId}: ${error.message}`);
     }
   }
-  if (ctx.io.options.json) {
-    ctx.io.json({ written, failed: failures.map(({ shipmentId, error }) => ({ shipmentId, problem: (error as ProblemError).problem })) });
+  const jsonWritten = ctx.io.options.json === true;
+  if (jsonWritten) {
+    ctx.io.json({ written, skipped, failed: failures.map(({ shipmentId, error }) => ({ shipmentId, problem: (error as ProblemError).problem })) });
   } else if (ids.length > 1) {
-    ctx.io.note(`${written.length} of ${ids.length} BOLs written to ${plan.dir}`);
+    ctx.io.note(`${summary()}${skipped.length > 0 ? `; ${skipped.length} not replaced (--force replaces them)` : ''}`);
   }
   if (failures.length > 0) {
-    throw new CliError(`${failures.length} of ${ids.length} shipments not found`, (failures[0]!.error as ProblemError).exitCode(ctx.mode));
+    throw new CliError(`${failures.length} of ${ids.length} shipments not found`, (failures[0]!.error as ProblemError).exitCode(ctx.mode), { jsonWritten });
   }
+  if (skipped.length > 0) {
+    throw new CliError(
+      ids.length === 1 ? `${skipped[0]!.file} exists: not replaced (--force replaces it)` : `${skipped.length} of ${ids.length} BOLs not written: their files exist (--force replaces them)`,
+      ExitCode.rejected,
+      { jsonWritten },
+    );
+  }
+}
+
+function existsError(file: string): FileWriteError {
+  return new FileWriteError(file, 'EEXIST', 'the file exists');
 }
 
 async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<void> {
@@ -131,11 +188,13 @@ export function registerBolCommand(program: Command, context: ContextFactory): v
     .option('--all', 'every shipment in the store')
     .option('--ids-from <file>', 'read shipment ids from a file (- for stdin)')
     .option('--templates', 'list the BOL templates')
+    .option('--force', 'replace PDFs that exist (default: keep them and exit 1)')
     .addHelpText(
       'after',
       `
 Examples:
-  $ shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B -o bol.pdf
+  $ shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B                     (writes BOL-SO-000123.pdf here)
+  $ shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B -o bol.pdf --force
   $ shipper bol sh_01JD... sh_01JE... --template acme-logistics -o bols/
   $ shipper shipment list --json | jq -r '.items[].id' | shipper bol - -o bols/
   $ shipper bol --all -o bols/

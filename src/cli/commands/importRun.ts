@@ -2,6 +2,9 @@
  * The work of `shipper import` (registered in import.ts, which loads this module, and with it
  * csv-parse, only when the command runs).
  */
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { describeFileError, FileWriteError } from '../../fs/durableWrite.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { constraintViolation, makeProblem, ProblemError } from '../../api/problems.js';
 import type { ProblemDetail } from '../../domain/schemas.js';
@@ -43,6 +46,18 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   const { io } = ctx;
   const rejectsFile = options.rejects ?? (options.skipInvalid && !options.dryRun ? defaultRejectsPath(file) : undefined);
   if (rejectsFile && resolve(rejectsFile) === resolve(file)) throw new UsageError('--rejects must not be the file being imported');
+  // A reject file is never replaced (it may be the one being fixed). A name the user chose must
+  // mean that file, so it must be free; the default name moves on to orders.rejected-2.csv.
+  if (options.rejects && (await stat(options.rejects).catch(() => undefined))) {
+    throw new UsageError(`--rejects ${options.rejects} exists; shipper never replaces a reject file`, 'remove it or name another file');
+  }
+  // Found now, not after half the file is booked: the directory of --rejects must take a file.
+  // (The default one, beside the input, is needed only when a row is rejected.)
+  if (options.rejects) {
+    await access(dirname(resolve(options.rejects)), constants.W_OK).catch((error: unknown) => {
+      throw new CliError(`cannot write the reject file ${options.rejects}: ${describeFileError(error)}`, ExitCode.local);
+    });
+  }
 
   const api = await ctx.api();
   const locations = cachedLocationResolver(await ctx.locations());
@@ -98,6 +113,9 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     process.off('SIGINT', onInterrupt);
   }
   progress?.clear();
+  if (rejectsFile && summary.rejectsFile && summary.rejectsFile !== rejectsFile) {
+    io.warn(`${rejectsFile} exists and was kept; the rejected rows are in ${summary.rejectsFile}`);
+  }
 
   if (document) document.finish(summary);
   else printSummary(io, summary);
@@ -169,7 +187,7 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
   }
   if (error instanceof ImportInterruptedError) {
     const { cause, summary } = error;
-    const code = cause instanceof ProblemError ? cause.exitCode(ctx.mode) : cause instanceof RemoteError ? ExitCode.remote : ExitCode.rejected;
+    const code = cause instanceof ProblemError ? cause.exitCode(ctx.mode) : cause instanceof RemoteError ? ExitCode.remote : cause instanceof FileWriteError ? ExitCode.local : ExitCode.rejected;
     const base: ProblemDetail =
       cause instanceof ProblemError ? { ...cause.problem, detail: error.message } : makeProblem(409, 'import-interrupted', 'Import Interrupted', error.message).problem;
     const problem = { ...base, violations: summary.violations };

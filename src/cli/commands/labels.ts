@@ -15,7 +15,7 @@ export async function runLabels(ctx: CommandContext, id: string, options: LabelO
   const file = await outputPath(options.output, `labels-${shipment.orderNumber}.${options.format}`, Boolean(options.force));
   const { data: bytes, warnings } = await api.renderLabels(id, { format: options.format });
   warnings.forEach((warning) => ctx.io.warn(warning));
-  await writeOutput(ctx.io, file, bytes, `${shipment.ssccs.length || 'the'} pallet label(s) of ${shipment.orderNumber}`);
+  await writeOutput(ctx.io, file, bytes, `${shipment.ssccs.length || 'the'} pallet label(s) of ${shipment.orderNumber}`, Boolean(options.force));
   if (ctx.io.options.json && file !== '-') ctx.io.json({ shipmentId: id, file, format: options.format, bytes: bytes.byteLength });
 }
 

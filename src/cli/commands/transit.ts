@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ProblemError } from '../../api/problems.js';
-import { MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
+import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
 import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../dates.js';
@@ -133,7 +133,7 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   }
   if (ctx.io.options.json) return ctx.io.json(table);
   if (options.csv) {
-    ctx.io.streams.stdout.write(transitCsv(table));
+    ctx.io.streams.stdout.write(await transitCsv(table));
     return;
   }
   printTransitTable(ctx.io, table, options.days, today);
@@ -263,14 +263,14 @@ const CSV_COLUMNS = [
   'skippedDays',
 ] as const;
 
-function csvCell(value: string | number | boolean | null): string {
-  const text = value === null ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** RFC 4180 CSV, one line per lane and calendar day (closed days included, flagged). */
-export function transitCsv(table: TransitTable): string {
-  const lines = [CSV_COLUMNS.join(',')];
+/**
+ * RFC 4180 CSV, one line per lane and calendar day (closed days included, flagged), written by
+ * csv-stringify with formula cells neutralised (src/csvCells.ts), like every CSV shipper writes.
+ * Loaded only for --csv.
+ */
+export async function transitCsv(table: TransitTable): Promise<string> {
+  const [{ stringify }, { safeCsvOptions }] = await Promise.all([import('csv-stringify/sync'), import('../../csvCells.js')]);
+  const records: Array<Array<string | number | boolean | null>> = [];
   for (const lane of table.lanes) {
     for (const row of lane.rows) {
       const record: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null> = {
@@ -292,10 +292,10 @@ export function transitCsv(table: TransitTable): string {
         estimatedDeliveryLocal: row.estimatedDeliveryDate ? localIsoInstant(row.estimatedDeliveryDate, lane.destination.timeZone) : null,
         skippedDays: row.skippedDays.map((day) => day.date).join('|'),
       };
-      lines.push(CSV_COLUMNS.map((column) => csvCell(record[column])).join(','));
+      records.push(CSV_COLUMNS.map((column) => record[column]));
     }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return stringify([[...CSV_COLUMNS], ...records], safeCsvOptions(','));
 }
 
 export function registerTransitCommands(program: Command, context: ContextFactory): void {
@@ -305,7 +305,7 @@ export function registerTransitCommands(program: Command, context: ContextFactor
     .option('--from <zip>', 'origin ZIP code')
     .option('--to <zip|file>', 'destination ZIP, comma-separated ZIPs, a file of ZIPs (one per line) or - for stdin; repeat for more', collect, [])
     .option('--pickup-date <date>', 'first pickup date: YYYY-MM-DD or words (tomorrow, friday, +3, 11/27); default the next business day')
-    .option('--days <n>', `show the next N pickup (business) days per lane, with the closed days between (1-${MAX_TRANSIT_PICKUP_DAYS})`, parsePickupDays, 1)
+    .option('--days <n>', `show the next N pickup (business) days per lane, with the closed days between (1-${MAX_TRANSIT_PICKUP_DAYS}; at most ${MAX_TRANSIT_LANE_DAYS.toLocaleString('en-US')} lanes x days per request)`, parsePickupDays, 1)
     .option('--csv', 'CSV on stdout (one line per lane and day) for spreadsheets and scripts')
     .addHelpText(
       'after',

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { writeFileDurably } from '../../fs/durableWrite.js';
 import type { ShipperApi } from '../../api/types.js';
 import { parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext } from '../context.js';
@@ -36,7 +37,6 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
     throw new UsageError('--interactive needs a terminal (and no --json)', 'drop -i to quote with the flags given');
   }
   const api = await ctx.api();
-  const writeFileAtomic = (await import('write-file-atomic')).default;
   await runWizardFlow(
     {
       prompter: await createInquirerPrompter(ctx.io),
@@ -49,7 +49,10 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
       accessorials: await accessorialChoices(api),
       resolvePath: (path) => resolve(path),
       fileExists: (path) => existsSync(path),
-      writeFile: (path, bytes) => writeFileAtomic(path, Buffer.from(bytes)),
+      // Whole or not at all, and never over a file that appeared after the name was asked.
+      writeFile: async (path, bytes) => {
+        await writeFileDurably(path, bytes, { whenExists: 'refuse' });
+      },
       mode: ctx.mode,
     },
     {

@@ -1,0 +1,248 @@
+/**
+ * What a user sees when the store is damaged, read-only or full (through the CLI, in process):
+ * one clear message naming the file, exit 5, never a control character of the file on the
+ * terminal, never "busy" for what is not a busy lock; and afterwards a store that still reads,
+ * nothing acknowledged lost, and a re-run that finishes without repeating a number.
+ */
+import { mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LocalApi } from '../../src/api/local.js';
+import type { Page, Shipment } from '../../src/domain/schemas.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
+import { shipmentsCsv } from '../helpers/csv.js';
+import { canMount, makeReadOnly, smallDisk, temporaryFilesIn } from '../helpers/faults.js';
+import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { runInProcess } from '../helpers/inProcess.js';
+
+/** Control characters other than newline: what must never reach a terminal from data. */
+const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+
+let work: { dir: string; cleanup: () => Promise<void> };
+let case_ = 0;
+beforeAll(async () => {
+  work = await tempDir('shipper-store-faults-');
+});
+afterAll(() => work.cleanup());
+afterEach(() => vi.restoreAllMocks());
+
+async function storeWith(shipments: number): Promise<{ store: string; ids: string[]; cli: (args: string[]) => Promise<CliResult> }> {
+  const store = join(work.dir, `store-${++case_}`);
+  const api = new LocalApi({ storeDir: store });
+  const outcomes = (
+    await api.createShipments({
+      items: Array.from({ length: shipments }, (_, index) => ({ request: { refNumber: `S-${index}`, shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
+    })
+  ).data.items;
+  const ids = outcomes.map((outcome) => (outcome.ok ? outcome.data.id : expect.fail('booking failed')));
+  return { store, ids, cli: (args) => runInProcess(['--store', store, ...args]) };
+}
+
+function expectClean(result: CliResult): void {
+  expect(result.stderr).not.toMatch(CONTROL);
+  expect(result.stdout).not.toMatch(CONTROL.source.includes('\\u0009') ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/ : CONTROL);
+  expect(result.stderr).not.toMatch(/\n\s+at |Error:|unexpected error/);
+}
+
+async function allShipments(cli: (args: string[]) => Promise<CliResult>): Promise<{ items: Shipment[]; warnings: string }> {
+  const items: Shipment[] = [];
+  let warnings = '';
+  let cursor: string | null = null;
+  do {
+    const result = await cli(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])]);
+    expect(result.code, result.stderr).toBe(0);
+    warnings += result.stderr;
+    const page = JSON.parse(result.stdout) as Page<Shipment>;
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { items, warnings };
+}
+
+const ESCAPES = '\u001b[2J\u001b]0;pwned\u0007\u001b[31m';
+
+/** Kinds of damage, each done to one record file; `reason` is what the message must say. */
+const DAMAGE: Array<{ name: string; damage: (file: string) => Promise<void>; reason: RegExp }> = [
+  { name: 'cut off mid-write', damage: async (file) => writeFile(file, (await readFile(file, 'utf8')).slice(0, 200)), reason: /is damaged \(not valid JSON/ },
+  { name: 'empty', damage: (file) => writeFile(file, ''), reason: /is damaged \(it is empty\)/ },
+  { name: 'NUL bytes (a block of zeros after a crash)', damage: (file) => writeFile(file, Buffer.alloc(4096)), reason: /is damaged \(it holds binary data \(NUL bytes\), not JSON\)/ },
+  { name: 'terminal escape sequences', damage: (file) => writeFile(file, `${ESCAPES}{"id": 1}`), reason: /is damaged \(not valid JSON\)/ },
+  { name: 'C1 controls and a bidi override', damage: (file) => writeFile(file, '\u009b2J\u202e}{'), reason: /is damaged \(not valid JSON\)/ },
+  { name: 'escapes inside valid JSON that is not a record', damage: (file) => writeFile(file, JSON.stringify({ id: ESCAPES, orderNumber: 7 })), reason: /is damaged \(it does not hold a valid record\)/ },
+  { name: 'valid JSON, an array', damage: (file) => writeFile(file, '[]'), reason: /is damaged \(it does not hold a valid record\)/ },
+  { name: 'a UTF-8 BOM before the JSON', damage: async (file) => writeFile(file, `\uFEFF${await readFile(file, 'utf8')}`), reason: /is damaged \(not valid JSON\)/ },
+  { name: 'UTF-16 text', damage: async (file) => writeFile(file, Buffer.from(`\uFEFF${await readFile(file, 'utf8')}`, 'utf16le')), reason: /is damaged \(/ },
+  { name: 'a 5 MB file of junk', damage: (file) => writeFile(file, 'x'.repeat(5 * 1024 * 1024)), reason: /is damaged \(not valid JSON\)/ },
+  { name: 'a directory in its place', damage: async (file) => (await unlink(file), mkdir(file)), reason: /cannot read .*: a directory has that name/ },
+  { name: 'a symbolic link loop', damage: async (file) => (await unlink(file), symlink(file, file)), reason: /cannot read .*ELOOP/ },
+];
+
+describe('a damaged store file', () => {
+  it.each(DAMAGE)('$name: get exits 5 naming the file, list skips it with a warning, nothing of it reaches the terminal', async ({ damage, reason }) => {
+    const { store, ids, cli } = await storeWith(3);
+    const file = join(store, 'shipments', `${ids[1]}.json`);
+    await damage(file);
+
+    const get = await cli(['shipment', 'get', ids[1]!]);
+    expect(get.code).toBe(5);
+    expect(get.stdout).toBe('');
+    expect(get.stderr).toMatch(new RegExp(`^shipper: (store file |cannot read )${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+    expect(get.stderr).toMatch(reason);
+    expect(get.stderr.trim().split('\n')).toHaveLength(1);
+    expectClean(get);
+
+    const json = await cli(['shipment', 'get', ids[1]!, '--json']);
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 500, title: 'Store Failure' });
+    expectClean(json);
+
+    const { items, warnings } = await allShipments(cli);
+    expect(items.map((shipment) => shipment.id).sort()).toEqual([ids[0], ids[2]].sort());
+    expect(warnings).toMatch(/^warning: .*shipments/);
+    expect(warnings).not.toMatch(CONTROL);
+    // The others still read, and booking goes on.
+    expect((await cli(['shipment', 'get', ids[0]!])).code).toBe(0);
+    const booked = await cli(['ship', '--shipper', 'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json']);
+    expect(booked.code, booked.stderr).toBe(0);
+  });
+
+  it('a dangling symbolic link is a shipment that is not there (exit 4)', async () => {
+    const { store, ids, cli } = await storeWith(1);
+    const file = join(store, 'shipments', `${ids[0]}.json`);
+    await unlink(file);
+    await symlink(join(store, 'nowhere.json'), file);
+    const get = await cli(['shipment', 'get', ids[0]!]);
+    expect(get.code).toBe(4);
+    expect(get.stderr).toBe(`shipper: shipment ${ids[0]} not found\n`);
+  });
+});
+
+describe('the order counter', () => {
+  const ship = ['ship', '--shipper', 'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'];
+
+  it.each([
+    ['deleted', (file: string) => rm(file)],
+    ['lowered to 1', (file: string) => writeFile(file, '{"last": 1}')],
+    ['reset to 0', (file: string) => writeFile(file, '{"last": 0}')],
+  ])('%s: the next bookings never repeat an order number', async (_name, change) => {
+    const { store, cli } = await storeWith(5);
+    await change(join(store, 'counters', 'orders.json'));
+    for (let index = 0; index < 3; index++) expect((await cli(ship)).code).toBe(0);
+    const { items } = await allShipments(cli);
+    expect(items).toHaveLength(8);
+    expect(new Set(items.map((shipment) => shipment.orderNumber)).size).toBe(8);
+    expect(new Set(items.map((shipment) => shipment.bolNumber)).size).toBe(8);
+    expect(items.map((shipment) => shipment.orderNumber).sort().slice(-3)).toEqual(['SO-000006', 'SO-000007', 'SO-000008']);
+  });
+
+  it('damaged (escapes inside): the counter is derived, so booking goes on from the high-water mark without repeating, echoes nothing, and writes it anew', async () => {
+    const { store, cli } = await storeWith(2);
+    const counter = join(store, 'counters', 'orders.json');
+    await writeFile(counter, `{"last": ${ESCAPES}`);
+    const booked = await cli(ship);
+    expect(booked.code, booked.stderr).toBe(0);
+    expectClean(booked);
+    expect(JSON.parse(booked.stdout).orderNumber).toBe('SO-000003');
+    expect(JSON.parse(await readFile(counter, 'utf8'))).toEqual({ last: 3 });
+  });
+
+  it('damaged, with the high-water mark gone too: the shipments say where numbers are', async () => {
+    const { store, cli } = await storeWith(2);
+    await writeFile(join(store, 'counters', 'orders.json'), '{"last": 1');
+    await rm(join(store, 'shipments', '.orders.high-water.json'));
+    expect(JSON.parse((await cli(ship)).stdout).orderNumber).toBe('SO-000003');
+    expect(new Set((await allShipments(cli)).items.map((shipment) => shipment.bolNumber)).size).toBe(3);
+  });
+});
+
+describe('what a killed process leaves', () => {
+  it('a temporary file is never a record, and the next import removes it', async () => {
+    const { store, cli } = await storeWith(1);
+    const leftover = join(store, 'shipments', 'sh_01M8ZZZZZZZZZZZZZZZZZZZZZZ.json.4194321.7.tmp');
+    await writeFile(leftover, '{"half": ');
+    expect((await allShipments(cli)).warnings).toBe('');
+    const csv = join(work.dir, `one-${case_}.csv`);
+    await writeFile(csv, shipmentsCsv(1, 1, 'T'));
+    expect((await cli(['import', csv])).code).toBe(0);
+    expect(await temporaryFilesIn(store)).toEqual([]);
+  });
+
+  it('a file where the lock should be: exit 5 at once, naming it', async () => {
+    const { store, cli } = await storeWith(1);
+    const lock = join(store, 'locks', 'shipments.lock');
+    await mkdir(join(store, 'locks'), { recursive: true });
+    await writeFile(lock, 'junk');
+    const result = await cli(ship());
+    expect(result.code).toBe(5);
+    expect(result.stderr).toBe(`shipper: cannot lock the store: ${lock} is a file, not a lock directory (shipper never writes one there); remove it\n`);
+  });
+});
+
+function ship(): string[] {
+  return ['ship', '--shipper', 'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001', '-c', 'pallets=1,weight=500,dims=48x40x48'];
+}
+
+describe('a read-only store (a read-only mount when root, else permissions)', () => {
+  it('says what is wrong, naming the directory, exit 5, never "busy"; reading still works', async () => {
+    const { store, ids, cli } = await storeWith(2);
+    expect((await cli(['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48'])).code).toBe(0);
+    const readOnly = await makeReadOnly(store);
+    const why = readOnly.kind === 'bind-mount' ? 'the file system is read-only' : 'permission denied';
+    try {
+      const quote = await cli(['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48']);
+      expect(quote.code).toBe(5);
+      expect(quote.stderr).toMatch(new RegExp(`^shipper: cannot write ${join(store, 'quotes')}/qt_\\w+\\.json: ${why}\\n$`));
+      const booked = await cli(ship());
+      expect(booked.code).toBe(5);
+      expect(booked.stderr).toBe(`shipper: cannot lock the store in ${join(store, 'locks')}: ${why}\n`);
+      const location = await cli(['location', 'add', 'dock', '--name', 'Dock', '--street1', '1 Main St', '--city', 'Chicago', '--state', 'IL', '--zip', '60601']);
+      expect(location.code).toBe(5);
+      expect(location.stderr).toBe(`shipper: cannot create the store directory ${join(store, 'locations')}: ${why}\n`);
+      for (const result of [quote, booked, location]) expect(result.stderr).not.toMatch(/busy/);
+      expect((await cli(['shipment', 'get', ids[0]!])).code).toBe(0);
+      expect((await allShipments(cli)).items).toHaveLength(2);
+    } finally {
+      await readOnly.restore();
+    }
+    expect(await temporaryFilesIn(store)).toEqual([]);
+  });
+});
+
+describe('a store on a full disk (a real tmpfs when root, else ENOSPC injected)', () => {
+  it.each(['best', 'injected'] as const)('%s: import stops with exit 5 naming the file, keeps what it acknowledged, and finishes once there is room', async (mode) => {
+    // Room for the first chunk of 500 shipments, not the second: on tmpfs a file takes whole
+    // 4 KiB pages and a shipment has three (record, reference index, idempotency key: about 6.2 MB
+    // a chunk); injected budgets count bytes (about 1.4 MB a chunk).
+    const disk = await smallDisk(mode === 'best' && canMount() ? 9 * 1024 * 1024 : 2 * 1024 * 1024, mode);
+    try {
+      const store = join(disk.dir, 'store');
+      const cli = (args: string[]) => runInProcess(['--store', store, ...args]);
+      const csv = join(work.dir, `full-${++case_}.csv`);
+      const total = 1000;
+      await writeFile(csv, shipmentsCsv(total, 1, 'F'));
+
+      const full = await cli(['import', csv, '--json']);
+      expect(full.code).toBe(5);
+      expect(full.stderr).toMatch(new RegExp(`^shipper: .*cannot write (to )?${store.replace(/[/.]/g, '\\$&')}/\\S+: no space left on the disk`, 'm'));
+      expectClean(full);
+      expect(full.stderr).toMatch(/^shipper: the import stopped after 500 shipments \(/m);
+      const acknowledged = [...full.stdout.matchAll(/^ {4}(\{"line".*\}),?$/gm)].map((match) => JSON.parse(match[1]!) as { id: string; orderNumber: string });
+      expect(acknowledged).toHaveLength(500);
+      expect(await temporaryFilesIn(store)).toEqual([]);
+
+      disk.grow(64 * 1024 * 1024);
+      const { items: partial, warnings } = await allShipments(cli);
+      expect(warnings).toBe('');
+      const stored = new Map(partial.map((shipment) => [shipment.id, shipment.orderNumber]));
+      for (const shipment of acknowledged) expect(stored.get(shipment.id)).toBe(shipment.orderNumber);
+
+      const rerun = await cli(['import', csv]);
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const { items } = await allShipments(cli);
+      expect(items.map((shipment) => shipment.refNumber).sort()).toEqual(Array.from({ length: total }, (_, index) => `F-${String(index + 1).padStart(4, '0')}`));
+      expect(new Set(items.map((shipment) => shipment.orderNumber)).size).toBe(total);
+    } finally {
+      await disk.cleanup();
+    }
+  });
+});
