@@ -16,9 +16,12 @@ import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdempotencyRecords } from './local/idempotency.js';
 import { IdFactory } from './local/ids.js';
+import { Invoices } from './local/invoices.js';
+import { keyFilterValues, normalisedProNumber, ShipmentKeyIndex } from './local/shipmentKeys.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
 import { ShipmentIndexes } from './local/indexes.js';
 import { Quotes, type ZipLookup } from './local/quotes.js';
+import { guardStore } from './local/records.js';
 import { Shipments, createdRange, inRange } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
@@ -57,6 +60,8 @@ export class LocalApi implements ShipperApi {
   private readonly bookings: Bookings;
   private readonly shipments: Shipments;
   private readonly documents = new Documents();
+  private readonly invoices: Invoices;
+  private readonly shipmentKeys: ShipmentKeyIndex;
 
   constructor(options: LocalApiOptions) {
     this.store = new JsonStore(options.storeDir, { cacheEntries: options.cacheEntries });
@@ -71,6 +76,8 @@ export class LocalApi implements ShipperApi {
     this.quotes = new Quotes(shared);
     this.bookings = new Bookings({ ...shared, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, indexes, this.now);
+    this.invoices = new Invoices(this.shipments, () => this.tariffs.load());
+    this.shipmentKeys = new ShipmentKeyIndex(this.store);
   }
 
   loadTariff() {
@@ -123,7 +130,17 @@ export class LocalApi implements ShipperApi {
   }
 
   async listShipments(options?: Options<'listShipments'>) {
-    return this.shipments.list(queryOf(operations.listShipments, options));
+    const query = queryOf(operations.listShipments, options);
+    const pros = keyFilterValues(query.proNumber, 'pro');
+    const bols = keyFilterValues(query.bolNumber, 'bol');
+    if (pros.length === 0 && bols.length === 0) return this.shipments.list(query);
+    const ids = await guardStore(() => this.shipmentKeys.find(pros, bols));
+    return this.shipments.list(query, {
+      ids,
+      keep: (shipment) =>
+        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
+        (bols.length === 0 || bols.includes(shipment.bolNumber)),
+    });
   }
 
   async cancelShipment(shipmentId: string, body?: unknown) {
@@ -142,6 +159,14 @@ export class LocalApi implements ShipperApi {
     const { template } = queryOf(operations.renderBol, options);
     const shipment = await this.shipments.get(shipmentId);
     return { data: await this.documents.renderBol(shipment, template), warnings: [] };
+  }
+
+  async getInvoice(shipmentId: string) {
+    return { data: await this.invoices.get(shipmentId), warnings: [] };
+  }
+
+  async renderInvoice(shipmentId: string) {
+    return { data: await this.invoices.renderPdf(shipmentId), warnings: [] };
   }
 
   async listBolTemplates() {
