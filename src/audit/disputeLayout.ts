@@ -24,7 +24,7 @@ export function chargeRows(audit: AuditResult, shipment: Shipment | null): Table
   });
   const rows: TableRow[] = [
     row('Linehaul', bill.linehaulInCents, quoted?.linehaulInCents ?? null),
-    row('Discount', -bill.discountInCents, quoted ? -quoted.discountInCents : null),
+    row('Discount', 0 - bill.discountInCents, quoted ? 0 - quoted.discountInCents : null),
     row('Fuel surcharge', bill.fuelSurchargeInCents, quoted?.fuelSurchargeInCents ?? null),
   ];
   const ordered = (quoted?.accessorialsInCents ?? []).map((charge) => ({ ...charge, used: false }));

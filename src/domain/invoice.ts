@@ -186,7 +186,7 @@ export function buildInvoice(shipment: Shipment, options: InvoiceOptions): Invoi
     charge(
       'DISCOUNT',
       breakdown.minimumChargeApplied ? 'Discount: none, the minimum charge applies' : `Discount${discountPercent ? ` ${discountPercent}` : ''}`,
-      -breakdown.discountInCents,
+      0 - breakdown.discountInCents, // never -0
     ),
     charge('FUEL_SURCHARGE', `Fuel surcharge${fuelPercent ? ` ${fuelPercent}` : ''}`, breakdown.fuelSurchargeInCents),
     ...breakdown.accessorialsInCents.map((accessorial) =>

@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
 
     const operations = Object.values(doc.paths as Json).flatMap((item: Json) => Object.values(item) as Json[]);
     const extensions = operations.filter((operation) => operation['x-extension']).map((operation) => operation.operationId).sort();
-    expect(extensions).toEqual(['cancelShipment', 'createShipments', 'getBillOfLading', 'getShipment', 'listBolTemplates', 'listQuotes', 'listShipments', 'previewShipments', 'transitTimes']);
+    expect(extensions).toEqual(['cancelShipment', 'createShipments', 'getBillOfLading', 'getInvoice', 'getShipment', 'listBolTemplates', 'listQuotes', 'listShipments', 'previewShipments', 'transitTimes']);
     for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult', 'CancelRequest']) expect(schemas[id]['x-extension']).toBe(true);
   });
 
