@@ -121,7 +121,10 @@ function percent(part: number, whole: number): string {
 }
 
 function result(bill: CarrierBill, match: BillMatch, findings: Finding[], options: AuditOptions): AuditResult {
-  const kept = findings.filter((finding) => finding.code === 'UNMATCHED' || finding.code === 'DUPLICATE' || finding.amountInCents > options.toleranceInCents);
+  const kept = findings
+    .filter((finding) => finding.code === 'UNMATCHED' || finding.code === 'DUPLICATE' || finding.amountInCents > options.toleranceInCents)
+    // In the order of FINDING_CODES, whatever the order found.
+    .sort((a, b) => FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code));
   const disputed = kept.reduce((sum, finding) => sum + finding.amountInCents, 0);
   return {
     billKey: billKeyOf(bill),

@@ -110,23 +110,28 @@ export function readCsvBills(text: string, file: string): BillsRead {
   };
   const columnName = (column: Column) => `column ${written.get(column) ?? column}`;
 
-  // Rows into bills: consecutive rows with the same key.
-  const keyOf = (row: Row) => {
-    const key = cell(row, 'invoiceNumber') || cell(row, 'proNumber') || cell(row, 'bolNumber');
-    return key.toUpperCase();
-  };
+  // Rows into bills: a row continues the bill above when every key it gives (invoice, PRO, BOL
+  // number) is that bill's, or when it gives none (bill-level values on the first row only).
+  const keysOf = (row: Row) => ({
+    invoice: cell(row, 'invoiceNumber').toUpperCase(),
+    pro: cell(row, 'proNumber').toUpperCase().replace(/[^A-Z0-9]/g, ''),
+    bol: cell(row, 'bolNumber'),
+  });
   const groups: Row[][] = [];
-  let lastKey: string | undefined;
+  let current: { invoice: string; pro: string; bol: string } | undefined;
   for (const row of data) {
-    const key = keyOf(row);
-    if (key === '') {
+    const keys = keysOf(row);
+    const given = (['invoice', 'pro', 'bol'] as const).filter((key) => keys[key] !== '');
+    if (given.length === 0 && !current) {
       issue(row.line, 'the row names no bill: give its proNumber or bolNumber (or invoiceNumber)', columnName(positions.has('proNumber') ? 'proNumber' : 'bolNumber'));
-      lastKey = undefined;
       continue;
     }
-    if (key === lastKey) groups.at(-1)!.push(row);
-    else groups.push([row]);
-    lastKey = key;
+    if (current && given.every((key) => keys[key] === current![key])) {
+      groups.at(-1)!.push(row);
+      continue;
+    }
+    groups.push([row]);
+    current = keys;
   }
 
   const bills: CarrierBill[] = [];
