@@ -66,7 +66,8 @@ export class ShipmentKeyIndex {
 
   private async findNow(pros: readonly string[], bols: readonly string[]): Promise<string[]> {
     const index = await this.caughtUp();
-    const matches = (keys: Keys) => (pros.length === 0 || (keys.pro !== null && pros.includes(keys.pro))) && (bols.length === 0 || bols.includes(keys.bol));
+    const [proSet, bolSet] = [new Set(pros), new Set(bols)];
+    const matches = (keys: Keys) => (proSet.size === 0 || (keys.pro !== null && proSet.has(keys.pro))) && (bolSet.size === 0 || bolSet.has(keys.bol));
     const candidates = [...index.byId.values()].filter(matches);
     // Checked against the shipments as they are now: a PRO may have changed since it was indexed.
     const current = await Promise.all(candidates.map((keys) => this.readKeys(keys.id)));
