@@ -54,7 +54,7 @@ describe('the invoice route over HTTP', () => {
     const api = new RemoteApi({ baseUrl: server.url, retries: 0 });
     shipment = (await api.createShipment(shipmentRequest({ accessorials: ['APPOINTMENT'] }))).data;
     cancelled = (await api.createShipment(shipmentRequest())).data;
-    await api.cancelShipment(cancelled.id);
+    await api.cancelShipment(cancelled.id, {});
     await api.close();
   });
   afterAll(async () => {

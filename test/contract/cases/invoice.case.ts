@@ -35,7 +35,7 @@ const contract: ContractCase = (target) => {
       await expectProblem(api.getInvoice('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z'), 404);
       await expectProblem(api.renderInvoice('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z'), 404);
       const { data: shipment } = await api.createShipment(shipmentRequest());
-      await api.cancelShipment(shipment.id);
+      await api.cancelShipment(shipment.id, {});
       const problem = await expectProblem(api.getInvoice(shipment.id), 404);
       expect(problem.detail).toMatch(/was cancelled on \d{4}-\d{2}-\d{2}: it has no invoice$/);
       await expectProblem(api.renderInvoice(shipment.id), 404);
