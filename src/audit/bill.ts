@@ -102,12 +102,18 @@ export function ratingClassOf(billedClass: string): FreightClass {
   return FREIGHT_CLASSES.find((freightClass) => Number(freightClass) >= value) ?? '400';
 }
 
-/** A weight in pounds as written (`1,250`, `1250.5`); null otherwise. */
+/**
+ * The most a bill line may weigh: 22 full trailers. A carrier may bill a wrong weight and the
+ * audit must dispute it, but beyond this no amount at stake would be meaningful (or exact).
+ */
+export const MAX_BILLED_POUNDS = 1_000_000;
+
+/** A weight in pounds as written (`1,250`, `1250.5`), above 0 and at most MAX_BILLED_POUNDS; null otherwise. */
 export function parsePounds(text: string): number | null {
   const value = text.trim().replaceAll(',', '');
   if (!/^\d+(\.\d+)?$/.test(value)) return null;
   const pounds = Number(value);
-  return Number.isFinite(pounds) && pounds > 0 ? pounds : null;
+  return Number.isFinite(pounds) && pounds > 0 && pounds <= MAX_BILLED_POUNDS ? pounds : null;
 }
 
 /** `2026-12-01`, `20261201` or `12/01/2026` as YYYY-MM-DD; null otherwise. */

@@ -12,7 +12,7 @@
 import { parse } from 'csv-parse/sync';
 import { didYouMean, normaliseName } from '../domain/didYouMean.js';
 import { chargeKindOf, normaliseChargeCode } from './chargeCodes.js';
-import { parseBillDate, parseDollars, parseFreightClass, parsePounds, type BillCharge, type BillIssue, type BillLine, type BillsRead, type CarrierBill } from './bill.js';
+import { MAX_BILLED_POUNDS, parseBillDate, parseDollars, parseFreightClass, parsePounds, type BillCharge, type BillIssue, type BillLine, type BillsRead, type CarrierBill } from './bill.js';
 
 type BillColumn = 'invoiceNumber' | 'proNumber' | 'bolNumber' | 'scac' | 'billDate' | 'linehaul' | 'discount' | 'fuel' | 'accessorials' | 'total';
 type LineColumn = 'billedWeight' | 'billedClass' | 'description' | 'nmfcCode' | 'pieces';
@@ -194,7 +194,7 @@ export function readCsvBills(text: string, file: string): BillsRead {
     const lines: BillLine[] = group.map((row, index) => {
       const weightText = cell(row, 'billedWeight');
       const poundsWeight = parsePounds(weightText);
-      if (poundsWeight === null) issue(row.line, `billedWeight must be a weight in pounds greater than 0 (got ${JSON.stringify(weightText)})`, columnName('billedWeight'));
+      if (poundsWeight === null) issue(row.line, `billedWeight must be a weight in pounds above 0 and at most ${MAX_BILLED_POUNDS.toLocaleString('en-US')} (got ${JSON.stringify(weightText)})`, columnName('billedWeight'));
       const classText = cell(row, 'billedClass');
       const freightClass = classText === '' ? null : parseFreightClass(classText);
       if (classText !== '' && freightClass === null) issue(row.line, `${JSON.stringify(classText)} is not an NMFC freight class (50 to 500, e.g. 92.5)`, columnName('billedClass'));

@@ -14,7 +14,7 @@
  * - L3: L305 the total charges.
  */
 import { elementOf, readX12Interchange, type X12ReadSegment } from '../edi/x12.js';
-import { parseBillDate, parseFreightClass, type BillCharge, type BillIssue, type BillLine, type BillsRead, type CarrierBill } from './bill.js';
+import { MAX_BILLED_POUNDS, parseBillDate, parseFreightClass, type BillCharge, type BillIssue, type BillLine, type BillsRead, type CarrierBill } from './bill.js';
 import { chargeKindOf, normaliseChargeCode } from './chargeCodes.js';
 
 const POUNDS_PER_KILOGRAM = 2.20462262185;
@@ -93,7 +93,7 @@ function readTransaction(st: X12ReadSegment, segments: X12ReadSegment[], file: s
       let pounds = /^\d+(\.\d+)?$/.test(weightText) ? Number(weightText) : NaN;
       if (unit === 'K') pounds = Math.round(pounds * POUNDS_PER_KILOGRAM * 100) / 100;
       else if (unit !== 'L') issue(l0, 'L011', `weight unit ${JSON.stringify(unit)} is neither L (pounds) nor K (kilograms)`);
-      if (!(pounds > 0)) issue(l0, 'L004', `the billed weight must be a number of pounds greater than 0 (got ${JSON.stringify(weightText)})`);
+      if (!(pounds > 0 && pounds <= MAX_BILLED_POUNDS)) issue(l0, 'L004', `the billed weight must be a number of pounds above 0 and at most ${MAX_BILLED_POUNDS.toLocaleString('en-US')} (got ${JSON.stringify(weightText)})`);
       const l7 = find('L7');
       const classText = l7 ? elementOf(l7, 7) : '';
       const freightClass = classText ? parseFreightClass(classText) : null;
@@ -101,7 +101,7 @@ function readTransaction(st: X12ReadSegment, segments: X12ReadSegment[], file: s
       const piecesText = elementOf(l0, 8);
       lines.push({
         line: lines.length + 1,
-        poundsWeight: pounds > 0 ? pounds : 0,
+        poundsWeight: pounds > 0 && pounds <= MAX_BILLED_POUNDS ? pounds : 0,
         freightClass,
         description: l5 ? elementOf(l5, 2).trim() || null : null,
         nmfcCode: l5 && elementOf(l5, 4) === 'N' ? elementOf(l5, 3).trim() || null : null,

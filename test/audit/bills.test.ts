@@ -71,7 +71,8 @@ describe('values as carriers write them', () => {
   it('weights and dates', () => {
     expect(parsePounds('1,250')).toBe(1250);
     expect(parsePounds('0.5')).toBe(0.5);
-    for (const bad of ['0', '-5', 'heavy', '', '1e400', 'Infinity']) expect(parsePounds(bad), bad).toBeNull();
+    expect(parsePounds('1,000,000')).toBe(1_000_000);
+    for (const bad of ['0', '-5', 'heavy', '', '1e400', 'Infinity', '1000000.01', '9'.repeat(400)]) expect(parsePounds(bad), bad).toBeNull();
     expect(parseBillDate('2026-12-01')).toBe('2026-12-01');
     expect(parseBillDate('20261201')).toBe('2026-12-01');
     expect(parseBillDate('12/1/2026')).toBe('2026-12-01');
@@ -153,7 +154,7 @@ describe('the bill CSV layout', () => {
       '4 column scac: "ODFL" differs from "RRFT" on line 3 of the same bill; give bill-level values once or repeat them unchanged',
       '3 column accessorials: "LFT75" is not CODE=AMOUNT (e.g. LIFTGATE_DELIVERY=75.00; pairs separated by |)',
       '3 column accessorials: "RES=abc" is not CODE=AMOUNT (e.g. LIFTGATE_DELIVERY=75.00; pairs separated by |)',
-      '3 column billedWeight: billedWeight must be a weight in pounds greater than 0 (got "heavy")',
+      '3 column billedWeight: billedWeight must be a weight in pounds above 0 and at most 1,000,000 (got "heavy")',
       '3 column billedClass: "93" is not an NMFC freight class (50 to 500, e.g. 92.5)',
       '3 column pieces: pieces must be a whole number (got "2.5")',
       '3 column linehaul: linehaul must be an amount in dollars, e.g. 1412.94 (got "12.345")',
@@ -162,7 +163,7 @@ describe('the bill CSV layout', () => {
       '5 column bolNumber: "123" is not a BOL number (17 digits)',
       '5 column scac: "RRFTX" is not a SCAC (2 to 4 letters)',
       '5 column billDate: "2026-02-30" is not a date (YYYY-MM-DD)',
-      '5 column billedWeight: billedWeight must be a weight in pounds greater than 0 (got "1e400")',
+      '5 column billedWeight: billedWeight must be a weight in pounds above 0 and at most 1,000,000 (got "1e400")',
     ]);
   });
 
@@ -279,7 +280,7 @@ describe('X12 210 freight bills', () => {
       '5 C301: the bill is in CAD; shipper audits bills in USD',
       '4 B306: "20261341" is not a date CCYYMMDD',
       '7 L011: weight unit "T" is neither L (pounds) nor K (kilograms)',
-      '7 L004: the billed weight must be a number of pounds greater than 0 (got "0")',
+      '7 L004: the billed weight must be a number of pounds above 0 and at most 1,000,000 (got "0")',
       '9 L707: "93" is not an NMFC freight class (50 to 500)',
       '8 L104: the charge must be an amount in cents (N2), got "12.5"',
       '4 B307: the bill\'s total must be an amount in cents (N2), got "abc"',

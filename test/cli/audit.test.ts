@@ -181,6 +181,12 @@ describe('shipper audit', () => {
     ]);
     expect(rows[2]![7]).toBe('line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in)');
     expect(stdout).toContain('5 bills audited: 4 disputed, $349.50 at stake (billed $2,853.66, quoted $2,504.16)');
+    // On a terminal of 100 columns the table fits: the detail gives way.
+    const narrow = await runInProcess(['--store', await storeCopy('narrow'), 'audit', csvFile, '--no-save'], { env: AUDIT_ENV, columns: 100 });
+    const widths = narrow.stdout.split('\n').filter((line) => /^[┌│├└]/.test(line)).map((line) => [...line].length);
+    expect(widths.length).toBeGreaterThan(5);
+    expect(Math.max(...widths)).toBeLessThanOrEqual(100);
+    expect(narrow.stdout).toContain('REWEIGH');
   });
 
   it('--csv: one line per finding, read back with csv-parse', async () => {
@@ -258,7 +264,7 @@ describe('shipper audit', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr.split('\n').filter(Boolean)).toEqual([
-      `shipper: ${bad} line 2, column Billed Weight: billedWeight must be a weight in pounds greater than 0 (got "heavy")`,
+      `shipper: ${bad} line 2, column Billed Weight: billedWeight must be a weight in pounds above 0 and at most 1,000,000 (got "heavy")`,
       `shipper: ${bad} line 3, column Billed Class: "93" is not an NMFC freight class (50 to 500, e.g. 92.5)`,
       `shipper: ${bad} line 3, column Total: total is required (an amount in dollars, e.g. 1412.94) (3 problems in the bills; nothing was audited)`,
     ]);
