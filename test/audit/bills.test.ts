@@ -3,10 +3,11 @@
  * CSV layout (grouping, bill-level values, every problem with its line and column) and X12 210
  * interchanges (the layout of carriers' published guides, several bills, kilograms, refusals).
  */
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseBillDate, parseDollars, parseFreightClass, parsePounds, ratingClassOf, type BillIssue } from '../../src/audit/bill.js';
 import { readCsvBills } from '../../src/audit/csvBills.js';
-import { readBillText } from '../../src/audit/readBills.js';
+import { readBillFile, readBillText } from '../../src/audit/readBills.js';
 import { readX12Bills } from '../../src/audit/x12Bills.js';
 import { x210 } from './fixtures.js';
 
@@ -126,6 +127,15 @@ describe('the bill CSV layout', () => {
       ['P1', 2, 2, 21_000],
       ['P2', 4, 1, 32_000],
       ['P1', 5, 1, 2_100],
+    ]);
+  });
+
+  it('reads the shipped sample, every column of the layout', async () => {
+    const read = await readBillFile(fileURLToPath(new URL('../../templates/audit/bills-sample.csv', import.meta.url)));
+    expect(read.ok && read.bills.map((bill) => [bill.invoiceNumber, bill.lines.length, bill.accessorials.map((charge) => charge.code), bill.totalInCents])).toEqual([
+      ['I7204815', 2, ['LFT'], 70_624],
+      ['I7204816', 2, ['LFT', 'RES'], 72_104],
+      ['I7204817', 1, [], 11_700],
     ]);
   });
 
