@@ -215,7 +215,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     findings.push({
       code: 'FUEL',
       amountInCents: bill.fuelSurchargeInCents - expectedFuel,
-      message: `fuel surcharge ${dollars(bill.fuelSurchargeInCents)} billed (${percent(bill.fuelSurchargeInCents, bill.linehaulInCents - bill.discountInCents)} of the net linehaul billed); ${dollars(expectedFuel)} expected (${percent(expectedFuel, expectedNet)} of ${dollars(expectedNet)}, the net linehaul of the freight as billed)`,
+      message: `fuel ${dollars(bill.fuelSurchargeInCents)} billed (${percent(bill.fuelSurchargeInCents, bill.linehaulInCents - bill.discountInCents)} of the billed net linehaul); ${dollars(expectedFuel)} expected (${percent(expectedFuel, expectedNet)} of ${dollars(expectedNet)})`,
     });
   }
 

@@ -44,6 +44,6 @@ export class ShipmentsByKey {
     const byPro = bill.proNumber ? best(this.byPro.get(normalisedPro(bill.proNumber)) ?? []) : undefined;
     if (byPro) return { shipment: byPro, by: 'PRO' };
     const keys = [bill.proNumber ? `PRO ${bill.proNumber}` : null, bill.bolNumber ? `BOL ${bill.bolNumber}` : null].filter(Boolean).join(' or ');
-    return { shipment: null, reason: `no shipment has ${keys}: the whole bill is at stake until the carrier shows what it is for` };
+    return { shipment: null, reason: `no shipment has ${keys}` };
   }
 }
