@@ -46,9 +46,12 @@ export function printAudit(io: IO, results: readonly AuditResult[]): void {
       rows.push([...(index === 0 ? bill : ['', '', '', '', '']), io.color.red(finding.code), formatCents(finding.amountInCents), finding.message]);
     });
   }
-  // On a terminal the detail gives way first, then the PRO column; piped output keeps whole cells.
-  const fitted = io.isStdoutTTY ? fitTable(head, rows, io.terminalWidth, [{ shrink: [7] }, { drop: 1 }], 24) : { head, rows, colWidths: undefined };
-  io.out(io.table(fitted.head, fitted.rows, { ruleBefore: starts.slice(1), ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) }));
+  // On a terminal the detail gives way first (to 40 columns), then the PRO and quoted columns
+  // leave; piped output keeps whole cells.
+  const fitted = io.isStdoutTTY ? fitTable(head, rows, io.terminalWidth, [{ shrink: [7] }, { drop: 1 }, { drop: 3 }], 40) : { head, rows, colWidths: undefined };
+  // A rule between bills only where a bill has several rows.
+  const grouped = rows.length > results.length;
+  io.out(io.table(fitted.head, fitted.rows, { ruleBefore: grouped ? starts.slice(1) : [], ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) }));
 }
 
 export const AUDIT_CSV_HEADER = ['file', 'line', 'invoiceNumber', 'proNumber', 'bolNumber', 'scac', 'orderNumber', 'shipmentId', 'matchedBy', 'quoted', 'billed', 'check', 'atStake', 'detail'];
