@@ -2,7 +2,7 @@
  * `shipper report spend [--by lane|carrier|month] [--since D] [--until D] [--csv]`: freight spend
  * over the booked shipments (from the API, either mode) and the audited bills (the local store).
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Shipment } from '../../domain/schemas.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -59,11 +59,8 @@ export function registerReportCommands(program: Command, context: ContextFactory
   report
     .command('spend')
     .description('freight spend by lane, carrier or month: shipments, weight, quoted and billed totals, disputed amount')
-    .option('--by <grouping>', `group by ${GROUPINGS.join(', ')}`, (value: string) => {
-      const grouping = value.trim().toLowerCase();
-      if (!(GROUPINGS as readonly string[]).includes(grouping)) throw new InvalidArgumentError(`must be one of ${GROUPINGS.join(', ')}`);
-      return grouping as Grouping;
-    }, 'lane')
+    // Choices: commander refuses anything else (exit 2) and completion offers them.
+    .addOption(new Option('--by <grouping>', 'group the spend by').choices(GROUPINGS).default('lane'))
     .option('--since <date>', 'shipments booked on or after this day (YYYY-MM-DD, UTC) or instant')
     .option('--until <date>', 'shipments booked on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
     .option('--csv', 'CSV on stdout: one line per group, then the total')
