@@ -18,6 +18,8 @@ import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdempotencyRecords } from './local/idempotency.js';
 import { IdFactory } from './local/ids.js';
+import { Invoices } from './local/invoices.js';
+import { keyFilterValues, normalisedProNumber, ShipmentKeyIndex } from './local/shipmentKeys.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
 import { ShipmentIndexes } from './local/indexes.js';
 import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
@@ -68,6 +70,8 @@ export class LocalApi implements ShipperApi {
   private readonly shipments: Shipments;
   private readonly carrierSettings: CarrierSettings;
   private readonly documents: Documents;
+  private readonly invoices: Invoices;
+  private readonly shipmentKeys: ShipmentKeyIndex;
 
   constructor(options: LocalApiOptions) {
     this.store = new JsonStore(options.storeDir, { cacheEntries: options.cacheEntries });
@@ -85,6 +89,8 @@ export class LocalApi implements ShipperApi {
     this.shipments = new Shipments(this.store, indexes, this.now);
     this.carrierSettings = carriers;
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} });
+    this.invoices = new Invoices(this.shipments, () => this.tariffs.load());
+    this.shipmentKeys = new ShipmentKeyIndex(this.store);
   }
 
   loadTariff() {
@@ -137,7 +143,17 @@ export class LocalApi implements ShipperApi {
   }
 
   async listShipments(options?: Options<'listShipments'>) {
-    return this.shipments.list(queryOf(operations.listShipments, options));
+    const query = queryOf(operations.listShipments, options);
+    const pros = keyFilterValues(query.proNumber, 'pro');
+    const bols = keyFilterValues(query.bolNumber, 'bol');
+    if (pros.length === 0 && bols.length === 0) return this.shipments.list(query);
+    const ids = await guardStore(() => this.shipmentKeys.find(pros, bols));
+    return this.shipments.list(query, {
+      ids,
+      keep: (shipment) =>
+        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
+        (bols.length === 0 || bols.includes(shipment.bolNumber)),
+    });
   }
 
   async cancelShipment(shipmentId: string, body?: unknown) {
@@ -199,6 +215,14 @@ export class LocalApi implements ShipperApi {
     const { template } = queryOf(operations.renderBol, options);
     const shipment = await this.shipments.get(shipmentId);
     return { data: await this.documents.renderBol(shipment, template), warnings: [] };
+  }
+
+  async getInvoice(shipmentId: string) {
+    return { data: await this.invoices.get(shipmentId), warnings: [] };
+  }
+
+  async renderInvoice(shipmentId: string) {
+    return { data: await this.invoices.renderPdf(shipmentId), warnings: [] };
   }
 
   async listBolTemplates() {

@@ -259,6 +259,12 @@ function paths(): JsonObject {
     const responses: JsonObject = { [spec.response.status]: success };
     for (const status of spec.errors) responses[status] = use(ERROR_RESPONSES[status]);
     result[spec.path] ??= {};
+    // One path and method answered in several media types (the invoice: JSON or PDF by Accept): one operation, each type a content of its answer.
+    const existing = result[spec.path]![spec.method.toLowerCase()] as { responses: Record<number, { content: JsonObject }> } | undefined;
+    if (existing) {
+      Object.assign(existing.responses[spec.response.status]!.content, success.content);
+      continue;
+    }
     result[spec.path]![spec.method.toLowerCase()] = {
       operationId: spec.operationId ?? name,
       tags: [...spec.tags],

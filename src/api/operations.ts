@@ -34,6 +34,7 @@ import {
   transitRequestSchema,
   transitTableSchema,
 } from '../domain/schemas.js';
+import { invoiceSchema } from '../domain/invoice.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES } from '../domain/statuses.js';
 
@@ -132,10 +133,24 @@ const createdFilters = {
   refNumber: z.string().max(64).optional().meta({ description: 'The customer reference (case and spaces ignored); for quotes, those booked under it' }),
 };
 
+/** Up to 100 carrier keys, comma-separated: the audit of carriers' bills looks shipments up by PRO or BOL number. */
+const keyListFilter = (what: string, pattern: RegExp, example: string) =>
+  z
+    .string()
+    .regex(pattern, { message: `${what} takes up to 100 numbers separated by commas, e.g. ${example}` })
+    .optional();
+export const MAX_KEY_FILTER_VALUES = 100;
+
 export const shipmentListQuerySchema = z.strictObject({
   ...pageQuery,
   ...createdFilters,
   status: z.enum(SHIPMENT_STATUSES, { error: 'status is BOOKED or CANCELLED' }).optional().meta({ description: 'BOOKED or CANCELLED' }),
+  proNumber: keyListFilter('proNumber', /^[A-Za-z0-9 -]{1,24}(,[A-Za-z0-9 -]{1,24}){0,99}$/, '1234567-8,1234568-9').meta({
+    description: 'Only shipments with one of these carrier PRO numbers (comma-separated, at most 100; case, spaces and dashes ignored)',
+  }),
+  bolNumber: keyListFilter('bolNumber', /^\d{17}(,\d{17}){0,99}$/, '06141410000000012').meta({
+    description: 'Only shipments with one of these 17-digit BOL numbers (comma-separated, at most 100)',
+  }),
 });
 
 export const quoteListQuerySchema = z.strictObject({
@@ -296,6 +311,28 @@ export const operations = {
     errors: [400, 401, 404, 500],
     summary: 'The Bill of Lading of a shipment as PDF',
     operationId: 'getBillOfLading',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  getInvoice: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/invoice`,
+    params: ['shipmentId'],
+    response: { status: 200, description: 'The invoice (JSON; `Accept: application/pdf` answers it as PDF)', id: 'Invoice', schema: invoiceSchema },
+    errors: [401, 404, 500],
+    summary: 'The invoice of a shipment: one line per order component with its share of the linehaul, then discount, fuel and accessorials, adding up to the booked price',
+    description: 'INV- and the order number\'s digits; dated the pickup day; billed to the party the freight charge terms name. A cancelled shipment has no invoice (404).',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  renderInvoice: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/invoice`,
+    params: ['shipmentId'],
+    response: { status: 200, description: 'The invoice as PDF', mediaType: PDF_TYPE, fileName: ([id]) => `invoice-${id}.pdf` },
+    errors: [401, 404, 500],
+    summary: 'The invoice of a shipment as PDF (the same path, asked for with Accept: application/pdf)',
+    operationId: 'getInvoicePdf',
     tags: ['Shipments'],
     extension: true,
   }),

@@ -3,14 +3,17 @@
  * that turns a parsed command into a CommandContext.
  */
 import { Command, Option } from 'commander';
+import { registerAuditCommand } from './commands/audit.js';
 import { registerBolCommand } from './commands/bol.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerLabelsCommand } from './commands/labels.js';
+import { registerInvoiceCommand } from './commands/invoice.js';
 import { registerLocationCommands } from './commands/location.js';
 import { registerOpenApiCommands } from './commands/openapi.js';
 import { registerQuoteCommands } from './commands/quote.js';
+import { registerReportCommands } from './commands/report.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerShipCommand } from './commands/ship.js';
 import { registerShipmentCommands } from './commands/shipment.js';
@@ -80,6 +83,9 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   registerBolCommand(program, context);
   registerLabelsCommand(program, context);
   registerTenderCommand(program, context);
+  registerInvoiceCommand(program, context);
+  registerAuditCommand(program, context);
+  registerReportCommands(program, context);
   registerServeCommands(program, context);
   registerOpenApiCommands(program, context);
   registerConfigCommands(program, context);

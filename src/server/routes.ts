@@ -32,7 +32,37 @@ function allowed(methods: string[]): string[] {
   return [...new Set(methods)].flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
 }
 
-export function matchRoute(method: string, pathname: string): RouteMatch {
+/**
+ * How much an Accept header wants `mediaType`: the q of the most specific range that covers it
+ * (RFC 9110 12.5.1). No header wants anything.
+ */
+export function acceptQuality(accept: string | undefined, mediaType: string): number {
+  if (!accept) return 1;
+  const anySubtype = `${mediaType.split('/')[0]}/*`;
+  let best = { specificity: -1, q: 0 };
+  for (const part of accept.split(',')) {
+    const [range = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const specificity = range === mediaType ? 2 : range === anySubtype ? 1 : range === '*/*' ? 0 : -1;
+    if (specificity <= best.specificity) continue;
+    const q = Number(parameters.find((parameter) => parameter.startsWith('q='))?.slice(2) ?? 1);
+    best = { specificity, q: Number.isFinite(q) ? q : 0 };
+  }
+  return best.q;
+}
+
+/** Among operations on one method and path (JSON or PDF), the one whose media type `accept` prefers; the first on a tie. */
+function negotiated(routes: Route[], accept: string | undefined): Route {
+  let chosen = routes[0]!;
+  let quality = -1;
+  for (const route of routes) {
+    const response = operations[route.operation].response;
+    const q = acceptQuality(accept, 'mediaType' in response ? response.mediaType : 'application/json');
+    if (q > quality) [chosen, quality] = [route, q];
+  }
+  return chosen;
+}
+
+export function matchRoute(method: string, pathname: string, accept?: string): RouteMatch {
   const wanted = method === 'HEAD' ? 'GET' : method;
   if (pathname === OPENAPI_PATH) return wanted === 'GET' ? { kind: 'openapi' } : { kind: 'method-not-allowed', allow: ['GET', 'HEAD'] };
   const matches = ROUTES.flatMap((route) => {
@@ -42,7 +72,9 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   if (matches.length === 0) return { kind: 'not-found' };
   // Only the routes of the most specific path shape (the most literal segments) answer this path.
   const best = matches.filter((match) => match.route.literals === matches[0]!.route.literals);
-  const hit = best.find((match) => match.route.method === wanted);
+  const candidates = best.filter((match) => match.route.method === wanted);
+  const chosen = candidates.length > 1 ? negotiated(candidates.map((match) => match.route), accept) : candidates[0]?.route;
+  const hit = candidates.find((match) => match.route === chosen);
   if (!hit) return { kind: 'method-not-allowed', allow: allowed(best.map((match) => match.route.method)) };
   const bad = hit.values.findIndex((value) => !SAFE_ID.test(value));
   if (bad !== -1) return { kind: 'bad-id', resource: resourceOfParam(hit.route.params[bad]!), id: hit.values[bad]! };

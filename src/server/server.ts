@@ -106,7 +106,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
   });
 
   async function handle(req: IncomingMessage, url: URL): Promise<Reply> {
-    const match = matchRoute(req.method ?? 'GET', url.pathname);
+    const match = matchRoute(req.method ?? 'GET', url.pathname, req.headers.accept);
     if (match.kind === 'not-found') throw makeProblem(404, 'not-found', 'Not Found', `no route ${req.method} ${truncateForDetail(url.pathname)}`);
     if (match.kind === 'method-not-allowed') {
       const problem = makeProblem(405, 'method-not-allowed', 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}; use ${match.allow.join(', ')}`);

@@ -33,6 +33,7 @@ const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,pieces
 const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60601';
 const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
 const SAMPLE_CSV = fileURLToPath(new URL('../../templates/import/shipments-sample.csv', import.meta.url));
+const SAMPLE_BILLS = fileURLToPath(new URL('../../templates/audit/bills-sample.csv', import.meta.url));
 const SCENARIOS: Scenario[] = [
   { name: 'quote', args: ['quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], code: 0 },
   { name: 'quote, people output', args: ['quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '-a', 'liftgate-delivery'], code: 0 },
@@ -52,6 +53,9 @@ const SCENARIOS: Scenario[] = [
   { name: 'ship on an unknown quote', args: ['ship', '--quote', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', '--shipper', SHIPPER, '--consignee', CONSIGNEE], code: 4 },
   { name: 'shipment get unknown', args: ['shipment', 'get', 'sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', '--json'], code: 4 },
   { name: 'import of a file that is not CSV', args: ['import', 'package.json'], code: 1 },
+  // Invoices and the audit of carriers' bills (issue 17); audits are not saved (remote mode's local store is the user's).
+  { name: 'invoice of an unknown shipment', args: ['invoice', 'sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z'], code: 4 },
+  { name: 'audit of the sample bills, no shipment has their PROs', args: ['audit', SAMPLE_BILLS, '--no-save', '--json'], code: 1 },
   // Phase 2, in order: bookings take order and BOL numbers from one counter.
   { name: 'ship on a quote', args: ['ship', '--quote', '{quote}', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--ref', 'PO-1', '--json'], code: 0, phase: 2 },
   { name: 'ship, quoting first, people output', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1'], code: 0, phase: 2, env: SOON },

@@ -96,6 +96,7 @@ describe('the OpenAPI document', () => {
       'createShipments',
       'createTender',
       'getBillOfLading',
+      'getInvoice',
       'getShipment',
       'listBolTemplates',
       'listQuotes',

@@ -17,7 +17,8 @@ describe('matchRoute', () => {
         count++;
       }
     }
-    expect(count).toBe(Object.keys(operations).length + 1);
+    // Operations that share a method and path (the invoice as JSON or PDF, by Accept) are one OpenAPI operation.
+    expect(count).toBe(new Set(Object.values(operations).map((spec) => `${spec.method} ${spec.path}`)).size + 1);
   });
 
   it('hands the raw id to the operation', () => {

@@ -29,14 +29,17 @@ export class Shipments {
     return shipment;
   }
 
-  async list(query: ShipmentListQuery): Promise<ApiResult<Page<Shipment>>> {
+  /** `byKeys`: the shipments the proNumber/bolNumber filters found (ShipmentKeyIndex), and the check of each. */
+  async list(query: ShipmentListQuery, byKeys?: { ids: string[]; keep: (shipment: Shipment) => boolean }): Promise<ApiResult<Page<Shipment>>> {
     const { since, until, to, status, refNumber } = query;
     const range = createdRange(since, until);
-    const ids = refNumber !== undefined ? await guardStore(() => this.indexes.idsWithReference(refNumber)) : undefined;
+    const referenced = refNumber !== undefined ? await guardStore(() => this.indexes.idsWithReference(refNumber)) : undefined;
+    const ids = byKeys && referenced ? byKeys.ids.filter((id) => referenced.includes(id)) : (byKeys?.ids ?? referenced);
     return listRecords(this.store, 'shipments', shipmentSchema, SHIPMENT_ID, query, {
       ids,
       oldest: range.from,
       keep: (shipment) =>
+        (byKeys === undefined || byKeys.keep(shipment)) &&
         (status === undefined || shipment.status === status) &&
         (to === undefined || shipment.consignee.postalCode === to.slice(0, 5)) &&
         inRange(shipment.createdAt, range),

@@ -1,0 +1,42 @@
+/** What `shipper invoice` does (loaded when it runs; see invoice.ts). */
+import { stat } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { FileWriteError, writeFileDurably } from '../../fs/durableWrite.js';
+import { formatNumber } from '../output.js';
+import { printInvoice } from '../views/invoice.js';
+
+export interface InvoiceOptions {
+  output?: string;
+  force?: boolean;
+}
+
+/** `-o x.pdf` is that file; `-o dir` (an existing directory) gets `<invoice number>.pdf` in it. */
+async function pdfPath(output: string, invoiceNumber: string): Promise<string> {
+  const existing = await stat(output).catch(() => undefined);
+  if (existing?.isDirectory()) return join(resolve(output), `${invoiceNumber}.pdf`);
+  if (extname(output).toLowerCase() !== '.pdf') throw new UsageError(`-o ${output}: name a .pdf file or an existing directory`);
+  return resolve(output);
+}
+
+export async function runInvoice(ctx: CommandContext, id: string, options: InvoiceOptions): Promise<void> {
+  const api = await ctx.api();
+  const { data: invoice, warnings } = await api.getInvoice(id);
+  warnings.forEach((warning) => ctx.io.warn(warning));
+  if (options.output !== undefined) {
+    const file = await pdfPath(options.output, invoice.invoiceNumber);
+    const { data: pdf } = await api.renderInvoice(id);
+    // Never over an invoice someone filed or annotated, unless asked to.
+    await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' }).catch((error: unknown) => {
+      if (error instanceof FileWriteError && error.code === 'EEXIST') throw new UsageError(`${file} exists already; nothing was written`, 'add --force to replace it, or give another name with -o');
+      throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.local);
+    });
+    ctx.io.note(`Wrote ${invoice.invoiceNumber} (${invoice.orderNumber}) to ${file} (${formatNumber(Math.max(1, Math.round(pdf.byteLength / 1024)))} KB)`);
+    if (ctx.io.options.json) ctx.io.json(invoice);
+    return;
+  }
+  if (ctx.io.options.json) return ctx.io.json(invoice);
+  printInvoice(ctx.io, invoice);
+}
+

@@ -1,0 +1,36 @@
+/** `shipper report spend [--by lane|carrier|month] [--since D] [--until D] [--csv]` (reportRun.ts). */
+import { Option, type Command } from 'commander';
+import type { CommandContext, ContextFactory } from '../context.js';
+import type { SpendOptions } from './reportRun.js';
+
+/** As in reportRun.ts (not imported: start-up stays light). */
+const GROUPINGS = ['lane', 'carrier', 'month'] as const;
+
+export async function runSpend(ctx: CommandContext, options: SpendOptions): Promise<void> {
+  const { runSpend: run } = await import('./reportRun.js');
+  return run(ctx, options);
+}
+
+export function registerReportCommands(program: Command, context: ContextFactory): void {
+  const report = program.command('report').description('reports over the store: freight spend');
+  report
+    .command('spend')
+    .description('freight spend by lane, carrier or month: shipments, weight, quoted and billed totals, disputed amount')
+    // Choices: commander refuses anything else (exit 2) and completion offers them.
+    .addOption(new Option('--by <grouping>', 'group the spend by').choices(GROUPINGS).default('lane'))
+    .option('--since <date>', 'shipments booked on or after this day (YYYY-MM-DD, UTC) or instant')
+    .option('--until <date>', 'shipments booked on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
+    .option('--csv', 'CSV on stdout: one line per group, then the total')
+    .addHelpText(
+      'after',
+      `
+Billed and disputed amounts come from the bills audited with \`shipper audit\` (kept in the local
+store). Bills that matched no shipment are the group "(no shipment)".
+
+Examples:
+  $ shipper report spend
+  $ shipper report spend --by carrier --since 2026-11-01 --until 2026-11-30
+  $ shipper report spend --by month --csv > spend.csv`,
+    )
+    .action(async (options: SpendOptions, command: Command) => runSpend(context(command), options));
+}

@@ -1,0 +1,26 @@
+/** How the spend report looks: a table with a total row, or CSV (one line per group and the total). */
+import type { SpendReport, SpendRow } from '../../audit/spend.js';
+
+/** As in audit/spend.ts (not imported: this view stays light at start-up). */
+const NO_SHIPMENT_GROUP = '(no shipment)';
+import type { CsvCell } from '../fileOutput.js';
+import { formatCents, formatNumber, type IO } from '../output.js';
+
+const GROUP_TITLES: Record<SpendReport['by'], string> = { lane: 'Lane', carrier: 'Carrier', month: 'Month' };
+
+function cells(row: SpendRow): string[] {
+  // Bills without a shipment have nothing booked: blank, not zero.
+  const booked = row.group === NO_SHIPMENT_GROUP ? ['-', '-', '-'] : [formatNumber(row.shipments), formatNumber(row.poundsWeight), formatCents(row.quotedInCents)];
+  return [row.group, ...booked, formatNumber(row.bills), formatCents(row.billedInCents), formatCents(row.disputedInCents)];
+}
+
+export function printSpend(io: IO, report: SpendReport): void {
+  const rows = [...report.rows.map(cells), cells(report.total).map((cell) => io.color.bold(cell))];
+  io.out(io.table([GROUP_TITLES[report.by], 'Shipments', 'Weight (lb)', 'Quoted', 'Bills', 'Billed', 'Disputed'], rows, { ruleBefore: [rows.length - 1] }));
+}
+
+export const SPEND_CSV_HEADER = ['group', 'shipments', 'poundsWeight', 'quoted', 'bills', 'billed', 'disputed'];
+
+export function spendCsvRows(report: SpendReport): CsvCell[][] {
+  return [...report.rows, report.total].map((row) => [row.group, row.shipments, row.poundsWeight, row.quotedInCents / 100, row.bills, row.billedInCents / 100, row.disputedInCents / 100]);
+}

@@ -1,0 +1,88 @@
+/**
+ * The shipment list's proNumber / bolNumber filters on the local engine, and the key index behind
+ * them: right after booking, after a PRO was changed on the record (as the update after booking
+ * does), with the index lost or damaged, and across two processes' engines on one store.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalApi } from '../../src/api/local.js';
+import { normalisedProNumber } from '../../src/api/local/shipmentKeys.js';
+import { tempDir } from '../helpers/cli.js';
+import { apiAt, shipmentRequest } from '../helpers/fixtures.js';
+
+let store: { dir: string; cleanup: () => Promise<void> };
+beforeEach(async () => {
+  store = await tempDir('shipper-keys-');
+});
+afterEach(() => store.cleanup());
+
+const ids = async (api: LocalApi, query: { proNumber?: string; bolNumber?: string }) => (await api.listShipments(query)).data.items.map((shipment) => shipment.orderNumber).sort();
+const indexFile = () => join(store.dir, 'indexes', 'shipment-keys.json');
+
+/** What the update after booking does to a record: a new PRO, written in place. */
+async function setPro(id: string, proNumber: string | null): Promise<void> {
+  const file = join(store.dir, 'shipments', `${id}.json`);
+  const record = JSON.parse(await readFile(file, 'utf8'));
+  await writeFile(file, JSON.stringify({ ...record, proNumber }));
+}
+
+describe('normalisedProNumber', () => {
+  it('ignores case, spaces and dashes', () => {
+    expect(normalisedProNumber(' 720-48 01a ')).toBe('7204801A');
+    expect(normalisedProNumber('---')).toBe('');
+  });
+});
+
+describe('shipments by PRO and BOL number', () => {
+  it('finds bookings at once, and those booked after the index was written', async () => {
+    const { api } = apiAt(store.dir);
+    const a = (await api.createShipment(shipmentRequest({ proNumber: '7204801' }))).data;
+    expect(await ids(api, { proNumber: '720-4801' })).toEqual(['SO-000001']);
+    const b = (await api.createShipment(shipmentRequest({ proNumber: '7204802' }))).data;
+    expect(await ids(api, { proNumber: '7204801,7204802' })).toEqual(['SO-000001', 'SO-000002']);
+    expect(await ids(api, { bolNumber: b.bolNumber })).toEqual(['SO-000002']);
+    const index = JSON.parse(await readFile(indexFile(), 'utf8')) as { newestId: string; entries: string[] };
+    expect(index.newestId).toBe(b.id);
+    expect(index.entries.sort()).toEqual([`${a.id} ${a.bolNumber} 7204801`, `${b.id} ${b.bolNumber} 7204802`].sort());
+  });
+
+  it('a PRO set or changed after booking is found by its new number, never by its old one', async () => {
+    const { api } = apiAt(store.dir);
+    const a = (await api.createShipment(shipmentRequest({ proNumber: '7204801' }))).data;
+    const b = (await api.createShipment(shipmentRequest())).data;
+    expect(await ids(api, { proNumber: '7204801' })).toEqual(['SO-000001']);
+    await setPro(b.id, '7204899');
+    expect(await ids(api, { proNumber: '7204899' })).toEqual(['SO-000002']);
+    // The PRO moves from one shipment to another: the index's old entry must not answer.
+    await setPro(a.id, null);
+    await setPro(b.id, '7204801');
+    expect(await ids(api, { proNumber: '7204801' })).toEqual(['SO-000002']);
+    expect(await ids(api, { proNumber: '7204899' })).toEqual([]);
+  });
+
+  it('works without its index, or with a damaged one, and across two engines on one store', async () => {
+    const { api } = apiAt(store.dir);
+    const first = (await api.createShipment(shipmentRequest({ proNumber: 'AB-1' }))).data;
+    expect(await ids(api, { proNumber: 'ab1' })).toEqual(['SO-000001']);
+    await rm(indexFile());
+    const other = new LocalApi({ storeDir: store.dir });
+    expect(await ids(other, { bolNumber: first.bolNumber })).toEqual(['SO-000001']);
+    await writeFile(indexFile(), '{ not json');
+    expect(await ids(new LocalApi({ storeDir: store.dir }), { proNumber: 'AB-1' })).toEqual(['SO-000001']);
+    // One engine books, the other (with its index in memory) finds it.
+    const second = (await other.createShipment(shipmentRequest({ proNumber: 'AB-2' }))).data;
+    expect(await ids(api, { proNumber: 'AB-2' })).toEqual([second.orderNumber]);
+  });
+
+  it('combines with the other filters and pages', async () => {
+    const { api } = apiAt(store.dir);
+    for (const pro of ['P-1', 'P-2', 'P-3']) await api.createShipment(shipmentRequest({ proNumber: pro, refNumber: pro === 'P-2' ? 'PO-X' : 'PO-Y' }));
+    expect(await ids(api, { proNumber: 'P1,P2,P3' })).toEqual(['SO-000001', 'SO-000002', 'SO-000003']);
+    expect((await api.listShipments({ proNumber: 'P1,P2,P3', refNumber: 'po-x' })).data.items.map((shipment) => shipment.orderNumber)).toEqual(['SO-000002']);
+    const page = await api.listShipments({ proNumber: 'P1,P2,P3', limit: 2 });
+    expect(page.data.items.map((shipment) => shipment.orderNumber)).toEqual(['SO-000003', 'SO-000002']);
+    const next = await api.listShipments({ proNumber: 'P1,P2,P3', limit: 2, cursor: page.data.nextCursor! });
+    expect(next.data).toMatchObject({ items: [{ orderNumber: 'SO-000001' }], nextCursor: null });
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * The audit of a bill against its shipment, pure: each finding with the amount at stake, checked
+ * against `tariffPrice` (the README's pricing rule read straight from the tariff file); the edges
+ * of the tolerance; matching by BOL and PRO; duplicates.
+ */
+import { describe, expect, it } from 'vitest';
+import { auditBill, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
+import type { CarrierBill } from '../../src/audit/bill.js';
+import { flagDuplicates, earlierAuditOf } from '../../src/audit/duplicates.js';
+import { billKeys, ShipmentsByKey } from '../../src/audit/matching.js';
+import { pricedShipment, TARIFF, tariffPrice } from './fixtures.js';
+
+const NOW = '2026-12-02T10:00:00.000Z';
+const SHIPMENT = pricedShipment();
+// Chicago to Atlanta: 695 mi is distance band 3 (index 2); 1,500 to 1,750 lb is the 1,000 lb break (index 2).
+const BAND = 2;
+const BREAK = 2;
+const BOOKED = tariffPrice([{ pounds: 1200, freightClass: '92.5' }, { pounds: 300, freightClass: '175' }], BAND, BREAK);
+
+/** The bill a carrier sends when it bills exactly what was quoted. */
+function exactBill(overrides: Partial<CarrierBill> = {}): CarrierBill {
+  return {
+    source: { file: 'bills.csv', line: 2, format: 'csv' },
+    invoiceNumber: 'I7204815',
+    proNumber: '7204801',
+    bolNumber: null,
+    scac: 'RRFT',
+    billDate: '2026-12-01',
+    lines: [
+      { line: 1, poundsWeight: 1200, freightClass: '92.5', description: 'Machine parts', nmfcCode: '161030', pieces: 10 },
+      { line: 2, poundsWeight: 300, freightClass: '175', description: 'Spare belts', nmfcCode: null, pieces: null },
+    ],
+    linehaulInCents: 141_294,
+    discountInCents: 98_906,
+    fuelSurchargeInCents: 12_716,
+    accessorials: [{ code: 'LIFTGATE_DELIVERY', description: null, amountInCents: 7_500 }],
+    totalInCents: 62_604,
+    ...overrides,
+  };
+}
+
+const matched: BillMatch = { shipment: SHIPMENT, by: 'PRO' };
+const audit = (bill: CarrierBill, match: BillMatch = matched, toleranceInCents = 0) => auditBill(bill, match, { tariff: TARIFF, toleranceInCents, auditedAt: NOW });
+const codes = (result: AuditResult) => result.findings.map((finding) => [finding.code, finding.amountInCents]);
+
+describe('auditBill', () => {
+  it('a bill as quoted: OK, nothing at stake', () => {
+    expect(BOOKED.net + BOOKED.fuel + 7_500).toBe(SHIPMENT.quotedPriceInCents);
+    const result = audit(exactBill());
+    expect(result).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0, quotedInCents: 62_604, billedInCents: 62_604, matchedBy: 'PRO', billKey: 'RRFT|I7204815' });
+    expect(result.shipment).toMatchObject({ orderNumber: 'SO-000001', poundsWeight: 1500, carrier: { scac: 'RRFT' } });
+  });
+
+  it('REWEIGH: line 1 billed at 1,450 lb, re-rated by the carrier; at stake the price of the 250 lb', () => {
+    const reweighed = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '175' }], BAND, BREAK);
+    const atStake = reweighed.net + reweighed.fuel - (BOOKED.net + BOOKED.fuel);
+    const bill = exactBill({ lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, exactBill().lines[1]!], linehaulInCents: 161_857, discountInCents: 113_300, fuelSurchargeInCents: 14_567, totalInCents: 70_624 });
+    expect(bill.linehaulInCents - bill.discountInCents).toBe(reweighed.net);
+    const result = audit(bill);
+    expect(codes(result)).toEqual([['REWEIGH', atStake]]);
+    expect(atStake).toBe(8_020);
+    expect(result.findings[0]!.message).toBe('billed 1,750 lb, booked 1,500 lb (+250 lb); line 1: 1,450 lb billed, 1,200 lb booked');
+    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+  });
+
+  it('RECLASS: line 2 billed as class 250 instead of the 175 its density gives', () => {
+    const reclassed = tariffPrice([{ pounds: 1200, freightClass: '92.5' }, { pounds: 300, freightClass: '250' }], BAND, BREAK);
+    const atStake = reclassed.net + reclassed.fuel - (BOOKED.net + BOOKED.fuel);
+    const bill = exactBill({ lines: [exactBill().lines[0]!, { ...exactBill().lines[1]!, freightClass: '250' }], linehaulInCents: 155_982, discountInCents: 109_187, fuelSurchargeInCents: 14_039, totalInCents: 68_334 });
+    const result = audit(bill);
+    expect(codes(result)).toEqual([['RECLASS', atStake]]);
+    expect(atStake).toBe(5_730);
+    expect(result.findings[0]!.message).toBe('line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in)');
+  });
+
+  it('ACCESSORIAL: a service not ordered is at stake whole; carrier codes match what was ordered', () => {
+    const result = audit(exactBill({ accessorials: [{ code: 'LFT', description: 'LIFTGATE SERVICE', amountInCents: 7_500 }, { code: 'RES', description: 'RESIDENTIAL DELIVERY', amountInCents: 9_500 }], totalInCents: 72_104 }));
+    expect(codes(result)).toEqual([['ACCESSORIAL', 9_500]]);
+    expect(result.findings[0]!.message).toBe('RES (RESIDENTIAL DELIVERY) $95.00 billed, not ordered (ordered: LIFTGATE_DELIVERY)');
+    // The ordered liftgate billed twice: the second one was not ordered.
+    expect(codes(audit(exactBill({ accessorials: [{ code: 'LFT', description: null, amountInCents: 7_500 }, { code: 'LGD', description: null, amountInCents: 7_500 }], totalInCents: 70_104 })))).toEqual([['ACCESSORIAL', 7_500]]);
+  });
+
+  it('OVERCHARGE: an ordered accessorial above its quote, a discount not applied, a total above its charges', () => {
+    expect(codes(audit(exactBill({ accessorials: [{ code: 'LFT', description: null, amountInCents: 9_500 }], totalInCents: 64_604 })))).toEqual([['OVERCHARGE', 2_000]]);
+    expect(audit(exactBill({ accessorials: [{ code: 'LFT', description: null, amountInCents: 9_500 }], totalInCents: 64_604 })).findings[0]!.message).toBe('LIFTGATE_DELIVERY (billed as LFT) $95.00 billed, $75.00 quoted');
+    // No discount, fuel on the full linehaul: the linehaul and its fuel are both above the tariff.
+    const noDiscount = audit(exactBill({ discountInCents: 0, fuelSurchargeInCents: 42_388, totalInCents: 141_294 + 42_388 + 7_500 }));
+    expect(codes(noDiscount)).toEqual([
+      ['FUEL', 42_388 - 12_716],
+      ['OVERCHARGE', 98_906],
+    ]);
+    expect(noDiscount.findings[1]!.message).toBe('net linehaul $1,412.94 billed ($1,412.94 less $0.00); the tariff gives $423.88 for the freight as billed (discount billed 0%, quoted 70%)');
+    expect(codes(audit(exactBill({ totalInCents: 62_704 })))).toEqual([['OVERCHARGE', 100]]);
+  });
+
+  it('FUEL: a 35 % surcharge instead of the quoted 30 %', () => {
+    const fuel = Math.round(BOOKED.net * 0.35);
+    const result = audit(exactBill({ fuelSurchargeInCents: fuel, totalInCents: 62_604 - 12_716 + fuel }));
+    expect(codes(result)).toEqual([['FUEL', fuel - 12_716]]);
+    expect(result.findings[0]!.message).toBe('fuel $148.36 billed (35% of the billed net linehaul); $127.16 expected (30% of $423.88)');
+  });
+
+  it('a carrier billing more on every count: the amounts at stake add up to billed minus quoted', () => {
+    const both = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '250' }], BAND, BREAK);
+    const bill = exactBill({
+      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, { ...exactBill().lines[1]!, freightClass: '250' }],
+      linehaulInCents: 200_000,
+      discountInCents: 100_000,
+      fuelSurchargeInCents: Math.round(both.net * 0.4),
+      accessorials: [{ code: 'LFT', description: null, amountInCents: 8_000 }, { code: 'DET', description: 'DETENTION', amountInCents: 15_000 }],
+      totalInCents: 0,
+    });
+    bill.totalInCents = bill.linehaulInCents - bill.discountInCents + bill.fuelSurchargeInCents + 23_000 + 123;
+    const result = audit(bill);
+    expect(result.findings.map((finding) => finding.code)).toEqual(['REWEIGH', 'RECLASS', 'ACCESSORIAL', 'FUEL', 'OVERCHARGE', 'OVERCHARGE', 'OVERCHARGE']);
+    expect(result.findings.every((finding) => finding.amountInCents > 0)).toBe(true);
+    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+  });
+
+  it('money in the shipper’s favour is no finding: a lighter weight, a lower class, an ordered service not billed', () => {
+    const lighter = tariffPrice([{ pounds: 1000, freightClass: '92.5' }, { pounds: 300, freightClass: '125' }], BAND, BREAK);
+    const bill = exactBill({
+      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1000 }, { ...exactBill().lines[1]!, freightClass: '125' }],
+      linehaulInCents: lighter.net,
+      discountInCents: 0,
+      fuelSurchargeInCents: lighter.fuel,
+      accessorials: [],
+      totalInCents: lighter.net + lighter.fuel,
+    });
+    expect(audit(bill)).toMatchObject({ status: 'OK', findings: [] });
+  });
+
+  it('the tolerance: a cent above it is disputed, at or below it nothing is', () => {
+    expect(codes(audit(exactBill({ totalInCents: 62_605 })))).toEqual([['OVERCHARGE', 1]]);
+    expect(audit(exactBill({ totalInCents: 62_605 }), matched, 1)).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0 });
+    expect(codes(audit(exactBill({ totalInCents: 62_606 }), matched, 1))).toEqual([['OVERCHARGE', 2]]);
+    expect(codes(audit(exactBill({ totalInCents: 62_704 }), matched, 100_000))).toEqual([]);
+  });
+
+  it('UNMATCHED: no shipment, or a cancelled one; the whole bill at stake whatever the tolerance', () => {
+    const none = audit(exactBill({ proNumber: '9999999' }), { shipment: null, reason: 'no shipment has PRO 9999999' }, 100_000);
+    expect(none).toMatchObject({ status: 'DISPUTED', shipment: null, matchedBy: null, quotedInCents: null, disputedInCents: 62_604, findings: [{ code: 'UNMATCHED', amountInCents: 62_604 }] });
+    const cancelled = audit(exactBill(), { shipment: { ...SHIPMENT, status: 'CANCELLED', cancelledAt: '2026-11-18T20:00:00.000Z' }, by: 'PRO' });
+    expect(cancelled.findings).toEqual([{ code: 'UNMATCHED', amountInCents: 62_604, message: "PRO 7204801 is SO-000001's, which was cancelled on 2026-11-18: nothing moved to bill" }]);
+  });
+
+  it('a bill whose lines do not match the components one to one: weights and classes compared as totals', () => {
+    const single = tariffPrice([{ pounds: 1600, freightClass: '100' }], BAND, BREAK);
+    const reweighedOnly = tariffPrice([{ pounds: 1280, freightClass: '92.5' }, { pounds: 320, freightClass: '175' }], BAND, BREAK);
+    const bill = exactBill({
+      lines: [{ line: 1, poundsWeight: 1600, freightClass: '100', description: null, nmfcCode: null, pieces: 3 }],
+      linehaulInCents: single.net,
+      discountInCents: 0,
+      fuelSurchargeInCents: single.fuel,
+      accessorials: [{ code: 'LIFTGATE_DELIVERY', description: null, amountInCents: 7_500 }],
+      totalInCents: single.net + single.fuel + 7_500,
+    });
+    const result = audit(bill);
+    const reweigh = reweighedOnly.net + reweighedOnly.fuel - (BOOKED.net + BOOKED.fuel);
+    expect(result.findings[0]).toEqual({ code: 'REWEIGH', amountInCents: reweigh, message: 'billed 1,600 lb, booked 1,500 lb (+100 lb)' });
+    // Class 100 for all of it is cheaper than 92.5 and 175 at the same weights: no reclass at stake.
+    expect(result.findings.map((finding) => finding.code)).toEqual(['REWEIGH']);
+  });
+});
+
+describe('matching bills to shipments', () => {
+  const booked = pricedShipment({ serial: 1 });
+  const other = pricedShipment({ serial: 2 });
+  const cancelledTwin = pricedShipment({ serial: 3, extra: { proNumber: '7204801', status: 'CANCELLED' } });
+  const index = new ShipmentsByKey([booked, other, cancelledTwin]);
+
+  it('by BOL number first, then by PRO with case, spaces and dashes ignored; a booked shipment beats a cancelled one', () => {
+    expect(index.match(exactBill({ proNumber: '720-48 01' }))).toMatchObject({ by: 'PRO', shipment: { orderNumber: 'SO-000001' } });
+    expect(index.match(exactBill({ proNumber: '7204801', bolNumber: other.bolNumber }))).toMatchObject({ by: 'BOL', shipment: { orderNumber: 'SO-000002' } });
+    expect(index.match(exactBill({ proNumber: '9999999', bolNumber: booked.bolNumber }))).toMatchObject({ by: 'BOL', shipment: { orderNumber: 'SO-000001' } });
+  });
+
+  it('no shipment: the keys it was looked for by', () => {
+    expect(index.match(exactBill({ proNumber: '9999999', bolNumber: '06141410000000999' }))).toEqual({
+      shipment: null,
+      reason: 'no shipment has PRO 9999999 or BOL 06141410000000999',
+    });
+  });
+
+  it('looks shipments up by each key once, PROs normalised', () => {
+    expect(billKeys([exactBill({ proNumber: '720-4801' }), exactBill({ proNumber: '7204801', bolNumber: booked.bolNumber }), exactBill({ proNumber: null, bolNumber: booked.bolNumber })])).toEqual({ pros: ['7204801'], bols: [booked.bolNumber] });
+  });
+});
+
+describe('duplicates', () => {
+  const first = audit(exactBill());
+  const second = audit(exactBill({ invoiceNumber: 'I7204899', source: { file: 'later.csv', line: 7, format: 'csv' } }));
+
+  it('a second bill for a shipment is a DUPLICATE, the whole bill at stake; the first stands', () => {
+    const [a, b] = flagDuplicates([first, second], []);
+    expect(a).toBe(first);
+    expect(b).toMatchObject({ status: 'DISPUTED', disputedInCents: 62_604, findings: [{ code: 'DUPLICATE', amountInCents: 62_604, message: 'SO-000001 is already billed by I7204815 (bills.csv line 2): a second bill for one shipment' }] });
+  });
+
+  it('against bills audited before: another bill is a duplicate, the same bill audited again is not', () => {
+    const earlier = [earlierAuditOf({ ...first, auditedAt: '2026-11-30T00:00:00.000Z' })!];
+    expect(flagDuplicates([first], earlier)[0]).toBe(first);
+    expect(flagDuplicates([second], earlier)[0]!.findings[0]!.message).toBe('SO-000001 is already billed by I7204815 (audited 2026-11-30): a second bill for one shipment');
+    // Audited again in the other order: the bill audited first still stands.
+    const [again, other] = flagDuplicates([second, first], earlier);
+    expect(again!.findings[0]!.code).toBe('DUPLICATE');
+    expect(other).toBe(first);
+  });
+
+  it('the same bill twice in one run, and a bill flagged DUPLICATE before never makes another one a duplicate', () => {
+    const twice = flagDuplicates([first, { ...first, bill: { ...first.bill, source: { file: 'bills.csv', line: 9, format: 'csv' } } }], []);
+    expect(twice[1]!.findings[0]!.message).toBe('I7204815 is billed twice (bills.csv line 2 and bills.csv line 9)');
+    const flagged = flagDuplicates([first, second], [])[1]!;
+    expect(flagDuplicates([first], [earlierAuditOf(flagged)!])[0]).toBe(first);
+  });
+
+  it('unmatched bills are never duplicates', () => {
+    const unmatched = audit(exactBill({ proNumber: '1' }), { shipment: null, reason: 'none' });
+    expect(flagDuplicates([unmatched, unmatched], [])[1]!.findings.map((finding) => finding.code)).toEqual(['UNMATCHED']);
+  });
+});
