@@ -120,10 +120,10 @@ export function checkProNumber(proNumber: string, range: ProNumberRange): ProNum
   const expectedLength = range.prefix.length + range.first.length + checkLength;
   const shape = `${range.prefix ? `${range.prefix} then ` : ''}${range.first.length} digits${checkLength ? ' and a check digit' : ''}`;
   if (pro.length !== expectedLength || !pro.startsWith(range.prefix)) {
-    return { ok: false, message: `a ${range.scac} PRO number here is ${shape} (${expectedLength} characters), got "${proNumber}"` };
+    return { ok: false, message: `${range.scac} PRO numbers here are ${shape} (${expectedLength} characters)` };
   }
   const base = pro.slice(range.prefix.length, range.prefix.length + range.first.length);
-  if (!/^\d+$/.test(base)) return { ok: false, message: `a ${range.scac} PRO number here is ${shape}, got "${proNumber}"` };
+  if (!/^\d+$/.test(base)) return { ok: false, message: `${range.scac} PRO numbers here are ${shape}` };
   const expected = proCheckDigit(range.checkDigit, base);
   if (expected !== null && pro.slice(-1) !== expected) {
     return { ok: false, message: `${proNumber} fails the ${range.scac} check digit (${range.checkDigit}): it ends in ${pro.slice(-1)}, the check digit of ${base} is ${expected}` };

@@ -11,13 +11,37 @@
 
 export const ADDRESS_FIELDS = ['name', 'street1', 'street2', 'city', 'state', 'postalCode', 'countryCode', 'contactName', 'phone'] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
-export type Party = 'shipper' | 'consignee';
+export type Party = 'shipper' | 'consignee' | 'billTo';
+/** The parties an address row needs; a bill-to is optional (third-party freight terms). */
+export const REQUIRED_PARTIES = ['shipper', 'consignee'] as const;
+
+/** What a carrier needs beyond the freight (issue 16): shipment-level columns, each read by shipmentRows.ts. */
+export const CARRIER_COLUMNS = [
+  'carrierName',
+  'scac',
+  'proNumber',
+  'freightTerms',
+  'declaredValue',
+  'codAmount',
+  'codFeeTerms',
+  'codCustomerCheck',
+  'readyTime',
+  'closeTime',
+  'fob',
+  'masterBol',
+  'emergencyPhone',
+] as const;
+export type CarrierColumn = (typeof CARRIER_COLUMNS)[number];
+
+/** A hazardous line's basic description (49 CFR 172.202), one per row. */
+export const HAZMAT_COLUMNS = ['unNumber', 'properShippingName', 'hazardClass', 'packingGroup'] as const;
+export type HazmatColumn = (typeof HAZMAT_COLUMNS)[number];
 
 export type ColumnSpec =
   | { name: string; level: 'component'; field: 'palletCount' | 'poundsWeight' | 'pieceCount'; kind: 'number' }
   | { name: string; level: 'component'; field: 'length' | 'width' | 'height'; kind: 'number' }
-  | { name: string; level: 'component'; field: 'description' | 'nmfcCode' | 'packagingType'; kind: 'text' }
-  | { name: string; level: 'shipment'; field: 'refNumber' | 'shipmentKey' | 'pickupDate' | 'specialInstructions'; kind: 'text' }
+  | { name: string; level: 'component'; field: 'description' | 'nmfcCode' | 'packagingType' | HazmatColumn; kind: 'text' }
+  | { name: string; level: 'shipment'; field: 'refNumber' | 'shipmentKey' | 'pickupDate' | 'specialInstructions' | CarrierColumn; kind: 'text' }
   | { name: string; level: 'shipment'; field: 'accessorials'; kind: 'list' }
   | { name: string; level: 'location'; party: Party; kind: 'text' }
   | { name: string; level: 'address'; party: Party; field: AddressField; kind: 'text' }
@@ -34,7 +58,8 @@ export const COLUMNS: ReadonlyArray<ColumnSpec> = [
   { name: 'pickupDate', level: 'shipment', field: 'pickupDate', kind: 'text' },
   { name: 'accessorials', level: 'shipment', field: 'accessorials', kind: 'list' },
   { name: 'specialInstructions', level: 'shipment', field: 'specialInstructions', kind: 'text' },
-  ...(['shipper', 'consignee'] as const).flatMap((party): ColumnSpec[] => [
+  ...CARRIER_COLUMNS.map((name): ColumnSpec => ({ name, level: 'shipment', field: name, kind: 'text' })),
+  ...(['shipper', 'consignee', 'billTo'] as const).flatMap((party): ColumnSpec[] => [
     { name: party, level: 'location', party, kind: 'text' },
     ...ADDRESS_FIELDS.map((field): ColumnSpec => ({ name: addressColumn(party, field), level: 'address', party, field, kind: 'text' })),
   ]),
@@ -47,6 +72,7 @@ export const COLUMNS: ReadonlyArray<ColumnSpec> = [
   { name: 'nmfcCode', level: 'component', field: 'nmfcCode', kind: 'text' },
   { name: 'packagingType', level: 'component', field: 'packagingType', kind: 'text' },
   { name: 'pieceCount', level: 'component', field: 'pieceCount', kind: 'number' },
+  ...HAZMAT_COLUMNS.map((name): ColumnSpec => ({ name, level: 'component', field: name, kind: 'text' })),
   // The reason column of a reject file: ignored, so a fixed reject file imports as it is.
   { name: 'reason', level: 'ignored', kind: 'text' },
 ];
@@ -84,12 +110,30 @@ export const COLUMN_ALIASES: ReadonlyArray<ColumnAliases> = [
   { column: 'nmfcCode', aliases: ['NMFC', 'NMFC #', 'NMFC Code', 'NMFC Number', 'NMFC No', 'NMFC Item'] },
   { column: 'packagingType', aliases: ['Packaging', 'Packaging Type', 'Package Type', 'Pkg Type', 'Pkg', 'Handling Unit Type', 'HU Type'] },
   { column: 'pieceCount', aliases: ['Pieces', 'Piece Count', 'Pcs', 'Packages', 'Package Count', 'Cartons', 'Carton Count', 'Boxes'] },
+  { column: 'carrierName', aliases: ['Carrier', 'Carrier Name'] },
+  { column: 'scac', aliases: ['SCAC', 'Carrier SCAC', 'SCAC Code'] },
+  { column: 'proNumber', aliases: ['PRO', 'PRO #', 'PRO Number', 'PRO No'] },
+  { column: 'freightTerms', aliases: ['Freight Terms', 'Freight Charge Terms', 'Freight Payment Terms'] },
+  { column: 'declaredValue', aliases: ['Declared Value', 'Declared Value ($)'] },
+  { column: 'codAmount', aliases: ['COD', 'COD Amount', 'COD ($)', 'Collect on Delivery'] },
+  { column: 'codFeeTerms', aliases: ['COD Fee', 'COD Fee Terms'] },
+  { column: 'codCustomerCheck', aliases: ['COD Check', 'Customer Check OK', 'Customer Check Acceptable'] },
+  { column: 'readyTime', aliases: ['Ready Time', 'Ready At', 'Pickup Ready Time', 'Dock Open Time'] },
+  { column: 'closeTime', aliases: ['Close Time', 'Closing Time', 'Dock Close', 'Dock Close Time', 'Pickup Close Time'] },
+  { column: 'fob', aliases: ['FOB', 'FOB Point'] },
+  { column: 'masterBol', aliases: ['Master BOL', 'Master Bill of Lading'] },
+  { column: 'emergencyPhone', aliases: ['Emergency Phone', 'Emergency Contact', 'Emergency Contact Phone', 'Emergency Response Phone', '24 Hour Phone', 'ERG Phone'] },
+  { column: 'unNumber', aliases: ['UN', 'UN #', 'UN Number', 'UN/NA', 'UN/NA Number', 'UN ID'] },
+  { column: 'properShippingName', aliases: ['Proper Shipping Name', 'PSN', 'Hazmat Description', 'Shipping Name'] },
+  { column: 'hazardClass', aliases: ['Hazard Class', 'Hazmat Class', 'HM Class', 'DOT Class', 'Hazard Class/Division'] },
+  { column: 'packingGroup', aliases: ['Packing Group', 'PG', 'Hazmat Packing Group'] },
 ];
 
 /** What a party's address columns may start with; the canonical `shipper` and `consignee` alone name a saved location. */
 export const PARTY_ALIASES: Readonly<Record<Party, readonly string[]>> = {
   shipper: ['Shipper', 'Ship From', 'From', 'Origin', 'Pickup', 'Sender'],
   consignee: ['Consignee', 'Ship To', 'To', 'Destination', 'Dest', 'Delivery', 'Deliver To', 'Receiver', 'Recipient'],
+  billTo: ['Bill To', 'Third Party', 'Third Party Bill To', 'Billing'],
 };
 
 /** What a party's address columns may end with: `Ship To Zip` is consigneePostalCode. */
@@ -134,9 +178,9 @@ export const REFUSED_HEADERS: ReadonlyArray<RefusedHeader> = [
   { names: ['Pickup'], message: 'the pickup date or the shipper? name it Pickup Date (pickupDate), or shipper (a saved location)' },
   { names: ['Delivery'], message: 'the delivery date is computed; for the consignee name it consignee (a saved location) or Ship To Name (consigneeName)' },
   // A party without a field: the saved location's name, or the company's name?
-  ...(['shipper', 'consignee'] as const).map((party) => ({
-    names: PARTY_ALIASES[party].filter((alias) => normaliseHeaderName(alias) !== party && !['Pickup', 'Delivery'].includes(alias)),
-    message: `a saved location's name or the company's name? name the column ${party} (a saved location) or ${party === 'shipper' ? 'Ship From' : 'Ship To'} Name (${party}Name)`,
+  ...(['shipper', 'consignee', 'billTo'] as const).map((party) => ({
+    names: PARTY_ALIASES[party].filter((alias) => normaliseHeaderName(alias) !== normaliseHeaderName(party) && !['Pickup', 'Delivery'].includes(alias)),
+    message: `a saved location's name or the company's name? name the column ${party} (a saved location) or ${{ shipper: 'Ship From', consignee: 'Ship To', billTo: 'Bill To' }[party]} Name (${party}Name)`,
   })),
   // A field without a party: the shipper's or the consignee's?
   ...ADDRESS_FIELDS.map((field) => {
@@ -146,6 +190,10 @@ export const REFUSED_HEADERS: ReadonlyArray<RefusedHeader> = [
       message: `the shipper's or the consignee's? name it Ship From ${example} (${addressColumn('shipper', field)}) or Ship To ${example} (${addressColumn('consignee', field)})`,
     };
   }),
+  {
+    names: ['Hazmat', 'HM', 'H.M.', 'Hazardous', 'Dangerous Goods', 'DG'],
+    message: 'a hazardous line needs its basic description: give UN Number (unNumber), Proper Shipping Name (properShippingName), Hazard Class (hazardClass) and Packing Group (packingGroup) columns',
+  },
   {
     names: ['Customer', 'Customer Name', 'Customer Address', 'Customer City', 'Customer State', 'Customer Zip'],
     message: 'is the customer where the freight goes? name the columns Ship To Name, Ship To Address, ... (consigneeName, consigneeStreet1, ...)',
@@ -193,7 +241,7 @@ function headerIndex(): HeaderIndex {
   const add = (alias: string, column: string) => known.set(normaliseHeaderName(alias), BY_NAME.get(column)!);
   for (const column of COLUMNS) add(column.name, column.name);
   for (const { column, aliases } of COLUMN_ALIASES) for (const alias of aliases) add(alias, column);
-  for (const party of ['shipper', 'consignee'] as const) {
+  for (const party of ['shipper', 'consignee', 'billTo'] as const) {
     for (const prefix of PARTY_ALIASES[party]) {
       for (const field of ADDRESS_FIELDS) for (const suffix of ADDRESS_FIELD_ALIASES[field]) add(`${prefix} ${suffix}`, addressColumn(party, field));
     }
@@ -293,7 +341,7 @@ export function resolveHeader(cells: string[]): HeaderResult {
   const missing: string[] = [];
   const missingComponentColumns = REQUIRED_COMPONENT_COLUMNS.filter((name) => !positions.has(name));
   if (missingComponentColumns.length > 0) missing.push(missingComponentColumns.join(', '));
-  for (const party of ['shipper', 'consignee'] as const) {
+  for (const party of REQUIRED_PARTIES) {
     if (positions.has(party)) continue;
     const absent = REQUIRED_ADDRESS_FIELDS.map((field) => addressColumn(party, field)).filter((name) => !positions.has(name));
     if (absent.length > 0) missing.push(`${party} (a saved location) or ${absent.join(', ')}`);

@@ -45,6 +45,8 @@ export interface ImportOptions {
   encoding?: CsvEncoding | undefined;
   /** Today's date (YYYY-MM-DD) at an origin ZIP, for pickup dates written in words or as 11/27; default: today in UTC. */
   todayAt?: ((originPostalCode: string | undefined) => string) | undefined;
+  /** The carrier's name for a SCAC given without a carrier name (the carriers' settings). */
+  carrierNameOf?: ((scac: string) => string | undefined) | undefined;
   /**
    * Aborted (Ctrl-C): the check stops at once (nothing was booked); booking stops after the chunk
    * being booked, so that the summary says what was booked and a re-run finishes the rest.
@@ -229,7 +231,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     handled: 0,
     warnings: 0,
   };
-  const cells = { delimiter: reading.delimiter, todayAt: options.todayAt };
+  const cells = { delimiter: reading.delimiter, todayAt: options.todayAt, carrierNameOf: options.carrierNameOf };
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
   // Which resolved addresses came from which saved location, so an order is recognised by what the file says.
   const locationNames = new WeakMap<object, string>();

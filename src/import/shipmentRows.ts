@@ -8,7 +8,7 @@
 import { parseUserDate } from '../cli/dates.js';
 import { shipmentRequestSchema, type Violation } from '../domain/schemas.js';
 import { violationsFromZod } from '../domain/validation.js';
-import { ADDRESS_FIELDS, addressColumn, type CsvHeader, type Party } from './columns.js';
+import { ADDRESS_FIELDS, addressColumn, HAZMAT_COLUMNS, type CsvHeader, type Party } from './columns.js';
 
 export interface CsvRow {
   /** 1-based line of the file where the row starts. */
@@ -54,6 +54,8 @@ export interface CellContext {
   delimiter?: string | undefined;
   /** Today's date (YYYY-MM-DD) at the shipment's origin ZIP: a pickup date in words (`friday`, `+3`) counts from it, as --pickup-date does. */
   todayAt?: ((originPostalCode: string | undefined) => string) | undefined;
+  /** The carrier's name for a SCAC given without a carrierName (the carriers' settings); default: the SCAC. */
+  carrierNameOf?: ((scac: string) => string | undefined) | undefined;
 }
 
 /** Saved locations by name (case-insensitive); undefined when there is none. */
@@ -187,6 +189,72 @@ export function readDateCell(text: string, delimiter: string, today: () => strin
 /** Without a clock from the caller: today in UTC. */
 const utcToday = () => new Date().toISOString().slice(0, 10);
 
+/**
+ * Dollars as spreadsheets write them (`1250`, `1,250.50`, `$1,250.50`) to whole cents. A third
+ * decimal is refused (a carrier bills in cents), as is anything that is not an amount.
+ */
+export function readDollarsCell(text: string, delimiter = ','): CellReading<number> {
+  const reading = readNumberCell(text.replace(/^\$\s*/, '').replace(/\s*(USD|\$)$/i, ''), delimiter);
+  if (!reading || 'problem' in reading) return reading ?? { problem: 'an amount in dollars is required' };
+  const { value } = reading;
+  if (typeof value !== 'number') return { problem: `"${clip(text)}" is not an amount in dollars, e.g. 1250 or $1,250.50` };
+  const cents = Math.round(value * 100);
+  if (Math.abs(value * 100 - cents) > 1e-6) return { problem: `${text} has more than 2 decimals; amounts are in dollars and cents` };
+  return { value: cents };
+}
+
+const YES = new Set(['yes', 'y', 'true', 'x', '1']);
+const NO = new Set(['no', 'n', 'false', '0']);
+
+/** A yes/no cell: yes, y, true, x, 1 or no, n, false, 0 (an empty cell is no). */
+export function readYesNoCell(text: string): CellReading<boolean> {
+  const word = text.trim().toLowerCase();
+  if (YES.has(word)) return { value: true };
+  if (NO.has(word)) return { value: false };
+  return { problem: `"${clip(text)}" is not yes or no (yes, y, x, true, 1 / no, n, false, 0)` };
+}
+
+/** Freight charge terms as bills of lading and ERPs write them. */
+const FREIGHT_TERMS: Record<string, string> = {
+  prepaid: 'PREPAID',
+  ppd: 'PREPAID',
+  pp: 'PREPAID',
+  collect: 'COLLECT',
+  col: 'COLLECT',
+  coll: 'COLLECT',
+  cc: 'COLLECT',
+  thirdparty: 'THIRD_PARTY',
+  '3rdparty': 'THIRD_PARTY',
+  tp: 'THIRD_PARTY',
+  '3p': 'THIRD_PARTY',
+};
+
+export function readFreightTermsCell(text: string): CellReading<string> {
+  const terms = FREIGHT_TERMS[text.toLowerCase().replace(/[^a-z0-9]/g, '')];
+  return terms ? { value: terms } : { problem: `"${clip(text)}" is not freight terms: prepaid (PPD), collect (COL) or third party (3RD PARTY)` };
+}
+
+/** A packing group as people write it: II, PG II, 2; the roman numeral is what the schema and the BOL take. */
+export function readPackingGroupCell(text: string): CellReading<string> {
+  const bare = text.trim().toUpperCase().replace(/^PG\s*/, '');
+  const roman = ({ '1': 'I', '2': 'II', '3': 'III' } as Record<string, string>)[bare] ?? bare;
+  return { value: roman };
+}
+
+/** `8:00`, `8:00 AM`, `14:30`, `2:30 PM`, `0800`: the HH:MM (24-hour) the API takes; anything else as written, for the schema to judge. */
+export function readTimeCell(text: string): CellReading<string> {
+  const match = /^(\d{1,2}):?(\d{2})(?::00)?\s*([AaPp])?\.?[Mm]?\.?$/.exec(text.trim());
+  if (!match) return { value: text };
+  let hour = Number(match[1]);
+  const minute = match[2]!;
+  const half = match[3]?.toLowerCase();
+  if (half) {
+    if (hour < 1 || hour > 12) return { problem: `"${text}": an hour before AM or PM is 1 to 12` };
+    hour = (hour % 12) + (half === 'p' ? 12 : 0);
+  }
+  return { value: `${String(hour).padStart(2, '0')}:${minute}` };
+}
+
 
 interface SourceNotes {
   /** The party's address came from a saved location (the `shipper`/`consignee` column). */
@@ -197,7 +265,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   const delimiter = context.delimiter ?? ',';
   const violations: CsvViolation[] = [];
   const warnings: CsvWarning[] = [];
-  const notes: SourceNotes = { fromLocation: { shipper: false, consignee: false } };
+  const notes: SourceNotes = { fromLocation: { shipper: false, consignee: false, billTo: false } };
   const first = group.rows[0]!;
 
   // Cells beyond the header, or under a column without a name, would be silently lost.
@@ -267,7 +335,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
       .filter(Boolean);
   }
 
-  for (const party of ['shipper', 'consignee'] as const) {
+  for (const party of ['shipper', 'consignee', 'billTo'] as const) {
     const locationName = header.positions.has(party) ? shipmentValue(party) : '';
     const address: Record<string, unknown> = {};
     for (const field of ADDRESS_FIELDS) {
@@ -302,10 +370,11 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
         });
         request[party] = {};
       }
-    } else {
+    } else if (party !== 'billTo' || Object.keys(address).length > 0) {
       request[party] = address;
     }
   }
+  readCarrierFields(request, shipmentValue, shipmentCell, context, delimiter);
 
   // Words and US dates count from today at the origin, as --pickup-date does.
   const origin = (request.shipper as { postalCode?: unknown }).postalCode;
@@ -332,6 +401,16 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
       const value = field === 'nmfcCode' && text ? readCell(readIdentifierCell(text), row.line, field, `${path}.${field}`, text) : text;
       if (value) component[field] = value;
     }
+    // Any hazmat cell makes the line hazardous: the schema then asks for the rest of the description.
+    if (HAZMAT_COLUMNS.some((column) => cellOf(row, header, column) !== '')) {
+      const hazmat: Record<string, unknown> = {};
+      for (const column of HAZMAT_COLUMNS) {
+        const text = cellOf(row, header, column);
+        if (text === '') continue;
+        hazmat[column] = column === 'packingGroup' ? readCell(readPackingGroupCell(text), row.line, column, `${path}.hazmat.${column}`, text) : text;
+      }
+      component.hazmat = hazmat;
+    }
     return component;
   });
 
@@ -344,6 +423,52 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
     violations.push(...locateViolations(violationsFromZod(parsed.error, shipmentRequestSchema), group, header, notes).filter((violation) => !refused.has(violation.field)));
   }
   return { ok: false, group, violations: sortViolations(violations), warnings };
+}
+
+type ShipmentCellReader = <T>(column: string, read: (text: string) => CellReading<T>) => T | undefined;
+
+/**
+ * The carrier's fields of a shipment (issue 16) from its shipment-level columns, into `request`.
+ * Only the columns a file has, and only non-empty values, add fields: a file without them makes
+ * the same request (and the same re-import key) as before they existed.
+ */
+function readCarrierFields(request: Record<string, unknown>, value: (column: string) => string, cell: ShipmentCellReader, context: CellContext, delimiter: string): void {
+  const scac = value('scac');
+  const carrierName = value('carrierName');
+  if (scac || carrierName) {
+    const name = carrierName || context.carrierNameOf?.(scac.toUpperCase()) || scac;
+    request.carrier = { name, ...(scac ? { scac } : {}) };
+  }
+  const proNumber = cell('proNumber', readIdentifierCell);
+  if (proNumber) request.proNumber = proNumber;
+  const terms = cell('freightTerms', readFreightTermsCell);
+  const billTo = request.billTo;
+  delete request.billTo;
+  if (terms || billTo) request.freightChargeTerms = { terms: terms ?? 'THIRD_PARTY', ...(billTo ? { billTo } : {}) };
+  const declared = value('declaredValue');
+  if (declared) {
+    // "2.50/lb" is per pound, as --declared-value takes it.
+    const [amount, per] = declared.split('/');
+    const perPound = per !== undefined && /^\s*(lb|lbs|pound)\s*$/i.test(per);
+    const cents = cell('declaredValue', () => (per !== undefined && !perPound ? { problem: `"${clip(declared)}": per lb or per shipment, e.g. 2.50/lb` } : readDollarsCell(amount!, delimiter)));
+    if (cents !== undefined) request.declaredValue = { amountInCents: cents, per: perPound ? 'POUND' : 'SHIPMENT' };
+  }
+  const cod = cell('codAmount', (text) => readDollarsCell(text, delimiter));
+  const feeTerms = cell('codFeeTerms', readFreightTermsCell);
+  const customerCheck = cell('codCustomerCheck', readYesNoCell);
+  if (cod !== undefined) {
+    request.cod = { amountInCents: cod, ...(feeTerms ? { feeTerms } : {}), ...(customerCheck ? { customerCheckAcceptable: true } : {}) };
+  } else if (feeTerms !== undefined || customerCheck) {
+    request.cod = { ...(feeTerms ? { feeTerms } : {}), ...(customerCheck ? { customerCheckAcceptable: true } : {}) };
+  }
+  const readyTime = cell('readyTime', readTimeCell);
+  const closeTime = cell('closeTime', readTimeCell);
+  if (readyTime !== undefined || closeTime !== undefined) request.pickupWindow = { ...(readyTime ? { readyTime } : {}), ...(closeTime ? { closeTime } : {}) };
+  const fob = value('fob');
+  if (fob) request.fob = fob.toUpperCase().replace(/\s+/g, '_');
+  if (cell('masterBol', readYesNoCell)) request.masterBol = true;
+  const emergencyPhone = cell('emergencyPhone', readIdentifierCell);
+  if (emergencyPhone) request.emergencyContactPhone = emergencyPhone;
 }
 
 /**
@@ -373,20 +498,41 @@ function locateField(field: string, group: RowGroup, header: CsvHeader, notes?: 
     const [, , name, inner] = component;
     if (!name) return { line: row.line, column: null };
     if (name === 'dimensions' || name === 'palletDimensions') return { line: row.line, column: inner ?? 'length' };
+    if (name === 'hazmat') {
+      const column = inner ?? HAZMAT_COLUMNS.find((candidate) => header.positions.has(candidate));
+      return { line: row.line, column: column && header.positions.has(column) ? column : null };
+    }
     return { line: row.line, column: header.positions.has(name) ? name : null };
   }
-  const party = /^(shipper|consignee)(?:\.(\w+))?/.exec(field);
+  const carrierColumn = CARRIER_FIELD_COLUMNS.find(([prefix]) => field === prefix || field.startsWith(`${prefix}.`))?.[1].find((column) => header.positions.has(column));
+  if (carrierColumn) return { line: lineOf(group, header, carrierColumn), column: carrierColumn };
+  const party = /^(shipper|consignee|freightChargeTerms\.billTo)(?:\.(\w+))?/.exec(field);
   if (party) {
-    const name = party[1] as Party;
+    const name = (party[1] === 'freightChargeTerms.billTo' ? 'billTo' : party[1]) as Party;
     const fromLocation = notes ? notes.fromLocation[name] : header.positions.has(name) && group.rows.some((row) => cellOf(row, header, name) !== '');
     const column = fromLocation || !party[2] ? name : `${name}${party[2].charAt(0).toUpperCase()}${party[2].slice(1)}`;
-    const known = header.positions.has(column) ? column : header.positions.has(name) ? name : null;
+    const known = [column, name, ...(name === 'billTo' ? ['freightTerms'] : [])].find((candidate) => header.positions.has(candidate)) ?? null;
     return { line: known ? lineOf(group, header, known) : first.line, column: known };
   }
   const name = /^(\w+)/.exec(field)?.[1];
   if (name && name !== 'orderComponents' && header.positions.has(name)) return { line: lineOf(group, header, name), column: name };
   return { line: first.line, column: null };
 }
+
+/** API fields of the carrier's part and the columns that give them, most specific first. */
+const CARRIER_FIELD_COLUMNS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['carrier.name', ['carrierName', 'scac']],
+  ['carrier.scac', ['scac', 'carrierName']],
+  ['carrier', ['scac', 'carrierName']],
+  ['freightChargeTerms.terms', ['freightTerms']],
+  ['declaredValue', ['declaredValue']],
+  ['cod.feeTerms', ['codFeeTerms']],
+  ['cod.customerCheckAcceptable', ['codCustomerCheck']],
+  ['cod', ['codAmount', 'codFeeTerms', 'codCustomerCheck']],
+  ['pickupWindow.closeTime', ['closeTime']],
+  ['pickupWindow', ['readyTime', 'closeTime']],
+  ['emergencyContactPhone', ['emergencyPhone']],
+];
 
 /** The line that holds a shipment-level value (the first non-empty one), else the shipment's first line. */
 function lineOf(group: RowGroup, header: CsvHeader, column: string): number {

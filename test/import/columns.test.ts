@@ -144,8 +144,9 @@ describe('a header row', () => {
   });
 
   it('lists every refusal with the unknown and missing columns, each with its reason', () => {
-    const text = message(['Zip', 'Weight (kg)', 'Class', 'Hazmat', ...REST.filter((name) => name !== 'poundsWeight')]);
-    expect(text).toContain('unknown column "Hazmat"');
+    const text = message(['Zip', 'Weight (kg)', 'Class', 'Hazmat', 'Frobnicate', ...REST.filter((name) => name !== 'poundsWeight')]);
+    expect(text).toContain('unknown column "Frobnicate"');
+    expect(text).toContain('column "Hazmat": a hazardous line needs its basic description');
     expect(text).toContain('column "Zip": the shipper\'s or the consignee\'s?');
     expect(text).toContain('column "Weight (kg)": weights are in pounds, not kg');
     expect(text).toContain('column "Class": the freight class is computed');
@@ -163,9 +164,11 @@ describe('a header row', () => {
       'Consigne Name': 'consigneeName',
       'Commodty': 'description',
       descripton: 'description',
-      Hazmat: undefined,
+      'Proper Shiping Name': 'properShippingName',
+      'Emergency Phon': 'emergencyPhone',
+      Frobnicate: undefined,
       X: undefined,
-      'Declared Value': undefined,
+      'Insured Amount': undefined,
     };
     for (const [header, column] of Object.entries(cases)) {
       const text = message([header, ...REST]);

@@ -377,6 +377,10 @@ export class Bookings {
           quote = rated.value;
         }
         await guardStore(() => this.checkReference(request, warnings, batchReferences));
+        // A PRO off the carrier's format is found by the check, before an import books anything.
+        const carrier = checkCarrierDetails(request, this.deps.carriers, tariff.pickupCutoff);
+        if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
+        warnings.push(...carrier.warnings);
         if (request.quoteId) batchQuotes.set(request.quoteId, index);
         if (request.refNumber) batchReferences.set(normalisedReference(request.refNumber), index);
         outcomes.push({ ok: true, data: quote, warnings, replayed: false });

@@ -48,13 +48,14 @@ export function columnNamesHelp(width = 100): string {
   };
   const pad = 22;
   const rows = COLUMN_ALIASES.map(({ column, aliases }) => wrap(`  ${column.padEnd(pad)}`, aliases.join(', ')));
-  const partyRows = (['shipper', 'consignee'] as const).map((party) => wrap(`  ${`${party}...`.padEnd(pad)}`, `${PARTY_ALIASES[party].join(', ')}, then a field`));
+  const partyRows = (['shipper', 'consignee', 'billTo'] as const).map((party) => wrap(`  ${`${party}...`.padEnd(pad)}`, `${PARTY_ALIASES[party].join(', ')}, then a field`));
   const fieldRows = ADDRESS_FIELDS.map((field) => wrap(`    ${field.padEnd(pad - 2)}`, ADDRESS_FIELD_ALIASES[field].join(', ')));
   const refused = REFUSED_HEADERS.slice(0, 8).map(({ names, message }) => wrap('  ', `${names.join(', ')}: ${message}`));
   return [
     'Column names (case, spaces and punctuation ignored) and the names exports use for them:',
     ...rows,
-    '  Addresses: a party, then a field (Ship To Zip = consigneePostalCode, Shipper Name = shipperName):',
+    '  Addresses: a party, then a field (Ship To Zip = consigneePostalCode, Shipper Name = shipperName;',
+    '  a bill-to makes the freight terms third party unless freightTerms says otherwise):',
     ...partyRows,
     ...fieldRows,
     '  Units: Weight (lbs), Length (in) are read; other units, e.g. Weight (kg), are refused.',

@@ -64,7 +64,8 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   const document = io.options.json ? new ImportDocument(io, file, Boolean(options.dryRun)) : undefined;
   const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env) ? new ProgressBar(io.streams.stderr) : undefined;
   // Pickup dates in words count from today at the shipment's origin, as --pickup-date does (one lookup per origin ZIP).
-  const [zips, clock] = await Promise.all([ctx.zips(), ctx.clock()]);
+  const [zips, clock, settings] = await Promise.all([ctx.zips(), ctx.clock(), ctx.settings()]);
+  const carrierNameOf = (scac: string) => settings.carriers[scac]?.name;
   const todayByOrigin = new Map<string, string>();
   const todayAt = (zip: string | undefined) => {
     const key = zip ?? '';
@@ -89,7 +90,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     summary = await importShipments(
       api,
       locations,
-      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal, encoding: options.encoding, todayAt, allowDuplicateRef: options.allowDuplicateRef },
+      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal, encoding: options.encoding, todayAt, carrierNameOf, allowDuplicateRef: options.allowDuplicateRef },
       {
         // Checking counts the file's bytes (how many shipments it holds is not known yet); booking counts shipments.
         phase: (next, total) => {
