@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../api/problems.js';
+import { parseDollars } from '../domain/money.js';
 import type { CommandContext } from './context.js';
 import { collect } from './optionParsers.js';
 
@@ -33,10 +34,9 @@ export interface BookingCarrierFlags extends CarrierFlags {
 
 /** Dollars as people write them ($1,250.50, 1250.5, 1250) to whole cents; anything else is a usage error. */
 export function dollarsToCents(text: string, flag: string): number {
-  const cleaned = text.trim().replace(/^\$/, '').replace(/,(?=\d{3}(\D|$))/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) throw new UsageError(`${flag}: "${text}" is not an amount in dollars, e.g. 1250 or 1,250.50`);
-  const [whole, fraction = ''] = cleaned.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  const reading = parseDollars(text);
+  if ('problem' in reading) throw new UsageError(`${flag}: ${reading.problem}`);
+  return reading.cents;
 }
 
 /** The flags both commands take. */

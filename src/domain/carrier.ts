@@ -118,7 +118,7 @@ export function hazmatBasicDescription(hazmat: Hazmat): string {
     .join(', ');
 }
 
-const phoneSchema = z
+export const contactPhoneSchema = z
   .string({ error: 'must be a string' })
   .trim()
   .min(1, { message: 'is required' })
@@ -163,7 +163,7 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
       .nullish()
       .transform((value) => value ?? false)
       .meta({ description: 'This is a master bill of lading with attached underlying bills' }),
-    emergencyContactPhone: phoneSchema
+    emergencyContactPhone: contactPhoneSchema
       .nullish()
       .transform((value) => value ?? null)
       .meta({ description: 'Emergency response telephone number (49 CFR 172.604); required when a line is hazardous' }),

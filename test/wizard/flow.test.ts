@@ -130,6 +130,7 @@ describe('quote wizard flow', () => {
         step('contact name', 'Dana Lee'),
         step('phone', ''),
         step('Save this address', 'atlanta-store'),
+        step('Add carrier details', false),
         step('Print the Bill of Lading', true),
         step('BOL template', 'partner'),
         step('Save the PDF as', ''),
@@ -196,6 +197,7 @@ describe('quote wizard flow', () => {
       step('contact name', ''),
       step('phone', ''),
       step('Save this address', 'anchorage-store'),
+      step('Add carrier details', false),
       step('Print the Bill of Lading', false),
     ]);
     await h.book.save('chicago-dock', CHICAGO_DOCK);
@@ -359,6 +361,7 @@ describe('quote wizard flow', () => {
         step('contact name', ''),
         step('phone', ''),
         step('Save this address', ''),
+        step('Add carrier details', false),
         step('Print the Bill of Lading', true),
         step('Save the PDF as', 'out.pdf'),
       ],
@@ -401,6 +404,7 @@ describe('quote wizard flow', () => {
         step('contact name', ''),
         step('phone', ''),
         step('Save this address', ''),
+        step('Add carrier details', false),
         step('Print the Bill of Lading', true),
         step('Save the PDF as', 'taken.pdf'),
         step('Save the PDF as', 'free.pdf'),

@@ -100,6 +100,8 @@ describe('quote wizard in a terminal', () => {
     await pty.answer('contact name', '');
     await pty.answer('phone', '');
     await pty.answer('Save this address', '');
+    // The default (Enter) books without the carrier step.
+    await pty.answer('Add carrier details', '');
     await pty.waitFor(/Booked SO-\d+/);
     await pty.answer('Print the Bill of Lading', '');
     // A template is asked only when the renderer offers several.

@@ -54,6 +54,7 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
         await writeFileDurably(path, bytes, { whenExists: 'refuse' });
       },
       mode: ctx.mode,
+      carriers: (await ctx.settings()).carriers,
     },
     {
       from: options.from,

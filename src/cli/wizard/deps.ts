@@ -1,0 +1,57 @@
+/** What the wizard is given (the shell wires real parts, tests scripted ones) and what it returns. */
+import type { ShipperApi } from '../../api/types.js';
+import type { CarrierProfiles } from '../../domain/carrierProfile.js';
+import type { ZipPlace } from '../../domain/rating.js';
+import type { Address, Quote, Shipment } from '../../domain/schemas.js';
+import type { SavedLocation } from '../../store/locations.js';
+import type { IO } from '../output.js';
+import type { Prompter } from './prompter.js';
+
+export interface AccessorialChoice {
+  code: string;
+  description: string;
+  /** Known only from a local tariff. */
+  amountInCents?: number | undefined;
+}
+
+/** What the wizard needs of saved locations (LocationBook). */
+export interface LocationDirectory {
+  list(): Promise<SavedLocation[]>;
+  get(name: string): Promise<SavedLocation | undefined>;
+  save(name: string, address: Address): Promise<unknown>;
+}
+
+export interface WizardDeps {
+  prompter: Prompter;
+  api: ShipperApi;
+  io: IO;
+  zips: { lookup(postalCode: string): ZipPlace | undefined };
+  locations: LocationDirectory;
+  now: () => Date;
+  accessorials: ReadonlyArray<AccessorialChoice>;
+  /** Where a relative PDF path is resolved. */
+  resolvePath: (path: string) => string;
+  fileExists: (path: string) => boolean;
+  writeFile: (path: string, bytes: Uint8Array) => Promise<void>;
+  /** The mode label for the API's mode of operation; used in messages only. */
+  mode: 'local' | 'remote';
+  /** The carriers' settings (names by SCAC, PRO blocks) for the carrier step; none: {}. */
+  carriers?: CarrierProfiles | undefined;
+}
+
+/** Answers already given as flags (`shipper quote -i --from 60601 ...`): defaults or skipped steps. */
+export interface WizardDefaults {
+  from?: string | undefined;
+  to?: string | undefined;
+  pickupDate?: string | undefined;
+  accessorials: string[];
+  /** Parsed --component specs: when present the freight lines are not asked. */
+  components: Array<Record<string, unknown>>;
+}
+
+export interface WizardResult {
+  quote: Quote;
+  shipment?: Shipment;
+  bolFile?: string;
+}
+
