@@ -14,7 +14,7 @@ import { addressSchema, type Address } from '../../domain/schemas.js';
 import type { SavedLocation } from '../../store/locations.js';
 import { plural } from '../output.js';
 import type { Prompter, Validation } from './prompter.js';
-import type { LocationDirectory } from './flow.js';
+import type { LocationDirectory } from './deps.js';
 
 export interface CarrierStepDeps {
   prompter: Prompter;
