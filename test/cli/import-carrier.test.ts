@@ -143,6 +143,16 @@ describe.each(modes)('import with the carrier columns ($mode)', ({ mode, args })
       masterBol: true,
     });
 
+    // People see the carrier's part too, only what was given.
+    const shown = (await cli(['shipment', 'get', hazardous!.id])).stdout;
+    expect(shown).toContain(`  Carrier      Old Dominion Freight Line (ODFL) · PRO ${pro}\n  Terms        collect\n  Window       ready 15:00, dock closes 17:00 (local time at the origin)\n  BOL boxes    FOB origin\n`);
+    expect(shown).not.toMatch(/Declared|COD /);
+    expect(shown).toContain('  H.M. line 1: UN1203, Gasoline, 3, PG II\n  Emergency response phone 800-424-9300\n');
+    const other = (await cli(['shipment', 'get', thirdParty!.id])).stdout;
+    expect(other).toContain('  Terms        third party, bill to Acme Payables, Chicago, IL 60606\n');
+    expect(other).toContain('  Declared     $5,000.00 per shipment\n  COD          $1,250.50, fee prepaid\n  BOL boxes    FOB destination · master BOL\n');
+    expect(other).not.toContain('H.M.');
+
     const pdfFile = join(work.dir, `${mode}-hazardous.pdf`);
     expect((await cli(['bol', hazardous!.id, '-o', pdfFile])).code).toBe(0);
     const text = (await readPdf(new Uint8Array(await readFile(pdfFile)))).pages.map((page) => page.text).join(' ');

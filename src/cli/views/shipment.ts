@@ -1,6 +1,7 @@
 /** How a shipment looks to people: the detail view (ship, shipment get) and the list's rows. */
 import type { Address, Shipment } from '../../domain/schemas.js';
 import type { ZipLookup } from '../context.js';
+import { carrierDetailLines, hazmatLines } from './carrier.js';
 import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
 
 export const totalPallets = (shipment: Shipment): number => shipment.orderComponents.reduce((sum, component) => sum + component.palletCount, 0);
@@ -34,6 +35,7 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
   io.out(`  Price        ${c.bold.green(formatCents(shipment.quotedPriceInCents))} (quote ${shipment.quoteId})`);
   if (shipment.accessorials.length > 0) io.out(`  Accessorials ${shipment.accessorials.join(', ')}`);
   if (shipment.specialInstructions) io.out(`  Instructions ${shipment.specialInstructions}`);
+  carrierDetailLines(shipment).forEach((line) => io.out(line));
   if (shipment.status === 'CANCELLED') {
     io.out(`  ${c.red('Cancelled')}    ${shipment.cancelledAt ? formatInstant(shipment.cancelledAt) : ''}${shipment.cancellationReason ? `: ${shipment.cancellationReason}` : ''}`);
   }
@@ -54,6 +56,7 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
       ]),
     ),
   );
+  hazmatLines(shipment).forEach((line) => io.out(line));
 }
 
 export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup): void {
