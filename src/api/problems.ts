@@ -144,7 +144,10 @@ export class CliError extends ShipperError {
  * (origin.postalCode)". The generic "the request has N invalid fields" adds nothing and is left out.
  */
 export function problemLine(problem: ProblemDetail): string {
-  const violations = (problem.violations ?? []).map((violation) => `${violation.message} (${violation.field})`);
+  // A violation the detail already says in full ("quote X is already booked as SO-1; ...") is not said twice.
+  const violations = (problem.violations ?? [])
+    .filter((violation) => !problem.detail?.includes(violation.message))
+    .map((violation) => `${violation.message} (${violation.field})`);
   if (violations.length === 0) return problem.detail ?? problem.title;
   const generic = problem.status === 400 && problem.title === 'Constraint Violation';
   return generic || !problem.detail ? violations.join('; ') : `${problem.detail}: ${violations.join('; ')}`;
