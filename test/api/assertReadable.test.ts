@@ -1,0 +1,52 @@
+/**
+ * No number is spent on a record that could not be read back: assertReadable checks the record a
+ * booking would write against the schema the store reads it with (JSON round trip included).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalApi } from '../../src/api/local.js';
+import { assertReadable } from '../../src/api/local/booking.js';
+import { ProblemError } from '../../src/api/problems.js';
+import { tempDir } from '../helpers/cli.js';
+import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+
+let work: Awaited<ReturnType<typeof tempDir>>;
+let record: Record<string, unknown>;
+beforeAll(async () => {
+  work = await tempDir('shipper-readable-');
+  const api = new LocalApi({ storeDir: work.dir });
+  const { data } = await api.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
+  record = JSON.parse(await readFile(join(work.dir, 'shipments', `${data.id}.json`), 'utf8')) as Record<string, unknown>;
+});
+afterAll(() => work.cleanup());
+
+const refusal = (candidate: unknown) => {
+  try {
+    assertReadable(candidate);
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+};
+
+describe('assertReadable', () => {
+  it('passes the record a booking wrote', () => {
+    expect(refusal(record)).toBeUndefined();
+  });
+
+  it('refuses, as a 500 that books nothing, a record whose number would not survive JSON (Infinity, NaN) or is missing', () => {
+    const components = record.orderComponents as Array<Record<string, unknown>>;
+    for (const broken of [
+      { ...record, quotedPriceInCents: Number.POSITIVE_INFINITY },
+      { ...record, miles: Number.NaN },
+      { ...record, orderComponents: [{ ...components[0], poundsWeight: Number.NEGATIVE_INFINITY }] },
+      { ...record, orderNumber: undefined },
+    ]) {
+      const error = refusal(broken);
+      expect(error).toBeInstanceOf(ProblemError);
+      expect((error as ProblemError).status).toBe(500);
+      expect((error as ProblemError).message).toMatch(/its record would not read back.*nothing was booked/);
+    }
+  });
+});
