@@ -21,7 +21,7 @@ import { TextDecoder } from 'node:util';
 import { parse, type CsvError } from 'csv-parse';
 import { restoreFormulaCell } from '../csvCells.js';
 import { resolveHeader, type CsvHeader } from './columns.js';
-import type { CsvRow } from './shipmentRows.js';
+import type { CsvRow } from './rows.js';
 
 export class ImportFileError extends Error {
   constructor(

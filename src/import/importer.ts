@@ -19,17 +19,9 @@ import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
 import { RejectFile, rejectFileBom } from './rejectFile.js';
 import type { CsvHeader } from './columns.js';
-import {
-  groupKeyOf,
-  groupRows,
-  locateViolations,
-  prepareShipment,
-  type CsvViolation,
-  type CsvWarning,
-  type LocationResolver,
-  type PreparedShipment,
-  type RowGroup,
-} from './shipmentRows.js';
+import { locateViolations } from './locate.js';
+import type { CsvViolation, CsvWarning, RowGroup } from './rows.js';
+import { groupKeyOf, groupRows, prepareShipment, type LocationResolver, type PreparedShipment } from './shipmentRows.js';
 
 export interface ImportOptions {
   file: string;

@@ -14,7 +14,7 @@ import { basename, dirname, extname } from 'node:path';
 import { DurableFileWriter, removeOrphanedTemporaries } from '../fs/durableWrite.js';
 import { safeCsvOptions } from '../csvCells.js';
 import { REASON_COLUMN, normaliseHeaderName } from './columns.js';
-import type { CsvViolation, RowGroup } from './shipmentRows.js';
+import type { CsvViolation, RowGroup } from './rows.js';
 
 /**
  * Whether the reject file of an input starts with a BOM: when the input had one, or was not UTF-8

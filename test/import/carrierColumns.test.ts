@@ -6,17 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { matchHeader, resolveHeader, type CsvHeader } from '../../src/import/columns.js';
-import {
-  locateViolations,
-  prepareShipment,
-  readDollarsCell,
-  readFreightTermsCell,
-  readPackingGroupCell,
-  readTimeCell,
-  readYesNoCell,
-  type CsvRow,
-  type LocationResolver,
-} from '../../src/import/shipmentRows.js';
+import { readDollarsCell, readFreightTermsCell, readPackingGroupCell, readTimeCell, readYesNoCell } from '../../src/import/cells.js';
+import { locateViolations } from '../../src/import/locate.js';
+import type { CsvRow } from '../../src/import/rows.js';
+import { prepareShipment, type LocationResolver } from '../../src/import/shipmentRows.js';
 import { shipmentRequestSchema } from '../../src/domain/schemas.js';
 import { violationsFromZod } from '../../src/domain/validation.js';
 import { CHICAGO_DC, NYC_STORE } from '../helpers/fixtures.js';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { byteOrderMark, encodingOfLine, ImportFileError, inspectCsvFile, openCsvFile, sniffDelimiter, type CsvEncoding } from '../../src/import/csvFile.js';
-import type { CsvRow } from '../../src/import/shipmentRows.js';
+import type { CsvRow } from '../../src/import/rows.js';
 import { tempDir } from '../helpers/cli.js';
 import { utf16beWithBom, utf16leWithBom, utf8WithBom, windows1252 } from '../helpers/excel.js';
 

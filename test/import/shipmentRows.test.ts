@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveHeader, type CsvHeader } from '../../src/import/columns.js';
-import {
-  groupRows,
-  locateViolations,
-  prepareShipment,
-  readDateCell,
-  readNumberCell,
-  readPostalCodeCell,
-  type CsvRow,
-  type LocationResolver,
-  type RowGroup,
-} from '../../src/import/shipmentRows.js';
+import { readDateCell, readNumberCell, readPostalCodeCell } from '../../src/import/cells.js';
+import { locateViolations } from '../../src/import/locate.js';
+import type { CsvRow, RowGroup } from '../../src/import/rows.js';
+import { groupRows, prepareShipment, type LocationResolver } from '../../src/import/shipmentRows.js';
 import { shipmentRequestSchema } from '../../src/domain/schemas.js';
 import { CHICAGO_DC } from '../helpers/fixtures.js';
 

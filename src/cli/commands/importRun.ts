@@ -17,7 +17,7 @@ import {
   type ImportedShipment,
   type ImportSummary,
 } from '../../import/importer.js';
-import type { CsvViolation } from '../../import/shipmentRows.js';
+import type { CsvViolation } from '../../import/rows.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, RemoteError, UsageError } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
