@@ -10,8 +10,8 @@ export const MAX_TRANSIT_LANE_DAYS = 5000;
 /** Shipments per request of the batch extensions (POST /v1/shipper/shipment-batch, /shipment-preview). */
 export const MAX_BATCH_ITEMS = 500;
 /**
- * Order components over all the items of one batch request (one shipment alone may have 1,000):
- * bounds the work and the answer of a request (500 items of 1,000 components were 500,000).
+ * Order components over all the items of one batch request (one shipment has at most 60):
+ * bounds the work and the answer of one request (500 items of 60 lines would be 30,000).
  */
 export const MAX_BATCH_COMPONENTS = 5000;
 /** Idempotency keys (header or body): printable ASCII, no spaces, at most 255 characters; hashed, never a file name. */
