@@ -140,7 +140,16 @@ function printLocation(io: IO, location: SavedLocation): void {
 export function registerLocationCommands(program: Command, context: ContextFactory): void {
   const location = program
     .command('location')
-    .description('saved shipper/consignee addresses, used as --shipper NAME / --consignee NAME and in CSV imports');
+    .description('saved shipper/consignee addresses, used as --shipper NAME / --consignee NAME and in CSV imports')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608
+  $ shipper location list
+  $ shipper location show chicago-dc --json
+  $ shipper ship --quote <quote-id> --shipper chicago-dc --consignee nyc-store`,
+    );
 
   location
     .command('add <name>')
@@ -158,7 +167,7 @@ export function registerLocationCommands(program: Command, context: ContextFacto
     .addHelpText(
       'after',
       `
-Example:
+Examples:
   $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608 --contact "Dana Ruiz" --phone 312-555-0100
   $ shipper ship --shipper chicago-dc --consignee nyc-store --component pallets=2,weight=1200,dims=48x40x48`,
     )

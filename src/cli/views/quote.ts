@@ -6,6 +6,8 @@ import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate,
 export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): void {
   const c = io.color;
   const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
+  // The quote is booked from the origin: its expiry is that dock's local time (the ETA is the destination's).
+  const originZone = zips.lookup(quote.origin.postalCode)?.timeZone;
   const expired = Date.parse(quote.quoteExpirationTime) <= now.getTime();
   io.out(`${c.bold('Quote')} ${quote.id}`);
   io.out(`  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`);
@@ -15,10 +17,10 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
       ? `  Transit   ${c.yellow('no coverage')} (no transit days or ETA on this lane)`
       : `  Transit   ${plural(quote.transitDays, 'business day')} · ETA ${formatInstant(quote.estimatedDeliveryDate!, timeZone)}`,
   );
-  io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime)}`);
+  io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`);
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED');
   if (booked.length > 0) io.out(`  Status    ${c.bold('booked')} as ${booked.map((booking) => `${booking.orderNumber} (${booking.shipmentId})`).join(', ')}`);
-  else if (quote.status) io.out(`  Status    ${quoteStatusText(quote, now)}`);
+  else if (quote.status) io.out(`  Status    ${quoteStatusText(quote, now, originZone)}`);
   io.out('');
   io.out(
     io.table(
@@ -37,7 +39,8 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
   const breakdown = quote.priceBreakdown;
   const lines: Array<[string, number]> = [
     [breakdown.minimumChargeApplied ? 'Linehaul (minimum charge)' : 'Linehaul', breakdown.linehaulInCents],
-    ['Discount', -breakdown.discountInCents],
+    // With the minimum charge there is no discount: no "-$0.00" line.
+    ...(breakdown.discountInCents !== 0 ? [['Discount', -breakdown.discountInCents] as [string, number]] : []),
     ['Fuel surcharge', breakdown.fuelSurchargeInCents],
     ...breakdown.accessorialsInCents.map((charge): [string, number] => [charge.code, charge.amountInCents]),
   ];
@@ -45,13 +48,13 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
   io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
 }
 
-/** "open until Mon 2026-11-30 16:00 UTC", "expired Mon ...", "booked as SO-000001". */
-export function quoteStatusText(quote: Quote, now: Date): string {
+/** "open until Mon 2026-11-30 10:00 CST" (the origin's time), "expired Mon ...", "booked as SO-000001". */
+export function quoteStatusText(quote: Quote, now: Date, originZone?: string): string {
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
   const timedOut = Date.parse(quote.quoteExpirationTime) <= now.getTime();
   if (quote.status === 'EXPIRED' && !timedOut) return `pickup day ${quote.pickupDate} passed (--requote)`;
-  return `${timedOut ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime)}`;
+  return `${timedOut ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`;
 }
 
 export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup, now: Date): void {
