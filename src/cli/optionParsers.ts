@@ -21,6 +21,7 @@ export interface ListFilterOptions {
   since?: string;
   until?: string;
   to?: string;
+  csv?: boolean;
 }
 
 /** The filters `shipment list` and `quote list` share, as the list routes' query parameters. */
@@ -36,7 +37,13 @@ export function addListFilters(command: Command, statuses: readonly string[]): C
     })
     .option('--since <date>', 'created on or after this day (YYYY-MM-DD, UTC) or instant')
     .option('--until <date>', 'created on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
-    .option('--to <zip>', 'only those going to this destination ZIP');
+    .option('--to <zip>', 'only those going to this destination ZIP')
+    .option('--csv', 'CSV on stdout for spreadsheets: every match, page after page (an explicit --limit caps the rows)');
+}
+
+/** --limit as typed, or undefined for the default page size (commander knows where a value came from). */
+export function explicitLimit(command: Command, options: ListFilterOptions): number | undefined {
+  return command.getOptionValueSource('limit') === 'cli' ? options.limit : undefined;
 }
 
 export function listQueryFromOptions(options: ListFilterOptions) {

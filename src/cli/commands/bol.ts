@@ -129,7 +129,8 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
       warnings.forEach((warning) => ctx.io.warn(warning));
       await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' });
       written.push({ shipmentId, file, bytes: pdf.byteLength, template });
-      if (!ctx.io.options.json) ctx.io.info(`${shipmentId}  ${file}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
+      // -q: the path alone, one per line.
+      if (!ctx.io.options.json) ctx.io.out(ctx.io.options.quiet ? file : `${shipmentId}  ${file}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
     } catch (error) {
       if (error instanceof FileWriteError && error.code === 'EEXIST') {
         skipped.push({ shipmentId, file: error.file });

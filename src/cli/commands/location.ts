@@ -66,6 +66,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   }
   againstZip.warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(saved.location);
+  if (ctx.io.options.quiet) return ctx.io.out(saved.location.name);
   ctx.io.info(`Saved location ${saved.location.name}: ${oneLine(saved.location)}`);
 }
 

@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../dates.js';
 import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { UsageError } from '../errors.js';
-import { formatDate, formatInstant, formatNumber, type IO } from '../output.js';
+import { formatDate, formatInstant, formatNumber, localIsoInstant, type IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import { collect } from '../optionParsers.js';
 import { fitTable, type FitStep } from '../tableLayout.js';
@@ -217,30 +217,6 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
       ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}),
     }),
   );
-}
-
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** "2026-11-30T17:00:00-05:00": the ETA as a local time with its offset, for scripts. */
-export function localIsoInstant(iso: string, timeZone: string): string {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'longOffset',
-    });
-    offsetFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
 const CSV_COLUMNS = [

@@ -1,7 +1,8 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
 import type { Quote } from '../../domain/schemas.js';
 import type { ZipLookup } from '../context.js';
-import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
+import type { CsvCell } from '../fileOutput.js';
+import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, truncate, type IO } from '../output.js';
 
 export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): void {
   const c = io.color;
@@ -69,4 +70,58 @@ export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup, now: Da
     quoteStatusText(quote, now),
   ]);
   io.out(io.table(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA', 'Status'], rows));
+}
+
+/** `quote list --csv`: one line per quote. Money in dollars; instants in UTC, the ETA also local. */
+export const QUOTE_CSV_HEADER = [
+  'id',
+  'createdAt',
+  'status',
+  'bookedAs',
+  'originPostalCode',
+  'originCity',
+  'originState',
+  'destinationPostalCode',
+  'destinationCity',
+  'destinationState',
+  'miles',
+  'pallets',
+  'poundsWeight',
+  'freightClasses',
+  'accessorials',
+  'price',
+  'pickupDate',
+  'transitDays',
+  'estimatedDeliveryDate',
+  'estimatedDeliveryLocal',
+  'expiresAt',
+] as const;
+
+export function quoteCsvRow(quote: Quote, zips: ZipLookup): CsvCell[] {
+  const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
+  const eta = quote.estimatedDeliveryDate;
+  const record: Record<(typeof QUOTE_CSV_HEADER)[number], CsvCell> = {
+    id: quote.id,
+    createdAt: quote.createdAt,
+    status: quote.status ?? null,
+    bookedAs: (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber).join('|'),
+    originPostalCode: quote.origin.postalCode,
+    originCity: quote.origin.city,
+    originState: quote.origin.state,
+    destinationPostalCode: quote.destination.postalCode,
+    destinationCity: quote.destination.city,
+    destinationState: quote.destination.state,
+    miles: quote.miles,
+    pallets: quote.orderComponents.reduce((sum, component) => sum + component.palletCount, 0),
+    poundsWeight: quote.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0),
+    freightClasses: [...new Set(quote.orderComponents.map((component) => component.freightClass))].join('|'),
+    accessorials: quote.accessorials.join('|'),
+    price: quote.quotedPriceInCents / 100,
+    pickupDate: quote.pickupDate,
+    transitDays: quote.transitDays,
+    estimatedDeliveryDate: eta,
+    estimatedDeliveryLocal: eta && timeZone ? localIsoInstant(eta, timeZone) : null,
+    expiresAt: quote.quoteExpirationTime,
+  };
+  return QUOTE_CSV_HEADER.map((column) => record[column]);
 }

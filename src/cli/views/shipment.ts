@@ -1,7 +1,8 @@
 /** How a shipment looks to people: the detail view (ship, shipment get) and the list's rows. */
 import type { Address, Shipment } from '../../domain/schemas.js';
 import type { ZipLookup } from '../context.js';
-import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
+import type { CsvCell } from '../fileOutput.js';
+import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, truncate, type IO } from '../output.js';
 
 export const totalPallets = (shipment: Shipment): number => shipment.orderComponents.reduce((sum, component) => sum + component.palletCount, 0);
 export const totalPounds = (shipment: Shipment): number => shipment.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0);
@@ -72,4 +73,76 @@ export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup
     shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-',
   ]);
   io.out(io.table(['Shipment', 'Order', 'Status', 'Ref', 'Lane', 'Pallets', 'Weight (lb)', 'Price', 'Transit days', 'ETA'], rows));
+}
+
+/** `shipment list --csv`: one line per shipment, every column a daily report needs. Money in dollars. */
+export const SHIPMENT_CSV_HEADER = [
+  'id',
+  'orderNumber',
+  'bolNumber',
+  'status',
+  'refNumber',
+  'createdAt',
+  'pickupDate',
+  'shipperName',
+  'originPostalCode',
+  'originCity',
+  'originState',
+  'consigneeName',
+  'destinationPostalCode',
+  'destinationCity',
+  'destinationState',
+  'miles',
+  'pallets',
+  'poundsWeight',
+  'freightClasses',
+  'accessorials',
+  'price',
+  'transitDays',
+  'estimatedDeliveryDate',
+  'estimatedDeliveryLocal',
+  'carrier',
+  'scac',
+  'proNumber',
+  'freightChargeTerms',
+  'quoteId',
+  'cancelledAt',
+] as const;
+
+export function shipmentCsvRow(shipment: Shipment, zips: ZipLookup): CsvCell[] {
+  const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
+  const eta = shipment.estimatedDeliveryDate;
+  const record: Record<(typeof SHIPMENT_CSV_HEADER)[number], CsvCell> = {
+    id: shipment.id,
+    orderNumber: shipment.orderNumber,
+    bolNumber: shipment.bolNumber,
+    status: shipment.status,
+    refNumber: shipment.refNumber,
+    createdAt: shipment.createdAt,
+    pickupDate: shipment.pickupDate,
+    shipperName: shipment.shipper.name,
+    originPostalCode: shipment.shipper.postalCode,
+    originCity: shipment.shipper.city,
+    originState: shipment.shipper.state,
+    consigneeName: shipment.consignee.name,
+    destinationPostalCode: shipment.consignee.postalCode,
+    destinationCity: shipment.consignee.city,
+    destinationState: shipment.consignee.state,
+    miles: shipment.miles,
+    pallets: totalPallets(shipment),
+    poundsWeight: totalPounds(shipment),
+    freightClasses: [...new Set(shipment.orderComponents.map((component) => component.freightClass))].join('|'),
+    accessorials: shipment.accessorials.join('|'),
+    price: shipment.quotedPriceInCents / 100,
+    transitDays: shipment.transitDays,
+    estimatedDeliveryDate: eta,
+    estimatedDeliveryLocal: eta && timeZone ? localIsoInstant(eta, timeZone) : null,
+    carrier: shipment.carrier?.name ?? null,
+    scac: shipment.carrier?.scac ?? null,
+    proNumber: shipment.proNumber,
+    freightChargeTerms: shipment.freightChargeTerms?.terms ?? null,
+    quoteId: shipment.quoteId,
+    cancelledAt: shipment.cancelledAt,
+  };
+  return SHIPMENT_CSV_HEADER.map((column) => record[column]);
 }
