@@ -6,6 +6,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { printable } from '../printable.js';
+import { fitTable, type FitStep } from './tableLayout.js';
 
 export interface IOStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -49,6 +50,26 @@ export class IO {
 
   out(text = ''): void {
     this.streams.stdout.write(`${text}\n`);
+  }
+
+  /**
+   * A line of a detail view ("  Shipper      name, street, city...") that never wraps on a
+   * terminal: words that pass the width go on lines of their own under the value (`indent`
+   * columns in). Piped output keeps one line.
+   */
+  field(text: string, indent: number): void {
+    const width = this.terminalWidth;
+    if (!this.isStdoutTTY || [...text].length <= width) return this.out(text);
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(/(?<=\S) (?=\S)/)) {
+      if (line !== '' && [...line].length + 1 + [...word].length > width) {
+        lines.push(line);
+        line = `${' '.repeat(indent)}${word}`;
+      } else line = line === '' ? word : `${line} ${word}`;
+    }
+    lines.push(line);
+    this.out(lines.map((part) => truncate(part, width)).join('\n'));
   }
 
   /** Human output: suppressed by --quiet; with --json the command prints JSON instead. */
@@ -96,6 +117,22 @@ export class IO {
       table.push(row.map((cell) => (compact && ruled.has(index) ? { content: String(cell), chars: rule } : String(cell)))),
     );
     return table.toString();
+  }
+
+  /**
+   * A table that never wraps on a terminal: while it is wider than the terminal, `steps` run in
+   * order (shrink, drop or shorten columns: tableLayout.ts), each table saying what gives way
+   * first. Piped output keeps whole cells.
+   */
+  fittedTable(
+    head: string[],
+    rows: Array<Array<string | number>>,
+    steps: ReadonlyArray<FitStep>,
+    options: { minWidth?: number; compact?: boolean; ruleBefore?: number[] } = {},
+  ): string {
+    const cells = rows.map((row) => row.map(String));
+    const fitted = this.isStdoutTTY ? fitTable(head, cells, this.terminalWidth, steps, options.minWidth) : { head, rows: cells, colWidths: undefined };
+    return this.table(fitted.head, fitted.rows, { ...(options.compact !== undefined ? { compact: options.compact } : {}), ...(options.ruleBefore ? { ruleBefore: options.ruleBefore } : {}), ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) });
   }
 }
 

@@ -176,7 +176,7 @@ function existsError(file: string): FileWriteError {
 async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<void> {
   const { data: { items: templates } } = await api.listBolTemplates();
   if (ctx.io.options.json) return ctx.io.json(templates);
-  ctx.io.out(ctx.io.table(['Template', 'Description'], templates.map((template) => [template.name, template.description])));
+  ctx.io.out(ctx.io.fittedTable(['Template', 'Description'], templates.map((template) => [template.name, template.description]), [{ shrink: [1], min: 20 }]));
 }
 
 export function registerBolCommand(program: Command, context: ContextFactory): void {

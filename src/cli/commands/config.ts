@@ -158,13 +158,14 @@ export async function runConfigList(ctx: CommandContext): Promise<void> {
     });
   }
   ctx.io.out(`Config file ${path}`);
-  ctx.io.out(stored.length === 0 ? '  (no settings)' : ctx.io.table(['Setting', 'Value'], stored.map(([key, value]) => [key, value])));
+  ctx.io.out(stored.length === 0 ? '  (no settings)' : ctx.io.fittedTable(['Setting', 'Value'], stored.map(([key, value]) => [key, value]), [{ shrink: [1], min: 20 }, { shrink: [0], min: 16 }]));
   ctx.io.out('');
   ctx.io.out('In effect (flags > environment > config file > defaults):');
   ctx.io.out(
-    ctx.io.table(
+    ctx.io.fittedTable(
       ['Setting', 'Value', 'From'],
       Object.entries(effective).map(([key, value]) => [key, value === null ? '-' : String(value), settings.sources[key as keyof typeof settings.sources]]),
+      [{ shrink: [1], min: 20 }],
     ),
   );
 }

@@ -82,10 +82,10 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
   const locations = await guard(() => book.list());
   if (ctx.io.options.json) return ctx.io.json(locations);
   if (locations.length === 0) {
-    return ctx.io.info('No saved locations. Add one with: shipper location add NAME --name COMPANY --street1 STREET --city CITY --state ST --zip ZIP');
+    return ctx.io.info('No saved locations. Add one with\n  shipper location add NAME --name COMPANY --street1 STREET \\\n      --city CITY --state ST --zip ZIP');
   }
   ctx.io.out(
-    ctx.io.table(
+    ctx.io.fittedTable(
       ['Name', 'Company', 'Address', 'Contact', 'Phone'],
       locations.map((location) => [
         location.name,
@@ -94,6 +94,9 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
         location.address.contactName ?? '',
         location.address.phone ?? '',
       ]),
+      // On a narrow terminal the address and the company give way, then phone and contact leave
+      // (location show has them); the name, what commands take, is never cut.
+      [{ shrink: [2], min: 28 }, { shrink: [1], min: 16 }, { drop: 4 }, { drop: 3 }, { shrink: [2], min: 12 }, { shrink: [1], min: 8 }],
     ),
   );
 }

@@ -52,7 +52,7 @@ export async function runQuoteList(ctx: CommandContext, options: ListFilterOptio
   if (ctx.io.options.quiet) return page.items.forEach((quote) => ctx.io.out(quote.id));
   if (page.items.length === 0) {
     const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor;
-    return ctx.io.info(filtered !== undefined ? 'No quotes match.' : 'No quotes yet. Create one with: shipper quote --from ZIP --to ZIP --component SPEC');
+    return ctx.io.info(filtered !== undefined ? 'No quotes match.' : 'No quotes yet. Create one with: shipper quote --from ZIP --to ZIP -c SPEC');
   }
   printQuoteList(ctx.io, page.items, await ctx.zips(), (await ctx.clock())());
   if (page.nextCursor) ctx.io.info(`More: shipper quote list --cursor ${page.nextCursor}`);

@@ -36,7 +36,8 @@ export async function runShipmentList(ctx: CommandContext, options: ListFilterOp
   if (page.items.length === 0) {
     const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor;
     if (filtered !== undefined) return ctx.io.info('No shipments match.');
-    return ctx.io.info('No shipments yet. Book one with: shipper ship --quote QUOTE_ID --shipper NAME --consignee NAME, or import a CSV: shipper import FILE.csv');
+    // One hint a line: an 80-column terminal never wraps them.
+    return ctx.io.info('No shipments yet. Book one with\n  shipper ship --quote QUOTE_ID --shipper NAME --consignee NAME\nor import a CSV file: shipper import FILE.csv');
   }
   printShipmentList(ctx.io, page.items, await ctx.zips());
   if (page.nextCursor) ctx.io.info(`More: shipper shipment list --cursor ${page.nextCursor}`);
