@@ -138,7 +138,7 @@ describe('shipper transit', () => {
     const result = await run(['--from', '60601', '--to', file]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/10001 New York, NY .*\n.*00000 \(line 2\) .*unknown ZIP/);
-    expect(result.stderr).toBe(`shipper: 1 of 2 destinations got no lane: unknown ZIP 00000 at ${file} line 2\n`);
+    expect(result.stderr).toBe('shipper: 1 of 2 destinations got no lane (00000): their rows say why\n');
   });
 
   it('bad input: one clear line and exit 2 for usage, 1 for rejected values', async () => {

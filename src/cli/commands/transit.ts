@@ -213,10 +213,14 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   else if (options.csv) ctx.io.streams.stdout.write(await transitCsv(table, placed));
   else printTransitTable(ctx.io, table, options.days, today, placed);
   if (bad.length > 0) {
-    const shown = bad.slice(0, 3).map(describeBadDestination);
+    // Short enough for one line of a terminal: the output above says why, for each one.
+    const shown = bad.slice(0, 3).map((destination) => destination.postalCode);
     const more = bad.length - shown.length;
     const count = `${formatNumber(bad.length)} of ${formatNumber(destinations.length)} destinations`;
-    throw new CliError(`${count} got no lane: ${shown.join('; ')}${more > 0 ? `; and ${formatNumber(more)} more` : ''}`, ExitCode.rejected, { jsonWritten: ctx.io.options.json });
+    const why = ctx.io.options.json ? 'the errors list says why' : options.csv ? 'the error column says why' : 'their rows say why';
+    throw new CliError(`${count} got no lane (${shown.join(', ')}${more > 0 ? ` and ${formatNumber(more)} more` : ''}): ${why}`, ExitCode.rejected, {
+      jsonWritten: ctx.io.options.json,
+    });
   }
 }
 
