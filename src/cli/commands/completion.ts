@@ -1,22 +1,39 @@
 /**
- * `shipper completion bash|zsh`: a shell completion script generated from the commander program
- * itself, so every command, subcommand and flag (including those added later) completes without a
- * hand-kept list.
+ * `shipper completion bash|zsh|fish`: a shell completion script generated from the commander
+ * program itself, so every command, subcommand and flag (including those added later) completes
+ * without a hand-kept list. Values complete too: an option's choices (--format, --status, --terms,
+ * --fob, --by...), the tariff's accessorial codes, files, and names the user saved (locations,
+ * BOL templates), which the script asks `shipper __complete locations|templates` for as it
+ * completes, so a location saved a minute ago is offered.
  */
 import { Argument, type Command, type Option } from 'commander';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ContextFactory } from '../context.js';
+import type { CommandContext, ContextFactory } from '../context.js';
 
-export const SHELLS = ['bash', 'zsh'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-/** Values offered after a flag: a fixed list, files, or nothing (free text such as a ZIP). */
-type ValueKind = { kind: 'words'; words: string[] } | { kind: 'files' } | { kind: 'none' };
+/** Names asked for at completion time (`shipper __complete <source>`). */
+export const DYNAMIC_SOURCES = ['locations', 'templates'] as const;
+export type DynamicSource = (typeof DYNAMIC_SOURCES)[number];
+
+/** Values offered after a flag: a fixed list, files, saved names, or nothing (free text such as a ZIP). */
+export type ValueKind = { kind: 'words'; words: string[] } | { kind: 'files' } | { kind: 'dynamic'; source: DynamicSource } | { kind: 'none' };
+
+/** Options whose values are saved names, by long flag (the same meaning in every command). */
+const DYNAMIC_FLAGS: Record<string, DynamicSource> = { '--shipper': 'locations', '--consignee': 'locations', '--bill-to': 'locations', '--template': 'templates' };
+/** Commands whose first argument is a saved name. */
+const DYNAMIC_ARGUMENTS: Record<string, DynamicSource> = { 'location show': 'locations', 'location remove': 'locations' };
 
 /** A value placeholder that names a path: `--tariff <file>`, `--store <dir>`, `--to <zip|file>`, `<path>`. */
 const PATH_PLACEHOLDER = /<[^>]*\b(file|dir|path|files)\b[^>]*>|\[[^\]]*\b(file|dir|path|files)\b[^\]]*\]/i;
-/** Accessorial codes the SPEC names; the tariff may know more, but these are what people type. */
-const ACCESSORIAL_CODES = ['LIFTGATE_PICKUP', 'LIFTGATE_DELIVERY', 'RESIDENTIAL_DELIVERY', 'INSIDE_DELIVERY', 'APPOINTMENT'];
+
+/** What the program alone does not know: the tariff's accessorial codes. */
+export interface CompletionData {
+  accessorials: string[];
+}
 
 export interface CompletionNode {
   /** Command words after `shipper`, e.g. "quote list"; "" is the root. */
@@ -26,13 +43,15 @@ export interface CompletionNode {
   flags: Array<{ flag: string; description: string }>;
   /** Flags that take a value, with what to offer for it. */
   valueFlags: Array<{ flag: string; values: ValueKind }>;
-  /** Choices of the first positional argument (e.g. bash|zsh), else files when it takes one. */
+  /** What the first positional argument takes: choices (bash|zsh|fish), files, saved names. */
   argument: ValueKind;
 }
 
-function valueKind(option: Option): ValueKind {
+function valueKind(option: Option, data: CompletionData): ValueKind {
+  const dynamic = option.long ? DYNAMIC_FLAGS[option.long] : undefined;
+  if (dynamic) return { kind: 'dynamic', source: dynamic };
+  if (option.long === '--accessorial') return { kind: 'words', words: data.accessorials };
   if (option.argChoices) return { kind: 'words', words: option.argChoices };
-  if (option.long === '--accessorial') return { kind: 'words', words: ACCESSORIAL_CODES };
   if (PATH_PLACEHOLDER.test(option.flags)) return { kind: 'files' };
   return { kind: 'none' };
 }
@@ -41,31 +60,38 @@ function flagsOf(option: Option): string[] {
   return [option.short, option.long].filter((flag): flag is string => Boolean(flag));
 }
 
+const isHidden = (command: Command) => (command as unknown as { _hidden?: boolean })._hidden === true;
+
 /**
- * Every command of the program with its subcommands and flags. The root's flags are global: they
- * are offered everywhere (but --version only at the root) and their values complete everywhere.
+ * Every command of the program with its subcommands and flags (hidden ones left out). The root's
+ * flags are global: they are offered everywhere (but --version only at the root) and their values
+ * complete everywhere.
  */
-export function completionTree(program: Command): CompletionNode[] {
+export function completionTree(program: Command, data: CompletionData): CompletionNode[] {
   const nodes: CompletionNode[] = [];
   const globals = program.options.filter((option) => option.long !== '--version');
   const visit = (command: Command, path: string): void => {
     const options = command === program ? command.options : [...command.options, ...globals];
     const argument = command.registeredArguments[0];
+    const subcommands = command.commands.filter((sub) => !isHidden(sub));
+    const dynamicArgument = DYNAMIC_ARGUMENTS[path];
     nodes.push({
       path,
       description: command.description(),
-      subcommands: command.commands.map((sub) => ({ name: sub.name(), description: sub.description() })),
+      subcommands: subcommands.map((sub) => ({ name: sub.name(), description: sub.description() })),
       flags: [...options.flatMap((option) => flagsOf(option).map((flag) => ({ flag, description: option.description }))), { flag: '--help', description: 'show help' }],
       valueFlags: command.options
         .filter((option) => option.required || option.optional)
-        .flatMap((option) => flagsOf(option).map((flag) => ({ flag, values: valueKind(option) }))),
-      argument: argument?.argChoices
-        ? { kind: 'words', words: argument.argChoices }
-        : argument && /file|path|dir/i.test(argument.name())
-          ? { kind: 'files' }
-          : { kind: 'none' },
+        .flatMap((option) => flagsOf(option).map((flag) => ({ flag, values: valueKind(option, data) }))),
+      argument: dynamicArgument
+        ? { kind: 'dynamic', source: dynamicArgument }
+        : argument?.argChoices
+          ? { kind: 'words', words: argument.argChoices }
+          : argument && /file|path|dir/i.test(argument.name())
+            ? { kind: 'files' }
+            : { kind: 'none' },
     });
-    for (const sub of command.commands) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
+    for (const sub of subcommands) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
   visit(program, '');
   return nodes;
@@ -77,26 +103,23 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 const valuePattern = (path: string, flag: string) => (path === '' ? `*${shellWord(`|${flag}`)}` : shellWord(`${path}|${flag}`));
 
 export function bashScript(nodes: CompletionNode[]): string {
+  const action = (values: ValueKind): string => {
+    if (values.kind === 'words') return `COMPREPLY=($(compgen -W ${shellWord(values.words.join(' '))} -- "$cur"))`;
+    if (values.kind === 'files') return 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))';
+    if (values.kind === 'dynamic') return `COMPREPLY=($(compgen -W "$(_shipper_dynamic ${values.source})" -- "$cur"))`;
+    return 'COMPREPLY=()';
+  };
   const subcommandCases = nodes
     .filter((node) => node.subcommands.length > 0)
     .map((node) => `    ${shellWord(node.path)}) echo ${shellWord(node.subcommands.map((sub) => sub.name).join(' '))} ;;`)
     .join('\n');
   const flagCases = nodes.map((node) => `    ${shellWord(node.path)}) echo ${shellWord(node.flags.map((flag) => flag.flag).join(' '))} ;;`).join('\n');
   const valueCases = nodes
-    .flatMap((node) =>
-      node.valueFlags.map(({ flag, values }) => {
-        const action =
-          values.kind === 'words' ? `COMPREPLY=($(compgen -W ${shellWord(values.words.join(' '))} -- "$cur"))` : values.kind === 'files' ? 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))' : 'COMPREPLY=()';
-        return `    ${valuePattern(node.path, flag)}) ${action}; return ;;`;
-      }),
-    )
+    .flatMap((node) => node.valueFlags.map(({ flag, values }) => `    ${valuePattern(node.path, flag)}) ${action(values)}; return ;;`))
     .join('\n');
   const argumentCases = nodes
     .filter((node) => node.subcommands.length === 0 && node.argument.kind !== 'none')
-    .map((node) => {
-      const action = node.argument.kind === 'words' ? `COMPREPLY=($(compgen -W ${shellWord(node.argument.words.join(' '))} -- "$cur"))` : 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))';
-      return `    ${shellWord(node.path)}) ${action}; return ;;`;
-    })
+    .map((node) => `    ${shellWord(node.path)}) ${action(node.argument)}; return ;;`)
     .join('\n');
   return `# bash completion for shipper, generated by \`shipper completion bash\`.
 # Load it now:      source <(shipper completion bash)
@@ -112,6 +135,18 @@ _shipper_flags() {
   case "$1" in
 ${flagCases}
   esac
+}
+
+# Names the user saved (locations, BOL templates), from the store this command line names.
+_shipper_dynamic() {
+  local i store=()
+  for (( i = 1; i < COMP_CWORD; i++ )); do
+    case "\${COMP_WORDS[i]}" in
+      --store) store=(--store "\${COMP_WORDS[i+1]}") ;;
+      --store=*) store=("\${COMP_WORDS[i]}") ;;
+    esac
+  done
+  command "\${COMP_WORDS[0]}" "\${store[@]}" __complete "$1" 2>/dev/null
 }
 
 _shipper() {
@@ -153,6 +188,12 @@ complete -F _shipper shipper
 const zshDescribed = (name: string, description: string) => shellWord(`${name.replace(/:/g, '\\:')}:${oneLine(description)}`);
 
 export function zshScript(nodes: CompletionNode[]): string {
+  const action = (values: ValueKind): string => {
+    if (values.kind === 'words') return `compadd -- ${values.words.map(shellWord).join(' ')}`;
+    if (values.kind === 'files') return '_files';
+    if (values.kind === 'dynamic') return `compadd -- \${(f)"$(_shipper_dynamic ${values.source})"}`;
+    return 'return 0';
+  };
   const subcommandCases = nodes
     .filter((node) => node.subcommands.length > 0)
     .map((node) => `    ${shellWord(node.path)}) reply=(${node.subcommands.map((sub) => zshDescribed(sub.name, sub.description)).join(' ')}) ;;`)
@@ -161,19 +202,11 @@ export function zshScript(nodes: CompletionNode[]): string {
     .map((node) => `    ${shellWord(node.path)}) reply=(${node.flags.map((flag) => zshDescribed(flag.flag, flag.description)).join(' ')}) ;;`)
     .join('\n');
   const valueCases = nodes
-    .flatMap((node) =>
-      node.valueFlags.map(({ flag, values }) => {
-        const action = values.kind === 'words' ? `compadd -- ${values.words.map(shellWord).join(' ')}` : values.kind === 'files' ? '_files' : 'return 0';
-        return `    ${valuePattern(node.path, flag)}) ${action}; return ;;`;
-      }),
-    )
+    .flatMap((node) => node.valueFlags.map(({ flag, values }) => `    ${valuePattern(node.path, flag)}) ${action(values)}; return ;;`))
     .join('\n');
   const argumentCases = nodes
     .filter((node) => node.subcommands.length === 0 && node.argument.kind !== 'none')
-    .map((node) => {
-      const action = node.argument.kind === 'words' ? `compadd -- ${node.argument.words.map(shellWord).join(' ')}` : '_files';
-      return `    ${shellWord(node.path)}) ${action}; return ;;`;
-    })
+    .map((node) => `    ${shellWord(node.path)}) ${action(node.argument)}; return ;;`)
     .join('\n');
   return `#compdef shipper
 # zsh completion for shipper, generated by \`shipper completion zsh\`.
@@ -192,6 +225,19 @@ _shipper_flags() {
   case "$1" in
 ${flagCases}
   esac
+}
+
+# Names the user saved (locations, BOL templates), from the store this command line names.
+_shipper_dynamic() {
+  local -a store
+  local i
+  for (( i = 2; i < CURRENT; i++ )); do
+    case "\${words[i]}" in
+      --store) store=(--store "\${words[i+1]}") ;;
+      --store=*) store=("\${words[i]}") ;;
+    esac
+  done
+  command "\${words[1]}" "\${store[@]}" __complete "$1" 2>/dev/null
 }
 
 _shipper() {
@@ -237,28 +283,166 @@ fi
 `;
 }
 
-export function completionScript(shell: string, program: Command): string {
-  const nodes = completionTree(program);
+/** A fish string in single quotes: only \\ and ' are special there. */
+const fishWord = (text: string) => `'${text.replace(/[\\']/g, (char) => `\\${char}`)}'`;
+
+export function fishScript(nodes: CompletionNode[]): string {
+  const root = nodes.find((node) => node.path === '')!;
+  const globalFlags = new Set(root.flags.map((flag) => flag.flag));
+  const condition = (path: string) => `-n ${fishWord(`__shipper_is ${fishWord(path)}`)}`;
+  /** `-s x`/`-l name`, as fish takes a flag. */
+  const flagSpec = (flag: string) => (flag.startsWith('--') ? `-l ${fishWord(flag.slice(2))}` : `-s ${fishWord(flag.slice(1))}`);
+  const valueSpec = (values: ValueKind | undefined): string => {
+    if (!values) return '';
+    if (values.kind === 'words') return ` -x -a ${fishWord(values.words.join(' '))}`;
+    if (values.kind === 'files') return ' -r -F';
+    if (values.kind === 'dynamic') return ` -x -a ${fishWord(`(__shipper_dynamic ${values.source})`)}`;
+    return ' -x';
+  };
+  const lines: string[] = [];
+  for (const node of nodes) {
+    const where = condition(node.path);
+    const values = new Map(node.valueFlags.map(({ flag, values: kind }) => [flag, kind]));
+    for (const sub of node.subcommands) lines.push(`complete -c shipper ${where} -f -a ${fishWord(sub.name)} -d ${fishWord(oneLine(sub.description))}`);
+    for (const { flag, description } of node.flags) {
+      // The root's flags (but -V/--version) are global: written once, offered everywhere.
+      const version = flag === '--version' || flag === '-V';
+      const global = node.path !== '' && globalFlags.has(flag) && !version;
+      if (global || flag === '--help') continue;
+      const everywhere = node.path === '' && !version;
+      lines.push(`complete -c shipper${everywhere ? '' : ` ${where}`} ${flagSpec(flag)}${valueSpec(values.get(flag))} -d ${fishWord(oneLine(description))}`);
+    }
+    if (node.subcommands.length === 0 && node.argument.kind !== 'none') {
+      const argument = node.argument;
+      lines.push(
+        argument.kind === 'files'
+          ? `complete -c shipper ${where} -F`
+          : `complete -c shipper ${where} -f -a ${fishWord(argument.kind === 'words' ? argument.words.join(' ') : argument.kind === 'dynamic' ? `(__shipper_dynamic ${argument.source})` : '')}`,
+      );
+    }
+  }
+  const subcommandCases = nodes
+    .filter((node) => node.subcommands.length > 0)
+    .map((node) => `        case ${fishWord(node.path)}\n            printf '%s\\n' ${node.subcommands.map((sub) => fishWord(sub.name)).join(' ')}`)
+    .join('\n');
+  return `# fish completion for shipper, generated by \`shipper completion fish\`.
+# Load it now:      shipper completion fish | source
+# Load it always:   shipper completion fish > ~/.config/fish/completions/shipper.fish
+
+function __shipper_subcommands
+    switch "$argv[1]"
+${subcommandCases}
+    end
+end
+
+# The command path so far ("", "quote", "quote list"): each word that names a subcommand extends it.
+function __shipper_path
+    set -l path ''
+    set -l words (commandline -opc)
+    set -e words[1]
+    for word in $words
+        string match -q -- '-*' $word; and continue
+        if contains -- $word (__shipper_subcommands "$path")
+            set path (string trim -- "$path $word")
+        end
+    end
+    echo $path
+end
+
+function __shipper_is
+    test (__shipper_path) = "$argv[1]"
+end
+
+# Names the user saved (locations, BOL templates), from the store this command line names.
+function __shipper_dynamic
+    set -l words (commandline -opc)
+    set -l store
+    for i in (seq 2 (count $words))
+        switch $words[$i]
+            case --store
+                set store --store $words[(math $i + 1)]
+            case '--store=*'
+                set store $words[$i]
+        end
+    end
+    command $words[1] $store __complete $argv[1] 2>/dev/null
+end
+
+# No file names unless an argument or a flag takes a file.
+complete -c shipper -f
+${lines.join('\n')}
+complete -c shipper -s h -l help -d 'show help'
+`;
+}
+
+export function completionScript(shell: string, program: Command, data: CompletionData): string {
+  const nodes = completionTree(program, data);
   if (shell === 'bash') return bashScript(nodes);
   if (shell === 'zsh') return zshScript(nodes);
-  throw new UsageError(`unknown shell "${shell}"`, 'shells: bash, zsh');
+  if (shell === 'fish') return fishScript(nodes);
+  throw new UsageError(`unknown shell "${shell}"`, `shells: ${SHELLS.join(', ')}`);
+}
+
+/** The accessorial codes of the tariff in effect (--tariff, SHIPPER_TARIFF, the config), else the shipped one's. */
+async function completionData(ctx: CommandContext): Promise<CompletionData> {
+  const { defaultTariffFile } = await import('../../paths.js');
+  const codesOf = async (file: string) => Object.keys((JSON.parse(await readFile(file, 'utf8')) as { accessorials?: Record<string, unknown> }).accessorials ?? {});
+  const tariff = await ctx.settings().then(
+    (settings) => settings.tariff,
+    () => undefined,
+  );
+  // A tariff that cannot be read completes with the shipped codes: the script is still useful.
+  for (const file of [tariff, defaultTariffFile()]) {
+    const codes = file ? await codesOf(file).catch(() => []) : [];
+    if (codes.length > 0) return { accessorials: codes };
+  }
+  return { accessorials: [] };
+}
+
+/** `shipper __complete locations|templates`: the names, one per line, read as cheaply as possible. */
+async function printNames(ctx: CommandContext, source: string): Promise<void> {
+  let names: string[] = [];
+  if (source === 'locations') {
+    // File names are the (lower-case) location names: no record is read or parsed.
+    const { store } = await ctx.settings();
+    names = await readdir(join(store, 'locations')).catch(() => []);
+  } else if (source === 'templates') {
+    const { templatesDir } = await import('../../paths.js');
+    names = await readdir(join(templatesDir(), 'bol')).catch(() => []);
+  } else {
+    throw new UsageError(`nothing to complete named "${source}"`, `one of ${DYNAMIC_SOURCES.join(', ')}`);
+  }
+  const valid = names.filter((name) => /^[A-Za-z0-9][A-Za-z0-9_-]*\.json$/.test(name)).map((name) => name.slice(0, -'.json'.length));
+  ctx.io.streams.stdout.write(valid.sort().map((name) => `${name}\n`).join(''));
 }
 
 export function registerCompletionCommands(program: Command, context: ContextFactory): void {
   program
     .command('completion')
-    .description('print a shell completion script (bash or zsh)')
-    .addArgument(new Argument('<shell>', 'bash or zsh').choices(SHELLS))
+    .description('print a shell completion script (bash, zsh or fish)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
     .addHelpText(
       'after',
       `
+Commands, subcommands and flags complete, and values: choices (--format, --status, --terms, --fob),
+the tariff's accessorial codes, files, saved locations (--shipper, --consignee, --bill-to) and BOL
+templates (--template), the last two read when you press Tab.
+
 Examples:
   $ source <(shipper completion bash)                                   (this shell only)
   $ shipper completion bash > ~/.local/share/bash-completion/completions/shipper
-  $ shipper completion zsh > "\${fpath[1]}/_shipper"                       (then restart zsh)`,
+  $ shipper completion zsh > "\${fpath[1]}/_shipper"                       (then restart zsh)
+  $ shipper completion fish > ~/.config/fish/completions/shipper.fish`,
     )
-    .action((shell: string, _options: unknown, command: Command) => {
+    .action(async (shell: string, _options: unknown, command: Command) => {
+      const ctx = context(command);
       // The script is for the shell, never JSON: written as it is, even with --json.
-      context(command).io.streams.stdout.write(completionScript(shell, program));
+      ctx.io.streams.stdout.write(completionScript(shell, program, await completionData(ctx)));
     });
+
+  // What the scripts ask for as they complete; not a command people type.
+  program
+    .command('__complete <what>', { hidden: true })
+    .description('names for shell completion: locations or templates')
+    .action(async (what: string, _options: unknown, command: Command) => printNames(context(command), what));
 }
