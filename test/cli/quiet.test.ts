@@ -84,6 +84,9 @@ describe('-q prints the id of what was created', () => {
     expect(new Set(list.items.map((item) => item.id))).toEqual(new Set(ids));
     const again = await run(['-q', 'import', file]);
     expect(again).toMatchObject({ code: 0, stdout: booked.stdout });
+    // --json wins here too: the streamed document, with the same ids.
+    const json = await run(['-q', 'import', file, '--json']);
+    expect((JSON.parse(json.stdout) as { shipments: Array<{ id: string }> }).shipments.map((shipment) => shipment.id)).toEqual(ids);
   });
 
   it('import of a file with an invalid row: nothing on stdout, the problem on stderr, exit 1', async () => {
@@ -105,6 +108,8 @@ describe('-q prints the id of what was created', () => {
     expect(lines(quotes.stdout)).toEqual([expect.stringMatching(QUOTE_ID), expect.stringMatching(QUOTE_ID)]);
     const none = await run(['-q', 'shipment', 'list', '--ref', 'NO-SUCH-REF']);
     expect(none).toMatchObject({ code: 0, stdout: '' });
+    // Saved locations: their names, what --shipper takes.
+    expect(await run(['-q', 'location', 'list'])).toMatchObject({ code: 0, stdout: 'chicago-dc\n' });
   });
 
   it('shipment update and cancel: the id', async () => {

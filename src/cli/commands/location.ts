@@ -81,6 +81,8 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
   const { book, guard } = await addressBook(ctx);
   const locations = await guard(() => book.list());
   if (ctx.io.options.json) return ctx.io.json(locations);
+  // -q: the names, one per line, as the other lists print their ids.
+  if (ctx.io.options.quiet) return locations.forEach((location) => ctx.io.out(location.name));
   if (locations.length === 0) {
     return ctx.io.info('No saved locations. Add one with\n  shipper location add NAME --name COMPANY --street1 STREET \\\n      --city CITY --state ST --zip ZIP');
   }
