@@ -15,7 +15,7 @@ import { runInProcess } from '../helpers/inProcess.js';
 const TARIFF_CODES = Object.keys(
   (JSON.parse(await readFile(join(ROOT, 'templates/tariff/default.json'), 'utf8')) as { accessorials: Record<string, unknown> }).accessorials,
 );
-const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0'], { env: env() }).status === 0;
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -48,7 +48,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => cleanup());
 
-const env = () => ({ ...process.env, PATH: path, SHIPPER_STORE: store, SHIPPER_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' });
+/** The shells run with a home of their own: fish writes its settings there, never in the developer's. */
+const env = () => ({ ...process.env, PATH: path, HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), SHIPPER_STORE: store, SHIPPER_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' });
 
 /** What bash offers for the words, the last one being completed. */
 function bash(words: string[]): string[] {
@@ -84,7 +85,7 @@ describe('shipper __complete', () => {
 
 describe('bash', () => {
   it('parses', () => {
-    expect(spawnSync('bash', ['-n', join(dir, 'shipper.bash')], { encoding: 'utf8' }).stderr).toBe('');
+    expect(spawnSync('bash', ['-n', join(dir, 'shipper.bash')], { encoding: 'utf8', env: env() }).stderr).toBe('');
   });
 
   it('completes every accessorial code of the tariff (ten), not a hand-kept five', () => {
@@ -152,7 +153,7 @@ describe('zsh', () => {
 
   it('parses and finds names where zsh is installed', () => {
     if (!installed('zsh')) return expect(scripts.zsh).toContain('compdef _shipper shipper');
-    expect(spawnSync('zsh', ['-n', join(dir, 'shipper.zsh')], { encoding: 'utf8' }).stderr).toBe('');
+    expect(spawnSync('zsh', ['-n', join(dir, 'shipper.zsh')], { encoding: 'utf8', env: env() }).stderr).toBe('');
     // The helpers as _shipper calls them (compdef stubbed: no completion system in a script).
     const probe = `compdef() { :; }; source '${join(dir, 'shipper.zsh')}'; _shipper_subcommands 'shipment'; print -l "\${reply[@]%%:*}"; words=(shipper --store '${otherStore}' ship --shipper ''); CURRENT=6; _shipper_dynamic locations`;
     const run = spawnSync('zsh', ['-f', '-c', probe], { encoding: 'utf8', env: env() });
@@ -177,7 +178,7 @@ describe('fish', () => {
 
   it('parses and completes where fish is installed', () => {
     if (!installed('fish')) return expect(scripts.fish).toContain('function __shipper_path');
-    expect(spawnSync('fish', ['--no-execute', join(dir, 'shipper.fish')], { encoding: 'utf8' }).stderr).toBe('');
+    expect(spawnSync('fish', ['--no-execute', join(dir, 'shipper.fish')], { encoding: 'utf8', env: env() }).stderr).toBe('');
     expect(fish('shipper quote --accessorial LIFT').sort()).toEqual(['LIFTGATE_DELIVERY', 'LIFTGATE_PICKUP']);
     expect(fish('shipper quote -a ').sort()).toEqual([...TARIFF_CODES].sort());
     expect(fish('shipper ship --shipper ')).toEqual(['chicago-dc', 'chicago-north', 'nyc-store']);
