@@ -35,7 +35,7 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .description('LTL freight from the command line: quotes, shipments, CSV batches, transit tables and Bill of Lading PDFs')
     .version(versionText(), '-V, --version', 'print the version, the git commit and the build date')
     .option('--json', 'machine output on stdout (errors as ProblemDetail JSON)', false)
-    .option('-q, --quiet', 'print only what was asked for', false)
+    .option('-q, --quiet', 'print only what was asked for: the ids of what a command creates or lists, the paths of files written (--json wins)', false)
     .option('--store <dir>', 'local store directory (env SHIPPER_STORE; default: your data directory)')
     .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
