@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildInfo } from './buildInfo.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -27,6 +28,8 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
+  // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
+  define: { __SHIPPER_BUILD__: JSON.stringify(buildInfo(root)) },
   // CommonJS packages inside an ESM bundle still call require() for Node built-ins and read __filename.
   banner: {
     js: [

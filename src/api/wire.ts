@@ -10,6 +10,15 @@ export const JSON_TYPE = 'application/json';
 export const PROBLEM_TYPE = 'application/problem+json';
 export const PDF_TYPE = 'application/pdf';
 
+/**
+ * The base URL is the server's root: every path the API names starts with /v1/shipper. A base URL
+ * written with that prefix (`https://api.example.com/v1`, `.../v1/shipper`, copied from the API
+ * document) would ask for /v1/v1/shipper/quote: its root is that URL without the prefix.
+ */
+export function serverRootOf(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1(?:\/shipper)?$/i, '');
+}
+
 /** IETF draft "The Idempotency-Key HTTP Header Field". */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export { IDEMPOTENCY_KEY_PATTERN } from '../domain/limits.js';

@@ -4,11 +4,11 @@
  * trailer and seals. Values pass through as written where the API's schema can judge them; money
  * is read here ($1,250.50 -> 125050 cents) because the flag is written in dollars.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from '../api/problems.js';
 import { parseDollars } from '../domain/money.js';
 import type { CommandContext } from './context.js';
-import { collect } from './optionParsers.js';
+import { collect, offering } from './optionParsers.js';
 
 export interface CarrierFlags {
   carrier?: string;
@@ -52,15 +52,15 @@ export function addCarrierFlags(command: Command): Command {
 /** The flags of a booking only. */
 export function addBookingCarrierFlags(command: Command): Command {
   return addCarrierFlags(command)
-    .option('--terms <terms>', 'freight charge terms: prepaid (default), collect or third-party (with --bill-to)')
+    .addOption(offering(new Option('--terms <terms>', 'freight charge terms: prepaid (default), collect or third-party (with --bill-to)'), ['prepaid', 'collect', 'third-party']))
     .option('--bill-to <name|address>', 'third-party bill-to: a saved location or an address, as --shipper')
     .option('--declared-value <amount>', 'declared value in dollars, per shipment; "2.50/lb" per pound')
     .option('--cod <amount>', 'collect on delivery, in dollars')
-    .option('--cod-fee <terms>', 'who pays the COD fee: collect (default) or prepaid')
+    .addOption(offering(new Option('--cod-fee <terms>', 'who pays the COD fee: collect (default) or prepaid'), ['collect', 'prepaid']))
     .option('--cod-check', 'a customer check is acceptable for the COD')
     .option('--ready <HH:MM>', 'pickup window: the freight is ready at (local time at the origin)')
     .option('--close <HH:MM>', 'pickup window: the dock closes at')
-    .option('--fob <point>', 'FOB box: origin or destination')
+    .addOption(offering(new Option('--fob <point>', 'FOB box: origin or destination'), ['origin', 'destination']))
     .option('--master-bol', 'a master bill of lading with underlying bills attached')
     .option('--emergency-phone <phone>', 'emergency response telephone number (required with hazardous lines)');
 }

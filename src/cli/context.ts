@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import type { LocalApi } from '../api/local.js';
 import { UsageError } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
-import { isLoopbackHost } from '../api/wire.js';
-import type { Settings } from '../config/settings.js';
+import { isLoopbackHost, serverRootOf } from '../api/wire.js';
+import type { ConfigLocation, Settings } from '../config/settings.js';
 import type { ZipPlace } from '../domain/rating.js';
 import type { LocationBook } from '../store/locations.js';
 import type { IO } from './output.js';
@@ -42,6 +42,7 @@ export class CommandContext {
   private localApiPromise: Promise<LocalApi> | undefined;
   private resolved: Settings | undefined;
   private zipDirectory: ZipLookup | undefined;
+  private configPromise: Promise<ConfigLocation> | undefined;
 
   constructor(
     readonly io: IO,
@@ -57,7 +58,8 @@ export class CommandContext {
   async settings(): Promise<Settings> {
     if (!this.resolved) {
       const { globals, env } = this;
-      const { ConfigError, configFilePath, readConfigFile, resolveSettings } = await import('../config/settings.js');
+      const { ConfigError, readConfigFile, resolveSettings } = await import('../config/settings.js');
+      const { file } = await this.configLocation();
       try {
         this.resolved = resolveSettings(
           {
@@ -72,7 +74,7 @@ export class CommandContext {
             tariff: globals.tariff,
           },
           env,
-          readConfigFile(configFilePath(env)),
+          readConfigFile(file),
         );
       } catch (error) {
         if (error instanceof ConfigError) throw new UsageError(error.message);
@@ -80,6 +82,16 @@ export class CommandContext {
       }
     }
     return this.resolved;
+  }
+
+  /** The config file in use; one left at the old place (shipper-nodejs) is moved first, saying so once on stderr. */
+  configLocation(): Promise<ConfigLocation> {
+    this.configPromise ??= import('../config/settings.js').then(async ({ settleConfigLocation }) => {
+      const location = await settleConfigLocation(this.env);
+      if (location.notice) this.io.streams.stderr.write(`shipper: ${location.notice}\n`);
+      return location;
+    });
+    return this.configPromise;
   }
 
   /** The mode in effect, for exit codes; before the settings were read, what the flags say. */
@@ -129,14 +141,16 @@ export class CommandContext {
         `give --base-url URL, set SHIPPER_BASE_URL, or run: shipper config set profiles.${settings.profile}.baseUrl URL`,
       );
     }
-    const url = new URL(settings.baseUrl);
+    const root = serverRootOf(settings.baseUrl);
+    if (root !== settings.baseUrl) this.io.warn(`the base URL is the server's root: using ${root}, not ${settings.baseUrl} (the API's paths start with /v1/shipper)`);
+    const url = new URL(root);
     if (settings.apiKey && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
       this.io.warn(`the API key is sent over plain http to ${url.host}; use https`);
     }
     // undici is loaded only here: local commands never pay for it.
     const { RemoteApi } = await import('../api/remote.js');
     return new RemoteApi({
-      baseUrl: settings.baseUrl,
+      baseUrl: root,
       apiKey: settings.apiKey,
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,

@@ -10,3 +10,9 @@ export type CsvCell = string | number | null;
 export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<CsvCell>>): string {
   return stringify([[...header], ...rows.map((row) => row.map((cell) => cell ?? ''))], safeCsvOptions(','));
 }
+
+/** CSV records without a header (the pages after the first of a long list), with the same options. */
+export function csvRecords(rows: ReadonlyArray<ReadonlyArray<CsvCell>>): string {
+  if (rows.length === 0) return '';
+  return stringify(rows.map((row) => row.map((cell) => cell ?? '')), safeCsvOptions(','));
+}

@@ -1,6 +1,16 @@
 /** Parsers of option values shared by several commands (commander calls them while parsing). */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
+
+/**
+ * The values shell completion offers for an option (and help lists as its choices). What is
+ * accepted stays the option's parser's to judge (or the API's): unlike commander's choices(), no
+ * value is refused here, and case does not matter where the parser says so.
+ */
+export function offering(option: Option, values: readonly string[]): Option {
+  option.argChoices = [...values];
+  return option;
+}
 
 /** A repeatable option: every value, in order. */
 export function collect(value: string, previous: string[]): string[] {
@@ -21,6 +31,7 @@ export interface ListFilterOptions {
   since?: string;
   until?: string;
   to?: string;
+  csv?: boolean;
 }
 
 /** The filters `shipment list` and `quote list` share, as the list routes' query parameters. */
@@ -29,14 +40,25 @@ export function addListFilters(command: Command, statuses: readonly string[]): C
     .option('-n, --limit <n>', `how many (1-${MAX_PAGE_SIZE})`, parseLimit, 20)
     .option('--cursor <cursor>', 'continue after this id (the nextCursor of the previous page)')
     .option('--ref <refNumber>', 'only those with this reference (case and spaces ignored)')
-    .option('--status <status>', `only those in this status: ${statuses.join(', ')}`, (value: string) => {
-      const status = value.trim().toUpperCase();
-      if (!statuses.includes(status)) throw new InvalidArgumentError(`must be one of ${statuses.join(', ')}`);
-      return status;
-    })
+    .addOption(
+      offering(
+        new Option('--status <status>', 'only those in this status (case ignored)').argParser((value: string) => {
+          const status = value.trim().toUpperCase();
+          if (!statuses.includes(status)) throw new InvalidArgumentError(`must be one of ${statuses.join(', ')}`);
+          return status;
+        }),
+        statuses.map((status) => status.toLowerCase()),
+      ),
+    )
     .option('--since <date>', 'created on or after this day (YYYY-MM-DD, UTC) or instant')
     .option('--until <date>', 'created on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
-    .option('--to <zip>', 'only those going to this destination ZIP');
+    .option('--to <zip>', 'only those going to this destination ZIP')
+    .option('--csv', 'CSV on stdout for spreadsheets: every match, page after page (an explicit --limit caps the rows)');
+}
+
+/** --limit as typed, or undefined for the default page size (commander knows where a value came from). */
+export function explicitLimit(command: Command, options: ListFilterOptions): number | undefined {
+  return command.getOptionValueSource('limit') === 'cli' ? options.limit : undefined;
 }
 
 export function listQueryFromOptions(options: ListFilterOptions) {

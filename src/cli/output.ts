@@ -6,6 +6,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { printable } from '../printable.js';
+import { fitTable, type FitStep } from './tableLayout.js';
 
 export interface IOStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -49,6 +50,26 @@ export class IO {
 
   out(text = ''): void {
     this.streams.stdout.write(`${text}\n`);
+  }
+
+  /**
+   * A line of a detail view ("  Shipper      name, street, city...") that never wraps on a
+   * terminal: words that pass the width go on lines of their own under the value (`indent`
+   * columns in). Piped output keeps one line.
+   */
+  field(text: string, indent: number): void {
+    const width = this.terminalWidth;
+    if (!this.isStdoutTTY || [...text].length <= width) return this.out(text);
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(/(?<=\S) (?=\S)/)) {
+      if (line !== '' && [...line].length + 1 + [...word].length > width) {
+        lines.push(line);
+        line = `${' '.repeat(indent)}${word}`;
+      } else line = line === '' ? word : `${line} ${word}`;
+    }
+    lines.push(line);
+    this.out(lines.map((part) => truncate(part, width)).join('\n'));
   }
 
   /** Human output: suppressed by --quiet; with --json the command prints JSON instead. */
@@ -97,6 +118,22 @@ export class IO {
     );
     return table.toString();
   }
+
+  /**
+   * A table that never wraps on a terminal: while it is wider than the terminal, `steps` run in
+   * order (shrink, drop or shorten columns: tableLayout.ts), each table saying what gives way
+   * first. Piped output keeps whole cells.
+   */
+  fittedTable(
+    head: string[],
+    rows: Array<Array<string | number>>,
+    steps: ReadonlyArray<FitStep>,
+    options: { minWidth?: number; compact?: boolean; ruleBefore?: number[] } = {},
+  ): string {
+    const cells = rows.map((row) => row.map(String));
+    const fitted = this.isStdoutTTY ? fitTable(head, cells, this.terminalWidth, steps, options.minWidth) : { head, rows: cells, colWidths: undefined };
+    return this.table(fitted.head, fitted.rows, { ...(options.compact !== undefined ? { compact: options.compact } : {}), ...(options.ruleBefore ? { ruleBefore: options.ruleBefore } : {}), ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) });
+  }
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -135,6 +172,30 @@ export function formatInstant(iso: string, timeZone = 'UTC'): string {
   }
   const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
   return `${parts.weekday} ${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "2026-11-30T17:00:00-05:00": the ETA as a local time with its offset, for scripts. */
+export function localIsoInstant(iso: string, timeZone: string): string {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
+    });
+    offsetFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
 /** "Mon 2026-11-23" */

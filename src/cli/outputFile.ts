@@ -36,4 +36,6 @@ export async function writeOutput(io: IO, file: string | '-', bytes: Uint8Array,
   });
   await writeFileDurably(file, bytes, { whenExists: force ? 'replace' : 'refuse' });
   io.note(`Wrote ${what} to ${file} (${Math.max(1, Math.round(bytes.byteLength / 1024))} KB)`);
+  // -q: the path alone on stdout, for scripts (--json prints its document instead).
+  if (io.options.quiet && !io.options.json) io.out(file);
 }

@@ -21,7 +21,8 @@ import { registerTenderCommand } from './commands/tender.js';
 import { registerTransitCommands } from './commands/transit.js';
 import { CommandContext, type ContextFactory, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
-import { VERSION } from './version.js';
+import { registerHelpTopics } from './commands/helpTopics.js';
+import { versionText } from './version.js';
 
 function commanderErrorLine(text: string, program: Command, streams: IOStreams, env: NodeJS.ProcessEnv): string {
   const line = `shipper: ${text.replace(/^error: /, '').split('\n').map((part) => part.trim()).filter(Boolean).join(' ')}`;
@@ -32,9 +33,9 @@ function commanderErrorLine(text: string, program: Command, streams: IOStreams, 
 export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, contexts: CommandContext[]): Command {
   const program = new Command('shipper')
     .description('LTL freight from the command line: quotes, shipments, CSV batches, transit tables and Bill of Lading PDFs')
-    .version(VERSION, '-V, --version')
+    .version(versionText(), '-V, --version', 'print the version, the git commit and the build date')
     .option('--json', 'machine output on stdout (errors as ProblemDetail JSON)', false)
-    .option('-q, --quiet', 'print only what was asked for', false)
+    .option('-q, --quiet', 'print only what was asked for: the ids of what a command creates or lists, the paths of files written (--json wins)', false)
     .option('--store <dir>', 'local store directory (env SHIPPER_STORE; default: your data directory)')
     .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
@@ -63,7 +64,8 @@ Examples:
   $ shipper transit --from 60601 --to 10001 --to 30301 --days 5
   $ source <(shipper completion bash)
 
-Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 local store or tariff failure.`,
+Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 local store or tariff failure.
+Environment variables: shipper help environment.`,
     );
 
   const context: ContextFactory = (command) => {
@@ -90,5 +92,6 @@ Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 
   registerOpenApiCommands(program, context);
   registerConfigCommands(program, context);
   registerCompletionCommands(program, context);
+  registerHelpTopics(program, context);
   return program;
 }

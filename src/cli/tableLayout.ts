@@ -15,8 +15,12 @@ export function displayWidth(text: string): number {
 const CELL_PADDING = 2;
 const LAST_RESORT_WIDTH = 3;
 
-/** Shrink these columns (widest first) down to minWidth; or leave this column out. */
-export type FitStep = { shrink: number[] } | { drop: number };
+/**
+ * Shrink these columns (widest first) down to `min` characters of text (default: fitTable's
+ * minWidth); leave this column out; or show this column's shorter form (a date without the time,
+ * a status folded into another column), one cell per row, with its own head if given.
+ */
+export type FitStep = { shrink: number[]; min?: number } | { drop: number } | { replace: number; cells: ReadonlyArray<string>; head?: string };
 
 export interface FittedTable {
   head: string[];
@@ -34,10 +38,13 @@ export function fitTable(
   steps: ReadonlyArray<FitStep>,
   minWidth = 12,
 ): FittedTable {
-  const widths = head.map((cell, column) => Math.max(displayWidth(cell), ...rows.map((row) => displayWidth(row[column] ?? ''))) + CELL_PADDING);
-  let kept = head.map((_, column) => column);
+  const heads = [...head];
+  const cells = rows.map((row) => [...row]);
+  const naturalWidth = (column: number) => Math.max(displayWidth(heads[column] ?? ''), ...cells.map((row) => displayWidth(row[column] ?? ''))) + CELL_PADDING;
+  const widths = heads.map((_, column) => naturalWidth(column));
+  let kept = heads.map((_, column) => column);
   const excess = () => tableWidth(kept.map((column) => widths[column]!)) - maxWidth;
-  if (excess() <= 0) return { head: [...head], rows: rows.map((row) => [...row]), colWidths: undefined };
+  if (excess() <= 0) return { head: heads, rows: cells, colWidths: undefined };
 
   const shrink = (columns: ReadonlyArray<number>, floor: number) => {
     let over = excess();
@@ -56,8 +63,14 @@ export function fitTable(
   for (const step of steps) {
     if (excess() <= 0) break;
     if ('drop' in step) kept = kept.filter((column) => column !== step.drop);
-    else {
-      shrink(step.shrink, minWidth + CELL_PADDING);
+    else if ('replace' in step) {
+      step.cells.forEach((cell, index) => {
+        if (cells[index]) cells[index]![step.replace] = cell;
+      });
+      if (step.head !== undefined) heads[step.replace] = step.head;
+      widths[step.replace] = natural[step.replace] = naturalWidth(step.replace);
+    } else {
+      shrink(step.shrink, (step.min ?? minWidth) + CELL_PADDING);
       shrunk.push(...step.shrink);
     }
   }
@@ -70,8 +83,8 @@ export function fitTable(
     widths[column] = Math.min(natural[column]!, widths[column]! + room);
   }
   return {
-    head: kept.map((column) => head[column]!),
-    rows: rows.map((row) => kept.map((column) => row[column] ?? '')),
+    head: kept.map((column) => heads[column]!),
+    rows: cells.map((row) => kept.map((column) => row[column] ?? '')),
     colWidths: kept.map((column) => widths[column]!),
   };
 }

@@ -7,7 +7,8 @@
  * is loaded only by `shipper config ...`, which writes it.
  */
 import envPaths from 'env-paths';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
@@ -68,13 +69,66 @@ export class ConfigError extends Error {
   }
 }
 
-/** The directory conf uses (`SHIPPER_CONFIG_DIR` moves it, e.g. for tests and CI). */
+/**
+ * `<name>` in the platform's config directory, as env-paths (conf's resolver) places it, but
+ * from the environment given (tests and `shipper help environment` name the same variables).
+ */
+export function platformConfigDir(name: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const home = env.HOME || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', name);
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), name, 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), name);
+}
+
+/** The config directory: `SHIPPER_CONFIG_DIR` (tests, CI), else `shipper` in the platform's config directory. */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SHIPPER_CONFIG_DIR) return resolve(env.SHIPPER_CONFIG_DIR);
-  return envPaths('shipper', { suffix: 'nodejs' }).config;
+  return platformConfigDir('shipper', env);
+}
+
+/** Where shipper 0.1 kept it: conf's default name, `shipper-nodejs` (none with SHIPPER_CONFIG_DIR). */
+export function legacyConfigDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.SHIPPER_CONFIG_DIR ? undefined : platformConfigDir('shipper-nodejs', env);
 }
 
 export const configFilePath = (env: NodeJS.ProcessEnv = process.env): string => join(configDir(env), 'config.json');
+
+export interface ConfigLocation {
+  /** The directory conf writes in and the file every command reads. */
+  dir: string;
+  file: string;
+  /** Said once, when the file was just moved from the old place (or is read there because it could not be). */
+  notice?: string;
+}
+
+/**
+ * The config file in use. A file at the old place (`shipper-nodejs`) while the new place has none
+ * is moved to the new place, once, and said so; when it cannot be moved (a read-only home, another
+ * file system) it is read where it is, and the notice says why.
+ */
+export async function settleConfigLocation(env: NodeJS.ProcessEnv = process.env): Promise<ConfigLocation> {
+  const dir = configDir(env);
+  const file = join(dir, 'config.json');
+  const legacyDir = legacyConfigDir(env);
+  const legacyFile = legacyDir && join(legacyDir, 'config.json');
+  if (!legacyFile || existsSync(file) || !existsSync(legacyFile)) return { dir, file };
+  try {
+    const { makeDirectory } = await import('../fs/makeDirectory.js');
+    await makeDirectory(dir);
+    // Not over a file that appeared meanwhile (another shipper moving it at the same moment).
+    if (existsSync(file)) return { dir, file };
+    renameSync(legacyFile, file);
+    try {
+      rmdirSync(legacyDir); // only when empty: anything else there is not ours to remove
+    } catch {
+      // kept
+    }
+    return { dir, file, notice: `moved the config file from ${legacyFile} to ${file} (the config directory is now named shipper)` };
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return { dir: legacyDir, file: legacyFile, notice: `reading the config file at its old place ${legacyFile}: it could not be moved to ${file} (${reason}); move it yourself` };
+  }
+}
 
 /** The config file's settings; none when there is no file. A damaged file is a ConfigError naming it. */
 export function readConfigFile(file: string): ConfigFile {

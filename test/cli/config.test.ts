@@ -17,7 +17,7 @@ afterEach(() => cleanup());
 const cli = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
   runCli(args, { env: { XDG_CONFIG_HOME: dir, SHIPPER_CONFIG_DIR: undefined, ...options.env }, input: options.input });
 
-const configFile = () => join(dir, 'shipper-nodejs', 'config.json');
+const configFile = () => join(dir, 'shipper', 'config.json');
 
 describe('shipper config', () => {
   it('path names conf’s file', async () => {

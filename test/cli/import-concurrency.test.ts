@@ -8,7 +8,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
-import { BIN, runCli, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { BIN, ISOLATED_SETTINGS, runCli, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
@@ -76,7 +76,7 @@ describe('two imports at once', () => {
 /** Starts an import and sends it `signal` as soon as `atLeast` shipments are on disk; resolves with how it ended. */
 function importSignalledAfter(file: string, atLeast: number, signal: 'SIGKILL' | 'SIGINT'): Promise<{ seen: number; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--store', store, 'import', file], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, '--store', store, 'import', file], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1', SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR } });
     let seen = 0;
     let sent = false;
     let stderr = '';

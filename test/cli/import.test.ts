@@ -4,7 +4,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
-import { ROOT, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { ISOLATED_SETTINGS, ROOT, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { csvLine, HEADER, rowCells, shipmentsCsv } from '../helpers/csv.js';
 import { WEDNESDAY } from '../helpers/fixtures.js';
 
@@ -156,7 +156,7 @@ describe('the progress bar', () => {
     new Promise<string>((resolve, reject) => {
       // util-linux `script` runs the command on a pseudo-terminal, as a person at a terminal would.
       import('node:child_process').then(({ execFile }) =>
-        execFile('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', CI: undefined, ...env }, cwd: work.dir }, (error, stdout) =>
+        execFile('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', CI: undefined, SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR, ...env }, cwd: work.dir }, (error, stdout) =>
           error ? reject(error) : resolve(stdout),
         ),
       );

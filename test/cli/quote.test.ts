@@ -160,7 +160,7 @@ describe('shipper quote (spawned CLI, temporary store)', () => {
     const quoteHelp = await cli(['quote', '--help']);
     expect(quoteHelp.stdout).toContain('$ shipper quote --from 60601');
     const version = await cli(['--version']);
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \(/);
   });
 
   it('never colours output with NO_COLOR and human output has the breakdown', async () => {

@@ -120,15 +120,15 @@ describe('readConfigFile', () => {
     }
   });
 
-  it('lives where conf puts it by default', async () => {
+  it('lives in the platform config directory under shipper (conf writes it there through cwd)', async () => {
     const { dir, cleanup } = await tempDir();
     const saved = process.env.XDG_CONFIG_HOME;
     process.env.XDG_CONFIG_HOME = dir; // conf (through env-paths) reads process.env
     try {
       const { default: Conf } = await import('conf');
-      const conf = new Conf({ projectName: 'shipper' });
+      const conf = new Conf({ projectName: 'shipper', cwd: join(dir, 'shipper') });
       expect(configFilePath(process.env)).toBe(conf.path);
-      expect(conf.path).toBe(join(dir, 'shipper-nodejs', 'config.json'));
+      expect(conf.path).toBe(join(dir, 'shipper', 'config.json'));
     } finally {
       if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
       else process.env.XDG_CONFIG_HOME = saved;

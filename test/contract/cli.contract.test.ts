@@ -86,7 +86,7 @@ function normalise(text: string): string {
     .replace(/qt_[0-9A-Z]{26}/g, 'qt_ID')
     .replace(/sh_[0-9A-Z]{26}/g, 'sh_ID')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, 'INSTANT')
-    .replace(/(valid until|open until|expired) \w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, '$1 TIME')
+    .replace(/(valid until|open until|expired) \w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2} [A-Z]{3,4}/g, '$1 TIME')
     .replace(/,\n\s*"instance": "[^"]*"/g, '');
 }
 

@@ -4,7 +4,7 @@
  */
 import { spawn, type IPty } from '@lydell/node-pty';
 import { stripVTControlCharacters } from 'node:util';
-import { BIN } from './cli.js';
+import { BIN, ISOLATED_SETTINGS } from './cli.js';
 
 export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', space: ' ', backspace: '\u007f', ctrlC: '\u0003', ctrlU: '\u0015' } as const;
 
@@ -28,7 +28,8 @@ export function spawnCliInPty(args: string[], options: { cwd: string; env?: Reco
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !['NO_COLOR', 'FORCE_COLOR', 'SHIPPER_STORE', 'SHIPPER_API_KEY'].includes(key)) env[key] = value;
   }
-  Object.assign(env, { TERM: 'xterm-256color', ...options.env });
+  // Never the developer's own config (which a first run of a new shipper would also move): a directory of the test's own.
+  Object.assign(env, { TERM: 'xterm-256color', SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR!, ...options.env });
   const child: IPty = spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols: options.cols ?? 120, rows: options.rows ?? 60, cwd: options.cwd, env });
   let raw = '';
   let cursor = 0;

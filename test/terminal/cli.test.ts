@@ -65,7 +65,7 @@ describe('shipper completion', () => {
     expect(complete(['shipper', 'quote', ''])).toEqual(['get', 'list']);
     expect(complete(['shipper', '--json', 'transit', '--d'])).toEqual(['--days']);
     expect(complete(['shipper', 'quote', '--accessorial', 'LIFTGATE_'])).toEqual(['LIFTGATE_PICKUP', 'LIFTGATE_DELIVERY']);
-    expect(complete(['shipper', 'completion', ''])).toEqual(['bash', 'zsh']);
+    expect(complete(['shipper', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(complete(['shipper', 'transit', '--to', join(dir, 'shipper.b')])).toEqual([script]);
     expect(complete(['shipper', 'quote', '--from', ''])).toEqual([]);
   });
@@ -83,9 +83,9 @@ describe('shipper completion', () => {
   });
 
   it('refuses an unknown shell with exit 2', async () => {
-    const result = await runCli(['completion', 'fish']);
+    const result = await runCli(['completion', 'powershell']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^shipper: .*fish.*bash, zsh/);
+    expect(result.stderr).toMatch(/^shipper: .*powershell.*bash, zsh, fish/);
   });
 });
 

@@ -102,7 +102,7 @@ describe('shipper transit', () => {
     const lines = result.stdout.split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
-      'originPostalCode,originCity,originState,destinationPostalCode,destinationCity,destinationState,destinationTimeZone,miles,covered,pickupDate,pickupAvailable,closedReason,transitDays,deliveryDate,estimatedDeliveryDate,estimatedDeliveryLocal,skippedDays',
+      'originPostalCode,originCity,originState,destinationPostalCode,destinationCity,destinationState,destinationTimeZone,miles,covered,pickupDate,pickupAvailable,closedReason,transitDays,deliveryDate,estimatedDeliveryDate,estimatedDeliveryLocal,skippedDays,error',
     );
     const records = lines.slice(1, -1).map((line) => line.split(','));
     expect(records).toHaveLength(8); // Fri, Sat, Sun, Mon for each of the two lanes
@@ -114,7 +114,7 @@ describe('shipper transit', () => {
     expect(records[1]!.slice(9, 13)).toEqual(['2026-10-10', 'false', expect.stringMatching(/Saturday|weekend/), '']);
     const alaska = records[4]!;
     expect(alaska.slice(3, 9)).toEqual(['99501', 'Anchorage', 'AK', 'America/Anchorage', '3362', 'false']);
-    expect(alaska.slice(12)).toEqual(['', '', '', '', '']);
+    expect(alaska.slice(12)).toEqual(['', '', '', '', '', '']);
   });
 
   it('--to reads a file of ZIPs (header, comments, commas) and - reads stdin', async () => {
@@ -137,8 +137,8 @@ describe('shipper transit', () => {
     await writeFile(file, '10001\n00000\n');
     const result = await run(['--from', '60601', '--to', file]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`shipper: unknown ZIP 00000 at ${file} line 2 (destinations[1].postalCode)\n`);
+    expect(result.stdout).toMatch(/10001 New York, NY .*\n.*00000 \(line 2\) .*unknown ZIP/);
+    expect(result.stderr).toBe('shipper: 1 of 2 destinations got no lane (00000): their rows say why\n');
   });
 
   it('bad input: one clear line and exit 2 for usage, 1 for rejected values', async () => {

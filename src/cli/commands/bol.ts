@@ -129,7 +129,8 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
       warnings.forEach((warning) => ctx.io.warn(warning));
       await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' });
       written.push({ shipmentId, file, bytes: pdf.byteLength, template });
-      if (!ctx.io.options.json) ctx.io.info(`${shipmentId}  ${file}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
+      // -q: the path alone, one per line.
+      if (!ctx.io.options.json) ctx.io.out(ctx.io.options.quiet ? file : `${shipmentId}  ${file}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
     } catch (error) {
       if (error instanceof FileWriteError && error.code === 'EEXIST') {
         skipped.push({ shipmentId, file: error.file });
@@ -175,7 +176,7 @@ function existsError(file: string): FileWriteError {
 async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<void> {
   const { data: { items: templates } } = await api.listBolTemplates();
   if (ctx.io.options.json) return ctx.io.json(templates);
-  ctx.io.out(ctx.io.table(['Template', 'Description'], templates.map((template) => [template.name, template.description])));
+  ctx.io.out(ctx.io.fittedTable(['Template', 'Description'], templates.map((template) => [template.name, template.description]), [{ shrink: [1], min: 20 }]));
 }
 
 export function registerBolCommand(program: Command, context: ContextFactory): void {

@@ -55,22 +55,22 @@ function getPath(object: unknown, key: string): unknown {
 
 /** conf, loaded only here: it owns writing the file (atomically, owner-only). */
 async function openConf(ctx: CommandContext) {
-  const [{ default: Conf }, { configDir, configFilePath }] = await Promise.all([import('conf'), settingsModule()]);
+  const [{ default: Conf }, { dir, file }] = await Promise.all([import('conf'), ctx.configLocation()]);
   // conf would create the directory with mkdirSync({recursive}), which never returns for some paths (see makeDirectory).
-  await makeDirectory(configDir(ctx.env)).catch((error: Error) => {
-    throw new UsageError(`cannot create the config directory ${configDir(ctx.env)}: ${error.message}`, 'set SHIPPER_CONFIG_DIR to a writable directory');
+  await makeDirectory(dir).catch((error: Error) => {
+    throw new UsageError(`cannot create the config directory ${dir}: ${error.message}`, 'set SHIPPER_CONFIG_DIR to a writable directory');
   });
   try {
-    return new Conf<Record<string, unknown>>({ projectName: 'shipper', cwd: configDir(ctx.env), configFileMode: 0o600 });
+    return new Conf<Record<string, unknown>>({ projectName: 'shipper', cwd: dir, configFileMode: 0o600 });
   } catch (error) {
-    throw new UsageError(`cannot open the config file ${configFilePath(ctx.env)}: ${(error as Error).message}`, 'fix or remove the file');
+    throw new UsageError(`cannot open the config file ${file}: ${(error as Error).message}`, 'fix or remove the file');
   }
 }
 
 async function storedConfig(ctx: CommandContext) {
-  const { ConfigError, configFilePath, readConfigFile } = await settingsModule();
+  const [{ ConfigError, readConfigFile }, { file }] = await Promise.all([settingsModule(), ctx.configLocation()]);
   try {
-    return readConfigFile(configFilePath(ctx.env));
+    return readConfigFile(file);
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
@@ -137,8 +137,8 @@ export async function runConfigGet(ctx: CommandContext, rawKey: string): Promise
 }
 
 export async function runConfigList(ctx: CommandContext): Promise<void> {
-  const { configFilePath, maskSecret } = await settingsModule();
-  const path = configFilePath(ctx.env);
+  const { maskSecret } = await settingsModule();
+  const path = (await ctx.configLocation()).file;
   const stored = await Promise.all(flatten(await storedConfig(ctx)).map(async ([key, value]) => [key, await display(key, value)] as const));
   const settings = await ctx.settings();
   const effective = {
@@ -158,13 +158,14 @@ export async function runConfigList(ctx: CommandContext): Promise<void> {
     });
   }
   ctx.io.out(`Config file ${path}`);
-  ctx.io.out(stored.length === 0 ? '  (no settings)' : ctx.io.table(['Setting', 'Value'], stored.map(([key, value]) => [key, value])));
+  ctx.io.out(stored.length === 0 ? '  (no settings)' : ctx.io.fittedTable(['Setting', 'Value'], stored.map(([key, value]) => [key, value]), [{ shrink: [1], min: 20 }, { shrink: [0], min: 16 }]));
   ctx.io.out('');
   ctx.io.out('In effect (flags > environment > config file > defaults):');
   ctx.io.out(
-    ctx.io.table(
+    ctx.io.fittedTable(
       ['Setting', 'Value', 'From'],
       Object.entries(effective).map(([key, value]) => [key, value === null ? '-' : String(value), settings.sources[key as keyof typeof settings.sources]]),
+      [{ shrink: [1], min: 20 }],
     ),
   );
 }
@@ -188,7 +189,7 @@ export function registerConfigCommands(program: Command, context: ContextFactory
 Resolution: flags > environment (SHIPPER_MODE, SHIPPER_PROFILE, SHIPPER_BASE_URL, SHIPPER_API_KEY,
 SHIPPER_TIMEOUT_MS, SHIPPER_RETRIES, SHIPPER_STORE, SHIPPER_TARIFF) > config file > defaults.
 The file is readable by its owner only; API keys are never printed in full.
-SHIPPER_CONFIG_DIR moves the file (e.g. for CI).
+SHIPPER_CONFIG_DIR moves the file (e.g. for CI). Every variable: shipper help environment.
 
 Examples:
   $ shipper config set profiles.sandbox.apiKey - < sandbox.key
@@ -200,25 +201,30 @@ Examples:
   config
     .command('get <key>')
     .description('print one setting (API keys masked)')
+    .addHelpText('after', '\nExamples:\n  $ shipper config get mode\n  $ shipper --sandbox config get apiKey')
     .action(async (key: string, _options: unknown, command: Command) => runConfigGet(context(command), key));
   config
     .command('set <key> <value>')
     .description('store a setting (value - reads it from stdin)')
+    .addHelpText('after', `${SETTINGS_HELP}\n\nExamples:\n  $ shipper config set mode remote\n  $ shipper config set profiles.sandbox.apiKey - < sandbox.key\n  $ shipper config set carriers.ODFL '{"name": "Old Dominion"}'`)
     .action(async (key: string, value: string, _options: unknown, command: Command) => runConfigSet(context(command), key, value));
   config
     .command('unset <key>')
     .description('remove a setting')
+    .addHelpText('after', '\nExample:\n  $ shipper config unset profiles.sandbox.apiKey')
     .action(async (key: string, _options: unknown, command: Command) => runConfigUnset(context(command), key));
   config
     .command('list')
     .description('the stored settings and those in effect, with where each comes from')
+    .addHelpText('after', '\nExamples:\n  $ shipper config list\n  $ shipper config list --json | jq .sources')
     .action(async (_options: unknown, command: Command) => runConfigList(context(command)));
   config
     .command('path')
     .description('where the config file is')
+    .addHelpText('after', '\nExample:\n  $ $EDITOR "$(shipper config path)"')
     .action(async (_options: unknown, command: Command) => {
       const ctx = context(command);
-      const path = (await settingsModule()).configFilePath(ctx.env);
+      const path = (await ctx.configLocation()).file;
       if (ctx.io.options.json) return ctx.io.json({ path });
       ctx.io.out(path);
     });

@@ -4,6 +4,7 @@ import { ADDRESS_FIELD_ALIASES, ADDRESS_FIELDS, COLUMN_ALIASES, PARTY_ALIASES, R
 import type { CsvEncoding } from '../../import/csvFile.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ImportCommandOptions } from './importRun.js';
+import { offering } from '../optionParsers.js';
 
 /** The names --encoding takes, and the spellings people write for them (Latin-1 is read as Windows-1252, its superset in practice). */
 const ENCODING_SPELLINGS: Record<string, CsvEncoding> = {
@@ -74,7 +75,12 @@ export function registerImportCommand(program: Command, context: ContextFactory)
     .option('--allow-duplicate-ref', 'book rows whose refNumber a booked shipment already has (default: refused, naming its order number)')
     .option('--rejects <path>', 'write rejected rows, with a reason column, here (default with --skip-invalid: FILE.rejected.csv beside FILE)')
     .addOption(
-      new Option('--encoding <name>', 'read the file in this encoding: utf8, utf16le, utf16be or windows-1252 (default: detected)').argParser(parseEncoding),
+      offering(new Option('--encoding <name>', 'read the file in this encoding: utf8, utf16le, utf16be or windows-1252 (default: detected)').argParser(parseEncoding), [
+        'utf8',
+        'utf16le',
+        'utf16be',
+        'windows-1252',
+      ]),
     )
     .addHelpText(
       'after',

@@ -98,7 +98,11 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
           progress?.start(next === 'checking' ? 'Checking' : 'Booking', total, next === 'checking' ? 'bytes' : 'shipments');
         },
         progress: ({ done, shipments }) => progress?.update(done, shipments),
-        shipment: (shipment) => document?.shipment(shipment),
+        shipment: (shipment) => {
+          document?.shipment(shipment);
+          // -q: the id of every shipment of the file as it is booked (or found booked), one per line; --json wins.
+          if (!document && io.options.quiet && shipment.id) io.out(shipment.id);
+        },
         warning: (message) => {
           if (warned.has(message)) return;
           warned.add(message);

@@ -34,6 +34,7 @@ export async function runInvoice(ctx: CommandContext, id: string, options: Invoi
     });
     ctx.io.note(`Wrote ${invoice.invoiceNumber} (${invoice.orderNumber}) to ${file} (${formatNumber(Math.max(1, Math.round(pdf.byteLength / 1024)))} KB)`);
     if (ctx.io.options.json) ctx.io.json(invoice);
+    else if (ctx.io.options.quiet) ctx.io.out(file);
     return;
   }
   if (ctx.io.options.json) return ctx.io.json(invoice);

@@ -1,5 +1,6 @@
 /** `shipper labels ID [-o FILE] [--format pdf|zpl] [--force]`: GS1 logistic labels, one per pallet. */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { offering } from '../optionParsers.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { outputPath, writeOutput } from '../outputFile.js';
 
@@ -24,15 +25,17 @@ export function registerLabelsCommand(program: Command, context: ContextFactory)
     .command('labels <shipment-id>')
     .description('print the pallet labels of a shipment: a GS1 logistic label (SSCC barcode) per handling unit, 4x6 in')
     .option('-o, --output <path>', 'a file, a directory, or - for stdout (default: labels-<order number>.<format> here)')
-    .option(
-      '--format <format>',
-      'pdf (4x6 in pages) or zpl (203 dpi thermal printers)',
-      (value: string) => {
-        const format = value.trim().toLowerCase();
-        if (format !== 'pdf' && format !== 'zpl') throw new InvalidArgumentError('must be pdf or zpl');
-        return format;
-      },
-      'pdf',
+    .addOption(
+      offering(
+        new Option('--format <format>', 'pdf (4x6 in pages) or zpl (203 dpi thermal printers)')
+          .argParser((value: string) => {
+            const format = value.trim().toLowerCase();
+            if (format !== 'pdf' && format !== 'zpl') throw new InvalidArgumentError('must be pdf or zpl');
+            return format;
+          })
+          .default('pdf'),
+        ['pdf', 'zpl'],
+      ),
     )
     .option('--force', 'overwrite the file if it exists')
     .addHelpText(

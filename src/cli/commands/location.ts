@@ -66,6 +66,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   }
   againstZip.warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(saved.location);
+  if (ctx.io.options.quiet) return ctx.io.out(saved.location.name);
   ctx.io.info(`Saved location ${saved.location.name}: ${oneLine(saved.location)}`);
 }
 
@@ -80,11 +81,13 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
   const { book, guard } = await addressBook(ctx);
   const locations = await guard(() => book.list());
   if (ctx.io.options.json) return ctx.io.json(locations);
+  // -q: the names, one per line, as the other lists print their ids.
+  if (ctx.io.options.quiet) return locations.forEach((location) => ctx.io.out(location.name));
   if (locations.length === 0) {
-    return ctx.io.info('No saved locations. Add one with: shipper location add NAME --name COMPANY --street1 STREET --city CITY --state ST --zip ZIP');
+    return ctx.io.info('No saved locations. Add one with\n  shipper location add NAME --name COMPANY --street1 STREET \\\n      --city CITY --state ST --zip ZIP');
   }
   ctx.io.out(
-    ctx.io.table(
+    ctx.io.fittedTable(
       ['Name', 'Company', 'Address', 'Contact', 'Phone'],
       locations.map((location) => [
         location.name,
@@ -93,6 +96,9 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
         location.address.contactName ?? '',
         location.address.phone ?? '',
       ]),
+      // On a narrow terminal the address and the company give way, then phone and contact leave
+      // (location show has them); the name, what commands take, is never cut.
+      [{ shrink: [2], min: 28 }, { shrink: [1], min: 16 }, { drop: 4 }, { drop: 3 }, { shrink: [2], min: 12 }, { shrink: [1], min: 8 }],
     ),
   );
 }
@@ -140,7 +146,16 @@ function printLocation(io: IO, location: SavedLocation): void {
 export function registerLocationCommands(program: Command, context: ContextFactory): void {
   const location = program
     .command('location')
-    .description('saved shipper/consignee addresses, used as --shipper NAME / --consignee NAME and in CSV imports');
+    .description('saved shipper/consignee addresses, used as --shipper NAME / --consignee NAME and in CSV imports')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608
+  $ shipper location list
+  $ shipper location show chicago-dc --json
+  $ shipper ship --quote <quote-id> --shipper chicago-dc --consignee nyc-store`,
+    );
 
   location
     .command('add <name>')
@@ -158,7 +173,7 @@ export function registerLocationCommands(program: Command, context: ContextFacto
     .addHelpText(
       'after',
       `
-Example:
+Examples:
   $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608 --contact "Dana Ruiz" --phone 312-555-0100
   $ shipper ship --shipper chicago-dc --consignee nyc-store --component pallets=2,weight=1200,dims=48x40x48`,
     )

@@ -1,11 +1,14 @@
 /** `shipper quote`, `shipper quote get ID`, `shipper quote list`. */
 import type { Command } from 'commander';
+import type { Quote } from '../../domain/schemas.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
-import { addListFilters, collect, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
+import { UsageError } from '../errors.js';
+import { writeListCsv } from '../listCsv.js';
+import { addListFilters, collect, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
-import { printQuote, printQuoteList } from '../views/quote.js';
+import { printQuote, printQuoteList, QUOTE_CSV_HEADER, quoteCsvRow } from '../views/quote.js';
 
 export async function runQuote(ctx: CommandContext, options: QuoteOptions): Promise<void> {
   if (options.interactive || (options.component.length === 0 && ctx.io.canPrompt)) {
@@ -17,7 +20,10 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
   const api = await ctx.api();
   const { data: quote, warnings } = await api.createQuote(request);
   warnings.forEach((warning) => ctx.io.warn(warning));
+  // --json wins over --quiet: a script that asked for the document gets the document.
   if (ctx.io.options.json) return ctx.io.json(quote);
+  // -q: the id alone, for `Q=$(shipper -q quote ...)`.
+  if (ctx.io.options.quiet) return ctx.io.out(quote.id);
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
@@ -27,13 +33,26 @@ export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
-export async function runQuoteList(ctx: CommandContext, options: ListFilterOptions): Promise<void> {
-  const { data: page, warnings } = await (await ctx.api()).listQuotes(listQueryFromOptions(options));
+export async function runQuoteList(ctx: CommandContext, options: ListFilterOptions, limit?: number): Promise<void> {
+  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const api = await ctx.api();
+  if (options.csv) {
+    const zips = await ctx.zips();
+    const query = listQueryFromOptions(options);
+    await writeListCsv<Quote>(
+      ctx.io,
+      { header: QUOTE_CSV_HEADER, row: (quote) => quoteCsvRow(quote, zips), page: (cursor, size) => api.listQuotes({ ...query, cursor, limit: size }) },
+      { cursor: options.cursor, cap: limit },
+    );
+    return;
+  }
+  const { data: page, warnings } = await api.listQuotes(listQueryFromOptions(options));
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(page);
+  if (ctx.io.options.quiet) return page.items.forEach((quote) => ctx.io.out(quote.id));
   if (page.items.length === 0) {
     const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor;
-    return ctx.io.info(filtered !== undefined ? 'No quotes match.' : 'No quotes yet. Create one with: shipper quote --from ZIP --to ZIP --component SPEC');
+    return ctx.io.info(filtered !== undefined ? 'No quotes match.' : 'No quotes yet. Create one with: shipper quote --from ZIP --to ZIP -c SPEC');
   }
   printQuoteList(ctx.io, page.items, await ctx.zips(), (await ctx.clock())());
   if (page.nextCursor) ctx.io.info(`More: shipper quote list --cursor ${page.nextCursor}`);
@@ -55,6 +74,7 @@ export function registerQuoteCommands(program: Command, context: ContextFactory)
 Examples:
   $ shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48
   $ shipper quote --from 60601 --to 90210 -c pallets=1,weight=500,dims=48x40x60,desc="Auto parts" -a LIFTGATE_DELIVERY --json
+  $ Q=$(shipper -q quote --from 60601 --to 10001 -c pallets=1,weight=500,dims=48x40x48) && shipper ship --quote "$Q" --shipper chicago-dc --consignee nyc-store
   $ shipper quote            (on a terminal: the interactive wizard)`,
     )
     .action(async (options: QuoteOptions, command: Command) => runQuote(context(command), options));
@@ -66,6 +86,6 @@ Examples:
     .action(async (id: string, _options: unknown, command: Command) => runQuoteGet(context(command), id));
 
   addListFilters(quote.command('list').description('list quotes, newest first, each open, expired or booked (as which order)'), QUOTE_STATUSES)
-    .addHelpText('after', '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001')
-    .action(async (options: ListFilterOptions, command: Command) => runQuoteList(context(command), options));
+    .addHelpText('after', '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001\n  $ shipper quote list --since 2026-11-01 --csv > quotes.csv')
+    .action(async (options: ListFilterOptions, command: Command) => runQuoteList(context(command), options, explicitLimit(command, options)));
 }

@@ -12,7 +12,10 @@ export async function runSpend(ctx: CommandContext, options: SpendOptions): Prom
 }
 
 export function registerReportCommands(program: Command, context: ContextFactory): void {
-  const report = program.command('report').description('reports over the store: freight spend');
+  const report = program
+    .command('report')
+    .description('reports over the store: freight spend')
+    .addHelpText('after', '\nExamples:\n  $ shipper report spend --by carrier --since 2026-11-01\n  $ shipper report spend --by month --csv > spend.csv');
   report
     .command('spend')
     .description('freight spend by lane, carrier or month: shipments, weight, quoted and billed totals, disputed amount')

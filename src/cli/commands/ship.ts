@@ -10,7 +10,8 @@ import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
 import { addBookingCarrierFlags, carrierFieldsFromFlags, type BookingCarrierFlags } from '../carrierOptions.js';
 import { COMPONENT_SPEC_EXAMPLE, HAZMAT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext, ContextFactory } from '../context.js';
-import { UsageError } from '../errors.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/limits.js';
+import { ProblemError, UsageError } from '../errors.js';
 import { collect } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { normaliseAccessorials } from '../quoteRequest.js';
@@ -118,7 +119,27 @@ async function requote(ctx: CommandContext, api: ShipperApi, old: Quote, pickupD
   return fresh;
 }
 
+/**
+ * The key is the user's --idempotency-key: the server's words name its HTTP header
+ * (`Idempotency-Key`), which the user never typed.
+ */
+function idempotencyKeyProblem(error: unknown, key: string | undefined): unknown {
+  if (!(error instanceof ProblemError) || key === undefined) return error;
+  const { problem } = error;
+  if (problem.type.endsWith('idempotency-key-reused')) {
+    return new ProblemError({ ...problem, detail: `--idempotency-key ${key} was already used to book a different shipment; give each new booking its own key` });
+  }
+  if (problem.violations?.some((violation) => violation.field === 'Idempotency-Key')) {
+    return new ProblemError({ ...problem, violations: problem.violations.map((violation) => (violation.field === 'Idempotency-Key' ? { ...violation, field: '--idempotency-key' } : violation)) });
+  }
+  return error;
+}
+
 export async function runShip(ctx: CommandContext, options: ShipOptions): Promise<void> {
+  // Checked here as the server checks its header, so a key refused remotely is refused locally too.
+  if (options.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(options.idempotencyKey)) {
+    throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters without spaces');
+  }
   const api = await ctx.api();
   if (options.requote && !options.quote) throw new UsageError('--requote books the freight of a quote (--quote ID) on a new quote');
   let quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
@@ -128,10 +149,14 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
     options = { ...options, quote: quote.id };
   }
   const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate: options.requote ? undefined : pickupDate }, quote);
-  const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey });
+  const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey }).catch((error: unknown) => {
+    throw idempotencyKeyProblem(error, options.idempotencyKey);
+  });
   warnings.forEach((warning) => ctx.io.warn(warning));
+  if (replayed) ctx.io.note(`already booked with --idempotency-key ${options.idempotencyKey}: nothing new was booked`);
+  // --json wins over --quiet: a script that asked for the document gets the document.
   if (ctx.io.options.json) return ctx.io.json(shipment);
-  if (replayed) ctx.io.note(`already booked with idempotency key ${options.idempotencyKey}: nothing new was booked`);
+  if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
   printShipment(ctx.io, shipment, await ctx.zips(), replayed ? 'Shipment' : 'Booked shipment');
 }
 

@@ -1,11 +1,13 @@
 /** `shipper shipment get ID`, `shipper shipment list`, `shipper shipment cancel ID`. */
 import type { Command } from 'commander';
+import type { Shipment } from '../../domain/schemas.js';
 import { SHIPMENT_STATUSES } from '../../domain/statuses.js';
 import { addCarrierFlags, carrierUpdateFromFlags, type CarrierFlags } from '../carrierOptions.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { UsageError } from '../errors.js';
-import { addListFilters, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
-import { printShipment, printShipmentList } from '../views/shipment.js';
+import { writeListCsv } from '../listCsv.js';
+import { addListFilters, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
+import { printShipment, printShipmentList, SHIPMENT_CSV_HEADER, shipmentCsvRow } from '../views/shipment.js';
 
 export async function runShipmentGet(ctx: CommandContext, id: string): Promise<void> {
   const { data: shipment } = await (await ctx.api()).getShipment(id);
@@ -13,14 +15,29 @@ export async function runShipmentGet(ctx: CommandContext, id: string): Promise<v
   printShipment(ctx.io, shipment, await ctx.zips());
 }
 
-export async function runShipmentList(ctx: CommandContext, options: ListFilterOptions): Promise<void> {
-  const { data: page, warnings } = await (await ctx.api()).listShipments(listQueryFromOptions(options));
+export async function runShipmentList(ctx: CommandContext, options: ListFilterOptions, limit?: number): Promise<void> {
+  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const api = await ctx.api();
+  if (options.csv) {
+    const zips = await ctx.zips();
+    const query = listQueryFromOptions(options);
+    await writeListCsv<Shipment>(
+      ctx.io,
+      { header: SHIPMENT_CSV_HEADER, row: (shipment) => shipmentCsvRow(shipment, zips), page: (cursor, size) => api.listShipments({ ...query, cursor, limit: size }) },
+      { cursor: options.cursor, cap: limit },
+    );
+    return;
+  }
+  const { data: page, warnings } = await api.listShipments(listQueryFromOptions(options));
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(page);
+  // -q: the ids, one per line, for pipes (`shipper -q shipment list --status booked | shipper bol - -o bols/`).
+  if (ctx.io.options.quiet) return page.items.forEach((shipment) => ctx.io.out(shipment.id));
   if (page.items.length === 0) {
     const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor;
     if (filtered !== undefined) return ctx.io.info('No shipments match.');
-    return ctx.io.info('No shipments yet. Book one with: shipper ship --quote QUOTE_ID --shipper NAME --consignee NAME, or import a CSV: shipper import FILE.csv');
+    // One hint a line: an 80-column terminal never wraps them.
+    return ctx.io.info('No shipments yet. Book one with\n  shipper ship --quote QUOTE_ID --shipper NAME --consignee NAME\nor import a CSV file: shipper import FILE.csv');
   }
   printShipmentList(ctx.io, page.items, await ctx.zips());
   if (page.nextCursor) ctx.io.info(`More: shipper shipment list --cursor ${page.nextCursor}`);
@@ -70,9 +87,9 @@ Examples:
   addListFilters(shipment.command('list').description('list shipments, newest first, with their status'), SHIPMENT_STATUSES)
     .addHelpText(
       'after',
-      '\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r \'.items[].orderNumber\'',
+      '\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --csv > shipments-2026-11-23.csv\n  $ shipper -q shipment list --status booked --to 10001 | shipper bol - -o bols/\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r \'.items[].orderNumber\'',
     )
-    .action(async (options: ListFilterOptions, command: Command) => runShipmentList(context(command), options));
+    .action(async (options: ListFilterOptions, command: Command) => runShipmentList(context(command), options, explicitLimit(command, options)));
 
   addCarrierFlags(shipment.command('update <id>').description('record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers (a reprinted BOL shows them)'))
     .addHelpText(

@@ -1,5 +1,6 @@
 /** `shipper tender ID --format ebol|x12-204|x12-211 [-o FILE]`: the file for the carrier's systems. */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { offering } from '../optionParsers.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { outputPath, writeOutput } from '../outputFile.js';
 
@@ -24,11 +25,18 @@ export function registerTenderCommand(program: Command, context: ContextFactory)
   program
     .command('tender <shipment-id>')
     .description("write the file for the carrier's systems: NMFTA eBOL 2.1 request, X12 204 load tender or X12 211 bill of lading")
-    .requiredOption('--format <format>', `one of ${FORMATS.join(', ')}`, (value: string) => {
-      const format = value.trim().toLowerCase();
-      if (!(FORMATS as readonly string[]).includes(format)) throw new InvalidArgumentError(`must be one of ${FORMATS.join(', ')}`);
-      return format;
-    })
+    .addOption(
+      offering(
+        new Option('--format <format>', `one of ${FORMATS.join(', ')}`)
+          .argParser((value: string) => {
+            const format = value.trim().toLowerCase();
+            if (!(FORMATS as readonly string[]).includes(format)) throw new InvalidArgumentError(`must be one of ${FORMATS.join(', ')}`);
+            return format;
+          })
+          .makeOptionMandatory(),
+        FORMATS,
+      ),
+    )
     .option('-o, --output <path>', 'a file, a directory, or - for stdout (default: <BOL number>.<ebol.json|204.edi|211.edi> here)')
     .option('--force', 'overwrite the file if it exists')
     .addHelpText(

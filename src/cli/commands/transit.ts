@@ -2,14 +2,14 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { ProblemError } from '../../api/problems.js';
+import { constraintViolation, ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
 import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../dates.js';
 import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
-import { UsageError } from '../errors.js';
-import { formatDate, formatInstant, formatNumber, type IO } from '../output.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { formatDate, formatInstant, formatNumber, localIsoInstant, type IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import { collect } from '../optionParsers.js';
 import { fitTable, type FitStep } from '../tableLayout.js';
@@ -26,7 +26,23 @@ export interface TransitOptions {
 export interface ZipSource {
   zip: string;
   source: string;
+  /** Why it is no ZIP code (a word in a file, "1000" in a list): known before anything is asked. */
+  problem?: string;
 }
+
+/** A destination that got no lane, with why: a row of its own in every output. */
+export interface BadDestination {
+  /** `destinations[3].postalCode`: its place among the destinations given, from 0. */
+  field: string;
+  postalCode: string;
+  /** `--to`, `zips.txt line 4`, `stdin line 2`. */
+  source: string;
+  /** `unknown ZIP 00000`, `"1000" is not a ZIP code`. */
+  message: string;
+}
+
+/** "unknown ZIP 00000 at zips.txt line 4" (a ZIP typed after --to needs no place). */
+export const describeBadDestination = (bad: BadDestination): string => (bad.source === '--to' ? bad.message : `${bad.message} at ${bad.source}`);
 
 const ZIP = /^\d{5}(?:-?\d{4})?$/;
 
@@ -46,10 +62,8 @@ export function parseZipList(text: string, name: string): ZipSource[] {
         .map((token) => token.replace(/^"(.*)"$/, '$1'))
         .filter(Boolean);
       if (index === 0 && tokens.length > 0 && !tokens.some((token) => ZIP.test(token))) return;
-      for (const token of tokens) {
-        if (!ZIP.test(token)) throw new UsageError(`${name} line ${index + 1}: "${token}" is not a ZIP code`, 'one 5-digit ZIP per line, or separated by commas');
-        zips.push({ zip: token, source: `${name} line ${index + 1}` });
-      }
+      // A word that is no ZIP is a lane of its own that says so: one typo never hides the other lanes.
+      for (const token of tokens) zips.push({ zip: token, source: `${name} line ${index + 1}`, ...(ZIP.test(token) ? {} : { problem: `"${token}" is not a ZIP code` }) });
     });
   return zips;
 }
@@ -68,6 +82,11 @@ export function resolveDestinations(values: string[], readText: (path: string) =
       text = readText(value);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      // A list with a typo (10001,1000,30301): the good ZIPs get lanes, the typo a row saying why.
+      if (code === 'ENOENT' && parts.length > 1 && parts.some((part) => ZIP.test(part))) {
+        destinations.push(...parts.map((zip) => ({ zip, source: '--to', ...(ZIP.test(zip) ? {} : { problem: `"${zip}" is not a ZIP code` }) })));
+        continue;
+      }
       if (/^\d+$/.test(value)) throw new UsageError(`--to ${value} is not a ZIP code (5 digits)`);
       throw new UsageError(
         code === 'ENOENT' ? `--to ${value}: not a ZIP code and no such file` : `--to ${value}: cannot read it (${(error as Error).message})`,
@@ -75,7 +94,7 @@ export function resolveDestinations(values: string[], readText: (path: string) =
       );
     }
     const zips = parseZipList(text, value === '-' ? 'stdin' : value);
-    if (zips.length === 0) throw new UsageError(`--to ${value === '-' ? '-' : value}: no ZIP codes in it`);
+    if (!zips.some((zip) => !zip.problem)) throw new UsageError(`--to ${value === '-' ? '-' : value}: no ZIP codes in it`);
     destinations.push(...zips);
   }
   return destinations;
@@ -101,19 +120,83 @@ export function transitRequestFromOptions(options: TransitOptions, destinations:
   } as TransitRequestInput;
 }
 
-/** Violations about destinations[i] also name the file line the ZIP came from. */
-function withSources(error: ProblemError, destinations: ZipSource[]): ProblemError {
+/** A destination asked for, and its place among those given (the request holds only the good ones). */
+interface Asked extends ZipSource {
+  index: number;
+}
+
+/**
+ * Violations about destinations[i] of the request name the destination's place among those given
+ * and the file line it came from.
+ */
+function withSources(error: ProblemError, asked: Asked[]): ProblemError {
   const violations = error.problem.violations;
   if (!violations?.some((violation) => violation.field.startsWith('destinations['))) return error;
   return new ProblemError({
     ...error.problem,
     violations: violations.map((violation) => {
       const index = /^destinations\[(\d+)\]/.exec(violation.field)?.[1];
-      const source = index === undefined ? undefined : destinations[Number(index)]?.source;
-      return source && source !== '--to' ? { ...violation, message: `${violation.message} at ${source}` } : violation;
+      const destination = index === undefined ? undefined : asked[Number(index)];
+      if (!destination) return violation;
+      const field = violation.field.replace(/^destinations\[\d+\]/, `destinations[${destination.index}]`);
+      return { field, message: destination.source !== '--to' ? `${violation.message} at ${destination.source}` : violation.message };
     }),
   });
 }
+
+/** When every violation is about one destination or another: why, by the request's index. */
+function destinationViolations(error: ProblemError, count: number): Map<number, string> | undefined {
+  const violations = error.problem.violations ?? [];
+  const found = new Map<number, string>();
+  for (const violation of violations) {
+    const index = /^destinations\[(\d+)\]/.exec(violation.field)?.[1];
+    if (index === undefined || Number(index) >= count) return undefined;
+    if (!found.has(Number(index))) found.set(Number(index), violation.message);
+  }
+  return found.size > 0 ? found : undefined;
+}
+
+/** How many times the lanes are asked for again without the destinations the answer refused. */
+const MAX_RETRIES = 3;
+
+/**
+ * The lanes of the good destinations, and every bad one with why. A ZIP that is no ZIP is known
+ * here; an unknown one only to the API, which refuses the whole request (400, a violation per
+ * destination): those are dropped and the rest asked for again. The API stays as it is, in
+ * both modes.
+ */
+export async function transitLanes(
+  api: { transitTimes: (request: TransitRequestInput) => Promise<{ data: TransitTable }> },
+  options: TransitOptions,
+  destinations: ZipSource[],
+  today: string,
+): Promise<{ table: TransitTable; bad: BadDestination[]; asked: Asked[] }> {
+  const bad: BadDestination[] = [];
+  const refuse = (destination: Asked, message: string) =>
+    bad.push({ field: `destinations[${destination.index}].postalCode`, postalCode: destination.zip, source: destination.source, message });
+  let asked: Asked[] = [];
+  destinations.forEach((destination, index) => {
+    if (destination.problem) refuse({ ...destination, index }, destination.problem);
+    else asked.push({ ...destination, index });
+  });
+  for (let attempt = 0; asked.length > 0; attempt++) {
+    try {
+      const { data: table } = await api.transitTimes(transitRequestFromOptions(options, asked, today));
+      return { table, bad: bad.sort((a, b) => indexOf(a) - indexOf(b)), asked };
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      const refused = attempt < MAX_RETRIES ? destinationViolations(error, asked.length) : undefined;
+      if (!refused) throw withSources(error, asked);
+      for (const [index, message] of refused) refuse(asked[index]!, message);
+      asked = asked.filter((_, index) => !refused.has(index));
+    }
+  }
+  // No destination is good: nothing to show, a plain rejection (exit 1), every one named.
+  bad.sort((a, b) => indexOf(a) - indexOf(b));
+  throw constraintViolation(bad.map((destination) => ({ field: destination.field, message: describeBadDestination(destination) })), bad.length === 1 ? undefined : `none of the ${bad.length} destinations is a known ZIP code`);
+}
+
+const indexOf = (bad: BadDestination) => Number(/\[(\d+)\]/.exec(bad.field)![1]);
 
 export async function runTransit(ctx: CommandContext, options: TransitOptions): Promise<void> {
   const missing = [!options.from && '--from ZIP', options.to.length === 0 && '--to ZIP'].filter(Boolean);
@@ -122,21 +205,23 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   if (options.to.includes('-') && ctx.io.streams.stdin.isTTY) throw new UsageError('--to - reads ZIPs from stdin: pipe them in (e.g. cat zips.txt | shipper transit ...)');
   const destinations = resolveDestinations(options.to, (path) => readFileSync(path === '-' ? 0 : path, 'utf8'));
   const today = await todayAtOrigin(ctx, options.from);
-  const request = transitRequestFromOptions(options, destinations, today);
 
-  const api = await ctx.api();
-  let table: TransitTable;
-  try {
-    ({ data: table } = await api.transitTimes(request));
-  } catch (error) {
-    throw error instanceof ProblemError ? withSources(error, destinations) : error;
+  const { table, bad, asked } = await transitLanes(await ctx.api(), options, destinations, today);
+  // Where each bad destination's row goes: after the lanes of the good ones given before it.
+  const placed = bad.map((destination) => ({ destination, before: asked.filter((good) => good.index < indexOf(destination)).length }));
+  if (ctx.io.options.json) ctx.io.json(bad.length > 0 ? { ...table, errors: bad } : table);
+  else if (options.csv) ctx.io.streams.stdout.write(await transitCsv(table, placed));
+  else printTransitTable(ctx.io, table, options.days, today, placed);
+  if (bad.length > 0) {
+    // Short enough for one line of a terminal: the output above says why, for each one.
+    const shown = bad.slice(0, 3).map((destination) => destination.postalCode);
+    const more = bad.length - shown.length;
+    const count = `${formatNumber(bad.length)} of ${formatNumber(destinations.length)} destinations`;
+    const why = ctx.io.options.json ? 'the errors list says why' : options.csv ? 'the error column says why' : 'their rows say why';
+    throw new CliError(`${count} got no lane (${shown.join(', ')}${more > 0 ? ` and ${formatNumber(more)} more` : ''}): ${why}`, ExitCode.rejected, {
+      jsonWritten: ctx.io.options.json,
+    });
   }
-  if (ctx.io.options.json) return ctx.io.json(table);
-  if (options.csv) {
-    ctx.io.streams.stdout.write(await transitCsv(table));
-    return;
-  }
-  printTransitTable(ctx.io, table, options.days, today);
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -163,7 +248,18 @@ export function skippedSummary(row: TransitRow): string {
 /** ZIP first: when the column is truncated the exact part survives. */
 const placeLabel = (place: TransitLane['origin']) => `${place.postalCode} ${place.city}, ${place.state}`;
 
-export function printTransitTable(io: IO, table: TransitTable, pickupDays: number, today?: string): void {
+/** A bad destination and where its row goes: before the lane of this index (after every lane: lanes.length). */
+export interface PlacedBadDestination {
+  destination: BadDestination;
+  before: number;
+}
+
+/** "unknown ZIP", "not a ZIP code": the reason without the ZIP, which its row shows already. */
+function shortReason(bad: BadDestination): string {
+  return bad.message.replace(`"${bad.postalCode}" is `, '').replace(` ${bad.postalCode}`, '');
+}
+
+export function printTransitTable(io: IO, table: TransitTable, pickupDays: number, today?: string, bad: ReadonlyArray<PlacedBadDestination> = []): void {
   const c = io.color;
   const byDay = pickupDays > 1;
   const firstRows = table.lanes[0]?.rows ?? [];
@@ -179,7 +275,18 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
   const head = ['From', 'To', 'Miles', ...(byDay ? ['Pickup'] : []), 'Transit days', 'ETA at destination', ...(byDay ? ['Crosses'] : [])];
   const rows: string[][] = [];
   const laneStarts: number[] = [];
-  for (const lane of table.lanes) {
+  const origin = table.lanes[0] ? placeLabel(table.lanes[0].origin) : '';
+  // A destination without a lane is a row saying why, where it was in the list; its file line in the To cell.
+  const badRows = (before: number) => {
+    for (const { destination } of bad.filter((placed) => placed.before === before)) {
+      laneStarts.push(rows.length);
+      const line = /\b(line \d+)$/.exec(destination.source)?.[1];
+      const to = line ? `${destination.postalCode} (${line})` : destination.postalCode;
+      rows.push([origin, to, '', ...(byDay ? [''] : []), c.red('no lane'), shortReason(destination), ...(byDay ? [''] : [])]);
+    }
+  };
+  for (const [index, lane] of table.lanes.entries()) {
+    badRows(index);
     laneStarts.push(rows.length);
     let first = true;
     for (const row of lane.rows) {
@@ -202,13 +309,25 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
       }
     }
   }
+  badRows(table.lanes.length);
   // Only a terminal has a width; piped output keeps whole cells. The origin (the same on every
-  // row) gives way first, then the destination, "Crosses", "Miles"; the ETA last.
+  // row) gives way first, then the destination, "Crosses", "Miles"; then the origin leaves the
+  // table for a line above it, and the ETA's head shortens; the ETA itself is cut last.
   const [eta, crosses] = byDay ? [5, 6] : [4, -1];
-  const steps: FitStep[] = byDay
-    ? [{ shrink: [0] }, { shrink: [1] }, { shrink: [crosses] }, { drop: 2 }, { drop: crosses }, { shrink: [eta] }]
-    : [{ shrink: [0] }, { shrink: [1] }, { drop: 2 }, { shrink: [eta] }];
+  const etaCells = rows.map((row) => row[eta]!);
+  const steps: FitStep[] = [
+    { shrink: [0] },
+    { shrink: [1] },
+    ...(byDay ? [{ shrink: [crosses] }] : []),
+    { drop: 2 },
+    ...(byDay ? [{ drop: crosses }] : []),
+    { drop: 0 },
+    { replace: eta, cells: etaCells, head: 'ETA' },
+    { shrink: [1], min: 8 },
+    { shrink: [eta] },
+  ];
   const fitted = io.isStdoutTTY ? fitTable(head, rows, io.terminalWidth, steps) : { head, rows, colWidths: undefined };
+  if (fitted.head[0] !== 'From' && origin) io.info(`From ${origin}`);
   // One row per lane: no rules between rows; several days per lane: a rule between lanes.
   io.out(
     io.table(fitted.head, fitted.rows, {
@@ -217,30 +336,6 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
       ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}),
     }),
   );
-}
-
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** "2026-11-30T17:00:00-05:00": the ETA as a local time with its offset, for scripts. */
-export function localIsoInstant(iso: string, timeZone: string): string {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'longOffset',
-    });
-    offsetFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
 const CSV_COLUMNS = [
@@ -261,19 +356,37 @@ const CSV_COLUMNS = [
   'estimatedDeliveryDate',
   'estimatedDeliveryLocal',
   'skippedDays',
+  'error',
 ] as const;
 
 /**
- * RFC 4180 CSV, one line per lane and calendar day (closed days included, flagged), written by
+ * RFC 4180 CSV, one line per lane and calendar day (closed days included, flagged), and one per
+ * destination without a lane (the reason in `error`), written by
  * csv-stringify with formula cells neutralised (src/csvCells.ts), like every CSV shipper writes.
  * Loaded only for --csv.
  */
-export async function transitCsv(table: TransitTable): Promise<string> {
+export async function transitCsv(table: TransitTable, bad: ReadonlyArray<PlacedBadDestination> = []): Promise<string> {
   const [{ stringify }, { safeCsvOptions }] = await Promise.all([import('csv-stringify/sync'), import('../../csvCells.js')]);
-  const records: Array<Array<string | number | boolean | null>> = [];
-  for (const lane of table.lanes) {
+  type Cell = string | number | boolean | null;
+  const records: Cell[][] = [];
+  const origin = table.lanes[0]?.origin;
+  // A destination without a lane: one line with what is known of it and the reason in `error`.
+  const badRecords = (before: number) => {
+    for (const { destination } of bad.filter((placed) => placed.before === before)) {
+      const record: Partial<Record<(typeof CSV_COLUMNS)[number], Cell>> = {
+        originPostalCode: origin?.postalCode ?? null,
+        originCity: origin?.city ?? null,
+        originState: origin?.state ?? null,
+        destinationPostalCode: destination.postalCode,
+        error: describeBadDestination(destination),
+      };
+      records.push(CSV_COLUMNS.map((column) => record[column] ?? null));
+    }
+  };
+  for (const [index, lane] of table.lanes.entries()) {
+    badRecords(index);
     for (const row of lane.rows) {
-      const record: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null> = {
+      const record: Record<(typeof CSV_COLUMNS)[number], Cell> = {
         originPostalCode: lane.origin.postalCode,
         originCity: lane.origin.city,
         originState: lane.origin.state,
@@ -291,10 +404,12 @@ export async function transitCsv(table: TransitTable): Promise<string> {
         estimatedDeliveryDate: row.estimatedDeliveryDate,
         estimatedDeliveryLocal: row.estimatedDeliveryDate ? localIsoInstant(row.estimatedDeliveryDate, lane.destination.timeZone) : null,
         skippedDays: row.skippedDays.map((day) => day.date).join('|'),
+        error: null,
       };
       records.push(CSV_COLUMNS.map((column) => record[column]));
     }
   }
+  badRecords(table.lanes.length);
   return stringify([[...CSV_COLUMNS], ...records], safeCsvOptions(','));
 }
 

@@ -1,27 +1,30 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
 import type { Quote } from '../../domain/schemas.js';
 import type { ZipLookup } from '../context.js';
-import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
+import type { CsvCell } from '../fileOutput.js';
+import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
 
 export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): void {
   const c = io.color;
   const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
+  // The quote is booked from the origin: its expiry is that dock's local time (the ETA is the destination's).
+  const originZone = zips.lookup(quote.origin.postalCode)?.timeZone;
   const expired = Date.parse(quote.quoteExpirationTime) <= now.getTime();
   io.out(`${c.bold('Quote')} ${quote.id}`);
-  io.out(`  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`);
+  io.field(`  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`, 12);
   io.out(`  Pickup    ${formatDate(quote.pickupDate)}`);
   io.out(
     quote.transitDays === null
       ? `  Transit   ${c.yellow('no coverage')} (no transit days or ETA on this lane)`
       : `  Transit   ${plural(quote.transitDays, 'business day')} · ETA ${formatInstant(quote.estimatedDeliveryDate!, timeZone)}`,
   );
-  io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime)}`);
+  io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`);
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED');
   if (booked.length > 0) io.out(`  Status    ${c.bold('booked')} as ${booked.map((booking) => `${booking.orderNumber} (${booking.shipmentId})`).join(', ')}`);
-  else if (quote.status) io.out(`  Status    ${quoteStatusText(quote, now)}`);
+  else if (quote.status) io.out(`  Status    ${quoteStatusText(quote, now, originZone)}`);
   io.out('');
   io.out(
-    io.table(
+    io.fittedTable(
       ['#', 'Pallets', 'Weight (lb)', 'Dims (in)', 'Density (pcf)', 'Class', 'Description'],
       quote.orderComponents.map((component, index) => [
         index + 1,
@@ -30,14 +33,17 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
         `${component.dimensions.length}x${component.dimensions.width}x${component.dimensions.height}`,
         formatNumber(component.densityPcf),
         component.freightClass,
-        truncate(component.description ?? '', Math.max(12, io.terminalWidth - 80)),
+        component.description ?? '',
       ]),
+      // The description gives way: 80 columns keep 10 of its characters and every figure.
+      [{ shrink: [6], min: 10 }],
     ),
   );
   const breakdown = quote.priceBreakdown;
   const lines: Array<[string, number]> = [
     [breakdown.minimumChargeApplied ? 'Linehaul (minimum charge)' : 'Linehaul', breakdown.linehaulInCents],
-    ['Discount', -breakdown.discountInCents],
+    // With the minimum charge there is no discount: no "-$0.00" line.
+    ...(breakdown.discountInCents !== 0 ? [['Discount', -breakdown.discountInCents] as [string, number]] : []),
     ['Fuel surcharge', breakdown.fuelSurchargeInCents],
     ...breakdown.accessorialsInCents.map((charge): [string, number] => [charge.code, charge.amountInCents]),
   ];
@@ -45,25 +51,107 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
   io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
 }
 
-/** "open until Mon 2026-11-30 16:00 UTC", "expired Mon ...", "booked as SO-000001". */
-export function quoteStatusText(quote: Quote, now: Date): string {
+/** "open until Mon 2026-11-30 10:00 CST" (the origin's time), "expired Mon ...", "booked as SO-000001". */
+export function quoteStatusText(quote: Quote, now: Date, originZone?: string): string {
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
   const timedOut = Date.parse(quote.quoteExpirationTime) <= now.getTime();
   if (quote.status === 'EXPIRED' && !timedOut) return `pickup day ${quote.pickupDate} passed (--requote)`;
-  return `${timedOut ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime)}`;
+  return `${timedOut ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`;
 }
 
+/** "open", "expired", "booked SO-000001", "pickup passed": the status in a narrow column. */
+export function quoteStatusShort(quote: Quote, now: Date): string {
+  const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
+  if (quote.status === 'BOOKED' && booked.length > 0) return `booked ${booked.join(', ')}`;
+  const timedOut = Date.parse(quote.quoteExpirationTime) <= now.getTime();
+  if (quote.status === 'EXPIRED' && !timedOut) return 'pickup passed';
+  return timedOut ? 'expired' : 'open';
+}
+
+/**
+ * The list's columns, and what gives way on a narrower terminal (never in a pipe): transit days
+ * leave, the status, the ETA and the lane take their short forms, the classes and the creation
+ * day leave, the lane shrinks, and at last the quote id leaves (80 columns). Quote id, lane,
+ * price, ETA and status stay at 100 columns.
+ */
 export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup, now: Date): void {
-  const rows = quotes.map((quote) => [
+  const etas = quotes.map((quote) => (quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.destination.postalCode)?.timeZone) : '-'));
+  const rows = quotes.map((quote, index) => [
     quote.id,
     quote.createdAt.slice(0, 10),
-    truncate(`${quote.origin.postalCode} ${quote.origin.city}, ${quote.origin.state} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`, 44),
+    `${quote.origin.postalCode} ${quote.origin.city}, ${quote.origin.state} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`,
     formatCents(quote.quotedPriceInCents),
     [...new Set(quote.orderComponents.map((component) => component.freightClass))].join(', '),
-    quote.transitDays ?? 'no coverage',
-    quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.destination.postalCode)?.timeZone) : '-',
-    quoteStatusText(quote, now),
+    String(quote.transitDays ?? 'no coverage'),
+    etas[index]!,
+    quoteStatusText(quote, now, zips.lookup(quote.origin.postalCode)?.timeZone),
   ]);
-  io.out(io.table(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA', 'Status'], rows));
+  io.out(
+    io.fittedTable(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA', 'Status'], rows, [
+      { drop: 5 },
+      { replace: 7, cells: quotes.map((quote) => quoteStatusShort(quote, now)) },
+      { replace: 6, cells: etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, '')) },
+      // The ZIPs are exact, the destination's city helps: what is cut is the end of that city.
+      { replace: 2, cells: quotes.map((quote) => `${quote.origin.postalCode} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`) },
+      { drop: 4 },
+      { drop: 1 },
+      { shrink: [2], min: 14 },
+      { drop: 0 },
+    ]),
+  );
+}
+
+/** `quote list --csv`: one line per quote. Money in dollars; instants in UTC, the ETA also local. */
+export const QUOTE_CSV_HEADER = [
+  'id',
+  'createdAt',
+  'status',
+  'bookedAs',
+  'originPostalCode',
+  'originCity',
+  'originState',
+  'destinationPostalCode',
+  'destinationCity',
+  'destinationState',
+  'miles',
+  'pallets',
+  'poundsWeight',
+  'freightClasses',
+  'accessorials',
+  'price',
+  'pickupDate',
+  'transitDays',
+  'estimatedDeliveryDate',
+  'estimatedDeliveryLocal',
+  'expiresAt',
+] as const;
+
+export function quoteCsvRow(quote: Quote, zips: ZipLookup): CsvCell[] {
+  const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
+  const eta = quote.estimatedDeliveryDate;
+  const record: Record<(typeof QUOTE_CSV_HEADER)[number], CsvCell> = {
+    id: quote.id,
+    createdAt: quote.createdAt,
+    status: quote.status ?? null,
+    bookedAs: (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber).join('|'),
+    originPostalCode: quote.origin.postalCode,
+    originCity: quote.origin.city,
+    originState: quote.origin.state,
+    destinationPostalCode: quote.destination.postalCode,
+    destinationCity: quote.destination.city,
+    destinationState: quote.destination.state,
+    miles: quote.miles,
+    pallets: quote.orderComponents.reduce((sum, component) => sum + component.palletCount, 0),
+    poundsWeight: quote.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0),
+    freightClasses: [...new Set(quote.orderComponents.map((component) => component.freightClass))].join('|'),
+    accessorials: quote.accessorials.join('|'),
+    price: quote.quotedPriceInCents / 100,
+    pickupDate: quote.pickupDate,
+    transitDays: quote.transitDays,
+    estimatedDeliveryDate: eta,
+    estimatedDeliveryLocal: eta && timeZone ? localIsoInstant(eta, timeZone) : null,
+    expiresAt: quote.quoteExpirationTime,
+  };
+  return QUOTE_CSV_HEADER.map((column) => record[column]);
 }

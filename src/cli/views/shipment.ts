@@ -1,8 +1,9 @@
 /** How a shipment looks to people: the detail view (ship, shipment get) and the list's rows. */
 import type { Address, Shipment } from '../../domain/schemas.js';
 import type { ZipLookup } from '../context.js';
+import type { CsvCell } from '../fileOutput.js';
+import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
 import { carrierDetailLines, hazmatLines } from './carrier.js';
-import { formatCents, formatDate, formatInstant, formatNumber, plural, truncate, type IO } from '../output.js';
 
 export const totalPallets = (shipment: Shipment): number => shipment.orderComponents.reduce((sum, component) => sum + component.palletCount, 0);
 export const totalPounds = (shipment: Shipment): number => shipment.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0);
@@ -23,8 +24,8 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
   io.out(`${c.bold(heading)} ${shipment.id}  ${c.bold(shipment.orderNumber)}  ${shipment.status}`);
   io.out(`  BOL number   ${shipment.bolNumber}`);
   if (shipment.refNumber) io.out(`  Reference    ${shipment.refNumber}`);
-  io.out(`  Shipper      ${addressLine(shipment.shipper)}`);
-  io.out(`  Consignee    ${addressLine(shipment.consignee)}`);
+  io.field(`  Shipper      ${addressLine(shipment.shipper)}`, 15);
+  io.field(`  Consignee    ${addressLine(shipment.consignee)}`, 15);
   io.out(`  Distance     ${formatNumber(shipment.miles)} mi`);
   io.out(`  Pickup       ${formatDate(shipment.pickupDate)}`);
   io.out(
@@ -34,14 +35,14 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
   );
   io.out(`  Price        ${c.bold.green(formatCents(shipment.quotedPriceInCents))} (quote ${shipment.quoteId})`);
   if (shipment.accessorials.length > 0) io.out(`  Accessorials ${shipment.accessorials.join(', ')}`);
-  if (shipment.specialInstructions) io.out(`  Instructions ${shipment.specialInstructions}`);
-  carrierDetailLines(shipment).forEach((line) => io.out(line));
+  if (shipment.specialInstructions) io.field(`  Instructions ${shipment.specialInstructions}`, 15);
+  carrierDetailLines(shipment).forEach((line) => io.field(line, 15));
   if (shipment.status === 'CANCELLED') {
     io.out(`  ${c.red('Cancelled')}    ${shipment.cancelledAt ? formatInstant(shipment.cancelledAt) : ''}${shipment.cancellationReason ? `: ${shipment.cancellationReason}` : ''}`);
   }
   io.out('');
   io.out(
-    io.table(
+    io.fittedTable(
       ['#', 'Pallets', 'Weight (lb)', 'Dims (in)', 'Class', 'Pieces', 'Packaging', 'NMFC', 'Description'],
       shipment.orderComponents.map((component, index) => [
         index + 1,
@@ -52,27 +53,115 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
         component.pieceCount ?? '',
         component.packagingType ?? '',
         component.nmfcCode ?? '',
-        truncate(component.description ?? '', Math.max(12, io.terminalWidth - 90)),
+        component.description ?? '',
       ]),
+      // The description gives way first, then packaging; pieces and NMFC leave (the BOL has them).
+      [{ shrink: [8], min: 12 }, { shrink: [6], min: 8 }, { drop: 5 }, { drop: 7 }, { shrink: [8], min: 6 }],
     ),
   );
-  hazmatLines(shipment).forEach((line) => io.out(line));
+  hazmatLines(shipment).forEach((line) => io.field(line, 4));
 }
 
 export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup): void {
-  // The lane is the column that gives way on a narrow terminal (never in a pipe).
-  const laneWidth = io.isStdoutTTY ? Math.max(24, Math.min(44, io.terminalWidth - 100)) : 44;
-  const rows = shipments.map((shipment) => [
+  const etas = shipments.map((shipment) => (shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-'));
+  const etaDays = etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, ''));
+  const cancelled = (shipment: Shipment) => shipment.status === 'CANCELLED';
+  const rows = shipments.map((shipment, index) => [
     shipment.id,
     shipment.orderNumber,
-    shipment.status === 'CANCELLED' ? io.color.red('CANCELLED') : shipment.status,
-    truncate(shipment.refNumber ?? '', 16),
-    truncate(laneOf(shipment), laneWidth),
+    cancelled(shipment) ? io.color.red('CANCELLED') : shipment.status,
+    shipment.refNumber ?? '',
+    laneOf(shipment),
     formatNumber(totalPallets(shipment)),
     formatNumber(totalPounds(shipment)),
     formatCents(shipment.quotedPriceInCents),
-    shipment.transitDays ?? 'no coverage',
-    shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-',
+    String(shipment.transitDays ?? 'no coverage'),
+    etas[index]!,
   ]);
-  io.out(io.table(['Shipment', 'Order', 'Status', 'Ref', 'Lane', 'Pallets', 'Weight (lb)', 'Price', 'Transit days', 'ETA'], rows));
+  io.out(
+    io.fittedTable(['Shipment', 'Order', 'Status', 'Ref', 'Lane', 'Pallets', 'Weight (lb)', 'Price', 'Transit days', 'ETA'], rows, [
+      { shrink: [4], min: 24 },
+      { drop: 8 },
+      { shrink: [3], min: 8 },
+      { replace: 9, cells: etaDays },
+      { drop: 6 },
+      { drop: 5 },
+      { replace: 9, cells: shipments.map((shipment, index) => (cancelled(shipment) ? io.color.red('CANCELLED') : etaDays[index]!)), head: 'ETA / status' },
+      { drop: 2 },
+      { shrink: [4], min: 12 },
+      { drop: 0 },
+    ]),
+  );
+}
+
+/** `shipment list --csv`: one line per shipment, every column a daily report needs. Money in dollars. */
+export const SHIPMENT_CSV_HEADER = [
+  'id',
+  'orderNumber',
+  'bolNumber',
+  'status',
+  'refNumber',
+  'createdAt',
+  'pickupDate',
+  'shipperName',
+  'originPostalCode',
+  'originCity',
+  'originState',
+  'consigneeName',
+  'destinationPostalCode',
+  'destinationCity',
+  'destinationState',
+  'miles',
+  'pallets',
+  'poundsWeight',
+  'freightClasses',
+  'accessorials',
+  'price',
+  'transitDays',
+  'estimatedDeliveryDate',
+  'estimatedDeliveryLocal',
+  'carrier',
+  'scac',
+  'proNumber',
+  'freightChargeTerms',
+  'quoteId',
+  'cancelledAt',
+] as const;
+
+export function shipmentCsvRow(shipment: Shipment, zips: ZipLookup): CsvCell[] {
+  const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
+  const eta = shipment.estimatedDeliveryDate;
+  const record: Record<(typeof SHIPMENT_CSV_HEADER)[number], CsvCell> = {
+    id: shipment.id,
+    orderNumber: shipment.orderNumber,
+    bolNumber: shipment.bolNumber,
+    status: shipment.status,
+    refNumber: shipment.refNumber,
+    createdAt: shipment.createdAt,
+    pickupDate: shipment.pickupDate,
+    shipperName: shipment.shipper.name,
+    originPostalCode: shipment.shipper.postalCode,
+    originCity: shipment.shipper.city,
+    originState: shipment.shipper.state,
+    consigneeName: shipment.consignee.name,
+    destinationPostalCode: shipment.consignee.postalCode,
+    destinationCity: shipment.consignee.city,
+    destinationState: shipment.consignee.state,
+    miles: shipment.miles,
+    pallets: totalPallets(shipment),
+    poundsWeight: totalPounds(shipment),
+    freightClasses: [...new Set(shipment.orderComponents.map((component) => component.freightClass))].join('|'),
+    accessorials: shipment.accessorials.join('|'),
+    price: shipment.quotedPriceInCents / 100,
+    transitDays: shipment.transitDays,
+    estimatedDeliveryDate: eta,
+    estimatedDeliveryLocal: eta && timeZone ? localIsoInstant(eta, timeZone) : null,
+    carrier: shipment.carrier?.name ?? null,
+    scac: shipment.carrier?.scac ?? null,
+    proNumber: shipment.proNumber,
+    freightChargeTerms: shipment.freightChargeTerms?.terms ?? null,
+    quoteId: shipment.quoteId,
+    cancelledAt: shipment.cancelledAt,
+  };
+  return SHIPMENT_CSV_HEADER.map((column) => record[column]);
 }

@@ -16,7 +16,12 @@ function cells(row: SpendRow): string[] {
 
 export function printSpend(io: IO, report: SpendReport): void {
   const rows = [...report.rows.map(cells), cells(report.total).map((cell) => io.color.bold(cell))];
-  io.out(io.table([GROUP_TITLES[report.by], 'Shipments', 'Weight (lb)', 'Quoted', 'Bills', 'Billed', 'Disputed'], rows, { ruleBefore: [rows.length - 1] }));
+  // The group (a lane can be long) gives way first, then bills and weight leave; amounts never shrink.
+  io.out(
+    io.fittedTable([GROUP_TITLES[report.by], 'Shipments', 'Weight (lb)', 'Quoted', 'Bills', 'Billed', 'Disputed'], rows, [{ shrink: [0], min: 20 }, { drop: 4 }, { drop: 2 }, { shrink: [0], min: 10 }], {
+      ruleBefore: [rows.length - 1],
+    }),
+  );
 }
 
 export const SPEND_CSV_HEADER = ['group', 'shipments', 'poundsWeight', 'quoted', 'bills', 'billed', 'disputed'];

@@ -1,0 +1,90 @@
+/**
+ * `shipper help environment`: every environment variable shipper reads, what it does and what
+ * beats it. A test greps the source for the variables read and finds each one here.
+ */
+
+export interface EnvironmentVariable {
+  name: string;
+  what: string;
+  /** What wins over it, and what it wins over ("" when nothing else sets the same thing). */
+  precedence: string;
+}
+
+export interface EnvironmentGroup {
+  title: string;
+  variables: EnvironmentVariable[];
+}
+
+export const ENVIRONMENT: EnvironmentGroup[] = [
+  {
+    title: 'Where data and settings live',
+    variables: [
+      { name: 'SHIPPER_STORE', what: 'the local store directory (shipments, quotes, saved locations, audited bills)', precedence: '--store beats it; it beats the config\'s store and the data directory' },
+      { name: 'SHIPPER_TARIFF', what: 'the tariff JSON the local engine rates with', precedence: '--tariff beats it; it beats the config\'s tariff and the shipped tariff' },
+      { name: 'SHIPPER_CONFIG_DIR', what: 'the directory of config.json (CI jobs, tests)', precedence: 'it beats the platform\'s config directory' },
+      { name: 'XDG_CONFIG_HOME', what: 'Linux: the config directory is $XDG_CONFIG_HOME/shipper (default ~/.config/shipper)', precedence: 'SHIPPER_CONFIG_DIR beats it' },
+      { name: 'XDG_DATA_HOME', what: 'Linux: the default store is $XDG_DATA_HOME/shipper (default ~/.local/share/shipper)', precedence: '--store, SHIPPER_STORE and the config\'s store beat it' },
+      { name: 'HOME', what: 'where the config and data directories are when nothing above names them', precedence: '' },
+      { name: 'APPDATA, LOCALAPPDATA', what: 'Windows: the config (%APPDATA%\\shipper\\Config) and data (%LOCALAPPDATA%\\shipper\\Data) directories', precedence: 'as XDG_CONFIG_HOME and XDG_DATA_HOME' },
+    ],
+  },
+  {
+    title: 'Remote mode',
+    variables: [
+      { name: 'SHIPPER_MODE', what: 'local or remote: where commands go', precedence: '--local, --remote, --base-url and --sandbox beat it; it beats SHIPPER_BASE_URL\'s implied remote and the config\'s mode' },
+      { name: 'SHIPPER_BASE_URL', what: 'the server\'s root URL (https://api.example.com, without /v1); implies remote mode', precedence: '--base-url and --sandbox beat it; it beats the profile\'s baseUrl' },
+      { name: 'SHIPPER_PROFILE', what: 'the config profile remote mode uses (base URL and API key)', precedence: '--profile and --sandbox beat it; it beats the config\'s profile (default production)' },
+      { name: 'SHIPPER_API_KEY', what: 'the API key sent to the server', precedence: '--api-key beats it; it beats the profile\'s apiKey' },
+      { name: 'SHIPPER_TIMEOUT_MS', what: 'remote timeout of one attempt, in ms (100-600000; default 30000)', precedence: 'it beats the config\'s timeoutMs' },
+      { name: 'SHIPPER_RETRIES', what: 'retries of a failed remote attempt (0-10; default 2)', precedence: 'it beats the config\'s retries' },
+    ],
+  },
+  {
+    title: 'shipper serve and booking',
+    variables: [
+      { name: 'SHIPPER_SERVE_API_KEY', what: 'the key shipper serve asks of clients (Authorization: Bearer KEY)', precedence: '--api-key beats it; serve never uses SHIPPER_API_KEY' },
+      { name: 'SHIPPER_BOL_COMPANY_PREFIX', what: 'your GS1 company prefix (7-10 digits) for BOL numbers and SSCCs', precedence: 'the --bol-company-prefix of shipper serve beats it; it beats the config\'s bolCompanyPrefix' },
+      { name: 'SHIPPER_NOW', what: 'an ISO-8601 instant the clock starts at (it keeps running): demos and CI jobs with a fixed calendar', precedence: '' },
+    ],
+  },
+  {
+    title: 'Terminal',
+    variables: [
+      { name: 'NO_COLOR', what: 'set (any value): no colours', precedence: 'as --no-color' },
+      { name: 'TERM', what: 'dumb: no colours and no progress bar', precedence: '' },
+      { name: 'CI', what: 'set: no progress bar (CI logs are not terminals)', precedence: '' },
+      { name: 'SHIPPER_DEBUG', what: 'set: the stack trace of an unexpected error on stderr', precedence: '' },
+    ],
+  },
+];
+
+/** The help text, wrapped to `width` columns (at least 60). */
+export function environmentHelp(width = 100): string {
+  const nameWidth = Math.max(...ENVIRONMENT.flatMap((group) => group.variables.map((variable) => variable.name.length))) + 2;
+  const textWidth = Math.max(60, width) - nameWidth - 2;
+  const wrap = (text: string): string[] => {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(' ')) {
+      if (line && line.length + 1 + word.length > textWidth) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    if (line) lines.push(line);
+    return lines;
+  };
+  const out = [
+    'Environment variables shipper reads. Flags beat them; they beat the config file (shipper config),',
+    'which beats the defaults.',
+  ];
+  for (const group of ENVIRONMENT) {
+    out.push('', `${group.title}:`);
+    for (const variable of group.variables) {
+      const text = variable.precedence ? `${variable.what}. ${variable.precedence.charAt(0).toUpperCase()}${variable.precedence.slice(1)}.` : `${variable.what}.`;
+      wrap(text).forEach((line, index) => out.push(`  ${(index === 0 ? variable.name : '').padEnd(nameWidth)}${line}`));
+    }
+  }
+  out.push('', 'Example:', '  $ SHIPPER_STORE=/srv/shipper SHIPPER_NOW=2026-11-23T15:00:00Z shipper shipment list --csv');
+  return `${out.join('\n')}\n`;
+}
