@@ -13,7 +13,8 @@
  * the 49 CFR 172.202 basic description before the commodity text, and the emergency response
  * telephone number (172.604) is printed over the carrier table of every page.
  */
-import { hazmatBasicDescription, type Hazmat } from '../domain/carrier.js';
+import type { Hazmat } from '../domain/carrier.js';
+import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
 import { clampLines, fitText, oneLine, paragraphs, truncateToWidth, wrapText } from '../print/text.js';

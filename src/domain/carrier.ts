@@ -111,12 +111,6 @@ export const hazmatSchema = z
   .meta({ description: 'Hazardous material: the basic description of 49 CFR 172.202 (identification number, proper shipping name, hazard class, packing group)' });
 export type Hazmat = z.output<typeof hazmatSchema>;
 
-/** `UN1203, Gasoline, 3, PG II`: the basic description in the order 49 CFR 172.202(b) requires. */
-export function hazmatBasicDescription(hazmat: Hazmat): string {
-  return [hazmat.unNumber, hazmat.properShippingName, hazmat.hazardClass, hazmat.packingGroup ? `PG ${hazmat.packingGroup}` : null]
-    .filter((part): part is string => part !== null)
-    .join(', ');
-}
 
 export const contactPhoneSchema = z
   .string({ error: 'must be a string' })

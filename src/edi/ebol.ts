@@ -15,7 +15,7 @@
  *   its list).
  */
 import type { Address, Shipment, Violation } from '../domain/schemas.js';
-import { hazmatBasicDescription } from '../domain/carrier.js';
+import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { CarrierFileResult } from './result.js';
 import type { EbolSettings } from './settings.js';
 import {

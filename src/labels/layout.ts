@@ -10,7 +10,7 @@
  * The SSCCs are the caller's (one per handling unit, in order, stable on reprint). Every box has a
  * fixed size: long values shrink, then wrap, then are cut with an ellipsis; nothing leaves its box.
  */
-import { hazmatBasicDescription } from '../domain/carrier.js';
+import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { Address, Shipment } from '../domain/schemas.js';
 import { isValidSscc, ssccElementString, ssccHumanReadable } from '../domain/sscc.js';
 import { LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';

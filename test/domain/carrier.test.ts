@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hazmatBasicDescription, hazmatSchema } from '../../src/domain/carrier.js';
+import { hazmatSchema } from '../../src/domain/carrier.js';
+import { hazmatBasicDescription } from '../../src/domain/hazmatDescription.js';
 import { shipmentRequestSchema, shipmentSchema } from '../../src/domain/schemas.js';
 import { parseRequest } from '../../src/domain/validation.js';
 

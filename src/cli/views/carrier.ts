@@ -1,5 +1,5 @@
 /** The carrier's part of a shipment as people read it (ship, shipment get/update): only what was given. */
-import { hazmatBasicDescription } from '../../domain/carrier.js';
+import { hazmatBasicDescription } from '../../domain/hazmatDescription.js';
 import type { Address, Shipment } from '../../domain/schemas.js';
 import { formatCents } from '../output.js';
 
