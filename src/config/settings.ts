@@ -8,6 +8,7 @@
  */
 import envPaths from 'env-paths';
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
@@ -68,10 +69,22 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * env-paths reads process.env; main() is given its environment (tests run it in process), so on
+ * Linux that environment's XDG variables decide, as they would in a process of its own.
+ */
+function userDirectory(kind: 'config' | 'data', suffix: string, env: NodeJS.ProcessEnv): string {
+  const paths = envPaths('shipper', { suffix });
+  if (process.platform === 'darwin' || process.platform === 'win32') return paths[kind];
+  const base = kind === 'config' ? env.XDG_CONFIG_HOME : env.XDG_DATA_HOME;
+  const home = env.HOME || homedir();
+  return join(base || (kind === 'config' ? join(home, '.config') : join(home, '.local', 'share')), suffix ? `shipper-${suffix}` : 'shipper');
+}
+
 /** The directory conf uses (`SHIPPER_CONFIG_DIR` moves it, e.g. for tests and CI). */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SHIPPER_CONFIG_DIR) return resolve(env.SHIPPER_CONFIG_DIR);
-  return envPaths('shipper', { suffix: 'nodejs' }).config;
+  return userDirectory('config', 'nodejs', env);
 }
 
 export const configFilePath = (env: NodeJS.ProcessEnv = process.env): string => join(configDir(env), 'config.json');
@@ -148,8 +161,8 @@ export interface Settings {
 }
 
 /** Where the store lives when nothing says otherwise: the user's data directory. */
-export function defaultStoreDir(): string {
-  return envPaths('shipper', { suffix: '' }).data;
+export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string {
+  return userDirectory('data', '', env);
 }
 
 type Candidate<T> = [SettingSource, T | undefined];
@@ -229,7 +242,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     apiKey,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: retries ?? DEFAULT_RETRIES,
-    store: store ? resolve(store) : defaultStoreDir(),
+    store: store ? resolve(store) : defaultStoreDir(env),
     tariff: flags.tariff ?? env.SHIPPER_TARIFF ?? config.tariff,
     clockStart,
     serveApiKey: env.SHIPPER_SERVE_API_KEY || undefined,
