@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
@@ -123,7 +123,8 @@ describe('remote mode', () => {
     expect(failed.stderr).toMatch(/the service could not read or write its store/);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
     expect(failed.stderr).not.toContain(serverStore);
-    expect(server.stderr()).toMatch(new RegExp(`${id}\\.json is damaged`));
+    // Its log line comes through a pipe: it may arrive just after the answer.
+    await vi.waitFor(() => expect(server.stderr()).toMatch(new RegExp(`${id}\\.json is damaged`)), { timeout: 5_000 });
   });
 
   it('needs a base URL for a profile without one', async () => {
