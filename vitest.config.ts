@@ -1,10 +1,26 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Temporary directories on a tmpfs when there is one (see the file).
+    globalSetup: ['test/helpers/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Child processes of their own: tests chdir (runInProcess's cwd), and native modules (node-pty) are safer than in threads.
     pool: 'forks',
+    // vitest's default in a run is one worker fewer than the cores: one worker on CI's two. The
+    // tests wait on child processes, servers and the disk much of the time, so two workers keep both
+    // cores busy there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Files share their worker's module cache instead of importing src/, zod, pdf-lib... afresh for
+    // each of the ~85 files (about half the CPU time of a run). What a test changes globally it
+    // undoes: spies, stubbed env and globals are restored after every test, runInProcess restores
+    // the working directory, tests that set process.env.TZ/XDG_* put them back.
+    isolate: false,
+    restoreMocks: true,
+    unstubEnvs: true,
+    unstubGlobals: true,
   },
 });

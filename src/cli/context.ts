@@ -67,8 +67,7 @@ export class CommandContext {
             local: globals.local,
             sandbox: globals.sandbox,
             baseUrl: globals.baseUrl,
-            // commander folds SHIPPER_API_KEY into --api-key; only a different value came from the flag.
-            apiKey: globals.apiKey !== undefined && globals.apiKey !== env.SHIPPER_API_KEY ? globals.apiKey : undefined,
+            apiKey: globals.apiKey,
             profile: globals.profile,
             store: globals.store,
             tariff: globals.tariff,

@@ -2,7 +2,7 @@
  * The commander program: global flags, one register function per command group, and the factory
  * that turns a parsed command into a CommandContext.
  */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerBolCommand } from './commands/bol.js';
 import { registerCompletionCommands } from './commands/completion.js';
@@ -43,7 +43,8 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .option('--sandbox', "use the configured sandbox server (implies --remote)", false)
     .option('--local', 'use the local engine even when the config or SHIPPER_MODE says remote')
     .option('--profile <name>', 'config profile for remote mode: base URL and API key (env SHIPPER_PROFILE)')
-    .addOption(new Option('--api-key <key>', 'API key for the server (shipper serve: the key clients must send)').env('SHIPPER_API_KEY'))
+    // Not Option.env(): commander would read process.env, not the environment main() was given.
+    .option('--api-key <key>', 'API key for the server (env SHIPPER_API_KEY; shipper serve: the key clients must send)')
     .option('--no-color', 'no colours (also NO_COLOR)')
     .showSuggestionAfterError(true)
     // Set before the subcommands are added, which copy it: their usage errors must exit 2 through main(), not 1 through process.exit.

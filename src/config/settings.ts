@@ -202,8 +202,10 @@ export interface Settings {
 }
 
 /** Where the store lives when nothing says otherwise: the user's data directory. */
-export function defaultStoreDir(): string {
-  return envPaths('shipper', { suffix: '' }).data;
+export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  // env-paths reads process.env; main() is given its environment (tests run it in process).
+  if (platform === 'darwin' || platform === 'win32') return envPaths('shipper', { suffix: '' }).data;
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'shipper');
 }
 
 type Candidate<T> = [SettingSource, T | undefined];
@@ -283,7 +285,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     apiKey,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: retries ?? DEFAULT_RETRIES,
-    store: store ? resolve(store) : defaultStoreDir(),
+    store: store ? resolve(store) : defaultStoreDir(env),
     tariff: flags.tariff ?? env.SHIPPER_TARIFF ?? config.tariff,
     clockStart,
     serveApiKey: env.SHIPPER_SERVE_API_KEY || undefined,

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import type { Shipment } from '../../src/domain/schemas.js';
-import { storeCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { readPdf } from '../bol/pdf-reader.js';
 
 let store: string;
 let out: string;
 let cleanups: Array<() => Promise<void>> = [];
-let cli: ReturnType<typeof storeCli>;
+let cli: ReturnType<typeof storeInProcess>;
 let shipments: Shipment[];
 
 const address = (name: string, postalCode: string, city: string, state: string) => ({ name, street1: '1 Dock Rd', city, state, postalCode });
@@ -20,7 +21,7 @@ beforeAll(async () => {
   store = storeTemp.dir;
   out = outTemp.dir;
   cleanups = [storeTemp.cleanup, outTemp.cleanup];
-  cli = storeCli(store);
+  cli = storeInProcess(store);
   const api = new LocalApi({ storeDir: store });
   shipments = [];
   for (const refNumber of ['PO-7781', null]) {
@@ -38,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(cleanups.map((cleanup) => cleanup())));
 
-describe('shipper bol (spawned CLI)', () => {
+describe('shipper bol (in process)', () => {
   it('writes one PDF to the named file with the BOL number, the rows and the partner reference line', async () => {
     const file = join(out, 'one.pdf');
     const result = await cli(['bol', shipments[0]!.id, '--template', 'acme-logistics', '-o', file]);
@@ -85,7 +86,7 @@ describe('shipper bol (spawned CLI)', () => {
     expect(await readdir(dir)).toEqual([`BOL-${shipments[0]!.orderNumber}.pdf`]);
     const empty = await tempDir();
     try {
-      const none = await storeCli(empty.dir)(['bol', '--all', '-o', join(out, 'none'), '--json']);
+      const none = await storeInProcess(empty.dir)(['bol', '--all', '-o', join(out, 'none'), '--json']);
       expect(none.code).toBe(0);
       expect(JSON.parse(none.stdout)).toEqual({ written: [], skipped: [], failed: [] });
     } finally {

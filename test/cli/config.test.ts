@@ -2,7 +2,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -15,7 +16,7 @@ afterEach(() => cleanup());
 
 /** The CLI with its config under the temporary directory (XDG_CONFIG_HOME, as conf resolves it). */
 const cli = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
-  runCli(args, { env: { XDG_CONFIG_HOME: dir, SHIPPER_CONFIG_DIR: undefined, ...options.env }, input: options.input });
+  runInProcess(args, { env: { XDG_CONFIG_HOME: dir, SHIPPER_CONFIG_DIR: undefined, ...options.env }, input: options.input });
 
 const configFile = () => join(dir, 'shipper', 'config.json');
 

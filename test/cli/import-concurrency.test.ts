@@ -1,7 +1,8 @@
 /**
  * Real processes on one store: two imports at once lose nothing and never share an order number;
  * an import killed with SIGKILL leaves a store that every command reads, and running it again
- * completes it without duplicates; Ctrl-C stops it cleanly and says what was booked.
+ * completes it without duplicates; Ctrl-C stops it cleanly and says what was booked. The imports
+ * are processes of the built CLI; what is read back afterwards, once they ended, is read in process.
  */
 import { spawn } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
@@ -9,15 +10,20 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
 import { BIN, ISOLATED_SETTINGS, runCli, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { shipmentsCsv } from '../helpers/csv.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let store: string;
+/** The built CLI, a process of its own. */
 let shipper: (args: string[]) => Promise<CliResult>;
+/** The CLI in process, for reading the store back once the processes ended. */
+let reader: (args: string[]) => Promise<CliResult>;
 beforeEach(async () => {
   work = await tempDir('shipper-concurrency-');
   store = join(work.dir, 'store');
   shipper = storeCli(store);
+  reader = storeInProcess(store);
 });
 afterEach(() => work.cleanup());
 
@@ -31,7 +37,7 @@ async function allShipments(): Promise<Shipment[]> {
   const items: Shipment[] = [];
   let cursor: string | null = null;
   do {
-    const result = await shipper(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])]);
+    const result = await reader(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     const page = JSON.parse(result.stdout) as Page<Shipment>;
@@ -140,10 +146,10 @@ describe('an import killed with SIGKILL', () => {
     const partial = await allShipments();
     expect(partial.length).toBeLessThan(total);
     expectNoDuplicates(partial, partial.map((shipment) => shipment.refNumber!));
-    const one = await shipper(['shipment', 'get', partial[0]!.id]);
+    const one = await reader(['shipment', 'get', partial[0]!.id]);
     expect(one.code, one.stderr).toBe(0);
-    expect((await shipper(['quote', 'list', '--limit', '5'])).code).toBe(0);
-    expect((await shipper(['shipment', 'list'])).code).toBe(0);
+    expect((await reader(['quote', 'list', '--limit', '5'])).code).toBe(0);
+    expect((await reader(['shipment', 'list'])).code).toBe(0);
 
     // The lock the killed process held is taken over at once (its holder is dead): no command waits.
     const rerun = await runCli(['--store', store, 'import', file, '--json'], { timeoutMs: 90_000 });

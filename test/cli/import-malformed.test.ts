@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { csvLine, HEADER, rowCells, shipmentsCsv } from '../helpers/csv.js';
 import { WEDNESDAY } from '../helpers/fixtures.js';
 
@@ -17,7 +18,7 @@ let shipper: (args: string[]) => Promise<CliResult>;
 beforeAll(async () => {
   work = await tempDir('shipper-malformed-');
   store = join(work.dir, 'store');
-  const cli = storeCli(store);
+  const cli = storeInProcess(store);
   shipper = (args) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY } });
   // A store with something in it, so that "unchanged" means something.
   await writeFile(join(work.dir, 'good.csv'), shipmentsCsv(2, 2, 'GOOD'));

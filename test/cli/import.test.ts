@@ -1,10 +1,11 @@
-/** `shipper import` end to end: the built CLI on temporary stores and files. */
+/** `shipper import` end to end: the CLI (in process) on temporary stores and files; the progress bar in a real terminal. */
 import { DOCUMENTATION_PREFIX_WARNING } from '../../src/domain/bolNumber.js';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
-import { ISOLATED_SETTINGS, ROOT, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { ROOT, tempDir, type CliResult } from '../helpers/cli.js';
+import { runInProcess, storeInProcess } from '../helpers/inProcess.js';
 import { csvLine, HEADER, rowCells, shipmentsCsv } from '../helpers/csv.js';
 import { WEDNESDAY } from '../helpers/fixtures.js';
 
@@ -14,7 +15,7 @@ let shipper: (args: string[], env?: Record<string, string>) => Promise<CliResult
 beforeEach(async () => {
   work = await tempDir('shipper-import-cli-');
   store = join(work.dir, 'store');
-  const cli = storeCli(store);
+  const cli = storeInProcess(store);
   shipper = (args, env = {}) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY, ...env }, cwd: work.dir });
 });
 afterEach(() => work.cleanup());
@@ -152,26 +153,22 @@ describe('shipper import', () => {
 });
 
 describe('the progress bar', () => {
-  const viaTerminal = (command: string, env: Record<string, string | undefined>) =>
-    new Promise<string>((resolve, reject) => {
-      // util-linux `script` runs the command on a pseudo-terminal, as a person at a terminal would.
-      import('node:child_process').then(({ execFile }) =>
-        execFile('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', CI: undefined, SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR, ...env }, cwd: work.dir }, (error, stdout) =>
-          error ? reject(error) : resolve(stdout),
-        ),
-      );
-    });
+  // stderr a terminal, in process; the bar drawn in a real pseudo-terminal by the built CLI: progress.test.ts.
+  const onTerminal = (extra: string[], env: Record<string, string | undefined>, csv: string) =>
+    runInProcess(['--store', store, 'import', csv, ...extra], { env: { SHIPPER_NOW: WEDNESDAY, CI: undefined, ...env }, cwd: work.dir, stderrColumns: 100 });
 
   it('shows on a terminal, and not in CI or with --json', async () => {
     const csv = await file('orders.csv', shipmentsCsv(3, 1));
-    const command = (extra: string) => `${process.execPath} ${join(ROOT, 'bin', 'shipper.js')} --store ${store} import ${csv} ${extra}`;
-    const shown = await viaTerminal(command('--dry-run'), { SHIPPER_NOW: WEDNESDAY });
-    expect(shown).toMatch(/Checking [█░]+ +\d+%  \d+ shipments/);
-    expect(shown).toMatch(/Checked .*3 valid shipments/);
-    const inCi = await viaTerminal(command('--dry-run'), { SHIPPER_NOW: WEDNESDAY, CI: 'true' });
-    expect(inCi).not.toContain('█');
-    const json = await viaTerminal(command('--dry-run --json'), { SHIPPER_NOW: WEDNESDAY });
-    expect(json).not.toContain('█');
+    const shown = await onTerminal(['--dry-run'], {}, csv);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toMatch(/Checking [█░]+ +\d+%  \d+ shipments/);
+    expect(shown.stdout).toMatch(/Checked .*3 valid shipments/);
+    const inCi = await onTerminal(['--dry-run'], { CI: 'true' }, csv);
+    expect(inCi.code).toBe(0);
+    expect(inCi.stdout + inCi.stderr).not.toContain('█');
+    const json = await onTerminal(['--dry-run', '--json'], {}, csv);
+    expect(json.code).toBe(0);
+    expect(json.stdout + json.stderr).not.toContain('█');
   });
 });
 

@@ -2,21 +2,22 @@ import { readdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteSchema } from '../../src/domain/schemas.js';
-import { storeCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 
 let store: string;
 let cleanup: () => Promise<void>;
-let cli: ReturnType<typeof storeCli>;
+let cli: ReturnType<typeof storeInProcess>;
 beforeAll(async () => {
   ({ dir: store, cleanup } = await tempDir());
-  cli = storeCli(store);
+  cli = storeInProcess(store);
 });
 afterAll(() => cleanup());
 
 const LANE = ['quote', '--from', '60601', '--to', '10001'];
 const ANSI = /\u001b\[/;
 
-describe('shipper quote (spawned CLI, temporary store)', () => {
+describe('shipper quote (in process, temporary store)', () => {
   it('prints a Quote with the five seed fields and the additive ones, and quote get returns the same', async () => {
     const created = await cli([...LANE, '--component', 'pallets=2,weight=1200,dims=48x40x48', '--json']);
     expect(created.code).toBe(0);
@@ -126,7 +127,7 @@ describe('shipper quote (spawned CLI, temporary store)', () => {
     const link = join(store, '..', `dangling-${process.pid}`);
     await symlink(join(store, '..', 'no-such-target'), link);
     try {
-      const result = await storeCli(join(link, 'store'))([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48']);
+      const result = await storeInProcess(join(link, 'store'))([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48']);
       expect(result.code).toBe(5);
       expect(result.stderr.trim().split('\n')).toEqual([`shipper: cannot create the store directory ${join(link, 'store', 'quotes')}: ${link} is a symbolic link to a missing directory`]);
     } finally {

@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDir, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const KEY = 'remote-key-0123456789';
@@ -16,9 +17,9 @@ let server: ServeProcess;
 let serverStore: string;
 let configDir: string;
 
-/** The CLI with its own empty config, quick to give up. */
+/** The CLI (in process; the server is a real `shipper serve`) with its own empty config, quick to give up. */
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  runCli(args, { env: { SHIPPER_CONFIG_DIR: configDir, SHIPPER_RETRIES: '0', ...env } });
+  runInProcess(args, { env: { SHIPPER_CONFIG_DIR: configDir, SHIPPER_RETRIES: '0', ...env } });
 
 function expectOneLine(result: CliResult, code: number, pattern: RegExp): void {
   expect(result.code, result.stderr).toBe(code);
@@ -122,7 +123,8 @@ describe('remote mode', () => {
     expect(failed.stderr).toMatch(/the service could not read or write its store/);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
     expect(failed.stderr).not.toContain(serverStore);
-    expect(server.stderr()).toMatch(new RegExp(`${id}\\.json is damaged`));
+    // Its log line comes through a pipe: it may arrive just after the answer.
+    await vi.waitFor(() => expect(server.stderr()).toMatch(new RegExp(`${id}\\.json is damaged`)), { timeout: 5_000 });
   });
 
   it('needs a base URL for a profile without one', async () => {

@@ -1,9 +1,13 @@
-/** `shipper serve` as a process: listening line, access log, API key sources, signals, start-up errors. */
+/**
+ * `shipper serve` as a process: listening line, access log, API key sources, signals. Start-up
+ * errors (it never listens) run in process.
+ */
 import { connect } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 
 const QUOTE = JSON.stringify({
@@ -83,23 +87,23 @@ describe('shipper serve', () => {
     const server = await startServe({ store });
     try {
       const { port } = new URL(server.url);
-      const taken = await runCli(['--store', store, 'serve', '--port', port]);
+      const taken = await runInProcess(['--store', store, 'serve', '--port', port]);
       expect(taken.code).toBe(2);
       expect(taken.stderr).toBe(`shipper: port ${port} on 127.0.0.1 is in use; pick another with --port (0: any free port)\n`);
     } finally {
       await server.stop();
     }
-    const remote = await runCli(['--store', store, '--base-url', 'http://127.0.0.1:1', 'serve', '--port', '0']);
+    const remote = await runInProcess(['--store', store, '--base-url', 'http://127.0.0.1:1', 'serve', '--port', '0']);
     expect(remote.code).toBe(2);
     expect(remote.stderr).toMatch(/serves the local engine and store/);
-    const badPort = await runCli(['--store', store, 'serve', '--port', '70000']);
+    const badPort = await runInProcess(['--store', store, 'serve', '--port', '70000']);
     expect(badPort.code).toBe(2);
   });
 
   it('fails at start-up, not at the first request, on a store it cannot create (exit 5)', async () => {
     const blocker = join(store, 'a-file');
     await writeFile(blocker, '');
-    const result = await runCli(['--store', join(blocker, 'store'), 'serve', '--port', '0']);
+    const result = await runInProcess(['--store', join(blocker, 'store'), 'serve', '--port', '0']);
     expect(result.code).toBe(5);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^shipper: cannot use the store directory .*a-file\/store: .*not a directory/);
@@ -108,7 +112,7 @@ describe('shipper serve', () => {
   it('fails at start-up, not at the first request, on a bad tariff (exit 5)', async () => {
     const tariff = join(store, 'bad-tariff.json');
     await writeFile(tariff, '{"not": "a tariff"}');
-    const result = await runCli(['--store', store, '--tariff', tariff, 'serve', '--port', '0']);
+    const result = await runInProcess(['--store', store, '--tariff', tariff, 'serve', '--port', '0']);
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/^shipper: the tariff .*bad-tariff\.json is invalid/);
   });

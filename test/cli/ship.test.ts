@@ -1,10 +1,11 @@
-/** `shipper ship`, `shipper shipment get|list` and `shipper location ...`, run as a user runs them. */
+/** `shipper ship`, `shipper shipment get|list` and `shipper location ...`, run as a user runs them (in process). */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidBolNumber } from '../../src/domain/bolNumber.js';
 import type { Page, Quote, Shipment } from '../../src/domain/schemas.js';
-import { storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { WEDNESDAY } from '../helpers/fixtures.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
@@ -12,7 +13,7 @@ let shipper: (args: string[], env?: Record<string, string>) => Promise<CliResult
 
 beforeAll(async () => {
   store = await tempDir('shipper-ship-');
-  const cli = storeCli(store.dir);
+  const cli = storeInProcess(store.dir);
   shipper = (args, env = {}) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY, ...env } });
   for (const args of [
     ['location', 'add', 'chicago-dc', '--name', 'Acme Chicago DC', '--street1', '2100 S Halsted St', '--city', 'Chicago', '--state', 'IL', '--zip', '60608', '--contact', 'Dana Ruiz', '--phone', '312-555-0100'],
@@ -171,11 +172,11 @@ describe('shipper ship in one step', () => {
 
 describe('shipper shipment list / get', () => {
   it('lists newest first with order number, ref, lane, pallets, weight, price, transit days and ETA; --limit and --json', async () => {
-    // Its own store on the real clock: SHIPPER_NOW restarts at the same instant in every process, so
-    // ids (which sort by time) of separate processes would not follow the booking order.
+    // Its own store on the real clock: SHIPPER_NOW restarts at the same instant in every run, so
+    // ids (which sort by time) of separate runs would not follow the booking order.
     const own = await tempDir('shipper-list-');
     try {
-      const cli = storeCli(own.dir);
+      const cli = storeInProcess(own.dir);
       for (const [ref, weight] of [['L-1', '500'], ['L-2', '900'], ['L-3', '1300']] as const) {
         const booked = await cli(['ship', '--ref', ref, '--shipper', 'name=A,street1=1 A St,city=Chicago,state=IL,zip=60608', '--consignee', 'name=B,street1=2 B St,city=New York,state=NY,zip=10001', '-c', `pallets=2,weight=${weight},dims=48x40x48`]);
         expect(booked.code, booked.stderr).toBe(0);

@@ -3,10 +3,15 @@
  * (`--remote` to a `shipper serve` on another store): same exit codes, same messages on
  * stderr, the same JSON on stdout (ids and instants aside). Commands of other areas (ship,
  * shipment, import, bol) join by adding scenarios to SCENARIOS.
+ *
+ * The CLI runs in process in both modes (main() with its own streams and env; the server is a real
+ * `shipper serve`): what differs between the halves is the ShipperApi behind the CLI, not the
+ * process. That the built binary and main() in process agree is test/cli/inProcess.test.ts.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { CONTRACT_NOW } from './suite.js';
 
@@ -21,9 +26,9 @@ interface Scenario {
 }
 
 /**
- * Every local CLI process starts its SHIPPER_NOW clock afresh, so quotes of processes that ran
- * side by side have ids of about the same instant; the quote that must be the newest one in a
- * list is made an hour later on that clock (the same pickup day).
+ * Every local CLI run starts its SHIPPER_NOW clock afresh, so quotes of runs close together have
+ * ids of about the same instant; the quote that must be the newest one in a list is made an hour
+ * later on that clock (the same pickup day).
  */
 const LATER = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 3600_000).toISOString() };
 /** The same for the second booking, which `shipment list` must show as the newer one. */
@@ -110,11 +115,11 @@ describe('contract: the CLI, local and remote', () => {
     } as const;
     for (const mode of ['local', 'remote'] as const) {
       const { args, env: modeEnv } = modes[mode];
-      const seed = await runCli([...args, 'quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], { env: { ...env, ...modeEnv } });
+      const seed = await runInProcess([...args, 'quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], { env: { ...env, ...modeEnv } });
       const quoteId = (JSON.parse(seed.stdout) as { id: string }).id;
       const run = (scenario: Scenario) =>
-        runCli([...args, ...scenario.args.map((arg) => arg.replace('{quote}', quoteId).replace('{tmp}', scratch))], { env: { ...env, ...modeEnv, ...scenario.env } });
-      // Phase 1 in parallel (independent), then phase 2 in order.
+        runInProcess([...args, ...scenario.args.map((arg) => arg.replace('{quote}', quoteId).replace('{tmp}', scratch))], { env: { ...env, ...modeEnv, ...scenario.env } });
+      // Phase 1 (independent scenarios), then phase 2 in order; in-process runs take turns.
       const first = await Promise.all(SCENARIOS.map((scenario) => (scenario.phase ? undefined : run(scenario))));
       for (const [index, scenario] of SCENARIOS.entries()) if (scenario.phase) first[index] = await run(scenario);
       results[mode] = first as CliResult[];

@@ -9,8 +9,10 @@ import { main } from '../../src/cli/main.js';
 import { ISOLATED_SETTINGS, type CliOptions, type CliResult } from './cli.js';
 
 export interface InProcessOptions extends Omit<CliOptions, 'timeoutMs'> {
-  /** Pretend stdout and stderr are terminals of this width (tables, colours stay off with NO_COLOR). */
+  /** Pretend stdout is a terminal of this width (tables; colours stay off with NO_COLOR). */
   columns?: number;
+  /** Pretend stderr is a terminal of this width (progress bars). */
+  stderrColumns?: number;
 }
 
 /** Commands that change the working directory's meaning (`bol` writes there) run one at a time. */
@@ -22,13 +24,18 @@ export function runInProcess(args: string[], options: InProcessOptions = {}): Pr
   return run;
 }
 
+/** runInProcess with `--store <dir>` prepended: the in-process twin of storeCli. */
+export function storeInProcess(store: string) {
+  return (args: string[], options: InProcessOptions = {}) => runInProcess(['--store', store, ...args], options);
+}
+
 async function runNow(args: string[], options: InProcessOptions): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   let stdout = '';
   let stderr = '';
   const out = Object.assign(new PassThrough(), { isTTY: options.columns !== undefined, columns: options.columns });
-  const err = Object.assign(new PassThrough(), { isTTY: false });
+  const err = Object.assign(new PassThrough(), { isTTY: options.stderrColumns !== undefined, columns: options.stderrColumns });
   out.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   err.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const stdin = Object.assign(new PassThrough(), { isTTY: false });

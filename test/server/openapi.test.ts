@@ -12,7 +12,8 @@ import { LocalApi } from '../../src/api/local.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { DEFAULT_PROFILES } from '../../src/config/settings.js';
 import { createShipperServer } from '../../src/server/server.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -231,7 +232,7 @@ describe('publishing', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const served = await response.json();
-      const printed = await runCli(['openapi']);
+      const printed = await runInProcess(['openapi']);
       expect(printed.code).toBe(0);
       expect(printed.stderr).toBe('');
       expect(JSON.parse(printed.stdout)).toEqual(served);

@@ -1,16 +1,17 @@
-/** Terminal conventions of the built CLI: no prompts without a TTY, one-line errors, completion, help. */
+/** Terminal conventions of the CLI (in process): no prompts without a TTY, one-line errors, completion, help. */
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, storeCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess, storeInProcess } from '../helpers/inProcess.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
-let cli: ReturnType<typeof storeCli>;
+let cli: ReturnType<typeof storeInProcess>;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-terminal-'));
-  cli = storeCli(join(dir, 'store'));
+  cli = storeInProcess(join(dir, 'store'));
 });
 afterAll(async () => cleanup());
 
@@ -49,7 +50,7 @@ describe('errors', () => {
 
 describe('shipper completion', () => {
   it('prints a bash script that completes commands, subcommands, flags and values', async () => {
-    const result = await runCli(['completion', 'bash']);
+    const result = await runInProcess(['completion', 'bash']);
     expect(result.code).toBe(0);
     const script = join(dir, 'shipper.bash');
     await writeFile(script, result.stdout);
@@ -71,7 +72,7 @@ describe('shipper completion', () => {
   });
 
   it('prints a zsh script built from the same commands', async () => {
-    const result = await runCli(['completion', 'zsh']);
+    const result = await runInProcess(['completion', 'zsh']);
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith('#compdef shipper\n')).toBe(true);
     expect(result.stdout).toContain("'transit:table of transit days and ETAs");
@@ -83,7 +84,7 @@ describe('shipper completion', () => {
   });
 
   it('refuses an unknown shell with exit 2', async () => {
-    const result = await runCli(['completion', 'powershell']);
+    const result = await runInProcess(['completion', 'powershell']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^shipper: .*powershell.*bash, zsh, fish/);
   });
@@ -92,7 +93,7 @@ describe('shipper completion', () => {
 describe('--help', () => {
   it('lists examples for the wizard, transit and completion', async () => {
     for (const command of [['quote'], ['transit'], ['completion'], []]) {
-      const result = await runCli([...command, '--help']);
+      const result = await runInProcess([...command, '--help']);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/Examples?:\n\s+\$ \S/);
     }

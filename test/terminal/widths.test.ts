@@ -65,7 +65,8 @@ async function atEveryWidth(args: string[]) {
   const screens = await Promise.all(WIDTHS.map((columns) => screen(args, columns)));
   return WIDTHS.map((columns, index) => {
     const { code, lines } = screens[index]!;
-    for (const line of lines) expect([...line].length, `${args.join(' ')} at ${columns} columns: ${line}`).toBeLessThanOrEqual(columns);
+    // A path is printed whole, to be copied, however deep the temporary directory is.
+    for (const line of lines.filter((text) => !text.includes(dir))) expect([...line].length, `${args.join(' ')} at ${columns} columns: ${line}`).toBeLessThanOrEqual(columns);
     return { columns, code, lines, text: lines.join('\n') };
   });
 }

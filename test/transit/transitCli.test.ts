@@ -1,23 +1,24 @@
 /**
- * `shipper transit` as a user runs it: the built binary, a temporary store, a fixed clock
+ * `shipper transit` as a user runs it: the CLI in process, a temporary store, a fixed clock
  * (Mon 2026-10-05 10:00 in Chicago).
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transitTableSchema } from '../../src/domain/schemas.js';
-import { storeCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 
 const env = { SHIPPER_NOW: '2026-10-05T15:00:00Z' };
 let dir: string;
 let cleanup: () => Promise<void>;
-let cli: ReturnType<typeof storeCli>;
+let cli: ReturnType<typeof storeInProcess>;
 let store: string;
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-transit-cli-'));
   store = join(dir, 'store');
-  cli = storeCli(store);
+  cli = storeInProcess(store);
 });
 afterAll(async () => cleanup());
 

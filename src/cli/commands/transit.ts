@@ -203,7 +203,9 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}`, 'example: shipper transit --from 60601 --to 10001 --to 30301');
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
   if (options.to.includes('-') && ctx.io.streams.stdin.isTTY) throw new UsageError('--to - reads ZIPs from stdin: pipe them in (e.g. cat zips.txt | shipper transit ...)');
-  const destinations = resolveDestinations(options.to, (path) => readFileSync(path === '-' ? 0 : path, 'utf8'));
+  // - is the stdin main() was given, not fd 0 (main() runs in process in tests, with streams of its own).
+  const stdinText = options.to.includes('-') ? await (await import('node:stream/consumers')).text(ctx.io.streams.stdin) : '';
+  const destinations = resolveDestinations(options.to, (path) => (path === '-' ? stdinText : readFileSync(path, 'utf8')));
   const today = await todayAtOrigin(ctx, options.from);
 
   const { table, bad, asked } = await transitLanes(await ctx.api(), options, destinations, today);
