@@ -16,8 +16,12 @@
  * - Seeds are random (a fuzz run that always tries the same inputs finds nothing new); fast-check
  *   prints the seed and the counterexample's path when a property fails. `SHIPPER_FUZZ_SEED=S`
  *   (with the failing property's path in the message) replays it.
- * - `SHIPPER_FUZZ_TALLY=FILE` appends one JSON line per property with the inputs it tried, for a
- *   campaign's figures.
+ * - `SHIPPER_FUZZ_TALLY=FILE` appends one JSON line per test file with the inputs it tried, by
+ *   kind and outcome, for a campaign's figures. `SHIPPER_FUZZ_DUMP=FILE` (bol.test.ts) writes a
+ *   failing BOL's request, extracted text and PDF there.
+ *
+ * A campaign: `SHIPPER_FUZZ_RUNS=60 SHIPPER_FUZZ_TALLY=/tmp/tally.jsonl npx vitest run test/fuzz`
+ * (about 10 minutes on 2 cores; build first, server.test.ts starts the built `shipper serve`).
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -37,7 +37,7 @@ const PARTIES = ['shipper', 'consignee', 'billTo'] as const;
 const ADDRESS_FIELDS = ['name', 'street1', 'street2', 'city', 'state', 'postalCode', 'countryCode', 'contactName', 'phone'] as const;
 const SHIPMENT_COLUMNS = ['shipmentKey', 'refNumber', 'pickupDate', 'accessorials', 'specialInstructions', 'carrierName', 'scac', 'proNumber', 'freightTerms', 'declaredValue', 'codAmount', 'codFeeTerms', 'codCustomerCheck', 'readyTime', 'closeTime', 'fob', 'masterBol', 'emergencyPhone'] as const;
 const COMPONENT_COLUMNS = ['palletCount', 'poundsWeight', 'length', 'width', 'height', 'description', 'nmfcCode', 'packagingType', 'pieceCount', 'unNumber', 'properShippingName', 'hazardClass', 'packingGroup'] as const;
-export const COLUMNS: readonly string[] = [
+const COLUMNS: readonly string[] = [
   ...SHIPMENT_COLUMNS,
   ...PARTIES.flatMap((party) => ADDRESS_FIELDS.map((field) => `${party}${field.charAt(0).toUpperCase()}${field.slice(1)}`)),
   ...COMPONENT_COLUMNS,
