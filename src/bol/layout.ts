@@ -586,6 +586,8 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
   const leftWidth = Math.round(ctx.width * 0.54);
   const rightWidth = ctx.width - leftWidth;
   const rightX = ctx.left + leftWidth;
+  /** Lines the special instructions may take: fewer when the addresses leave page 1 no more room. */
+  let instructionLines = SPECIAL_INSTRUCTIONS_MAX_LINES;
 
   const thirdParty: BoxContent = {
     label: 'THIRD PARTY FREIGHT CHARGES BILL TO',
@@ -625,7 +627,7 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
           size = SIZE.legal;
           lines = wrapAt(size);
         }
-        y += p.lines(clampLines(lines, SPECIAL_INSTRUCTIONS_MAX_LINES, width, size, metrics), x, y, size);
+        y += p.lines(clampLines(lines, instructionLines, width, size, metrics), x, y, size);
       }
       return Math.max(y - y0, 2 * p.lineHeight(SIZE.body));
     },
@@ -696,11 +698,19 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
   };
   const rightBoxes = [bolBox, carrierBox, termsBox];
 
-  // Draw both columns once to learn their heights, then again stretched to the taller one.
+  // Draw both columns once to learn their heights, then again stretched to the taller one. The
+  // header, the order table and the carrier table's head must fit page 1 (rows may move on): with
+  // the longest addresses the special instructions give up lines, down to one.
   const scratch = new PageOps(ctx.pageHeight, metrics);
-  const leftHeight = drawColumn(ctx, scratch, ctx.left, top, leftWidth, leftBoxes);
-  const rightHeight = drawColumn(ctx, scratch, rightX, top, rightWidth, rightBoxes);
-  const sectionHeight = Math.max(leftHeight, rightHeight);
+  const tablesHeight = drawCustomerOrderTable(ctx, scratch, 0) + 5 + drawCarrierTableHeader(ctx, scratch, 0, 'CARRIER INFORMATION');
+  let sectionHeight: number;
+  for (;;) {
+    const leftHeight = drawColumn(ctx, scratch, ctx.left, top, leftWidth, leftBoxes);
+    const rightHeight = drawColumn(ctx, scratch, rightX, top, rightWidth, rightBoxes);
+    sectionHeight = Math.max(leftHeight, rightHeight);
+    if (top + sectionHeight + 5 + tablesHeight <= ctx.pageHeight - MARGIN || instructionLines <= 1) break;
+    instructionLines--;
+  }
   drawColumn(ctx, page, ctx.left, top, leftWidth, leftBoxes, sectionHeight);
   drawColumn(ctx, page, rightX, top, rightWidth, rightBoxes, sectionHeight);
   top += sectionHeight + 5;

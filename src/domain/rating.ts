@@ -186,8 +186,10 @@ function unsafePrice(price: PriceBreakdown & { quotedPriceInCents: number }): Vi
 
 export function rateQuote({ id, request, origin, destination, tariff, now }: RateQuoteInput): RatedQuote {
   const violations: Violation[] = [];
+  // Indexes of the list as sent; a code sent twice is one service, charged once.
+  const accessorials = [...new Set(request.accessorials)];
   request.accessorials.forEach((code, index) => {
-    if (!(code in tariff.accessorials)) {
+    if (!(code in tariff.accessorials) && request.accessorials.indexOf(code) === index) {
       violations.push({
         field: `accessorials[${index}]`,
         message: `unknown accessorial ${code}; known: ${Object.keys(tariff.accessorials).join(', ')}`,
@@ -200,7 +202,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
 
   const orderComponents = request.orderComponents.map(rateComponent);
   const miles = tariffMiles(origin, destination, tariff);
-  const price = priceShipment(orderComponents, miles, request.accessorials, tariff);
+  const price = priceShipment(orderComponents, miles, accessorials, tariff);
   const priceViolations = unsafePrice(price);
   if (priceViolations.length > 0) return { ok: false, violations: priceViolations };
   const { quotedPriceInCents, ...priceBreakdown } = price;
@@ -232,7 +234,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
       origin: placeOf(origin),
       destination: placeOf(destination),
       miles,
-      accessorials: request.accessorials,
+      accessorials,
       orderComponents,
       priceBreakdown,
       createdAt: now.toISOString(),

@@ -159,7 +159,8 @@ export const orderComponentInputSchema = z
   .strictObject(componentBaseShape)
   .superRefine(
     (component, ctx) => {
-      if (typeof component !== 'object' || component === null) return;
+      // Runs on any input (when: true): a list or a scalar is refused as a whole, not for its dimensions.
+      if (typeof component !== 'object' || component === null || Array.isArray(component)) return;
       const { dimensions, palletDimensions } = component as { dimensions?: unknown; palletDimensions?: unknown };
       if (dimensions === undefined && palletDimensions === undefined) {
         ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'dimensions are required (length, width and height of one pallet)' });
@@ -308,11 +309,12 @@ export const accessorialCodeSchema = z
   .regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' })
   .meta({ description: 'Accessorial service code, e.g. LIFTGATE_PICKUP, LIFTGATE_DELIVERY, RESIDENTIAL_DELIVERY, INSIDE_DELIVERY, APPOINTMENT' });
 
+/** Kept as sent (a repeated code counts once: rating.ts), so that `accessorials[i]` names the code the client sent at i. */
 const accessorialsSchema = z
   .array(accessorialCodeSchema, { error: 'accessorials must be a list of codes' })
   .max(20)
   .optional()
-  .transform((codes) => [...new Set(codes ?? [])]);
+  .transform((codes) => codes ?? []);
 
 export const quoteRequestSchema = z.strictObject({
   origin: placeInputSchema,

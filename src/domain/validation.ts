@@ -9,11 +9,19 @@ import type { Violation } from './schemas.js';
 
 export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; violations: Violation[] };
 
+/** A key written as it is (`.height`, `.85` in a tariff); any other key is written in brackets as a JSON string. */
+const PLAIN_KEY = /^[\w$-]+$/;
+
+/**
+ * `orderComponents[0].dimensions.height`. A key that is not a plain name (an unknown `a.b`, ` `,
+ * a control character) is written `["a.b"]`, so that every path reads back one way.
+ */
 export function formatFieldPath(path: ReadonlyArray<PropertyKey>): string {
   let field = '';
   for (const key of path) {
     if (typeof key === 'number') field += `[${key}]`;
-    else field += field === '' ? String(key) : `.${String(key)}`;
+    else if (PLAIN_KEY.test(String(key))) field += field === '' ? String(key) : `.${String(key)}`;
+    else field += `[${JSON.stringify(String(key))}]`;
   }
   return field === '' ? '(body)' : field;
 }
@@ -33,7 +41,7 @@ export function violationsFromZod(error: z.ZodError, schema?: z.ZodType): Violat
       const known = schema ? objectKeysAt(schema, issue.path) : [];
       for (const key of issue.keys) {
         const meant = didYouMean(key, known);
-        add(formatFieldPath([...issue.path, key]), `unknown field ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
+        add(formatFieldPath([...issue.path, key]), `unknown field ${PLAIN_KEY.test(key) ? key : JSON.stringify(key)}${meant ? ` (did you mean ${meant}?)` : ''}`);
       }
       continue;
     }

@@ -63,7 +63,12 @@ function forPdfLib(font: Font): Font {
   const glyphFor = (codePoint: number): Glyph => {
     let glyph = glyphs.get(codePoint);
     if (!glyph) {
-      glyph = font.glyphForCodePoint(codePoint);
+      const found = font.glyphForCodePoint(codePoint);
+      // fontkit keeps one Glyph per id with the code points of whoever asked first: a glyph first
+      // met as a part of another (the dotless i inside í, in an earlier document's subset) has
+      // none, and pdf-lib's ToUnicode map, built from them, would lose the character from the
+      // PDF's text (search, copy) while the page still shows it.
+      glyph = found.codePoints.includes(codePoint) ? found : (Object.create(found, { codePoints: { value: [codePoint] } }) as Glyph);
       glyphs.set(codePoint, glyph);
     }
     return glyph;

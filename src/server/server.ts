@@ -22,6 +22,8 @@ import {
 } from '../api/wire.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { deprecationWarnings, parseRequest } from '../domain/validation.js';
+import { answerClientErrors } from './clientError.js';
+import { malformedJsonDetail } from './jsonSyntax.js';
 import { matchRoute } from './routes.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -105,6 +107,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       });
   });
 
+  answerClientErrors(server);
+
   async function handle(req: IncomingMessage, url: URL): Promise<Reply> {
     const match = matchRoute(req.method ?? 'GET', url.pathname, req.headers.accept);
     if (match.kind === 'not-found') throw makeProblem(404, 'not-found', 'Not Found', `no route ${req.method} ${truncateForDetail(url.pathname)}`);
@@ -173,9 +177,19 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       'cache-control': 'no-store',
       ...reply.headers,
     };
-    // While shutting down, every answer closes its connection, so keep-alive clients let go.
-    // A request whose body was not read entirely (413, 415, 401) also closes: it cannot be reused.
-    if (closing || !req.complete) headers.connection = 'close';
+    // While shutting down, every answer closes its connection, so keep-alive clients let go; so
+    // does a 413, whose body is not read further. Another answer that did not need the body (404,
+    // 405, 415, 401) reads and drops it, up to the body limit: closing with unread bytes resets the
+    // connection, and a reset can make the client's side drop this answer before it is read.
+    if (closing || (!req.complete && reply.status === 413)) headers.connection = 'close';
+    else if (!req.complete) {
+      let dropped = 0;
+      req.on('data', (chunk: Buffer) => {
+        dropped += chunk.byteLength;
+        if (dropped > bodyLimit) req.socket.destroy();
+      });
+      req.resume();
+    }
     res.writeHead(reply.status, headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
     return payload.byteLength;
@@ -257,8 +271,9 @@ async function readJsonBody(req: IncomingMessage, limit: number, optional = fals
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (error) {
-    throw makeProblem(400, 'malformed-json', 'Malformed JSON', `the request body is not valid JSON: ${(error as Error).message}`);
+  } catch {
+    // Where, not V8's message: that quotes the body back.
+    throw makeProblem(400, 'malformed-json', 'Malformed JSON', malformedJsonDetail(text));
   }
   if (exceedsDepth(json, MAX_JSON_DEPTH)) {
     throw makeProblem(400, 'malformed-json', 'Malformed JSON', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`);

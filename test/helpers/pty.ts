@@ -32,13 +32,23 @@ export function spawnCliInPty(args: string[], options: { cwd: string; env?: Reco
   Object.assign(env, { TERM: 'xterm-256color', SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR!, ...options.env });
   const child: IPty = spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols: options.cols ?? 120, rows: options.rows ?? 60, cwd: options.cwd, env });
   let raw = '';
+  let lastDataAt = Date.now();
   let cursor = 0;
   const listeners = new Set<() => void>();
   child.onData((data) => {
     raw += data;
+    lastDataAt = Date.now();
     for (const listener of [...listeners]) listener();
   });
-  const exitCode = new Promise<number>((resolve) => child.onExit(({ exitCode: code }) => resolve(code)));
+  // The pty's last output can arrive after the exit event (more so on a loaded machine): the exit
+  // code resolves once the output has been quiet for 150 ms (at most 5 s after the exit).
+  const exitCode = new Promise<number>((resolve) =>
+    child.onExit(({ exitCode: code }) => {
+      const exitedAt = Date.now();
+      const settle = () => (Date.now() - lastDataAt >= 150 || Date.now() - exitedAt > 5000 ? resolve(code) : setTimeout(settle, 25));
+      settle();
+    }),
+  );
   const output = () => stripVTControlCharacters(raw);
 
   const waitFor = (pattern: RegExp | string, timeoutMs = 10_000) =>

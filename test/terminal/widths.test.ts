@@ -55,8 +55,6 @@ afterAll(() => cleanup());
 async function screen(args: string[], columns: number): Promise<{ code: number; lines: string[] }> {
   const session = spawnCliInPty(['--store', store, ...args], { cwd: dir, cols: columns, env: { SHIPPER_NOW: NOW, SHIPPER_BOL_COMPANY_PREFIX: '0614141', SHIPPER_CONFIG_DIR: join(dir, 'config') } });
   const code = await session.exitCode;
-  // Let the last output arrive.
-  await new Promise((resolve) => setTimeout(resolve, 50));
   return { code, lines: stripVTControlCharacters(session.raw()).split(/\r?\n/) };
 }
 
