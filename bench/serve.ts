@@ -161,7 +161,7 @@ const hello = await startChild(process.execPath, [
 // The access log is on (the default), written to /dev/null.
 const shipper = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0'], 'ignore');
 let uncached: { url: string; child: ChildProcess } | undefined;
-let failed = false;
+let failed: boolean;
 try {
   console.log(`shipper serve on loopback, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`);
 

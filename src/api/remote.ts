@@ -61,8 +61,10 @@ const BATCH_REQUEST_BYTES = 512 * 1024;
 const FALLBACK_CONCURRENCY = 8;
 
 // Every operation is a method, made from the table in the constructor.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the class gets these methods in its constructor
 export interface RemoteApi extends OperationMethods {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class RemoteApi implements ShipperApi {
   readonly mode = 'remote' as const;
   private readonly baseUrl: string;

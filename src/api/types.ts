@@ -55,7 +55,5 @@ export interface ShipperApi extends OperationMethods {
   close(): Promise<void>;
 }
 
-export type ListQuery = OptionsOf<Operations['listShipments']>;
-export type WriteOptions = OptionsOf<Operations['createShipment']>;
 /** One shipment of a batch: the request body and, for safe retries and re-imports, its key. */
 export type ShipmentBatchItem = z.input<Operations['createShipments']['body']['schema']>['items'][number];

@@ -30,7 +30,6 @@ import { billKeyOf, carrierBillSchema, ratingClassOf, type CarrierBill } from '.
 import { accessorialsMeantBy } from './chargeCodes.js';
 
 export const FINDING_CODES = ['REWEIGH', 'RECLASS', 'ACCESSORIAL', 'FUEL', 'OVERCHARGE', 'UNMATCHED', 'DUPLICATE'] as const;
-export type FindingCode = (typeof FINDING_CODES)[number];
 
 export const findingSchema = z.object({
   code: z.enum(FINDING_CODES),

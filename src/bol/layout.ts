@@ -580,7 +580,7 @@ function addressBox(ctx: Context, label: string, address: Shipment['shipper'], s
 }
 
 function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCount: number): number {
-  const { shipment, template, metrics } = ctx;
+  const { shipment, metrics } = ctx;
   let top = drawBand(ctx, page, number, pageCount, null);
 
   const leftWidth = Math.round(ctx.width * 0.54);

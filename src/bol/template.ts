@@ -53,7 +53,6 @@ export type FreightChargeTerms = (typeof FREIGHT_CHARGE_TERMS)[number];
  * `<refNumber> (<order number>)` (seed 2.3, partner-branded templates).
  */
 export const REFERENCE_FORMATS = ['order-number', 'ref-with-order-number'] as const;
-export type ReferenceFormat = (typeof REFERENCE_FORMATS)[number];
 
 /**
  * A template file. Strict: an unknown key is an error, so a typo ("colours") is reported instead

@@ -29,7 +29,6 @@ export const carrierSchema = z
       .pipe(z.string().regex(SCAC_PATTERN, { message: 'a SCAC is 2 to 4 letters, e.g. ODFL' })),
   })
   .meta({ description: 'The carrier: name and Standard Carrier Alpha Code (SCAC)' });
-export type Carrier = z.output<typeof carrierSchema>;
 
 /** PRO numbers as carriers print them: digits and letters, optionally with dashes, at most 20. */
 export const proNumberSchema = z
@@ -40,7 +39,6 @@ export const proNumberSchema = z
   .meta({ description: "The carrier's progressive (PRO) number, given or assigned from a configured PRO range" });
 
 export const FREIGHT_CHARGE_TERMS = ['PREPAID', 'COLLECT', 'THIRD_PARTY'] as const;
-export type FreightChargeTerms = (typeof FREIGHT_CHARGE_TERMS)[number];
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 export const localTimeSchema = z
@@ -60,7 +58,6 @@ export const pickupWindowSchema = z
     }
   })
   .meta({ description: 'Pickup window at the origin, local time' });
-export type PickupWindow = z.output<typeof pickupWindowSchema>;
 
 /** Money a carrier collects or insures: a whole number of cents, at most $10,000,000. */
 const MAX_CARRIER_AMOUNT_IN_CENTS = 1_000_000_000;
@@ -77,7 +74,6 @@ export const declaredValueSchema = z
     per: z.enum(['SHIPMENT', 'POUND'], { error: 'per is SHIPMENT or POUND' }).default('SHIPMENT'),
   })
   .meta({ description: 'The agreed or declared value of the property (VICS: "not exceeding ... per ...")' });
-export type DeclaredValue = z.output<typeof declaredValueSchema>;
 
 export const codSchema = z
   .strictObject({
@@ -86,7 +82,6 @@ export const codSchema = z
     customerCheckAcceptable: z.boolean({ error: 'customerCheckAcceptable is true or false' }).default(false),
   })
   .meta({ description: 'Collect on delivery: the amount, who pays the COD fee, whether a customer check is acceptable' });
-export type Cod = z.output<typeof codSchema>;
 
 /** Hazard classes and divisions of 49 CFR 173.2 (with the compatibility group letter of class 1). */
 const HAZARD_CLASS = /^(1\.[1-6][A-HJKLNS]?|2\.[1-3]|3|4\.[1-3]|5\.[12]|6\.[12]|7|8|9)$/;

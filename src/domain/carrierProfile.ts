@@ -23,7 +23,6 @@ export const carrierProfileSchema = z
   .superRefine((profile, ctx) => {
     if (profile.proRange && profile.x12?.receiverId === '') ctx.addIssue({ code: 'custom', path: ['x12', 'receiverId'], message: 'cannot be empty' });
   });
-export type CarrierProfile = z.output<typeof carrierProfileSchema>;
 
 export const carrierProfilesSchema = z
   .record(z.string().regex(SCAC_PATTERN, { message: 'carriers are keyed by SCAC: 2 to 4 capital letters' }), carrierProfileSchema)

@@ -270,7 +270,6 @@ export const placeSchema = z.object({
   city: z.string(),
   state: z.string(),
 });
-export type Place = z.infer<typeof placeSchema>;
 
 const requiredText = (field: string, max: number) =>
   z
@@ -447,7 +446,6 @@ export const shipmentUpdateSchema = z
     ...Object.fromEntries(FIXED_AFTER_BOOKING.map((field) => [field, fixedField(field)])),
   })
   .meta({ description: 'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; null clears one. The freight cannot change here.' });
-export type ShipmentUpdateInput = z.input<typeof shipmentUpdateSchema>;
 
 /** POST /v1/shipper/shipment/{shipmentId}/tender (extension): a file for the carrier's systems. */
 export const tenderRequestSchema = z.strictObject({
@@ -517,7 +515,6 @@ export const transitRequestSchema = z
     'x-max-lane-days': MAX_TRANSIT_LANE_DAYS,
   });
 export type TransitRequestInput = z.input<typeof transitRequestSchema>;
-export type TransitRequest = z.output<typeof transitRequestSchema>;
 
 export const closedDaySchema = z.object({ date: isoDateSchema, reason: z.string() });
 

@@ -407,7 +407,7 @@ function offsetFormatter(timeZone: unknown): Intl.DateTimeFormat {
       formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
     } catch (error) {
       if (error instanceof RangeError) {
-        throw new RangeError(`unknown time zone ${describeValue(timeZone)}: expected an IANA name such as America/Chicago`);
+        throw new RangeError(`unknown time zone ${describeValue(timeZone)}: expected an IANA name such as America/Chicago`, { cause: error });
       }
       throw error;
     }

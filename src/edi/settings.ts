@@ -87,5 +87,4 @@ export const ebolSettingsSchema = z
     emergencyContactName: z.string().trim().min(1).max(100).optional().meta({ description: "Name beside the shipment's emergency phone; default the shipper's name" }),
   })
   .meta({ description: 'eBOL 2.1 request settings' });
-export type EbolSettingsInput = z.input<typeof ebolSettingsSchema>;
 export type EbolSettings = z.output<typeof ebolSettingsSchema>;

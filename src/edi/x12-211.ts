@@ -17,7 +17,6 @@
  *     G61 HM emergency contact, LH1 / LH2 / LH3 hazardous material (loops 0230/0231)
  *   SE
  */
-import type { Shipment } from '../domain/schemas.js';
 import { billToAddress, billToField, packagingKind, x12Date, X12_PACKAGING_CODES } from './shipmentFacts.js';
 import { writeX12Interchange, X12ElementWriter, type X12Segment } from './x12.js';
 import type { X12DocumentInput } from './x12-204.js';

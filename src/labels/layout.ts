@@ -156,7 +156,7 @@ function drawLabel(page: PageOps, metrics: TextMetrics, shipment: Shipment, unit
     y += titleHeight;
     y += put(fit(metrics, to.name, toWidth, 2, SIZE.toName, SIZE.to, true), toX, y, true);
     for (const line of [to.street1, to.street2]) if (line) y += single(line, toX, y, toWidth, SIZE.to);
-    y += put(fit(metrics, cityLine(to), toWidth, 1, SIZE.toCity, SIZE.to, true), toX, y, true);
+    put(fit(metrics, cityLine(to), toWidth, 1, SIZE.toCity, SIZE.to, true), toX, y, true);
     page.vline(left + fromWidth, top, top + addressHeight - GAP);
   }
   top += addressHeight;

@@ -183,7 +183,8 @@ export function drawPage(page: PDFPage, ops: readonly DrawOp[], resources: DrawR
   for (const op of images) {
     const target = op.kind === 'barcode' ? resources.barcodes.get(barcodeKey(op.symbology, op.data)) : resources.logo;
     if (!target) continue;
-    let { x, y, width, height } = op;
+    const { x } = op;
+    let { y, width, height } = op;
     if (op.kind === 'image') {
       // The logo keeps its aspect ratio inside the box, left-aligned and vertically centred; a
       // barcode is stretched: a 1-D barcode only needs its modules scaled evenly across.

@@ -4,7 +4,7 @@
  * terminal, never "busy" for what is not a busy lock; and afterwards a store that still reads,
  * nothing acknowledged lost, and a re-run that finishes without repeating a number.
  */
-import { mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';

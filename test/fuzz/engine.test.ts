@@ -47,7 +47,7 @@ async function rejection(call: () => Promise<unknown>): Promise<ProblemError | u
     await call();
     return undefined;
   } catch (error) {
-    if (!(error instanceof ProblemError)) throw new Error(`not a ProblemError: ${error instanceof Error ? error.stack : String(error)}`);
+    if (!(error instanceof ProblemError)) throw new Error(`not a ProblemError: ${error instanceof Error ? error.stack : String(error)}`, { cause: error });
     return error;
   }
 }

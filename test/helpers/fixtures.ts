@@ -4,7 +4,6 @@ import type { ShipmentRequestInput } from '../../src/domain/schemas.js';
 
 export const CHICAGO_DC = { name: 'Acme Chicago DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' };
 export const NYC_STORE = { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' };
-export const ATLANTA = { name: 'Peachtree Supply', street1: '400 Peachtree St NE', city: 'Atlanta', state: 'GA', postalCode: '30308' };
 
 export const PALLETS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
 export const CRATE = { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } };

@@ -42,7 +42,7 @@ async function post(path: string, body: unknown | string) {
     type: response.headers.get('content-type'),
     warnings: response.headers.get('x-shipper-warning'),
     text,
-    json: JSON.parse(text) as Record<string, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    json: JSON.parse(text) as Record<string, any>,
   };
 }
 

@@ -15,7 +15,7 @@ import { createShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const doc = openApiDocument() as Json;
 const schemas = doc.components.schemas as Json;

@@ -14,7 +14,6 @@ import type { CommandContext, ContextFactory } from '../context.js';
 import type { CompletionData, DynamicSource } from './completionScripts.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 /** What `shipper __complete` lists (completionScripts.ts asks for these). */
 const NAME_SOURCES: readonly DynamicSource[] = ['locations', 'templates'];
@@ -46,7 +45,7 @@ async function completionData(ctx: CommandContext): Promise<CompletionData> {
 
 /** `shipper __complete locations|templates`: the names, one per line, read as cheaply as possible. */
 async function printNames(ctx: CommandContext, source: string): Promise<void> {
-  let names: string[] = [];
+  let names: string[];
   if (source === 'locations') {
     // File names are the (lower-case) location names: no record is read or parsed.
     const { store } = await ctx.settings();

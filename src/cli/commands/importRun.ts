@@ -169,7 +169,6 @@ export function describeCsvViolation(violation: CsvViolation): string {
 
 /** Every failure as one clear message (and, with --json, machine output on stdout), with its exit code. */
 function failure(error: unknown, ctx: CommandContext, document: ImportDocument | undefined): unknown {
-  const { io } = ctx;
   if (error instanceof ImportFileError) {
     if (error.kind === 'usage') return new UsageError(error.message);
     return new ProblemError(makeProblem(400, 'bad-csv', 'Bad CSV File', error.message).problem);
