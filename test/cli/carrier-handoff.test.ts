@@ -173,3 +173,42 @@ describe('the carrier handoff through the CLI', () => {
     expect(unknown.stderr).toContain('must be one of ebol, x12-204, x12-211');
   });
 });
+
+describe('a PRO block through the CLI', () => {
+  it('gives its PROs in order, refuses the booking when used up (nothing booked), goes on when its last number is raised, and a next block starts at its own first', async () => {
+    const { dir: blockDir, cleanup: done } = await tempDir('shipper-pro-block-');
+    try {
+      const blockEnv = { SHIPPER_STORE: join(blockDir, 'store'), SHIPPER_CONFIG_DIR: join(blockDir, 'config'), SHIPPER_NOW: '2026-11-23T15:00:00Z', SHIPPER_BOL_COMPANY_PREFIX: '0614141' };
+      const cli = (args: string[]) => runInProcess(args, { env: blockEnv, cwd: blockDir });
+      const setBlock = async (first: string, last: string) =>
+        expect((await cli(['config', 'set', 'carriers.ODFL', JSON.stringify({ name: 'Old Dominion Freight Line', proRange: { scac: 'ODFL', first, last, checkDigit: 'MOD7' } })])).code).toBe(0);
+      const book = async () => {
+        const result = await cli(['-q', 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40', '--scac', 'ODFL']);
+        if (result.code !== 0) return result;
+        return { ...result, pro: (JSON.parse((await cli(['shipment', 'get', result.stdout.trim(), '--json'])).stdout) as Shipment).proNumber };
+      };
+      const pro = (base: string) => `${base}${proCheckDigit('MOD7', base)}`;
+      const count = async () => (await cli(['-q', 'shipment', 'list'])).stdout.split('\n').filter(Boolean).length;
+
+      await setBlock('70000000', '70000001');
+      expect((await book()).pro).toBe(pro('70000000'));
+      expect((await book()).pro).toBe(pro('70000001'));
+      for (const attempt of [1, 2]) {
+        const refused = await book();
+        expect(refused.code, `attempt ${attempt}`).not.toBe(0);
+        expect(refused.stderr).toContain('the ODFL PRO block 70000000-70000001 is used up');
+      }
+      expect(await count()).toBe(2);
+      // The refused attempts took no number: raising the last one goes on at the next.
+      await setBlock('70000000', '70000002');
+      expect((await book()).pro).toBe(pro('70000002'));
+      // A next block of the same size starts at its own first PRO.
+      await setBlock('70001000', '70001002');
+      expect((await book()).pro).toBe(pro('70001000'));
+      expect((await book()).pro).toBe(pro('70001001'));
+      expect(await count()).toBe(5);
+    } finally {
+      await done();
+    }
+  });
+});
