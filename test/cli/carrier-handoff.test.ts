@@ -184,7 +184,7 @@ describe('a PRO block through the CLI', () => {
         expect((await cli(['config', 'set', 'carriers.ODFL', JSON.stringify({ name: 'Old Dominion Freight Line', proRange: { scac: 'ODFL', first, last, checkDigit: 'MOD7' } })])).code).toBe(0);
       const book = async () => {
         const result = await cli(['-q', 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40', '--scac', 'ODFL']);
-        if (result.code !== 0) return result;
+        if (result.code !== 0) return { ...result, pro: undefined };
         return { ...result, pro: (JSON.parse((await cli(['shipment', 'get', result.stdout.trim(), '--json'])).stdout) as Shipment).proNumber };
       };
       const pro = (base: string) => `${base}${proCheckDigit('MOD7', base)}`;
