@@ -54,7 +54,9 @@ export const pickupWindowSchema = z
   })
   .superRefine((window, ctx) => {
     if (HH_MM.test(window.readyTime) && HH_MM.test(window.closeTime) && window.closeTime <= window.readyTime) {
-      ctx.addIssue({ code: 'custom', path: ['closeTime'], message: `the dock closes (${window.closeTime}) before the freight is ready (${window.readyTime})` });
+      // Equal times are an empty window, not "before": say which one it is.
+      const when = window.closeTime === window.readyTime ? 'at the time' : 'before';
+      ctx.addIssue({ code: 'custom', path: ['closeTime'], message: `the dock closes (${window.closeTime}) ${when} the freight is ready (${window.readyTime}): the window is empty` });
     }
   })
   .meta({ description: 'Pickup window at the origin, local time' });

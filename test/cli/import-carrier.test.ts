@@ -164,7 +164,7 @@ describe.each(modes)('import with the carrier columns ($mode)', ({ mode, args })
     await writeFile(file, carrierCsv(`B-${mode}`, { ready: '17:00', close: '5:00 PM', declared: '$10,000,000.01' }));
     const result = await cli(['import', file]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('line 2, column Dock Close (pickupWindow.closeTime): the dock closes (17:00) before the freight is ready (17:00)');
+    expect(result.stderr).toContain('line 2, column Dock Close (pickupWindow.closeTime): the dock closes (17:00) at the time the freight is ready (17:00): the window is empty');
     expect(result.stderr).toMatch(/line 4, column Declared Value \(declaredValue\.amountInCents\): amountInCents must be at most 1000000000 cents \(\$10,000,000\)/);
     for (const ref of [`B-${mode}-1`, `B-${mode}-2`]) {
       const listed = JSON.parse((await cli(['shipment', 'list', '--ref', ref, '--json'])).stdout) as { items: unknown[] };

@@ -41,6 +41,12 @@ describe('carrier fields of a shipment request', () => {
   it('refuses a dock that closes at or before the ready time, and accepts one minute after', () => {
     expect(fieldsOf(request({ pickupWindow: { readyTime: '14:00', closeTime: '13:59' } }))).toEqual(['pickupWindow.closeTime']);
     expect(fieldsOf(request({ pickupWindow: { readyTime: '14:00', closeTime: '14:00' } }))).toEqual(['pickupWindow.closeTime']);
+    const messages = (raw: unknown) => {
+      const parsed = parseRequest(shipmentRequestSchema, raw);
+      return parsed.ok ? [] : parsed.violations.map((violation) => violation.message);
+    };
+    expect(messages(request({ pickupWindow: { readyTime: '14:00', closeTime: '13:59' } }))).toEqual(['the dock closes (13:59) before the freight is ready (14:00): the window is empty']);
+    expect(messages(request({ pickupWindow: { readyTime: '14:00', closeTime: '14:00' } }))).toEqual(['the dock closes (14:00) at the time the freight is ready (14:00): the window is empty']);
     expect(fieldsOf(request({ pickupWindow: { readyTime: '14:00', closeTime: '14:01' } }))).toEqual([]);
     expect(fieldsOf(request({ pickupWindow: { readyTime: '24:00', closeTime: '8:00' } }))).toEqual(['pickupWindow.readyTime', 'pickupWindow.closeTime']);
   });

@@ -203,7 +203,7 @@ describe('the request a shipment makes', () => {
 
   it('locates what the API refuses: the window exactly closed, a COD fee without an amount, a hazmat line half described', async () => {
     const closed = [row(2, { ...BASE, 'Ready Time': '16:00', 'Dock Close': '4:00 PM' })];
-    expect(locatedProblems(await requestOf(closed), closed)).toEqual([{ line: 2, column: 'Dock Close', message: 'the dock closes (16:00) before the freight is ready (16:00)' }]);
+    expect(locatedProblems(await requestOf(closed), closed)).toEqual([{ line: 2, column: 'Dock Close', message: 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty' }]);
     const minuteLater = [row(2, { ...BASE, 'Ready Time': '16:00', 'Dock Close': '16:01' })];
     expect(locatedProblems(await requestOf(minuteLater), minuteLater)).toEqual([]);
 

@@ -143,7 +143,7 @@ describe('the carrier step of the wizard', () => {
       ['1234-567', 'ODFL PRO numbers here are 8 digits and a check digit (9 characters) (proNumber)'],
       ['1234-5678-3', '1234-5678-3 fails the ODFL check digit (MOD7): it ends in 3, the check digit of 12345678 is 2 (proNumber)'],
       ['6060', expect.stringMatching(/\(freightChargeTerms\.billTo\.postalCode\)$/)],
-      ['16:00', 'the dock closes (16:00) before the freight is ready (16:00) (pickupWindow.closeTime)'],
+      ['16:00', 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty (pickupWindow.closeTime)'],
       ['10,000,000.01', 'amountInCents must be at most 1000000000 cents ($10,000,000) (declaredValue.amountInCents)'],
       ['12.345', '"12.345" is not an amount in dollars, e.g. 1250 or 1,250.50 (cod.amountInCents)'],
       ['1263', 'an identification number is UN or NA and 4 digits, e.g. UN1203 (orderComponents[0].hazmat.unNumber)'],

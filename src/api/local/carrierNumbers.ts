@@ -65,9 +65,11 @@ export async function assignCarrierNumbers(
   const nextPro = new Map<string, number>();
   for (const [scac, count] of proNeeds) {
     const range = settings.carriers[scac]!.proRange!;
-    const first = await numbering.reserveOtherLocked(`pro-${scac.toLowerCase()}`, count);
-    if (BigInt(first + count - 1) > proRangeSize(range)) {
-      throw exhausted(`the ${scac} PRO block ${range.first}-${range.last} is used up; configure the next block (shipper config set carriers.${scac} ...)`);
+    // One counter per block (by its prefix and first number): the next block configured starts at
+    // its own first PRO, and a block whose last number is raised goes on where it stopped.
+    const first = await numbering.reserveWithinLocked(`pro-${scac.toLowerCase()}-${range.prefix}-${range.first}`, count, proRangeSize(range));
+    if (first === null) {
+      throw exhausted(`the ${scac} PRO block ${range.prefix}${range.first}-${range.prefix}${range.last} is used up; configure the next block (shipper config set carriers.${scac} ...)`);
     }
     nextPro.set(scac, first);
   }

@@ -66,6 +66,14 @@ export class Numbering {
     return first;
   }
 
+  /** reserveOtherLocked for a counter with an end (a PRO block): null, and nothing reserved, when `count` more would pass `capacity`. */
+  async reserveWithinLocked(name: string, count: number, capacity: bigint): Promise<number | null> {
+    const { last, first } = await this.peek(name, async () => 0);
+    if (BigInt(last + count) > capacity) return null;
+    await this.advance(name, last + count);
+    return first;
+  }
+
   private async peek(name: string, fromRecords: () => Promise<number>): Promise<{ last: number; first: number }> {
     // A damaged counter or mark counts as missing: the other, or the records, say where numbers are; it is written anew.
     const readable = <T>(read: Promise<T>) => read.catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error)));

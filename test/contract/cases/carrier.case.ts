@@ -1,12 +1,15 @@
 /**
  * Contract: the carrier handoff in both modes: carrier fields on the booking and the BOL, PRO from
  * the carrier's block, the update after booking, pallet labels (SSCCs read back from the barcodes)
- * and the tender files (the 204 parsed back), with their refusals.
+ * and the tender files (the 204 parsed back with node-x12, the eBOL validated against the published
+ * BOL_Request schema), with their refusals.
  */
 import { describe, expect, it } from 'vitest';
 import { gs1CheckDigit } from '../../../src/domain/bolNumber.js';
 import { proCheckDigit } from '../../../src/domain/proNumber.js';
 import { readPdf } from '../../bol/pdf-reader.js';
+import { bolRequestValidator } from '../../edi/ebolSchema.js';
+import { el, find, groupsStartingAt, parseX12 } from '../../edi/x12Reader.js';
 import { COMPONENT, expectProblem, fields, shipmentRequest } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
@@ -135,17 +138,45 @@ const contract: ContractCase = (target) => {
     it('writes the tender files: a 204 with a control number that never repeats, an eBOL; refuses what the shipment lacks', async () => {
       const { api } = target();
       const { data: shipment } = await api.createShipment(
-        withCarrier({ shipper: { ...shipmentRequest().shipper, phone: '312-555-0100' }, consignee: { ...shipmentRequest().consignee, phone: '212-555-0100' } }),
+        withCarrier({
+          shipper: { ...shipmentRequest().shipper, phone: '312-555-0100' },
+          consignee: { ...shipmentRequest().consignee, phone: '212-555-0100' },
+          orderComponents: [HAZMAT_LINE, { ...COMPONENT, description: 'Brushes', nmfcCode: '156600-02' }],
+        }),
       );
       const first = (await api.createTender(shipment.id, { format: 'x12-204' })).data;
       const second = (await api.createTender(shipment.id, { format: 'x12-204' })).data;
       expect(first.contentType).toBe('application/edi-x12');
-      expect(first.content).toMatch(/^ISA\*00\*/);
-      expect(first.content).toContain(`B2**ODFL**${shipment.bolNumber}**CC~`);
-      expect(first.content).toContain('LH1*');
       expect(second.controlNumber).toBeGreaterThan(first.controlNumber!);
+      // Read back with node-x12 (strict: envelope counts and control numbers), as the carrier would.
+      const tender = parseX12(first.content, { interchangeControlNumber: first.controlNumber!, groupControlNumber: first.controlNumber!, transactionSet: '204', functionalId: 'SM' });
+      expect([tender.isa[5]!.trim(), tender.isa[7]!.trim(), tender.gs[1], tender.gs[2]]).toEqual(['ACMESHIP', 'ODFL', 'ACMESHIP', 'ODFL']);
+      const b2 = find(tender.body, 'B2');
+      expect([el(b2, 2), el(b2, 4), el(b2, 6)]).toEqual(['ODFL', shipment.bolNumber, 'CC']);
+      const [pickup] = groupsStartingAt(tender.body, 'S5', 'L3');
+      const items = groupsStartingAt(pickup!, 'OID');
+      expect(items).toHaveLength(shipment.orderComponents.length);
+      items.forEach((segments, index) => {
+        const component = shipment.orderComponents[index]!;
+        const [oid, l5, at8, lad, lh1] = ['OID', 'L5', 'AT8', 'LAD', 'LH1'].map((tag) => find(segments, tag));
+        expect([Number(el(oid, 5)), Number(el(oid, 7))]).toEqual([component.palletCount, component.poundsWeight]);
+        expect([el(l5, 1), el(l5, 2), el(l5, 3), el(l5, 9)]).toEqual([String(index + 1), component.description, component.nmfcCode ?? '', component.freightClass]);
+        expect([Number(el(at8, 3)), Number(el(at8, 5))]).toEqual([component.poundsWeight, component.palletCount]);
+        expect(lad ? Number(el(lad, 2)) : null).toBe(component.pieceCount || null);
+        expect(lh1 ? [el(lh1, 3), el(lh1, 10), el(find(segments, 'LH2'), 1), el(find(segments, 'LH3'), 1)] : null).toEqual(
+          component.hazmat ? [component.hazmat.unNumber, component.hazmat.packingGroup, component.hazmat.hazardClass, component.hazmat.properShippingName] : null,
+        );
+      });
+      const bill = (await api.createTender(shipment.id, { format: 'x12-211' })).data;
+      expect(bill.controlNumber).toBeGreaterThan(second.controlNumber!);
+      const billOfLading = parseX12(bill.content, { interchangeControlNumber: bill.controlNumber!, groupControlNumber: bill.controlNumber!, transactionSet: '211', functionalId: 'BL' });
+      expect(groupsStartingAt(billOfLading.body, 'AT1')).toHaveLength(shipment.orderComponents.length);
       const ebol = (await api.createTender(shipment.id, { format: 'ebol' })).data;
-      expect(JSON.parse(ebol.content)).toMatchObject({ version: '2.1.0', payment: { terms: 'Collect' } });
+      expect(ebol.contentType).toBe('application/json');
+      const request = JSON.parse(ebol.content) as unknown;
+      const validate = bolRequestValidator();
+      expect(validate(request), JSON.stringify(validate.errors)).toBe(true);
+      expect(request).toMatchObject({ version: '2.1.0', payment: { terms: 'Collect' }, referenceNumbers: { pro: shipment.proNumber, bol: [shipment.bolNumber] } });
       const withoutCarrier = (await api.createShipment(shipmentRequest({ refNumber: null }))).data;
       const refused = await expectProblem(api.createTender(withoutCarrier.id, { format: 'x12-211' }), 409);
       expect(fields(refused)).toEqual(['carrier']);
