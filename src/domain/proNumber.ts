@@ -107,6 +107,14 @@ export function proNumberFor(range: ProNumberRange, n: number): string {
   return formatPro(range, base);
 }
 
+/** Which PRO of the block `proNumber` is (1 for `first`), as proNumberFor counts; null when it is not one of the block's. */
+export function proSerialOf(range: ProNumberRange, proNumber: string): number | null {
+  const check = checkProNumber(proNumber, range);
+  if (!check.ok || !check.inRange) return null;
+  const base = proNumber.replace(/[\s-]/g, '').slice(range.prefix.length, range.prefix.length + range.first.length);
+  return Number(BigInt(base) - BigInt(range.first) + 1n);
+}
+
 export type ProNumberCheck = { ok: true; inRange: boolean } | { ok: false; message: string };
 
 /**

@@ -35,6 +35,12 @@ export function ssccFor(companyPrefix: string, serial: number, extensionDigit = 
   return data + String(gs1CheckDigit(data));
 }
 
+/** The serial reference of an SSCC issued under `companyPrefix` (any extension digit); null for another prefix's. */
+export function ssccSerialOf(sscc: string, companyPrefix: string): number | null {
+  if (!isValidSscc(sscc) || sscc.slice(1, 1 + companyPrefix.length) !== companyPrefix) return null;
+  return Number(sscc.slice(1 + companyPrefix.length, -1));
+}
+
 /** True for 18 digits whose last one is the GS1 check digit of the first 17. */
 export function isValidSscc(value: string): boolean {
   return /^\d{18}$/.test(value) && gs1CheckDigit(value.slice(0, -1)) === Number(value.at(-1));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkProNumber, proCheckDigit, proNumberFor, proNumberRangeSchema, proRangeSize, type ProNumberRangeInput } from '../../src/domain/proNumber.js';
+import { checkProNumber, proCheckDigit, proNumberFor, proNumberRangeSchema, proRangeSize, proSerialOf, type ProNumberRangeInput } from '../../src/domain/proNumber.js';
 import { parseRequest } from '../../src/domain/validation.js';
 
 const range = (input: ProNumberRangeInput) => proNumberRangeSchema.parse(input);
@@ -122,5 +122,28 @@ describe('proNumberRangeSchema', () => {
       'prefix, base and check digit make 21 characters; a PRO number has at most 20 (first)',
     ]);
     expect(violations({ scac: 'ODFL5', first: 'abc', last: '', checkDigit: 'MOD7' }).length).toBe(3);
+  });
+});
+
+describe('proSerialOf (what a store that lost its counter reads back)', () => {
+  const block = range({ scac: 'ODFL', prefix: '12', first: '0000990', last: '0001000', checkDigit: 'MOD7' });
+  it('is the inverse of proNumberFor on the whole block, first and last included', () => {
+    const size = Number(proRangeSize(block));
+    for (let n = 1; n <= size; n++) expect(proSerialOf(block, proNumberFor(block, n))).toBe(n);
+  });
+  it('is null just outside the block, for a wrong check digit, another prefix and junk', () => {
+    const before = `120000989${proCheckDigit('MOD7', '0000989')}`;
+    const after = `120001001${proCheckDigit('MOD7', '0001001')}`;
+    expect(proSerialOf(block, before)).toBeNull();
+    expect(proSerialOf(block, after)).toBeNull();
+    const first = proNumberFor(block, 1);
+    expect(proSerialOf(block, `${first.slice(0, -1)}${(Number(first.at(-1)) + 1) % 10}`)).toBeNull();
+    expect(proSerialOf(block, `99${first.slice(2)}`)).toBeNull();
+    expect(proSerialOf(block, '')).toBeNull();
+    expect(proSerialOf(block, 'x'.repeat(1000))).toBeNull();
+  });
+  it('reads dashes and spaces as checkProNumber does', () => {
+    const pro = proNumberFor(block, 3);
+    expect(proSerialOf(block, `${pro.slice(0, 4)}-${pro.slice(4)}`)).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidSscc, ssccElementString, ssccFor, ssccHumanReadable, ssccSerialCapacity } from '../../src/domain/sscc.js';
+import { isValidSscc, ssccElementString, ssccFor, ssccHumanReadable, ssccSerialCapacity, ssccSerialOf } from '../../src/domain/sscc.js';
 
 describe('ssccFor', () => {
   it("gives GS1's published example SSCC (00) 1 0614141 123456789 7", () => {
@@ -66,5 +66,19 @@ describe('the printed forms', () => {
   it('ungrouped when the prefix is unknown or another one issued the SSCC', () => {
     expect(ssccHumanReadable('106141411234567897')).toBe('(00) 106141411234567897');
     expect(ssccHumanReadable('106141411234567897', '0999999')).toBe('(00) 106141411234567897');
+  });
+});
+
+describe('ssccSerialOf (what a store that lost its counter reads back)', () => {
+  it('is the inverse of ssccFor, on the smallest and the largest serial, with any extension digit', () => {
+    const capacity = ssccSerialCapacity('0614141');
+    for (const serial of [0, 1, 123456789, capacity - 1]) for (const extension of [0, 9]) expect(ssccSerialOf(ssccFor('0614141', serial, extension), '0614141')).toBe(serial);
+  });
+  it('is null for another company prefix, a bad check digit and junk', () => {
+    const sscc = ssccFor('0614141', 42);
+    expect(ssccSerialOf(sscc, '0614142')).toBeNull();
+    expect(ssccSerialOf(`${sscc.slice(0, -1)}${(Number(sscc.at(-1)) + 1) % 10}`, '0614141')).toBeNull();
+    expect(ssccSerialOf('', '0614141')).toBeNull();
+    expect(ssccSerialOf('1'.repeat(18), '0614141')).toBeNull();
   });
 });

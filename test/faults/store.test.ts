@@ -8,6 +8,7 @@ import { mkdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
+import { proCheckDigit } from '../../src/domain/proNumber.js';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
@@ -152,6 +153,44 @@ describe('the order counter', () => {
     await rm(join(store, 'shipments', '.orders.high-water.json'));
     expect(JSON.parse((await cli(ship)).stdout).orderNumber).toBe('SO-000003');
     expect(new Set((await allShipments(cli)).items.map((shipment) => shipment.bolNumber)).size).toBe(3);
+  });
+});
+
+describe('the SSCC and PRO counters', () => {
+  const block = { scac: 'ODFL', first: '70000000', last: '70000999', checkDigit: 'MOD7' } as const;
+  const carriers = { ODFL: { name: 'Old Dominion Freight Line', proRange: { ...block, prefix: '' } } };
+  const book = (api: LocalApi, pallets: number) =>
+    api.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [{ ...PALLETS, palletCount: pallets }], carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' } });
+
+  it.each([
+    ['counters and marks deleted', async (store: string) => {
+      for (const name of ['sscc', `pro-odfl--${block.first}`]) {
+        await rm(join(store, 'counters', `${name}.json`));
+        await rm(join(store, 'shipments', `.${name}.high-water.json`));
+      }
+    }],
+    ['counters damaged, marks deleted', async (store: string) => {
+      for (const name of ['sscc', `pro-odfl--${block.first}`]) {
+        await writeFile(join(store, 'counters', `${name}.json`), '{"last": 1');
+        await rm(join(store, 'shipments', `.${name}.high-water.json`));
+      }
+    }],
+  ])('%s: the shipments say where numbers are, and no pallet or PRO is numbered twice', async (_name, lose) => {
+    const store = join(work.dir, `store-${++case_}`);
+    const api = new LocalApi({ storeDir: store, carriers });
+    for (const pallets of [2, 3]) await book(api, pallets);
+    await lose(store);
+    const again = new LocalApi({ storeDir: store, carriers });
+    const next = (await book(again, 2)).data;
+    const all = [...(await again.listShipments({ limit: 10 })).data.items];
+    expect(all).toHaveLength(3);
+    const ssccs = all.flatMap((shipment) => shipment.ssccs);
+    expect(ssccs).toHaveLength(7);
+    expect(new Set(ssccs).size).toBe(7);
+    expect(new Set(all.map((shipment) => shipment.proNumber)).size).toBe(3);
+    // The next numbers after the highest printed: serials 6 and 7, the block's third PRO.
+    expect(next.ssccs.map((sscc) => sscc.slice(8, -1))).toEqual(['000000006', '000000007']);
+    expect(next.proNumber).toBe(`70000002${proCheckDigit('MOD7', '70000002')}`);
   });
 });
 

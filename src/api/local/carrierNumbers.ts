@@ -5,10 +5,10 @@
  * window against the cut-off). Numbers come from counters that never go back, under the shipments
  * lock, in the booking's reservation round.
  */
-import { checkProNumber, proNumberFor, proRangeSize } from '../../domain/proNumber.js';
+import { checkProNumber, proNumberFor, proRangeSize, proSerialOf } from '../../domain/proNumber.js';
 import { pickupWindowWarning, type CarrierProfiles } from '../../domain/carrierProfile.js';
 import type { ShipmentRequest, Violation } from '../../domain/schemas.js';
-import { ssccFor, ssccSerialCapacity } from '../../domain/sscc.js';
+import { ssccFor, ssccSerialCapacity, ssccSerialOf } from '../../domain/sscc.js';
 import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
 import type { Numbering } from './numbering.js';
 
@@ -53,7 +53,8 @@ export async function assignCarrierNumbers(
   const prefix = numbering.bolCompanyPrefix;
   const units = requests.map(handlingUnitsOf);
   const total = units.reduce((sum, count) => sum + count, 0);
-  let nextSscc = total > 0 ? await numbering.reserveOtherLocked('sscc', total) : 0;
+  const ssccsOfRecords = () => numbering.highestOfRecords((record) => (record.ssccs ?? []).map((sscc) => ssccSerialOf(sscc, prefix)));
+  let nextSscc = total > 0 ? await numbering.reserveOtherLocked('sscc', total, ssccsOfRecords) : 0;
   if (total > 0 && nextSscc + total - 1 >= ssccSerialCapacity(prefix)) {
     throw exhausted(`SSCC serials under company prefix ${prefix} are used up (${ssccSerialCapacity(prefix) - 1}); a shorter company prefix leaves more`);
   }
@@ -67,7 +68,8 @@ export async function assignCarrierNumbers(
     const range = settings.carriers[scac]!.proRange!;
     // One counter per block (by its prefix and first number): the next block configured starts at
     // its own first PRO, and a block whose last number is raised goes on where it stopped.
-    const first = await numbering.reserveWithinLocked(`pro-${scac.toLowerCase()}-${range.prefix}-${range.first}`, count, proRangeSize(range));
+    const prosOfRecords = () => numbering.highestOfRecords((record) => [record.carrier?.scac === scac && record.proNumber ? proSerialOf(range, record.proNumber) : null]);
+    const first = await numbering.reserveWithinLocked(`pro-${scac.toLowerCase()}-${range.prefix}-${range.first}`, count, proRangeSize(range), prosOfRecords);
     if (first === null) {
       throw exhausted(`the ${scac} PRO block ${range.prefix}${range.first}-${range.prefix}${range.last} is used up; configure the next block (shipper config set carriers.${scac} ...)`);
     }

@@ -13,6 +13,15 @@ import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
 
 const counterSchema = z.object({ last: z.number().int().min(0) });
 
+/** The numbers a shipment record carries, read leniently (older records lack the carrier ones). */
+const numberedRecordSchema = z.object({
+  orderNumber: z.string().optional(),
+  proNumber: z.string().nullish(),
+  ssccs: z.array(z.string()).optional(),
+  carrier: z.object({ scac: z.string() }).nullish(),
+});
+export type NumberedRecord = z.output<typeof numberedRecordSchema>;
+
 
 export interface NumberingOptions {
   /** GS1 company prefix of BOL numbers (7-10 digits). */
@@ -60,15 +69,15 @@ export class Numbering {
    * Reserves `count` numbers of another counter that never goes back (SSCC serials, a carrier's
    * PRO block, X12 control numbers), kept the same way as the order serials. Inside the lock.
    */
-  async reserveOtherLocked(name: string, count: number): Promise<number> {
-    const { last, first } = await this.peek(name, async () => 0);
+  async reserveOtherLocked(name: string, count: number, fromRecords: () => Promise<number> = async () => 0): Promise<number> {
+    const { last, first } = await this.peek(name, fromRecords);
     await this.advance(name, last + count);
     return first;
   }
 
   /** reserveOtherLocked for a counter with an end (a PRO block): null, and nothing reserved, when `count` more would pass `capacity`. */
-  async reserveWithinLocked(name: string, count: number, capacity: bigint): Promise<number | null> {
-    const { last, first } = await this.peek(name, async () => 0);
+  async reserveWithinLocked(name: string, count: number, capacity: bigint, fromRecords: () => Promise<number> = async () => 0): Promise<number | null> {
+    const { last, first } = await this.peek(name, fromRecords);
     if (BigInt(last + count) > capacity) return null;
     await this.advance(name, last + count);
     return first;
@@ -100,16 +109,23 @@ export class Numbering {
   }
 
   /** The highest order number among the stored shipments (a store restored without its counters). */
-  private async highestSerialOfRecords(): Promise<number> {
+  private highestSerialOfRecords(): Promise<number> {
+    return this.highestOfRecords((record) => [Number(/^SO-(\d+)$/.exec(record.orderNumber ?? '')?.[1] ?? 0)]);
+  }
+
+  /**
+   * The highest number `numbersOf` finds in the stored shipments: where a counter and its mark are
+   * both lost, the next number is still above every one already printed (read once; both are then
+   * written again). A record that cannot be read is passed over.
+   */
+  async highestOfRecords(numbersOf: (record: NumberedRecord) => Array<number | null>): Promise<number> {
     let highest = 0;
     let before: string | undefined;
-    const orderNumberOnly = z.object({ orderNumber: z.string() });
     for (;;) {
       const { ids, more } = await this.store.listIds('shipments', { limit: 1000, before });
       for (const id of ids) {
-        const record = await this.store.get('shipments', id, orderNumberOnly).catch(() => undefined);
-        const serial = Number(/^SO-(\d+)$/.exec(record?.orderNumber ?? '')?.[1] ?? 0);
-        if (serial > highest) highest = serial;
+        const record = await this.store.get('shipments', id, numberedRecordSchema).catch(() => undefined);
+        if (record) for (const number of numbersOf(record)) if (number !== null && number > highest) highest = number;
       }
       if (!more || ids.length === 0) return highest;
       before = ids.at(-1);
