@@ -7,7 +7,7 @@ import { PDFDocument, PDFName, PDFRawStream, PDFRef, type RGB } from 'pdf-lib';
 import type { Shipment } from '../domain/schemas.js';
 import type { ColorRole } from '../print/drawOps.js';
 import { fontMetrics, loadDocumentFonts, REPLACEMENT_CHARACTER, type LoadedFonts } from '../print/fonts.js';
-import { createPdfDocument, drawPage, embedBarcodes, hexToRgb, type PlacedImage } from '../print/pdf.js';
+import { createPdfDocument, documentDateOf, drawPage, embedBarcodes, hexToRgb, setDocumentInfo, type PlacedImage } from '../print/pdf.js';
 import { layoutBol } from './layout.js';
 import { listBolTemplates, loadBolTemplate, type BolTemplate, type BolTemplateLogo } from './template.js';
 
@@ -115,14 +115,6 @@ async function renderBol(shipment: Shipment, template: PreparedTemplate, fonts: 
     drawPage(page, pagePlan.ops, { regular, bold, barcodes, logo, palette });
   }
 
-  const createdAt = new Date(shipment.createdAt);
-  const date = Number.isNaN(createdAt.getTime()) ? new Date(`${shipment.pickupDate}T00:00:00Z`) : createdAt;
-  doc.setTitle(`Bill of Lading ${shipment.bolNumber}`);
-  doc.setSubject(`Order ${shipment.orderNumber}`);
-  doc.setAuthor(shipment.shipper.name);
-  doc.setProducer('shipper');
-  doc.setCreator('shipper');
-  doc.setCreationDate(date);
-  doc.setModificationDate(date);
+  setDocumentInfo(doc, { title: `Bill of Lading ${shipment.bolNumber}`, subject: `Order ${shipment.orderNumber}`, author: shipment.shipper.name, date: documentDateOf(shipment) });
   return doc.save();
 }

@@ -5,7 +5,7 @@
 import { rgb, type PDFDocument, type RGB } from 'pdf-lib';
 import type { ColorRole } from '../print/drawOps.js';
 import type { LoadedFonts } from '../print/fonts.js';
-import { createPdfDocument, drawPage, embedBarcodes } from '../print/pdf.js';
+import { createPdfDocument, drawPage, embedBarcodes, setDocumentInfo, type DocumentInfo } from '../print/pdf.js';
 import type { DocumentPlan } from './document.js';
 
 const BLACK = rgb(0, 0, 0);
@@ -18,25 +18,11 @@ export const DOCUMENT_PALETTE: Record<ColorRole, RGB> = {
   stamp: rgb(0.82, 0.01, 0.11),
 };
 
-export interface DocumentInfo {
-  title: string;
-  subject: string;
-  author: string;
-  /** The document's own date (its bytes do not depend on when it was rendered). */
-  date: Date;
-}
-
 /** A document of the plan's pages; `seed` names its font subsets (the same document, the same bytes). */
 export async function planToPdf(plan: DocumentPlan, fonts: LoadedFonts, seed: string, info: DocumentInfo): Promise<PDFDocument> {
   const { doc, regular, bold } = await createPdfDocument(fonts, seed);
   const barcodes = await embedBarcodes(doc, plan.pages.flat());
   for (const ops of plan.pages) drawPage(doc.addPage([plan.pageWidth, plan.pageHeight]), ops, { regular, bold, barcodes, logo: null, palette: DOCUMENT_PALETTE });
-  doc.setTitle(info.title);
-  doc.setSubject(info.subject);
-  doc.setAuthor(info.author);
-  doc.setProducer('shipper');
-  doc.setCreator('shipper');
-  doc.setCreationDate(info.date);
-  doc.setModificationDate(info.date);
+  setDocumentInfo(doc, info);
   return doc;
 }

@@ -6,7 +6,7 @@ import { rgb, type RGB } from 'pdf-lib';
 import type { Shipment } from '../domain/schemas.js';
 import type { ColorRole } from '../print/drawOps.js';
 import type { LoadedFonts } from '../print/fonts.js';
-import { createPdfDocument, drawPage, embedBarcodes } from '../print/pdf.js';
+import { createPdfDocument, documentDateOf, drawPage, embedBarcodes, setDocumentInfo } from '../print/pdf.js';
 import type { LabelLayout } from './layout.js';
 
 /** Labels are printed in black on white. */
@@ -20,14 +20,11 @@ export async function renderLabelsPdf(shipment: Shipment, layout: LabelLayout, f
     const page = doc.addPage([layout.pageWidth, layout.pageHeight]);
     drawPage(page, label.ops, { regular, bold, barcodes, logo: null, palette: PALETTE });
   }
-  const createdAt = new Date(shipment.createdAt);
-  const date = Number.isNaN(createdAt.getTime()) ? new Date(`${shipment.pickupDate}T00:00:00Z`) : createdAt;
-  doc.setTitle(`Pallet labels ${shipment.orderNumber}`);
-  doc.setSubject(`Bill of Lading ${shipment.bolNumber}, ${layout.labels.length} handling unit(s)`);
-  doc.setAuthor(shipment.shipper.name);
-  doc.setProducer('shipper');
-  doc.setCreator('shipper');
-  doc.setCreationDate(date);
-  doc.setModificationDate(date);
+  setDocumentInfo(doc, {
+    title: `Pallet labels ${shipment.orderNumber}`,
+    subject: `Bill of Lading ${shipment.bolNumber}, ${layout.labels.length} handling unit(s)`,
+    author: shipment.shipper.name,
+    date: documentDateOf(shipment),
+  });
   return doc.save();
 }

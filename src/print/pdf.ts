@@ -39,6 +39,31 @@ import { renderBarcodePng } from './barcodes.js';
 import type { BarcodeSymbology, ColorRole, DrawOp } from './drawOps.js';
 import { SUBSET_BASE, type LoadedFonts } from './fonts.js';
 
+/** A document's metadata: what a PDF viewer shows as its title, subject and author. */
+export interface DocumentInfo {
+  title: string;
+  subject: string;
+  author: string;
+  /** The document's own date (its bytes do not depend on when it was rendered). */
+  date: Date;
+}
+
+/** A shipment's document date: when it was booked (its pickup day for a record without a readable one). */
+export function documentDateOf(shipment: { createdAt: string; pickupDate: string }): Date {
+  const createdAt = new Date(shipment.createdAt);
+  return Number.isNaN(createdAt.getTime()) ? new Date(`${shipment.pickupDate}T00:00:00Z`) : createdAt;
+}
+
+export function setDocumentInfo(doc: PDFDocument, info: DocumentInfo): void {
+  doc.setTitle(info.title);
+  doc.setSubject(info.subject);
+  doc.setAuthor(info.author);
+  doc.setProducer('shipper');
+  doc.setCreator('shipper');
+  doc.setCreationDate(info.date);
+  doc.setModificationDate(info.date);
+}
+
 export interface PdfDocumentParts {
   doc: PDFDocument;
   regular: PDFFont;
