@@ -186,6 +186,19 @@ describe('matching bills to shipments', () => {
   it('looks shipments up by each key once, PROs normalised', () => {
     expect(billKeys([exactBill({ proNumber: '720-4801' }), exactBill({ proNumber: '7204801', bolNumber: booked.bolNumber }), exactBill({ proNumber: null, bolNumber: booked.bolNumber })])).toEqual({ pros: ['7204801'], bols: [booked.bolNumber] });
   });
+
+  it('asks only for keys a shipment can carry: a PRO of 20 letters and digits at most, a BOL of 17 digits', () => {
+    const twenty = 'A'.repeat(20);
+    const bills = [
+      exactBill({ proNumber: `${twenty}`, bolNumber: '1'.repeat(17) }),
+      exactBill({ proNumber: `${twenty}B`, bolNumber: '1'.repeat(16) }),
+      exactBill({ proNumber: `${twenty.slice(0, 10)}-${twenty.slice(10)}`, bolNumber: '1'.repeat(18) }),
+      exactBill({ proNumber: '---', bolNumber: 'BOL-12345' }),
+    ];
+    expect(billKeys(bills)).toEqual({ pros: [twenty], bols: ['1'.repeat(17)] });
+    // What is not asked for matches nothing, with the keys as the bill gave them.
+    expect(index.match(exactBill({ proNumber: `${twenty}B`, bolNumber: '12345' }))).toEqual({ shipment: null, reason: `no shipment has PRO ${twenty}B or BOL 12345` });
+  });
 });
 
 describe('duplicates', () => {

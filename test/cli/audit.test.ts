@@ -167,6 +167,31 @@ describe('shipper audit', () => {
     expect(findingsOf(JSON.parse(stdout) as AuditJson)).toEqual(EXPECTED);
   });
 
+  it('a 210 whose references no shipment can carry (a short BM, a PRO of 25 characters): UNMATCHED, the others still audited (exit 1)', async () => {
+    const odd = join(store.dir, 'odd-references.edi');
+    const body = ['LX*1~', 'L0*1*500*FR*500*G***1*PLT**L~', 'L1*1***30000~', 'L7*1******70~', 'LX*2~', 'L1*2***-21000****DSC~', 'LX*3~', 'L1*3***2700****FUE~', 'L3*500*G***11700~'];
+    await writeFile(
+      odd,
+      x210([
+        { control: '0001', segments: ['B3**I8800001**PP*L*20261201*11700****RRFT~', 'N9*BM*12345~', ...body] },
+        { control: '0002', segments: ['B3**I8800002**PP*L*20261201*11700****RRFT~', `N9*CN*${'7'.repeat(25)}~`, ...body] },
+        { control: '0003', segments: ['B3**I8800003**PP*L*20261201*11700****RRFT~', 'N9*BM*12345~', 'N9*CN*720-4801~', ...body] },
+      ]),
+    );
+    const { code, stdout, stderr } = await audit(join(store.dir, 'store'), [odd, '--json', '--no-save']);
+    expect(code).toBe(1);
+    expect(stderr).toBe('shipper: 2 of 3 bills disputed: $234.00 at stake\n');
+    const json = JSON.parse(stdout) as AuditJson;
+    // The third also names a BOL no shipment can have, and is found by its PRO (billed lighter than booked: nothing at stake).
+    expect(json.bills.map((bill) => [bill.shipment?.orderNumber ?? null, bill.matchedBy, bill.status])).toEqual([
+      [null, null, 'DISPUTED'],
+      [null, null, 'DISPUTED'],
+      ['SO-000001', 'PRO', 'OK'],
+    ]);
+    expect(json.bills[0]!.findings[0]!.message).toBe('no shipment has BOL 12345');
+    expect(json.bills[1]!.findings[0]!.message).toBe(`no shipment has PRO ${'7'.repeat(25)}`);
+  });
+
   it('prints a table by default: one row per finding, the bill’s figures on its first row, a summary', async () => {
     const { code, stdout } = await audit(await storeCopy('table'), [csvFile, '--no-save']);
     expect(code).toBe(1);
