@@ -4,7 +4,7 @@
  * of the tolerance; matching by BOL and PRO; duplicates.
  */
 import { describe, expect, it } from 'vitest';
-import { auditBill, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
+import { auditBill, dollars, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
 import type { CarrierBill } from '../../src/audit/bill.js';
 import { flagDuplicates, earlierAuditOf } from '../../src/audit/duplicates.js';
 import { billKeys, ShipmentsByKey } from '../../src/audit/matching.js';
@@ -158,9 +158,43 @@ describe('auditBill', () => {
     });
     const result = audit(bill);
     const reweigh = reweighedOnly.net + reweighedOnly.fuel - (BOOKED.net + BOOKED.fuel);
-    expect(result.findings[0]).toEqual({ code: 'REWEIGH', amountInCents: reweigh, message: 'billed 1,600 lb, booked 1,500 lb (+100 lb)' });
-    // Class 100 for all of it is cheaper than 92.5 and 175 at the same weights: no reclass at stake.
-    expect(result.findings.map((finding) => finding.code)).toEqual(['REWEIGH']);
+    // Class 100 for all of it is cheaper than 92.5 and 175 at the same weights: no reclass, and
+    // the reweigh is at stake only as far as the bill's freight charges exceed the quote.
+    const excess = single.net + single.fuel - (BOOKED.net + BOOKED.fuel);
+    expect(excess).toBeGreaterThan(0);
+    expect(excess).toBeLessThan(reweigh);
+    expect(result.findings).toEqual([
+      { code: 'REWEIGH', amountInCents: excess, message: `billed 1,600 lb, booked 1,500 lb (+100 lb); ${dollars(reweigh)} on the tariff, but the bill charges only ${dollars(excess)} above the quoted linehaul and fuel` },
+    ]);
+    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+  });
+
+  it('a reweigh or reclass the bill does not charge is not at stake: a class noted but rated as quoted, a reclass charged in part', () => {
+    // Class 250 written on line 2, the charges as quoted (a FAK rating): nothing to dispute.
+    const noted = exactBill({ lines: [exactBill().lines[0]!, { ...exactBill().lines[1]!, freightClass: '250' }] });
+    expect(audit(noted)).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0 });
+    // Rated at class 250 but with a larger discount: at stake what the bill charges above the quote.
+    const reclassed = tariffPrice([{ pounds: 1200, freightClass: '92.5' }, { pounds: 300, freightClass: '250' }], BAND, BREAK);
+    const full = reclassed.net + reclassed.fuel - (BOOKED.net + BOOKED.fuel);
+    const part = exactBill({ lines: noted.lines, linehaulInCents: 141_294, discountInCents: 98_906 - 2_000, fuelSurchargeInCents: 12_716 + 600, totalInCents: 62_604 + 2_600 });
+    const result = audit(part);
+    expect(codes(result)).toEqual([['RECLASS', 2_600]]);
+    expect(full).toBeGreaterThan(2_600);
+    expect(result.findings[0]!.message).toBe(`line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); ${dollars(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`);
+    // The cap is exact: one cent more charged, one cent more at stake.
+    expect(codes(audit({ ...part, linehaulInCents: part.linehaulInCents + 1, totalInCents: part.totalInCents + 1 }))).toEqual([['RECLASS', 2_601]]);
+    // A reweigh up and a reclass down, both charged: the reweigh is at stake net of the lower class.
+    const mixed = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '125' }], BAND, BREAK);
+    const reweighOnly = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '175' }], BAND, BREAK);
+    const both = exactBill({
+      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, { ...exactBill().lines[1]!, freightClass: '125' }],
+      linehaulInCents: mixed.net,
+      discountInCents: 0,
+      fuelSurchargeInCents: mixed.fuel,
+      totalInCents: mixed.net + mixed.fuel + 7_500,
+    });
+    expect(mixed.net + mixed.fuel).toBeLessThan(reweighOnly.net + reweighOnly.fuel);
+    expect(codes(audit(both))).toEqual([['REWEIGH', mixed.net + mixed.fuel - (BOOKED.net + BOOKED.fuel)]]);
   });
 });
 
