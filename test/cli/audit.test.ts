@@ -402,7 +402,7 @@ describe('shipper invoice', () => {
 });
 
 describe('remote mode', () => {
-  it('audits against the shipments of a shipper serve; the audited bills stay in the local store', async () => {
+  it('audits against the shipments of a shipper serve; the audited bills stay in the local store, where report spend reads them', async () => {
     const serverStore = await storeCopy('server');
     const localStore = join(store.dir, 'client');
     const server = await startServe({ store: serverStore, env: AUDIT_ENV });
@@ -412,6 +412,16 @@ describe('remote mode', () => {
       expect(findingsOf(JSON.parse(stdout) as AuditJson)).toEqual(EXPECTED);
       expect((await readdir(join(localStore, 'audited-bills'))).filter((name) => name.endsWith('.json'))).toHaveLength(5);
       await expect(access(join(serverStore, 'audited-bills'))).rejects.toThrow();
+      // Spend: the server's shipments beside the bills audited into the local store.
+      const spend = await runInProcess(['--base-url', server.url, '--store', localStore, 'report', 'spend', '--by', 'carrier', '--json'], { env: AUDIT_ENV });
+      expect(spend.code).toBe(0);
+      expect(JSON.parse(spend.stdout)).toMatchObject({
+        rows: [
+          { group: 'Roadrunner Freight (RRFT)', shipments: 4, poundsWeight: 6000, quotedInCents: 250_416, bills: 4, billedInCents: 273_666, disputedInCents: 23_250 },
+          { group: '(no shipment)', shipments: 0, bills: 1, billedInCents: 11_700, disputedInCents: 11_700 },
+        ],
+        total: { shipments: 4, bills: 5, billedInCents: 285_366, disputedInCents: 34_950 },
+      });
       const invoice = await runInProcess(['--base-url', server.url, '--store', localStore, 'invoice', shipments[0]!.id, '-o', join(store.dir, 'remote.pdf')]);
       expect(invoice.code).toBe(0);
       expect((await pdfAt(join(store.dir, 'remote.pdf'))).pages[0]!.lines).toContain('INV-000001 | 2026-11-19 | SO-000001 | PO-1');
