@@ -363,6 +363,17 @@ describe('shipper invoice', () => {
     expect(rows.map((row) => row.at(-1))).toEqual(['Amount', '$987.00', '$425.94', '-$989.06', '$127.16', '$75.00', '$626.04']);
   });
 
+  it('a total of pieces only when a line gives its pieces', async () => {
+    const dir = join(store.dir, 'no-pieces');
+    const api = new LocalApi({ storeDir: dir, now: () => new Date(BOOKED_AT) });
+    const { data } = await api.createShipment({ shipper: CHICAGO, consignee: ATLANTA, orderComponents: [SPARE_BELTS] } as never);
+    await api.close();
+    const { code, stdout } = await runInProcess(['--store', dir, 'invoice', data.id]);
+    expect(code).toBe(0);
+    const rows = stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    expect(rows.at(-1)).toEqual(['', 'Total', '', '', '1', '', '300', expect.stringMatching(/^\$[\d,]+\.\d\d$/)]);
+  });
+
   it('--json and -o FILE.pdf (or a directory), read back', async () => {
     const dir = join(store.dir, 'store');
     const json = JSON.parse((await runInProcess(['--store', dir, 'invoice', shipments[2]!.id, '--json'])).stdout);
