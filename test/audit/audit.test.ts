@@ -3,6 +3,7 @@
  * against `tariffPrice` (the README's pricing rule read straight from the tariff file); the edges
  * of the tolerance; matching by BOL and PRO; duplicates.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { auditBill, dollars, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
 import type { CarrierBill } from '../../src/audit/bill.js';
@@ -116,6 +117,36 @@ describe('auditBill', () => {
     expect(result.findings.map((finding) => finding.code)).toEqual(['REWEIGH', 'RECLASS', 'ACCESSORIAL', 'FUEL', 'OVERCHARGE', 'OVERCHARGE', 'OVERCHARGE']);
     expect(result.findings.every((finding) => finding.amountInCents > 0)).toBe(true);
     expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+  });
+
+  it('properties: a bill re-rated as billed is at stake for billed minus quoted; one that notes heavier or higher-class freight but charges the quote, for nothing', () => {
+    // Billed weights and classes at or above the booked ones, within the 1,000 lb weight break.
+    const classesFrom = (booked: string) => Object.keys(TARIFF.ratesPerCwtInCents).filter((freightClass) => Number(freightClass) >= Number(booked));
+    const billedFreight = fc.record({
+      w1: fc.integer({ min: 1200, max: 1450 }),
+      w2: fc.integer({ min: 300, max: 540 }),
+      c1: fc.constantFrom(...classesFrom('92.5')),
+      c2: fc.constantFrom(...classesFrom('175')),
+    });
+    const linesOf = ({ w1, w2, c1, c2 }: { w1: number; w2: number; c1: string; c2: string }) => [
+      { ...exactBill().lines[0]!, poundsWeight: w1, freightClass: c1 },
+      { ...exactBill().lines[1]!, poundsWeight: w2, freightClass: c2 },
+    ];
+    fc.assert(
+      fc.property(billedFreight, fc.integer({ min: 0, max: 5_000 }), fc.constantFrom(0, 9_500), fc.integer({ min: 0, max: 300 }), (freight, extraFuel, residential, extraTotal) => {
+        const rerated = tariffPrice([{ pounds: freight.w1, freightClass: freight.c1 }, { pounds: freight.w2, freightClass: freight.c2 }], BAND, BREAK);
+        const accessorials = [{ code: 'LFT', description: null, amountInCents: 7_500 }, ...(residential ? [{ code: 'RES', description: null, amountInCents: residential }] : [])];
+        const total = rerated.net + rerated.fuel + extraFuel + 7_500 + residential + extraTotal;
+        const bill = exactBill({ lines: linesOf(freight), linehaulInCents: rerated.net, discountInCents: 0, fuelSurchargeInCents: rerated.fuel + extraFuel, accessorials, totalInCents: total });
+        const result = audit(bill);
+        expect(rerated.net + rerated.fuel).toBeGreaterThanOrEqual(BOOKED.net + BOOKED.fuel);
+        expect(result.disputedInCents).toBe(total - SHIPMENT.quotedPriceInCents);
+        expect(result.findings.every((finding) => finding.amountInCents > 0)).toBe(true);
+        // The same freight noted on a bill that charges exactly the quote: nothing at stake.
+        expect(audit(exactBill({ lines: linesOf(freight) }))).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0 });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('money in the shipper’s favour is no finding: a lighter weight, a lower class, an ordered service not billed', () => {
