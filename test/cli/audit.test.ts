@@ -253,6 +253,12 @@ describe('shipper audit', () => {
     expect(accessorial.lines).toContain('RES (not ordered) | $95.00 | $0.00 | $95.00');
     expect(accessorial.lines).toContain('LIFTGATE_DELIVERY (billed as LFT) | $75.00 | $75.00 | $0.00');
 
+    // -q: only the paths of the packs written, one a line; the exit code says something is disputed.
+    const quiet = await audit(dir, [csvFile, '-q', '--no-save', '--dispute-dir', packs]);
+    expect(quiet).toMatchObject({ code: 1, stderr: 'shipper: 4 of 5 bills disputed: $349.50 at stake\n' });
+    expect(quiet.stdout.split('\n')).toEqual([...['I7204801', 'I7204802', 'I7204803', 'I7209901'].map((bill) => join(packs, `dispute-${bill}.pdf`)), '']);
+    expect((await audit(dir, [csvFile, '-q', '--no-save'])).stdout).toBe('');
+
     const unmatched = await pdfAt(join(packs, 'dispute-I7209901.pdf'));
     expect(unmatched.pages).toHaveLength(1);
     expect(unmatched.pages[0]!.text).toContain('We have no shipment under this bill');
