@@ -20,7 +20,9 @@
  * Every figure is priced with the same tariff at the same lane, and only differences are used, so
  * the amounts add up: when the carrier billed more on every count, the amounts at stake add up
  * to the billed total minus the quoted price, to the cent. Money in the shipper's favour is not a
- * finding; a finding at or below the tolerance is none either.
+ * finding; a finding at or below the tolerance is none either. REWEIGH and RECLASS are at stake
+ * only as far as the bill's linehaul and fuel exceed the quote's (a bill that notes another class
+ * but charges the quoted price has nothing at stake).
  */
 import { z } from 'zod';
 import { priceShipment } from '../domain/rating.js';
@@ -252,6 +254,23 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
       amountInCents: billedNet - expectedNet,
       message: `net linehaul ${dollars(billedNet)} billed (${dollars(bill.linehaulInCents)} less ${dollars(bill.discountInCents)}); the tariff gives ${dollars(expectedNet)} for the freight as billed${discounts}`,
     });
+  }
+
+  // REWEIGH and RECLASS claim what re-rating the freight adds, but a bill may not charge it all
+  // (a carrier that notes another class yet rates at the quoted or a FAK class, a reweigh up and
+  // a reclass down): they are at stake only up to what the bill's linehaul and fuel exceed the
+  // quote by, beyond the FUEL and net-linehaul OVERCHARGE already found. A consistent re-rate is
+  // never cut: then the findings add up to that excess exactly.
+  const freightExcess = billedNet + bill.fuelSurchargeInCents - (quoted.linehaulInCents - quoted.discountInCents + quoted.fuelSurchargeInCents);
+  const claimedElsewhere = Math.max(0, bill.fuelSurchargeInCents - expectedFuel) + Math.max(0, billedNet - expectedNet);
+  let room = Math.max(0, freightExcess - claimedElsewhere);
+  for (const finding of findings.filter((candidate) => candidate.code === 'REWEIGH' || candidate.code === 'RECLASS')) {
+    if (finding.amountInCents <= 0) continue;
+    if (finding.amountInCents > room) {
+      finding.message += `; ${dollars(finding.amountInCents)} on the tariff, but the bill charges ${freightExcess > 0 ? `only ${dollars(freightExcess)}` : 'nothing'} above the quoted linehaul and fuel`;
+      finding.amountInCents = room;
+    }
+    room -= finding.amountInCents;
   }
 
   // OVERCHARGE: a total above the bill's own charges.

@@ -12,13 +12,18 @@ export function normalisedPro(proNumber: string): string {
   return proNumber.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-/** The PRO and BOL numbers to look shipments up by, for a run of bills. */
+/**
+ * The PRO and BOL numbers to look shipments up by, for a run of bills. Only keys a shipment can
+ * carry are asked for (a PRO of at most 20 letters and digits, a BOL of 17 digits): an X12 210
+ * may reference anything in N9, and what no shipment can have simply matches nothing (UNMATCHED)
+ * instead of failing the list request.
+ */
 export function billKeys(bills: readonly CarrierBill[]): { pros: string[]; bols: string[] } {
   const pros = new Set<string>();
   const bols = new Set<string>();
   for (const bill of bills) {
-    if (bill.proNumber && normalisedPro(bill.proNumber) !== '') pros.add(normalisedPro(bill.proNumber));
-    if (bill.bolNumber) bols.add(bill.bolNumber);
+    if (bill.proNumber && /^[A-Z0-9]{1,20}$/.test(normalisedPro(bill.proNumber))) pros.add(normalisedPro(bill.proNumber));
+    if (bill.bolNumber && /^\d{17}$/.test(bill.bolNumber)) bols.add(bill.bolNumber);
   }
   return { pros: [...pros], bols: [...bols] };
 }

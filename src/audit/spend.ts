@@ -3,7 +3,8 @@
  * carrier or month: shipments, weight, quoted total, billed total (the bills audited against
  * those shipments) and the amount disputed. Bills that matched no shipment (or a cancelled one)
  * are money asked for all the same: they are a group of their own, "(no shipment)", counted in
- * the period of their bill date (else the day they were audited).
+ * the period of their bill date (else the day they were audited). So is the bill of a shipment
+ * cancelled after the audit, in the period its shipment was booked in, with its audited figures.
  */
 import type { Shipment } from '../domain/schemas.js';
 import type { AuditResult } from './audit.js';
@@ -59,6 +60,9 @@ export function spendReport(shipments: readonly Shipment[], audits: readonly Aud
     const matched = audit.shipment && !audit.findings.some((finding) => finding.code === 'UNMATCHED') ? audit.shipment.id : undefined;
     if (matched !== undefined) {
       if (booked.has(matched)) billsByShipment.set(matched, [...(billsByShipment.get(matched) ?? []), audit]);
+      // Booked in the period but no longer among its booked shipments: cancelled after its bill
+      // was audited. The bill was still sent: it counts with the bills that have no shipment.
+      else if (within(Date.parse(audit.shipment!.createdAt), period)) unmatched.push(audit);
       continue;
     }
     const dated = Date.parse(audit.bill.billDate ? `${audit.bill.billDate}T12:00:00Z` : audit.auditedAt);

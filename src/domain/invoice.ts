@@ -69,6 +69,11 @@ export const invoiceSchema = z.object({
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
+/** Whether any freight line gives its pieces: a total of pieces none gave would print a false 0. */
+export function piecesKnown(invoice: Pick<Invoice, 'lines'>): boolean {
+  return invoice.lines.some((line) => line.kind === 'FREIGHT' && line.pieceCount !== null);
+}
+
 /** `SO-000123` -> `INV-000123`. */
 export function invoiceNumberFor(orderNumber: string): string {
   const digits = /^SO-(\d+)$/.exec(orderNumber)?.[1];

@@ -3,7 +3,7 @@
  * row per order component with its share of the linehaul, then discount, fuel surcharge and each
  * accessorial) and the total, which is the booked price. Long invoices continue on further pages.
  */
-import type { Invoice } from '../domain/invoice.js';
+import { piecesKnown, type Invoice } from '../domain/invoice.js';
 import type { Address } from '../domain/schemas.js';
 import type { TextMetrics } from '../print/drawOps.js';
 import { FlowDocument, type DocumentPlan, type TableColumn, type TableRow } from './document.js';
@@ -52,7 +52,7 @@ export function invoiceRows(invoice: Invoice): TableRow[] {
   );
   const { totals } = invoice;
   rows.push({
-    cells: ['', 'Total', '', '', formatQuantity(totals.palletCount), formatQuantity(totals.pieceCount), formatQuantity(totals.poundsWeight), formatMoney(totals.totalInCents)],
+    cells: ['', 'Total', '', '', formatQuantity(totals.palletCount), piecesKnown(invoice) ? formatQuantity(totals.pieceCount) : '', formatQuantity(totals.poundsWeight), formatMoney(totals.totalInCents)],
     bold: true,
     ruleAbove: true,
     shaded: true,

@@ -3,8 +3,9 @@
  * against `tariffPrice` (the README's pricing rule read straight from the tariff file); the edges
  * of the tolerance; matching by BOL and PRO; duplicates.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditBill, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
+import { auditBill, dollars, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
 import type { CarrierBill } from '../../src/audit/bill.js';
 import { flagDuplicates, earlierAuditOf } from '../../src/audit/duplicates.js';
 import { billKeys, ShipmentsByKey } from '../../src/audit/matching.js';
@@ -118,6 +119,36 @@ describe('auditBill', () => {
     expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
   });
 
+  it('properties: a bill re-rated as billed is at stake for billed minus quoted; one that notes heavier or higher-class freight but charges the quote, for nothing', () => {
+    // Billed weights and classes at or above the booked ones, within the 1,000 lb weight break.
+    const classesFrom = (booked: string) => Object.keys(TARIFF.ratesPerCwtInCents).filter((freightClass) => Number(freightClass) >= Number(booked));
+    const billedFreight = fc.record({
+      w1: fc.integer({ min: 1200, max: 1450 }),
+      w2: fc.integer({ min: 300, max: 540 }),
+      c1: fc.constantFrom(...classesFrom('92.5')),
+      c2: fc.constantFrom(...classesFrom('175')),
+    });
+    const linesOf = ({ w1, w2, c1, c2 }: { w1: number; w2: number; c1: string; c2: string }) => [
+      { ...exactBill().lines[0]!, poundsWeight: w1, freightClass: c1 },
+      { ...exactBill().lines[1]!, poundsWeight: w2, freightClass: c2 },
+    ];
+    fc.assert(
+      fc.property(billedFreight, fc.integer({ min: 0, max: 5_000 }), fc.constantFrom(0, 9_500), fc.integer({ min: 0, max: 300 }), (freight, extraFuel, residential, extraTotal) => {
+        const rerated = tariffPrice([{ pounds: freight.w1, freightClass: freight.c1 }, { pounds: freight.w2, freightClass: freight.c2 }], BAND, BREAK);
+        const accessorials = [{ code: 'LFT', description: null, amountInCents: 7_500 }, ...(residential ? [{ code: 'RES', description: null, amountInCents: residential }] : [])];
+        const total = rerated.net + rerated.fuel + extraFuel + 7_500 + residential + extraTotal;
+        const bill = exactBill({ lines: linesOf(freight), linehaulInCents: rerated.net, discountInCents: 0, fuelSurchargeInCents: rerated.fuel + extraFuel, accessorials, totalInCents: total });
+        const result = audit(bill);
+        expect(rerated.net + rerated.fuel).toBeGreaterThanOrEqual(BOOKED.net + BOOKED.fuel);
+        expect(result.disputedInCents).toBe(total - SHIPMENT.quotedPriceInCents);
+        expect(result.findings.every((finding) => finding.amountInCents > 0)).toBe(true);
+        // The same freight noted on a bill that charges exactly the quote: nothing at stake.
+        expect(audit(exactBill({ lines: linesOf(freight) }))).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0 });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('money in the shipper’s favour is no finding: a lighter weight, a lower class, an ordered service not billed', () => {
     const lighter = tariffPrice([{ pounds: 1000, freightClass: '92.5' }, { pounds: 300, freightClass: '125' }], BAND, BREAK);
     const bill = exactBill({
@@ -158,9 +189,43 @@ describe('auditBill', () => {
     });
     const result = audit(bill);
     const reweigh = reweighedOnly.net + reweighedOnly.fuel - (BOOKED.net + BOOKED.fuel);
-    expect(result.findings[0]).toEqual({ code: 'REWEIGH', amountInCents: reweigh, message: 'billed 1,600 lb, booked 1,500 lb (+100 lb)' });
-    // Class 100 for all of it is cheaper than 92.5 and 175 at the same weights: no reclass at stake.
-    expect(result.findings.map((finding) => finding.code)).toEqual(['REWEIGH']);
+    // Class 100 for all of it is cheaper than 92.5 and 175 at the same weights: no reclass, and
+    // the reweigh is at stake only as far as the bill's freight charges exceed the quote.
+    const excess = single.net + single.fuel - (BOOKED.net + BOOKED.fuel);
+    expect(excess).toBeGreaterThan(0);
+    expect(excess).toBeLessThan(reweigh);
+    expect(result.findings).toEqual([
+      { code: 'REWEIGH', amountInCents: excess, message: `billed 1,600 lb, booked 1,500 lb (+100 lb); ${dollars(reweigh)} on the tariff, but the bill charges only ${dollars(excess)} above the quoted linehaul and fuel` },
+    ]);
+    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+  });
+
+  it('a reweigh or reclass the bill does not charge is not at stake: a class noted but rated as quoted, a reclass charged in part', () => {
+    // Class 250 written on line 2, the charges as quoted (a FAK rating): nothing to dispute.
+    const noted = exactBill({ lines: [exactBill().lines[0]!, { ...exactBill().lines[1]!, freightClass: '250' }] });
+    expect(audit(noted)).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0 });
+    // Rated at class 250 but with a larger discount: at stake what the bill charges above the quote.
+    const reclassed = tariffPrice([{ pounds: 1200, freightClass: '92.5' }, { pounds: 300, freightClass: '250' }], BAND, BREAK);
+    const full = reclassed.net + reclassed.fuel - (BOOKED.net + BOOKED.fuel);
+    const part = exactBill({ lines: noted.lines, linehaulInCents: 141_294, discountInCents: 98_906 - 2_000, fuelSurchargeInCents: 12_716 + 600, totalInCents: 62_604 + 2_600 });
+    const result = audit(part);
+    expect(codes(result)).toEqual([['RECLASS', 2_600]]);
+    expect(full).toBeGreaterThan(2_600);
+    expect(result.findings[0]!.message).toBe(`line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); ${dollars(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`);
+    // The cap is exact: one cent more charged, one cent more at stake.
+    expect(codes(audit({ ...part, linehaulInCents: part.linehaulInCents + 1, totalInCents: part.totalInCents + 1 }))).toEqual([['RECLASS', 2_601]]);
+    // A reweigh up and a reclass down, both charged: the reweigh is at stake net of the lower class.
+    const mixed = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '125' }], BAND, BREAK);
+    const reweighOnly = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '175' }], BAND, BREAK);
+    const both = exactBill({
+      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, { ...exactBill().lines[1]!, freightClass: '125' }],
+      linehaulInCents: mixed.net,
+      discountInCents: 0,
+      fuelSurchargeInCents: mixed.fuel,
+      totalInCents: mixed.net + mixed.fuel + 7_500,
+    });
+    expect(mixed.net + mixed.fuel).toBeLessThan(reweighOnly.net + reweighOnly.fuel);
+    expect(codes(audit(both))).toEqual([['REWEIGH', mixed.net + mixed.fuel - (BOOKED.net + BOOKED.fuel)]]);
   });
 });
 
@@ -185,6 +250,19 @@ describe('matching bills to shipments', () => {
 
   it('looks shipments up by each key once, PROs normalised', () => {
     expect(billKeys([exactBill({ proNumber: '720-4801' }), exactBill({ proNumber: '7204801', bolNumber: booked.bolNumber }), exactBill({ proNumber: null, bolNumber: booked.bolNumber })])).toEqual({ pros: ['7204801'], bols: [booked.bolNumber] });
+  });
+
+  it('asks only for keys a shipment can carry: a PRO of 20 letters and digits at most, a BOL of 17 digits', () => {
+    const twenty = 'A'.repeat(20);
+    const bills = [
+      exactBill({ proNumber: `${twenty}`, bolNumber: '1'.repeat(17) }),
+      exactBill({ proNumber: `${twenty}B`, bolNumber: '1'.repeat(16) }),
+      exactBill({ proNumber: `${twenty.slice(0, 10)}-${twenty.slice(10)}`, bolNumber: '1'.repeat(18) }),
+      exactBill({ proNumber: '---', bolNumber: 'BOL-12345' }),
+    ];
+    expect(billKeys(bills)).toEqual({ pros: [twenty], bols: ['1'.repeat(17)] });
+    // What is not asked for matches nothing, with the keys as the bill gave them.
+    expect(index.match(exactBill({ proNumber: `${twenty}B`, bolNumber: '12345' }))).toEqual({ shipment: null, reason: `no shipment has PRO ${twenty}B or BOL 12345` });
   });
 });
 

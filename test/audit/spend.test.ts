@@ -63,12 +63,31 @@ describe('spendReport', () => {
   });
 
   it('counts unmatched bills in the period of their bill date; bills of shipments outside the period are left out', () => {
-    const period = { from: Date.parse('2026-11-01T00:00:00Z'), to: Date.parse('2026-12-31T23:59:59Z') };
+    // December: the November shipments (and their bills) fall outside, as does the October bill.
+    const period = { from: Date.parse('2026-12-01T00:00:00Z'), to: Date.parse('2026-12-31T23:59:59Z') };
     const report = spendReport([december], audits, 'carrier', period);
     expect(report.rows.map((row) => [row.group, row.bills, row.billedInCents])).toEqual([
       ['Old Dominion (ODFL)', 0, 0],
       ['(no shipment)', 1, 11_700],
     ]);
+  });
+
+  it('a bill whose shipment was cancelled after the audit counts with the bills that have no shipment, in its booking period', () => {
+    // The list of booked shipments no longer holds november: its bill stays in the report.
+    const report = spendReport([december, noCarrier], audits, 'carrier');
+    expect(report.rows.map((row) => [row.group, row.shipments, row.bills, row.billedInCents, row.disputedInCents])).toEqual([
+      ['SAIA', 1, 1, 62_604, audits[1]!.disputedInCents],
+      ['Old Dominion (ODFL)', 1, 0, 0, 0],
+      ['(no shipment)', 0, 3, 70_000 + 16_700, audits[0]!.disputedInCents + 16_700],
+    ]);
+    expect(report.total.billedInCents).toBe(149_304);
+    // Booked outside the period: left out with its shipment.
+    const december1st = { from: Date.parse('2026-12-01T00:00:00Z') };
+    expect(spendReport([december], audits, 'carrier', december1st).total.bills).toBe(1);
+    // Booked on the period's first instant: in.
+    const fromBooking = { from: Date.parse(november.createdAt) };
+    expect(spendReport([december], audits, 'carrier', fromBooking).rows.at(-1)).toMatchObject({ group: '(no shipment)', bills: 3 });
+    expect(spendReport([december], audits, 'carrier', { from: Date.parse(november.createdAt) + 1 }).rows.at(-1)).toMatchObject({ group: '(no shipment)', bills: 1 });
   });
 
   it('nothing booked, nothing billed: no rows, a zero total', () => {

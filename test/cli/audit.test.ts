@@ -167,6 +167,31 @@ describe('shipper audit', () => {
     expect(findingsOf(JSON.parse(stdout) as AuditJson)).toEqual(EXPECTED);
   });
 
+  it('a 210 whose references no shipment can carry (a short BM, a PRO of 25 characters): UNMATCHED, the others still audited (exit 1)', async () => {
+    const odd = join(store.dir, 'odd-references.edi');
+    const body = ['LX*1~', 'L0*1*500*FR*500*G***1*PLT**L~', 'L1*1***30000~', 'L7*1******70~', 'LX*2~', 'L1*2***-21000****DSC~', 'LX*3~', 'L1*3***2700****FUE~', 'L3*500*G***11700~'];
+    await writeFile(
+      odd,
+      x210([
+        { control: '0001', segments: ['B3**I8800001**PP*L*20261201*11700****RRFT~', 'N9*BM*12345~', ...body] },
+        { control: '0002', segments: ['B3**I8800002**PP*L*20261201*11700****RRFT~', `N9*CN*${'7'.repeat(25)}~`, ...body] },
+        { control: '0003', segments: ['B3**I8800003**PP*L*20261201*11700****RRFT~', 'N9*BM*12345~', 'N9*CN*720-4801~', ...body] },
+      ]),
+    );
+    const { code, stdout, stderr } = await audit(join(store.dir, 'store'), [odd, '--json', '--no-save']);
+    expect(code).toBe(1);
+    expect(stderr).toBe('shipper: 2 of 3 bills disputed: $234.00 at stake\n');
+    const json = JSON.parse(stdout) as AuditJson;
+    // The third also names a BOL no shipment can have, and is found by its PRO (billed lighter than booked: nothing at stake).
+    expect(json.bills.map((bill) => [bill.shipment?.orderNumber ?? null, bill.matchedBy, bill.status])).toEqual([
+      [null, null, 'DISPUTED'],
+      [null, null, 'DISPUTED'],
+      ['SO-000001', 'PRO', 'OK'],
+    ]);
+    expect(json.bills[0]!.findings[0]!.message).toBe('no shipment has BOL 12345');
+    expect(json.bills[1]!.findings[0]!.message).toBe(`no shipment has PRO ${'7'.repeat(25)}`);
+  });
+
   it('prints a table by default: one row per finding, the bill’s figures on its first row, a summary', async () => {
     const { code, stdout } = await audit(await storeCopy('table'), [csvFile, '--no-save']);
     expect(code).toBe(1);
@@ -227,6 +252,12 @@ describe('shipper audit', () => {
     const accessorial = (await pdfAt(join(packs, 'dispute-I7204803.pdf'))).pages[0]!;
     expect(accessorial.lines).toContain('RES (not ordered) | $95.00 | $0.00 | $95.00');
     expect(accessorial.lines).toContain('LIFTGATE_DELIVERY (billed as LFT) | $75.00 | $75.00 | $0.00');
+
+    // -q: only the paths of the packs written, one a line; the exit code says something is disputed.
+    const quiet = await audit(dir, [csvFile, '-q', '--no-save', '--dispute-dir', packs]);
+    expect(quiet).toMatchObject({ code: 1, stderr: 'shipper: 4 of 5 bills disputed: $349.50 at stake\n' });
+    expect(quiet.stdout.split('\n')).toEqual([...['I7204801', 'I7204802', 'I7204803', 'I7209901'].map((bill) => join(packs, `dispute-${bill}.pdf`)), '']);
+    expect((await audit(dir, [csvFile, '-q', '--no-save'])).stdout).toBe('');
 
     const unmatched = await pdfAt(join(packs, 'dispute-I7209901.pdf'));
     expect(unmatched.pages).toHaveLength(1);
@@ -338,6 +369,17 @@ describe('shipper invoice', () => {
     expect(rows.map((row) => row.at(-1))).toEqual(['Amount', '$987.00', '$425.94', '-$989.06', '$127.16', '$75.00', '$626.04']);
   });
 
+  it('a total of pieces only when a line gives its pieces', async () => {
+    const dir = join(store.dir, 'no-pieces');
+    const api = new LocalApi({ storeDir: dir, now: () => new Date(BOOKED_AT) });
+    const { data } = await api.createShipment({ shipper: CHICAGO, consignee: ATLANTA, orderComponents: [SPARE_BELTS] } as never);
+    await api.close();
+    const { code, stdout } = await runInProcess(['--store', dir, 'invoice', data.id]);
+    expect(code).toBe(0);
+    const rows = stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    expect(rows.at(-1)).toEqual(['', 'Total', '', '', '1', '', '300', expect.stringMatching(/^\$[\d,]+\.\d\d$/)]);
+  });
+
   it('--json and -o FILE.pdf (or a directory), read back', async () => {
     const dir = join(store.dir, 'store');
     const json = JSON.parse((await runInProcess(['--store', dir, 'invoice', shipments[2]!.id, '--json'])).stdout);
@@ -377,7 +419,7 @@ describe('shipper invoice', () => {
 });
 
 describe('remote mode', () => {
-  it('audits against the shipments of a shipper serve; the audited bills stay in the local store', async () => {
+  it('audits against the shipments of a shipper serve; the audited bills stay in the local store, where report spend reads them', async () => {
     const serverStore = await storeCopy('server');
     const localStore = join(store.dir, 'client');
     const server = await startServe({ store: serverStore, env: AUDIT_ENV });
@@ -387,6 +429,16 @@ describe('remote mode', () => {
       expect(findingsOf(JSON.parse(stdout) as AuditJson)).toEqual(EXPECTED);
       expect((await readdir(join(localStore, 'audited-bills'))).filter((name) => name.endsWith('.json'))).toHaveLength(5);
       await expect(access(join(serverStore, 'audited-bills'))).rejects.toThrow();
+      // Spend: the server's shipments beside the bills audited into the local store.
+      const spend = await runInProcess(['--base-url', server.url, '--store', localStore, 'report', 'spend', '--by', 'carrier', '--json'], { env: AUDIT_ENV });
+      expect(spend.code).toBe(0);
+      expect(JSON.parse(spend.stdout)).toMatchObject({
+        rows: [
+          { group: 'Roadrunner Freight (RRFT)', shipments: 4, poundsWeight: 6000, quotedInCents: 250_416, bills: 4, billedInCents: 273_666, disputedInCents: 23_250 },
+          { group: '(no shipment)', shipments: 0, bills: 1, billedInCents: 11_700, disputedInCents: 11_700 },
+        ],
+        total: { shipments: 4, bills: 5, billedInCents: 285_366, disputedInCents: 34_950 },
+      });
       const invoice = await runInProcess(['--base-url', server.url, '--store', localStore, 'invoice', shipments[0]!.id, '-o', join(store.dir, 'remote.pdf')]);
       expect(invoice.code).toBe(0);
       expect((await pdfAt(join(store.dir, 'remote.pdf'))).pages[0]!.lines).toContain('INV-000001 | 2026-11-19 | SO-000001 | PO-1');

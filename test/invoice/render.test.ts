@@ -8,7 +8,7 @@ import { renderInvoicePdf } from '../../src/invoice/index.js';
 import { layoutInvoice } from '../../src/invoice/layout.js';
 import { loadDocumentFonts } from '../../src/print/fonts.js';
 import { readPdf } from '../bol/pdf-reader.js';
-import { MACHINE_PARTS, pricedShipment, TARIFF } from '../audit/fixtures.js';
+import { MACHINE_PARTS, pricedShipment, SPARE_BELTS, TARIFF } from '../audit/fixtures.js';
 
 const invoiceOf = (shipment: ReturnType<typeof pricedShipment>): Invoice =>
   buildInvoice(shipment, {
@@ -34,6 +34,13 @@ describe('invoice PDF', () => {
     expect(lines).toContain('Liftgate at delivery | $75.00');
     expect(lines).toContain('Total | 3 | 10 | 1,500 | $626.04');
     expect(text).toContain('Page 1 of 1');
+  });
+
+  it('leaves the total of pieces empty when no line gives its pieces (never a false 0)', async () => {
+    const invoice = invoiceOf(pricedShipment({ components: [{ ...SPARE_BELTS, poundsWeight: 1200 }, SPARE_BELTS] }));
+    expect(invoice.totals.pieceCount).toBe(0);
+    const { lines } = (await readPdf(await renderInvoicePdf(invoice))).pages[0]!;
+    expect(lines).toContain('Total | 2 | 1,500 | $' + (invoice.totals.totalInCents / 100).toFixed(2));
   });
 
   it('continues a 60-line invoice on further pages, the table header on each, the total once at the end', async () => {

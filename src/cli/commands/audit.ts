@@ -31,7 +31,8 @@ export function registerAuditCommand(program: Command, context: ContextFactory):
       'after',
       `
 Exit codes: 0 nothing disputed, 1 something disputed (or a bill file that cannot be read),
-2 usage, 3 remote failure, 5 store or tariff failure.
+2 usage, 3 remote failure, 5 store or tariff failure. With -q only the dispute packs' paths
+are printed.
 
 Examples:
   $ shipper audit bills-2026-12.csv

@@ -151,6 +151,8 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   const summary = summarise(results);
   if (ctx.io.options.json) ctx.io.json({ files, bills: results, summary, saved: options.save, disputePacks: packs });
   else if (options.csv) ctx.io.streams.stdout.write(csvText(AUDIT_CSV_HEADER, auditCsvRows(results)));
+  // --quiet: only the files written (the dispute packs); the exit code says whether anything is disputed.
+  else if (ctx.io.options.quiet) packs.forEach((pack) => ctx.io.out(pack.file));
   else {
     printAudit(ctx.io, results);
     ctx.io.info(summaryLine(summary));

@@ -1,5 +1,5 @@
 /** How an invoice looks to people (`shipper invoice ID`). */
-import type { Invoice } from '../../domain/invoice.js';
+import { piecesKnown, type Invoice } from '../../domain/invoice.js';
 import type { Address } from '../../domain/schemas.js';
 import { formatCents, formatDate, formatNumber, type IO } from '../output.js';
 
@@ -32,7 +32,7 @@ export function printInvoice(io: IO, invoice: Invoice): void {
       : ['', line.description ?? line.kind, '', '', '', '', '', formatCents(line.amountInCents)],
   );
   const { totals } = invoice;
-  rows.push(['', c.bold('Total'), '', '', totals.palletCount, totals.pieceCount, formatNumber(totals.poundsWeight), c.bold(formatCents(totals.totalInCents))]);
+  rows.push(['', c.bold('Total'), '', '', totals.palletCount, piecesKnown(invoice) ? totals.pieceCount : '', formatNumber(totals.poundsWeight), c.bold(formatCents(totals.totalInCents))]);
   // The description gives way first, then pieces and NMFC leave (the PDF has them); amounts never shrink.
   io.out(
     io.fittedTable(['#', 'Description', 'NMFC', 'Class', 'Pallets', 'Pieces', 'Weight (lb)', 'Amount'], rows, [{ shrink: [1], min: 20 }, { drop: 5 }, { drop: 2 }, { shrink: [1], min: 10 }], {
