@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { ZipDirectory } from '../geo/zipDirectory.js';
 import { JsonStore } from '../store/jsonStore.js';
-import { operations, type OperationSpec } from './operations.js';
+import { createdRange, operations, type OperationSpec } from './operations.js';
 import { constraintViolation } from './problems.js';
 import type { ArgsOf, OptionsOf, ShipperApi } from './types.js';
 import type { CarrierProfiles } from '../domain/carrierProfile.js';
@@ -25,7 +25,7 @@ import { ShipmentIndexes } from './local/indexes.js';
 import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
 import { Quotes, storedShipmentSchema, type ZipLookup } from './local/quotes.js';
 import { guardStore } from './local/records.js';
-import { Shipments, createdRange, inRange } from './local/shipments.js';
+import { Shipments, inRange } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
 

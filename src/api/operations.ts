@@ -118,9 +118,26 @@ const pageQuery = {
 const dayOrInstant = (what: string) =>
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, { message: `${what} is a date YYYY-MM-DD or an ISO-8601 instant` })
-    .refine((value) => !Number.isNaN(Date.parse(value)) && isoDateSchema.safeParse(value.slice(0, 10)).success, { message: `${what} is not a real date` })
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, { message: `${what} is a date YYYY-MM-DD or an ISO-8601 instant, e.g. 2026-11-23`, abort: true })
+    .refine((value) => !Number.isNaN(Date.parse(value)) && isoDateSchema.safeParse(value.slice(0, 10)).success, { error: (issue) => `${what} ${String(issue.input)} is not a day of the calendar` })
     .optional();
+
+/** A `since`/`until` day (UTC) or instant as a range of instants; `until` includes its whole day. */
+export function createdRange(since: string | undefined, until: string | undefined): { from?: number; to?: number } {
+  const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+  return {
+    ...(since !== undefined ? { from: Date.parse(isDay(since) ? `${since}T00:00:00Z` : since) } : {}),
+    ...(until !== undefined ? { to: isDay(until) ? Date.parse(`${until}T00:00:00Z`) + 86_400_000 - 1 : Date.parse(until) } : {}),
+  };
+}
+
+/** A period that ends before it starts matches nothing: refused, so that a swapped pair is noticed. */
+const orderedPeriod = (query: { since?: string | undefined; until?: string | undefined }, ctx: z.RefinementCtx) => {
+  const { from, to } = createdRange(query.since, query.until);
+  if (from !== undefined && to !== undefined && to < from) {
+    ctx.addIssue({ code: 'custom', path: ['until'], message: `until ${query.until} is before since ${query.since}: the period is empty` });
+  }
+};
 
 const createdFilters = {
   since: dayOrInstant('since').meta({ description: 'Created on or after this day (UTC) or instant' }),
@@ -151,13 +168,13 @@ export const shipmentListQuerySchema = z.strictObject({
   bolNumber: keyListFilter('bolNumber', /^\d{17}(,\d{17}){0,99}$/, '06141410000000012').meta({
     description: 'Only shipments with one of these 17-digit BOL numbers (comma-separated, at most 100)',
   }),
-});
+}).superRefine(orderedPeriod);
 
 export const quoteListQuerySchema = z.strictObject({
   ...pageQuery,
   ...createdFilters,
   status: z.enum(QUOTE_STATUSES, { error: 'status is OPEN, EXPIRED or BOOKED' }).optional().meta({ description: 'OPEN, EXPIRED or BOOKED' }),
-});
+}).superRefine(orderedPeriod);
 
 const templateQuerySchema = z.strictObject({
   template: z

@@ -1,6 +1,6 @@
 /** Shipments of the local engine once booked: reading them, lists with filters, cancelling. */
 import type { z } from 'zod';
-import type { shipmentListQuerySchema } from '../operations.js';
+import { createdRange, type shipmentListQuerySchema } from '../operations.js';
 import { cancelRequestSchema, shipmentSchema, shipmentUpdateSchema, type Page, type Shipment } from '../../domain/schemas.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
@@ -94,15 +94,6 @@ export class Shipments {
       }),
     );
   }
-}
-
-/** A `since`/`until` day (UTC) or instant as a range of instants; `until` includes its whole day. */
-export function createdRange(since: string | undefined, until: string | undefined): { from?: number; to?: number } {
-  const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
-  return {
-    ...(since !== undefined ? { from: Date.parse(isDay(since) ? `${since}T00:00:00Z` : since) } : {}),
-    ...(until !== undefined ? { to: isDay(until) ? Date.parse(`${until}T00:00:00Z`) + 86_400_000 - 1 : Date.parse(until) } : {}),
-  };
 }
 
 export function inRange(instant: string, range: { from?: number; to?: number }): boolean {

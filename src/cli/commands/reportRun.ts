@@ -27,7 +27,7 @@ export async function runSpend(ctx: CommandContext, options: SpendOptions): Prom
     import('../../audit/spend.js'),
     import('../../audit/store.js'),
     import('../../store/jsonStore.js'),
-    import('../../api/local/shipments.js'),
+    import('../../api/operations.js'),
   ]);
   // The period's booked shipments (the list checks --since and --until as `shipment list` does).
   const shipments: Shipment[] = [];
