@@ -190,7 +190,7 @@ describe('BOL company prefix', () => {
 });
 
 describe('counters never go back', () => {
-  it('continues above every number in the store when the counter file is deleted or lowered, and when both counter and mark are gone', async () => {
+  it('continues above every number in the store when the counter file is deleted or lowered, when both counter and mark are gone, lowered, or the one lowered and the other gone', async () => {
     const store = join(work.dir, 'counters');
     const ship = async () => JSON.parse((await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW })).stdout) as Shipment;
     const serial = (shipment: Shipment) => Number(shipment.orderNumber.slice(3));
@@ -202,13 +202,21 @@ describe('counters never go back', () => {
     await rm(join(store, 'counters'), { recursive: true });
     await rm(join(store, 'shipments', '.orders.high-water.json'));
     expect(serial(await ship())).toBe(6);
+    // A lowered counter whose mark is gone (shipments copied without their dot files).
+    await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 1 }));
+    await rm(join(store, 'shipments', '.orders.high-water.json'));
+    expect(serial(await ship())).toBe(7);
+    // Counter and mark both restored from an older backup over newer shipments.
+    await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 2 }));
+    await writeFile(join(store, 'shipments', '.orders.high-water.json'), JSON.stringify({ last: 2 }));
+    expect(serial(await ship())).toBe(8);
     const bols = (await Promise.all((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_')).map(async (name) => (await runInProcess(['--store', store, 'shipment', 'get', name.slice(0, -5), '--json'])).stdout))).map((text) => (JSON.parse(text) as Shipment).bolNumber);
-    expect(new Set(bols).size).toBe(6);
+    expect(new Set(bols).size).toBe(8);
   });
 });
 
 describe('counters across processes', () => {
-  it('hands distinct numbers, above every one in the store, to processes booking at once after the counter file was deleted', async () => {
+  it('hands distinct numbers, above every one in the store, to processes booking at once after the counter file was deleted, and after counter and mark were lowered', async () => {
     const store = join(work.dir, 'processes');
     const ship = () => runCli(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW });
     const before = [await ship(), await ship()].map((result) => JSON.parse(result.stdout) as Shipment);
@@ -220,6 +228,17 @@ describe('counters across processes', () => {
     });
     expect(new Set(numbers).size).toBe(6);
     expect(Math.min(...numbers)).toBeGreaterThan(Math.max(...before.map((shipment) => Number(shipment.orderNumber.slice(3)))));
+
+    // Then counter and mark restored from an older backup (both at 1) over the newer shipments.
+    await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 1 }));
+    await writeFile(join(store, 'shipments', '.orders.high-water.json'), JSON.stringify({ last: 1 }));
+    const after = await Promise.all(Array.from({ length: 4 }, ship));
+    const later = after.map((result) => {
+      expect(result.code, result.stderr).toBe(0);
+      return Number((JSON.parse(result.stdout) as Shipment).orderNumber.slice(3));
+    });
+    expect(new Set(later).size).toBe(4);
+    expect(Math.min(...later)).toBeGreaterThan(Math.max(...numbers));
   });
 });
 

@@ -3,8 +3,11 @@
  * the store is restored without its counter file or with an older one. The counter
  * (counters/orders.json) has a twin beside the records that carry the numbers
  * (shipments/.orders.high-water, written in the same reservation, before any shipment): the next
- * serial is above both. When both are missing but shipments exist, the shipments themselves are
- * read to find the highest number (once; the counter is then written again).
+ * serial is above both. When the mark is missing or damaged (a store copied without its dot files,
+ * whatever the counter says), the shipments themselves are read to find the highest number (once;
+ * the mark is then written again). The first reservation of a process also reads the newest
+ * shipments, so a counter and a mark both restored from an older backup over newer shipments do
+ * not go back either.
  */
 import { z } from 'zod';
 import { bolNumberFor, DOCUMENTATION_BOL_COMPANY_PREFIX, orderNumberFor } from '../../domain/bolNumber.js';
@@ -13,7 +16,8 @@ import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
 
 const counterSchema = z.object({ last: z.number().int().min(0) });
 
-
+/** Shipments read at the first reservation of a process: ids sort by creation time, so these hold the last numbers. */
+const NEWEST_CHECKED = 64;
 export interface NumberingOptions {
   /** GS1 company prefix of BOL numbers (7-10 digits). */
   bolCompanyPrefix?: string | undefined;
@@ -23,6 +27,8 @@ export interface NumberingOptions {
 
 export class Numbering {
   readonly bolCompanyPrefix: string;
+  /** The newest shipments were read (the first reservation of this object). */
+  private newestChecked = false;
 
   constructor(
     private readonly store: JsonStore,
@@ -40,7 +46,12 @@ export class Numbering {
    * `shipments` lock: the lock is what makes it safe across processes.
    */
   async reserveLocked(count: number): Promise<number> {
-    const { last, first } = await this.peek('orders', () => this.highestSerialOfRecords());
+    const { last, first } = await this.peek('orders', async (markMissing) => {
+      if (!markMissing && this.newestChecked) return 0;
+      const highest = await this.highestSerialOfRecords(markMissing ? Number.POSITIVE_INFINITY : NEWEST_CHECKED);
+      this.newestChecked = true;
+      return highest;
+    });
     const next = { last: last + count };
     // Every serial must fit the BOL number after the company prefix: refuse before spending any.
     const serialDigits = 16 - this.bolCompanyPrefix.length;
@@ -66,14 +77,15 @@ export class Numbering {
     return first;
   }
 
-  private async peek(name: string, fromRecords: () => Promise<number>): Promise<{ last: number; first: number }> {
+  /** `fromRecords(markMissing)`: the highest number the records hold, as far as they are to be read. */
+  private async peek(name: string, fromRecords: (markMissing: boolean) => Promise<number>): Promise<{ last: number; first: number }> {
     // A damaged counter or mark counts as missing: the other, or the records, say where numbers are; it is written anew.
     const readable = <T>(read: Promise<T>) => read.catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error)));
     const [counter, mark] = await Promise.all([
       readable(this.store.get('counters', name, counterSchema)),
       readable(this.store.getMark('shipments', `${name}.high-water`, counterSchema)),
     ]);
-    const last = !counter && !mark ? await fromRecords() : Math.max(counter?.last ?? 0, mark?.last ?? 0);
+    const last = Math.max(counter?.last ?? 0, mark?.last ?? 0, await fromRecords(!mark));
     return { last, first: last + 1 };
   }
 
@@ -91,19 +103,21 @@ export class Numbering {
     return bolNumberFor(this.bolCompanyPrefix, serial);
   }
 
-  /** The highest order number among the stored shipments (a store restored without its counters). */
-  private async highestSerialOfRecords(): Promise<number> {
+  /** The highest order number among the newest `limit` stored shipments (all of them: a store restored without its mark). */
+  private async highestSerialOfRecords(limit: number): Promise<number> {
     let highest = 0;
     let before: string | undefined;
+    let left = limit;
     const orderNumberOnly = z.object({ orderNumber: z.string() });
     for (;;) {
-      const { ids, more } = await this.store.listIds('shipments', { limit: 1000, before });
+      const { ids, more } = await this.store.listIds('shipments', { limit: Math.min(1000, left), before });
+      left -= ids.length;
       for (const id of ids) {
         const record = await this.store.get('shipments', id, orderNumberOnly).catch(() => undefined);
         const serial = Number(/^SO-(\d+)$/.exec(record?.orderNumber ?? '')?.[1] ?? 0);
         if (serial > highest) highest = serial;
       }
-      if (!more || ids.length === 0) return highest;
+      if (!more || ids.length === 0 || left <= 0) return highest;
       before = ids.at(-1);
     }
   }
