@@ -187,6 +187,70 @@ describe('BOL company prefix', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/7 to 10 digits/);
   });
+
+  it('comes from the config file (config set), refused there off 7 to 10 digits; the environment beats it', async () => {
+    const config = join(work.dir, 'prefix-config');
+    const store = join(work.dir, 'prefix-config-store');
+    const run = (args: string[], env: Record<string, string> = {}) => runInProcess(['--store', store, ...args], { env: { ...NOW, SHIPPER_CONFIG_DIR: config, ...env } });
+    for (const bad of ['081234', '08123456789', '0812a45']) {
+      const refused = await run(['config', 'set', 'bolCompanyPrefix', bad]);
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr).toMatch(/7 to 10 digits/);
+    }
+    expect((await run(['config', 'set', 'bolCompanyPrefix', '0812345'])).code).toBe(0);
+    const ship = (env: Record<string, string> = {}) => run(['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], env);
+    const seven = await ship();
+    expect(seven.stderr).toBe('');
+    // Seven digits of prefix leave nine of serial.
+    expect((JSON.parse(seven.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345000000001');
+    const fromEnv = await ship({ SHIPPER_BOL_COMPANY_PREFIX: '0812345678' });
+    expect((JSON.parse(fromEnv.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345678000002');
+  });
+
+  it('under a ten-digit prefix the sixth serial digit is the last: SO-999999 is booked, the next is refused with nothing written', async () => {
+    const store = join(work.dir, 'prefix-full');
+    const env = { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0812345678' };
+    const ship = () => runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env });
+    expect((await ship()).code).toBe(0);
+    for (const file of [join(store, 'counters', 'orders.json'), join(store, 'shipments', '.orders.high-water.json')]) await writeFile(file, JSON.stringify({ last: 999_998 }));
+    const last = JSON.parse((await ship()).stdout) as Shipment;
+    expect(last.orderNumber).toBe('SO-999999');
+    expect(last.bolNumber).toBe('08123456789999992');
+    const refused = await ship();
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toBe('shipper: BOL numbers under company prefix 0812345678 have 6 digits of serial, and 999999 are used; a longer prefix leaves fewer, a shorter one more\n');
+    expect((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_'))).toHaveLength(2);
+    // A shorter prefix leaves room: the numbers go on above.
+    const shorter = await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '081234567' } });
+    expect((JSON.parse(shorter.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345671000000');
+  });
+
+  it('shipper serve --bol-company-prefix: the server issues numbers under it (over the environment), without the warning; a bad one is a usage error', async () => {
+    const served = await startServe({ store: join(work.dir, 'prefix-served'), env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0999999' }, serveArgs: ['--bol-company-prefix', '0812345'] });
+    try {
+      const booked = await runInProcess(['--base-url', served.url, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW, cwd: work.dir });
+      expect(booked.code, booked.stderr).toBe(0);
+      expect(booked.stderr).toBe('');
+      expect((JSON.parse(booked.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345000000001');
+      expect(served.stderr()).not.toContain('documentation prefix');
+    } finally {
+      await served.stop();
+    }
+    const documentation = await startServe({ store: join(work.dir, 'prefix-served-doc'), env: NOW });
+    try {
+      // Each client is told with each booking; the server says it once on its own stderr.
+      const booked = await runInProcess(['--base-url', documentation.url, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW, cwd: work.dir });
+      expect(booked.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
+    } finally {
+      await documentation.stop();
+    }
+    expect(documentation.stderr().split(DOCUMENTATION_PREFIX_WARNING)).toHaveLength(2);
+    for (const bad of ['081234', '08123456789']) {
+      const refused = await runCli(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr).toMatch(/7 to 10 digits/);
+    }
+  });
 });
 
 describe('counters never go back', () => {
