@@ -306,53 +306,65 @@ describe('counters across processes', () => {
   });
 });
 
-describe('import', () => {
+describe.each(MODES)('import, %s mode', (mode) => {
   const header = csvLine(HEADER);
   const rows = (refs: string[], delimiter = ',') => refs.map((ref) => csvLine(rowCells(ref, true), delimiter));
 
   it('recognises orders, not file bytes: the same orders re-exported with a row more, with ;, CRLF, in another order book only the new one', async () => {
-    const store = join(work.dir, 'reimport');
     const run = async (name: string, text: string) => {
       await writeFile(join(work.dir, name), text);
-      const result = await runInProcess(['--store', store, 'import', join(work.dir, name), '--json'], { env: NOW });
+      const result = await cli(mode, ['import', join(work.dir, name), '--json']);
       expect(result.code, result.stderr).toBe(0);
       return (JSON.parse(result.stdout) as { summary: { booked: number; alreadyBooked: number } }).summary;
     };
-    expect(await run('a.csv', [header, ...rows(['R-1', 'R-2'])].join('\n'))).toMatchObject({ booked: 2, alreadyBooked: 0 });
-    expect(await run('b.csv', [header, ...rows(['R-2', 'R-1', 'R-3'])].join('\r\n'))).toMatchObject({ booked: 1, alreadyBooked: 2 });
-    expect(await run('c.csv', [csvLine(HEADER, ';'), ...rows(['R-3', 'R-1', 'R-2'], ';')].join('\n'))).toMatchObject({ booked: 0, alreadyBooked: 3 });
-    const dry = await runInProcess(['--store', store, 'import', join(work.dir, 'c.csv'), '--dry-run'], { env: NOW });
+    const [r1, r2, r3] = ['R-1', 'R-2', 'R-3'].map((ref) => `${ref}-${mode}`) as [string, string, string];
+    expect(await run(`a-${mode}.csv`, [header, ...rows([r1, r2])].join('\n'))).toMatchObject({ booked: 2, alreadyBooked: 0 });
+    expect(await run(`b-${mode}.csv`, [header, ...rows([r2, r1, r3])].join('\r\n'))).toMatchObject({ booked: 1, alreadyBooked: 2 });
+    expect(await run(`c-${mode}.csv`, [csvLine(HEADER, ';'), ...rows([r3, r1, r2], ';')].join('\n'))).toMatchObject({ booked: 0, alreadyBooked: 3 });
+    const dry = await cli(mode, ['import', join(work.dir, `c-${mode}.csv`), '--dry-run']);
     expect(dry.stdout).toMatch(/3 shipments already booked by an earlier import of the same orders: would not be booked again/);
   });
 
   it('refuses a reference an active shipment has (dry run lists it), books it with --allow-duplicate-ref', async () => {
-    const store = join(work.dir, 'refs');
-    const booked = JSON.parse((await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', 'PO-77', '--json'], { env: NOW })).stdout) as Shipment;
-    const file = join(work.dir, 'refs.csv');
-    await writeFile(file, [header, ...rows(['PO-77', 'PO-78'])].join('\n'));
-    const dry = await runInProcess(['--store', store, 'import', file, '--dry-run'], { env: NOW });
+    const [po77, po78] = [`PO-77-${mode}`, `PO-78-${mode}`];
+    const booked = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', po77]);
+    const file = join(work.dir, `refs-${mode}.csv`);
+    await writeFile(file, [header, ...rows([po77, po78])].join('\n'));
+    const dry = await cli(mode, ['import', file, '--dry-run']);
     expect(dry.code).toBe(1);
-    expect(dry.stderr).toContain(`line 2, column refNumber (refNumber): PO-77 is already booked as ${booked.orderNumber}`);
-    const refused = await runInProcess(['--store', store, 'import', file], { env: NOW });
+    expect(dry.stderr).toContain(`line 2, column refNumber (refNumber): ${po77} is already booked as ${booked.orderNumber}`);
+    const refused = await cli(mode, ['import', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`line 2, column refNumber (refNumber): PO-77 is already booked as ${booked.orderNumber}`);
-    const allowed = await runInProcess(['--store', store, 'import', file, '--allow-duplicate-ref', '--json'], { env: NOW });
+    expect(refused.stderr).toContain(`line 2, column refNumber (refNumber): ${po77} is already booked as ${booked.orderNumber}`);
+    const allowed = await cli(mode, ['import', file, '--allow-duplicate-ref', '--json']);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout).summary).toMatchObject({ booked: 2 });
     expect(allowed.stderr).toContain('already booked as');
+
+    // A cancelled shipment's reference is free again: imported by default, without a word about it.
+    const po79 = `PO-79-${mode}`;
+    const cancelled = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', po79]);
+    await json(mode, ['shipment', 'cancel', cancelled.id]);
+    const freed = join(work.dir, `freed-${mode}.csv`);
+    await writeFile(freed, [header, ...rows([po79])].join('\n'));
+    const imported = await cli(mode, ['import', freed, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout).summary).toMatchObject({ booked: 1 });
+    expect(imported.stderr).not.toContain('already booked');
   });
 
   it('refuses rows of one shipment that are not next to each other, naming the lines, and books none of that shipment', async () => {
-    const store = join(work.dir, 'split');
-    const file = join(work.dir, 'split.csv');
-    const lines = [header, csvLine(rowCells('S-1', true)), csvLine(rowCells('S-2', true)), csvLine(rowCells('S-1', false)), csvLine(rowCells('S-3', true))];
+    const file = join(work.dir, `split-${mode}.csv`);
+    const [s1, s2, s3] = ['S-1', 'S-2', 'S-3'].map((ref) => `${ref}-${mode}`) as [string, string, string];
+    const lines = [header, csvLine(rowCells(s1, true)), csvLine(rowCells(s2, true)), csvLine(rowCells(s1, false)), csvLine(rowCells(s3, true))];
     await writeFile(file, lines.join('\n'));
-    const refused = await runInProcess(['--store', store, 'import', file], { env: NOW });
+    const refused = await cli(mode, ['import', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('the rows of refNumber S-1 are not next to each other (line 2, then line 4)');
-    const skipped = await runInProcess(['--store', store, 'import', file, '--skip-invalid', '--json'], { env: NOW });
+    expect(refused.stderr).toContain(`the rows of refNumber ${s1} are not next to each other (line 2, then line 4)`);
+    const skipped = await cli(mode, ['import', file, '--skip-invalid', '--json']);
     expect(skipped.code).toBe(1);
     const document = JSON.parse(skipped.stdout) as { shipments: Array<{ refNumber: string }> };
-    expect(document.shipments.map((entry) => entry.refNumber).sort()).toEqual(['S-2', 'S-3']);
+    expect(document.shipments.map((entry) => entry.refNumber).sort()).toEqual([s2, s3]);
+    expect((await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--ref', s1])).items).toEqual([]);
   });
 });
