@@ -84,6 +84,10 @@ describe.each(MODES)('%s mode', (mode) => {
     const shown = await cli(mode, ['quote', 'get', quote.id]);
     expect(shown.stdout).toMatch(new RegExp(`Status\\s+booked as ${first.orderNumber}`));
     const twice = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--book-again']);
+    // Without a quote there is nothing to book again: a usage error, nothing booked.
+    const without = await cli(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--book-again']);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toMatch(/--book-again books a quote \(--quote ID\)/);
     expect(twice.orderNumber).not.toBe(first.orderNumber);
     await json(mode, ['shipment', 'cancel', first.id]);
     await json(mode, ['shipment', 'cancel', twice.id]);
