@@ -45,6 +45,20 @@ const contract: ContractCase = (target) => {
       expect(both.detail).toContain(`already booked as ${first.data.orderNumber}, ${again.data.orderNumber}`);
     });
 
+    it('counts the quote a booking quoted first on: booking that quote again is a 409 naming the shipment', async () => {
+      const { api } = target();
+      const { data: first } = await api.createShipment(shipmentRequest());
+      const problem = await expectProblem(api.createShipment(shipmentRequest({ quoteId: first.quoteId })), 409);
+      expect(problem.detail).toContain(`quote ${first.quoteId} is already booked as ${first.orderNumber}`);
+      const { data: again } = await api.createShipment(shipmentRequest({ quoteId: first.quoteId, rebookQuote: true }));
+      expect((await api.getQuote(first.quoteId)).data.bookings?.map((booking) => booking.orderNumber)).toEqual([first.orderNumber, again.orderNumber]);
+      // Once both are cancelled the quote is free.
+      await api.cancelShipment(first.id, {});
+      await api.cancelShipment(again.id, {});
+      const { data: third } = await api.createShipment(shipmentRequest({ quoteId: first.quoteId }));
+      expect(third.quoteId).toBe(first.quoteId);
+    });
+
     it('refuses the second booking of one quote within a batch, naming the item', async () => {
       const { api } = target();
       const { data: quote } = await api.createQuote(quoteRequest());
