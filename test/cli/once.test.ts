@@ -310,6 +310,23 @@ describe('counters across processes', () => {
   });
 });
 
+describe('booked once across processes', () => {
+  it('processes booking one quote at once: exactly one books it, the others are refused naming its order', async () => {
+    const store = join(work.dir, 'quote-race');
+    const quote = JSON.parse((await runInProcess(['--store', store, 'quote', '--from', '60608', '--to', '10001', '-c', LINE, '--json'], { env: NOW })).stdout) as Quote;
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => runCli(['--store', store, 'ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--json'], { env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0812345' } })),
+    );
+    const booked = racing.filter((result) => result.code === 0);
+    expect(booked).toHaveLength(1);
+    const { orderNumber } = JSON.parse(booked[0]!.stdout) as Shipment;
+    for (const refused of racing.filter((result) => result.code !== 0)) {
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`quote ${quote.id} is already booked as ${orderNumber}`);
+    }
+  });
+});
+
 describe.each(MODES)('import, %s mode', (mode) => {
   const header = csvLine(HEADER);
   const rows = (refs: string[], delimiter = ',') => refs.map((ref) => csvLine(rowCells(ref, true), delimiter));
