@@ -361,6 +361,10 @@ describe.each(MODES)('import, %s mode', (mode) => {
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout).summary).toMatchObject({ booked: 2 });
     expect(allowed.stderr).toContain('already booked as');
+    // Run again without the flag: the same orders, recognised, not refused as duplicates of themselves.
+    const again = await cli(mode, ['import', file, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).summary).toMatchObject({ booked: 0, alreadyBooked: 2 });
 
     // A cancelled shipment's reference is free again: imported by default, without a word about it.
     const po79 = `PO-79-${mode}`;
