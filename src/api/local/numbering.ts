@@ -3,8 +3,8 @@
  * the store is restored without its counter file or with an older one. The counter
  * (counters/orders.json) has a twin beside the records that carry the numbers
  * (shipments/.orders.high-water, written in the same reservation, before any shipment): the next
- * serial is above both. When the mark is missing or damaged (a store copied without its dot files,
- * whatever the counter says), the shipments themselves are read to find the highest number (once;
+ * serial is above both. When the mark is missing or damaged (a store copied without its dot files),
+ * whatever the counter says, the shipments themselves are read to find the highest number (once;
  * the mark is then written again). The first reservation of a process also reads the newest
  * shipments, so a counter and a mark both restored from an older backup over newer shipments do
  * not go back either.
@@ -16,8 +16,7 @@ import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
 
 const counterSchema = z.object({ last: z.number().int().min(0) });
 
-/** Shipments read at the first reservation of a process: ids sort by creation time, so these hold the last numbers. */
-const NEWEST_CHECKED = 64;
+
 export interface NumberingOptions {
   /** GS1 company prefix of BOL numbers (7-10 digits). */
   bolCompanyPrefix?: string | undefined;
@@ -46,12 +45,9 @@ export class Numbering {
    * `shipments` lock: the lock is what makes it safe across processes.
    */
   async reserveLocked(count: number): Promise<number> {
-    const { last, first } = await this.peek('orders', async (markMissing) => {
-      if (!markMissing && this.newestChecked) return 0;
-      const highest = await this.highestSerialOfRecords(markMissing ? Number.POSITIVE_INFINITY : NEWEST_CHECKED);
-      this.newestChecked = true;
-      return highest;
-    });
+    const peeked = await this.peek('orders', () => this.highestSerialOfRecords());
+    const last = Math.max(peeked.last, await this.highestSerialOfNewestOnce());
+    const first = last + 1;
     const next = { last: last + count };
     // Every serial must fit the BOL number after the company prefix: refuse before spending any.
     const serialDigits = 16 - this.bolCompanyPrefix.length;
@@ -68,6 +64,19 @@ export class Numbering {
   }
 
   /**
+   * The highest order number among the newest shipments, at the first reservation of this object
+   * (0 after): ids sort by creation time, so these hold the last numbers given out, whatever a
+   * counter and mark restored from an older backup say.
+   */
+  private async highestSerialOfNewestOnce(): Promise<number> {
+    if (this.newestChecked) return 0;
+    const { ids } = await this.store.listIds('shipments', { limit: 64 });
+    const records = await Promise.all(ids.map((id) => this.store.get('shipments', id, z.object({ orderNumber: z.string() })).catch(() => undefined)));
+    this.newestChecked = true;
+    return Math.max(0, ...records.map((record) => Number(/^SO-(\d+)$/.exec(record?.orderNumber ?? '')?.[1] ?? 0)));
+  }
+
+  /**
    * Reserves `count` numbers of another counter that never goes back (SSCC serials, a carrier's
    * PRO block, X12 control numbers), kept the same way as the order serials. Inside the lock.
    */
@@ -77,15 +86,15 @@ export class Numbering {
     return first;
   }
 
-  /** `fromRecords(markMissing)`: the highest number the records hold, as far as they are to be read. */
-  private async peek(name: string, fromRecords: (markMissing: boolean) => Promise<number>): Promise<{ last: number; first: number }> {
+  private async peek(name: string, fromRecords: () => Promise<number>): Promise<{ last: number; first: number }> {
     // A damaged counter or mark counts as missing: the other, or the records, say where numbers are; it is written anew.
     const readable = <T>(read: Promise<T>) => read.catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error)));
     const [counter, mark] = await Promise.all([
       readable(this.store.get('counters', name, counterSchema)),
       readable(this.store.getMark('shipments', `${name}.high-water`, counterSchema)),
     ]);
-    const last = Math.max(counter?.last ?? 0, mark?.last ?? 0, await fromRecords(!mark));
+    // The mark is what a restore loses or lowers along with the records' directory: without it the records decide.
+    const last = !mark ? Math.max(counter?.last ?? 0, await fromRecords()) : Math.max(counter?.last ?? 0, mark.last);
     return { last, first: last + 1 };
   }
 
@@ -103,21 +112,19 @@ export class Numbering {
     return bolNumberFor(this.bolCompanyPrefix, serial);
   }
 
-  /** The highest order number among the newest `limit` stored shipments (all of them: a store restored without its mark). */
-  private async highestSerialOfRecords(limit: number): Promise<number> {
+  /** The highest order number among the stored shipments (a store restored without its counters). */
+  private async highestSerialOfRecords(): Promise<number> {
     let highest = 0;
     let before: string | undefined;
-    let left = limit;
     const orderNumberOnly = z.object({ orderNumber: z.string() });
     for (;;) {
-      const { ids, more } = await this.store.listIds('shipments', { limit: Math.min(1000, left), before });
-      left -= ids.length;
+      const { ids, more } = await this.store.listIds('shipments', { limit: 1000, before });
       for (const id of ids) {
         const record = await this.store.get('shipments', id, orderNumberOnly).catch(() => undefined);
         const serial = Number(/^SO-(\d+)$/.exec(record?.orderNumber ?? '')?.[1] ?? 0);
         if (serial > highest) highest = serial;
       }
-      if (!more || ids.length === 0 || left <= 0) return highest;
+      if (!more || ids.length === 0) return highest;
       before = ids.at(-1);
     }
   }
