@@ -178,6 +178,10 @@ export async function importShipments(
   if (dryRun) return checked.summary;
   if (!skipInvalid && checked.summary.rejectedShipments > 0) throw new ImportRejectedError(checked.summary);
   const fileHash = checked.fileHash;
+  // The booking pass counts occurrences and groups anew: the check's per-shipment maps go now, so
+  // that the two passes never hold theirs at once (only the split keys, usually none, are kept).
+  checked.occurrences.clear();
+  checked.groupLines.clear();
 
   // Pass 2: book. The file must be the one that was checked.
   const now = await inspectCsvFile(file);
@@ -314,10 +318,13 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Map<s
   }
   const components = Array.isArray(request.orderComponents) ? request.orderComponents : [];
   asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
-  const content = createHash('sha256').update(canonicalJson(asWritten)).digest('hex');
-  const occurrence = (occurrences.get(content) ?? 0) + 1;
-  occurrences.set(content, occurrence);
-  return `shipper-import:v2:${content}#${occurrence}`;
+  const digest = createHash('sha256').update(canonicalJson(asWritten)).digest();
+  // Counted under the digest's first 128 bits as a one-byte string (16 bytes, not 64 of hex): one
+  // entry per shipment of the file, so this is most of what an import holds per shipment.
+  const counted = digest.toString('latin1', 0, 16);
+  const occurrence = (occurrences.get(counted) ?? 0) + 1;
+  occurrences.set(counted, occurrence);
+  return `shipper-import:v2:${digest.toString('hex')}#${occurrence}`;
 }
 
 /**

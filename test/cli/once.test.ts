@@ -84,6 +84,10 @@ describe.each(MODES)('%s mode', (mode) => {
     const shown = await cli(mode, ['quote', 'get', quote.id]);
     expect(shown.stdout).toMatch(new RegExp(`Status\\s+booked as ${first.orderNumber}`));
     const twice = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--book-again']);
+    // Without a quote there is nothing to book again: a usage error, nothing booked.
+    const without = await cli(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--book-again']);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toMatch(/--book-again books a quote \(--quote ID\)/);
     expect(twice.orderNumber).not.toBe(first.orderNumber);
     await json(mode, ['shipment', 'cancel', first.id]);
     await json(mode, ['shipment', 'cancel', twice.id]);
@@ -187,10 +191,74 @@ describe('BOL company prefix', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/7 to 10 digits/);
   });
+
+  it('comes from the config file (config set), refused there off 7 to 10 digits; the environment beats it', async () => {
+    const config = join(work.dir, 'prefix-config');
+    const store = join(work.dir, 'prefix-config-store');
+    const run = (args: string[], env: Record<string, string> = {}) => runInProcess(['--store', store, ...args], { env: { ...NOW, SHIPPER_CONFIG_DIR: config, ...env } });
+    for (const bad of ['081234', '08123456789', '0812a45']) {
+      const refused = await run(['config', 'set', 'bolCompanyPrefix', bad]);
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr).toMatch(/7 to 10 digits/);
+    }
+    expect((await run(['config', 'set', 'bolCompanyPrefix', '0812345'])).code).toBe(0);
+    const ship = (env: Record<string, string> = {}) => run(['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], env);
+    const seven = await ship();
+    expect(seven.stderr).toBe('');
+    // Seven digits of prefix leave nine of serial.
+    expect((JSON.parse(seven.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345000000001');
+    const fromEnv = await ship({ SHIPPER_BOL_COMPANY_PREFIX: '0812345678' });
+    expect((JSON.parse(fromEnv.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345678000002');
+  });
+
+  it('under a ten-digit prefix the sixth serial digit is the last: SO-999999 is booked, the next is refused with nothing written', async () => {
+    const store = join(work.dir, 'prefix-full');
+    const env = { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0812345678' };
+    const ship = () => runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env });
+    expect((await ship()).code).toBe(0);
+    for (const file of [join(store, 'counters', 'orders.json'), join(store, 'shipments', '.orders.high-water.json')]) await writeFile(file, JSON.stringify({ last: 999_998 }));
+    const last = JSON.parse((await ship()).stdout) as Shipment;
+    expect(last.orderNumber).toBe('SO-999999');
+    expect(last.bolNumber).toBe('08123456789999992');
+    const refused = await ship();
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toBe('shipper: BOL numbers under company prefix 0812345678 have 6 digits of serial, and 999999 are used; a longer prefix leaves fewer, a shorter one more\n');
+    expect((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_'))).toHaveLength(2);
+    // A shorter prefix leaves room: the numbers go on above.
+    const shorter = await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '081234567' } });
+    expect((JSON.parse(shorter.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345671000000');
+  });
+
+  it('shipper serve --bol-company-prefix: the server issues numbers under it (over the environment), without the warning; a bad one is a usage error', async () => {
+    const served = await startServe({ store: join(work.dir, 'prefix-served'), env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0999999' }, serveArgs: ['--bol-company-prefix', '0812345'] });
+    try {
+      const booked = await runInProcess(['--base-url', served.url, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW, cwd: work.dir });
+      expect(booked.code, booked.stderr).toBe(0);
+      expect(booked.stderr).toBe('');
+      expect((JSON.parse(booked.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345000000001');
+      expect(served.stderr()).not.toContain('documentation prefix');
+    } finally {
+      await served.stop();
+    }
+    const documentation = await startServe({ store: join(work.dir, 'prefix-served-doc'), env: NOW });
+    try {
+      // Each client is told with each booking; the server says it once on its own stderr.
+      const booked = await runInProcess(['--base-url', documentation.url, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW, cwd: work.dir });
+      expect(booked.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
+    } finally {
+      await documentation.stop();
+    }
+    expect(documentation.stderr().split(DOCUMENTATION_PREFIX_WARNING)).toHaveLength(2);
+    for (const bad of ['081234', '08123456789']) {
+      const refused = await runCli(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr).toMatch(/7 to 10 digits/);
+    }
+  });
 });
 
 describe('counters never go back', () => {
-  it('continues above every number in the store when the counter file is deleted or lowered, and when both counter and mark are gone', async () => {
+  it('continues above every number in the store when the counter file is deleted or lowered, when both counter and mark are gone, lowered, or the one lowered and the other gone', async () => {
     const store = join(work.dir, 'counters');
     const ship = async () => JSON.parse((await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW })).stdout) as Shipment;
     const serial = (shipment: Shipment) => Number(shipment.orderNumber.slice(3));
@@ -202,13 +270,21 @@ describe('counters never go back', () => {
     await rm(join(store, 'counters'), { recursive: true });
     await rm(join(store, 'shipments', '.orders.high-water.json'));
     expect(serial(await ship())).toBe(6);
+    // A lowered counter whose mark is gone (shipments copied without their dot files).
+    await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 1 }));
+    await rm(join(store, 'shipments', '.orders.high-water.json'));
+    expect(serial(await ship())).toBe(7);
+    // Counter and mark both restored from an older backup over newer shipments.
+    await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 2 }));
+    await writeFile(join(store, 'shipments', '.orders.high-water.json'), JSON.stringify({ last: 2 }));
+    expect(serial(await ship())).toBe(8);
     const bols = (await Promise.all((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_')).map(async (name) => (await runInProcess(['--store', store, 'shipment', 'get', name.slice(0, -5), '--json'])).stdout))).map((text) => (JSON.parse(text) as Shipment).bolNumber);
-    expect(new Set(bols).size).toBe(6);
+    expect(new Set(bols).size).toBe(8);
   });
 });
 
 describe('counters across processes', () => {
-  it('hands distinct numbers, above every one in the store, to processes booking at once after the counter file was deleted', async () => {
+  it('hands distinct numbers, above every one in the store, to processes booking at once after the counter file was deleted, and after counter and mark were lowered', async () => {
     const store = join(work.dir, 'processes');
     const ship = () => runCli(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW });
     const before = [await ship(), await ship()].map((result) => JSON.parse(result.stdout) as Shipment);
@@ -220,56 +296,100 @@ describe('counters across processes', () => {
     });
     expect(new Set(numbers).size).toBe(6);
     expect(Math.min(...numbers)).toBeGreaterThan(Math.max(...before.map((shipment) => Number(shipment.orderNumber.slice(3)))));
+
+    // Then counter and mark restored from an older backup (both at 1) over the newer shipments.
+    await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 1 }));
+    await writeFile(join(store, 'shipments', '.orders.high-water.json'), JSON.stringify({ last: 1 }));
+    const after = await Promise.all(Array.from({ length: 4 }, ship));
+    const later = after.map((result) => {
+      expect(result.code, result.stderr).toBe(0);
+      return Number((JSON.parse(result.stdout) as Shipment).orderNumber.slice(3));
+    });
+    expect(new Set(later).size).toBe(4);
+    expect(Math.min(...later)).toBeGreaterThan(Math.max(...numbers));
   });
 });
 
-describe('import', () => {
+describe('booked once across processes', () => {
+  it('processes booking one quote at once: exactly one books it, the others are refused naming its order', async () => {
+    const store = join(work.dir, 'quote-race');
+    const quote = JSON.parse((await runInProcess(['--store', store, 'quote', '--from', '60608', '--to', '10001', '-c', LINE, '--json'], { env: NOW })).stdout) as Quote;
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => runCli(['--store', store, 'ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--json'], { env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0812345' } })),
+    );
+    const booked = racing.filter((result) => result.code === 0);
+    expect(booked).toHaveLength(1);
+    const { orderNumber } = JSON.parse(booked[0]!.stdout) as Shipment;
+    for (const refused of racing.filter((result) => result.code !== 0)) {
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`quote ${quote.id} is already booked as ${orderNumber}`);
+    }
+  });
+});
+
+describe.each(MODES)('import, %s mode', (mode) => {
   const header = csvLine(HEADER);
   const rows = (refs: string[], delimiter = ',') => refs.map((ref) => csvLine(rowCells(ref, true), delimiter));
 
   it('recognises orders, not file bytes: the same orders re-exported with a row more, with ;, CRLF, in another order book only the new one', async () => {
-    const store = join(work.dir, 'reimport');
     const run = async (name: string, text: string) => {
       await writeFile(join(work.dir, name), text);
-      const result = await runInProcess(['--store', store, 'import', join(work.dir, name), '--json'], { env: NOW });
+      const result = await cli(mode, ['import', join(work.dir, name), '--json']);
       expect(result.code, result.stderr).toBe(0);
       return (JSON.parse(result.stdout) as { summary: { booked: number; alreadyBooked: number } }).summary;
     };
-    expect(await run('a.csv', [header, ...rows(['R-1', 'R-2'])].join('\n'))).toMatchObject({ booked: 2, alreadyBooked: 0 });
-    expect(await run('b.csv', [header, ...rows(['R-2', 'R-1', 'R-3'])].join('\r\n'))).toMatchObject({ booked: 1, alreadyBooked: 2 });
-    expect(await run('c.csv', [csvLine(HEADER, ';'), ...rows(['R-3', 'R-1', 'R-2'], ';')].join('\n'))).toMatchObject({ booked: 0, alreadyBooked: 3 });
-    const dry = await runInProcess(['--store', store, 'import', join(work.dir, 'c.csv'), '--dry-run'], { env: NOW });
+    const [r1, r2, r3] = ['R-1', 'R-2', 'R-3'].map((ref) => `${ref}-${mode}`) as [string, string, string];
+    expect(await run(`a-${mode}.csv`, [header, ...rows([r1, r2])].join('\n'))).toMatchObject({ booked: 2, alreadyBooked: 0 });
+    expect(await run(`b-${mode}.csv`, [header, ...rows([r2, r1, r3])].join('\r\n'))).toMatchObject({ booked: 1, alreadyBooked: 2 });
+    expect(await run(`c-${mode}.csv`, [csvLine(HEADER, ';'), ...rows([r3, r1, r2], ';')].join('\n'))).toMatchObject({ booked: 0, alreadyBooked: 3 });
+    const dry = await cli(mode, ['import', join(work.dir, `c-${mode}.csv`), '--dry-run']);
     expect(dry.stdout).toMatch(/3 shipments already booked by an earlier import of the same orders: would not be booked again/);
   });
 
   it('refuses a reference an active shipment has (dry run lists it), books it with --allow-duplicate-ref', async () => {
-    const store = join(work.dir, 'refs');
-    const booked = JSON.parse((await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', 'PO-77', '--json'], { env: NOW })).stdout) as Shipment;
-    const file = join(work.dir, 'refs.csv');
-    await writeFile(file, [header, ...rows(['PO-77', 'PO-78'])].join('\n'));
-    const dry = await runInProcess(['--store', store, 'import', file, '--dry-run'], { env: NOW });
+    const [po77, po78] = [`PO-77-${mode}`, `PO-78-${mode}`];
+    const booked = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', po77]);
+    const file = join(work.dir, `refs-${mode}.csv`);
+    await writeFile(file, [header, ...rows([po77, po78])].join('\n'));
+    const dry = await cli(mode, ['import', file, '--dry-run']);
     expect(dry.code).toBe(1);
-    expect(dry.stderr).toContain(`line 2, column refNumber (refNumber): PO-77 is already booked as ${booked.orderNumber}`);
-    const refused = await runInProcess(['--store', store, 'import', file], { env: NOW });
+    expect(dry.stderr).toContain(`line 2, column refNumber (refNumber): ${po77} is already booked as ${booked.orderNumber}`);
+    const refused = await cli(mode, ['import', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`line 2, column refNumber (refNumber): PO-77 is already booked as ${booked.orderNumber}`);
-    const allowed = await runInProcess(['--store', store, 'import', file, '--allow-duplicate-ref', '--json'], { env: NOW });
+    expect(refused.stderr).toContain(`line 2, column refNumber (refNumber): ${po77} is already booked as ${booked.orderNumber}`);
+    const allowed = await cli(mode, ['import', file, '--allow-duplicate-ref', '--json']);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout).summary).toMatchObject({ booked: 2 });
     expect(allowed.stderr).toContain('already booked as');
+    // Run again without the flag: the same orders, recognised, not refused as duplicates of themselves.
+    const again = await cli(mode, ['import', file, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).summary).toMatchObject({ booked: 0, alreadyBooked: 2 });
+
+    // A cancelled shipment's reference is free again: imported by default, without a word about it.
+    const po79 = `PO-79-${mode}`;
+    const cancelled = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', po79]);
+    await json(mode, ['shipment', 'cancel', cancelled.id]);
+    const freed = join(work.dir, `freed-${mode}.csv`);
+    await writeFile(freed, [header, ...rows([po79])].join('\n'));
+    const imported = await cli(mode, ['import', freed, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout).summary).toMatchObject({ booked: 1 });
+    expect(imported.stderr).not.toContain('already booked');
   });
 
   it('refuses rows of one shipment that are not next to each other, naming the lines, and books none of that shipment', async () => {
-    const store = join(work.dir, 'split');
-    const file = join(work.dir, 'split.csv');
-    const lines = [header, csvLine(rowCells('S-1', true)), csvLine(rowCells('S-2', true)), csvLine(rowCells('S-1', false)), csvLine(rowCells('S-3', true))];
+    const file = join(work.dir, `split-${mode}.csv`);
+    const [s1, s2, s3] = ['S-1', 'S-2', 'S-3'].map((ref) => `${ref}-${mode}`) as [string, string, string];
+    const lines = [header, csvLine(rowCells(s1, true)), csvLine(rowCells(s2, true)), csvLine(rowCells(s1, false)), csvLine(rowCells(s3, true))];
     await writeFile(file, lines.join('\n'));
-    const refused = await runInProcess(['--store', store, 'import', file], { env: NOW });
+    const refused = await cli(mode, ['import', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('the rows of refNumber S-1 are not next to each other (line 2, then line 4)');
-    const skipped = await runInProcess(['--store', store, 'import', file, '--skip-invalid', '--json'], { env: NOW });
+    expect(refused.stderr).toContain(`the rows of refNumber ${s1} are not next to each other (line 2, then line 4)`);
+    const skipped = await cli(mode, ['import', file, '--skip-invalid', '--json']);
     expect(skipped.code).toBe(1);
     const document = JSON.parse(skipped.stdout) as { shipments: Array<{ refNumber: string }> };
-    expect(document.shipments.map((entry) => entry.refNumber).sort()).toEqual(['S-2', 'S-3']);
+    expect(document.shipments.map((entry) => entry.refNumber).sort()).toEqual([s2, s3]);
+    expect((await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--ref', s1])).items).toEqual([]);
   });
 });

@@ -307,7 +307,8 @@ export class Bookings {
   private async checkQuoteFree(request: ShipmentRequest, batchQuotes: Map<string, number>): Promise<void> {
     const { quoteId, rebookQuote } = request;
     if (!quoteId || rebookQuote) return;
-    const active = (await this.deps.indexes.bookingsOfQuote(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
+    // The quote of a booking that quoted first counts too: its shipment is that quote's first booking.
+    const active = (await this.deps.quotes.bookings(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
     const earlier = batchQuotes.get(quoteId);
     if (active.length === 0 && earlier === undefined) return;
     const as = active.length > 0 ? `as ${active.map((shipment) => shipment.orderNumber).join(', ')}` : `by item ${earlier! + 1} of this batch`;

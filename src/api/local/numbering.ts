@@ -3,8 +3,11 @@
  * the store is restored without its counter file or with an older one. The counter
  * (counters/orders.json) has a twin beside the records that carry the numbers
  * (shipments/.orders.high-water, written in the same reservation, before any shipment): the next
- * serial is above both. When both are missing but shipments exist, the shipments themselves are
- * read to find the highest number (once; the counter is then written again).
+ * serial is above both. When the mark is missing or damaged (a store copied without its dot files),
+ * whatever the counter says, the shipments themselves are read to find the highest number (once;
+ * the mark is then written again). The first reservation of a process also reads the newest
+ * shipments, so a counter and a mark both restored from an older backup over newer shipments do
+ * not go back either.
  */
 import { z } from 'zod';
 import { bolNumberFor, DOCUMENTATION_BOL_COMPANY_PREFIX, orderNumberFor } from '../../domain/bolNumber.js';
@@ -32,6 +35,8 @@ export interface NumberingOptions {
 
 export class Numbering {
   readonly bolCompanyPrefix: string;
+  /** The newest shipments were read (the first reservation of this object). */
+  private newestChecked = false;
 
   constructor(
     private readonly store: JsonStore,
@@ -49,7 +54,9 @@ export class Numbering {
    * `shipments` lock: the lock is what makes it safe across processes.
    */
   async reserveLocked(count: number): Promise<number> {
-    const { last, first } = await this.peek('orders', () => this.highestSerialOfRecords());
+    const peeked = await this.peek('orders', () => this.highestSerialOfRecords());
+    const last = Math.max(peeked.last, await this.highestSerialOfNewestOnce());
+    const first = last + 1;
     const next = { last: last + count };
     // Every serial must fit the BOL number after the company prefix: refuse before spending any.
     const serialDigits = 16 - this.bolCompanyPrefix.length;
@@ -63,6 +70,19 @@ export class Numbering {
     }
     await this.advance('orders', next.last);
     return first;
+  }
+
+  /**
+   * The highest order number among the newest shipments, at the first reservation of this object
+   * (0 after): ids sort by creation time, so these hold the last numbers given out, whatever a
+   * counter and mark restored from an older backup say.
+   */
+  private async highestSerialOfNewestOnce(): Promise<number> {
+    if (this.newestChecked) return 0;
+    const { ids } = await this.store.listIds('shipments', { limit: 64 });
+    const records = await Promise.all(ids.map((id) => this.store.get('shipments', id, z.object({ orderNumber: z.string() })).catch(() => undefined)));
+    this.newestChecked = true;
+    return Math.max(0, ...records.map((record) => Number(/^SO-(\d+)$/.exec(record?.orderNumber ?? '')?.[1] ?? 0)));
   }
 
   /**
@@ -90,7 +110,8 @@ export class Numbering {
       readable(this.store.get('counters', name, counterSchema)),
       readable(this.store.getMark('shipments', `${name}.high-water`, counterSchema)),
     ]);
-    const last = !counter && !mark ? await fromRecords() : Math.max(counter?.last ?? 0, mark?.last ?? 0);
+    // The mark is what a restore loses or lowers along with the records' directory: without it the records decide.
+    const last = !mark ? Math.max(counter?.last ?? 0, await fromRecords()) : Math.max(counter?.last ?? 0, mark.last);
     return { last, first: last + 1 };
   }
 

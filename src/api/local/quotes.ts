@@ -86,10 +86,20 @@ export class Quotes {
 
   /** The stored quote with what it has become since: booked (as which order numbers), expired or open. */
   private async answered(id: string): Promise<Quote> {
+    const { quote, bookings } = await this.withBookings(id);
+    return this.answer(quote, bookings);
+  }
+
+  /** The shipments booked on a quote, as they are now: a quote-first booking's own shipment first, then the index's. */
+  async bookings(id: string): Promise<Array<Pick<Shipment, 'id' | 'orderNumber' | 'status'>>> {
+    return (await this.withBookings(id)).bookings;
+  }
+
+  private async withBookings(id: string): Promise<{ quote: Quote; bookings: Array<Pick<Shipment, 'id' | 'orderNumber' | 'status'>> }> {
     const { quote, booking } = await this.find(id);
     const indexed = await this.deps.indexes.bookingsOfQuote(id);
     const bookings = booking && !indexed.some((shipment) => shipment.id === booking.id) ? [booking, ...indexed] : indexed;
-    return this.answer(quote, bookings);
+    return { quote, bookings };
   }
 
   private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'status'>>): Quote {

@@ -142,6 +142,7 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
   }
   const api = await ctx.api();
   if (options.requote && !options.quote) throw new UsageError('--requote books the freight of a quote (--quote ID) on a new quote');
+  if (options.bookAgain && !options.quote) throw new UsageError('--book-again books a quote (--quote ID) that already has a shipment; without --quote every booking is on a quote of its own');
   let quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
   const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from ?? quote?.origin.postalCode);
   if (options.requote && quote) {
