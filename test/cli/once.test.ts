@@ -169,7 +169,18 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(await ids(['--since', before.createdAt])).toContain(before.id);
     expect(await ids(['--since', new Date(Date.parse(before.createdAt) + 1).toISOString()])).not.toContain(before.id);
     expect(await ids(['--until', '2026-11-22'])).not.toContain(before.id);
-    expect((await cli(mode, ['shipment', 'list', '--since', '2026-02-30'])).code).toBe(1);
+    const notADay = await cli(mode, ['shipment', 'list', '--since', '2026-02-30']);
+    expect(notADay.code).toBe(1);
+    expect(notADay.stderr).toBe('shipper: since 2026-02-30 is not a day of the calendar (since)\n');
+    // A period of one instant holds what was created at it; until a millisecond before since is refused, not an empty list.
+    expect(await ids(['--since', before.createdAt, '--until', before.createdAt])).toEqual([before.id]);
+    const swapped = await cli(mode, ['shipment', 'list', '--since', before.createdAt, '--until', new Date(Date.parse(before.createdAt) - 1).toISOString()]);
+    expect(swapped.code).toBe(1);
+    expect(swapped.stderr).toMatch(/^shipper: until \S+ is before since \S+: the period is empty \(until\)\n$/);
+    const swappedDays = await cli(mode, ['quote', 'list', '--since', '2026-11-24', '--until', '2026-11-23']);
+    expect(swappedDays.code).toBe(1);
+    expect(swappedDays.stderr).toContain('until 2026-11-23 is before since 2026-11-24');
+    expect((await cli(mode, ['quote', 'list', '--since', '2026-11-23', '--until', '2026-11-23'])).code).toBe(0);
     const quotes = await json<{ items: Quote[] }>(mode, ['quote', 'list', '--status', 'open', '--to', '10001', '--limit', '500']);
     expect(quotes.items.every((quote) => quote.status === 'OPEN' && quote.destination.postalCode === '10001')).toBe(true);
   });
