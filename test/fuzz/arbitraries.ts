@@ -253,11 +253,12 @@ export type Json = Record<string, unknown>;
 
 const HAZARD_CLASSES = ['1.1A', '1.4S', '1.6N', '2.1', '2.2', '2.3', '3', '4.1', '4.2', '4.3', '5.1', '5.2', '6.1', '6.2', '7', '8', '9'] as const;
 
-export const hazmatArb: fc.Arbitrary<Json> = fc
+/** A hazardous line; its proper shipping name drawn by `text` (the importer's cells are stricter). */
+export const hazmatArb = (text: (options: TextOptions) => fc.Arbitrary<string> = textArb): fc.Arbitrary<Json> => fc
   .record({
     prefix: fc.constantFrom('UN', 'NA', 'un', 'Un '),
     digits: fc.integer({ min: 0, max: 9999 }),
-    properShippingName: textArb({ max: 200, required: true }),
+    properShippingName: text({ max: 200, required: true }),
     hazardClass: fc.constantFrom(...HAZARD_CLASSES),
     packingGroup: optional(fc.constantFrom('I', 'II', 'III')),
   })
@@ -288,7 +289,7 @@ export function componentArb({ lines, hazmat, text = textArb }: ComponentOptions
       nmfcCode: optional(text({ max: 32 })),
       packagingType: optional(text({ max: 32 })),
       pieceCount: optional(boundedArb(0, maxPieceCount, true)),
-      hazmat: hazmat ? hazmatArb.map((value): Json | null | undefined => value) : fc.constantFrom(undefined, null),
+      hazmat: hazmat ? hazmatArb(text).map((value): Json | null | undefined => value) : fc.constantFrom(undefined, null),
     })
     .map(({ dims: { length, width, height }, deprecatedDims, ...component }) =>
       compact(deprecatedDims ? { ...component, palletDimensions: [length, width, height] } : { ...component, dimensions: { length, width, height } }),
