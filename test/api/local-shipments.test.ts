@@ -1,8 +1,8 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { requestHash } from '../../src/api/local/idempotency.js';
+import { IdempotencyRecords, requestHash } from '../../src/api/local/idempotency.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { isValidBolNumber } from '../../src/domain/bolNumber.js';
 import { apiAt, CHICAGO_DC, CRATE, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
@@ -205,6 +205,39 @@ describe('idempotency', () => {
     // The counter did not move for it: the next booking is 2, not 8 (7 was reserved by the crashed process only).
     const { data: next } = await api.createShipment(shipmentRequest({ refNumber: 'PO-after' }));
     expect(next.orderNumber).toBe('SO-000002');
+  });
+});
+
+describe('LocalApi.previewShipments while another process books', () => {
+  it('a shipment reserved under the key but not yet written comes back (replayed), not as a duplicate of its own reference', async () => {
+    const { api } = apiAt(store.dir);
+    const request = { ...shipmentRequest({ refNumber: 'PO-race' }), duplicateRefNumber: 'REFUSE' };
+    const booked = (await api.createShipments({ items: [{ request, idempotencyKey: 'import-key-1' }] })).data.items[0]!;
+    expect(booked.ok).toBe(true);
+    // The other import is between its reservation (and reference index) and its shipment file.
+    const shipmentId = booked.ok ? booked.data.id : '';
+    const file = join(store.dir, 'shipments', `${shipmentId}.json`);
+    const written = await readFile(file);
+    await rm(file);
+    const during = (await api.previewShipments({ items: [{ request, idempotencyKey: 'import-key-1' }] })).data.items[0]!;
+    expect(during).toMatchObject({ ok: true, replayed: true });
+    // Another key with the same reference is still a duplicate once the first is written.
+    await writeFile(file, written);
+    const after = (await api.previewShipments({ items: [{ request, idempotencyKey: 'import-key-1' }, { request, idempotencyKey: 'import-key-2' }] })).data.items;
+    expect(after[0]).toMatchObject({ ok: true, replayed: true });
+    expect(after[1]).toMatchObject({ ok: false, problem: { status: 409 } });
+  });
+
+  it('the other process reserved the key just after it was looked up: its reference is still its own', async () => {
+    const { api } = apiAt(store.dir);
+    const request = { ...shipmentRequest({ refNumber: 'PO-race-2' }), duplicateRefNumber: 'REFUSE' };
+    expect((await api.createShipments({ items: [{ request, idempotencyKey: 'import-key-3' }] })).data.items[0]!.ok).toBe(true);
+    // The first look finds no reservation (the other process had not reserved yet); by the reference check it has booked.
+    const find = vi.spyOn(IdempotencyRecords.prototype, 'find').mockResolvedValueOnce(undefined);
+    const during = (await api.previewShipments({ items: [{ request, idempotencyKey: 'import-key-3' }] })).data.items[0]!;
+    expect(find).toHaveBeenCalledTimes(2);
+    expect(during).toMatchObject({ ok: true, replayed: true });
+    find.mockRestore();
   });
 });
 

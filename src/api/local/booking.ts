@@ -363,21 +363,38 @@ export class Bookings {
       const { request, warnings } = checked;
       try {
         // Booked already under this key (an import run again): it would come back, not be booked.
-        const booked = idempotencyKey ? await guardStore(() => this.bookedUnder(idempotencyKey, raw)) : undefined;
-        if (booked) {
-          outcomes.push({ ok: true, data: booked, warnings, replayed: true });
+        const reserved = idempotencyKey ? await guardStore(() => this.reservedUnder(idempotencyKey, raw)) : undefined;
+        if (reserved?.quote) {
+          outcomes.push({ ok: true, data: reserved.quote, warnings, replayed: true });
           continue;
         }
         let quote: Quote;
         if (request.quoteId) {
           quote = await guardStore(() => this.quoteForBooking(request.quoteId!, request));
-          await guardStore(() => this.checkQuoteFree(request, batchQuotes));
         } else {
           const rated = this.deps.quotes.rateForShipment(request, tariff);
           if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
           quote = rated.value;
         }
-        await guardStore(() => this.checkReference(request, warnings, batchReferences));
+        if (reserved) {
+          // Its number is reserved and its file not written yet: another process is booking it right
+          // now (the same file imported twice at once), or was stopped and the booking finishes it
+          // under that number. Either way it comes back; its own reference is not a duplicate.
+          outcomes.push({ ok: true, data: quote, warnings, replayed: true });
+          continue;
+        }
+        try {
+          if (request.quoteId) await guardStore(() => this.checkQuoteFree(request, batchQuotes));
+          await guardStore(() => this.checkReference(request, warnings, batchReferences));
+        } catch (error) {
+          // Taken since the key was looked up: by this very booking if another process reserved
+          // the key meanwhile (it reserves before it records the reference and the quote's booking).
+          if (idempotencyKey && error instanceof ProblemError && error.status === 409 && (await guardStore(() => this.reservedUnder(idempotencyKey, raw)))) {
+            outcomes.push({ ok: true, data: quote, warnings, replayed: true });
+            continue;
+          }
+          throw error;
+        }
         // A PRO off the carrier's format is found by the check, before an import books anything.
         const carrier = checkCarrierDetails(request, this.deps.carriers, tariff.pickupCutoff);
         if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
@@ -393,13 +410,16 @@ export class Bookings {
     return outcomes;
   }
 
-  /** The quote of the shipment booked under this key with this request (a 422 for another request), if any. */
-  private async bookedUnder(key: string, raw: unknown): Promise<Quote | undefined> {
+  /**
+   * A booking reserved under this key with this request (a 422 for another request), if any, with
+   * the quote of its shipment once that is written.
+   */
+  private async reservedUnder(key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
     const record = await this.deps.idempotency.find('shipment', key, requestHash(withoutOptions(raw)));
     if (!record) return undefined;
     const shipment = await this.deps.store.get('shipments', record.resourceId, storedShipmentSchema);
-    if (!shipment) return undefined;
-    return shipment.quote ?? (await this.deps.quotes.mustGet(shipment.quoteId));
+    if (!shipment) return { quote: undefined };
+    return { quote: shipment.quote ?? (await this.deps.quotes.mustGet(shipment.quoteId)) };
   }
 
   /** Schema validation plus known ZIPs: every violation of the request at once. */
