@@ -75,6 +75,16 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(heavier.stderr).toMatch(/quoted 1200, sent 1300 \(orderComponents\[0\]\.poundsWeight\)/);
   });
 
+  it('ship --quote with fewer -c than quoted lines changes those lines and carries the others whole', async () => {
+    const oil = 'pallets=1,weight=500,dims=48x40x40,desc=Gear oil,nmfc=12345,pkg=drums,pieces=4';
+    const quote = await json<Quote>(mode, ['quote', '--from', '60608', '--to', '10001', '-c', LINE, '-c', oil]);
+    const shipment = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Gear boxes']);
+    expect(shipment.orderComponents.map((line) => [line.description, line.nmfcCode, line.packagingType, line.pieceCount, line.poundsWeight])).toEqual([
+      ['Gear boxes', '161030', 'crates', 10, 1200],
+      ['Gear oil', '12345', 'drums', 4, 500],
+    ]);
+  });
+
   it('books a quote once: a second booking is refused naming the order, --book-again books it, a cancelled booking frees it', async () => {
     const quote = await newQuote(mode);
     const first = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE]);
