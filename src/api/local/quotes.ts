@@ -163,11 +163,19 @@ export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<st
   return violations;
 }
 
-/** City and state of the shipper's and consignee's addresses against their ZIPs (domain/addressZip.ts). */
+/** City and state of the shipper's, consignee's and bill-to addresses against their ZIPs (domain/addressZip.ts). */
 export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipCheck {
   const check: AddressZipCheck = { violations: [], warnings: [] };
-  for (const party of ['shipper', 'consignee'] as const) {
-    const address = (raw as Record<string, unknown> | null)?.[party] as Record<string, unknown> | null | undefined;
+  const request = raw as Record<string, unknown> | null;
+  const terms = request?.freightChargeTerms as Record<string, unknown> | null | undefined;
+  const parties = [
+    ['shipper', request?.shipper],
+    ['consignee', request?.consignee],
+    // The third party the carrier bills: printed on the BOL and the invoice, checked as the others are.
+    ['freightChargeTerms.billTo', typeof terms === 'object' ? terms?.billTo : undefined],
+  ] as const;
+  for (const [party, value] of parties) {
+    const address = (typeof value === 'object' && !Array.isArray(value) ? value : undefined) as Record<string, unknown> | null | undefined;
     const postalCode = typeof address?.postalCode === 'string' ? address.postalCode.trim() : '';
     const place = /^\d{5}(?:-?\d{4})?$/.test(postalCode) ? zips.lookup(postalCode) : undefined;
     if (!address || !place) continue;
