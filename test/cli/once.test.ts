@@ -181,6 +181,35 @@ describe.each(MODES)('%s mode', (mode) => {
   });
 });
 
+describe('the pickup day ends at midnight at the origin', () => {
+  it('books a quote at 23:59 of its pickup day in Los Angeles (07:59 UTC the next day) and refuses it at 00:00, as quote get says', async () => {
+    const store = join(work.dir, 'pickup-day');
+    const at = (instant: string, args: string[]) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: instant } });
+    const la = 'name=West DC,street1=9450 Wilshire Blvd,city=Beverly Hills,state=CA,zip=90210';
+    const newQuote = async () => {
+      const made = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '-c', LINE, '--json']);
+      expect(made.code, made.stderr).toBe(0);
+      return JSON.parse(made.stdout) as Quote;
+    };
+    const [before, onTheBoundary] = [await newQuote(), await newQuote()];
+    expect(before.pickupDate).toBe('2026-11-24');
+    // Open while its pickup day lasts at the origin, though the quote is valid until 2026-11-30.
+    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
+    expect((await at('2026-11-25T07:59:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
+    const booked = await at('2026-11-25T07:59:00Z', ['ship', '--quote', before.id, '--shipper', la, '--consignee', CONSIGNEE, '--json']);
+    expect(booked.code, booked.stderr).toBe(0);
+    expect((JSON.parse(booked.stdout) as Shipment).pickupDate).toBe('2026-11-24');
+
+    expect((await at('2026-11-25T08:00:00Z', ['quote', 'get', onTheBoundary.id])).stdout).toMatch(/Status {4}pickup day 2026-11-24 passed \(--requote\)/);
+    const refused = await at('2026-11-25T08:00:00Z', ['ship', '--quote', onTheBoundary.id, '--shipper', la, '--consignee', CONSIGNEE]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`quote ${onTheBoundary.id} is for pickup on 2026-11-24, which has passed (today is 2026-11-25 at the origin)`);
+    // A pickup day after the expiry: the expiry is when it closes.
+    const later = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '--pickup-date', '2026-11-30', '-c', LINE, '--json']);
+    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', (JSON.parse(later.stdout) as Quote).id])).stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
+  });
+});
+
 describe('BOL company prefix', () => {
   it('warns once per booking under GS1\'s documentation prefix, and not under the user\'s own; a bad prefix is a usage error', async () => {
     const store = join(work.dir, 'prefix');

@@ -1,5 +1,7 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
 import type { Quote } from '../../domain/schemas.js';
+import { zonedTimeToUtc } from '../../domain/transit.js';
+import { addDays } from '../dates.js';
 import type { ZipLookup } from '../context.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
@@ -51,12 +53,19 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
   io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
 }
 
-/** "open until Mon 2026-11-30 10:00 CST" (the origin's time), "expired Mon ...", "booked as SO-000001". */
+/**
+ * "open until Mon 2026-11-30 10:00 CST" (the origin's time), "open through its pickup day Tue
+ * 2026-11-24" when that day ends first (a quote is not booked once its pickup day passed at the
+ * origin, whatever its expiry), "expired Mon ...", "booked as SO-000001".
+ */
 export function quoteStatusText(quote: Quote, now: Date, originZone?: string): string {
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
   const timedOut = Date.parse(quote.quoteExpirationTime) <= now.getTime();
   if (quote.status === 'EXPIRED' && !timedOut) return `pickup day ${quote.pickupDate} passed (--requote)`;
+  // The zone the API judges the pickup day in (America/Chicago when the origin's is unknown).
+  const pickupDayEnds = zonedTimeToUtc(addDays(quote.pickupDate, 1), '00:00', originZone ?? 'America/Chicago').getTime();
+  if (!timedOut && pickupDayEnds < Date.parse(quote.quoteExpirationTime)) return `open through its pickup day ${formatDate(quote.pickupDate)}`;
   return `${timedOut ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`;
 }
 
