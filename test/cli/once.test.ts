@@ -206,7 +206,15 @@ describe('the pickup day ends at midnight at the origin', () => {
     expect(refused.stderr).toContain(`quote ${onTheBoundary.id} is for pickup on 2026-11-24, which has passed (today is 2026-11-25 at the origin)`);
     // A pickup day after the expiry: the expiry is when it closes.
     const later = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '--pickup-date', '2026-11-30', '-c', LINE, '--json']);
-    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', (JSON.parse(later.stdout) as Quote).id])).stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
+    const laterId = (JSON.parse(later.stdout) as Quote).id;
+    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', laterId])).stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
+
+    // quote list says each state in its Status column: booked as which order, pickup day passed, open until, expired.
+    const statusOf = (listing: string, id: string) => listing.split('\n').find((row) => row.includes(id))?.split('│').at(-2)?.trim();
+    const listed = (await at('2026-11-25T08:00:00Z', ['quote', 'list'])).stdout;
+    const order = (JSON.parse(booked.stdout) as Shipment).orderNumber;
+    expect([before.id, onTheBoundary.id, laterId].map((id) => statusOf(listed, id))).toEqual([`booked as ${order}`, 'pickup day 2026-11-24 passed (--requote)', 'open until Mon 2026-11-30 07:00 PST']);
+    expect(statusOf((await at('2026-11-30T15:01:00Z', ['quote', 'list'])).stdout, laterId)).toBe('expired Mon 2026-11-30 07:00 PST');
   });
 });
 
