@@ -4,6 +4,7 @@
  *   name=Acme DC,street1=1 Main St,city=Chicago,state=IL,zip=60601[,street2=,contact=,phone=,country=US]
  * Values pass through raw: the API's address schema decides what is valid and names the field.
  */
+import { didYouMean } from '../domain/didYouMean.js';
 import { UsageError } from './errors.js';
 import { splitKeyValuePairs } from './keyValueSpec.js';
 
@@ -28,6 +29,12 @@ const KEYS: Record<string, string> = {
   phone: 'phone',
 };
 
+/** " (did you mean weight?)" when a key of the spec is close to the one typed. */
+const suggestion = (key: string): string => {
+  const meant = didYouMean(key, ['name', 'street1', 'street2', 'city', 'state', 'zip', 'country', 'contact', 'phone', ...new Set(Object.values(KEYS))]);
+  return meant ? ` (did you mean ${meant}?)` : '';
+};
+
 export const ADDRESS_SPEC_EXAMPLE = 'name="Acme DC",street1="1 Main St",city=Chicago,state=IL,zip=60601';
 
 /** An address spec has at least one key=value pair; anything else is a saved location's name. */
@@ -43,7 +50,7 @@ export function parseAddressSpec(spec: string, flag: string): Record<string, str
     const key = pair.slice(0, equals).trim();
     const field = KEYS[key.toLowerCase()];
     if (!field) {
-      throw new UsageError(`unknown key "${key}" in ${flag} ${spec}`, 'keys: name, street1, street2, city, state, zip, country, contact, phone');
+      throw new UsageError(`unknown key "${key}"${suggestion(key)} in ${flag} ${spec}`, 'keys: name, street1, street2, city, state, zip, country, contact, phone');
     }
     address[field] = pair.slice(equals + 1).trim();
   }

@@ -3,6 +3,7 @@
  * API's OrderComponent JSON. Values are passed on raw-ish (numbers when they look like numbers) so
  * that the zod schema, not this parser, decides what is valid and names the field.
  */
+import { didYouMean } from '../domain/didYouMean.js';
 import { UsageError } from './errors.js';
 import { splitKeyValuePairs } from './keyValueSpec.js';
 
@@ -36,6 +37,20 @@ const KEYS: Record<string, string> = {
   pg: 'hazmat.packingGroup',
   packinggroup: 'hazmat.packingGroup',
 };
+
+/** The keys a suggestion may name: the short ones and the API's field names, as they are written. */
+const SUGGESTED_KEYS = [
+  ...['pallets', 'weight', 'dims', 'desc', 'nmfc', 'pkg', 'pieces', 'un', 'psn', 'hazclass', 'pg'],
+  ...new Set(Object.values(KEYS).map((field) => field.replace('hazmat.', ''))),
+];
+const SIDES = ['length', 'width', 'height'];
+
+/** " (did you mean weight?)" when a key of the spec is close to the one typed; a side goes in dims. */
+const suggestion = (key: string): string => {
+  const meant = didYouMean(key, [...SUGGESTED_KEYS, ...SIDES]);
+  if (meant === undefined) return '';
+  return SIDES.includes(meant) ? ' (length, width and height go in dims=LxWxH)' : ` (did you mean ${meant}?)`;
+};
 const TEXT_FIELDS = new Set(['description', 'nmfcCode', 'packagingType']);
 
 export const COMPONENT_SPEC_EXAMPLE = 'pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10';
@@ -65,7 +80,7 @@ export function parseComponentSpec(spec: string): Record<string, unknown> {
     const field = KEYS[key.toLowerCase()];
     if (!field) {
       throw new UsageError(
-        `unknown key "${key}" in --component ${spec}`,
+        `unknown key "${key}"${suggestion(key)} in --component ${spec}`,
         'keys: pallets, weight, dims, desc, nmfc, pkg, pieces, and for hazardous material un, psn, hazclass, pg (palletDims is the deprecated spelling of dims)',
       );
     }

@@ -7,17 +7,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { assertReadable } from '../../src/api/local/booking.js';
+import { assertQuoteReadable } from '../../src/api/local/quotes.js';
+import type { Quote } from '../../src/domain/schemas.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { tempDir } from '../helpers/cli.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 
 let work: Awaited<ReturnType<typeof tempDir>>;
 let record: Record<string, unknown>;
+let quote: Quote;
 beforeAll(async () => {
   work = await tempDir('shipper-readable-');
   const api = new LocalApi({ storeDir: work.dir });
   const { data } = await api.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
   record = JSON.parse(await readFile(join(work.dir, 'shipments', `${data.id}.json`), 'utf8')) as Record<string, unknown>;
+  const quoted = await api.createQuote({ origin: { postalCode: CHICAGO_DC.postalCode }, destination: { postalCode: NYC_STORE.postalCode }, orderComponents: [PALLETS] });
+  quote = JSON.parse(await readFile(join(work.dir, 'quotes', `${quoted.data.id}.json`), 'utf8')) as Quote;
 });
 afterAll(() => work.cleanup());
 
@@ -47,6 +52,34 @@ describe('assertReadable', () => {
       expect(error).toBeInstanceOf(ProblemError);
       expect((error as ProblemError).status).toBe(500);
       expect((error as ProblemError).message).toMatch(/its record would not read back.*nothing was booked/);
+    }
+  });
+});
+
+describe('assertQuoteReadable', () => {
+  const refusalOf = (candidate: Quote) => {
+    try {
+      assertQuoteReadable(candidate);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  };
+
+  it('passes the quote a quote request wrote', () => {
+    expect(refusalOf(quote)).toBeUndefined();
+  });
+
+  it('refuses, as a 500 that saves nothing, a quote whose number would not survive JSON', () => {
+    for (const broken of [
+      { ...quote, quotedPriceInCents: Number.POSITIVE_INFINITY },
+      { ...quote, miles: Number.NaN },
+      { ...quote, orderComponents: [{ ...quote.orderComponents[0]!, densityPcf: Number.POSITIVE_INFINITY }] },
+    ]) {
+      const error = refusalOf(broken);
+      expect(error).toBeInstanceOf(ProblemError);
+      expect((error as ProblemError).status).toBe(500);
+      expect((error as ProblemError).message).toMatch(/its record would not read back.*nothing was saved/);
     }
   });
 });

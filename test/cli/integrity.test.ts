@@ -81,7 +81,15 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
   it('refuses a flag-built request only where a user can misspell it: a typo in a component key is a usage error', async () => {
     const result = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,wieght=500,dims=48x40x48']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/unknown key "wieght" in --component/);
+    expect(result.stderr).toMatch(/unknown key "wieght" \(did you mean weight\?\) in --component/);
+    const side = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,hieght=48']);
+    expect(side.code).toBe(2);
+    expect(side.stderr).toMatch(/unknown key "hieght" \(length, width and height go in dims=LxWxH\) in --component/);
+    const address = await shipper(mode, ['ship', '--shipper', `${SHIPPER},zipcode=60608`, '--consignee', CONSIGNEE, '-c', COMPONENT]);
+    expect(address.code).toBe(2);
+    expect(address.stderr).toMatch(/unknown key "zipcode" \(did you mean postalCode\?\) in --shipper/);
+    // Nothing close: the keys are listed, no guess.
+    expect((await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', `${COMPONENT},xyz=1`])).stderr).toMatch(/unknown key "xyz" in --component [^(]*\(keys: pallets, weight, dims/);
   });
 
   it('ship: a state that contradicts the ZIP is refused (exit 1, nothing booked); another city books with a warning', async () => {

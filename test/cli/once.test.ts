@@ -75,6 +75,16 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(heavier.stderr).toMatch(/quoted 1200, sent 1300 \(orderComponents\[0\]\.poundsWeight\)/);
   });
 
+  it('ship --quote with fewer -c than quoted lines changes those lines and carries the others whole', async () => {
+    const oil = 'pallets=1,weight=500,dims=48x40x40,desc=Gear oil,nmfc=12345,pkg=drums,pieces=4';
+    const quote = await json<Quote>(mode, ['quote', '--from', '60608', '--to', '10001', '-c', LINE, '-c', oil]);
+    const shipment = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Gear boxes']);
+    expect(shipment.orderComponents.map((line) => [line.description, line.nmfcCode, line.packagingType, line.pieceCount, line.poundsWeight])).toEqual([
+      ['Gear boxes', '161030', 'crates', 10, 1200],
+      ['Gear oil', '12345', 'drums', 4, 500],
+    ]);
+  });
+
   it('books a quote once: a second booking is refused naming the order, --book-again books it, a cancelled booking frees it', async () => {
     const quote = await newQuote(mode);
     const first = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE]);
@@ -183,6 +193,43 @@ describe.each(MODES)('%s mode', (mode) => {
     expect((await cli(mode, ['quote', 'list', '--since', '2026-11-23', '--until', '2026-11-23'])).code).toBe(0);
     const quotes = await json<{ items: Quote[] }>(mode, ['quote', 'list', '--status', 'open', '--to', '10001', '--limit', '500']);
     expect(quotes.items.every((quote) => quote.status === 'OPEN' && quote.destination.postalCode === '10001')).toBe(true);
+  });
+});
+
+describe('the pickup day ends at midnight at the origin', () => {
+  it('books a quote at 23:59 of its pickup day in Los Angeles (07:59 UTC the next day) and refuses it at 00:00, as quote get says', async () => {
+    const store = join(work.dir, 'pickup-day');
+    const at = (instant: string, args: string[]) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: instant } });
+    const la = 'name=West DC,street1=9450 Wilshire Blvd,city=Beverly Hills,state=CA,zip=90210';
+    const newQuote = async () => {
+      const made = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '-c', LINE, '--json']);
+      expect(made.code, made.stderr).toBe(0);
+      return JSON.parse(made.stdout) as Quote;
+    };
+    const [before, onTheBoundary] = [await newQuote(), await newQuote()];
+    expect(before.pickupDate).toBe('2026-11-24');
+    // Open while its pickup day lasts at the origin, though the quote is valid until 2026-11-30.
+    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
+    expect((await at('2026-11-25T07:59:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
+    const booked = await at('2026-11-25T07:59:00Z', ['ship', '--quote', before.id, '--shipper', la, '--consignee', CONSIGNEE, '--json']);
+    expect(booked.code, booked.stderr).toBe(0);
+    expect((JSON.parse(booked.stdout) as Shipment).pickupDate).toBe('2026-11-24');
+
+    expect((await at('2026-11-25T08:00:00Z', ['quote', 'get', onTheBoundary.id])).stdout).toMatch(/Status {4}pickup day 2026-11-24 passed \(--requote\)/);
+    const refused = await at('2026-11-25T08:00:00Z', ['ship', '--quote', onTheBoundary.id, '--shipper', la, '--consignee', CONSIGNEE]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`quote ${onTheBoundary.id} is for pickup on 2026-11-24, which has passed (today is 2026-11-25 at the origin)`);
+    // A pickup day after the expiry: the expiry is when it closes.
+    const later = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '--pickup-date', '2026-11-30', '-c', LINE, '--json']);
+    const laterId = (JSON.parse(later.stdout) as Quote).id;
+    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', laterId])).stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
+
+    // quote list says each state in its Status column: booked as which order, pickup day passed, open until, expired.
+    const statusOf = (listing: string, id: string) => listing.split('\n').find((row) => row.includes(id))?.split('│').at(-2)?.trim();
+    const listed = (await at('2026-11-25T08:00:00Z', ['quote', 'list'])).stdout;
+    const order = (JSON.parse(booked.stdout) as Shipment).orderNumber;
+    expect([before.id, onTheBoundary.id, laterId].map((id) => statusOf(listed, id))).toEqual([`booked as ${order}`, 'pickup day 2026-11-24 passed (--requote)', 'open until Mon 2026-11-30 07:00 PST']);
+    expect(statusOf((await at('2026-11-30T15:01:00Z', ['quote', 'list'])).stdout, laterId)).toBe('expired Mon 2026-11-30 07:00 PST');
   });
 });
 

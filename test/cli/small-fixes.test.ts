@@ -48,7 +48,8 @@ describe('the quote expiry', () => {
     expect(chicago.stdout).toMatch(/ETA Mon 2026-11-30 17:00 EST/);
     const losAngeles = await quote(['--from', '90210', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
     expect(losAngeles.stdout).toMatch(/valid until Mon 2026-11-30 07:00 PST/);
-    const id = JSON.parse((await quote(['--from', '90210', '--to', '60601', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'])).stdout).id as string;
+    // Picked up on the day it expires: its expiry, not the end of its pickup day, closes it.
+    const id = JSON.parse((await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'])).stdout).id as string;
     const shown = await runInProcess(['--store', join(dir, 'store'), 'quote', 'get', id], { env: { SHIPPER_NOW: NOW } });
     expect(shown.stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
     // After expiry, still the origin's time.

@@ -108,10 +108,11 @@ describe('the carrier step of the wizard', () => {
       step('Freight charges', 'THIRD_PARTY'),
       step('Bill to: company name', 'Acme Payables'),
       step('Bill to: street', '200 W Monroe St'),
-      step('Bill to: city', 'Chicago'),
-      step('Bill to: state', 'il'),
       step('Bill to: ZIP', '6060'),
       step('Bill to: ZIP', '60606'),
+      step('Bill to: city', ''), // the ZIP's city
+      step('Bill to: state', 'wi'), // against the ZIP
+      step('Bill to: state', 'il'),
       step('Freight ready at', '16:00'),
       step('Dock closes at', '16:00'), // closes as it opens
       step('Dock closes at', '16:01'),
@@ -143,6 +144,7 @@ describe('the carrier step of the wizard', () => {
       ['1234-567', 'ODFL PRO numbers here are 8 digits and a check digit (9 characters) (proNumber)'],
       ['1234-5678-3', '1234-5678-3 fails the ODFL check digit (MOD7): it ends in 3, the check digit of 12345678 is 2 (proNumber)'],
       ['6060', expect.stringMatching(/\(freightChargeTerms\.billTo\.postalCode\)$/)],
+      ['wi', 'WI does not match ZIP 60606, which is in Chicago, IL; correct the state or the ZIP (freightChargeTerms.billTo.state)'],
       ['16:00', 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty (pickupWindow.closeTime)'],
       ['10,000,000.01', 'amountInCents must be at most 1000000000 cents ($10,000,000) (declaredValue.amountInCents)'],
       ['12.345', '"12.345" is not an amount in dollars, e.g. 1250 or 1,250.50 (cod.amountInCents)'],

@@ -10,7 +10,7 @@ import type { Tariff } from '../../domain/tariff.js';
 import { localDateInZone } from '../../domain/transit.js';
 import { formatFieldPath, parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
-import { constraintViolation, notFound } from '../problems.js';
+import { constraintViolation, internalError, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { IdempotencyRecords } from './idempotency.js';
 import { requestHash } from './idempotency.js';
@@ -136,6 +136,7 @@ export class Quotes {
   private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<{ quote: Quote; warnings: string[] }> {
     const rated = this.rate(request, tariff);
     if (!rated.ok) throw constraintViolation(rated.violations);
+    assertQuoteReadable(rated.value);
     await this.deps.store.put('quotes', rated.value.id, rated.value);
     return { quote: rated.value, warnings: rated.warnings };
   }
@@ -173,11 +174,29 @@ export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<st
   return violations;
 }
 
-/** City and state of the shipper's and consignee's addresses against their ZIPs (domain/addressZip.ts). */
+/**
+ * The store's own schema must read a quote back (JSON has no NaN or Infinity: they become null),
+ * so a quote is checked as it will be read before it is written, as a booking's record is.
+ */
+export function assertQuoteReadable(quote: Quote): void {
+  if (!quoteSchema.safeParse(JSON.parse(JSON.stringify(quote))).success) {
+    throw internalError('the quote was refused: its record would not read back (a number out of range?); nothing was saved');
+  }
+}
+
+/** City and state of the shipper's, consignee's and bill-to addresses against their ZIPs (domain/addressZip.ts). */
 export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipCheck {
   const check: AddressZipCheck = { violations: [], warnings: [] };
-  for (const party of ['shipper', 'consignee'] as const) {
-    const address = (raw as Record<string, unknown> | null)?.[party] as Record<string, unknown> | null | undefined;
+  const request = raw as Record<string, unknown> | null;
+  const terms = request?.freightChargeTerms as Record<string, unknown> | null | undefined;
+  const parties = [
+    ['shipper', request?.shipper],
+    ['consignee', request?.consignee],
+    // The third party the carrier bills: printed on the BOL and the invoice, checked as the others are.
+    ['freightChargeTerms.billTo', typeof terms === 'object' ? terms?.billTo : undefined],
+  ] as const;
+  for (const [party, value] of parties) {
+    const address = (typeof value === 'object' && !Array.isArray(value) ? value : undefined) as Record<string, unknown> | null | undefined;
     const postalCode = typeof address?.postalCode === 'string' ? address.postalCode.trim() : '';
     const place = /^\d{5}(?:-?\d{4})?$/.test(postalCode) ? zips.lookup(postalCode) : undefined;
     if (!address || !place) continue;

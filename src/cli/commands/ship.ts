@@ -81,21 +81,23 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
 
 /**
  * The lines a booking on a quote sends: the quoted lines whole (description, NMFC, packaging,
- * pieces, hazmat and the freight); a `-c` line changes or adds what it names, and its freight must
- * still be the quoted freight (the API compares). Without a quote, the `-c` lines as written.
+ * pieces, hazmat and the freight); the n-th `-c` changes or adds what it names on the n-th line,
+ * and its freight must still be the quoted freight (the API compares); lines no `-c` names come
+ * over whole. Without a quote, the `-c` lines as written.
  */
 export function bookedLines(specs: Array<Record<string, unknown>>, quote: Quote | undefined): Array<Record<string, unknown>> {
   if (!quote) return specs;
   const quoted = quote.orderComponents.map(({ densityPcf: _density, freightClass: _class, ...line }) =>
     Object.fromEntries(Object.entries(line).filter(([, value]) => value !== null)),
   );
-  if (specs.length === 0) return quoted;
-  return specs.map((spec, index) => {
+  const changed = specs.map((spec, index) => {
     const line = quoted[index];
     if (!line) return spec;
     const hazmat = spec.hazmat && line.hazmat ? { hazmat: { ...(line.hazmat as object), ...(spec.hazmat as object) } } : {};
     return { ...line, ...spec, ...hazmat };
   });
+  // Quoted lines after the last -c come over whole: one -c changes the first line, not the count.
+  return [...changed, ...quoted.slice(specs.length)];
 }
 
 /**

@@ -1,5 +1,7 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
 import type { Quote } from '../../domain/schemas.js';
+import { zonedTimeToUtc } from '../../domain/transit.js';
+import { addDays } from '../dates.js';
 import type { ZipLookup } from '../context.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
@@ -51,22 +53,41 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
   io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
 }
 
-/** "open until Mon 2026-11-30 10:00 CST" (the origin's time), "expired Mon ...", "booked as SO-000001". */
+/**
+ * "open until Mon 2026-11-30 10:00 CST" (the origin's time), "open through its pickup day Tue
+ * 2026-11-24" when that day ends first (a quote is not booked once its pickup day passed at the
+ * origin, whatever its expiry), "expired Mon ...", "pickup day ... passed", "booked as SO-000001".
+ */
 export function quoteStatusText(quote: Quote, now: Date, originZone?: string): string {
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
-  const timedOut = Date.parse(quote.quoteExpirationTime) <= now.getTime();
-  if (quote.status === 'EXPIRED' && !timedOut) return `pickup day ${quote.pickupDate} passed (--requote)`;
-  return `${timedOut ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`;
+  const closes = whatClosesQuote(quote, now, originZone);
+  if (closes === 'pickup day') {
+    return quote.status === 'EXPIRED' ? `pickup day ${quote.pickupDate} passed (--requote)` : `open through its pickup day ${formatDate(quote.pickupDate)}`;
+  }
+  return `${quote.status === 'EXPIRED' || (!quote.status && closes === 'expired') ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`;
 }
 
 /** "open", "expired", "booked SO-000001", "pickup passed": the status in a narrow column. */
-export function quoteStatusShort(quote: Quote, now: Date): string {
+export function quoteStatusShort(quote: Quote, now: Date, originZone?: string): string {
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked ${booked.join(', ')}`;
-  const timedOut = Date.parse(quote.quoteExpirationTime) <= now.getTime();
-  if (quote.status === 'EXPIRED' && !timedOut) return 'pickup passed';
-  return timedOut ? 'expired' : 'open';
+  const closes = whatClosesQuote(quote, now, originZone);
+  if (quote.status === 'EXPIRED') return closes === 'pickup day' ? 'pickup passed' : 'expired';
+  return quote.status === 'OPEN' || closes !== 'expired' ? 'open' : 'expired';
+}
+
+/**
+ * What ends a quote's time to be booked: the end of its pickup day at the origin when that comes
+ * before its expiry, else its expiry. Decided from the quote alone, so that the words agree with
+ * the status the API computed at its own instant; `now` only serves quotes without a status.
+ */
+function whatClosesQuote(quote: Quote, now: Date, originZone: string | undefined): 'pickup day' | 'expiry' | 'expired' {
+  const expiry = Date.parse(quote.quoteExpirationTime);
+  // The zone the API judges the pickup day in (America/Chicago when the origin's is unknown).
+  const pickupDayEnds = zonedTimeToUtc(addDays(quote.pickupDate, 1), '00:00', originZone ?? 'America/Chicago').getTime();
+  if (pickupDayEnds < expiry) return 'pickup day';
+  return expiry <= now.getTime() ? 'expired' : 'expiry';
 }
 
 /**
@@ -90,7 +111,7 @@ export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup, now: Da
   io.out(
     io.fittedTable(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA', 'Status'], rows, [
       { drop: 5 },
-      { replace: 7, cells: quotes.map((quote) => quoteStatusShort(quote, now)) },
+      { replace: 7, cells: quotes.map((quote) => quoteStatusShort(quote, now, zips.lookup(quote.origin.postalCode)?.timeZone)) },
       { replace: 6, cells: etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, '')) },
       // The ZIPs are exact, the destination's city helps: what is cut is the end of that city.
       { replace: 2, cells: quotes.map((quote) => `${quote.origin.postalCode} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`) },

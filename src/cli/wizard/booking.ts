@@ -38,7 +38,7 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
   const consignee = await askAddress(deps, 'consignee', quote.destination);
   // The carrier's part is asked only when wanted: most bookings print it on the BOL later, or never.
   const carrier = (await prompter.confirm({ message: 'Add carrier details (carrier, PRO, freight terms, pickup window, COD, hazardous materials)?', default: false }))
-    ? await askCarrierDetails({ prompter, locations: deps.locations, carriers: deps.carriers ?? {}, info: (line) => io.info(io.color.bold(line)) }, orderComponents)
+    ? await askCarrierDetails({ prompter, locations: deps.locations, carriers: deps.carriers ?? {}, zips: deps.zips, info: (line) => io.info(io.color.bold(line)) }, orderComponents)
     : { fields: {}, components: orderComponents };
 
   const { data: shipment, warnings } = await deps.api.createShipment({

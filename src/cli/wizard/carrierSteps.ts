@@ -13,7 +13,9 @@ import { checkProNumber } from '../../domain/proNumber.js';
 import { addressSchema, type Address } from '../../domain/schemas.js';
 import type { SavedLocation } from '../../store/locations.js';
 import { plural } from '../output.js';
+import type { ZipPlaceName } from '../../domain/addressZip.js';
 import type { Prompter, Validation } from './prompter.js';
+import { addressStateProblem } from './answers.js';
 import type { LocationDirectory } from './deps.js';
 
 export interface CarrierStepDeps {
@@ -22,6 +24,8 @@ export interface CarrierStepDeps {
   /** The carriers' settings: names by SCAC, PRO blocks, cut-offs. */
   carriers: CarrierProfiles;
   info: (line: string) => void;
+  /** The ZIP directory: a typed bill-to's state is checked against its ZIP. */
+  zips?: { lookup(postalCode: string): ZipPlaceName | undefined };
 }
 
 export interface CarrierAnswers {
@@ -184,12 +188,23 @@ async function askBillTo(deps: CarrierStepDeps): Promise<Address> {
     });
     if (choice) return choice.address;
   }
-  const ask = (field: keyof typeof addressSchema.shape, message: string) =>
-    prompter.input({ message: `Bill to: ${message}`, validate: (value) => schemaProblem(addressSchema.shape[field], value.trim(), `freightChargeTerms.billTo.${field}`) }).then((value) => value.trim());
+  const ask = (field: keyof typeof addressSchema.shape, message: string, preset?: string, check?: (value: string) => Validation) =>
+    prompter
+      .input({
+        message: `Bill to: ${message}`,
+        default: preset,
+        validate: (value) => {
+          const form = schemaProblem(addressSchema.shape[field], value.trim(), `freightChargeTerms.billTo.${field}`);
+          return form === true && check ? check(value.trim()) : form;
+        },
+      })
+      .then((value) => value.trim());
   const name = await ask('name', 'company name');
   const street1 = await ask('street1', 'street');
-  const city = await ask('city', 'city');
-  const state = (await ask('state', 'state')).toUpperCase();
+  // The ZIP first: its place is the default city and state, and the state must agree with it (as the API checks).
   const postalCode = await ask('postalCode', 'ZIP');
+  const place = deps.zips?.lookup(postalCode);
+  const city = await ask('city', 'city', place?.city);
+  const state = (await ask('state', 'state', place?.state, (value) => (place ? addressStateProblem(value, place, 'freightChargeTerms.billTo') : true))).toUpperCase();
   return addressSchema.parse({ name, street1, city, state, postalCode, countryCode: 'US' });
 }

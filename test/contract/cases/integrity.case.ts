@@ -108,6 +108,14 @@ const contract: ContractCase = (target) => {
         expect(booked.data.consignee.state).toBe(state);
       }
       await expectProblem(api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Texhoma', state: 'NM', postalCode: '73949' } })), 400);
+      // The third party billed is an address on the BOL and the invoice too.
+      const billTo = (address: Record<string, string>) => shipmentRequest({ freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { ...SHIPPER, name: 'Acme Payables', ...address } } } as never);
+      const wrongBillTo = await expectProblem(api.createShipment(billTo({ city: 'Chicago', state: 'IL', postalCode: '10001' })), 400);
+      expect(wrongBillTo.violations).toEqual([
+        { field: 'freightChargeTerms.billTo.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' },
+      ]);
+      const otherBillToCity = await api.createShipment(billTo({ city: 'Brooklyn', state: 'NY', postalCode: '10001' }));
+      expect(otherBillToCity.warnings).toEqual(['Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (freightChargeTerms.billTo.city)', DOCUMENTATION_PREFIX_WARNING]);
     });
 
     it('checks addresses in batches and previews item by item', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../../src/domain/bolNumber.js';
 import { COMPONENT, expectProblem, fields, quoteRequest, shipmentRequest } from '../expect.js';
-import type { ContractCase } from '../suite.js';
+import { CONTRACT_NOW, type ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
   describe('shipments', () => {
@@ -68,6 +68,20 @@ const contract: ContractCase = (target) => {
       const { data: old } = await target().pastApi(8 * 24 * 3600 * 1000).createQuote(quoteRequest());
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
       expect(problem.detail).toMatch(/expired/);
+    });
+
+    it('refuses with 409 a quote still valid whose pickup day has passed, names the way out, and answers it EXPIRED', async () => {
+      // Made last Wednesday afternoon for Thursday: valid for a week, its pickup day gone by Monday.
+      const { data: old } = await target().pastApi(5 * 24 * 3600 * 1000 - 3 * 3600 * 1000).createQuote(quoteRequest());
+      expect(old.pickupDate).toBe('2026-11-19');
+      expect(Date.parse(old.quoteExpirationTime)).toBeGreaterThan(Date.parse(CONTRACT_NOW));
+      const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
+      expect(problem.detail).toContain(`quote ${old.id} is for pickup on 2026-11-19, which has passed (today is 2026-11-23 at the origin)`);
+      expect(problem.detail).toContain(`shipper ship --quote ${old.id} --requote`);
+      expect(problem.violations).toEqual([{ field: 'quoteId', message: 'its pickup day 2026-11-19 has passed' }]);
+      expect((await target().api.getQuote(old.id)).data.status).toBe('EXPIRED');
+      const open = (await target().api.createQuote(quoteRequest())).data;
+      expect((await target().api.getQuote(open.id)).data.status).toBe('OPEN');
     });
 
     it('refuses freightClass on a shipment and reports shipper, consignee and component fields together', async () => {
