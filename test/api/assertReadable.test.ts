@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { assertReadable } from '../../src/api/local/booking.js';
+import { assertReadable } from '../../src/api/local/bookingChecks.js';
 import { assertQuoteReadable } from '../../src/api/local/quotes.js';
 import type { Quote } from '../../src/domain/schemas.js';
 import { ProblemError } from '../../src/api/problems.js';

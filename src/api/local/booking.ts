@@ -10,34 +10,23 @@
  * (never reused); after (2) a retry with the same key finishes the booking with the reserved id and
  * number; after (3) it returns the shipment. Every file appears whole or not at all.
  */
+import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
 import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
-import {
-  shipmentBatchRequestSchema,
-  shipmentPreviewRequestSchema,
-  shipmentRequestSchema,
-  shipmentSchema,
-  type ProblemDetail,
-  type Quote,
-  type Shipment,
-  type ShipmentRequest,
-  type Violation,
-} from '../../domain/schemas.js';
-import { beyondLtlWarnings } from '../../domain/rating.js';
-import { buildShipment, checkShipmentAgainstQuote, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
+import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, shipmentSchema, type Quote, type Shipment, type ShipmentRequest } from '../../domain/schemas.js';
+import { buildShipment, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
-import { localDateInZone } from '../../domain/transit.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
-import { conflict, constraintViolation, idempotencyKeyReused, internalError, notFound, ProblemError } from '../problems.js';
+import { constraintViolation, idempotencyKeyReused, ProblemError } from '../problems.js';
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
+import { assertReadable, BookingChecks, withoutOptions } from './bookingChecks.js';
+import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
 import { type IdempotencyRecords, requestHash } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import { normalisedReference, type ShipmentIndexes } from './indexes.js';
-import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
-import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
 import type { Numbering } from './numbering.js';
-import { addressesAgainstZips, mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
-import { guardStore, QUOTE_ID } from './records.js';
+import type { Quotes, ZipLookup } from './quotes.js';
+import { guardStore } from './records.js';
 
 export interface BookingDeps {
   store: JsonStore;
@@ -75,14 +64,16 @@ interface Booking {
   newQuote: boolean;
 }
 
-type Checked = { ok: true; request: ShipmentRequest; warnings: string[] } | { ok: false; problem: ProblemDetail };
-
 export class Bookings {
   /** Single bookings waiting for the batch in progress to finish (see book). */
   private readonly waiting: Array<{ item: ShipmentBatchItem; settle: (outcome: Promise<BatchOutcome<Shipment>>) => void }> = [];
   private inProgress = false;
 
-  constructor(private readonly deps: BookingDeps) {}
+  private readonly checks: BookingChecks;
+
+  constructor(private readonly deps: BookingDeps) {
+    this.checks = new BookingChecks(deps);
+  }
 
   async createShipment(raw: unknown, idempotencyKey: string | undefined): Promise<ApiResult<Shipment>> {
     const outcome = await this.bookGrouped({ request: raw, idempotencyKey });
@@ -142,7 +133,7 @@ export class Bookings {
     const outcomes: Array<BatchOutcome<Shipment> | undefined> = new Array(items.length);
     const candidates: BookingCandidate[] = [];
     items.forEach((item, index) => {
-      const checked = this.check(item.request);
+      const checked = this.checks.check(item.request);
       if (!checked.ok) {
         outcomes[index] = { ok: false, problem: checked.problem };
         return;
@@ -218,15 +209,15 @@ export class Bookings {
         // A booking resumed after a crash was checked when its numbers were reserved.
         const resumed = booking.serial !== undefined;
         if (candidate.request.quoteId) {
-          booking.quote = await this.quoteForBooking(candidate.request.quoteId, candidate.request);
-          if (!resumed) await this.checkQuoteFree(candidate.request, batchQuotes);
+          booking.quote = await this.checks.quoteForBooking(candidate.request.quoteId, candidate.request);
+          if (!resumed) await this.checks.checkQuoteFree(candidate.request, batchQuotes);
         } else if (candidate.rated!.ok) {
           booking.quote = candidate.rated!.value;
           booking.newQuote = true;
         } else {
           throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
         }
-        if (!resumed) await this.checkReference(candidate.request, candidate.warnings, batchReferences);
+        if (!resumed) await this.checks.checkReference(candidate.request, candidate.warnings, batchReferences);
         const carrier = checkCarrierDetails(candidate.request, this.deps.carriers, (await this.deps.tariff()).pickupCutoff);
         if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
         if (!resumed) candidate.warnings.push(...carrier.warnings);
@@ -303,34 +294,6 @@ export class Bookings {
     }
   }
 
-  /** A quote is booked once: a second active shipment on it only when the request says rebookQuote. */
-  private async checkQuoteFree(request: ShipmentRequest, batchQuotes: Map<string, number>): Promise<void> {
-    const { quoteId, rebookQuote } = request;
-    if (!quoteId || rebookQuote) return;
-    // The quote of a booking that quoted first counts too: its shipment is that quote's first booking.
-    const active = (await this.deps.quotes.bookings(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
-    const earlier = batchQuotes.get(quoteId);
-    if (active.length === 0 && earlier === undefined) return;
-    const as = active.length > 0 ? `as ${active.map((shipment) => shipment.orderNumber).join(', ')}` : `by item ${earlier! + 1} of this batch`;
-    throw conflict(`quote ${quoteId} is already booked ${as}; cancel that shipment first, or book it again on purpose with rebookQuote: true (shipper ship --book-again)`, [
-      { field: 'quoteId', message: `already booked ${as}` },
-    ]);
-  }
-
-  /** A reference an active shipment already has: refused when asked (imports), else a warning in the answer. */
-  private async checkReference(request: ShipmentRequest, warnings: string[], batchReferences: Map<string, number>): Promise<void> {
-    const { refNumber, duplicateRefNumber } = request;
-    if (!refNumber) return;
-    const active = (await this.deps.indexes.shipmentsWithReference(refNumber)).filter((shipment) => shipment.status === 'BOOKED');
-    const earlier = batchReferences.get(normalisedReference(refNumber));
-    if (active.length === 0 && earlier === undefined) return;
-    const holders = [...active.map((shipment) => shipment.orderNumber), ...(earlier !== undefined ? [`item ${earlier + 1} of this batch`] : [])].join(', ');
-    if (duplicateRefNumber === 'REFUSE') {
-      throw conflict(`refNumber ${refNumber} is already booked as ${holders}`, [{ field: 'refNumber', message: `${refNumber} is already booked as ${holders}` }]);
-    }
-    warnings.push(`refNumber ${refNumber} is already booked as ${holders}; this is another shipment with the same reference`);
-  }
-
   /** The record a booking would write, with placeholder numbers: checked before any number is spent. */
   private provisionalRecord(booking: Booking): unknown {
     const shipment = buildShipment({
@@ -355,7 +318,7 @@ export class Bookings {
     const batchQuotes = new Map<string, number>();
     const batchReferences = new Map<string, number>();
     for (const [index, { request: raw, idempotencyKey }] of items.entries()) {
-      const checked = this.check(raw);
+      const checked = this.checks.check(raw);
       if (!checked.ok) {
         outcomes.push({ ok: false, problem: checked.problem });
         continue;
@@ -363,14 +326,14 @@ export class Bookings {
       const { request, warnings } = checked;
       try {
         // Booked already under this key (an import run again): it would come back, not be booked.
-        const reserved = idempotencyKey ? await guardStore(() => this.reservedUnder(idempotencyKey, raw)) : undefined;
+        const reserved = idempotencyKey ? await guardStore(() => this.checks.reservedUnder(idempotencyKey, raw)) : undefined;
         if (reserved?.quote) {
           outcomes.push({ ok: true, data: reserved.quote, warnings, replayed: true });
           continue;
         }
         let quote: Quote;
         if (request.quoteId) {
-          quote = await guardStore(() => this.quoteForBooking(request.quoteId!, request));
+          quote = await guardStore(() => this.checks.quoteForBooking(request.quoteId!, request));
         } else {
           const rated = this.deps.quotes.rateForShipment(request, tariff);
           if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
@@ -384,12 +347,12 @@ export class Bookings {
           continue;
         }
         try {
-          if (request.quoteId) await guardStore(() => this.checkQuoteFree(request, batchQuotes));
-          await guardStore(() => this.checkReference(request, warnings, batchReferences));
+          if (request.quoteId) await guardStore(() => this.checks.checkQuoteFree(request, batchQuotes));
+          await guardStore(() => this.checks.checkReference(request, warnings, batchReferences));
         } catch (error) {
           // Taken since the key was looked up: by this very booking if another process reserved
           // the key meanwhile (it reserves before it records the reference and the quote's booking).
-          if (idempotencyKey && error instanceof ProblemError && error.status === 409 && (await guardStore(() => this.reservedUnder(idempotencyKey, raw)))) {
+          if (idempotencyKey && error instanceof ProblemError && error.status === 409 && (await guardStore(() => this.checks.reservedUnder(idempotencyKey, raw)))) {
             outcomes.push({ ok: true, data: quote, warnings, replayed: true });
             continue;
           }
@@ -409,76 +372,5 @@ export class Bookings {
     }
     return outcomes;
   }
-
-  /**
-   * A booking reserved under this key with this request (a 422 for another request), if any, with
-   * the quote of its shipment once that is written.
-   */
-  private async reservedUnder(key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
-    const record = await this.deps.idempotency.find('shipment', key, requestHash(withoutOptions(raw)));
-    if (!record) return undefined;
-    const shipment = await this.deps.store.get('shipments', record.resourceId, storedShipmentSchema);
-    if (!shipment) return { quote: undefined };
-    return { quote: shipment.quote ?? (await this.deps.quotes.mustGet(shipment.quoteId)) };
-  }
-
-  /** Schema validation plus known ZIPs: every violation of the request at once. */
-  private check(raw: unknown): Checked {
-    const parsed = parseRequest(shipmentRequestSchema, raw);
-    const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
-    const addresses = addressesAgainstZips(this.deps.zips, raw);
-    zipViolations.push(...addresses.violations);
-    if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
-    if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
-    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
-  }
-
-  private async quoteForBooking(quoteId: string, request: ShipmentRequest): Promise<Quote> {
-    if (!QUOTE_ID.test(quoteId)) throw notFound('quote', quoteId);
-    const quote = await this.deps.quotes.mustGet(quoteId);
-    const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.deps.now());
-    const laneViolations: Violation[] = [];
-    if (request.shipper.postalCode !== quote.origin.postalCode) {
-      laneViolations.push({ field: 'shipper.postalCode', message: `the quote is from ${quote.origin.postalCode}` });
-    }
-    if (request.consignee.postalCode !== quote.destination.postalCode) {
-      laneViolations.push({ field: 'consignee.postalCode', message: `the quote is to ${quote.destination.postalCode}` });
-    }
-    if (request.pickupDate !== undefined && request.pickupDate !== quote.pickupDate) {
-      laneViolations.push({ field: 'pickupDate', message: `the quote is for pickup on ${quote.pickupDate}` });
-    }
-    if (!check.ok && check.reason === 'expired') throw conflict(`${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`);
-    // A quote lives a week, its pickup day may pass sooner: no shipment is picked up in the past.
-    const zone = this.deps.zips.lookup(quote.origin.postalCode)?.timeZone ?? 'America/Chicago';
-    const today = localDateInZone(this.deps.now(), zone);
-    if (quote.pickupDate < today) {
-      throw conflict(
-        `quote ${quote.id} is for pickup on ${quote.pickupDate}, which has passed (today is ${today} at the origin); book the same freight on a new quote for the next pickup day: shipper ship --quote ${quote.id} --requote`,
-        [{ field: 'quoteId', message: `its pickup day ${quote.pickupDate} has passed` }],
-      );
-    }
-    const violations = [...(check.ok ? [] : check.violations), ...laneViolations];
-    if (violations.length > 0) throw conflict(`the shipment does not match quote ${quote.id}`, violations);
-    return quote;
-  }
 }
 
-/**
- * What a booking is, for recognising a retry: the request without the options that only say how
- * to treat a conflict (rebookQuote, duplicateRefNumber), so that an import re-run with
- * --allow-duplicate-ref still recognises what the first run booked.
- */
-function withoutOptions(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
-  const { rebookQuote: _rebook, duplicateRefNumber: _duplicates, ...request } = raw as Record<string, unknown>;
-  return request;
-}
-
-/**
- * The store's own schema must read back what is written: JSON has no NaN or Infinity (they
- * become null), so a record is checked as it will be read, before it is written.
- */
-export function assertReadable(record: unknown): void {
-  const parsed = storedShipmentSchema.safeParse(JSON.parse(JSON.stringify(record)));
-  if (!parsed.success) throw internalError('the booking was refused: its record would not read back (a number out of range?); nothing was booked');
-}

@@ -1,0 +1,138 @@
+/**
+ * The rules a booking is held to before any number is spent, shared by booking (under the lock)
+ * and the preview (import's check pass, without it): the request against its schema and its ZIPs,
+ * against the quote it books, a quote booked once, a reference an active shipment has, a key
+ * already reserved. Each throws a ProblemError (a 409 for a conflict) or returns what it found.
+ */
+import {
+  shipmentRequestSchema,
+  type ProblemDetail,
+  type Quote,
+  type ShipmentRequest,
+  type Violation,
+} from '../../domain/schemas.js';
+import { beyondLtlWarnings } from '../../domain/rating.js';
+import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
+import { localDateInZone } from '../../domain/transit.js';
+import { parseRequest } from '../../domain/validation.js';
+import type { JsonStore } from '../../store/jsonStore.js';
+import { conflict, constraintViolation, internalError, notFound } from '../problems.js';
+import { type IdempotencyRecords, requestHash } from './idempotency.js';
+import { normalisedReference, type ShipmentIndexes } from './indexes.js';
+import { addressesAgainstZips, mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
+import { QUOTE_ID } from './records.js';
+
+export interface BookingCheckDeps {
+  store: JsonStore;
+  zips: ZipLookup;
+  idempotency: IdempotencyRecords;
+  quotes: Quotes;
+  indexes: ShipmentIndexes;
+  now: () => Date;
+}
+
+export type Checked = { ok: true; request: ShipmentRequest; warnings: string[] } | { ok: false; problem: ProblemDetail };
+
+export class BookingChecks {
+  constructor(private readonly deps: BookingCheckDeps) {}
+
+  /** A quote is booked once: a second active shipment on it only when the request says rebookQuote. */
+  async checkQuoteFree(request: ShipmentRequest, batchQuotes: Map<string, number>): Promise<void> {
+    const { quoteId, rebookQuote } = request;
+    if (!quoteId || rebookQuote) return;
+    // The quote of a booking that quoted first counts too: its shipment is that quote's first booking.
+    const active = (await this.deps.quotes.bookings(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
+    const earlier = batchQuotes.get(quoteId);
+    if (active.length === 0 && earlier === undefined) return;
+    const as = active.length > 0 ? `as ${active.map((shipment) => shipment.orderNumber).join(', ')}` : `by item ${earlier! + 1} of this batch`;
+    throw conflict(`quote ${quoteId} is already booked ${as}; cancel that shipment first, or book it again on purpose with rebookQuote: true (shipper ship --book-again)`, [
+      { field: 'quoteId', message: `already booked ${as}` },
+    ]);
+  }
+
+  /** A reference an active shipment already has: refused when asked (imports), else a warning in the answer. */
+  async checkReference(request: ShipmentRequest, warnings: string[], batchReferences: Map<string, number>): Promise<void> {
+    const { refNumber, duplicateRefNumber } = request;
+    if (!refNumber) return;
+    const active = (await this.deps.indexes.shipmentsWithReference(refNumber)).filter((shipment) => shipment.status === 'BOOKED');
+    const earlier = batchReferences.get(normalisedReference(refNumber));
+    if (active.length === 0 && earlier === undefined) return;
+    const holders = [...active.map((shipment) => shipment.orderNumber), ...(earlier !== undefined ? [`item ${earlier + 1} of this batch`] : [])].join(', ');
+    if (duplicateRefNumber === 'REFUSE') {
+      throw conflict(`refNumber ${refNumber} is already booked as ${holders}`, [{ field: 'refNumber', message: `${refNumber} is already booked as ${holders}` }]);
+    }
+    warnings.push(`refNumber ${refNumber} is already booked as ${holders}; this is another shipment with the same reference`);
+  }
+
+  /**
+   * A booking reserved under this key with this request (a 422 for another request), if any, with
+   * the quote of its shipment once that is written.
+   */
+  async reservedUnder(key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
+    const record = await this.deps.idempotency.find('shipment', key, requestHash(withoutOptions(raw)));
+    if (!record) return undefined;
+    const shipment = await this.deps.store.get('shipments', record.resourceId, storedShipmentSchema);
+    if (!shipment) return { quote: undefined };
+    return { quote: shipment.quote ?? (await this.deps.quotes.mustGet(shipment.quoteId)) };
+  }
+
+  /** Schema validation plus known ZIPs: every violation of the request at once. */
+  check(raw: unknown): Checked {
+    const parsed = parseRequest(shipmentRequestSchema, raw);
+    const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
+    const addresses = addressesAgainstZips(this.deps.zips, raw);
+    zipViolations.push(...addresses.violations);
+    if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
+    if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
+    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
+  }
+
+  async quoteForBooking(quoteId: string, request: ShipmentRequest): Promise<Quote> {
+    if (!QUOTE_ID.test(quoteId)) throw notFound('quote', quoteId);
+    const quote = await this.deps.quotes.mustGet(quoteId);
+    const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.deps.now());
+    const laneViolations: Violation[] = [];
+    if (request.shipper.postalCode !== quote.origin.postalCode) {
+      laneViolations.push({ field: 'shipper.postalCode', message: `the quote is from ${quote.origin.postalCode}` });
+    }
+    if (request.consignee.postalCode !== quote.destination.postalCode) {
+      laneViolations.push({ field: 'consignee.postalCode', message: `the quote is to ${quote.destination.postalCode}` });
+    }
+    if (request.pickupDate !== undefined && request.pickupDate !== quote.pickupDate) {
+      laneViolations.push({ field: 'pickupDate', message: `the quote is for pickup on ${quote.pickupDate}` });
+    }
+    if (!check.ok && check.reason === 'expired') throw conflict(`${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`);
+    // A quote lives a week, its pickup day may pass sooner: no shipment is picked up in the past.
+    const zone = this.deps.zips.lookup(quote.origin.postalCode)?.timeZone ?? 'America/Chicago';
+    const today = localDateInZone(this.deps.now(), zone);
+    if (quote.pickupDate < today) {
+      throw conflict(
+        `quote ${quote.id} is for pickup on ${quote.pickupDate}, which has passed (today is ${today} at the origin); book the same freight on a new quote for the next pickup day: shipper ship --quote ${quote.id} --requote`,
+        [{ field: 'quoteId', message: `its pickup day ${quote.pickupDate} has passed` }],
+      );
+    }
+    const violations = [...(check.ok ? [] : check.violations), ...laneViolations];
+    if (violations.length > 0) throw conflict(`the shipment does not match quote ${quote.id}`, violations);
+    return quote;
+  }
+}
+
+/**
+ * What a booking is, for recognising a retry: the request without the options that only say how
+ * to treat a conflict (rebookQuote, duplicateRefNumber), so that an import re-run with
+ * --allow-duplicate-ref still recognises what the first run booked.
+ */
+export function withoutOptions(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const { rebookQuote: _rebook, duplicateRefNumber: _duplicates, ...request } = raw as Record<string, unknown>;
+  return request;
+}
+
+/**
+ * The store's own schema must read back what is written: JSON has no NaN or Infinity (they
+ * become null), so a record is checked as it will be read, before it is written.
+ */
+export function assertReadable(record: unknown): void {
+  const parsed = storedShipmentSchema.safeParse(JSON.parse(JSON.stringify(record)));
+  if (!parsed.success) throw internalError('the booking was refused: its record would not read back (a number out of range?); nothing was booked');
+}
