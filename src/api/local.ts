@@ -19,13 +19,13 @@ import { Documents } from './local/documents.js';
 import { IdempotencyRecords } from './local/idempotency.js';
 import { IdFactory } from './local/ids.js';
 import { Invoices } from './local/invoices.js';
-import { keyFilterValues, normalisedProNumber, ShipmentKeyIndex } from './local/shipmentKeys.js';
+import { keyFilterValues, normalisedOrderNumber, normalisedProNumber, ShipmentKeyIndex } from './local/shipmentKeys.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
 import { ShipmentIndexes } from './local/indexes.js';
 import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
 import { Quotes, storedShipmentSchema, type ZipLookup } from './local/quotes.js';
 import { guardStore } from './local/records.js';
-import { Shipments, inRange } from './local/shipments.js';
+import { Shipments, inRange, type ShipmentListQuery } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
 
@@ -146,6 +146,7 @@ export class LocalApi implements ShipperApi {
     const query = queryOf(operations.listShipments, options);
     const pros = keyFilterValues(query.proNumber, 'pro');
     const bols = keyFilterValues(query.bolNumber, 'bol');
+    if (query.orderNumber !== undefined) return this.shipmentWithOrderNumber(query, normalisedOrderNumber(query.orderNumber));
     if (pros.length === 0 && bols.length === 0) return this.shipments.list(query);
     const ids = await guardStore(() => this.shipmentKeys.find(pros, bols));
     return this.shipments.list(query, {
@@ -154,6 +155,25 @@ export class LocalApi implements ShipperApi {
         (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
         (bols.length === 0 || bols.includes(shipment.bolNumber)),
     });
+  }
+
+  /**
+   * The shipment of an order number: found through the key index by the BOL number its serial has
+   * under this engine's prefix; one booked under another prefix by a scan of the shipments.
+   */
+  private async shipmentWithOrderNumber(query: ShipmentListQuery, orderNumber: string) {
+    const keep = (shipment: Shipment) => shipment.orderNumber === orderNumber && keyFilterValues(query.proNumber, 'pro').every((pro) => shipment.proNumber !== null && normalisedProNumber(shipment.proNumber) === pro) && (query.bolNumber === undefined || keyFilterValues(query.bolNumber, 'bol').includes(shipment.bolNumber));
+    let bol: string | undefined;
+    try {
+      bol = this.numbering.bolNumber(Number(orderNumber.slice(3)));
+    } catch {
+      bol = undefined; // a serial that cannot be under this prefix
+    }
+    if (bol !== undefined) {
+      const page = await this.shipments.list(query, { ids: await guardStore(() => this.shipmentKeys.find([], [bol])), keep });
+      if (page.data.items.length > 0) return page;
+    }
+    return this.shipments.list(query, { ids: undefined, keep });
   }
 
   async cancelShipment(shipmentId: string, body?: unknown) {

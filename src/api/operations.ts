@@ -168,6 +168,12 @@ export const shipmentListQuerySchema = z.strictObject({
   bolNumber: keyListFilter('bolNumber', /^\d{17}(,\d{17}){0,99}$/, '06141410000000012').meta({
     description: 'Only shipments with one of these 17-digit BOL numbers (comma-separated, at most 100)',
   }),
+  orderNumber: z
+    .string()
+    .trim()
+    .regex(/^SO-?\d{1,15}$/i, { message: 'orderNumber is an order number such as SO-000123' })
+    .optional()
+    .meta({ description: 'Only the shipment with this order number (SO-000123; case, the dash and leading zeros ignored)' }),
 }).superRefine(orderedPeriod);
 
 export const quoteListQuerySchema = z.strictObject({

@@ -337,3 +337,15 @@ describe('a damaged shipment file', () => {
     expect(failure.problem.detail).not.toContain(store.dir);
   });
 });
+
+describe('LocalApi.listShipments by order number', () => {
+  it('finds a shipment booked under another company prefix (a scan when the BOL of this prefix is not there)', async () => {
+    const before = new LocalApi({ storeDir: store.dir, bolCompanyPrefix: '0614141' });
+    const booked = (await before.createShipment(shipmentRequest({ refNumber: 'OLD-PREFIX' }))).data;
+    const after = new LocalApi({ storeDir: store.dir, bolCompanyPrefix: '0012345' });
+    const next = (await after.createShipment(shipmentRequest({ refNumber: 'NEW-PREFIX' }))).data;
+    expect(next.bolNumber.startsWith('0012345')).toBe(true);
+    expect((await after.listShipments({ orderNumber: booked.orderNumber })).data.items.map((shipment) => shipment.id)).toEqual([booked.id]);
+    expect((await after.listShipments({ orderNumber: next.orderNumber })).data.items.map((shipment) => shipment.id)).toEqual([next.id]);
+  });
+});

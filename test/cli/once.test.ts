@@ -4,7 +4,7 @@
  * warn, cancellation, list filters and statuses, the BOL company prefix, re-imports recognised by
  * their orders, rows of one shipment apart in the file.
  */
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING, isValidBolNumber } from '../../src/domain/bolNumber.js';
@@ -168,6 +168,29 @@ describe.each(MODES)('%s mode', (mode) => {
     const status = await json<Quote>(mode, ['quote', 'get', old.id]);
     expect(status.status).toBe('EXPIRED');
     expect((await cli(mode, ['quote', 'get', old.id])).stdout).toMatch(/Status\s+pickup day 2026-11-19 passed \(--requote\)/);
+  });
+
+  it('takes a shipment by its order number or BOL number, as printed, wherever it takes an id', async () => {
+    const withPhone = (address: string, phone: string) => `${address},phone=${phone}`;
+    const booked = await json<Shipment>(mode, ['ship', '--shipper', withPhone(SHIPPER, '312-555-0100'), '--consignee', withPhone(CONSIGNEE, '212-555-0100'), '-c', LINE, '--ref', `BY-NUMBER-${mode}`, '--carrier', 'Old Dominion', '--scac', 'ODFL']);
+    const serial = Number(booked.orderNumber.slice(3));
+    for (const typed of [booked.orderNumber, `so${serial}`, booked.bolNumber]) expect((await json<Shipment>(mode, ['shipment', 'get', typed])).id).toBe(booked.id);
+    const outDir = join(work.dir, `by-number-${mode}`);
+    const bol = await cli(mode, ['-q', 'bol', booked.orderNumber, '-o', `${outDir}/`]);
+    expect(bol.code, bol.stderr).toBe(0);
+    expect(bol.stdout.trim()).toBe(join(outDir, `BOL-${booked.orderNumber}.pdf`));
+    expect((await readPdf(new Uint8Array(await readFile(bol.stdout.trim())))).pages[0]!.text).toContain(booked.bolNumber);
+    expect((await cli(mode, ['invoice', booked.bolNumber, '--json'])).code).toBe(0);
+    const tender = await cli(mode, ['tender', booked.orderNumber, '--format', 'ebol', '-o', join(outDir, 'tender.json')]);
+    expect(tender.code, tender.stderr).toBe(0);
+    expect((await cli(mode, ['labels', booked.orderNumber, '-o', join(outDir, 'labels.pdf')])).code).toBe(0);
+    const cancelled = await json<Shipment>(mode, ['shipment', 'cancel', booked.bolNumber, '--reason', 'by BOL number']);
+    expect(cancelled).toMatchObject({ id: booked.id, status: 'CANCELLED' });
+    // A number no shipment has: not found, exit 4, naming it as typed.
+    const unknown = await cli(mode, ['shipment', 'cancel', 'SO-999999']);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toBe('shipper: shipment SO-999999 not found\n');
+    expect((await cli(mode, ['shipment', 'get', '06141419999999999'])).code).toBe(4);
   });
 
   it('filters lists by day and destination, on the bounds', async () => {

@@ -18,6 +18,7 @@
  * never a wrong answer.
  */
 import { z } from 'zod';
+import { orderNumberFor } from '../../domain/bolNumber.js';
 import { mapInOrder } from '../../concurrency.js';
 import type { JsonStore } from '../../store/jsonStore.js';
 import { SHIPMENT_ID } from './records.js';
@@ -25,6 +26,11 @@ import { SHIPMENT_ID } from './records.js';
 /** PRO numbers match whatever their case, spaces and dashes: carriers print "123-4567-8" for 12345678. */
 export function normalisedProNumber(proNumber: string): string {
   return proNumber.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** An order number as booked (`SO-000123`), from `so123`, `SO-0123` and the like. */
+export function normalisedOrderNumber(orderNumber: string): string {
+  return orderNumberFor(Number(orderNumber.trim().replace(/^SO-?/i, '')));
 }
 
 /** The values of a comma-separated key filter, normalised (PRO) or trimmed (BOL), without duplicates. */

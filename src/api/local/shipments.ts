@@ -29,12 +29,13 @@ export class Shipments {
     return shipment;
   }
 
-  /** `byKeys`: the shipments the proNumber/bolNumber filters found (ShipmentKeyIndex), and the check of each. */
-  async list(query: ShipmentListQuery, byKeys?: { ids: string[]; keep: (shipment: Shipment) => boolean }): Promise<ApiResult<Page<Shipment>>> {
+  /** `byKeys`: the shipments the key filters found (ShipmentKeyIndex; undefined ids: all), and the check of each. */
+  async list(query: ShipmentListQuery, byKeys?: { ids: string[] | undefined; keep: (shipment: Shipment) => boolean }): Promise<ApiResult<Page<Shipment>>> {
     const { since, until, to, status, refNumber } = query;
     const range = createdRange(since, until);
     const referenced = refNumber !== undefined ? await guardStore(() => this.indexes.idsWithReference(refNumber)) : undefined;
-    const ids = byKeys && referenced ? byKeys.ids.filter((id) => referenced.includes(id)) : (byKeys?.ids ?? referenced);
+    const keyed = byKeys?.ids;
+    const ids = keyed && referenced ? keyed.filter((id) => referenced.includes(id)) : (keyed ?? referenced);
     return listRecords(this.store, 'shipments', shipmentSchema, SHIPMENT_ID, query, {
       ids,
       oldest: range.from,

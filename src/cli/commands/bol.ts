@@ -4,6 +4,7 @@
  * its PDF); an existing file is never replaced without --force. Every PDF is written whole or not
  * at all (src/fs/durableWrite.ts): on a full disk the command stops, names the file, exits 5.
  */
+import { shipmentIdOf } from '../shipmentRef.js';
 import type { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { FileWriteError, removeOrphanedTemporaries, writeFileDurably } from '../../fs/durableWrite.js';
@@ -116,9 +117,11 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   const skipped: Array<{ shipmentId: string; file: string }> = [];
   const failures: Array<{ shipmentId: string; error: unknown }> = [];
   const summary = () => `${written.length} of ${ids.length} BOLs written to ${plan.dir}`;
-  for (const shipmentId of ids) {
+  for (const reference of ids) {
     let file = plan.file;
+    let shipmentId = reference;
     try {
+      shipmentId = await shipmentIdOf(api, reference);
       if (!file) {
         const orderNumber = orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber;
         file = join(plan.dir, bolFileName(orderNumber, shipmentId));
@@ -183,7 +186,7 @@ export function registerBolCommand(program: Command, context: ContextFactory): v
   program
     .command('bol')
     .description('render Bill of Lading PDFs (one per shipment)')
-    .argument('[shipment-ids...]', 'shipment ids; - reads ids from stdin')
+    .argument('[shipments...]', 'shipment ids, order numbers (SO-000123) or BOL numbers; - reads them from stdin')
     .option('-t, --template <name>', 'BOL template (see --templates)', 'standard')
     .option('-o, --output <path>', 'a .pdf file for one shipment, else a directory (default: the current directory)')
     .option('--all', 'every shipment in the store')

@@ -1,4 +1,5 @@
 /** `shipper invoice ID [--json] [-o FILE.pdf|DIR]`: the invoice of a shipment, as a table, JSON or PDF (invoiceRun.ts). */
+import { SHIPMENT_ARGUMENT } from '../shipmentRef.js';
 import type { Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { InvoiceOptions } from './invoiceRun.js';
@@ -12,7 +13,7 @@ export function registerInvoiceCommand(program: Command, context: ContextFactory
   program
     .command('invoice')
     .description('the invoice of a shipment: one line per order component with its share of the linehaul, discount, fuel and accessorials, adding up to the booked price')
-    .argument('<shipment-id>', 'the shipment')
+    .argument('<shipment>', SHIPMENT_ARGUMENT)
     .option('-o, --output <file>', 'write the invoice as PDF: a .pdf file, or a directory for <invoice number>.pdf')
     .option('--force', 'replace a PDF that exists (default: keep it and exit 2)')
     .addHelpText(

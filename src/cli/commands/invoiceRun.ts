@@ -1,4 +1,5 @@
 /** What `shipper invoice` does (loaded when it runs; see invoice.ts). */
+import { shipmentIdOf } from '../shipmentRef.js';
 import { stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
@@ -20,8 +21,9 @@ async function pdfPath(output: string, invoiceNumber: string): Promise<string> {
   return resolve(output);
 }
 
-export async function runInvoice(ctx: CommandContext, id: string, options: InvoiceOptions): Promise<void> {
+export async function runInvoice(ctx: CommandContext, reference: string, options: InvoiceOptions): Promise<void> {
   const api = await ctx.api();
+  const id = await shipmentIdOf(api, reference);
   const { data: invoice, warnings } = await api.getInvoice(id);
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (options.output !== undefined) {

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { offering } from '../optionParsers.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { outputPath, writeOutput } from '../outputFile.js';
+import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 
 export interface LabelOptions {
   output?: string;
@@ -10,8 +11,9 @@ export interface LabelOptions {
   force?: boolean;
 }
 
-export async function runLabels(ctx: CommandContext, id: string, options: LabelOptions): Promise<void> {
+export async function runLabels(ctx: CommandContext, reference: string, options: LabelOptions): Promise<void> {
   const api = await ctx.api();
+  const id = await shipmentIdOf(api, reference);
   const { data: shipment } = await api.getShipment(id);
   const file = await outputPath(options.output, `labels-${shipment.orderNumber}.${options.format}`, Boolean(options.force));
   const { data: bytes, warnings } = await api.renderLabels(id, { format: options.format });
@@ -22,7 +24,8 @@ export async function runLabels(ctx: CommandContext, id: string, options: LabelO
 
 export function registerLabelsCommand(program: Command, context: ContextFactory): void {
   program
-    .command('labels <shipment-id>')
+    .command('labels')
+    .argument('<shipment>', SHIPMENT_ARGUMENT)
     .description('print the pallet labels of a shipment: a GS1 logistic label (SSCC barcode) per handling unit, 4x6 in')
     .option('-o, --output <path>', 'a file, a directory, or - for stdout (default: labels-<order number>.<format> here)')
     .addOption(

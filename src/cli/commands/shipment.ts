@@ -7,10 +7,12 @@ import type { CommandContext, ContextFactory } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
 import { addListFilters, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
+import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 import { printShipment, printShipmentList, SHIPMENT_CSV_HEADER, shipmentCsvRow } from '../views/shipment.js';
 
-export async function runShipmentGet(ctx: CommandContext, id: string): Promise<void> {
-  const { data: shipment } = await (await ctx.api()).getShipment(id);
+export async function runShipmentGet(ctx: CommandContext, reference: string): Promise<void> {
+  const api = await ctx.api();
+  const { data: shipment } = await api.getShipment(await shipmentIdOf(api, reference));
   if (ctx.io.options.json) return ctx.io.json(shipment);
   printShipment(ctx.io, shipment, await ctx.zips());
 }
@@ -43,8 +45,9 @@ export async function runShipmentList(ctx: CommandContext, options: ListFilterOp
   if (page.nextCursor) ctx.io.info(`More: shipper shipment list --cursor ${page.nextCursor}`);
 }
 
-export async function runShipmentCancel(ctx: CommandContext, id: string, options: { reason?: string }): Promise<void> {
+export async function runShipmentCancel(ctx: CommandContext, reference: string, options: { reason?: string }): Promise<void> {
   const api = await ctx.api();
+  const id = await shipmentIdOf(api, reference);
   const { data: before } = await api.getShipment(id);
   const { data: shipment } = await api.cancelShipment(id, options.reason !== undefined ? { reason: options.reason } : undefined);
   if (before.status === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled (${shipment.cancelledAt}); nothing changed`);
@@ -53,12 +56,13 @@ export async function runShipmentCancel(ctx: CommandContext, id: string, options
   printShipment(ctx.io, shipment, await ctx.zips(), before.status === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
 }
 
-export async function runShipmentUpdate(ctx: CommandContext, id: string, flags: CarrierFlags): Promise<void> {
+export async function runShipmentUpdate(ctx: CommandContext, reference: string, flags: CarrierFlags): Promise<void> {
   const update = await carrierUpdateFromFlags(ctx, flags);
   if (Object.keys(update).length === 0) {
     throw new UsageError('nothing to update', 'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER');
   }
-  const { data: shipment, warnings } = await (await ctx.api()).updateShipment(id, update);
+  const api = await ctx.api();
+  const { data: shipment, warnings } = await api.updateShipment(await shipmentIdOf(api, reference), update);
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(shipment);
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
@@ -79,7 +83,8 @@ Examples:
     );
 
   shipment
-    .command('get <id>')
+    .command('get')
+    .argument('<shipment>', SHIPMENT_ARGUMENT)
     .description('show a shipment: order and BOL numbers, addresses, transit, price, freight lines with their class')
     .addHelpText('after', '\nExample:\n  $ shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --json')
     .action(async (id: string, _options: unknown, command: Command) => runShipmentGet(context(command), id));
@@ -91,7 +96,7 @@ Examples:
     )
     .action(async (options: ListFilterOptions, command: Command) => runShipmentList(context(command), options, explicitLimit(command, options)));
 
-  addCarrierFlags(shipment.command('update <id>').description('record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers (a reprinted BOL shows them)'))
+  addCarrierFlags(shipment.command('update').argument('<shipment>', SHIPMENT_ARGUMENT).description('record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers (a reprinted BOL shows them)'))
     .addHelpText(
       'after',
       '\nExamples:\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL',
@@ -99,7 +104,8 @@ Examples:
     .action(async (id: string, options: CarrierFlags, command: Command) => runShipmentUpdate(context(command), id, options));
 
   shipment
-    .command('cancel <id>')
+    .command('cancel')
+    .argument('<shipment>', SHIPMENT_ARGUMENT)
     .description('cancel a booked shipment: its BOL prints VOID, its reference may be booked again, its numbers are never reused')
     .option('--reason <text>', 'why (printed on the voided BOL), at most 500 characters')
     .addHelpText('after', '\nExample:\n  $ shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "duplicate order"')

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { offering } from '../optionParsers.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { outputPath, writeOutput } from '../outputFile.js';
+import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 
 const FORMATS = ['ebol', 'x12-204', 'x12-211'] as const;
 
@@ -12,8 +13,9 @@ export interface TenderOptions {
   force?: boolean;
 }
 
-export async function runTender(ctx: CommandContext, id: string, options: TenderOptions): Promise<void> {
+export async function runTender(ctx: CommandContext, reference: string, options: TenderOptions): Promise<void> {
   const api = await ctx.api();
+  const id = await shipmentIdOf(api, reference);
   const { data: document, warnings } = await api.createTender(id, { format: options.format });
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(document);
@@ -23,7 +25,8 @@ export async function runTender(ctx: CommandContext, id: string, options: Tender
 
 export function registerTenderCommand(program: Command, context: ContextFactory): void {
   program
-    .command('tender <shipment-id>')
+    .command('tender')
+    .argument('<shipment>', SHIPMENT_ARGUMENT)
     .description("write the file for the carrier's systems: NMFTA eBOL 2.1 request, X12 204 load tender or X12 211 bill of lading")
     .addOption(
       offering(

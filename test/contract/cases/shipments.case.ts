@@ -53,6 +53,23 @@ const contract: ContractCase = (target) => {
       await expectProblem(api.getShipment('sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'), 404);
     });
 
+    it('finds a shipment by its order number, however it is typed; an unknown one is an empty page, a malformed one a 400', async () => {
+      const { api } = target();
+      const booked = (await api.createShipment(shipmentRequest({ refNumber: 'BY-ORDER' }))).data;
+      const serial = Number(booked.orderNumber.slice(3));
+      for (const typed of [booked.orderNumber, booked.orderNumber.toLowerCase(), `SO${serial}`, `so-${String(serial).padStart(9, '0')}`, ` ${booked.orderNumber} `]) {
+        const { data: page } = await api.listShipments({ orderNumber: typed });
+        expect(page.items.map((shipment) => shipment.id), typed).toEqual([booked.id]);
+      }
+      // With another filter that the shipment does not pass: nothing.
+      expect((await api.listShipments({ orderNumber: booked.orderNumber, status: 'CANCELLED' })).data.items).toEqual([]);
+      expect((await api.listShipments({ orderNumber: `SO-${serial + 1000}` })).data.items).toEqual([]);
+      for (const bad of ['SO-', 'SO-12a', '123', 'SO-1234567890123456']) {
+        const problem = await expectProblem(api.listShipments({ orderNumber: bad }), 400);
+        expect(fields(problem)).toEqual(['orderNumber']);
+      }
+    });
+
     it('refuses components that differ from the quote (409, with the fields) and an unknown quote (404)', async () => {
       const { api } = target();
       const { data: quote } = await api.createQuote(quoteRequest());
