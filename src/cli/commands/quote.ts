@@ -87,5 +87,10 @@ Examples:
 
   addListFilters(quote.command('list').description('list quotes, newest first, each open, expired or booked (as which order)'), QUOTE_STATUSES)
     .addHelpText('after', '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001\n  $ shipper quote list --since 2026-11-01 --csv > quotes.csv')
-    .action(async (options: ListFilterOptions, command: Command) => runQuoteList(context(command), options, explicitLimit(command, options)));
+    .action(async (options: ListFilterOptions, command: Command) => {
+      // commander hands the options a subcommand leaves to its parent first, so `quote list --to ZIP`
+      // set quote's own --to and the list came back unfiltered: here it can only mean the filter.
+      const filters = { ...options, to: options.to ?? command.parent?.opts<QuoteOptions>().to };
+      return runQuoteList(context(command), filters, explicitLimit(command, options));
+    });
 }
