@@ -176,6 +176,11 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(atlanta.items.map((quote) => quote.id)).toEqual([toAtlanta.id]);
     expect((await json<{ items: Quote[] }>(mode, ['quote', 'list', '--to', '10001', '--limit', '500'])).items.map((quote) => quote.id)).not.toContain(toAtlanta.id);
     expect((await cli(mode, ['quote', 'list', '--to', 'abc'])).code).toBe(1);
+    // quote's other flags mean nothing to list or get: refused, not silently dropped.
+    const stray = await cli(mode, ['quote', 'list', '--from', '60608']);
+    expect([stray.code, stray.stderr]).toEqual([2, "shipper: unknown option '--from' for quote list (see: shipper quote list --help)\n"]);
+    expect((await cli(mode, ['quote', 'get', toAtlanta.id, '--to', '10001'])).code).toBe(2);
+    expect((await cli(mode, ['quote', 'get', toAtlanta.id])).code).toBe(0);
   });
 });
 
