@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { LocalApi } from '../src/api/local.js';
 import { main } from '../src/cli/main.js';
+import { figure } from './lib.js';
 
 const shipmentCount = Number(process.argv[2] ?? 2_000);
 const billCount = Math.min(Number(process.argv[3] ?? 500), shipmentCount);
@@ -65,6 +66,8 @@ try {
   } while (cursor);
   const scanMs = performance.now() - started;
   console.log(`100 PROs by the proNumber filter: first ${coldMs.toFixed(0)} ms (builds the index), warm ${warmMs.toFixed(1)} ms, new process ${loadedMs.toFixed(0)} ms (${cold}/${warm} found)  [${verdict(warmMs < 50)} vs < 50 ms]`);
+  figure({ bench: 'audit', name: `100 PROs by the proNumber filter, warm (${shipmentCount.toLocaleString('en-US')} shipments)`, value: warmMs, unit: 'ms', baseline: { name: 'every page of the list', value: scanMs }, target: { op: '<', value: 50 } });
+  figure({ bench: 'audit', name: '100 PROs by the proNumber filter, first (builds the index)', value: coldMs, unit: 'ms', baseline: { name: 'every page of the list', value: scanMs } });
   console.log(`baseline, every page of the list (${scanned} shipments): ${scanMs.toFixed(0)} ms`);
 
   // A bill CSV as the carrier sends it: every bill as quoted but one in ten reweighed.
@@ -87,6 +90,7 @@ try {
   const audit = await run(['--json', '--no-save']);
   const saved = await run(['--json']);
   console.log(`audit of ${billCount} bills (${billCount / 10} reweighed): ${audit.ms.toFixed(0)} ms, ${(audit.ms / billCount).toFixed(2)} ms a bill; saving them ${saved.ms.toFixed(0)} ms (exit ${audit.code})  [${verdict(audit.ms / billCount < 5)} vs < 5 ms a bill]`);
+  figure({ bench: 'audit', name: `audit of ${billCount} bills, a bill`, value: audit.ms / billCount, unit: 'ms', target: { op: '<', value: 5 } });
   const packs = await run(['--no-save', '--dispute-dir', join(dir, 'packs')]);
   console.log(`  with ${billCount / 10} dispute packs (PDF and BOL each): ${packs.ms.toFixed(0)} ms, ${((packs.ms - audit.ms) / (billCount / 10)).toFixed(0)} ms a pack`);
 
@@ -99,6 +103,8 @@ try {
   let bytes = 0;
   for (const shipment of page.items) bytes += (await fresh.renderInvoice(shipment.id)).data.byteLength;
   const pdfMs = (performance.now() - started) / page.items.length;
+  figure({ bench: 'audit', name: 'an invoice as JSON', value: jsonMs, unit: 'ms' });
+  figure({ bench: 'audit', name: 'an invoice as PDF', value: pdfMs, unit: 'ms' });
   console.log(`invoice of ${page.items.length} shipments: JSON ${jsonMs.toFixed(2)} ms each, PDF ${pdfMs.toFixed(1)} ms each (${(bytes / page.items.length / 1024).toFixed(1)} KB)`);
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { tenderFile } from '../src/edi/tender.js';
 import { readX12Interchange } from '../src/edi/x12.js';
 import { ebolSettingsSchema } from '../src/edi/settings.js';
+import { figure } from './lib.js';
 import { fullShipment, manyLines, shipment, x12Settings, CREATED_AT } from '../test/edi/fixtures.js';
 
 const count = Number(process.argv[2] ?? 1000);
@@ -27,6 +28,7 @@ for (const format of ['ebol', 'x12-204', 'x12-211'] as const) {
     bytes += result.document.body.length;
   }
   const seconds = (performance.now() - started) / 1000;
+  figure({ bench: 'edi', name: `${count.toLocaleString('en-US')} three-line ${format} files`, value: seconds, unit: 's', target: { op: '<', value: (2 * count) / 1000 } });
   console.log(`  ${format.padEnd(8)} ${count} three-line files in ${seconds.toFixed(2)} s (${(count / seconds).toFixed(0)}/s), mean ${(bytes / count / 1024).toFixed(1)} KB  [${verdict(seconds * (1000 / count) < 2)} vs 1,000 < 2 s]`);
 }
 
@@ -36,6 +38,7 @@ for (const format of ['x12-204', 'x12-211'] as const) {
   const result = tenderFile({ format, shipment: big, settings: x12, control: { interchangeControlNumber: 1, groupControlNumber: 1 }, createdAt: CREATED_AT });
   const ms = performance.now() - started;
   if (!result.ok) throw new Error(JSON.stringify(result.violations));
+  figure({ bench: 'edi', name: `a 999-line ${format}`, value: ms, unit: 'ms', target: { op: '<', value: 100 } });
   console.log(`  999-line ${format}: ${ms.toFixed(0)} ms, ${(result.document.body.length / 1024).toFixed(0)} KB  [${verdict(ms < 100)} vs < 100 ms]`);
 }
 
@@ -54,4 +57,5 @@ const readStarted = performance.now();
 const read = readX12Interchange(text);
 const readMs = performance.now() - readStarted;
 if (!read.ok) throw new Error(JSON.stringify(read.errors.slice(0, 3)));
+figure({ bench: 'edi', name: `reading a 210 of ${(lines.length + 4).toLocaleString('en-US')} segments`, value: readMs, unit: 'ms', target: { op: '<', value: 200 } });
 console.log(`  reading a 210 of ${lines.length + 4} segments (${(text.length / 1024).toFixed(0)} KB): ${readMs.toFixed(0)} ms  [${verdict(readMs < 200)} vs < 200 ms]`);

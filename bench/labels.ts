@@ -6,6 +6,7 @@
 import { ssccFor } from '../src/domain/sscc.js';
 import { renderLabels } from '../src/labels/index.js';
 import { component, makeShipment } from '../test/bol/fixtures.js';
+import { figure } from './lib.js';
 
 const count = Number(process.argv[2] ?? 200);
 const threePallets = () => [
@@ -29,6 +30,8 @@ for (const format of ['pdf', 'zpl'] as const) {
   }
   const each = (performance.now() - started) / count;
   const kb = bytes / count / 1024;
+  figure({ bench: 'labels', name: `${format}: one 3-pallet shipment's labels`, value: each, unit: 'ms', target: { op: '<', value: 100 } });
+  figure({ bench: 'labels', name: `${format}: one 3-pallet shipment's file`, value: kb, unit: 'KB', ...(format === 'pdf' ? { target: { op: '<' as const, value: 80 } } : {}) });
   console.log(`  ${format}: ${each.toFixed(1)} ms per shipment (3 labels), first ${first.toFixed(0)} ms, mean ${kb.toFixed(1)} KB  [${verdict(each < 100)} vs < 100 ms, ${verdict(kb < 80)} vs < 80 KB]`);
 }
 const big = makeShipment({ serial: 9, components: Array.from({ length: 50 }, () => component({ palletCount: 10, description: 'Bulk pallets' })) });
@@ -36,5 +39,6 @@ for (const format of ['pdf', 'zpl'] as const) {
   const started = performance.now();
   const output = await renderLabels(big, ssccsOf(9, 500), format, { companyPrefix: '0614141' });
   const seconds = (performance.now() - started) / 1000;
+  figure({ bench: 'labels', name: `${format}: a 500-pallet shipment's labels`, value: seconds, unit: 's', target: { op: '<', value: 10 } });
   console.log(`500-pallet shipment, ${format}: ${seconds.toFixed(2)} s, ${(output.byteLength / 1024).toFixed(0)} KB (${(output.byteLength / 500 / 1024).toFixed(1)} KB a label)  [${verdict(seconds < 10)} vs < 10 s]`);
 }

@@ -6,13 +6,17 @@
 //                                        Markdown table of their figures in bench/out/RESULTS.md
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The order of `all`: the quick start-up figures first, the long and disk-heavy ones last. */
-const ALL = ['startup', 'quote', 'transit', 'wizard', 'store', 'bol', 'import', 'serve'];
+const ORDER = ['startup', 'quote', 'transit', 'wizard', 'store', 'bol', 'labels', 'edi', 'audit', 'import', 'serve'];
+/** `all` is every script in bench/ (a new one is never left out), in ORDER, others before the last two. */
+const scripts = readdirSync(join(root, 'bench')).filter((name) => name.endsWith('.ts') && name !== 'lib.ts').map((name) => basename(name, '.ts'));
+const rank = (name) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length - 2.5);
+const ALL = scripts.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 const [target, ...args] = process.argv.slice(2);
 if (!target) {
   console.error('usage: node bench/run.mjs <name | path/to/script.ts | all [names...]> [args...]');

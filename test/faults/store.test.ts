@@ -1,5 +1,6 @@
 /**
- * What a user sees when the store is damaged, read-only or full (through the CLI, in process):
+ * What a user sees when the store is damaged, read-only or full (through the CLI, in process; and
+ * over HTTP, where the client learns only that the store failed and the server's log has the rest):
  * one clear message naming the file, exit 5, never a control character of the file on the
  * terminal, never "busy" for what is not a busy lock; and afterwards a store that still reads,
  * nothing acknowledged lost, and a re-run that finishes without repeating a number.
@@ -15,6 +16,7 @@ import { shipmentsCsv } from '../helpers/csv.js';
 import { canMount, makeReadOnly, smallDisk, temporaryFilesIn } from '../helpers/faults.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
+import { startServe } from '../helpers/serve.js';
 
 /** Control characters other than newline: what must never reach a terminal from data. */
 const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
@@ -282,6 +284,44 @@ describe('a store on a full disk (a real tmpfs when root, else ENOSPC injected)'
       expect(new Set(items.map((shipment) => shipment.orderNumber)).size).toBe(total);
     } finally {
       await disk.cleanup();
+    }
+  });
+});
+
+describe('a store failure over HTTP (shipper serve)', () => {
+  it('answers a 500 Store Failure that holds no path, errno or byte of the file; the server log names the file', async () => {
+    const { store, ids } = await storeWith(2);
+    const damaged = join(store, 'shipments', `${ids[1]}.json`);
+    await writeFile(damaged, `${ESCAPES}{"id": 1`);
+    const serve = await startServe({ store });
+    const readOnly = { current: undefined as Awaited<ReturnType<typeof makeReadOnly>> | undefined };
+    try {
+      const call = async (method: string, path: string, body?: unknown) => {
+        const answer = await fetch(`${serve.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        return { status: answer.status, text: await answer.text() };
+      };
+      const answers = [await call('GET', `/v1/shipper/shipment/${ids[1]}`)];
+      readOnly.current = await makeReadOnly(store);
+      const request = { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+      answers.push(await call('POST', '/v1/shipper/quote', { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] }));
+      answers.push(await call('POST', '/v1/shipper/shipment', request));
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBe(500);
+        expect(JSON.parse(answer.text)).toMatchObject({ type: 'urn:shipper:problem:store-failure', title: 'Store Failure', status: 500 });
+        for (const secret of [store, work.dir, 'damaged', 'read-only', 'permission', 'EROFS', 'EACCES', 'pwned', '\u001b']) expect(answer.text, secret).not.toContain(secret);
+      }
+      // A read still works on the read-only store.
+      expect((await call('GET', `/v1/shipper/shipment/${ids[0]}`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const log = serve.stderr().split('\n').filter((line) => line.includes('" 500 '));
+      expect(log).toHaveLength(3);
+      expect(log[0]).toContain(`error="store file ${damaged} is damaged`);
+      expect(log[1]).toContain(join(store, 'quotes'));
+      expect(log[2]).toContain(join(store, 'locks'));
+      expect(serve.stderr()).not.toMatch(/\u001b|pwned/);
+    } finally {
+      await readOnly.current?.restore();
+      await serve.stop();
     }
   });
 });

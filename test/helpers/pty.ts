@@ -23,6 +23,10 @@ export interface PtySession {
   kill(): void;
 }
 
+/** Runs "$@", then writes its exit code as an OSC sequence and keeps the terminal open until killed. */
+const EXIT_REPORTER = 'trap : INT; "$@"; code=$?; printf "\\033]777;shipper-exit;%d\\007" "$code"; exec sleep 60';
+const EXIT_REPORT = /\u001b\]777;shipper-exit;(\d+)\u0007/;
+
 export function spawnCliInPty(args: string[], options: { cwd: string; env?: Record<string, string>; cols?: number; rows?: number }): PtySession {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -30,25 +34,30 @@ export function spawnCliInPty(args: string[], options: { cwd: string; env?: Reco
   }
   // Never the developer's own config (which a first run of a new shipper would also move): a directory of the test's own.
   Object.assign(env, { TERM: 'xterm-256color', SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR!, ...options.env });
-  const child: IPty = spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols: options.cols ?? 120, rows: options.rows ?? 60, cwd: options.cwd, env });
+  // The CLI runs under a shell that stays in the terminal after it: when the CLI itself led the
+  // terminal's session, its exit hung the terminal up, and output not yet read was lost (node-pty
+  // drops its socket 200 ms after the exit; under load about 1 run in 90 lost the end of a table).
+  // The shell then writes the exit code as an escape sequence after the last output, and waits.
+  // Its INT trap lets Ctrl-C reach the CLI (a trapped signal is default again in the child) while
+  // the shell lives on to report the code.
+  const child: IPty = spawn('/bin/sh', ['-c', EXIT_REPORTER, 'sh', process.execPath, BIN, ...args], { name: 'xterm-256color', cols: options.cols ?? 120, rows: options.rows ?? 60, cwd: options.cwd, env });
   let raw = '';
-  let lastDataAt = Date.now();
   let cursor = 0;
   const listeners = new Set<() => void>();
+  let reportExit: (code: number) => void = () => undefined;
+  const exitCode = new Promise<number>((resolve) => (reportExit = resolve));
   child.onData((data) => {
     raw += data;
-    lastDataAt = Date.now();
+    const reported = EXIT_REPORT.exec(raw);
+    if (reported) {
+      raw = raw.replace(EXIT_REPORT, '');
+      reportExit(Number(reported[1]));
+      child.kill();
+    }
     for (const listener of [...listeners]) listener();
   });
-  // The pty's last output can arrive after the exit event (more so on a loaded machine): the exit
-  // code resolves once the output has been quiet for 150 ms (at most 5 s after the exit).
-  const exitCode = new Promise<number>((resolve) =>
-    child.onExit(({ exitCode: code }) => {
-      const exitedAt = Date.now();
-      const settle = () => (Date.now() - lastDataAt >= 150 || Date.now() - exitedAt > 5000 ? resolve(code) : setTimeout(settle, 25));
-      settle();
-    }),
-  );
+  // The shell gone without a report (killed): the terminal's own exit code.
+  child.onExit(({ exitCode: code }) => reportExit(code));
   const output = () => stripVTControlCharacters(raw);
 
   const waitFor = (pattern: RegExp | string, timeoutMs = 10_000) =>

@@ -83,9 +83,35 @@ Examples:
     .command('get <id>')
     .description('show a quote')
     .addHelpText('after', '\nExample:\n  $ shipper quote get qt_01JD3Y7T9Q2W5E8R1T4Y7V0A3B --json')
-    .action(async (id: string, _options: unknown, command: Command) => runQuoteGet(context(command), id));
+    .action(async (id: string, _options: unknown, command: Command) => {
+      quoteFlagsGivenTo(command, 'get');
+      return runQuoteGet(context(command), id);
+    });
 
   addListFilters(quote.command('list').description('list quotes, newest first, each open, expired or booked (as which order)'), QUOTE_STATUSES)
     .addHelpText('after', '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001\n  $ shipper quote list --since 2026-11-01 --csv > quotes.csv')
-    .action(async (options: ListFilterOptions, command: Command) => runQuoteList(context(command), options, explicitLimit(command, options)));
+    .action(async (options: ListFilterOptions, command: Command) => {
+      const given = quoteFlagsGivenTo(command, 'list');
+      const filters = { ...options, to: options.to ?? given.to };
+      return runQuoteList(context(command), filters, explicitLimit(command, options));
+    });
+}
+
+/**
+ * commander hands the options a subcommand leaves to its parent first, so quote's own flags after
+ * `quote get` or `quote list` were taken as quote's and silently ignored (`quote list --to ZIP`
+ * came back unfiltered). --to after `list` is the list's filter; any other is refused.
+ */
+function quoteFlagsGivenTo(command: Command, subcommand: 'get' | 'list'): { to?: string } {
+  const flags = command.parent?.opts<Partial<QuoteOptions>>() ?? {};
+  const stray = [
+    flags.from !== undefined && '--from',
+    subcommand === 'get' && flags.to !== undefined && '--to',
+    flags.pickupDate !== undefined && '--pickup-date',
+    (flags.component?.length ?? 0) > 0 && '--component',
+    (flags.accessorial?.length ?? 0) > 0 && '--accessorial',
+    flags.interactive === true && '--interactive',
+  ].find((flag): flag is string => typeof flag === 'string');
+  if (stray) throw new UsageError(`unknown option '${stray}' for quote ${subcommand}`, `see: shipper quote ${subcommand} --help`);
+  return { to: flags.to };
 }
