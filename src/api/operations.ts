@@ -144,7 +144,7 @@ const createdFilters = {
   until: dayOrInstant('until').meta({ description: 'Created on or before this day (UTC, the whole day) or instant' }),
   to: z
     .string()
-    .regex(/^\d{5}(-?\d{4})?$/, { message: 'to is a destination ZIP code' })
+    .regex(/^\d{5}(-?\d{4})?$/, { message: 'to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234)' })
     .optional()
     .meta({ description: 'Destination ZIP code (the consignee\'s)' }),
   refNumber: z.string().max(64).optional().meta({ description: 'The customer reference (case and spaces ignored); for quotes, those booked under it' }),

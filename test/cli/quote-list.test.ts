@@ -50,6 +50,7 @@ describe('quote list --to', () => {
       const result = await run(['quote', 'list', '--to', zip]);
       expect(result.code, zip).toBe(1);
       expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('shipper: to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234) (to)\n');
     }
   });
 });
