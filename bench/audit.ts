@@ -65,9 +65,24 @@ try {
     cursor = data.nextCursor ?? undefined;
   } while (cursor);
   const scanMs = performance.now() - started;
-  console.log(`100 PROs by the proNumber filter: first ${coldMs.toFixed(0)} ms (builds the index), warm ${warmMs.toFixed(1)} ms, new process ${loadedMs.toFixed(0)} ms (${cold}/${warm} found)  [${verdict(warmMs < 50)} vs < 50 ms]`);
-  figure({ bench: 'audit', name: `100 PROs by the proNumber filter, warm (${shipmentCount.toLocaleString('en-US')} shipments)`, value: warmMs, unit: 'ms', baseline: { name: 'every page of the list', value: scanMs }, target: { op: '<', value: 50 } });
-  figure({ bench: 'audit', name: '100 PROs by the proNumber filter, first (builds the index)', value: coldMs, unit: 'ms', baseline: { name: 'every page of the list', value: scanMs } });
+  console.log(
+    `100 PROs by the proNumber filter: first ${coldMs.toFixed(0)} ms (builds the index), warm ${warmMs.toFixed(1)} ms, new process ${loadedMs.toFixed(0)} ms (${cold}/${warm} found)  [${verdict(warmMs < 50)} vs < 50 ms]`,
+  );
+  figure({
+    bench: 'audit',
+    name: `100 PROs by the proNumber filter, warm (${shipmentCount.toLocaleString('en-US')} shipments)`,
+    value: warmMs,
+    unit: 'ms',
+    baseline: { name: 'every page of the list', value: scanMs },
+    target: { op: '<', value: 50 },
+  });
+  figure({
+    bench: 'audit',
+    name: '100 PROs by the proNumber filter, first (builds the index)',
+    value: coldMs,
+    unit: 'ms',
+    baseline: { name: 'every page of the list', value: scanMs },
+  });
   console.log(`baseline, every page of the list (${scanned} shipments): ${scanMs.toFixed(0)} ms`);
 
   // A bill CSV as the carrier sends it: every bill as quoted but one in ten reweighed.
@@ -84,12 +99,18 @@ try {
     const stdin = Object.assign(new PassThrough(), { isTTY: false });
     stdin.end();
     const before = performance.now();
-    const code = await main(['--store', store, 'audit', bills, ...args], { stdout: sink(), stderr: sink(), stdin }, { ...process.env, SHIPPER_NOW: '2026-12-02T10:00:00Z', NO_COLOR: '1' });
+    const code = await main(
+      ['--store', store, 'audit', bills, ...args],
+      { stdout: sink(), stderr: sink(), stdin },
+      { ...process.env, SHIPPER_NOW: '2026-12-02T10:00:00Z', NO_COLOR: '1' },
+    );
     return { code, ms: performance.now() - before };
   };
   const audit = await run(['--json', '--no-save']);
   const saved = await run(['--json']);
-  console.log(`audit of ${billCount} bills (${billCount / 10} reweighed): ${audit.ms.toFixed(0)} ms, ${(audit.ms / billCount).toFixed(2)} ms a bill; saving them ${saved.ms.toFixed(0)} ms (exit ${audit.code})  [${verdict(audit.ms / billCount < 5)} vs < 5 ms a bill]`);
+  console.log(
+    `audit of ${billCount} bills (${billCount / 10} reweighed): ${audit.ms.toFixed(0)} ms, ${(audit.ms / billCount).toFixed(2)} ms a bill; saving them ${saved.ms.toFixed(0)} ms (exit ${audit.code})  [${verdict(audit.ms / billCount < 5)} vs < 5 ms a bill]`,
+  );
   figure({ bench: 'audit', name: `audit of ${billCount} bills, a bill`, value: audit.ms / billCount, unit: 'ms', target: { op: '<', value: 5 } });
   const packs = await run(['--no-save', '--dispute-dir', join(dir, 'packs')]);
   console.log(`  with ${billCount / 10} dispute packs (PDF and BOL each): ${packs.ms.toFixed(0)} ms, ${((packs.ms - audit.ms) / (billCount / 10)).toFixed(0)} ms a pack`);
@@ -105,7 +126,9 @@ try {
   const pdfMs = (performance.now() - started) / page.items.length;
   figure({ bench: 'audit', name: 'an invoice as JSON', value: jsonMs, unit: 'ms' });
   figure({ bench: 'audit', name: 'an invoice as PDF', value: pdfMs, unit: 'ms' });
-  console.log(`invoice of ${page.items.length} shipments: JSON ${jsonMs.toFixed(2)} ms each, PDF ${pdfMs.toFixed(1)} ms each (${(bytes / page.items.length / 1024).toFixed(1)} KB)`);
+  console.log(
+    `invoice of ${page.items.length} shipments: JSON ${jsonMs.toFixed(2)} ms each, PDF ${pdfMs.toFixed(1)} ms each (${(bytes / page.items.length / 1024).toFixed(1)} KB)`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -40,9 +40,13 @@ const bigSeconds = (performance.now() - bigStarted) / 1000;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const verdict = (ok: boolean) => (ok ? 'ok' : 'OVER TARGET');
 console.log(`node ${process.version}, ${count} BOLs of ${await countPages(single)} page(s) each, standard and acme-logistics alternating`);
-console.log(`  total ${elapsed.toFixed(2)} s, ${(count / elapsed).toFixed(1)} BOLs/s, first ${first.toFixed(0)} ms (loads fonts and template)  [${verdict(elapsed * (1000 / count) < 20)} vs 1,000 < 20 s]`);
+console.log(
+  `  total ${elapsed.toFixed(2)} s, ${(count / elapsed).toFixed(1)} BOLs/s, first ${first.toFixed(0)} ms (loads fonts and template)  [${verdict(elapsed * (1000 / count) < 20)} vs 1,000 < 20 s]`,
+);
 console.log(`  resident memory after the loop ${(rssAfterLoop / 2 ** 20).toFixed(0)} MB`);
-console.log(`  mean size ${kb(bytes / count)}; one standard PDF ${kb(single.byteLength)}, one acme-logistics PDF ${kb(partner.byteLength)}  [${verdict(Math.max(single.byteLength, partner.byteLength) < 80 * 1024)} vs < 80 KB]`);
+console.log(
+  `  mean size ${kb(bytes / count)}; one standard PDF ${kb(single.byteLength)}, one acme-logistics PDF ${kb(partner.byteLength)}  [${verdict(Math.max(single.byteLength, partner.byteLength) < 80 * 1024)} vs < 80 KB]`,
+);
 console.log(`500-component BOL: ${bigSeconds.toFixed(2)} s, ${await countPages(big)} pages, ${kb(big.byteLength)}  [${verdict(bigSeconds < 2)} vs < 2 s]`);
 figure({ bench: 'bol', name: `${count.toLocaleString('en-US')} single-page BOLs in one process`, value: elapsed, unit: 's', target: { op: '<', value: (20 * count) / 1000 } });
 figure({ bench: 'bol', name: 'BOLs per second', value: count / elapsed, unit: '/s' });

@@ -21,15 +21,18 @@ for (const format of ['ebol', 'x12-204', 'x12-211'] as const) {
   const started = performance.now();
   let bytes = 0;
   for (let index = 0; index < count; index++) {
-    const result = format === 'ebol'
-      ? tenderFile({ format, shipment: source, settings: ebol })
-      : tenderFile({ format, shipment: source, settings: x12, control: { interchangeControlNumber: index + 1, groupControlNumber: index + 1 }, createdAt: CREATED_AT });
+    const result =
+      format === 'ebol'
+        ? tenderFile({ format, shipment: source, settings: ebol })
+        : tenderFile({ format, shipment: source, settings: x12, control: { interchangeControlNumber: index + 1, groupControlNumber: index + 1 }, createdAt: CREATED_AT });
     if (!result.ok) throw new Error(JSON.stringify(result.violations));
     bytes += result.document.body.length;
   }
   const seconds = (performance.now() - started) / 1000;
   figure({ bench: 'edi', name: `${count.toLocaleString('en-US')} three-line ${format} files`, value: seconds, unit: 's', target: { op: '<', value: (2 * count) / 1000 } });
-  console.log(`  ${format.padEnd(8)} ${count} three-line files in ${seconds.toFixed(2)} s (${(count / seconds).toFixed(0)}/s), mean ${(bytes / count / 1024).toFixed(1)} KB  [${verdict(seconds * (1000 / count) < 2)} vs 1,000 < 2 s]`);
+  console.log(
+    `  ${format.padEnd(8)} ${count} three-line files in ${seconds.toFixed(2)} s (${(count / seconds).toFixed(0)}/s), mean ${(bytes / count / 1024).toFixed(1)} KB  [${verdict(seconds * (1000 / count) < 2)} vs 1,000 < 2 s]`,
+  );
 }
 
 const big = shipment({ orderComponents: manyLines(999) });

@@ -21,7 +21,10 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { BIN, figure, ROOT, row } from './lib.js';
 
-const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((size) => size > 0);
 const rowsPerShipment = 5;
 const work = process.env.BENCH_WORK_DIR ?? mkdtempSync(join(tmpdir(), 'shipper-bench-import-'));
 const encoding = process.env.BENCH_IMPORT_ENCODING ?? 'utf8';
@@ -161,7 +164,10 @@ async function measure(count: number): Promise<void> {
   row('re-import, all recognised', `${again.seconds.toFixed(2)} s  peak RSS ${again.peakRssMb.toFixed(0)} MB  (booked now: ${rebooked ?? '?'}; first run: ${booked ?? '?'})`);
   row('import, live heap after GC (sampled run)', `${sampled.liveHeapMb.toFixed(0)} MB  (peak RSS with a GC every 250 ms: ${sampled.peakRssMb.toFixed(0)} MB)`);
   const remote = await remoteImport(file, `${store}-served`, count);
-  row('remote import through shipper serve', `${remote.seconds.toFixed(2)} s  ${Math.round(rows / remote.seconds).toLocaleString('en-US')} rows/s  (${(remote.seconds / imported.seconds).toFixed(2)}x the local import)`);
+  row(
+    'remote import through shipper serve',
+    `${remote.seconds.toFixed(2)} s  ${Math.round(rows / remote.seconds).toLocaleString('en-US')} rows/s  (${(remote.seconds / imported.seconds).toFixed(2)}x the local import)`,
+  );
   const size = `${rows.toLocaleString('en-US')} rows`;
   const parseBaseline = { name: 'bare csv-parse', value: bare.seconds };
   figure({ bench: 'import', name: size, value: imported.seconds, unit: 's', baseline: parseBaseline, ...(rows === 100_000 ? { target: { op: '<' as const, value: 15 } } : {}) });
@@ -169,7 +175,13 @@ async function measure(count: number): Promise<void> {
   figure({ bench: 'import', name: `${size}: peak RSS`, value: imported.peakRssMb, unit: 'MB' });
   figure({ bench: 'import', name: `${size}: live heap after GC`, value: sampled.liveHeapMb, unit: 'MB' });
   figure({ bench: 'import', name: `${size}: re-import, nothing booked`, value: again.seconds, unit: 's', baseline: { name: 'the import', value: imported.seconds } });
-  figure({ bench: 'import', name: `${size}: remote mode through shipper serve`, value: remote.seconds, unit: 's', baseline: { name: 'the local import', value: imported.seconds } });
+  figure({
+    bench: 'import',
+    name: `${size}: remote mode through shipper serve`,
+    value: remote.seconds,
+    unit: 's',
+    baseline: { name: 'the local import', value: imported.seconds },
+  });
 }
 
 /** The same import in remote mode, against `shipper serve` on a fresh store over loopback (the batch extensions). */

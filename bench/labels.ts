@@ -32,7 +32,9 @@ for (const format of ['pdf', 'zpl'] as const) {
   const kb = bytes / count / 1024;
   figure({ bench: 'labels', name: `${format}: one 3-pallet shipment's labels`, value: each, unit: 'ms', target: { op: '<', value: 100 } });
   figure({ bench: 'labels', name: `${format}: one 3-pallet shipment's file`, value: kb, unit: 'KB', ...(format === 'pdf' ? { target: { op: '<' as const, value: 80 } } : {}) });
-  console.log(`  ${format}: ${each.toFixed(1)} ms per shipment (3 labels), first ${first.toFixed(0)} ms, mean ${kb.toFixed(1)} KB  [${verdict(each < 100)} vs < 100 ms, ${verdict(kb < 80)} vs < 80 KB]`);
+  console.log(
+    `  ${format}: ${each.toFixed(1)} ms per shipment (3 labels), first ${first.toFixed(0)} ms, mean ${kb.toFixed(1)} KB  [${verdict(each < 100)} vs < 100 ms, ${verdict(kb < 80)} vs < 80 KB]`,
+  );
 }
 const big = makeShipment({ serial: 9, components: Array.from({ length: 50 }, () => component({ palletCount: 10, description: 'Bulk pallets' })) });
 for (const format of ['pdf', 'zpl'] as const) {
@@ -40,5 +42,7 @@ for (const format of ['pdf', 'zpl'] as const) {
   const output = await renderLabels(big, ssccsOf(9, 500), format, { companyPrefix: '0614141' });
   const seconds = (performance.now() - started) / 1000;
   figure({ bench: 'labels', name: `${format}: a 500-pallet shipment's labels`, value: seconds, unit: 's', target: { op: '<', value: 10 } });
-  console.log(`500-pallet shipment, ${format}: ${seconds.toFixed(2)} s, ${(output.byteLength / 1024).toFixed(0)} KB (${(output.byteLength / 500 / 1024).toFixed(1)} KB a label)  [${verdict(seconds < 10)} vs < 10 s]`);
+  console.log(
+    `500-pallet shipment, ${format}: ${seconds.toFixed(2)} s, ${(output.byteLength / 1024).toFixed(0)} KB (${(output.byteLength / 500 / 1024).toFixed(1)} KB a label)  [${verdict(seconds < 10)} vs < 10 s]`,
+  );
 }

@@ -17,7 +17,14 @@ try {
   console.log(`local quote, median of ${runs} runs (ms)`);
   row('node -e 0 (baseline)', `${node.toFixed(1)} ms`);
   row('shipper quote --json (local, new quote)', `${quote.toFixed(1)} ms  (${(quote / node).toFixed(2)}x baseline)`);
-  figure({ bench: 'quote', name: 'local shipper quote --json', value: quote, unit: 'ms', baseline: { name: 'node -e 0', value: node }, target: { op: '<=', value: 3, of: 'ratio' } });
+  figure({
+    bench: 'quote',
+    name: 'local shipper quote --json',
+    value: quote,
+    unit: 'ms',
+    baseline: { name: 'node -e 0', value: node },
+    target: { op: '<=', value: 3, of: 'ratio' },
+  });
 } finally {
   rmSync(store, { recursive: true, force: true });
 }

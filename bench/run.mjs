@@ -14,7 +14,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The order of `all`: the quick start-up figures first, the long and disk-heavy ones last. */
 const ORDER = ['startup', 'quote', 'transit', 'wizard', 'store', 'bol', 'labels', 'edi', 'audit', 'import', 'serve'];
 /** `all` is every script in bench/ (a new one is never left out), in ORDER, others before the last two. */
-const scripts = readdirSync(join(root, 'bench')).filter((name) => name.endsWith('.ts') && name !== 'lib.ts').map((name) => basename(name, '.ts'));
+const scripts = readdirSync(join(root, 'bench'))
+  .filter((name) => name.endsWith('.ts') && name !== 'lib.ts')
+  .map((name) => basename(name, '.ts'));
 const rank = (name) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length - 2.5);
 const ALL = scripts.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 const [target, ...args] = process.argv.slice(2);

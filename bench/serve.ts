@@ -205,13 +205,19 @@ try {
   print('GET /v1/shipper/quote/{id}, cache off', getUncached, baseline);
   print('POST /v1/shipper/quote', post, baseline);
   print('POST /v1/shipper/shipment (quotes first)', postShipment, baseline);
-  row('engine alone, createQuote (no HTTP)', `${Math.round(engine).toLocaleString('en-US').padStart(7)} quotes/s  (POST over HTTP: ${((post.rps / engine) * 100).toFixed(0)}% of it)`);
+  row(
+    'engine alone, createQuote (no HTTP)',
+    `${Math.round(engine).toLocaleString('en-US').padStart(7)} quotes/s  (POST over HTTP: ${((post.rps / engine) * 100).toFixed(0)}% of it)`,
+  );
   console.log('');
   row('quotes answered 201 during the POST run', created.length.toLocaleString('en-US'));
   row('of those, not readable afterwards', String(missing));
   row('quote files in the store (incl. warm-up)', files.toLocaleString('en-US'));
   const shipmentFiles = (await readdir(join(store, 'shipments'))).filter((name) => name.endsWith('.json')).length;
-  row('shipments booked (201), distinct order numbers', `${booked.length.toLocaleString('en-US')}, ${new Set(booked).size.toLocaleString('en-US')} (files: ${shipmentFiles.toLocaleString('en-US')})`);
+  row(
+    'shipments booked (201), distinct order numbers',
+    `${booked.length.toLocaleString('en-US')}, ${new Set(booked).size.toLocaleString('en-US')} (files: ${shipmentFiles.toLocaleString('en-US')})`,
+  );
 
   const checks: Array<[string, boolean]> = [
     ['GET >= 5,000 req/s', get.rps >= 5_000],
@@ -226,7 +232,14 @@ try {
   figure({ bench: 'serve', name: 'GET quote', value: get.rps, unit: 'req/s', baseline: helloWorld, target: { op: '>=', value: 5_000 } });
   figure({ bench: 'serve', name: 'GET quote p99', value: get.p99, unit: 'ms', target: { op: '<', value: 50 } });
   figure({ bench: 'serve', name: 'GET quote, record cache off', value: getUncached.rps, unit: 'req/s', baseline: helloWorld });
-  figure({ bench: 'serve', name: 'POST quote', value: post.rps, unit: 'req/s', baseline: { name: 'the engine alone (no HTTP)', value: engine, unit: 'quotes/s' }, target: { op: '>=', value: 1_000 } });
+  figure({
+    bench: 'serve',
+    name: 'POST quote',
+    value: post.rps,
+    unit: 'req/s',
+    baseline: { name: 'the engine alone (no HTTP)', value: engine, unit: 'quotes/s' },
+    target: { op: '>=', value: 1_000 },
+  });
   figure({ bench: 'serve', name: 'POST quote p99', value: post.p99, unit: 'ms', target: { op: '<', value: 50 } });
   figure({ bench: 'serve', name: 'POST shipment (quotes first)', value: postShipment.rps, unit: 'req/s' });
   figure({ bench: 'serve', name: 'POST shipment p99', value: postShipment.p99, unit: 'ms' });

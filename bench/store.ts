@@ -12,7 +12,9 @@ const big = Number(process.argv[3] ?? 100_000);
 function makeStore(records: number): { store: string; id: string } {
   const store = mkdtempSync(join(tmpdir(), `shipper-bench-store-${records}-`));
   const quote = JSON.parse(
-    execFileSync(process.execPath, [BIN, '--store', store, 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--json'], { encoding: 'utf8' }),
+    execFileSync(process.execPath, [BIN, '--store', store, 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--json'], {
+      encoding: 'utf8',
+    }),
   );
   // Fill the collection with copies under other time-sorted ids (written directly: this is setup).
   mkdirSync(join(store, 'quotes'), { recursive: true });

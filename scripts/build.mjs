@@ -75,7 +75,5 @@ async function writeGeodata(outDir) {
   }
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, 'zones.json'), JSON.stringify(zones));
-  await Promise.all(
-    [...byPrefix].map(([prefix, table]) => writeFile(join(outDir, `${prefix}.json`), JSON.stringify(table))),
-  );
+  await Promise.all([...byPrefix].map(([prefix, table]) => writeFile(join(outDir, `${prefix}.json`), JSON.stringify(table))));
 }

@@ -14,24 +14,32 @@ describe('mapInOrder', () => {
   it('never has more than `concurrency` calls in flight', async () => {
     let inFlight = 0;
     let most = 0;
-    await mapInOrder(Array.from({ length: 25 }, (_, i) => i), 4, async (i) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await sleep(i % 3);
-      inFlight--;
-    });
+    await mapInOrder(
+      Array.from({ length: 25 }, (_, i) => i),
+      4,
+      async (i) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await sleep(i % 3);
+        inFlight--;
+      },
+    );
     expect(most).toBe(4);
   });
 
   it('rejects with the first failure, starts nothing after it and waits for the calls in flight', async () => {
     const started: number[] = [];
     let finished = 0;
-    const run = mapInOrder(Array.from({ length: 20 }, (_, i) => i), 3, async (i) => {
-      started.push(i);
-      if (i === 4) throw new Error('item 4 failed');
-      await sleep(5);
-      finished++;
-    });
+    const run = mapInOrder(
+      Array.from({ length: 20 }, (_, i) => i),
+      3,
+      async (i) => {
+        started.push(i);
+        if (i === 4) throw new Error('item 4 failed');
+        await sleep(5);
+        finished++;
+      },
+    );
     await expect(run).rejects.toThrow('item 4 failed');
     expect(started.length).toBeLessThan(20);
     // Everything that started and did not fail has finished by the time the caller sees the error.

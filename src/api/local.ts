@@ -112,10 +112,7 @@ export class LocalApi implements ShipperApi {
     const { since, until, to, status, refNumber } = query;
     const range = createdRange(since, until);
     // Quotes booked under a reference: those of the shipments that carry it.
-    const ids =
-      refNumber !== undefined
-        ? (await this.shipments.list({ refNumber, limit: MAX_PAGE_SIZE })).data.items.map((shipment) => shipment.quoteId)
-        : undefined;
+    const ids = refNumber !== undefined ? (await this.shipments.list({ refNumber, limit: MAX_PAGE_SIZE })).data.items.map((shipment) => shipment.quoteId) : undefined;
     return this.quotes.list(query, {
       ids,
       oldest: range.from,
@@ -152,8 +149,7 @@ export class LocalApi implements ShipperApi {
     return this.shipments.list(query, {
       ids,
       keep: (shipment) =>
-        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
-        (bols.length === 0 || bols.includes(shipment.bolNumber)),
+        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) && (bols.length === 0 || bols.includes(shipment.bolNumber)),
     });
   }
 
@@ -162,7 +158,10 @@ export class LocalApi implements ShipperApi {
    * under this engine's prefix; one booked under another prefix by a scan of the shipments.
    */
   private async shipmentWithOrderNumber(query: ShipmentListQuery, orderNumber: string) {
-    const keep = (shipment: Shipment) => shipment.orderNumber === orderNumber && keyFilterValues(query.proNumber, 'pro').every((pro) => shipment.proNumber !== null && normalisedProNumber(shipment.proNumber) === pro) && (query.bolNumber === undefined || keyFilterValues(query.bolNumber, 'bol').includes(shipment.bolNumber));
+    const keep = (shipment: Shipment) =>
+      shipment.orderNumber === orderNumber &&
+      keyFilterValues(query.proNumber, 'pro').every((pro) => shipment.proNumber !== null && normalisedProNumber(shipment.proNumber) === pro) &&
+      (query.bolNumber === undefined || keyFilterValues(query.bolNumber, 'bol').includes(shipment.bolNumber));
     let bol: string | undefined;
     try {
       bol = this.numbering.bolNumber(Number(orderNumber.slice(3)));

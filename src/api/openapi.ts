@@ -186,12 +186,11 @@ const use = (name: keyof typeof PROBLEM_RESPONSES) => ({ $ref: `#/components/res
 const writeHeaders = {
   Location: { description: 'Path of the created resource', schema: { type: 'string' } },
   'Idempotent-Replayed': {
-    description: '`true` when the Idempotency-Key matched an earlier request with the same body: the resource is that request\'s, nothing new was created',
+    description: "`true` when the Idempotency-Key matched an earlier request with the same body: the resource is that request's, nothing new was created",
     schema: { type: 'string', enum: ['true'] },
   },
   Deprecation: {
-    description:
-      'RFC 9745: present when the request used a deprecated field (`palletDimensions`); the value is the date the deprecation took effect',
+    description: 'RFC 9745: present when the request used a deprecated field (`palletDimensions`); the value is the date the deprecation took effect',
     schema: { type: 'string', example: '@1767225600' },
   },
   Link: { description: 'With Deprecation: `rel="deprecation"` points at this document', schema: { type: 'string' } },
@@ -310,11 +309,7 @@ export function openApiDocument(): JsonObject {
       { url: DEFAULT_PROFILES.sandbox.baseUrl, description: 'Sandbox: the same API, for tests and integrations' },
     ],
     security: [{ bearerAuth: [] }, {}],
-    tags: [
-      { name: 'Quotes' },
-      { name: 'Shipments' },
-      { name: 'Meta' },
-    ],
+    tags: [{ name: 'Quotes' }, { name: 'Shipments' }, { name: 'Meta' }],
     paths: paths(),
     components: {
       schemas: components(),

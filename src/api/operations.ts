@@ -119,7 +119,9 @@ const dayOrInstant = (what: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, { message: `${what} is a date YYYY-MM-DD or an ISO-8601 instant, e.g. 2026-11-23`, abort: true })
-    .refine((value) => !Number.isNaN(Date.parse(value)) && isoDateSchema.safeParse(value.slice(0, 10)).success, { error: (issue) => `${what} ${String(issue.input)} is not a day of the calendar` })
+    .refine((value) => !Number.isNaN(Date.parse(value)) && isoDateSchema.safeParse(value.slice(0, 10)).success, {
+      error: (issue) => `${what} ${String(issue.input)} is not a day of the calendar`,
+    })
     .optional();
 
 /** A `since`/`until` day (UTC) or instant as a range of instants; `until` includes its whole day. */
@@ -146,7 +148,7 @@ const createdFilters = {
     .string()
     .regex(/^\d{5}(-?\d{4})?$/, { message: 'to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234)' })
     .optional()
-    .meta({ description: 'Destination ZIP code (the consignee\'s)' }),
+    .meta({ description: "Destination ZIP code (the consignee's)" }),
   refNumber: z.string().max(64).optional().meta({ description: 'The customer reference (case and spaces ignored); for quotes, those booked under it' }),
 };
 
@@ -158,29 +160,33 @@ const keyListFilter = (what: string, pattern: RegExp, example: string) =>
     .optional();
 export const MAX_KEY_FILTER_VALUES = 100;
 
-export const shipmentListQuerySchema = z.strictObject({
-  ...pageQuery,
-  ...createdFilters,
-  status: z.enum(SHIPMENT_STATUSES, { error: 'status is BOOKED or CANCELLED' }).optional().meta({ description: 'BOOKED or CANCELLED' }),
-  proNumber: keyListFilter('proNumber', /^[A-Za-z0-9 -]{1,24}(,[A-Za-z0-9 -]{1,24}){0,99}$/, '1234567-8,1234568-9').meta({
-    description: 'Only shipments with one of these carrier PRO numbers (comma-separated, at most 100; case, spaces and dashes ignored)',
-  }),
-  bolNumber: keyListFilter('bolNumber', /^\d{17}(,\d{17}){0,99}$/, '06141410000000012').meta({
-    description: 'Only shipments with one of these 17-digit BOL numbers (comma-separated, at most 100)',
-  }),
-  orderNumber: z
-    .string()
-    .trim()
-    .regex(/^SO-?\d{1,15}$/i, { message: 'orderNumber is an order number such as SO-000123' })
-    .optional()
-    .meta({ description: 'Only the shipment with this order number (SO-000123; case, the dash and leading zeros ignored)' }),
-}).superRefine(orderedPeriod);
+export const shipmentListQuerySchema = z
+  .strictObject({
+    ...pageQuery,
+    ...createdFilters,
+    status: z.enum(SHIPMENT_STATUSES, { error: 'status is BOOKED or CANCELLED' }).optional().meta({ description: 'BOOKED or CANCELLED' }),
+    proNumber: keyListFilter('proNumber', /^[A-Za-z0-9 -]{1,24}(,[A-Za-z0-9 -]{1,24}){0,99}$/, '1234567-8,1234568-9').meta({
+      description: 'Only shipments with one of these carrier PRO numbers (comma-separated, at most 100; case, spaces and dashes ignored)',
+    }),
+    bolNumber: keyListFilter('bolNumber', /^\d{17}(,\d{17}){0,99}$/, '06141410000000012').meta({
+      description: 'Only shipments with one of these 17-digit BOL numbers (comma-separated, at most 100)',
+    }),
+    orderNumber: z
+      .string()
+      .trim()
+      .regex(/^SO-?\d{1,15}$/i, { message: 'orderNumber is an order number such as SO-000123' })
+      .optional()
+      .meta({ description: 'Only the shipment with this order number (SO-000123; case, the dash and leading zeros ignored)' }),
+  })
+  .superRefine(orderedPeriod);
 
-export const quoteListQuerySchema = z.strictObject({
-  ...pageQuery,
-  ...createdFilters,
-  status: z.enum(QUOTE_STATUSES, { error: 'status is OPEN, EXPIRED or BOOKED' }).optional().meta({ description: 'OPEN, EXPIRED or BOOKED' }),
-}).superRefine(orderedPeriod);
+export const quoteListQuerySchema = z
+  .strictObject({
+    ...pageQuery,
+    ...createdFilters,
+    status: z.enum(QUOTE_STATUSES, { error: 'status is OPEN, EXPIRED or BOOKED' }).optional().meta({ description: 'OPEN, EXPIRED or BOOKED' }),
+  })
+  .superRefine(orderedPeriod);
 
 const templateQuerySchema = z.strictObject({
   template: z
@@ -344,7 +350,7 @@ export const operations = {
     response: { status: 200, description: 'The invoice (JSON; `Accept: application/pdf` answers it as PDF)', id: 'Invoice', schema: invoiceSchema },
     errors: [401, 404, 500],
     summary: 'The invoice of a shipment: one line per order component with its share of the linehaul, then discount, fuel and accessorials, adding up to the booked price',
-    description: 'INV- and the order number\'s digits; dated the pickup day; billed to the party the freight charge terms name. A cancelled shipment has no invoice (404).',
+    description: "INV- and the order number's digits; dated the pickup day; billed to the party the freight charge terms name. A cancelled shipment has no invoice (404).",
     tags: ['Shipments'],
     extension: true,
   }),

@@ -121,7 +121,11 @@ export class CliError extends ShipperError {
   /** The command already wrote its JSON output, ending with this error (a streamed document). */
   readonly jsonWritten: boolean;
 
-  constructor(message: string, readonly code: number = ExitCode.rejected, options: { problem?: ProblemDetail | undefined; jsonWritten?: boolean } = {}) {
+  constructor(
+    message: string,
+    readonly code: number = ExitCode.rejected,
+    options: { problem?: ProblemDetail | undefined; jsonWritten?: boolean } = {},
+  ) {
     super(message);
     this.name = 'CliError';
     this.problem = options.problem;
@@ -145,9 +149,7 @@ export class CliError extends ShipperError {
  */
 export function problemLine(problem: ProblemDetail): string {
   // A violation the detail already says in full ("quote X is already booked as SO-1; ...") is not said twice.
-  const violations = (problem.violations ?? [])
-    .filter((violation) => !problem.detail?.includes(violation.message))
-    .map((violation) => `${violation.message} (${violation.field})`);
+  const violations = (problem.violations ?? []).filter((violation) => !problem.detail?.includes(violation.message)).map((violation) => `${violation.message} (${violation.field})`);
   if (violations.length === 0) return problem.detail ?? problem.title;
   const generic = problem.status === 400 && problem.title === 'Constraint Violation';
   return generic || !problem.detail ? violations.join('; ') : `${problem.detail}: ${violations.join('; ')}`;
@@ -178,7 +180,12 @@ export const idempotencyKeyReused = (key: string): ProblemError =>
  */
 export const storeFailure = (error: Error): ProblemError =>
   new ProblemError(
-    { type: `${PROBLEM_TYPE_BASE}store-failure`, title: 'Store Failure', status: 500, detail: 'the service could not read or write its store; the operator finds the cause in its log' },
+    {
+      type: `${PROBLEM_TYPE_BASE}store-failure`,
+      title: 'Store Failure',
+      status: 500,
+      detail: 'the service could not read or write its store; the operator finds the cause in its log',
+    },
     error.message,
   );
 

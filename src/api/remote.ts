@@ -126,9 +126,7 @@ export class RemoteApi implements ShipperApi {
     const batches = await this.inBatches('createShipments', items);
     if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Shipment>> }, warnings: batches.warnings };
     const { mapInOrder } = await import('../concurrency.js');
-    const single = await mapInOrder(items, FALLBACK_CONCURRENCY, (item) =>
-      outcomeOf(() => this.createShipment(item.request as never, { idempotencyKey: item.idempotencyKey })),
-    );
+    const single = await mapInOrder(items, FALLBACK_CONCURRENCY, (item) => outcomeOf(() => this.createShipment(item.request as never, { idempotencyKey: item.idempotencyKey })));
     return { data: { items: single }, warnings: [] };
   }
 
@@ -153,7 +151,10 @@ export class RemoteApi implements ShipperApi {
       const outcome = await outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quoteRequestForShipment(request) as never)));
       if (outcome.ok || !outcome.problem.violations) return outcome;
       // The server judged a quote request: name the shipment fields the user wrote.
-      return { ok: false, problem: { ...outcome.problem, violations: outcome.problem.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })) } };
+      return {
+        ok: false,
+        problem: { ...outcome.problem, violations: outcome.problem.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })) },
+      };
     });
     return { data: { items: single }, warnings: [] };
   }
@@ -176,7 +177,11 @@ export class RemoteApi implements ShipperApi {
     const exchange = await this.exchange(spec.method, path, {
       body: spec.body && !(body === undefined && spec.body.optional) ? JSON.stringify(body ?? null) : undefined,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
-      query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)])),
+      query: Object.fromEntries(
+        Object.entries(query)
+          .filter(([, value]) => value !== undefined)
+          .map(([key, value]) => [key, String(value)]),
+      ),
       accept,
     });
     if (!isSuccess(exchange.status)) throw this.failure(spec.method, path, exchange);

@@ -147,7 +147,12 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
   const key = match.by === 'PRO' ? `PRO ${bill.proNumber}` : `BOL ${bill.bolNumber}`;
   if (shipment.status === 'CANCELLED') {
     const when = shipment.cancelledAt ? ` on ${shipment.cancelledAt.slice(0, 10)}` : '';
-    return result(bill, match, [{ code: 'UNMATCHED', amountInCents: bill.totalInCents, message: `${key} is ${shipment.orderNumber}'s, which was cancelled${when}: nothing moved to bill` }], options);
+    return result(
+      bill,
+      match,
+      [{ code: 'UNMATCHED', amountInCents: bill.totalInCents, message: `${key} is ${shipment.orderNumber}'s, which was cancelled${when}: nothing moved to bill` }],
+      options,
+    );
   }
 
   const { tariff } = options;
@@ -229,7 +234,11 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     const name = `${charge.code}${charge.description ? ` (${charge.description})` : ''}`;
     if (!match) {
       const orderedCodes = quoted.accessorialsInCents.map((candidate) => candidate.code).join(', ') || 'none';
-      findings.push({ code: 'ACCESSORIAL', amountInCents: charge.amountInCents, message: `${name} ${dollars(charge.amountInCents)} billed, not ordered (ordered: ${orderedCodes})` });
+      findings.push({
+        code: 'ACCESSORIAL',
+        amountInCents: charge.amountInCents,
+        message: `${name} ${dollars(charge.amountInCents)} billed, not ordered (ordered: ${orderedCodes})`,
+      });
       continue;
     }
     match.used = true;
@@ -276,7 +285,11 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
   // OVERCHARGE: a total above the bill's own charges.
   const charges = billedNet + bill.fuelSurchargeInCents + bill.accessorials.reduce((sum, charge) => sum + charge.amountInCents, 0);
   if (bill.totalInCents > charges) {
-    findings.push({ code: 'OVERCHARGE', amountInCents: bill.totalInCents - charges, message: `the total ${dollars(bill.totalInCents)} is more than the bill's charges add up to (${dollars(charges)})` });
+    findings.push({
+      code: 'OVERCHARGE',
+      amountInCents: bill.totalInCents - charges,
+      message: `the total ${dollars(bill.totalInCents)} is more than the bill's charges add up to (${dollars(charges)})`,
+    });
   }
   return result(bill, match, findings, options);
 }

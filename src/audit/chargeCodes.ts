@@ -33,7 +33,10 @@ export const CARRIER_ACCESSORIAL_CODES: Readonly<Record<string, readonly string[
 export type ChargeKind = 'linehaul' | 'fuel' | 'discount' | 'accessorial';
 
 export function normaliseChargeCode(code: string): string {
-  return code.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  return code
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 export function chargeKindOf(code: string): ChargeKind {

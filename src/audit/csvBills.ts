@@ -12,7 +12,18 @@
 import { parse } from 'csv-parse/sync';
 import { didYouMean, normaliseName } from '../domain/didYouMean.js';
 import { chargeKindOf, normaliseChargeCode } from './chargeCodes.js';
-import { MAX_BILLED_POUNDS, parseBillDate, parseDollars, parseFreightClass, parsePounds, type BillCharge, type BillIssue, type BillLine, type BillsRead, type CarrierBill } from './bill.js';
+import {
+  MAX_BILLED_POUNDS,
+  parseBillDate,
+  parseDollars,
+  parseFreightClass,
+  parsePounds,
+  type BillCharge,
+  type BillIssue,
+  type BillLine,
+  type BillsRead,
+  type CarrierBill,
+} from './bill.js';
 
 type BillColumn = 'invoiceNumber' | 'proNumber' | 'bolNumber' | 'scac' | 'billDate' | 'linehaul' | 'discount' | 'fuel' | 'accessorials' | 'total';
 type LineColumn = 'billedWeight' | 'billedClass' | 'description' | 'nmfcCode' | 'pieces';
@@ -50,7 +61,8 @@ const ALIASES: Record<string, Column> = {
 };
 const BY_NAME = new Map<string, Column>([...BILL_CSV_COLUMNS.map((column): [string, Column] => [normaliseName(column), column]), ...Object.entries(ALIASES)]);
 
-export const BILL_CSV_SAMPLE_HEADER = 'invoiceNumber,proNumber,bolNumber,scac,billDate,billedWeight,billedClass,description,nmfcCode,pieces,linehaul,discount,fuel,accessorials,total';
+export const BILL_CSV_SAMPLE_HEADER =
+  'invoiceNumber,proNumber,bolNumber,scac,billDate,billedWeight,billedClass,description,nmfcCode,pieces,linehaul,discount,fuel,accessorials,total';
 
 /** The delimiter the header line uses most: `,`, `;` or tab. */
 function sniffDelimiter(text: string): string {
@@ -101,7 +113,7 @@ export function readCsvBills(text: string, file: string): BillsRead {
   });
   const missing = REQUIRED.filter((column) => !positions.has(column));
   if (missing.length > 0) issue(header.line, `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (a bill CSV has ${BILL_CSV_SAMPLE_HEADER})`);
-  if (!positions.has('proNumber') && !positions.has('bolNumber')) issue(header.line, 'a bill CSV needs a proNumber or a bolNumber column to find each bill\'s shipment');
+  if (!positions.has('proNumber') && !positions.has('bolNumber')) issue(header.line, "a bill CSV needs a proNumber or a bolNumber column to find each bill's shipment");
   if (issues.length > 0) return { ok: false, issues };
 
   const cell = (row: Row, column: Column): string => {
@@ -114,7 +126,9 @@ export function readCsvBills(text: string, file: string): BillsRead {
   // number) is that bill's, or when it gives none (bill-level values on the first row only).
   const keysOf = (row: Row) => ({
     invoice: cell(row, 'invoiceNumber').toUpperCase(),
-    pro: cell(row, 'proNumber').toUpperCase().replace(/[^A-Z0-9]/g, ''),
+    pro: cell(row, 'proNumber')
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, ''),
     bol: cell(row, 'bolNumber'),
   });
   const groups: Row[][] = [];
@@ -143,7 +157,11 @@ export function readCsvBills(text: string, file: string): BillsRead {
       for (const row of group.slice(1)) {
         const repeated = cell(row, column);
         if (repeated !== '' && repeated !== value) {
-          issue(row.line, `${JSON.stringify(repeated)} differs from ${JSON.stringify(value)} on line ${first.line} of the same bill; give bill-level values once or repeat them unchanged`, columnName(column));
+          issue(
+            row.line,
+            `${JSON.stringify(repeated)} differs from ${JSON.stringify(value)} on line ${first.line} of the same bill; give bill-level values once or repeat them unchanged`,
+            columnName(column),
+          );
         }
       }
       return value;
@@ -161,9 +179,11 @@ export function readCsvBills(text: string, file: string): BillsRead {
 
     const proNumber = billValue('proNumber') || null;
     const bolNumber = billValue('bolNumber') || null;
-    if (proNumber && !/^[A-Za-z0-9][A-Za-z0-9 -]{0,23}$/.test(proNumber)) issue(first.line, `${JSON.stringify(proNumber)} is not a PRO number (letters, digits and dashes)`, columnName('proNumber'));
+    if (proNumber && !/^[A-Za-z0-9][A-Za-z0-9 -]{0,23}$/.test(proNumber))
+      issue(first.line, `${JSON.stringify(proNumber)} is not a PRO number (letters, digits and dashes)`, columnName('proNumber'));
     if (bolNumber && !/^\d{17}$/.test(bolNumber)) issue(first.line, `${JSON.stringify(bolNumber)} is not a BOL number (17 digits)`, columnName('bolNumber'));
-    if (!proNumber && !bolNumber) issue(first.line, 'the bill names no shipment: give its proNumber or bolNumber', columnName(positions.has('proNumber') ? 'proNumber' : 'bolNumber'));
+    if (!proNumber && !bolNumber)
+      issue(first.line, 'the bill names no shipment: give its proNumber or bolNumber', columnName(positions.has('proNumber') ? 'proNumber' : 'bolNumber'));
     const scac = billValue('scac').toUpperCase() || null;
     if (scac && !/^[A-Z]{2,4}$/.test(scac)) issue(first.line, `${JSON.stringify(scac)} is not a SCAC (2 to 4 letters)`, columnName('scac'));
     const dateText = billValue('billDate');
@@ -176,7 +196,10 @@ export function readCsvBills(text: string, file: string): BillsRead {
     let fuelExtra = 0;
     let discountExtra = 0;
     const accessorialText = billValue('accessorials');
-    for (const pair of accessorialText.split('|').map((part) => part.trim()).filter(Boolean)) {
+    for (const pair of accessorialText
+      .split('|')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const match = /^([A-Za-z0-9_ -]{1,40})\s*[=:]\s*(.+)$/.exec(pair);
       const cents = match ? parseDollars(match[2]!) : null;
       if (!match || cents === null) {
@@ -194,7 +217,12 @@ export function readCsvBills(text: string, file: string): BillsRead {
     const lines: BillLine[] = group.map((row, index) => {
       const weightText = cell(row, 'billedWeight');
       const poundsWeight = parsePounds(weightText);
-      if (poundsWeight === null) issue(row.line, `billedWeight must be a weight in pounds above 0 and at most ${MAX_BILLED_POUNDS.toLocaleString('en-US')} (got ${JSON.stringify(weightText)})`, columnName('billedWeight'));
+      if (poundsWeight === null)
+        issue(
+          row.line,
+          `billedWeight must be a weight in pounds above 0 and at most ${MAX_BILLED_POUNDS.toLocaleString('en-US')} (got ${JSON.stringify(weightText)})`,
+          columnName('billedWeight'),
+        );
       const classText = cell(row, 'billedClass');
       const freightClass = classText === '' ? null : parseFreightClass(classText);
       if (classText !== '' && freightClass === null) issue(row.line, `${JSON.stringify(classText)} is not an NMFC freight class (50 to 500, e.g. 92.5)`, columnName('billedClass'));

@@ -133,7 +133,7 @@ export function layoutDisputePack(audit: AuditResult, shipment: Shipment | null,
   document.paragraph(
     shipment
       ? `The freight class of each line is computed from its declared weight and dimensions (density = weight / cubic feet of its pallets) on the NMFC 13-subprovision scale, as quoted and printed on the bill of lading${bolPages > 0 ? `, attached on the ${bolPages === 1 ? 'next page' : `next ${bolPages} pages`}` : ''}. Please correct the bill to the amounts quoted, or send the weight or inspection certificate that supports it.`
-      : 'We have no shipment under this bill\'s PRO or bill of lading number. Please send the signed bill of lading and the delivery receipt that support it, or cancel the bill.',
+      : "We have no shipment under this bill's PRO or bill of lading number. Please send the signed bill of lading and the delivery receipt that support it, or cancel the bill.",
     { size: 7.5 },
   );
   return document.finish(`Dispute of ${name}${shipment ? ` · ${shipment.orderNumber} · BOL ${shipment.bolNumber}` : ''}`);

@@ -33,7 +33,8 @@ export async function readBillFile(path: string): Promise<BillsRead> {
   });
   if (info.isDirectory()) throw new BillFileError(`${path} is a directory, not a bill file (CSV or X12 210)`, 'usage');
   if (info.size === 0) throw new BillFileError(`${path} is empty: a bill file is a CSV with a header row or an X12 210 interchange`, 'rejected');
-  if (info.size > MAX_BILL_FILE_BYTES) throw new BillFileError(`${path} is ${Math.round(info.size / 1048576)} MB; split bill files larger than ${MAX_BILL_FILE_BYTES / 1048576} MB`, 'rejected');
+  if (info.size > MAX_BILL_FILE_BYTES)
+    throw new BillFileError(`${path} is ${Math.round(info.size / 1048576)} MB; split bill files larger than ${MAX_BILL_FILE_BYTES / 1048576} MB`, 'rejected');
   const bytes = await readFile(path).catch((error: Error) => {
     throw new BillFileError(`cannot read ${path}: ${error.message}`, 'usage');
   });

@@ -35,6 +35,9 @@ export class AuditedBills {
   async save(results: readonly AuditResult[]): Promise<void> {
     // The last audit of a bill in a run is the one kept.
     const byId = new Map(results.map((result) => [recordId(result.billKey), result]));
-    await this.store.putMany(COLLECTION, [...byId].map(([id, record]) => ({ id, record: z.parse(auditResultSchema, record) })));
+    await this.store.putMany(
+      COLLECTION,
+      [...byId].map(([id, record]) => ({ id, record: z.parse(auditResultSchema, record) })),
+    );
   }
 }

@@ -26,13 +26,22 @@ interface DetailLoop {
 
 export function readX12Bills(text: string, file: string): BillsRead {
   const result = readX12Interchange(text);
-  if (!result.ok) return { ok: false, issues: result.errors.map((error) => ({ file, line: error.line, message: error.message, ...(error.segment ? { where: `segment ${error.segment}` } : {}) })) };
+  if (!result.ok)
+    return {
+      ok: false,
+      issues: result.errors.map((error) => ({ file, line: error.line, message: error.message, ...(error.segment ? { where: `segment ${error.segment}` } : {}) })),
+    };
   const issues: BillIssue[] = [];
   const bills: CarrierBill[] = [];
   for (const group of result.interchange.groups) {
     for (const set of group.transactionSets) {
       if (elementOf(set.st, 1) !== '210') {
-        issues.push({ file, line: set.st.line, where: 'ST01', message: `transaction set ${elementOf(set.st, 1)} is not a 210 freight bill (Motor Carrier Freight Details and Invoice)` });
+        issues.push({
+          file,
+          line: set.st.line,
+          where: 'ST01',
+          message: `transaction set ${elementOf(set.st, 1)} is not a 210 freight bill (Motor Carrier Freight Details and Invoice)`,
+        });
         continue;
       }
       const bill = readTransaction(set.st, set.segments, file, issues);
@@ -56,7 +65,11 @@ function readTransaction(st: X12ReadSegment, segments: X12ReadSegment[], file: s
     issues.push({ file, line: st.line, where: 'B3', message: 'the 210 has no B3 segment (invoice number, shipment id, date, amount)' });
     return undefined;
   }
-  const references = (qualifier: string) => segments.filter((segment) => segment.tag === 'N9' && elementOf(segment, 1) === qualifier).map((segment) => elementOf(segment, 2).trim()).filter(Boolean);
+  const references = (qualifier: string) =>
+    segments
+      .filter((segment) => segment.tag === 'N9' && elementOf(segment, 1) === qualifier)
+      .map((segment) => elementOf(segment, 2).trim())
+      .filter(Boolean);
   const shipmentId = elementOf(b3, 3).trim();
   const bolNumber = references('BM')[0] ?? (/^\d{17}$/.test(shipmentId) ? shipmentId : null);
   const invoiceNumber = elementOf(b3, 2).trim() || null;
@@ -93,7 +106,8 @@ function readTransaction(st: X12ReadSegment, segments: X12ReadSegment[], file: s
       let pounds = /^\d+(\.\d+)?$/.test(weightText) ? Number(weightText) : NaN;
       if (unit === 'K') pounds = Math.round(pounds * POUNDS_PER_KILOGRAM * 100) / 100;
       else if (unit !== 'L') issue(l0, 'L011', `weight unit ${JSON.stringify(unit)} is neither L (pounds) nor K (kilograms)`);
-      if (!(pounds > 0 && pounds <= MAX_BILLED_POUNDS)) issue(l0, 'L004', `the billed weight must be a number of pounds above 0 and at most ${MAX_BILLED_POUNDS.toLocaleString('en-US')} (got ${JSON.stringify(weightText)})`);
+      if (!(pounds > 0 && pounds <= MAX_BILLED_POUNDS))
+        issue(l0, 'L004', `the billed weight must be a number of pounds above 0 and at most ${MAX_BILLED_POUNDS.toLocaleString('en-US')} (got ${JSON.stringify(weightText)})`);
       const l7 = find('L7');
       const classText = l7 ? elementOf(l7, 7) : '';
       const freightClass = classText ? parseFreightClass(classText) : null;

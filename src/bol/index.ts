@@ -4,14 +4,6 @@
  * only `./template.js`.
  */
 export { createBolRenderer, REPLACEMENT_CHARACTER, type BolRenderer, type BolRendererOptions } from './render.js';
-export {
-  BolTemplateError,
-  findBolTemplatesDir,
-  isBolTemplateName,
-  listBolTemplates,
-  loadBolTemplate,
-  type BolTemplate,
-  type BolTemplateSpec,
-} from './template.js';
+export { BolTemplateError, findBolTemplatesDir, isBolTemplateName, listBolTemplates, loadBolTemplate, type BolTemplate, type BolTemplateSpec } from './template.js';
 export { referenceLine } from './layout.js';
 export { bolBarcodeData } from './barcode.js';

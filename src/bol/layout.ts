@@ -513,9 +513,7 @@ function addressLines(ctx: Context, address: Shipment['shipper']): string[] {
   if (address.street2) lines.push(p(address.street2));
   lines.push(p(`${address.city}, ${address.state} ${address.postalCode}`));
   // Joined after collapsing, so the gap between the two survives.
-  const contact = [address.contactName ? p(`Contact: ${address.contactName}`) : '', address.phone ? p(`Phone: ${address.phone}`) : '']
-    .filter(Boolean)
-    .join('\u2002\u2002');
+  const contact = [address.contactName ? p(`Contact: ${address.contactName}`) : '', address.phone ? p(`Phone: ${address.phone}`) : ''].filter(Boolean).join('\u2002\u2002');
   if (contact) lines.push(contact);
   return lines;
 }
@@ -554,7 +552,15 @@ function drawSlot(ctx: Context, page: PageOps, x: number, top: number, width: nu
     page.checkbox(fobX + metrics.widthOf('FOB: ', SIZE.body, true), top, '', options.fob, SIZE.body);
   }
   if (value) {
-    const { lines, size } = fitText(metrics.printable(oneLine(value)), valueWidth, options.maxLines ?? 1, options.valueSize ?? SIZE.body, options.minSize ?? SIZE.body, options.valueBold ?? false, metrics);
+    const { lines, size } = fitText(
+      metrics.printable(oneLine(value)),
+      valueWidth,
+      options.maxLines ?? 1,
+      options.valueSize ?? SIZE.body,
+      options.minSize ?? SIZE.body,
+      options.valueBold ?? false,
+      metrics,
+    );
     // Label and the first value line share a baseline.
     page.text(label, x, top + (size - SIZE.body) * BASELINE, SIZE.body, { bold: true });
     return page.lines(lines, x + labelWidth, top, size, { bold: options.valueBold ?? false });

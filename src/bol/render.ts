@@ -95,10 +95,11 @@ const STAMP_RED = '#D0021B';
 async function renderBol(shipment: Shipment, template: PreparedTemplate, fonts: LoadedFonts): Promise<Uint8Array> {
   const plan = layoutBol(shipment, template.spec, fonts.metrics);
   const { doc, regular, bold } = await createPdfDocument(fonts, shipment.bolNumber);
-  const barcodes = await embedBarcodes(doc, plan.pages.flatMap((page) => page.ops));
-  const logo: PlacedImage | null = template.logoImage
-    ? { ref: placeImage(doc, template.logoImage), width: template.logoImage.width, height: template.logoImage.height }
-    : null;
+  const barcodes = await embedBarcodes(
+    doc,
+    plan.pages.flatMap((page) => page.ops),
+  );
+  const logo: PlacedImage | null = template.logoImage ? { ref: placeImage(doc, template.logoImage), width: template.logoImage.width, height: template.logoImage.height } : null;
 
   const colors = template.spec.colors;
   const palette: Record<ColorRole, RGB> = {

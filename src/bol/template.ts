@@ -13,20 +13,16 @@ import { z } from 'zod';
 /** Lower-case letters, digits and dashes: a name can never climb out of the templates folder. */
 export const BOL_TEMPLATE_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
-const hexColour = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a colour written #RRGGBB' });
+const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a colour written #RRGGBB' });
 
 /** The VICS legal texts. Defaults are the wording carriers expect; a template may replace them. */
 export const DEFAULT_LEGAL_TEXT = {
-  liabilityNotice:
-    'NOTE: Liability limitation for loss or damage in this shipment may be applicable. See 49 U.S.C. § 14706(c)(1)(A) and (B).',
+  liabilityNotice: 'NOTE: Liability limitation for loss or damage in this shipment may be applicable. See 49 U.S.C. § 14706(c)(1)(A) and (B).',
   declaredValue:
     'Where the rate is dependent on value, shippers are required to state specifically in writing the agreed or declared value of the property as follows: "The agreed or declared value of the property is specifically stated by the shipper to be not exceeding __________ per __________."',
   received:
     'RECEIVED, subject to individually determined rates or contracts that have been agreed upon in writing between the carrier and shipper, if applicable, otherwise to the rates, classifications and rules that have been established by the carrier and are available to the shipper, on request, and to all applicable state and federal regulations.',
-  deliveryWithoutPayment:
-    'The carrier shall not make delivery of this shipment without payment of freight and all other lawful charges.',
+  deliveryWithoutPayment: 'The carrier shall not make delivery of this shipment without payment of freight and all other lawful charges.',
   shipperCertification:
     'This is to certify that the above named materials are properly classified, packaged, marked and labeled, and are in proper condition for transportation according to the applicable regulations of the DOT.',
   carrierCertification:

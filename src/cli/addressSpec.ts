@@ -56,4 +56,3 @@ export function parseAddressSpec(spec: string, flag: string): Record<string, str
   }
   return address;
 }
-

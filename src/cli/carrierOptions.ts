@@ -68,7 +68,7 @@ export function addBookingCarrierFlags(command: Command): Command {
 /** The carrier of the flags: --carrier and --scac, or --scac alone with the name from the settings. */
 async function carrierOf(ctx: CommandContext, flags: CarrierFlags): Promise<{ name: string; scac: string } | undefined> {
   if (flags.carrier === undefined && flags.scac === undefined) return undefined;
-  if (flags.scac === undefined) throw new UsageError('--carrier needs --scac (the carrier\'s Standard Carrier Alpha Code, e.g. ODFL)');
+  if (flags.scac === undefined) throw new UsageError("--carrier needs --scac (the carrier's Standard Carrier Alpha Code, e.g. ODFL)");
   const scac = flags.scac.trim().toUpperCase();
   const name = flags.carrier ?? (await ctx.settings()).carriers[scac]?.name ?? scac;
   return { name, scac };
@@ -89,14 +89,18 @@ export async function carrierUpdateFromFlags(ctx: CommandContext, flags: Carrier
 export async function carrierFieldsFromFlags(ctx: CommandContext, flags: BookingCarrierFlags): Promise<Record<string, unknown>> {
   const fields = await carrierUpdateFromFlags(ctx, flags);
   if (flags.terms !== undefined || flags.billTo !== undefined) {
-    const terms = (flags.terms ?? (flags.billTo ? 'third-party' : 'prepaid')).trim().toUpperCase().replace(/[\s-]+/g, '_');
+    const terms = (flags.terms ?? (flags.billTo ? 'third-party' : 'prepaid'))
+      .trim()
+      .toUpperCase()
+      .replace(/[\s-]+/g, '_');
     const billTo = flags.billTo !== undefined ? await (await import('./savedLocations.js')).partyAddress(ctx, flags.billTo, '--bill-to') : undefined;
     fields.freightChargeTerms = { terms, ...(billTo ? { billTo } : {}) };
   }
   if (flags.declaredValue !== undefined) {
     const [amount, per] = flags.declaredValue.split('/');
     const unit = per?.trim().toLowerCase();
-    if (unit !== undefined && !['lb', 'lbs', 'pound', 'shipment'].includes(unit)) throw new UsageError(`--declared-value ${flags.declaredValue}: per lb or per shipment, e.g. 2.50/lb`);
+    if (unit !== undefined && !['lb', 'lbs', 'pound', 'shipment'].includes(unit))
+      throw new UsageError(`--declared-value ${flags.declaredValue}: per lb or per shipment, e.g. 2.50/lb`);
     fields.declaredValue = { amountInCents: dollarsToCents(amount!, '--declared-value'), per: unit && unit !== 'shipment' ? 'POUND' : 'SHIPMENT' };
   }
   if (flags.cod !== undefined) {

@@ -19,31 +19,63 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
   {
     title: 'Where data and settings live',
     variables: [
-      { name: 'SHIPPER_STORE', what: 'the local store directory (shipments, quotes, saved locations, audited bills)', precedence: '--store beats it; it beats the config\'s store and the data directory' },
-      { name: 'SHIPPER_TARIFF', what: 'the tariff JSON the local engine rates with', precedence: '--tariff beats it; it beats the config\'s tariff and the shipped tariff' },
-      { name: 'SHIPPER_CONFIG_DIR', what: 'the directory of config.json (CI jobs, tests)', precedence: 'it beats the platform\'s config directory' },
+      {
+        name: 'SHIPPER_STORE',
+        what: 'the local store directory (shipments, quotes, saved locations, audited bills)',
+        precedence: "--store beats it; it beats the config's store and the data directory",
+      },
+      { name: 'SHIPPER_TARIFF', what: 'the tariff JSON the local engine rates with', precedence: "--tariff beats it; it beats the config's tariff and the shipped tariff" },
+      { name: 'SHIPPER_CONFIG_DIR', what: 'the directory of config.json (CI jobs, tests)', precedence: "it beats the platform's config directory" },
       { name: 'XDG_CONFIG_HOME', what: 'Linux: the config directory is $XDG_CONFIG_HOME/shipper (default ~/.config/shipper)', precedence: 'SHIPPER_CONFIG_DIR beats it' },
-      { name: 'XDG_DATA_HOME', what: 'Linux: the default store is $XDG_DATA_HOME/shipper (default ~/.local/share/shipper)', precedence: '--store, SHIPPER_STORE and the config\'s store beat it' },
+      {
+        name: 'XDG_DATA_HOME',
+        what: 'Linux: the default store is $XDG_DATA_HOME/shipper (default ~/.local/share/shipper)',
+        precedence: "--store, SHIPPER_STORE and the config's store beat it",
+      },
       { name: 'HOME', what: 'where the config and data directories are when nothing above names them', precedence: '' },
-      { name: 'APPDATA, LOCALAPPDATA', what: 'Windows: the config (%APPDATA%\\shipper\\Config) and data (%LOCALAPPDATA%\\shipper\\Data) directories', precedence: 'as XDG_CONFIG_HOME and XDG_DATA_HOME' },
+      {
+        name: 'APPDATA, LOCALAPPDATA',
+        what: 'Windows: the config (%APPDATA%\\shipper\\Config) and data (%LOCALAPPDATA%\\shipper\\Data) directories',
+        precedence: 'as XDG_CONFIG_HOME and XDG_DATA_HOME',
+      },
     ],
   },
   {
     title: 'Remote mode',
     variables: [
-      { name: 'SHIPPER_MODE', what: 'local or remote: where commands go', precedence: '--local, --remote, --base-url and --sandbox beat it; it beats SHIPPER_BASE_URL\'s implied remote and the config\'s mode' },
-      { name: 'SHIPPER_BASE_URL', what: 'the server\'s root URL (https://api.example.com, without /v1); implies remote mode', precedence: '--base-url and --sandbox beat it; it beats the profile\'s baseUrl' },
-      { name: 'SHIPPER_PROFILE', what: 'the config profile remote mode uses (base URL and API key)', precedence: '--profile and --sandbox beat it; it beats the config\'s profile (default production)' },
-      { name: 'SHIPPER_API_KEY', what: 'the API key sent to the server', precedence: '--api-key beats it; it beats the profile\'s apiKey' },
-      { name: 'SHIPPER_TIMEOUT_MS', what: 'remote timeout of one attempt, in ms (100-600000; default 30000)', precedence: 'it beats the config\'s timeoutMs' },
-      { name: 'SHIPPER_RETRIES', what: 'retries of a failed remote attempt (0-10; default 2)', precedence: 'it beats the config\'s retries' },
+      {
+        name: 'SHIPPER_MODE',
+        what: 'local or remote: where commands go',
+        precedence: "--local, --remote, --base-url and --sandbox beat it; it beats SHIPPER_BASE_URL's implied remote and the config's mode",
+      },
+      {
+        name: 'SHIPPER_BASE_URL',
+        what: "the server's root URL (https://api.example.com, without /v1); implies remote mode",
+        precedence: "--base-url and --sandbox beat it; it beats the profile's baseUrl",
+      },
+      {
+        name: 'SHIPPER_PROFILE',
+        what: 'the config profile remote mode uses (base URL and API key)',
+        precedence: "--profile and --sandbox beat it; it beats the config's profile (default production)",
+      },
+      { name: 'SHIPPER_API_KEY', what: 'the API key sent to the server', precedence: "--api-key beats it; it beats the profile's apiKey" },
+      { name: 'SHIPPER_TIMEOUT_MS', what: 'remote timeout of one attempt, in ms (100-600000; default 30000)', precedence: "it beats the config's timeoutMs" },
+      { name: 'SHIPPER_RETRIES', what: 'retries of a failed remote attempt (0-10; default 2)', precedence: "it beats the config's retries" },
     ],
   },
   {
     title: 'shipper serve and booking',
     variables: [
-      { name: 'SHIPPER_SERVE_API_KEY', what: 'the key shipper serve asks of clients (Authorization: Bearer KEY)', precedence: '--api-key beats it; serve never uses SHIPPER_API_KEY' },
-      { name: 'SHIPPER_BOL_COMPANY_PREFIX', what: 'your GS1 company prefix (7-10 digits) for BOL numbers and SSCCs', precedence: 'the --bol-company-prefix of shipper serve beats it; it beats the config\'s bolCompanyPrefix' },
+      {
+        name: 'SHIPPER_SERVE_API_KEY',
+        what: 'the key shipper serve asks of clients (Authorization: Bearer KEY)',
+        precedence: '--api-key beats it; serve never uses SHIPPER_API_KEY',
+      },
+      {
+        name: 'SHIPPER_BOL_COMPANY_PREFIX',
+        what: 'your GS1 company prefix (7-10 digits) for BOL numbers and SSCCs',
+        precedence: "the --bol-company-prefix of shipper serve beats it; it beats the config's bolCompanyPrefix",
+      },
       { name: 'SHIPPER_NOW', what: 'an ISO-8601 instant the clock starts at (it keeps running): demos and CI jobs with a fixed calendar', precedence: '' },
     ],
   },
@@ -74,10 +106,7 @@ export function environmentHelp(width = 100): string {
     if (line) lines.push(line);
     return lines;
   };
-  const out = [
-    'Environment variables shipper reads. Flags beat them; they beat the config file (shipper config),',
-    'which beats the defaults.',
-  ];
+  const out = ['Environment variables shipper reads. Flags beat them; they beat the config file (shipper config),', 'which beats the defaults.'];
   for (const group of ENVIRONMENT) {
     out.push('', `${group.title}:`);
     for (const variable of group.variables) {

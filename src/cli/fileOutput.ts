@@ -14,5 +14,8 @@ export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyA
 /** CSV records without a header (the pages after the first of a long list), with the same options. */
 export function csvRecords(rows: ReadonlyArray<ReadonlyArray<CsvCell>>): string {
   if (rows.length === 0) return '';
-  return stringify(rows.map((row) => row.map((cell) => cell ?? '')), safeCsvOptions(','));
+  return stringify(
+    rows.map((row) => row.map((cell) => cell ?? '')),
+    safeCsvOptions(','),
+  );
 }

@@ -96,11 +96,7 @@ export class IO {
     if (!this.options.quiet) this.streams.stderr.write(`${printable(message)}\n`);
   }
 
-  table(
-    head: string[],
-    rows: Array<Array<string | number>>,
-    options: { colWidths?: Array<number | null>; compact?: boolean; ruleBefore?: number[] } = {},
-  ): string {
+  table(head: string[], rows: Array<Array<string | number>>, options: { colWidths?: Array<number | null>; compact?: boolean; ruleBefore?: number[] } = {}): string {
     // Compact unless asked otherwise: a rule between every row doubles a list's height for nothing.
     const compact = options.compact ?? true;
     const table = new Table({
@@ -113,9 +109,7 @@ export class IO {
     });
     const rule = { mid: '─', 'left-mid': '├', 'mid-mid': '┼', 'right-mid': '┤' };
     const ruled = new Set([0, ...(options.ruleBefore ?? [])]);
-    rows.forEach((row, index) =>
-      table.push(row.map((cell) => (compact && ruled.has(index) ? { content: String(cell), chars: rule } : String(cell)))),
-    );
+    rows.forEach((row, index) => table.push(row.map((cell) => (compact && ruled.has(index) ? { content: String(cell), chars: rule } : String(cell)))));
     return table.toString();
   }
 
@@ -132,7 +126,11 @@ export class IO {
   ): string {
     const cells = rows.map((row) => row.map(String));
     const fitted = this.isStdoutTTY ? fitTable(head, cells, this.terminalWidth, steps, options.minWidth) : { head, rows: cells, colWidths: undefined };
-    return this.table(fitted.head, fitted.rows, { ...(options.compact !== undefined ? { compact: options.compact } : {}), ...(options.ruleBefore ? { ruleBefore: options.ruleBefore } : {}), ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) });
+    return this.table(fitted.head, fitted.rows, {
+      ...(options.compact !== undefined ? { compact: options.compact } : {}),
+      ...(options.ruleBefore ? { ruleBefore: options.ruleBefore } : {}),
+      ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}),
+    });
   }
 }
 

@@ -25,7 +25,12 @@ import { registerHelpTopics } from './commands/helpTopics.js';
 import { versionText } from './version.js';
 
 function commanderErrorLine(text: string, program: Command, streams: IOStreams, env: NodeJS.ProcessEnv): string {
-  const line = `shipper: ${text.replace(/^error: /, '').split('\n').map((part) => part.trim()).filter(Boolean).join(' ')}`;
+  const line = `shipper: ${text
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(' ')}`;
   const io = new IO(streams, { json: false, quiet: false, color: program.opts().color !== false }, env);
   return io.errColor.red(line);
 }
@@ -40,7 +45,7 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
     .option('--base-url <url>', 'server base URL (implies --remote)')
-    .option('--sandbox', "use the configured sandbox server (implies --remote)", false)
+    .option('--sandbox', 'use the configured sandbox server (implies --remote)', false)
     .option('--local', 'use the local engine even when the config or SHIPPER_MODE says remote')
     .option('--profile <name>', 'config profile for remote mode: base URL and API key (env SHIPPER_PROFILE)')
     // Not Option.env(): commander would read process.env, not the environment main() was given.

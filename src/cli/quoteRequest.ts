@@ -31,5 +31,8 @@ export function quoteRequestFromOptions(options: QuoteOptions): QuoteRequestInpu
 }
 
 export function normaliseAccessorials(values: string[]): string[] {
-  return values.flatMap((value) => value.split(',')).map((code) => code.trim().toUpperCase().replace(/-/g, '_')).filter(Boolean);
+  return values
+    .flatMap((value) => value.split(','))
+    .map((code) => code.trim().toUpperCase().replace(/-/g, '_'))
+    .filter(Boolean);
 }

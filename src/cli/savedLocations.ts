@@ -25,7 +25,12 @@ export async function partyAddress(ctx: CommandContext, value: string, flag: str
   const book = await ctx.locations();
   const saved = await guardLocations(() => book.get(value.trim()));
   if (!saved) {
-    throw makeProblem(404, 'not-found', 'Not Found', `${flag} ${value}: no saved location of that name; see \`shipper location list\`, or write the address: ${flag} ${ADDRESS_SPEC_EXAMPLE}`);
+    throw makeProblem(
+      404,
+      'not-found',
+      'Not Found',
+      `${flag} ${value}: no saved location of that name; see \`shipper location list\`, or write the address: ${flag} ${ADDRESS_SPEC_EXAMPLE}`,
+    );
   }
   return { ...saved.address };
 }

@@ -9,7 +9,12 @@ import { stripVTControlCharacters } from 'node:util';
 
 /** Columns of text as wide as it is long (ANSI colour codes take no room). */
 export function displayWidth(text: string): number {
-  return Math.max(0, ...stripVTControlCharacters(text).split('\n').map((line) => [...line].length));
+  return Math.max(
+    0,
+    ...stripVTControlCharacters(text)
+      .split('\n')
+      .map((line) => [...line].length),
+  );
 }
 
 const CELL_PADDING = 2;
@@ -31,13 +36,7 @@ export interface FittedTable {
 
 const tableWidth = (widths: ReadonlyArray<number>) => widths.reduce((sum, width) => sum + width, widths.length + 1);
 
-export function fitTable(
-  head: ReadonlyArray<string>,
-  rows: ReadonlyArray<ReadonlyArray<string>>,
-  maxWidth: number,
-  steps: ReadonlyArray<FitStep>,
-  minWidth = 12,
-): FittedTable {
+export function fitTable(head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, maxWidth: number, steps: ReadonlyArray<FitStep>, minWidth = 12): FittedTable {
   const heads = [...head];
   const cells = rows.map((row) => [...row]);
   const naturalWidth = (column: number) => Math.max(displayWidth(heads[column] ?? ''), ...cells.map((row) => displayWidth(row[column] ?? ''))) + CELL_PADDING;

@@ -26,9 +26,7 @@ export const DEFAULT_PROFILE = 'production';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 2;
 
-export const profileNameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'profile names are letters, digits, - and _ (at most 64)' });
+export const profileNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'profile names are letters, digits, - and _ (at most 64)' });
 
 export const baseUrlSchema = z
   .string()
@@ -50,7 +48,10 @@ export const configFileSchema = z.looseObject({
   store: z.string().min(1).optional(),
   tariff: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
-  bolCompanyPrefix: z.string().regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }).optional(),
+  bolCompanyPrefix: z
+    .string()
+    .regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' })
+    .optional(),
   ssccExtensionDigit: z.number().int().min(0).max(9).optional(),
   carriers: carrierProfilesSchema.optional(),
   /** X12 interchange settings shared by every carrier (sender ids, separators, usage); checked when a file is written. */
@@ -241,11 +242,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     ['config', config.mode],
   );
 
-  const [profileSource, profileName] = first<string>(
-    ['flag', flags.sandbox ? 'sandbox' : flags.profile],
-    ['env', env.SHIPPER_PROFILE],
-    ['config', config.profile],
-  );
+  const [profileSource, profileName] = first<string>(['flag', flags.sandbox ? 'sandbox' : flags.profile], ['env', env.SHIPPER_PROFILE], ['config', config.profile]);
   const profile = profileName ?? DEFAULT_PROFILE;
   if (!profileNameSchema.safeParse(profile).success) throw new ConfigError(`profile "${profile}": profile names are letters, digits, - and _`);
   const stored = config.profiles?.[profile];
@@ -333,7 +330,10 @@ const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.coerce.number({ error: message }).int({ message }).min(min, { message }).max(max, { message });
 };
-const absolutePath = z.string().min(1).transform((path) => resolve(path));
+const absolutePath = z
+  .string()
+  .min(1)
+  .transform((path) => resolve(path));
 /** A JSON object written on the command line (`'{"first": "1000000", ...}'`), checked by its schema. */
 const jsonObject = (schema: z.ZodType) =>
   z
@@ -356,7 +356,14 @@ export const SETTING_KINDS: SettingKind[] = [
   { key: 'tariff', pattern: /^tariff$/, value: absolutePath },
   { key: 'timeoutMs', pattern: /^timeoutMs$/, value: wholeNumber(100, 600_000) },
   { key: 'retries', pattern: /^retries$/, value: wholeNumber(0, 10) },
-  { key: 'bolCompanyPrefix', pattern: /^bolCompanyPrefix$/, value: z.string().trim().regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }) },
+  {
+    key: 'bolCompanyPrefix',
+    pattern: /^bolCompanyPrefix$/,
+    value: z
+      .string()
+      .trim()
+      .regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }),
+  },
   { key: 'ssccExtensionDigit', pattern: /^ssccExtensionDigit$/, value: wholeNumber(0, 9) },
   { key: 'carriers.<SCAC>', pattern: /^carriers\.[A-Z]{2,4}$/, value: jsonObject(carrierProfileSchemaForKey) },
   { key: 'x12', pattern: /^x12$/, value: jsonObject(z.record(z.string(), z.unknown())) },

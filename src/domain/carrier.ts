@@ -56,7 +56,11 @@ export const pickupWindowSchema = z
     if (HH_MM.test(window.readyTime) && HH_MM.test(window.closeTime) && window.closeTime <= window.readyTime) {
       // Equal times are an empty window, not "before": say which one it is.
       const when = window.closeTime === window.readyTime ? 'at the time' : 'before';
-      ctx.addIssue({ code: 'custom', path: ['closeTime'], message: `the dock closes (${window.closeTime}) ${when} the freight is ready (${window.readyTime}): the window is empty` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['closeTime'],
+        message: `the dock closes (${window.closeTime}) ${when} the freight is ready (${window.readyTime}): the window is empty`,
+      });
     }
   })
   .meta({ description: 'Pickup window at the origin, local time' });
@@ -96,10 +100,7 @@ export const hazmatSchema = z
       .transform((value) => value.toUpperCase().replace(/\s+/g, ''))
       .pipe(z.string().regex(/^(UN|NA)\d{4}$/, { message: 'an identification number is UN or NA and 4 digits, e.g. UN1203' })),
     properShippingName: text('properShippingName', 200),
-    hazardClass: z
-      .string({ error: 'hazardClass must be a string' })
-      .trim()
-      .regex(HAZARD_CLASS, { message: 'a hazard class or division of 49 CFR 173.2, e.g. 3, 2.1, 8' }),
+    hazardClass: z.string({ error: 'hazardClass must be a string' }).trim().regex(HAZARD_CLASS, { message: 'a hazard class or division of 49 CFR 173.2, e.g. 3, 2.1, 8' }),
     packingGroup: z
       .enum(['I', 'II', 'III'], { error: 'packingGroup is I, II or III (none for classes 2 and 7)' })
       .nullish()
@@ -108,14 +109,13 @@ export const hazmatSchema = z
   .meta({ description: 'Hazardous material: the basic description of 49 CFR 172.202 (identification number, proper shipping name, hazard class, packing group)' });
 export type Hazmat = z.output<typeof hazmatSchema>;
 
+export const contactPhoneSchema = z.string({ error: 'must be a string' }).trim().min(1, { message: 'is required' }).max(32, { message: 'must be at most 32 characters' });
 
-export const contactPhoneSchema = z
-  .string({ error: 'must be a string' })
+const sealSchema = z
+  .string({ error: 'a seal number is a string' })
   .trim()
-  .min(1, { message: 'is required' })
+  .min(1, { message: 'a seal number cannot be empty' })
   .max(32, { message: 'must be at most 32 characters' });
-
-const sealSchema = z.string({ error: 'a seal number is a string' }).trim().min(1, { message: 'a seal number cannot be empty' }).max(32, { message: 'must be at most 32 characters' });
 
 /**
  * The fields a shipment request may carry for the carrier. `address` is the API's address schema
@@ -135,7 +135,11 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
           ctx.addIssue({ code: 'custom', path: ['billTo'], message: 'third-party freight terms need the bill-to address' });
         }
         if (value.terms !== 'THIRD_PARTY' && value.billTo) {
-          ctx.addIssue({ code: 'custom', path: ['billTo'], message: `a bill-to address goes with THIRD_PARTY terms; ${value.terms} bills the ${value.terms === 'PREPAID' ? 'shipper' : 'consignee'}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['billTo'],
+            message: `a bill-to address goes with THIRD_PARTY terms; ${value.terms} bills the ${value.terms === 'PREPAID' ? 'shipper' : 'consignee'}`,
+          });
         }
       })
       .nullish()
@@ -158,8 +162,17 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
       .nullish()
       .transform((value) => value ?? null)
       .meta({ description: 'Emergency response telephone number (49 CFR 172.604); required when a line is hazardous' }),
-    trailerNumber: z.string({ error: 'trailerNumber must be a string' }).trim().max(32, { message: 'must be at most 32 characters' }).nullish().transform((value) => value || null),
-    sealNumbers: z.array(sealSchema, { error: 'sealNumbers must be a list' }).max(10, { message: 'at most 10 seal numbers' }).nullish().transform((value) => value ?? []),
+    trailerNumber: z
+      .string({ error: 'trailerNumber must be a string' })
+      .trim()
+      .max(32, { message: 'must be at most 32 characters' })
+      .nullish()
+      .transform((value) => value || null),
+    sealNumbers: z
+      .array(sealSchema, { error: 'sealNumbers must be a list' })
+      .max(10, { message: 'at most 10 seal numbers' })
+      .nullish()
+      .transform((value) => value ?? []),
   };
 }
 
@@ -168,9 +181,7 @@ export function carrierRecordShape<A extends z.ZodType>(address: A) {
   return {
     carrier: carrierSchema.loose().nullable().default(null),
     proNumber: z.string().nullable().default(null),
-    freightChargeTerms: z
-      .object({ terms: z.enum(FREIGHT_CHARGE_TERMS), billTo: address.nullable() })
-      .default({ terms: 'PREPAID', billTo: null } as never),
+    freightChargeTerms: z.object({ terms: z.enum(FREIGHT_CHARGE_TERMS), billTo: address.nullable() }).default({ terms: 'PREPAID', billTo: null } as never),
     declaredValue: declaredValueSchema.loose().nullable().default(null),
     cod: codSchema.loose().nullable().default(null),
     pickupWindow: z.object({ readyTime: z.string(), closeTime: z.string() }).nullable().default(null),

@@ -10,11 +10,14 @@ import { proNumberRangeSchema } from './proNumber.js';
 export const carrierProfileSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(100).optional().meta({ description: 'The carrier name printed when a booking gives the SCAC only' }),
-    proRange: proNumberRangeSchema.optional().meta({ description: 'The PRO block to assign PROs from at booking (its scac must be this carrier\'s)' }),
+    proRange: proNumberRangeSchema.optional().meta({ description: "The PRO block to assign PROs from at booking (its scac must be this carrier's)" }),
     pickupCutoff: localTimeSchema.optional().meta({ description: "The carrier's last pickup, local time at the origin (default the tariff's)" }),
     x12: z
       .strictObject({
-        receiverQualifier: z.string().regex(/^[A-Z0-9]{2}$/, { message: 'a 2-character ISA qualifier, e.g. 02 (SCAC) or ZZ' }).optional(),
+        receiverQualifier: z
+          .string()
+          .regex(/^[A-Z0-9]{2}$/, { message: 'a 2-character ISA qualifier, e.g. 02 (SCAC) or ZZ' })
+          .optional(),
         receiverId: z.string().trim().min(1).max(15).optional(),
       })
       .optional()

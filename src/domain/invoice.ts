@@ -55,7 +55,9 @@ export const invoiceSchema = z.object({
   carrier: z.object({ name: z.string(), scac: z.string() }).nullable(),
   miles: z.number().int(),
   minimumChargeApplied: z.boolean().meta({ description: "The tariff's minimum charge replaced the discounted linehaul (no discount)" }),
-  lines: z.array(invoiceLineSchema).meta({ description: 'FREIGHT lines in component order, then DISCOUNT, FUEL_SURCHARGE and each ACCESSORIAL; they add up to totals.totalInCents' }),
+  lines: z
+    .array(invoiceLineSchema)
+    .meta({ description: 'FREIGHT lines in component order, then DISCOUNT, FUEL_SURCHARGE and each ACCESSORIAL; they add up to totals.totalInCents' }),
   totals: z.object({
     linehaulInCents: z.number().int(),
     discountInCents: z.number().int(),
@@ -124,11 +126,7 @@ const lcm = (a: bigint, b: bigint): bigint => (a / gcd(a, b)) * b;
  * times its class's rate in the shipment's distance band and weight break. Only the proportions
  * matter to the invoice, so a tariff changed since booking still shares the booked linehaul.
  */
-export function tariffLinehaulWeights(
-  components: ReadonlyArray<{ poundsWeight: number; freightClass: FreightClass }>,
-  miles: number,
-  tariff: Tariff,
-): number[] {
+export function tariffLinehaulWeights(components: ReadonlyArray<{ poundsWeight: number; freightClass: FreightClass }>, miles: number, tariff: Tariff): number[] {
   const band = distanceBandIndex(miles, tariff);
   const totalPounds = components.reduce((sum, component) => sum + component.poundsWeight, 0);
   const weightBreak = weightBreakIndex(totalPounds, tariff);

@@ -2,7 +2,10 @@
 export type DollarsReading = { cents: number } | { problem: string };
 
 export function parseDollars(text: string): DollarsReading {
-  const cleaned = text.trim().replace(/^\$\s*/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+  const cleaned = text
+    .trim()
+    .replace(/^\$\s*/, '')
+    .replace(/,(?=\d{3}(\D|$))/g, '');
   if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return { problem: `"${text.trim()}" is not an amount in dollars, e.g. 1250 or 1,250.50` };
   const [whole, fraction = ''] = cleaned.split('.');
   return { cents: Number(whole) * 100 + Number(fraction.padEnd(2, '0')) };

@@ -62,7 +62,7 @@ export const proNumberRangeSchema = z
       .trim()
       .regex(/^\d{0,10}$/, { message: 'prefix is at most 10 digits' })
       .default('')
-      .meta({ description: 'Digits printed before the base number and left out of the check digit (e.g. YRC\'s 3-digit block prefix)' }),
+      .meta({ description: "Digits printed before the base number and left out of the check digit (e.g. YRC's 3-digit block prefix)" }),
     first: digits('first', 19).meta({ description: 'The first base number of the block, without the check digit; its width is the width of every base' }),
     last: digits('last', 19).meta({ description: 'The last base number of the block, without the check digit' }),
     checkDigit: z.enum(PRO_CHECK_DIGIT_SCHEMES, { error: `checkDigit is one of ${PRO_CHECK_DIGIT_SCHEMES.join(', ')}` }),

@@ -95,10 +95,7 @@ export function priceShipment(
   const totalPounds = components.reduce((sum, component) => sum + component.poundsWeight, 0);
   const weightBreak = weightBreakIndex(totalPounds, tariff);
   const rateFor = (freightClass: FreightClass) => tariff.ratesPerCwtInCents[freightClass]![band]![weightBreak]!;
-  const exactLinehaul = components.reduce(
-    (sum, component) => sum + (component.poundsWeight / 100) * rateFor(component.freightClass),
-    0,
-  );
+  const exactLinehaul = components.reduce((sum, component) => sum + (component.poundsWeight / 100) * rateFor(component.freightClass), 0);
   let linehaulInCents = roundCents(exactLinehaul);
   let discountInCents = roundCents((exactLinehaul * tariff.discountPercent) / 100);
   // A minimum charge is a net figure: when it applies it replaces the discounted linehaul.
@@ -110,8 +107,7 @@ export function priceShipment(
   const netLinehaul = linehaulInCents - discountInCents;
   const fuelSurchargeInCents = roundCents((netLinehaul * tariff.fuelSurchargePercent) / 100);
   const accessorialsInCents = accessorials.map((code) => ({ code, amountInCents: tariff.accessorials[code]!.amountInCents }));
-  const quotedPriceInCents =
-    netLinehaul + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0);
+  const quotedPriceInCents = netLinehaul + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0);
   return { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, quotedPriceInCents };
 }
 

@@ -56,9 +56,7 @@ export const isoDateSchema = z
   .refine((value) => isRealCalendarDate(value), { error: (issue) => `${String(issue.input)} is not a real calendar date` })
   .meta({ description: 'A calendar date, YYYY-MM-DD', example: '2026-11-23' });
 
-export const instantSchema = z
-  .string()
-  .meta({ description: 'An ISO-8601 UTC instant', example: '2026-11-23T22:00:00.000Z', format: 'date-time' });
+export const instantSchema = z.string().meta({ description: 'An ISO-8601 UTC instant', example: '2026-11-23T22:00:00.000Z', format: 'date-time' });
 
 function isRealCalendarDate(value: string): boolean {
   const [year, month, day] = value.split('-').map(Number) as [number, number, number];
@@ -110,13 +108,7 @@ const componentBaseShape = {
       message: `palletCount must be at most ${FREIGHT_LIMITS.maxHandlingUnits} (a 53 ft trailer holds ${FREIGHT_LIMITS.maxHandlingUnits} pallets double-stacked)`,
     })
     .meta({ description: 'Number of pallets (handling units) in the component' }),
-  poundsWeight: boundedQuantity(
-    'poundsWeight',
-    'lb',
-    FREIGHT_LIMITS.minPoundsWeight,
-    FREIGHT_LIMITS.maxPoundsWeight,
-    'the legal payload of a 53 ft trailer',
-  ).meta({
+  poundsWeight: boundedQuantity('poundsWeight', 'lb', FREIGHT_LIMITS.minPoundsWeight, FREIGHT_LIMITS.maxPoundsWeight, 'the legal payload of a 53 ft trailer').meta({
     description: 'Total weight of the component (all its pallets), in pounds',
   }),
   dimensions: dimensionsSchema.optional(),
@@ -225,9 +217,7 @@ const orderComponentsSchema = z
   .superRefine((components, ctx) => {
     // The shipment as a whole fits one trailer; lines already over a limit are named on their own paths.
     const total = (field: 'poundsWeight' | 'palletCount', lineMax: number) =>
-      components.every((component) => Number.isFinite(component?.[field]) && component[field] <= lineMax)
-        ? components.reduce((sum, component) => sum + component[field], 0)
-        : 0;
+      components.every((component) => Number.isFinite(component?.[field]) && component[field] <= lineMax) ? components.reduce((sum, component) => sum + component[field], 0) : 0;
     const pounds = total('poundsWeight', FREIGHT_LIMITS.maxPoundsWeight);
     if (pounds > FREIGHT_LIMITS.maxPoundsWeight) {
       ctx.addIssue({
@@ -302,7 +292,6 @@ export type Address = z.output<typeof addressSchema>;
 // ---------------------------------------------------------------------------------------------
 // Quotes
 
-
 export const accessorialCodeSchema = z
   .string({ error: 'accessorial codes are strings' })
   .regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' })
@@ -341,9 +330,7 @@ export const quoteSchema = z.object({
   quotedPriceInCents: z.number().int().meta({ description: 'Quoted price in cents' }),
   quoteExpirationTime: instantSchema.meta({ description: 'When the quote expires (ISO-8601 UTC)' }),
   transitDays: z.number().int().nullable().meta({ description: 'Business days to deliver after pickup; null without coverage' }),
-  estimatedDeliveryDate: instantSchema
-    .nullable()
-    .meta({ description: 'Delivery day at the destination cut-off, as a UTC instant; null without coverage' }),
+  estimatedDeliveryDate: instantSchema.nullable().meta({ description: 'Delivery day at the destination cut-off, as a UTC instant; null without coverage' }),
   pickupDate: isoDateSchema,
   origin: placeSchema,
   destination: placeSchema,
@@ -352,10 +339,7 @@ export const quoteSchema = z.object({
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
-  status: z
-    .enum(QUOTE_STATUSES)
-    .optional()
-    .meta({ description: 'When answered: OPEN (bookable until quoteExpirationTime), EXPIRED, or BOOKED (see bookings)' }),
+  status: z.enum(QUOTE_STATUSES).optional().meta({ description: 'When answered: OPEN (bookable until quoteExpirationTime), EXPIRED, or BOOKED (see bookings)' }),
   bookings: z
     .array(z.object({ shipmentId: z.string(), orderNumber: z.string(), status: z.enum(SHIPMENT_STATUSES) }))
     .optional()
@@ -366,41 +350,46 @@ export type Quote = z.infer<typeof quoteSchema>;
 // ---------------------------------------------------------------------------------------------
 // Shipments
 
-export const shipmentRequestSchema = z.strictObject({
-  quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
-  refNumber: z
-    .string({ error: 'refNumber must be a string' })
-    .trim()
-    .max(64, { message: 'must be at most 64 characters' })
-    .nullish()
-    .transform((value) => (value ? value : null))
-    .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
-  shipper: addressSchema,
-  consignee: addressSchema,
-  specialInstructions: optionalText(1000, 'Special instructions printed on the BOL'),
-  pickupDate: isoDateSchema.optional(),
-  accessorials: accessorialsSchema,
-  orderComponents: orderComponentsSchema,
-  rebookQuote: z
-    .boolean({ error: 'rebookQuote is true or false' })
-    .optional()
-    .meta({ description: 'Book a second shipment on a quote that already has an active one (refused otherwise, 409)' }),
-  duplicateRefNumber: z
-    .enum(['WARN', 'REFUSE'], { error: 'duplicateRefNumber is WARN or REFUSE' })
-    .default('WARN')
-    .meta({ description: 'When an active shipment already has this refNumber: book with a warning (WARN, the default) or refuse (REFUSE, 409)' }),
-  ...carrierRequestShape(addressSchema),
-}).superRefine((request, ctx) => {
-  const violation = emergencyPhoneViolation(request);
-  if (violation) ctx.addIssue({ code: 'custom', path: [violation.field], message: violation.message });
-});
+export const shipmentRequestSchema = z
+  .strictObject({
+    quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
+    refNumber: z
+      .string({ error: 'refNumber must be a string' })
+      .trim()
+      .max(64, { message: 'must be at most 64 characters' })
+      .nullish()
+      .transform((value) => (value ? value : null))
+      .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
+    shipper: addressSchema,
+    consignee: addressSchema,
+    specialInstructions: optionalText(1000, 'Special instructions printed on the BOL'),
+    pickupDate: isoDateSchema.optional(),
+    accessorials: accessorialsSchema,
+    orderComponents: orderComponentsSchema,
+    rebookQuote: z
+      .boolean({ error: 'rebookQuote is true or false' })
+      .optional()
+      .meta({ description: 'Book a second shipment on a quote that already has an active one (refused otherwise, 409)' }),
+    duplicateRefNumber: z
+      .enum(['WARN', 'REFUSE'], { error: 'duplicateRefNumber is WARN or REFUSE' })
+      .default('WARN')
+      .meta({ description: 'When an active shipment already has this refNumber: book with a warning (WARN, the default) or refuse (REFUSE, 409)' }),
+    ...carrierRequestShape(addressSchema),
+  })
+  .superRefine((request, ctx) => {
+    const violation = emergencyPhoneViolation(request);
+    if (violation) ctx.addIssue({ code: 'custom', path: [violation.field], message: violation.message });
+  });
 export type ShipmentRequestInput = z.input<typeof shipmentRequestSchema>;
 export type ShipmentRequest = z.output<typeof shipmentRequestSchema>;
 
 export const shipmentSchema = z.object({
   id: z.string(),
   orderNumber: z.string().meta({ description: 'Internal order number, unique and never reused', example: 'SO-000123' }),
-  bolNumber: z.string().regex(/^\d{17}$/).meta({ description: '17-digit VICS BOL number with a mod-10 check digit' }),
+  bolNumber: z
+    .string()
+    .regex(/^\d{17}$/)
+    .meta({ description: '17-digit VICS BOL number with a mod-10 check digit' }),
   refNumber: z.string().nullable(),
   status: z.enum(SHIPMENT_STATUSES),
   cancelledAt: instantSchema.nullable().default(null).meta({ description: 'When the shipment was cancelled; null while booked' }),
@@ -429,7 +418,20 @@ export type Shipment = z.output<typeof shipmentSchema>;
 const carrierUpdateFields = carrierRequestShape(addressSchema);
 
 /** What a booking's freight is made of: it cannot change after booking (cancel and book again). */
-const FIXED_AFTER_BOOKING = ['quoteId', 'refNumber', 'shipper', 'consignee', 'pickupDate', 'accessorials', 'orderComponents', 'specialInstructions', 'freightChargeTerms', 'declaredValue', 'cod', 'hazmat'] as const;
+const FIXED_AFTER_BOOKING = [
+  'quoteId',
+  'refNumber',
+  'shipper',
+  'consignee',
+  'pickupDate',
+  'accessorials',
+  'orderComponents',
+  'specialInstructions',
+  'freightChargeTerms',
+  'declaredValue',
+  'cod',
+  'hazmat',
+] as const;
 const fixedField = (field: string) =>
   z
     .never({ error: `${field} cannot change after booking: it is on the BOL, the labels and the carrier's files; cancel the shipment and book it again` })
@@ -449,7 +451,9 @@ export const shipmentUpdateSchema = z
 
 /** POST /v1/shipper/shipment/{shipmentId}/tender (extension): a file for the carrier's systems. */
 export const tenderRequestSchema = z.strictObject({
-  format: z.enum(['ebol', 'x12-204', 'x12-211'], { error: 'format is ebol, x12-204 or x12-211' }).meta({ description: 'NMFTA eBOL 2.1 request, X12 004010 204 load tender or 211 bill of lading' }),
+  format: z
+    .enum(['ebol', 'x12-204', 'x12-211'], { error: 'format is ebol, x12-204 or x12-211' })
+    .meta({ description: 'NMFTA eBOL 2.1 request, X12 004010 204 load tender or 211 bill of lading' }),
 });
 
 export const tenderDocumentSchema = z.object({
@@ -488,9 +492,7 @@ export const transitRequestSchema = z
       .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
       .min(1, { message: 'at least one destination is required' })
       .max(MAX_TRANSIT_DESTINATIONS, { message: `at most ${MAX_TRANSIT_DESTINATIONS} destinations per request` }),
-    pickupDate: isoDateSchema
-      .optional()
-      .meta({ description: 'First pickup date to show; default the next business day. A closed day is shown with the reason' }),
+    pickupDate: isoDateSchema.optional().meta({ description: 'First pickup date to show; default the next business day. A closed day is shown with the reason' }),
     pickupDays: z
       .number({ error: 'pickupDays must be a number' })
       .int({ message: 'pickupDays must be a whole number' })
@@ -583,9 +585,7 @@ export type ProblemDetail = z.infer<typeof problemDetailSchema>;
 export { MAX_BATCH_COMPONENTS, MAX_BATCH_ITEMS };
 
 /** The Idempotency-Key header's rule (IETF draft), for keys that travel in a body. */
-const idempotencyKeySchema = z
-  .string()
-  .regex(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey must be 1-255 printable ASCII characters without spaces' });
+const idempotencyKeySchema = z.string().regex(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey must be 1-255 printable ASCII characters without spaces' });
 
 /** Validated per item (with the rules of ShipmentRequest), so that one bad item does not refuse the batch. */
 const batchShipmentRequest = z.unknown().meta({ $ref: '#/components/schemas/ShipmentRequest' });
@@ -627,9 +627,7 @@ export const shipmentBatchRequestSchema = z
     items: batchItems(
       z.strictObject({
         request: batchShipmentRequest,
-        idempotencyKey: idempotencyKeySchema
-          .optional()
-          .meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
+        idempotencyKey: idempotencyKeySchema.optional().meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
       }),
     ),
   })

@@ -17,9 +17,7 @@ export const tariffSchema = z
     /** Road miles are straight-line miles times this circuity factor. */
     routeFactor: z.number().min(1).max(2),
     /** Ascending; the last band is open-ended (maxMiles null). Each band sets the transit days. */
-    distanceBands: z
-      .array(z.object({ maxMiles: z.number().positive().nullable(), transitDays: z.number().int().min(0) }))
-      .min(1),
+    distanceBands: z.array(z.object({ maxMiles: z.number().positive().nullable(), transitDays: z.number().int().min(0) })).min(1),
     /** Ascending; the first starts at 0 lb. The shipment's total weight picks the break. */
     weightBreaks: z.array(z.object({ minPounds: z.number().min(0), label: z.string().min(1) })).min(1),
     /** cents per hundredweight: ratesPerCwtInCents[class][distanceBand][weightBreak] */
@@ -27,16 +25,16 @@ export const tariffSchema = z
     minimumChargeInCents: cents,
     discountPercent: percent,
     fuelSurchargePercent: percent,
-    accessorials: z.record(
-      z.string().regex(/^[A-Z][A-Z0-9_]*$/),
-      z.object({ description: z.string(), amountInCents: cents }),
-    ),
+    accessorials: z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/), z.object({ description: z.string(), amountInCents: cents })),
     coverage: z.object({ states: z.array(z.string().regex(/^[A-Z]{2}$/)).min(1) }),
     quoteLifetimeHours: z.number().positive(),
     /** Local time at the destination at which deliveries are promised. */
     deliveryCutoff: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be HH:MM' }),
     /** Local time at the origin after which carriers no longer pick up that day (a carrier's own, in the settings, wins). */
-    pickupCutoff: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be HH:MM' }).default('16:00'),
+    pickupCutoff: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be HH:MM' })
+      .default('16:00'),
     holidays: z
       .object({
         rules: z.array(z.enum(HOLIDAY_RULES)),

@@ -92,9 +92,7 @@ export function deprecationWarnings(raw: unknown): string[] {
   if (typeof raw !== 'object' || raw === null) return [];
   const components = (raw as { orderComponents?: unknown }).orderComponents;
   if (!Array.isArray(components)) return [];
-  const used = components
-    .map((component, index) => (component && typeof component === 'object' && 'palletDimensions' in component ? index : -1))
-    .filter((index) => index >= 0);
+  const used = components.map((component, index) => (component && typeof component === 'object' && 'palletDimensions' in component ? index : -1)).filter((index) => index >= 0);
   if (used.length === 0) return [];
   const fields = used.map((index) => `orderComponents[${index}].palletDimensions`).join(', ');
   // Written `message (field)`, like every violation the CLI prints.

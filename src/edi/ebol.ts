@@ -18,17 +18,7 @@ import type { Address, Shipment, Violation } from '../domain/schemas.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { CarrierFileResult } from './result.js';
 import type { EbolSettings } from './settings.js';
-import {
-  billToAddress,
-  billToField,
-  EBOL_PACKAGING_CODES,
-  hasHazmat,
-  localDeliveryDate,
-  packagingKind,
-  shipmentTotals,
-  splitNmfc,
-  usPhone,
-} from './shipmentFacts.js';
+import { billToAddress, billToField, EBOL_PACKAGING_CODES, hasHazmat, localDeliveryDate, packagingKind, shipmentTotals, splitNmfc, usPhone } from './shipmentFacts.js';
 import { dollars } from './x12Parts.js';
 
 export const EBOL_VERSION = '2.1.0';
@@ -272,7 +262,12 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
   if (shipment.declaredValue?.per === 'POUND') warnings.push('the declared value is per pound: eBOL 2.1 has only a total (shipmentTotals.declaredValue), left out');
 
   const billTo = billToAddress(shipment);
-  const billToAccount = shipment.freightChargeTerms.terms === 'THIRD_PARTY' ? settings.accounts.billTo : shipment.freightChargeTerms.terms === 'COLLECT' ? settings.accounts.consignee : settings.accounts.shipper;
+  const billToAccount =
+    shipment.freightChargeTerms.terms === 'THIRD_PARTY'
+      ? settings.accounts.billTo
+      : shipment.freightChargeTerms.terms === 'COLLECT'
+        ? settings.accounts.consignee
+        : settings.accounts.shipper;
   const request: EbolRequest = {
     bol: {
       function: 'Create',
@@ -289,7 +284,17 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
       ...(shipment.trailerNumber ? { trailerId: shipment.trailerNumber } : {}),
       bol: [shipment.bolNumber],
       ...(shipment.refNumber
-        ? { po: [{ number: shipment.refNumber, ...(totals.pieces ? { pieces: totals.pieces } : {}), weight: wholeUp(totals.poundsWeight), weightUnit: 'Pounds' as const, palletized: true }] }
+        ? {
+            po: [
+              {
+                number: shipment.refNumber,
+                ...(totals.pieces ? { pieces: totals.pieces } : {}),
+                weight: wholeUp(totals.poundsWeight),
+                weightUnit: 'Pounds' as const,
+                palletized: true,
+              },
+            ],
+          }
         : {}),
       ...(shipment.sealNumbers.length > 0 ? { additionalReferences: shipment.sealNumbers.map((seal) => ({ name: 'Seal Number', value: seal })) } : {}),
     },

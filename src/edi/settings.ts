@@ -53,12 +53,17 @@ export const x12InterchangeSettingsSchema = z
     usage: z.enum(['production', 'test'], { error: 'usage is production or test' }).default('production').meta({ description: 'ISA15: P or T' }),
     acknowledgmentRequested: z.boolean().default(false).meta({ description: 'ISA14: ask for a TA1 acknowledgment' }),
     separators: x12SeparatorsSchema.default({ element: '*', segment: '~', subElement: '>' }),
-    lineBreak: z.enum(['none', 'lf', 'crlf'], { error: 'lineBreak is none, lf or crlf' }).default('lf').meta({ description: 'Written after each segment terminator, for people reading the file' }),
+    lineBreak: z
+      .enum(['none', 'lf', 'crlf'], { error: 'lineBreak is none, lf or crlf' })
+      .default('lf')
+      .meta({ description: 'Written after each segment terminator, for people reading the file' }),
   })
   .superRefine((value, ctx) => {
     // GS02/GS03 default to the ISA ids and need 2 characters.
-    if (!value.applicationSenderCode && value.senderId.length === 1) ctx.addIssue({ code: 'custom', path: ['applicationSenderCode'], message: 'GS02 needs 2 characters: set applicationSenderCode or a longer senderId' });
-    if (!value.applicationReceiverCode && value.receiverId.length === 1) ctx.addIssue({ code: 'custom', path: ['applicationReceiverCode'], message: 'GS03 needs 2 characters: set applicationReceiverCode or a longer receiverId' });
+    if (!value.applicationSenderCode && value.senderId.length === 1)
+      ctx.addIssue({ code: 'custom', path: ['applicationSenderCode'], message: 'GS02 needs 2 characters: set applicationSenderCode or a longer senderId' });
+    if (!value.applicationReceiverCode && value.receiverId.length === 1)
+      ctx.addIssue({ code: 'custom', path: ['applicationReceiverCode'], message: 'GS03 needs 2 characters: set applicationReceiverCode or a longer receiverId' });
     for (const key of ['senderId', 'receiverId', 'applicationSenderCode', 'applicationReceiverCode'] as const) {
       const id = value[key];
       // An id with other characters already has its own issue.
@@ -83,7 +88,7 @@ export const ebolSettingsSchema = z
     accounts: z
       .object({ shipper: account, consignee: account, billTo: account })
       .default({})
-      .meta({ description: "Account numbers with the carrier, written as origin/destination/billTo.account" }),
+      .meta({ description: 'Account numbers with the carrier, written as origin/destination/billTo.account' }),
     emergencyContactName: z.string().trim().min(1).max(100).optional().meta({ description: "Name beside the shipment's emergency phone; default the shipper's name" }),
   })
   .meta({ description: 'eBOL 2.1 request settings' });

@@ -48,9 +48,34 @@ export const hasHazmat = (shipment: Shipment): boolean => shipment.orderComponen
 // Packaging: the shipment's free text ("cartons", "CTN", "Boxes") to the codes of each format.
 
 export type PackagingKind =
-  | 'bag' | 'bale' | 'barrel' | 'bin' | 'box' | 'bucket' | 'bundle' | 'can' | 'carton' | 'case' | 'coil'
-  | 'container' | 'crate' | 'cylinder' | 'drum' | 'jar' | 'kit' | 'loose' | 'package' | 'pail'
-  | 'pallet' | 'piece' | 'rack' | 'reel' | 'roll' | 'skid' | 'tote' | 'tube';
+  | 'bag'
+  | 'bale'
+  | 'barrel'
+  | 'bin'
+  | 'box'
+  | 'bucket'
+  | 'bundle'
+  | 'can'
+  | 'carton'
+  | 'case'
+  | 'coil'
+  | 'container'
+  | 'crate'
+  | 'cylinder'
+  | 'drum'
+  | 'jar'
+  | 'kit'
+  | 'loose'
+  | 'package'
+  | 'pail'
+  | 'pallet'
+  | 'piece'
+  | 'rack'
+  | 'reel'
+  | 'roll'
+  | 'skid'
+  | 'tote'
+  | 'tube';
 
 /** Words (singular, plural and the common 3-letter codes) for each kind. */
 const PACKAGING_WORDS: Record<PackagingKind, readonly string[]> = {
@@ -84,9 +109,7 @@ const PACKAGING_WORDS: Record<PackagingKind, readonly string[]> = {
   tube: ['tube', 'tubes', 'tbe'],
 };
 
-const KIND_BY_WORD = new Map<string, PackagingKind>(
-  Object.entries(PACKAGING_WORDS).flatMap(([kind, words]) => words.map((word) => [word, kind as PackagingKind] as const)),
-);
+const KIND_BY_WORD = new Map<string, PackagingKind>(Object.entries(PACKAGING_WORDS).flatMap(([kind, words]) => words.map((word) => [word, kind as PackagingKind] as const)));
 
 /** The kind named by a packaging text, or null when it names none we know. */
 export function packagingKind(text: string | null | undefined): PackagingKind | null {
@@ -96,18 +119,66 @@ export function packagingKind(text: string | null | undefined): PackagingKind | 
 
 /** X12 Packaging Form Code (element 211). */
 export const X12_PACKAGING_CODES: Record<PackagingKind, string> = {
-  bag: 'BAG', bale: 'BAL', barrel: 'BBL', bin: 'BIN', box: 'BOX', bucket: 'BXT', bundle: 'BDL', can: 'CAN',
-  carton: 'CTN', case: 'CAS', coil: 'COL', container: 'CNT', crate: 'CRT', cylinder: 'CYL', drum: 'DRM',
-  jar: 'JAR', kit: 'KIT', loose: 'LSE', package: 'PKG', pail: 'PAL', pallet: 'PLT', piece: 'PCS',
-  rack: 'RCK', reel: 'REL', roll: 'ROL', skid: 'SKD', tote: 'TBN', tube: 'TBE',
+  bag: 'BAG',
+  bale: 'BAL',
+  barrel: 'BBL',
+  bin: 'BIN',
+  box: 'BOX',
+  bucket: 'BXT',
+  bundle: 'BDL',
+  can: 'CAN',
+  carton: 'CTN',
+  case: 'CAS',
+  coil: 'COL',
+  container: 'CNT',
+  crate: 'CRT',
+  cylinder: 'CYL',
+  drum: 'DRM',
+  jar: 'JAR',
+  kit: 'KIT',
+  loose: 'LSE',
+  package: 'PKG',
+  pail: 'PAL',
+  pallet: 'PLT',
+  piece: 'PCS',
+  rack: 'RCK',
+  reel: 'REL',
+  roll: 'ROL',
+  skid: 'SKD',
+  tote: 'TBN',
+  tube: 'TBE',
 };
 
 /** eBOL 2.1 Packaging_Types / Handling_Unit_Types (note: pallet is PAT there, PAL is a pail). */
 export const EBOL_PACKAGING_CODES: Record<PackagingKind, string> = {
-  bag: 'BAG', bale: 'BAL', barrel: 'BBL', bin: 'BIN', box: 'BOX', bucket: 'BXT', bundle: 'BDL', can: 'CAN',
-  carton: 'CTN', case: 'CAS', coil: 'COL', container: 'CNT', crate: 'CRT', cylinder: 'CYL', drum: 'DRM',
-  jar: 'JAR', kit: 'KIT', loose: 'LSE', package: 'PKG', pail: 'PAL', pallet: 'PAT', piece: 'PCS',
-  rack: 'RCK', reel: 'REL', roll: 'ROL', skid: 'SKD', tote: 'TBN', tube: 'TBE',
+  bag: 'BAG',
+  bale: 'BAL',
+  barrel: 'BBL',
+  bin: 'BIN',
+  box: 'BOX',
+  bucket: 'BXT',
+  bundle: 'BDL',
+  can: 'CAN',
+  carton: 'CTN',
+  case: 'CAS',
+  coil: 'COL',
+  container: 'CNT',
+  crate: 'CRT',
+  cylinder: 'CYL',
+  drum: 'DRM',
+  jar: 'JAR',
+  kit: 'KIT',
+  loose: 'LSE',
+  package: 'PKG',
+  pail: 'PAL',
+  pallet: 'PAT',
+  piece: 'PCS',
+  rack: 'RCK',
+  reel: 'REL',
+  roll: 'ROL',
+  skid: 'SKD',
+  tote: 'TBN',
+  tube: 'TBE',
 };
 
 // ---------------------------------------------------------------------------------------------

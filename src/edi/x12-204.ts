@@ -68,7 +68,11 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
     handling[stop ?? 'shipment'].push(segment);
   }
   for (const [place, segments] of Object.entries(handling)) {
-    if (segments.length > MAX_AT5) writer.fail('accessorials', `a 204 has room for ${MAX_AT5} handling requirements (AT5) ${place === 'shipment' ? 'for the whole shipment' : `at the ${place} stop`}; this shipment needs ${segments.length}`);
+    if (segments.length > MAX_AT5)
+      writer.fail(
+        'accessorials',
+        `a 204 has room for ${MAX_AT5} handling requirements (AT5) ${place === 'shipment' ? 'for the whole shipment' : `at the ${place} stop`}; this shipment needs ${segments.length}`,
+      );
   }
 
   const notes = writer.pieces(shipment.specialInstructions, 'specialInstructions', 80, MAX_HEADING_NTE, `NTE02 (${MAX_HEADING_NTE} notes of 80)`);
@@ -95,7 +99,15 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
   };
 
   const body: X12Segment[] = [
-    ['B2', '', carrierScac(writer, shipment, 'a 204 load tender'), '', writer.text(shipment.bolNumber, 'bolNumber', { element: 'B204', max: 30, required: true }), '', PAYMENT_METHOD[shipment.freightChargeTerms.terms]],
+    [
+      'B2',
+      '',
+      carrierScac(writer, shipment, 'a 204 load tender'),
+      '',
+      writer.text(shipment.bolNumber, 'bolNumber', { element: 'B204', max: 30, required: true }),
+      '',
+      PAYMENT_METHOD[shipment.freightChargeTerms.terms],
+    ],
     ['B2A', shipment.status === 'CANCELLED' ? '01' : '00'],
     ...referenceSegments(writer, shipment, { bolNumber: true, pro: true }),
     ...handling.shipment,
@@ -107,7 +119,14 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       'L3',
       writer.decimal(totals.poundsWeight, 'orderComponents', 10, 'L301'),
       'G',
-      '', '', '', '', '', '', '', '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
       writer.integer(totals.pallets, 'orderComponents', 7, 'L311'),
       'L',
       '',
@@ -150,7 +169,9 @@ function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, w
       description.text,
       writer.text(component.nmfcCode, `${field}.nmfcCode`, { element: 'L503', max: 30 }),
       component.nmfcCode ? 'N' : '',
-      '', '', '',
+      '',
+      '',
+      '',
       'Z',
       component.freightClass,
     ],

@@ -52,9 +52,16 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
 
   // Each remark starts its own K1 (two pieces of 30); special instructions get what COD and the declared value leave.
   const { cod, declaredValue } = moneyNotes(shipment);
-  const moneyRemarks = ([['cod', cod], ['declaredValue', declaredValue]] as const).filter((entry): entry is readonly ['cod' | 'declaredValue', string] => entry[1] !== null);
+  const moneyRemarks = (
+    [
+      ['cod', cod],
+      ['declaredValue', declaredValue],
+    ] as const
+  ).filter((entry): entry is readonly ['cod' | 'declaredValue', string] => entry[1] !== null);
   const remarks = [
-    ...pairs(writer.pieces(shipment.specialInstructions, 'specialInstructions', 30, (MAX_K1 - moneyRemarks.length) * 2, `K101/K102 (${MAX_K1 - moneyRemarks.length} remarks of 2 x 30)`)),
+    ...pairs(
+      writer.pieces(shipment.specialInstructions, 'specialInstructions', 30, (MAX_K1 - moneyRemarks.length) * 2, `K101/K102 (${MAX_K1 - moneyRemarks.length} remarks of 2 x 30)`),
+    ),
     ...moneyRemarks.flatMap(([field, note]) => pairs(writer.pieces(note, field, 30, 2, 'K101/K102'))),
   ];
 
@@ -67,7 +74,9 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
       x12Date(shipment.pickupDate),
       '',
       writer.text(shipment.proNumber, 'proNumber', { element: 'BOL06', max: 30 }),
-      '', '', '',
+      '',
+      '',
+      '',
       shipment.cod ? (shipment.cod.feeTerms === 'PREPAID' ? 'PP' : 'CC') : '',
     ],
     ['B2A', shipment.status === 'CANCELLED' ? '01' : '00'],

@@ -51,7 +51,10 @@ export class X12ElementWriter {
     if (value === null || value === undefined) return '';
     const converted = toX12Text(value);
     if (!converted.ok) {
-      this.fail(field, `${converted.unwritable.map((character) => JSON.stringify(character)).join(', ')} cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)`);
+      this.fail(
+        field,
+        `${converted.unwritable.map((character) => JSON.stringify(character)).join(', ')} cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)`,
+      );
       return '';
     }
     for (const [key, role] of SEPARATOR_ROLES) {
@@ -165,12 +168,7 @@ const pad2 = (value: number) => String(value).padStart(2, '0');
  * One interchange (ISA ... IEA) holding one functional group with one transaction set, written
  * with the settings' separators and ids. `createdAt` gives the ISA/GS date and time (UTC).
  */
-export function writeX12Interchange(input: {
-  settings: X12InterchangeSettings;
-  control: X12ControlNumbers;
-  createdAt: Date;
-  body: X12TransactionSetBody;
-}): string {
+export function writeX12Interchange(input: { settings: X12InterchangeSettings; control: X12ControlNumbers; createdAt: Date; body: X12TransactionSetBody }): string {
   const { settings, control, createdAt, body } = input;
   checkControlNumber('interchangeControlNumber', control.interchangeControlNumber);
   checkControlNumber('groupControlNumber', control.groupControlNumber);
@@ -204,7 +202,17 @@ export function writeX12Interchange(input: {
   const transactionSet: X12Segment[] = [['ST', body.transactionSetId, transactionSetControlNumber], ...body.segments];
   const segments: X12Segment[] = [
     isa,
-    ['GS', body.functionalId, settings.applicationSenderCode ?? settings.senderId, settings.applicationReceiverCode ?? settings.receiverId, date8, time4, String(control.groupControlNumber), 'X', '004010'],
+    [
+      'GS',
+      body.functionalId,
+      settings.applicationSenderCode ?? settings.senderId,
+      settings.applicationReceiverCode ?? settings.receiverId,
+      date8,
+      time4,
+      String(control.groupControlNumber),
+      'X',
+      '004010',
+    ],
     ...transactionSet,
     // SE01 counts the segments of the set, ST and SE included.
     ['SE', String(transactionSet.length + 1), transactionSetControlNumber],
@@ -258,9 +266,7 @@ export interface X12Issue {
   segment?: string;
 }
 
-export type X12TokenizeResult =
-  | { ok: true; delimiters: X12Delimiters; segments: X12ReadSegment[]; warnings: X12Issue[] }
-  | { ok: false; errors: X12Issue[] };
+export type X12TokenizeResult = { ok: true; delimiters: X12Delimiters; segments: X12ReadSegment[]; warnings: X12Issue[] } | { ok: false; errors: X12Issue[] };
 
 /** Element `position` (1-based, as in "SE01") of a segment; '' when absent. */
 export function elementOf(segment: X12ReadSegment, position: number): string {
@@ -306,7 +312,10 @@ export function tokenizeX12(input: string): X12TokenizeResult {
   const issueAt = (offset: number, message: string, segment?: string): X12Issue => ({ message, ...positionOf(offset), ...(segment ? { segment } : {}) });
 
   if (!text.startsWith('ISA', start)) {
-    return { ok: false, errors: [issueAt(start, start >= text.length ? 'the file is empty: an interchange starts with an ISA segment' : 'an interchange starts with an ISA segment')] };
+    return {
+      ok: false,
+      errors: [issueAt(start, start >= text.length ? 'the file is empty: an interchange starts with an ISA segment' : 'an interchange starts with an ISA segment')],
+    };
   }
   const element = text[start + 3];
   if (element === undefined || /[A-Za-z0-9\s]/.test(element)) {
@@ -317,7 +326,10 @@ export function tokenizeX12(input: string): X12TokenizeResult {
     const next = text.indexOf(element, cursor + 1);
     const lineBreak = text.slice(cursor + 1, next === -1 ? undefined : next).search(LINE_BREAK);
     if (next === -1 || lineBreak !== -1) {
-      return { ok: false, errors: [issueAt(start, `truncated ISA: an ISA segment has ${ISA_ELEMENT_COUNT} elements and is ${ISA_LENGTH} characters, this one ends after ${count} elements`, 'ISA')] };
+      return {
+        ok: false,
+        errors: [issueAt(start, `truncated ISA: an ISA segment has ${ISA_ELEMENT_COUNT} elements and is ${ISA_LENGTH} characters, this one ends after ${count} elements`, 'ISA')],
+      };
     }
     cursor = next;
   }
@@ -327,7 +339,10 @@ export function tokenizeX12(input: string): X12TokenizeResult {
     return { ok: false, errors: [issueAt(start, `truncated ISA: an ISA segment is ${ISA_LENGTH} characters, this one ends after ${text.length - start}`, 'ISA')] };
   }
   if (/[A-Za-z0-9 ]/.test(segment) || segment === element || segment === subElement || subElement === element) {
-    return { ok: false, errors: [issueAt(start, `the ISA does not end with a segment terminator after ISA16 (found ${JSON.stringify(segment)}): the ISA is damaged or truncated`, 'ISA')] };
+    return {
+      ok: false,
+      errors: [issueAt(start, `the ISA does not end with a segment terminator after ISA16 (found ${JSON.stringify(segment)}): the ISA is damaged or truncated`, 'ISA')],
+    };
   }
   const warnings: X12Issue[] = [];
   const isaLength = cursor + 3 - start;
@@ -349,7 +364,13 @@ export function tokenizeX12(input: string): X12TokenizeResult {
     const parts = raw.split(element);
     const tag = parts[0]!;
     if (end === -1) {
-      errors.push(issueAt(offset, `the file ends inside the segment ${JSON.stringify(raw.slice(0, 40))}: no segment terminator ${JSON.stringify(segment)} after it`, /^[A-Z][A-Z0-9]{1,2}$/.test(tag) ? tag : undefined));
+      errors.push(
+        issueAt(
+          offset,
+          `the file ends inside the segment ${JSON.stringify(raw.slice(0, 40))}: no segment terminator ${JSON.stringify(segment)} after it`,
+          /^[A-Z][A-Z0-9]{1,2}$/.test(tag) ? tag : undefined,
+        ),
+      );
       break;
     }
     if (!/^[A-Z][A-Z0-9]{1,2}$/.test(tag)) {

@@ -22,10 +22,7 @@ export function partySegments(writer: X12ElementWriter, code: PartyCode, address
   const name = writer.pieces(address.name, `${field}.name`, 60, 3, 'N102 and N201/N202');
   segments.push(['N1', code, name[0] ?? '']);
   if (name.length > 1) segments.push(['N2', name[1]!, name[2] ?? '']);
-  const streets = [
-    ...writer.pieces(address.street1, `${field}.street1`, 55, 2, 'N301/N302'),
-    ...writer.pieces(address.street2, `${field}.street2`, 55, 2, 'N301/N302'),
-  ];
+  const streets = [...writer.pieces(address.street1, `${field}.street1`, 55, 2, 'N301/N302'), ...writer.pieces(address.street2, `${field}.street2`, 55, 2, 'N301/N302')];
   for (let index = 0; index < streets.length; index += 2) segments.push(['N3', streets[index]!, streets[index + 1] ?? '']);
   segments.push([
     'N4',
@@ -137,9 +134,19 @@ export function hazmatSegments(writer: X12ElementWriter, shipment: Shipment, com
     [
       'LH1',
       byPieces ? 'PC' : 'PL',
-      writer.integer(byPieces ? component.pieceCount! : component.palletCount, byPieces ? `orderComponents[${index}].pieceCount` : `orderComponents[${index}].palletCount`, 7, 'LH102'),
+      writer.integer(
+        byPieces ? component.pieceCount! : component.palletCount,
+        byPieces ? `orderComponents[${index}].pieceCount` : `orderComponents[${index}].palletCount`,
+        7,
+        'LH102',
+      ),
       writer.text(hazmat.unNumber, `${field}.unNumber`, { element: 'LH103', min: 6, max: 6, required: true }),
-      '', '', '', '', '', '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
       hazmat.packingGroup ?? '',
     ],
     ['LH2', writer.text(hazmat.hazardClass, `${field}.hazardClass`, { element: 'LH201', max: 30, required: true }), 'P'],

@@ -193,7 +193,13 @@ async function linkOrRename(temp: string, target: string): Promise<void> {
   } catch (error) {
     const code = codeOf(error);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS' && code !== 'EMLINK') throw error;
-    if (await fs.promises.lstat(target).then(() => true, () => false)) throw errorWithCode(`${target} exists`, 'EEXIST');
+    if (
+      await fs.promises.lstat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw errorWithCode(`${target} exists`, 'EEXIST');
     await fs.promises.rename(temp, target);
     return;
   }
@@ -247,11 +253,9 @@ export class DurableFileWriter {
 
   static async open(file: string, options: DurableWriteOptions = {}): Promise<DurableFileWriter> {
     const temp = temporaryPathFor(file);
-    const fd = await new Promise<number>((resolve, reject) => fs.open(temp, 'wx', (error, opened) => (error ? reject(error) : resolve(opened)))).catch(
-      (error: unknown) => {
-        throw new FileWriteError(file, codeOf(error), describeFileError(error));
-      },
-    );
+    const fd = await new Promise<number>((resolve, reject) => fs.open(temp, 'wx', (error, opened) => (error ? reject(error) : resolve(opened)))).catch((error: unknown) => {
+      throw new FileWriteError(file, codeOf(error), describeFileError(error));
+    });
     return new DurableFileWriter(file, temp, fd, options.whenExists ?? 'replace');
   }
 

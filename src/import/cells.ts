@@ -27,7 +27,9 @@ export function readNumberCell(text: string, delimiter = ','): CellReading<numbe
   const usStyle = delimiter === ',';
   if (DECIMAL.test(text)) {
     if (!usStyle && THREE_DECIMALS.test(text)) {
-      return { problem: `in ${delimiterName(delimiter)} file "${text}" may be ${Number(text)} or ${text.replace(/^[+-]/, '').replace('.', '')} (a thousands point); write it without a thousands separator` };
+      return {
+        problem: `in ${delimiterName(delimiter)} file "${text}" may be ${Number(text)} or ${text.replace(/^[+-]/, '').replace('.', '')} (a thousands point); write it without a thousands separator`,
+      };
     }
     // "1e400" is not a number JSON can carry: passed on as text, the schema names it in both modes.
     return { value: Number.isFinite(Number(text)) ? Number(text) : text };
@@ -139,7 +141,10 @@ export function readFreightTermsCell(text: string): CellReading<string> {
 
 /** A packing group as people write it: II, PG II, 2; the roman numeral is what the schema and the BOL take. */
 export function readPackingGroupCell(text: string): CellReading<string> {
-  const bare = text.trim().toUpperCase().replace(/^PG\s*/, '');
+  const bare = text
+    .trim()
+    .toUpperCase()
+    .replace(/^PG\s*/, '');
   const roman = ({ '1': 'I', '2': 'II', '3': 'III' } as Record<string, string>)[bare] ?? bare;
   return { value: roman };
 }
@@ -157,7 +162,6 @@ export function readTimeCell(text: string): CellReading<string> {
   }
   return { value: `${String(hour).padStart(2, '0')}:${minute}` };
 }
-
 
 export function clip(text: string, width = 40): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;

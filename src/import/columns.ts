@@ -89,7 +89,23 @@ export interface ColumnAliases {
 export const COLUMN_ALIASES: ReadonlyArray<ColumnAliases> = [
   {
     column: 'refNumber',
-    aliases: ['Ref', 'Ref #', 'Reference', 'Reference Number', 'PO', 'PO #', 'PO Number', 'PO No', 'Purchase Order', 'Customer PO', 'Customer Reference', 'Order Number', 'Order #', 'Order No', 'Sales Order'],
+    aliases: [
+      'Ref',
+      'Ref #',
+      'Reference',
+      'Reference Number',
+      'PO',
+      'PO #',
+      'PO Number',
+      'PO No',
+      'Purchase Order',
+      'Customer PO',
+      'Customer Reference',
+      'Order Number',
+      'Order #',
+      'Order No',
+      'Sales Order',
+    ],
   },
   { column: 'shipmentKey', aliases: ['Shipment Key'] },
   { column: 'pickupDate', aliases: ['Pickup Date', 'Pick Up Date', 'Ship Date', 'Shipping Date', 'Ready Date'] },
@@ -97,7 +113,21 @@ export const COLUMN_ALIASES: ReadonlyArray<ColumnAliases> = [
   { column: 'specialInstructions', aliases: ['Instructions', 'Special Instructions', 'Delivery Instructions', 'Shipping Instructions', 'BOL Instructions'] },
   {
     column: 'palletCount',
-    aliases: ['Pallets', 'Pallet Count', 'Pallet Qty', 'Pallet Quantity', '# Pallets', 'No of Pallets', 'Number of Pallets', 'Handling Units', 'Handling Unit Count', 'HU', 'HU Count', 'Skids', 'Skid Count'],
+    aliases: [
+      'Pallets',
+      'Pallet Count',
+      'Pallet Qty',
+      'Pallet Quantity',
+      '# Pallets',
+      'No of Pallets',
+      'Number of Pallets',
+      'Handling Units',
+      'Handling Unit Count',
+      'HU',
+      'HU Count',
+      'Skids',
+      'Skid Count',
+    ],
   },
   { column: 'poundsWeight', aliases: ['Weight', 'Weight (lbs)', 'Gross Weight', 'Total Weight', 'Wt', 'Gross Wt', 'Lbs', 'Pounds'] },
   { column: 'length', aliases: ['L', 'Len', 'Length (in)'] },
@@ -155,7 +185,16 @@ export interface RefusedHeader {
   message: string;
 }
 
-const SHIP_FROM_EXAMPLE: Partial<Record<AddressField, string>> = { name: 'Name', street1: 'Address', street2: 'Address 2', state: 'State', postalCode: 'Zip', countryCode: 'Country', contactName: 'Contact', phone: 'Phone' };
+const SHIP_FROM_EXAMPLE: Partial<Record<AddressField, string>> = {
+  name: 'Name',
+  street1: 'Address',
+  street2: 'Address 2',
+  state: 'State',
+  postalCode: 'Zip',
+  countryCode: 'Country',
+  contactName: 'Contact',
+  phone: 'Phone',
+};
 
 export const REFUSED_HEADERS: ReadonlyArray<RefusedHeader> = [
   { names: ['Class', 'Freight Class', 'NMFC Class', 'Density'], message: 'the freight class is computed from the weight and dimensions (density); remove the column' },
@@ -192,7 +231,8 @@ export const REFUSED_HEADERS: ReadonlyArray<RefusedHeader> = [
   }),
   {
     names: ['Hazmat', 'HM', 'H.M.', 'Hazardous', 'Dangerous Goods', 'DG'],
-    message: 'a hazardous line needs its basic description: give UN Number (unNumber), Proper Shipping Name (properShippingName), Hazard Class (hazardClass) and Packing Group (packingGroup) columns',
+    message:
+      'a hazardous line needs its basic description: give UN Number (unNumber), Proper Shipping Name (properShippingName), Hazard Class (hazardClass) and Packing Group (packingGroup) columns',
   },
   {
     names: ['Customer', 'Customer Name', 'Customer Address', 'Customer City', 'Customer State', 'Customer Zip'],
@@ -202,7 +242,10 @@ export const REFUSED_HEADERS: ReadonlyArray<RefusedHeader> = [
 
 /** Units a header may name: the ones the column is in are accepted, the others refused. */
 const WEIGHT_UNITS = { accepted: ['lbs', 'lb', 'pounds', 'pound'], refused: ['kilograms', 'kilogram', 'kilos', 'kgs', 'kg', 'grams', 'g', 'tonnes', 'tons'] };
-const LENGTH_UNITS = { accepted: ['inches', 'inch', 'in'], refused: ['centimeters', 'centimetres', 'millimeters', 'millimetres', 'meters', 'metres', 'cm', 'mm', 'm', 'feet', 'ft'] };
+const LENGTH_UNITS = {
+  accepted: ['inches', 'inch', 'in'],
+  refused: ['centimeters', 'centimetres', 'millimeters', 'millimetres', 'meters', 'metres', 'cm', 'mm', 'm', 'feet', 'ft'],
+};
 const UNIT_MESSAGES = {
   weight: (unit: string) => `weights are in pounds, not ${unit}; convert the column to pounds and name it Weight (lbs)`,
   length: (unit: string, column: string) => `dimensions are in inches, not ${unit}; convert the column to inches and name it ${capitalise(column)} (in)`,
@@ -265,7 +308,10 @@ export function matchHeader(cell: string): HeaderMatch {
 
 /** `Weight (lbs)`, `Length in`, `Gross Weight (kg)`: the column without its unit, and the unit checked. */
 function matchWithUnit(name: string): HeaderMatch {
-  for (const [kind, units] of [['weight', WEIGHT_UNITS], ['length', LENGTH_UNITS]] as const) {
+  for (const [kind, units] of [
+    ['weight', WEIGHT_UNITS],
+    ['length', LENGTH_UNITS],
+  ] as const) {
     for (const unit of [...units.accepted, ...units.refused].sort((a, b) => b.length - a.length)) {
       if (!name.endsWith(unit) || name.length === unit.length) continue;
       // "Width (in inches)": the unit, then the word "in".
@@ -333,9 +379,7 @@ export function resolveHeader(cells: string[]): HeaderResult {
   }
   const problems: string[] = [];
   if (unknown.length > 0) {
-    problems.push(
-      `unknown column${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${clipName(name)}"${suggestion(name)}`).join(', ')}`,
-    );
+    problems.push(`unknown column${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${clipName(name)}"${suggestion(name)}`).join(', ')}`);
   }
   problems.push(...refused, ...duplicates);
   const missing: string[] = [];

@@ -263,7 +263,7 @@ async function firstNonAsciiLine(path: string): Promise<Buffer | undefined> {
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(SCAN_BYTES);
-    for (let position = 0; ; ) {
+    for (let position = 0; ;) {
       const { bytesRead } = await handle.read(buffer, 0, SCAN_BYTES, position);
       if (bytesRead === 0) return undefined;
       const chunk = buffer.subarray(0, bytesRead);
@@ -319,7 +319,9 @@ function headText(head: Buffer, detected: DetectedEncoding): string {
     case 'utf16le':
       return body.toString('utf16le');
     case 'utf16be':
-      return Buffer.from(body.subarray(0, body.length - (body.length % 2))).swap16().toString('utf16le');
+      return Buffer.from(body.subarray(0, body.length - (body.length % 2)))
+        .swap16()
+        .toString('utf16le');
   }
 }
 
@@ -351,8 +353,7 @@ const CSV_PROBLEMS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted value is never closed (a missing ")',
   CSV_INVALID_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
   CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
-  CSV_INVALID_OPENING_QUOTE:
-    'a quote in the middle of an unquoted value; quote the whole value and write the quote as "" (a text cell such as ="02134" is written "=""02134""")',
+  CSV_INVALID_OPENING_QUOTE: 'a quote in the middle of an unquoted value; quote the whole value and write the quote as "" (a text cell such as ="02134" is written "=""02134""")',
   CSV_MAX_RECORD_SIZE: `a row longer than ${MAX_RECORD_BYTES / 1024} KB (is a quote left open?)`,
 };
 

@@ -160,12 +160,7 @@ interface ScanState {
   warnings: number;
 }
 
-export async function importShipments(
-  api: ShipperApi,
-  locations: LocationResolver,
-  options: ImportOptions,
-  listener: ImportListener = {},
-): Promise<ImportSummary> {
+export async function importShipments(api: ShipperApi, locations: LocationResolver, options: ImportOptions, listener: ImportListener = {}): Promise<ImportSummary> {
   const { file } = options;
   const dryRun = Boolean(options.dryRun);
   const skipInvalid = Boolean(options.skipInvalid);
@@ -285,7 +280,8 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       listener.progress?.({ phase, done: context.fileSize, total: context.fileSize, shipments: state.summary.shipments });
       if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(`... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`);
       state.fileHash = reading.digest();
-    } else if (reading.digest() !== state.fileHash) listener.warning?.(`${options.file} changed while it was being imported; import it again to check that every shipment is booked`);
+    } else if (reading.digest() !== state.fileHash)
+      listener.warning?.(`${options.file} changed while it was being imported; import it again to check that every shipment is booked`);
     state.summary.rejectsFile = (await state.rejects?.commit()) ?? null;
     return state;
   } catch (error) {
@@ -362,7 +358,9 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
   const prices = context.dryRun || !context.skipInvalid;
   if (!prices || valid.length === 0) return;
   // With their keys: shipments an earlier import booked come back as such, not as duplicates of themselves.
-  const { data: { items: outcomes } } = await context.api.previewShipments({
+  const {
+    data: { items: outcomes },
+  } = await context.api.previewShipments({
     items: valid.map((prepared, index) => ({ request: withPolicy(prepared.request, context), idempotencyKey: keys[index] })),
   });
   for (const [index, outcome] of outcomes.entries()) {
@@ -400,7 +398,10 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
   for (const prepared of invalid) await reject(state, prepared.group, prepared.violations);
   if (valid.length === 0) return;
 
-  const { data: { items: outcomes }, warnings } = await context.api.createShipments({
+  const {
+    data: { items: outcomes },
+    warnings,
+  } = await context.api.createShipments({
     items: valid.map((prepared) => ({ request: withPolicy(prepared.request, context), idempotencyKey: state.keys.get(prepared) })),
   });
   for (const prepared of chunk) state.keys.delete(prepared);

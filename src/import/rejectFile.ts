@@ -56,10 +56,7 @@ export class RejectFile {
     const firstBad = violations[0]?.line ?? group.rows[0]!.line;
     for (const row of group.rows) {
       const own = violations.filter((violation) => violation.line === row.line);
-      const reason =
-        own.length > 0
-          ? own.map(describeViolation).join('; ')
-          : `not imported: line ${firstBad} of the same shipment is invalid`;
+      const reason = own.length > 0 ? own.map(describeViolation).join('; ') : `not imported: line ${firstBad} of the same shipment is invalid`;
       const cells = [...row.cells];
       cells[this.reasonPosition] = reason;
       await this.writer.write(this.line(cells));

@@ -26,15 +26,13 @@ import { headerName, lineOf, locateViolations, sortViolations, type SourceNotes 
 
 import { cellOf, type CsvRow, type CsvViolation, type CsvWarning, type RowGroup } from './rows.js';
 
-
 /**
  * The request a group of rows makes, as the API will receive it (cells as spreadsheets write them
  * made plain: `"1,200"` is 1200, `2134` is `02134`, `11/27/26` is `2026-11-27`; otherwise as typed:
  * the API's schema judges them), or the problems found before it could be sent.
  */
 export type PreparedShipment =
-  | { ok: true; group: RowGroup; request: Record<string, unknown>; warnings: CsvWarning[] }
-  | { ok: false; group: RowGroup; violations: CsvViolation[]; warnings: CsvWarning[] };
+  { ok: true; group: RowGroup; request: Record<string, unknown>; warnings: CsvWarning[] } | { ok: false; group: RowGroup; violations: CsvViolation[]; warnings: CsvWarning[] };
 
 /** What reading cells depends on besides the rows. */
 export interface CellContext {
@@ -74,8 +72,6 @@ export async function* groupRows(rows: AsyncIterable<CsvRow>, header: CsvHeader)
   }
   if (current.length > 0) yield { rows: current };
 }
-
-
 
 export async function prepareShipment(group: RowGroup, header: CsvHeader, locations: LocationResolver, context: CellContext = {}): Promise<PreparedShipment> {
   const delimiter = context.delimiter ?? ',';
@@ -147,7 +143,12 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   if (accessorials) {
     request.accessorials = accessorials
       .split('|')
-      .map((code) => code.trim().toUpperCase().replace(/[\s-]+/g, '_'))
+      .map((code) =>
+        code
+          .trim()
+          .toUpperCase()
+          .replace(/[\s-]+/g, '_'),
+      )
       .filter(Boolean);
   }
 
@@ -266,7 +267,9 @@ function readCarrierFields(request: Record<string, unknown>, value: (column: str
     // "2.50/lb" is per pound, as --declared-value takes it.
     const [amount, per] = declared.split('/');
     const perPound = per !== undefined && /^\s*(lb|lbs|pound)\s*$/i.test(per);
-    const cents = cell('declaredValue', () => (per !== undefined && !perPound ? { problem: `"${clip(declared)}": per lb or per shipment, e.g. 2.50/lb` } : readDollarsCell(amount!, delimiter)));
+    const cents = cell('declaredValue', () =>
+      per !== undefined && !perPound ? { problem: `"${clip(declared)}": per lb or per shipment, e.g. 2.50/lb` } : readDollarsCell(amount!, delimiter),
+    );
     if (cents !== undefined) request.declaredValue = { amountInCents: cents, per: perPound ? 'POUND' : 'SHIPMENT' };
   }
   const cod = cell('codAmount', (text) => readDollarsCell(text, delimiter));

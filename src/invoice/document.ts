@@ -113,7 +113,9 @@ export class FlowDocument {
       pairs.slice(start, start + columns).forEach(([label, value], index) => {
         const x = this.left + index * columnWidth;
         this.page.text(this.text(label).toUpperCase(), x, this.y, SIZE.label, { color: 'accent' });
-        this.page.text(truncateToWidth(this.text(value) || '-', columnWidth - PAD * 2, SIZE.body, true, this.metrics), x, this.y + SIZE.label * LINE_SPACING, SIZE.body, { bold: true });
+        this.page.text(truncateToWidth(this.text(value) || '-', columnWidth - PAD * 2, SIZE.body, true, this.metrics), x, this.y + SIZE.label * LINE_SPACING, SIZE.body, {
+          bold: true,
+        });
       });
       this.y += rowHeight;
     }
@@ -125,7 +127,11 @@ export class FlowDocument {
     const boxWidth = (this.width - gap * (boxes.length - 1)) / boxes.length;
     const inner = boxWidth - PAD * 2;
     const wrapped = boxes.map((box) =>
-      box.lines.flatMap((line, index) => wrapText(this.text(line), inner, SIZE.body, Boolean(box.boldFirst) && index === 0, this.metrics).slice(0, 3).map((text) => ({ text, bold: Boolean(box.boldFirst) && index === 0 }))),
+      box.lines.flatMap((line, index) =>
+        wrapText(this.text(line), inner, SIZE.body, Boolean(box.boldFirst) && index === 0, this.metrics)
+          .slice(0, 3)
+          .map((text) => ({ text, bold: Boolean(box.boldFirst) && index === 0 })),
+      ),
     );
     const barHeight = SIZE.label * LINE_SPACING + 3;
     const height = barHeight + Math.max(1, ...wrapped.map((lines) => lines.length)) * SIZE.body * LINE_SPACING + PAD * 2;

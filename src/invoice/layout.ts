@@ -52,7 +52,16 @@ export function invoiceRows(invoice: Invoice): TableRow[] {
   );
   const { totals } = invoice;
   rows.push({
-    cells: ['', 'Total', '', '', formatQuantity(totals.palletCount), piecesKnown(invoice) ? formatQuantity(totals.pieceCount) : '', formatQuantity(totals.poundsWeight), formatMoney(totals.totalInCents)],
+    cells: [
+      '',
+      'Total',
+      '',
+      '',
+      formatQuantity(totals.palletCount),
+      piecesKnown(invoice) ? formatQuantity(totals.pieceCount) : '',
+      formatQuantity(totals.poundsWeight),
+      formatMoney(totals.totalInCents),
+    ],
     bold: true,
     ruleAbove: true,
     shaded: true,

@@ -15,7 +15,10 @@ const PALETTE: Record<ColorRole, RGB> = { text: BLACK, accent: BLACK, headerFill
 
 export async function renderLabelsPdf(shipment: Shipment, layout: LabelLayout, fonts: LoadedFonts): Promise<Uint8Array> {
   const { doc, regular, bold } = await createPdfDocument(fonts, `labels ${shipment.bolNumber}`);
-  const barcodes = await embedBarcodes(doc, layout.labels.flatMap((label) => label.ops));
+  const barcodes = await embedBarcodes(
+    doc,
+    layout.labels.flatMap((label) => label.ops),
+  );
   for (const label of layout.labels) {
     const page = doc.addPage([layout.pageWidth, layout.pageHeight]);
     drawPage(page, label.ops, { regular, bold, barcodes, logo: null, palette: PALETTE });

@@ -104,9 +104,11 @@ function forPdfLib(font: Font): Font {
           encodedSubsets.set(key, encoded);
         }
         const bytes = encoded;
-        return Readable.from((async function* () {
-          yield await bytes;
-        })()) as unknown as ReturnType<Subset['encodeStream']>;
+        return Readable.from(
+          (async function* () {
+            yield await bytes;
+          })(),
+        ) as unknown as ReturnType<Subset['encodeStream']>;
       },
     };
   };
@@ -135,12 +137,7 @@ function encodeSubset(subset: Subset): Promise<Uint8Array> {
 
 /** Joiners and variation selectors: they have nothing to draw once their cluster is replaced or kept. */
 function isDefaultIgnorable(codePoint: number): boolean {
-  return (
-    codePoint === 0x200d ||
-    codePoint === 0x200c ||
-    (codePoint >= 0xfe00 && codePoint <= 0xfe0f) ||
-    (codePoint >= 0xe0000 && codePoint <= 0xe01ef)
-  );
+  return codePoint === 0x200d || codePoint === 0x200c || (codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0000 && codePoint <= 0xe01ef);
 }
 
 export function fontMetrics(regular: Font, bold: Font): TextMetrics {

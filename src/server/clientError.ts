@@ -34,7 +34,13 @@ export function answerClientErrors(server: Server): void {
       status,
       detail: status === 400 ? 'the request is not HTTP/1.1 that this server reads (its method, request line or headers)' : title.toLowerCase(),
     });
-    const lines = [`HTTP/1.1 ${status} ${title}`, `content-type: ${PROBLEM_TYPE}; charset=utf-8`, `content-length: ${Buffer.byteLength(body)}`, 'cache-control: no-store', 'connection: close'];
+    const lines = [
+      `HTTP/1.1 ${status} ${title}`,
+      `content-type: ${PROBLEM_TYPE}; charset=utf-8`,
+      `content-length: ${Buffer.byteLength(body)}`,
+      'cache-control: no-store',
+      'connection: close',
+    ];
     // The answer to a HEAD has no body, even when its request line is what failed.
     const head = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1').startsWith('HEAD ') ?? false;
     socket.end(`${lines.join('\r\n')}\r\n\r\n${head ? '' : body}`, () => socket.destroy());

@@ -117,8 +117,7 @@ export function jsonErrorOffset(text: string): number | undefined {
         }
         continue;
       }
-      const error =
-        c === 0x22 ? string() : c === 0x2d || isDigit(c) ? number() : c === 0x74 ? literal('true') : c === 0x66 ? literal('false') : c === 0x6e ? literal('null') : at;
+      const error = c === 0x22 ? string() : c === 0x2d || isDigit(c) ? number() : c === 0x74 ? literal('true') : c === 0x66 ? literal('false') : c === 0x6e ? literal('null') : at;
       if (error >= 0) return error;
       wantValue = false;
       continue;

@@ -25,7 +25,13 @@ interface Route {
 const ROUTES: Route[] = OPERATION_NAMES.map((operation): Route => {
   const spec = operations[operation];
   const source = spec.path.replace(/\{[^}]+\}/g, '([^/]+)');
-  return { operation, method: spec.method, pattern: new RegExp(`^${source}$`), params: spec.params, literals: spec.path.split('/').filter((part) => part && !part.startsWith('{')).length };
+  return {
+    operation,
+    method: spec.method,
+    pattern: new RegExp(`^${source}$`),
+    params: spec.params,
+    literals: spec.path.split('/').filter((part) => part && !part.startsWith('{')).length,
+  };
 }).sort((a, b) => b.literals - a.literals);
 
 function allowed(methods: string[]): string[] {
@@ -73,7 +79,13 @@ export function matchRoute(method: string, pathname: string, accept?: string): R
   // Only the routes of the most specific path shape (the most literal segments) answer this path.
   const best = matches.filter((match) => match.route.literals === matches[0]!.route.literals);
   const candidates = best.filter((match) => match.route.method === wanted);
-  const chosen = candidates.length > 1 ? negotiated(candidates.map((match) => match.route), accept) : candidates[0]?.route;
+  const chosen =
+    candidates.length > 1
+      ? negotiated(
+          candidates.map((match) => match.route),
+          accept,
+        )
+      : candidates[0]?.route;
   const hit = candidates.find((match) => match.route === chosen);
   if (!hit) return { kind: 'method-not-allowed', allow: allowed(best.map((match) => match.route.method)) };
   const bad = hit.values.findIndex((value) => !SAFE_ID.test(value));

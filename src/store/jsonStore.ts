@@ -277,7 +277,6 @@ class RecordCache {
   }
 }
 
-
 /**
  * Group commit for directory syncs: a rename is durable once its directory is synced, and one sync
  * covers every rename before it. A caller whose rename finished while a sync runs waits for the

@@ -7,9 +7,7 @@ import { z } from 'zod';
 import { addressSchema, type Address, type AddressInput } from '../domain/schemas.js';
 import { JsonStore } from './jsonStore.js';
 
-export const locationNameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'location names are letters, digits, - and _ (at most 64)' });
+export const locationNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'location names are letters, digits, - and _ (at most 64)' });
 
 export const savedLocationSchema = z.object({ name: locationNameSchema, address: addressSchema });
 export type SavedLocation = z.output<typeof savedLocationSchema>;

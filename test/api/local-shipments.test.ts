@@ -123,14 +123,7 @@ describe('LocalApi.createShipment without a quote', () => {
     expect(problem.status).toBe(400);
     expect(problem.problem.title).toBe('Constraint Violation');
     expect(problem.problem.violations?.map((violation) => violation.field).sort()).toEqual(
-      [
-        'consignee.state',
-        'orderComponents[0].description',
-        'orderComponents[0].freightClass',
-        'orderComponents[0].pieceCount',
-        'refNumber',
-        'shipper.postalCode',
-      ].sort(),
+      ['consignee.state', 'orderComponents[0].description', 'orderComponents[0].freightClass', 'orderComponents[0].pieceCount', 'refNumber', 'shipper.postalCode'].sort(),
     );
     expect(await files('shipments')).toEqual([]);
     expect(await files('counters')).toEqual([]);
@@ -148,9 +141,7 @@ describe('numbers', () => {
   it('never repeat, in one process or across API instances on one store booking at the same time', async () => {
     const first = apiAt(store.dir).api;
     const second = apiAt(store.dir).api;
-    const results = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => (index % 2 ? first : second).createShipment(shipmentRequest({ refNumber: `PO-${index}` }))),
-    );
+    const results = await Promise.all(Array.from({ length: 12 }, (_, index) => (index % 2 ? first : second).createShipment(shipmentRequest({ refNumber: `PO-${index}` }))));
     const orderNumbers = results.map((result) => result.data.orderNumber);
     expect(new Set(orderNumbers).size).toBe(12);
     expect([...orderNumbers].sort()).toEqual(Array.from({ length: 12 }, (_, index) => `SO-${String(index + 1).padStart(6, '0')}`));
@@ -168,7 +159,18 @@ describe('single bookings at the same time (group commit)', () => {
         : api.createShipment(shipmentRequest({ refNumber: index === 7 ? 'PO-1' : `PO-${index}` }), { idempotencyKey: index === 1 || index === 7 ? 'same-key' : undefined }),
     );
     const settled = await Promise.allSettled(calls);
-    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(settled.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
     const rejected = (settled[4] as PromiseRejectedResult).reason as ProblemError;
     expect(rejected.problem.violations?.map((violation) => violation.field)).toEqual(['orderComponents[0].pieceCount']);
     const booked = settled.flatMap((result, index) => (result.status === 'fulfilled' && index !== 7 ? [result.value] : []));
@@ -223,7 +225,14 @@ describe('LocalApi.previewShipments while another process books', () => {
     expect(during).toMatchObject({ ok: true, replayed: true });
     // Another key with the same reference is still a duplicate once the first is written.
     await writeFile(file, written);
-    const after = (await api.previewShipments({ items: [{ request, idempotencyKey: 'import-key-1' }, { request, idempotencyKey: 'import-key-2' }] })).data.items;
+    const after = (
+      await api.previewShipments({
+        items: [
+          { request, idempotencyKey: 'import-key-1' },
+          { request, idempotencyKey: 'import-key-2' },
+        ],
+      })
+    ).data.items;
     expect(after[0]).toMatchObject({ ok: true, replayed: true });
     expect(after[1]).toMatchObject({ ok: false, problem: { status: 409 } });
   });
@@ -315,7 +324,8 @@ describe('LocalApi.createShipments (batch)', () => {
 describe('LocalApi.previewShipments', () => {
   it('validates and prices like a booking but writes nothing', async () => {
     const { api } = apiAt(store.dir);
-    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ consignee: { ...NYC_STORE, postalCode: '00001' } }) }] })).data.items;
+    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ consignee: { ...NYC_STORE, postalCode: '00001' } }) }] }))
+      .data.items;
     expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
     expect(!outcomes[1]!.ok && outcomes[1]!.problem.violations).toEqual([{ field: 'consignee.postalCode', message: 'unknown ZIP 00001' }]);
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);

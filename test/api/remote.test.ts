@@ -48,18 +48,24 @@ interface Seen {
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
 
-const json = (status: number, body: unknown, headers: Record<string, string | string[]> = {}): Step => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
-const problem = (status: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Step => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/problem+json', ...headers });
-  res.end(JSON.stringify({ type: 'urn:x', title: 'T', status, detail: `detail ${status}`, ...extra }));
-};
-const text = (status: number, body: string, type = 'text/html'): Step => (_req, res) => {
-  res.writeHead(status, { 'content-type': type });
-  res.end(body);
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string | string[]> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+const problem =
+  (status: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/problem+json', ...headers });
+    res.end(JSON.stringify({ type: 'urn:x', title: 'T', status, detail: `detail ${status}`, ...extra }));
+  };
+const text =
+  (status: number, body: string, type = 'text/html'): Step =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': type });
+    res.end(body);
+  };
 const reset: Step = (req) => req.socket.destroy();
 const hang: Step = () => undefined;
 

@@ -16,7 +16,14 @@ const SHIPMENT = pricedShipment();
 // Chicago to Atlanta: 695 mi is distance band 3 (index 2); 1,500 to 1,750 lb is the 1,000 lb break (index 2).
 const BAND = 2;
 const BREAK = 2;
-const BOOKED = tariffPrice([{ pounds: 1200, freightClass: '92.5' }, { pounds: 300, freightClass: '175' }], BAND, BREAK);
+const BOOKED = tariffPrice(
+  [
+    { pounds: 1200, freightClass: '92.5' },
+    { pounds: 300, freightClass: '175' },
+  ],
+  BAND,
+  BREAK,
+);
 
 /** The bill a carrier sends when it bills exactly what was quoted. */
 function exactBill(overrides: Partial<CarrierBill> = {}): CarrierBill {
@@ -53,9 +60,22 @@ describe('auditBill', () => {
   });
 
   it('REWEIGH: line 1 billed at 1,450 lb, re-rated by the carrier; at stake the price of the 250 lb', () => {
-    const reweighed = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '175' }], BAND, BREAK);
+    const reweighed = tariffPrice(
+      [
+        { pounds: 1450, freightClass: '92.5' },
+        { pounds: 300, freightClass: '175' },
+      ],
+      BAND,
+      BREAK,
+    );
     const atStake = reweighed.net + reweighed.fuel - (BOOKED.net + BOOKED.fuel);
-    const bill = exactBill({ lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, exactBill().lines[1]!], linehaulInCents: 161_857, discountInCents: 113_300, fuelSurchargeInCents: 14_567, totalInCents: 70_624 });
+    const bill = exactBill({
+      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, exactBill().lines[1]!],
+      linehaulInCents: 161_857,
+      discountInCents: 113_300,
+      fuelSurchargeInCents: 14_567,
+      totalInCents: 70_624,
+    });
     expect(bill.linehaulInCents - bill.discountInCents).toBe(reweighed.net);
     const result = audit(bill);
     expect(codes(result)).toEqual([['REWEIGH', atStake]]);
@@ -65,9 +85,22 @@ describe('auditBill', () => {
   });
 
   it('RECLASS: line 2 billed as class 250 instead of the 175 its density gives', () => {
-    const reclassed = tariffPrice([{ pounds: 1200, freightClass: '92.5' }, { pounds: 300, freightClass: '250' }], BAND, BREAK);
+    const reclassed = tariffPrice(
+      [
+        { pounds: 1200, freightClass: '92.5' },
+        { pounds: 300, freightClass: '250' },
+      ],
+      BAND,
+      BREAK,
+    );
     const atStake = reclassed.net + reclassed.fuel - (BOOKED.net + BOOKED.fuel);
-    const bill = exactBill({ lines: [exactBill().lines[0]!, { ...exactBill().lines[1]!, freightClass: '250' }], linehaulInCents: 155_982, discountInCents: 109_187, fuelSurchargeInCents: 14_039, totalInCents: 68_334 });
+    const bill = exactBill({
+      lines: [exactBill().lines[0]!, { ...exactBill().lines[1]!, freightClass: '250' }],
+      linehaulInCents: 155_982,
+      discountInCents: 109_187,
+      fuelSurchargeInCents: 14_039,
+      totalInCents: 68_334,
+    });
     const result = audit(bill);
     expect(codes(result)).toEqual([['RECLASS', atStake]]);
     expect(atStake).toBe(5_730);
@@ -75,23 +108,47 @@ describe('auditBill', () => {
   });
 
   it('ACCESSORIAL: a service not ordered is at stake whole; carrier codes match what was ordered', () => {
-    const result = audit(exactBill({ accessorials: [{ code: 'LFT', description: 'LIFTGATE SERVICE', amountInCents: 7_500 }, { code: 'RES', description: 'RESIDENTIAL DELIVERY', amountInCents: 9_500 }], totalInCents: 72_104 }));
+    const result = audit(
+      exactBill({
+        accessorials: [
+          { code: 'LFT', description: 'LIFTGATE SERVICE', amountInCents: 7_500 },
+          { code: 'RES', description: 'RESIDENTIAL DELIVERY', amountInCents: 9_500 },
+        ],
+        totalInCents: 72_104,
+      }),
+    );
     expect(codes(result)).toEqual([['ACCESSORIAL', 9_500]]);
     expect(result.findings[0]!.message).toBe('RES (RESIDENTIAL DELIVERY) $95.00 billed, not ordered (ordered: LIFTGATE_DELIVERY)');
     // The ordered liftgate billed twice: the second one was not ordered.
-    expect(codes(audit(exactBill({ accessorials: [{ code: 'LFT', description: null, amountInCents: 7_500 }, { code: 'LGD', description: null, amountInCents: 7_500 }], totalInCents: 70_104 })))).toEqual([['ACCESSORIAL', 7_500]]);
+    expect(
+      codes(
+        audit(
+          exactBill({
+            accessorials: [
+              { code: 'LFT', description: null, amountInCents: 7_500 },
+              { code: 'LGD', description: null, amountInCents: 7_500 },
+            ],
+            totalInCents: 70_104,
+          }),
+        ),
+      ),
+    ).toEqual([['ACCESSORIAL', 7_500]]);
   });
 
   it('OVERCHARGE: an ordered accessorial above its quote, a discount not applied, a total above its charges', () => {
     expect(codes(audit(exactBill({ accessorials: [{ code: 'LFT', description: null, amountInCents: 9_500 }], totalInCents: 64_604 })))).toEqual([['OVERCHARGE', 2_000]]);
-    expect(audit(exactBill({ accessorials: [{ code: 'LFT', description: null, amountInCents: 9_500 }], totalInCents: 64_604 })).findings[0]!.message).toBe('LIFTGATE_DELIVERY (billed as LFT) $95.00 billed, $75.00 quoted');
+    expect(audit(exactBill({ accessorials: [{ code: 'LFT', description: null, amountInCents: 9_500 }], totalInCents: 64_604 })).findings[0]!.message).toBe(
+      'LIFTGATE_DELIVERY (billed as LFT) $95.00 billed, $75.00 quoted',
+    );
     // No discount, fuel on the full linehaul: the linehaul and its fuel are both above the tariff.
     const noDiscount = audit(exactBill({ discountInCents: 0, fuelSurchargeInCents: 42_388, totalInCents: 141_294 + 42_388 + 7_500 }));
     expect(codes(noDiscount)).toEqual([
       ['FUEL', 42_388 - 12_716],
       ['OVERCHARGE', 98_906],
     ]);
-    expect(noDiscount.findings[1]!.message).toBe('net linehaul $1,412.94 billed ($1,412.94 less $0.00); the tariff gives $423.88 for the freight as billed (discount billed 0%, quoted 70%)');
+    expect(noDiscount.findings[1]!.message).toBe(
+      'net linehaul $1,412.94 billed ($1,412.94 less $0.00); the tariff gives $423.88 for the freight as billed (discount billed 0%, quoted 70%)',
+    );
     expect(codes(audit(exactBill({ totalInCents: 62_704 })))).toEqual([['OVERCHARGE', 100]]);
   });
 
@@ -103,13 +160,26 @@ describe('auditBill', () => {
   });
 
   it('a carrier billing more on every count: the amounts at stake add up to billed minus quoted', () => {
-    const both = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '250' }], BAND, BREAK);
+    const both = tariffPrice(
+      [
+        { pounds: 1450, freightClass: '92.5' },
+        { pounds: 300, freightClass: '250' },
+      ],
+      BAND,
+      BREAK,
+    );
     const bill = exactBill({
-      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, { ...exactBill().lines[1]!, freightClass: '250' }],
+      lines: [
+        { ...exactBill().lines[0]!, poundsWeight: 1450 },
+        { ...exactBill().lines[1]!, freightClass: '250' },
+      ],
       linehaulInCents: 200_000,
       discountInCents: 100_000,
       fuelSurchargeInCents: Math.round(both.net * 0.4),
-      accessorials: [{ code: 'LFT', description: null, amountInCents: 8_000 }, { code: 'DET', description: 'DETENTION', amountInCents: 15_000 }],
+      accessorials: [
+        { code: 'LFT', description: null, amountInCents: 8_000 },
+        { code: 'DET', description: 'DETENTION', amountInCents: 15_000 },
+      ],
       totalInCents: 0,
     });
     bill.totalInCents = bill.linehaulInCents - bill.discountInCents + bill.fuelSurchargeInCents + 23_000 + 123;
@@ -134,10 +204,24 @@ describe('auditBill', () => {
     ];
     fc.assert(
       fc.property(billedFreight, fc.integer({ min: 0, max: 5_000 }), fc.constantFrom(0, 9_500), fc.integer({ min: 0, max: 300 }), (freight, extraFuel, residential, extraTotal) => {
-        const rerated = tariffPrice([{ pounds: freight.w1, freightClass: freight.c1 }, { pounds: freight.w2, freightClass: freight.c2 }], BAND, BREAK);
+        const rerated = tariffPrice(
+          [
+            { pounds: freight.w1, freightClass: freight.c1 },
+            { pounds: freight.w2, freightClass: freight.c2 },
+          ],
+          BAND,
+          BREAK,
+        );
         const accessorials = [{ code: 'LFT', description: null, amountInCents: 7_500 }, ...(residential ? [{ code: 'RES', description: null, amountInCents: residential }] : [])];
         const total = rerated.net + rerated.fuel + extraFuel + 7_500 + residential + extraTotal;
-        const bill = exactBill({ lines: linesOf(freight), linehaulInCents: rerated.net, discountInCents: 0, fuelSurchargeInCents: rerated.fuel + extraFuel, accessorials, totalInCents: total });
+        const bill = exactBill({
+          lines: linesOf(freight),
+          linehaulInCents: rerated.net,
+          discountInCents: 0,
+          fuelSurchargeInCents: rerated.fuel + extraFuel,
+          accessorials,
+          totalInCents: total,
+        });
         const result = audit(bill);
         expect(rerated.net + rerated.fuel).toBeGreaterThanOrEqual(BOOKED.net + BOOKED.fuel);
         expect(result.disputedInCents).toBe(total - SHIPMENT.quotedPriceInCents);
@@ -150,9 +234,19 @@ describe('auditBill', () => {
   });
 
   it('money in the shipper’s favour is no finding: a lighter weight, a lower class, an ordered service not billed', () => {
-    const lighter = tariffPrice([{ pounds: 1000, freightClass: '92.5' }, { pounds: 300, freightClass: '125' }], BAND, BREAK);
+    const lighter = tariffPrice(
+      [
+        { pounds: 1000, freightClass: '92.5' },
+        { pounds: 300, freightClass: '125' },
+      ],
+      BAND,
+      BREAK,
+    );
     const bill = exactBill({
-      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1000 }, { ...exactBill().lines[1]!, freightClass: '125' }],
+      lines: [
+        { ...exactBill().lines[0]!, poundsWeight: 1000 },
+        { ...exactBill().lines[1]!, freightClass: '125' },
+      ],
       linehaulInCents: lighter.net,
       discountInCents: 0,
       fuelSurchargeInCents: lighter.fuel,
@@ -171,14 +265,30 @@ describe('auditBill', () => {
 
   it('UNMATCHED: no shipment, or a cancelled one; the whole bill at stake whatever the tolerance', () => {
     const none = audit(exactBill({ proNumber: '9999999' }), { shipment: null, reason: 'no shipment has PRO 9999999' }, 100_000);
-    expect(none).toMatchObject({ status: 'DISPUTED', shipment: null, matchedBy: null, quotedInCents: null, disputedInCents: 62_604, findings: [{ code: 'UNMATCHED', amountInCents: 62_604 }] });
+    expect(none).toMatchObject({
+      status: 'DISPUTED',
+      shipment: null,
+      matchedBy: null,
+      quotedInCents: null,
+      disputedInCents: 62_604,
+      findings: [{ code: 'UNMATCHED', amountInCents: 62_604 }],
+    });
     const cancelled = audit(exactBill(), { shipment: { ...SHIPMENT, status: 'CANCELLED', cancelledAt: '2026-11-18T20:00:00.000Z' }, by: 'PRO' });
-    expect(cancelled.findings).toEqual([{ code: 'UNMATCHED', amountInCents: 62_604, message: "PRO 7204801 is SO-000001's, which was cancelled on 2026-11-18: nothing moved to bill" }]);
+    expect(cancelled.findings).toEqual([
+      { code: 'UNMATCHED', amountInCents: 62_604, message: "PRO 7204801 is SO-000001's, which was cancelled on 2026-11-18: nothing moved to bill" },
+    ]);
   });
 
   it('a bill whose lines do not match the components one to one: weights and classes compared as totals', () => {
     const single = tariffPrice([{ pounds: 1600, freightClass: '100' }], BAND, BREAK);
-    const reweighedOnly = tariffPrice([{ pounds: 1280, freightClass: '92.5' }, { pounds: 320, freightClass: '175' }], BAND, BREAK);
+    const reweighedOnly = tariffPrice(
+      [
+        { pounds: 1280, freightClass: '92.5' },
+        { pounds: 320, freightClass: '175' },
+      ],
+      BAND,
+      BREAK,
+    );
     const bill = exactBill({
       lines: [{ line: 1, poundsWeight: 1600, freightClass: '100', description: null, nmfcCode: null, pieces: 3 }],
       linehaulInCents: single.net,
@@ -195,7 +305,11 @@ describe('auditBill', () => {
     expect(excess).toBeGreaterThan(0);
     expect(excess).toBeLessThan(reweigh);
     expect(result.findings).toEqual([
-      { code: 'REWEIGH', amountInCents: excess, message: `billed 1,600 lb, booked 1,500 lb (+100 lb); ${dollars(reweigh)} on the tariff, but the bill charges only ${dollars(excess)} above the quoted linehaul and fuel` },
+      {
+        code: 'REWEIGH',
+        amountInCents: excess,
+        message: `billed 1,600 lb, booked 1,500 lb (+100 lb); ${dollars(reweigh)} on the tariff, but the bill charges only ${dollars(excess)} above the quoted linehaul and fuel`,
+      },
     ]);
     expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
   });
@@ -205,20 +319,46 @@ describe('auditBill', () => {
     const noted = exactBill({ lines: [exactBill().lines[0]!, { ...exactBill().lines[1]!, freightClass: '250' }] });
     expect(audit(noted)).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0 });
     // Rated at class 250 but with a larger discount: at stake what the bill charges above the quote.
-    const reclassed = tariffPrice([{ pounds: 1200, freightClass: '92.5' }, { pounds: 300, freightClass: '250' }], BAND, BREAK);
+    const reclassed = tariffPrice(
+      [
+        { pounds: 1200, freightClass: '92.5' },
+        { pounds: 300, freightClass: '250' },
+      ],
+      BAND,
+      BREAK,
+    );
     const full = reclassed.net + reclassed.fuel - (BOOKED.net + BOOKED.fuel);
     const part = exactBill({ lines: noted.lines, linehaulInCents: 141_294, discountInCents: 98_906 - 2_000, fuelSurchargeInCents: 12_716 + 600, totalInCents: 62_604 + 2_600 });
     const result = audit(part);
     expect(codes(result)).toEqual([['RECLASS', 2_600]]);
     expect(full).toBeGreaterThan(2_600);
-    expect(result.findings[0]!.message).toBe(`line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); ${dollars(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`);
+    expect(result.findings[0]!.message).toBe(
+      `line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); ${dollars(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`,
+    );
     // The cap is exact: one cent more charged, one cent more at stake.
     expect(codes(audit({ ...part, linehaulInCents: part.linehaulInCents + 1, totalInCents: part.totalInCents + 1 }))).toEqual([['RECLASS', 2_601]]);
     // A reweigh up and a reclass down, both charged: the reweigh is at stake net of the lower class.
-    const mixed = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '125' }], BAND, BREAK);
-    const reweighOnly = tariffPrice([{ pounds: 1450, freightClass: '92.5' }, { pounds: 300, freightClass: '175' }], BAND, BREAK);
+    const mixed = tariffPrice(
+      [
+        { pounds: 1450, freightClass: '92.5' },
+        { pounds: 300, freightClass: '125' },
+      ],
+      BAND,
+      BREAK,
+    );
+    const reweighOnly = tariffPrice(
+      [
+        { pounds: 1450, freightClass: '92.5' },
+        { pounds: 300, freightClass: '175' },
+      ],
+      BAND,
+      BREAK,
+    );
     const both = exactBill({
-      lines: [{ ...exactBill().lines[0]!, poundsWeight: 1450 }, { ...exactBill().lines[1]!, freightClass: '125' }],
+      lines: [
+        { ...exactBill().lines[0]!, poundsWeight: 1450 },
+        { ...exactBill().lines[1]!, freightClass: '125' },
+      ],
       linehaulInCents: mixed.net,
       discountInCents: 0,
       fuelSurchargeInCents: mixed.fuel,
@@ -249,7 +389,13 @@ describe('matching bills to shipments', () => {
   });
 
   it('looks shipments up by each key once, PROs normalised', () => {
-    expect(billKeys([exactBill({ proNumber: '720-4801' }), exactBill({ proNumber: '7204801', bolNumber: booked.bolNumber }), exactBill({ proNumber: null, bolNumber: booked.bolNumber })])).toEqual({ pros: ['7204801'], bols: [booked.bolNumber] });
+    expect(
+      billKeys([
+        exactBill({ proNumber: '720-4801' }),
+        exactBill({ proNumber: '7204801', bolNumber: booked.bolNumber }),
+        exactBill({ proNumber: null, bolNumber: booked.bolNumber }),
+      ]),
+    ).toEqual({ pros: ['7204801'], bols: [booked.bolNumber] });
   });
 
   it('asks only for keys a shipment can carry: a PRO of 20 letters and digits at most, a BOL of 17 digits', () => {
@@ -273,7 +419,11 @@ describe('duplicates', () => {
   it('a second bill for a shipment is a DUPLICATE, the whole bill at stake; the first stands', () => {
     const [a, b] = flagDuplicates([first, second], []);
     expect(a).toBe(first);
-    expect(b).toMatchObject({ status: 'DISPUTED', disputedInCents: 62_604, findings: [{ code: 'DUPLICATE', amountInCents: 62_604, message: 'SO-000001 is already billed by I7204815 (bills.csv line 2): a second bill for one shipment' }] });
+    expect(b).toMatchObject({
+      status: 'DISPUTED',
+      disputedInCents: 62_604,
+      findings: [{ code: 'DUPLICATE', amountInCents: 62_604, message: 'SO-000001 is already billed by I7204815 (bills.csv line 2): a second bill for one shipment' }],
+    });
   });
 
   it('against bills audited before: another bill is a duplicate, the same bill audited again is not', () => {

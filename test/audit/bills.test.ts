@@ -113,15 +113,11 @@ describe('the bill CSV layout', () => {
     });
   });
 
-  it('groups rows: a row continues the bill above when its keys are that bill\'s or it gives none; the same key later is another bill', () => {
+  it("groups rows: a row continues the bill above when its keys are that bill's or it gives none; the same key later is another bill", () => {
     const read = bills(
-      [
-        'proNumber,billedWeight,billedClass,linehaul,fuel,total',
-        'P1,100,70,200.00,10.00,210.00',
-        ',50,70,,,',
-        'P2,500,92.5,300.00,20.00,320.00',
-        'P1,10,70,20.00,1.00,21.00',
-      ].join('\r\n'),
+      ['proNumber,billedWeight,billedClass,linehaul,fuel,total', 'P1,100,70,200.00,10.00,210.00', ',50,70,,,', 'P2,500,92.5,300.00,20.00,320.00', 'P1,10,70,20.00,1.00,21.00'].join(
+        '\r\n',
+      ),
     );
     expect(read.map((bill) => [bill.proNumber, bill.source.line, bill.lines.length, bill.totalInCents])).toEqual([
       ['P1', 2, 2, 21_000],
@@ -141,7 +137,14 @@ describe('the bill CSV layout', () => {
 
   it('understands other header names, a BOM, semicolons and fuel or discount given as charge codes', () => {
     const [bill] = bills(['\uFEFFPRO Number;Weight;Class;Linehaul Charge;Accessorials;Amount Due', '7204801;1200;92.5;1412.94;DSC=-989.06|FUE=127.16|LFT=75.00;626.04'].join('\n'));
-    expect(bill).toMatchObject({ proNumber: '7204801', linehaulInCents: 141_294, discountInCents: 98_906, fuelSurchargeInCents: 12_716, accessorials: [{ code: 'LFT', amountInCents: 7_500 }], totalInCents: 62_604 });
+    expect(bill).toMatchObject({
+      proNumber: '7204801',
+      linehaulInCents: 141_294,
+      discountInCents: 98_906,
+      fuelSurchargeInCents: 12_716,
+      accessorials: [{ code: 'LFT', amountInCents: 7_500 }],
+      totalInCents: 62_604,
+    });
   });
 
   it('an empty class cell is a line whose class was not billed', () => {
@@ -182,7 +185,9 @@ describe('the bill CSV layout', () => {
     expect(issues('proNumber,billedWeight\nP1,1').map((issue) => issue.message)).toEqual([
       'missing columns billedClass, linehaul, total (a bill CSV has invoiceNumber,proNumber,bolNumber,scac,billDate,billedWeight,billedClass,description,nmfcCode,pieces,linehaul,discount,fuel,accessorials,total)',
     ]);
-    expect(issues('billedWeight,billedClass,linehaul,total\n1,70,1,1').map((issue) => issue.message)).toEqual(["a bill CSV needs a proNumber or a bolNumber column to find each bill's shipment"]);
+    expect(issues('billedWeight,billedClass,linehaul,total\n1,70,1,1').map((issue) => issue.message)).toEqual([
+      "a bill CSV needs a proNumber or a bolNumber column to find each bill's shipment",
+    ]);
     expect(issues('pro,proNumber,billedWeight,billedClass,linehaul,total\n')[0]!.message).toBe('column "proNumber" is given twice (pro and proNumber)');
     expect(issues('\n\n')[0]).toMatchObject({ line: 1, message: expect.stringMatching(/^the file is empty/) });
     expect(issues('proNumber,billedWeight,billedClass,linehaul,total\n"P1,1,70,1,1\n')[0]!.message).toMatch(/^not a readable CSV file/);
@@ -259,7 +264,9 @@ describe('X12 210 freight bills', () => {
     const text = x210([
       { control: '0001', segments: BILL_210 },
       { control: '0002', segments: second },
-    ]).replaceAll('*', '|').replaceAll('>~', '^~');
+    ])
+      .replaceAll('*', '|')
+      .replaceAll('>~', '^~');
     const read = readBillText(text, 'two.edi');
     expect(read.ok).toBe(true);
     if (!read.ok) return;
@@ -277,14 +284,7 @@ describe('X12 210 freight bills', () => {
   });
 
   it('refuses what it cannot audit, each problem at its line', () => {
-    const broken = [
-      'B3****PP*L*20261341*abc~',
-      'C3*CAD~',
-      'LX*1~',
-      'L0*1*0*FR*0*G***1*PLT**T~',
-      'L1*1***12.5~',
-      'L7*1******93~',
-    ];
+    const broken = ['B3****PP*L*20261341*abc~', 'C3*CAD~', 'LX*1~', 'L0*1*0*FR*0*G***1*PLT**T~', 'L1*1***12.5~', 'L7*1******93~'];
     expect(issues(x210([{ control: '0001', segments: broken }]), 'x.edi').map((issue) => `${issue.line} ${issue.where}: ${issue.message}`)).toEqual([
       '4 B303: the bill names no shipment: no PRO (N9*CN, B303) and no bill of lading number (N9*BM)',
       '5 C301: the bill is in CAD; shipper audits bills in USD',

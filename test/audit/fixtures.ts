@@ -35,11 +35,49 @@ export function tariffPrice(lines: Array<{ pounds: number; freightClass: string 
   return { net, fuel: roundCents(net * 0.3) };
 }
 
-export const CHICAGO = { name: 'Acme Machine Co', street1: '100 N State St', city: 'Chicago', state: 'IL', postalCode: '60601', countryCode: 'US', contactName: 'Sam Ortiz', phone: null, street2: null };
-export const ATLANTA = { name: 'Peach Supply Co', street1: '1 Peachtree St NE', city: 'Atlanta', state: 'GA', postalCode: '30303', countryCode: 'US', contactName: null, phone: null, street2: null };
+export const CHICAGO = {
+  name: 'Acme Machine Co',
+  street1: '100 N State St',
+  city: 'Chicago',
+  state: 'IL',
+  postalCode: '60601',
+  countryCode: 'US',
+  contactName: 'Sam Ortiz',
+  phone: null,
+  street2: null,
+};
+export const ATLANTA = {
+  name: 'Peach Supply Co',
+  street1: '1 Peachtree St NE',
+  city: 'Atlanta',
+  state: 'GA',
+  postalCode: '30303',
+  countryCode: 'US',
+  contactName: null,
+  phone: null,
+  street2: null,
+};
 
-export const MACHINE_PARTS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10, hazmat: null };
-export const SPARE_BELTS = { palletCount: 1, poundsWeight: 300, dimensions: { length: 40, width: 48, height: 60 }, description: 'Spare belts', nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null };
+export const MACHINE_PARTS = {
+  palletCount: 2,
+  poundsWeight: 1200,
+  dimensions: { length: 48, width: 40, height: 48 },
+  description: 'Machine parts',
+  nmfcCode: '161030',
+  packagingType: 'crates',
+  pieceCount: 10,
+  hazmat: null,
+};
+export const SPARE_BELTS = {
+  palletCount: 1,
+  poundsWeight: 300,
+  dimensions: { length: 40, width: 48, height: 60 },
+  description: 'Spare belts',
+  nmfcCode: null,
+  packagingType: null,
+  pieceCount: null,
+  hazmat: null,
+};
 
 export interface PricedSpec {
   serial?: number;
@@ -85,5 +123,9 @@ export function pricedShipment(spec: PricedSpec = {}): Shipment {
 export function x210(bills: Array<{ control: string; segments: string[] }>, interchange = 4711): string {
   const isa = `ISA*00*          *00*          *02*RRFT           *ZZ*SHIPPERCO      *261201*0930*U*00401*${String(interchange).padStart(9, '0')}*0*P*>~`;
   const sets = bills.flatMap(({ control, segments }) => [`ST*210*${control}~`, ...segments, `SE*${segments.length + 2}*${control}~`]);
-  return [isa, `GS*IM*RRFT*SHIPPERCO*20261201*0930*${interchange}*X*004010~`, ...sets, `GE*${bills.length}*${interchange}~`, `IEA*1*${String(interchange).padStart(9, '0')}~`].join('\n') + '\n';
+  return (
+    [isa, `GS*IM*RRFT*SHIPPERCO*20261201*0930*${interchange}*X*004010~`, ...sets, `GE*${bills.length}*${interchange}~`, `IEA*1*${String(interchange).padStart(9, '0')}~`].join(
+      '\n',
+    ) + '\n'
+  );
 }

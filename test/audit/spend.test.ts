@@ -59,7 +59,11 @@ describe('spendReport', () => {
       ['2026-11', 1],
       ['2026-12', 1],
     ]);
-    expect(spendReport([november, noCarrier], [], 'lane').rows.map((row) => row.group).sort()).toEqual(['Chicago, IL → Atlanta, GA', 'Chicago, IL → Savannah, GA']);
+    expect(
+      spendReport([november, noCarrier], [], 'lane')
+        .rows.map((row) => row.group)
+        .sort(),
+    ).toEqual(['Chicago, IL → Atlanta, GA', 'Chicago, IL → Savannah, GA']);
   });
 
   it('counts unmatched bills in the period of their bill date; bills of shipments outside the period are left out', () => {
@@ -91,7 +95,11 @@ describe('spendReport', () => {
   });
 
   it('nothing booked, nothing billed: no rows, a zero total', () => {
-    expect(spendReport([], [], 'lane')).toEqual({ by: 'lane', rows: [], total: { group: 'Total', shipments: 0, poundsWeight: 0, quotedInCents: 0, bills: 0, billedInCents: 0, disputedInCents: 0 } });
+    expect(spendReport([], [], 'lane')).toEqual({
+      by: 'lane',
+      rows: [],
+      total: { group: 'Total', shipments: 0, poundsWeight: 0, quotedInCents: 0, bills: 0, billedInCents: 0, disputedInCents: 0 },
+    });
   });
 
   it('adds weights as people do: 0.1 + 0.2 lb is 0.3 lb', () => {

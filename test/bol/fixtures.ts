@@ -69,7 +69,9 @@ export interface ShipmentSpec {
 
 export function makeShipment(spec: ShipmentSpec = {}): Shipment {
   const serial = spec.serial ?? 123;
-  const components = spec.components ?? [component({ palletCount: 2, poundsWeight: 1200, description: 'Steel shelving units', nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 10 })];
+  const components = spec.components ?? [
+    component({ palletCount: 2, poundsWeight: 1200, description: 'Steel shelving units', nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 10 }),
+  ];
   return shipmentSchema.parse({
     id: `shp_${String(serial).padStart(6, '0')}`,
     orderNumber: `SO-${String(serial).padStart(6, '0')}`,

@@ -132,7 +132,7 @@ describe('layoutBol', () => {
     expect(right - left).toBeLessThanOrEqual(236);
   });
 
-  it('passes shipment text through the font\'s printable() before measuring', () => {
+  it("passes shipment text through the font's printable() before measuring", () => {
     const layout = layoutBol(makeShipment({ components: [component({ description: 'Truck 🚚 load' })] }), standard, metrics);
     expect(layout.pages[0]!.rows[0]!.cells.description).toEqual(['Truck ? load']);
   });
@@ -215,14 +215,13 @@ describe('layoutBol', () => {
     expect(partnerText).not.toContain('Ref: PO-7781');
   });
 
-  it('checks the template\'s freight charge terms box only', () => {
+  it("checks the template's freight charge terms box only", () => {
     const collect = bolTemplateFileSchema.parse({ description: 'c', freightChargeTerms: 'collect' });
     const layout = layoutBol(makeShipment(), collect, metrics);
     const ops = layout.pages[0]!.ops;
     const labelX = (label: string) => texts(ops).find((op) => op.text === label)!.x;
     // A checked box is drawn with two crossing 1-pt lines just left of its label.
-    const crossesLeftOf = (label: string) =>
-      ops.filter((op) => op.kind === 'line' && op.thickness === 1 && op.x2 < labelX(label) && op.x1 > labelX(label) - 12).length;
+    const crossesLeftOf = (label: string) => ops.filter((op) => op.kind === 'line' && op.thickness === 1 && op.x2 < labelX(label) && op.x1 > labelX(label) - 12).length;
     expect(crossesLeftOf('Collect')).toBe(2);
     expect(crossesLeftOf('Prepaid')).toBe(0);
     expect(crossesLeftOf('3rd Party')).toBe(0);
@@ -232,7 +231,17 @@ describe('layoutBol', () => {
 // ---------------------------------------------------------------------------------------------
 // Carrier fields
 
-const ADDRESS = { name: 'ACME Payables', street1: 'PO Box 4410', street2: null, city: 'Columbus', state: 'OH', postalCode: '43216', countryCode: 'US' as const, contactName: 'Ana Ito', phone: null };
+const ADDRESS = {
+  name: 'ACME Payables',
+  street1: 'PO Box 4410',
+  street2: null,
+  city: 'Columbus',
+  state: 'OH',
+  postalCode: '43216',
+  countryCode: 'US' as const,
+  contactName: 'Ana Ito',
+  phone: null,
+};
 const GASOLINE = { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' as const };
 const CARRIER_FIELDS = {
   carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
@@ -255,7 +264,10 @@ describe('carrier fields on the BOL', () => {
   it('prints carrier name, trailer, seals, and SCAC and PRO in 12-pt bold on the line of their label', () => {
     const layout = layoutBol(makeShipment({ extra: CARRIER_FIELDS }), standard, metrics);
     for (const value of ['Old Dominion Freight Line', 'TR-4471', 'SL-001, SL-002']) expect(textOps(layout).map((op) => op.text)).toContain(value);
-    for (const [label, value] of [['SCAC:', 'ODFL'], ['Pro number:', '0123456789']] as const) {
+    for (const [label, value] of [
+      ['SCAC:', 'ODFL'],
+      ['Pro number:', '0123456789'],
+    ] as const) {
       const valueOp = opWith(layout, value);
       expect(valueOp).toMatchObject({ size: 12, bold: true });
       expect(opWith(layout, label).y).toBe(valueOp.y);
@@ -331,7 +343,10 @@ describe('carrier fields on the BOL', () => {
     expect(opWith(layout, '$500.00').y).toBe(opWith(layout, 'COD Amount:').y);
     const box = (label: string) => crossesLeftOf(ops, opWith(layout, label).x, opWith(layout, label).y);
     // "Collect" and "Prepaid" are also the freight terms' labels: take the COD ones, the lowest.
-    const lowest = (label: string) => textOps(layout).filter((op) => op.text === label).sort((a, b) => a.y - b.y)[0]!;
+    const lowest = (label: string) =>
+      textOps(layout)
+        .filter((op) => op.text === label)
+        .sort((a, b) => a.y - b.y)[0]!;
     expect(crossesLeftOf(ops, lowest('Collect').x, lowest('Collect').y)).toBe(0);
     expect(crossesLeftOf(ops, lowest('Prepaid').x, lowest('Prepaid').y)).toBe(2);
     expect(box('Customer check acceptable')).toBe(2);
@@ -341,7 +356,9 @@ describe('carrier fields on the BOL', () => {
 
   it('heads the special instructions with the pickup window', () => {
     const layout = layoutBol(makeShipment({ extra: { pickupWindow: { readyTime: '08:00', closeTime: '16:30' } } }), standard, metrics);
-    const all = textOps(layout).map((op) => op.text).join(' ');
+    const all = textOps(layout)
+      .map((op) => op.text)
+      .join(' ');
     expect(all).toContain('Pickup window: ready 08:00, dock closes 16:30 (local time at ship from)');
     expect(all.indexOf('Pickup window')).toBeLessThan(all.indexOf('Accessorials:'));
   });
@@ -351,7 +368,12 @@ describe('hazardous materials on the BOL', () => {
   const hazmatShipment = (count: number) =>
     makeShipment({
       components: Array.from({ length: count }, (_, index) =>
-        component({ description: index % 2 ? `Line ${index + 1} steel drums` : `Line ${index + 1} gasoline drums`, hazmat: index % 2 ? null : GASOLINE, pieceCount: 4, packagingType: 'drums' }),
+        component({
+          description: index % 2 ? `Line ${index + 1} steel drums` : `Line ${index + 1} gasoline drums`,
+          hazmat: index % 2 ? null : GASOLINE,
+          pieceCount: 4,
+          packagingType: 'drums',
+        }),
       ),
       extra: { emergencyContactPhone: '800-424-9300' },
     });
@@ -415,43 +437,53 @@ describe('absurd carrier fields', () => {
     const word = fc.string({ unit: fc.constantFrom('W', 'M', 'i', '1', ' ', 'Ж'), minLength: 1, maxLength: 100 });
     const code = (max: number) => fc.string({ unit: fc.constantFrom('W', 'M', '0', '9', '-'), minLength: 1, maxLength: max });
     fc.assert(
-      fc.property(word, code(20).map((pro) => `W${pro}`.slice(0, 20)), fc.array(code(32), { minLength: 0, maxLength: 10 }), code(32), word, fc.integer({ min: 1, max: 12 }), (name, pro, seals, phone, billToName, lines) => {
-        const shipment = makeShipment({
-          components: Array.from({ length: lines }, () => component({ description: name, hazmat: { ...GASOLINE, properShippingName: `N${name}`.slice(0, 200) } })),
-          extra: {
-            carrier: { name: `C${name}`.slice(0, 100), scac: 'WWWW' },
-            proNumber: pro,
-            trailerNumber: phone,
-            sealNumbers: seals,
-            emergencyContactPhone: phone,
-            freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { ...ADDRESS, name: `B${billToName}` } },
-            cod: { amountInCents: 1_000_000_000, feeTerms: 'COLLECT', customerCheckAcceptable: true },
-            declaredValue: { amountInCents: 1_000_000_000, per: 'POUND' },
-            pickupWindow: { readyTime: '00:00', closeTime: '23:59' },
-          },
-        });
-        const layout = layoutBol(shipment, standard, metrics);
-        const divider = 24 + Math.round(564 * 0.54);
-        // The title band (title, date, page) spans the page above the two columns.
-        const BELOW_BAND = 792 - 62;
-        const firstRowTop = Math.max(...layout.pages[0]!.ops.flatMap((op) => (op.kind === 'text' && op.text === 'CUSTOMER ORDER INFORMATION' ? [op.y] : [])));
-        for (const page of layout.pages) {
-          for (const op of texts(page.ops)) {
-            const right = op.x + metrics.widthOf(op.text, op.size, op.bold);
-            expect(op.x).toBeGreaterThanOrEqual(24);
-            expect(right).toBeLessThanOrEqual(612 - 24 + 0.01); // coordinates are rounded to 1/100 pt
-            expect(op.y).toBeGreaterThanOrEqual(24);
-            // Between the band and the customer order table, nothing crosses from one column into the other.
-            if (page.number === 1 && op.y > firstRowTop && op.y < BELOW_BAND) expect(op.x >= divider || right <= divider, `"${op.text}" crosses the columns`).toBe(true);
+      fc.property(
+        word,
+        code(20).map((pro) => `W${pro}`.slice(0, 20)),
+        fc.array(code(32), { minLength: 0, maxLength: 10 }),
+        code(32),
+        word,
+        fc.integer({ min: 1, max: 12 }),
+        (name, pro, seals, phone, billToName, lines) => {
+          const shipment = makeShipment({
+            components: Array.from({ length: lines }, () => component({ description: name, hazmat: { ...GASOLINE, properShippingName: `N${name}`.slice(0, 200) } })),
+            extra: {
+              carrier: { name: `C${name}`.slice(0, 100), scac: 'WWWW' },
+              proNumber: pro,
+              trailerNumber: phone,
+              sealNumbers: seals,
+              emergencyContactPhone: phone,
+              freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { ...ADDRESS, name: `B${billToName}` } },
+              cod: { amountInCents: 1_000_000_000, feeTerms: 'COLLECT', customerCheckAcceptable: true },
+              declaredValue: { amountInCents: 1_000_000_000, per: 'POUND' },
+              pickupWindow: { readyTime: '00:00', closeTime: '23:59' },
+            },
+          });
+          const layout = layoutBol(shipment, standard, metrics);
+          const divider = 24 + Math.round(564 * 0.54);
+          // The title band (title, date, page) spans the page above the two columns.
+          const BELOW_BAND = 792 - 62;
+          const firstRowTop = Math.max(...layout.pages[0]!.ops.flatMap((op) => (op.kind === 'text' && op.text === 'CUSTOMER ORDER INFORMATION' ? [op.y] : [])));
+          for (const page of layout.pages) {
+            for (const op of texts(page.ops)) {
+              const right = op.x + metrics.widthOf(op.text, op.size, op.bold);
+              expect(op.x).toBeGreaterThanOrEqual(24);
+              expect(right).toBeLessThanOrEqual(612 - 24 + 0.01); // coordinates are rounded to 1/100 pt
+              expect(op.y).toBeGreaterThanOrEqual(24);
+              // Between the band and the customer order table, nothing crosses from one column into the other.
+              if (page.number === 1 && op.y > firstRowTop && op.y < BELOW_BAND) expect(op.x >= divider || right <= divider, `"${op.text}" crosses the columns`).toBe(true);
+            }
+            if (page.footerTopY !== null) expect(page.tableBottomY).toBeGreaterThanOrEqual(page.footerTopY);
           }
-          if (page.footerTopY !== null) expect(page.tableBottomY).toBeGreaterThanOrEqual(page.footerTopY);
-        }
-        // Every seal and the whole PRO are printed: wrapped or shrunk, never cut.
-        const printed = layout.pages[0]!.ops.flatMap((op) => (op.kind === 'text' ? [op.text] : [])).join(' ').replaceAll(' ', '');
-        expect(printed).toContain(pro.replaceAll(' ', ''));
-        if (seals.length > 0) expect(printed).toContain(seals.join(',').replaceAll(' ', ''));
-        expect(layout.pages.flatMap((page) => page.rows)).toHaveLength(lines);
-      }),
+          // Every seal and the whole PRO are printed: wrapped or shrunk, never cut.
+          const printed = layout.pages[0]!.ops.flatMap((op) => (op.kind === 'text' ? [op.text] : []))
+            .join(' ')
+            .replaceAll(' ', '');
+          expect(printed).toContain(pro.replaceAll(' ', ''));
+          if (seals.length > 0) expect(printed).toContain(seals.join(',').replaceAll(' ', ''));
+          expect(layout.pages.flatMap((page) => page.rows)).toHaveLength(lines);
+        },
+      ),
       { numRuns: 30 },
     );
   });

@@ -58,9 +58,22 @@ export async function readPdf(bytes: Uint8Array, options: { barcodes?: boolean }
         // pdfjs adds blank items where it guesses a word space; the text is in the others.
         if (!('str' in item) || item.str.trim() === '') continue;
         const [a, b] = item.transform as number[];
-        items.push({ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number, angle: (Math.atan2(b!, a!) * 180) / Math.PI, size: Math.hypot(a!, b!), width: item.width });
+        items.push({
+          str: item.str,
+          x: item.transform[4] as number,
+          y: item.transform[5] as number,
+          angle: (Math.atan2(b!, a!) * 180) / Math.PI,
+          size: Math.hypot(a!, b!),
+          width: item.width,
+        });
       }
-      pages.push({ items, lines: groupLines(items.filter((item) => Math.abs(item.angle) < 0.5)), text: items.map((item) => item.str).join(' '), width: viewport.width, height: viewport.height });
+      pages.push({
+        items,
+        lines: groupLines(items.filter((item) => Math.abs(item.angle) < 0.5)),
+        text: items.map((item) => item.str).join(' '),
+        width: viewport.width,
+        height: viewport.height,
+      });
       const images = await imagesOf(page);
       imageCounts.push(images.length);
       barcodes.push(options.barcodes ? images.map(decodeCode128).filter((text): text is string => text !== null) : []);
@@ -157,7 +170,10 @@ export async function embeddedFontGlyphCounts(bytes: Uint8Array): Promise<Record
     const fileRef = object.get(PDFName.of('FontFile2'));
     const file = fileRef instanceof PDFRef ? doc.context.lookup(fileRef) : null;
     if (!(file instanceof PDFRawStream)) continue;
-    const name = object.get(PDFName.of('FontName'))!.toString().replace(/^\/[A-Z]{6}\+/, '');
+    const name = object
+      .get(PDFName.of('FontName'))!
+      .toString()
+      .replace(/^\/[A-Z]{6}\+/, '');
     counts[name] = fontkit.create(Buffer.from(decodePDFRawStream(file).decode())).numGlyphs;
   }
   return counts;

@@ -99,7 +99,22 @@ describe('a single-page BOL', () => {
 
   it('prints the declared value, COD, liability notice, carrier slots and both signature blocks', () => {
     const text = pdf.pages[0]!.text;
-    for (const expected of ['declared value', 'COD Amount', 'Liability limitation', '14706(c)(1)(A)', 'SHIPPER SIGNATURE / DATE', 'CARRIER SIGNATURE / PICKUP DATE', 'SCAC:', 'Pro number:', 'Trailer number:', 'Seal number(s):', 'FREIGHT CHARGE TERMS', 'Prepaid', 'Collect', '3rd Party']) {
+    for (const expected of [
+      'declared value',
+      'COD Amount',
+      'Liability limitation',
+      '14706(c)(1)(A)',
+      'SHIPPER SIGNATURE / DATE',
+      'CARRIER SIGNATURE / PICKUP DATE',
+      'SCAC:',
+      'Pro number:',
+      'Trailer number:',
+      'Seal number(s):',
+      'FREIGHT CHARGE TERMS',
+      'Prepaid',
+      'Collect',
+      '3rd Party',
+    ]) {
       expect(text).toContain(expected);
     }
   });
@@ -230,7 +245,12 @@ describe('text the font may not have', () => {
     // The description's lines: the items that start at the same x, from its first line down.
     const lines = page.items.filter((item) => Math.abs(item.x - first.x) < 0.5 && item.y <= first.y && first.y - item.y < 80);
     expect(lines.length).toBeGreaterThanOrEqual(4);
-    expect(lines.map((item) => item.str).join('').replaceAll(' ', '')).toBe(LONG_DESCRIPTION.replaceAll(' ', ''));
+    expect(
+      lines
+        .map((item) => item.str)
+        .join('')
+        .replaceAll(' ', ''),
+    ).toBe(LONG_DESCRIPTION.replaceAll(' ', ''));
     // The NMFC cell to the right of the description stays where it is: nothing overflowed into it.
     const nmfc = page.items.find((item) => item.str === '61680')!;
     expect(nmfc.x).toBeGreaterThan(first.x + 200);
@@ -257,7 +277,10 @@ describe('the renderer', () => {
       await expect(own.render(makeShipment(), 'custom')).rejects.toThrow('unknown BOL template "custom"; known templates: standard');
       await mkdir(join(dir, 'assets'));
       await copyFile(join(findBolTemplatesDir(), 'assets', 'acme-logistics.png'), join(dir, 'assets', 'logo.png'));
-      await writeFile(join(dir, 'custom.json'), JSON.stringify({ description: 'custom A4', pageSize: 'a4', referenceFormat: 'ref-with-order-number', logo: { path: 'assets/logo.png' } }));
+      await writeFile(
+        join(dir, 'custom.json'),
+        JSON.stringify({ description: 'custom A4', pageSize: 'a4', referenceFormat: 'ref-with-order-number', logo: { path: 'assets/logo.png' } }),
+      );
       const pdf = await readPdf(await own.render(makeShipment({ refNumber: 'X-1' }), 'custom'));
       expect([pdf.pages[0]!.width, pdf.pages[0]!.height].map(Math.round)).toEqual([595, 842]);
       expect(pdf.pages[0]!.text).toContain('X-1 (SO-000123)');
@@ -278,7 +301,17 @@ describe('the renderer', () => {
 
 describe('the carrier handoff fields, read back from the PDF', () => {
   const gasoline = { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' as const };
-  const billTo = { name: 'ACME Payables', street1: 'PO Box 4410', street2: null, city: 'Columbus', state: 'OH', postalCode: '43216', countryCode: 'US' as const, contactName: null, phone: '614-555-0100' };
+  const billTo = {
+    name: 'ACME Payables',
+    street1: 'PO Box 4410',
+    street2: null,
+    city: 'Columbus',
+    state: 'OH',
+    postalCode: '43216',
+    countryCode: 'US' as const,
+    contactName: null,
+    phone: '614-555-0100',
+  };
   const loaded = () =>
     makeShipment({
       serial: 321,
@@ -330,7 +363,15 @@ describe('the carrier handoff fields, read back from the PDF', () => {
 
   it('prints the third-party bill-to, the declared value sentence, the pickup window and the emergency number', () => {
     const text = pdf.pages[0]!.text;
-    for (const expected of ['ACME Payables', 'PO Box 4410', 'Columbus, OH 43216', 'Phone: 614-555-0100', 'Pickup window: ready 08:00, dock closes 16:30', '800-424-9300', 'EMERGENCY RESPONSE TELEPHONE NUMBER']) {
+    for (const expected of [
+      'ACME Payables',
+      'PO Box 4410',
+      'Columbus, OH 43216',
+      'Phone: 614-555-0100',
+      'Pickup window: ready 08:00, dock closes 16:30',
+      '800-424-9300',
+      'EMERGENCY RESPONSE TELEPHONE NUMBER',
+    ]) {
       expect(text).toContain(expected);
     }
     expect(text.replace(/\s+/g, ' ')).toContain('not exceeding $1,250.00 per shipment');
@@ -355,7 +396,16 @@ describe('the carrier handoff fields, read back from the PDF', () => {
     const cancelled = makeShipment({
       serial: 61,
       components: describedComponents(60),
-      extra: { ...loaded(), id: 'shp_000061', orderNumber: 'SO-000061', bolNumber: makeShipment({ serial: 61 }).bolNumber, orderComponents: describedComponents(60), status: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z', cancellationReason: 'order withdrawn' },
+      extra: {
+        ...loaded(),
+        id: 'shp_000061',
+        orderNumber: 'SO-000061',
+        bolNumber: makeShipment({ serial: 61 }).bolNumber,
+        orderComponents: describedComponents(60),
+        status: 'CANCELLED',
+        cancelledAt: '2026-11-21T10:00:00.000Z',
+        cancellationReason: 'order withdrawn',
+      },
     });
     const { pdf: voided } = await renderAndRead(cancelled, 'acme-logistics', { barcodes: true });
     expect(voided.pages.length).toBeGreaterThanOrEqual(2);
@@ -405,7 +455,10 @@ describe('absurd carrier fields in the PDF', () => {
     const shipment = makeShipment({ serial: 999, extra: { carrier: { name, scac: 'TCLF' }, proNumber: pro, sealNumbers: seals, trailerNumber: 'T'.repeat(32) } });
     const { pdf } = await renderAndRead(shipment, 'standard', { barcodes: true });
     const page = pdf.pages[0]!;
-    const joined = page.items.map((item) => item.str).join('').replaceAll(' ', '');
+    const joined = page.items
+      .map((item) => item.str)
+      .join('')
+      .replaceAll(' ', '');
     expect(joined).toContain(name.replaceAll(' ', ''));
     expect(joined).toContain(seals.join(',').replaceAll(' ', ''));
     expect(joined).toContain('T'.repeat(32));

@@ -86,25 +86,61 @@ function bills210(shipments: Shipment[]): string {
     'L1*5***7500****LFT~',
     ...extra,
   ];
-  const bill = (invoice: string, references: string[], body: string[], total: number) => [`B3**${invoice}**PP*L*20261201*${total}****RRFT~`, 'C3*USD~', ...references, ...body, `L3*1500*G***${total}******3*L~`];
+  const bill = (invoice: string, references: string[], body: string[], total: number) => [
+    `B3**${invoice}**PP*L*20261201*${total}****RRFT~`,
+    'C3*USD~',
+    ...references,
+    ...body,
+    `L3*1500*G***${total}******3*L~`,
+  ];
   return x210([
     { control: '0001', segments: bill('I7204801', ['N9*CN*7204801~'], [...freight(1450, '175', 119263, 42594), ...charges(113300, 14567)], 70624) },
     { control: '0002', segments: bill('I7204802', [`N9*BM*${shipments[1]!.bolNumber}~`], [...freight(1200, '250', 98700, 57282), ...charges(109187, 14039)], 68334) },
-    { control: '0003', segments: bill('I7204803', ['N9*CN*720-4803~'], [...freight(1200, '175', 98700, 42594), ...charges(98906, 12716, ['LX*6~', 'L5*6*RESIDENTIAL DELIVERY~', 'L1*6***9500****RES~'])], 72104) },
-    { control: '0004', segments: [`B3**I7209901*9900001*PP*L*20261201*11700****RRFT~`, 'LX*1~', 'L0*1*500*FR*500*G***1*PLT**L~', 'L1*1***30000~', 'L7*1******70~', 'LX*2~', 'L1*2***-21000****DSC~', 'LX*3~', 'L1*3***2700****FUE~', 'L3*500*G***11700~'] },
+    {
+      control: '0003',
+      segments: bill(
+        'I7204803',
+        ['N9*CN*720-4803~'],
+        [...freight(1200, '175', 98700, 42594), ...charges(98906, 12716, ['LX*6~', 'L5*6*RESIDENTIAL DELIVERY~', 'L1*6***9500****RES~'])],
+        72104,
+      ),
+    },
+    {
+      control: '0004',
+      segments: [
+        `B3**I7209901*9900001*PP*L*20261201*11700****RRFT~`,
+        'LX*1~',
+        'L0*1*500*FR*500*G***1*PLT**L~',
+        'L1*1***30000~',
+        'L7*1******70~',
+        'LX*2~',
+        'L1*2***-21000****DSC~',
+        'LX*3~',
+        'L1*3***2700****FUE~',
+        'L3*500*G***11700~',
+      ],
+    },
     { control: '0005', segments: bill('I7204804', ['N9*CN*7204804~'], [...freight(1200, '175', 98700, 42594), ...charges(98906, 12716)], 62604) },
   ]);
 }
 
 interface AuditJson {
-  bills: Array<{ billKey: string; status: string; matchedBy: string | null; disputedInCents: number; shipment: { orderNumber: string } | null; findings: Array<{ code: string; amountInCents: number; message: string }> }>;
+  bills: Array<{
+    billKey: string;
+    status: string;
+    matchedBy: string | null;
+    disputedInCents: number;
+    shipment: { orderNumber: string } | null;
+    findings: Array<{ code: string; amountInCents: number; message: string }>;
+  }>;
   summary: { bills: number; disputed: number; unmatched: number; quotedInCents: number; billedInCents: number; disputedInCents: number };
   saved: boolean;
   disputePacks: Array<{ bill: string; file: string; bytes: number }>;
 }
 
 /** Each bill's findings as [code, cents], by invoice number. */
-const findingsOf = (json: AuditJson) => Object.fromEntries(json.bills.map((bill) => [bill.billKey.split('|')[1], bill.findings.map((finding) => [finding.code, finding.amountInCents])]));
+const findingsOf = (json: AuditJson) =>
+  Object.fromEntries(json.bills.map((bill) => [bill.billKey.split('|')[1], bill.findings.map((finding) => [finding.code, finding.amountInCents])]));
 
 const EXPECTED = {
   I7204801: [['REWEIGH', 8_020]],
@@ -156,7 +192,14 @@ describe('shipper audit', () => {
       [null, null],
       ['SO-000004', 'PRO'],
     ]);
-    expect(json.summary).toEqual({ bills: 5, disputed: 4, unmatched: 1, quotedInCents: 4 * 62_604, billedInCents: 70_624 + 68_334 + 72_104 + 11_700 + 62_604, disputedInCents: 34_950 });
+    expect(json.summary).toEqual({
+      bills: 5,
+      disputed: 4,
+      unmatched: 1,
+      quotedInCents: 4 * 62_604,
+      billedInCents: 70_624 + 68_334 + 72_104 + 11_700 + 62_604,
+      disputedInCents: 34_950,
+    });
     expect(json.saved).toBe(true);
     expect(stderr).toBe('shipper: 4 of 5 bills disputed: $349.50 at stake\n');
   });
@@ -169,7 +212,17 @@ describe('shipper audit', () => {
 
   it('a 210 whose references no shipment can carry (a short BM, a PRO of 25 characters): UNMATCHED, the others still audited (exit 1)', async () => {
     const odd = join(store.dir, 'odd-references.edi');
-    const body = ['LX*1~', 'L0*1*500*FR*500*G***1*PLT**L~', 'L1*1***30000~', 'L7*1******70~', 'LX*2~', 'L1*2***-21000****DSC~', 'LX*3~', 'L1*3***2700****FUE~', 'L3*500*G***11700~'];
+    const body = [
+      'LX*1~',
+      'L0*1*500*FR*500*G***1*PLT**L~',
+      'L1*1***30000~',
+      'L7*1******70~',
+      'LX*2~',
+      'L1*2***-21000****DSC~',
+      'LX*3~',
+      'L1*3***2700****FUE~',
+      'L3*500*G***11700~',
+    ];
     await writeFile(
       odd,
       x210([
@@ -195,7 +248,15 @@ describe('shipper audit', () => {
   it('prints a table by default: one row per finding, the bill’s figures on its first row, a summary', async () => {
     const { code, stdout } = await audit(await storeCopy('table'), [csvFile, '--no-save']);
     expect(code).toBe(1);
-    const rows = stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    const rows = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .map((line) =>
+        line
+          .split('│')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     expect(rows[0]).toEqual(['Bill', 'PRO', 'Order', 'Quoted', 'Billed', 'Check', 'At stake', 'Detail']);
     expect(rows.slice(1).map((row) => row.slice(0, 7))).toEqual([
       ['I7204801', '7204801', 'SO-000001', '$626.04', '$706.24', 'REWEIGH', '$80.20'],
@@ -208,7 +269,10 @@ describe('shipper audit', () => {
     expect(stdout).toContain('5 bills audited: 4 disputed, $349.50 at stake (billed $2,853.66, quoted $2,504.16)');
     // On a terminal of 100 columns the table fits: the detail gives way.
     const narrow = await runInProcess(['--store', await storeCopy('narrow'), 'audit', csvFile, '--no-save'], { env: AUDIT_ENV, columns: 100 });
-    const widths = narrow.stdout.split('\n').filter((line) => /^[┌│├└]/.test(line)).map((line) => [...line].length);
+    const widths = narrow.stdout
+      .split('\n')
+      .filter((line) => /^[┌│├└]/.test(line))
+      .map((line) => [...line].length);
     expect(widths.length).toBeGreaterThan(5);
     expect(Math.max(...widths)).toBeLessThanOrEqual(100);
     expect(narrow.stdout).toContain('REWEIGH');
@@ -287,7 +351,9 @@ describe('shipper audit', () => {
     const second = join(store.dir, 'second-bill.csv');
     await writeFile(second, [CSV_HEADER, 'I7204899,7204804,,RRFT,2026-12-05,1500,92.5,,,,1412.94,-989.06,127.16,LFT=75.00,626.04'].join('\n'));
     const duplicate = JSON.parse((await audit(dir, [second, '--json'])).stdout) as AuditJson;
-    expect(duplicate.bills[0]!.findings).toEqual([{ code: 'DUPLICATE', amountInCents: 62_604, message: 'SO-000004 is already billed by I7204804 (audited 2026-12-02): a second bill for one shipment' }]);
+    expect(duplicate.bills[0]!.findings).toEqual([
+      { code: 'DUPLICATE', amountInCents: 62_604, message: 'SO-000004 is already billed by I7204804 (audited 2026-12-02): a second bill for one shipment' },
+    ]);
     expect((await readdir(join(dir, 'audited-bills'))).filter((name) => name.endsWith('.json'))).toHaveLength(6);
   });
 
@@ -345,7 +411,15 @@ describe('shipper report spend', () => {
     const run = (args: string[]) => runInProcess(['--store', dir, 'report', 'spend', ...args], { env: AUDIT_ENV });
     const table = await run(['--by', 'carrier']);
     expect(table.code).toBe(0);
-    const rows = table.stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    const rows = table.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .map((line) =>
+        line
+          .split('│')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     expect(rows).toEqual([
       ['Carrier', 'Shipments', 'Weight (lb)', 'Quoted', 'Bills', 'Billed', 'Disputed'],
       ['Roadrunner Freight (RRFT)', '4', '6,000', '$2,504.16', '4', '$2,736.66', '$232.50'],
@@ -353,7 +427,13 @@ describe('shipper report spend', () => {
       ['Total', '4', '6,000', '$2,504.16', '5', '$2,853.66', '$349.50'],
     ]);
     const json = JSON.parse((await run(['--by', 'month', '--json'])).stdout);
-    expect(json).toMatchObject({ by: 'month', since: null, until: null, rows: [{ group: '2026-11', shipments: 4, quotedInCents: 250_416, billedInCents: 273_666, disputedInCents: 23_250 }, { group: '(no shipment)' }], total: { bills: 5 } });
+    expect(json).toMatchObject({
+      by: 'month',
+      since: null,
+      until: null,
+      rows: [{ group: '2026-11', shipments: 4, quotedInCents: 250_416, billedInCents: 273_666, disputedInCents: 23_250 }, { group: '(no shipment)' }],
+      total: { bills: 5 },
+    });
     const csv = parse((await run(['--by', 'lane', '--csv'])).stdout, { columns: true }) as Array<Record<string, string>>;
     expect(csv).toEqual([
       { group: 'Chicago, IL → Atlanta, GA', shipments: '4', poundsWeight: '6000', quoted: '2504.16', bills: '4', billed: '2736.66', disputed: '232.5' },
@@ -380,7 +460,15 @@ describe('shipper invoice', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Invoice INV-000001  SO-000001  dated Thu 2026-11-19');
     expect(stdout).toContain('Bill to      Acme Machine Co, 100 N State St, Chicago, IL 60601 (prepaid)');
-    const rows = stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    const rows = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .map((line) =>
+        line
+          .split('│')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     expect(rows.map((row) => row.at(-1))).toEqual(['Amount', '$987.00', '$425.94', '-$989.06', '$127.16', '$75.00', '$626.04']);
   });
 
@@ -391,7 +479,15 @@ describe('shipper invoice', () => {
     await api.close();
     const { code, stdout } = await runInProcess(['--store', dir, 'invoice', data.id]);
     expect(code).toBe(0);
-    const rows = stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    const rows = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .map((line) =>
+        line
+          .split('│')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     expect(rows.at(-1)).toEqual(['', 'Total', '', '', '1', '', '300', expect.stringMatching(/^\$[\d,]+\.\d\d$/)]);
   });
 

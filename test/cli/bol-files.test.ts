@@ -66,7 +66,9 @@ describe('BOL file names', () => {
 
     const single = await tempDir('shipper-bol-single-');
     try {
-      const outcome = (await new LocalApi({ storeDir: single.dir }).createShipments({ items: [{ request: { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } }] })).data.items[0]!;
+      const outcome = (
+        await new LocalApi({ storeDir: single.dir }).createShipments({ items: [{ request: { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } }] })
+      ).data.items[0]!;
       const all = await runInProcess(['--store', single.dir, 'bol', '--all', '-o', join(dir, 'all.pdf')]);
       expect(all.code, all.stderr).toBe(0);
       expect((await stat(join(dir, 'all.pdf'))).isFile()).toBe(true);
@@ -127,7 +129,12 @@ describe('writing BOLs when the disk fills up', () => {
       const third = join(disk.dir, `BOL-${shipments[2]!.orderNumber}.pdf`);
       expect(result.code).toBe(5);
       expect(result.stderr).toBe(`2 of 3 BOLs written to ${disk.dir}\nshipper: cannot write ${third}: no space left on the disk\n`);
-      expect((await readdir(disk.dir)).sort()).toEqual(shipments.slice(0, 2).map((shipment) => `BOL-${shipment.orderNumber}.pdf`).sort());
+      expect((await readdir(disk.dir)).sort()).toEqual(
+        shipments
+          .slice(0, 2)
+          .map((shipment) => `BOL-${shipment.orderNumber}.pdf`)
+          .sort(),
+      );
       for (const shipment of shipments.slice(0, 2)) await expectWholeBol(join(disk.dir, `BOL-${shipment.orderNumber}.pdf`), shipment);
       disk.grow(64 * 1024 * 1024);
       const rerun = await bol([...shipments.map((shipment) => shipment.id), '-o', disk.dir]);
@@ -152,7 +159,10 @@ describe('writing BOLs when the disk fills up', () => {
     expect(report.written).toHaveLength(3);
     for (const entry of report.written) {
       expect((await stat(entry.file)).size).toBe(entry.bytes);
-      await expectWholeBol(entry.file, shipments.find((shipment) => shipment.id === entry.shipmentId)!);
+      await expectWholeBol(
+        entry.file,
+        shipments.find((shipment) => shipment.id === entry.shipmentId)!,
+      );
     }
   });
 });

@@ -30,7 +30,15 @@ beforeAll(async () => {
       shipper: address('Acme Widgets', '60601', 'Chicago', 'IL'),
       consignee: address('Métro Électrique', '10001', 'New York', 'NY'),
       orderComponents: [
-        { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Steel brackets', nmfcCode: '161030', packagingType: 'crates', pieceCount: 12 },
+        {
+          palletCount: 2,
+          poundsWeight: 1200,
+          dimensions: { length: 48, width: 40, height: 48 },
+          description: 'Steel brackets',
+          nmfcCode: '161030',
+          packagingType: 'crates',
+          pieceCount: 12,
+        },
         { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 60 }, description: 'Foam panels' },
       ],
     });

@@ -20,7 +20,27 @@ const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zi
 const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0100';
 const PARTS = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,nmfc=161030-02,pkg=crates,pieces=10';
 const PAINT = 'pallets=1,weight=400,dims=48x40x40,desc=Paint,un=UN1263,psn=Paint,hazclass=3,pg=III,pkg=pails,pieces=20';
-const CARRIER_FLAGS = ['--scac', 'ODFL', '--terms', 'collect', '--ready', '08:00', '--close', '16:30', '--cod', '1,250', '--cod-fee', 'prepaid', '--declared-value', '5000', '--fob', 'origin', '--master-bol', '--emergency-phone', '800-424-9300'];
+const CARRIER_FLAGS = [
+  '--scac',
+  'ODFL',
+  '--terms',
+  'collect',
+  '--ready',
+  '08:00',
+  '--close',
+  '16:30',
+  '--cod',
+  '1,250',
+  '--cod-fee',
+  'prepaid',
+  '--declared-value',
+  '5000',
+  '--fob',
+  'origin',
+  '--master-bol',
+  '--emergency-phone',
+  '800-424-9300',
+];
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -58,7 +78,10 @@ describe('the carrier handoff through the CLI', () => {
       emergencyContactPhone: '800-424-9300',
     });
     expect(shipment.ssccs).toHaveLength(3);
-    expect(shipment.orderComponents.map((component) => component.hazmat)).toEqual([null, { unNumber: 'UN1263', properShippingName: 'Paint', hazardClass: '3', packingGroup: 'III' }]);
+    expect(shipment.orderComponents.map((component) => component.hazmat)).toEqual([
+      null,
+      { unNumber: 'UN1263', properShippingName: 'Paint', hazardClass: '3', packingGroup: 'III' },
+    ]);
   });
 
   it('ship refuses a dock closing at or before the ready time (exit 1, the field named) and books one minute after', async () => {
@@ -86,7 +109,8 @@ describe('the carrier handoff through the CLI', () => {
     const bol = await run(['bol', id]);
     expect(bol.code, bol.stderr).toBe(0);
     const text = await pdfText(join(dir, 'BOL-SO-000001.pdf'));
-    for (const expected of ['Old Dominion Freight Line', 'ODFL', pro, '53-1187', '004471', '004472', 'UN1263, Paint, 3, PG III', '800-424-9300', '$1,250.00']) expect(text).toContain(expected);
+    for (const expected of ['Old Dominion Freight Line', 'ODFL', pro, '53-1187', '004471', '004472', 'UN1263, Paint, 3, PG III', '800-424-9300', '$1,250.00'])
+      expect(text).toContain(expected);
     const wrong = await run(['shipment', 'update', id, '--pro', `70000050${(Number(proCheckDigit('MOD7', '70000050')) + 1) % 7}`]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('(proNumber)');
@@ -128,17 +152,40 @@ describe('the carrier handoff through the CLI', () => {
     const tender = await run(['tender', id, '--format', 'x12-204']);
     expect(tender.code, tender.stderr).toBe(0);
     const first = Number(/control number (\d+)/.exec(tender.stderr)![1]);
-    const parsed = parseX12(await readFile(join(dir, `${shipment.bolNumber}.204.edi`), 'utf8'), { interchangeControlNumber: first, groupControlNumber: first, transactionSet: '204', functionalId: 'SM' });
+    const parsed = parseX12(await readFile(join(dir, `${shipment.bolNumber}.204.edi`), 'utf8'), {
+      interchangeControlNumber: first,
+      groupControlNumber: first,
+      transactionSet: '204',
+      functionalId: 'SM',
+    });
     expect([parsed.isa[4], parsed.isa[5]!.trim(), parsed.isa[6], parsed.isa[7]!.trim()]).toEqual(['ZZ', 'ACMESHIP', '02', 'ODFL']);
     expect([el(find(parsed.body, 'B2'), 2), el(find(parsed.body, 'B2'), 6)]).toEqual(['ODFL', 'CC']);
     expect(findAll(parsed.body, 'L11').map((segment) => segment.elements)).toEqual(
-      expect.arrayContaining([[shipment.bolNumber, 'BM'], [shipment.proNumber, 'CN'], ['PO-1', 'PO'], ['53-1187', 'EQ'], ['004471', 'SN'], ['004472', 'SN']]),
+      expect.arrayContaining([
+        [shipment.bolNumber, 'BM'],
+        [shipment.proNumber, 'CN'],
+        ['PO-1', 'PO'],
+        ['53-1187', 'EQ'],
+        ['004471', 'SN'],
+        ['004472', 'SN'],
+      ]),
     );
     const items = groupsStartingAt(groupsStartingAt(parsed.body, 'S5', 'L3')[0]!, 'OID');
     expect(
       items.map((segments) => {
         const [l5, at8, lad, lh1] = ['L5', 'AT8', 'LAD', 'LH1'].map((tag) => find(segments, tag));
-        return [el(l5, 2), el(l5, 3), el(l5, 9), Number(el(at8, 3)), Number(el(at8, 5)), Number(el(lad, 2)), el(lh1, 3), el(lh1, 10), el(find(segments, 'LH2'), 1), el(find(segments, 'LH3'), 1)];
+        return [
+          el(l5, 2),
+          el(l5, 3),
+          el(l5, 9),
+          Number(el(at8, 3)),
+          Number(el(at8, 5)),
+          Number(el(lad, 2)),
+          el(lh1, 3),
+          el(lh1, 10),
+          el(find(segments, 'LH2'), 1),
+          el(find(segments, 'LH3'), 1),
+        ];
       }),
     ).toEqual(
       shipment.orderComponents.map((component) => [
@@ -158,7 +205,12 @@ describe('the carrier handoff through the CLI', () => {
     expect(bill.code, bill.stderr).toBe(0);
     const second = Number(/control number (\d+)/.exec(bill.stderr)![1]);
     expect(second).toBeGreaterThan(first);
-    const billOfLading = parseX12(await readFile(join(dir, `${shipment.bolNumber}.211.edi`), 'utf8'), { interchangeControlNumber: second, groupControlNumber: second, transactionSet: '211', functionalId: 'BL' });
+    const billOfLading = parseX12(await readFile(join(dir, `${shipment.bolNumber}.211.edi`), 'utf8'), {
+      interchangeControlNumber: second,
+      groupControlNumber: second,
+      transactionSet: '211',
+      functionalId: 'BL',
+    });
     expect(groupsStartingAt(billOfLading.body, 'AT1')).toHaveLength(2);
     // The file is there: a second tender of the same format writes nothing without --force.
     const again = await run(['tender', id, '--format', 'x12-204']);
@@ -178,10 +230,17 @@ describe('a PRO block through the CLI', () => {
   it('gives its PROs in order, refuses the booking when used up (nothing booked), goes on when its last number is raised, and a next block starts at its own first', async () => {
     const { dir: blockDir, cleanup: done } = await tempDir('shipper-pro-block-');
     try {
-      const blockEnv = { SHIPPER_STORE: join(blockDir, 'store'), SHIPPER_CONFIG_DIR: join(blockDir, 'config'), SHIPPER_NOW: '2026-11-23T15:00:00Z', SHIPPER_BOL_COMPANY_PREFIX: '0614141' };
+      const blockEnv = {
+        SHIPPER_STORE: join(blockDir, 'store'),
+        SHIPPER_CONFIG_DIR: join(blockDir, 'config'),
+        SHIPPER_NOW: '2026-11-23T15:00:00Z',
+        SHIPPER_BOL_COMPANY_PREFIX: '0614141',
+      };
       const cli = (args: string[]) => runInProcess(args, { env: blockEnv, cwd: blockDir });
       const setBlock = async (first: string, last: string) =>
-        expect((await cli(['config', 'set', 'carriers.ODFL', JSON.stringify({ name: 'Old Dominion Freight Line', proRange: { scac: 'ODFL', first, last, checkDigit: 'MOD7' } })])).code).toBe(0);
+        expect(
+          (await cli(['config', 'set', 'carriers.ODFL', JSON.stringify({ name: 'Old Dominion Freight Line', proRange: { scac: 'ODFL', first, last, checkDigit: 'MOD7' } })])).code,
+        ).toBe(0);
       const book = async () => {
         const result = await cli(['-q', 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40', '--scac', 'ODFL']);
         if (result.code !== 0) return { ...result, pro: undefined };

@@ -46,7 +46,10 @@ describe('shipper config', () => {
     }
     expect(outputs[0]!.stdout).toBe('****WXYZ\n');
     expect(outputs[4]!.stdout).toBe('****WXYZ\n');
-    expect(JSON.parse(outputs[3]!.stdout)).toMatchObject({ settings: { 'profiles.sandbox.apiKey': '****WXYZ' }, effective: { mode: 'local', profile: 'production', apiKey: null } });
+    expect(JSON.parse(outputs[3]!.stdout)).toMatchObject({
+      settings: { 'profiles.sandbox.apiKey': '****WXYZ' },
+      effective: { mode: 'local', profile: 'production', apiKey: null },
+    });
   });
 
   it('reads a key from stdin with -, so it stays out of the shell history', async () => {

@@ -24,7 +24,9 @@ afterAll(() => cleanup());
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true });
-  const files = await Promise.all(entries.map((entry) => (entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [])));
+  const files = await Promise.all(
+    entries.map((entry) => (entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [])),
+  );
   return files.flat();
 }
 
@@ -34,7 +36,9 @@ async function variablesInSource(): Promise<Set<string>> {
   for (const file of await sourceFiles(join(ROOT, 'src'))) {
     if (file.endsWith('environmentHelp.ts')) continue;
     const text = await readFile(file, 'utf8');
-    for (const match of text.matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]|['"]([A-Z][A-Z0-9_]+)['"] in env|\.env\(['"]([A-Z][A-Z0-9_]+)['"]\)|\b(SHIPPER_[A-Z0-9_]+)\b/g)) {
+    for (const match of text.matchAll(
+      /\benv\.([A-Z][A-Z0-9_]+)|\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]|['"]([A-Z][A-Z0-9_]+)['"] in env|\.env\(['"]([A-Z][A-Z0-9_]+)['"]\)|\b(SHIPPER_[A-Z0-9_]+)\b/g,
+    )) {
       names.add(match.slice(1).find(Boolean)!);
     }
   }
@@ -69,7 +73,7 @@ describe('shipper help environment', () => {
 });
 
 describe('--version', () => {
-  it('is package.json\'s version, first on the line', async () => {
+  it("is package.json's version, first on the line", async () => {
     const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(VERSION).toBe(manifest.version);
     const result = await runInProcess(['--version']);
@@ -118,12 +122,15 @@ describe('--version', () => {
   it('the built binary prints the commit and date baked in at build time, a commit of this repository', async () => {
     const result = await runCli(['--version']);
     expect(result.code).toBe(0);
-    const match = /^(\d+\.\d+\.\d+) \((?:commit ([0-9a-f]{12})(?: with uncommitted changes)?, built (\S+)|built (\S+) outside a git checkout: commit unknown)\)\n$/.exec(result.stdout);
+    const match = /^(\d+\.\d+\.\d+) \((?:commit ([0-9a-f]{12})(?: with uncommitted changes)?, built (\S+)|built (\S+) outside a git checkout: commit unknown)\)\n$/.exec(
+      result.stdout,
+    );
     expect(match, result.stdout).not.toBeNull();
     expect(match![1]).toBe(VERSION);
     expect(Date.parse(match![3] ?? match![4]!)).not.toBeNaN();
     const commit = match![2];
-    if (commit) execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' }); // throws when it is not one of ours
+    if (commit)
+      execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' }); // throws when it is not one of ours
     else expect(buildInfo(ROOT).commit).toBeNull();
   });
 });

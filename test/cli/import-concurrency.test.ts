@@ -82,7 +82,10 @@ describe('two imports at once', () => {
 /** Starts an import and sends it `signal` as soon as `atLeast` shipments are on disk; resolves with how it ended. */
 function importSignalledAfter(file: string, atLeast: number, signal: 'SIGKILL' | 'SIGINT'): Promise<{ seen: number; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--store', store, 'import', file], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1', SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR } });
+    const child = spawn(process.execPath, [BIN, '--store', store, 'import', file], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', SHIPPER_CONFIG_DIR: ISOLATED_SETTINGS.SHIPPER_CONFIG_DIR },
+    });
     let seen = 0;
     let sent = false;
     let stderr = '';
@@ -145,7 +148,10 @@ describe('an import killed with SIGKILL', () => {
     // Every command still reads the store.
     const partial = await allShipments();
     expect(partial.length).toBeLessThan(total);
-    expectNoDuplicates(partial, partial.map((shipment) => shipment.refNumber!));
+    expectNoDuplicates(
+      partial,
+      partial.map((shipment) => shipment.refNumber!),
+    );
     const one = await reader(['shipment', 'get', partial[0]!.id]);
     expect(one.code, one.stderr).toBe(0);
     expect((await reader(['quote', 'list', '--limit', '5'])).code).toBe(0);

@@ -33,7 +33,13 @@ async function file(name: string, content: string | Buffer): Promise<string> {
 
 interface ImportDocument {
   shipments: Array<{ line: number; status: string; id?: string }>;
-  summary: { shipments: number; valid: number; booked: number; rejectedShipments: number; violations: Array<{ line: number; column: string; field: string; message: string; value?: string }> };
+  summary: {
+    shipments: number;
+    valid: number;
+    booked: number;
+    rejectedShipments: number;
+    violations: Array<{ line: number; column: string; field: string; message: string; value?: string }>;
+  };
 }
 
 async function importJson(args: string[]): Promise<{ result: CliResult; document: ImportDocument }> {

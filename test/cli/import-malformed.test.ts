@@ -33,7 +33,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
     for (const entry of await readdir(current, { withFileTypes: true })) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else files[relative(dir, path)] = createHash('sha256').update(await readFile(path)).digest('hex');
+      else
+        files[relative(dir, path)] = createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex');
     }
   };
   await walk(dir);
@@ -80,7 +83,12 @@ const CASES: Array<{ name: string; content: string | Buffer; exit: number; messa
   },
   {
     name: 'a file that switches from UTF-8 to Windows-1252 half-way',
-    content: Buffer.concat([Buffer.from(`${HEADER.join(',')}\n${line(rowCells('OK-1', true, { desc: 'Café' }))}\n`), Buffer.from('OK-2,Caf'), Buffer.from([0xe9]), Buffer.from(',x\n')]),
+    content: Buffer.concat([
+      Buffer.from(`${HEADER.join(',')}\n${line(rowCells('OK-1', true, { desc: 'Café' }))}\n`),
+      Buffer.from('OK-2,Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(',x\n'),
+    ]),
     exit: 1,
     message: /mixes two encodings: line 2 is UTF-8 text, line 3 is not \(Windows-1252\?\); save the whole file again as "CSV UTF-8"/,
   },

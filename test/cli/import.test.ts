@@ -36,7 +36,16 @@ interface ImportDocument {
   file: string;
   dryRun: boolean;
   shipments: Array<{ line: number; refNumber: string | null; status: string; id?: string; orderNumber?: string; quotedPriceInCents: number }>;
-  summary: { rows: number; shipments: number; booked: number; alreadyBooked: number; rejectedShipments: number; rejectedRows: number; totalPriceInCents: number; rejectsFile: string | null };
+  summary: {
+    rows: number;
+    shipments: number;
+    booked: number;
+    alreadyBooked: number;
+    rejectedShipments: number;
+    rejectedRows: number;
+    totalPriceInCents: number;
+    rejectsFile: string | null;
+  };
 }
 
 describe('shipper import', () => {
@@ -120,7 +129,21 @@ describe('shipper import', () => {
   });
 
   it('reads a ;-delimited file with a BOM, CRLF, quoted newlines, header names in any case, and saved locations', async () => {
-    const added = await shipper(['location', 'add', 'chicago-dc', '--name', 'Acme Chicago DC', '--street1', '2100 S Halsted St', '--city', 'Chicago', '--state', 'IL', '--zip', '60608']);
+    const added = await shipper([
+      'location',
+      'add',
+      'chicago-dc',
+      '--name',
+      'Acme Chicago DC',
+      '--street1',
+      '2100 S Halsted St',
+      '--city',
+      'Chicago',
+      '--state',
+      'IL',
+      '--zip',
+      '60608',
+    ]);
     expect(added.code, added.stderr).toBe(0);
     const content =
       '\uFEFFREFNUMBER;Shipper;consignee name;consigneeStreet1;consigneeCity;consigneeState;consigneePostalCode;Pallet Count;poundsweight;length;width;height;Description;pieceCount\r\n' +

@@ -89,7 +89,9 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
     expect(address.code).toBe(2);
     expect(address.stderr).toMatch(/unknown key "zipcode" \(did you mean postalCode\?\) in --shipper/);
     // Nothing close: the keys are listed, no guess.
-    expect((await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', `${COMPONENT},xyz=1`])).stderr).toMatch(/unknown key "xyz" in --component [^(]*\(keys: pallets, weight, dims/);
+    expect((await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', `${COMPONENT},xyz=1`])).stderr).toMatch(
+      /unknown key "xyz" in --component [^(]*\(keys: pallets, weight, dims/,
+    );
   });
 
   it('ship: a state that contradicts the ZIP is refused (exit 1, nothing booked); another city books with a warning', async () => {

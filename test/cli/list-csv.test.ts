@@ -32,7 +32,10 @@ async function allShipments(): Promise<Shipment[]> {
   const items: Shipment[] = [];
   let cursor: string | undefined;
   do {
-    const page = JSON.parse((await run(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])])).stdout) as { items: Shipment[]; nextCursor: string | null };
+    const page = JSON.parse((await run(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])])).stdout) as {
+      items: Shipment[];
+      nextCursor: string | null;
+    };
     items.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -92,8 +95,16 @@ describe('shipment list --csv', () => {
     const rows = records((await run(['shipment', 'list', '--csv'])).stdout);
     const cancelled = rows.find((row) => row.id === cancelledId);
     const carried = rows.find((row) => row.id === carriedId);
-    expect(cancelled).toMatchObject({ status: 'CANCELLED', refNumber: "'=HYPERLINK(\"http://x.example\")", cancelledAt: expect.stringMatching(/^2026-11-23T15:0/) });
-    expect(carried).toMatchObject({ refNumber: 'PO-0001', carrier: 'Old Dominion', scac: 'ODFL', proNumber: '1234567897', status: 'BOOKED', cancelledAt: '', freightChargeTerms: 'PREPAID' });
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', refNumber: '\'=HYPERLINK("http://x.example")', cancelledAt: expect.stringMatching(/^2026-11-23T15:0/) });
+    expect(carried).toMatchObject({
+      refNumber: 'PO-0001',
+      carrier: 'Old Dominion',
+      scac: 'ODFL',
+      proNumber: '1234567897',
+      status: 'BOOKED',
+      cancelledAt: '',
+      freightChargeTerms: 'PREPAID',
+    });
     expect(rows.filter((row) => row.carrier !== '')).toHaveLength(1);
     // New York in late November is UTC-5: the ETA at 17:00 local is 22:00 UTC.
     const newYork = rows.find((row) => row.destinationPostalCode === '10001' && row.estimatedDeliveryDate)!;
@@ -119,7 +130,10 @@ describe('shipment list --csv', () => {
 
   it('an empty list, or a filter that matches nothing, is the header alone', async () => {
     const empty = join(dir, 'empty-store');
-    for (const [args, storeDir] of [[['shipment', 'list', '--csv'], empty], [['shipment', 'list', '--csv', '--ref', 'NOTHING'], store]] as const) {
+    for (const [args, storeDir] of [
+      [['shipment', 'list', '--csv'], empty],
+      [['shipment', 'list', '--csv', '--ref', 'NOTHING'], store],
+    ] as const) {
       const result = await run([...args], storeDir);
       expect(result).toMatchObject({ code: 0, stdout: `${SHIPMENT_HEADER}\r\n` });
     }

@@ -56,7 +56,14 @@ describe.each(MODES)('%s mode', (mode) => {
   it('ship --quote without -c books the quoted lines whole: description, NMFC, packaging, pieces, on the record and the BOL', async () => {
     const quote = await newQuote(mode);
     const shipment = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--ref', `WHOLE-${mode}`]);
-    expect(shipment.orderComponents[0]).toMatchObject({ description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10, palletCount: 2, poundsWeight: 1200 });
+    expect(shipment.orderComponents[0]).toMatchObject({
+      description: 'Machine parts',
+      nmfcCode: '161030',
+      packagingType: 'crates',
+      pieceCount: 10,
+      palletCount: 2,
+      poundsWeight: 1200,
+    });
     const bol = await cli(mode, ['bol', shipment.id, '-o', join(work.dir, `whole-${mode}.pdf`)]);
     expect(bol.code, bol.stderr).toBe(0);
     const { readFile } = await import('node:fs/promises');
@@ -66,7 +73,17 @@ describe.each(MODES)('%s mode', (mode) => {
 
     // A -c line changes what it names; the rest of the quoted line stays.
     const second = await newQuote(mode);
-    const changed = await json<Shipment>(mode, ['ship', '--quote', second.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Gear boxes']);
+    const changed = await json<Shipment>(mode, [
+      'ship',
+      '--quote',
+      second.id,
+      '--shipper',
+      SHIPPER,
+      '--consignee',
+      CONSIGNEE,
+      '-c',
+      'pallets=2,weight=1200,dims=48x40x48,desc=Gear boxes',
+    ]);
     expect(changed.orderComponents[0]).toMatchObject({ description: 'Gear boxes', nmfcCode: '161030', pieceCount: 10 });
     // Its freight must still be the quoted freight.
     const third = await newQuote(mode);
@@ -78,7 +95,17 @@ describe.each(MODES)('%s mode', (mode) => {
   it('ship --quote with fewer -c than quoted lines changes those lines and carries the others whole', async () => {
     const oil = 'pallets=1,weight=500,dims=48x40x40,desc=Gear oil,nmfc=12345,pkg=drums,pieces=4';
     const quote = await json<Quote>(mode, ['quote', '--from', '60608', '--to', '10001', '-c', LINE, '-c', oil]);
-    const shipment = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Gear boxes']);
+    const shipment = await json<Shipment>(mode, [
+      'ship',
+      '--quote',
+      quote.id,
+      '--shipper',
+      SHIPPER,
+      '--consignee',
+      CONSIGNEE,
+      '-c',
+      'pallets=2,weight=1200,dims=48x40x48,desc=Gear boxes',
+    ]);
     expect(shipment.orderComponents.map((line) => [line.description, line.nmfcCode, line.packagingType, line.pieceCount, line.poundsWeight])).toEqual([
       ['Gear boxes', '161030', 'crates', 10, 1200],
       ['Gear oil', '12345', 'drums', 4, 500],
@@ -151,7 +178,11 @@ describe.each(MODES)('%s mode', (mode) => {
     // A quote made last Wednesday for Thursday: still valid (a week), its pickup day gone.
     const store = mode === 'local' ? stores.local : stores.remote;
     const past = new LocalApi({ storeDir: store, now: () => new Date('2026-11-18T18:00:00Z') });
-    const { data: old } = await past.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }] });
+    const { data: old } = await past.createQuote({
+      origin: { postalCode: '60608' },
+      destination: { postalCode: '10001' },
+      orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }],
+    });
     expect(old.pickupDate).toBe('2026-11-19');
     const refused = await cli(mode, ['ship', '--quote', old.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE]);
     expect(refused.code).toBe(1);
@@ -163,7 +194,9 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(shipment.quoteId).not.toBe(old.id);
     expect(shipment.pickupDate).toBe('2026-11-24');
     expect(shipment.orderComponents[0]!.description).toBe('Machine parts');
-    expect(requoted.stderr).toMatch(new RegExp(`requoted ${old.id} \\(\\$[\\d,.]+, pickup 2026-11-19\\) as qt_\\w+ \\(\\$[\\d,.]+, pickup 2026-11-24\\): (the same price|[+-]\\$[\\d,.]+)`));
+    expect(requoted.stderr).toMatch(
+      new RegExp(`requoted ${old.id} \\(\\$[\\d,.]+, pickup 2026-11-19\\) as qt_\\w+ \\(\\$[\\d,.]+, pickup 2026-11-24\\): (the same price|[+-]\\$[\\d,.]+)`),
+    );
     // Its pickup day passed: no longer bookable, whatever the expiry says.
     const status = await json<Quote>(mode, ['quote', 'get', old.id]);
     expect(status.status).toBe('EXPIRED');
@@ -172,7 +205,21 @@ describe.each(MODES)('%s mode', (mode) => {
 
   it('takes a shipment by its order number or BOL number, as printed, wherever it takes an id', async () => {
     const withPhone = (address: string, phone: string) => `${address},phone=${phone}`;
-    const booked = await json<Shipment>(mode, ['ship', '--shipper', withPhone(SHIPPER, '312-555-0100'), '--consignee', withPhone(CONSIGNEE, '212-555-0100'), '-c', LINE, '--ref', `BY-NUMBER-${mode}`, '--carrier', 'Old Dominion', '--scac', 'ODFL']);
+    const booked = await json<Shipment>(mode, [
+      'ship',
+      '--shipper',
+      withPhone(SHIPPER, '312-555-0100'),
+      '--consignee',
+      withPhone(CONSIGNEE, '212-555-0100'),
+      '-c',
+      LINE,
+      '--ref',
+      `BY-NUMBER-${mode}`,
+      '--carrier',
+      'Old Dominion',
+      '--scac',
+      'ODFL',
+    ]);
     const serial = Number(booked.orderNumber.slice(3));
     for (const typed of [booked.orderNumber, `so${serial}`, booked.bolNumber]) expect((await json<Shipment>(mode, ['shipment', 'get', typed])).id).toBe(booked.id);
     const outDir = join(work.dir, `by-number-${mode}`);
@@ -251,18 +298,29 @@ describe('the pickup day ends at midnight at the origin', () => {
     expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', laterId])).stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
 
     // quote list says each state in its Status column: booked as which order, pickup day passed, open until, expired.
-    const statusOf = (listing: string, id: string) => listing.split('\n').find((row) => row.includes(id))?.split('│').at(-2)?.trim();
+    const statusOf = (listing: string, id: string) =>
+      listing
+        .split('\n')
+        .find((row) => row.includes(id))
+        ?.split('│')
+        .at(-2)
+        ?.trim();
     const listed = (await at('2026-11-25T08:00:00Z', ['quote', 'list'])).stdout;
     const order = (JSON.parse(booked.stdout) as Shipment).orderNumber;
-    expect([before.id, onTheBoundary.id, laterId].map((id) => statusOf(listed, id))).toEqual([`booked as ${order}`, 'pickup day 2026-11-24 passed (--requote)', 'open until Mon 2026-11-30 07:00 PST']);
+    expect([before.id, onTheBoundary.id, laterId].map((id) => statusOf(listed, id))).toEqual([
+      `booked as ${order}`,
+      'pickup day 2026-11-24 passed (--requote)',
+      'open until Mon 2026-11-30 07:00 PST',
+    ]);
     expect(statusOf((await at('2026-11-30T15:01:00Z', ['quote', 'list'])).stdout, laterId)).toBe('expired Mon 2026-11-30 07:00 PST');
   });
 });
 
 describe('BOL company prefix', () => {
-  it('warns once per booking under GS1\'s documentation prefix, and not under the user\'s own; a bad prefix is a usage error', async () => {
+  it("warns once per booking under GS1's documentation prefix, and not under the user's own; a bad prefix is a usage error", async () => {
     const store = join(work.dir, 'prefix');
-    const ship = (env: Record<string, string> = {}) => runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: { ...NOW, ...env } });
+    const ship = (env: Record<string, string> = {}) =>
+      runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: { ...NOW, ...env } });
     const documentation = await ship();
     expect(documentation.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
     const own = await ship({ SHIPPER_BOL_COMPANY_PREFIX: '0812345678' });
@@ -306,15 +364,23 @@ describe('BOL company prefix', () => {
     expect(last.bolNumber).toBe('08123456789999992');
     const refused = await ship();
     expect(refused.code).toBe(5);
-    expect(refused.stderr).toBe('shipper: BOL numbers under company prefix 0812345678 have 6 digits of serial, and 999999 are used; a longer prefix leaves fewer, a shorter one more\n');
+    expect(refused.stderr).toBe(
+      'shipper: BOL numbers under company prefix 0812345678 have 6 digits of serial, and 999999 are used; a longer prefix leaves fewer, a shorter one more\n',
+    );
     expect((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_'))).toHaveLength(2);
     // A shorter prefix leaves room: the numbers go on above.
-    const shorter = await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '081234567' } });
+    const shorter = await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], {
+      env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '081234567' },
+    });
     expect((JSON.parse(shorter.stdout) as Shipment).bolNumber.slice(0, 16)).toBe('0812345671000000');
   });
 
   it('shipper serve --bol-company-prefix: the server issues numbers under it (over the environment), without the warning; a bad one is a usage error', async () => {
-    const served = await startServe({ store: join(work.dir, 'prefix-served'), env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0999999' }, serveArgs: ['--bol-company-prefix', '0812345'] });
+    const served = await startServe({
+      store: join(work.dir, 'prefix-served'),
+      env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0999999' },
+      serveArgs: ['--bol-company-prefix', '0812345'],
+    });
     try {
       const booked = await runInProcess(['--base-url', served.url, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW, cwd: work.dir });
       expect(booked.code, booked.stderr).toBe(0);
@@ -327,7 +393,10 @@ describe('BOL company prefix', () => {
     const documentation = await startServe({ store: join(work.dir, 'prefix-served-doc'), env: NOW });
     try {
       // Each client is told with each booking; the server says it once on its own stderr.
-      const booked = await runInProcess(['--base-url', documentation.url, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW, cwd: work.dir });
+      const booked = await runInProcess(['--base-url', documentation.url, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], {
+        env: NOW,
+        cwd: work.dir,
+      });
       expect(booked.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
     } finally {
       await documentation.stop();
@@ -344,7 +413,8 @@ describe('BOL company prefix', () => {
 describe('counters never go back', () => {
   it('continues above every number in the store when the counter file is deleted or lowered, when both counter and mark are gone, lowered, or the one lowered and the other gone', async () => {
     const store = join(work.dir, 'counters');
-    const ship = async () => JSON.parse((await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW })).stdout) as Shipment;
+    const ship = async () =>
+      JSON.parse((await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW })).stdout) as Shipment;
     const serial = (shipment: Shipment) => Number(shipment.orderNumber.slice(3));
     for (let i = 0; i < 3; i++) await ship();
     await rm(join(store, 'counters', 'orders.json'));
@@ -362,7 +432,13 @@ describe('counters never go back', () => {
     await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 2 }));
     await writeFile(join(store, 'shipments', '.orders.high-water.json'), JSON.stringify({ last: 2 }));
     expect(serial(await ship())).toBe(8);
-    const bols = (await Promise.all((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_')).map(async (name) => (await runInProcess(['--store', store, 'shipment', 'get', name.slice(0, -5), '--json'])).stdout))).map((text) => (JSON.parse(text) as Shipment).bolNumber);
+    const bols = (
+      await Promise.all(
+        (await readdir(join(store, 'shipments')))
+          .filter((name) => name.startsWith('sh_'))
+          .map(async (name) => (await runInProcess(['--store', store, 'shipment', 'get', name.slice(0, -5), '--json'])).stdout),
+      )
+    ).map((text) => (JSON.parse(text) as Shipment).bolNumber);
     expect(new Set(bols).size).toBe(8);
   });
 });
@@ -399,7 +475,11 @@ describe('booked once across processes', () => {
     const store = join(work.dir, 'quote-race');
     const quote = JSON.parse((await runInProcess(['--store', store, 'quote', '--from', '60608', '--to', '10001', '-c', LINE, '--json'], { env: NOW })).stdout) as Quote;
     const racing = await Promise.all(
-      Array.from({ length: 4 }, () => runCli(['--store', store, 'ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--json'], { env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0812345' } })),
+      Array.from({ length: 4 }, () =>
+        runCli(['--store', store, 'ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--json'], {
+          env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '0812345' },
+        }),
+      ),
     );
     const booked = racing.filter((result) => result.code === 0);
     expect(booked).toHaveLength(1);

@@ -58,7 +58,17 @@ describe('the progress line', () => {
   });
 
   it('formats the time left', () => {
-    expect([0, 0.2, 59, 59.5, 60, 65, 3599, 3600, 7260].map(formatDuration)).toEqual(['0 s', '1 s', '59 s', '1 min 00 s', '1 min 00 s', '1 min 05 s', '59 min 59 s', '1 h 00 min', '2 h 01 min']);
+    expect([0, 0.2, 59, 59.5, 60, 65, 3599, 3600, 7260].map(formatDuration)).toEqual([
+      '0 s',
+      '1 s',
+      '59 s',
+      '1 min 00 s',
+      '1 min 00 s',
+      '1 min 05 s',
+      '59 min 59 s',
+      '1 h 00 min',
+      '2 h 01 min',
+    ]);
   });
 });
 

@@ -24,7 +24,24 @@ const lines = (text: string) => text.split('\n').filter(Boolean);
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-quiet-'));
   store = join(dir, 'store');
-  const saved = await run(['-q', 'location', 'add', 'chicago-dc', '--name', 'Acme Chicago DC', '--street1', '2100 S Halsted St', '--city', 'Chicago', '--state', 'IL', '--zip', '60608', '--phone', '312-555-0100']);
+  const saved = await run([
+    '-q',
+    'location',
+    'add',
+    'chicago-dc',
+    '--name',
+    'Acme Chicago DC',
+    '--street1',
+    '2100 S Halsted St',
+    '--city',
+    'Chicago',
+    '--state',
+    'IL',
+    '--zip',
+    '60608',
+    '--phone',
+    '312-555-0100',
+  ]);
   // location add -q: the name, which is what later commands take.
   expect(saved).toMatchObject({ code: 0, stdout: 'chicago-dc\n' });
 });
@@ -42,7 +59,10 @@ describe('-q prints the id of what was created', () => {
   });
 
   it('--json wins over -q, whichever comes first: the document a script asked for', async () => {
-    for (const args of [['-q', '--json', 'quote', ...LANE], ['--json', 'quote', ...LANE, '-q']]) {
+    for (const args of [
+      ['-q', '--json', 'quote', ...LANE],
+      ['--json', 'quote', ...LANE, '-q'],
+    ]) {
       const result = await run(args);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ id: expect.stringMatching(QUOTE_ID), quotedPriceInCents: expect.any(Number) });

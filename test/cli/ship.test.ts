@@ -16,7 +16,25 @@ beforeAll(async () => {
   const cli = storeInProcess(store.dir);
   shipper = (args, env = {}) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY, ...env } });
   for (const args of [
-    ['location', 'add', 'chicago-dc', '--name', 'Acme Chicago DC', '--street1', '2100 S Halsted St', '--city', 'Chicago', '--state', 'IL', '--zip', '60608', '--contact', 'Dana Ruiz', '--phone', '312-555-0100'],
+    [
+      'location',
+      'add',
+      'chicago-dc',
+      '--name',
+      'Acme Chicago DC',
+      '--street1',
+      '2100 S Halsted St',
+      '--city',
+      'Chicago',
+      '--state',
+      'IL',
+      '--zip',
+      '60608',
+      '--contact',
+      'Dana Ruiz',
+      '--phone',
+      '312-555-0100',
+    ],
     ['location', 'add', 'NYC-Store', '--name', 'Store 12', '--street1', '1 Penn Plaza', '--street2', 'Suite 200', '--city', 'New York', '--state', 'ny', '--zip', '10001'],
   ]) {
     const result = await shipper(args);
@@ -79,13 +97,32 @@ describe('shipper ship --quote', () => {
   it('books the quote with saved locations, a reference, instructions and per-line details; the class printed is the quoted one', async () => {
     const quoted = await quote(['pallets=2,weight=1200,dims=48x40x48', 'pallets=1,weight=300,dims=48x40x40']);
     const result = await shipper([
-      'ship', '--quote', quoted.id, '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '--ref', 'PO-4711', '--special-instructions', 'Call ahead',
-      '-c', 'pallets=2,weight=1200,dims=48x40x48,desc="Machine parts, boxed",nmfc=161030,pkg=crates,pieces=10',
-      '-c', 'pallets=1,weight=300,dims=48x40x40,pieces=0', '--json',
+      'ship',
+      '--quote',
+      quoted.id,
+      '--shipper',
+      'chicago-dc',
+      '--consignee',
+      'nyc-store',
+      '--ref',
+      'PO-4711',
+      '--special-instructions',
+      'Call ahead',
+      '-c',
+      'pallets=2,weight=1200,dims=48x40x48,desc="Machine parts, boxed",nmfc=161030,pkg=crates,pieces=10',
+      '-c',
+      'pallets=1,weight=300,dims=48x40x40,pieces=0',
+      '--json',
     ]);
     expect(result.code, result.stderr).toBe(0);
     const shipment = JSON.parse(result.stdout) as Shipment;
-    expect(shipment).toMatchObject({ quoteId: quoted.id, refNumber: 'PO-4711', specialInstructions: 'Call ahead', quotedPriceInCents: quoted.quotedPriceInCents, status: 'BOOKED' });
+    expect(shipment).toMatchObject({
+      quoteId: quoted.id,
+      refNumber: 'PO-4711',
+      specialInstructions: 'Call ahead',
+      quotedPriceInCents: quoted.quotedPriceInCents,
+      status: 'BOOKED',
+    });
     expect(shipment.orderNumber).toMatch(/^SO-\d{6}$/);
     expect(isValidBolNumber(shipment.bolNumber)).toBe(true);
     expect(shipment.shipper).toMatchObject({ name: 'Acme Chicago DC', contactName: 'Dana Ruiz' });
@@ -131,8 +168,18 @@ describe('shipper ship --quote', () => {
 describe('shipper ship in one step', () => {
   it('quotes and books with inline addresses and accessorials', async () => {
     const result = await shipper([
-      'ship', '--shipper', 'chicago-dc', '--consignee', 'name="Store 9",street1="5 Main St, Unit 2",city=Boston,state=MA,zip=02110,contact=Jo,phone=617-555-0101',
-      '-c', 'pallets=1,weight=500,dims=48x40x60', '-a', 'liftgate-delivery', '--pickup-date', '2026-11-20', '--json',
+      'ship',
+      '--shipper',
+      'chicago-dc',
+      '--consignee',
+      'name="Store 9",street1="5 Main St, Unit 2",city=Boston,state=MA,zip=02110,contact=Jo,phone=617-555-0101',
+      '-c',
+      'pallets=1,weight=500,dims=48x40x60',
+      '-a',
+      'liftgate-delivery',
+      '--pickup-date',
+      '2026-11-20',
+      '--json',
     ]);
     expect(result.code, result.stderr).toBe(0);
     const shipment = JSON.parse(result.stdout) as Shipment;
@@ -177,8 +224,22 @@ describe('shipper shipment list / get', () => {
     const own = await tempDir('shipper-list-');
     try {
       const cli = storeInProcess(own.dir);
-      for (const [ref, weight] of [['L-1', '500'], ['L-2', '900'], ['L-3', '1300']] as const) {
-        const booked = await cli(['ship', '--ref', ref, '--shipper', 'name=A,street1=1 A St,city=Chicago,state=IL,zip=60608', '--consignee', 'name=B,street1=2 B St,city=New York,state=NY,zip=10001', '-c', `pallets=2,weight=${weight},dims=48x40x48`]);
+      for (const [ref, weight] of [
+        ['L-1', '500'],
+        ['L-2', '900'],
+        ['L-3', '1300'],
+      ] as const) {
+        const booked = await cli([
+          'ship',
+          '--ref',
+          ref,
+          '--shipper',
+          'name=A,street1=1 A St,city=Chicago,state=IL,zip=60608',
+          '--consignee',
+          'name=B,street1=2 B St,city=New York,state=NY,zip=10001',
+          '-c',
+          `pallets=2,weight=${weight},dims=48x40x48`,
+        ]);
         expect(booked.code, booked.stderr).toBe(0);
       }
       const table = await cli(['shipment', 'list', '--limit', '2']);

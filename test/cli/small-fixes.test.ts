@@ -41,7 +41,7 @@ describe('the price breakdown', () => {
 });
 
 describe('the quote expiry', () => {
-  it('is shown in the origin\'s local time, like the ETA in the destination\'s', async () => {
+  it("is shown in the origin's local time, like the ETA in the destination's", async () => {
     // 168 hours after 2026-11-23 15:00 UTC: Monday 09:00 in Chicago (CST), 07:00 in Los Angeles (PST).
     const chicago = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
     expect(chicago.stdout).toMatch(/valid until Mon 2026-11-30 09:00 CST/);
@@ -49,7 +49,8 @@ describe('the quote expiry', () => {
     const losAngeles = await quote(['--from', '90210', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
     expect(losAngeles.stdout).toMatch(/valid until Mon 2026-11-30 07:00 PST/);
     // Picked up on the day it expires: its expiry, not the end of its pickup day, closes it.
-    const id = JSON.parse((await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'])).stdout).id as string;
+    const id = JSON.parse((await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'])).stdout)
+      .id as string;
     const shown = await runInProcess(['--store', join(dir, 'store'), 'quote', 'get', id], { env: { SHIPPER_NOW: NOW } });
     expect(shown.stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
     // After expiry, still the origin's time.
@@ -185,7 +186,10 @@ describe('a base URL ending in /v1', () => {
 
     it('works, with one warning saying the base URL is the server root', async () => {
       for (const suffix of ['/v1', '/v1/shipper/']) {
-        const result = await runInProcess(['--base-url', `${server.url}${suffix}`, 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'], { env: { SHIPPER_NOW: NOW } });
+        const result = await runInProcess(
+          ['--base-url', `${server.url}${suffix}`, 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'],
+          { env: { SHIPPER_NOW: NOW } },
+        );
         expect(result.code, result.stderr).toBe(0);
         expect(JSON.parse(result.stdout)).toMatchObject({ id: expect.stringMatching(/^qt_/) });
         const root = server.url.replace(/\/+$/, '');

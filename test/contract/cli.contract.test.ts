@@ -63,8 +63,20 @@ const SCENARIOS: Scenario[] = [
   { name: 'audit of the sample bills, no shipment has their PROs', args: ['audit', SAMPLE_BILLS, '--no-save', '--json'], code: 1 },
   // Phase 2, in order: bookings take order and BOL numbers from one counter.
   { name: 'ship on a quote', args: ['ship', '--quote', '{quote}', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--ref', 'PO-1', '--json'], code: 0, phase: 2 },
-  { name: 'ship, quoting first, people output', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1'], code: 0, phase: 2, env: SOON },
-  { name: 'ship again with the same idempotency key', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1', '--json'], code: 0, phase: 2, env: SOON },
+  {
+    name: 'ship, quoting first, people output',
+    args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1'],
+    code: 0,
+    phase: 2,
+    env: SOON,
+  },
+  {
+    name: 'ship again with the same idempotency key',
+    args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '-a', 'LIFTGATE_DELIVERY', '--idempotency-key', 'ship-1', '--json'],
+    code: 0,
+    phase: 2,
+    env: SOON,
+  },
   { name: 'shipment list', args: ['shipment', 'list', '--limit', '2', '--json'], code: 0, phase: 2 },
   { name: 'shipment list, people output', args: ['shipment', 'list', '--limit', '2'], code: 0, phase: 2 },
   { name: 'import the sample CSV', args: ['import', SAMPLE_CSV, '--json'], code: 0, phase: 2 },
@@ -156,7 +168,9 @@ describe('contract: the CLI, local and remote', () => {
   it('says what integrity refused or warned about, the same in both modes', () => {
     const of = (name: string, mode: 'local' | 'remote') => results[mode][SCENARIOS.findIndex((scenario) => scenario.name === name)]!;
     for (const mode of ['local', 'remote'] as const) {
-      expect(of('quote over the freight limits', mode).stderr).toMatch(/palletCount must be at most 60 .*poundsWeight must be at most 45,000 lb .*length must be at most 636 in .*height must be at least 1 in/);
+      expect(of('quote over the freight limits', mode).stderr).toMatch(
+        /palletCount must be at most 60 .*poundsWeight must be at most 45,000 lb .*length must be at most 636 in .*height must be at least 1 in/,
+      );
       expect(of('quote beyond standard LTL', mode).stderr).toMatch(/^warning: beyond standard LTL: 13 pallets .*21,000 lb .*volume LTL or truckload.*\n$/);
       expect(of('ship with a state against the ZIP', mode).stderr.trim()).toBe(
         'shipper: NJ does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (consignee.state)',

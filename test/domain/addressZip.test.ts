@@ -5,11 +5,11 @@ import { ZipDirectory } from '../../src/geo/zipDirectory.js';
 const NEW_YORK = { postalCode: '10001', city: 'New York', state: 'NY' };
 
 describe('checkAddressAgainstZip', () => {
-  it('accepts the ZIP\'s own city and state, in any case and spacing', () => {
+  it("accepts the ZIP's own city and state, in any case and spacing", () => {
     expect(checkAddressAgainstZip({ city: ' new york ', state: 'ny' }, NEW_YORK, 'consignee')).toEqual({ violations: [], warnings: [] });
   });
 
-  it('refuses a state that contradicts the ZIP, naming the ZIP\'s place, on the party\'s path', () => {
+  it("refuses a state that contradicts the ZIP, naming the ZIP's place, on the party's path", () => {
     expect(checkAddressAgainstZip({ city: 'Chicago', state: 'IL' }, NEW_YORK, 'consignee')).toEqual({
       violations: [{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }],
       warnings: ['Chicago is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)'],
@@ -32,7 +32,7 @@ describe('checkAddressAgainstZip', () => {
     ]);
   });
 
-  it('lists only real ZIPs whose first state is the geodata\'s', () => {
+  it("lists only real ZIPs whose first state is the geodata's", () => {
     const zips = new ZipDirectory();
     expect(Object.keys(CROSS_STATE_ZIPS)).toHaveLength(13);
     for (const [zip, { states }] of Object.entries(CROSS_STATE_ZIPS)) {

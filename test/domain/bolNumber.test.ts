@@ -56,9 +56,7 @@ describe('VICS BOL numbers', () => {
   it('are valid and keep their prefix for any prefix of 7 to 10 digits and any serial that fits', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 7, max: 10 }).chain((length) =>
-          fc.tuple(fc.stringMatching(new RegExp(`^\\d{${length}}$`)), fc.integer({ min: 0, max: 10 ** (16 - length) - 1 })),
-        ),
+        fc.integer({ min: 7, max: 10 }).chain((length) => fc.tuple(fc.stringMatching(new RegExp(`^\\d{${length}}$`)), fc.integer({ min: 0, max: 10 ** (16 - length) - 1 }))),
         ([prefix, serial]) => {
           const bol = bolNumberFor(prefix, serial);
           expect(bol).toMatch(/^\d{17}$/);

@@ -45,8 +45,12 @@ describe('carrier fields of a shipment request', () => {
       const parsed = parseRequest(shipmentRequestSchema, raw);
       return parsed.ok ? [] : parsed.violations.map((violation) => violation.message);
     };
-    expect(messages(request({ pickupWindow: { readyTime: '14:00', closeTime: '13:59' } }))).toEqual(['the dock closes (13:59) before the freight is ready (14:00): the window is empty']);
-    expect(messages(request({ pickupWindow: { readyTime: '14:00', closeTime: '14:00' } }))).toEqual(['the dock closes (14:00) at the time the freight is ready (14:00): the window is empty']);
+    expect(messages(request({ pickupWindow: { readyTime: '14:00', closeTime: '13:59' } }))).toEqual([
+      'the dock closes (13:59) before the freight is ready (14:00): the window is empty',
+    ]);
+    expect(messages(request({ pickupWindow: { readyTime: '14:00', closeTime: '14:00' } }))).toEqual([
+      'the dock closes (14:00) at the time the freight is ready (14:00): the window is empty',
+    ]);
     expect(fieldsOf(request({ pickupWindow: { readyTime: '14:00', closeTime: '14:01' } }))).toEqual([]);
     expect(fieldsOf(request({ pickupWindow: { readyTime: '24:00', closeTime: '8:00' } }))).toEqual(['pickupWindow.readyTime', 'pickupWindow.closeTime']);
   });
@@ -85,8 +89,12 @@ describe('carrier fields of a shipment request', () => {
 
 describe('hazmat basic description (49 CFR 172.202)', () => {
   it('is identification number, proper shipping name, hazard class, packing group, in that order', () => {
-    expect(hazmatBasicDescription(hazmatSchema.parse({ unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' }))).toBe('UN1203, Gasoline, 3, PG II');
-    expect(hazmatBasicDescription(hazmatSchema.parse({ unNumber: 'UN1075', properShippingName: 'Liquefied petroleum gas', hazardClass: '2.1' }))).toBe('UN1075, Liquefied petroleum gas, 2.1');
+    expect(hazmatBasicDescription(hazmatSchema.parse({ unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' }))).toBe(
+      'UN1203, Gasoline, 3, PG II',
+    );
+    expect(hazmatBasicDescription(hazmatSchema.parse({ unNumber: 'UN1075', properShippingName: 'Liquefied petroleum gas', hazardClass: '2.1' }))).toBe(
+      'UN1075, Liquefied petroleum gas, 2.1',
+    );
     expect(hazmatSchema.safeParse({ unNumber: 'UN12034', properShippingName: 'x', hazardClass: '3' }).success).toBe(false);
     expect(hazmatSchema.safeParse({ unNumber: 'UN1203', properShippingName: 'x', hazardClass: '10' }).success).toBe(false);
   });

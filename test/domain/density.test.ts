@@ -45,8 +45,7 @@ function oracleClass(weight: string, pallets: string, length: string, width: str
   return '400';
 }
 
-const classOf = (weight: number, pallets: number, length: number, width: number, height: number) =>
-  componentDensity(weight, pallets, { length, width, height }).freightClass;
+const classOf = (weight: number, pallets: number, length: number, width: number, height: number) => componentDensity(weight, pallets, { length, width, height }).freightClass;
 
 const rank = (freightClass: string) => FREIGHT_CLASSES.indexOf(freightClass as (typeof FREIGHT_CLASSES)[number]);
 
@@ -71,7 +70,8 @@ describe('componentDensity: the class on every boundary of the scale', () => {
               const exactWeight = (bound * cube) / 1728;
               if (!Number.isInteger(exactWeight)) continue;
               onBoundary++;
-              if (freightClassForNaiveFloat(exactWeight, cube) !== oracleClass(String(exactWeight), String(pallets), String(length), String(width), String(height))) floatWouldMiss++;
+              if (freightClassForNaiveFloat(exactWeight, cube) !== oracleClass(String(exactWeight), String(pallets), String(length), String(width), String(height)))
+                floatWouldMiss++;
               for (const weight of [exactWeight, exactWeight - 1, exactWeight + 1, exactWeight - 0.01, exactWeight + 0.01]) {
                 if (weight <= 0) continue;
                 const expected = oracleClass(String(weight), String(pallets), String(length), String(width), String(height));
@@ -171,13 +171,20 @@ describe('componentDensity: the density shown never contradicts the class', () =
 
   it('shows a density (2 decimals) inside the interval of its class, within a hundredth of the exact one', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4_500_000 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 110 }), fc.integer({ min: 1, max: 102 }), fc.integer({ min: 1, max: 110 }), (hundredthsOfPound, pallets, length, width, height) => {
-        const weight = hundredthsOfPound / 100;
-        const { densityPcf, freightClass } = componentDensity(weight, pallets, { length, width, height });
-        expect(Math.round(densityPcf * 100)).toBeCloseTo(densityPcf * 100, 6);
-        expect(freightClassForDensity(densityPcf)).toBe(freightClass);
-        expect(Math.abs(densityPcf - (weight * 1728) / (pallets * length * width * height))).toBeLessThanOrEqual(0.01 + 1e-9);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 4_500_000 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 110 }),
+        fc.integer({ min: 1, max: 102 }),
+        fc.integer({ min: 1, max: 110 }),
+        (hundredthsOfPound, pallets, length, width, height) => {
+          const weight = hundredthsOfPound / 100;
+          const { densityPcf, freightClass } = componentDensity(weight, pallets, { length, width, height });
+          expect(Math.round(densityPcf * 100)).toBeCloseTo(densityPcf * 100, 6);
+          expect(freightClassForDensity(densityPcf)).toBe(freightClass);
+          expect(Math.abs(densityPcf - (weight * 1728) / (pallets * length * width * height))).toBeLessThanOrEqual(0.01 + 1e-9);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -86,7 +86,16 @@ describe('buildInvoice', () => {
       ['ACCESSORIAL', 'LIFTGATE_DELIVERY', 7_500],
     ]);
     expect(invoice.lines[0]).toMatchObject({ nmfcCode: '161030', freightClass: '92.5', palletCount: 2, pieceCount: 10, poundsWeight: 1200, componentIndex: 0 });
-    expect(invoice.totals).toEqual({ linehaulInCents: 141_294, discountInCents: 98_906, fuelSurchargeInCents: 12_716, accessorialsInCents: 7_500, totalInCents: 62_604, palletCount: 3, pieceCount: 10, poundsWeight: 1500 });
+    expect(invoice.totals).toEqual({
+      linehaulInCents: 141_294,
+      discountInCents: 98_906,
+      fuelSurchargeInCents: 12_716,
+      accessorialsInCents: 7_500,
+      totalInCents: 62_604,
+      palletCount: 3,
+      pieceCount: 10,
+      poundsWeight: 1500,
+    });
     expect(sum(invoice.lines.map((line) => line.amountInCents))).toBe(shipment.quotedPriceInCents);
   });
 
@@ -108,7 +117,10 @@ describe('buildInvoice', () => {
   it('bills the shipper (prepaid), the consignee (collect) or the third party', () => {
     const thirdParty = { ...ATLANTA, name: 'Freight Pay LLC', city: 'Dallas', state: 'TX', postalCode: '75201' };
     expect(invoiceOf(pricedShipment({ extra: { freightChargeTerms: { terms: 'COLLECT', billTo: null } } }))).toMatchObject({ freightChargeTerms: 'COLLECT', billTo: ATLANTA });
-    expect(invoiceOf(pricedShipment({ extra: { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: thirdParty } } }))).toMatchObject({ freightChargeTerms: 'THIRD_PARTY', billTo: thirdParty });
+    expect(invoiceOf(pricedShipment({ extra: { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: thirdParty } } }))).toMatchObject({
+      freightChargeTerms: 'THIRD_PARTY',
+      billTo: thirdParty,
+    });
   });
 
   it('refuses a cancelled shipment and a breakdown that does not add up to the booked price', () => {
@@ -133,37 +145,44 @@ describe('buildInvoice', () => {
   it('adds up to the booked price on random shipments, with one FREIGHT line per component in order (property)', () => {
     const component = fc.record({
       palletCount: fc.integer({ min: 1, max: 6 }),
-      poundsWeight: fc.oneof(fc.integer({ min: 1, max: 6_000 }), fc.integer({ min: 100, max: 600_000 }).map((hundredths) => hundredths / 100)),
+      poundsWeight: fc.oneof(
+        fc.integer({ min: 1, max: 6_000 }),
+        fc.integer({ min: 100, max: 600_000 }).map((hundredths) => hundredths / 100),
+      ),
       dimensions: fc.record({ length: fc.integer({ min: 1, max: 102 }), width: fc.integer({ min: 1, max: 102 }), height: fc.integer({ min: 1, max: 110 }) }),
     });
     const accessorialCodes = Object.keys(TARIFF.accessorials);
     fc.assert(
-      fc.property(
-        fc.array(component, { minLength: 1, maxLength: 12 }),
-        fc.integer({ min: 1, max: 5_000 }),
-        fc.subarray(accessorialCodes),
-        (inputs, miles, accessorials) => {
-          const components = inputs.map((input) => ({ ...input, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null }));
-          const rated = components.map(rateComponent);
-          const price = priceShipment(rated, miles, accessorials, TARIFF);
-          const shipment = pricedShipment({ components: components as never, miles, accessorials });
-          expect(shipment.quotedPriceInCents).toBe(price.quotedPriceInCents);
-          const invoice = invoiceOf(shipment);
-          expect(sum(invoice.lines.map((line) => line.amountInCents))).toBe(shipment.quotedPriceInCents);
-          expect(invoice.totals.totalInCents).toBe(shipment.quotedPriceInCents);
-          const freight = invoice.lines.filter((line) => line.kind === 'FREIGHT');
-          expect(freight.map((line) => line.componentIndex)).toEqual(components.map((_, index) => index));
-          expect(sum(freight.map((line) => line.amountInCents))).toBe(shipment.priceBreakdown.linehaulInCents);
-          for (const line of freight) expect(line.amountInCents).toBeGreaterThanOrEqual(0);
-          expect(invoice.lines.filter((line) => line.kind === 'ACCESSORIAL').map((line) => line.code)).toEqual(accessorials);
-        },
-      ),
+      fc.property(fc.array(component, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 5_000 }), fc.subarray(accessorialCodes), (inputs, miles, accessorials) => {
+        const components = inputs.map((input) => ({ ...input, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null }));
+        const rated = components.map(rateComponent);
+        const price = priceShipment(rated, miles, accessorials, TARIFF);
+        const shipment = pricedShipment({ components: components as never, miles, accessorials });
+        expect(shipment.quotedPriceInCents).toBe(price.quotedPriceInCents);
+        const invoice = invoiceOf(shipment);
+        expect(sum(invoice.lines.map((line) => line.amountInCents))).toBe(shipment.quotedPriceInCents);
+        expect(invoice.totals.totalInCents).toBe(shipment.quotedPriceInCents);
+        const freight = invoice.lines.filter((line) => line.kind === 'FREIGHT');
+        expect(freight.map((line) => line.componentIndex)).toEqual(components.map((_, index) => index));
+        expect(sum(freight.map((line) => line.amountInCents))).toBe(shipment.priceBreakdown.linehaulInCents);
+        for (const line of freight) expect(line.amountInCents).toBeGreaterThanOrEqual(0);
+        expect(invoice.lines.filter((line) => line.kind === 'ACCESSORIAL').map((line) => line.code)).toEqual(accessorials);
+      }),
       { numRuns: 300 },
     );
   });
 
   it('holds at the freight limits: 60 lines of 750 lb', () => {
-    const line = { palletCount: 1, poundsWeight: FREIGHT_LIMITS.maxPoundsWeight / 60, dimensions: { length: 48, width: 40, height: 48 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null };
+    const line = {
+      palletCount: 1,
+      poundsWeight: FREIGHT_LIMITS.maxPoundsWeight / 60,
+      dimensions: { length: 48, width: 40, height: 48 },
+      description: null,
+      nmfcCode: null,
+      packagingType: null,
+      pieceCount: null,
+      hazmat: null,
+    };
     const shipment = pricedShipment({ components: Array.from({ length: 60 }, () => line) as never, miles: 3_000 });
     const invoice = invoiceOf(shipment);
     expect(invoice.lines.filter((entry) => entry.kind === 'FREIGHT')).toHaveLength(60);
@@ -172,5 +191,14 @@ describe('buildInvoice', () => {
 });
 
 function rateComponentInput(poundsWeight: number) {
-  return { palletCount: 1, poundsWeight, dimensions: { length: 48, width: 40, height: 48 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null };
+  return {
+    palletCount: 1,
+    poundsWeight,
+    dimensions: { length: 48, width: 40, height: 48 },
+    description: null,
+    nmfcCode: null,
+    packagingType: null,
+    pieceCount: null,
+    hazmat: null,
+  };
 }

@@ -112,12 +112,21 @@ describe('rateQuote', () => {
   it('rounds each line once and the breakdown always adds up to the price', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ weight: fc.double({ min: 1, max: 20_000, noNaN: true }), cls: fc.constantFrom('50', '70', '92.5', '125', '400' as const) }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ weight: fc.double({ min: 1, max: 20_000, noNaN: true }), cls: fc.constantFrom('50', '70', '92.5', '125', '400' as const) }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         fc.integer({ min: 0, max: 3500 }),
         fc.subarray(Object.keys(tariff.accessorials)),
         (lines, miles, accessorials) => {
-          const price = priceShipment(lines.map((line) => rated(line.weight, line.cls as RatedOrderComponent['freightClass'])), miles, accessorials, tariff);
-          const sum = price.linehaulInCents - price.discountInCents + price.fuelSurchargeInCents + price.accessorialsInCents.reduce((total, charge) => total + charge.amountInCents, 0);
+          const price = priceShipment(
+            lines.map((line) => rated(line.weight, line.cls as RatedOrderComponent['freightClass'])),
+            miles,
+            accessorials,
+            tariff,
+          );
+          const sum =
+            price.linehaulInCents - price.discountInCents + price.fuelSurchargeInCents + price.accessorialsInCents.reduce((total, charge) => total + charge.amountInCents, 0);
           expect(price.quotedPriceInCents).toBe(sum);
           for (const value of [price.linehaulInCents, price.discountInCents, price.fuelSurchargeInCents]) expect(Number.isInteger(value)).toBe(true);
         },
@@ -132,7 +141,18 @@ describe('rateQuote', () => {
   });
 
   it('keeps density to two decimals on the component', () => {
-    expect(rateComponent({ palletCount: 3, poundsWeight: 1000, dimensions: { length: 48, width: 40, height: 47 }, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null }).densityPcf).toBe(6.38);
+    expect(
+      rateComponent({
+        palletCount: 3,
+        poundsWeight: 1000,
+        dimensions: { length: 48, width: 40, height: 47 },
+        description: null,
+        nmfcCode: null,
+        packagingType: null,
+        pieceCount: null,
+        hazmat: null,
+      }).densityPcf,
+    ).toBe(6.38);
   });
 });
 
@@ -177,7 +197,9 @@ describe('prices are safe integers whatever the tariff says', () => {
   const withRate = (rate: number) =>
     tariffSchema.parse({
       ...rawTariff,
-      ratesPerCwtInCents: Object.fromEntries(Object.entries(rawTariff.ratesPerCwtInCents as Record<string, number[][]>).map(([key, rows]) => [key, rows.map((row) => row.map(() => rate))])),
+      ratesPerCwtInCents: Object.fromEntries(
+        Object.entries(rawTariff.ratesPerCwtInCents as Record<string, number[][]>).map(([key, rows]) => [key, rows.map((row) => row.map(() => rate))]),
+      ),
     });
   const rateWith = (tariffToUse: Tariff, poundsWeight = 45_000) =>
     rateQuote({

@@ -88,7 +88,10 @@ describe('quote request validation', () => {
 
   it('refuses unknown fields, each on its own path, with the known field it most likely means', () => {
     const violations = violationsOf(
-      quoteRequest({ accesorials: ['LIFTGATE_DELIVERY'], origin: { postalCode: '60601', zipcode: '60601' } }, { descripton: 'Pumps', dimensions: { length: 48, width: 40, height: 48, hieght: 50 } }),
+      quoteRequest(
+        { accesorials: ['LIFTGATE_DELIVERY'], origin: { postalCode: '60601', zipcode: '60601' } },
+        { descripton: 'Pumps', dimensions: { length: 48, width: 40, height: 48, hieght: 50 } },
+      ),
     );
     expect(violations).toEqual([
       { field: 'origin.zipcode', message: 'unknown field zipcode (did you mean postalCode?)' },
@@ -226,7 +229,9 @@ describe('freight limits (README "Limits": one 53 ft trailer)', () => {
 
   it('palletCount: 1 to 60 per line; pieceCount: 0 to 99,999', () => {
     for (const ok of [1, 59, 60]) expect(accepted({ palletCount: ok }), `${ok} pallets`).toBe(true);
-    expect(only({ palletCount: 61 })).toEqual([{ field: 'orderComponents[0].palletCount', message: 'palletCount must be at most 60 (a 53 ft trailer holds 60 pallets double-stacked)' }]);
+    expect(only({ palletCount: 61 })).toEqual([
+      { field: 'orderComponents[0].palletCount', message: 'palletCount must be at most 60 (a 53 ft trailer holds 60 pallets double-stacked)' },
+    ]);
     expect(only({ palletCount: 1e15 })[0]!.field).toBe('orderComponents[0].palletCount');
     for (const ok of [0, 99_998, 99_999]) expect(accepted({ pieceCount: ok }), `${ok} pieces`).toBe(true);
     expect(only({ pieceCount: 100_000 })).toEqual([{ field: 'orderComponents[0].pieceCount', message: 'pieceCount must be at most 99,999' }]);

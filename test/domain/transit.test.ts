@@ -103,9 +103,9 @@ describe('input validation', () => {
 
   it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses %s business days', (days) => {
     expect(() => addBusinessDays('2026-11-20', days, DEFAULT)).toThrow(RangeError);
-    expect(() =>
-      estimateDelivery({ pickupDate: '2026-11-20', transitDays: days, destinationTimeZone: 'America/Chicago', deliveryCutoff: '17:00', calendar: DEFAULT }),
-    ).toThrow(/transitDays/);
+    expect(() => estimateDelivery({ pickupDate: '2026-11-20', transitDays: days, destinationTimeZone: 'America/Chicago', deliveryCutoff: '17:00', calendar: DEFAULT })).toThrow(
+      /transitDays/,
+    );
   });
 
   it('refuses unknown holiday rules and bad calendar dates', () => {
@@ -163,9 +163,7 @@ describe('holidaysInYear with the default carrier holidays', () => {
   it('is frozen, so no caller can change the shared default', () => {
     expect(Object.isFrozen(DEFAULT_CARRIER_HOLIDAYS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_CARRIER_HOLIDAYS.rules)).toBe(true);
-    expect([...DEFAULT_CARRIER_HOLIDAYS.rules].sort()).toEqual(
-      ['CHRISTMAS', 'INDEPENDENCE_DAY', 'LABOR_DAY', 'MEMORIAL_DAY', 'NEW_YEARS_DAY', 'THANKSGIVING'].sort(),
-    );
+    expect([...DEFAULT_CARRIER_HOLIDAYS.rules].sort()).toEqual(['CHRISTMAS', 'INDEPENDENCE_DAY', 'LABOR_DAY', 'MEMORIAL_DAY', 'NEW_YEARS_DAY', 'THANKSGIVING'].sort());
     expect(DEFAULT_CARRIER_HOLIDAYS.extraDates).toEqual([]);
     expect(DEFAULT_CARRIER_HOLIDAYS.removedDates).toEqual([]);
   });
@@ -470,9 +468,7 @@ describe('addBusinessDays and businessDaysBetween (SPEC section 4)', () => {
 });
 
 describe('property tests', () => {
-  const businessPickupArb = fc
-    .tuple(dateArb, calendarArb)
-    .filter(([date, cal]) => isBusinessDay(date, cal));
+  const businessPickupArb = fc.tuple(dateArb, calendarArb).filter(([date, cal]) => isBusinessDay(date, cal));
 
   it('businessDaysBetween(p, addBusinessDays(p, n)) === n for business-day pickups and n in 0..10', () => {
     fc.assert(
@@ -628,7 +624,12 @@ describe('zonedTimeToUtc', () => {
   it('gives the same local date as Intl minute by minute across changes at local midnight (offsets are memoised per quarter hour)', () => {
     const intlDate = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
     // Santiago: DST ends 2026-04-05 at 00:00 local, starts 2026-09-06 at 00:00; Havana changes at 00:00/01:00 too.
-    for (const [zone, start] of [['America/Santiago', '2026-04-05T01:00:00Z'], ['America/Santiago', '2026-09-06T02:00:00Z'], ['America/Havana', '2026-03-08T03:00:00Z'], ['America/Havana', '2026-11-01T03:00:00Z']] as const) {
+    for (const [zone, start] of [
+      ['America/Santiago', '2026-04-05T01:00:00Z'],
+      ['America/Santiago', '2026-09-06T02:00:00Z'],
+      ['America/Havana', '2026-03-08T03:00:00Z'],
+      ['America/Havana', '2026-11-01T03:00:00Z'],
+    ] as const) {
       const format = intlDate(zone);
       for (let minute = 0; minute < 240; minute++) {
         const instant = new Date(Date.parse(start) + minute * 60_000);
@@ -650,20 +651,28 @@ describe('zonedTimeToUtc', () => {
   });
 
   it('round-trips any instant: back to its wall time, the earlier one when the wall time occurs twice', () => {
-    const zones = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Phoenix', 'America/Los_Angeles', 'America/Anchorage', 'Pacific/Honolulu', 'Europe/London', 'Australia/Sydney', 'Asia/Kolkata', 'UTC'];
+    const zones = [
+      'America/New_York',
+      'America/Chicago',
+      'America/Denver',
+      'America/Phoenix',
+      'America/Los_Angeles',
+      'America/Anchorage',
+      'Pacific/Honolulu',
+      'Europe/London',
+      'Australia/Sydney',
+      'Asia/Kolkata',
+      'UTC',
+    ];
     fc.assert(
-      fc.property(
-        fc.integer({ min: Date.UTC(2019, 0, 1) / 60_000, max: Date.UTC(2041, 0, 1) / 60_000 }),
-        fc.constantFrom(...zones),
-        (minute, zone) => {
-          const instant = new Date(minute * 60_000);
-          const wall = wallClock(instant, zone);
-          const back = zonedTimeToUtc(wall.date, wall.time, zone);
-          expect(wallClock(back, zone)).toEqual(wall);
-          expect([0, 3_600_000]).toContain(instant.getTime() - back.getTime());
-          expect(localDateInZone(instant, zone)).toBe(wall.date);
-        },
-      ),
+      fc.property(fc.integer({ min: Date.UTC(2019, 0, 1) / 60_000, max: Date.UTC(2041, 0, 1) / 60_000 }), fc.constantFrom(...zones), (minute, zone) => {
+        const instant = new Date(minute * 60_000);
+        const wall = wallClock(instant, zone);
+        const back = zonedTimeToUtc(wall.date, wall.time, zone);
+        expect(wallClock(back, zone)).toEqual(wall);
+        expect([0, 3_600_000]).toContain(instant.getTime() - back.getTime());
+        expect(localDateInZone(instant, zone)).toBe(wall.date);
+      }),
       { numRuns: 2000 },
     );
   });
@@ -765,8 +774,7 @@ describe('estimateDelivery', () => {
     let last = '';
     for (let index = 0; index < 20_000; index += 1) {
       const tariffCalendar = calendar(DEFAULT.rules, ['2026-12-31']); // a fresh object each time: not memoised
-      last = estimate(dateOfDayIndex(dayIndex('2026-11-02') + (index % 60)), index % 8, zones[index % 4]!, index % 2 ? DEFAULT : tariffCalendar)
-        .estimatedDeliveryDate;
+      last = estimate(dateOfDayIndex(dayIndex('2026-11-02') + (index % 60)), index % 8, zones[index % 4]!, index % 2 ? DEFAULT : tariffCalendar).estimatedDeliveryDate;
     }
     expect(last).toMatch(/^2026-/);
     expect(performance.now() - started).toBeLessThan(5_000);
@@ -796,8 +804,8 @@ describe('independence from the time zone of the machine', () => {
     expect(businessDayReason('2026-11-21', DEFAULT)).toBe('a Saturday');
     expect(localDateInZone(new Date('2026-01-01T03:00:00Z'), 'America/Los_Angeles')).toBe('2025-12-31');
     expect(zonedTimeToUtc('2026-03-08', '02:30', 'America/New_York').toISOString()).toBe('2026-03-08T07:30:00.000Z');
-    expect(estimateDelivery({ pickupDate: '2026-03-06', transitDays: 1, destinationTimeZone: 'America/Chicago', deliveryCutoff: '17:00', calendar: DEFAULT }).estimatedDeliveryDate).toBe(
-      '2026-03-09T22:00:00.000Z',
-    );
+    expect(
+      estimateDelivery({ pickupDate: '2026-03-06', transitDays: 1, destinationTimeZone: 'America/Chicago', deliveryCutoff: '17:00', calendar: DEFAULT }).estimatedDeliveryDate,
+    ).toBe('2026-03-09T22:00:00.000Z');
   });
 });

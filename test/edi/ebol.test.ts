@@ -73,7 +73,18 @@ describe('the eBOL 2.1 request of a shipment', () => {
         height: 48,
         dimensionsUnit: 'Inches',
         stackable: false,
-        lineItems: [{ description: 'Boxed parts', weight: 600, weightUnit: 'Pounds', pieces: 1, packagingType: 'PAT', classification: source.orderComponents[0]!.freightClass, hazardous: false, stackable: false }],
+        lineItems: [
+          {
+            description: 'Boxed parts',
+            weight: 600,
+            weightUnit: 'Pounds',
+            pieces: 1,
+            packagingType: 'PAT',
+            classification: source.orderComponents[0]!.freightClass,
+            hazardous: false,
+            stackable: false,
+          },
+        ],
       },
     ]);
     expect(request.shipmentTotals).toEqual({ grossWeight: 600, weightUnit: 'Pounds', handlingUnits: 1, cube: 54, cubeDimensionsUnit: 'Feet' });
@@ -94,17 +105,35 @@ describe('the eBOL 2.1 request of a shipment', () => {
   it('phones are 10 digits: +1 and punctuation dropped, an extension apart, a non-US number refused', () => {
     const { request } = validRequest(fullShipment());
     expect(request.billTo.contact).toEqual({ phone: '3125550100', phoneExt: '204', name: 'Accounts Payable' });
-    const foreign = ebolRequestForShipment(shipment({ consignee: { name: 'B', street1: '2 Elm St', city: 'Atlanta', state: 'GA', postalCode: '30336', phone: '+44 20 7946 0958' } }), settings);
-    expect(foreign).toEqual({ ok: false, violations: [{ field: 'consignee.phone', message: '"+44 20 7946 0958" is not a 10-digit US phone number, which the eBOL 2.1 destination contact needs' }] });
-    const short = ebolRequestForShipment(shipment({ consignee: { name: 'B', street1: '2 Elm St', city: 'Atlanta', state: 'GA', postalCode: '30336', phone: '555-0199' } }), settings);
+    const foreign = ebolRequestForShipment(
+      shipment({ consignee: { name: 'B', street1: '2 Elm St', city: 'Atlanta', state: 'GA', postalCode: '30336', phone: '+44 20 7946 0958' } }),
+      settings,
+    );
+    expect(foreign).toEqual({
+      ok: false,
+      violations: [{ field: 'consignee.phone', message: '"+44 20 7946 0958" is not a 10-digit US phone number, which the eBOL 2.1 destination contact needs' }],
+    });
+    const short = ebolRequestForShipment(
+      shipment({ consignee: { name: 'B', street1: '2 Elm St', city: 'Atlanta', state: 'GA', postalCode: '30336', phone: '555-0199' } }),
+      settings,
+    );
     expect(short.ok).toBe(false);
   });
 
   it('every carrier field set: PRO, master BOL, trailer, seals, PO, window, terms, COD, declared value, accessorials', () => {
     const source = fullShipment();
-    const { request, warnings } = validRequest(source, ebolSettingsSchema.parse({ isTest: true, requestorRole: 'Third Party', accounts: { shipper: 'SH-1', consignee: 'CN-2', billTo: 'BT-3' }, emergencyContactName: 'CHEMTREC' }));
+    const { request, warnings } = validRequest(
+      source,
+      ebolSettingsSchema.parse({ isTest: true, requestorRole: 'Third Party', accounts: { shipper: 'SH-1', consignee: 'CN-2', billTo: 'BT-3' }, emergencyContactName: 'CHEMTREC' }),
+    );
     expect(warnings).toEqual([]);
-    expect(request.bol).toEqual({ function: 'Create', requestedPickupDate: '2026-11-23T08:00:00.000', isTest: true, requestorRole: 'Third Party', specialInstructions: 'Call consignee 1 hour before delivery.' });
+    expect(request.bol).toEqual({
+      function: 'Create',
+      requestedPickupDate: '2026-11-23T08:00:00.000',
+      isTest: true,
+      requestorRole: 'Third Party',
+      specialInstructions: 'Call consignee 1 hour before delivery.',
+    });
     expect(request.referenceNumbers).toEqual({
       pro: 'ODFL-123456789',
       shipmentId: 'SO-000123',
@@ -158,7 +187,10 @@ describe('the eBOL 2.1 request of a shipment', () => {
   });
 
   it('hazardous lines carry the 49 CFR 172.202 description and their details; the emergency contact defaults to the shipper', () => {
-    const source = shipment({ emergencyContactPhone: '1-800-424-9300', orderComponents: [line({ description: 'Fuel cans', pieceCount: 12, packagingType: 'CAN', hazmat: GASOLINE }), line({ description: 'Not dangerous' })] });
+    const source = shipment({
+      emergencyContactPhone: '1-800-424-9300',
+      orderComponents: [line({ description: 'Fuel cans', pieceCount: 12, packagingType: 'CAN', hazmat: GASOLINE }), line({ description: 'Not dangerous' })],
+    });
     const { request } = validRequest(source);
     const [fuel, plain] = request.commodities.handlingUnits.map((unit) => unit.lineItems[0]!);
     expect(fuel).toEqual({
@@ -179,7 +211,9 @@ describe('the eBOL 2.1 request of a shipment', () => {
   });
 
   it('collect terms bill the consignee; COD fee terms and check acceptance follow the shipment', () => {
-    const { request } = validRequest(shipment({ freightChargeTerms: { terms: 'COLLECT', billTo: null }, cod: { amountInCents: 5, feeTerms: 'COLLECT', customerCheckAcceptable: false } }));
+    const { request } = validRequest(
+      shipment({ freightChargeTerms: { terms: 'COLLECT', billTo: null }, cod: { amountInCents: 5, feeTerms: 'COLLECT', customerCheckAcceptable: false } }),
+    );
     expect(request.payment.terms).toBe('Collect');
     expect(request.billTo).toEqual(request.destination);
     expect(request.accessorials?.cod).toMatchObject({ amount: '0.05', terms: 'Collect', customerCheckAcceptable: false });
@@ -195,13 +229,23 @@ describe('the eBOL 2.1 request of a shipment', () => {
       expect(unit.weight).toBe(Math.ceil(source.poundsWeight));
       expect(unit.height).toBe(source.dimensions.height);
       expect(unit.lineItems).toHaveLength(1);
-      expect(unit.lineItems[0]).toMatchObject({ description: source.description, pieces: source.pieceCount, classification: source.freightClass, nmfc: source.nmfcCode!.split('-')[0] });
+      expect(unit.lineItems[0]).toMatchObject({
+        description: source.description,
+        pieces: source.pieceCount,
+        classification: source.freightClass,
+        nmfc: source.nmfcCode!.split('-')[0],
+      });
     });
   });
 
   it('Unicode names and descriptions pass through unchanged: JSON carries them', () => {
     const name = 'Café Zürich Größe — 日本製 🚚';
-    const { request } = validRequest(shipment({ consignee: { name, street1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', postalCode: '30336', phone: '404-555-0199' }, orderComponents: [line({ description: 'Жёлтый ящик ✓' })] }));
+    const { request } = validRequest(
+      shipment({
+        consignee: { name, street1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', postalCode: '30336', phone: '404-555-0199' },
+        orderComponents: [line({ description: 'Жёлтый ящик ✓' })],
+      }),
+    );
     expect(request.destination.name).toBe(name);
     expect(request.destination.address1).toBe('Rue de l’Église 5');
     expect(request.commodities.handlingUnits[0]!.lineItems[0]!.description).toBe('Жёлтый ящик ✓');
@@ -209,7 +253,13 @@ describe('the eBOL 2.1 request of a shipment', () => {
 
   it('what eBOL 2.1 has no place for is left out with a warning, not guessed', () => {
     const { request, warnings } = validRequest(
-      shipment({ accessorials: ['APPOINTMENT', 'TARP_REQUIRED'], estimatedDeliveryDate: null, transitDays: null, declaredValue: { amountInCents: 250, per: 'POUND' }, orderComponents: [line({ description: 'Rolls', packagingType: 'hampers', pieceCount: 3 })] }),
+      shipment({
+        accessorials: ['APPOINTMENT', 'TARP_REQUIRED'],
+        estimatedDeliveryDate: null,
+        transitDays: null,
+        declaredValue: { amountInCents: 250, per: 'POUND' },
+        orderComponents: [line({ description: 'Rolls', packagingType: 'hampers', pieceCount: 3 })],
+      }),
     );
     expect(request.accessorials).toBeUndefined();
     expect(request.shipmentTotals).not.toHaveProperty('declaredValue');
@@ -229,7 +279,10 @@ describe('the eBOL 2.1 request of a shipment', () => {
 
   it('a cancelled shipment has no eBOL to create', () => {
     const result = ebolRequestForShipment(shipment({ status: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z' }), settings);
-    expect(result).toEqual({ ok: false, violations: [{ field: 'status', message: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }] });
+    expect(result).toEqual({
+      ok: false,
+      violations: [{ field: 'status', message: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }],
+    });
   });
 
   it('the closed schema does catch a misspelt or missing field (the validator can fail)', () => {

@@ -68,5 +68,8 @@ export function codeList(name: string): Set<string> {
 /** A description's "Valid values: a, b, c" list (e.g. `version`). */
 export function versionValues(): string[] {
   const version = (document.components.schemas.BOL_Request as { properties: { version: { description: string } } }).properties.version.description;
-  return /Valid values:\s*(.+)/.exec(version)![1]!.split(',').map((value) => value.trim());
+  return /Valid values:\s*(.+)/
+    .exec(version)![1]!
+    .split(',')
+    .map((value) => value.trim());
 }

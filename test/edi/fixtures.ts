@@ -135,7 +135,15 @@ export function fullShipment(overrides: Record<string, unknown> = {}): Shipment 
     orderComponents: [
       line({ palletCount: 2, poundsWeight: 1200.5, description: 'Steel shelving units', nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 10 }),
       line({ palletCount: 1, poundsWeight: 480, description: 'Gasoline in steel cans', nmfcCode: '156600', packagingType: 'cans', pieceCount: 24, hazmat: GASOLINE }),
-      line({ palletCount: 1, poundsWeight: 310.25, dimensions: { length: 40.5, width: 48, height: 52.25 }, description: 'Refrigerant cylinders', packagingType: 'cylinders', pieceCount: 6, hazmat: AMMONIA }),
+      line({
+        palletCount: 1,
+        poundsWeight: 310.25,
+        dimensions: { length: 40.5, width: 48, height: 52.25 },
+        description: 'Refrigerant cylinders',
+        packagingType: 'cylinders',
+        pieceCount: 6,
+        hazmat: AMMONIA,
+      }),
     ],
     ...overrides,
   });

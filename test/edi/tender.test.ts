@@ -12,7 +12,11 @@ describe('tenderFile', () => {
   it('writes each format with its media type and a file name from the BOL number', () => {
     const source = shipment();
     const files = TENDER_FORMATS.map((format) =>
-      tenderFile(format === 'ebol' ? { format, shipment: source, settings: ebolSettingsSchema.parse({}) } : { format, shipment: source, settings: x12Settings(), control: CONTROL, createdAt: CREATED_AT }),
+      tenderFile(
+        format === 'ebol'
+          ? { format, shipment: source, settings: ebolSettingsSchema.parse({}) }
+          : { format, shipment: source, settings: x12Settings(), control: CONTROL, createdAt: CREATED_AT },
+      ),
     );
     expect(files.map((file) => (file.ok ? [file.document.contentType, file.document.fileName] : file.violations))).toEqual([
       ['application/json', '06141410000001231.ebol.json'],
@@ -22,7 +26,10 @@ describe('tenderFile', () => {
     const [ebol, tender, bill] = files.map((file) => (file.ok ? file.document.body : ''));
     expect(bolRequestValidator()(JSON.parse(ebol!))).toBe(true);
     expect(ebol!.endsWith('}\n')).toBe(true);
-    for (const [body, id] of [[tender, '204'], [bill, '211']] as const) {
+    for (const [body, id] of [
+      [tender, '204'],
+      [bill, '211'],
+    ] as const) {
       const read = readX12Interchange(body!);
       expect(read.ok && read.interchange.groups[0]!.transactionSets[0]!.st.elements[0]).toBe(id);
     }

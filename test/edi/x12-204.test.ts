@@ -50,7 +50,11 @@ function expectLineItems(parsed: ParsedInterchange, source: Shipment): void {
       expect(el(lh1, 3)).toBe(component.hazmat.unNumber);
       expect(el(lh1, 10)).toBe(component.hazmat.packingGroup ?? '');
       expect(el(find(segments, 'LH2'), 1)).toBe(component.hazmat.hazardClass);
-      expect(findAll(segments, 'LH3').map((segment) => el(segment, 1)).join(' ')).toBe(component.hazmat.properShippingName);
+      expect(
+        findAll(segments, 'LH3')
+          .map((segment) => el(segment, 1))
+          .join(' '),
+      ).toBe(component.hazmat.properShippingName);
       expect(find(segments, 'G61')?.elements.slice(0, 1)).toEqual(['HM']);
     } else {
       expect(lh1).toBeUndefined();
@@ -62,11 +66,33 @@ describe('the X12 204 load tender of a shipment', () => {
   it('by default: envelope from the settings, carrier, BOL, prepaid, references, parties, the stops and the line', () => {
     const source = shipment();
     const { parsed, text } = parsedTender(source);
-    expect(parsed.isa).toEqual(['00', ' '.repeat(10), '00', ' '.repeat(10), 'ZZ', 'SHIPPERCO      ', '02', 'ODFL           ', '261120', '1504', 'U', '00401', '905', '0', 'P', '>']);
+    expect(parsed.isa).toEqual([
+      '00',
+      ' '.repeat(10),
+      '00',
+      ' '.repeat(10),
+      'ZZ',
+      'SHIPPERCO      ',
+      '02',
+      'ODFL           ',
+      '261120',
+      '1504',
+      'U',
+      '00401',
+      '905',
+      '0',
+      'P',
+      '>',
+    ]);
     expect(parsed.gs).toEqual(['SM', 'SHIPPERCO', 'ODFL', '20261120', '1504', '12', 'X', '004010']);
     expect(parsed.st).toEqual(['204', '0001']);
     // One segment per line, LF after each terminator.
-    expect(text.split('\n').slice(0, -1).every((row) => row.endsWith('~'))).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .slice(0, -1)
+        .every((row) => row.endsWith('~')),
+    ).toBe(true);
     const b2 = find(parsed.body, 'B2')!;
     expect([el(b2, 2), el(b2, 4), el(b2, 6)]).toEqual(['ODFL', source.bolNumber, 'PP']);
     expect(find(parsed.body, 'B2A')?.elements).toEqual(['00']);
@@ -112,7 +138,10 @@ describe('the X12 204 load tender of a shipment', () => {
       ['SEAL-0002', 'SN'],
     ]);
     // Hazardous, COD requested, declared value: the whole shipment.
-    const heading = parsed.body.slice(0, parsed.body.findIndex((segment) => segment.tag === 'S5'));
+    const heading = parsed.body.slice(
+      0,
+      parsed.body.findIndex((segment) => segment.tag === 'S5'),
+    );
     expect(findAll(heading, 'AT5').map((segment) => segment.elements)).toEqual([['HM'], ['', 'CD'], ['', 'DV']]);
     const [billTo] = groupsStartingAt(parsed.body, 'N1', 'S5');
     expect(billTo!.map((segment) => [segment.tag, ...segment.elements])).toEqual([
@@ -164,7 +193,10 @@ describe('the X12 204 load tender of a shipment', () => {
   });
 
   it('a tender names its carrier: without one it is refused, nothing written', () => {
-    expect(tender(minimalShipment())).toEqual({ ok: false, violations: [{ field: 'carrier', message: "a 204 load tender names the carrier: set the shipment's carrier (name and SCAC) first" }] });
+    expect(tender(minimalShipment())).toEqual({
+      ok: false,
+      violations: [{ field: 'carrier', message: "a 204 load tender names the carrier: set the shipment's carrier (name and SCAC) first" }],
+    });
   });
 
   it('a cancelled shipment tenders a cancellation (B2A01 01)', () => {
@@ -186,23 +218,32 @@ describe('the X12 204 load tender of a shipment', () => {
   it('a description longer than L502 (50) is cut at a word, with a warning; names past 60 go on to N2', () => {
     const description = 'Heavy-duty industrial shelving components including uprights and beams';
     const name = 'The Very Long Named Consolidated Freight Receiving Department of Atlanta';
-    const { parsed, warnings } = parsedTender(shipment({ orderComponents: [line({ description })], consignee: { name, street1: '2 Elm St', city: 'Atlanta', state: 'GA', postalCode: '30336' } }));
+    const { parsed, warnings } = parsedTender(
+      shipment({ orderComponents: [line({ description })], consignee: { name, street1: '2 Elm St', city: 'Atlanta', state: 'GA', postalCode: '30336' } }),
+    );
     expect(el(find(parsed.body, 'L5'), 2)).toBe('Heavy-duty industrial shelving components');
     expect(warnings).toEqual([`orderComponents[0].description has more than the 50 characters of L502: the tender carries "Heavy-duty industrial shelving components"`]);
     const delivery = stops(parsed)[1]!;
-    expect([find(delivery, 'N1')?.elements, find(delivery, 'N2')?.elements]).toEqual([
-      ['CN', 'The Very Long Named Consolidated Freight Receiving'],
-      ['Department of Atlanta'],
-    ]);
+    expect([find(delivery, 'N1')?.elements, find(delivery, 'N2')?.elements]).toEqual([['CN', 'The Very Long Named Consolidated Freight Receiving'], ['Department of Atlanta']]);
   });
 
   it('accented letters are transliterated, emoji and CJK refused with their field, separators refused, ":" kept', () => {
-    const accented = parsedTender(shipment({ consignee: { name: 'Café Zürich Größe', street1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', postalCode: '30336' }, orderComponents: [line({ description: 'Crème brûlée: 12 "units"' })] }));
+    const accented = parsedTender(
+      shipment({
+        consignee: { name: 'Café Zürich Größe', street1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', postalCode: '30336' },
+        orderComponents: [line({ description: 'Crème brûlée: 12 "units"' })],
+      }),
+    );
     expect(find(stops(accented.parsed)[1]!, 'N1')?.elements).toEqual(['CN', 'Cafe Zurich Grosse']);
     expect(find(stops(accented.parsed)[1]!, 'N3')?.elements).toEqual(["Rue de l'Eglise 5"]);
     expect(el(find(accented.parsed.body, 'L5'), 2)).toBe('Creme brulee: 12 "units"');
 
-    const refused = tender(shipment({ shipper: { name: 'Tokyo 日本製 🚚', street1: 'a*b', city: 'Chicago', state: 'IL', postalCode: '60607' }, orderComponents: [line({ description: 'Widgets > 10kg' }), line({ description: 'Tilde ~ inside' })] }));
+    const refused = tender(
+      shipment({
+        shipper: { name: 'Tokyo 日本製 🚚', street1: 'a*b', city: 'Chicago', state: 'IL', postalCode: '60607' },
+        orderComponents: [line({ description: 'Widgets > 10kg' }), line({ description: 'Tilde ~ inside' })],
+      }),
+    );
     expect(refused).toEqual({
       ok: false,
       violations: [
@@ -220,13 +261,17 @@ describe('the X12 204 load tender of a shipment', () => {
     const { parsed, text } = parsedTender(source, settings);
     expect(text.slice(103, 108)).toBe('|^!\r\n');
     expect(el(find(parsed.body, 'L5'), 2)).toBe('a*b > c ~ d');
-    expect(tender(shipment({ orderComponents: [line({ description: 'x | y' })] }), settings)).toMatchObject({ ok: false, violations: [{ field: 'orderComponents[0].description' }] });
+    expect(tender(shipment({ orderComponents: [line({ description: 'x | y' })] }), settings)).toMatchObject({
+      ok: false,
+      violations: [{ field: 'orderComponents[0].description' }],
+    });
   });
 
   it('without line breaks the interchange is one line; control numbers are checked and padded', () => {
     const result = tender(shipment(), { lineBreak: 'none' }, { interchangeControlNumber: 999_999_999, groupControlNumber: 1 });
     expect(result.ok && !result.document.includes('\n')).toBe(true);
-    if (result.ok) expect(parseX12(result.document, { interchangeControlNumber: 999_999_999, groupControlNumber: 1, transactionSet: '204', functionalId: 'SM' }).isa[12]).toBe('999999999');
+    if (result.ok)
+      expect(parseX12(result.document, { interchangeControlNumber: 999_999_999, groupControlNumber: 1, transactionSet: '204', functionalId: 'SM' }).isa[12]).toBe('999999999');
     for (const bad of [0, 1_000_000_000, 1.5, Number.NaN]) {
       expect(() => tender(shipment(), {}, { interchangeControlNumber: bad, groupControlNumber: 1 })).toThrow(RangeError);
       expect(() => tender(shipment(), {}, { interchangeControlNumber: 1, groupControlNumber: bad })).toThrow(RangeError);
@@ -248,7 +293,14 @@ describe('the X12 204 load tender of a shipment', () => {
   });
 
   it('test usage and an acknowledgment request show in ISA14/ISA15; GS codes can differ from the ISA ids', () => {
-    const { parsed } = parsedTender(shipment(), { usage: 'test', acknowledgmentRequested: true, applicationSenderCode: 'SHPAPP', applicationReceiverCode: 'ODFLAPP', senderQualifier: '01', senderId: '123456789' });
+    const { parsed } = parsedTender(shipment(), {
+      usage: 'test',
+      acknowledgmentRequested: true,
+      applicationSenderCode: 'SHPAPP',
+      applicationReceiverCode: 'ODFLAPP',
+      senderQualifier: '01',
+      senderId: '123456789',
+    });
     expect(parsed.isa.slice(4, 6)).toEqual(['01', '123456789      ']);
     expect(parsed.isa.slice(13, 15)).toEqual(['1', 'T']);
     expect(parsed.gs.slice(1, 3)).toEqual(['SHPAPP', 'ODFLAPP']);

@@ -29,7 +29,11 @@ function expectLineItems(parsed: ParsedInterchange, source: Shipment): void {
   lines.forEach((segments, index) => {
     const component = source.orderComponents[index]!;
     expect(segments[0]!.elements).toEqual([String(index + 1)]);
-    expect(findAll(segments, 'AT4').map((segment) => el(segment, 1)).join(' ')).toBe(component.description ?? '');
+    expect(
+      findAll(segments, 'AT4')
+        .map((segment) => el(segment, 1))
+        .join(' '),
+    ).toBe(component.description ?? '');
     const at2 = find(segments, 'AT2');
     expect([Number(el(at2, 1)), el(at2, 2), el(at2, 3), el(at2, 4), Number(el(at2, 5))]).toEqual([component.palletCount, 'PLT', 'G', 'L', component.poundsWeight]);
     if (component.pieceCount) expect([Number(el(at2, 6)), el(at2, 7)]).toEqual([component.pieceCount, PACKAGING[component.packagingType!] ?? 'PCS']);
@@ -40,7 +44,11 @@ function expectLineItems(parsed: ParsedInterchange, source: Shipment): void {
       expect(el(find(segments, 'LH1'), 3)).toBe(component.hazmat.unNumber);
       expect(el(find(segments, 'LH1'), 10)).toBe(component.hazmat.packingGroup ?? '');
       expect(el(find(segments, 'LH2'), 1)).toBe(component.hazmat.hazardClass);
-      expect(findAll(segments, 'LH3').map((segment) => el(segment, 1)).join(' ')).toBe(component.hazmat.properShippingName);
+      expect(
+        findAll(segments, 'LH3')
+          .map((segment) => el(segment, 1))
+          .join(' '),
+      ).toBe(component.hazmat.properShippingName);
     } else {
       expect(find(segments, 'LH1')).toBeUndefined();
     }
@@ -120,7 +128,10 @@ describe('the X12 211 bill of lading of a shipment', () => {
   });
 
   it('refused without a carrier (BOL01 is mandatory), and when the remarks do not fit K1', () => {
-    expect(bill(minimalShipment())).toEqual({ ok: false, violations: [{ field: 'carrier', message: "a 211 bill of lading names the carrier: set the shipment's carrier (name and SCAC) first" }] });
+    expect(bill(minimalShipment())).toEqual({
+      ok: false,
+      violations: [{ field: 'carrier', message: "a 211 bill of lading names the carrier: set the shipment's carrier (name and SCAC) first" }],
+    });
     // 10 K1 of 2 x 30 characters: 600 characters fit at most.
     const words = (count: number) => Array.from({ length: count }, (_, index) => `word${String(index).padStart(5, '0')}`).join(' ');
     expect(bill(shipment({ specialInstructions: words(50) })).ok).toBe(true);
@@ -148,7 +159,9 @@ describe('the X12 211 bill of lading of a shipment', () => {
     expect(at4.join(' ')).toBe(description.replace('Größe', 'Grosse').trim());
     expect(bill(shipment({ orderComponents: [line({ description: 'Box 📦' })] }))).toEqual({
       ok: false,
-      violations: [{ field: 'orderComponents[0].description', message: '"📦" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' }],
+      violations: [
+        { field: 'orderComponents[0].description', message: '"📦" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' },
+      ],
     });
   });
 });

@@ -144,7 +144,10 @@ describe('reading an X12 interchange', () => {
     expect(readX12Interchange('PRO,BOL,WEIGHT\n1,2,3\n')).toMatchObject({ ok: false, errors: [{ message: 'an interchange starts with an ISA segment' }] });
     const noTerminator = joined(INVOICE_210, '\n').replace(/~\n$/, '');
     expect(readX12Interchange(noTerminator)).toMatchObject({ ok: false, errors: [{ line: 33, segment: 'IEA', message: expect.stringContaining('ends inside the segment') }] });
-    expect(readX12Interchange(joined(INVOICE_210.slice(0, -1), '\n'))).toMatchObject({ ok: false, errors: [{ message: 'the interchange has no IEA: the file is truncated', line: 32 }] });
+    expect(readX12Interchange(joined(INVOICE_210.slice(0, -1), '\n'))).toMatchObject({
+      ok: false,
+      errors: [{ message: 'the interchange has no IEA: the file is truncated', line: 32 }],
+    });
     const noSe = INVOICE_210.filter((row) => !row.startsWith('SE*'));
     expect(readX12Interchange(joined(noSe, '\n'))).toMatchObject({ ok: false, errors: [{ segment: 'GE', message: expect.stringContaining('its SE is missing') }] });
     const stray = [...INVOICE_210.slice(0, 2), 'N9*BM*1~', ...INVOICE_210.slice(2)];
@@ -166,7 +169,12 @@ describe('reading an X12 interchange', () => {
   });
 
   it("reads back what the writer wrote: the 204's segments and envelope", () => {
-    const written = writeX12LoadTender({ shipment: fullShipment(), settings: x12Settings({ lineBreak: 'crlf' }), control: { interchangeControlNumber: 42, groupControlNumber: 43 }, createdAt: CREATED_AT });
+    const written = writeX12LoadTender({
+      shipment: fullShipment(),
+      settings: x12Settings({ lineBreak: 'crlf' }),
+      control: { interchangeControlNumber: 42, groupControlNumber: 43 },
+      createdAt: CREATED_AT,
+    });
     if (!written.ok) throw new Error('refused');
     const { interchange } = read(written.document);
     const set = interchange.groups[0]!.transactionSets[0]!;
@@ -229,10 +237,16 @@ describe('X12 settings', () => {
     expect(problems({ senderId: '', receiverId: 'ODFL' })).toEqual(['senderId: senderId needs at least 1 characters']);
     expect(problems({ senderId: 'ME', receiverId: 'OD*FL' })).toEqual(['receiverId: receiverId is letters, digits, spaces and . - _ / & @ #']);
     expect(problems({ senderId: 'M', receiverId: 'ODFL' })).toEqual(['applicationSenderCode: GS02 needs 2 characters: set applicationSenderCode or a longer senderId']);
-    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: '*', segment: '*', subElement: '>' } })).toEqual(['separators: the element, segment and sub-element separators must be three different characters']);
-    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: 'E' } })).toEqual(['separators.element: the element separator is one printable character other than a letter, a digit, a space or "."']);
+    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: '*', segment: '*', subElement: '>' } })).toEqual([
+      'separators: the element, segment and sub-element separators must be three different characters',
+    ]);
+    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: 'E' } })).toEqual([
+      'separators.element: the element separator is one printable character other than a letter, a digit, a space or "."',
+    ]);
     // "." is the decimal point of weights and classes (92.5).
-    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { subElement: '.' } })).toEqual(['separators.subElement: the sub-element separator is one printable character other than a letter, a digit, a space or "."']);
+    expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { subElement: '.' } })).toEqual([
+      'separators.subElement: the sub-element separator is one printable character other than a letter, a digit, a space or "."',
+    ]);
     expect(problems({ senderId: 'ME', receiverId: 'ODFL', separators: { element: '-', segment: '/', subElement: ':' } })).toBeUndefined();
     expect(problems({ senderId: 'ME', receiverId: 'OD/FL', separators: { element: '/' } })).toEqual(['receiverId: contains "/", the element separator']);
     expect(problems({ senderId: 'ME', receiverId: 'ODFL', senderQualifier: 'Z' })).toHaveLength(1);

@@ -26,14 +26,21 @@ export interface ParsedInterchange {
 const values = (segment: { elements: Array<{ value: string }> }): string[] => segment.elements.map((element) => element.value);
 
 /** Parses with node-x12 (strict) and checks the envelope on the raw text; fails the test otherwise. */
-export function parseX12(text: string, expected: { interchangeControlNumber: number; groupControlNumber: number; transactionSet: string; functionalId: string }): ParsedInterchange {
+export function parseX12(
+  text: string,
+  expected: { interchangeControlNumber: number; groupControlNumber: number; transactionSet: string; functionalId: string },
+): ParsedInterchange {
   const interchange = new X12Parser(true).parse(text) as unknown as {
     header: { elements: Array<{ value: string }> };
     trailer: { elements: Array<{ value: string }> };
     functionalGroups: Array<{
       header: { elements: Array<{ value: string }> };
       trailer: { elements: Array<{ value: string }> };
-      transactions: Array<{ header: { elements: Array<{ value: string }> }; trailer: { elements: Array<{ value: string }> }; segments: Array<{ tag: string; elements: Array<{ value: string }> }> }>;
+      transactions: Array<{
+        header: { elements: Array<{ value: string }> };
+        trailer: { elements: Array<{ value: string }> };
+        segments: Array<{ tag: string; elements: Array<{ value: string }> }>;
+      }>;
     }>;
   };
   expect(interchange.functionalGroups).toHaveLength(1);
@@ -55,7 +62,10 @@ export function parseX12(text: string, expected: { interchangeControlNumber: num
   const terminator = text[105]!;
   expect(text.slice(0, 3)).toBe('ISA');
   expect(text.slice(0, 106).split(separator)).toHaveLength(17);
-  const raw = text.split(terminator).map((segment) => segment.trim()).filter((segment) => segment !== '');
+  const raw = text
+    .split(terminator)
+    .map((segment) => segment.trim())
+    .filter((segment) => segment !== '');
   const tags = raw.map((segment) => segment.split(separator)[0]);
   expect(tags[0]).toBe('ISA');
   expect(tags.slice(1, 3)).toEqual(['GS', 'ST']);

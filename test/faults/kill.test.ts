@@ -198,7 +198,15 @@ describe('shipper serve killed with SIGKILL under a load of bookings', () => {
         await mkdir(lock, { recursive: true });
         const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8').catch(() => '')).trim() || null;
         const { readlinkSync } = await import('node:fs');
-        const owner = { pid: serve.child.pid, host: hostname(), boot, pidNamespace: readlinkSync('/proc/self/ns/pid'), started, token: `${run}`.padStart(24, 'c'), since: new Date().toISOString() };
+        const owner = {
+          pid: serve.child.pid,
+          host: hostname(),
+          boot,
+          pidNamespace: readlinkSync('/proc/self/ns/pid'),
+          started,
+          token: `${run}`.padStart(24, 'c'),
+          since: new Date().toISOString(),
+        };
         await writeFile(join(lock, 'owner.json'), JSON.stringify(owner));
       }
       await pinLocks(store);

@@ -68,10 +68,18 @@ const ESCAPES = '\u001b[2J\u001b]0;pwned\u0007\u001b[31m';
 const DAMAGE: Array<{ name: string; damage: (file: string) => Promise<void>; reason: RegExp }> = [
   { name: 'cut off mid-write', damage: async (file) => writeFile(file, (await readFile(file, 'utf8')).slice(0, 200)), reason: /is damaged \(not valid JSON/ },
   { name: 'empty', damage: (file) => writeFile(file, ''), reason: /is damaged \(it is empty\)/ },
-  { name: 'NUL bytes (a block of zeros after a crash)', damage: (file) => writeFile(file, Buffer.alloc(4096)), reason: /is damaged \(it holds binary data \(NUL bytes\), not JSON\)/ },
+  {
+    name: 'NUL bytes (a block of zeros after a crash)',
+    damage: (file) => writeFile(file, Buffer.alloc(4096)),
+    reason: /is damaged \(it holds binary data \(NUL bytes\), not JSON\)/,
+  },
   { name: 'terminal escape sequences', damage: (file) => writeFile(file, `${ESCAPES}{"id": 1}`), reason: /is damaged \(not valid JSON\)/ },
   { name: 'C1 controls and a bidi override', damage: (file) => writeFile(file, '\u009b2J\u202e}{'), reason: /is damaged \(not valid JSON\)/ },
-  { name: 'escapes inside valid JSON that is not a record', damage: (file) => writeFile(file, JSON.stringify({ id: ESCAPES, orderNumber: 7 })), reason: /is damaged \(it does not hold a valid record\)/ },
+  {
+    name: 'escapes inside valid JSON that is not a record',
+    damage: (file) => writeFile(file, JSON.stringify({ id: ESCAPES, orderNumber: 7 })),
+    reason: /is damaged \(it does not hold a valid record\)/,
+  },
   { name: 'valid JSON, an array', damage: (file) => writeFile(file, '[]'), reason: /is damaged \(it does not hold a valid record\)/ },
   { name: 'a UTF-8 BOM before the JSON', damage: async (file) => writeFile(file, `\uFEFF${await readFile(file, 'utf8')}`), reason: /is damaged \(not valid JSON\)/ },
   { name: 'UTF-16 text', damage: async (file) => writeFile(file, Buffer.from(`\uFEFF${await readFile(file, 'utf8')}`, 'utf16le')), reason: /is damaged \(/ },
@@ -105,7 +113,16 @@ describe('a damaged store file', () => {
     expect(warnings).not.toMatch(CONTROL);
     // The others still read, and booking goes on.
     expect((await cli(['shipment', 'get', ids[0]!])).code).toBe(0);
-    const booked = await cli(['ship', '--shipper', 'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json']);
+    const booked = await cli([
+      'ship',
+      '--shipper',
+      'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
+      '--consignee',
+      'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48',
+      '--json',
+    ]);
     expect(booked.code, booked.stderr).toBe(0);
   });
 
@@ -121,7 +138,16 @@ describe('a damaged store file', () => {
 });
 
 describe('the order counter', () => {
-  const ship = ['ship', '--shipper', 'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'];
+  const ship = [
+    'ship',
+    '--shipper',
+    'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
+    '--consignee',
+    'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+    '-c',
+    'pallets=1,weight=500,dims=48x40x48',
+    '--json',
+  ];
 
   it.each([
     ['deleted', (file: string) => rm(file)],
@@ -135,7 +161,12 @@ describe('the order counter', () => {
     expect(items).toHaveLength(8);
     expect(new Set(items.map((shipment) => shipment.orderNumber)).size).toBe(8);
     expect(new Set(items.map((shipment) => shipment.bolNumber)).size).toBe(8);
-    expect(items.map((shipment) => shipment.orderNumber).sort().slice(-3)).toEqual(['SO-000006', 'SO-000007', 'SO-000008']);
+    expect(
+      items
+        .map((shipment) => shipment.orderNumber)
+        .sort()
+        .slice(-3),
+    ).toEqual(['SO-000006', 'SO-000007', 'SO-000008']);
   });
 
   it('damaged (escapes inside): the counter is derived, so booking goes on from the high-water mark without repeating, echoes nothing, and writes it anew', async () => {
@@ -162,21 +193,32 @@ describe('the SSCC and PRO counters', () => {
   const block = { scac: 'ODFL', first: '70000000', last: '70000999', checkDigit: 'MOD7' } as const;
   const carriers = { ODFL: { name: 'Old Dominion Freight Line', proRange: { ...block, prefix: '' } } };
   const book = (api: LocalApi, pallets: number) =>
-    api.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [{ ...PALLETS, palletCount: pallets }], carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' } });
+    api.createShipment({
+      shipper: CHICAGO_DC,
+      consignee: NYC_STORE,
+      orderComponents: [{ ...PALLETS, palletCount: pallets }],
+      carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
+    });
 
   it.each([
-    ['counters and marks deleted', async (store: string) => {
-      for (const name of ['sscc', `pro-odfl--${block.first}`]) {
-        await rm(join(store, 'counters', `${name}.json`));
-        await rm(join(store, 'shipments', `.${name}.high-water.json`));
-      }
-    }],
-    ['counters damaged, marks deleted', async (store: string) => {
-      for (const name of ['sscc', `pro-odfl--${block.first}`]) {
-        await writeFile(join(store, 'counters', `${name}.json`), '{"last": 1');
-        await rm(join(store, 'shipments', `.${name}.high-water.json`));
-      }
-    }],
+    [
+      'counters and marks deleted',
+      async (store: string) => {
+        for (const name of ['sscc', `pro-odfl--${block.first}`]) {
+          await rm(join(store, 'counters', `${name}.json`));
+          await rm(join(store, 'shipments', `.${name}.high-water.json`));
+        }
+      },
+    ],
+    [
+      'counters damaged, marks deleted',
+      async (store: string) => {
+        for (const name of ['sscc', `pro-odfl--${block.first}`]) {
+          await writeFile(join(store, 'counters', `${name}.json`), '{"last": 1');
+          await rm(join(store, 'shipments', `.${name}.high-water.json`));
+        }
+      },
+    ],
   ])('%s: the shipments say where numbers are, and no pallet or PRO is numbered twice', async (_name, lose) => {
     const store = join(work.dir, `store-${++case_}`);
     const api = new LocalApi({ storeDir: store, carriers });
@@ -220,7 +262,15 @@ describe('what a killed process leaves', () => {
 });
 
 function ship(): string[] {
-  return ['ship', '--shipper', 'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001', '-c', 'pallets=1,weight=500,dims=48x40x48'];
+  return [
+    'ship',
+    '--shipper',
+    'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
+    '--consignee',
+    'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+    '-c',
+    'pallets=1,weight=500,dims=48x40x48',
+  ];
 }
 
 describe('a read-only store (a read-only mount when root, else permissions)', () => {
@@ -313,7 +363,10 @@ describe('a store failure over HTTP (shipper serve)', () => {
       // A read still works on the read-only store.
       expect((await call('GET', `/v1/shipper/shipment/${ids[0]}`)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const log = serve.stderr().split('\n').filter((line) => line.includes('" 500 '));
+      const log = serve
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('" 500 '));
       expect(log).toHaveLength(3);
       expect(log[0]).toContain(`error="store file ${damaged} is damaged`);
       expect(log[1]).toContain(join(store, 'quotes'));

@@ -26,7 +26,10 @@ function pattern(size: number): Buffer {
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<FileWriteError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(FileWriteError);
   return error as FileWriteError;
 }
@@ -77,19 +80,22 @@ describe('writeFileDurably', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it.each(['injected', 'best'] as const)('on a full disk (%s: a real tmpfs when this process may mount one): the error names the file, the old file stays whole, nothing partial is left', async (mode) => {
-    const disk = await smallDisk(64 * 1024, mode);
-    cleanups.push(disk.cleanup);
-    expect(disk.kind).toBe(mode === 'best' && canMount() ? 'tmpfs' : 'injected');
-    const file = join(disk.dir, 'bol.pdf');
-    await writeFileDurably(file, pattern(20_000));
-    // 20,000 + 60,000 bytes do not fit in 64 KiB: the new version fails part-way.
-    const error = await failureOf(writeFileDurably(file, pattern(60_000)));
-    expect(error.code).toBe('ENOSPC');
-    expect(error.message).toBe(`cannot write ${file}: no space left on the disk`);
-    expect((await readFile(file)).equals(pattern(20_000))).toBe(true);
-    expect(await readdir(disk.dir)).toEqual(['bol.pdf']);
-  });
+  it.each(['injected', 'best'] as const)(
+    'on a full disk (%s: a real tmpfs when this process may mount one): the error names the file, the old file stays whole, nothing partial is left',
+    async (mode) => {
+      const disk = await smallDisk(64 * 1024, mode);
+      cleanups.push(disk.cleanup);
+      expect(disk.kind).toBe(mode === 'best' && canMount() ? 'tmpfs' : 'injected');
+      const file = join(disk.dir, 'bol.pdf');
+      await writeFileDurably(file, pattern(20_000));
+      // 20,000 + 60,000 bytes do not fit in 64 KiB: the new version fails part-way.
+      const error = await failureOf(writeFileDurably(file, pattern(60_000)));
+      expect(error.code).toBe('ENOSPC');
+      expect(error.message).toBe(`cannot write ${file}: no space left on the disk`);
+      expect((await readFile(file)).equals(pattern(20_000))).toBe(true);
+      expect(await readdir(disk.dir)).toEqual(['bol.pdf']);
+    },
+  );
 
   it("whenExists 'refuse' keeps the file that is there; 'number' takes the next free name", async () => {
     const dir = await workDir();

@@ -254,15 +254,16 @@ export type Json = Record<string, unknown>;
 const HAZARD_CLASSES = ['1.1A', '1.4S', '1.6N', '2.1', '2.2', '2.3', '3', '4.1', '4.2', '4.3', '5.1', '5.2', '6.1', '6.2', '7', '8', '9'] as const;
 
 /** A hazardous line; its proper shipping name drawn by `text` (the importer's cells are stricter). */
-export const hazmatArb = (text: (options: TextOptions) => fc.Arbitrary<string> = textArb): fc.Arbitrary<Json> => fc
-  .record({
-    prefix: fc.constantFrom('UN', 'NA', 'un', 'Un '),
-    digits: fc.integer({ min: 0, max: 9999 }),
-    properShippingName: text({ max: 200, required: true }),
-    hazardClass: fc.constantFrom(...HAZARD_CLASSES),
-    packingGroup: optional(fc.constantFrom('I', 'II', 'III')),
-  })
-  .map(({ prefix, digits, ...rest }) => compact({ unNumber: `${prefix}${String(digits).padStart(4, '0')}`, ...rest }));
+export const hazmatArb = (text: (options: TextOptions) => fc.Arbitrary<string> = textArb): fc.Arbitrary<Json> =>
+  fc
+    .record({
+      prefix: fc.constantFrom('UN', 'NA', 'un', 'Un '),
+      digits: fc.integer({ min: 0, max: 9999 }),
+      properShippingName: text({ max: 200, required: true }),
+      hazardClass: fc.constantFrom(...HAZARD_CLASSES),
+      packingGroup: optional(fc.constantFrom('I', 'II', 'III')),
+    })
+    .map(({ prefix, digits, ...rest }) => compact({ unNumber: `${prefix}${String(digits).padStart(4, '0')}`, ...rest }));
 
 export interface ComponentOptions {
   /** Per-line share of the shipment limits (the lines together stay within them). */
@@ -346,7 +347,11 @@ export function carrierFieldsArb(options: ShipmentOptions, hazardous: boolean): 
       declaredValue: optional(fc.record({ amountInCents: boundedArb(1, 1_000_000_000, true), per: fc.constantFrom(undefined, 'SHIPMENT', 'POUND') }).map(compact)),
       cod: optional(
         fc
-          .record({ amountInCents: boundedArb(1, 1_000_000_000, true), feeTerms: fc.constantFrom(undefined, 'PREPAID', 'COLLECT'), customerCheckAcceptable: fc.constantFrom(undefined, true, false) })
+          .record({
+            amountInCents: boundedArb(1, 1_000_000_000, true),
+            feeTerms: fc.constantFrom(undefined, 'PREPAID', 'COLLECT'),
+            customerCheckAcceptable: fc.constantFrom(undefined, true, false),
+          })
           .map(compact),
       ),
       pickupWindow: optional(pickupWindowArb),
@@ -370,22 +375,20 @@ function componentsArb(lines: number, hazardous: boolean, text: (options: TextOp
 export function shipmentRequestArb(options: ShipmentOptions = {}): fc.Arbitrary<Json> {
   const text = options.text ?? textArb;
   const exact = options.exactAddresses ?? false;
-  return fc
-    .record({ lines: fc.integer({ min: 1, max: options.maxLines ?? 4 }), hazardous: fc.nat({ max: 9 }).map((value) => value < 3) })
-    .chain(({ lines, hazardous }) =>
-      fc
-        .record({
-          refNumber: optional(text({ max: 64 })),
-          shipper: addressArb({ text, exact }),
-          consignee: addressArb({ text, exact }),
-          specialInstructions: optional(text({ max: 1000 })),
-          pickupDate: fc.option(pickupDateArb, { nil: undefined }),
-          accessorials: fc.option(accessorialsArb, { nil: undefined }),
-          orderComponents: componentsArb(lines, hazardous, text),
-          carrierFields: carrierFieldsArb(options, hazardous),
-        })
-        .map(({ carrierFields, ...request }) => compact({ ...request, ...carrierFields })),
-    );
+  return fc.record({ lines: fc.integer({ min: 1, max: options.maxLines ?? 4 }), hazardous: fc.nat({ max: 9 }).map((value) => value < 3) }).chain(({ lines, hazardous }) =>
+    fc
+      .record({
+        refNumber: optional(text({ max: 64 })),
+        shipper: addressArb({ text, exact }),
+        consignee: addressArb({ text, exact }),
+        specialInstructions: optional(text({ max: 1000 })),
+        pickupDate: fc.option(pickupDateArb, { nil: undefined }),
+        accessorials: fc.option(accessorialsArb, { nil: undefined }),
+        orderComponents: componentsArb(lines, hazardous, text),
+        carrierFields: carrierFieldsArb(options, hazardous),
+      })
+      .map(({ carrierFields, ...request }) => compact({ ...request, ...carrierFields })),
+  );
 }
 
 /** The quote a shipment request would be priced on: its lane, pickup date, accessorials and freight. */
@@ -519,7 +522,26 @@ export const TRANSIT_RULES: MutationRules = {
 
 /** Keys no request schema knows: typos, prototype names, paths, separators, scripts, controls. */
 export const unknownKeyArb = fc.oneof(
-  fc.constantFrom('weigth', 'accesorials', 'palletcount', 'zz', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'a.b', 'x[0]', '', ' ', 'é', '💥', '\u0000', '\u001B[2J', 'orderComponents[0].poundsWeight', '["q"]'),
+  fc.constantFrom(
+    'weigth',
+    'accesorials',
+    'palletcount',
+    'zz',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'a.b',
+    'x[0]',
+    '',
+    ' ',
+    'é',
+    '💥',
+    '\u0000',
+    '\u001B[2J',
+    'orderComponents[0].poundsWeight',
+    '["q"]',
+  ),
   fc.stringMatching(/^zz[A-Za-z0-9_]{0,12}$/),
   fc.string({ unit: 'binary', maxLength: 8 }).map((text) => `zz${text}`),
 );
@@ -576,7 +598,13 @@ function deepValue(depth: number, array: boolean): unknown {
 
 function wrongTypeFor(value: unknown, variant: number): unknown {
   const choices: unknown[] =
-    typeof value === 'string' ? [variant, true, [value], { value }] : typeof value === 'number' ? [String(value), false, [value], { value }] : typeof value === 'boolean' ? ['true', 1, [value]] : [42, true, [1]];
+    typeof value === 'string'
+      ? [variant, true, [value], { value }]
+      : typeof value === 'number'
+        ? [String(value), false, [value], { value }]
+        : typeof value === 'boolean'
+          ? ['true', 1, [value]]
+          : [42, true, [1]];
   return choices[variant % choices.length];
 }
 

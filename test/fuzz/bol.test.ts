@@ -92,7 +92,15 @@ function printedTexts(shipment: Shipment): string[] {
   // Special instructions beyond 20 lines are cut with an ellipsis (page 1 keeps room for the table).
   const instructions = shipment.specialInstructions;
   const uncut = instructions !== null && instructions.length <= 300 && instructions.split('\n').length <= 8 ? instructions : null;
-  const texts: Array<string | null | undefined> = [shipment.refNumber, uncut, hazardous ? shipment.emergencyContactPhone : null, shipment.trailerNumber, shipment.proNumber, shipment.carrier?.name, ...shipment.sealNumbers];
+  const texts: Array<string | null | undefined> = [
+    shipment.refNumber,
+    uncut,
+    hazardous ? shipment.emergencyContactPhone : null,
+    shipment.trailerNumber,
+    shipment.proNumber,
+    shipment.carrier?.name,
+    ...shipment.sealNumbers,
+  ];
   for (const party of [shipment.shipper, shipment.consignee, shipment.freightChargeTerms.billTo]) {
     if (party) texts.push(party.name, party.street1, party.street2, party.city, party.contactName, party.phone);
   }
@@ -160,10 +168,20 @@ function outsideInPlan(ops: readonly DrawOp[], width: number, height: number, wi
 // ---------------------------------------------------------------------------------------------
 
 /** Every text at its longest in the widest letters, without a space to break at: what a page must hold at most. */
-const longestTextArb = ({ max }: TextOptions) => fc.constantFrom('W', 'MW', '😀', 'Ŵ ').map((unit) => unit.repeat(Math.ceil(max / unit.length)).slice(0, max).trim() || 'W');
+const longestTextArb = ({ max }: TextOptions) =>
+  fc.constantFrom('W', 'MW', '😀', 'Ŵ ').map(
+    (unit) =>
+      unit
+        .repeat(Math.ceil(max / unit.length))
+        .slice(0, max)
+        .trim() || 'W',
+  );
 
 const bolShipmentArb = fc.record({
-  request: fc.oneof({ weight: 5, arbitrary: shipmentRequestArb({ text: bolTextArb, maxLines: 4 }) }, { weight: 1, arbitrary: shipmentRequestArb({ text: longestTextArb, maxLines: 2 }) }),
+  request: fc.oneof(
+    { weight: 5, arbitrary: shipmentRequestArb({ text: bolTextArb, maxLines: 4 }) },
+    { weight: 1, arbitrary: shipmentRequestArb({ text: longestTextArb, maxLines: 2 }) },
+  ),
   template: fc.constantFrom('standard', 'acme-logistics'),
   cancelReason: fc.option(bolTextArb({ max: 500 }), { nil: undefined, freq: 5 }),
 });
@@ -187,14 +205,44 @@ describe('counterexamples the properties found (kept as plain examples): every f
     // Before: with every text at its limit in unbroken W's, page 1's header ran 120 pt below the
     // bottom of the page, taking the carrier table's head with it.
     const w = (length: number) => 'W'.repeat(length);
-    const address = (postalCode: string, city: string, state: string) => ({ name: w(100), street1: w(100), street2: w(100), city, state, postalCode, contactName: w(100), phone: w(32) });
+    const address = (postalCode: string, city: string, state: string) => ({
+      name: w(100),
+      street1: w(100),
+      street2: w(100),
+      city,
+      state,
+      postalCode,
+      contactName: w(100),
+      phone: w(32),
+    });
     const request = {
       refNumber: w(64),
       shipper: address('60601', 'Chicago', 'IL'),
       consignee: address('10001', 'New York', 'NY'),
       specialInstructions: w(1000),
-      accessorials: ['LIFTGATE_PICKUP', 'LIFTGATE_DELIVERY', 'RESIDENTIAL_PICKUP', 'RESIDENTIAL_DELIVERY', 'INSIDE_PICKUP', 'INSIDE_DELIVERY', 'LIMITED_ACCESS_PICKUP', 'LIMITED_ACCESS_DELIVERY', 'APPOINTMENT', 'NOTIFY_BEFORE_DELIVERY'],
-      orderComponents: [{ palletCount: 1, poundsWeight: 100, dimensions: { length: 40, width: 40, height: 40 }, description: w(256), nmfcCode: w(32), packagingType: w(32), hazmat: { unNumber: 'UN1203', properShippingName: w(200), hazardClass: '3' } }],
+      accessorials: [
+        'LIFTGATE_PICKUP',
+        'LIFTGATE_DELIVERY',
+        'RESIDENTIAL_PICKUP',
+        'RESIDENTIAL_DELIVERY',
+        'INSIDE_PICKUP',
+        'INSIDE_DELIVERY',
+        'LIMITED_ACCESS_PICKUP',
+        'LIMITED_ACCESS_DELIVERY',
+        'APPOINTMENT',
+        'NOTIFY_BEFORE_DELIVERY',
+      ],
+      orderComponents: [
+        {
+          palletCount: 1,
+          poundsWeight: 100,
+          dimensions: { length: 40, width: 40, height: 40 },
+          description: w(256),
+          nmfcCode: w(32),
+          packagingType: w(32),
+          hazmat: { unNumber: 'UN1203', properShippingName: w(200), hazardClass: '3' },
+        },
+      ],
       carrier: { name: w(100), scac: 'ABCD' },
       proNumber: 'A'.repeat(20),
       freightChargeTerms: { terms: 'THIRD_PARTY', billTo: address('30303', 'Atlanta', 'GA') },
@@ -249,7 +297,14 @@ describe('BOLs of random Unicode', () => {
           if (missing.length > 0 && process.env.SHIPPER_FUZZ_DUMP) {
             const { writeFileSync } = await import('node:fs');
             writeFileSync(`${process.env.SHIPPER_FUZZ_DUMP}.pdf`, bytes);
-            writeFileSync(process.env.SHIPPER_FUZZ_DUMP, JSON.stringify({ request, template, cancelReason, missing, items: pdf.pages.map((page) => page.items.map((item) => [item.str, Math.round(item.x), Math.round(item.y)])) }, null, 1));
+            writeFileSync(
+              process.env.SHIPPER_FUZZ_DUMP,
+              JSON.stringify(
+                { request, template, cancelReason, missing, items: pdf.pages.map((page) => page.items.map((item) => [item.str, Math.round(item.x), Math.round(item.y)])) },
+                null,
+                1,
+              ),
+            );
           }
           expect(missing, `Latin words missing from the PDF's text`).toEqual([]);
 

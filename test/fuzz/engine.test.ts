@@ -171,7 +171,9 @@ describe('invalid requests', () => {
     'transit tables: a ProblemError whose violations resolve in the input',
     async () => {
       await fc.assert(
-        fc.asyncProperty(mutatedArb(transitRequestArb, TRANSIT_RULES), (mutated) => expectRefusedOrAccepted(mutated, () => api.transitTimes(mutated.request as TransitRequestInput))),
+        fc.asyncProperty(mutatedArb(transitRequestArb, TRANSIT_RULES), (mutated) =>
+          expectRefusedOrAccepted(mutated, () => api.transitTimes(mutated.request as TransitRequestInput)),
+        ),
         fuzzParameters(80),
       );
     },

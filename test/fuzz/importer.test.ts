@@ -31,12 +31,48 @@ afterAll(() => tally.flush());
  * identifier a spreadsheet shortened (1.2E+5).
  */
 const csvTextArb = (options: TextOptions) =>
-  textArb(options).filter((text) => text === text.trim() && !text.includes('\u0000') && !/^="/.test(text) && !/^'+[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) && !/^[+-]?\d(?:\.\d+)?E\+\d+$/i.test(text));
+  textArb(options).filter(
+    (text) =>
+      text === text.trim() && !text.includes('\u0000') && !/^="/.test(text) && !/^'+[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) && !/^[+-]?\d(?:\.\d+)?E\+\d+$/i.test(text),
+  );
 
 const PARTIES = ['shipper', 'consignee', 'billTo'] as const;
 const ADDRESS_FIELDS = ['name', 'street1', 'street2', 'city', 'state', 'postalCode', 'countryCode', 'contactName', 'phone'] as const;
-const SHIPMENT_COLUMNS = ['shipmentKey', 'refNumber', 'pickupDate', 'accessorials', 'specialInstructions', 'carrierName', 'scac', 'proNumber', 'freightTerms', 'declaredValue', 'codAmount', 'codFeeTerms', 'codCustomerCheck', 'readyTime', 'closeTime', 'fob', 'masterBol', 'emergencyPhone'] as const;
-const COMPONENT_COLUMNS = ['palletCount', 'poundsWeight', 'length', 'width', 'height', 'description', 'nmfcCode', 'packagingType', 'pieceCount', 'unNumber', 'properShippingName', 'hazardClass', 'packingGroup'] as const;
+const SHIPMENT_COLUMNS = [
+  'shipmentKey',
+  'refNumber',
+  'pickupDate',
+  'accessorials',
+  'specialInstructions',
+  'carrierName',
+  'scac',
+  'proNumber',
+  'freightTerms',
+  'declaredValue',
+  'codAmount',
+  'codFeeTerms',
+  'codCustomerCheck',
+  'readyTime',
+  'closeTime',
+  'fob',
+  'masterBol',
+  'emergencyPhone',
+] as const;
+const COMPONENT_COLUMNS = [
+  'palletCount',
+  'poundsWeight',
+  'length',
+  'width',
+  'height',
+  'description',
+  'nmfcCode',
+  'packagingType',
+  'pieceCount',
+  'unNumber',
+  'properShippingName',
+  'hazardClass',
+  'packingGroup',
+] as const;
 const COLUMNS: readonly string[] = [
   ...SHIPMENT_COLUMNS,
   ...PARTIES.flatMap((party) => ADDRESS_FIELDS.map((field) => `${party}${field.charAt(0).toUpperCase()}${field.slice(1)}`)),
@@ -62,7 +98,8 @@ function unambiguous(value: unknown, delimiter: string): unknown {
 function csvShipment(shipment: Json, delimiter: string, index: number): Json {
   const { trailerNumber: _trailer, sealNumbers: _seals, ...rest } = shipment;
   const components = (rest.orderComponents as Json[]).map((component) => {
-    const dims = (component.dimensions as Json | undefined) ?? Object.fromEntries(['length', 'width', 'height'].map((side, at) => [side, (component.palletDimensions as number[])[at]]));
+    const dims =
+      (component.dimensions as Json | undefined) ?? Object.fromEntries(['length', 'width', 'height'].map((side, at) => [side, (component.palletDimensions as number[])[at]]));
     const { palletDimensions: _triple, ...kept } = component;
     return {
       ...kept,
@@ -188,13 +225,25 @@ type Damage =
   | { kind: 'binary'; byte: string };
 
 const damageArb: fc.Arbitrary<Damage> = fc.oneof(
-  fc.record({ kind: fc.constant('long cell' as const), column: fc.constantFrom('description', 'nmfcCode', 'shipperName', 'specialInstructions', 'refNumber'), length: fc.constantFrom(1001, 5000, 100_000) }),
+  fc.record({
+    kind: fc.constant('long cell' as const),
+    column: fc.constantFrom('description', 'nmfcCode', 'shipperName', 'specialInstructions', 'refNumber'),
+    length: fc.constantFrom(1001, 5000, 100_000),
+  }),
   fc.record({ kind: fc.constant('ragged row' as const), extra: fc.constantFrom('x', '0', '=1+1', 'é') }),
   fc.record({ kind: fc.constant('short row' as const) }),
   fc.record({ kind: fc.constant('quote never closed' as const) }),
   fc.record({ kind: fc.constant('unknown column' as const), name: fc.constantFrom('weigth', 'Class', 'Weight (kg)', 'Zip', 'zz', '') }),
-  fc.record({ kind: fc.constant('formula in a number' as const), column: fc.constantFrom('palletCount', 'poundsWeight', 'length', 'pieceCount'), formula: fc.constantFrom('=1+1', '=HYPERLINK("x")', '@SUM(A1)', '+1e400', '-5') }),
-  fc.record({ kind: fc.constant('text in a number' as const), column: fc.constantFrom('palletCount', 'poundsWeight', 'height'), text: fc.constantFrom('NaN', '1e400', 'heavy', '1,2,3', '١٢', 'Infinity', '0x10') }),
+  fc.record({
+    kind: fc.constant('formula in a number' as const),
+    column: fc.constantFrom('palletCount', 'poundsWeight', 'length', 'pieceCount'),
+    formula: fc.constantFrom('=1+1', '=HYPERLINK("x")', '@SUM(A1)', '+1e400', '-5'),
+  }),
+  fc.record({
+    kind: fc.constant('text in a number' as const),
+    column: fc.constantFrom('palletCount', 'poundsWeight', 'height'),
+    text: fc.constantFrom('NaN', '1e400', 'heavy', '1,2,3', '١٢', 'Infinity', '0x10'),
+  }),
   fc.record({ kind: fc.constant('binary' as const), byte: fc.constantFrom('\u0000', '\uFFFD\u0000') }),
 );
 
@@ -256,7 +305,10 @@ async function shipper(store: string, args: string[], cwd: string) {
   const result = await runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: FUZZ_NOW }, cwd });
   const what = `shipper ${args.join(' ')} -> ${result.code}\n${result.stderr.slice(0, 2000)}`;
   // Never a stack trace, a raw control character (printable() escapes them) or a store failure.
-  expect(leaksOf(result.stderr).filter((leak) => !leak.startsWith('a file path')), what).toEqual([]);
+  expect(
+    leaksOf(result.stderr).filter((leak) => !leak.startsWith('a file path')),
+    what,
+  ).toEqual([]);
   expect(result.stdout, what).not.toMatch(/\n\s+at /);
   expect(result.stderr, what).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
   expect([0, 1], what).toContain(result.code);

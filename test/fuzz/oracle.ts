@@ -95,7 +95,10 @@ export function leaksOf(text: string, sent = ''): string[] {
 export function stringsOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(stringsOf).join('\n');
-  if (isPlainObject(value)) return Object.entries(value).map(([key, item]) => `${key}\n${stringsOf(item)}`).join('\n');
+  if (isPlainObject(value))
+    return Object.entries(value)
+      .map(([key, item]) => `${key}\n${stringsOf(item)}`)
+      .join('\n');
   return '';
 }
 
@@ -144,7 +147,9 @@ export function expectProblemAbout(problem: unknown, expectation: ProblemExpecta
       const path = parseField(violation.field);
       return path !== undefined && targets.some((target) => isPrefix(spelling(path), spelling(target)) || isPrefix(spelling(target), spelling(path)));
     });
-    expect(related, `a violation names a mutated field (${targets.map((target) => fieldOf(target) || '(body)').join(', ')}): ${JSON.stringify(violations).slice(0, 800)}`).toBe(true);
+    expect(related, `a violation names a mutated field (${targets.map((target) => fieldOf(target) || '(body)').join(', ')}): ${JSON.stringify(violations).slice(0, 800)}`).toBe(
+      true,
+    );
   }
   expect(leaksOf(stringsOf(problem), expectation.sent ?? JSON.stringify(expectation.input) ?? '')).toEqual([]);
   return detail;

@@ -124,7 +124,10 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
     for (const schema of [quoteRequestSchema, shipmentRequestSchema]) {
       const parsed = parseRequest(schema, { ...valid, orderComponents: [[]] });
       expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.violations.filter((violation) => violation.field.startsWith('orderComponents'))).toEqual([{ field: 'orderComponents[0]', message: 'expected object, received array' }]);
+      if (!parsed.ok)
+        expect(parsed.violations.filter((violation) => violation.field.startsWith('orderComponents'))).toEqual([
+          { field: 'orderComponents[0]', message: 'expected object, received array' },
+        ]);
     }
   });
 });

@@ -230,7 +230,15 @@ describe('invalid requests over HTTP', () => {
 // Hostile requests
 
 const POST_PATHS = ['/v1/shipper/quote', '/v1/shipper/shipment', '/v1/shipper/transit', '/v1/shipper/shipment-batch', '/v1/shipper/shipment-preview'];
-const ID_PATHS = ['/v1/shipper/quote/{id}', '/v1/shipper/shipment/{id}', '/v1/shipper/shipment/{id}/bol', '/v1/shipper/shipment/{id}/labels', '/v1/shipper/shipment/{id}/invoice', '/v1/shipper/shipment/{id}/cancel', '/v1/shipper/shipment/{id}/tender'];
+const ID_PATHS = [
+  '/v1/shipper/quote/{id}',
+  '/v1/shipper/shipment/{id}',
+  '/v1/shipper/shipment/{id}/bol',
+  '/v1/shipper/shipment/{id}/labels',
+  '/v1/shipper/shipment/{id}/invoice',
+  '/v1/shipper/shipment/{id}/cancel',
+  '/v1/shipper/shipment/{id}/tender',
+];
 const OTHER_PATHS = ['/v1/shipper/quote', '/v1/shipper/shipment', '/v1/shipper/bol-templates', '/api-docs/shipper-v1', '/', '/v1', '/v1/shipper', '/v2/shipper/quote'];
 
 const idArb = fc.oneof(
@@ -257,7 +265,10 @@ const queryArb = fc.oneof(
       .array(
         fc.tuple(
           fc.constantFrom('limit', 'cursor', 'status', 'since', 'until', 'to', 'refNumber', 'proNumber', 'bolNumber', 'template', 'format', 'zz', 'api_key'),
-          fc.oneof(fc.constantFrom('0', '-1', '1e400', 'NaN', '500', '501', '1.5', '', 'BOOKED', 'pdf', 'zpl', '2026-02-30', '../x', 'x'.repeat(2000)), fc.string({ unit: 'binary', maxLength: 16 })),
+          fc.oneof(
+            fc.constantFrom('0', '-1', '1e400', 'NaN', '500', '501', '1.5', '', 'BOOKED', 'pdf', 'zpl', '2026-02-30', '../x', 'x'.repeat(2000)),
+            fc.string({ unit: 'binary', maxLength: 16 }),
+          ),
         ),
         { maxLength: 4 },
       )
@@ -291,7 +302,12 @@ const contentTypeArb = fc.oneof(
 
 /** Text that is almost JSON: a JSON document with a character taken out, put in or cut off. */
 const almostJsonArb = fc
-  .tuple(fc.json({ maxDepth: 4 }), fc.nat(), fc.constantFrom('', '{', '}', '[', ']', ',', ':', '"', '\\', '\u0000', '\n', 'x', '-', '.', 'e', '01', 'tru', '\uFEFF', '\u2028'), fc.constantFrom('delete', 'insert', 'cut'))
+  .tuple(
+    fc.json({ maxDepth: 4 }),
+    fc.nat(),
+    fc.constantFrom('', '{', '}', '[', ']', ',', ':', '"', '\\', '\u0000', '\n', 'x', '-', '.', 'e', '01', 'tru', '\uFEFF', '\u2028'),
+    fc.constantFrom('delete', 'insert', 'cut'),
+  )
   .map(([json, position, char, how]) => {
     const at = json.length === 0 ? 0 : position % json.length;
     if (how === 'delete') return json.slice(0, at) + json.slice(at + 1);
@@ -303,7 +319,25 @@ const bodyArb = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)) },
   { weight: 3, arbitrary: almostJsonArb },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', 'null', '[]', '{}', '"x"', '1e400', '-0', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{}}}', '{"items":[]}', '{"items":null}', '{"reason":"x"}', '{"format":"x12-204"}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      'null',
+      '[]',
+      '{}',
+      '"x"',
+      '1e400',
+      '-0',
+      '{"__proto__":{"polluted":1}}',
+      '{"constructor":{"prototype":{}}}',
+      '{"items":[]}',
+      '{"items":null}',
+      '{"reason":"x"}',
+      '{"format":"x12-204"}',
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(undefined) },
 );
 
@@ -336,7 +370,12 @@ function hostileRequest(values: typeof hostileArb extends fc.Arbitrary<infer T> 
   if (values.authorization !== undefined) headers.authorization = values.authorization;
   // GET and HEAD carry no body here (clients send none); the others may.
   const body = values.method === 'GET' || values.method === 'HEAD' ? undefined : values.body;
-  return { method: values.method, path: values.path.replace('KNOWN_SHIPMENT', shipment).replace('KNOWN_QUOTE', quote) + values.query, headers, ...(body === undefined ? {} : { body }) };
+  return {
+    method: values.method,
+    path: values.path.replace('KNOWN_SHIPMENT', shipment).replace('KNOWN_QUOTE', quote) + values.query,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  };
 }
 
 describe('hostile requests', () => {
@@ -403,7 +442,11 @@ describe('hostile requests', () => {
         ['one byte past the limit', JSON.stringify({ padding: 'y'.repeat(BODY_LIMIT) }), [413]],
         ['5 MiB', JSON.stringify(['z'.repeat(5 * BODY_LIMIT)]), [413]],
         ['a batch of 501 empty items', JSON.stringify({ items: Array(501).fill({ request: {} }) }), [400]],
-        ['a transit table of 1,000 destinations x 60 days', JSON.stringify({ origin: { postalCode: '60601' }, destinations: Array(1000).fill({ postalCode: '10001' }), pickupDays: 60 }), [400]],
+        [
+          'a transit table of 1,000 destinations x 60 days',
+          JSON.stringify({ origin: { postalCode: '60601' }, destinations: Array(1000).fill({ postalCode: '10001' }), pickupDays: 60 }),
+          [400],
+        ],
       ];
       for (const [what, body, statuses] of cases) {
         for (const path of ['/v1/shipper/quote', '/v1/shipper/shipment-batch', '/v1/shipper/transit']) {
@@ -438,7 +481,7 @@ const QUOTE = {
 
 describe('the malformed-JSON position (src/server/jsonSyntax.ts) against JSON.parse', () => {
   it(
-    'is undefined exactly when JSON.parse accepts the text, and V8\'s position when V8 gives one',
+    "is undefined exactly when JSON.parse accepts the text, and V8's position when V8 gives one",
     () => {
       fc.assert(
         fc.property(fc.oneof(almostJsonArb, fc.json(), fc.string({ unit: fc.constantFrom(...'{}[],:"\\ \n\t0123456789-+.eEtrufalsn\u0000x'), maxLength: 30 })), (text: string) => {

@@ -18,14 +18,13 @@ const zips = new ZipDirectory();
 /** "-07:00/-07:00": the offsets in January and July, so zones are compared by what their clocks do. */
 function offsets(timeZone: string): string {
   const at = (month: number) =>
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
-      .formatToParts(new Date(Date.UTC(2026, month, 15, 12)))
-      .find((part) => part.type === 'timeZoneName')!.value;
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(new Date(Date.UTC(2026, month, 15, 12))).find((part) => part.type === 'timeZoneName')!
+      .value;
   return `${at(0)}/${at(6)}`.replace(/GMT/g, '');
 }
 
 describe('the time zone override table', () => {
-  it('names real ZIPs (the place is the geodata\'s), real zones and a reason for each entry', () => {
+  it("names real ZIPs (the place is the geodata's), real zones and a reason for each entry", () => {
     expect(Object.keys(overrides).length).toBeGreaterThanOrEqual(5);
     for (const [zip, { place, timeZone, reason }] of Object.entries(overrides)) {
       const found = zips.lookup(zip);

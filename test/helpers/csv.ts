@@ -31,7 +31,12 @@ const CONSIGNEES = [
 ];
 
 /** Cells of one row: the first row of a shipment carries the addresses, later rows only freight. */
-export function rowCells(ref: string, first: boolean, component: Partial<Record<'pallets' | 'weight' | 'length' | 'width' | 'height' | 'desc' | 'nmfc' | 'pkg' | 'pieces', string>> = {}, consignee = 0): string[] {
+export function rowCells(
+  ref: string,
+  first: boolean,
+  component: Partial<Record<'pallets' | 'weight' | 'length' | 'width' | 'height' | 'desc' | 'nmfc' | 'pkg' | 'pieces', string>> = {},
+  consignee = 0,
+): string[] {
   const to = CONSIGNEES[consignee % CONSIGNEES.length]!;
   return [
     ref,

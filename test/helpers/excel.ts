@@ -17,7 +17,7 @@ const WINDOWS_1252: Record<string, number> = {
   '–': 0x96,
   '—': 0x97,
   '™': 0x99,
-  'Ÿ': 0x9f,
+  Ÿ: 0x9f,
 };
 
 export function windows1252(text: string): Buffer {
@@ -80,7 +80,29 @@ export const EXPORT_HEADER = [
 export function exportRows(options: { weight?: string; consigneeZip?: string; pickupDate?: string; ref?: string } = {}): string[][] {
   const ref = options.ref ?? 'PO-1001';
   return [
-    [ref, NAMES.shipper, '2100 S Halsted St', 'Chicago', 'IL', '60608', NAMES.consignee, '1 Congress St', 'Boston', 'MA', options.consigneeZip ?? '2108', options.pickupDate ?? '11/27/2026', NAMES.instructions, '2', options.weight ?? '1,200', '48', '40', '48', NAMES.description, '161030', '10'],
+    [
+      ref,
+      NAMES.shipper,
+      '2100 S Halsted St',
+      'Chicago',
+      'IL',
+      '60608',
+      NAMES.consignee,
+      '1 Congress St',
+      'Boston',
+      'MA',
+      options.consigneeZip ?? '2108',
+      options.pickupDate ?? '11/27/2026',
+      NAMES.instructions,
+      '2',
+      options.weight ?? '1,200',
+      '48',
+      '40',
+      '48',
+      NAMES.description,
+      '161030',
+      '10',
+    ],
     [ref, '', '', '', '', '', '', '', '', '', '', '', '', '1', '350', '48', '40', '36', 'Spare belts', '', '4'],
   ];
 }

@@ -79,8 +79,10 @@ export function injectDiskFull(root: string, budget: number): () => void {
 /** Every write takes at most `most` bytes (a short write, as pipes, NFS and full disks return). */
 export function injectShortWrites(most: number): () => void {
   const realWrite = fs.write.bind(fs) as (...args: unknown[]) => void;
-  const write = vi.spyOn(fs, 'write').mockImplementation(((fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null, callback: Callback) =>
-    realWrite(fd, buffer, offset, Math.min(length, most), position, callback)) as never);
+  const write = vi
+    .spyOn(fs, 'write')
+    .mockImplementation(((fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null, callback: Callback) =>
+      realWrite(fd, buffer, offset, Math.min(length, most), position, callback)) as never);
   return () => write.mockRestore();
 }
 

@@ -40,7 +40,13 @@ export function spawnCliInPty(args: string[], options: { cwd: string; env?: Reco
   // The shell then writes the exit code as an escape sequence after the last output, and waits.
   // Its INT trap lets Ctrl-C reach the CLI (a trapped signal is default again in the child) while
   // the shell lives on to report the code.
-  const child: IPty = spawn('/bin/sh', ['-c', EXIT_REPORTER, 'sh', process.execPath, BIN, ...args], { name: 'xterm-256color', cols: options.cols ?? 120, rows: options.rows ?? 60, cwd: options.cwd, env });
+  const child: IPty = spawn('/bin/sh', ['-c', EXIT_REPORTER, 'sh', process.execPath, BIN, ...args], {
+    name: 'xterm-256color',
+    cols: options.cols ?? 120,
+    rows: options.rows ?? 60,
+    cwd: options.cwd,
+    env,
+  });
   let raw = '';
   let cursor = 0;
   const listeners = new Set<() => void>();

@@ -56,7 +56,16 @@ function header(cells: string[] = CELLS): CsvHeader {
 }
 const H = header();
 type Cell = (typeof CELLS)[number];
-const BASE: Partial<Record<Cell, string>> = { 'PO Number': 'PO-7', shipper: 'chicago-dc', consignee: 'nyc-store', Pallets: '2', 'Weight (lbs)': '1,200', Length: '48', Width: '40', Height: '48' };
+const BASE: Partial<Record<Cell, string>> = {
+  'PO Number': 'PO-7',
+  shipper: 'chicago-dc',
+  consignee: 'nyc-store',
+  Pallets: '2',
+  'Weight (lbs)': '1,200',
+  Length: '48',
+  Width: '40',
+  Height: '48',
+};
 function row(line: number, values: Partial<Record<Cell, string>>, cells: string[] = CELLS): CsvRow {
   return { line, cells: cells.map((cell) => values[cell] ?? '') };
 }
@@ -74,10 +83,11 @@ function locatedProblems(request: Record<string, unknown>, rows: CsvRow[], csvHe
 
 describe('the header', () => {
   it('knows the names exports give the carrier columns', () => {
-    const names = (cells: string[]) => cells.map((cell) => {
-      const match = matchHeader(cell);
-      return match && 'column' in match ? match.column.name : match;
-    });
+    const names = (cells: string[]) =>
+      cells.map((cell) => {
+        const match = matchHeader(cell);
+        return match && 'column' in match ? match.column.name : match;
+      });
     expect(names(CELLS.slice(9))).toEqual([
       'carrierName',
       'scac',
@@ -118,7 +128,7 @@ describe('the header', () => {
     if (!hazmat.ok) expect(hazmat.message).toContain('column "Hazmat": a hazardous line needs its basic description: give UN Number (unNumber)');
     const party = resolveHeader([...CELLS.slice(0, 9), 'Third Party']);
     expect(party.ok).toBe(false);
-    if (!party.ok) expect(party.message).toContain("name the column billTo (a saved location) or Bill To Name (billToName)");
+    if (!party.ok) expect(party.message).toContain('name the column billTo (a saved location) or Bill To Name (billToName)');
   });
 
   it('needs no carrier column: the header of last wave reads as before', () => {
@@ -198,19 +208,26 @@ describe('the request a shipment makes', () => {
     expect(locatedProblems(await requestOf(noBillTo), noBillTo)).toEqual([{ line: 2, column: 'Bill To', message: 'third-party freight terms need the bill-to address' }]);
     const termsOnly = CELLS.slice(0, 13);
     const noColumn = [row(2, { ...BASE, 'Freight Terms': 'third party' }, termsOnly)];
-    expect(locatedProblems(await requestOf(noColumn, header(termsOnly)), noColumn, header(termsOnly))).toEqual([{ line: 2, column: 'Freight Terms', message: 'third-party freight terms need the bill-to address' }]);
+    expect(locatedProblems(await requestOf(noColumn, header(termsOnly)), noColumn, header(termsOnly))).toEqual([
+      { line: 2, column: 'Freight Terms', message: 'third-party freight terms need the bill-to address' },
+    ]);
   });
 
   it('locates what the API refuses: the window exactly closed, a COD fee without an amount, a hazmat line half described', async () => {
     const closed = [row(2, { ...BASE, 'Ready Time': '16:00', 'Dock Close': '4:00 PM' })];
-    expect(locatedProblems(await requestOf(closed), closed)).toEqual([{ line: 2, column: 'Dock Close', message: 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty' }]);
+    expect(locatedProblems(await requestOf(closed), closed)).toEqual([
+      { line: 2, column: 'Dock Close', message: 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty' },
+    ]);
     const minuteLater = [row(2, { ...BASE, 'Ready Time': '16:00', 'Dock Close': '16:01' })];
     expect(locatedProblems(await requestOf(minuteLater), minuteLater)).toEqual([]);
 
     const feeOnly = [row(2, { ...BASE, 'COD Fee': 'collect' })];
     expect(locatedProblems(await requestOf(feeOnly), feeOnly)).toEqual([{ line: 2, column: 'COD Amount', message: expect.stringMatching(/amountInCents/) }]);
 
-    const half = [row(2, BASE), row(3, { 'PO Number': 'PO-7', Pallets: '1', 'Weight (lbs)': '300', Length: '48', Width: '40', Height: '40', 'UN Number': 'UN1993', 'Hazard Class': '3' })];
+    const half = [
+      row(2, BASE),
+      row(3, { 'PO Number': 'PO-7', Pallets: '1', 'Weight (lbs)': '300', Length: '48', Width: '40', Height: '40', 'UN Number': 'UN1993', 'Hazard Class': '3' }),
+    ];
     expect(locatedProblems(await requestOf(half), half)).toEqual([{ line: 3, column: 'Proper Shipping Name', message: expect.stringMatching(/properShippingName/) }]);
   });
 
@@ -244,8 +261,14 @@ describe('carrier cells as exports write them', () => {
     expect(readDollarsCell('1,5', ';')).toHaveProperty('problem');
   });
 
-  it('an amount just over $10,000,000 is the API\'s to refuse, exactly at it is taken', () => {
-    const at = { ...shipmentRequestSchema.parse({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }] }) };
+  it("an amount just over $10,000,000 is the API's to refuse, exactly at it is taken", () => {
+    const at = {
+      ...shipmentRequestSchema.parse({
+        shipper: CHICAGO_DC,
+        consignee: NYC_STORE,
+        orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
+      }),
+    };
     const withCod = (cents: number) => shipmentRequestSchema.safeParse({ ...at, cod: { amountInCents: cents } }).success;
     expect(withCod(1_000_000_000)).toBe(true);
     expect(withCod(1_000_000_001)).toBe(false);
@@ -271,18 +294,9 @@ describe('carrier cells as exports write them', () => {
     for (const yes of ['yes', 'Y', 'TRUE', 'x', '1']) expect(readYesNoCell(yes)).toEqual({ value: true });
     for (const no of ['no', 'N', 'false', '0']) expect(readYesNoCell(no)).toEqual({ value: false });
     expect(readYesNoCell('2')).toHaveProperty('problem');
-    expect(['Prepaid', 'PPD', 'pp', 'Collect', 'COL', 'cc', 'Third Party', 'third-party', '3rd Party', 'TP'].map((text) => (readFreightTermsCell(text) as { value: string }).value)).toEqual([
-      'PREPAID',
-      'PREPAID',
-      'PREPAID',
-      'COLLECT',
-      'COLLECT',
-      'COLLECT',
-      'THIRD_PARTY',
-      'THIRD_PARTY',
-      'THIRD_PARTY',
-      'THIRD_PARTY',
-    ]);
+    expect(
+      ['Prepaid', 'PPD', 'pp', 'Collect', 'COL', 'cc', 'Third Party', 'third-party', '3rd Party', 'TP'].map((text) => (readFreightTermsCell(text) as { value: string }).value),
+    ).toEqual(['PREPAID', 'PREPAID', 'PREPAID', 'COLLECT', 'COLLECT', 'COLLECT', 'THIRD_PARTY', 'THIRD_PARTY', 'THIRD_PARTY', 'THIRD_PARTY']);
     expect(['I', 'ii', 'PG III', 'pg 2', '1', '3'].map((text) => (readPackingGroupCell(text) as { value: string }).value)).toEqual(['I', 'II', 'III', 'II', 'I', 'III']);
     // A fourth group does not exist: the schema refuses it.
     expect(readPackingGroupCell('4')).toEqual({ value: '4' });

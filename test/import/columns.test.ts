@@ -63,7 +63,7 @@ describe('the alias table', () => {
       'Pickup Date': 'pickupDate',
       Weight: 'poundsWeight',
       'Weight (lbs)': 'poundsWeight',
-      'WEIGHT_LB': 'poundsWeight',
+      WEIGHT_LB: 'poundsWeight',
       'Gross Weight': 'poundsWeight',
       'Gross Weight (lbs)': 'poundsWeight',
       Pallets: 'palletCount',
@@ -90,7 +90,7 @@ describe('the alias table', () => {
       'Dest City': 'consigneeCity',
       'Ship To Address Line 2': 'consigneeStreet2',
       'Shipper Attn': 'shipperContactName',
-      'pallet_count': 'palletCount',
+      pallet_count: 'palletCount',
       reason: 'reason',
     };
     for (const [header, column] of Object.entries(expected)) expect(columnOf(header), header).toBe(column);
@@ -128,12 +128,51 @@ describe('the alias table', () => {
 
 describe('a header row', () => {
   it('resolves an ERP export header to the API columns, keeping the names as written', () => {
-    const result = resolveHeader(['PO Number', 'Ship From', 'Ship To Name', 'Ship To Address', 'Ship To City', 'Ship To State', 'Ship To Zip', 'Pallets', 'Weight (lbs)', 'L', 'W', 'H']);
+    const result = resolveHeader([
+      'PO Number',
+      'Ship From',
+      'Ship To Name',
+      'Ship To Address',
+      'Ship To City',
+      'Ship To State',
+      'Ship To Zip',
+      'Pallets',
+      'Weight (lbs)',
+      'L',
+      'W',
+      'H',
+    ]);
     expect(result.ok ? '' : result.message).toMatch(/Ship From/);
-    const fixed = resolveHeader(['PO Number', 'Shipper', 'Ship To Name', 'Ship To Address', 'Ship To City', 'Ship To State', 'Ship To Zip', 'Pallets', 'Weight (lbs)', 'L', 'W', 'H']);
+    const fixed = resolveHeader([
+      'PO Number',
+      'Shipper',
+      'Ship To Name',
+      'Ship To Address',
+      'Ship To City',
+      'Ship To State',
+      'Ship To Zip',
+      'Pallets',
+      'Weight (lbs)',
+      'L',
+      'W',
+      'H',
+    ]);
     expect(fixed.ok).toBe(true);
     if (!fixed.ok) return;
-    expect([...fixed.header.positions.keys()]).toEqual(['refNumber', 'shipper', 'consigneeName', 'consigneeStreet1', 'consigneeCity', 'consigneeState', 'consigneePostalCode', 'palletCount', 'poundsWeight', 'length', 'width', 'height']);
+    expect([...fixed.header.positions.keys()]).toEqual([
+      'refNumber',
+      'shipper',
+      'consigneeName',
+      'consigneeStreet1',
+      'consigneeCity',
+      'consigneeState',
+      'consigneePostalCode',
+      'palletCount',
+      'poundsWeight',
+      'length',
+      'width',
+      'height',
+    ]);
     expect(fixed.header.cells[6]).toBe('Ship To Zip');
   });
 
@@ -162,7 +201,7 @@ describe('a header row', () => {
       'Total Pallets': 'palletCount',
       'Ship To Zipp': 'consigneePostalCode',
       'Consigne Name': 'consigneeName',
-      'Commodty': 'description',
+      Commodty: 'description',
       descripton: 'description',
       'Proper Shiping Name': 'properShippingName',
       'Emergency Phon': 'emergencyPhone',

@@ -45,7 +45,7 @@ describe('formula cells in the CSVs shipper writes', () => {
   });
 
   it('transit --csv: a place name from data cannot run as a formula, and the rest is as before', async () => {
-    const place = { postalCode: '60601', countryCode: 'US', city: '=cmd|\'/C calc\'!A0', state: 'IL' };
+    const place = { postalCode: '60601', countryCode: 'US', city: "=cmd|'/C calc'!A0", state: 'IL' };
     const table: TransitTable = {
       lanes: [
         {
@@ -53,7 +53,17 @@ describe('formula cells in the CSVs shipper writes', () => {
           destination: { ...place, city: 'New York', state: 'NY', postalCode: '10001', timeZone: 'America/New_York' },
           miles: 838,
           covered: true,
-          rows: [{ pickupDate: '2026-11-24', pickupAvailable: true, closedReason: null, transitDays: 3, deliveryDate: '2026-11-30', estimatedDeliveryDate: '2026-11-30T22:00:00.000Z', skippedDays: [] }],
+          rows: [
+            {
+              pickupDate: '2026-11-24',
+              pickupAvailable: true,
+              closedReason: null,
+              transitDays: 3,
+              deliveryDate: '2026-11-30',
+              estimatedDeliveryDate: '2026-11-30T22:00:00.000Z',
+              skippedDays: [],
+            },
+          ],
         },
       ],
     };

@@ -171,9 +171,15 @@ describe('encodings, as spreadsheets write them', () => {
   });
 
   it('refuses a file that switches encoding half-way, naming both lines, in either order', async () => {
-    const utf8First = Buffer.concat([Buffer.from(`${HEADER}\nA,dc,store,1,500,48,40,48,${NAME}\nB,dc,store,1,500,48,40,48,x\n`), windows1252(`C,dc,store,1,500,48,40,48,${NAME}\n`)]);
+    const utf8First = Buffer.concat([
+      Buffer.from(`${HEADER}\nA,dc,store,1,500,48,40,48,${NAME}\nB,dc,store,1,500,48,40,48,x\n`),
+      windows1252(`C,dc,store,1,500,48,40,48,${NAME}\n`),
+    ]);
     expect((await fileError(readAll(await fileWith(utf8First)))).message).toMatch(/mixes two encodings: line 2 is UTF-8 text, line 4 is not/);
-    const windowsFirst = Buffer.concat([windows1252(`${HEADER}\nA,dc,store,1,500,48,40,48,${NAME}\nB,dc,store,1,500,48,40,48,x\n`), Buffer.from(`C,dc,store,1,500,48,40,48,${NAME}\n`)]);
+    const windowsFirst = Buffer.concat([
+      windows1252(`${HEADER}\nA,dc,store,1,500,48,40,48,${NAME}\nB,dc,store,1,500,48,40,48,x\n`),
+      Buffer.from(`C,dc,store,1,500,48,40,48,${NAME}\n`),
+    ]);
     expect((await fileError(readAll(await fileWith(windowsFirst)))).message).toMatch(/mixes two encodings: it is Windows-1252 text, but line 4 is UTF-8/);
     // Forced, the user has the last word: the UTF-8 line is read as Windows-1252.
     const forced = await readAll(await fileWith(windowsFirst), 'windows-1252');

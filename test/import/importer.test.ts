@@ -140,12 +140,17 @@ describe('importShipments', () => {
 
   it('refuses a file that changes between the check and the booking, booking nothing', async () => {
     const file = await csv(shipmentsCsv(2, 1));
-    const error = await importShipments(api, noLocations, { file }, {
-      // Touched while it is being checked: the booking pass would not read what was checked.
-      progress: ({ phase }) => {
-        if (phase === 'checking') utimesSync(file, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
+    const error = await importShipments(
+      api,
+      noLocations,
+      { file },
+      {
+        // Touched while it is being checked: the booking pass would not read what was checked.
+        progress: ({ phase }) => {
+          if (phase === 'checking') utimesSync(file, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
+        },
       },
-    }).then(
+    ).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -174,10 +179,15 @@ describe('progress', () => {
     const content = `${lines.join('\n')}\n`;
     const file = await csv(content);
     const events: string[] = [];
-    const summary = await importShipments(api, noLocations, { file, skipInvalid: true, chunkSize: 2 }, {
-      phase: (phase, total) => events.push(`${phase} of ${total}`),
-      progress: ({ phase, done, total, shipments }) => events.push(`${phase} ${done}/${total} (${shipments})`),
-    });
+    const summary = await importShipments(
+      api,
+      noLocations,
+      { file, skipInvalid: true, chunkSize: 2 },
+      {
+        phase: (phase, total) => events.push(`${phase} of ${total}`),
+        progress: ({ phase, done, total, shipments }) => events.push(`${phase} ${done}/${total} (${shipments})`),
+      },
+    );
     expect(summary).toMatchObject({ booked: 6, rejectedShipments: 1 });
     const checking = events.filter((event) => /^checking \d/.test(event));
     expect(events[0]).toBe(`checking of ${content.length}`);

@@ -11,7 +11,12 @@ describe('the reject file', () => {
       const path = join(dir, 'in.rejected.csv');
       const rejects = new RejectFile(path, ['refNumber', 'description'], ';', true);
       await rejects.write(
-        { rows: [{ line: 2, cells: ['A', 'Parts; boxed'] }, { line: 3, cells: ['A', 'Say "hi"\nthere'] }] },
+        {
+          rows: [
+            { line: 2, cells: ['A', 'Parts; boxed'] },
+            { line: 3, cells: ['A', 'Say "hi"\nthere'] },
+          ],
+        },
         [{ line: 3, column: 'description', field: 'orderComponents[1].description', message: 'must be at most 256 characters' }],
       );
       await expect(readFile(path)).rejects.toThrow(/ENOENT/);

@@ -25,7 +25,25 @@ async function groupsOf(rows: CsvRow[], csvHeader: CsvHeader): Promise<RowGroup[
   return groups;
 }
 
-const COLUMNS = ['refNumber', 'shipmentKey', 'shipper', 'consignee', 'consigneeName', 'consigneeStreet1', 'consigneeCity', 'consigneeState', 'consigneePostalCode', 'accessorials', 'palletCount', 'poundsWeight', 'length', 'width', 'height', 'description', 'pieceCount'];
+const COLUMNS = [
+  'refNumber',
+  'shipmentKey',
+  'shipper',
+  'consignee',
+  'consigneeName',
+  'consigneeStreet1',
+  'consigneeCity',
+  'consigneeState',
+  'consigneePostalCode',
+  'accessorials',
+  'palletCount',
+  'poundsWeight',
+  'length',
+  'width',
+  'height',
+  'description',
+  'pieceCount',
+];
 const H = header(COLUMNS);
 function row(line: number, values: Partial<Record<(typeof COLUMNS)[number], string>>): CsvRow {
   return { line, cells: COLUMNS.map((column) => values[column] ?? '') };
@@ -180,7 +198,9 @@ describe('numbers as spreadsheets write them', () => {
     expect(read('1,200.75')).toBe(1200.75);
     expect(read('999')).toBe(999);
     for (const misplaced of ['1,20', '1,2000', '12,34,567', '1,200,00', ',200', '1,', '1,5', '1.200,5']) {
-      expect(read(misplaced), misplaced).toMatch(/^problem: the commas are not thousands separators \(those come every three digits: 1,200\); a decimal is written with a point \(1\.5\)$/);
+      expect(read(misplaced), misplaced).toMatch(
+        /^problem: the commas are not thousands separators \(those come every three digits: 1,200\); a decimal is written with a point \(1\.5\)$/,
+      );
     }
   });
 
@@ -279,7 +299,23 @@ describe('pickup dates as spreadsheets write them', () => {
 });
 
 describe('a shipment from cells as spreadsheets write them', () => {
-  const COLUMNS2 = ['refNumber', 'shipper', 'consigneeName', 'consigneeStreet1', 'consigneeCity', 'consigneeState', 'consigneePostalCode', 'consigneePhone', 'pickupDate', 'palletCount', 'poundsWeight', 'length', 'width', 'height', 'nmfcCode'];
+  const COLUMNS2 = [
+    'refNumber',
+    'shipper',
+    'consigneeName',
+    'consigneeStreet1',
+    'consigneeCity',
+    'consigneeState',
+    'consigneePostalCode',
+    'consigneePhone',
+    'pickupDate',
+    'palletCount',
+    'poundsWeight',
+    'length',
+    'width',
+    'height',
+    'nmfcCode',
+  ];
   const H2 = header(COLUMNS2);
   const cells = (values: Partial<Record<(typeof COLUMNS2)[number], string>>) => COLUMNS2.map((column) => values[column] ?? '');
   const BOSTON = { consigneeName: 'Store 7', consigneeStreet1: '1 Congress St', consigneeCity: 'Boston', consigneeState: 'MA' };
@@ -289,7 +325,22 @@ describe('a shipment from cells as spreadsheets write them', () => {
     const prepared = await prepareShipment(
       {
         rows: [
-          { line: 4, cells: cells({ refNumber: '="000123"', shipper: 'chicago-dc', ...BOSTON, consigneePostalCode: '2108', pickupDate: 'friday', palletCount: '2', poundsWeight: '1,200', length: '48', width: '40', height: '48', nmfcCode: '="061700"' }) },
+          {
+            line: 4,
+            cells: cells({
+              refNumber: '="000123"',
+              shipper: 'chicago-dc',
+              ...BOSTON,
+              consigneePostalCode: '2108',
+              pickupDate: 'friday',
+              palletCount: '2',
+              poundsWeight: '1,200',
+              length: '48',
+              width: '40',
+              height: '48',
+              nmfcCode: '="061700"',
+            }),
+          },
         ],
       },
       H2,
@@ -307,11 +358,26 @@ describe('a shipment from cells as spreadsheets write them', () => {
     });
   });
 
-  it('lists a refused cell once, with its line, column, API field and value, with the schema\'s other findings', async () => {
+  it("lists a refused cell once, with its line, column, API field and value, with the schema's other findings", async () => {
     const prepared = await prepareShipment(
       {
         rows: [
-          { line: 2, cells: cells({ refNumber: 'A', shipper: 'chicago-dc', ...BOSTON, consigneePostalCode: '213', consigneePhone: '3.12555E+09', pickupDate: '13/27/2026', palletCount: '0', poundsWeight: '1,20', length: '48', width: '40', height: '48' }) },
+          {
+            line: 2,
+            cells: cells({
+              refNumber: 'A',
+              shipper: 'chicago-dc',
+              ...BOSTON,
+              consigneePostalCode: '213',
+              consigneePhone: '3.12555E+09',
+              pickupDate: '13/27/2026',
+              palletCount: '0',
+              poundsWeight: '1,20',
+              length: '48',
+              width: '40',
+              height: '48',
+            }),
+          },
           { line: 3, cells: cells({ refNumber: 'A', palletCount: '1', poundsWeight: '300', length: '48', width: '40,5', height: '48', nmfcCode: '1.6103E+05' }) },
         ],
       },

@@ -53,7 +53,8 @@ describe('invoice PDF', () => {
       expect(page.text).toContain(`Page ${index + 1} of ${count}`);
       expect(page.lines.some((line) => line.startsWith('# | DESCRIPTION'))).toBe(true);
     });
-    for (let number = 1; number <= 60; number++) expect(pdf.pages.some((page) => page.lines.some((line) => line.startsWith(`${number} | Line ${number} steel brackets`)))).toBe(true);
+    for (let number = 1; number <= 60; number++)
+      expect(pdf.pages.some((page) => page.lines.some((line) => line.startsWith(`${number} | Line ${number} steel brackets`)))).toBe(true);
     const totals = pdf.pages.flatMap((page) => page.lines.filter((line) => line.startsWith('Total |')));
     expect(totals).toEqual([`Total | 60 | 600 | 42,000 | ${new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(invoice.totals.totalInCents / 100)}`]);
     expect(pdf.pages[1]!.lines[0]).toBe('Invoice INV-000001 (continued)');

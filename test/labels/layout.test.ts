@@ -69,7 +69,16 @@ describe('layoutLabels', () => {
   it('prints ship from, ship to, reference, order number, BOL number, carrier and PRO', () => {
     // This stand-in font is wide: names may wrap, so the label's text is read as one string.
     const text = labelTexts(0).join(' ');
-    for (const expected of ['Midwest Fixtures Inc.', 'Atlanta Retail Distribution', 'Atlanta, GA 30336', 'PO-7781', 'SO-000123', shipment.bolNumber, 'Old Dominion Freight Line (ODFL)', '0123456789']) {
+    for (const expected of [
+      'Midwest Fixtures Inc.',
+      'Atlanta Retail Distribution',
+      'Atlanta, GA 30336',
+      'PO-7781',
+      'SO-000123',
+      shipment.bolNumber,
+      'Old Dominion Freight Line (ODFL)',
+      '0123456789',
+    ]) {
       expect(text).toContain(expected);
     }
   });
@@ -110,29 +119,36 @@ describe('layoutLabels', () => {
   it('keeps every text inside the label and clear of the barcode, whatever the data (property)', () => {
     const long = (max: number) => fc.string({ unit: fc.constantFrom('W', 'M', 'i', ' ', 'Ж', '9'), minLength: 1, maxLength: max });
     fc.assert(
-      fc.property(long(100), long(256), long(64), fc.string({ unit: fc.constantFrom('W', '0', '-'), minLength: 1, maxLength: 19 }), fc.integer({ min: 1, max: 4 }), (name, description, ref, pro, pallets) => {
-        const shipment = makeShipment({
-          components: [component({ palletCount: pallets, description, hazmat: { unNumber: 'UN1993', properShippingName: `F${name}`, hazardClass: '3', packingGroup: 'I' } })],
-          refNumber: `R${ref}`.slice(0, 64),
-          shipperName: `S${name}`.slice(0, 100),
-          consigneeName: `C${name}`.slice(0, 100),
-          extra: { carrier: { name: `K${name}`.slice(0, 100), scac: 'WWWW' }, proNumber: `W${pro}` },
-        });
-        const plan: LabelLayout = layoutLabels(shipment, ssccs(pallets), metrics);
-        for (const label of plan.labels) {
-          const barcode = label.ops.find((op) => op.kind === 'barcode')!;
-          for (const op of texts(label.ops)) {
-            const right = op.x + metrics.widthOf(op.text, op.size, op.bold);
-            expect(op.x).toBeGreaterThanOrEqual(10);
-            expect(right).toBeLessThanOrEqual(LABEL_SIZE.width - 10 + 0.01);
-            expect(op.y).toBeGreaterThanOrEqual(10);
-            // The line box's top (the baseline sits 0.93 of the size below it) stays within the margin.
-            expect(op.y + op.size * 0.93).toBeLessThanOrEqual(LABEL_SIZE.height - 10 + 0.01);
-            // Text above the barcode stays above it; only the human-readable line is below.
-            if (barcode.kind === 'barcode') expect(op.y - op.size * 0.25 > barcode.y + barcode.height || op.y + op.size < barcode.y).toBe(true);
+      fc.property(
+        long(100),
+        long(256),
+        long(64),
+        fc.string({ unit: fc.constantFrom('W', '0', '-'), minLength: 1, maxLength: 19 }),
+        fc.integer({ min: 1, max: 4 }),
+        (name, description, ref, pro, pallets) => {
+          const shipment = makeShipment({
+            components: [component({ palletCount: pallets, description, hazmat: { unNumber: 'UN1993', properShippingName: `F${name}`, hazardClass: '3', packingGroup: 'I' } })],
+            refNumber: `R${ref}`.slice(0, 64),
+            shipperName: `S${name}`.slice(0, 100),
+            consigneeName: `C${name}`.slice(0, 100),
+            extra: { carrier: { name: `K${name}`.slice(0, 100), scac: 'WWWW' }, proNumber: `W${pro}` },
+          });
+          const plan: LabelLayout = layoutLabels(shipment, ssccs(pallets), metrics);
+          for (const label of plan.labels) {
+            const barcode = label.ops.find((op) => op.kind === 'barcode')!;
+            for (const op of texts(label.ops)) {
+              const right = op.x + metrics.widthOf(op.text, op.size, op.bold);
+              expect(op.x).toBeGreaterThanOrEqual(10);
+              expect(right).toBeLessThanOrEqual(LABEL_SIZE.width - 10 + 0.01);
+              expect(op.y).toBeGreaterThanOrEqual(10);
+              // The line box's top (the baseline sits 0.93 of the size below it) stays within the margin.
+              expect(op.y + op.size * 0.93).toBeLessThanOrEqual(LABEL_SIZE.height - 10 + 0.01);
+              // Text above the barcode stays above it; only the human-readable line is below.
+              if (barcode.kind === 'barcode') expect(op.y - op.size * 0.25 > barcode.y + barcode.height || op.y + op.size < barcode.y).toBe(true);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -204,7 +204,11 @@ describe('pallet labels as ZPL', () => {
     for (const label of labels) {
       const names = label.commands.map(([name]) => name);
       expect(names.slice(0, 5)).toEqual(['XA', 'CI', 'PW', 'LL', 'LH']);
-      expect(label.commands.slice(1, 4)).toEqual([['CI', '28'], ['PW', '812'], ['LL', '1218']]);
+      expect(label.commands.slice(1, 4)).toEqual([
+        ['CI', '28'],
+        ['PW', '812'],
+        ['LL', '1218'],
+      ]);
     }
   });
 
@@ -228,7 +232,15 @@ describe('pallet labels as ZPL', () => {
   it('prints the same fields as the PDF, every text inside the label', () => {
     labels.forEach((label, index) => {
       const texts = label.fields.filter((field) => field.command === 'A0').map((field) => field.data);
-      for (const expected of [shipment.shipper.name, shipment.consignee.name, shipment.orderNumber, shipment.bolNumber, shipment.proNumber, `${index + 1} of 5`, ssccHumanReadable(ssccs[index]!, PREFIX)]) {
+      for (const expected of [
+        shipment.shipper.name,
+        shipment.consignee.name,
+        shipment.orderNumber,
+        shipment.bolNumber,
+        shipment.proNumber,
+        `${index + 1} of 5`,
+        ssccHumanReadable(ssccs[index]!, PREFIX),
+      ]) {
         expect(texts, `label ${index + 1}`).toContain(expected);
       }
       for (const field of label.fields) {

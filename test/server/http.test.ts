@@ -62,7 +62,12 @@ let base: string;
 const log: string[] = [];
 
 async function start(api: ShipperApi, options: { apiKey?: string; bodyLimitBytes?: number; log?: string[] } = {}) {
-  const server = createShipperServer({ api, apiKey: options.apiKey, bodyLimitBytes: options.bodyLimitBytes, accessLog: options.log ? (line) => options.log!.push(line) : undefined });
+  const server = createShipperServer({
+    api,
+    apiKey: options.apiKey,
+    bodyLimitBytes: options.bodyLimitBytes,
+    accessLog: options.log ? (line) => options.log!.push(line) : undefined,
+  });
   const address = await server.listen(0, '127.0.0.1');
   return { server, base: `http://127.0.0.1:${address.port}` };
 }
@@ -127,7 +132,10 @@ describe('quotes over HTTP', () => {
 describe('errors as application/problem+json', () => {
   it('400 with every violation and its path', async () => {
     const problem = expectProblem(
-      await postJson(base, '/v1/shipper/quote', { ...QUOTE, orderComponents: [{ palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 }, { palletCount: 1 }] }),
+      await postJson(base, '/v1/shipper/quote', {
+        ...QUOTE,
+        orderComponents: [{ palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 }, { palletCount: 1 }],
+      }),
       400,
       'Constraint Violation',
     );
@@ -155,10 +163,12 @@ describe('errors as application/problem+json', () => {
     const big = JSON.stringify({ ...QUOTE, padding: 'x'.repeat(70 * 1024) });
     expectProblem(await call(base, 'POST', '/v1/shipper/quote', { headers: { 'content-type': 'application/json' }, body: big }), 413, 'Payload Too Large');
     // Chunked, without Content-Length: the limit is enforced while reading.
-    const chunks = Readable.from((function* () {
-      for (let i = 0; i < 20; i++) yield Buffer.from(`${i === 0 ? '["' : ''}${'y'.repeat(8 * 1024)}`);
-      yield Buffer.from('"]');
-    })());
+    const chunks = Readable.from(
+      (function* () {
+        for (let i = 0; i < 20; i++) yield Buffer.from(`${i === 0 ? '["' : ''}${'y'.repeat(8 * 1024)}`);
+        yield Buffer.from('"]');
+      })(),
+    );
     expectProblem(await call(base, 'POST', '/v1/shipper/quote', { headers: { 'content-type': 'application/json' }, body: chunks }), 413);
     // The server is still fine afterwards.
     expect((await postJson(base, '/v1/shipper/quote', QUOTE)).status).toBe(201);
@@ -244,12 +254,18 @@ describe('batch extensions', () => {
     expect((await call(base, 'GET', `/v1/shipper/shipment/${c.id}`)).status).toBe(200);
 
     const again = (await postJson(base, '/v1/shipper/shipment-batch', { items })).json().items as Array<Record<string, any>>;
-    expect(again.map((outcome) => [outcome.ok, outcome.replayed, outcome.data?.id])).toEqual([[true, true, a.id], [false, undefined, undefined], [true, true, c.id]]);
+    expect(again.map((outcome) => [outcome.ok, outcome.replayed, outcome.data?.id])).toEqual([
+      [true, true, a.id],
+      [false, undefined, undefined],
+      [true, true, c.id],
+    ]);
   });
 
   it('POST /shipment-preview prices without storing anything', async () => {
     const before = (await call(base, 'GET', '/v1/shipper/quote?limit=500')).json().items as unknown[];
-    const answer = await postJson(base, '/v1/shipper/shipment-preview', { items: [{ request: shipment(2) }, { request: { ...shipment(1), consignee: { ...address, postalCode: '00000' } } }] });
+    const answer = await postJson(base, '/v1/shipper/shipment-preview', {
+      items: [{ request: shipment(2) }, { request: { ...shipment(1), consignee: { ...address, postalCode: '00000' } } }],
+    });
     expect(answer.status).toBe(200);
     const [priced, refused] = answer.json().items as Array<Record<string, any>>;
     expect(priced!.ok).toBe(true);
@@ -283,7 +299,12 @@ describe('the API key', () => {
   });
 
   it('401 with WWW-Authenticate without the key or with a wrong one; the key opens the API', async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: 'Basic czNjcmV0' }, { authorization: 'Bearer s3cret-key-012345678' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer wrong' },
+      { authorization: 'Basic czNjcmV0' },
+      { authorization: 'Bearer s3cret-key-012345678' },
+    ]) {
       const answer = await postJson(secured.base, '/v1/shipper/quote', QUOTE, headers);
       expectProblem(answer, 401, 'Unauthorized');
       expect(answer.headers['www-authenticate']).toBe('Bearer realm="shipper"');

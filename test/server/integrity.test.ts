@@ -64,7 +64,7 @@ describe('POST with a typo', () => {
     expect(list.items).toEqual([]);
   });
 
-  it('in a batch envelope is a 400 of the envelope; in an item, that item\'s problem', async () => {
+  it("in a batch envelope is a 400 of the envelope; in an item, that item's problem", async () => {
     const envelope = await post('/v1/shipper/shipment-batch', { items: [{ request: SHIPMENT, idempotencyKy: 'k-1' }] });
     expect(envelope.status).toBe(400);
     expect(envelope.json.violations).toEqual([{ field: 'items[0].idempotencyKy', message: 'unknown field idempotencyKy (did you mean idempotencyKey?)' }]);
@@ -107,7 +107,7 @@ describe('POST with absurd numbers', () => {
 });
 
 describe('POST with an address that contradicts its ZIP', () => {
-  it('is a 400 on the state, naming the ZIP\'s place; a city the ZIP does not name is a warning', async () => {
+  it("is a 400 on the state, naming the ZIP's place; a city the ZIP does not name is a warning", async () => {
     const refused = await post('/v1/shipper/shipment', { ...SHIPMENT, consignee: { ...CONSIGNEE, city: 'Chicago', state: 'IL' } });
     expect(refused.status).toBe(400);
     expect(refused.json.violations).toEqual([{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);

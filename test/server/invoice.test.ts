@@ -80,7 +80,11 @@ describe('the invoice route over HTTP', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-disposition')).toBe(`inline; filename="invoice-${shipment.id}.pdf"`);
-    expect(Buffer.from(await response.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      Buffer.from(await response.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
     expect((await get(shipment.id, 'application/pdf;q=0.4, application/json;q=0.8')).headers.get('content-type')).toMatch(/^application\/json/);
     const head = await get(shipment.id, 'application/pdf', 'HEAD');
     expect(head.status).toBe(200);
@@ -103,7 +107,9 @@ describe('the invoice route over HTTP', () => {
   });
 
   it('the OpenAPI document has one operation with both media types, and the list’s key filters', async () => {
-    const doc = (await (await fetch(`${server.url}/api-docs/shipper-v1`)).json()) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content: Record<string, unknown> }>; parameters?: Array<{ name: string }> }>> };
+    const doc = (await (await fetch(`${server.url}/api-docs/shipper-v1`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content: Record<string, unknown> }>; parameters?: Array<{ name: string }> }>>;
+    };
     const invoice = doc.paths['/v1/shipper/shipment/{shipmentId}/invoice']!;
     expect(Object.keys(invoice)).toEqual(['get']);
     expect(invoice.get!.operationId).toBe('getInvoice');

@@ -32,10 +32,20 @@ const batch = (items: number, componentsEach: number, extra = 0) => ({
 describe('the limits in the schemas', () => {
   it(`transit: at most ${MAX_TRANSIT_LANE_DAYS} lane-days`, () => {
     expect(MAX_TRANSIT_LANE_DAYS).toBe(5000);
-    for (const [destinations, days] of [[1000, 5], [100, 50], [5000 / 40, 40], [1000, 1], [1, 60]]) {
+    for (const [destinations, days] of [
+      [1000, 5],
+      [100, 50],
+      [5000 / 40, 40],
+      [1000, 1],
+      [1, 60],
+    ]) {
       expect(parseRequest(transitRequestSchema, transit(destinations!, days!)).ok, `${destinations} x ${days}`).toBe(true);
     }
-    for (const [destinations, days, laneDays] of [[101, 50, '5,050'], [1000, 6, '6,000'], [1000, 60, '60,000']] as const) {
+    for (const [destinations, days, laneDays] of [
+      [101, 50, '5,050'],
+      [1000, 6, '6,000'],
+      [1000, 60, '60,000'],
+    ] as const) {
       const parsed = parseRequest(transitRequestSchema, transit(destinations, days));
       expect(parsed.ok).toBe(false);
       if (parsed.ok) continue;
@@ -52,7 +62,10 @@ describe('the limits in the schemas', () => {
     for (const schema of [shipmentBatchRequestSchema, shipmentPreviewRequestSchema]) {
       expect(parseRequest(schema, batch(5, 1000)).ok).toBe(true);
       expect(parseRequest(schema, batch(500, 10)).ok).toBe(true);
-      for (const [body, total] of [[batch(5, 1000, 1), '5,001'], [batch(500, 1000), '500,000']] as const) {
+      for (const [body, total] of [
+        [batch(5, 1000, 1), '5,001'],
+        [batch(500, 1000), '500,000'],
+      ] as const) {
         const parsed = parseRequest(schema, body);
         expect(parsed.ok).toBe(false);
         if (!parsed.ok) {
@@ -83,11 +96,13 @@ describe('over HTTP (shipper serve)', () => {
     await serve.stop();
     await work.cleanup();
   });
-  const post = (path: string, body: unknown) =>
-    fetch(`${serve.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) => fetch(`${serve.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('transit on the limit answers, bounded; one over and absurd are a 400 naming pickupDays', async () => {
-    for (const [destinations, days] of [[1000, 5], [100, 50]]) {
+    for (const [destinations, days] of [
+      [1000, 5],
+      [100, 50],
+    ]) {
       const answer = await post('/v1/shipper/transit', transit(destinations!, days!));
       expect(answer.status).toBe(200);
       const body = await answer.text();
@@ -95,7 +110,10 @@ describe('over HTTP (shipper serve)', () => {
       expect(body.length).toBeLessThan(2 * 1024 * 1024);
       expect((JSON.parse(body) as { lanes: unknown[] }).lanes).toHaveLength(destinations!);
     }
-    for (const [destinations, days] of [[101, 50], [1000, 60]]) {
+    for (const [destinations, days] of [
+      [101, 50],
+      [1000, 60],
+    ]) {
       const answer = await post('/v1/shipper/transit', transit(destinations!, days!));
       expect(answer.status).toBe(400);
       const problem = (await answer.json()) as { violations: Array<{ field: string; message: string }> };
@@ -135,7 +153,9 @@ describe('through the CLI', () => {
       const result = await runInProcess(['--store', join(dir, 'store'), 'transit', '--from', '60601', '--to', zips, '--days', '50', '--csv']);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toBe('shipper: 101 destinations x 50 pickup days is 5,050 lane-days; at most 5,000 per request (fewer destinations or days per request) (pickupDays)\n');
+      expect(result.stderr).toBe(
+        'shipper: 101 destinations x 50 pickup days is 5,050 lane-days; at most 5,000 per request (fewer destinations or days per request) (pickupDays)\n',
+      );
     } finally {
       await cleanup();
     }

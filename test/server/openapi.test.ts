@@ -71,7 +71,17 @@ describe('the OpenAPI document', () => {
   });
 
   it('says additionalProperties: false on request schemas only (responses grow additively)', () => {
-    for (const id of ['QuoteRequest', 'ShipmentRequest', 'TransitRequest', 'OrderComponent', 'DimensionsInput', 'PlaceInput', 'AddressInput', 'ShipmentBatchRequest', 'ShipmentPreviewRequest']) {
+    for (const id of [
+      'QuoteRequest',
+      'ShipmentRequest',
+      'TransitRequest',
+      'OrderComponent',
+      'DimensionsInput',
+      'PlaceInput',
+      'AddressInput',
+      'ShipmentBatchRequest',
+      'ShipmentPreviewRequest',
+    ]) {
       expect(schemas[id].additionalProperties, id).toBe(false);
     }
     expect(schemas.ShipmentBatchRequest.properties.items.items.additionalProperties).toBe(false);
@@ -91,7 +101,10 @@ describe('the OpenAPI document', () => {
     expect(schemas.Shipment['x-extension']).toBe(true);
 
     const operations = Object.values(doc.paths as Json).flatMap((item: Json) => Object.values(item) as Json[]);
-    const extensions = operations.filter((operation) => operation['x-extension']).map((operation) => operation.operationId).sort();
+    const extensions = operations
+      .filter((operation) => operation['x-extension'])
+      .map((operation) => operation.operationId)
+      .sort();
     expect(extensions).toEqual([
       'cancelShipment',
       'createShipments',
@@ -107,7 +120,8 @@ describe('the OpenAPI document', () => {
       'transitTimes',
       'updateShipment',
     ]);
-    for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult', 'CancelRequest']) expect(schemas[id]['x-extension']).toBe(true);
+    for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult', 'CancelRequest'])
+      expect(schemas[id]['x-extension']).toBe(true);
   });
 
   it('has the paths of SPEC 3 and both extensions', () => {
@@ -196,7 +210,12 @@ describe('the schemas against the service', () => {
   it('the response schemas accept the service’s real answers', async () => {
     const { data: quote } = await api.createQuote(request);
     expect(validate('Quote', quote)).toEqual({ ok: true, errors: null });
-    const { data: shipment } = await api.createShipment({ quoteId: quote.id, shipper: address, consignee: { ...address, state: 'NY', postalCode: '10001' }, orderComponents: request.orderComponents });
+    const { data: shipment } = await api.createShipment({
+      quoteId: quote.id,
+      shipper: address,
+      consignee: { ...address, state: 'NY', postalCode: '10001' },
+      orderComponents: request.orderComponents,
+    });
     expect(validate('Shipment', shipment)).toEqual({ ok: true, errors: null });
     expect(validate('ShipmentRequest', { shipper: address, consignee: address, orderComponents: request.orderComponents, refNumber: 'PO-1' }).ok).toBe(true);
     const { data: page } = await api.listQuotes({ limit: 2 });

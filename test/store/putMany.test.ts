@@ -55,7 +55,10 @@ describe('JsonStore.putMany', () => {
       await mkdir(join(dir, 'things', 'r2.json'));
       await writeFile(join(dir, 'things', 'r2.json', 'keep'), 'x');
       const error = await store
-        .putMany('things', [1, 2, 3].map((index) => ({ id: `r${index}`, record: { index } })))
+        .putMany(
+          'things',
+          [1, 2, 3].map((index) => ({ id: `r${index}`, record: { index } })),
+        )
         .then(
           () => undefined,
           (caught: unknown) => caught,

@@ -75,8 +75,12 @@ describe('the store lock', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     order.push('first releases');
     await first();
-    await (await second)();
-    await (await third)();
+    await (
+      await second
+    )();
+    await (
+      await third
+    )();
     expect(order).toEqual(['first releases', 'second', 'third']);
     expect(await readdir(dir)).toEqual([]);
   });
@@ -84,7 +88,10 @@ describe('the store lock', () => {
   it('a live holder in another process: busy, naming it; once it is killed, taken over at once (not by its age)', async () => {
     const { lock } = await lockPath();
     const holder = await startHolder(lock);
-    const busy = await acquireLock(lock, { waitMs: 0 }).then(() => undefined, (error: unknown) => error);
+    const busy = await acquireLock(lock, { waitMs: 0 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(busy).toBeInstanceOf(LockError);
     expect((busy as Error).message).toMatch(new RegExp(`^the store is busy: ${lock} is held by process ${holder.pid} on ${hostname()} since \\d{4}-`));
     await kill(holder);
@@ -99,11 +106,15 @@ describe('the store lock', () => {
     const reused = await lockPath();
     // pid 1 lives, but was not started at tick "1": the pid was reused.
     await plantLock(reused.lock, { pid: 1, started: '1', boot: await thisBoot(), pidNamespace: await thisNamespace() }, inAnHour());
-    await (await acquireLock(reused.lock, { waitMs: 0 }))();
+    await (
+      await acquireLock(reused.lock, { waitMs: 0 })
+    )();
 
     const rebooted = await lockPath();
     await plantLock(rebooted.lock, { pid: 1, started: processStart(1), boot: 'another-boot', pidNamespace: await thisNamespace() }, inAnHour());
-    await (await acquireLock(rebooted.lock, { waitMs: 0 }))();
+    await (
+      await acquireLock(rebooted.lock, { waitMs: 0 })
+    )();
 
     // The same live pid 1 with its real start time, on this boot: a live holder.
     const live = await lockPath();
@@ -118,7 +129,9 @@ describe('the store lock', () => {
       await expect(acquireLock(fresh.lock, { waitMs: 0, staleMs: 10_000 })).rejects.toThrow(/the store is busy/);
       const stale = await lockPath();
       await plantLock(stale.lock, { ...owner, pid: 1 }, new Date(Date.now() - 11_000));
-      await (await acquireLock(stale.lock, { waitMs: 0, staleMs: 10_000 }))();
+      await (
+        await acquireLock(stale.lock, { waitMs: 0, staleMs: 10_000 })
+      )();
     }
   });
 
@@ -129,7 +142,9 @@ describe('the store lock', () => {
     await expect(acquireLock(fresh.lock, { waitMs: 0 })).rejects.toThrow(/the store is busy/);
     const old = new Date(Date.now() - 60_000);
     await utimes(join(fresh.lock, 'owner.json'), old, old);
-    await (await acquireLock(fresh.lock, { waitMs: 0 }))();
+    await (
+      await acquireLock(fresh.lock, { waitMs: 0 })
+    )();
   });
 
   it('the takeover race: of two contenders that judged the same owner dead, only one moves the lock', async () => {
@@ -213,7 +228,10 @@ describe('the store lock across processes', () => {
         expect(lines[index + 1], await story()).toBe(lines[index]!.replace('enter', 'exit'));
       }
       // Exactly one takeover of the dead holder's lock, and no lock left behind.
-      expect((await readdir(dir)).filter((name) => name.startsWith('orders.lock')).map((name) => name.replace(/-[0-9a-f]+$/, '')), await story()).toEqual(['orders.lock.dead']);
+      expect(
+        (await readdir(dir)).filter((name) => name.startsWith('orders.lock')).map((name) => name.replace(/-[0-9a-f]+$/, '')),
+        await story(),
+      ).toEqual(['orders.lock.dead']);
     }
   });
 });

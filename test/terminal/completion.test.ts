@@ -12,9 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
-const TARIFF_CODES = Object.keys(
-  (JSON.parse(await readFile(join(ROOT, 'templates/tariff/default.json'), 'utf8')) as { accessorials: Record<string, unknown> }).accessorials,
-);
+const TARIFF_CODES = Object.keys((JSON.parse(await readFile(join(ROOT, 'templates/tariff/default.json'), 'utf8')) as { accessorials: Record<string, unknown> }).accessorials);
 const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0'], { env: env() }).status === 0;
 
 let dir: string;
@@ -49,7 +47,16 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 /** The shells run with a home of their own: fish writes its settings there, never in the developer's. */
-const env = () => ({ ...process.env, PATH: path, HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), SHIPPER_STORE: store, SHIPPER_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' });
+const env = () => ({
+  ...process.env,
+  PATH: path,
+  HOME: dir,
+  XDG_CONFIG_HOME: join(dir, 'xdg-config'),
+  XDG_DATA_HOME: join(dir, 'xdg-data'),
+  SHIPPER_STORE: store,
+  SHIPPER_CONFIG_DIR: join(dir, 'config'),
+  NO_COLOR: '1',
+});
 
 /** What bash offers for the words, the last one being completed. */
 function bash(words: string[]): string[] {
@@ -62,9 +69,15 @@ function bash(words: string[]): string[] {
 
 /** What fish offers for the command line (candidates without their descriptions). */
 function fish(commandLine: string): string[] {
-  const run = spawnSync('fish', ['--no-config', '-c', `source '${join(dir, 'shipper.fish')}'; complete -C '${commandLine.replace(/'/g, "\\'")}'`], { encoding: 'utf8', env: env() });
+  const run = spawnSync('fish', ['--no-config', '-c', `source '${join(dir, 'shipper.fish')}'; complete -C '${commandLine.replace(/'/g, "\\'")}'`], {
+    encoding: 'utf8',
+    env: env(),
+  });
   expect(run.stderr).toBe('');
-  return run.stdout.split('\n').filter(Boolean).map((line) => line.split('\t')[0]!);
+  return run.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t')[0]!);
 }
 
 describe('shipper __complete', () => {

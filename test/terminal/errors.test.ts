@@ -25,8 +25,13 @@ describe('error lines', () => {
     const detail = 'quote qt_1 is already booked as SO-000003; cancel that shipment first';
     expect(problemLine(conflict(detail, [{ field: 'quoteId', message: 'already booked as SO-000003' }]).problem)).toBe(detail);
     // One said, one not: the other stays.
-    expect(problemLine(conflict(detail, [{ field: 'quoteId', message: 'already booked as SO-000003' }, { field: 'refNumber', message: 'PO-9 is booked too' }]).problem)).toBe(
-      `${detail}: PO-9 is booked too (refNumber)`,
-    );
+    expect(
+      problemLine(
+        conflict(detail, [
+          { field: 'quoteId', message: 'already booked as SO-000003' },
+          { field: 'refNumber', message: 'PO-9 is booked too' },
+        ]).problem,
+      ),
+    ).toBe(`${detail}: PO-9 is booked too (refNumber)`);
   });
 });

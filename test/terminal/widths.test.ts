@@ -27,17 +27,41 @@ beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-widths-'));
   store = join(dir, 'store');
   await seed([
-    'location', 'add', 'chicago-distribution-center-north',
-    '--name', 'Acme Industrial Machinery and Spare Parts Distribution Co', '--street1', '2100 South Halsted Street Building 4',
-    '--city', 'Chicago', '--state', 'IL', '--zip', '60608', '--contact', 'Dana Ruiz-Fernandez', '--phone', '312-555-0100',
+    'location',
+    'add',
+    'chicago-distribution-center-north',
+    '--name',
+    'Acme Industrial Machinery and Spare Parts Distribution Co',
+    '--street1',
+    '2100 South Halsted Street Building 4',
+    '--city',
+    'Chicago',
+    '--state',
+    'IL',
+    '--zip',
+    '60608',
+    '--contact',
+    'Dana Ruiz-Fernandez',
+    '--phone',
+    '312-555-0100',
   ]);
   await seed(['location', 'add', 'nyc', '--name', 'Store 12', '--street1', '1 Penn Plaza', '--city', 'New York', '--state', 'NY', '--zip', '10001']);
   const consignee = 'name=Harbor Foods International Wholesale,street1=55 Harbor Way,city=Long Beach,state=CA,zip=90802,contact=Pat Lee,phone=562-555-0110';
   shipmentId = await seed([
-    '-q', 'ship', '--shipper', 'chicago-distribution-center-north', '--consignee', consignee, '--ref', 'PURCHASE-ORDER-2026-11-0001-LONG',
-    '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts boxed with spare belts and gaskets,nmfc=161030,pkg=crates,pieces=10',
-    '-c', 'pallets=1,weight=300,dims=48x40x60,desc=Spare belts',
-    '--special-instructions', 'Call the receiving office thirty minutes before delivery; dock 4 closes at 15:30 sharp',
+    '-q',
+    'ship',
+    '--shipper',
+    'chicago-distribution-center-north',
+    '--consignee',
+    consignee,
+    '--ref',
+    'PURCHASE-ORDER-2026-11-0001-LONG',
+    '-c',
+    'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts boxed with spare belts and gaskets,nmfc=161030,pkg=crates,pieces=10',
+    '-c',
+    'pallets=1,weight=300,dims=48x40x60,desc=Spare belts',
+    '--special-instructions',
+    'Call the receiving office thirty minutes before delivery; dock 4 closes at 15:30 sharp',
   ]);
   const cancelled = await seed(['-q', 'ship', '--shipper', 'chicago-distribution-center-north', '--consignee', 'nyc', '-c', 'pallets=1,weight=400,dims=48x40x48', '--ref', 'PO-2']);
   await seed(['shipment', 'cancel', cancelled]);
@@ -73,7 +97,12 @@ async function atEveryWidth(args: string[]) {
 }
 
 /** The table's head row, as its cells. */
-const headOf = (lines: string[]) => lines.find((line) => line.startsWith('│'))!.split('│').slice(1, -1).map((cell) => cell.trim());
+const headOf = (lines: string[]) =>
+  lines
+    .find((line) => line.startsWith('│'))!
+    .split('│')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
 
 describe('tables fit 80, 100 and 120 columns, by priority', () => {
   it('shipment list: order, ref, lane, price and ETA always; the id from 100 columns; the status from 120', async () => {
@@ -105,7 +134,10 @@ describe('tables fit 80, 100 and 120 columns, by priority', () => {
   });
 
   it('transit, one day and several, with bad lanes: the origin moves above the table before the ETA is cut', async () => {
-    for (const args of [['transit', '--from', '60601', '--to', join(dir, 'zips.txt')], ['transit', '--from', '60601', '--to', join(dir, 'zips.txt'), '--days', '5']]) {
+    for (const args of [
+      ['transit', '--from', '60601', '--to', join(dir, 'zips.txt')],
+      ['transit', '--from', '60601', '--to', join(dir, 'zips.txt'), '--days', '5'],
+    ]) {
       const screens = await atEveryWidth(args);
       for (const { code, text } of screens) {
         expect(code).toBe(1);
@@ -127,7 +159,14 @@ describe('tables fit 80, 100 and 120 columns, by priority', () => {
   });
 
   it('shipment get, quote get, invoice, spend and config list', async () => {
-    for (const args of [['shipment', 'get', shipmentId], ['quote', 'get', quoteId], ['invoice', shipmentId], ['report', 'spend'], ['config', 'list'], ['bol', '--templates']]) {
+    for (const args of [
+      ['shipment', 'get', shipmentId],
+      ['quote', 'get', quoteId],
+      ['invoice', shipmentId],
+      ['report', 'spend'],
+      ['config', 'list'],
+      ['bol', '--templates'],
+    ]) {
       for (const { code, text } of await atEveryWidth(args)) {
         expect(code, args.join(' ')).toBe(0);
         expect(text).toMatch(/[┌└]/);

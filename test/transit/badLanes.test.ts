@@ -35,7 +35,10 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 const transit = (args: string[], options: { columns?: number; base?: string[] } = {}) =>
-  runInProcess([...(options.base ?? ['--store', join(dir, 'store')]), 'transit', '--from', '60601', ...args], { env: { SHIPPER_NOW: NOW }, ...(options.columns ? { columns: options.columns } : {}) });
+  runInProcess([...(options.base ?? ['--store', join(dir, 'store')]), 'transit', '--from', '60601', ...args], {
+    env: { SHIPPER_NOW: NOW },
+    ...(options.columns ? { columns: options.columns } : {}),
+  });
 
 describe('a 1,000-lane file with two bad destinations', () => {
   it('prints the 998 good lanes and a row for each bad one where it was, and exits 1 with one line naming them', async () => {
@@ -93,7 +96,10 @@ describe('edges', () => {
   it('a typo in a list on the command line: the other lanes, a row for it, exit 1', async () => {
     const result = await transit(['--to', '10001,1000,30301']);
     expect(result.code).toBe(1);
-    const rows = result.stdout.split('\n').filter((line) => line.startsWith('│')).slice(1);
+    const rows = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .slice(1);
     expect(rows.map((row) => row.split('│')[2]!.trim())).toEqual(['10001 New York, NY', '1000', '30301 Atlanta, GA']);
     expect(rows[1]).toMatch(/no lane\s+│ not a ZIP code/);
     expect(result.stderr).toBe('shipper: 1 of 3 destinations got no lane (1000): their rows say why\n');
@@ -106,7 +112,10 @@ describe('edges', () => {
   it('with --days, the bad row stands between the lanes, one line for the destination', async () => {
     const result = await transit(['--to', '10001,00000,30301', '--days', '2']);
     expect(result.code).toBe(1);
-    const rows = result.stdout.split('\n').filter((line) => line.startsWith('│')).slice(1);
+    const rows = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .slice(1);
     expect(rows).toHaveLength(2 + 1 + 2);
     expect(rows[2]).toMatch(/00000\s+│\s+│\s+│ no lane\s+│ unknown ZIP\s+│\s+│$/);
   });
@@ -156,7 +165,10 @@ describe('against shipper serve', () => {
     expect(JSON.parse(remote.stdout)).toEqual(JSON.parse(local.stdout));
     expect(remote.stderr).toBe(local.stderr);
     // One refused request, then the one that answered: no more.
-    const posts = server.stderr().split('\n').filter((line) => line.includes('POST /v1/shipper/transit'));
+    const posts = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('POST /v1/shipper/transit'));
     expect(posts).toHaveLength(2);
     expect(posts[0]).toMatch(/\b400\b/);
     expect(posts[1]).toMatch(/\b200\b/);

@@ -29,7 +29,12 @@ function tableRows(stdout: string): string[][] {
   return stdout
     .split('\n')
     .filter((line) => line.startsWith('│'))
-    .map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split('│')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 }
 
 describe('shipper transit', () => {
@@ -81,7 +86,11 @@ describe('shipper transit', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^Sat 2026-10-10 is .+: no pickup; showing pickup on Mon 2026-10-12\n$/);
     expect(result.stdout.split('\n')[0]).toBe('Pickup Mon 2026-10-12');
-    expect(tableRows(result.stdout).slice(1).map((row) => row[3])).toEqual(['3']);
+    expect(
+      tableRows(result.stdout)
+        .slice(1)
+        .map((row) => row[3]),
+    ).toEqual(['3']);
   });
 
   it('--json prints the transit table on stdout and nothing else', async () => {

@@ -165,7 +165,10 @@ describe('the carrier step of the wizard', () => {
       masterBol: false,
       emergencyContactPhone: '800-424-9300',
     });
-    expect(shipment.orderComponents.map((component) => component.hazmat ?? null)).toEqual([{ unNumber: 'UN1263', properShippingName: 'Paint', hazardClass: '3', packingGroup: 'III' }, null]);
+    expect(shipment.orderComponents.map((component) => component.hazmat ?? null)).toEqual([
+      { unNumber: 'UN1263', properShippingName: 'Paint', hazardClass: '3', packingGroup: 'III' },
+      null,
+    ]);
     const pro = shipment.proNumber!;
     expect(proCheckDigit('MOD7', pro.slice(0, -1))).toBe(pro.slice(-1));
     // Ready at 16:00 is after ODFL's 15:00 cut-off: said, not refused.
@@ -180,7 +183,14 @@ describe('the carrier step of the wizard', () => {
     const h = harness([...UP_TO_CARRIER, step('Add carrier details', false), step('Print the Bill of Lading', false)]);
     const { shipment } = await runWizardFlow(h.deps, { accessorials: [], components: [] });
     expect(h.prompter.remaining).toBe(0);
-    expect(shipment).toMatchObject({ carrier: null, proNumber: null, freightChargeTerms: { terms: 'PREPAID', billTo: null }, cod: null, pickupWindow: null, emergencyContactPhone: null });
+    expect(shipment).toMatchObject({
+      carrier: null,
+      proNumber: null,
+      freightChargeTerms: { terms: 'PREPAID', billTo: null },
+      cod: null,
+      pickupWindow: null,
+      emergencyContactPhone: null,
+    });
     expect(shipment!.orderComponents.every((component) => !component.hazmat)).toBe(true);
   });
 
@@ -203,6 +213,12 @@ describe('the carrier step of the wizard', () => {
     await h.book.save('payables', { name: 'Acme Payables', street1: '1 Main St', city: 'Dallas', state: 'TX', postalCode: '75201', countryCode: 'US' });
     const { shipment } = await runWizardFlow(h.deps, { accessorials: [], components: [] });
     expect(h.prompter.remaining).toBe(0);
-    expect(shipment).toMatchObject({ carrier: null, proNumber: null, masterBol: true, fob: null, freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { city: 'Dallas', postalCode: '75201' } } });
+    expect(shipment).toMatchObject({
+      carrier: null,
+      proNumber: null,
+      masterBol: true,
+      fob: null,
+      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { city: 'Dallas', postalCode: '75201' } },
+    });
   });
 });

@@ -83,12 +83,7 @@ function harness(steps: Step[], tune: (api: LocalApi) => void = () => undefined)
 }
 
 /** Answers for the lane, date and accessorials of a Chicago -> Atlanta quote. */
-const laneSteps = (pickup = ''): Step[] => [
-  step('Pickup ZIP', '60601'),
-  step('Delivery ZIP', '30301'),
-  step('Pickup date', pickup),
-  step('Accessorial', ['LIFTGATE_DELIVERY']),
-];
+const laneSteps = (pickup = ''): Step[] => [step('Pickup ZIP', '60601'), step('Delivery ZIP', '30301'), step('Pickup date', pickup), step('Accessorial', ['LIFTGATE_DELIVERY'])];
 
 const lineSteps = (pallets: string, weight: string, dims: string, description = '', more = false): Step[] => [
   step('pallets', pallets),
@@ -138,10 +133,12 @@ describe('quote wizard flow', () => {
       (api) => {
         api.renderBol = async () => ({ data: FAKE_PDF, warnings: [] });
         api.listBolTemplates = async () => ({
-          data: { items: [
-            { name: 'standard', description: 'VICS standard' },
-            { name: 'partner', description: 'Partner branded' },
-          ] },
+          data: {
+            items: [
+              { name: 'standard', description: 'VICS standard' },
+              { name: 'partner', description: 'Partner branded' },
+            ],
+          },
           warnings: [],
         });
       },
@@ -228,10 +225,7 @@ describe('quote wizard flow', () => {
       step('Book this shipment', false),
     ]);
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
-    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual([
-      'unknown ZIP 00000 (origin.postalCode)',
-      'a ZIP code is 5 digits, e.g. 60601 (origin.postalCode)',
-    ]);
+    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual(['unknown ZIP 00000 (origin.postalCode)', 'a ZIP code is 5 digits, e.g. 60601 (origin.postalCode)']);
     expect(result.quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago', state: 'IL' });
     expect(result.shipment).toBeUndefined();
     expect(await count(h.api, 'shipments')).toBe(0);
@@ -332,7 +326,7 @@ describe('quote wizard flow', () => {
     const h = harness([...laneSteps(), ...lineSteps('1', '500', '48x40x40'), step('Book this shipment', true), step('reference', INTERRUPT)]);
     const error = await runWizardFlow(h.deps, NO_DEFAULTS).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode("local")).toBe(ExitCode.interrupted);
+    expect((error as CliError).exitCode('local')).toBe(ExitCode.interrupted);
     expect((error as CliError).message).toMatch(/^cancelled; quote qt_\w+ is saved, nothing was booked$/);
     expect(await count(h.api, 'quotes')).toBe(1);
     expect(await count(h.api, 'shipments')).toBe(0);
@@ -430,13 +424,7 @@ describe('quote wizard flow', () => {
   });
 
   it('uses answers given as flags: components are not asked again', async () => {
-    const h = harness([
-      step('Pickup ZIP', ''),
-      step('Delivery ZIP', ''),
-      step('Pickup date', ''),
-      step('Accessorial', ['APPOINTMENT']),
-      step('Book this shipment', false),
-    ]);
+    const h = harness([step('Pickup ZIP', ''), step('Delivery ZIP', ''), step('Pickup date', ''), step('Accessorial', ['APPOINTMENT']), step('Book this shipment', false)]);
     const result = await runWizardFlow(h.deps, {
       from: '60601',
       to: '94105',
@@ -496,9 +484,7 @@ describe('wizard answer checks', () => {
   it('reports field problems with the API path', () => {
     expect(componentFieldProblem('pieceCount', 0, 2)).toBe(true);
     expect(componentFieldProblem('pieceCount', 2.5, 2)).toBe('pieceCount must be a whole number (orderComponents[2].pieceCount)');
-    expect(componentFieldProblem('dimensions', { length: 48, width: 40, height: -1 }, 0)).toBe(
-      'height must be at least 1 in (orderComponents[0].dimensions.height)',
-    );
+    expect(componentFieldProblem('dimensions', { length: 48, width: 40, height: -1 }, 0)).toBe('height must be at least 1 in (orderComponents[0].dimensions.height)');
     expect(addressFieldProblem('state', 'Illinois', 'shipper')).toBe('must be a 2-letter state code (shipper.state)');
     expect(addressFieldProblem('name', '  ', 'consignee')).toBe('name is required (consignee.name)');
     expect(addressFieldProblem('street2', '', 'consignee')).toBe(true);

@@ -262,7 +262,7 @@ export class Bookings {
       ready.map((booking) => ({
         id: booking.id!,
         orderNumber: numbering.orderNumber(booking.serial!),
-        quoteId: booking.newQuote ? null : booking.candidate.request.quoteId ?? null,
+        quoteId: booking.newQuote ? null : (booking.candidate.request.quoteId ?? null),
         refNumber: booking.candidate.request.refNumber,
       })),
     );
@@ -373,4 +373,3 @@ export class Bookings {
     return outcomes;
   }
 }
-

@@ -4,13 +4,7 @@
  * against the quote it books, a quote booked once, a reference an active shipment has, a key
  * already reserved. Each throws a ProblemError (a 409 for a conflict) or returns what it found.
  */
-import {
-  shipmentRequestSchema,
-  type ProblemDetail,
-  type Quote,
-  type ShipmentRequest,
-  type Violation,
-} from '../../domain/schemas.js';
+import { shipmentRequestSchema, type ProblemDetail, type Quote, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
 import { localDateInZone } from '../../domain/transit.js';

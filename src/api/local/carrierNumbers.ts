@@ -18,11 +18,14 @@ export interface CarrierSettings {
 }
 
 /** Handling units of a request: one SSCC each. */
-export const handlingUnitsOf = (request: Pick<ShipmentRequest, 'orderComponents'>): number =>
-  request.orderComponents.reduce((sum, component) => sum + component.palletCount, 0);
+export const handlingUnitsOf = (request: Pick<ShipmentRequest, 'orderComponents'>): number => request.orderComponents.reduce((sum, component) => sum + component.palletCount, 0);
 
 /** The request's carrier details against the carrier's profile: a PRO with a wrong check digit is refused. */
-export function checkCarrierDetails(request: Pick<ShipmentRequest, 'proNumber' | 'carrier' | 'pickupWindow'>, settings: CarrierSettings, tariffCutoff: string): { violations: Violation[]; warnings: string[] } {
+export function checkCarrierDetails(
+  request: Pick<ShipmentRequest, 'proNumber' | 'carrier' | 'pickupWindow'>,
+  settings: CarrierSettings,
+  tariffCutoff: string,
+): { violations: Violation[]; warnings: string[] } {
   const violations: Violation[] = [];
   const warnings: string[] = [];
   const scac = request.carrier?.scac;
@@ -71,7 +74,9 @@ export async function assignCarrierNumbers(
     const prosOfRecords = () => numbering.highestOfRecords((record) => [record.carrier?.scac === scac && record.proNumber ? proSerialOf(range, record.proNumber) : null]);
     const first = await numbering.reserveWithinLocked(`pro-${scac.toLowerCase()}-${range.prefix}-${range.first}`, count, proRangeSize(range), prosOfRecords);
     if (first === null) {
-      throw exhausted(`the ${scac} PRO block ${range.prefix}${range.first}-${range.prefix}${range.last} is used up; configure the next block (shipper config set carriers.${scac} ...)`);
+      throw exhausted(
+        `the ${scac} PRO block ${range.prefix}${range.first}-${range.prefix}${range.last} is used up; configure the next block (shipper config set carriers.${scac} ...)`,
+      );
     }
     nextPro.set(scac, first);
   }

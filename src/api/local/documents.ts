@@ -68,15 +68,23 @@ export class Documents {
       return this.answer(tenderFile({ format, shipment, settings: settings.data }), null);
     }
     const scac = shipment.carrier?.scac;
-    if (!scac) throw conflict(`an X12 ${format.slice(4)} goes to a carrier: ${shipment.orderNumber} has none yet (shipper shipment update ${shipment.id} --carrier NAME --scac SCAC)`, [{ field: 'carrier', message: 'is required for X12' }]);
+    if (!scac)
+      throw conflict(`an X12 ${format.slice(4)} goes to a carrier: ${shipment.orderNumber} has none yet (shipper shipment update ${shipment.id} --carrier NAME --scac SCAC)`, [
+        { field: 'carrier', message: 'is required for X12' },
+      ]);
     const settings = x12InterchangeSettingsSchema.safeParse({ receiverQualifier: '02', receiverId: scac, ...this.settings.x12, ...this.settings.carriers[scac]?.x12 });
     if (!settings.success) throw settingsProblem('x12', settings.error.issues);
     const controlNumber = await control();
-    return this.answer(tenderFile({ format, shipment, settings: settings.data, control: { interchangeControlNumber: controlNumber, groupControlNumber: controlNumber }, createdAt: now }), controlNumber);
+    return this.answer(
+      tenderFile({ format, shipment, settings: settings.data, control: { interchangeControlNumber: controlNumber, groupControlNumber: controlNumber }, createdAt: now }),
+      controlNumber,
+    );
   }
 
   private answer(
-    result: { ok: true; document: { format: TenderDocument['format']; contentType: string; fileName: string; body: string }; warnings: string[] } | { ok: false; violations: Violation[] },
+    result:
+      | { ok: true; document: { format: TenderDocument['format']; contentType: string; fileName: string; body: string }; warnings: string[] }
+      | { ok: false; violations: Violation[] },
     controlNumber: number | null,
   ): { document: TenderDocument; warnings: string[] } {
     if (!result.ok) throw conflict('the shipment lacks what the file needs', result.violations);
@@ -88,5 +96,8 @@ export class Documents {
 /** Settings the operator must complete: named by key, with how to set them. */
 function settingsProblem(key: 'x12' | 'ebol', issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>) {
   const violations = issues.map((issue) => ({ field: `${key}.${formatFieldPath(issue.path)}`, message: issue.message }));
-  return conflict(`the ${key === 'x12' ? 'X12' : 'eBOL'} settings are incomplete; set them: shipper config set ${key} '{"senderId": "..."}' (see shipper config --help)`, violations);
+  return conflict(
+    `the ${key === 'x12' ? 'X12' : 'eBOL'} settings are incomplete; set them: shipper config set ${key} '{"senderId": "..."}' (see shipper config --help)`,
+    violations,
+  );
 }

@@ -21,7 +21,12 @@ export class Invoices {
     const shipment = await this.shipments.get(shipmentId);
     if (shipment.status === 'CANCELLED') {
       // The invoice does not exist; the shipment does: say why.
-      throw makeProblem(404, 'not-found', 'Not Found', `shipment ${shipment.orderNumber} (${shipmentId}) was cancelled${shipment.cancelledAt ? ` on ${shipment.cancelledAt.slice(0, 10)}` : ''}: it has no invoice`);
+      throw makeProblem(
+        404,
+        'not-found',
+        'Not Found',
+        `shipment ${shipment.orderNumber} (${shipmentId}) was cancelled${shipment.cancelledAt ? ` on ${shipment.cancelledAt.slice(0, 10)}` : ''}: it has no invoice`,
+      );
     }
     const tariff = await this.tariff();
     try {
@@ -33,7 +38,12 @@ export class Invoices {
       if (!(error instanceof InvoiceError)) throw error;
       // A record whose breakdown does not add up was not written by this engine: the store's problem.
       throw new ProblemError(
-        { type: `${PROBLEM_TYPE_BASE}store-failure`, title: 'Store Failure', status: 500, detail: 'the service could not read or write its store; the operator finds the cause in its log' },
+        {
+          type: `${PROBLEM_TYPE_BASE}store-failure`,
+          title: 'Store Failure',
+          status: 500,
+          detail: 'the service could not read or write its store; the operator finds the cause in its log',
+        },
         `shipment ${shipmentId}: ${error.message}`,
       );
     }

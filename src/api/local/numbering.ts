@@ -25,13 +25,10 @@ const numberedRecordSchema = z.object({
 });
 export type NumberedRecord = z.output<typeof numberedRecordSchema>;
 
-
 export interface NumberingOptions {
   /** GS1 company prefix of BOL numbers (7-10 digits). */
   bolCompanyPrefix?: string | undefined;
 }
-
-
 
 export class Numbering {
   readonly bolCompanyPrefix: string;

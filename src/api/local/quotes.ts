@@ -4,7 +4,17 @@
 import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addressZip.js';
 import type { ZipPlace } from '../../domain/rating.js';
 import { beyondLtlWarnings, rateQuote } from '../../domain/rating.js';
-import { quoteRequestSchema, quoteSchema, shipmentSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
+import {
+  quoteRequestSchema,
+  quoteSchema,
+  shipmentSchema,
+  type Page,
+  type Quote,
+  type QuoteRequest,
+  type Shipment,
+  type ShipmentRequest,
+  type Violation,
+} from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { localDateInZone } from '../../domain/transit.js';

@@ -63,7 +63,12 @@ export async function listRecords<S extends z.ZodType>(
     let more = true;
     let lastSeen: string | undefined;
     // Filters may drop records: read further pages of ids until the page is full or the list ends.
-    const listed = only ? [...new Set(only)].filter((id) => idPattern.test(id)).sort().reverse() : undefined;
+    const listed = only
+      ? [...new Set(only)]
+          .filter((id) => idPattern.test(id))
+          .sort()
+          .reverse()
+      : undefined;
     while (items.length < size && more) {
       const batch = listed
         ? (() => {

@@ -108,7 +108,11 @@ export class ShipmentKeyIndex {
   private async rebuild(): Promise<LoadedIndex> {
     const { ids } = await this.store.listIds('shipments', { limit: Number.MAX_SAFE_INTEGER });
     const byId = new Map<string, Keys>();
-    const read = await mapInOrder(ids.filter((id) => SHIPMENT_ID.test(id)), 32, (id) => this.readKeys(id));
+    const read = await mapInOrder(
+      ids.filter((id) => SHIPMENT_ID.test(id)),
+      32,
+      (id) => this.readKeys(id),
+    );
     for (const keys of read) if (keys) byId.set(keys.id, keys);
     const index: LoadedIndex = { newestId: ids.find((id) => SHIPMENT_ID.test(id)) ?? null, byId };
     this.loaded = index;

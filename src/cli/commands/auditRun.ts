@@ -46,7 +46,8 @@ async function readBills(ctx: CommandContext, files: readonly string[]): Promise
   if (issues.length > 0) {
     // Every problem at once, each where it is; nothing is audited or saved.
     if (issues.length > 1) issues.slice(0, -1).forEach((issue) => ctx.io.error(issueLine(issue)));
-    const message = issues.length === 1 ? `${issueLine(issues[0]!)}; nothing was audited` : `${issueLine(issues.at(-1)!)} (${issues.length} problems in the bills; nothing was audited)`;
+    const message =
+      issues.length === 1 ? `${issueLine(issues[0]!)}; nothing was audited` : `${issueLine(issues.at(-1)!)} (${issues.length} problems in the bills; nothing was audited)`;
     throw new CliError(message, ExitCode.rejected, {
       problem: {
         type: 'urn:shipper:problem:unreadable-bills',
@@ -75,7 +76,10 @@ async function loadTariff(file: string | undefined): Promise<Tariff> {
 async function shipmentsFor(api: ShipperApi, keys: { pros: string[]; bols: string[] }): Promise<Shipment[]> {
   const { MAX_KEY_FILTER_VALUES } = await import('../../api/operations.js');
   const found = new Map<string, Shipment>();
-  for (const [filter, values] of [['proNumber', keys.pros], ['bolNumber', keys.bols]] as const) {
+  for (const [filter, values] of [
+    ['proNumber', keys.pros],
+    ['bolNumber', keys.bols],
+  ] as const) {
     for (let start = 0; start < values.length; start += MAX_KEY_FILTER_VALUES) {
       let cursor: string | undefined;
       do {
@@ -88,10 +92,20 @@ async function shipmentsFor(api: ShipperApi, keys: { pros: string[]; bols: strin
   return [...found.values()];
 }
 
-async function writeDisputePacks(ctx: CommandContext, api: ShipperApi, dir: string, results: readonly AuditResult[], shipments: ReadonlyMap<string, Shipment>): Promise<Array<{ bill: string; file: string; bytes: number }>> {
+async function writeDisputePacks(
+  ctx: CommandContext,
+  api: ShipperApi,
+  dir: string,
+  results: readonly AuditResult[],
+  shipments: ReadonlyMap<string, Shipment>,
+): Promise<Array<{ bill: string; file: string; bytes: number }>> {
   const disputed = results.filter((result) => result.status === 'DISPUTED');
   if (disputed.length === 0) return [];
-  const [{ makeDirectory }, { renderDisputePack }, { billName }] = await Promise.all([import('../../fs/makeDirectory.js'), import('../../audit/disputePdf.js'), import('../../audit/bill.js')]);
+  const [{ makeDirectory }, { renderDisputePack }, { billName }] = await Promise.all([
+    import('../../fs/makeDirectory.js'),
+    import('../../audit/disputePdf.js'),
+    import('../../audit/bill.js'),
+  ]);
   const target = resolve(dir);
   await makeDirectory(target).catch((error: Error) => {
     throw new CliError(`cannot create ${target}: ${error.message}`, ExitCode.local);
@@ -163,4 +177,3 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
     });
   }
 }
-

@@ -39,7 +39,11 @@ export interface WrittenBol {
  */
 async function collectIds(ctx: CommandContext, api: ShipperApi, args: string[], options: BolOptions, orderNumbers: Map<string, string>): Promise<string[]> {
   const ids = args.filter((arg) => arg !== '-');
-  const readList = (text: string) => text.split(/[\s,]+/).map((id) => id.trim()).filter(Boolean);
+  const readList = (text: string) =>
+    text
+      .split(/[\s,]+/)
+      .map((id) => id.trim())
+      .filter(Boolean);
   if (args.includes('-') || options.idsFrom === '-') ids.push(...readList(await readStream(ctx.io.streams.stdin)));
   if (options.idsFrom && options.idsFrom !== '-') {
     try {
@@ -165,7 +169,9 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   }
   if (skipped.length > 0) {
     throw new CliError(
-      ids.length === 1 ? `${skipped[0]!.file} exists: not replaced (--force replaces it)` : `${skipped.length} of ${ids.length} BOLs not written: their files exist (--force replaces them)`,
+      ids.length === 1
+        ? `${skipped[0]!.file} exists: not replaced (--force replaces it)`
+        : `${skipped.length} of ${ids.length} BOLs not written: their files exist (--force replaces them)`,
       ExitCode.rejected,
       { jsonWritten },
     );
@@ -177,9 +183,17 @@ function existsError(file: string): FileWriteError {
 }
 
 async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<void> {
-  const { data: { items: templates } } = await api.listBolTemplates();
+  const {
+    data: { items: templates },
+  } = await api.listBolTemplates();
   if (ctx.io.options.json) return ctx.io.json(templates);
-  ctx.io.out(ctx.io.fittedTable(['Template', 'Description'], templates.map((template) => [template.name, template.description]), [{ shrink: [1], min: 20 }]));
+  ctx.io.out(
+    ctx.io.fittedTable(
+      ['Template', 'Description'],
+      templates.map((template) => [template.name, template.description]),
+      [{ shrink: [1], min: 20 }],
+    ),
+  );
 }
 
 export function registerBolCommand(program: Command, context: ContextFactory): void {

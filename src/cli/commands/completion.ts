@@ -57,7 +57,12 @@ async function printNames(ctx: CommandContext, source: string): Promise<void> {
     throw new UsageError(`nothing to complete named "${source}"`, `one of ${NAME_SOURCES.join(', ')}`);
   }
   const valid = names.filter((name) => /^[A-Za-z0-9][A-Za-z0-9_-]*\.json$/.test(name)).map((name) => name.slice(0, -'.json'.length));
-  ctx.io.streams.stdout.write(valid.sort().map((name) => `${name}\n`).join(''));
+  ctx.io.streams.stdout.write(
+    valid
+      .sort()
+      .map((name) => `${name}\n`)
+      .join(''),
+  );
 }
 
 export function registerCompletionCommands(program: Command, context: ContextFactory): void {

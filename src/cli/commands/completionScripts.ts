@@ -103,9 +103,7 @@ export function bashScript(nodes: CompletionNode[]): string {
     .map((node) => `    ${shellWord(node.path)}) echo ${shellWord(node.subcommands.map((sub) => sub.name).join(' '))} ;;`)
     .join('\n');
   const flagCases = nodes.map((node) => `    ${shellWord(node.path)}) echo ${shellWord(node.flags.map((flag) => flag.flag).join(' '))} ;;`).join('\n');
-  const valueCases = nodes
-    .flatMap((node) => node.valueFlags.map(({ flag, values }) => `    ${valuePattern(node.path, flag)}) ${action(values)}; return ;;`))
-    .join('\n');
+  const valueCases = nodes.flatMap((node) => node.valueFlags.map(({ flag, values }) => `    ${valuePattern(node.path, flag)}) ${action(values)}; return ;;`)).join('\n');
   const argumentCases = nodes
     .filter((node) => node.subcommands.length === 0 && node.argument.kind !== 'none')
     .map((node) => `    ${shellWord(node.path)}) ${action(node.argument)}; return ;;`)
@@ -187,12 +185,8 @@ export function zshScript(nodes: CompletionNode[]): string {
     .filter((node) => node.subcommands.length > 0)
     .map((node) => `    ${shellWord(node.path)}) reply=(${node.subcommands.map((sub) => zshDescribed(sub.name, sub.description)).join(' ')}) ;;`)
     .join('\n');
-  const flagCases = nodes
-    .map((node) => `    ${shellWord(node.path)}) reply=(${node.flags.map((flag) => zshDescribed(flag.flag, flag.description)).join(' ')}) ;;`)
-    .join('\n');
-  const valueCases = nodes
-    .flatMap((node) => node.valueFlags.map(({ flag, values }) => `    ${valuePattern(node.path, flag)}) ${action(values)}; return ;;`))
-    .join('\n');
+  const flagCases = nodes.map((node) => `    ${shellWord(node.path)}) reply=(${node.flags.map((flag) => zshDescribed(flag.flag, flag.description)).join(' ')}) ;;`).join('\n');
+  const valueCases = nodes.flatMap((node) => node.valueFlags.map(({ flag, values }) => `    ${valuePattern(node.path, flag)}) ${action(values)}; return ;;`)).join('\n');
   const argumentCases = nodes
     .filter((node) => node.subcommands.length === 0 && node.argument.kind !== 'none')
     .map((node) => `    ${shellWord(node.path)}) ${action(node.argument)}; return ;;`)
@@ -363,4 +357,3 @@ ${lines.join('\n')}
 complete -c shipper -s h -l help -d 'show help'
 `;
 }
-

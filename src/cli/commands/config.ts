@@ -158,7 +158,18 @@ export async function runConfigList(ctx: CommandContext): Promise<void> {
     });
   }
   ctx.io.out(`Config file ${path}`);
-  ctx.io.out(stored.length === 0 ? '  (no settings)' : ctx.io.fittedTable(['Setting', 'Value'], stored.map(([key, value]) => [key, value]), [{ shrink: [1], min: 20 }, { shrink: [0], min: 16 }]));
+  ctx.io.out(
+    stored.length === 0
+      ? '  (no settings)'
+      : ctx.io.fittedTable(
+          ['Setting', 'Value'],
+          stored.map(([key, value]) => [key, value]),
+          [
+            { shrink: [1], min: 20 },
+            { shrink: [0], min: 16 },
+          ],
+        ),
+  );
   ctx.io.out('');
   ctx.io.out('In effect (flags > environment > config file > defaults):');
   ctx.io.out(
@@ -206,7 +217,10 @@ Examples:
   config
     .command('set <key> <value>')
     .description('store a setting (value - reads it from stdin)')
-    .addHelpText('after', `${SETTINGS_HELP}\n\nExamples:\n  $ shipper config set mode remote\n  $ shipper config set profiles.sandbox.apiKey - < sandbox.key\n  $ shipper config set carriers.ODFL '{"name": "Old Dominion"}'`)
+    .addHelpText(
+      'after',
+      `${SETTINGS_HELP}\n\nExamples:\n  $ shipper config set mode remote\n  $ shipper config set profiles.sandbox.apiKey - < sandbox.key\n  $ shipper config set carriers.ODFL '{"name": "Old Dominion"}'`,
+    )
     .action(async (key: string, value: string, _options: unknown, command: Command) => runConfigSet(context(command), key, value));
   config
     .command('unset <key>')

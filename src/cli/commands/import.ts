@@ -62,7 +62,7 @@ export function columnNamesHelp(width = 100): string {
     '  Units: Weight (lbs), Length (in) are read; other units, e.g. Weight (kg), are refused.',
     'Refused rather than guessed, each with what to write instead:',
     ...refused,
-    '  Zip, City, Name... without a party: the shipper\'s or the consignee\'s?',
+    "  Zip, City, Name... without a party: the shipper's or the consignee's?",
   ].join('\n');
 }
 

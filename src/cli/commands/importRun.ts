@@ -9,14 +9,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { constraintViolation, makeProblem, ProblemError } from '../../api/problems.js';
 import type { ProblemDetail } from '../../domain/schemas.js';
 import { ImportFileError, type CsvEncoding } from '../../import/csvFile.js';
-import {
-  ImportCancelledError,
-  ImportInterruptedError,
-  ImportRejectedError,
-  importShipments,
-  type ImportedShipment,
-  type ImportSummary,
-} from '../../import/importer.js';
+import { ImportCancelledError, ImportInterruptedError, ImportRejectedError, importShipments, type ImportedShipment, type ImportSummary } from '../../import/importer.js';
 import type { CsvViolation } from '../../import/rows.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, RemoteError, UsageError } from '../errors.js';
@@ -90,7 +83,17 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     summary = await importShipments(
       api,
       locations,
-      { file, dryRun: options.dryRun, skipInvalid: options.skipInvalid, rejectsFile, signal: cancel.signal, encoding: options.encoding, todayAt, carrierNameOf, allowDuplicateRef: options.allowDuplicateRef },
+      {
+        file,
+        dryRun: options.dryRun,
+        skipInvalid: options.skipInvalid,
+        rejectsFile,
+        signal: cancel.signal,
+        encoding: options.encoding,
+        todayAt,
+        carrierNameOf,
+        allowDuplicateRef: options.allowDuplicateRef,
+      },
       {
         // Checking counts the file's bytes (how many shipments it holds is not known yet); booking counts shipments.
         phase: (next, total) => {
@@ -155,7 +158,9 @@ function printSummary(io: IO, summary: ImportSummary): void {
     io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of the same orders: ${summary.dryRun ? 'would not be' : 'not'} booked again`);
   }
   if (summary.rejectedShipments > 0) {
-    io.info(`  ${c.red(`${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) rejected`)}${summary.rejectsFile ? ` -> ${summary.rejectsFile}` : ''}`);
+    io.info(
+      `  ${c.red(`${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) rejected`)}${summary.rejectsFile ? ` -> ${summary.rejectsFile}` : ''}`,
+    );
   }
 }
 
@@ -175,7 +180,12 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
   }
   if (error instanceof ImportRejectedError) {
     const { summary } = error;
-    const problem = { ...constraintViolation(summary.violations, error.message).problem, rejectedShipments: summary.rejectedShipments, shipments: summary.shipments, moreViolations: summary.moreViolations };
+    const problem = {
+      ...constraintViolation(summary.violations, error.message).problem,
+      rejectedShipments: summary.rejectedShipments,
+      shipments: summary.shipments,
+      moreViolations: summary.moreViolations,
+    };
     const lines = [error.message, ...violationLines(summary)];
     lines.push(
       summary.rejectsFile
@@ -191,7 +201,14 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
   }
   if (error instanceof ImportInterruptedError) {
     const { cause, summary } = error;
-    const code = cause instanceof ProblemError ? cause.exitCode(ctx.mode) : cause instanceof RemoteError ? ExitCode.remote : cause instanceof FileWriteError ? ExitCode.local : ExitCode.rejected;
+    const code =
+      cause instanceof ProblemError
+        ? cause.exitCode(ctx.mode)
+        : cause instanceof RemoteError
+          ? ExitCode.remote
+          : cause instanceof FileWriteError
+            ? ExitCode.local
+            : ExitCode.rejected;
     const base: ProblemDetail =
       cause instanceof ProblemError ? { ...cause.problem, detail: error.message } : makeProblem(409, 'import-interrupted', 'Import Interrupted', error.message).problem;
     const problem = { ...base, violations: summary.violations };
@@ -200,7 +217,8 @@ function failure(error: unknown, ctx: CommandContext, document: ImportDocument |
   }
   if (document?.started) {
     // Shipments were already listed on stdout: keep it one JSON document, ending with the error.
-    const problem = error instanceof ProblemError ? error.toProblem(ctx.mode) : makeProblem(500, 'internal-error', 'Import Failed', String((error as Error)?.message ?? error)).problem;
+    const problem =
+      error instanceof ProblemError ? error.toProblem(ctx.mode) : makeProblem(500, 'internal-error', 'Import Failed', String((error as Error)?.message ?? error)).problem;
     document.fail(null, problem);
     return new CliError(problem.detail ?? problem.title, error instanceof ProblemError ? error.exitCode(ctx.mode) : ExitCode.local, { problem, jsonWritten: true });
   }
@@ -256,4 +274,3 @@ class ImportDocument {
 function indent(json: string): string {
   return json.replace(/\n/g, '\n  ');
 }
-

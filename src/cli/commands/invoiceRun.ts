@@ -31,7 +31,8 @@ export async function runInvoice(ctx: CommandContext, reference: string, options
     const { data: pdf } = await api.renderInvoice(id);
     // Never over an invoice someone filed or annotated, unless asked to.
     await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' }).catch((error: unknown) => {
-      if (error instanceof FileWriteError && error.code === 'EEXIST') throw new UsageError(`${file} exists already; nothing was written`, 'add --force to replace it, or give another name with -o');
+      if (error instanceof FileWriteError && error.code === 'EEXIST')
+        throw new UsageError(`${file} exists already; nothing was written`, 'add --force to replace it, or give another name with -o');
       throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.local);
     });
     ctx.io.note(`Wrote ${invoice.invoiceNumber} (${invoice.orderNumber}) to ${file} (${formatNumber(Math.max(1, Math.round(pdf.byteLength / 1024)))} KB)`);
@@ -42,4 +43,3 @@ export async function runInvoice(ctx: CommandContext, reference: string, options
   if (ctx.io.options.json) return ctx.io.json(invoice);
   printInvoice(ctx.io, invoice);
 }
-

@@ -89,13 +89,7 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
   ctx.io.out(
     ctx.io.fittedTable(
       ['Name', 'Company', 'Address', 'Contact', 'Phone'],
-      locations.map((location) => [
-        location.name,
-        location.address.name,
-        streetLine(location),
-        location.address.contactName ?? '',
-        location.address.phone ?? '',
-      ]),
+      locations.map((location) => [location.name, location.address.name, streetLine(location), location.address.contactName ?? '', location.address.phone ?? '']),
       // On a narrow terminal the address and the company give way, then phone and contact leave
       // (location show has them); the name, what commands take, is never cut.
       [{ shrink: [2], min: 28 }, { shrink: [1], min: 16 }, { drop: 4 }, { drop: 3 }, { shrink: [2], min: 12 }, { shrink: [1], min: 8 }],

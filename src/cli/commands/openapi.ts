@@ -13,6 +13,6 @@ export function registerOpenApiCommands(program: Command, context: ContextFactor
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the Shipper Freight API (generated from the same zod schemas)')
-    .addHelpText('after', '\nExamples:\n  $ shipper openapi > shipper-v1.json\n  $ shipper openapi | jq \'.paths | keys\'')
+    .addHelpText('after', "\nExamples:\n  $ shipper openapi > shipper-v1.json\n  $ shipper openapi | jq '.paths | keys'")
     .action(async (_options: unknown, command: Command) => runOpenApi(context(command)));
 }

@@ -89,7 +89,10 @@ Examples:
     });
 
   addListFilters(quote.command('list').description('list quotes, newest first, each open, expired or booked (as which order)'), QUOTE_STATUSES)
-    .addHelpText('after', '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001\n  $ shipper quote list --since 2026-11-01 --csv > quotes.csv')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001\n  $ shipper quote list --since 2026-11-01 --csv > quotes.csv',
+    )
     .action(async (options: ListFilterOptions, command: Command) => {
       const given = quoteFlagsGivenTo(command, 'list');
       const filters = { ...options, to: options.to ?? given.to };

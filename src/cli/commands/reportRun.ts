@@ -52,4 +52,3 @@ export async function runSpend(ctx: CommandContext, options: SpendOptions): Prom
   const period = options.since || options.until ? ` booked ${options.since ? `from ${options.since} ` : ''}${options.until ? `until ${options.until}` : ''}`.trimEnd() : '';
   ctx.io.info(`${plural(report.total.shipments, 'shipment')}${period}; ${plural(report.total.bills, 'audited bill')}`);
 }
-

@@ -43,7 +43,10 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
   if (!options.quote && options.component.length === 0) missing.push('--component SPEC (or --quote ID)');
   if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}`, `example: ${EXAMPLE}`);
   if (options.quote && options.accessorial.length > 0) {
-    throw new UsageError('--accessorial cannot change a quote: the shipment gets the accessorials it was quoted with', 'quote again with the accessorials, or book without --quote');
+    throw new UsageError(
+      '--accessorial cannot change a quote: the shipment gets the accessorials it was quoted with',
+      'quote again with the accessorials, or book without --quote',
+    );
   }
 
   // The address book reads the store (zod, locks): loaded only when a shipment is booked.
@@ -132,7 +135,10 @@ function idempotencyKeyProblem(error: unknown, key: string | undefined): unknown
     return new ProblemError({ ...problem, detail: `--idempotency-key ${key} was already used to book a different shipment; give each new booking its own key` });
   }
   if (problem.violations?.some((violation) => violation.field === 'Idempotency-Key')) {
-    return new ProblemError({ ...problem, violations: problem.violations.map((violation) => (violation.field === 'Idempotency-Key' ? { ...violation, field: '--idempotency-key' } : violation)) });
+    return new ProblemError({
+      ...problem,
+      violations: problem.violations.map((violation) => (violation.field === 'Idempotency-Key' ? { ...violation, field: '--idempotency-key' } : violation)),
+    });
   }
   return error;
 }
@@ -144,7 +150,8 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
   }
   const api = await ctx.api();
   if (options.requote && !options.quote) throw new UsageError('--requote books the freight of a quote (--quote ID) on a new quote');
-  if (options.bookAgain && !options.quote) throw new UsageError('--book-again books a quote (--quote ID) that already has a shipment; without --quote every booking is on a quote of its own');
+  if (options.bookAgain && !options.quote)
+    throw new UsageError('--book-again books a quote (--quote ID) that already has a shipment; without --quote every booking is on a quote of its own');
   let quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
   const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from ?? quote?.origin.postalCode);
   if (options.requote && quote) {
@@ -152,7 +159,11 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
     options = { ...options, quote: quote.id };
   }
   const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate: options.requote ? undefined : pickupDate }, quote);
-  const { data: shipment, warnings, replayed } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey }).catch((error: unknown) => {
+  const {
+    data: shipment,
+    warnings,
+    replayed,
+  } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey }).catch((error: unknown) => {
     throw idempotencyKeyProblem(error, options.idempotencyKey);
   });
   warnings.forEach((warning) => ctx.io.warn(warning));
@@ -170,14 +181,22 @@ export function registerShipCommand(program: Command, context: ContextFactory): 
     .option('--quote <id>', 'book this quote (unexpired; the freight must be the quoted freight)')
     .option('--shipper <name|address>', `saved location or address: ${ADDRESS_SPEC_EXAMPLE}`)
     .option('--consignee <name|address>', 'saved location or address, as --shipper')
-    .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]; with --quote: default the quoted lines whole, and a -c line changes what it names', collect, [])
-    .option('--from <zip>', 'origin ZIP (the shipper\'s; fills an address without zip)')
-    .option('--to <zip>', 'destination ZIP (the consignee\'s)')
+    .option(
+      '-c, --component <spec>',
+      'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]; with --quote: default the quoted lines whole, and a -c line changes what it names',
+      collect,
+      [],
+    )
+    .option('--from <zip>', "origin ZIP (the shipper's; fills an address without zip)")
+    .option('--to <zip>', "destination ZIP (the consignee's)")
     .option('--pickup-date <date>', 'pickup date: YYYY-MM-DD or words (tomorrow, friday, +3); default the next business day (with --quote: the quoted one)')
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate; not with --quote)', collect, [])
     .option('--ref <refNumber>', 'your reference (PO number...), at most 64 characters')
     .option('--special-instructions <text>', 'printed on the BOL')
-    .option('--requote', 'book the freight of --quote on a new quote for the next pickup day (or --pickup-date), when the old one expired or its pickup day passed; the price difference is shown')
+    .option(
+      '--requote',
+      'book the freight of --quote on a new quote for the next pickup day (or --pickup-date), when the old one expired or its pickup day passed; the price difference is shown',
+    )
     .option('--book-again', 'book a quote that already has a booked shipment once more (refused otherwise, to prevent double bookings)')
     .option('--idempotency-key <key>', 'retry-safe booking: the same key and request return the first shipment instead of a second');
   addBookingCarrierFlags(ship)

@@ -92,11 +92,16 @@ Examples:
   addListFilters(shipment.command('list').description('list shipments, newest first, with their status'), SHIPMENT_STATUSES)
     .addHelpText(
       'after',
-      '\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --csv > shipments-2026-11-23.csv\n  $ shipper -q shipment list --status booked --to 10001 | shipper bol - -o bols/\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r \'.items[].orderNumber\'',
+      "\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --csv > shipments-2026-11-23.csv\n  $ shipper -q shipment list --status booked --to 10001 | shipper bol - -o bols/\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r '.items[].orderNumber'",
     )
     .action(async (options: ListFilterOptions, command: Command) => runShipmentList(context(command), options, explicitLimit(command, options)));
 
-  addCarrierFlags(shipment.command('update').argument('<shipment>', SHIPMENT_ARGUMENT).description('record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers (a reprinted BOL shows them)'))
+  addCarrierFlags(
+    shipment
+      .command('update')
+      .argument('<shipment>', SHIPMENT_ARGUMENT)
+      .description('record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers (a reprinted BOL shows them)'),
+  )
     .addHelpText(
       'after',
       '\nExamples:\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL',

@@ -20,7 +20,13 @@ export async function runTender(ctx: CommandContext, reference: string, options:
   warnings.forEach((warning) => ctx.io.warn(warning));
   if (ctx.io.options.json) return ctx.io.json(document);
   const file = await outputPath(options.output, document.fileName, Boolean(options.force));
-  await writeOutput(ctx.io, file, new TextEncoder().encode(document.content), `the ${document.format}${document.controlNumber ? ` (control number ${document.controlNumber})` : ''}`, Boolean(options.force));
+  await writeOutput(
+    ctx.io,
+    file,
+    new TextEncoder().encode(document.content),
+    `the ${document.format}${document.controlNumber ? ` (control number ${document.controlNumber})` : ''}`,
+    Boolean(options.force),
+  );
 }
 
 export function registerTenderCommand(program: Command, context: ContextFactory): void {

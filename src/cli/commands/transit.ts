@@ -72,7 +72,10 @@ export function parseZipList(text: string, name: string): ZipSource[] {
 export function resolveDestinations(values: string[], readText: (path: string) => string): ZipSource[] {
   const destinations: ZipSource[] = [];
   for (const value of values) {
-    const parts = value.split(',').map((part) => part.trim()).filter(Boolean);
+    const parts = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     if (parts.length > 0 && parts.every((part) => ZIP.test(part))) {
       destinations.push(...parts.map((zip) => ({ zip, source: '--to' })));
       continue;
@@ -193,7 +196,10 @@ export async function transitLanes(
   }
   // No destination is good: nothing to show, a plain rejection (exit 1), every one named.
   bad.sort((a, b) => indexOf(a) - indexOf(b));
-  throw constraintViolation(bad.map((destination) => ({ field: destination.field, message: describeBadDestination(destination) })), bad.length === 1 ? undefined : `none of the ${bad.length} destinations is a known ZIP code`);
+  throw constraintViolation(
+    bad.map((destination) => ({ field: destination.field, message: describeBadDestination(destination) })),
+    bad.length === 1 ? undefined : `none of the ${bad.length} destinations is a known ZIP code`,
+  );
 }
 
 const indexOf = (bad: BadDestination) => Number(/\[(\d+)\]/.exec(bad.field)![1]);
@@ -422,7 +428,12 @@ export function registerTransitCommands(program: Command, context: ContextFactor
     .option('--from <zip>', 'origin ZIP code')
     .option('--to <zip|file>', 'destination ZIP, comma-separated ZIPs, a file of ZIPs (one per line) or - for stdin; repeat for more', collect, [])
     .option('--pickup-date <date>', 'first pickup date: YYYY-MM-DD or words (tomorrow, friday, +3, 11/27); default the next business day')
-    .option('--days <n>', `show the next N pickup (business) days per lane, with the closed days between (1-${MAX_TRANSIT_PICKUP_DAYS}; at most ${MAX_TRANSIT_LANE_DAYS.toLocaleString('en-US')} lanes x days per request)`, parsePickupDays, 1)
+    .option(
+      '--days <n>',
+      `show the next N pickup (business) days per lane, with the closed days between (1-${MAX_TRANSIT_PICKUP_DAYS}; at most ${MAX_TRANSIT_LANE_DAYS.toLocaleString('en-US')} lanes x days per request)`,
+      parsePickupDays,
+      1,
+    )
     .option('--csv', 'CSV on stdout (one line per lane and day) for spreadsheets and scripts')
     .addHelpText(
       'after',

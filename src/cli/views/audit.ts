@@ -23,7 +23,10 @@ export function summarise(results: readonly AuditResult[]): AuditSummary {
     disputed: results.filter((result) => result.status === 'DISPUTED').length,
     unmatched: results.filter((result) => result.findings.some((finding) => finding.code === 'UNMATCHED')).length,
     // Each shipment's quote once, however many bills it has.
-    quotedInCents: [...new Map(results.flatMap((result) => (result.shipment ? [[result.shipment.id, result.shipment.quotedPriceInCents] as const] : []))).values()].reduce((sum, cents) => sum + cents, 0),
+    quotedInCents: [...new Map(results.flatMap((result) => (result.shipment ? [[result.shipment.id, result.shipment.quotedPriceInCents] as const] : []))).values()].reduce(
+      (sum, cents) => sum + cents,
+      0,
+    ),
     billedInCents: results.reduce((sum, result) => sum + result.billedInCents, 0),
     disputedInCents: results.reduce((sum, result) => sum + result.disputedInCents, 0),
   };
@@ -40,7 +43,13 @@ export function printAudit(io: IO, results: readonly AuditResult[]): void {
   const starts: number[] = [];
   for (const result of results) {
     starts.push(rows.length);
-    const bill = [billName(result.bill), result.bill.proNumber ?? '', result.shipment?.orderNumber ?? '-', result.quotedInCents === null ? '-' : formatCents(result.quotedInCents), formatCents(result.billedInCents)];
+    const bill = [
+      billName(result.bill),
+      result.bill.proNumber ?? '',
+      result.shipment?.orderNumber ?? '-',
+      result.quotedInCents === null ? '-' : formatCents(result.quotedInCents),
+      formatCents(result.billedInCents),
+    ];
     if (result.findings.length === 0) rows.push([...bill, io.color.green('OK'), '', 'as quoted']);
     result.findings.forEach((finding, index) => {
       rows.push([...(index === 0 ? bill : ['', '', '', '', '']), io.color.red(finding.code), formatCents(finding.amountInCents), finding.message]);
@@ -54,7 +63,22 @@ export function printAudit(io: IO, results: readonly AuditResult[]): void {
   io.out(io.table(fitted.head, fitted.rows, { ruleBefore: grouped ? starts.slice(1) : [], ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) }));
 }
 
-export const AUDIT_CSV_HEADER = ['file', 'line', 'invoiceNumber', 'proNumber', 'bolNumber', 'scac', 'orderNumber', 'shipmentId', 'matchedBy', 'quoted', 'billed', 'check', 'atStake', 'detail'];
+export const AUDIT_CSV_HEADER = [
+  'file',
+  'line',
+  'invoiceNumber',
+  'proNumber',
+  'bolNumber',
+  'scac',
+  'orderNumber',
+  'shipmentId',
+  'matchedBy',
+  'quoted',
+  'billed',
+  'check',
+  'atStake',
+  'detail',
+];
 
 const dollarsOf = (cents: number | null): number | null => (cents === null ? null : cents / 100);
 

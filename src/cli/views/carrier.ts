@@ -17,11 +17,16 @@ export function carrierDetailLines(shipment: Shipment): string[] {
   if (shipment.pickupWindow) lines.push(['Window', `ready ${shipment.pickupWindow.readyTime}, dock closes ${shipment.pickupWindow.closeTime} (local time at the origin)`]);
   if (shipment.declaredValue) lines.push(['Declared', `${formatCents(shipment.declaredValue.amountInCents)} per ${shipment.declaredValue.per === 'POUND' ? 'lb' : 'shipment'}`]);
   if (shipment.cod) {
-    lines.push(['COD', `${formatCents(shipment.cod.amountInCents)}, fee ${shipment.cod.feeTerms.toLowerCase()}${shipment.cod.customerCheckAcceptable ? ', customer check OK' : ''}`]);
+    lines.push([
+      'COD',
+      `${formatCents(shipment.cod.amountInCents)}, fee ${shipment.cod.feeTerms.toLowerCase()}${shipment.cod.customerCheckAcceptable ? ', customer check OK' : ''}`,
+    ]);
   }
   const boxes = [shipment.fob ? `FOB ${shipment.fob.toLowerCase()}` : null, shipment.masterBol ? 'master BOL' : null].filter(Boolean);
   if (boxes.length > 0) lines.push(['BOL boxes', boxes.join(' · ')]);
-  const trailer = [shipment.trailerNumber ? `trailer ${shipment.trailerNumber}` : null, shipment.sealNumbers.length > 0 ? `seals ${shipment.sealNumbers.join(', ')}` : null].filter(Boolean);
+  const trailer = [shipment.trailerNumber ? `trailer ${shipment.trailerNumber}` : null, shipment.sealNumbers.length > 0 ? `seals ${shipment.sealNumbers.join(', ')}` : null].filter(
+    Boolean,
+  );
   if (trailer.length > 0) lines.push(['Equipment', trailer.join(' · ')]);
   return lines.map(([label, text]) => `  ${label.padEnd(12)} ${text}`);
 }

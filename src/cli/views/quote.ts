@@ -13,14 +13,19 @@ export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): vo
   const originZone = zips.lookup(quote.origin.postalCode)?.timeZone;
   const expired = Date.parse(quote.quoteExpirationTime) <= now.getTime();
   io.out(`${c.bold('Quote')} ${quote.id}`);
-  io.field(`  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`, 12);
+  io.field(
+    `  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`,
+    12,
+  );
   io.out(`  Pickup    ${formatDate(quote.pickupDate)}`);
   io.out(
     quote.transitDays === null
       ? `  Transit   ${c.yellow('no coverage')} (no transit days or ETA on this lane)`
       : `  Transit   ${plural(quote.transitDays, 'business day')} · ETA ${formatInstant(quote.estimatedDeliveryDate!, timeZone)}`,
   );
-  io.out(`  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`);
+  io.out(
+    `  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`,
+  );
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED');
   if (booked.length > 0) io.out(`  Status    ${c.bold('booked')} as ${booked.map((booking) => `${booking.orderNumber} (${booking.shipmentId})`).join(', ')}`);
   else if (quote.status) io.out(`  Status    ${quoteStatusText(quote, now, originZone)}`);
@@ -155,7 +160,10 @@ export function quoteCsvRow(quote: Quote, zips: ZipLookup): CsvCell[] {
     id: quote.id,
     createdAt: quote.createdAt,
     status: quote.status ?? null,
-    bookedAs: (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber).join('|'),
+    bookedAs: (quote.bookings ?? [])
+      .filter((booking) => booking.status === 'BOOKED')
+      .map((booking) => booking.orderNumber)
+      .join('|'),
     originPostalCode: quote.origin.postalCode,
     originCity: quote.origin.city,
     originState: quote.origin.state,

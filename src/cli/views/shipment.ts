@@ -63,7 +63,9 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
 }
 
 export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup): void {
-  const etas = shipments.map((shipment) => (shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-'));
+  const etas = shipments.map((shipment) =>
+    shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-',
+  );
   const etaDays = etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, ''));
   const cancelled = (shipment: Shipment) => shipment.status === 'CANCELLED';
   const rows = shipments.map((shipment, index) => [

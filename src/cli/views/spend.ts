@@ -18,14 +18,27 @@ export function printSpend(io: IO, report: SpendReport): void {
   const rows = [...report.rows.map(cells), cells(report.total).map((cell) => io.color.bold(cell))];
   // The group (a lane can be long) gives way first, then bills and weight leave; amounts never shrink.
   io.out(
-    io.fittedTable([GROUP_TITLES[report.by], 'Shipments', 'Weight (lb)', 'Quoted', 'Bills', 'Billed', 'Disputed'], rows, [{ shrink: [0], min: 20 }, { drop: 4 }, { drop: 2 }, { shrink: [0], min: 10 }], {
-      ruleBefore: [rows.length - 1],
-    }),
+    io.fittedTable(
+      [GROUP_TITLES[report.by], 'Shipments', 'Weight (lb)', 'Quoted', 'Bills', 'Billed', 'Disputed'],
+      rows,
+      [{ shrink: [0], min: 20 }, { drop: 4 }, { drop: 2 }, { shrink: [0], min: 10 }],
+      {
+        ruleBefore: [rows.length - 1],
+      },
+    ),
   );
 }
 
 export const SPEND_CSV_HEADER = ['group', 'shipments', 'poundsWeight', 'quoted', 'bills', 'billed', 'disputed'];
 
 export function spendCsvRows(report: SpendReport): CsvCell[][] {
-  return [...report.rows, report.total].map((row) => [row.group, row.shipments, row.poundsWeight, row.quotedInCents / 100, row.bills, row.billedInCents / 100, row.disputedInCents / 100]);
+  return [...report.rows, report.total].map((row) => [
+    row.group,
+    row.shipments,
+    row.poundsWeight,
+    row.quotedInCents / 100,
+    row.bills,
+    row.billedInCents / 100,
+    row.disputedInCents / 100,
+  ]);
 }

@@ -32,7 +32,10 @@ export function parseDimensions(value: string): { length: number; width: number;
 
 /** "1,200", "1200 lb" -> 1200; anything else is passed on for the schema to name. */
 export function readNumber(value: string): number | string {
-  const text = value.trim().replace(/,/g, '').replace(/\s*(lbs?|pounds?|in|inches)\.?$/i, '');
+  const text = value
+    .trim()
+    .replace(/,/g, '')
+    .replace(/\s*(lbs?|pounds?|in|inches)\.?$/i, '');
   return text !== '' && Number.isFinite(Number(text)) ? Number(text) : value.trim();
 }
 
@@ -62,4 +65,3 @@ export function addressStateProblem(value: string, place: ZipPlaceName, role: st
   const [violation] = checkAddressAgainstZip({ state: value }, place, role).violations;
   return violation ? `${violation.message} (${violation.field})` : true;
 }
-

@@ -38,7 +38,10 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
   const consignee = await askAddress(deps, 'consignee', quote.destination);
   // The carrier's part is asked only when wanted: most bookings print it on the BOL later, or never.
   const carrier = (await prompter.confirm({ message: 'Add carrier details (carrier, PRO, freight terms, pickup window, COD, hazardous materials)?', default: false }))
-    ? await askCarrierDetails({ prompter, locations: deps.locations, carriers: deps.carriers ?? {}, zips: deps.zips, info: (line) => io.info(io.color.bold(line)) }, orderComponents)
+    ? await askCarrierDetails(
+        { prompter, locations: deps.locations, carriers: deps.carriers ?? {}, zips: deps.zips, info: (line) => io.info(io.color.bold(line)) },
+        orderComponents,
+      )
     : { fields: {}, components: orderComponents };
 
   const { data: shipment, warnings } = await deps.api.createShipment({
@@ -62,8 +65,13 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
   const c = io.color;
   io.out('');
   io.out(`${c.bold.green('Booked')} ${c.bold(shipment.orderNumber)}  BOL ${shipment.bolNumber}  (shipment ${shipment.id})`);
-  if (shipment.carrier || shipment.proNumber) io.out(`  Carrier ${[shipment.carrier ? `${shipment.carrier.name} (${shipment.carrier.scac})` : null, shipment.proNumber ? `PRO ${shipment.proNumber}` : null].filter(Boolean).join(' · ')}`);
-  io.out(`  Pickup ${formatDate(shipment.pickupDate)}${shipment.estimatedDeliveryDate ? ` · ETA ${formatInstant(shipment.estimatedDeliveryDate, deps.zips.lookup(shipment.consignee.postalCode)?.timeZone)}` : ''}`);
+  if (shipment.carrier || shipment.proNumber)
+    io.out(
+      `  Carrier ${[shipment.carrier ? `${shipment.carrier.name} (${shipment.carrier.scac})` : null, shipment.proNumber ? `PRO ${shipment.proNumber}` : null].filter(Boolean).join(' · ')}`,
+    );
+  io.out(
+    `  Pickup ${formatDate(shipment.pickupDate)}${shipment.estimatedDeliveryDate ? ` · ETA ${formatInstant(shipment.estimatedDeliveryDate, deps.zips.lookup(shipment.consignee.postalCode)?.timeZone)}` : ''}`,
+  );
   return shipment;
 }
 
@@ -88,18 +96,12 @@ async function askAddress(deps: WizardDeps, role: 'shipper' | 'consignee', place
     io.info(io.color.bold(`${label} (${place.city}, ${place.state} ${place.postalCode})`));
   }
   const ask = (field: keyof typeof addressSchema.shape, message: string, preset?: string) =>
-    prompter
-      .input({ message: `${label}: ${message}`, default: preset, validate: (value) => addressFieldProblem(field, value, role) })
-      .then((value) => value.trim());
+    prompter.input({ message: `${label}: ${message}`, default: preset, validate: (value) => addressFieldProblem(field, value, role) }).then((value) => value.trim());
   const name = await ask('name', 'company name');
   const street1 = await ask('street1', 'street');
   const street2 = await ask('street2', 'street line 2 (optional)');
   const city = await ask('city', 'city', place.city);
-  const state = (
-    await prompter.input({ message: `${label}: state`, default: place.state, validate: (value) => addressStateProblem(value, place, role) })
-  )
-    .trim()
-    .toUpperCase();
+  const state = (await prompter.input({ message: `${label}: state`, default: place.state, validate: (value) => addressStateProblem(value, place, role) })).trim().toUpperCase();
   const contactName = await ask('contactName', 'contact name (optional)');
   const phone = await ask('phone', 'phone (optional)');
   const address = addressSchema.parse({
@@ -152,15 +154,15 @@ export async function askAndPrintBol(deps: WizardDeps, shipment: Shipment): Prom
     template = templates[0]!.name;
   }
   const answer = (
-      await prompter.input({
-        message: 'Save the PDF as',
-        default: `BOL-${shipment.orderNumber}.pdf`,
-        validate: (value) => {
-          if (value.trim() === '') return 'a file name is needed';
-          return deps.fileExists(deps.resolvePath(value.trim())) ? `${value.trim()} already exists; choose another name` : true;
-        },
-      })
-    ).trim();
+    await prompter.input({
+      message: 'Save the PDF as',
+      default: `BOL-${shipment.orderNumber}.pdf`,
+      validate: (value) => {
+        if (value.trim() === '') return 'a file name is needed';
+        return deps.fileExists(deps.resolvePath(value.trim())) ? `${value.trim()} already exists; choose another name` : true;
+      },
+    })
+  ).trim();
   const file = deps.resolvePath(answer);
   try {
     const { data: pdf } = await api.renderBol(shipment.id, { template });

@@ -68,10 +68,14 @@ const AMOUNT = codSchema.shape.amountInCents;
 export async function askCarrierDetails(deps: CarrierStepDeps, components: ReadonlyArray<Record<string, unknown>>): Promise<CarrierAnswers> {
   const { prompter, carriers } = deps;
   const fields: Record<string, unknown> = {};
-  const ask = (message: string, validate: (value: string) => Validation, preset?: string) =>
-    prompter.input({ message, validate, default: preset }).then((value) => value.trim());
+  const ask = (message: string, validate: (value: string) => Validation, preset?: string) => prompter.input({ message, validate, default: preset }).then((value) => value.trim());
 
-  const scac = (await ask('Carrier SCAC, e.g. ODFL (Enter to skip)', optional((value) => schemaProblem(carrierSchema.shape.scac, value, 'carrier.scac')))).toUpperCase();
+  const scac = (
+    await ask(
+      'Carrier SCAC, e.g. ODFL (Enter to skip)',
+      optional((value) => schemaProblem(carrierSchema.shape.scac, value, 'carrier.scac')),
+    )
+  ).toUpperCase();
   if (scac) {
     const name = await ask('Carrier name', (value) => schemaProblem(carrierSchema.shape.name, value, 'carrier.name'), carriers[scac]?.name ?? scac);
     fields.carrier = { name, scac };
@@ -91,16 +95,25 @@ export async function askCarrierDetails(deps: CarrierStepDeps, components: Reado
   });
   if (terms !== 'PREPAID') fields.freightChargeTerms = { terms, ...(terms === 'THIRD_PARTY' ? { billTo: await askBillTo(deps) } : {}) };
 
-  const readyTime = await ask('Freight ready at, HH:MM local time (Enter to skip the pickup window)', optional((value) => schemaProblem(localTimeSchema, value, 'pickupWindow.readyTime')));
+  const readyTime = await ask(
+    'Freight ready at, HH:MM local time (Enter to skip the pickup window)',
+    optional((value) => schemaProblem(localTimeSchema, value, 'pickupWindow.readyTime')),
+  );
   if (readyTime) {
     const closeTime = await ask('Dock closes at, HH:MM', (value) => schemaProblem(pickupWindowSchema, { readyTime, closeTime: value.trim() }, 'pickupWindow'));
     fields.pickupWindow = { readyTime, closeTime };
   }
 
-  const declared = await ask('Declared value in dollars, per shipment (Enter to skip)', optional((value) => dollarsProblem(value, 'declaredValue.amountInCents', AMOUNT)));
+  const declared = await ask(
+    'Declared value in dollars, per shipment (Enter to skip)',
+    optional((value) => dollarsProblem(value, 'declaredValue.amountInCents', AMOUNT)),
+  );
   if (declared) fields.declaredValue = { amountInCents: (parseDollars(declared) as { cents: number }).cents, per: 'SHIPMENT' };
 
-  const cod = await ask('COD amount in dollars (Enter for no COD)', optional((value) => dollarsProblem(value, 'cod.amountInCents', AMOUNT)));
+  const cod = await ask(
+    'COD amount in dollars (Enter for no COD)',
+    optional((value) => dollarsProblem(value, 'cod.amountInCents', AMOUNT)),
+  );
   if (cod) {
     const feeTerms = await prompter.select<'COLLECT' | 'PREPAID'>({
       message: 'COD fee paid by',
@@ -129,7 +142,9 @@ export async function askCarrierDetails(deps: CarrierStepDeps, components: Reado
   const withHazmat = await askHazmat(deps, components);
   if (withHazmat.some((component) => component.hazmat)) {
     fields.emergencyContactPhone = await ask('Emergency response phone, 24 hours (49 CFR 172.604)', (value) =>
-      value.trim() === '' ? 'an emergency response telephone number is required with hazardous lines (emergencyContactPhone)' : schemaProblem(contactPhoneSchema, value, 'emergencyContactPhone'),
+      value.trim() === ''
+        ? 'an emergency response telephone number is required with hazardous lines (emergencyContactPhone)'
+        : schemaProblem(contactPhoneSchema, value, 'emergencyContactPhone'),
     );
   }
   return { fields, components: withHazmat };

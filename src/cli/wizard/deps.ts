@@ -54,4 +54,3 @@ export interface WizardResult {
   shipment?: Shipment;
   bolFile?: string;
 }
-

@@ -50,9 +50,8 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
 
   const shipment = await afterInterrupt(`cancelled; quote ${quote.id} is saved, nothing was booked`, () => askAndBook(deps, quote, orderComponents));
   if (!shipment) return { quote };
-  const bolFile = await afterInterrupt(
-    `cancelled; shipment ${shipment.orderNumber} is booked (${shipment.id}); print its BOL with: shipper bol ${shipment.id}`,
-    () => askAndPrintBol(deps, shipment),
+  const bolFile = await afterInterrupt(`cancelled; shipment ${shipment.orderNumber} is booked (${shipment.id}); print its BOL with: shipper bol ${shipment.id}`, () =>
+    askAndPrintBol(deps, shipment),
   );
   return bolFile ? { quote, shipment, bolFile } : { quote, shipment };
 }
@@ -120,7 +119,11 @@ async function checkPickup(deps: WizardDeps, origin: ZipPlace, destination: ZipP
     if (day < today) return { ok: false, date: day, message: `${day} is in the past (today is ${today} at the origin) (pickupDate)` };
     const reason = businessDayReason(day, DEFAULT_CARRIER_HOLIDAYS);
     if (reason) {
-      return { ok: false, date: day, message: `${formatDate(day)} is ${reason}: carriers do not pick up; next pickup ${formatDate(nextBusinessDay(day, DEFAULT_CARRIER_HOLIDAYS))} (pickupDate)` };
+      return {
+        ok: false,
+        date: day,
+        message: `${formatDate(day)} is ${reason}: carriers do not pick up; next pickup ${formatDate(nextBusinessDay(day, DEFAULT_CARRIER_HOLIDAYS))} (pickupDate)`,
+      };
     }
     return { ok: true, date: day };
   }
@@ -194,7 +197,9 @@ async function askComponent(deps: WizardDeps, index: number): Promise<Record<str
   io.info(io.color.bold(`${line} of freight`));
   const number = (field: string) => (value: string) => componentFieldProblem(field, readNumber(value), index);
   const palletCount = Number(readNumber(await prompter.input({ message: `${line}: pallets (handling units)`, default: '1', validate: number('palletCount') })));
-  const poundsWeight = Number(readNumber(await prompter.input({ message: `${line}: total weight of the ${plural(palletCount, 'pallet')} (lb)`, validate: number('poundsWeight') })));
+  const poundsWeight = Number(
+    readNumber(await prompter.input({ message: `${line}: total weight of the ${plural(palletCount, 'pallet')} (lb)`, validate: number('poundsWeight') })),
+  );
   const dimensions = parseDimensions(
     await prompter.input({
       message: `${line}: dimensions of one pallet, L x W x H (in)`,
@@ -232,4 +237,3 @@ async function askComponent(deps: WizardDeps, index: number): Promise<Record<str
     ...(pieces ? { pieceCount: Number(readNumber(pieces)) } : {}),
   };
 }
-

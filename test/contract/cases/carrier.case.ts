@@ -149,7 +149,12 @@ const contract: ContractCase = (target) => {
       expect(first.contentType).toBe('application/edi-x12');
       expect(second.controlNumber).toBeGreaterThan(first.controlNumber!);
       // Read back with node-x12 (strict: envelope counts and control numbers), as the carrier would.
-      const tender = parseX12(first.content, { interchangeControlNumber: first.controlNumber!, groupControlNumber: first.controlNumber!, transactionSet: '204', functionalId: 'SM' });
+      const tender = parseX12(first.content, {
+        interchangeControlNumber: first.controlNumber!,
+        groupControlNumber: first.controlNumber!,
+        transactionSet: '204',
+        functionalId: 'SM',
+      });
       expect([tender.isa[5]!.trim(), tender.isa[7]!.trim(), tender.gs[1], tender.gs[2]]).toEqual(['ACMESHIP', 'ODFL', 'ACMESHIP', 'ODFL']);
       const b2 = find(tender.body, 'B2');
       expect([el(b2, 2), el(b2, 4), el(b2, 6)]).toEqual(['ODFL', shipment.bolNumber, 'CC']);
@@ -169,7 +174,12 @@ const contract: ContractCase = (target) => {
       });
       const bill = (await api.createTender(shipment.id, { format: 'x12-211' })).data;
       expect(bill.controlNumber).toBeGreaterThan(second.controlNumber!);
-      const billOfLading = parseX12(bill.content, { interchangeControlNumber: bill.controlNumber!, groupControlNumber: bill.controlNumber!, transactionSet: '211', functionalId: 'BL' });
+      const billOfLading = parseX12(bill.content, {
+        interchangeControlNumber: bill.controlNumber!,
+        groupControlNumber: bill.controlNumber!,
+        transactionSet: '211',
+        functionalId: 'BL',
+      });
       expect(groupsStartingAt(billOfLading.body, 'AT1')).toHaveLength(shipment.orderComponents.length);
       const ebol = (await api.createTender(shipment.id, { format: 'ebol' })).data;
       expect(ebol.contentType).toBe('application/json');

@@ -27,8 +27,17 @@ const contract: ContractCase = (target) => {
       const run = `${mode}-${Date.now()}`;
       const items = [
         { request: shipmentRequest({ refNumber: 'BATCH-1' }), idempotencyKey: `${run}-1` },
-        { request: shipmentRequest({ refNumber: 'BATCH-2', orderComponents: [{ palletCount: 0, poundsWeight: 10, dimensions: { length: 48, width: 40, height: 48 }, freightClass: '70' }] }), idempotencyKey: `${run}-2` },
-        { request: shipmentRequest({ refNumber: 'BATCH-3', consignee: { name: 'Nowhere', street1: '1 Main St', city: 'X', state: 'NY', postalCode: '00000' } }), idempotencyKey: `${run}-3` },
+        {
+          request: shipmentRequest({
+            refNumber: 'BATCH-2',
+            orderComponents: [{ palletCount: 0, poundsWeight: 10, dimensions: { length: 48, width: 40, height: 48 }, freightClass: '70' }],
+          }),
+          idempotencyKey: `${run}-2`,
+        },
+        {
+          request: shipmentRequest({ refNumber: 'BATCH-3', consignee: { name: 'Nowhere', street1: '1 Main St', city: 'X', state: 'NY', postalCode: '00000' } }),
+          idempotencyKey: `${run}-3`,
+        },
         { request: shipmentRequest({ refNumber: 'BATCH-4' }), idempotencyKey: `${run}-4` },
       ];
       const first = (await api.createShipments({ items })).data.items;
@@ -57,7 +66,8 @@ const contract: ContractCase = (target) => {
     it('prices a batch for --dry-run without booking anything', async () => {
       const { api } = target();
       const before = (await api.listShipments({ limit: 500 })).data.items.length;
-      const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest({ refNumber: 'DRY-1' }) }, { request: shipmentRequest({ orderComponents: [] }) }] })).data.items;
+      const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest({ refNumber: 'DRY-1' }) }, { request: shipmentRequest({ orderComponents: [] }) }] })).data
+        .items;
       expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
       expect(outcomes[1]!.ok).toBe(false);
       expect((await api.listShipments({ limit: 500 })).data.items.length).toBe(before);

@@ -14,9 +14,13 @@ const orderSerial = (orderNumber: string) => Number(orderNumber.slice(3));
 const contract: ContractCase = (target) => {
   describe('booking integrity', () => {
     it('classes 1,000 lb on one 48x48x50 pallet (exactly 15 pcf) as 70 and shows 15 pcf', async () => {
-      const { data: quote } = await target().api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 1000, dimensions: { length: 48, width: 48, height: 50 } }] }));
+      const { data: quote } = await target().api.createQuote(
+        quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 1000, dimensions: { length: 48, width: 48, height: 50 } }] }),
+      );
       expect(quote.orderComponents[0]).toMatchObject({ densityPcf: 15, freightClass: '70' });
-      const { data: below } = await target().api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 999.9, dimensions: { length: 48, width: 48, height: 50 } }] }));
+      const { data: below } = await target().api.createQuote(
+        quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 999.9, dimensions: { length: 48, width: 48, height: 50 } }] }),
+      );
       expect(below.orderComponents[0]).toMatchObject({ densityPcf: 14.99, freightClass: '85' });
     });
 
@@ -94,11 +98,12 @@ const contract: ContractCase = (target) => {
     it('refuses a state that contradicts the ZIP, warns about another city, accepts both states of a ZIP on a state line', async () => {
       const { api } = target();
       const problem = await expectProblem(api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Chicago', state: 'IL' } })), 400);
-      expect(problem.violations).toEqual([
-        { field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' },
-      ]);
+      expect(problem.violations).toEqual([{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);
       const otherCity = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Manhattan' } }));
-      expect(otherCity.warnings).toEqual(['Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)', DOCUMENTATION_PREFIX_WARNING]);
+      expect(otherCity.warnings).toEqual([
+        'Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
+        DOCUMENTATION_PREFIX_WARNING,
+      ]);
       // Spelling variants of the same city are no warning: "St. Louis" is "Saint Louis".
       const spelled = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'St. Louis', state: 'mo', postalCode: '63101' } }));
       expect(spelled.warnings).toEqual([DOCUMENTATION_PREFIX_WARNING]);
@@ -109,13 +114,17 @@ const contract: ContractCase = (target) => {
       }
       await expectProblem(api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Texhoma', state: 'NM', postalCode: '73949' } })), 400);
       // The third party billed is an address on the BOL and the invoice too.
-      const billTo = (address: Record<string, string>) => shipmentRequest({ freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { ...SHIPPER, name: 'Acme Payables', ...address } } } as never);
+      const billTo = (address: Record<string, string>) =>
+        shipmentRequest({ freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { ...SHIPPER, name: 'Acme Payables', ...address } } } as never);
       const wrongBillTo = await expectProblem(api.createShipment(billTo({ city: 'Chicago', state: 'IL', postalCode: '10001' })), 400);
       expect(wrongBillTo.violations).toEqual([
         { field: 'freightChargeTerms.billTo.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' },
       ]);
       const otherBillToCity = await api.createShipment(billTo({ city: 'Brooklyn', state: 'NY', postalCode: '10001' }));
-      expect(otherBillToCity.warnings).toEqual(['Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (freightChargeTerms.billTo.city)', DOCUMENTATION_PREFIX_WARNING]);
+      expect(otherBillToCity.warnings).toEqual([
+        'Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (freightChargeTerms.billTo.city)',
+        DOCUMENTATION_PREFIX_WARNING,
+      ]);
     });
 
     it('checks addresses in batches and previews item by item', async () => {

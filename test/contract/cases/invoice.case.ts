@@ -7,7 +7,9 @@ const contract: ContractCase = (target) => {
   describe('invoices', () => {
     it('answers the invoice: lines adding up to the booked price, numbered after the order', async () => {
       const { api } = target();
-      const { data: shipment } = await api.createShipment(shipmentRequest({ refNumber: 'PO-INV-1', accessorials: ['LIFTGATE_DELIVERY'], freightChargeTerms: { terms: 'COLLECT' } }));
+      const { data: shipment } = await api.createShipment(
+        shipmentRequest({ refNumber: 'PO-INV-1', accessorials: ['LIFTGATE_DELIVERY'], freightChargeTerms: { terms: 'COLLECT' } }),
+      );
       const { data: invoice, warnings } = await api.getInvoice(shipment.id);
       expect(warnings).toEqual([]);
       expect(invoice).toMatchObject({

@@ -68,10 +68,7 @@ const contract: ContractCase = (target) => {
     });
 
     it('refuses freightClass as input and requires the freight fields', async () => {
-      const problem = await expectProblem(
-        target().api.createQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, freightClass: '70' }, { description: 'no freight' }] })),
-        400,
-      );
+      const problem = await expectProblem(target().api.createQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, freightClass: '70' }, { description: 'no freight' }] })), 400);
       expect(fields(problem)).toEqual(
         expect.arrayContaining(['orderComponents[0].freightClass', 'orderComponents[1].palletCount', 'orderComponents[1].poundsWeight', 'orderComponents[1].dimensions']),
       );

@@ -59,7 +59,10 @@ const contract: ContractCase = (target) => {
       const serial = Number(booked.orderNumber.slice(3));
       for (const typed of [booked.orderNumber, booked.orderNumber.toLowerCase(), `SO${serial}`, `so-${String(serial).padStart(9, '0')}`, ` ${booked.orderNumber} `]) {
         const { data: page } = await api.listShipments({ orderNumber: typed });
-        expect(page.items.map((shipment) => shipment.id), typed).toEqual([booked.id]);
+        expect(
+          page.items.map((shipment) => shipment.id),
+          typed,
+        ).toEqual([booked.id]);
       }
       // With another filter that the shipment does not pass: nothing.
       expect((await api.listShipments({ orderNumber: booked.orderNumber, status: 'CANCELLED' })).data.items).toEqual([]);
@@ -82,14 +85,18 @@ const contract: ContractCase = (target) => {
     });
 
     it('refuses an expired quote with 409', async () => {
-      const { data: old } = await target().pastApi(8 * 24 * 3600 * 1000).createQuote(quoteRequest());
+      const { data: old } = await target()
+        .pastApi(8 * 24 * 3600 * 1000)
+        .createQuote(quoteRequest());
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
       expect(problem.detail).toMatch(/expired/);
     });
 
     it('refuses with 409 a quote still valid whose pickup day has passed, names the way out, and answers it EXPIRED', async () => {
       // Made last Wednesday afternoon for Thursday: valid for a week, its pickup day gone by Monday.
-      const { data: old } = await target().pastApi(5 * 24 * 3600 * 1000 - 3 * 3600 * 1000).createQuote(quoteRequest());
+      const { data: old } = await target()
+        .pastApi(5 * 24 * 3600 * 1000 - 3 * 3600 * 1000)
+        .createQuote(quoteRequest());
       expect(old.pickupDate).toBe('2026-11-19');
       expect(Date.parse(old.quoteExpirationTime)).toBeGreaterThan(Date.parse(CONTRACT_NOW));
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
@@ -104,7 +111,11 @@ const contract: ContractCase = (target) => {
     it('refuses freightClass on a shipment and reports shipper, consignee and component fields together', async () => {
       const problem = await expectProblem(
         target().api.createShipment(
-          shipmentRequest({ shipper: { name: '' }, consignee: { ...shipmentRequest().consignee, state: 'New York' }, orderComponents: [{ ...COMPONENT, freightClass: '85', pieceCount: 1.5 }] }),
+          shipmentRequest({
+            shipper: { name: '' },
+            consignee: { ...shipmentRequest().consignee, state: 'New York' },
+            orderComponents: [{ ...COMPONENT, freightClass: '85', pieceCount: 1.5 }],
+          }),
         ),
         400,
       );
