@@ -359,3 +359,28 @@ describe('LocalApi.listShipments by order number', () => {
     expect((await after.listShipments({ orderNumber: next.orderNumber })).data.items.map((shipment) => shipment.id)).toEqual([next.id]);
   });
 });
+
+describe('a reference many shipments carry', () => {
+  const warningOf = (warnings: string[]) => warnings.find((warning) => warning.startsWith('refNumber STOCK'));
+
+  it('names the three newest active holders, then "and others" only when there are more', async () => {
+    const { api } = apiAt(store.dir);
+    const booked: string[] = [];
+    for (let index = 0; index < 3; index++) booked.push((await api.createShipment(shipmentRequest({ refNumber: 'STOCK' }))).data.orderNumber);
+    // Exactly three active: all named, no "others".
+    const fourth = await api.createShipment(shipmentRequest({ refNumber: 'STOCK' }));
+    expect(warningOf(fourth.warnings)).toBe(`refNumber STOCK is already booked as ${booked.join(', ')}; this is another shipment with the same reference`);
+    booked.push(fourth.data.orderNumber);
+    // Four active: the three newest, and others.
+    const fifth = await api.createShipment(shipmentRequest({ refNumber: 'STOCK' }));
+    expect(warningOf(fifth.warnings)).toBe(`refNumber STOCK is already booked as ${booked.slice(1).join(', ')} and others; this is another shipment with the same reference`);
+    // The newest cancelled: the active ones before them are named instead.
+    await api.cancelShipment(fifth.data.id);
+    await api.cancelShipment(fourth.data.id);
+    const sixth = await api.createShipment(shipmentRequest({ refNumber: 'STOCK' }));
+    expect(warningOf(sixth.warnings)).toBe(`refNumber STOCK is already booked as ${booked.slice(0, 3).join(', ')}; this is another shipment with the same reference`);
+    // Refused when asked, naming the same.
+    const refused = await problemOf(api.createShipment({ ...shipmentRequest({ refNumber: 'STOCK' }), duplicateRefNumber: 'REFUSE' }));
+    expect(refused.problem.detail).toBe(`refNumber STOCK is already booked as ${[...booked.slice(1, 3), sixth.data.orderNumber].join(', ')} and others`);
+  });
+});

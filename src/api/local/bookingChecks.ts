@@ -25,6 +25,9 @@ export interface BookingCheckDeps {
   now: () => Date;
 }
 
+/** How many shipments holding a reference a conflict or warning names (the newest). */
+const NAMED_HOLDERS = 3;
+
 export type Checked = { ok: true; request: ShipmentRequest; warnings: string[] } | { ok: false; problem: ProblemDetail };
 
 export class BookingChecks {
@@ -48,10 +51,12 @@ export class BookingChecks {
   async checkReference(request: ShipmentRequest, warnings: string[], batchReferences: Map<string, number>): Promise<void> {
     const { refNumber, duplicateRefNumber } = request;
     if (!refNumber) return;
-    const active = (await this.deps.indexes.shipmentsWithReference(refNumber)).filter((shipment) => shipment.status === 'BOOKED');
+    // Three are named, a fourth says there are more.
+    const found = await this.deps.indexes.activeWithReference(refNumber, NAMED_HOLDERS + 1);
+    const named = found.slice(0, NAMED_HOLDERS).map((shipment) => shipment.orderNumber).sort();
     const earlier = batchReferences.get(normalisedReference(refNumber));
-    if (active.length === 0 && earlier === undefined) return;
-    const holders = [...active.map((shipment) => shipment.orderNumber), ...(earlier !== undefined ? [`item ${earlier + 1} of this batch`] : [])].join(', ');
+    if (named.length === 0 && earlier === undefined) return;
+    const holders = [...named, ...(earlier !== undefined ? [`item ${earlier + 1} of this batch`] : [])].join(', ') + (found.length > NAMED_HOLDERS ? ' and others' : '');
     if (duplicateRefNumber === 'REFUSE') {
       throw conflict(`refNumber ${refNumber} is already booked as ${holders}`, [{ field: 'refNumber', message: `${refNumber} is already booked as ${holders}` }]);
     }

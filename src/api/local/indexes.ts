@@ -15,6 +15,9 @@ const quoteBookingsSchema = z.object({ quoteId: z.string(), shipments: z.array(e
 const referenceSchema = z.object({ refNumber: z.string(), shipments: z.array(entrySchema) });
 type Entry = z.infer<typeof entrySchema>;
 
+/** Shipment files read at once while looking for the active holders of a reference. */
+const READ_AHEAD = 8;
+
 export interface IndexedShipment {
   id: string;
   orderNumber: string;
@@ -44,10 +47,20 @@ export class ShipmentIndexes {
     return (index?.shipments ?? []).map((entry) => entry.id);
   }
 
-  /** The shipments that carry this reference, as they are now. */
-  async shipmentsWithReference(refNumber: string): Promise<IndexedShipment[]> {
+  /**
+   * The active (BOOKED) shipments that carry this reference, newest first, `most` at the most: a
+   * reference used for everything ("STOCK") has thousands, and a booking needs only a few to
+   * name, so it reads a few shipment files, not all of them.
+   */
+  async activeWithReference(refNumber: string, most: number): Promise<IndexedShipment[]> {
     const index = await this.store.get('references', referenceId(refNumber), referenceSchema);
-    return this.current(index?.shipments ?? []);
+    const entries = [...(index?.shipments ?? [])].reverse();
+    const active: IndexedShipment[] = [];
+    for (let start = 0; start < entries.length && active.length < most; start += READ_AHEAD) {
+      const shipments = await this.current(entries.slice(start, start + READ_AHEAD));
+      active.push(...shipments.filter((shipment) => shipment.status === 'BOOKED'));
+    }
+    return active.slice(0, most);
   }
 
   /** Adds bookings to the indexes: one write per quote and per reference touched. Runs under the shipments lock. */
