@@ -53,7 +53,10 @@ export class BookingChecks {
     if (!refNumber) return;
     // Three are named, a fourth says there are more.
     const found = await this.deps.indexes.activeWithReference(refNumber, NAMED_HOLDERS + 1);
-    const named = found.slice(0, NAMED_HOLDERS).map((shipment) => shipment.orderNumber).sort();
+    const named = found
+      .slice(0, NAMED_HOLDERS)
+      .map((shipment) => shipment.orderNumber)
+      .sort();
     const earlier = batchReferences.get(normalisedReference(refNumber));
     if (named.length === 0 && earlier === undefined) return;
     const holders = [...named, ...(earlier !== undefined ? [`item ${earlier + 1} of this batch`] : [])].join(', ') + (found.length > NAMED_HOLDERS ? ' and others' : '');
