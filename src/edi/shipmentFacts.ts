@@ -149,37 +149,8 @@ export const X12_PACKAGING_CODES: Record<PackagingKind, string> = {
   tube: 'TBE',
 };
 
-/** eBOL 2.1 Packaging_Types / Handling_Unit_Types (note: pallet is PAT there, PAL is a pail). */
-export const EBOL_PACKAGING_CODES: Record<PackagingKind, string> = {
-  bag: 'BAG',
-  bale: 'BAL',
-  barrel: 'BBL',
-  bin: 'BIN',
-  box: 'BOX',
-  bucket: 'BXT',
-  bundle: 'BDL',
-  can: 'CAN',
-  carton: 'CTN',
-  case: 'CAS',
-  coil: 'COL',
-  container: 'CNT',
-  crate: 'CRT',
-  cylinder: 'CYL',
-  drum: 'DRM',
-  jar: 'JAR',
-  kit: 'KIT',
-  loose: 'LSE',
-  package: 'PKG',
-  pail: 'PAL',
-  pallet: 'PAT',
-  piece: 'PCS',
-  rack: 'RCK',
-  reel: 'REL',
-  roll: 'ROL',
-  skid: 'SKD',
-  tote: 'TBN',
-  tube: 'TBE',
-};
+/** eBOL 2.1 Packaging_Types / Handling_Unit_Types: X12's codes but for the pallet, PAT there (PAL is a pail in both). */
+export const EBOL_PACKAGING_CODES: Record<PackagingKind, string> = { ...X12_PACKAGING_CODES, pallet: 'PAT' };
 
 // ---------------------------------------------------------------------------------------------
 
