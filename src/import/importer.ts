@@ -19,6 +19,7 @@ import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
 import { RejectFile, rejectFileBom } from './rejectFile.js';
 import type { CsvHeader } from './columns.js';
+import { DigestTable } from './digestTable.js';
 import { locateViolations } from './locate.js';
 import type { CsvViolation, CsvWarning, RowGroup } from './rows.js';
 import { groupKeyOf, groupRows, prepareShipment, type LocationResolver, type PreparedShipment } from './shipmentRows.js';
@@ -147,12 +148,12 @@ interface ScanState {
   rejects: RejectFile | undefined;
   /** SHA-256 of the file's bytes, known once the checking pass has read it all. */
   fileHash: string | undefined;
-  /** How many shipments of each content the file has had so far (the second identical order is `#2`). */
-  occurrences: Map<string, number>;
+  /** How many shipments of each content the file has had so far (the second identical order is `#2`), by digest. */
+  occurrences: DigestTable;
   /** The import key of each valid shipment of the chunks in hand (see importKeyOf). */
   keys: Map<PreparedShipment, string>;
-  /** Each grouping key (shipmentKey, else refNumber) seen so far, with the lines of its first rows. */
-  groupLines: Map<string, string>;
+  /** Each grouping key (shipmentKey, else refNumber) seen so far, by digest, with the first and last line of its first rows. */
+  groupLines: DigestTable;
   /** Grouping keys whose rows are not next to each other: found by the check, refused whole by the booking. */
   splitKeys: Set<string>;
   /** Booking: shipments booked, found booked already or refused by the API, for the progress. */
@@ -175,8 +176,8 @@ export async function importShipments(api: ShipperApi, locations: LocationResolv
   const fileHash = checked.fileHash;
   // The booking pass counts occurrences and groups anew: the check's per-shipment maps go now, so
   // that the two passes never hold theirs at once (only the split keys, usually none, are kept).
-  checked.occurrences.clear();
-  checked.groupLines.clear();
+  checked.occurrences = new DigestTable();
+  checked.groupLines = new DigestTable(2);
 
   // Pass 2: book. The file must be the one that was checked.
   const now = await inspectCsvFile(file);
@@ -215,9 +216,9 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     // A file that was not UTF-8 gets a UTF-8 reject file with a BOM, so that Excel reads its names right.
     rejects: writesRejects ? new RejectFile(options.rejectsFile!, reading.header.cells, reading.delimiter, rejectFileBom(reading)) : undefined,
     fileHash: context.fileHash,
-    occurrences: new Map(),
+    occurrences: new DigestTable(),
     keys: new Map(),
-    groupLines: new Map(),
+    groupLines: new DigestTable(2),
     splitKeys: context.splitKeys ?? new Set(),
     handled: 0,
     warnings: 0,
@@ -305,7 +306,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
  * same orders exported again, with rows added, saved with another delimiter or line ending, or in
  * another row order, have the same keys, and the API answers the shipments booked the first time.
  */
-export function importKeyOf(request: Record<string, unknown>, occurrences: Map<string, number>, locationNames: WeakMap<object, string>): string {
+export function importKeyOf(request: Record<string, unknown>, occurrences: DigestTable, locationNames: WeakMap<object, string>): string {
   const asWritten: Record<string, unknown> = { ...request };
   for (const party of ['shipper', 'consignee']) {
     const address = request[party];
@@ -315,11 +316,9 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Map<s
   const components = Array.isArray(request.orderComponents) ? request.orderComponents : [];
   asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
   const digest = createHash('sha256').update(canonicalJson(asWritten)).digest();
-  // Counted under the digest's first 128 bits as a one-byte string (16 bytes, not 64 of hex): one
-  // entry per shipment of the file, so this is most of what an import holds per shipment.
-  const counted = digest.toString('latin1', 0, 16);
-  const occurrence = (occurrences.get(counted) ?? 0) + 1;
-  occurrences.set(counted, occurrence);
+  // One entry per shipment of the file, counted under the digest (its first 128 bits) in typed arrays.
+  const occurrence = (occurrences.get(digest)?.[0] ?? 0) + 1;
+  occurrences.set(digest, [occurrence]);
   return `shipper-import:v2:${digest.toString('hex')}#${occurrence}`;
 }
 
@@ -333,10 +332,13 @@ function splitShipment(group: RowGroup, header: CsvHeader, state: ScanState, con
   const first = group.rows[0]!;
   const key = groupKeyOf(first, header);
   if (key === null) return undefined;
-  const lines = group.rows.length === 1 ? `line ${first.line}` : `lines ${first.line}-${group.rows.at(-1)!.line}`;
-  const earlier = state.groupLines.get(key);
+  const linesOf = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}-${to}`);
+  const lines = linesOf(first.line, group.rows.at(-1)!.line);
+  const digest = createHash('sha256').update(key).digest();
+  const seen = state.groupLines.get(digest);
+  const earlier = seen ? linesOf(seen[0]!, seen[1]!) : undefined;
   if (earlier === undefined && !state.splitKeys.has(key)) {
-    state.groupLines.set(key, lines);
+    state.groupLines.set(digest, [first.line, group.rows.at(-1)!.line]);
     return undefined;
   }
   state.splitKeys.add(key);
