@@ -78,7 +78,8 @@ interface Answer {
  * One request with node:http, which reads the answer even when the server stops reading a body
  * past its limit (undici reports the write's EPIPE instead): what a client sees of a 413.
  */
-function send({ method, path, headers = {}, body }: Sent): Promise<Answer> {
+function send(sent: Sent, retried = false): Promise<Answer> {
+  const { method, path, headers = {}, body } = sent;
   const { hostname, port } = new URL(serve.url);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -93,7 +94,13 @@ function send({ method, path, headers = {}, body }: Sent): Promise<Answer> {
     });
     // The server may stop reading a body it refuses (413) once it has answered: the write fails, the answer stands.
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
-    req.on('close', () => (answered ? undefined : reject(new Error(`${method} ${path.slice(0, 200)}: the connection closed without an answer`))));
+    req.on('close', () => {
+      if (answered) return;
+      // A kept-alive connection the server closed as this request went out (the race every HTTP
+      // client meets): sent again once, on a new connection, as Node's documentation advises.
+      if (req.reusedSocket && !retried) return void send(sent, true).then(resolve, reject);
+      reject(new Error(`${method} ${path.slice(0, 200)}: the connection closed without an answer`));
+    });
     req.end(body);
   });
 }
