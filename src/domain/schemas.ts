@@ -472,11 +472,14 @@ export const cancelRequestSchema = z
       .string({ error: 'reason must be a string' })
       .trim()
       .max(500, { message: 'must be at most 500 characters' })
-      .optional()
+      // Only spaces, or null: no reason given.
+      .transform((reason) => reason || undefined)
+      .nullish()
       .meta({ description: 'Why the shipment is cancelled; printed across its voided BOL' }),
   })
-  .optional()
-  .transform((value) => value ?? {});
+  // No body, or JSON null: a cancellation without a reason.
+  .nullish()
+  .transform((value) => ({ reason: value?.reason ?? undefined }));
 
 // ---------------------------------------------------------------------------------------------
 // Transit tables (extension: POST /v1/shipper/transit). Read-only: nothing is quoted or stored.

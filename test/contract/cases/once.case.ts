@@ -139,6 +139,15 @@ const contract: ContractCase = (target) => {
       await expectProblem(api.cancelShipment('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', {}), 404);
       await expectProblem(api.cancelShipment('SO-000001', {}), 404);
     });
+
+    it('a body of JSON null, a null reason or a reason of spaces: cancelled without a reason', async () => {
+      const { api } = target();
+      for (const body of [null, { reason: null }, { reason: '   ' }, {}]) {
+        const { data: shipment } = await api.createShipment(shipmentRequest());
+        const { data: cancelled } = await api.cancelShipment(shipment.id, body as never);
+        expect(cancelled, JSON.stringify(body)).toMatchObject({ status: 'CANCELLED', cancellationReason: null });
+      }
+    });
   });
 };
 
