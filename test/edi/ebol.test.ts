@@ -126,7 +126,11 @@ describe('the eBOL 2.1 request of a shipment', () => {
       source,
       ebolSettingsSchema.parse({ isTest: true, requestorRole: 'Third Party', accounts: { shipper: 'SH-1', consignee: 'CN-2', billTo: 'BT-3' }, emergencyContactName: 'CHEMTREC' }),
     );
-    expect(warnings).toEqual([]);
+    // What eBOL 2.1 has no place for is said, never dropped silently.
+    expect(warnings).toEqual([
+      `the dock's close time ${source.pickupWindow!.closeTime} has no place in eBOL 2.1 without a pickup appointment: only the ready time is sent (bol.requestedPickupDate)`,
+      'FOB origin has no place in eBOL 2.1: left out (the printed BOL shows it)',
+    ]);
     expect(request.bol).toEqual({
       function: 'Create',
       requestedPickupDate: '2026-11-23T08:00:00.000',
