@@ -262,7 +262,9 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
   if (shipment.declaredValue?.per === 'POUND') warnings.push('the declared value is per pound: eBOL 2.1 has only a total (shipmentTotals.declaredValue), left out');
   // eBOL 2.1 times a pickup only as an appointment (APTP); the window's ready time is the requested pickup.
   if (shipment.pickupWindow) {
-    warnings.push(`the dock's close time ${shipment.pickupWindow.closeTime} has no place in eBOL 2.1 without a pickup appointment: only the ready time is sent (bol.requestedPickupDate)`);
+    warnings.push(
+      `the dock's close time ${shipment.pickupWindow.closeTime} has no place in eBOL 2.1 without a pickup appointment: only the ready time is sent (bol.requestedPickupDate)`,
+    );
   }
   if (shipment.fob) warnings.push(`FOB ${shipment.fob.toLowerCase()} has no place in eBOL 2.1: left out (the printed BOL shows it)`);
 
