@@ -3,28 +3,12 @@
  * record's schema) with classes from the domain's density scale, so they cannot drift from what
  * the app stores.
  */
-import { componentDensity } from '../../src/domain/density.js';
 import { shipmentSchema, type RatedOrderComponent, type Shipment } from '../../src/domain/schemas.js';
+import { component } from '../bol/fixtures.js';
 import { x12InterchangeSettingsSchema, type X12InterchangeSettingsInput } from '../../src/edi/settings.js';
 
-export function line(spec: Partial<Omit<RatedOrderComponent, 'densityPcf' | 'freightClass'>> = {}): RatedOrderComponent {
-  const palletCount = spec.palletCount ?? 1;
-  const poundsWeight = spec.poundsWeight ?? 600;
-  const dimensions = spec.dimensions ?? { length: 48, width: 40, height: 48 };
-  const { densityPcf, freightClass } = componentDensity(poundsWeight, palletCount, dimensions);
-  return {
-    palletCount,
-    poundsWeight,
-    dimensions,
-    description: spec.description ?? null,
-    nmfcCode: spec.nmfcCode ?? null,
-    packagingType: spec.packagingType ?? null,
-    pieceCount: spec.pieceCount ?? null,
-    hazmat: spec.hazmat ?? null,
-    densityPcf,
-    freightClass,
-  };
-}
+/** A rated freight line (the BOL tests' builder: class from the domain's density scale). */
+export const line = component;
 
 export const GASOLINE = { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' as const };
 export const AMMONIA = { unNumber: 'UN1005', properShippingName: 'Ammonia, anhydrous', hazardClass: '2.2', packingGroup: null };
