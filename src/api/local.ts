@@ -25,7 +25,7 @@ import { ShipmentIndexes } from './local/indexes.js';
 import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
 import { Quotes, storedShipmentSchema, type ZipLookup } from './local/quotes.js';
 import { guardStore } from './local/records.js';
-import { Shipments, inRange, type ShipmentListQuery } from './local/shipments.js';
+import { Shipments, inRange } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
 
@@ -143,36 +143,17 @@ export class LocalApi implements ShipperApi {
     const query = queryOf(operations.listShipments, options);
     const pros = keyFilterValues(query.proNumber, 'pro');
     const bols = keyFilterValues(query.bolNumber, 'bol');
-    if (query.orderNumber !== undefined) return this.shipmentWithOrderNumber(query, normalisedOrderNumber(query.orderNumber));
-    if (pros.length === 0 && bols.length === 0) return this.shipments.list(query);
-    const ids = await guardStore(() => this.shipmentKeys.find(pros, bols));
+    const orderNumber = query.orderNumber === undefined ? undefined : normalisedOrderNumber(query.orderNumber);
+    if (pros.length === 0 && bols.length === 0 && orderNumber === undefined) return this.shipments.list(query);
+    // Candidates from the key index (an order number by the serial its BOL number carries), each checked as it is now.
+    const ids = await guardStore(() => (orderNumber !== undefined ? this.shipmentKeys.idsWithOrderSerial(Number(orderNumber.slice(3))) : this.shipmentKeys.find(pros, bols)));
     return this.shipments.list(query, {
       ids,
       keep: (shipment) =>
-        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) && (bols.length === 0 || bols.includes(shipment.bolNumber)),
+        (orderNumber === undefined || shipment.orderNumber === orderNumber) &&
+        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
+        (bols.length === 0 || bols.includes(shipment.bolNumber)),
     });
-  }
-
-  /**
-   * The shipment of an order number: found through the key index by the BOL number its serial has
-   * under this engine's prefix; one booked under another prefix by a scan of the shipments.
-   */
-  private async shipmentWithOrderNumber(query: ShipmentListQuery, orderNumber: string) {
-    const keep = (shipment: Shipment) =>
-      shipment.orderNumber === orderNumber &&
-      keyFilterValues(query.proNumber, 'pro').every((pro) => shipment.proNumber !== null && normalisedProNumber(shipment.proNumber) === pro) &&
-      (query.bolNumber === undefined || keyFilterValues(query.bolNumber, 'bol').includes(shipment.bolNumber));
-    let bol: string | undefined;
-    try {
-      bol = this.numbering.bolNumber(Number(orderNumber.slice(3)));
-    } catch {
-      bol = undefined; // a serial that cannot be under this prefix
-    }
-    if (bol !== undefined) {
-      const page = await this.shipments.list(query, { ids: await guardStore(() => this.shipmentKeys.find([], [bol])), keep });
-      if (page.data.items.length > 0) return page;
-    }
-    return this.shipments.list(query, { ids: undefined, keep });
   }
 
   async cancelShipment(shipmentId: string, body?: unknown) {

@@ -70,6 +70,22 @@ export class ShipmentKeyIndex {
     return run;
   }
 
+  /**
+   * The ids of the shipments whose BOL number can carry order serial `serial` under any company
+   * prefix (7 to 10 digits, then the serial, then the check digit): the candidates of an order
+   * number, read from the index without a scan (a BOL number never changes after booking). The
+   * caller checks each shipment's order number.
+   */
+  idsWithOrderSerial(serial: number): Promise<string[]> {
+    const run = this.queue.then(async () => {
+      const index = await this.caughtUp();
+      const carries = (bol: string) => [7, 8, 9, 10].some((prefixLength) => Number(bol.slice(prefixLength, -1)) === serial);
+      return [...index.byId.values()].filter((keys) => carries(keys.bol)).map((keys) => keys.id);
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   private async findNow(pros: readonly string[], bols: readonly string[]): Promise<string[]> {
     const index = await this.caughtUp();
     const [proSet, bolSet] = [new Set(pros), new Set(bols)];

@@ -29,8 +29,8 @@ export class Shipments {
     return shipment;
   }
 
-  /** `byKeys`: the shipments the key filters found (ShipmentKeyIndex; undefined ids: all), and the check of each. */
-  async list(query: ShipmentListQuery, byKeys?: { ids: string[] | undefined; keep: (shipment: Shipment) => boolean }): Promise<ApiResult<Page<Shipment>>> {
+  /** `byKeys`: the shipments the key filters found (ShipmentKeyIndex), and the check of each. */
+  async list(query: ShipmentListQuery, byKeys?: { ids: string[]; keep: (shipment: Shipment) => boolean }): Promise<ApiResult<Page<Shipment>>> {
     const { since, until, to, status, refNumber } = query;
     const range = createdRange(since, until);
     const referenced = refNumber !== undefined ? await guardStore(() => this.indexes.idsWithReference(refNumber)) : undefined;
