@@ -10,11 +10,11 @@ import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
 import { localDateInZone } from '../../domain/transit.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
-import { conflict, constraintViolation, internalError, notFound } from '../problems.js';
+import { conflict, constraintViolation, notFound } from '../problems.js';
 import { type IdempotencyRecords, requestHash } from './idempotency.js';
 import { normalisedReference, type ShipmentIndexes } from './indexes.js';
 import { addressesAgainstZips, mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
-import { QUOTE_ID } from './records.js';
+import { assertReadsBack, QUOTE_ID } from './records.js';
 
 export interface BookingCheckDeps {
   store: JsonStore;
@@ -130,11 +130,7 @@ export function withoutOptions(raw: unknown): unknown {
   return request;
 }
 
-/**
- * The store's own schema must read back what is written: JSON has no NaN or Infinity (they
- * become null), so a record is checked as it will be read, before it is written.
- */
+/** A booking's record reads back through the store's schema (records.ts assertReadsBack). */
 export function assertReadable(record: unknown): void {
-  const parsed = storedShipmentSchema.safeParse(JSON.parse(JSON.stringify(record)));
-  if (!parsed.success) throw internalError('the booking was refused: its record would not read back (a number out of range?); nothing was booked');
+  assertReadsBack(storedShipmentSchema, record, 'the booking was refused: its record would not read back (a number out of range?); nothing was booked');
 }

@@ -20,13 +20,13 @@ import type { Tariff } from '../../domain/tariff.js';
 import { localDateInZone } from '../../domain/transit.js';
 import { formatFieldPath, parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
-import { constraintViolation, internalError, notFound } from '../problems.js';
+import { constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { IdempotencyRecords } from './idempotency.js';
 import { requestHash } from './idempotency.js';
 import { type IdFactory, shipmentIdOfBookingQuote } from './ids.js';
 import type { ShipmentIndexes } from './indexes.js';
-import { guardStore, listRecords, QUOTE_ID, type ListFilter, type PageRequest } from './records.js';
+import { assertReadsBack, guardStore, listRecords, QUOTE_ID, type ListFilter, type PageRequest } from './records.js';
 
 /** A shipment's file: the Shipment, plus the quote it was priced on when its booking quoted first. */
 export const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
@@ -189,9 +189,7 @@ export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<st
  * so a quote is checked as it will be read before it is written, as a booking's record is.
  */
 export function assertQuoteReadable(quote: Quote): void {
-  if (!quoteSchema.safeParse(JSON.parse(JSON.stringify(quote))).success) {
-    throw internalError('the quote was refused: its record would not read back (a number out of range?); nothing was saved');
-  }
+  assertReadsBack(quoteSchema, quote, 'the quote was refused: its record would not read back (a number out of range?); nothing was saved');
 }
 
 /** City and state of the shipper's, consignee's and bill-to addresses against their ZIPs (domain/addressZip.ts). */

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/limits.js';
 import type { Page } from '../../domain/schemas.js';
 import { type JsonStore, StoreError } from '../../store/jsonStore.js';
-import { constraintViolation, storeFailure } from '../problems.js';
+import { constraintViolation, internalError, storeFailure } from '../problems.js';
 import type { ApiResult } from '../types.js';
 
 export const QUOTE_ID = /^qt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -102,4 +102,13 @@ export async function listRecords<S extends z.ZodType>(
     }
     return { data: { items, nextCursor: more && lastSeen ? lastSeen : null }, warnings };
   });
+}
+
+/**
+ * The store's own schema must read back what is written: JSON has no NaN or Infinity (they
+ * become null), so a record is checked as it will be read, before it is written (and before any
+ * number is spent on it). `refusal` is the 500's message.
+ */
+export function assertReadsBack(schema: z.ZodType, record: unknown, refusal: string): void {
+  if (!schema.safeParse(JSON.parse(JSON.stringify(record))).success) throw internalError(refusal);
 }
