@@ -6,7 +6,6 @@
  * file, at conf's location, in conf's JSON format) is read with plain fs; the conf package itself
  * is loaded only by `shipper config ...`, which writes it.
  */
-import envPaths from 'env-paths';
 import { existsSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,7 +70,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * `<name>` in the platform's config directory, as env-paths (conf's resolver) places it, but
+ * `<name>` in the platform's config directory, where env-paths (conf's resolver) places it, but
  * from the environment given (tests and `shipper help environment` name the same variables).
  */
 export function platformConfigDir(name: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -204,9 +203,11 @@ export interface Settings {
 
 /** Where the store lives when nothing says otherwise: the user's data directory. */
 export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  // env-paths reads process.env; main() is given its environment (tests run it in process).
-  if (platform === 'darwin' || platform === 'win32') return envPaths('shipper', { suffix: '' }).data;
-  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'shipper');
+  // Where env-paths puts `data`, from the environment main() is given, as platformConfigDir does.
+  const home = env.HOME || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'shipper');
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'shipper', 'Data');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'shipper');
 }
 
 type Candidate<T> = [SettingSource, T | undefined];

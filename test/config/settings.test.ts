@@ -2,7 +2,17 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configFilePath, DEFAULT_PROFILES, maskSecret, readConfigFile, resolveSettings, type ConfigFile } from '../../src/config/settings.js';
+import {
+  ConfigError,
+  configFilePath,
+  DEFAULT_PROFILES,
+  defaultStoreDir,
+  maskSecret,
+  platformConfigDir,
+  readConfigFile,
+  resolveSettings,
+  type ConfigFile,
+} from '../../src/config/settings.js';
 import { tempDir } from '../helpers/cli.js';
 
 const config: ConfigFile = {
@@ -134,5 +144,22 @@ describe('readConfigFile', () => {
       else process.env.XDG_CONFIG_HOME = saved;
       await cleanup();
     }
+  });
+});
+
+describe('the default directories follow the environment main() is given, as env-paths places them', () => {
+  it('config and store on Linux, macOS and Windows', async () => {
+    const envPaths = (await import('env-paths')).default;
+    const home = '/home/ops';
+    expect(platformConfigDir('shipper', { HOME: home }, 'linux')).toBe('/home/ops/.config/shipper');
+    expect(platformConfigDir('shipper', { HOME: home, XDG_CONFIG_HOME: '/cfg' }, 'linux')).toBe('/cfg/shipper');
+    expect(defaultStoreDir({ HOME: home }, 'linux')).toBe('/home/ops/.local/share/shipper');
+    expect(defaultStoreDir({ HOME: home, XDG_DATA_HOME: '/data' }, 'linux')).toBe('/data/shipper');
+    expect(platformConfigDir('shipper', { HOME: home }, 'darwin')).toBe('/home/ops/Library/Preferences/shipper');
+    expect(defaultStoreDir({ HOME: home }, 'darwin')).toBe('/home/ops/Library/Application Support/shipper');
+    expect(defaultStoreDir({ HOME: home, LOCALAPPDATA: 'C:/Users/ops/AppData/Local' }, 'win32')).toBe(join('C:/Users/ops/AppData/Local', 'shipper', 'Data'));
+    // On this machine, env-paths itself (conf's resolver) agrees.
+    expect(defaultStoreDir(process.env)).toBe(envPaths('shipper', { suffix: '' }).data);
+    expect(platformConfigDir('shipper', process.env)).toBe(envPaths('shipper', { suffix: '' }).config);
   });
 });
