@@ -5,6 +5,7 @@ import type { CommandContext } from './context.js';
 import { reportError } from './errors.js';
 import { IO, type IOStreams } from './output.js';
 import { buildProgram } from './program.js';
+import { topicArgv } from './commands/helpTopics.js';
 
 export async function main(argv: string[], streams: IOStreams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const contexts: CommandContext[] = [];
@@ -17,7 +18,7 @@ export async function main(argv: string[], streams: IOStreams = process, env: No
   overrideExit(program);
   const json = argv.includes('--json');
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(topicArgv(argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -13,6 +13,7 @@ import { registerInvoiceCommand } from './commands/invoice.js';
 import { registerLocationCommands } from './commands/location.js';
 import { registerOpenApiCommands } from './commands/openapi.js';
 import { registerQuoteCommands } from './commands/quote.js';
+import { registerReferenceCommand } from './commands/reference.js';
 import { registerReportCommands } from './commands/report.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerShipCommand } from './commands/ship.js';
@@ -71,7 +72,7 @@ Examples:
   $ source <(shipper completion bash)
 
 Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 local store or tariff failure.
-Environment variables: shipper help environment.`,
+Help topics: shipper help environment|exit-codes|csv-columns|settings|formats.`,
     );
 
   const context: ContextFactory = (command) => {
@@ -99,5 +100,6 @@ Environment variables: shipper help environment.`,
   registerConfigCommands(program, context);
   registerCompletionCommands(program, context);
   registerHelpTopics(program, context);
+  registerReferenceCommand(program, context);
   return program;
 }

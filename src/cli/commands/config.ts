@@ -1,4 +1,5 @@
 /** `shipper config get|set|unset|list|path`: settings kept with conf, API keys never shown in full. */
+import { settingsList } from '../topics/config.js';
 import type { Command } from 'commander';
 import { chmodSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
@@ -10,17 +11,7 @@ import { makeDirectory } from '../../fs/makeDirectory.js';
 const settingsModule = () => import('../../config/settings.js');
 
 /** Shown in help; the parsers of these keys are SETTING_KINDS in config/settings.ts. */
-const SETTINGS_HELP = `
-Settings:
-  mode                          local or remote: where commands go without --remote/--local
-  profile                       the profile remote mode uses (default production)
-  profiles.<profile>.baseUrl    base URL of a profile (sandbox and production have defaults)
-  profiles.<profile>.apiKey     API key of a profile (value - reads it from stdin)
-  baseUrl, apiKey               the same, for the profile in effect
-  store                         local store directory
-  tariff                        tariff JSON for local rating
-  timeoutMs                     remote timeout per attempt in ms (default 30000)
-  retries                       remote retries of failed attempts (default 2)`;
+const SETTINGS_HELP = `\nSettings:\n${settingsList(100).join('\n')}`;
 
 /** `baseUrl` and `apiKey` alone mean those of the profile in effect. */
 async function canonicalKey(ctx: CommandContext, key: string): Promise<string> {

@@ -1,0 +1,44 @@
+/**
+ * `shipper help settings` (and `shipper config --help`): every setting `shipper config set` takes,
+ * each with what it does. Kept apart from SETTING_KINDS (config/settings.ts) so help loads no zod;
+ * a test checks that both name the same keys.
+ */
+import { termList } from './wrap.js';
+
+/** What each setting does, in the order of SETTING_KINDS. */
+export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  mode: 'local or remote: where commands go without --remote/--local (env SHIPPER_MODE)',
+  profile: 'the profile remote mode uses (default production; env SHIPPER_PROFILE)',
+  store: 'where the local engine keeps its records (--store and SHIPPER_STORE beat it)',
+  tariff: 'the tariff JSON the local engine rates with without carrier agreements (--tariff, SHIPPER_TARIFF beat it)',
+  timeoutMs: 'remote timeout of one attempt, in ms (100-600000; default 30000)',
+  retries: 'remote retries of a failed attempt (0-10; default 2)',
+  bolCompanyPrefix: 'your GS1 company prefix (7-10 digits): BOL numbers and SSCCs are issued under it',
+  ssccExtensionDigit: 'the extension digit (0-9) of the SSCCs on pallet labels',
+  'carriers.<SCAC>': 'what you know of a carrier, as JSON: name, PRO block, pickup cut-off, X12 ids, tender formats',
+  x12: 'your X12 interchange settings, as JSON: sender id and qualifier, usage (test or production)',
+  ebol: 'your eBOL 2.1 settings, as JSON',
+  'profiles.<profile>.baseUrl': 'the base URL of a remote profile (sandbox and production have defaults)',
+  'profiles.<profile>.apiKey': 'the API key of a remote profile (`-` reads it from stdin; never printed)',
+};
+
+/** The settings, one per line with what it does: `shipper config --help` and `shipper help settings`. */
+export function settingsList(width = 100): string[] {
+  const rows = Object.entries(SETTING_DESCRIPTIONS).map(([term, text]) => ({ term, text }));
+  rows.push({ term: 'baseUrl, apiKey', text: 'the same as profiles.<profile>.baseUrl and .apiKey, for the profile in effect' });
+  return termList(rows, width);
+}
+
+export function settingsHelp(width = 100): string {
+  const out = [
+    'Settings of shipper config set. Flags beat the environment (shipper help environment), which beats these, which beat the defaults.',
+    '',
+    ...settingsList(width),
+    '',
+    'Examples:',
+    '  $ shipper config set store /srv/shipper',
+    '  $ shipper config set carriers.ODFL \'{"name": "Old Dominion"}\'',
+    '  $ shipper config list --json',
+  ];
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,28 @@
+/** `shipper help exit-codes`: generated from ExitCode, so a new code cannot go unexplained (the type wants every one). */
+import { ExitCode } from '../../api/problems.js';
+import { termList } from './wrap.js';
+
+export const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
+  ok: 'ok',
+  rejected:
+    'rejected input: every violation listed with its path (orderComponents[0].pieceCount); a conflict with the quote; a risk found by check --fail-on; a dispute found by audit; unmatched tracking messages',
+  usage: 'usage error: unknown flag, malformed value, missing argument, a prompt needed without a terminal',
+  remote:
+    'remote or network failure: the server is down, slow, refuses the key or answers garbage (after a booking was sent, the message says whether it may exist and how to re-run safely)',
+  notFound: 'not found: no quote or shipment with that id, order number or BOL number',
+  local: 'store, database, tariff or file failure: the message names what failed (never a password)',
+  interrupted: 'stopped with Ctrl-C: nothing half-written (during an import, after the shipments being booked, with their count)',
+};
+
+export function exitCodesHelp(width = 100): string {
+  const rows = (Object.keys(ExitCode) as Array<keyof typeof ExitCode>).map((name) => ({ term: String(ExitCode[name]), text: EXIT_CODE_MEANINGS[name] }));
+  const out = [
+    'Exit codes of every shipper command. With --json an error is also written to stdout as an RFC 9457 ProblemDetail.',
+    '',
+    ...termList(rows, width),
+    '',
+    'Example:',
+    '  $ shipper import batch.csv --json > result.json || echo "import failed with exit $?"',
+  ];
+  return `${out.join('\n')}\n`;
+}
