@@ -3,6 +3,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** One no-restricted-imports block per layer rule (a later block for the same files would replace an earlier one's rule). */
+function layerRules(rules) {
+  return rules.map(({ files, regex, message }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] } }));
+}
+
 export default tseslint.config(
   // What .gitignore lists (build output, bench bundles and results) is not ours to lint.
   { ignores: ['dist/', 'node_modules/', 'bench/out/', 'coverage/', '.tmp/'] },
@@ -47,6 +52,19 @@ export default tseslint.config(
       'no-regex-spaces': 'off',
     },
   },
+  // The floor plan (ARCHITECTURE.md): which layer may import which. Import strings, not resolved paths, are matched.
+  ...layerRules([
+    { files: ['src/domain/*.ts'], regex: '^(?!zod$|\\./)', message: 'domain/ is pure: it imports only zod and other domain modules' },
+    { files: ['src/domain/*/**/*.ts'], regex: '^(?!zod$|\\./|\\.\\./(?!\\.\\./))', message: 'domain/ is pure: it imports only zod and other domain modules' },
+    { files: ['src/import/**/*.ts'], regex: '(^|/)cli/', message: 'import/ never imports cli/: the CLI calls the importer, not the other way' },
+    { files: ['src/{bol,invoice,labels,print,edi}/**/*.ts'], regex: '(^|/)(api|store|cli|server)/', message: 'renderers import neither the api, the store nor the shell' },
+    { files: ['src/store/**/*.ts'], regex: '(^|/)(api|cli|server)/', message: 'store/ implements the ports; it never imports the engine or the shell' },
+    {
+      files: ['src/api/operations.ts', 'src/api/openapi.ts', 'src/api/wire.ts'],
+      regex: '(^|/)config/',
+      message: 'the operations table and the OpenAPI document do not read settings',
+    },
+  ]),
   {
     // Tests take JSON answers and hostile documents apart and mutate them on purpose.
     files: ['test/**'],

@@ -9,7 +9,7 @@
  * beyond those the seed names.
  */
 import { z } from 'zod';
-import { DEFAULT_PROFILES } from '../config/settings.js';
+import { DEFAULT_PROFILES } from '../domain/apiServers.js';
 import {
   addressSchema,
   bolTemplateInfoSchema,

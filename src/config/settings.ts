@@ -11,12 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
-
-/** Placeholders under the reserved `.example` domain until the real hosts are known. */
-export const DEFAULT_PROFILES = {
-  production: { baseUrl: 'https://api.shipper.example' },
-  sandbox: { baseUrl: 'https://sandbox.api.shipper.example' },
-} as const;
+import { DEFAULT_PROFILES } from '../domain/apiServers.js';
 
 export function defaultBaseUrl(profile: string): string | undefined {
   return Object.hasOwn(DEFAULT_PROFILES, profile) ? DEFAULT_PROFILES[profile as keyof typeof DEFAULT_PROFILES].baseUrl : undefined;

@@ -12,9 +12,7 @@ const decimalPcf = z.string().regex(/^\d{1,3}(\.\d{1,4})?$/, { message: 'must be
 
 export const inspectionRulesSchema = z.strictObject({
   /** DENSITY_MARGIN: the class a line would take with one dimension this much larger, or its weight this much lower. */
-  densityMargin: z
-    .strictObject({ dimensionInches: inches.default(1), weightPercent: decimalPercent.default('2') })
-    .default({ dimensionInches: 1, weightPercent: '2' }),
+  densityMargin: z.strictObject({ dimensionInches: inches.default(1), weightPercent: decimalPercent.default('2') }).default({ dimensionInches: 1, weightPercent: '2' }),
   /** NON_STACKABLE_HEIGHT: a non-stackable unit is classed as if it were this high. */
   nonStackableHeightInches: inches.default(96),
   /** WIDE_FREIGHT: a unit at least this wide is classed as if it were `wideRatedWidthInches` wide. */

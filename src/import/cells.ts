@@ -3,7 +3,7 @@
  * dates in words, dollars, yes/no, freight terms, packing groups, times), read into what the API
  * takes, or a problem that says what to write instead. Pure.
  */
-import { parseUserDate } from '../cli/dates.js';
+import { parseUserDate } from '../domain/dates.js';
 
 export type CellReading<T> = { value: T; warning?: string | undefined } | { problem: string };
 

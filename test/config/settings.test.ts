@@ -2,17 +2,8 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  configFilePath,
-  DEFAULT_PROFILES,
-  defaultStoreDir,
-  maskSecret,
-  platformConfigDir,
-  readConfigFile,
-  resolveSettings,
-  type ConfigFile,
-} from '../../src/config/settings.js';
+import { ConfigError, configFilePath, defaultStoreDir, maskSecret, platformConfigDir, readConfigFile, resolveSettings, type ConfigFile } from '../../src/config/settings.js';
+import { DEFAULT_PROFILES } from '../../src/domain/apiServers.js';
 import { tempDir } from '../helpers/cli.js';
 
 const config: ConfigFile = {

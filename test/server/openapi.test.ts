@@ -10,7 +10,7 @@ import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { openApiDocument } from '../../src/api/openapi.js';
-import { DEFAULT_PROFILES } from '../../src/config/settings.js';
+import { DEFAULT_PROFILES } from '../../src/domain/apiServers.js';
 import { createShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDate, parseUserDate, relativeDay } from '../../src/cli/dates.js';
+import { describeDate, parseUserDate, relativeDay } from '../../src/domain/dates.js';
 
 const TODAY = '2026-11-23'; // a Monday
 const read = (text: string) => {

@@ -6,7 +6,7 @@ import { constraintViolation, ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
 import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
 import type { CommandContext } from '../context.js';
-import { relativeDay, weekdayOf } from '../dates.js';
+import { relativeDay, weekdayOf } from '../../domain/dates.js';
 import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, localIsoInstant, type IO } from '../output.js';

@@ -1,7 +1,7 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
 import type { Quote } from '../../domain/schemas.js';
 import { zonedTimeToUtc } from '../../domain/transit.js';
-import { addDays } from '../dates.js';
+import { addDays } from '../../domain/dates.js';
 import type { ZipLookup } from '../context.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';

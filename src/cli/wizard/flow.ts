@@ -12,7 +12,7 @@ import { componentDensity } from '../../domain/density.js';
 import type { ZipPlace } from '../../domain/rating.js';
 import type { OrderComponentInput, TransitRow } from '../../domain/schemas.js';
 import { DEFAULT_CARRIER_HOLIDAYS, businessDayReason, localDateInZone, nextBusinessDay } from '../../domain/transit.js';
-import { describeDate, parseUserDate, relativeDay } from '../dates.js';
+import { describeDate, parseUserDate, relativeDay } from '../../domain/dates.js';
 import { printQuote } from '../views/quote.js';
 import { formatCents, formatDate, formatInstant, formatNumber, plural } from '../output.js';
 import { componentFieldProblem, parseDimensions, readNumber, STANDARD_PALLET, zipHint, zipProblem } from './answers.js';
