@@ -6,8 +6,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Temporary directories on a tmpfs when there is one (see the file).
     globalSetup: ['test/helpers/globalSetup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hang catchers, not deadlines: tests wait for events and outputs, and a machine at a load of 8
+    // takes several times as long as a quiet one, so a limit a busy machine could meet is no limit here.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // Child processes of their own: tests chdir (runInProcess's cwd), and native modules (node-pty) are safer than in threads.
     pool: 'forks',
     // vitest's default in a run is one worker fewer than the cores: one worker on CI's two. The

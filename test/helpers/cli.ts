@@ -38,6 +38,7 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   cwd?: string;
+  /** Kill the process after this long: a hang catcher (default 5 minutes), never a deadline. */
   timeoutMs?: number;
 }
 
@@ -50,7 +51,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
