@@ -75,7 +75,7 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
     expect(Number.isSafeInteger((JSON.parse(result.stdout) as { quotedPriceInCents: number }).quotedPriceInCents)).toBe(true);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^warning: beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. Carriers move such freight as volume LTL or truckload/);
+    expect(lines[0]).toMatch(/^warning: \[BEYOND_LTL\] beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. Carriers move such freight as volume LTL or truckload/);
   });
 
   it('refuses a flag-built request only where a user can misspell it: a typo in a component key is a usage error', async () => {
@@ -104,8 +104,8 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
     const otherCity = await shipper(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE.replace('city=New York', 'city=Manhattan'), '-c', COMPONENT, '--json']);
     expect(otherCity.code, otherCity.stderr).toBe(0);
     expect(otherCity.stderr.trim().split('\n')).toEqual([
-      'warning: Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
-      `warning: ${DOCUMENTATION_PREFIX_WARNING}`,
+      'warning: [ADDRESS_CITY_MISMATCH] Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
+      `warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}`,
     ]);
     expect(await bookedCount(mode)).toBe(before + 1);
   });

@@ -100,7 +100,7 @@ describe('POST with absurd numbers', () => {
     const quote = await post('/v1/shipper/quote', { ...QUOTE, orderComponents: [{ palletCount: 13, poundsWeight: 9000, dimensions: { length: 48, width: 40, height: 48 } }] });
     expect(quote.status).toBe(201);
     expect(Number.isSafeInteger(quote.json.quotedPriceInCents)).toBe(true);
-    expect(decodeURIComponent(quote.warnings!)).toMatch(/^beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. .*volume LTL or truckload/);
+    expect(decodeURIComponent(quote.warnings!)).toMatch(/^BEYOND_LTL beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. .*volume LTL or truckload/);
     const plain = await post('/v1/shipper/quote', QUOTE);
     expect(plain.warnings).toBeNull();
   });
@@ -115,7 +115,11 @@ describe('POST with an address that contradicts its ZIP', () => {
     expect(warned.status).toBe(201);
     // One X-Shipper-Warning per warning: the city, then the numbers' GS1 prefix (this server has none of its own).
     const warnings = decodeURIComponent(warned.warnings!);
-    expect(warnings.startsWith('Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city), ')).toBe(true);
+    expect(
+      warnings.startsWith(
+        'ADDRESS_CITY_MISMATCH Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city), DOCUMENTATION_PREFIX ',
+      ),
+    ).toBe(true);
     expect(warnings.endsWith(DOCUMENTATION_PREFIX_WARNING)).toBe(true);
   });
 

@@ -209,7 +209,9 @@ describe('quote wizard flow', () => {
       },
     ]);
     expect(result.shipment!.consignee).toMatchObject({ city: 'Eagle River', state: 'AK', postalCode: '99501' });
-    expect(h.stdout()).toContain('warning: Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)');
+    expect(h.stdout()).toContain(
+      'warning: [ADDRESS_CITY_MISMATCH] Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)',
+    );
     expect(await h.book.get('anchorage-store')).toMatchObject({ address: { state: 'AK' } });
   });
 

@@ -43,7 +43,7 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
     // Answers pass through as typed: the API's schema judges them.
     orderComponents: orderComponents as OrderComponentInput[],
   });
-  warnings.forEach((warning) => io.warn(warning));
+  io.warnAll(warnings);
   io.out('');
   printQuote(io, quote, deps.zips, deps.now());
   io.out('');
