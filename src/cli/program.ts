@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerBolCommand } from './commands/bol.js';
+import { registerCheckCommand } from './commands/check.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerImportCommand } from './commands/import.js';
@@ -87,6 +88,7 @@ Environment variables: shipper help environment.`,
   registerShipCommand(program, context);
   registerShipmentCommands(program, context);
   registerImportCommand(program, context);
+  registerCheckCommand(program, context);
   registerLocationCommands(program, context);
   registerBolCommand(program, context);
   registerLabelsCommand(program, context);

@@ -38,8 +38,16 @@ export function checkFreight(input: FreightCheckInput): Warning[] {
     ...wideFreight(input, component, index),
     ...noDescription(input, component, index),
   ]);
-  return [...lines, ...cubicCapacity(input), ...linearFeet(input), ...overlength(input)];
+  return [...lines, ...cubicCapacity(input), ...linearFeet(input), ...overlength(input)].map(withLinePrefix);
 }
+
+/** A line's warning says which line: `line 2: not stackable: ...` (LINE_PREFIX; a CSV names its own line instead). */
+function withLinePrefix(item: Warning): Warning {
+  return item.line === undefined ? item : { ...item, message: `line ${item.line + 1}: ${item.message}` };
+}
+
+/** The `line N: ` that starts a line's warning. */
+export const LINE_PREFIX = /^line \d+: /;
 
 // -----------------------------------------------------------------------------------------------
 // Line rules
@@ -71,7 +79,7 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
   return [
     warning(
       'DENSITY_MARGIN',
-      `line ${index + 1}: ${formatLimit(poundsWeight)} lb on ${palletCount} x ${size(dimensions)} is ${component.densityPcf.toFixed(2)} pcf, class ${declared}; with ${worst.what} (${formatLimit(worst.pounds)} lb on ${size(worst.dimensions)}) it is ${worst.densityPcf.toFixed(2)} pcf, class ${worst.freightClass}: a dimensioner or a scale that reads that much reclasses it${priceWords(price)}`,
+      `${formatLimit(poundsWeight)} lb on ${palletCount === 1 ? '1 pallet' : `${formatLimit(palletCount)} pallets`} of ${size(dimensions)} is ${component.densityPcf.toFixed(2)} pcf, class ${declared}; with ${worst.what} (${formatLimit(worst.pounds)} lb on ${size(worst.dimensions)}) it is ${worst.densityPcf.toFixed(2)} pcf, class ${worst.freightClass}: a dimensioner or a scale that reads that much reclasses it${priceWords(price)}`,
       {
         line: index,
         field: `orderComponents[${index}]`,
@@ -99,7 +107,7 @@ function nonStackableHeight(input: FreightCheckInput, component: RatedOrderCompo
   return [
     warning(
       'NON_STACKABLE_HEIGHT',
-      `line ${index + 1} is not stackable: carriers class it as ${formatLimit(rated)} in high (${size(asRated)}), ${density.densityPcf.toFixed(2)} pcf, class ${density.freightClass}, not ${formatLimit(component.dimensions.height)} in, class ${component.freightClass}${priceWords(price)}`,
+      `not stackable: carriers class it as ${formatLimit(rated)} in high (${size(asRated)}), ${density.densityPcf.toFixed(2)} pcf, class ${density.freightClass}, not ${formatLimit(component.dimensions.height)} in, class ${component.freightClass}${priceWords(price)}`,
       {
         line: index,
         field: `orderComponents[${index}].stackable`,
@@ -126,7 +134,7 @@ function wideFreight(input: FreightCheckInput, component: RatedOrderComponent, i
   return [
     warning(
       'WIDE_FREIGHT',
-      `line ${index + 1} is ${formatLimit(width)} in wide (${formatLimit(fromInches)} in or more): carriers class it as ${formatLimit(ratedWidthInches)} in wide, ${density.densityPcf.toFixed(2)} pcf, class ${density.freightClass}, not class ${component.freightClass}${priceWords(price)}`,
+      `${formatLimit(width)} in wide (${formatLimit(fromInches)} in or more): carriers class it as ${formatLimit(ratedWidthInches)} in wide, ${density.densityPcf.toFixed(2)} pcf, class ${density.freightClass}, not class ${component.freightClass}${priceWords(price)}`,
       {
         line: index,
         field: `orderComponents[${index}].dimensions.width`,
@@ -145,7 +153,7 @@ function noDescription(input: FreightCheckInput, component: RatedOrderComponent,
   return [
     warning(
       'NO_DESCRIPTION',
-      `line ${index + 1} has no description and no NMFC code: an inspector may class it ${inspectorClass} (it is class ${component.freightClass} by density); describe it (desc=, nmfc=)${priceWords(price)}`,
+      `no description and no NMFC code: an inspector may class it ${inspectorClass} (it is class ${component.freightClass} by density); describe it (desc=, nmfc=)${priceWords(price)}`,
       {
         line: index,
         field: `orderComponents[${index}].description`,
@@ -268,7 +276,7 @@ function overlength(input: FreightCheckInput): Warning[] {
   return [
     warning(
       'OVERLENGTH',
-      `line ${line + 1} has a unit ${formatLimit(longest)} in long (${formatLimit(fromInches)} in or more): the carrier's overlength fee for the ${formatLimit(bandsFeet[band]!)} ft band applies${fee === undefined ? ' (the rules name no fee for it)' : ''}${priceWords(price)}`,
+      `a unit ${formatLimit(longest)} in long (${formatLimit(fromInches)} in or more): the carrier's overlength fee for the ${formatLimit(bandsFeet[band]!)} ft band applies${fee === undefined ? ' (the rules name no fee for it)' : ''}${priceWords(price)}`,
       {
         line,
         field: `orderComponents[${line}].dimensions`,

@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { warning, type Warning } from '../domain/warnings.js';
+import { LINE_PREFIX } from '../domain/freightCheck.js';
 import type { ShipperApi } from '../api/types.js';
 import { ProblemError } from '../api/problems.js';
 import { canonicalJson } from '../domain/canonicalJson.js';
@@ -468,7 +469,8 @@ function shipmentWarnings(state: ScanState, context: ScanContext, group: RowGrou
   for (const item of warnings) {
     state.summary.warnings[item.code] = (state.summary.warnings[item.code] ?? 0) + 1;
     const row = group.rows[item.line ?? 0] ?? group.rows[0]!;
-    context.listener.warning?.(item, row.line);
+    // The CSV line names the component: "line 7: not stackable", not "line 7: line 2: not stackable".
+    context.listener.warning?.(item.line === undefined ? item : { ...item, message: item.message.replace(LINE_PREFIX, '') }, row.line);
   }
   return [...warnings];
 }

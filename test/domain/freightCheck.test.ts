@@ -51,7 +51,7 @@ describe('DENSITY_MARGIN (+1 in on any side, or 2 % less weight)', () => {
     const components = [line(1, 870, [48, 40, 52])];
     const [warned] = codes(check(components), 'DENSITY_MARGIN');
     expect(warned).toMatchObject({ line: 0, detail: { densityPcf: 15.06, freightClass: '70', riskClass: '85', riskDensityPcf: 14.77, changedBy: '1 in more height' } });
-    expect(warned!.message).toContain('870 lb on 1 x 48x40x52 in is 15.06 pcf, class 70; with 1 in more height (870 lb on 48x40x53 in) it is 14.77 pcf, class 85');
+    expect(warned!.message).toContain('line 1: 870 lb on 1 pallet of 48x40x52 in is 15.06 pcf, class 70; with 1 in more height (870 lb on 48x40x53 in) it is 14.77 pcf, class 85');
     const quoted = priceShipment(components, MILES, [], tariff).quotedPriceInCents;
     expect(warned!.priceAtStake).toEqual({
       quotedPriceInCents: quoted,

@@ -238,8 +238,8 @@ describe('quote wizard flow', () => {
     expect(h.prompter.shown.some((shown) => /^48x72x40 {2}[\d.]+ pcf, class \d+ {2}WIDE_FREIGHT: class \d+$/.test(shown))).toBe(true);
     expect(h.prompter.rejected).toContainEqual(expect.objectContaining({ value: 'maybe', reason: 'answer y, n, or leave it empty (orderComponents[0].stackable)' }));
     expect(result.quote.orderComponents[0]).toMatchObject({ stackable: false });
-    expect(h.stdout()).toMatch(/warning: \[NON_STACKABLE_HEIGHT\] line 1 is not stackable: carriers class it as 96 in high .*price at stake: \$[\d,.]+ instead of \$[\d,.]+/);
-    expect(h.stdout()).toMatch(/warning: \[WIDE_FREIGHT\] line 1 is 72 in wide/);
+    expect(h.stdout()).toMatch(/warning: \[NON_STACKABLE_HEIGHT\] line 1: not stackable: carriers class it as 96 in high .*price at stake: \$[\d,.]+ instead of \$[\d,.]+/);
+    expect(h.stdout()).toMatch(/warning: \[WIDE_FREIGHT\] line 1: 72 in wide/);
   });
 
   it('refuses an unknown ZIP at the prompt and takes the corrected one', async () => {
