@@ -8,7 +8,7 @@
  * computed from density. Record and response schemas stay lenient (additive versioning).
  */
 import { z } from 'zod';
-import { warningSchema } from './warnings.js';
+import { warningSchema } from './warningSchema.js';
 import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
 import {
   FREIGHT_LIMITS,

@@ -3,9 +3,8 @@
  * stable `code` a script can act on (SPEC section 5), the sentence a person reads, and where it
  * applies the line it concerns, the numbers and the price at stake. One schema for the engine, the
  * API's answers (`warnings[]`, the X-Shipper-Warning header), the remote client and the CLI.
- * Pure: zod only.
+ * Pure and free of zod (the CLI's start-up imports it); the schema is warningSchema.ts.
  */
-import { z } from 'zod';
 
 /**
  * Every code shipper issues. The freight check's (issue 21) first; then the others, each named by
@@ -73,42 +72,35 @@ export function levelOf(code: string): WarningLevel {
   return isFreightCheckCode(code) ? FREIGHT_CHECK_LEVELS[code] : 'info';
 }
 
-const cents = z.number().int();
+/** The price at stake: the quote re-rated at the risk class or rule, beside the quoted price (warningSchema.ts). */
+export interface PriceAtStake {
+  quotedPriceInCents: number;
+  atRiskPriceInCents: number;
+  differenceInCents: number;
+  basis: string;
+}
 
-export const priceAtStakeSchema = z
-  .object({
-    quotedPriceInCents: cents.meta({ description: 'The price as quoted' }),
-    atRiskPriceInCents: cents.meta({ description: 'The same freight re-rated as an inspector would bill it (the risk class or rule)' }),
-    differenceInCents: cents.meta({ description: 'atRiskPriceInCents - quotedPriceInCents' }),
-    basis: z.string().meta({ description: 'What was re-rated: "class 85", "96 in high", "750 cu ft at 6 pcf"...' }),
-  })
-  .meta({ description: 'The price at stake: the quote re-rated at the risk class or rule, beside the quoted price' });
-
-export type PriceAtStake = z.output<typeof priceAtStakeSchema>;
-
-export const warningSchema = z
-  .object({
-    // Open on the wire: a newer server's code must not make an older client refuse the answer.
-    code: z
-      .string()
-      .regex(/^[A-Z][A-Z0-9_]{0,63}$/)
-      .meta({ description: `A stable code: ${WARNING_CODES.join(', ')} (docs/warnings.md)` }),
-    message: z.string().meta({ description: 'The warning in words' }),
-    field: z.string().optional().meta({ description: 'The field it concerns, written as violations are: orderComponents[0].dimensions.height' }),
-    line: z.number().int().min(0).optional().meta({ description: 'The index of the order component it concerns' }),
-    detail: z
-      .record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()]))
-      .optional()
-      .meta({ description: 'The numbers the rule compared (density, threshold, inches, feet...)' }),
-    priceAtStake: priceAtStakeSchema.optional(),
-  })
-  .meta({ description: 'A warning with a stable code; also sent as an X-Shipper-Warning header `CODE message`' });
-
-export type Warning = z.output<typeof warningSchema>;
+/** A coded warning (its zod schema, for the API's answers: warningSchema.ts). */
+export interface Warning {
+  code: string;
+  message: string;
+  field?: string | undefined;
+  line?: number | undefined;
+  detail?: Record<string, number | string | boolean | null> | undefined;
+  priceAtStake?: PriceAtStake | undefined;
+}
 
 /** A warning of this code; `extra` adds where it applies and its numbers. */
 export function warning(code: WarningCode, message: string, extra: Omit<Warning, 'code' | 'message'> = {}): Warning {
-  return { code, message, ...extra };
+  // In the schema's order, so that a warning reads the same locally and parsed from a server's answer.
+  return {
+    code,
+    message,
+    ...(extra.field !== undefined ? { field: extra.field } : {}),
+    ...(extra.line !== undefined ? { line: extra.line } : {}),
+    ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
+    ...(extra.priceAtStake !== undefined ? { priceAtStake: extra.priceAtStake } : {}),
+  };
 }
 
 /** One line for a person: `[CODE] message`. */

@@ -53,11 +53,9 @@ export async function runCheck(ctx: CommandContext, target: string, options: Che
   if (ctx.io.options.json) ctx.io.json(report);
   else printReport(ctx.io, report);
   if (report.invalidShipments) {
-    throw new CliError(
-      `${plural(report.invalidShipments, 'shipment')} of ${target} would not import (shipper import ${target} --dry-run names the rows)`,
-      ExitCode.rejected,
-      { jsonWritten: ctx.io.options.json },
-    );
+    throw new CliError(`${plural(report.invalidShipments, 'shipment')} of ${target} would not import (shipper import ${target} --dry-run names the rows)`, ExitCode.rejected, {
+      jsonWritten: ctx.io.options.json,
+    });
   }
   if (report.failed) {
     const reached = options.failOn === 'risk' ? report.counts.risk : report.counts.risk + report.counts.warn;
@@ -102,7 +100,8 @@ async function checkCsv(ctx: CommandContext, file: string, options: CheckCommand
       },
     );
   } catch (error) {
-    if (error instanceof ImportFileError) throw error.kind === 'usage' ? new UsageError(error.message) : new ProblemError(makeProblem(400, 'bad-csv', 'Bad CSV File', error.message).problem);
+    if (error instanceof ImportFileError)
+      throw error.kind === 'usage' ? new UsageError(error.message) : new ProblemError(makeProblem(400, 'bad-csv', 'Bad CSV File', error.message).problem);
     if (error instanceof ImportRejectedError) return report(file, 'csv', found, { shipments: error.summary.shipments, invalidShipments: error.summary.rejectedShipments });
     throw error;
   }
