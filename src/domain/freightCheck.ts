@@ -333,8 +333,11 @@ function size(dimensions: Dimensions): string {
   return `${formatLimit(dimensions.length)}x${formatLimit(dimensions.width)}x${formatLimit(dimensions.height)} in`;
 }
 
+/** `$1,234.56`, without Intl (toLocaleString cost a second per 10,000 warnings of an import). */
 function dollars(cents: number): string {
-  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const whole = Math.trunc(cents / 100);
+  const fraction = String(Math.abs(cents) % 100).padStart(2, '0');
+  return `${cents < 0 ? '-' : ''}$${String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
 }
 
 function round2(value: number): number {
