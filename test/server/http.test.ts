@@ -102,7 +102,10 @@ describe('quotes over HTTP', () => {
   });
 
   it('marks palletDimensions with Deprecation (RFC 9745), a deprecation Link and the warning text', async () => {
-    const answer = await postJson(base, '/v1/shipper/quote', { ...QUOTE, orderComponents: [{ palletCount: 1, poundsWeight: 500, palletDimensions: [48, 40, 48] }] });
+    const answer = await postJson(base, '/v1/shipper/quote', {
+      ...QUOTE,
+      orderComponents: [{ palletCount: 1, poundsWeight: 500, palletDimensions: [48, 40, 48], description: 'Parts' }],
+    });
     expect(answer.status).toBe(201);
     expect(answer.headers.deprecation).toBe('@1767225600');
     expect(answer.headers.link).toBe('</api-docs/shipper-v1>; rel="deprecation"; type="application/json"');

@@ -9,7 +9,8 @@ import { LocalApi } from '../../src/api/local.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
 
-const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
+// Described: the freight check has nothing to say about it (these tests are about other warnings).
+const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' };
 const QUOTE = { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [COMPONENT] };
 const SHIPPER = { name: 'Acme Tools', street1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', postalCode: '60601' };
 const CONSIGNEE = { name: 'Hudson Supply', street1: '350 5th Ave', city: 'New York', state: 'NY', postalCode: '10001' };
