@@ -35,7 +35,10 @@ export interface CheckReport {
   failOn: 'warn' | 'risk' | null;
   warnings: CheckFinding[];
   counts: { warn: number; risk: number; byCode: Record<string, number> };
-  /** Sum of the prices at stake over the quoted prices (each warning's difference; a shipment's rules may overlap). */
+  /**
+   * What the warnings put at stake above the quoted prices: per line the largest difference of its
+   * warnings (two rules on one line rebill it once), per shipment the largest of its shipment rules.
+   */
   differenceInCents: number;
   /** CSV rows that would not import. */
   invalidShipments?: number;
@@ -122,9 +125,18 @@ function report(target: string, kind: CheckReport['kind'], warnings: CheckFindin
     failOn: null,
     warnings,
     counts: { warn: warnings.filter((item) => item.level === 'warn').length, risk: warnings.filter((item) => item.level === 'risk').length, byCode },
-    differenceInCents: warnings.reduce((sum, item) => sum + Math.max(0, item.priceAtStake?.differenceInCents ?? 0), 0),
+    differenceInCents: atStake(warnings),
     failed: false,
   };
+}
+
+function atStake(warnings: readonly CheckFinding[]): number {
+  const largest = new Map<string, number>();
+  for (const item of warnings) {
+    const key = `${item.csvLine ?? ''}:${item.line === undefined ? 'shipment' : `line ${item.line}`}`;
+    largest.set(key, Math.max(largest.get(key) ?? 0, item.priceAtStake?.differenceInCents ?? 0));
+  }
+  return [...largest.values()].reduce((sum, value) => sum + value, 0);
 }
 
 function finish(report: CheckReport, options: CheckCommandOptions): void {
