@@ -134,7 +134,10 @@ describe('shipper check ID', () => {
     expect(quoted.stderr).toMatch(/^warning: \[NON_STACKABLE_HEIGHT\] line 1: not stackable/m);
     const checked = await spawned(['check', quote.id, '--fail-on', 'risk', '--json']);
     expect(checked.code).toBe(1);
-    expect((JSON.parse(checked.stdout) as { warnings: Warning[] }).warnings.map((item) => item.code)).toEqual(['NON_STACKABLE_HEIGHT', 'WIDE_FREIGHT']);
+    const report = JSON.parse(checked.stdout) as { warnings: Warning[]; differenceInCents: number };
+    expect(report.warnings.map((item) => item.code)).toEqual(['NON_STACKABLE_HEIGHT', 'WIDE_FREIGHT']);
+    // Both rules rebill the same line: it is at stake once, at the larger of the two.
+    expect(report.differenceInCents).toBe(Math.max(...report.warnings.map((item) => item.priceAtStake!.differenceInCents)));
 
     const shipped = await spawned([
       'ship',
