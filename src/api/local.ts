@@ -9,9 +9,10 @@ import { ZipDirectory } from '../geo/zipDirectory.js';
 import { JsonStore } from '../store/jsonStore.js';
 import { createdRange, operations, type OperationSpec } from './operations.js';
 import { constraintViolation } from './problems.js';
-import type { ArgsOf, OptionsOf, ShipperApi } from './types.js';
+import type { ApiResult, ArgsOf, BatchOutcome, OptionsOf, ShipperApi } from './types.js';
 import type { CarrierProfiles } from '../domain/carrierProfile.js';
-import { tenderRequestSchema, type Shipment } from '../domain/schemas.js';
+import { tenderRequestSchema, type RatedOrderComponent, type Shipment } from '../domain/schemas.js';
+import { freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
 import { Bookings } from './local/booking.js';
@@ -44,6 +45,8 @@ export interface LocalApiOptions extends NumberingOptions {
   /** X12 and eBOL settings of the carrier files (checked when a file is written). */
   x12?: Record<string, unknown> | undefined;
   ebol?: Record<string, unknown> | undefined;
+  /** The freight check's thresholds (default: DEFAULT_INSPECTION_RULES) and re-rating (default: the tariff). */
+  freightCheck?: FreightCheckSettings | undefined;
 }
 
 type Options<K extends keyof typeof operations> = OptionsOf<(typeof operations)[K]>;
@@ -72,6 +75,7 @@ export class LocalApi implements ShipperApi {
   private readonly documents: Documents;
   private readonly invoices: Invoices;
   private readonly shipmentKeys: ShipmentKeyIndex;
+  private readonly freightCheck: FreightCheckSettings;
 
   constructor(options: LocalApiOptions) {
     this.store = new JsonStore(options.storeDir, { cacheEntries: options.cacheEntries });
@@ -91,6 +95,29 @@ export class LocalApi implements ShipperApi {
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} });
     this.invoices = new Invoices(this.shipments, () => this.tariffs.load());
     this.shipmentKeys = new ShipmentKeyIndex(this.store);
+    this.freightCheck = options.freightCheck ?? {};
+  }
+
+  /** The freight check's warnings on a quote or a shipment, after the call's own. */
+  private async checked<T extends CheckedFreight>(result: ApiResult<T>): Promise<ApiResult<T>> {
+    return { ...result, warnings: [...result.warnings, ...freightWarnings(result.data, await this.tariffs.load(), this.freightCheck)] };
+  }
+
+  private async checkedOutcomes<T extends CheckedFreight>(
+    result: ApiResult<{ items: Array<BatchOutcome<T>> }>,
+    body: unknown,
+  ): Promise<ApiResult<{ items: Array<BatchOutcome<T>> }>> {
+    const tariff = await this.tariffs.load();
+    const items = (body as { items?: Array<{ request?: { orderComponents?: unknown } }> } | undefined)?.items;
+    return {
+      ...result,
+      data: {
+        items: result.data.items.map((outcome, index) => {
+          const lines = items?.[index]?.request?.orderComponents;
+          return withFreightWarnings(outcome, tariff, this.freightCheck, Array.isArray(lines) ? (lines as Array<Partial<RatedOrderComponent>>) : undefined);
+        }),
+      },
+    };
   }
 
   loadTariff() {
@@ -100,11 +127,11 @@ export class LocalApi implements ShipperApi {
   // Quotes
 
   async createQuote(...[body, options]: ArgsOf<(typeof operations)['createQuote']>) {
-    return this.quotes.create(body, await this.tariffs.load(), options?.idempotencyKey);
+    return this.checked(await this.quotes.create(body, await this.tariffs.load(), options?.idempotencyKey));
   }
 
   async getQuote(quoteId: string) {
-    return { data: await this.quotes.get(quoteId), warnings: [] };
+    return this.checked({ data: await this.quotes.get(quoteId), warnings: [] });
   }
 
   async listQuotes(options?: Options<'listQuotes'>) {
@@ -124,19 +151,20 @@ export class LocalApi implements ShipperApi {
   // Shipments
 
   async createShipment(...[body, options]: ArgsOf<(typeof operations)['createShipment']>) {
-    return this.bookings.createShipment(body, options?.idempotencyKey);
+    return this.checked(await this.bookings.createShipment(body, options?.idempotencyKey));
   }
 
   async createShipments(body: unknown) {
-    return this.bookings.createShipments(body);
+    return this.checkedOutcomes(await this.bookings.createShipments(body), undefined);
   }
 
+  /** The quote each item would be booked on, checked with what the request says of its lines (a quote has no description). */
   async previewShipments(body: unknown) {
-    return this.bookings.previewShipments(body);
+    return this.checkedOutcomes(await this.bookings.previewShipments(body), body);
   }
 
   async getShipment(shipmentId: string) {
-    return { data: await this.shipments.get(shipmentId), warnings: [] };
+    return this.checked({ data: await this.shipments.get(shipmentId), warnings: [] });
   }
 
   async listShipments(options?: Options<'listShipments'>) {

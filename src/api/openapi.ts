@@ -24,6 +24,7 @@ import {
   storedDimensionsSchema,
   violationSchema,
 } from '../domain/schemas.js';
+import { warningSchema } from '../domain/warningSchema.js';
 import { JSON_TYPE, OPENAPI_PATH, OPERATION_NAMES, operations, PROBLEM_TYPE, resourceOfParam, type BinaryResponse, type ErrorStatus, type OperationSpec } from './operations.js';
 
 type JsonObject = Record<string, unknown>;
@@ -51,6 +52,7 @@ function componentRegistries(): { requests: Record<string, z.ZodType>; responses
     BolTemplate: bolTemplateInfoSchema,
     ProblemDetail: problemDetailSchema,
     Violation: violationSchema,
+    Warning: warningSchema,
   };
   for (const name of OPERATION_NAMES) {
     const spec: OperationSpec = operations[name];

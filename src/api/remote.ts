@@ -23,7 +23,8 @@ import { formatFieldPath } from '../domain/validation.js';
 import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec } from './operations.js';
 import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
 import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
-import { decodeHeaderText, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER } from './wire.js';
+import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER, WARNINGS_IN_BODY } from './wire.js';
+import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
 
 export interface RemoteApiOptions {
   baseUrl: string;
@@ -190,11 +191,11 @@ export class RemoteApi implements ShipperApi {
   }
 
   /** Sends items in order, in requests of at most BATCH_REQUEST_ITEMS and about BATCH_REQUEST_BYTES; undefined: no such extension. */
-  private async inBatches(name: 'createShipments' | 'previewShipments', items: unknown[]): Promise<{ outcomes: unknown[]; warnings: string[] } | undefined> {
+  private async inBatches(name: 'createShipments' | 'previewShipments', items: unknown[]): Promise<{ outcomes: unknown[]; warnings: Warning[] } | undefined> {
     if (this.batchExtensions.get(name) === false) return undefined;
     const spec = operations[name];
     const outcomes: unknown[] = [];
-    const warnings = new Set<string>();
+    const warnings: Warning[] = [];
     for (const part of requestParts(items)) {
       const exchange = await this.exchange('POST', spec.path, { body: `{"items":[${part.join(',')}]}`, accept: JSON_TYPE });
       if (outcomes.length === 0 && !this.batchExtensions.has(name)) {
@@ -208,9 +209,9 @@ export class RemoteApi implements ShipperApi {
         throw new RemoteError(`${this.origin} answered POST ${spec.path} with ${data.items.length} results for ${part.length} items`);
       }
       outcomes.push(...data.items);
-      answered.forEach((warning) => warnings.add(warning));
+      warnings.push(...answered);
     }
-    return { outcomes, warnings: [...warnings] };
+    return { outcomes, warnings: distinctWarnings(warnings) };
   }
 
   private binaryAnswer(method: string, path: string, exchange: Exchange, expected: string): ApiResult<Uint8Array> {
@@ -235,6 +236,12 @@ export class RemoteApi implements ShipperApi {
       throw new RemoteError(`${this.origin} answered ${method} ${path} with JSON that is not ${describe(what)} (${formatFieldPath(issue.path)}: ${issue.message})`);
     }
     const result: ApiResult<z.output<S>> = { data: parsed.data, warnings: warningsOf(exchange.headers) };
+    // A quote or a shipment carries its warnings whole in the body: they win over the headers' short form.
+    if (WARNINGS_IN_BODY.has(what) && typeof parsed.data === 'object' && parsed.data !== null && Array.isArray((parsed.data as { warnings?: unknown }).warnings)) {
+      const { warnings, ...resource } = parsed.data as unknown as { warnings: Warning[] };
+      result.data = resource as z.output<S>;
+      result.warnings = warnings;
+    }
     if (method === 'POST') result.replayed = exchange.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true';
     return result;
   }
@@ -424,11 +431,11 @@ function mediaType(headers: Exchange['headers']): string {
 }
 
 /** The warnings the server sent; a bare Deprecation header still becomes one. */
-export function warningsOf(headers: Exchange['headers']): string[] {
-  const warnings = header(headers, WARNING_HEADER).map(decodeHeaderText);
+export function warningsOf(headers: Exchange['headers']): Warning[] {
+  const warnings: Warning[] = header(headers, WARNING_HEADER).map(decodeWarningHeader);
   const deprecation = header(headers, DEPRECATION_HEADER)[0];
   if (warnings.length === 0 && deprecation !== undefined) {
-    warnings.push(`the server marked this request as using a deprecated feature (Deprecation: ${deprecation})`);
+    warnings.push(warning('SERVER_WARNING', `the server marked this request as using a deprecated feature (Deprecation: ${deprecation})`));
   }
   return warnings;
 }

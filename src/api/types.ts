@@ -11,10 +11,11 @@
 import type { z } from 'zod';
 import type { OperationSpec, Operations } from './operations.js';
 import type { bolTemplateInfoSchema, ProblemDetail } from '../domain/schemas.js';
+import type { Warning } from '../domain/warnings.js';
 
 export interface ApiResult<T> {
   data: T;
-  warnings: string[];
+  warnings: Warning[];
   /**
    * True when an idempotency key matched an earlier request and that request's resource came
    * back instead of a new one. Undefined when the implementation cannot tell.
@@ -26,7 +27,7 @@ export interface ApiResult<T> {
  * The answer for one item of a batch: its data, or the ProblemDetail that a single call would have
  * thrown (4xx). Failures that concern the whole batch (store, network) reject the batch instead.
  */
-export type BatchOutcome<T> = { ok: true; data: T; warnings: string[]; replayed: boolean } | { ok: false; problem: ProblemDetail };
+export type BatchOutcome<T> = { ok: true; data: T; warnings: Warning[]; replayed: boolean } | { ok: false; problem: ProblemDetail };
 
 export type BolTemplateInfo = z.infer<typeof bolTemplateInfoSchema>;
 

@@ -29,8 +29,10 @@ export { IDEMPOTENCY_KEY_PATTERN } from '../domain/limits.js';
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
 /**
- * ApiResult.warnings travel as one `X-Shipper-Warning` header each, so the body stays exactly the
- * resource. `Deprecation` (RFC 9745) says that the request used a deprecated feature.
+ * ApiResult.warnings travel as one `X-Shipper-Warning` header each, `CODE message` (the message
+ * %-encoded), on every answer; the answers that are a quote or a shipment also carry them whole in
+ * their body's `warnings[]` (WARNINGS_IN_BODY), with the line, numbers and price at stake that a
+ * header has no room for. `Deprecation` (RFC 9745) says that the request used a deprecated feature.
  */
 export const WARNING_HEADER = 'x-shipper-warning';
 export const DEPRECATION_HEADER = 'deprecation';
@@ -40,6 +42,20 @@ export const PALLET_DIMENSIONS_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
 /** Header values are ASCII on one line: `%` and anything outside printable ASCII are %-encoded. */
 export function encodeHeaderText(text: string): string {
   return text.replace(/[^\x20-\x24\x26-\x7E]/gu, (char) => encodeURIComponent(char));
+}
+
+/** The response components whose JSON body carries the call's `warnings[]`. */
+export const WARNINGS_IN_BODY: ReadonlySet<string> = new Set(['Quote', 'Shipment']);
+
+/** `DENSITY_MARGIN the class changes...`: the code, a space, the message. */
+export function encodeWarningHeader(item: { code: string; message: string }): string {
+  return `${item.code} ${encodeHeaderText(item.message)}`;
+}
+
+/** A header without a code (a foreign or older server) is a SERVER_WARNING. */
+export function decodeWarningHeader(value: string): { code: string; message: string } {
+  const match = /^([A-Z][A-Z0-9_]{0,63}) (.*)$/s.exec(value);
+  return match ? { code: match[1]!, message: decodeHeaderText(match[2]!) } : { code: 'SERVER_WARNING', message: decodeHeaderText(value) };
 }
 
 export function decodeHeaderText(value: string): string {

@@ -30,6 +30,7 @@ import type { FreightClass, RatedOrderComponent, Shipment } from '../domain/sche
 import type { Tariff } from '../domain/tariff.js';
 import { billKeyOf, carrierBillSchema, ratingClassOf, type CarrierBill } from './bill.js';
 import { accessorialsMeantBy } from './chargeCodes.js';
+import { freightCheckEvidence } from './freightCheckEvidence.js';
 
 export const FINDING_CODES = ['REWEIGH', 'RECLASS', 'ACCESSORIAL', 'FUEL', 'OVERCHARGE', 'UNMATCHED', 'DUPLICATE'] as const;
 
@@ -37,6 +38,8 @@ export const findingSchema = z.object({
   code: z.enum(FINDING_CODES),
   amountInCents: z.number().int().meta({ description: 'The amount at stake' }),
   message: z.string(),
+  /** REWEIGH and RECLASS: whether the freight check had warned about the lines before booking (freightCheckEvidence.ts). */
+  freightCheck: z.object({ warned: z.boolean(), codes: z.array(z.string()) }).optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
 
@@ -182,10 +185,17 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
   const reweighedLines = sameLines ? billed.filter((line, index) => line.poundsWeight !== booked[index]!.poundsWeight) : [];
   if (reweighedLines.length > 0 || billedPounds !== bookedPounds) {
     const detail = reweighedLines.map((line) => `line ${line.line}: ${pounds(line.poundsWeight)} billed, ${pounds(booked[line.line - 1]!.poundsWeight)} booked`);
+    const evidence = freightCheckEvidence(
+      shipment,
+      'REWEIGH',
+      reweighedLines.map((line) => line.line),
+      tariff,
+    );
     findings.push({
       code: 'REWEIGH',
       amountInCents: p1.net + p1.fuel - (p0.net + p0.fuel),
-      message: `billed ${pounds(billedPounds)}, booked ${pounds(bookedPounds)} (${signed(billedPounds - bookedPounds)} lb)${detail.length > 0 ? `; ${detail.join('; ')}` : ''}`,
+      message: `billed ${pounds(billedPounds)}, booked ${pounds(bookedPounds)} (${signed(billedPounds - bookedPounds)} lb)${detail.length > 0 ? `; ${detail.join('; ')}` : ''}; ${evidence.sentence}`,
+      freightCheck: { warned: evidence.warned, codes: evidence.codes },
     });
   }
 
@@ -199,16 +209,29 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
         const rated = ratingClassOf(line.freightClass!);
         return `line ${line.line}: class ${line.freightClass}${rated !== line.freightClass ? ` (priced as ${rated})` : ''} billed, ${component.freightClass} booked (${quantity.format(component.densityPcf)} pcf: ${pounds(component.poundsWeight)} on ${component.palletCount} x ${length}x${width}x${height} in)`;
       });
-      findings.push({ code: 'RECLASS', amountInCents: p2.net + p2.fuel - (p1.net + p1.fuel), message: detail.join('; ') });
+      const evidence = freightCheckEvidence(
+        shipment,
+        'RECLASS',
+        reclassed.map((line) => line.line),
+        tariff,
+      );
+      findings.push({
+        code: 'RECLASS',
+        amountInCents: p2.net + p2.fuel - (p1.net + p1.fuel),
+        message: `${detail.join('; ')}; ${evidence.sentence}`,
+        freightCheck: { warned: evidence.warned, codes: evidence.codes },
+      });
     }
   } else if (classesKnown) {
     const billedClasses = [...new Set(billed.map((line) => line.freightClass!))].join(', ');
     const bookedClasses = [...new Set(booked.map((component) => component.freightClass))].join(', ');
     if (p2.net + p2.fuel !== p1.net + p1.fuel) {
+      const evidence = freightCheckEvidence(shipment, 'RECLASS', [], tariff);
       findings.push({
         code: 'RECLASS',
         amountInCents: p2.net + p2.fuel - (p1.net + p1.fuel),
-        message: `billed as ${billed.length} line(s) in class ${billedClasses}; booked as ${booked.length} line(s) in class ${bookedClasses}`,
+        message: `billed as ${billed.length} line(s) in class ${billedClasses}; booked as ${booked.length} line(s) in class ${bookedClasses}; ${evidence.sentence}`,
+        freightCheck: { warned: evidence.warned, codes: evidence.codes },
       });
     }
   }

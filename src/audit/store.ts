@@ -5,6 +5,7 @@
  * replaces its record.
  */
 import { createHash } from 'node:crypto';
+import { warning, type Warning } from '../domain/warnings.js';
 import { z } from 'zod';
 import { JsonStore, StoreError } from '../store/jsonStore.js';
 import { auditResultSchema, type AuditResult } from './audit.js';
@@ -16,9 +17,9 @@ export class AuditedBills {
   constructor(private readonly store: JsonStore) {}
 
   /** Every audited bill; a damaged record is skipped with a warning naming its file. */
-  async list(): Promise<{ audits: AuditResult[]; warnings: string[] }> {
+  async list(): Promise<{ audits: AuditResult[]; warnings: Warning[] }> {
     const { ids } = await this.store.listIds(COLLECTION, { limit: Number.MAX_SAFE_INTEGER });
-    const warnings: string[] = [];
+    const warnings: Warning[] = [];
     const audits: AuditResult[] = [];
     for (const id of ids) {
       try {
@@ -26,7 +27,7 @@ export class AuditedBills {
         if (audit) audits.push(audit);
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
-        warnings.push(error.message);
+        warnings.push(warning('RECORD_UNREADABLE', error.message));
       }
     }
     return { audits, warnings };

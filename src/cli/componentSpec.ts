@@ -26,6 +26,8 @@ const KEYS: Record<string, string> = {
   packagingtype: 'packagingType',
   pieces: 'pieceCount',
   piececount: 'pieceCount',
+  stackable: 'stackable',
+  stack: 'stackable',
   class: 'freightClass',
   freightclass: 'freightClass',
   un: 'hazmat.unNumber',
@@ -40,7 +42,7 @@ const KEYS: Record<string, string> = {
 
 /** The keys a suggestion may name: the short ones and the API's field names, as they are written. */
 const SUGGESTED_KEYS = [
-  ...['pallets', 'weight', 'dims', 'desc', 'nmfc', 'pkg', 'pieces', 'un', 'psn', 'hazclass', 'pg'],
+  ...['pallets', 'weight', 'dims', 'desc', 'nmfc', 'pkg', 'pieces', 'stackable', 'un', 'psn', 'hazclass', 'pg'],
   ...new Set(Object.values(KEYS).map((field) => field.replace('hazmat.', ''))),
 ];
 const SIDES = ['length', 'width', 'height'];
@@ -81,7 +83,7 @@ export function parseComponentSpec(spec: string): Record<string, unknown> {
     if (!field) {
       throw new UsageError(
         `unknown key "${key}"${suggestion(key)} in --component ${spec}`,
-        'keys: pallets, weight, dims, desc, nmfc, pkg, pieces, and for hazardous material un, psn, hazclass, pg (palletDims is the deprecated spelling of dims)',
+        'keys: pallets, weight, dims, desc, nmfc, pkg, pieces, stackable (true/false), and for hazardous material un, psn, hazclass, pg (palletDims is the deprecated spelling of dims)',
       );
     }
     if (field === 'dimensions') {
@@ -92,6 +94,10 @@ export function parseComponentSpec(spec: string): Record<string, unknown> {
     } else if (field.startsWith('hazmat.')) {
       const hazmat = (component.hazmat ??= {}) as Record<string, string>;
       hazmat[field.slice('hazmat.'.length)] = value.trim();
+    } else if (field === 'stackable') {
+      // true/false (yes/no): anything else goes to the schema as typed, which names it.
+      const word = value.trim().toLowerCase();
+      component.stackable = ['true', 'yes', 'y'].includes(word) ? true : ['false', 'no', 'n'].includes(word) ? false : value.trim();
     } else if (TEXT_FIELDS.has(field)) {
       component[field] = value.trim();
     } else {

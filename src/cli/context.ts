@@ -5,6 +5,7 @@
  * (help, config) never load them.
  */
 import type { Command } from 'commander';
+import { warning } from '../domain/warnings.js';
 import type { LocalApi } from '../api/local.js';
 import { UsageError } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
@@ -141,10 +142,11 @@ export class CommandContext {
       );
     }
     const root = serverRootOf(settings.baseUrl);
-    if (root !== settings.baseUrl) this.io.warn(`the base URL is the server's root: using ${root}, not ${settings.baseUrl} (the API's paths start with /v1/shipper)`);
+    if (root !== settings.baseUrl)
+      this.io.warn(warning('BASE_URL_ROOT', `the base URL is the server's root: using ${root}, not ${settings.baseUrl} (the API's paths start with /v1/shipper)`));
     const url = new URL(root);
     if (settings.apiKey && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      this.io.warn(`the API key is sent over plain http to ${url.host}; use https`);
+      this.io.warn(warning('API_KEY_OVER_HTTP', `the API key is sent over plain http to ${url.host}; use https`));
     }
     // undici is loaded only here: local commands never pay for it.
     const { RemoteApi } = await import('../api/remote.js');

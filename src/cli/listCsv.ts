@@ -5,10 +5,11 @@
  */
 import type { CsvCell } from './fileOutput.js';
 import type { IO } from './output.js';
+import type { Warning } from '../domain/warnings.js';
 
 export interface Page<T> {
   data: { items: T[]; nextCursor: string | null };
-  warnings: string[];
+  warnings: Warning[];
 }
 
 export interface ListCsv<T> {
@@ -37,8 +38,9 @@ export async function writeListCsv<T>(io: IO, list: ListCsv<T>, options: { curso
     if (remaining <= 0) break;
     const { data, warnings } = await list.page(cursor, remaining);
     for (const warning of warnings) {
-      if (!warned.has(warning)) io.warn(warning);
-      warned.add(warning);
+      const key = `${warning.code} ${warning.message}`;
+      if (!warned.has(key)) io.warn(warning);
+      warned.add(key);
     }
     io.streams.stdout.write(csvRecords(data.items.map(list.row)));
     written += data.items.length;

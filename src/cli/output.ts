@@ -7,6 +7,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { printable } from '../printable.js';
 import { fitTable, type FitStep } from './tableLayout.js';
+import { describeWarning, type Warning } from '../domain/warnings.js';
 
 export interface IOStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -83,8 +84,13 @@ export class IO {
 
   // Messages carry data (file names, cells, what a server said): printable() keeps its control
   // characters (an ESC from a damaged file) from reaching the terminal.
-  warn(message: string): void {
-    this.streams.stderr.write(`${this.errColor.yellow('warning:')} ${printable(message)}\n`);
+  /** One line per warning, with its stable code: `warning: [CODE] message`. */
+  warn(item: Pick<Warning, 'code' | 'message'>): void {
+    this.streams.stderr.write(`${this.errColor.yellow('warning:')} ${printable(describeWarning(item))}\n`);
+  }
+
+  warnAll(items: ReadonlyArray<Pick<Warning, 'code' | 'message'>>): void {
+    items.forEach((item) => this.warn(item));
   }
 
   error(message: string): void {

@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerBolCommand } from './commands/bol.js';
+import { registerCheckCommand } from './commands/check.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerImportCommand } from './commands/import.js';
@@ -88,6 +89,7 @@ Help topics: shipper help environment|exit-codes|csv-columns|settings|formats.`,
   registerShipCommand(program, context);
   registerShipmentCommands(program, context);
   registerImportCommand(program, context);
+  registerCheckCommand(program, context);
   registerLocationCommands(program, context);
   registerBolCommand(program, context);
   registerLabelsCommand(program, context);

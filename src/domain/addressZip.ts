@@ -8,6 +8,7 @@
  * other names for many ZIPs (neighbourhoods, former towns, vanity names).
  */
 import type { Violation } from './schemas.js';
+import { warning, type Warning } from './warnings.js';
 
 /**
  * ZIPs whose area lies in two states: the multi-state ZIP Code Tabulation Areas of the 2010 US
@@ -45,7 +46,7 @@ export interface AddressPlace {
 
 export interface AddressZipCheck {
   violations: Violation[];
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** The states an address with this ZIP may name. */
@@ -60,7 +61,7 @@ export function statesOfZip(place: ZipPlaceName): readonly string[] {
 export function checkAddressAgainstZip(address: AddressPlace, place: ZipPlaceName, party: string): AddressZipCheck {
   const field = (name: string) => (party ? `${party}.${name}` : name);
   const violations: Violation[] = [];
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   const state = typeof address.state === 'string' ? address.state.trim().toUpperCase() : '';
   if (/^[A-Z]{2}$/.test(state) && !statesOfZip(place).includes(state)) {
     const states = statesOfZip(place);
@@ -71,7 +72,15 @@ export function checkAddressAgainstZip(address: AddressPlace, place: ZipPlaceNam
   }
   const city = typeof address.city === 'string' ? address.city.trim() : '';
   if (city !== '' && cityKey(city) !== cityKey(place.city)) {
-    warnings.push(`${city} is not the USPS city of ZIP ${place.postalCode} (${place.city}, ${place.state}); check the address, carriers route by the ZIP (${field('city')})`);
+    warnings.push(
+      warning(
+        'ADDRESS_CITY_MISMATCH',
+        `${city} is not the USPS city of ZIP ${place.postalCode} (${place.city}, ${place.state}); check the address, carriers route by the ZIP (${field('city')})`,
+        {
+          field: field('city'),
+        },
+      ),
+    );
   }
   return { violations, warnings };
 }

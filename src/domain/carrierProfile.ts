@@ -4,6 +4,7 @@
  * pickup cut-off, and its X12 trading-partner ids. Pure: zod only.
  */
 import { z } from 'zod';
+import { warning, type Warning } from './warnings.js';
 import { localTimeSchema, SCAC_PATTERN } from './carrier.js';
 import { proNumberRangeSchema } from './proNumber.js';
 
@@ -39,7 +40,11 @@ export const carrierProfilesSchema = z
 export type CarrierProfiles = z.output<typeof carrierProfilesSchema>;
 
 /** The carrier's cut-off, else the tariff's: a pickup window that opens at or after it gets a warning. */
-export function pickupWindowWarning(window: { readyTime: string; closeTime: string } | null, cutoff: string, carrier: string | null): string | undefined {
+export function pickupWindowWarning(window: { readyTime: string; closeTime: string } | null, cutoff: string, carrier: string | null): Warning | undefined {
   if (!window || window.readyTime < cutoff) return undefined;
-  return `the freight is ready at ${window.readyTime}, at or after ${carrier ? `${carrier}'s` : "the carriers'"} pickup cut-off ${cutoff}: the pickup may move to the next business day (pickupWindow.readyTime)`;
+  return warning(
+    'PICKUP_AFTER_CUTOFF',
+    `the freight is ready at ${window.readyTime}, at or after ${carrier ? `${carrier}'s` : "the carriers'"} pickup cut-off ${cutoff}: the pickup may move to the next business day (pickupWindow.readyTime)`,
+    { field: 'pickupWindow.readyTime' },
+  );
 }

@@ -101,3 +101,8 @@ export function componentDensity(poundsWeight: number, palletCount: number, dime
 export function freightClassForDensity(pcf: number): FreightClass {
   return classOf(decimalFraction(pcf)).freightClass;
 }
+
+/** The class of an exact density (weight x 1728 / cube as a fraction): for the freight check's what-ifs. */
+export function freightClassOfExactDensity(density: { numerator: bigint; denominator: bigint }): FreightClass {
+  return classOf(density).freightClass;
+}

@@ -21,18 +21,30 @@ export const inspectionRulesSchema = z.strictObject({
   cubicCapacity: z
     .strictObject({ minimumCubicFeet: z.number().positive().default(750), belowDensityPcf: decimalPcf.default('6') })
     .default({ minimumCubicFeet: 750, belowDensityPcf: '6' }),
-  /** LINEAR_FEET: the trailer length a shipment takes, against this limit, on a trailer of this inside size. */
+  /**
+   * LINEAR_FEET: the trailer length a shipment takes, against this limit, on a trailer of this
+   * inside size; over it the carrier rates the shipment as if it weighed `minimumPoundsPerFoot`
+   * per foot it takes (the price at stake), or as volume LTL.
+   */
   linearFeet: z
     .strictObject({
       maximumFeet: z.number().positive().default(12),
       trailerWidthInches: inches.default(98),
       trailerHeightInches: inches.default(108),
+      minimumPoundsPerFoot: z.number().positive().default(1000),
     })
-    .default({ maximumFeet: 12, trailerWidthInches: 98, trailerHeightInches: 108 }),
-  /** OVERLENGTH: units longer than `fromInches`, in bands starting at these lengths in feet. */
+    .default({ maximumFeet: 12, trailerWidthInches: 98, trailerHeightInches: 108, minimumPoundsPerFoot: 1000 }),
+  /**
+   * OVERLENGTH: units at least `fromInches` long, in bands starting at these lengths in feet, each
+   * with its fee (`feesInCents[i]` for band i; a band without a fee has none known).
+   */
   overlength: z
-    .strictObject({ fromInches: inches.default(96), bandsFeet: z.array(z.number().positive()).min(1).default([8, 12, 16, 20]) })
-    .default({ fromInches: 96, bandsFeet: [8, 12, 16, 20] }),
+    .strictObject({
+      fromInches: inches.default(96),
+      bandsFeet: z.array(z.number().positive()).min(1).default([8, 12, 16, 20]),
+      feesInCents: z.array(z.number().int().min(0)).default([9000, 12500, 12500, 19500]),
+    })
+    .default({ fromInches: 96, bandsFeet: [8, 12, 16, 20], feesInCents: [9000, 12500, 12500, 19500] }),
   /** NO_DESCRIPTION: the class an inspector may apply to a line with neither description nor NMFC. */
   noDescriptionClass: z.string().default('125'),
 });

@@ -7,9 +7,11 @@
  * so the breakdown always adds up to the price.
  */
 import { componentDensity } from './density.js';
+import type { Rerate } from './freightCheck.js';
 import { BEYOND_LTL, formatLimit } from './limits.js';
 import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest, RatedOrderComponent, Violation } from './schemas.js';
 import type { Tariff } from './tariff.js';
+import { warning, type Warning } from './warnings.js';
 import { businessDayReason, estimateDelivery, localDateInZone, nextBusinessDay } from './transit.js';
 
 /** A US ZIP resolved from geodata. */
@@ -24,7 +26,7 @@ export interface ZipPlace {
 
 export type Rated<T> = { ok: true; value: T } | { ok: false; violations: Violation[] };
 /** A quote, with the warnings it earned (freight beyond standard LTL), or the violations that prevent it. */
-export type RatedQuote = { ok: true; value: Quote; warnings: string[] } | { ok: false; violations: Violation[] };
+export type RatedQuote = { ok: true; value: Quote; warnings: Warning[] } | { ok: false; violations: Violation[] };
 
 export function roundCents(exactCents: number): number {
   return Math.sign(exactCents) * Math.round(Math.abs(exactCents));
@@ -70,6 +72,7 @@ export function rateComponent(component: OrderComponent): RatedOrderComponent {
     packagingType: component.packagingType,
     pieceCount: component.pieceCount,
     hazmat: component.hazmat,
+    ...(component.stackable !== undefined ? { stackable: component.stackable } : {}),
     densityPcf,
     freightClass,
   };
@@ -111,6 +114,19 @@ export function priceShipment(
   return { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, quotedPriceInCents };
 }
 
+/**
+ * Re-rating for the freight check's price at stake: components (each at the class it carries)
+ * priced on the quote's lane and accessorials with this tariff; null when the tariff cannot price
+ * them (a class or an accessorial it has no rate for, an amount past the safe integers).
+ */
+export function tariffRerate(tariff: Tariff, miles: number, accessorials: ReadonlyArray<string>): Rerate {
+  return (components) => {
+    if (components.some((component) => !tariff.ratesPerCwtInCents[component.freightClass]) || accessorials.some((code) => !tariff.accessorials[code])) return null;
+    const price = priceShipment(components, miles, accessorials, tariff);
+    return unsafePrice(price).length === 0 ? price.quotedPriceInCents : null;
+  };
+}
+
 export interface RateQuoteInput {
   id: string;
   request: QuoteRequest;
@@ -141,7 +157,7 @@ export function resolvePickupDate(requested: string | undefined, origin: ZipPlac
  * Freight that standard LTL does not move (BEYOND_LTL): more pallets, more weight or longer units.
  * It still quotes on the LTL tariff, with this warning, as it would be refused by a carrier's LTL desk.
  */
-export function beyondLtlWarnings(components: ReadonlyArray<Pick<OrderComponent, 'palletCount' | 'poundsWeight' | 'dimensions'>>): string[] {
+export function beyondLtlWarnings(components: ReadonlyArray<Pick<OrderComponent, 'palletCount' | 'poundsWeight' | 'dimensions'>>): Warning[] {
   const pallets = components.reduce((sum, component) => sum + component.palletCount, 0);
   const pounds = components.reduce((sum, component) => sum + component.poundsWeight, 0);
   const reasons: string[] = [];
@@ -158,7 +174,11 @@ export function beyondLtlWarnings(components: ReadonlyArray<Pick<OrderComponent,
   });
   if (reasons.length === 0) return [];
   return [
-    `beyond standard LTL: ${reasons.join('; ')}. Carriers move such freight as volume LTL or truckload: ask for a volume LTL or truckload quote; this price is from the LTL tariff`,
+    warning(
+      'BEYOND_LTL',
+      `beyond standard LTL: ${reasons.join('; ')}. Carriers move such freight as volume LTL or truckload: ask for a volume LTL or truckload quote; this price is from the LTL tariff`,
+      { detail: { pallets, pounds: Math.round(pounds * 100) / 100 } },
+    ),
   ];
 }
 

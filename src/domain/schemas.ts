@@ -8,6 +8,7 @@
  * computed from density. Record and response schemas stay lenient (additive versioning).
  */
 import { z } from 'zod';
+import { warningSchema } from './warningSchema.js';
 import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
 import {
   FREIGHT_LIMITS,
@@ -132,6 +133,10 @@ const componentBaseShape = {
     .nullish()
     .transform((value) => value ?? null)
     .meta({ description: 'Loose pieces inside the component, separate from palletCount; 0 is allowed' }),
+  stackable: z.boolean({ error: 'stackable is true or false' }).optional().meta({
+    description:
+      'false: the units must not have freight loaded on them (classed at 96 in high, NON_STACKABLE_HEIGHT); true: they may be stacked two high (LINEAR_FEET); absent: not known (not stacked)',
+  }),
   hazmat: hazmatSchema
     .nullish()
     .transform((value) => value ?? null)
@@ -180,6 +185,7 @@ export const orderComponentInputSchema = z
     packagingType: rest.packagingType,
     pieceCount: rest.pieceCount,
     hazmat: rest.hazmat,
+    ...(rest.stackable !== undefined ? { stackable: rest.stackable } : {}),
   }));
 export type OrderComponentInput = z.input<typeof orderComponentInputSchema>;
 export type OrderComponent = z.output<typeof orderComponentInputSchema>;
@@ -203,6 +209,7 @@ export const ratedOrderComponentSchema = z.object({
   packagingType: z.string().nullable(),
   pieceCount: z.number().int().nullable(),
   hazmat: hazmatSchema.loose().nullable().default(null),
+  stackable: z.boolean().optional().meta({ description: 'As sent: false for non-stackable units; absent when not said' }),
   densityPcf: z.number().meta({ description: 'Density in pounds per cubic foot, rounded to 2 decimals' }),
   freightClass: freightClassSchema,
 });
@@ -325,6 +332,12 @@ export const priceBreakdownSchema = z.object({
 });
 export type PriceBreakdown = z.infer<typeof priceBreakdownSchema>;
 
+/** In an answer (never stored): the call's coded warnings, the freight check's included (docs/warnings.md). */
+const answeredWarnings = z
+  .array(warningSchema)
+  .optional()
+  .meta({ description: "When answered: the call's warnings, each with a stable code (also sent as X-Shipper-Warning headers); not stored" });
+
 export const quoteSchema = z.object({
   id: z.string().meta({ description: 'Quote identifier' }),
   quotedPriceInCents: z.number().int().meta({ description: 'Quoted price in cents' }),
@@ -344,6 +357,7 @@ export const quoteSchema = z.object({
     .array(z.object({ shipmentId: z.string(), orderNumber: z.string(), status: z.enum(SHIPMENT_STATUSES) }))
     .optional()
     .meta({ description: 'When answered: the shipments booked on this quote, cancelled ones included' }),
+  warnings: answeredWarnings,
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
@@ -412,6 +426,7 @@ export const shipmentSchema = z.object({
     .array(z.string())
     .default([])
     .meta({ description: 'One SSCC per handling unit, in order (line by line), assigned at booking: the serial shipping container codes of its pallet labels' }),
+  warnings: answeredWarnings,
 });
 export type Shipment = z.output<typeof shipmentSchema>;
 
@@ -656,7 +671,7 @@ const batchOutcomeSchema = <T extends z.ZodType>(data: T) =>
     z.object({
       ok: z.literal(true),
       data,
-      warnings: z.array(z.string()),
+      warnings: z.array(warningSchema).meta({ description: 'What this item earned: coded warnings (docs/warnings.md)' }),
       replayed: z.boolean().meta({ description: 'true when the idempotencyKey matched an earlier booking, which came back' }),
     }),
     z.object({ ok: z.literal(false), problem: problemDetailSchema.meta({ description: 'What a single request would have answered (4xx)' }) }),

@@ -101,6 +101,8 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
       const quoted = quote.orderComponents[index]!;
       return {
         ...component,
+        // Said on the quote and not repeated at booking: the freight is the same.
+        ...(component.stackable === undefined && quoted.stackable !== undefined ? { stackable: quoted.stackable } : {}),
         densityPcf: quoted.densityPcf,
         freightClass: quoted.freightClass,
       };

@@ -4,10 +4,11 @@
  * An unknown field is a violation on its own path, with the known field it most likely means.
  */
 import type { z } from 'zod';
+import { warning, type Warning } from './warnings.js';
 import { didYouMean } from './didYouMean.js';
 import type { Violation } from './schemas.js';
 
-export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; violations: Violation[] };
+export type Parsed<T> = { ok: true; value: T; warnings: Warning[] } | { ok: false; violations: Violation[] };
 
 /** A key written as it is (`.height`, `.85` in a tariff); any other key is written in brackets as a JSON string. */
 const PLAIN_KEY = /^[\w$-]+$/;
@@ -88,7 +89,7 @@ function readableMessage(message: string): string {
 }
 
 /** Warnings for deprecated spellings the request used (palletDimensions). */
-export function deprecationWarnings(raw: unknown): string[] {
+export function deprecationWarnings(raw: unknown): Warning[] {
   if (typeof raw !== 'object' || raw === null) return [];
   const components = (raw as { orderComponents?: unknown }).orderComponents;
   if (!Array.isArray(components)) return [];
@@ -96,7 +97,15 @@ export function deprecationWarnings(raw: unknown): string[] {
   if (used.length === 0) return [];
   const fields = used.map((index) => `orderComponents[${index}].palletDimensions`).join(', ');
   // Written `message (field)`, like every violation the CLI prints.
-  return [`palletDimensions is deprecated and will be removed in a future major release; send dimensions {length, width, height} instead (${fields})`];
+  return [
+    warning(
+      'DEPRECATED_PALLET_DIMENSIONS',
+      `palletDimensions is deprecated and will be removed in a future major release; send dimensions {length, width, height} instead (${fields})`,
+      {
+        field: `orderComponents[${used[0]}].palletDimensions`,
+      },
+    ),
+  ];
 }
 
 export function parseRequest<S extends z.ZodType>(schema: S, raw: unknown): Parsed<z.output<S>> {

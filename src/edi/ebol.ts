@@ -15,6 +15,7 @@
  *   its list).
  */
 import type { Address, Shipment, Violation } from '../domain/schemas.js';
+import { warning, type Warning } from '../domain/warnings.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { CarrierFileResult } from './result.js';
 import type { EbolSettings } from './settings.js';
@@ -128,7 +129,7 @@ const wholeUp = (value: number): number => Math.max(1, Math.ceil(Math.round(valu
 
 export function ebolRequestForShipment(shipment: Shipment, settings: EbolSettings): CarrierFileResult<EbolRequest> {
   const violations: Violation[] = [];
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   if (shipment.status === 'CANCELLED') {
     return { ok: false, violations: [{ field: 'status', message: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }] };
   }
@@ -164,7 +165,10 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     const field = `orderComponents[${index}]`;
     if (!component.description) violations.push({ field: `${field}.description`, message: 'the eBOL 2.1 needs a description of each line item' });
     const kind = packagingKind(component.packagingType);
-    if (component.packagingType && !kind) warnings.push(`${field}.packagingType "${component.packagingType}" has no eBOL code: written as OTH (other)`);
+    if (component.packagingType && !kind)
+      warnings.push(
+        warning('TENDER_CODE_SUBSTITUTED', `${field}.packagingType "${component.packagingType}" has no eBOL code: written as OTH (other)`, { field: `${field}.packagingType` }),
+      );
     const nmfc = splitNmfc(component.nmfcCode);
     const weight = wholeUp(component.poundsWeight);
     const hazmat = component.hazmat;
@@ -212,7 +216,7 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
   const codes: string[] = [];
   for (const code of shipment.accessorials) {
     const ebolCode = EBOL_ACCESSORIAL_CODES[code];
-    if (!ebolCode) warnings.push(`accessorial ${code} has no eBOL 2.1 code: left out`);
+    if (!ebolCode) warnings.push(warning('TENDER_FIELD_DROPPED', `accessorial ${code} has no eBOL 2.1 code: left out`, { field: 'accessorials' }));
     else codes.push(ebolCode);
   }
   const deliveryDay = localDeliveryDate(shipment.estimatedDeliveryDate);
@@ -222,7 +226,9 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     if (deliveryDay) appointmentDetails = { delivery: { start: `${deliveryDay}T00:00:00.000` } };
     else {
       codes.splice(codes.indexOf('APTD'), 1);
-      warnings.push('APPOINTMENT left out of the eBOL: APTD needs a delivery date and the lane has no estimated delivery');
+      warnings.push(
+        warning('TENDER_FIELD_DROPPED', 'APPOINTMENT left out of the eBOL: APTD needs a delivery date and the lane has no estimated delivery', { field: 'accessorials' }),
+      );
     }
   }
   let hazardousDetails: NonNullable<EbolRequest['accessorials']>['hazardousDetails'];
@@ -259,14 +265,22 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
       },
     };
   }
-  if (shipment.declaredValue?.per === 'POUND') warnings.push('the declared value is per pound: eBOL 2.1 has only a total (shipmentTotals.declaredValue), left out');
+  if (shipment.declaredValue?.per === 'POUND')
+    warnings.push(
+      warning('TENDER_FIELD_DROPPED', 'the declared value is per pound: eBOL 2.1 has only a total (shipmentTotals.declaredValue), left out', { field: 'declaredValue' }),
+    );
   // eBOL 2.1 times a pickup only as an appointment (APTP); the window's ready time is the requested pickup.
   if (shipment.pickupWindow) {
     warnings.push(
-      `the dock's close time ${shipment.pickupWindow.closeTime} has no place in eBOL 2.1 without a pickup appointment: only the ready time is sent (bol.requestedPickupDate)`,
+      warning(
+        'TENDER_FIELD_DROPPED',
+        `the dock's close time ${shipment.pickupWindow.closeTime} has no place in eBOL 2.1 without a pickup appointment: only the ready time is sent (bol.requestedPickupDate)`,
+        { field: 'pickupWindow.closeTime' },
+      ),
     );
   }
-  if (shipment.fob) warnings.push(`FOB ${shipment.fob.toLowerCase()} has no place in eBOL 2.1: left out (the printed BOL shows it)`);
+  if (shipment.fob)
+    warnings.push(warning('TENDER_FIELD_DROPPED', `FOB ${shipment.fob.toLowerCase()} has no place in eBOL 2.1: left out (the printed BOL shows it)`, { field: 'fob' }));
 
   const billTo = billToAddress(shipment);
   const billToAccount =

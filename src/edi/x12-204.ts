@@ -22,6 +22,7 @@
  *   SE
  */
 import type { Shipment } from '../domain/schemas.js';
+import { warning, type Warning } from '../domain/warnings.js';
 import type { X12InterchangeSettings } from './settings.js';
 import { billToAddress, billToField, packagingKind, shipmentTotals, X12_PACKAGING_CODES } from './shipmentFacts.js';
 import { writeX12Interchange, X12ElementWriter, type X12ControlNumbers, type X12Segment } from './x12.js';
@@ -55,7 +56,7 @@ const MAX_HEADING_NTE = 10;
 export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<string> {
   const { shipment, settings } = input;
   const writer = new X12ElementWriter(settings.separators);
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   if (shipment.orderComponents.length > MAX_204_LINE_ITEMS) {
     writer.fail('orderComponents', `a 204 carries at most ${MAX_204_LINE_ITEMS} line items (L501 has 3 digits); this shipment has ${shipment.orderComponents.length}`);
     return { ok: false, violations: writer.violations };
@@ -134,7 +135,8 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       shipment.declaredValue ? (shipment.declaredValue.per === 'POUND' ? 'LB' : 'PS') : '',
     ],
   ];
-  if (declaredValue && shipment.declaredValue?.per === 'POUND') warnings.push(`declared value is per pound: L314 carries ${declaredValue.toLowerCase()}`);
+  if (declaredValue && shipment.declaredValue?.per === 'POUND')
+    warnings.push(warning('TENDER_CODE_SUBSTITUTED', `declared value is per pound: L314 carries ${declaredValue.toLowerCase()}`, { field: 'declaredValue' }));
 
   if (writer.violations.length > 0) return { ok: false, violations: writer.violations };
   const document = writeX12Interchange({ settings, control: input.control, createdAt: input.createdAt, body: { transactionSetId: '204', functionalId: 'SM', segments: body } });
@@ -142,14 +144,22 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
 }
 
 /** Loop 0350 for one order component: OID, LAD, L5, AT8 and its hazardous material. */
-function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, warnings: string[]): X12Segment[] {
+function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, warnings: Warning[]): X12Segment[] {
   const component = shipment.orderComponents[index]!;
   const field = `orderComponents[${index}]`;
   const kind = packagingKind(component.packagingType);
-  if (component.packagingType && !kind) warnings.push(`${field}.packagingType "${component.packagingType}" has no X12 packaging code: written as PCS (pieces)`);
+  if (component.packagingType && !kind)
+    warnings.push(
+      warning('TENDER_CODE_SUBSTITUTED', `${field}.packagingType "${component.packagingType}" has no X12 packaging code: written as PCS (pieces)`, {
+        field: `${field}.packagingType`,
+      }),
+    );
   // A long description is cut at a word for the tender's 50 characters; the 211 and the eBOL carry it whole.
   const description = writer.shortened(component.description, `${field}.description`, 50);
-  if (description.cut) warnings.push(`${field}.description has more than the 50 characters of L502: the tender carries "${description.text}"`);
+  if (description.cut)
+    warnings.push(
+      warning('TENDER_TEXT_CUT', `${field}.description has more than the 50 characters of L502: the tender carries "${description.text}"`, { field: `${field}.description` }),
+    );
   const pieces = component.pieceCount !== null && component.pieceCount > 0 ? component.pieceCount : null;
   return [
     [

@@ -18,6 +18,7 @@
  *   SE
  */
 import { billToAddress, billToField, packagingKind, x12Date, X12_PACKAGING_CODES } from './shipmentFacts.js';
+import { warning, type Warning } from '../domain/warnings.js';
 import { writeX12Interchange, X12ElementWriter, type X12Segment } from './x12.js';
 import type { X12DocumentInput } from './x12-204.js';
 import {
@@ -41,7 +42,7 @@ const MAX_K1 = 10;
 export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult<string> {
   const { shipment, settings } = input;
   const writer = new X12ElementWriter(settings.separators);
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   if (shipment.orderComponents.length > MAX_211_LINE_ITEMS) {
     writer.fail('orderComponents', `a 211 carries at most ${MAX_211_LINE_ITEMS} line items (AT101 has 3 digits); this shipment has ${shipment.orderComponents.length}`);
     return { ok: false, violations: writer.violations };
@@ -90,7 +91,12 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
     ...shipment.orderComponents.flatMap((component, index): X12Segment[] => {
       const field = `orderComponents[${index}]`;
       const kind = packagingKind(component.packagingType);
-      if (component.packagingType && !kind) warnings.push(`${field}.packagingType "${component.packagingType}" has no X12 packaging code: written as PCS (pieces)`);
+      if (component.packagingType && !kind)
+        warnings.push(
+          warning('TENDER_CODE_SUBSTITUTED', `${field}.packagingType "${component.packagingType}" has no X12 packaging code: written as PCS (pieces)`, {
+            field: `${field}.packagingType`,
+          }),
+        );
       const pieces = component.pieceCount !== null && component.pieceCount > 0 ? component.pieceCount : null;
       return [
         ['AT1', String(index + 1)],

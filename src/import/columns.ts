@@ -40,7 +40,7 @@ export type HazmatColumn = (typeof HAZMAT_COLUMNS)[number];
 export type ColumnSpec =
   | { name: string; level: 'component'; field: 'palletCount' | 'poundsWeight' | 'pieceCount'; kind: 'number' }
   | { name: string; level: 'component'; field: 'length' | 'width' | 'height'; kind: 'number' }
-  | { name: string; level: 'component'; field: 'description' | 'nmfcCode' | 'packagingType' | HazmatColumn; kind: 'text' }
+  | { name: string; level: 'component'; field: 'description' | 'nmfcCode' | 'packagingType' | 'stackable' | HazmatColumn; kind: 'text' }
   | { name: string; level: 'shipment'; field: 'refNumber' | 'shipmentKey' | 'pickupDate' | 'specialInstructions' | CarrierColumn; kind: 'text' }
   | { name: string; level: 'shipment'; field: 'accessorials'; kind: 'list' }
   | { name: string; level: 'location'; party: Party; kind: 'text' }
@@ -72,6 +72,8 @@ export const COLUMNS: ReadonlyArray<ColumnSpec> = [
   { name: 'nmfcCode', level: 'component', field: 'nmfcCode', kind: 'text' },
   { name: 'packagingType', level: 'component', field: 'packagingType', kind: 'text' },
   { name: 'pieceCount', level: 'component', field: 'pieceCount', kind: 'number' },
+  // yes/no: no is a non-stackable line (the freight check classes it at 96 in high), yes may be stacked.
+  { name: 'stackable', level: 'component', field: 'stackable', kind: 'text' },
   ...HAZMAT_COLUMNS.map((name): ColumnSpec => ({ name, level: 'component', field: name, kind: 'text' })),
   // The reason column of a reject file: ignored, so a fixed reject file imports as it is.
   { name: 'reason', level: 'ignored', kind: 'text' },
@@ -140,6 +142,7 @@ export const COLUMN_ALIASES: ReadonlyArray<ColumnAliases> = [
   { column: 'nmfcCode', aliases: ['NMFC', 'NMFC #', 'NMFC Code', 'NMFC Number', 'NMFC No', 'NMFC Item'] },
   { column: 'packagingType', aliases: ['Packaging', 'Packaging Type', 'Package Type', 'Pkg Type', 'Pkg', 'Handling Unit Type', 'HU Type'] },
   { column: 'pieceCount', aliases: ['Pieces', 'Piece Count', 'Pcs', 'Packages', 'Package Count', 'Cartons', 'Carton Count', 'Boxes'] },
+  { column: 'stackable', aliases: ['Stackable', 'Stackable?', 'Stackable (Y/N)', 'Stack', 'Can Stack', 'Stackable Freight'] },
   { column: 'carrierName', aliases: ['Carrier', 'Carrier Name'] },
   { column: 'scac', aliases: ['SCAC', 'Carrier SCAC', 'SCAC Code'] },
   { column: 'proNumber', aliases: ['PRO', 'PRO #', 'PRO Number', 'PRO No'] },

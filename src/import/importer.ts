@@ -12,6 +12,8 @@
  *      returns the shipments already booked instead of booking them twice.
  */
 import { createHash } from 'node:crypto';
+import { warning, type Warning } from '../domain/warnings.js';
+import { LINE_PREFIX } from '../domain/freightCheck.js';
 import type { ShipperApi } from '../api/types.js';
 import { ProblemError } from '../api/problems.js';
 import { canonicalJson } from '../domain/canonicalJson.js';
@@ -74,6 +76,8 @@ export interface ImportedShipment {
   bolNumber?: string | undefined;
   quotedPriceInCents: number;
   transitDays: number | null;
+  /** What the check or the booking warned about for this shipment (the freight check's included); absent when nothing. */
+  warnings?: Warning[] | undefined;
 }
 
 /** How far a pass is. */
@@ -92,7 +96,8 @@ export interface ImportListener {
   phase?(phase: ImportPhase, total: number): void;
   progress?(progress: ImportProgress): void;
   shipment?(shipment: ImportedShipment): void;
-  warning?(message: string): void;
+  /** A coded warning; `csvLine` is the CSV line it concerns, when one does. */
+  warning?(warning: Warning, csvLine?: number): void;
 }
 
 export interface ImportSummary {
@@ -114,6 +119,8 @@ export interface ImportSummary {
   /** The first problems found (at most MAX_LISTED_VIOLATIONS); `moreViolations` counts the rest. */
   violations: CsvViolation[];
   moreViolations: number;
+  /** How many warnings of each code the shipments earned (the freight check's included), by code. */
+  warnings: Record<string, number>;
 }
 
 export const MAX_LISTED_VIOLATIONS = 100;
@@ -279,10 +286,10 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     await inFlight;
     if (phase === 'checking') {
       listener.progress?.({ phase, done: context.fileSize, total: context.fileSize, shipments: state.summary.shipments });
-      if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(`... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`);
+      if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(warning('MORE_WARNINGS', `... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`));
       state.fileHash = reading.digest();
     } else if (reading.digest() !== state.fileHash)
-      listener.warning?.(`${options.file} changed while it was being imported; import it again to check that every shipment is booked`);
+      listener.warning?.(warning('FILE_CHANGED', `${options.file} changed while it was being imported; import it again to check that every shipment is booked`));
     state.summary.rejectsFile = (await state.rejects?.commit()) ?? null;
     return state;
   } catch (error) {
@@ -372,7 +379,7 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
       continue;
     }
     if (!context.dryRun) continue;
-    outcome.warnings.forEach((warning) => context.listener.warning?.(`line ${prepared.group.rows[0]!.line}: ${warning}`));
+    const warnings = shipmentWarnings(state, context, prepared.group, outcome.warnings);
     if (outcome.replayed) state.summary.alreadyBooked++;
     else {
       state.summary.valid++;
@@ -385,6 +392,7 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
       status: outcome.replayed ? 'already-booked' : 'valid',
       quotedPriceInCents: outcome.data.quotedPriceInCents,
       transitDays: outcome.data.transitDays,
+      ...(warnings.length > 0 ? { warnings } : {}),
     });
   }
 }
@@ -407,7 +415,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
     items: valid.map((prepared) => ({ request: withPolicy(prepared.request, context), idempotencyKey: state.keys.get(prepared) })),
   });
   for (const prepared of chunk) state.keys.delete(prepared);
-  warnings.forEach((warning) => context.listener.warning?.(warning));
+  warnings.forEach((item) => context.listener.warning?.(item));
   let unexpected = false;
   for (const [index, outcome] of outcomes.entries()) {
     const prepared = valid[index]!;
@@ -416,7 +424,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
       unexpected = true;
       continue;
     }
-    outcome.warnings.forEach((warning) => context.listener.warning?.(`line ${prepared.group.rows[0]!.line}: ${warning}`));
+    const warnings = shipmentWarnings(state, context, prepared.group, outcome.warnings);
     const shipment = outcome.data;
     if (outcome.replayed) state.summary.alreadyBooked++;
     else {
@@ -433,6 +441,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
       bolNumber: shipment.bolNumber,
       quotedPriceInCents: shipment.quotedPriceInCents,
       transitDays: shipment.transitDays,
+      ...(warnings.length > 0 ? { warnings } : {}),
     });
   }
   state.handled += valid.length;
@@ -447,9 +456,23 @@ function withPolicy(request: Record<string, unknown>, context: ScanContext): Rec
   return { ...request, duplicateRefNumber: context.options.allowDuplicateRef ? 'WARN' : 'REFUSE' };
 }
 
-function warn(state: ScanState, listener: ImportListener, warning: CsvWarning): void {
+function warn(state: ScanState, listener: ImportListener, cell: CsvWarning): void {
   state.warnings++;
-  if (state.warnings <= MAX_LISTED_WARNINGS) listener.warning?.(`line ${warning.line}, column ${warning.column}: ${warning.message}`);
+  if (state.warnings <= MAX_LISTED_WARNINGS) listener.warning?.(warning('ZIP_PADDED', cell.message, { detail: { column: cell.column } }), cell.line);
+}
+
+/**
+ * A shipment's warnings from the API: counted by code in the summary and passed on, each with the
+ * CSV line of the component it concerns (else the shipment's first line).
+ */
+function shipmentWarnings(state: ScanState, context: ScanContext, group: RowGroup, warnings: readonly Warning[]): Warning[] {
+  for (const item of warnings) {
+    state.summary.warnings[item.code] = (state.summary.warnings[item.code] ?? 0) + 1;
+    const row = group.rows[item.line ?? 0] ?? group.rows[0]!;
+    // The CSV line names the component: "line 7: not stackable", not "line 7: line 2: not stackable".
+    context.listener.warning?.(item.line === undefined ? item : { ...item, message: item.message.replace(LINE_PREFIX, '') }, row.line);
+  }
+  return [...warnings];
 }
 
 async function reject(state: ScanState, group: RowGroup, violations: CsvViolation[]): Promise<void> {
@@ -487,6 +510,7 @@ function emptySummary(file: string, dryRun: boolean): ImportSummary {
     rejectsFile: null,
     violations: [],
     moreViolations: 0,
+    warnings: {},
   };
 }
 

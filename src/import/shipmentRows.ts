@@ -218,6 +218,8 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
       const value = field === 'nmfcCode' && text ? readCell(readIdentifierCell(text), row.line, field, `${path}.${field}`, text) : text;
       if (value) component[field] = value;
     }
+    const stackable = cellOf(row, header, 'stackable');
+    if (stackable !== '') component.stackable = readCell(readYesNoCell(stackable), row.line, 'stackable', `${path}.stackable`, stackable);
     // Any hazmat cell makes the line hazardous: the schema then asks for the rest of the description.
     if (HAZMAT_COLUMNS.some((column) => cellOf(row, header, column) !== '')) {
       const hazmat: Record<string, unknown> = {};

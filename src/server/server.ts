@@ -13,12 +13,13 @@ import { constraintViolation, internalError, makeProblem, notFound, ProblemError
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
   DEPRECATION_HEADER,
-  encodeHeaderText,
+  encodeWarningHeader,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENT_REPLAYED_HEADER,
   PALLET_DIMENSIONS_DEPRECATED_AT,
   WARNING_HEADER,
+  WARNINGS_IN_BODY,
 } from '../api/wire.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { deprecationWarnings, parseRequest } from '../domain/validation.js';
@@ -156,7 +157,9 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       headers[DEPRECATION_HEADER] = `@${PALLET_DIMENSIONS_DEPRECATED_AT}`;
       headers.link = `<${OPENAPI_PATH}>; rel="deprecation"; type="${JSON_TYPE}"`;
     }
-    return { status: spec.response.status, headers, json: result.data };
+    // A quote or a shipment carries the call's warnings whole in its body too (wire.ts).
+    const json = WARNINGS_IN_BODY.has(spec.response.id) ? { ...(result.data as object), warnings: result.warnings } : result.data;
+    return { status: spec.response.status, headers, json };
   }
 
   /** Writes the reply; returns the body size for the access log. */
@@ -229,7 +232,7 @@ function problemReply(problem: ProblemDetail): Reply {
 }
 
 function warningHeaders(result: ApiResult<unknown>): Record<string, string | string[]> {
-  return result.warnings.length > 0 ? { [WARNING_HEADER]: result.warnings.map(encodeHeaderText) } : {};
+  return result.warnings.length > 0 ? { [WARNING_HEADER]: result.warnings.map(encodeWarningHeader) } : {};
 }
 
 function sha256(text: string): Buffer {

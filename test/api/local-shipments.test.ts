@@ -1,5 +1,6 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Warning } from '../../src/domain/warnings.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { IdempotencyRecords, requestHash } from '../../src/api/local/idempotency.js';
@@ -340,7 +341,8 @@ describe('a damaged shipment file', () => {
     await writeFile(join(store.dir, 'shipments', `${bad.id}.json`), '{"half": ');
     const { data: page, warnings } = await new LocalApi({ storeDir: store.dir }).listShipments();
     expect(page.items.map((shipment) => shipment.id)).toEqual([good.id]);
-    expect(warnings.join()).toContain(`${bad.id}.json`);
+    expect(warnings.map((item) => `${item.code} ${item.message}`).join()).toContain(`RECORD_UNREADABLE`);
+    expect(warnings.map((item) => item.message).join()).toContain(`${bad.id}.json`);
     // The local user sees the file; an HTTP answer would not (the server logs it).
     const failure = await problemOf(api.getShipment(bad.id));
     expect(failure.toProblem('local').detail).toContain(`${bad.id}.json`);
@@ -361,7 +363,7 @@ describe('LocalApi.listShipments by order number', () => {
 });
 
 describe('a reference many shipments carry', () => {
-  const warningOf = (warnings: string[]) => warnings.find((warning) => warning.startsWith('refNumber STOCK'));
+  const warningOf = (warnings: Warning[]) => warnings.find((warning) => warning.code === 'REFERENCE_TAKEN')?.message;
 
   it('names the three newest active holders, then "and others" only when there are more', async () => {
     const { api } = apiAt(store.dir);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProblemError, RemoteError } from '../../src/api/problems.js';
 import { RemoteApi, retryAfterMs, type RemoteApiOptions } from '../../src/api/remote.js';
-import { encodeHeaderText } from '../../src/api/wire.js';
+import { encodeHeaderText, encodeWarningHeader } from '../../src/api/wire.js';
 
 const QUOTE = {
   id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z',
@@ -244,12 +244,29 @@ describe('failures as one clear message', () => {
 });
 
 describe('answers', () => {
-  it('turns X-Shipper-Warning headers into warnings, and a bare Deprecation into one', async () => {
-    const warnings = ['first: ünïcode 100%', 'second'];
-    const { url } = await script(json(201, QUOTE, { 'x-shipper-warning': warnings.map(encodeHeaderText), deprecation: '@1767225600' }), json(201, QUOTE, { deprecation: 'true' }));
+  it('turns X-Shipper-Warning headers into coded warnings (SERVER_WARNING without a code), and a bare Deprecation into one', async () => {
+    const sent = [
+      { code: 'DENSITY_MARGIN', message: 'first: ünïcode 100%' },
+      { code: 'BEYOND_LTL', message: 'second' },
+    ];
+    const { url } = await script(
+      json(201, QUOTE, { 'x-shipper-warning': [...sent.map(encodeWarningHeader), encodeHeaderText('a foreign server: no code')], deprecation: '@1767225600' }),
+      json(201, QUOTE, { deprecation: 'true' }),
+    );
     const { api } = client(url);
-    expect((await api.createQuote({} as never)).warnings).toEqual(warnings);
-    expect((await api.createQuote({} as never)).warnings).toEqual(['the server marked this request as using a deprecated feature (Deprecation: true)']);
+    expect((await api.createQuote({} as never)).warnings).toEqual([...sent, { code: 'SERVER_WARNING', message: 'a foreign server: no code' }]);
+    expect((await api.createQuote({} as never)).warnings).toEqual([
+      { code: 'SERVER_WARNING', message: 'the server marked this request as using a deprecated feature (Deprecation: true)' },
+    ]);
+  });
+
+  it("takes a quote's warnings whole from its body, over the headers, and leaves them out of the data", async () => {
+    const whole = { code: 'WIDE_FREIGHT', message: 'wide', line: 0, detail: { widthInches: 72 } };
+    const { url } = await script(json(201, { ...QUOTE, warnings: [whole] }, { 'x-shipper-warning': encodeWarningHeader(whole) }));
+    const { api } = client(url);
+    const answer = await api.createQuote({} as never);
+    expect(answer.warnings).toEqual([whole]);
+    expect(answer.data).not.toHaveProperty('warnings');
   });
 
   it('keeps the connection alive between calls and honours a base URL with a path', async () => {

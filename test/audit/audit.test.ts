@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { auditBill, dollars, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
 import type { CarrierBill } from '../../src/audit/bill.js';
 import { flagDuplicates, earlierAuditOf } from '../../src/audit/duplicates.js';
+import { priceShipment } from '../../src/domain/rating.js';
 import { billKeys, ShipmentsByKey } from '../../src/audit/matching.js';
-import { pricedShipment, TARIFF, tariffPrice } from './fixtures.js';
+import { MACHINE_PARTS, pricedShipment, TARIFF, tariffPrice } from './fixtures.js';
 
 const NOW = '2026-12-02T10:00:00.000Z';
 const SHIPMENT = pricedShipment();
@@ -80,7 +81,10 @@ describe('auditBill', () => {
     const result = audit(bill);
     expect(codes(result)).toEqual([['REWEIGH', atStake]]);
     expect(atStake).toBe(8_020);
-    expect(result.findings[0]!.message).toBe('billed 1,750 lb, booked 1,500 lb (+250 lb); line 1: 1,450 lb billed, 1,200 lb booked');
+    expect(result.findings[0]!.message).toBe(
+      'billed 1,750 lb, booked 1,500 lb (+250 lb); line 1: 1,450 lb billed, 1,200 lb booked; the freight check found no risk on line 1 before booking: the freight as declared was clear of the rules it checks',
+    );
+    expect(result.findings[0]!.freightCheck).toEqual({ warned: false, codes: [] });
     expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
   });
 
@@ -104,7 +108,9 @@ describe('auditBill', () => {
     const result = audit(bill);
     expect(codes(result)).toEqual([['RECLASS', atStake]]);
     expect(atStake).toBe(5_730);
-    expect(result.findings[0]!.message).toBe('line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in)');
+    expect(result.findings[0]!.message).toBe(
+      'line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); the freight check found no risk on line 2 before booking: the freight as declared was clear of the rules it checks',
+    );
   });
 
   it('ACCESSORIAL: a service not ordered is at stake whole; carrier codes match what was ordered', () => {
@@ -308,7 +314,8 @@ describe('auditBill', () => {
       {
         code: 'REWEIGH',
         amountInCents: excess,
-        message: `billed 1,600 lb, booked 1,500 lb (+100 lb); ${dollars(reweigh)} on the tariff, but the bill charges only ${dollars(excess)} above the quoted linehaul and fuel`,
+        message: `billed 1,600 lb, booked 1,500 lb (+100 lb); the freight check found no risk before booking: the freight as declared was clear of the rules it checks; ${dollars(reweigh)} on the tariff, but the bill charges only ${dollars(excess)} above the quoted linehaul and fuel`,
+        freightCheck: { warned: false, codes: [] },
       },
     ]);
     expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
@@ -333,7 +340,7 @@ describe('auditBill', () => {
     expect(codes(result)).toEqual([['RECLASS', 2_600]]);
     expect(full).toBeGreaterThan(2_600);
     expect(result.findings[0]!.message).toBe(
-      `line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); ${dollars(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`,
+      `line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); the freight check found no risk on line 2 before booking: the freight as declared was clear of the rules it checks; ${dollars(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`,
     );
     // The cap is exact: one cent more charged, one cent more at stake.
     expect(codes(audit({ ...part, linehaulInCents: part.linehaulInCents + 1, totalInCents: part.totalInCents + 1 }))).toEqual([['RECLASS', 2_601]]);
@@ -446,5 +453,43 @@ describe('duplicates', () => {
   it('unmatched bills are never duplicates', () => {
     const unmatched = audit(exactBill({ proNumber: '1' }), { shipment: null, reason: 'none' });
     expect(flagDuplicates([unmatched, unmatched], [])[1]!.findings.map((finding) => finding.code)).toEqual(['UNMATCHED']);
+  });
+});
+
+describe('the freight check in the audit (issue 21)', () => {
+  // 870 lb on 48x40x52 in is 15.06 pcf, class 70; the check warns that 53 in high is class 85.
+  const warned = pricedShipment({ components: [{ ...MACHINE_PARTS, palletCount: 1, poundsWeight: 870, dimensions: { length: 48, width: 40, height: 52 } }], accessorials: [] });
+  // Billed as the tariff prices the freight as billed: the whole difference is the reweigh or reclass.
+  const bill = (freightClass: '70' | '85', poundsWeight = 870): CarrierBill => {
+    const price = priceShipment([{ ...warned.orderComponents[0]!, poundsWeight, freightClass }], warned.miles, [], TARIFF);
+    return {
+      ...exactBill(),
+      lines: [{ line: 1, poundsWeight, freightClass, description: 'Machine parts', nmfcCode: '161030', pieces: 10 }],
+      accessorials: [],
+      linehaulInCents: price.linehaulInCents,
+      discountInCents: price.discountInCents,
+      fuelSurchargeInCents: price.fuelSurchargeInCents,
+      totalInCents: price.quotedPriceInCents,
+    };
+  };
+  const auditWarned = (carrierBill: CarrierBill) => auditBill(carrierBill, { shipment: warned, by: 'PRO' }, { tariff: TARIFF, toleranceInCents: 0, auditedAt: NOW });
+
+  it('a reclass of a line the check had warned about says the warning was given', () => {
+    const reclass = auditWarned(bill('85')).findings.find((finding) => finding.code === 'RECLASS')!;
+    expect(reclass.freightCheck).toEqual({ warned: true, codes: ['DENSITY_MARGIN'] });
+    expect(reclass.message).toContain('the freight check had warned on line 1 before booking: DENSITY_MARGIN on line 1 (class 85 with 1 in more height)');
+  });
+
+  it('a reweigh of that line: the density margin bears on it too', () => {
+    const reweigh = auditWarned(bill('70', 900)).findings.find((finding) => finding.code === 'REWEIGH')!;
+    expect(reweigh.freightCheck).toEqual({ warned: true, codes: ['DENSITY_MARGIN'] });
+  });
+
+  it('a reclass of a line the check found clear says the check found no risk (evidence for the dispute)', () => {
+    const reclass = audit(
+      exactBill({ lines: [exactBill().lines[0]!, { ...exactBill().lines[1]!, freightClass: '250' }], linehaulInCents: 900_000, discountInCents: 0, totalInCents: 900_000 }),
+    ).findings.find((finding) => finding.code === 'RECLASS')!;
+    expect(reclass.freightCheck).toEqual({ warned: false, codes: [] });
+    expect(reclass.message).toContain('the freight check found no risk on line 2 before booking');
   });
 });

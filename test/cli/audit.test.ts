@@ -265,7 +265,9 @@ describe('shipper audit', () => {
       ['I7209901', '9900001', '-', '-', '$117.00', 'UNMATCHED', '$117.00'],
       ['I7204804', '7204804', 'SO-000004', '$626.04', '$626.04', 'OK', ''],
     ]);
-    expect(rows[2]![7]).toBe('line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in)');
+    expect(rows[2]![7]).toBe(
+      'line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); the freight check found no risk on line 2 before booking: the freight as declared was clear of the rules it checks',
+    );
     expect(stdout).toContain('5 bills audited: 4 disputed, $349.50 at stake (billed $2,853.66, quoted $2,504.16)');
     // On a terminal of 100 columns the table fits: the detail gives way.
     const narrow = await runInProcess(['--store', await storeCopy('narrow'), 'audit', csvFile, '--no-save'], { env: AUDIT_ENV, columns: 100 });
@@ -319,7 +321,9 @@ describe('shipper audit', () => {
     const reclass = await pdfAt(join(packs, 'dispute-I7204802.pdf'), { barcodes: true });
     const [first, ...bol] = reclass.pages;
     expect(first!.lines[0]).toBe('FREIGHT BILL DISPUTE');
-    expect(first!.lines).toContain('RECLASS | $57.30 | line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in)');
+    expect(first!.lines.some((line) => line.startsWith('RECLASS | $57.30 | line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in)'))).toBe(true);
+    // The freight check's evidence for the dispute, on the pack (wrapped in its cell).
+    expect(first!.lines.join(' ')).toMatch(/the freight check found no risk on\s+line 2 before\s+booking/);
     expect(first!.lines).toContain('Linehaul | $1,559.82 | $1,412.94 | $146.88');
     expect(first!.lines).toContain('Total | $683.34 | $626.04 | $57.30');
     expect(first!.lines).toContain('2 | Spare belts | 1 | 40x48x60 | 4.5 | 175 | 300 | 250 | 300');

@@ -109,7 +109,9 @@ describe('an existing PDF', () => {
     const report = JSON.parse(result.stdout) as { written: Array<{ shipmentId: string }>; skipped: Array<{ shipmentId: string; file: string }> };
     expect(report.written.map((entry) => entry.shipmentId)).toEqual([shipments[0]!.id, shipments[2]!.id]);
     expect(report.skipped).toEqual([{ shipmentId: shipments[1]!.id, file: kept }]);
-    expect(result.stderr).toBe(`warning: ${kept} exists: not replaced (--force replaces it)\nshipper: 1 of 3 BOLs not written: their files exist (--force replaces them)\n`);
+    expect(result.stderr).toBe(
+      `warning: [FILE_EXISTS] ${kept} exists: not replaced (--force replaces it)\nshipper: 1 of 3 BOLs not written: their files exist (--force replaces them)\n`,
+    );
     expect(await readFile(kept, 'utf8')).toBe('keep me');
     expect((await readdir(dir)).sort()).toEqual(shipments.map((shipment) => `BOL-${shipment.orderNumber}.pdf`).sort());
   });

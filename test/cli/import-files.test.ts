@@ -72,7 +72,7 @@ describe('files as Excel writes them', () => {
     const dry = await shipper(['import', csv, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/Checked .*orders\.csv \(dry run, nothing booked\): 1 valid shipment of 1 \(2 rows\)/);
-    expect(dry.stderr).toBe('warning: line 2, column Ship To Zip: ZIP 2108 read as 02108 (a spreadsheet dropped its leading zero)\n');
+    expect(dry.stderr).toBe('warning: [ZIP_PADDED] line 2, column Ship To Zip: ZIP 2108 read as 02108 (a spreadsheet dropped its leading zero)\n');
     expect(await storedShipmentCount()).toBe(0);
 
     const { result, document } = await importJson([csv]);
@@ -143,7 +143,7 @@ describe('cells as spreadsheets write them', () => {
     const result = await runInProcess(['--store', store, 'import', csv, '--json'], { env: { SHIPPER_NOW: '2026-11-19T03:00:00Z' }, cwd: work.dir });
     expect(result.code, result.stderr).toBe(0);
     // Nothing but the one line about the BOL numbers' GS1 prefix (this store has none of its own).
-    expect(result.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
+    expect(result.stderr).toBe(`warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}\n`);
     const shipment = await bookedShipment((JSON.parse(result.stdout) as ImportDocument).shipments[0]!.id!);
     expect(shipment.pickupDate).toBe('2026-11-19');
     expect(shipment.consignee.postalCode).toBe('02108');
@@ -208,7 +208,7 @@ describe('ZIP codes in a file', () => {
     ]);
     expect(document.summary.violations[0]!.message).toMatch(/a US ZIP code has 5 digits, this one 3/);
     expect(document.summary.violations[1]!.message).toBe('must be a 5-digit US ZIP code (ZIP+4 accepted)');
-    expect(result.stderr).toContain('warning: line 3, column Ship To Zip: ZIP 2108 read as 02108');
+    expect(result.stderr).toContain('warning: [ZIP_PADDED] line 3, column Ship To Zip: ZIP 2108 read as 02108');
   });
 
   it('lists the first 20 padded ZIPs and counts the rest', async () => {
@@ -217,8 +217,8 @@ describe('ZIP codes in a file', () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(21);
-    expect(lines[19]).toBe('warning: line 21, column Ship To Zip: ZIP 2108 read as 02108 (a spreadsheet dropped its leading zero)');
-    expect(lines[20]).toBe('warning: ... and 5 more warnings like these');
+    expect(lines[19]).toBe('warning: [ZIP_PADDED] line 21, column Ship To Zip: ZIP 2108 read as 02108 (a spreadsheet dropped its leading zero)');
+    expect(lines[20]).toBe('warning: [MORE_WARNINGS] ... and 5 more warnings like these');
   });
 
   it('the CLI takes ZIP+4 without the hyphen too (quote, location add, transit), and refuses 10 digits', async () => {

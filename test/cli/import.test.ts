@@ -81,7 +81,7 @@ describe('shipper import', () => {
     ]);
     expect(document.shipments.every((entry) => /^sh_[0-9A-Z]{26}$/.test(entry.id!))).toBe(true);
     // One line for the whole import: its BOL numbers are under GS1's documentation prefix (no prefix set).
-    expect(first.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
+    expect(first.stderr).toBe(`warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}\n`);
 
     const again = await shipper(['import', csv]);
     expect(again.code, again.stderr).toBe(0);

@@ -64,7 +64,7 @@ describe('shipment list --csv', () => {
   it('writes every shipment, past the first page, each row agreeing with the --json list', async () => {
     const result = await run(['shipment', 'list', '--csv']);
     expect(result.code).toBe(0);
-    expect(result.stderr.replace(/^warning: BOL numbers.*\n/gm, '')).toBe('');
+    expect(result.stderr.replace(/^warning: \[DOCUMENTATION_PREFIX\] BOL numbers.*\n/gm, '')).toBe('');
     expect(result.stdout.split('\r\n')[0]).toBe(SHIPMENT_HEADER);
     expect(result.stdout.endsWith('\r\n')).toBe(true);
     const rows = records(result.stdout);

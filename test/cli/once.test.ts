@@ -140,7 +140,7 @@ describe.each(MODES)('%s mode', (mode) => {
     const first = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', ref]);
     const second = await cli(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', ` ${ref.toLowerCase()}`, '--json']);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain(`warning: refNumber  ${ref.toLowerCase()}`.replace('  ', ' '));
+    expect(second.stderr).toContain(`warning: [REFERENCE_TAKEN] refNumber  ${ref.toLowerCase()}`.replace('  ', ' '));
     expect(second.stderr).toContain(`is already booked as ${first.orderNumber}`);
     const secondShipment = JSON.parse(second.stdout) as Shipment;
     await json(mode, ['shipment', 'cancel', first.id]);
@@ -322,7 +322,7 @@ describe('BOL company prefix', () => {
     const ship = (env: Record<string, string> = {}) =>
       runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: { ...NOW, ...env } });
     const documentation = await ship();
-    expect(documentation.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
+    expect(documentation.stderr).toBe(`warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}\n`);
     const own = await ship({ SHIPPER_BOL_COMPANY_PREFIX: '0812345678' });
     expect(own.stderr).toBe('');
     const shipment = JSON.parse(own.stdout) as Shipment;
@@ -397,7 +397,7 @@ describe('BOL company prefix', () => {
         env: NOW,
         cwd: work.dir,
       });
-      expect(booked.stderr).toBe(`warning: ${DOCUMENTATION_PREFIX_WARNING}\n`);
+      expect(booked.stderr).toBe(`warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}\n`);
     } finally {
       await documentation.stop();
     }

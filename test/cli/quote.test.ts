@@ -19,7 +19,8 @@ const ANSI = /\u001b\[/;
 
 describe('shipper quote (in process, temporary store)', () => {
   it('prints a Quote with the five seed fields and the additive ones, and quote get returns the same', async () => {
-    const created = await cli([...LANE, '--component', 'pallets=2,weight=1200,dims=48x40x48', '--json']);
+    // Described, so the freight check has nothing to say (NO_DESCRIPTION otherwise).
+    const created = await cli([...LANE, '--component', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts', '--json']);
     expect(created.code).toBe(0);
     expect(created.stderr).toBe('');
     const quote = quoteSchema.parse(JSON.parse(created.stdout));
@@ -33,9 +34,10 @@ describe('shipper quote (in process, temporary store)', () => {
 
   it('gives palletDims the same class and price as dims, plus one deprecation line on stderr', async () => {
     const withDims = JSON.parse(
-      (await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--json'], { env: { SHIPPER_NOW: '2026-11-22T12:00:00Z' } })).stdout,
+      (await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts', '--json'], { env: { SHIPPER_NOW: '2026-11-22T12:00:00Z' } }))
+        .stdout,
     );
-    const deprecated = await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,palletDims=48x40x48', '--json'], {
+    const deprecated = await cli([...LANE, '--pickup-date', '2026-12-01', '-c', 'pallets=2,weight=1200,palletDims=48x40x48,desc=Parts', '--json'], {
       env: { SHIPPER_NOW: '2026-11-22T12:00:00Z' },
     });
     expect(deprecated.code).toBe(0);

@@ -79,7 +79,9 @@ describe('a reject file never replaces a file', () => {
     await writeFile(join(dir, 'orders.rejected.csv'), 'being fixed by a person\n');
     const result = await cli(['import', file, '--skip-invalid']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`warning: ${join(dir, 'orders.rejected.csv')} exists and was kept; the rejected rows are in ${join(dir, 'orders.rejected-2.csv')}\n`);
+    expect(result.stderr).toContain(
+      `warning: [REJECTS_FILE_KEPT] ${join(dir, 'orders.rejected.csv')} exists and was kept; the rejected rows are in ${join(dir, 'orders.rejected-2.csv')}\n`,
+    );
     expect(result.stderr).toContain(`fix them in ${join(dir, 'orders.rejected-2.csv')} and import that file`);
     expect(await readFile(join(dir, 'orders.rejected.csv'), 'utf8')).toBe('being fixed by a person\n');
     const written = await readFile(join(dir, 'orders.rejected-2.csv'), 'utf8');

@@ -88,7 +88,9 @@ describe('shipper location', () => {
     expect((await shipper(['location', 'show', 'typo'])).code).toBe(4);
     const otherCity = await shipper(['location', 'add', 'typo', '--name', 'X', '--street1', '1 Main St', '--city', 'Evanston', '--state', 'il', '--zip', '60601']);
     expect(otherCity.code).toBe(0);
-    expect(otherCity.stderr).toContain('warning: Evanston is not the USPS city of ZIP 60601 (Chicago, IL); check the address, carriers route by the ZIP (city)');
+    expect(otherCity.stderr).toContain(
+      'warning: [ADDRESS_CITY_MISMATCH] Evanston is not the USPS city of ZIP 60601 (Chicago, IL); check the address, carriers route by the ZIP (city)',
+    );
     expect((await shipper(['location', 'remove', 'typo'])).code).toBe(0);
   });
 });

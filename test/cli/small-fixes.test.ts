@@ -4,6 +4,7 @@
  * messages; a base URL ending in /v1 or /v1/shipper used as the server's root.
  */
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { withoutFreightCheck } from '../helpers/freightCheck.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverRootOf } from '../../src/api/wire.js';
@@ -193,7 +194,9 @@ describe('a base URL ending in /v1', () => {
         expect(result.code, result.stderr).toBe(0);
         expect(JSON.parse(result.stdout)).toMatchObject({ id: expect.stringMatching(/^qt_/) });
         const root = server.url.replace(/\/+$/, '');
-        expect(result.stderr).toBe(`warning: the base URL is the server's root: using ${root}, not ${root}${suffix.replace(/\/$/, '')} (the API's paths start with /v1/shipper)\n`);
+        expect(withoutFreightCheck(result.stderr)).toBe(
+          `warning: [BASE_URL_ROOT] the base URL is the server's root: using ${root}, not ${root}${suffix.replace(/\/$/, '')} (the API's paths start with /v1/shipper)\n`,
+        );
       }
       const plain = await runInProcess(['--base-url', server.url, 'quote', 'list', '--json']);
       expect(plain).toMatchObject({ code: 0, stderr: '' });

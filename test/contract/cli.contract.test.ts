@@ -9,6 +9,7 @@
  * process. That the built binary and main() in process agree is test/cli/inProcess.test.ts.
  */
 import { fileURLToPath } from 'node:url';
+import { withoutFreightCheck } from '../helpers/freightCheck.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
@@ -159,9 +160,9 @@ describe('contract: the CLI, local and remote', () => {
   it('prints the deprecation warning as one stderr line in both modes', () => {
     const index = SCENARIOS.findIndex((scenario) => scenario.name === 'quote with deprecated palletDims');
     for (const mode of ['local', 'remote'] as const) {
-      const lines = results[mode][index]!.stderr.trim().split('\n');
+      const lines = withoutFreightCheck(results[mode][index]!.stderr).trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^warning: palletDimensions is deprecated/);
+      expect(lines[0]).toMatch(/^warning: \[DEPRECATED_PALLET_DIMENSIONS\] palletDimensions is deprecated/);
     }
   });
 
@@ -171,7 +172,9 @@ describe('contract: the CLI, local and remote', () => {
       expect(of('quote over the freight limits', mode).stderr).toMatch(
         /palletCount must be at most 60 .*poundsWeight must be at most 45,000 lb .*length must be at most 636 in .*height must be at least 1 in/,
       );
-      expect(of('quote beyond standard LTL', mode).stderr).toMatch(/^warning: beyond standard LTL: 13 pallets .*21,000 lb .*volume LTL or truckload.*\n$/);
+      expect(withoutFreightCheck(of('quote beyond standard LTL', mode).stderr)).toMatch(
+        /^warning: \[BEYOND_LTL\] beyond standard LTL: 13 pallets .*21,000 lb .*volume LTL or truckload.*\n$/,
+      );
       expect(of('ship with a state against the ZIP', mode).stderr.trim()).toBe(
         'shipper: NJ does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (consignee.state)',
       );

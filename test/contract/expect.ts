@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { ProblemError } from '../../src/api/problems.js';
 import type { ProblemDetail, QuoteRequestInput, ShipmentRequestInput } from '../../src/domain/schemas.js';
+import { isFreightCheckCode, type Warning } from '../../src/domain/warnings.js';
 
 /** The call fails with a ProblemError of this status; returns its problem for further checks. */
 export async function expectProblem(call: Promise<unknown>, status: number): Promise<ProblemDetail> {
@@ -34,3 +35,6 @@ export const CONSIGNEE = { name: 'Hudson Supply', street1: '350 5th Ave', city: 
 export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
   return { shipper: SHIPPER, consignee: CONSIGNEE, orderComponents: [COMPONENT], ...overrides } as ShipmentRequestInput;
 }
+
+/** The messages of the warnings that are not the freight check's (the check has its own cases). */
+export const messagesOf = (warnings: readonly Warning[]): string[] => warnings.filter((item) => !isFreightCheckCode(item.code)).map((item) => item.message);

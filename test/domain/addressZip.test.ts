@@ -12,7 +12,13 @@ describe('checkAddressAgainstZip', () => {
   it("refuses a state that contradicts the ZIP, naming the ZIP's place, on the party's path", () => {
     expect(checkAddressAgainstZip({ city: 'Chicago', state: 'IL' }, NEW_YORK, 'consignee')).toEqual({
       violations: [{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }],
-      warnings: ['Chicago is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)'],
+      warnings: [
+        {
+          code: 'ADDRESS_CITY_MISMATCH',
+          message: 'Chicago is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
+          field: 'consignee.city',
+        },
+      ],
     });
     // A bare address (location add) names the field alone.
     expect(checkAddressAgainstZip({ state: 'NJ' }, NEW_YORK, '').violations[0]!.field).toBe('state');

@@ -167,14 +167,16 @@ describe('freight beyond standard LTL', () => {
   });
 
   it('warns one step beyond each edge, naming volume LTL or truckload', () => {
-    const [pallets] = beyondLtlWarnings([line(7, 5_000), line(6, 5_000)]);
+    const messages = (...args: Parameters<typeof beyondLtlWarnings>) => beyondLtlWarnings(...args).map((item) => item.message);
+    expect(beyondLtlWarnings([line(7, 5_000), line(6, 5_000)])[0]!.code).toBe('BEYOND_LTL');
+    const [pallets] = messages([line(7, 5_000), line(6, 5_000)]);
     expect(pallets).toMatch(/^beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. .*volume LTL or truckload/);
-    const [weight] = beyondLtlWarnings([line(2, 20_000.5)]);
+    const [weight] = messages([line(2, 20_000.5)]);
     expect(weight).toContain('20,000.5 lb (standard LTL takes up to 20,000 lb)');
-    const [length] = beyondLtlWarnings([line(1, 500), line(1, 500, 102.5)]);
+    const [length] = messages([line(1, 500), line(1, 500, 102.5)]);
     expect(length).toContain('a unit 102.5 in long, longer than a trailer is wide (102 in) (orderComponents[1].dimensions.length)');
     expect(beyondLtlWarnings([line(30, 45_000, 636)])).toHaveLength(1);
-    expect(beyondLtlWarnings([line(30, 45_000, 636)])[0]).toMatch(/30 pallets.*45,000 lb.*636 in long/);
+    expect(messages([line(30, 45_000, 636)])[0]).toMatch(/30 pallets.*45,000 lb.*636 in long/);
   });
 
   it('returns the warning with the quote, which is still priced', () => {
@@ -188,7 +190,9 @@ describe('freight beyond standard LTL', () => {
     });
     expect(rated.ok).toBe(true);
     if (!rated.ok) return;
-    expect(rated.warnings).toEqual([expect.stringMatching(/26 pallets.*38,000 lb.*volume LTL or truckload/)]);
+    expect(rated.warnings.filter((item) => item.code === 'BEYOND_LTL').map((item) => item.message)).toEqual([
+      expect.stringMatching(/26 pallets.*38,000 lb.*volume LTL or truckload/),
+    ]);
     expect(Number.isSafeInteger(rated.value.quotedPriceInCents)).toBe(true);
   });
 });

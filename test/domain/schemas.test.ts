@@ -77,7 +77,8 @@ describe('quote request validation', () => {
     expect(parsed.value.orderComponents[0]!.dimensions).toEqual({ length: 48, width: 40, height: 48 });
     expect(parsed.value.orderComponents[0]).not.toHaveProperty('palletDimensions');
     expect(parsed.warnings).toHaveLength(1);
-    expect(parsed.warnings[0]).toContain('orderComponents[0].palletDimensions');
+    expect(parsed.warnings[0]).toMatchObject({ code: 'DEPRECATED_PALLET_DIMENSIONS', field: 'orderComponents[0].palletDimensions' });
+    expect(parsed.warnings[0]!.message).toContain('orderComponents[0].palletDimensions');
   });
 
   it('accepts equal dimensions and palletDimensions and refuses different ones on palletDimensions', () => {

@@ -42,7 +42,7 @@ function validRequest(source: Shipment, options = settings): { request: EbolRequ
   }
   if (json.accessorials?.cod) expect(json.accessorials.cod.amount).toMatch(/^\d+\.\d{2}$/);
   if (json.accessorials?.hazardousDetails) expect(json.accessorials.hazardousDetails.emergencyContact.phone).toMatch(/^\d{10}$/);
-  return { request: json, warnings: result.warnings };
+  return { request: json, warnings: result.warnings.map((item) => item.message) };
 }
 
 describe('the eBOL 2.1 request of a shipment', () => {

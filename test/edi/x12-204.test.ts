@@ -19,7 +19,11 @@ function tender(source: Shipment, settings: Partial<X12InterchangeSettingsInput>
 function parsedTender(source: Shipment, settings: Partial<X12InterchangeSettingsInput> = {}): { parsed: ParsedInterchange; text: string; warnings: string[] } {
   const result = tender(source, settings);
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.violations)}`);
-  return { parsed: parseX12(result.document, { ...CONTROL, transactionSet: '204', functionalId: 'SM' }), text: result.document, warnings: result.warnings };
+  return {
+    parsed: parseX12(result.document, { ...CONTROL, transactionSet: '204', functionalId: 'SM' }),
+    text: result.document,
+    warnings: result.warnings.map((item) => item.message),
+  };
 }
 
 /** The two stops (S5 loops), each with its segments. */

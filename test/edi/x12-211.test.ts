@@ -18,7 +18,7 @@ function bill(source: Shipment, settings: Partial<X12InterchangeSettingsInput> =
 function parsedBill(source: Shipment, settings: Partial<X12InterchangeSettingsInput> = {}): { parsed: ParsedInterchange; warnings: string[] } {
   const result = bill(source, settings);
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.violations)}`);
-  return { parsed: parseX12(result.document, { ...CONTROL, transactionSet: '211', functionalId: 'BL' }), warnings: result.warnings };
+  return { parsed: parseX12(result.document, { ...CONTROL, transactionSet: '211', functionalId: 'BL' }), warnings: result.warnings.map((item) => item.message) };
 }
 
 const PACKAGING: Record<string, string> = { cartons: 'CTN', crates: 'CRT', boxes: 'BOX', drums: 'DRM', cans: 'CAN', cylinders: 'CYL' };

@@ -7,6 +7,7 @@
  * stack trace, a file path or the V8 JSON parser's message. Runs, seeds: see arbitraries.ts.
  */
 import { join } from 'node:path';
+import { isFreightCheckCode, type Warning } from '../../src/domain/warnings.js';
 import fc from 'fast-check';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -156,7 +157,10 @@ describe('valid requests over HTTP', () => {
           expect(quoteAnswer.status, quoteAnswer.text).toBe(201);
           const quote = JSON.parse(quoteAnswer.text) as Quote;
           expectQuoteAsRequested(quote, quoteRequestFor(request));
-          expect(JSON.parse((await send({ method: 'GET', path: `/v1/shipper/quote/${quote.id}` })).text)).toEqual(quote);
+          // A GET answers the same resource, and the freight check again (the call's own warnings, such as a deprecation, are the POST's).
+          const fetched = JSON.parse((await send({ method: 'GET', path: `/v1/shipper/quote/${quote.id}` })).text) as Quote;
+          expect(withoutWarnings(fetched)).toEqual(withoutWarnings(quote));
+          expect(fetched.warnings).toEqual(freightCheckOf(quote.warnings));
           known.quotes.push(quote.id);
 
           for (const body of [{ ...request, quoteId: quote.id }, request]) {
@@ -166,9 +170,11 @@ describe('valid requests over HTTP', () => {
             expectShipmentAsRequested(shipment, request);
             const read = await send({ method: 'GET', path: `/v1/shipper/shipment/${shipment.id}` });
             expect(read.status).toBe(200);
-            expect(JSON.parse(read.text)).toEqual(shipment);
+            const readBack = JSON.parse(read.text) as Shipment;
+            expect(withoutWarnings(readBack)).toEqual(withoutWarnings(shipment));
+            expect(readBack.warnings).toEqual(freightCheckOf(shipment.warnings));
             const listed = await send({ method: 'GET', path: `/v1/shipper/shipment?bolNumber=${shipment.bolNumber}` });
-            expect((JSON.parse(listed.text) as { items: Shipment[] }).items).toEqual([shipment]);
+            expect((JSON.parse(listed.text) as { items: Shipment[] }).items).toEqual([withoutWarnings(shipment)]);
             known.shipments.push(shipment.id);
           }
         }),
@@ -577,3 +583,13 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
     expect((expectWellFormed(await send(cut), cut) as Json).detail).toBe('the request body is not valid JSON: it ends before the JSON is complete (line 1, column 31)');
   });
 });
+
+/** A Quote or Shipment answer without the call's warnings (a list's items carry none). */
+function withoutWarnings<T extends { warnings?: unknown }>(answer: T): Omit<T, 'warnings'> {
+  const { warnings: _warnings, ...resource } = answer;
+  return resource;
+}
+
+function freightCheckOf(warnings: Warning[] | undefined): Warning[] {
+  return (warnings ?? []).filter((item) => isFreightCheckCode(item.code));
+}

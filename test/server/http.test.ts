@@ -102,12 +102,18 @@ describe('quotes over HTTP', () => {
   });
 
   it('marks palletDimensions with Deprecation (RFC 9745), a deprecation Link and the warning text', async () => {
-    const answer = await postJson(base, '/v1/shipper/quote', { ...QUOTE, orderComponents: [{ palletCount: 1, poundsWeight: 500, palletDimensions: [48, 40, 48] }] });
+    const answer = await postJson(base, '/v1/shipper/quote', {
+      ...QUOTE,
+      orderComponents: [{ palletCount: 1, poundsWeight: 500, palletDimensions: [48, 40, 48], description: 'Parts' }],
+    });
     expect(answer.status).toBe(201);
     expect(answer.headers.deprecation).toBe('@1767225600');
     expect(answer.headers.link).toBe('</api-docs/shipper-v1>; rel="deprecation"; type="application/json"');
-    expect(decodeURIComponent(String(answer.headers['x-shipper-warning']))).toMatch(/^palletDimensions is deprecated .* \(orderComponents\[0\]\.palletDimensions\)$/);
-    expect(answer.json()).not.toHaveProperty('warnings');
+    expect(decodeURIComponent(String(answer.headers['x-shipper-warning']))).toMatch(
+      /^DEPRECATED_PALLET_DIMENSIONS palletDimensions is deprecated .* \(orderComponents\[0\]\.palletDimensions\)$/,
+    );
+    // The body carries the same warning whole, with its code and field.
+    expect(answer.json().warnings).toContainEqual(expect.objectContaining({ code: 'DEPRECATED_PALLET_DIMENSIONS', field: 'orderComponents[0].palletDimensions' }));
   });
 
   it('answers HEAD like GET without a body', async () => {

@@ -9,7 +9,8 @@ import { LocalApi } from '../../src/api/local.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
 
-const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
+// Described: the freight check has nothing to say about it (these tests are about other warnings).
+const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' };
 const QUOTE = { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [COMPONENT] };
 const SHIPPER = { name: 'Acme Tools', street1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', postalCode: '60601' };
 const CONSIGNEE = { name: 'Hudson Supply', street1: '350 5th Ave', city: 'New York', state: 'NY', postalCode: '10001' };
@@ -100,7 +101,7 @@ describe('POST with absurd numbers', () => {
     const quote = await post('/v1/shipper/quote', { ...QUOTE, orderComponents: [{ palletCount: 13, poundsWeight: 9000, dimensions: { length: 48, width: 40, height: 48 } }] });
     expect(quote.status).toBe(201);
     expect(Number.isSafeInteger(quote.json.quotedPriceInCents)).toBe(true);
-    expect(decodeURIComponent(quote.warnings!)).toMatch(/^beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. .*volume LTL or truckload/);
+    expect(decodeURIComponent(quote.warnings!)).toMatch(/^BEYOND_LTL beyond standard LTL: 13 pallets \(standard LTL takes up to 12\)\. .*volume LTL or truckload/);
     const plain = await post('/v1/shipper/quote', QUOTE);
     expect(plain.warnings).toBeNull();
   });
@@ -115,7 +116,11 @@ describe('POST with an address that contradicts its ZIP', () => {
     expect(warned.status).toBe(201);
     // One X-Shipper-Warning per warning: the city, then the numbers' GS1 prefix (this server has none of its own).
     const warnings = decodeURIComponent(warned.warnings!);
-    expect(warnings.startsWith('Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city), ')).toBe(true);
+    expect(
+      warnings.startsWith(
+        'ADDRESS_CITY_MISMATCH Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city), DOCUMENTATION_PREFIX ',
+      ),
+    ).toBe(true);
     expect(warnings.endsWith(DOCUMENTATION_PREFIX_WARNING)).toBe(true);
   });
 

@@ -20,10 +20,10 @@ describe('printable', () => {
     err.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const io = new IO({ stdout: new PassThrough(), stderr: err, stdin: new PassThrough() }, { json: false, color: false, quiet: false }, {});
     io.error('store file /s/\u001b[31mx.json is damaged');
-    io.warn('\u009b2J');
+    io.warn({ code: 'TEST', message: '\u009b2J' });
     io.note('\u0007bell');
     err.end();
-    expect(stderr).toBe('shipper: store file /s/\\x1B[31mx.json is damaged\nwarning: \\x9B2J\n\\x07bell\n');
+    expect(stderr).toBe('shipper: store file /s/\\x1B[31mx.json is damaged\nwarning: [TEST] \\x9B2J\n\\x07bell\n');
   });
 });
 

@@ -65,6 +65,7 @@ const UP_TO_CARRIER: Step[] = [
   step('NMFC', ''),
   step('packaging', 'pails'),
   step('loose pieces', '40'),
+  step('stackable', ''),
   step('Add another line?', true),
   step('pallets', '1'),
   step('total weight', '300'),
@@ -73,6 +74,7 @@ const UP_TO_CARRIER: Step[] = [
   step('NMFC', ''),
   step('packaging', ''),
   step('loose pieces', ''),
+  step('stackable', ''),
   step('Add another line?', false),
   step('Book this shipment', true),
   step('reference', 'PO-HAZ-1'),
@@ -172,7 +174,7 @@ describe('the carrier step of the wizard', () => {
     const pro = shipment.proNumber!;
     expect(proCheckDigit('MOD7', pro.slice(0, -1))).toBe(pro.slice(-1));
     // Ready at 16:00 is after ODFL's 15:00 cut-off: said, not refused.
-    expect(h.output()).toContain("warning: the freight is ready at 16:00, at or after Old Dominion Freight Line's pickup cut-off 15:00");
+    expect(h.output()).toContain("warning: [PICKUP_AFTER_CUTOFF] the freight is ready at 16:00, at or after Old Dominion Freight Line's pickup cut-off 15:00");
     expect(h.output()).toContain(`Carrier Old Dominion Freight Line (ODFL) · PRO ${pro}`);
 
     const text = (await readPdf(new Uint8Array(readFileSync(result.bolFile!)))).pages.map((page) => page.text).join(' ');

@@ -93,6 +93,7 @@ const lineSteps = (pallets: string, weight: string, dims: string, description = 
   step('NMFC', ''),
   step('packaging', ''),
   step('loose pieces', ''),
+  step('stackable', ''),
   step('Add another line?', more),
 ];
 
@@ -112,6 +113,7 @@ describe('quote wizard flow', () => {
         step('NMFC', '161030'),
         step('packaging', 'crates'),
         step('loose pieces', '10'),
+        step('stackable', ''),
         step('Add another line?', true),
         ...lineSteps('1', '300', '40x48x60', 'Spare belts'),
         step('Book this shipment', true),
@@ -199,7 +201,8 @@ describe('quote wizard flow', () => {
     ]);
     await h.book.save('chicago-dock', CHICAGO_DOCK);
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
-    expect(h.prompter.shown).toContain('48x48x50  15 pcf, class 70');
+    // Beside the live class, the freight check's line rules: an inch more on a side is class 85.
+    expect(h.prompter.shown).toContain('48x48x50  15 pcf, class 70  DENSITY_MARGIN: class 85 with 1 in more height');
     expect(result.quote.orderComponents[0]).toMatchObject({ densityPcf: 15, freightClass: '70' });
     expect(h.prompter.rejected).toEqual([
       {
@@ -209,8 +212,34 @@ describe('quote wizard flow', () => {
       },
     ]);
     expect(result.shipment!.consignee).toMatchObject({ city: 'Eagle River', state: 'AK', postalCode: '99501' });
-    expect(h.stdout()).toContain('warning: Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)');
+    expect(h.stdout()).toContain(
+      'warning: [ADDRESS_CITY_MISMATCH] Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)',
+    );
     expect(await h.book.get('anchorage-store')).toMatchObject({ address: { state: 'AK' } });
+  });
+
+  it('asks whether a line is stackable: "n" is classed at 96 in high, warned with its code and price at stake; a wide line is flagged as it is typed', async () => {
+    const h = harness([
+      ...laneSteps(),
+      step('Line 1: pallets', '1'),
+      step('total weight', '400'),
+      step('dimensions', '48x72x40'),
+      step('description', 'Display cases'),
+      step('NMFC', ''),
+      step('packaging', ''),
+      step('loose pieces', ''),
+      step('stackable', 'maybe'),
+      step('stackable', 'n'),
+      step('Add another line?', false),
+      step('Book this shipment', false),
+    ]);
+    await h.book.save('chicago-dock', CHICAGO_DOCK);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.shown.some((shown) => /^48x72x40 {2}[\d.]+ pcf, class \d+ {2}WIDE_FREIGHT: class \d+$/.test(shown))).toBe(true);
+    expect(h.prompter.rejected).toContainEqual(expect.objectContaining({ value: 'maybe', reason: 'answer y, n, or leave it empty (orderComponents[0].stackable)' }));
+    expect(result.quote.orderComponents[0]).toMatchObject({ stackable: false });
+    expect(h.stdout()).toMatch(/warning: \[NON_STACKABLE_HEIGHT\] line 1: not stackable: carriers class it as 96 in high .*price at stake: \$[\d,.]+ instead of \$[\d,.]+/);
+    expect(h.stdout()).toMatch(/warning: \[WIDE_FREIGHT\] line 1: 72 in wide/);
   });
 
   it('refuses an unknown ZIP at the prompt and takes the corrected one', async () => {
@@ -289,6 +318,7 @@ describe('quote wizard flow', () => {
       step('packaging', ''),
       step('loose pieces', '-1'),
       step('loose pieces', '0'),
+      step('stackable', ''),
       step('Add another line?', false),
       step('Book this shipment', false),
     ]);

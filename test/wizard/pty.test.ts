@@ -68,6 +68,7 @@ async function oneLine(pty: PtySession, answers: { pallets: string; weight: stri
   await pty.answer('NMFC code (optional)', '');
   await pty.answer('packaging', answers.pkg ?? '');
   await pty.answer('loose pieces', answers.pieces ?? '');
+  await pty.answer('stackable?', '');
 }
 
 describe('quote wizard in a terminal', () => {

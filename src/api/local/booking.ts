@@ -11,6 +11,7 @@
  * number; after (3) it returns the shipment. Every file appears whole or not at all.
  */
 import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
+import { warning, type Warning } from '../../domain/warnings.js';
 import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
 import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, shipmentSchema, type Quote, type Shipment, type ShipmentRequest } from '../../domain/schemas.js';
 import { buildShipment, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
@@ -49,7 +50,7 @@ interface BookingCandidate {
   key: string | undefined;
   requestHash: string;
   request: ShipmentRequest;
-  warnings: string[];
+  warnings: Warning[];
   /** The quote-first rating, for requests without quoteId. */
   rated: Rating | undefined;
 }
@@ -82,9 +83,9 @@ export class Bookings {
   }
 
   /** Once per call that gave out numbers: they are under GS1's documentation prefix. */
-  private numberingWarnings(outcomes: ReadonlyArray<BatchOutcome<Shipment>>): string[] {
+  private numberingWarnings(outcomes: ReadonlyArray<BatchOutcome<Shipment>>): Warning[] {
     const issued = outcomes.some((outcome) => outcome.ok && !outcome.replayed);
-    return issued && this.deps.numbering.usesDocumentationPrefix ? [DOCUMENTATION_PREFIX_WARNING] : [];
+    return issued && this.deps.numbering.usesDocumentationPrefix ? [warning('DOCUMENTATION_PREFIX', DOCUMENTATION_PREFIX_WARNING)] : [];
   }
 
   /** The batch extension: the envelope is checked here (400), each item by the rules of a single booking. */

@@ -5,6 +5,7 @@
  * already reserved. Each throws a ProblemError (a 409 for a conflict) or returns what it found.
  */
 import { shipmentRequestSchema, type ProblemDetail, type Quote, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
+import { warning, type Warning } from '../../domain/warnings.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
 import { localDateInZone } from '../../domain/transit.js';
@@ -28,7 +29,7 @@ export interface BookingCheckDeps {
 /** How many shipments holding a reference a conflict or warning names (the newest). */
 const NAMED_HOLDERS = 3;
 
-export type Checked = { ok: true; request: ShipmentRequest; warnings: string[] } | { ok: false; problem: ProblemDetail };
+export type Checked = { ok: true; request: ShipmentRequest; warnings: Warning[] } | { ok: false; problem: ProblemDetail };
 
 export class BookingChecks {
   constructor(private readonly deps: BookingCheckDeps) {}
@@ -48,7 +49,7 @@ export class BookingChecks {
   }
 
   /** A reference an active shipment already has: refused when asked (imports), else a warning in the answer. */
-  async checkReference(request: ShipmentRequest, warnings: string[], batchReferences: Map<string, number>): Promise<void> {
+  async checkReference(request: ShipmentRequest, warnings: Warning[], batchReferences: Map<string, number>): Promise<void> {
     const { refNumber, duplicateRefNumber } = request;
     if (!refNumber) return;
     // Three are named, a fourth says there are more.
@@ -63,7 +64,7 @@ export class BookingChecks {
     if (duplicateRefNumber === 'REFUSE') {
       throw conflict(`refNumber ${refNumber} is already booked as ${holders}`, [{ field: 'refNumber', message: `${refNumber} is already booked as ${holders}` }]);
     }
-    warnings.push(`refNumber ${refNumber} is already booked as ${holders}; this is another shipment with the same reference`);
+    warnings.push(warning('REFERENCE_TAKEN', `refNumber ${refNumber} is already booked as ${holders}; this is another shipment with the same reference`, { field: 'refNumber' }));
   }
 
   /**

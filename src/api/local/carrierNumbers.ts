@@ -6,6 +6,7 @@
  * lock, in the booking's reservation round.
  */
 import { checkProNumber, proNumberFor, proRangeSize, proSerialOf } from '../../domain/proNumber.js';
+import { warning, type Warning } from '../../domain/warnings.js';
 import { pickupWindowWarning, type CarrierProfiles } from '../../domain/carrierProfile.js';
 import type { ShipmentRequest, Violation } from '../../domain/schemas.js';
 import { ssccFor, ssccSerialCapacity, ssccSerialOf } from '../../domain/sscc.js';
@@ -25,15 +26,20 @@ export function checkCarrierDetails(
   request: Pick<ShipmentRequest, 'proNumber' | 'carrier' | 'pickupWindow'>,
   settings: CarrierSettings,
   tariffCutoff: string,
-): { violations: Violation[]; warnings: string[] } {
+): { violations: Violation[]; warnings: Warning[] } {
   const violations: Violation[] = [];
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   const scac = request.carrier?.scac;
   const profile = scac ? settings.carriers[scac] : undefined;
   if (request.proNumber && profile?.proRange) {
     const check = checkProNumber(request.proNumber, profile.proRange);
     if (!check.ok) violations.push({ field: 'proNumber', message: check.message });
-    else if (!check.inRange) warnings.push(`PRO ${request.proNumber} is not in the configured ${scac} block ${profile.proRange.first}-${profile.proRange.last} (proNumber)`);
+    else if (!check.inRange)
+      warnings.push(
+        warning('PRO_OUT_OF_BLOCK', `PRO ${request.proNumber} is not in the configured ${scac} block ${profile.proRange.first}-${profile.proRange.last} (proNumber)`, {
+          field: 'proNumber',
+        }),
+      );
   }
   const window = pickupWindowWarning(request.pickupWindow, profile?.pickupCutoff ?? tariffCutoff, request.carrier?.name ?? null);
   if (window) warnings.push(window);

@@ -3,6 +3,7 @@
  * the carrier's systems (src/edi). The renderers load pdf-lib, fonts and barcodes: on first use.
  */
 import { join } from 'node:path';
+import type { Warning } from '../../domain/warnings.js';
 import type { CarrierProfiles } from '../../domain/carrierProfile.js';
 import type { Shipment, TenderDocument, Violation } from '../../domain/schemas.js';
 import { formatFieldPath } from '../../domain/validation.js';
@@ -60,7 +61,7 @@ export class Documents {
    * profile (receiver ids), else the carrier's SCAC under qualifier 02. What is missing is the
    * operator's to set (409); what the shipment lacks for the format is named field by field (409).
    */
-  async tender(shipment: Shipment, format: TenderDocument['format'], control: () => Promise<number>, now: Date): Promise<{ document: TenderDocument; warnings: string[] }> {
+  async tender(shipment: Shipment, format: TenderDocument['format'], control: () => Promise<number>, now: Date): Promise<{ document: TenderDocument; warnings: Warning[] }> {
     const [{ tenderFile }, { x12InterchangeSettingsSchema, ebolSettingsSchema }] = await Promise.all([import('../../edi/tender.js'), import('../../edi/settings.js')]);
     if (format === 'ebol') {
       const settings = ebolSettingsSchema.safeParse(this.settings.ebol);
@@ -83,10 +84,10 @@ export class Documents {
 
   private answer(
     result:
-      | { ok: true; document: { format: TenderDocument['format']; contentType: string; fileName: string; body: string }; warnings: string[] }
+      | { ok: true; document: { format: TenderDocument['format']; contentType: string; fileName: string; body: string }; warnings: Warning[] }
       | { ok: false; violations: Violation[] },
     controlNumber: number | null,
-  ): { document: TenderDocument; warnings: string[] } {
+  ): { document: TenderDocument; warnings: Warning[] } {
     if (!result.ok) throw conflict('the shipment lacks what the file needs', result.violations);
     const { body, ...rest } = result.document;
     return { document: { ...rest, content: body, controlNumber }, warnings: result.warnings };

@@ -2,6 +2,7 @@
  * Quotes of the local engine: validation, rating (pure, src/domain/rating.ts) and the store.
  */
 import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addressZip.js';
+import type { Warning } from '../../domain/warnings.js';
 import type { ZipPlace } from '../../domain/rating.js';
 import { beyondLtlWarnings, rateQuote } from '../../domain/rating.js';
 import {
@@ -143,7 +144,7 @@ export class Quotes {
     });
   }
 
-  private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<{ quote: Quote; warnings: string[] }> {
+  private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<{ quote: Quote; warnings: Warning[] }> {
     const rated = this.rate(request, tariff);
     if (!rated.ok) throw constraintViolation(rated.violations);
     assertQuoteReadable(rated.value);

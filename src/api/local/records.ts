@@ -3,6 +3,7 @@
  * into ProblemDetails, and paged lists that skip (and name) a damaged record.
  */
 import type { z } from 'zod';
+import { warning, type Warning } from '../../domain/warnings.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/limits.js';
 import type { Page } from '../../domain/schemas.js';
 import { type JsonStore, StoreError } from '../../store/jsonStore.js';
@@ -57,7 +58,7 @@ export async function listRecords<S extends z.ZodType>(
   const size = Math.min(Math.max(1, Math.trunc(limit)), MAX_PAGE_SIZE);
   if (cursor !== undefined && !idPattern.test(cursor)) throw constraintViolation([{ field: 'cursor', message: 'is not a cursor of this list' }]);
   return guardStore(async () => {
-    const warnings: string[] = [];
+    const warnings: Warning[] = [];
     const items: z.output<S>[] = [];
     let before = cursor;
     let more = true;
@@ -89,7 +90,7 @@ export async function listRecords<S extends z.ZodType>(
           if (record && keep(record)) items.push(record);
         } catch (error) {
           // One damaged file must not hide the others: skip it and say which.
-          if (error instanceof StoreError) warnings.push(error.message);
+          if (error instanceof StoreError) warnings.push(warning('RECORD_UNREADABLE', error.message));
           else throw error;
         }
         if (items.length === size) {

@@ -1,5 +1,6 @@
 /** Shipments of the local engine once booked: reading them, lists with filters, cancelling. */
 import type { z } from 'zod';
+import type { Warning } from '../../domain/warnings.js';
 import { createdRange, type shipmentListQuerySchema } from '../operations.js';
 import { cancelRequestSchema, shipmentSchema, shipmentUpdateSchema, type Page, type Shipment } from '../../domain/schemas.js';
 import { parseRequest } from '../../domain/validation.js';
@@ -13,7 +14,7 @@ import { guardStore, listRecords, SHIPMENT_ID } from './records.js';
 export type ShipmentListQuery = z.output<typeof shipmentListQuerySchema>;
 
 /** Checks a PRO a request gives against the carrier's block (carrierNumbers.ts). */
-export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; message: string }>; warnings: string[] };
+export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; message: string }>; warnings: Warning[] };
 
 export class Shipments {
   constructor(

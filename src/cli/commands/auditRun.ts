@@ -154,7 +154,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
     throw error;
   };
   const { audits: earlier, warnings } = await book.list().catch(storeFailure);
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   const results = flagDuplicates(
     bills.map((bill) => auditBill(bill, byKey.match(bill), { tariff, toleranceInCents: options.tolerance, auditedAt })),
     earlier.flatMap((audit) => earlierAuditOf(audit) ?? []),

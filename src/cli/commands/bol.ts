@@ -5,6 +5,7 @@
  * at all (src/fs/durableWrite.ts): on a full disk the command stops, names the file, exits 5.
  */
 import { shipmentIdOf } from '../shipmentRef.js';
+import { warning } from '../../domain/warnings.js';
 import type { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { FileWriteError, removeOrphanedTemporaries, writeFileDurably } from '../../fs/durableWrite.js';
@@ -133,7 +134,7 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
       // Not rendered for nothing: a file that is there stays unless --force.
       if (!options.force && (await stat(file).catch(() => undefined))) throw existsError(file);
       const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
-      warnings.forEach((warning) => ctx.io.warn(warning));
+      ctx.io.warnAll(warnings);
       await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' });
       written.push({ shipmentId, file, bytes: pdf.byteLength, template });
       // -q: the path alone, one per line.
@@ -141,7 +142,7 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     } catch (error) {
       if (error instanceof FileWriteError && error.code === 'EEXIST') {
         skipped.push({ shipmentId, file: error.file });
-        if (ids.length > 1) ctx.io.warn(`${error.file} exists: not replaced (--force replaces it)`);
+        if (ids.length > 1) ctx.io.warn(warning('FILE_EXISTS', `${error.file} exists: not replaced (--force replaces it)`));
         continue;
       }
       if (error instanceof FileWriteError) {

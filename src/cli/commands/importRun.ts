@@ -3,6 +3,7 @@
  * csv-parse, only when the command runs).
  */
 import { constants } from 'node:fs';
+import { isFreightCheckCode, warning } from '../../domain/warnings.js';
 import { access, stat } from 'node:fs/promises';
 import { describeFileError, FileWriteError } from '../../fs/durableWrite.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -66,6 +67,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     return todayByOrigin.get(key)!;
   };
   const warned = new Set<string>();
+  let freightWarningsListed = 0;
 
   // Ctrl-C: stop after the shipments being booked now, and say what was booked; twice: at once.
   const cancel = new AbortController();
@@ -106,11 +108,16 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
           // -q: the id of every shipment of the file as it is booked (or found booked), one per line; --json wins.
           if (!document && io.options.quiet && shipment.id) io.out(shipment.id);
         },
-        warning: (message) => {
-          if (warned.has(message)) return;
-          warned.add(message);
+        warning: (item, csvLine) => {
+          const column = typeof item.detail?.column === 'string' ? `, column ${item.detail.column}` : '';
+          const message = csvLine !== undefined ? `line ${csvLine}${column}: ${item.message}` : item.message;
+          const key = `${item.code} ${message}`;
+          if (warned.has(key)) return;
+          warned.add(key);
+          // The freight check may warn on every line of a large file: the first are listed, the summary counts them all.
+          if (isFreightCheckCode(item.code) && ++freightWarningsListed > LISTED_ON_TERMINAL) return;
           progress?.clear();
-          io.warn(message);
+          io.warn({ code: item.code, message });
         },
       },
     );
@@ -122,7 +129,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   }
   progress?.clear();
   if (rejectsFile && summary.rejectsFile && summary.rejectsFile !== rejectsFile) {
-    io.warn(`${rejectsFile} exists and was kept; the rejected rows are in ${summary.rejectsFile}`);
+    io.warn(warning('REJECTS_FILE_KEPT', `${rejectsFile} exists and was kept; the rejected rows are in ${summary.rejectsFile}`));
   }
 
   if (document) document.finish(summary);
@@ -156,6 +163,11 @@ function printSummary(io: IO, summary: ImportSummary): void {
   }
   if (summary.alreadyBooked > 0) {
     io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of the same orders: ${summary.dryRun ? 'would not be' : 'not'} booked again`);
+  }
+  const codes = Object.entries(summary.warnings);
+  if (codes.length > 0) {
+    const counts = codes.map(([code, count]) => `${formatNumber(count)} ${code}`).join(', ');
+    io.info(`  ${c.yellow(`warnings: ${counts}`)} (shipper check ${summary.file} lists each with the price at stake)`);
   }
   if (summary.rejectedShipments > 0) {
     io.info(

@@ -25,7 +25,7 @@ export async function runInvoice(ctx: CommandContext, reference: string, options
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
   const { data: invoice, warnings } = await api.getInvoice(id);
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   if (options.output !== undefined) {
     const file = await pdfPath(options.output, invoice.invoiceNumber);
     const { data: pdf } = await api.renderInvoice(id);

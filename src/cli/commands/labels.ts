@@ -17,7 +17,7 @@ export async function runLabels(ctx: CommandContext, reference: string, options:
   const { data: shipment } = await api.getShipment(id);
   const file = await outputPath(options.output, `labels-${shipment.orderNumber}.${options.format}`, Boolean(options.force));
   const { data: bytes, warnings } = await api.renderLabels(id, { format: options.format });
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   await writeOutput(ctx.io, file, bytes, `${shipment.ssccs.length || 'the'} pallet label(s) of ${shipment.orderNumber}`, Boolean(options.force));
   if (ctx.io.options.json && file !== '-') ctx.io.json({ shipmentId: id, file, format: options.format, bytes: bytes.byteLength });
 }

@@ -64,7 +64,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
     }));
     throw constraintViolation([...violations, ...zipViolations], `the location ${locationName} is not valid`);
   }
-  againstZip.warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(againstZip.warnings);
   if (ctx.io.options.json) return ctx.io.json(saved.location);
   if (ctx.io.options.quiet) return ctx.io.out(saved.location.name);
   ctx.io.info(`Saved location ${saved.location.name}: ${oneLine(saved.location)}`);

@@ -19,17 +19,18 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
   const request = quoteRequestFromOptions({ ...options, pickupDate });
   const api = await ctx.api();
   const { data: quote, warnings } = await api.createQuote(request);
-  warnings.forEach((warning) => ctx.io.warn(warning));
-  // --json wins over --quiet: a script that asked for the document gets the document.
-  if (ctx.io.options.json) return ctx.io.json(quote);
+  ctx.io.warnAll(warnings);
+  // --json wins over --quiet: a script that asked for the document gets the document, with its warnings as the API answers them.
+  if (ctx.io.options.json) return ctx.io.json({ ...quote, warnings });
   // -q: the id alone, for `Q=$(shipper -q quote ...)`.
   if (ctx.io.options.quiet) return ctx.io.out(quote.id);
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
 export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void> {
-  const { data: quote } = await (await ctx.api()).getQuote(id);
-  if (ctx.io.options.json) return ctx.io.json(quote);
+  const { data: quote, warnings } = await (await ctx.api()).getQuote(id);
+  ctx.io.warnAll(warnings);
+  if (ctx.io.options.json) return ctx.io.json({ ...quote, warnings });
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
@@ -47,7 +48,7 @@ export async function runQuoteList(ctx: CommandContext, options: ListFilterOptio
     return;
   }
   const { data: page, warnings } = await api.listQuotes(listQueryFromOptions(options));
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   if (ctx.io.options.json) return ctx.io.json(page);
   if (ctx.io.options.quiet) return page.items.forEach((quote) => ctx.io.out(quote.id));
   if (page.items.length === 0) {

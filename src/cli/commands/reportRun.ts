@@ -34,7 +34,7 @@ export async function runSpend(ctx: CommandContext, options: SpendOptions): Prom
   let cursor: string | undefined;
   do {
     const { data: page, warnings } = await api.listShipments({ status: 'BOOKED', since: options.since, until: options.until, limit: 500, cursor });
-    warnings.forEach((warning) => ctx.io.warn(warning));
+    ctx.io.warnAll(warnings);
     shipments.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -42,7 +42,7 @@ export async function runSpend(ctx: CommandContext, options: SpendOptions): Prom
     if (error instanceof StoreError) throw new CliError(error.message, ExitCode.local);
     throw error;
   });
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   const report = spendReport(shipments, audits, options.by, createdRange(options.since, options.until));
 
   if (ctx.io.options.json) return ctx.io.json({ since: options.since ?? null, until: options.until ?? null, ...report });

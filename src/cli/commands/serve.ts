@@ -1,5 +1,6 @@
 /** `shipper serve`: the local engine and store as the Shipper Freight API over HTTP. */
 import type { Command } from 'commander';
+import { warning } from '../../domain/warnings.js';
 import { InvalidArgumentError } from 'commander';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
 import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
@@ -110,9 +111,14 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.root}${apiKey ? ', API key required' : ''})\n`);
     stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
   }
-  if (api.numbering.usesDocumentationPrefix) io.warn(DOCUMENTATION_PREFIX_WARNING);
+  if (api.numbering.usesDocumentationPrefix) io.warn(warning('DOCUMENTATION_PREFIX', DOCUMENTATION_PREFIX_WARNING));
   if (!isLoopbackHost(options.host) && !apiKey) {
-    io.warn(`listening on ${options.host} without an API key: anyone who can reach this address can book shipments; start with SHIPPER_SERVE_API_KEY or --api-key`);
+    io.warn(
+      warning(
+        'SERVE_WITHOUT_API_KEY',
+        `listening on ${options.host} without an API key: anyone who can reach this address can book shipments; start with SHIPPER_SERVE_API_KEY or --api-key`,
+      ),
+    );
   }
   await stopped;
   if (!io.options.quiet) stderr.write('shipper serve: stopped\n');

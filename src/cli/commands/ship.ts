@@ -115,7 +115,7 @@ async function requote(ctx: CommandContext, api: ShipperApi, old: Quote, pickupD
     accessorials: old.accessorials,
     orderComponents: bookedLines([], old) as QuoteRequestInput['orderComponents'],
   });
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   const difference = fresh.quotedPriceInCents - old.quotedPriceInCents;
   const change = difference === 0 ? 'the same price' : `${difference > 0 ? '+' : '-'}${formatCents(Math.abs(difference))}`;
   ctx.io.note(
@@ -166,10 +166,10 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
   } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey }).catch((error: unknown) => {
     throw idempotencyKeyProblem(error, options.idempotencyKey);
   });
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   if (replayed) ctx.io.note(`already booked with --idempotency-key ${options.idempotencyKey}: nothing new was booked`);
-  // --json wins over --quiet: a script that asked for the document gets the document.
-  if (ctx.io.options.json) return ctx.io.json(shipment);
+  // --json wins over --quiet: a script that asked for the document gets the document, with its warnings as the API answers them.
+  if (ctx.io.options.json) return ctx.io.json({ ...shipment, warnings });
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
   printShipment(ctx.io, shipment, await ctx.zips(), replayed ? 'Shipment' : 'Booked shipment');
 }

@@ -12,8 +12,9 @@ import { printShipment, printShipmentList, SHIPMENT_CSV_HEADER, shipmentCsvRow }
 
 export async function runShipmentGet(ctx: CommandContext, reference: string): Promise<void> {
   const api = await ctx.api();
-  const { data: shipment } = await api.getShipment(await shipmentIdOf(api, reference));
-  if (ctx.io.options.json) return ctx.io.json(shipment);
+  const { data: shipment, warnings } = await api.getShipment(await shipmentIdOf(api, reference));
+  ctx.io.warnAll(warnings);
+  if (ctx.io.options.json) return ctx.io.json({ ...shipment, warnings });
   printShipment(ctx.io, shipment, await ctx.zips());
 }
 
@@ -31,7 +32,7 @@ export async function runShipmentList(ctx: CommandContext, options: ListFilterOp
     return;
   }
   const { data: page, warnings } = await api.listShipments(listQueryFromOptions(options));
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   if (ctx.io.options.json) return ctx.io.json(page);
   // -q: the ids, one per line, for pipes (`shipper -q shipment list --status booked | shipper bol - -o bols/`).
   if (ctx.io.options.quiet) return page.items.forEach((shipment) => ctx.io.out(shipment.id));
@@ -63,7 +64,7 @@ export async function runShipmentUpdate(ctx: CommandContext, reference: string, 
   }
   const api = await ctx.api();
   const { data: shipment, warnings } = await api.updateShipment(await shipmentIdOf(api, reference), update);
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   if (ctx.io.options.json) return ctx.io.json(shipment);
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
   printShipment(ctx.io, shipment, await ctx.zips(), 'Updated shipment');

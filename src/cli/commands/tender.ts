@@ -17,7 +17,7 @@ export async function runTender(ctx: CommandContext, reference: string, options:
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
   const { data: document, warnings } = await api.createTender(id, { format: options.format });
-  warnings.forEach((warning) => ctx.io.warn(warning));
+  ctx.io.warnAll(warnings);
   if (ctx.io.options.json) return ctx.io.json(document);
   const file = await outputPath(options.output, document.fileName, Boolean(options.force));
   await writeOutput(

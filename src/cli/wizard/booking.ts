@@ -3,6 +3,7 @@
  * carrier step when wanted), then print its BOL.
  */
 import { CliError, ExitCode, ProblemError, problemLine } from '../../api/problems.js';
+import { warning } from '../../domain/warnings.js';
 import { addressSchema, type Address, type OrderComponentInput, type Quote, type Shipment, shipmentRequestSchema } from '../../domain/schemas.js';
 import { locationNameSchema, type SavedLocation } from '../../store/locations.js';
 import { formatCents, formatDate, formatInstant } from '../output.js';
@@ -52,14 +53,14 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
     ...carrier.fields,
     orderComponents: carrier.components as OrderComponentInput[],
   } as Parameters<WizardDeps['api']['createShipment']>[0]);
-  warnings.forEach((warning) => io.warn(warning));
+  io.warnAll(warnings);
   for (const { saveAs, address } of [shipper, consignee]) {
     if (!saveAs) continue;
     try {
       await deps.locations.save(saveAs, address);
       io.info(`Saved location ${saveAs}`);
     } catch (error) {
-      io.warn(`location ${saveAs} was not saved: ${(error as Error).message}`);
+      io.warn(warning('LOCATION_NOT_SAVED', `location ${saveAs} was not saved: ${(error as Error).message}`));
     }
   }
   const c = io.color;

@@ -9,6 +9,9 @@
  */
 import { CliError, ExitCode, ProblemError, problemLine } from '../../api/problems.js';
 import { componentDensity } from '../../domain/density.js';
+import { checkFreight } from '../../domain/freightCheck.js';
+import { DEFAULT_INSPECTION_RULES } from '../../domain/inspectionRules.js';
+import { rateComponent } from '../../domain/rating.js';
 import type { ZipPlace } from '../../domain/rating.js';
 import type { OrderComponentInput, TransitRow } from '../../domain/schemas.js';
 import { DEFAULT_CARRIER_HOLIDAYS, businessDayReason, localDateInZone, nextBusinessDay } from '../../domain/transit.js';
@@ -43,7 +46,7 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
     // Answers pass through as typed: the API's schema judges them.
     orderComponents: orderComponents as OrderComponentInput[],
   });
-  warnings.forEach((warning) => io.warn(warning));
+  io.warnAll(warnings);
   io.out('');
   printQuote(io, quote, deps.zips, deps.now());
   io.out('');
@@ -191,6 +194,30 @@ async function askComponents(deps: WizardDeps): Promise<Array<Record<string, unk
   return components;
 }
 
+const STACKABLE_ANSWERS = new Set(['', 'y', 'yes', 'n', 'no']);
+
+/**
+ * The freight check's line rules (docs/warnings.md) on a line being typed, beside its live class:
+ * `DENSITY_MARGIN: class 85 with 1 in more height`. The description is asked next, so it is not
+ * judged here; the quote's answer carries every warning with its price at stake.
+ */
+export function lineRisks(palletCount: number, poundsWeight: number, dimensions: { length: number; width: number; height: number }): string {
+  const line = rateComponent({ palletCount, poundsWeight, dimensions, description: '-', nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null });
+  return checkFreight({ orderComponents: [line], quotedPriceInCents: 0, rules: DEFAULT_INSPECTION_RULES })
+    .filter((item) => item.code !== 'LINEAR_FEET' && item.code !== 'CUBIC_CAPACITY')
+    .map((item) => {
+      const detail = item.detail ?? {};
+      const why =
+        item.code === 'DENSITY_MARGIN'
+          ? `class ${detail.riskClass} with ${detail.changedBy}`
+          : item.code === 'OVERLENGTH'
+            ? `${detail.bandFeet} ft band`
+            : `class ${detail.riskClass}`;
+      return `${item.code}: ${why}`;
+    })
+    .join('; ');
+}
+
 async function askComponent(deps: WizardDeps, index: number): Promise<Record<string, unknown>> {
   const { prompter, io } = deps;
   const line = `Line ${index + 1}`;
@@ -208,7 +235,8 @@ async function askComponent(deps: WizardDeps, index: number): Promise<Record<str
         const dims = parseDimensions(value);
         if (!dims || componentFieldProblem('dimensions', dims, index) !== true) return value;
         const { densityPcf, freightClass } = componentDensity(poundsWeight, palletCount, dims);
-        return `${value}  ${io.color.dim(`${formatNumber(densityPcf)} pcf, class ${freightClass}`)}`;
+        const risks = lineRisks(palletCount, poundsWeight, dims);
+        return `${value}  ${io.color.dim(`${formatNumber(densityPcf)} pcf, class ${freightClass}`)}${risks ? `  ${io.color.yellow(risks)}` : ''}`;
       },
       validate: (value) => {
         const dims = parseDimensions(value);
@@ -227,10 +255,19 @@ async function askComponent(deps: WizardDeps, index: number): Promise<Record<str
       validate: (value) => (value.trim() === '' ? true : componentFieldProblem('pieceCount', readNumber(value), index)),
     })
   ).trim();
+  const stackable = (
+    await prompter.input({
+      message: `${line}: stackable? y: freight may go on top, n: do not stack (classed at 96 in high), empty: not said`,
+      validate: (value) => STACKABLE_ANSWERS.has(value.trim().toLowerCase()) || `answer y, n, or leave it empty (orderComponents[${index}].stackable)`,
+    })
+  )
+    .trim()
+    .toLowerCase();
   return {
     palletCount,
     poundsWeight,
     dimensions,
+    ...(stackable ? { stackable: stackable.startsWith('y') } : {}),
     ...(description ? { description } : {}),
     ...(nmfcCode ? { nmfcCode } : {}),
     ...(packagingType ? { packagingType } : {}),

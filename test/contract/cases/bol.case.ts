@@ -1,6 +1,6 @@
 /** Contract: Bills of Lading (GET .../bol, bol-templates) in both modes. */
 import { describe, expect, it } from 'vitest';
-import { expectProblem, fields, shipmentRequest } from '../expect.js';
+import { expectProblem, fields, shipmentRequest, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
@@ -18,7 +18,7 @@ const contract: ContractCase = (target) => {
       const { data: shipment } = await api.createShipment(shipmentRequest({ refNumber: 'PO-BOL-1' }));
       for (const template of [undefined, 'acme-logistics']) {
         const { data: pdf, warnings } = await api.renderBol(shipment.id, { template });
-        expect(warnings).toEqual([]);
+        expect(messagesOf(warnings)).toEqual([]);
         expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
         expect(pdf.byteLength).toBeGreaterThan(1000);
       }

@@ -10,7 +10,7 @@ import { proCheckDigit } from '../../../src/domain/proNumber.js';
 import { readPdf } from '../../bol/pdf-reader.js';
 import { bolRequestValidator } from '../../edi/ebolSchema.js';
 import { el, find, groupsStartingAt, parseX12 } from '../../edi/x12Reader.js';
-import { COMPONENT, expectProblem, fields, shipmentRequest } from '../expect.js';
+import { COMPONENT, expectProblem, fields, shipmentRequest, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const HAZMAT_LINE = {
@@ -81,9 +81,9 @@ const contract: ContractCase = (target) => {
       const window = await expectProblem(api.createShipment(withCarrier({ pickupWindow: { readyTime: '15:00', closeTime: '14:59' } })), 400);
       expect(fields(window)).toEqual(['pickupWindow.closeTime']);
       const late = await api.createShipment(withCarrier({ pickupWindow: { readyTime: '15:00', closeTime: '18:00' } }));
-      expect(late.warnings.join('\n')).toMatch(/ready at 15:00, at or after Old Dominion Freight Line's pickup cut-off 15:00/);
+      expect(messagesOf(late.warnings).join('\n')).toMatch(/ready at 15:00, at or after Old Dominion Freight Line's pickup cut-off 15:00/);
       const early = await api.createShipment(withCarrier({ pickupWindow: { readyTime: '14:59', closeTime: '18:00' } }));
-      expect(early.warnings.join('\n')).not.toMatch(/cut-off/);
+      expect(messagesOf(early.warnings).join('\n')).not.toMatch(/cut-off/);
       const hazmatWithoutPhone = await expectProblem(api.createShipment(withCarrier({ emergencyContactPhone: null })), 400);
       expect(fields(hazmatWithoutPhone)).toEqual(['emergencyContactPhone']);
     });

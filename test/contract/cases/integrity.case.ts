@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../../src/domain/bolNumber.js';
-import { CONSIGNEE, COMPONENT, expectProblem, quoteRequest, SHIPPER, shipmentRequest } from '../expect.js';
+import { CONSIGNEE, COMPONENT, expectProblem, quoteRequest, SHIPPER, shipmentRequest, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const orderSerial = (orderNumber: string) => Number(orderNumber.slice(3));
@@ -59,16 +59,16 @@ const contract: ContractCase = (target) => {
       const heavy = [{ palletCount: 14, poundsWeight: 21_000, dimensions: { length: 48, width: 40, height: 48 } }];
       const { data: quote, warnings } = await api.createQuote(quoteRequest({ orderComponents: heavy }));
       expect(Number.isSafeInteger(quote.quotedPriceInCents)).toBe(true);
-      expect(warnings).toEqual([
+      expect(messagesOf(warnings)).toEqual([
         'beyond standard LTL: 14 pallets (standard LTL takes up to 12); 21,000 lb (standard LTL takes up to 20,000 lb). Carriers move such freight as volume LTL or truckload: ask for a volume LTL or truckload quote; this price is from the LTL tariff',
       ]);
       const booked = await api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: heavy }));
-      expect(booked.warnings).toEqual([...warnings, DOCUMENTATION_PREFIX_WARNING]);
+      expect(messagesOf(booked.warnings)).toEqual([...messagesOf(warnings), DOCUMENTATION_PREFIX_WARNING]);
       const long = await api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 900, dimensions: { length: 144, width: 48, height: 40 } }] }));
-      expect(long.warnings).toEqual([expect.stringContaining('a unit 144 in long, longer than a trailer is wide (102 in) (orderComponents[0].dimensions.length)')]);
+      expect(messagesOf(long.warnings)).toEqual([expect.stringContaining('a unit 144 in long, longer than a trailer is wide (102 in) (orderComponents[0].dimensions.length)')]);
       // On the edges: no warning.
       const edge = await api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 12, poundsWeight: 20_000, dimensions: { length: 102, width: 40, height: 48 } }] }));
-      expect(edge.warnings).toEqual([]);
+      expect(messagesOf(edge.warnings)).toEqual([]);
     });
 
     it('refuses unknown fields on their own paths with a did-you-mean, and books nothing', async () => {
@@ -100,13 +100,13 @@ const contract: ContractCase = (target) => {
       const problem = await expectProblem(api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Chicago', state: 'IL' } })), 400);
       expect(problem.violations).toEqual([{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);
       const otherCity = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Manhattan' } }));
-      expect(otherCity.warnings).toEqual([
+      expect(messagesOf(otherCity.warnings)).toEqual([
         'Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
         DOCUMENTATION_PREFIX_WARNING,
       ]);
       // Spelling variants of the same city are no warning: "St. Louis" is "Saint Louis".
       const spelled = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'St. Louis', state: 'mo', postalCode: '63101' } }));
-      expect(spelled.warnings).toEqual([DOCUMENTATION_PREFIX_WARNING]);
+      expect(messagesOf(spelled.warnings)).toEqual([DOCUMENTATION_PREFIX_WARNING]);
       // Texhoma straddles the Oklahoma-Texas line: its ZIP takes either state.
       for (const state of ['OK', 'TX']) {
         const booked = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Texhoma', state, postalCode: '73949' } }));
@@ -121,7 +121,7 @@ const contract: ContractCase = (target) => {
         { field: 'freightChargeTerms.billTo.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' },
       ]);
       const otherBillToCity = await api.createShipment(billTo({ city: 'Brooklyn', state: 'NY', postalCode: '10001' }));
-      expect(otherBillToCity.warnings).toEqual([
+      expect(messagesOf(otherBillToCity.warnings)).toEqual([
         'Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (freightChargeTerms.billTo.city)',
         DOCUMENTATION_PREFIX_WARNING,
       ]);

@@ -1,6 +1,6 @@
 /** Contract: the invoice (JSON and PDF on one path) and the shipment list's proNumber / bolNumber filters, in both modes. */
 import { describe, expect, it } from 'vitest';
-import { expectProblem, fields, shipmentRequest } from '../expect.js';
+import { expectProblem, fields, shipmentRequest, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
@@ -11,7 +11,7 @@ const contract: ContractCase = (target) => {
         shipmentRequest({ refNumber: 'PO-INV-1', accessorials: ['LIFTGATE_DELIVERY'], freightChargeTerms: { terms: 'COLLECT' } }),
       );
       const { data: invoice, warnings } = await api.getInvoice(shipment.id);
-      expect(warnings).toEqual([]);
+      expect(messagesOf(warnings)).toEqual([]);
       expect(invoice).toMatchObject({
         invoiceNumber: shipment.orderNumber.replace('SO-', 'INV-'),
         shipmentId: shipment.id,

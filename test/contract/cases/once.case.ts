@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../../src/domain/bolNumber.js';
 import type { Shipment } from '../../../src/domain/schemas.js';
-import { expectProblem, fields, quoteRequest, shipmentRequest } from '../expect.js';
+import { expectProblem, fields, quoteRequest, shipmentRequest, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const serial = (shipment: Shipment) => Number(shipment.orderNumber.slice(3));
@@ -76,9 +76,11 @@ const contract: ContractCase = (target) => {
       const { api, mode } = target();
       const ref = `PO-ONCE-${mode}-${Date.now()}`;
       const first = await api.createShipment(shipmentRequest({ refNumber: ref }));
-      expect(first.warnings).toEqual([DOCUMENTATION_PREFIX_WARNING]);
+      expect(messagesOf(first.warnings)).toEqual([DOCUMENTATION_PREFIX_WARNING]);
       const second = await api.createShipment(shipmentRequest({ refNumber: ` ${ref.toLowerCase()}` }));
-      expect(second.warnings).toContain(`refNumber ${ref.toLowerCase()} is already booked as ${first.data.orderNumber}; this is another shipment with the same reference`);
+      expect(messagesOf(second.warnings)).toContain(
+        `refNumber ${ref.toLowerCase()} is already booked as ${first.data.orderNumber}; this is another shipment with the same reference`,
+      );
       const refused = await expectProblem(api.createShipment(shipmentRequest({ refNumber: ref, duplicateRefNumber: 'REFUSE' })), 409);
       expect(refused.detail).toBe(`refNumber ${ref} is already booked as ${first.data.orderNumber}, ${second.data.orderNumber}`);
       expect(fields(refused)).toEqual(['refNumber']);
@@ -101,7 +103,7 @@ const contract: ContractCase = (target) => {
 
       // Its reference may be booked again, even under REFUSE, without a warning about it.
       const rebooked = await api.createShipment(shipmentRequest({ refNumber: ref, duplicateRefNumber: 'REFUSE' }));
-      expect(rebooked.warnings).toEqual([DOCUMENTATION_PREFIX_WARNING]);
+      expect(messagesOf(rebooked.warnings)).toEqual([DOCUMENTATION_PREFIX_WARNING]);
       // Its order and BOL numbers are never given out again.
       expect(serial(rebooked.data)).toBeGreaterThan(serial(cancelled));
       expect(bolSerial(rebooked.data)).toBeGreaterThan(bolSerial(cancelled));

@@ -1,6 +1,6 @@
 /** Contract: quotes (POST, GET, list) as SPEC 2 and 3 and the seed define them. */
 import { describe, expect, it } from 'vitest';
-import { COMPONENT, expectProblem, fields, LANE, quoteRequest } from '../expect.js';
+import { COMPONENT, expectProblem, fields, LANE, quoteRequest, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
@@ -9,7 +9,7 @@ const contract: ContractCase = (target) => {
       const { data: quote, warnings } = await target().api.createQuote(
         quoteRequest({ orderComponents: [{ ...COMPONENT, description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 0 }] }),
       );
-      expect(warnings).toEqual([]);
+      expect(messagesOf(warnings)).toEqual([]);
       expect(quote.id).toMatch(/^qt_[0-9A-Z]{26}$/);
       expect(Number.isInteger(quote.quotedPriceInCents) && quote.quotedPriceInCents > 0).toBe(true);
       expect(Date.parse(quote.quoteExpirationTime) - Date.parse(quote.createdAt)).toBe(168 * 3600 * 1000);
@@ -78,8 +78,8 @@ const contract: ContractCase = (target) => {
       const { api } = target();
       const { data: quote, warnings } = await api.createQuote({ ...LANE, orderComponents: [{ palletCount: 2, poundsWeight: 1200, palletDimensions: [48, 40, 48] }] });
       expect(quote.orderComponents[0]!.dimensions).toEqual({ length: 48, width: 40, height: 48 });
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/^palletDimensions is deprecated .* \(orderComponents\[0\]\.palletDimensions\)$/);
+      expect(messagesOf(warnings)).toHaveLength(1);
+      expect(messagesOf(warnings)[0]).toMatch(/^palletDimensions is deprecated .* \(orderComponents\[0\]\.palletDimensions\)$/);
 
       const same = await api.createQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 48] }] });
       expect(same.data.orderComponents[0]!.dimensions).toEqual(COMPONENT.dimensions);

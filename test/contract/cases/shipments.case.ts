@@ -1,7 +1,7 @@
 /** Contract: shipments (POST, GET, list) and booking against a quote, SPEC 3. */
 import { describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../../src/domain/bolNumber.js';
-import { COMPONENT, expectProblem, fields, quoteRequest, shipmentRequest } from '../expect.js';
+import { COMPONENT, expectProblem, fields, quoteRequest, shipmentRequest, messagesOf } from '../expect.js';
 import { CONTRACT_NOW, type ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
@@ -17,7 +17,7 @@ const contract: ContractCase = (target) => {
         }),
       );
       // No warning but the one a store without its own GS1 company prefix earns.
-      expect(warnings).toEqual([DOCUMENTATION_PREFIX_WARNING]);
+      expect(messagesOf(warnings)).toEqual([DOCUMENTATION_PREFIX_WARNING]);
       expect(shipment).toMatchObject({
         status: 'BOOKED',
         quoteId: quote.id,

@@ -1,6 +1,6 @@
 /** Contract: transit tables (POST /v1/shipper/transit) in both modes. */
 import { describe, expect, it } from 'vitest';
-import { expectProblem, fields } from '../expect.js';
+import { expectProblem, fields, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
@@ -11,7 +11,7 @@ const contract: ContractCase = (target) => {
         destinations: [{ postalCode: '10001' }, { postalCode: '90012' }, { postalCode: '99501' }],
         pickupDays: 3,
       });
-      expect(warnings).toEqual([]);
+      expect(messagesOf(warnings)).toEqual([]);
       expect(data.lanes.map((lane) => lane.destination.postalCode)).toEqual(['10001', '90012', '99501']);
       const [newYork, losAngeles, anchorage] = data.lanes;
       expect(newYork!.destination.timeZone).toBe('America/New_York');

@@ -1,0 +1,55 @@
+/**
+ * The freight check on what the local engine answers: a quote, a shipment, a batch outcome.
+ * Rated with the tariff the engine prices with (tariffRerate), so that the price at stake is what
+ * the same tariff would bill at the risk class or rule. A carrier agreement's rating and rules
+ * can be handed in instead (`rerateOf`, `rules`).
+ */
+import { checkFreight, type Rerate } from '../../domain/freightCheck.js';
+import { DEFAULT_INSPECTION_RULES, type InspectionRules } from '../../domain/inspectionRules.js';
+import { tariffRerate } from '../../domain/rating.js';
+import type { RatedOrderComponent } from '../../domain/schemas.js';
+import type { Tariff } from '../../domain/tariff.js';
+import type { Warning } from '../../domain/warnings.js';
+import type { BatchOutcome } from '../types.js';
+
+/** What the check reads of a quote or a shipment. */
+export interface CheckedFreight {
+  orderComponents: ReadonlyArray<RatedOrderComponent>;
+  quotedPriceInCents: number;
+  miles: number;
+  accessorials: ReadonlyArray<string>;
+}
+
+export interface FreightCheckSettings {
+  rules?: InspectionRules | undefined;
+  /** How a record is re-rated; default: the tariff on the record's lane and accessorials. */
+  rerateOf?: ((record: CheckedFreight, tariff: Tariff) => Rerate) | undefined;
+}
+
+export function freightWarnings(record: CheckedFreight, tariff: Tariff, settings: FreightCheckSettings = {}): Warning[] {
+  const rerate = settings.rerateOf ? settings.rerateOf(record, tariff) : tariffRerate(tariff, record.miles, record.accessorials);
+  return checkFreight({ orderComponents: record.orderComponents, quotedPriceInCents: record.quotedPriceInCents, rules: settings.rules ?? DEFAULT_INSPECTION_RULES, rerate });
+}
+
+/** A batch outcome with the check's warnings added (the request's lines may say more than the quote's: stackable, a description). */
+export function withFreightWarnings<T extends CheckedFreight>(
+  outcome: BatchOutcome<T>,
+  tariff: Tariff,
+  settings: FreightCheckSettings,
+  lines?: ReadonlyArray<Partial<RatedOrderComponent>>,
+): BatchOutcome<T> {
+  if (!outcome.ok) return outcome;
+  const record = lines ? { ...outcome.data, orderComponents: outcome.data.orderComponents.map((component, index) => withLine(component, lines[index])) } : outcome.data;
+  return { ...outcome, warnings: [...outcome.warnings, ...freightWarnings(record, tariff, settings)] };
+}
+
+/** A quoted line with what the request adds to it (per-line fields), as the booking would store it. */
+function withLine(component: RatedOrderComponent, line: Partial<RatedOrderComponent> | undefined): RatedOrderComponent {
+  if (!line) return component;
+  return {
+    ...component,
+    description: line.description ?? component.description,
+    nmfcCode: line.nmfcCode ?? component.nmfcCode,
+    ...(line.stackable !== undefined ? { stackable: line.stackable } : {}),
+  };
+}

@@ -1,0 +1,380 @@
+/**
+ * The freight check (issue 21): what a carrier's dock inspection would rebill, said before
+ * booking. Each rule is a coded warning with the line it concerns, the numbers it compared and the
+ * price at stake: the same freight re-rated at the risk class or rule, beside the quoted price.
+ * Thresholds come from InspectionRules (a carrier agreement's, else the defaults); re-rating goes
+ * through a `Rerate` function so that whoever priced the quote (the tariff, an agreement) prices
+ * the what-if too. Pure: no I/O. Sources of the defaults: docs/warnings.md.
+ */
+import { componentDensity, decimalFraction, exactDensity, freightClassOfExactDensity } from './density.js';
+import type { InspectionRules } from './inspectionRules.js';
+import { formatLimit } from './limits.js';
+import { FREIGHT_CLASSES, type Dimensions, type FreightClass, type RatedOrderComponent } from './schemas.js';
+import { warning, type PriceAtStake, type Warning } from './warnings.js';
+
+/**
+ * The price, in cents, of these components rated as the quote was (same lane, accessorials,
+ * tariff or agreement), each at the class it carries; null when it cannot be priced.
+ */
+export type Rerate = (components: ReadonlyArray<RatedOrderComponent>) => number | null;
+
+export interface FreightCheckInput {
+  orderComponents: ReadonlyArray<RatedOrderComponent>;
+  quotedPriceInCents: number;
+  rules: InspectionRules;
+  /** Without it the warnings have no price at stake. */
+  rerate?: Rerate | undefined;
+}
+
+type Fraction = { numerator: bigint; denominator: bigint };
+
+const CUBIC_INCHES_PER_CUBIC_FOOT = 1728;
+
+/** Every warning of the check, line rules first (in line order), then the shipment's. */
+export function checkFreight(input: FreightCheckInput): Warning[] {
+  const lines = input.orderComponents.flatMap((component, index) => [
+    ...densityMargin(input, component, index),
+    ...nonStackableHeight(input, component, index),
+    ...wideFreight(input, component, index),
+    ...noDescription(input, component, index),
+  ]);
+  return [...lines, ...cubicCapacity(input), ...linearFeet(input), ...overlength(input)].map(withLinePrefix);
+}
+
+/** A line's warning says which line: `line 2: not stackable: ...` (LINE_PREFIX; a CSV names its own line instead). */
+function withLinePrefix(item: Warning): Warning {
+  return item.line === undefined ? item : { ...item, message: `line ${item.line + 1}: ${item.message}` };
+}
+
+/** The `line N: ` that starts a line's warning. */
+export const LINE_PREFIX = /^line \d+: /;
+
+// -----------------------------------------------------------------------------------------------
+// Line rules
+
+function densityMargin(input: FreightCheckInput, component: RatedOrderComponent, index: number): Warning[] {
+  const { dimensionInches, weightPercent } = input.rules.densityMargin;
+  const { poundsWeight, palletCount, dimensions } = component;
+  const declared = component.freightClass;
+  const variants: Array<{ what: string; freightClass: FreightClass; densityPcf: number; dimensions: Dimensions; pounds: number }> = [];
+  // Height first: what a dimensioner most often reads larger (an overhang, a wrap); on a tie it is the one named.
+  for (const side of ['height', 'length', 'width'] as const) {
+    const larger = { ...dimensions, [side]: dimensions[side] + dimensionInches };
+    const density = componentDensity(poundsWeight, palletCount, larger);
+    variants.push({ what: `${formatLimit(dimensionInches)} in more ${side}`, ...density, dimensions: larger, pounds: poundsWeight });
+  }
+  const lighter = lighterDensity(poundsWeight, palletCount, dimensions, weightPercent);
+  const lighterPounds = Math.round(poundsWeight * (1 - Number(weightPercent) / 100) * 100) / 100;
+  variants.push({
+    what: `${weightPercent} % less weight`,
+    freightClass: freightClassOfExactDensity(lighter),
+    densityPcf: Number((lighter.numerator * 100n) / lighter.denominator) / 100,
+    dimensions,
+    pounds: lighterPounds,
+  });
+  const changed = variants.filter((variant) => rank(variant.freightClass) > rank(declared));
+  if (changed.length === 0) return [];
+  const worst = changed.reduce((a, b) => (rank(b.freightClass) > rank(a.freightClass) ? b : a));
+  const price = stakeOfLine(input, index, { freightClass: worst.freightClass }, `line ${index + 1} at class ${worst.freightClass}`);
+  return [
+    warning(
+      'DENSITY_MARGIN',
+      `${formatLimit(poundsWeight)} lb on ${palletCount === 1 ? '1 pallet' : `${formatLimit(palletCount)} pallets`} of ${size(dimensions)} is ${component.densityPcf.toFixed(2)} pcf, class ${declared}; with ${worst.what} (${formatLimit(worst.pounds)} lb on ${size(worst.dimensions)}) it is ${worst.densityPcf.toFixed(2)} pcf, class ${worst.freightClass}: a dimensioner or a scale that reads that much reclasses it${priceWords(price)}`,
+      {
+        line: index,
+        field: `orderComponents[${index}]`,
+        detail: {
+          densityPcf: component.densityPcf,
+          freightClass: declared,
+          riskDensityPcf: worst.densityPcf,
+          riskClass: worst.freightClass,
+          changedBy: worst.what,
+          marginInches: dimensionInches,
+          marginWeightPercent: weightPercent,
+        },
+        ...(price ? { priceAtStake: price } : {}),
+      },
+    ),
+  ];
+}
+
+function nonStackableHeight(input: FreightCheckInput, component: RatedOrderComponent, index: number): Warning[] {
+  const rated = input.rules.nonStackableHeightInches;
+  if (component.stackable !== false || component.dimensions.height >= rated) return [];
+  const asRated = { ...component.dimensions, height: rated };
+  const density = componentDensity(component.poundsWeight, component.palletCount, asRated);
+  const price = stakeOfLine(input, index, { freightClass: density.freightClass }, `line ${index + 1} at ${formatLimit(rated)} in high, class ${density.freightClass}`);
+  return [
+    warning(
+      'NON_STACKABLE_HEIGHT',
+      `not stackable: carriers class it as ${formatLimit(rated)} in high (${size(asRated)}), ${density.densityPcf.toFixed(2)} pcf, class ${density.freightClass}, not ${formatLimit(component.dimensions.height)} in, class ${component.freightClass}${priceWords(price)}`,
+      {
+        line: index,
+        field: `orderComponents[${index}].stackable`,
+        detail: {
+          heightInches: component.dimensions.height,
+          ratedHeightInches: rated,
+          freightClass: component.freightClass,
+          riskDensityPcf: density.densityPcf,
+          riskClass: density.freightClass,
+        },
+        ...(price ? { priceAtStake: price } : {}),
+      },
+    ),
+  ];
+}
+
+function wideFreight(input: FreightCheckInput, component: RatedOrderComponent, index: number): Warning[] {
+  const { fromInches, ratedWidthInches } = input.rules.wideFreight;
+  const width = component.dimensions.width;
+  if (width < fromInches || width >= ratedWidthInches) return [];
+  const asRated = { ...component.dimensions, width: ratedWidthInches };
+  const density = componentDensity(component.poundsWeight, component.palletCount, asRated);
+  const price = stakeOfLine(input, index, { freightClass: density.freightClass }, `line ${index + 1} at ${formatLimit(ratedWidthInches)} in wide, class ${density.freightClass}`);
+  return [
+    warning(
+      'WIDE_FREIGHT',
+      `${formatLimit(width)} in wide (${formatLimit(fromInches)} in or more): carriers class it as ${formatLimit(ratedWidthInches)} in wide, ${density.densityPcf.toFixed(2)} pcf, class ${density.freightClass}, not class ${component.freightClass}${priceWords(price)}`,
+      {
+        line: index,
+        field: `orderComponents[${index}].dimensions.width`,
+        detail: { widthInches: width, fromInches, ratedWidthInches, freightClass: component.freightClass, riskDensityPcf: density.densityPcf, riskClass: density.freightClass },
+        ...(price ? { priceAtStake: price } : {}),
+      },
+    ),
+  ];
+}
+
+function noDescription(input: FreightCheckInput, component: RatedOrderComponent, index: number): Warning[] {
+  if ((component.description ?? '').trim() !== '' || (component.nmfcCode ?? '').trim() !== '') return [];
+  const inspectorClass = input.rules.noDescriptionClass as FreightClass;
+  const riskClass = rank(inspectorClass) > rank(component.freightClass) ? inspectorClass : component.freightClass;
+  const price = stakeOfLine(input, index, { freightClass: riskClass }, `line ${index + 1} at class ${riskClass}`);
+  return [
+    warning(
+      'NO_DESCRIPTION',
+      `no description and no NMFC code: an inspector may class it ${inspectorClass} (it is class ${component.freightClass} by density); describe it (desc=, nmfc=)${priceWords(price)}`,
+      {
+        line: index,
+        field: `orderComponents[${index}].description`,
+        detail: { freightClass: component.freightClass, inspectorClass, riskClass },
+        ...(price ? { priceAtStake: price } : {}),
+      },
+    ),
+  ];
+}
+
+// -----------------------------------------------------------------------------------------------
+// Shipment rules
+
+function cubicCapacity(input: FreightCheckInput): Warning[] {
+  const { minimumCubicFeet, belowDensityPcf } = input.rules.cubicCapacity;
+  const cube = exactCubicInches(input.orderComponents);
+  const pounds = exactSum(input.orderComponents.map((component) => decimalFraction(component.poundsWeight)));
+  const minimumCube = decimalFraction(minimumCubicFeet);
+  const pcf = decimalParts(belowDensityPcf);
+  // cube >= minimum (both in cubic inches) and pounds x 1728 / cube < pcf
+  const bigEnough = cube.numerator * minimumCube.denominator >= BigInt(CUBIC_INCHES_PER_CUBIC_FOOT) * minimumCube.numerator * cube.denominator;
+  const tooLight = pounds.numerator * 1728n * cube.denominator * pcf.denominator < pcf.numerator * cube.numerator * pounds.denominator;
+  if (!bigEnough || !tooLight) return [];
+  const cubicFeet = Number(cube.numerator) / Number(cube.denominator) / CUBIC_INCHES_PER_CUBIC_FOOT;
+  const totalPounds = totalWeight(input.orderComponents);
+  const density = totalPounds / cubicFeet;
+  const minimumPounds = Math.ceil(cubicFeet * Number(belowDensityPcf));
+  const price = stakeOfWeight(input, minimumPounds, `${formatLimit(round2(cubicFeet))} cu ft at ${belowDensityPcf} pcf: ${formatLimit(minimumPounds)} lb`);
+  return [
+    warning(
+      'CUBIC_CAPACITY',
+      `the shipment takes ${formatLimit(round2(cubicFeet))} cu ft at ${density.toFixed(2)} pcf (${formatLimit(minimumCubicFeet)} cu ft or more below ${belowDensityPcf} pcf): carriers charge it as if it weighed ${formatLimit(minimumPounds)} lb, or as volume LTL${priceWords(price)}`,
+      {
+        field: 'orderComponents',
+        detail: { cubicFeet: round2(cubicFeet), densityPcf: round2(density), minimumCubicFeet, belowDensityPcf, minimumPounds },
+        ...(price ? { priceAtStake: price } : {}),
+      },
+    ),
+  ];
+}
+
+/**
+ * The inches of trailer floor the shipment takes: each line's units stacked (only when marked
+ * stackable, as many high as fit under the trailer's height), the stacks side by side when their
+ * widths fit across the trailer, each unit's length along it as declared.
+ */
+export function linearInches(components: ReadonlyArray<RatedOrderComponent>, rules: InspectionRules['linearFeet']): number {
+  const positions: Array<{ along: number; across: number }> = [];
+  for (const component of components) {
+    const { length, width, height } = component.dimensions;
+    const high = component.stackable === true ? Math.max(1, Math.floor(rules.trailerHeightInches / height)) : 1;
+    const stacks = Math.ceil(component.palletCount / high);
+    for (let stack = 0; stack < stacks; stack++) positions.push({ along: length, across: width });
+  }
+  positions.sort((a, b) => b.along - a.along);
+  const placed = new Array<boolean>(positions.length).fill(false);
+  let inches = 0;
+  for (let first = 0; first < positions.length; first++) {
+    if (placed[first]) continue;
+    placed[first] = true;
+    let across = positions[first]!.across;
+    // Beside it: the next longest positions that still fit across the trailer.
+    for (let next = first + 1; next < positions.length; next++) {
+      if (!placed[next] && across + positions[next]!.across <= rules.trailerWidthInches) {
+        placed[next] = true;
+        across += positions[next]!.across;
+      }
+    }
+    inches += positions[first]!.along;
+  }
+  return inches;
+}
+
+function linearFeet(input: FreightCheckInput): Warning[] {
+  const rules = input.rules.linearFeet;
+  const inches = linearInches(input.orderComponents, rules);
+  if (inches <= rules.maximumFeet * 12) return [];
+  const feet = round2(inches / 12);
+  const minimumPounds = Math.ceil(feet * rules.minimumPoundsPerFoot);
+  const price = stakeOfWeight(input, minimumPounds, `${formatLimit(feet)} ft at ${formatLimit(rules.minimumPoundsPerFoot)} lb per foot: ${formatLimit(minimumPounds)} lb`);
+  return [
+    warning(
+      'LINEAR_FEET',
+      `the shipment takes ${formatLimit(feet)} ft of trailer (over ${formatLimit(rules.maximumFeet)} ft): carriers rate it as volume LTL or as if it weighed ${formatLimit(rules.minimumPoundsPerFoot)} lb per foot (${formatLimit(minimumPounds)} lb); ask for a volume LTL or truckload quote${priceWords(price)}`,
+      {
+        field: 'orderComponents',
+        detail: { linearFeet: feet, maximumFeet: rules.maximumFeet, trailerWidthInches: rules.trailerWidthInches, minimumPounds },
+        ...(price ? { priceAtStake: price } : {}),
+      },
+    ),
+  ];
+}
+
+function overlength(input: FreightCheckInput): Warning[] {
+  const { fromInches, bandsFeet, feesInCents } = input.rules.overlength;
+  let longest = 0;
+  let line = -1;
+  input.orderComponents.forEach((component, index) => {
+    const side = Math.max(component.dimensions.length, component.dimensions.width);
+    if (side > longest) {
+      longest = side;
+      line = index;
+    }
+  });
+  if (line < 0 || longest < fromInches) return [];
+  let band = 0;
+  bandsFeet.forEach((feet, index) => {
+    if (longest >= feet * 12) band = index;
+  });
+  const fee = feesInCents[band];
+  const price: PriceAtStake | undefined =
+    fee === undefined
+      ? undefined
+      : {
+          quotedPriceInCents: input.quotedPriceInCents,
+          atRiskPriceInCents: input.quotedPriceInCents + fee,
+          differenceInCents: fee,
+          basis: `overlength fee, ${formatLimit(bandsFeet[band]!)} ft band`,
+        };
+  return [
+    warning(
+      'OVERLENGTH',
+      `a unit ${formatLimit(longest)} in long (${formatLimit(fromInches)} in or more): the carrier's overlength fee for the ${formatLimit(bandsFeet[band]!)} ft band applies${fee === undefined ? ' (the rules name no fee for it)' : ''}${priceWords(price)}`,
+      {
+        line,
+        field: `orderComponents[${line}].dimensions`,
+        detail: { lengthInches: longest, fromInches, bandFeet: bandsFeet[band]!, feeInCents: fee ?? null },
+        ...(price ? { priceAtStake: price } : {}),
+      },
+    ),
+  ];
+}
+
+// -----------------------------------------------------------------------------------------------
+// Prices at stake
+
+function stakeOfLine(input: FreightCheckInput, index: number, change: Partial<RatedOrderComponent>, basis: string): PriceAtStake | undefined {
+  return stake(
+    input,
+    input.orderComponents.map((component, at) => (at === index ? { ...component, ...change } : component)),
+    basis,
+  );
+}
+
+/** The shipment rated as if it weighed `minimumPounds` (each line's weight raised in proportion, its class kept). */
+function stakeOfWeight(input: FreightCheckInput, minimumPounds: number, basis: string): PriceAtStake | undefined {
+  const total = totalWeight(input.orderComponents);
+  const factor = minimumPounds > total ? minimumPounds / total : 1;
+  return stake(
+    input,
+    input.orderComponents.map((component) => ({ ...component, poundsWeight: component.poundsWeight * factor })),
+    basis,
+  );
+}
+
+function stake(input: FreightCheckInput, components: RatedOrderComponent[], basis: string): PriceAtStake | undefined {
+  const atRisk = input.rerate?.(components);
+  if (atRisk === undefined || atRisk === null) return undefined;
+  return { quotedPriceInCents: input.quotedPriceInCents, atRiskPriceInCents: atRisk, differenceInCents: atRisk - input.quotedPriceInCents, basis };
+}
+
+function priceWords(price: PriceAtStake | undefined): string {
+  if (!price) return '';
+  const difference = price.differenceInCents;
+  const sign = difference > 0 ? '+' : difference < 0 ? '-' : '±';
+  return ` (price at stake: ${dollars(price.atRiskPriceInCents)} instead of ${dollars(price.quotedPriceInCents)}, ${sign}${dollars(Math.abs(difference))})`;
+}
+
+// -----------------------------------------------------------------------------------------------
+// Numbers
+
+function rank(freightClass: FreightClass): number {
+  return FREIGHT_CLASSES.indexOf(freightClass);
+}
+
+function size(dimensions: Dimensions): string {
+  return `${formatLimit(dimensions.length)}x${formatLimit(dimensions.width)}x${formatLimit(dimensions.height)} in`;
+}
+
+/** `$1,234.56`, without Intl (toLocaleString cost a second per 10,000 warnings of an import). */
+function dollars(cents: number): string {
+  const whole = Math.trunc(cents / 100);
+  const fraction = String(Math.abs(cents) % 100).padStart(2, '0');
+  return `${cents < 0 ? '-' : ''}$${String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function totalWeight(components: ReadonlyArray<RatedOrderComponent>): number {
+  return components.reduce((sum, component) => sum + component.poundsWeight, 0);
+}
+
+/** "2.5" as 25/10, exactly. */
+function decimalParts(text: string): Fraction {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return { numerator: BigInt(whole + fraction), denominator: 10n ** BigInt(fraction.length) };
+}
+
+/** The exact density of a line whose weight is `percent` % lower. */
+function lighterDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions, percent: string): Fraction {
+  const density = exactDensity(poundsWeight, palletCount, dimensions);
+  const cut = decimalParts(percent);
+  // x (100 - p) / 100 with p = cut.numerator / cut.denominator
+  return { numerator: density.numerator * (100n * cut.denominator - cut.numerator), denominator: density.denominator * 100n * cut.denominator };
+}
+
+function exactSum(parts: Fraction[]): Fraction {
+  return parts.reduce((sum, part) => ({ numerator: sum.numerator * part.denominator + part.numerator * sum.denominator, denominator: sum.denominator * part.denominator }), {
+    numerator: 0n,
+    denominator: 1n,
+  });
+}
+
+function exactCubicInches(components: ReadonlyArray<RatedOrderComponent>): Fraction {
+  return exactSum(
+    components.map((component) =>
+      [component.palletCount, component.dimensions.length, component.dimensions.width, component.dimensions.height]
+        .map(decimalFraction)
+        .reduce((product, factor) => ({ numerator: product.numerator * factor.numerator, denominator: product.denominator * factor.denominator })),
+    ),
+  );
+}
