@@ -16,6 +16,7 @@
 import type { Hazmat } from '../domain/carrier.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
+import { placeDateOf } from '../domain/transit.js';
 import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
 import { clampLines, fitText, oneLine, paragraphs, truncateToWidth, wrapText } from '../print/text.js';
 import { bolBarcodeData } from './barcode.js';
@@ -173,6 +174,7 @@ function cellX(column: PlacedColumn<string>): number {
 
 interface Context {
   shipment: Shipment;
+  places: BolPlaces;
   template: BolTemplateSpec;
   metrics: BolTextMetrics;
   pageWidth: number;
@@ -248,7 +250,12 @@ export function commodityParagraphs(component: Pick<RatedOrderComponent, 'descri
   return parts;
 }
 
-export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics: BolTextMetrics): BolLayout {
+export interface BolPlaces {
+  /** The shipper's IANA time zone: the cancellation date prints as a date there. */
+  originTimeZone?: string | null;
+}
+
+export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics: BolTextMetrics, places: BolPlaces = {}): BolLayout {
   const [pageWidth, pageHeight] = PAGE_SIZES[template.pageSize];
   const width = pageWidth - 2 * MARGIN;
   const ctx: Context = {
@@ -261,6 +268,7 @@ export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics
     right: pageWidth - MARGIN,
     width,
     referenceLine: referenceLine(shipment, template),
+    places,
     totals: computeTotals(shipment.orderComponents),
     carrierColumns: placeColumns(CARRIER_COLUMNS, MARGIN, width),
     carrier: resolveCarrier(shipment, template),
@@ -453,7 +461,7 @@ function drawEmergencyPhone(ctx: Context, page: PageOps, top: number): number {
 function drawVoidStamp(ctx: Context, page: PageOps): void {
   page.diagonalStamp('VOID', ctx.pageWidth, { share: 0.55 });
   const { cancelledAt, cancellationReason } = ctx.shipment;
-  const when = cancelledAt ? ` ${cancelledAt.slice(0, 10)}` : '';
+  const when = cancelledAt ? ` ${placeDateOf(cancelledAt, ctx.places.originTimeZone)}` : '';
   const reason = cancellationReason ? `: ${oneLine(cancellationReason)}` : '';
   // Sized to 60 % of the diagonal like the stamp; a reason too long for 9 points is cut.
   const share = 0.6;

@@ -157,7 +157,17 @@ describe('the reference line', () => {
   it('prints the booked terms on the partner template: a prepaid booking is not billed to the partner', async () => {
     const { pdf } = await renderAndRead(makeShipment({ refNumber: 'PO-7781' }), 'acme-logistics');
     expect(pdf.pages[0]!.text).not.toContain('Freight Payables');
-    const billedTo = { name: 'Freight Pay LLC', street1: '1 Main St', street2: null, city: 'Dallas', state: 'TX', postalCode: '75201', countryCode: 'US', contactName: null, phone: null };
+    const billedTo = {
+      name: 'Freight Pay LLC',
+      street1: '1 Main St',
+      street2: null,
+      city: 'Dallas',
+      state: 'TX',
+      postalCode: '75201',
+      countryCode: 'US' as const,
+      contactName: null,
+      phone: null,
+    };
     const thirdParty = await renderAndRead(makeShipment({ extra: { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: billedTo } } }), 'acme-logistics');
     expect(thirdParty.pdf.pages[0]!.text).toContain('Freight Pay LLC');
   });

@@ -9,6 +9,7 @@ import { formatFieldPath } from '../../domain/validation.js';
 import { templatesDir } from '../../paths.js';
 import { conflict, constraintViolation } from '../problems.js';
 import type { BolTemplateInfo } from '../types.js';
+import type { ZipLookup } from './quotes.js';
 
 interface BolRenderer {
   render(shipment: Shipment, template: string): Promise<Uint8Array>;
@@ -24,7 +25,10 @@ export class Documents {
   private bolRenderer: Promise<BolRenderer> | undefined;
   private readonly bolTemplatesDir = join(templatesDir(), 'bol');
 
-  constructor(private readonly settings: CarrierFileSettings = { carriers: {}, x12: {}, ebol: {} }) {}
+  constructor(
+    private readonly settings: CarrierFileSettings = { carriers: {}, x12: {}, ebol: {} },
+    private readonly zips?: ZipLookup,
+  ) {}
 
   async listBolTemplates(): Promise<BolTemplateInfo[]> {
     // Listing reads the template files only: no need to load pdf-lib.
@@ -39,7 +43,9 @@ export class Documents {
       const names = templates.map((known) => known.name).join(', ');
       throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${names}` }]);
     }
-    this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) => createBolRenderer({ templatesDir: this.bolTemplatesDir }));
+    this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) =>
+      createBolRenderer({ templatesDir: this.bolTemplatesDir, timeZoneOf: (zip) => this.zips?.lookup(zip)?.timeZone }),
+    );
     return (await this.bolRenderer).render(shipment, template);
   }
 
