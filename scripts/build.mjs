@@ -3,13 +3,16 @@
 //    a command needs), 2. generate the compact ZIP geodata table from the `zipcodes` package,
 //    with each ZIP's IANA time zone resolved once here instead of at every quote: the zone at the
 //    ZIP's point from geo-tz (the exact timezone-boundary-builder polygons), except for the few
-//    ZIPs in src/geo/timeZoneOverrides.json, whose local time differs from that point's.
+//    ZIPs in src/geo/timeZoneOverrides.json, whose local time differs from that point's. Every
+//    point is checked against its state's box first (scripts/geodataCheck.mjs): a wrong point
+//    fails the build instead of pricing a lane to the other side of the world.
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInfo } from './buildInfo.mjs';
+import { checkGeodataPoints } from './geodataCheck.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -56,14 +59,22 @@ async function writeGeodata(outDir) {
     if (codes[zip]?.country !== 'US') throw new Error(`src/geo/timeZoneOverrides.json: ${zip} is not a US ZIP of the zipcodes package`);
     new Intl.DateTimeFormat('en-US', { timeZone }); // throws on a zone that does not exist
   }
+  const readJson = async (file) => JSON.parse(await readFile(join(root, file), 'utf8'));
+  const [stateBounds, { corrections }] = await Promise.all([readJson('src/geo/stateBounds.json'), readJson('src/geo/coordinateCorrections.json')]);
+  const usEntries = Object.values(codes)
+    .filter((entry) => entry.country === 'US' && /^\d{5}$/.test(entry.zip))
+    .map((entry) => ({ zip: entry.zip, city: entry.city, state: entry.state, latitude: Number(entry.latitude), longitude: Number(entry.longitude) }))
+    .filter((entry) => Number.isFinite(entry.latitude) && Number.isFinite(entry.longitude));
+  const { entries, problems } = checkGeodataPoints(usEntries, stateBounds, corrections);
+  if (problems.length > 0)
+    throw new Error(
+      `ZIP geodata: ${problems.length} point(s) outside their state (fix src/geo/coordinateCorrections.json or src/geo/stateBounds.json):\n  ${problems.join('\n  ')}`,
+    );
   const zones = [];
   const zoneIndex = new Map();
   const byPrefix = new Map();
-  for (const entry of Object.values(codes)) {
-    if (entry.country !== 'US' || !/^\d{5}$/.test(entry.zip)) continue;
-    const lat = Number(entry.latitude);
-    const lon = Number(entry.longitude);
-    if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+  for (const entry of entries) {
+    const { latitude: lat, longitude: lon } = entry;
     const zone = overrides[entry.zip]?.timeZone ?? zonesAt(lat, lon)[0];
     if (!zoneIndex.has(zone)) {
       zoneIndex.set(zone, zones.length);

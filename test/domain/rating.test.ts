@@ -141,7 +141,10 @@ describe('rateQuote', () => {
       .filter(({ weight, price }) => {
         const exactLinehaul = (weight / 100) * tariff.ratesPerCwtInCents['70']![distanceBandIndex(1_000, tariff)]![weightBreakIndex(weight, tariff)]!;
         const exactNet = exactLinehaul * (1 - tariff.discountPercent / 100);
-        return !price.minimumChargeApplied && roundCents((exactNet * tariff.fuelSurchargePercent) / 100) !== roundCents(((price.linehaulInCents - price.discountInCents) * tariff.fuelSurchargePercent) / 100);
+        return (
+          !price.minimumChargeApplied &&
+          roundCents((exactNet * tariff.fuelSurchargePercent) / 100) !== roundCents(((price.linehaulInCents - price.discountInCents) * tariff.fuelSurchargePercent) / 100)
+        );
       });
     expect(differing.length).toBeGreaterThan(0);
     for (const { price } of differing) {
