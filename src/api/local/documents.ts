@@ -23,6 +23,7 @@ export interface CarrierFileSettings {
 
 export class Documents {
   private bolRenderer: Promise<BolRenderer> | undefined;
+  private templateNames: Promise<Set<string>> | undefined;
   private readonly bolTemplatesDir = join(templatesDir(), 'bol');
 
   constructor(
@@ -36,12 +37,23 @@ export class Documents {
     return listBolTemplates(this.bolTemplatesDir);
   }
 
+  private bolTemplateNames(): Promise<Set<string>> {
+    const names = (this.templateNames ??= this.listBolTemplates().then((templates) => new Set(templates.map((known) => known.name))));
+    // A folder that could not be read is read again next time.
+    names.catch(() => (this.templateNames = undefined));
+    return names;
+  }
+
   async renderBol(shipment: Shipment, template = 'standard'): Promise<Uint8Array> {
     // An unknown template is the caller's mistake (400, the same in both modes), not a failure.
-    const templates = await this.listBolTemplates();
-    if (!templates.some((known) => known.name === template)) {
-      const names = templates.map((known) => known.name).join(', ');
-      throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${names}` }]);
+    // The names are read once, and again only for a name not among them (a template added since).
+    let names = await this.bolTemplateNames();
+    if (!names.has(template)) {
+      this.templateNames = undefined;
+      names = await this.bolTemplateNames();
+    }
+    if (!names.has(template)) {
+      throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${[...names].join(', ')}` }]);
     }
     this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) =>
       createBolRenderer({ templatesDir: this.bolTemplatesDir, timeZoneOf: (zip) => this.zips?.lookup(zip)?.timeZone }),
