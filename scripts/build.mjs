@@ -31,6 +31,7 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [onlyEnglishZodMessages()],
   // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
   define: { __SHIPPER_BUILD__: JSON.stringify(buildInfo(root)) },
   // CommonJS packages inside an ESM bundle still call require() for Node built-ins and read __filename.
@@ -45,7 +46,23 @@ await build({
   },
 });
 
+// ESM resolution stops at this file instead of reading the project's package.json for every chunk.
+await writeFile(join(dist, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
+
 await writeGeodata(join(dist, 'geo'));
+
+/**
+ * zod's `z.locales` holds its messages in 66 languages (about 600 KB of the bundle, parsed at every
+ * start); shipper writes its own messages and zod's English ones, so the bundle keeps English only.
+ */
+function onlyEnglishZodMessages() {
+  return {
+    name: 'only-english-zod-messages',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";\n', loader: 'js' }));
+    },
+  };
+}
 
 /**
  * One JSON file per 3-digit ZIP prefix ({zip: [lat, lon, city, state, zoneIndex]}) plus zones.json,
