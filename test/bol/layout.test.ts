@@ -217,7 +217,7 @@ describe('layoutBol', () => {
     expect(partnerText).not.toContain('Order: SO-000123');
   });
 
-  it('refuses freight terms in a template: they are the booking\'s', () => {
+  it("refuses freight terms in a template: they are the booking's", () => {
     const parsed = bolTemplateFileSchema.safeParse({ description: 'c', freightChargeTerms: 'collect', thirdPartyBillTo: { name: 'P', lines: [] } });
     expect(parsed.success).toBe(false);
     expect(parsed.error!.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
