@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
-import { x12SettingSchema } from '../edi/settings.js';
+import { ebolSettingSchema, x12SettingSchema } from '../edi/settings.js';
 
 /** Placeholders under the reserved `.example` domain until the real hosts are known. */
 export const DEFAULT_PROFILES = {
@@ -369,7 +369,7 @@ export const SETTING_KINDS: SettingKind[] = [
   { key: 'ssccExtensionDigit', pattern: /^ssccExtensionDigit$/, value: wholeNumber(0, 9) },
   { key: 'carriers.<SCAC>', pattern: /^carriers\.[A-Z]{2,4}$/, value: jsonObject(carrierProfileSchemaForKey) },
   { key: 'x12', pattern: /^x12$/, value: jsonObject(x12SettingSchema) },
-  { key: 'ebol', pattern: /^ebol$/, value: jsonObject(z.record(z.string(), z.unknown())) },
+  { key: 'ebol', pattern: /^ebol$/, value: jsonObject(ebolSettingSchema) },
   { key: 'profiles.<profile>.baseUrl', pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.baseUrl$/, value: baseUrlSchema },
   {
     key: 'profiles.<profile>.apiKey',

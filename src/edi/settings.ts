@@ -107,3 +107,9 @@ export const ebolSettingsSchema = z
   })
   .meta({ description: 'eBOL 2.1 request settings' });
 export type EbolSettings = z.output<typeof ebolSettingsSchema>;
+
+/** The `ebol` setting as `config set ebol` takes it: checked with the schema the tender uses, stored as given. */
+export const ebolSettingSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const checked = ebolSettingsSchema.safeParse(value);
+  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});

@@ -94,6 +94,15 @@ describe('shipper config', () => {
     expect((await cli(['config', 'set', 'x12', '{"senderId":"ABCDEFGHIJKLMNO"}'])).code).toBe(0);
   });
 
+  it('checks the eBOL settings as the tender will', async () => {
+    expect(await cli(['config', 'set', 'ebol', '{"requestorRole":"Carrier"}'])).toMatchObject({
+      code: 2,
+      stderr: 'shipper: ebol.requestorRole: requestorRole is Shipper, Consignee or Third Party\n',
+    });
+    expect((await cli(['config', 'set', 'ebol', '{"isTest":"yes"}'])).code).toBe(2);
+    expect((await cli(['config', 'set', 'ebol', '{"isTest":true,"requestorRole":"Shipper"}'])).code).toBe(0);
+  });
+
   it('get of a setting that is not there exits 1; unset removes one', async () => {
     expect((await cli(['config', 'get', 'mode'])).code).toBe(1);
     await cli(['config', 'set', 'mode', 'remote']);
