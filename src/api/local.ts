@@ -92,8 +92,8 @@ export class LocalApi implements ShipperApi {
     this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, indexes, this.now);
     this.carrierSettings = carriers;
-    this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} });
-    this.invoices = new Invoices(this.shipments, () => this.tariffs.load());
+    this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} }, this.zips);
+    this.invoices = new Invoices(this.shipments, () => this.tariffs.load(), this.zips);
     this.shipmentKeys = new ShipmentKeyIndex(this.store);
     this.freightCheck = options.freightCheck ?? {};
   }

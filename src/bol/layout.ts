@@ -16,10 +16,11 @@
 import type { Hazmat } from '../domain/carrier.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
+import { placeDateOf } from '../domain/transit.js';
 import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
 import { clampLines, fitText, oneLine, paragraphs, truncateToWidth, wrapText } from '../print/text.js';
 import { bolBarcodeData } from './barcode.js';
-import type { BolTemplateSpec, FreightChargeTerms } from './template.js';
+import type { BolTemplateSpec } from './template.js';
 
 export { wrapText };
 export type { ColorRole, DrawOp } from '../print/drawOps.js';
@@ -81,11 +82,15 @@ export const PRO_BARCODE_BOX = { width: 200, height: 26 } as const;
 // ---------------------------------------------------------------------------------------------
 // Text helpers (pure)
 
-/** `<refNumber> (<orderNumber>)` on templates that ask for it when a refNumber is set, else the order number. */
+/**
+ * What the "customer order number" cell holds: the customer's own reference (their PO, the
+ * shipment's refNumber), as `<refNumber> (<orderNumber>)` on templates that ask for it; the
+ * internal order number only when there is no refNumber.
+ */
 export function referenceLine(shipment: Pick<Shipment, 'refNumber' | 'orderNumber'>, template: Pick<BolTemplateSpec, 'referenceFormat'>): string {
   const ref = shipment.refNumber?.trim();
-  if (template.referenceFormat === 'ref-with-order-number' && ref) return `${ref} (${shipment.orderNumber})`;
-  return shipment.orderNumber;
+  if (!ref) return shipment.orderNumber;
+  return template.referenceFormat === 'ref-with-order-number' ? `${ref} (${shipment.orderNumber})` : ref;
 }
 
 const weightFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
@@ -140,6 +145,8 @@ const CARRIER_COLUMNS: readonly Column<CarrierColumnKey>[] = [
 ];
 
 const HANDLING_UNIT_TYPE = 'Pallets';
+/** The mark in the customer order table's PALLET/SLIP Y cell. */
+const PALLET_MARK = 'X';
 
 interface PlacedColumn<K extends string> extends Column<K> {
   x: number;
@@ -167,6 +174,7 @@ function cellX(column: PlacedColumn<string>): number {
 
 interface Context {
   shipment: Shipment;
+  places: BolPlaces;
   template: BolTemplateSpec;
   metrics: BolTextMetrics;
   pageWidth: number;
@@ -184,20 +192,18 @@ interface Context {
 }
 
 interface ResolvedTerms {
-  terms: FreightChargeTerms;
+  terms: (typeof SHIPMENT_TERMS)[keyof typeof SHIPMENT_TERMS];
   billTo: { name: string; lines: string[] } | null;
 }
 
 const SHIPMENT_TERMS = { PREPAID: 'prepaid', COLLECT: 'collect', THIRD_PARTY: 'third-party' } as const;
 
 /**
- * The shipment's freight charge terms, or the template's when the shipment has the default
- * (prepaid, no bill-to): a partner template that bills freight to the partner keeps doing so for
- * shipments that did not say otherwise.
+ * The shipment's freight charge terms, as booked: the BOL ticks what the invoice and the carrier
+ * files (X12 204/211, eBOL) say, whatever the template.
  */
-export function resolveFreightTerms(shipment: Pick<Shipment, 'freightChargeTerms'>, template: Pick<BolTemplateSpec, 'freightChargeTerms' | 'thirdPartyBillTo'>): ResolvedTerms {
+export function resolveFreightTerms(shipment: Pick<Shipment, 'freightChargeTerms'>): ResolvedTerms {
   const { terms, billTo } = shipment.freightChargeTerms;
-  if (terms === 'PREPAID' && !billTo) return { terms: template.freightChargeTerms, billTo: template.thirdPartyBillTo };
   return { terms: SHIPMENT_TERMS[terms], billTo: billTo ? { name: billTo.name, lines: addressTextLines(billTo) } : null };
 }
 
@@ -244,7 +250,12 @@ export function commodityParagraphs(component: Pick<RatedOrderComponent, 'descri
   return parts;
 }
 
-export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics: BolTextMetrics): BolLayout {
+export interface BolPlaces {
+  /** The shipper's IANA time zone: the cancellation date prints as a date there. */
+  originTimeZone?: string | null;
+}
+
+export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics: BolTextMetrics, places: BolPlaces = {}): BolLayout {
   const [pageWidth, pageHeight] = PAGE_SIZES[template.pageSize];
   const width = pageWidth - 2 * MARGIN;
   const ctx: Context = {
@@ -257,10 +268,11 @@ export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics
     right: pageWidth - MARGIN,
     width,
     referenceLine: referenceLine(shipment, template),
+    places,
     totals: computeTotals(shipment.orderComponents),
     carrierColumns: placeColumns(CARRIER_COLUMNS, MARGIN, width),
     carrier: resolveCarrier(shipment, template),
-    terms: resolveFreightTerms(shipment, template),
+    terms: resolveFreightTerms(shipment),
     hazardous: shipment.orderComponents.some((component) => component.hazmat),
   };
 
@@ -449,7 +461,7 @@ function drawEmergencyPhone(ctx: Context, page: PageOps, top: number): number {
 function drawVoidStamp(ctx: Context, page: PageOps): void {
   page.diagonalStamp('VOID', ctx.pageWidth, { share: 0.55 });
   const { cancelledAt, cancellationReason } = ctx.shipment;
-  const when = cancelledAt ? ` ${cancelledAt.slice(0, 10)}` : '';
+  const when = cancelledAt ? ` ${placeDateOf(cancelledAt, ctx.places.originTimeZone)}` : '';
   const reason = cancellationReason ? `: ${oneLine(cancellationReason)}` : '';
   // Sized to 60 % of the diagonal like the stamp; a reason too long for 9 points is cut.
   const share = 0.6;
@@ -732,7 +744,7 @@ function drawSupplementHeader(ctx: Context, page: PageOps, number: number, pageC
   const x = ctx.left + PAD + 1;
   const textWidth = ctx.width - BARCODE_BOX.width - 4 * PAD - 24;
   const summary = [
-    `Order: ${ctx.referenceLine}`,
+    `Customer order: ${ctx.referenceLine}`,
     `Ship from: ${oneLine(shipment.shipper.name)}, ${shipment.shipper.city}, ${shipment.shipper.state}`,
     `Ship to: ${oneLine(shipment.consignee.name)}, ${shipment.consignee.city}, ${shipment.consignee.state}`,
     ...(ctx.carrier.scac || shipment.proNumber ? [`Carrier: ${[ctx.carrier.scac, shipment.proNumber ? `PRO ${shipment.proNumber}` : null].filter(Boolean).join(', ')}`] : []),
@@ -792,15 +804,17 @@ function drawCustomerOrderTable(ctx: Context, page: PageOps, top: number): numbe
   page.hline(ctx.left, ctx.right, y + 2 * headerRow);
   y += 2 * headerRow;
 
+  // With the customer's reference in the order cell, the standard layout keeps our order number beside it.
   const refNumber = shipment.refNumber?.trim();
-  const info = template.referenceFormat === 'order-number' && refNumber ? `Ref: ${refNumber}` : '';
+  const info = template.referenceFormat === 'order-number' && refNumber ? `Order: ${shipment.orderNumber}` : '';
   const packages = ctx.totals.packages === null ? '' : countFormat.format(ctx.totals.packages);
   const weight = formatWeight(ctx.totals.poundsWeight);
   const orderRow: Record<OrderColumnKey, string> = {
     order: metrics.printable(oneLine(ctx.referenceLine)),
     packages,
     weight,
-    palletYes: '',
+    // Every handling unit is a pallet (the carrier table's "Pallets"): the order ships on pallets.
+    palletYes: PALLET_MARK,
     palletNo: '',
     info: info ? metrics.printable(oneLine(info)) : '',
   };

@@ -8,7 +8,7 @@ import type { Shipment } from '../domain/schemas.js';
 import type { ColorRole } from '../print/drawOps.js';
 import { fontMetrics, loadDocumentFonts, REPLACEMENT_CHARACTER, type LoadedFonts } from '../print/fonts.js';
 import { createPdfDocument, documentDateOf, drawPage, embedBarcodes, hexToRgb, setDocumentInfo, type PlacedImage } from '../print/pdf.js';
-import { layoutBol } from './layout.js';
+import { layoutBol, type BolPlaces } from './layout.js';
 import { listBolTemplates, loadBolTemplate, type BolTemplate, type BolTemplateLogo } from './template.js';
 
 export { fontMetrics, REPLACEMENT_CHARACTER };
@@ -23,6 +23,8 @@ export interface BolRenderer {
 export interface BolRendererOptions {
   /** The folder holding `<name>.json` templates and their assets (the shipped one: `findBolTemplatesDir()`). */
   templatesDir: string;
+  /** The IANA time zone of a ZIP, so that dates print as dates where they happen (UTC dates without it). */
+  timeZoneOf?: (postalCode: string) => string | undefined;
 }
 
 export function createBolRenderer(options: BolRendererOptions): BolRenderer {
@@ -41,7 +43,7 @@ export function createBolRenderer(options: BolRendererOptions): BolRenderer {
   return {
     async render(shipment, templateName) {
       const [loadedFonts, template] = await Promise.all([loadDocumentFonts(), loadTemplate(templateName)]);
-      return renderBol(shipment, template, loadedFonts);
+      return renderBol(shipment, template, loadedFonts, { originTimeZone: options.timeZoneOf?.(shipment.shipper.postalCode) ?? null });
     },
     templates: () => listBolTemplates(options.templatesDir),
   };
@@ -92,8 +94,8 @@ function placeImage(doc: PDFDocument, prepared: PreparedImage): PDFRef {
 /** The VOID stamp's red: the same on every template, whatever its colours. */
 const STAMP_RED = '#D0021B';
 
-async function renderBol(shipment: Shipment, template: PreparedTemplate, fonts: LoadedFonts): Promise<Uint8Array> {
-  const plan = layoutBol(shipment, template.spec, fonts.metrics);
+async function renderBol(shipment: Shipment, template: PreparedTemplate, fonts: LoadedFonts, places: BolPlaces): Promise<Uint8Array> {
+  const plan = layoutBol(shipment, template.spec, fonts.metrics, places);
   const { doc, regular, bold } = await createPdfDocument(fonts, shipment.bolNumber);
   const barcodes = await embedBarcodes(
     doc,

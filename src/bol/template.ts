@@ -40,8 +40,11 @@ const legalTextSchema = z
   })
   .prefault({});
 
-export const FREIGHT_CHARGE_TERMS = ['prepaid', 'collect', 'third-party'] as const;
-export type FreightChargeTerms = (typeof FREIGHT_CHARGE_TERMS)[number];
+/**
+ * Keys that templates had once, refused (unless they say the default) with the reason: who pays the freight is the booking's
+ * (`--terms`, `--bill-to`), so that the BOL, the invoice and the carrier files agree.
+ */
+const BOOKING_FIELD = "is the booking's: a template cannot change who pays the freight (book with --terms and --bill-to)";
 
 /**
  * `order-number`: the order number cell shows the internal order number; a refNumber goes to the
@@ -92,14 +95,9 @@ export const bolTemplateFileSchema = z.strictObject({
         .default(null),
     })
     .prefault({}),
-  freightChargeTerms: z.enum(FREIGHT_CHARGE_TERMS).default('prepaid'),
-  thirdPartyBillTo: z
-    .strictObject({
-      name: z.string().min(1).max(100),
-      lines: z.array(z.string().min(1).max(100)).max(4).default([]),
-    })
-    .nullable()
-    .default(null),
+  // Templates copied from the old standard.json say "prepaid" and null, which change nothing.
+  freightChargeTerms: z.literal('prepaid', { error: BOOKING_FIELD }).optional(),
+  thirdPartyBillTo: z.null({ error: BOOKING_FIELD }).optional(),
   legalText: legalTextSchema,
 });
 export type BolTemplateSpec = z.output<typeof bolTemplateFileSchema>;

@@ -1,6 +1,9 @@
-/** The bundle's entry (dist/cli/main.js, started by bin/shipper.js). */
-import { ExitCode } from '../api/problems.js';
-import { main } from './main.js';
+/**
+ * The bundle's entry (dist/cli/main.js, started by bin/shipper.js). `shipper --version` is
+ * answered here, from the version baked in at build time, without loading commander and the
+ * commands; every other command line loads the program (src/cli/main.ts) and runs it.
+ */
+import { versionText } from './version.js';
 
 // `shipper quote list | head`: a closed pipe ends the output, not the process with a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -10,12 +13,19 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`shipper: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = ExitCode.local;
-  },
-);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // What commander prints for it (the program declares the same text): the version, then a newline.
+  process.stdout.write(`${versionText()}\n`);
+} else {
+  const [{ main }, { ExitCode }] = await Promise.all([import('./main.js'), import('../api/problems.js')]);
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`shipper: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = ExitCode.local;
+    },
+  );
+}

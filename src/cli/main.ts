@@ -9,7 +9,7 @@ import { topicArgv } from './commands/helpTopics.js';
 
 export async function main(argv: string[], streams: IOStreams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const contexts: CommandContext[] = [];
-  const program = buildProgram(streams, env, contexts);
+  const program = await buildProgram(streams, env, contexts, argv);
   // Every command, not only the root: a subcommand's unknown option must exit 2 through the catch below.
   const overrideExit = (command: typeof program): void => {
     command.exitOverride();

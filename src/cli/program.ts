@@ -3,28 +3,55 @@
  * that turns a parsed command into a CommandContext.
  */
 import { Command } from 'commander';
-import { registerAuditCommand } from './commands/audit.js';
-import { registerBolCommand } from './commands/bol.js';
-import { registerCheckCommand } from './commands/check.js';
-import { registerCompletionCommands } from './commands/completion.js';
-import { registerConfigCommands } from './commands/config.js';
-import { registerImportCommand } from './commands/import.js';
-import { registerLabelsCommand } from './commands/labels.js';
-import { registerInvoiceCommand } from './commands/invoice.js';
-import { registerLocationCommands } from './commands/location.js';
-import { registerOpenApiCommands } from './commands/openapi.js';
-import { registerQuoteCommands } from './commands/quote.js';
-import { registerReferenceCommand } from './commands/reference.js';
-import { registerReportCommands } from './commands/report.js';
-import { registerServeCommands } from './commands/serve.js';
-import { registerShipCommand } from './commands/ship.js';
-import { registerShipmentCommands } from './commands/shipment.js';
-import { registerTenderCommand } from './commands/tender.js';
-import { registerTransitCommands } from './commands/transit.js';
 import { CommandContext, type ContextFactory, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
-import { registerHelpTopics } from './commands/helpTopics.js';
 import { versionText } from './version.js';
+
+type Register = (program: Command, context: ContextFactory) => void;
+
+/**
+ * Each command group's module with the top-level commands it adds, in the order help lists them.
+ * A run loads the group of the command it names and no other (a local quote does not parse the
+ * code of serve, audit or import); help, completion and a name that is no command load them all.
+ */
+const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
+  { names: ['quote'], load: async () => (await import('./commands/quote.js')).registerQuoteCommands },
+  { names: ['transit'], load: async () => (await import('./commands/transit.js')).registerTransitCommands },
+  { names: ['ship'], load: async () => (await import('./commands/ship.js')).registerShipCommand },
+  { names: ['shipment'], load: async () => (await import('./commands/shipment.js')).registerShipmentCommands },
+  { names: ['import'], load: async () => (await import('./commands/import.js')).registerImportCommand },
+  { names: ['check'], load: async () => (await import('./commands/check.js')).registerCheckCommand },
+  { names: ['location'], load: async () => (await import('./commands/location.js')).registerLocationCommands },
+  { names: ['bol'], load: async () => (await import('./commands/bol.js')).registerBolCommand },
+  { names: ['labels'], load: async () => (await import('./commands/labels.js')).registerLabelsCommand },
+  { names: ['tender'], load: async () => (await import('./commands/tender.js')).registerTenderCommand },
+  { names: ['invoice'], load: async () => (await import('./commands/invoice.js')).registerInvoiceCommand },
+  { names: ['audit'], load: async () => (await import('./commands/audit.js')).registerAuditCommand },
+  { names: ['report'], load: async () => (await import('./commands/report.js')).registerReportCommands },
+  { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServeCommands },
+  { names: ['openapi'], load: async () => (await import('./commands/openapi.js')).registerOpenApiCommands },
+  { names: ['config'], load: async () => (await import('./commands/config.js')).registerConfigCommands },
+  { names: [], load: async () => (await import('./commands/completion.js')).registerCompletionCommands },
+  {
+    names: ['environment', 'exit-codes', 'csv-columns', 'settings', 'formats', 'warnings'],
+    load: async () => (await import('./commands/helpTopics.js')).registerHelpTopics,
+  },
+  { names: ['__reference'], load: async () => (await import('./commands/reference.js')).registerReferenceCommand },
+];
+
+/** Global options that take a value: the word after them is not the command. */
+const GLOBAL_VALUE_OPTIONS = new Set(['--store', '--tariff', '--base-url', '--profile', '--api-key']);
+
+/** The command a command line names (its first word that is not a global option), if any. */
+export function commandNameOf(argv: readonly string[]): string | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index]!;
+    if (word === '--') return undefined;
+    if (!word.startsWith('-')) return word;
+    if (GLOBAL_VALUE_OPTIONS.has(word)) index++;
+  }
+  return undefined;
+}
 
 function commanderErrorLine(text: string, program: Command, streams: IOStreams, env: NodeJS.ProcessEnv): string {
   const line = `shipper: ${text
@@ -37,7 +64,8 @@ function commanderErrorLine(text: string, program: Command, streams: IOStreams, 
   return io.errColor.red(line);
 }
 
-export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, contexts: CommandContext[]): Command {
+/** The program for this command line: the global flags and the command groups `argv` needs (all of them without `argv`). */
+export async function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, contexts: CommandContext[], argv: readonly string[] = []): Promise<Command> {
   const program = new Command('shipper')
     .description('LTL freight from the command line: quotes, shipments, CSV batches, transit tables and Bill of Lading PDFs')
     .version(versionText(), '-V, --version', 'print the version, the git commit and the build date')
@@ -73,7 +101,7 @@ Examples:
   $ source <(shipper completion bash)
 
 Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 local store or tariff failure.
-Help topics: shipper help environment|exit-codes|csv-columns|settings|formats.`,
+Help topics: shipper help environment|exit-codes|csv-columns|settings|formats|warnings.`,
     );
 
   const context: ContextFactory = (command) => {
@@ -84,24 +112,9 @@ Help topics: shipper help environment|exit-codes|csv-columns|settings|formats.`,
     return ctx;
   };
 
-  registerQuoteCommands(program, context);
-  registerTransitCommands(program, context);
-  registerShipCommand(program, context);
-  registerShipmentCommands(program, context);
-  registerImportCommand(program, context);
-  registerCheckCommand(program, context);
-  registerLocationCommands(program, context);
-  registerBolCommand(program, context);
-  registerLabelsCommand(program, context);
-  registerTenderCommand(program, context);
-  registerInvoiceCommand(program, context);
-  registerAuditCommand(program, context);
-  registerReportCommands(program, context);
-  registerServeCommands(program, context);
-  registerOpenApiCommands(program, context);
-  registerConfigCommands(program, context);
-  registerCompletionCommands(program, context);
-  registerHelpTopics(program, context);
-  registerReferenceCommand(program, context);
+  const named = commandNameOf(argv);
+  const groups = COMMAND_GROUPS.filter((group) => named !== undefined && group.names.includes(named));
+  const registers = await Promise.all((groups.length > 0 ? groups : COMMAND_GROUPS).map((group) => group.load()));
+  for (const register of registers) register(program, context);
   return program;
 }

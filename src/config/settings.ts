@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
 import { DEFAULT_PROFILES } from '../domain/apiServers.js';
+import { ebolSettingSchema, x12SettingSchema } from '../edi/settings.js';
 
 export function defaultBaseUrl(profile: string): string | undefined {
   return Object.hasOwn(DEFAULT_PROFILES, profile) ? DEFAULT_PROFILES[profile as keyof typeof DEFAULT_PROFILES].baseUrl : undefined;
@@ -362,8 +363,8 @@ export const SETTING_KINDS: SettingKind[] = [
   },
   { key: 'ssccExtensionDigit', pattern: /^ssccExtensionDigit$/, value: wholeNumber(0, 9) },
   { key: 'carriers.<SCAC>', pattern: /^carriers\.[A-Z]{2,4}$/, value: jsonObject(carrierProfileSchemaForKey) },
-  { key: 'x12', pattern: /^x12$/, value: jsonObject(z.record(z.string(), z.unknown())) },
-  { key: 'ebol', pattern: /^ebol$/, value: jsonObject(z.record(z.string(), z.unknown())) },
+  { key: 'x12', pattern: /^x12$/, value: jsonObject(x12SettingSchema) },
+  { key: 'ebol', pattern: /^ebol$/, value: jsonObject(ebolSettingSchema) },
   { key: 'profiles.<profile>.baseUrl', pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.baseUrl$/, value: baseUrlSchema },
   {
     key: 'profiles.<profile>.apiKey',

@@ -2,9 +2,11 @@
  * The local rating engine: a pure function from a validated quote request, the two resolved places,
  * the tariff and the clock to a Quote (or the violations that prevent one).
  *
- * Money rule: every charge is computed in exact fractional cents and each breakdown line is rounded
- * once, to the nearest cent, halves away from zero; the quoted price is the sum of the rounded lines,
- * so the breakdown always adds up to the price.
+ * Money rule: each breakdown line is rounded once, to the nearest cent, halves away from zero. The
+ * linehaul and the discount are computed in exact fractional cents; the fuel surcharge is a
+ * percentage of the net linehaul as printed (linehaul - discount, whole cents), as carriers print
+ * and bill it, so that a reader recomputes it from the invoice. The quoted price is the sum of the
+ * rounded lines, so the breakdown always adds up to the price.
  */
 import { componentDensity } from './density.js';
 import type { Rerate } from './freightCheck.js';

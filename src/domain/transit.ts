@@ -449,6 +449,15 @@ function readOffsetMs(epochMs: number, formatter: Intl.DateTimeFormat): number {
   return sign === '-' ? -magnitude : magnitude;
 }
 
+/**
+ * The date a document prints for an instant: the calendar date where it happens (an ETA at the
+ * destination, a booking or a cancellation at the origin), the UTC date only when the place's zone
+ * is unknown.
+ */
+export function placeDateOf(instant: string, timeZone: string | null | undefined): string {
+  return timeZone ? localDateInZone(new Date(instant), timeZone) : instant.slice(0, 10);
+}
+
 /** The calendar date at that instant in an IANA zone. */
 export function localDateInZone(instant: Date, timeZone: string): string {
   if (!(instant instanceof Date) || Number.isNaN(instant.getTime())) {

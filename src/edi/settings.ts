@@ -50,7 +50,11 @@ export const x12InterchangeSettingsSchema = z
     receiverId: interchangeId('receiverId', 15),
     applicationSenderCode: interchangeId('applicationSenderCode', 15, 2).optional().meta({ description: 'GS02; default the sender id' }),
     applicationReceiverCode: interchangeId('applicationReceiverCode', 15, 2).optional().meta({ description: 'GS03; default the receiver id' }),
-    usage: z.enum(['production', 'test'], { error: 'usage is production or test' }).default('production').meta({ description: 'ISA15: P or T' }),
+    // Test until the user says production: a carrier treats a P interchange as real freight.
+    usage: z
+      .enum(['production', 'test'], { error: 'usage is production or test' })
+      .default('test')
+      .meta({ description: 'ISA15: T (test, the default) or P (production: the carrier acts on it)' }),
     acknowledgmentRequested: z.boolean().default(false).meta({ description: 'ISA14: ask for a TA1 acknowledgment' }),
     separators: x12SeparatorsSchema.default({ element: '*', segment: '~', subElement: '>' }),
     lineBreak: z
@@ -75,6 +79,16 @@ export const x12InterchangeSettingsSchema = z
   })
   .meta({ description: 'X12 interchange settings for one trading partner (the carrier)' });
 export type X12InterchangeSettingsInput = z.input<typeof x12InterchangeSettingsSchema>;
+
+/**
+ * The `x12` setting as `config set x12` takes it: the interchange settings without the receiver,
+ * which comes from the carrier (its profile's x12, else qualifier 02 and its SCAC) at tender time.
+ * Checked with the same schema the tender uses, so that what is set is what a tender accepts.
+ */
+export const x12SettingSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const checked = x12InterchangeSettingsSchema.safeParse({ receiverQualifier: '02', receiverId: 'SCAC', ...value });
+  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});
 export type X12InterchangeSettings = z.output<typeof x12InterchangeSettingsSchema>;
 
 const account = z.string().trim().min(1).max(64).optional();
@@ -93,3 +107,9 @@ export const ebolSettingsSchema = z
   })
   .meta({ description: 'eBOL 2.1 request settings' });
 export type EbolSettings = z.output<typeof ebolSettingsSchema>;
+
+/** The `ebol` setting as `config set ebol` takes it: checked with the schema the tender uses, stored as given. */
+export const ebolSettingSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const checked = ebolSettingsSchema.safeParse(value);
+  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});

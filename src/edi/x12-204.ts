@@ -76,7 +76,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       );
   }
 
-  const notes = writer.pieces(shipment.specialInstructions, 'specialInstructions', 80, MAX_HEADING_NTE, `NTE02 (${MAX_HEADING_NTE} notes of 80)`);
+  const notes = writer.pieces(shipment.specialInstructions, 'specialInstructions', 'NTE02', MAX_HEADING_NTE, `NTE02 (${MAX_HEADING_NTE} notes of 80)`);
   const { cod, declaredValue } = moneyNotes(shipment);
 
   const stop = (number: number, kind: StopKind): X12Segment[] => {
@@ -86,9 +86,9 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
         'S5',
         String(number),
         isPickup ? 'CL' : 'CU',
-        writer.decimal(totals.poundsWeight, 'orderComponents', 10, 'S503'),
+        writer.decimal(totals.poundsWeight, 'orderComponents', 'S503'),
         'L',
-        writer.decimal(totals.pallets, 'orderComponents', 10, 'S505'),
+        writer.decimal(totals.pallets, 'orderComponents', 'S505'),
         'PL',
       ],
       ...(isPickup ? pickupDateSegments(shipment) : []),
@@ -105,7 +105,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       '',
       carrierScac(writer, shipment, 'a 204 load tender'),
       '',
-      writer.text(shipment.bolNumber, 'bolNumber', { element: 'B204', max: 30, required: true }),
+      writer.text(shipment.bolNumber, 'bolNumber', 'B204', { required: true }),
       '',
       PAYMENT_METHOD[shipment.freightChargeTerms.terms],
     ],
@@ -118,7 +118,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
     ...stop(2, 'delivery'),
     [
       'L3',
-      writer.decimal(totals.poundsWeight, 'orderComponents', 10, 'L301'),
+      writer.decimal(totals.poundsWeight, 'orderComponents', 'L301'),
       'G',
       '',
       '',
@@ -128,16 +128,17 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       '',
       '',
       '',
-      writer.integer(totals.pallets, 'orderComponents', 7, 'L311'),
+      writer.integer(totals.pallets, 'orderComponents', 'L311'),
       'L',
       '',
-      shipment.declaredValue ? writer.cents(shipment.declaredValue.amountInCents, 'declaredValue.amountInCents', 12, 'L314') : '',
+      shipment.declaredValue ? writer.cents(shipment.declaredValue.amountInCents, 'declaredValue.amountInCents', 'L314') : '',
       shipment.declaredValue ? (shipment.declaredValue.per === 'POUND' ? 'LB' : 'PS') : '',
     ],
   ];
   if (declaredValue && shipment.declaredValue?.per === 'POUND')
     warnings.push(warning('TENDER_CODE_SUBSTITUTED', `declared value is per pound: L314 carries ${declaredValue.toLowerCase()}`, { field: 'declaredValue' }));
 
+  writer.checkLengths(body);
   if (writer.violations.length > 0) return { ok: false, violations: writer.violations };
   const document = writeX12Interchange({ settings, control: input.control, createdAt: input.createdAt, body: { transactionSetId: '204', functionalId: 'SM', segments: body } });
   return { ok: true, document, warnings };
@@ -155,7 +156,7 @@ function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, w
       }),
     );
   // A long description is cut at a word for the tender's 50 characters; the 211 and the eBOL carry it whole.
-  const description = writer.shortened(component.description, `${field}.description`, 50);
+  const description = writer.shortened(component.description, `${field}.description`, 'L502');
   if (description.cut)
     warnings.push(
       warning('TENDER_TEXT_CUT', `${field}.description has more than the 50 characters of L502: the tender carries "${description.text}"`, { field: `${field}.description` }),
@@ -164,20 +165,20 @@ function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, w
   return [
     [
       'OID',
-      writer.text(shipment.orderNumber, 'orderNumber', { element: 'OID01', max: 30 }),
-      writer.text(shipment.refNumber, 'refNumber', { element: 'OID02', max: 22 }),
+      writer.text(shipment.orderNumber, 'orderNumber', 'OID01'),
+      writer.text(shipment.refNumber, 'refNumber', 'OID02'),
       '',
       'PL',
-      writer.decimal(component.palletCount, `${field}.palletCount`, 15, 'OID05'),
+      writer.decimal(component.palletCount, `${field}.palletCount`, 'OID05'),
       'L',
-      writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 10, 'OID07'),
+      writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 'OID07'),
     ],
-    ...(pieces === null ? [] : [['LAD', kind ? X12_PACKAGING_CODES[kind] : 'PCS', writer.integer(pieces, `${field}.pieceCount`, 7, 'LAD02')] as X12Segment]),
+    ...(pieces === null ? [] : [['LAD', kind ? X12_PACKAGING_CODES[kind] : 'PCS', writer.integer(pieces, `${field}.pieceCount`, 'LAD02')] as X12Segment]),
     [
       'L5',
       String(index + 1),
       description.text,
-      writer.text(component.nmfcCode, `${field}.nmfcCode`, { element: 'L503', max: 30 }),
+      writer.text(component.nmfcCode, `${field}.nmfcCode`, 'L503'),
       component.nmfcCode ? 'N' : '',
       '',
       '',
@@ -185,7 +186,7 @@ function lineItem(writer: X12ElementWriter, shipment: Shipment, index: number, w
       'Z',
       component.freightClass,
     ],
-    ['AT8', 'G', 'L', writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 10, 'AT803'), '', writer.integer(component.palletCount, `${field}.palletCount`, 7, 'AT805')],
+    ['AT8', 'G', 'L', writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 'AT803'), '', writer.integer(component.palletCount, `${field}.palletCount`, 'AT805')],
     ...hazmatSegments(writer, shipment, component, index),
   ];
 }

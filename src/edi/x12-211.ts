@@ -12,7 +12,7 @@
  *       numeric element for either)
  *   N1 loop 0100: SH shipper, CN consignee, BT bill-to, each with N2 N3 N4 G61
  *   AT1 loop 0200, one per order component:
- *     AT1 line number; AT4 description (pieces of 80)
+ *     AT1 line number; AT4 description (pieces of 50, AT401's maximum)
  *     AT2 pallets (PLT), gross weight (G, L), pieces and their packaging, NMFC, freight class
  *     G61 HM emergency contact, LH1 / LH2 / LH3 hazardous material (loops 0230/0231)
  *   SE
@@ -61,9 +61,15 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
   ).filter((entry): entry is readonly ['cod' | 'declaredValue', string] => entry[1] !== null);
   const remarks = [
     ...pairs(
-      writer.pieces(shipment.specialInstructions, 'specialInstructions', 30, (MAX_K1 - moneyRemarks.length) * 2, `K101/K102 (${MAX_K1 - moneyRemarks.length} remarks of 2 x 30)`),
+      writer.pieces(
+        shipment.specialInstructions,
+        'specialInstructions',
+        'K101',
+        (MAX_K1 - moneyRemarks.length) * 2,
+        `K101/K102 (${MAX_K1 - moneyRemarks.length} remarks of 2 x 30)`,
+      ),
     ),
-    ...moneyRemarks.flatMap(([field, note]) => pairs(writer.pieces(note, field, 30, 2, 'K101/K102'))),
+    ...moneyRemarks.flatMap(([field, note]) => pairs(writer.pieces(note, field, 'K101', 2, 'K101/K102'))),
   ];
 
   const body: X12Segment[] = [
@@ -71,10 +77,10 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
       'BOL',
       carrierScac(writer, shipment, 'a 211 bill of lading'),
       PAYMENT_METHOD[shipment.freightChargeTerms.terms],
-      writer.text(shipment.bolNumber, 'bolNumber', { element: 'BOL03', max: 30, required: true }),
+      writer.text(shipment.bolNumber, 'bolNumber', 'BOL03', { required: true }),
       x12Date(shipment.pickupDate),
       '',
-      writer.text(shipment.proNumber, 'proNumber', { element: 'BOL06', max: 30 }),
+      writer.text(shipment.proNumber, 'proNumber', 'BOL06'),
       '',
       '',
       '',
@@ -100,18 +106,18 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
       const pieces = component.pieceCount !== null && component.pieceCount > 0 ? component.pieceCount : null;
       return [
         ['AT1', String(index + 1)],
-        ...writer.pieces(component.description, `${field}.description`, 80, 99, 'AT401 (99 segments of 80)').map((text): X12Segment => ['AT4', text]),
+        ...writer.pieces(component.description, `${field}.description`, 'AT401', 99, 'AT401 (99 segments of 50)').map((text): X12Segment => ['AT4', text]),
         [
           'AT2',
-          writer.integer(component.palletCount, `${field}.palletCount`, 7, 'AT201'),
+          writer.integer(component.palletCount, `${field}.palletCount`, 'AT201'),
           'PLT',
           'G',
           'L',
-          writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 10, 'AT205'),
-          pieces === null ? '' : writer.integer(pieces, `${field}.pieceCount`, 7, 'AT206'),
+          writer.decimal(component.poundsWeight, `${field}.poundsWeight`, 'AT205'),
+          pieces === null ? '' : writer.integer(pieces, `${field}.pieceCount`, 'AT206'),
           pieces === null ? '' : kind ? X12_PACKAGING_CODES[kind] : 'PCS',
           '',
-          writer.text(component.nmfcCode, `${field}.nmfcCode`, { element: 'AT209', max: 30 }),
+          writer.text(component.nmfcCode, `${field}.nmfcCode`, 'AT209'),
           component.freightClass,
         ],
         ...hazmatSegments(writer, shipment, component, index),
@@ -119,6 +125,7 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
     }),
   ];
 
+  writer.checkLengths(body);
   if (writer.violations.length > 0) return { ok: false, violations: writer.violations };
   const document = writeX12Interchange({ settings, control: input.control, createdAt: input.createdAt, body: { transactionSetId: '211', functionalId: 'BL', segments: body } });
   return { ok: true, document, warnings };

@@ -11,6 +11,7 @@
 import type { Violation } from '../domain/schemas.js';
 import { digitCount, formatDecimal, splitText, toX12Text } from './text.js';
 import type { X12InterchangeSettings, X12Separators } from './settings.js';
+import { checkElementLengths, X12_ELEMENTS, type X12ElementId } from './x12Elements.js';
 
 /** A segment to write: its tag, then its elements (index 0 is element 01). */
 export type X12Segment = readonly [tag: string, ...elements: string[]];
@@ -24,18 +25,10 @@ const SEPARATOR_ROLES: ReadonlyArray<[keyof X12Separators, string]> = [
 // ---------------------------------------------------------------------------------------------
 // Element values
 
-export interface TextLimits {
-  /** The element, for messages: `N102`. */
-  element: string;
-  max: number;
-  min?: number;
-  required?: boolean;
-}
-
 /**
  * Turns shipment values into element values, collecting one violation per value that cannot be
  * written (a character outside the X12 set, a separator, a length the element cannot hold), with
- * the shipment field it came from.
+ * the shipment field it came from. Lengths come from the element table (x12Elements.ts).
  */
 export class X12ElementWriter {
   readonly violations: Violation[] = [];
@@ -67,45 +60,52 @@ export class X12ElementWriter {
     return converted.text;
   }
 
-  /** One element of text. */
-  text(value: string | null | undefined, field: string, limits: TextLimits): string {
+  /** One element of text, within the element's lengths. */
+  text(value: string | null | undefined, field: string, element: X12ElementId, options: { required?: boolean } = {}): string {
+    const { min, max } = X12_ELEMENTS[element];
     const text = this.convert(value, field);
     if (text === '') {
-      if (limits.required && (value === null || value === undefined || value.trim() === '')) this.fail(field, `is required for ${limits.element}`);
+      if (options.required && (value === null || value === undefined || value.trim() === '')) this.fail(field, `is required for ${element}`);
       return '';
     }
-    if (text.length > limits.max) {
-      this.fail(field, `has ${text.length} characters; ${limits.element} holds at most ${limits.max}`);
+    if (text.length > max) {
+      this.fail(field, `has ${text.length} characters; ${element} holds at most ${max}`);
       return '';
     }
-    if (text.length < (limits.min ?? 1)) {
-      this.fail(field, `has ${text.length} characters; ${limits.element} needs at least ${limits.min}`);
+    if (text.length < min) {
+      this.fail(field, `has ${text.length} characters; ${element} needs at least ${min}`);
       return '';
     }
     return text;
   }
 
-  /** Text cut at a space to `max` characters when longer (`cut` says so); '' when absent or unwritable. */
-  shortened(value: string | null | undefined, field: string, max: number): { text: string; cut: boolean } {
+  /** Text cut at a space to the element's maximum when longer (`cut` says so); '' when absent or unwritable. */
+  shortened(value: string | null | undefined, field: string, element: X12ElementId): { text: string; cut: boolean } {
+    const { max } = X12_ELEMENTS[element];
     const text = this.convert(value, field);
     if (text.length <= max) return { text, cut: false };
     return { text: splitText(text, max)[0]!, cut: true };
   }
 
-  /** Text spread over repeated elements of `width` characters, split at spaces; at most `maxPieces`. */
-  pieces(value: string | null | undefined, field: string, width: number, maxPieces: number, element: string): string[] {
+  /**
+   * Text spread over repeated elements (or segments) of the element's maximum, split at spaces; at
+   * most `maxPieces`. `where` names the places in messages (`N102 and N201/N202`).
+   */
+  pieces(value: string | null | undefined, field: string, element: X12ElementId, maxPieces: number, where: string = element): string[] {
+    const width = X12_ELEMENTS[element].max;
     const text = this.convert(value, field);
     if (text === '') return [];
     const pieces = splitText(text, width);
     if (pieces.length > maxPieces) {
-      this.fail(field, `is too long for ${element}: at most ${maxPieces} pieces of ${width} characters (about ${maxPieces * width} characters)`);
+      this.fail(field, `is too long for ${where}: at most ${maxPieces} pieces of ${width} characters (about ${maxPieces * width} characters)`);
       return [];
     }
     return pieces;
   }
 
-  /** A decimal (type R) of at most `maxDigits` digits, two decimals at most. */
-  decimal(value: number, field: string, maxDigits: number, element: string): string {
+  /** A decimal (type R) of at most the element's digits, two decimals at most. */
+  decimal(value: number, field: string, element: X12ElementId): string {
+    const maxDigits = X12_ELEMENTS[element].max;
     if (!Number.isFinite(value) || value < 0 || value >= 10 ** maxDigits) {
       this.fail(field, `${value} does not fit ${element} (at most ${maxDigits} digits)`);
       return '';
@@ -120,18 +120,28 @@ export class X12ElementWriter {
     return text;
   }
 
-  /** Whole number (type N0). */
-  integer(value: number, field: string, maxDigits: number, element: string): string {
-    if (!Number.isInteger(value) || value < 0 || String(value).length > maxDigits) {
-      this.fail(field, `${value} does not fit ${element} (a whole number of at most ${maxDigits} digits)`);
+  /** Whole number (type N0) of the element's digits. */
+  integer(value: number, field: string, element: X12ElementId): string {
+    const { min, max } = X12_ELEMENTS[element];
+    if (!Number.isInteger(value) || value < 0 || String(value).length > max) {
+      this.fail(field, `${value} does not fit ${element} (a whole number of at most ${max} digits)`);
       return '';
     }
-    return String(value);
+    // N2 and N0 elements with a minimum above 1 (L314: 2 digits) are padded with leading zeros.
+    return String(value).padStart(min, '0');
   }
 
   /** Money as X12 type N2 (two implied decimals): the number of cents. */
-  cents(amountInCents: number, field: string, maxDigits: number, element: string): string {
-    return this.integer(amountInCents, field, maxDigits, element);
+  cents(amountInCents: number, field: string, element: X12ElementId): string {
+    return this.integer(amountInCents, field, element);
+  }
+
+  /**
+   * The last line of defence: every element of the segments against the table. What the writers
+   * checked by field already passes; anything else is named by its element.
+   */
+  checkLengths(segments: readonly X12Segment[]): void {
+    for (const violation of checkElementLengths(segments)) this.fail(violation.field, violation.message);
   }
 }
 

@@ -19,21 +19,22 @@ const CONTACT_FUNCTION: Record<PartyCode, string> = { SH: 'SH', CN: 'DC', BT: 'C
  */
 export function partySegments(writer: X12ElementWriter, code: PartyCode, address: Address, field: string): X12Segment[] {
   const segments: X12Segment[] = [];
-  const name = writer.pieces(address.name, `${field}.name`, 60, 3, 'N102 and N201/N202');
+  const name = writer.pieces(address.name, `${field}.name`, 'N102', 3, 'N102 and N201/N202');
   segments.push(['N1', code, name[0] ?? '']);
   if (name.length > 1) segments.push(['N2', name[1]!, name[2] ?? '']);
-  const streets = [...writer.pieces(address.street1, `${field}.street1`, 55, 2, 'N301/N302'), ...writer.pieces(address.street2, `${field}.street2`, 55, 2, 'N301/N302')];
+  const streets = [...writer.pieces(address.street1, `${field}.street1`, 'N301', 2, 'N301/N302'), ...writer.pieces(address.street2, `${field}.street2`, 'N301', 2, 'N301/N302')];
   for (let index = 0; index < streets.length; index += 2) segments.push(['N3', streets[index]!, streets[index + 1] ?? '']);
   segments.push([
     'N4',
-    writer.text(address.city, `${field}.city`, { element: 'N401', min: 2, max: 30, required: true }),
-    writer.text(address.state, `${field}.state`, { element: 'N402', min: 2, max: 2, required: true }),
-    writer.text(address.postalCode, `${field}.postalCode`, { element: 'N403', min: 3, max: 15, required: true }),
-    address.countryCode === 'US' ? 'US' : writer.text(address.countryCode, `${field}.countryCode`, { element: 'N404', min: 2, max: 3 }),
+    writer.text(address.city, `${field}.city`, 'N401', { required: true }),
+    writer.text(address.state, `${field}.state`, 'N402', { required: true }),
+    writer.text(address.postalCode, `${field}.postalCode`, 'N403', { required: true }),
+    address.countryCode === 'US' ? 'US' : writer.text(address.countryCode, `${field}.countryCode`, 'N404'),
   ]);
   if (address.phone || address.contactName) {
-    const contact = writer.text(address.contactName ?? address.name, address.contactName ? `${field}.contactName` : `${field}.name`, { element: 'G6102', max: 60 });
-    const phone = writer.text(address.phone, `${field}.phone`, { element: 'G6104', max: 80 });
+    // Without a contact name the party's name stands in, cut to G6102's 60 characters (N1/N2 carry it whole).
+    const contact = address.contactName ? writer.text(address.contactName, `${field}.contactName`, 'G6102') : writer.shortened(address.name, `${field}.name`, 'G6102').text;
+    const phone = writer.text(address.phone, `${field}.phone`, 'G6104');
     if (contact) segments.push(phone ? ['G61', CONTACT_FUNCTION[code], contact, 'TE', phone] : ['G61', CONTACT_FUNCTION[code], contact]);
   }
   return segments;
@@ -42,7 +43,7 @@ export function partySegments(writer: X12ElementWriter, code: PartyCode, address
 /** L11 references the shipment carries, besides those a transaction set puts elsewhere. */
 export function referenceSegments(writer: X12ElementWriter, shipment: Shipment, options: { bolNumber: boolean; pro: boolean }): X12Segment[] {
   const l11 = (value: string | null, qualifier: string, field: string): X12Segment[] => {
-    const text = writer.text(value, field, { element: 'L1101', max: 30 });
+    const text = writer.text(value, field, 'L1101');
     return text ? [['L11', text, qualifier]] : [];
   };
   return [
@@ -125,10 +126,10 @@ export function hazmatSegments(writer: X12ElementWriter, shipment: Shipment, com
   const hazmat = component.hazmat;
   if (!hazmat) return [];
   const field = `orderComponents[${index}].hazmat`;
-  const contactName = writer.text(shipment.shipper.name, 'shipper.name', { element: 'G6102', max: 60 }) || 'SHIPPER';
-  const phone = writer.text(shipment.emergencyContactPhone, 'emergencyContactPhone', { element: 'G6104', max: 80, required: true });
+  const contactName = writer.shortened(shipment.shipper.name, 'shipper.name', 'G6102').text || 'SHIPPER';
+  const phone = writer.text(shipment.emergencyContactPhone, 'emergencyContactPhone', 'G6104', { required: true });
   const byPieces = component.pieceCount !== null && component.pieceCount > 0;
-  const names = writer.pieces(hazmat.properShippingName, `${field}.properShippingName`, 25, 10, 'LH301 (10 segments of 25)');
+  const names = writer.pieces(hazmat.properShippingName, `${field}.properShippingName`, 'LH301', 10, 'LH301 (10 segments of 25)');
   return [
     ['G61', 'HM', contactName, 'TE', phone],
     [
@@ -137,10 +138,9 @@ export function hazmatSegments(writer: X12ElementWriter, shipment: Shipment, com
       writer.integer(
         byPieces ? component.pieceCount! : component.palletCount,
         byPieces ? `orderComponents[${index}].pieceCount` : `orderComponents[${index}].palletCount`,
-        7,
         'LH102',
       ),
-      writer.text(hazmat.unNumber, `${field}.unNumber`, { element: 'LH103', min: 6, max: 6, required: true }),
+      writer.text(hazmat.unNumber, `${field}.unNumber`, 'LH103', { required: true }),
       '',
       '',
       '',
@@ -149,7 +149,7 @@ export function hazmatSegments(writer: X12ElementWriter, shipment: Shipment, com
       '',
       hazmat.packingGroup ?? '',
     ],
-    ['LH2', writer.text(hazmat.hazardClass, `${field}.hazardClass`, { element: 'LH201', max: 30, required: true }), 'P'],
+    ['LH2', writer.text(hazmat.hazardClass, `${field}.hazardClass`, 'LH201', { required: true }), 'P'],
     ...names.map((name): X12Segment => ['LH3', name, 'D']),
   ];
 }

@@ -230,6 +230,90 @@ export async function writeFileDurably(file: string, data: Uint8Array | string, 
   return written;
 }
 
+export interface BatchFile {
+  file: string;
+  data: Uint8Array;
+}
+
+/** What became of one file of a batch: the path written, or (only with 'refuse') EEXIST. */
+export type BatchOutcome = { file: string; written: string } | { file: string; error: FileWriteError };
+
+export interface BatchResult {
+  /** One per file placed or refused, in the batch's order; the files after a failure have none. */
+  outcomes: BatchOutcome[];
+  /** What stopped the batch (a full disk, a read-only directory): the files without an outcome were not written. */
+  failure?: FileWriteError;
+}
+
+const directoriesOf = (outcomes: readonly BatchOutcome[]) => [...new Set(outcomes.flatMap((outcome) => ('written' in outcome ? [dirname(outcome.written)] : [])))];
+
+/** The callback API as promises (one call each; FileHandle objects cost more). */
+const openNew = (path: string) => new Promise<number>((resolve, reject) => fs.open(path, 'wx', (error, fd) => (error ? reject(error) : resolve(fd))));
+const closeFd = (fd: number) => new Promise<void>((resolve, reject) => fs.close(fd, (error) => (error ? reject(error) : resolve())));
+const writeFd = (fd: number, data: Uint8Array) => new Promise<void>((resolve, reject) => writeAll(fd, data, (error) => (error ? reject(error) : resolve())));
+const syncFd = (fd: number, size: number) => new Promise<void>((resolve, reject) => syncAndCheck(fd, size, (error) => (error ? reject(error) : resolve())));
+
+/**
+ * Writes a batch of files durably together, for commands that write many (`shipper bol --all`):
+ * each file's bytes to its temporary file, in order; then every file's fsync at once (the file
+ * system commits concurrent fsyncs in one journal transaction, where files written one after the
+ * other wait for a commit each) and its size checked; then each put in place, in order; then one
+ * sync per directory. Only then are they reported written. A file that cannot be written (a full
+ * disk) stops the batch there: the files before it are written, it and those after it are not,
+ * and nothing partial is left. With 'refuse' a file whose name is taken is that file's EEXIST
+ * outcome, and the others are written.
+ */
+export async function writeFilesDurably(files: readonly BatchFile[], options: DurableWriteOptions = {}): Promise<BatchResult> {
+  const temps: string[] = [];
+  const fds: number[] = [];
+  let failure: FileWriteError | undefined;
+  const fail = (index: number, error: unknown) => {
+    failure ??= new FileWriteError(files[index]!.file, codeOf(error), describeFileError(error));
+  };
+  for (const [index, { file, data }] of files.entries()) {
+    const temp = temporaryPathFor(file);
+    let fd: number | undefined;
+    try {
+      fd = await openNew(temp);
+      await writeFd(fd, data);
+      temps.push(temp);
+      fds.push(fd);
+    } catch (error) {
+      if (fd !== undefined) await closeFd(fd).catch(() => undefined);
+      await fs.promises.unlink(temp).catch(() => undefined);
+      fail(index, error);
+      break;
+    }
+  }
+  // Every file written so far made durable at once; the first that fails ends the batch there.
+  const synced = await Promise.allSettled(fds.map((fd, index) => syncFd(fd, files[index]!.data.length).finally(() => closeFd(fd).catch(() => undefined))));
+  const broken = synced.findIndex((result) => result.status === 'rejected');
+  const placeable = broken === -1 ? temps.length : broken;
+  if (broken !== -1) fail(broken, (synced[broken] as PromiseRejectedResult).reason);
+  await Promise.all(temps.slice(placeable).map((temp) => fs.promises.unlink(temp).catch(() => undefined)));
+
+  const outcomes: BatchOutcome[] = [];
+  for (let index = 0; index < placeable; index++) {
+    const { file } = files[index]!;
+    try {
+      outcomes.push({ file, written: await place(temps[index]!, file, options.whenExists ?? 'replace') });
+    } catch (error) {
+      await fs.promises.unlink(temps[index]!).catch(() => undefined);
+      const refused = new FileWriteError(file, codeOf(error), describeFileError(error));
+      if (refused.code === 'EEXIST') {
+        outcomes.push({ file, error: refused });
+        continue;
+      }
+      // Anything else (the directory went away, became read-only) stops the batch here.
+      failure = refused;
+      await Promise.all(temps.slice(index + 1, placeable).map((temp) => fs.promises.unlink(temp).catch(() => undefined)));
+      break;
+    }
+  }
+  await Promise.all(directoriesOf(outcomes).map(syncDirectory));
+  return failure ? { outcomes, failure } : { outcomes };
+}
+
 /** Buffered output flushed in chunks of this size: few system calls, little memory. */
 const FLUSH_BYTES = 64 * 1024;
 

@@ -4,12 +4,12 @@
  */
 import type { Invoice } from '../domain/invoice.js';
 import { loadDocumentFonts } from '../print/fonts.js';
-import { layoutInvoice } from './layout.js';
+import { layoutInvoice, type InvoicePlaces } from './layout.js';
 import { planToPdf } from './pdf.js';
 
-export async function renderInvoicePdf(invoice: Invoice): Promise<Uint8Array> {
+export async function renderInvoicePdf(invoice: Invoice, places: InvoicePlaces = {}): Promise<Uint8Array> {
   const fonts = await loadDocumentFonts();
-  const plan = layoutInvoice(invoice, fonts.metrics);
+  const plan = layoutInvoice(invoice, fonts.metrics, places);
   const date = new Date(`${invoice.invoiceDate}T12:00:00Z`);
   const doc = await planToPdf(plan, fonts, invoice.invoiceNumber, {
     title: `Invoice ${invoice.invoiceNumber}`,

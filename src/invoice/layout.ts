@@ -5,6 +5,7 @@
  */
 import { piecesKnown, type Invoice } from '../domain/invoice.js';
 import type { Address } from '../domain/schemas.js';
+import { placeDateOf } from '../domain/transit.js';
 import type { TextMetrics } from '../print/drawOps.js';
 import { FlowDocument, type DocumentPlan, type TableColumn, type TableRow } from './document.js';
 
@@ -69,7 +70,15 @@ export function invoiceRows(invoice: Invoice): TableRow[] {
   return rows;
 }
 
-export function layoutInvoice(invoice: Invoice, metrics: TextMetrics): DocumentPlan {
+/** IANA time zones of the shipment's ends: each date prints as the date where it happens. */
+export interface InvoicePlaces {
+  /** The shipper's: where the freight was booked. */
+  originTimeZone?: string | null;
+  /** The consignee's: where it is delivered. */
+  destinationTimeZone?: string | null;
+}
+
+export function layoutInvoice(invoice: Invoice, metrics: TextMetrics, places: InvoicePlaces = {}): DocumentPlan {
   const document = new FlowDocument(metrics, 'FREIGHT INVOICE', `Invoice ${invoice.invoiceNumber} (continued)`);
   document.fields([
     ['Invoice number', invoice.invoiceNumber],
@@ -81,7 +90,7 @@ export function layoutInvoice(invoice: Invoice, metrics: TextMetrics): DocumentP
     ['Carrier', invoice.carrier ? `${invoice.carrier.name} (${invoice.carrier.scac})` : ''],
     ['Freight terms', TERMS[invoice.freightChargeTerms]],
     ['Pickup date', invoice.pickupDate],
-    ['Estimated delivery', invoice.estimatedDeliveryDate ? invoice.estimatedDeliveryDate.slice(0, 10) : 'no coverage'],
+    ['Estimated delivery', invoice.estimatedDeliveryDate ? placeDateOf(invoice.estimatedDeliveryDate, places.destinationTimeZone) : 'no coverage'],
     ['Distance', `${number.format(invoice.miles)} mi`],
     ['Amount due', formatMoney(invoice.totals.totalInCents)],
   ]);
@@ -95,7 +104,7 @@ export function layoutInvoice(invoice: Invoice, metrics: TextMetrics): DocumentP
   const notes = [
     `Linehaul ${formatMoney(invoice.totals.linehaulInCents)} is shared among the freight lines in proportion to each line's weight and class rate on this lane.`,
     invoice.minimumChargeApplied ? 'The minimum charge applies: it replaces the discounted linehaul.' : '',
-    `Quote ${invoice.quoteId}, booked ${invoice.bookedAt.slice(0, 10)}.`,
+    `Quote ${invoice.quoteId}, booked ${placeDateOf(invoice.bookedAt, places.originTimeZone)}.`,
   ].filter(Boolean);
   document.paragraph(notes.join(' '), { size: 7 });
   return document.finish(`${invoice.invoiceNumber} · ${invoice.orderNumber} · BOL ${invoice.bolNumber}`);

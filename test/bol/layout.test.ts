@@ -40,8 +40,10 @@ describe('referenceLine', () => {
     expect(referenceLine({ refNumber: '   ', orderNumber: 'SO-000123' }, partner)).toBe('SO-000123');
   });
 
-  it('prints the order number alone on the standard template even with a refNumber', () => {
-    expect(referenceLine({ refNumber: 'PO-7781', orderNumber: 'SO-000123' }, standard)).toBe('SO-000123');
+  it("prints the customer's reference (refNumber) alone on the standard template, the order number without one", () => {
+    expect(referenceLine({ refNumber: 'PO-7781', orderNumber: 'SO-000123' }, standard)).toBe('PO-7781');
+    expect(referenceLine({ refNumber: null, orderNumber: 'SO-000123' }, standard)).toBe('SO-000123');
+    expect(referenceLine({ refNumber: ' ', orderNumber: 'SO-000123' }, standard)).toBe('SO-000123');
   });
 });
 
@@ -207,24 +209,23 @@ describe('layoutBol', () => {
     expect([layout.pageWidth, layout.pageHeight]).toEqual([595.28, 841.89]);
   });
 
-  it('prints the refNumber in the additional info cell on the standard template, and not on the partner one', () => {
+  it('prints the order number in the additional info cell on the standard template, and not on the partner one', () => {
     const shipment = makeShipment({ refNumber: 'PO-7781' });
-    expect(allText(layoutBol(shipment, standard, metrics))).toContain('Ref: PO-7781');
+    expect(allText(layoutBol(shipment, standard, metrics))).toEqual(expect.arrayContaining(['PO-7781', 'Order: SO-000123']));
     const partnerText = allText(layoutBol(shipment, partner, metrics));
     expect(partnerText).toContain('PO-7781 (SO-000123)');
-    expect(partnerText).not.toContain('Ref: PO-7781');
+    expect(partnerText).not.toContain('Order: SO-000123');
   });
 
-  it("checks the template's freight charge terms box only", () => {
-    const collect = bolTemplateFileSchema.parse({ description: 'c', freightChargeTerms: 'collect' });
-    const layout = layoutBol(makeShipment(), collect, metrics);
-    const ops = layout.pages[0]!.ops;
-    const labelX = (label: string) => texts(ops).find((op) => op.text === label)!.x;
-    // A checked box is drawn with two crossing 1-pt lines just left of its label.
-    const crossesLeftOf = (label: string) => ops.filter((op) => op.kind === 'line' && op.thickness === 1 && op.x2 < labelX(label) && op.x1 > labelX(label) - 12).length;
-    expect(crossesLeftOf('Collect')).toBe(2);
-    expect(crossesLeftOf('Prepaid')).toBe(0);
-    expect(crossesLeftOf('3rd Party')).toBe(0);
+  it("refuses freight terms in a template: they are the booking's", () => {
+    const parsed = bolTemplateFileSchema.safeParse({ description: 'c', freightChargeTerms: 'collect', thirdPartyBillTo: { name: 'P', lines: [] } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['freightChargeTerms', "is the booking's: a template cannot change who pays the freight (book with --terms and --bill-to)"],
+      ['thirdPartyBillTo', "is the booking's: a template cannot change who pays the freight (book with --terms and --bill-to)"],
+    ]);
+    // What the old standard.json said (the defaults) still loads.
+    expect(bolTemplateFileSchema.safeParse({ description: 'c', freightChargeTerms: 'prepaid', thirdPartyBillTo: null }).success).toBe(true);
   });
 });
 
@@ -298,10 +299,15 @@ describe('carrier fields on the BOL', () => {
     expect(textOps(layout).map((op) => op.text)).toEqual(expect.arrayContaining(['ACME Payables', 'PO Box 4410', 'Columbus, OH 43216', 'Contact: Ana Ito']));
   });
 
-  it("keeps a partner template's terms and bill-to for a shipment with the default terms, and lets COLLECT override them", () => {
-    const partnerTerms = bolTemplateFileSchema.parse({ description: 'p', freightChargeTerms: 'third-party', thirdPartyBillTo: { name: 'Partner Payables', lines: ['Box 1'] } });
-    expect(resolveFreightTerms(makeShipment(), partnerTerms)).toEqual({ terms: 'third-party', billTo: { name: 'Partner Payables', lines: ['Box 1'] } });
-    expect(resolveFreightTerms(makeShipment({ extra: { freightChargeTerms: { terms: 'COLLECT', billTo: null } } }), partnerTerms)).toEqual({ terms: 'collect', billTo: null });
+  it('ticks Prepaid for a prepaid booking on every template, with an empty bill-to box', () => {
+    const acme = bolTemplateFileSchema.parse({ description: 'p', referenceFormat: 'ref-with-order-number', carrier: { name: 'ACME Freight Lines', scac: 'ACLF' } });
+    expect(resolveFreightTerms(makeShipment())).toEqual({ terms: 'prepaid', billTo: null });
+    for (const template of [standard, acme]) {
+      const layout = layoutBol(makeShipment(), template, metrics);
+      const box = (label: string) => crossesLeftOf(layout.pages[0]!.ops, opWith(layout, label).x, opWith(layout, label).y);
+      expect([box('Prepaid'), box('Collect'), box('3rd Party')]).toEqual([2, 0, 0]);
+    }
+    expect(resolveFreightTerms(makeShipment({ extra: { freightChargeTerms: { terms: 'COLLECT', billTo: null } } }))).toEqual({ terms: 'collect', billTo: null });
   });
 
   it('ticks the FOB box at ship from for ORIGIN and at ship to for DESTINATION, none without FOB', () => {

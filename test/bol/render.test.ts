@@ -134,18 +134,42 @@ describe('the reference line', () => {
     const { pdf } = await renderAndRead(makeShipment({ refNumber: 'PO-7781' }), 'acme-logistics');
     expect(pdf.pages[0]!.items.map((item) => item.str)).toContain('PO-7781 (SO-000123)');
     expect(pdf.pages[0]!.text).toContain('ACME Logistics Freight Lines');
-    expect(pdf.pages[0]!.text).toContain('ACME Logistics, Freight Payables');
     expect(pdf.imageCounts).toEqual([2]); // logo and barcode
   });
 
-  it('prints the order number without the "(...)" form on the standard template', async () => {
+  it("prints the customer's reference as the customer order number on the standard template, the order number beside it, and marks Pallet/Slip Y", async () => {
     const { pdf } = await renderAndRead(makeShipment({ refNumber: 'PO-7781' }), 'standard');
-    const text = pdf.pages[0]!.text;
-    expect(pdf.pages[0]!.items.map((item) => item.str)).toContain('SO-000123');
-    expect(text).not.toContain('(SO-000123)');
-    expect(text).not.toContain('PO-7781 (');
-    expect(text).toContain('Ref: PO-7781');
+    const page = pdf.pages[0]!;
+    expect(page.text).not.toContain('(SO-000123)');
+    expect(page.lines).toContain('PO-7781 | 10 | 1,200 | X | Order: SO-000123');
+    // The mark sits under the Y of PALLET/SLIP, not under the N.
+    const mark = page.items.find((item) => item.str === 'X')!;
+    const [yLabel, nLabel] = ['Y', 'N'].map((label) => page.items.find((item) => item.str === label && Math.abs(item.x - mark.x) < 60)!);
+    expect(Math.abs(yLabel!.x - mark.x)).toBeLessThan(Math.abs(nLabel!.x - mark.x));
     expect(pdf.imageCounts).toEqual([1]); // the barcode; no logo
+  });
+
+  it('prints the order number as the customer order number when the shipment has no refNumber', async () => {
+    const { pdf } = await renderAndRead(makeShipment({ refNumber: null }), 'standard');
+    expect(pdf.pages[0]!.lines).toContain('SO-000123 | 10 | 1,200 | X');
+  });
+
+  it('prints the booked terms on the partner template: a prepaid booking is not billed to the partner', async () => {
+    const { pdf } = await renderAndRead(makeShipment({ refNumber: 'PO-7781' }), 'acme-logistics');
+    expect(pdf.pages[0]!.text).not.toContain('Freight Payables');
+    const billedTo = {
+      name: 'Freight Pay LLC',
+      street1: '1 Main St',
+      street2: null,
+      city: 'Dallas',
+      state: 'TX',
+      postalCode: '75201',
+      countryCode: 'US' as const,
+      contactName: null,
+      phone: null,
+    };
+    const thirdParty = await renderAndRead(makeShipment({ extra: { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: billedTo } } }), 'acme-logistics');
+    expect(thirdParty.pdf.pages[0]!.text).toContain('Freight Pay LLC');
   });
 
   it('prints the order number alone on the partner template when there is no refNumber', async () => {

@@ -159,6 +159,8 @@ describe('the carrier handoff through the CLI', () => {
       functionalId: 'SM',
     });
     expect([parsed.isa[4], parsed.isa[5]!.trim(), parsed.isa[6], parsed.isa[7]!.trim()]).toEqual(['ZZ', 'ACMESHIP', '02', 'ODFL']);
+    // ISA15: test, as nothing said production (the setting is only a sender id).
+    expect(parsed.isa[14]).toBe('T');
     expect([el(find(parsed.body, 'B2'), 2), el(find(parsed.body, 'B2'), 6)]).toEqual(['ODFL', 'CC']);
     expect(findAll(parsed.body, 'L11').map((segment) => segment.elements)).toEqual(
       expect.arrayContaining([

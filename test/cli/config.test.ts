@@ -75,6 +75,34 @@ describe('shipper config', () => {
     await expect(stat(configFile())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('checks the x12 settings as the tender will, naming the field, and writes nothing when one is wrong', async () => {
+    const refused = await Promise.all([
+      cli(['config', 'set', 'x12', '{"senderId":"ACME*SHIP"}']),
+      cli(['config', 'set', 'x12', '{"senderId":"ACMESHIP","usage":"prod"}']),
+      cli(['config', 'set', 'x12', '{"usage":"test"}']),
+      cli(['config', 'set', 'x12', '{"senderId":"ACMESHIP","senderQualifier":"Z"}']),
+    ]);
+    expect(refused.map((result) => [result.code, result.stderr])).toEqual([
+      [2, 'shipper: x12.senderId: senderId is letters, digits, spaces and . - _ / & @ #\n'],
+      [2, 'shipper: x12.usage: usage is production or test\n'],
+      [2, 'shipper: x12.senderId: senderId is required\n'],
+      [2, expect.stringMatching(/^shipper: x12\.senderQualifier: senderQualifier is a 2-character ISA qualifier/)],
+    ]);
+    await expect(stat(configFile())).rejects.toMatchObject({ code: 'ENOENT' });
+    // The boundary: 15 characters fit ISA06, 16 do not.
+    expect((await cli(['config', 'set', 'x12', '{"senderId":"ABCDEFGHIJKLMNOP"}'])).stderr).toBe('shipper: x12.senderId: senderId has at most 15 characters\n');
+    expect((await cli(['config', 'set', 'x12', '{"senderId":"ABCDEFGHIJKLMNO"}'])).code).toBe(0);
+  });
+
+  it('checks the eBOL settings as the tender will', async () => {
+    expect(await cli(['config', 'set', 'ebol', '{"requestorRole":"Carrier"}'])).toMatchObject({
+      code: 2,
+      stderr: 'shipper: ebol.requestorRole: requestorRole is Shipper, Consignee or Third Party\n',
+    });
+    expect((await cli(['config', 'set', 'ebol', '{"isTest":"yes"}'])).code).toBe(2);
+    expect((await cli(['config', 'set', 'ebol', '{"isTest":true,"requestorRole":"Shipper"}'])).code).toBe(0);
+  });
+
   it('get of a setting that is not there exits 1; unset removes one', async () => {
     expect((await cli(['config', 'get', 'mode'])).code).toBe(1);
     await cli(['config', 'set', 'mode', 'remote']);

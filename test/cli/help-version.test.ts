@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInfo } from '../../scripts/buildInfo.mjs';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram, commandNameOf } from '../../src/cli/program.js';
 import { VERSION, versionText } from '../../src/cli/version.js';
 import { ENVIRONMENT } from '../../src/cli/environmentHelp.js';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
@@ -135,9 +135,28 @@ describe('--version', () => {
   });
 });
 
+describe('the command a command line names (only its group is loaded)', () => {
+  it('is the first word that is not a global option or its value', () => {
+    expect(commandNameOf(['quote', '--from', '60601'])).toBe('quote');
+    expect(commandNameOf(['--store', '/tmp/s', '--json', 'ship', '-c', 'x'])).toBe('ship');
+    expect(commandNameOf(['--api-key', 'quote', 'shipment', 'get'])).toBe('shipment');
+    expect(commandNameOf(['--help'])).toBeUndefined();
+    expect(commandNameOf(['--', 'quote'])).toBeUndefined();
+    expect(commandNameOf([])).toBeUndefined();
+  });
+
+  it('still suggests a command for a mistyped one, and root help lists every command', async () => {
+    const typo = await runInProcess(['qoute']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('quote');
+    const help = await runInProcess(['--help']);
+    for (const name of ['quote', 'transit', 'ship', 'shipment', 'import', 'bol', 'tender', 'audit', 'serve', 'config', 'completion']) expect(help.stdout).toContain(`  ${name}`);
+  });
+});
+
 describe('help', () => {
   it('every command and subcommand ends its help with examples', async () => {
-    const program = buildProgram({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env, []);
+    const program = await buildProgram({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env, []);
     const paths: string[][] = [];
     const visit = (command: Command, path: string[]) => {
       if ((command as unknown as { _hidden?: boolean })._hidden) return;

@@ -19,7 +19,7 @@ function program() {
 
 describe('the command reference', () => {
   it('docs/commands holds exactly the pages the command tree generates (run `npm run docs` after changing a command)', async () => {
-    const pages = commandReference(program());
+    const pages = commandReference(await program());
     const committed = (await readdir(DOCS)).filter((name) => name.endsWith('.md')).sort();
     expect(committed).toEqual(pages.map((page) => page.file).sort());
     for (const { file, markdown } of pages) {
@@ -27,8 +27,8 @@ describe('the command reference', () => {
     }
   });
 
-  it('has a page per command with its options and examples, linked from the index and its parent', () => {
-    const pages = new Map(commandReference(program()).map((page) => [page.file, page.markdown]));
+  it('has a page per command with its options and examples, linked from the index and its parent', async () => {
+    const pages = new Map(commandReference(await program()).map((page) => [page.file, page.markdown]));
     const quoteList = pages.get('shipper_quote_list.md')!;
     expect(quoteList).toContain('# shipper quote list');
     expect(quoteList).toContain('`--status <status>`');
@@ -39,7 +39,7 @@ describe('the command reference', () => {
     expect([...pages.keys()].some((file) => /__|environment|help\.md/.test(file))).toBe(false);
   });
 
-  it('every command shows examples in its --help', () => {
-    expect(commandsWithoutExamples(program())).toEqual([]);
+  it('every command shows examples in its --help', async () => {
+    expect(commandsWithoutExamples(await program())).toEqual([]);
   });
 });

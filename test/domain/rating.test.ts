@@ -134,6 +134,24 @@ describe('rateQuote', () => {
     );
   });
 
+  it('charges fuel on the net linehaul as printed (rounded), as carriers bill it: the fuel line is rounded once, of the rounded net', () => {
+    // Where the two readings differ (fuel of the exact net vs fuel of the printed net), the printed net wins.
+    const differing = Array.from({ length: 2_000 }, (_, index) => 2_000 + index / 4)
+      .map((weight) => ({ weight, price: priceShipment([rated(weight, '70')], 1_000, [], tariff) }))
+      .filter(({ weight, price }) => {
+        const exactLinehaul = (weight / 100) * tariff.ratesPerCwtInCents['70']![distanceBandIndex(1_000, tariff)]![weightBreakIndex(weight, tariff)]!;
+        const exactNet = exactLinehaul * (1 - tariff.discountPercent / 100);
+        return (
+          !price.minimumChargeApplied &&
+          roundCents((exactNet * tariff.fuelSurchargePercent) / 100) !== roundCents(((price.linehaulInCents - price.discountInCents) * tariff.fuelSurchargePercent) / 100)
+        );
+      });
+    expect(differing.length).toBeGreaterThan(0);
+    for (const { price } of differing) {
+      expect(price.fuelSurchargeInCents).toBe(roundCents(((price.linehaulInCents - price.discountInCents) * tariff.fuelSurchargePercent) / 100));
+    }
+  });
+
   it('rounds halves away from zero', () => {
     expect(roundCents(10.5)).toBe(11);
     expect(roundCents(10.4999)).toBe(10);

@@ -85,7 +85,7 @@ describe('the X12 204 load tender of a shipment', () => {
       '00401',
       '905',
       '0',
-      'P',
+      'T',
       '>',
     ]);
     expect(parsed.gs).toEqual(['SM', 'SHIPPERCO', 'ODFL', '20261120', '1504', '12', 'X', '004010']);
@@ -308,5 +308,9 @@ describe('the X12 204 load tender of a shipment', () => {
     expect(parsed.isa.slice(4, 6)).toEqual(['01', '123456789      ']);
     expect(parsed.isa.slice(13, 15)).toEqual(['1', 'T']);
     expect(parsed.gs.slice(1, 3)).toEqual(['SHPAPP', 'ODFLAPP']);
+  });
+
+  it('production usage only when the settings say so: ISA15 P', () => {
+    expect(parsedTender(shipment(), { usage: 'production' }).parsed.isa[14]).toBe('P');
   });
 });

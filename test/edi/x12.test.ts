@@ -217,13 +217,13 @@ describe('text for X12 elements', () => {
 });
 
 describe('X12 settings', () => {
-  it('defaults: ZZ qualifiers, * ~ > separators, production, no acknowledgment, LF after segments', () => {
+  it('defaults: ZZ qualifiers, * ~ > separators, test usage (until the user says production), no acknowledgment, LF after segments', () => {
     expect(x12InterchangeSettingsSchema.parse({ senderId: 'ME', receiverId: 'ODFL' })).toEqual({
       senderQualifier: 'ZZ',
       senderId: 'ME',
       receiverQualifier: 'ZZ',
       receiverId: 'ODFL',
-      usage: 'production',
+      usage: 'test',
       acknowledgmentRequested: false,
       separators: { element: '*', segment: '~', subElement: '>' },
       lineBreak: 'lf',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DurableFileWriter, FileWriteError, numberedName, removeOrphanedTemporaries, writeFileDurably } from '../../src/fs/durableWrite.js';
+import { DurableFileWriter, FileWriteError, numberedName, removeOrphanedTemporaries, writeFileDurably, writeFilesDurably } from '../../src/fs/durableWrite.js';
 import { tempDir } from '../helpers/cli.js';
 import { canMount, injectShortWrites, makeReadOnly, smallDisk } from '../helpers/faults.js';
 
@@ -33,6 +33,61 @@ async function failureOf(promise: Promise<unknown>): Promise<FileWriteError> {
   expect(error).toBeInstanceOf(FileWriteError);
   return error as FileWriteError;
 }
+
+describe('writeFilesDurably (a batch made durable together)', () => {
+  it('makes every file of the batch durable before it puts any in place, then syncs the directory once', async () => {
+    const dir = await workDir();
+    const files = Array.from({ length: 12 }, (_, index) => ({ file: join(dir, `BOL-${index}.pdf`), data: pattern(1000 + index) }));
+    const events: string[] = [];
+    const fsync = fs.fsync.bind(fs);
+    vi.spyOn(fs, 'fsync').mockImplementation(((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      events.push('fsync');
+      fsync(fd, callback);
+    }) as never);
+    const link = fs.promises.link.bind(fs.promises);
+    vi.spyOn(fs.promises, 'link').mockImplementation(async (from, to) => {
+      events.push(`link ${String(to).slice(dir.length + 1)}`);
+      return link(from, to);
+    });
+    const { outcomes, failure } = await writeFilesDurably(files, { whenExists: 'refuse' });
+    expect(failure).toBeUndefined();
+    expect(outcomes).toEqual(files.map(({ file }) => ({ file, written: file })));
+    for (const { file, data } of files) expect((await readFile(file)).equals(Buffer.from(data))).toBe(true);
+    expect((await readdir(dir)).sort()).toEqual(files.map(({ file }) => file.slice(dir.length + 1)).sort());
+    // 12 file fsyncs, then the 12 links, then the one directory sync.
+    expect(events).toEqual([...Array<string>(12).fill('fsync'), ...files.map((_, index) => `link BOL-${index}.pdf`), 'fsync']);
+  });
+
+  it("with 'refuse' keeps a file that is there as that file's EEXIST, and writes the others", async () => {
+    const dir = await workDir();
+    await writeFile(join(dir, 'b.pdf'), 'kept');
+    const { outcomes, failure } = await writeFilesDurably(
+      ['a', 'b', 'c'].map((name) => ({ file: join(dir, `${name}.pdf`), data: Buffer.from(`new ${name}`) })),
+      { whenExists: 'refuse' },
+    );
+    expect(failure).toBeUndefined();
+    expect(outcomes.map((outcome) => ('written' in outcome ? 'written' : outcome.error.code))).toEqual(['written', 'EEXIST', 'written']);
+    expect(await readFile(join(dir, 'b.pdf'), 'utf8')).toBe('kept');
+    expect((await readdir(dir)).sort()).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
+  });
+
+  it('stops at a file that cannot be written (the disk takes 0 bytes), naming it: the files before it are written, it and those after are not', async () => {
+    const dir = await workDir();
+    const write = fs.write.bind(fs);
+    vi.spyOn(fs, 'write').mockImplementation(((...args: Parameters<typeof fs.write>) => {
+      // The write of c.pdf (77 bytes, the others have 100) takes nothing; the others go through.
+      if ((args[1] as unknown as Uint8Array).length === 77) return process.nextTick(args.at(-1) as (error: null, written: number) => void, null, 0);
+      return (write as (...all: unknown[]) => void)(...args);
+    }) as never);
+    const files = ['a', 'b', 'c', 'd'].map((name) => ({ file: join(dir, `${name}.pdf`), data: pattern(name === 'c' ? 77 : 100) }));
+    const { outcomes, failure } = await writeFilesDurably(files);
+    expect(outcomes).toEqual(files.slice(0, 2).map(({ file }) => ({ file, written: file })));
+    expect(failure).toBeInstanceOf(FileWriteError);
+    expect(failure!.message).toBe(`cannot write ${join(dir, 'c.pdf')}: the file system took 0 of 77 bytes`);
+    expect((await readdir(dir)).sort()).toEqual(['a.pdf', 'b.pdf']);
+    for (const { file, data } of files.slice(0, 2)) expect((await readFile(file)).equals(Buffer.from(data))).toBe(true);
+  });
+});
 
 describe('writeFileDurably', () => {
   it('writes the exact bytes, leaves no temporary file, and replaces by default', async () => {

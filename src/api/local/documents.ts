@@ -10,6 +10,7 @@ import { formatFieldPath } from '../../domain/validation.js';
 import { templatesDir } from '../../paths.js';
 import { conflict, constraintViolation } from '../problems.js';
 import type { BolTemplateInfo } from '../types.js';
+import type { ZipLookup } from './quotes.js';
 
 interface BolRenderer {
   render(shipment: Shipment, template: string): Promise<Uint8Array>;
@@ -23,9 +24,13 @@ export interface CarrierFileSettings {
 
 export class Documents {
   private bolRenderer: Promise<BolRenderer> | undefined;
+  private templateNames: Promise<Set<string>> | undefined;
   private readonly bolTemplatesDir = join(templatesDir(), 'bol');
 
-  constructor(private readonly settings: CarrierFileSettings = { carriers: {}, x12: {}, ebol: {} }) {}
+  constructor(
+    private readonly settings: CarrierFileSettings = { carriers: {}, x12: {}, ebol: {} },
+    private readonly zips?: ZipLookup,
+  ) {}
 
   async listBolTemplates(): Promise<BolTemplateInfo[]> {
     // Listing reads the template files only: no need to load pdf-lib.
@@ -33,14 +38,27 @@ export class Documents {
     return listBolTemplates(this.bolTemplatesDir);
   }
 
+  private bolTemplateNames(): Promise<Set<string>> {
+    const names = (this.templateNames ??= this.listBolTemplates().then((templates) => new Set(templates.map((known) => known.name))));
+    // A folder that could not be read is read again next time.
+    names.catch(() => (this.templateNames = undefined));
+    return names;
+  }
+
   async renderBol(shipment: Shipment, template = 'standard'): Promise<Uint8Array> {
     // An unknown template is the caller's mistake (400, the same in both modes), not a failure.
-    const templates = await this.listBolTemplates();
-    if (!templates.some((known) => known.name === template)) {
-      const names = templates.map((known) => known.name).join(', ');
-      throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${names}` }]);
+    // The names are read once, and again only for a name not among them (a template added since).
+    let names = await this.bolTemplateNames();
+    if (!names.has(template)) {
+      this.templateNames = undefined;
+      names = await this.bolTemplateNames();
     }
-    this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) => createBolRenderer({ templatesDir: this.bolTemplatesDir }));
+    if (!names.has(template)) {
+      throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${[...names].join(', ')}` }]);
+    }
+    this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) =>
+      createBolRenderer({ templatesDir: this.bolTemplatesDir, timeZoneOf: (zip) => this.zips?.lookup(zip)?.timeZone }),
+    );
     return (await this.bolRenderer).render(shipment, template);
   }
 

@@ -7,14 +7,17 @@
 import { buildInvoice, InvoiceError, tariffLinehaulWeights, type Invoice } from '../../domain/invoice.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { makeProblem, ProblemError, PROBLEM_TYPE_BASE } from '../problems.js';
+import type { InvoicePlaces } from '../../invoice/layout.js';
+import type { ZipLookup } from './quotes.js';
 import type { Shipments } from './shipments.js';
 
 export class Invoices {
-  private renderer: Promise<(invoice: Invoice) => Promise<Uint8Array>> | undefined;
+  private renderer: Promise<(invoice: Invoice, places: InvoicePlaces) => Promise<Uint8Array>> | undefined;
 
   constructor(
     private readonly shipments: Shipments,
     private readonly tariff: () => Promise<Tariff>,
+    private readonly zips?: ZipLookup,
   ) {}
 
   async get(shipmentId: string): Promise<Invoice> {
@@ -52,6 +55,7 @@ export class Invoices {
   async renderPdf(shipmentId: string): Promise<Uint8Array> {
     const invoice = await this.get(shipmentId);
     this.renderer ??= import('../../invoice/index.js').then(({ renderInvoicePdf }) => renderInvoicePdf);
-    return (await this.renderer)(invoice);
+    const timeZoneOf = (postalCode: string) => this.zips?.lookup(postalCode)?.timeZone ?? null;
+    return (await this.renderer)(invoice, { originTimeZone: timeZoneOf(invoice.shipper.postalCode), destinationTimeZone: timeZoneOf(invoice.consignee.postalCode) });
   }
 }

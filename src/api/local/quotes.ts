@@ -23,6 +23,7 @@ import { formatFieldPath, parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
 import { constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
+import { militaryMailReason } from '../../domain/militaryZip.js';
 import type { IdempotencyRecords } from './idempotency.js';
 import { requestHash } from './idempotency.js';
 import { type IdFactory, shipmentIdOfBookingQuote } from './ids.js';
@@ -172,15 +173,16 @@ export class Quotes {
   }
 }
 
-/** Well-formed ZIPs that the geodata does not know, as violations on their paths. */
+/** Well-formed ZIPs that the geodata does not know, or that take no freight (military mail), as violations on their paths. */
 export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<string | number>>): Violation[] {
   const violations: Violation[] = [];
   for (const path of paths) {
     const place = path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | null | undefined)?.[key], raw) as { postalCode?: unknown } | undefined;
     const postalCode = typeof place?.postalCode === 'string' ? place.postalCode.trim() : undefined;
-    if (postalCode && /^\d{5}(?:-?\d{4})?$/.test(postalCode) && !zips.lookup(postalCode)) {
-      violations.push({ field: formatFieldPath([...path, 'postalCode']), message: `unknown ZIP ${postalCode.slice(0, 5)}` });
-    }
+    if (!postalCode || !/^\d{5}(?:-?\d{4})?$/.test(postalCode)) continue;
+    const known = zips.lookup(postalCode);
+    const message = known ? militaryMailReason(known.postalCode, known.state) : `unknown ZIP ${postalCode.slice(0, 5)}`;
+    if (message) violations.push({ field: formatFieldPath([...path, 'postalCode']), message });
   }
   return violations;
 }

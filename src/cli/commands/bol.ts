@@ -2,15 +2,16 @@
  * `shipper bol SHIPMENT_ID... [--template NAME] [-o PATH|DIR] [--force]`, `--all`, `--ids-from FILE|-`,
  * `--templates`. Files are named after the order number (`BOL-SO-000001.pdf`, as the wizard names
  * its PDF); an existing file is never replaced without --force. Every PDF is written whole or not
- * at all (src/fs/durableWrite.ts): on a full disk the command stops, names the file, exits 5.
+ * at all (src/fs/durableWrite.ts), in batches made durable together before any is reported written:
+ * on a full disk the command stops, names the file, says how many were written, exits 5.
  */
 import { shipmentIdOf } from '../shipmentRef.js';
 import { warning } from '../../domain/warnings.js';
 import type { Command } from 'commander';
-import { readFile, stat } from 'node:fs/promises';
-import { FileWriteError, removeOrphanedTemporaries, writeFileDurably } from '../../fs/durableWrite.js';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { describeFileError, FileWriteError, removeOrphanedTemporaries, writeFilesDurably } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
-import { extname, join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import type { ShipperApi } from '../../api/types.js';
 import { ProblemError } from '../../api/problems.js';
 import type { CommandContext } from '../context.js';
@@ -25,6 +26,15 @@ export interface BolOptions {
   idsFrom?: string;
   templates?: boolean;
   force?: boolean;
+}
+
+/** BOLs written as one durable batch: few enough to report soon, enough to share the disk's commits. */
+const BATCH_FILES = 32;
+
+interface RenderedBol {
+  shipmentId: string;
+  file: string;
+  pdf: Uint8Array;
 }
 
 export interface WrittenBol {
@@ -117,47 +127,88 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   });
   // What a killed earlier run left half-written (never under a .pdf name) goes now.
   await removeOrphanedTemporaries(plan.dir, /^.+\.pdf\.(\d+)\.\d+\.tmp$/i);
+  // The names already there, read once: a BOL whose file exists is not rendered for nothing (one
+  // that appears meanwhile is still refused when its batch is put in place).
+  const present = options.force ? new Set<string>() : new Set(await readdir(plan.dir).catch(() => [] as string[]));
 
   const written: WrittenBol[] = [];
   const skipped: Array<{ shipmentId: string; file: string }> = [];
   const failures: Array<{ shipmentId: string; error: unknown }> = [];
   const summary = () => `${written.length} of ${ids.length} BOLs written to ${plan.dir}`;
-  for (const reference of ids) {
-    let file = plan.file;
-    let shipmentId = reference;
+  const skip = (shipmentId: string, file: string) => {
+    skipped.push({ shipmentId, file });
+    if (ids.length > 1) ctx.io.warn(warning('FILE_EXISTS', `${file} exists: not replaced (--force replaces it)`));
+  };
+
+  // Files are written in batches made durable together (src/fs/durableWrite.ts), each reported
+  // once it is; the next batch renders meanwhile, so the disk's waits hide behind the rendering.
+  let batch: RenderedBol[] = [];
+  let committing: Promise<FileWriteError | undefined> = Promise.resolve(undefined);
+  const commit = async (files: RenderedBol[]): Promise<FileWriteError | undefined> => {
     try {
-      shipmentId = await shipmentIdOf(api, reference);
-      if (!file) {
-        const orderNumber = orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber;
-        file = join(plan.dir, bolFileName(orderNumber, shipmentId));
-      }
-      // Not rendered for nothing: a file that is there stays unless --force.
-      if (!options.force && (await stat(file).catch(() => undefined))) throw existsError(file);
-      const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
-      ctx.io.warnAll(warnings);
-      await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' });
-      written.push({ shipmentId, file, bytes: pdf.byteLength, template });
-      // -q: the path alone, one per line.
-      if (!ctx.io.options.json) ctx.io.out(ctx.io.options.quiet ? file : `${shipmentId}  ${file}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
+      const { outcomes, failure } = await writeFilesDurably(
+        files.map(({ file, pdf }) => ({ file, data: pdf })),
+        { whenExists: options.force ? 'replace' : 'refuse' },
+      );
+      outcomes.forEach((outcome, index) => {
+        const { shipmentId, pdf } = files[index]!;
+        if ('error' in outcome) return skip(shipmentId, outcome.file);
+        written.push({ shipmentId, file: outcome.written, bytes: pdf.byteLength, template });
+        // -q: the path alone, one per line.
+        if (!ctx.io.options.json) ctx.io.out(ctx.io.options.quiet ? outcome.written : `${shipmentId}  ${outcome.written}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
+      });
+      return failure;
     } catch (error) {
-      if (error instanceof FileWriteError && error.code === 'EEXIST') {
-        skipped.push({ shipmentId, file: error.file });
-        if (ids.length > 1) ctx.io.warn(warning('FILE_EXISTS', `${error.file} exists: not replaced (--force replaces it)`));
-        continue;
-      }
-      if (error instanceof FileWriteError) {
-        // A full disk or a read-only directory fails every BOL after it: stop, say what was written.
-        if (ctx.io.options.json) ctx.io.json({ written, skipped, failed: [] });
-        else if (ids.length > 1) ctx.io.note(summary());
-        throw new CliError(error.message, ExitCode.local, { jsonWritten: ctx.io.options.json === true });
-      }
-      // A template problem or a down server fails every BOL the same way: stop at the first.
-      if (!(error instanceof ProblemError) || error.status !== 404) throw error;
-      // One shipment asked for: its "not found" is the whole story, in one line.
-      if (ids.length === 1 && !ctx.io.options.json) throw error;
-      failures.push({ shipmentId, error });
-      ctx.io.error(`${shipmentId}: ${error.message}`);
+      return new FileWriteError(files[0]?.file ?? plan.dir, (error as NodeJS.ErrnoException).code, describeFileError(error));
     }
+  };
+  /** Waits for the batch being written (reported by then); a write failure stops the command. */
+  const settle = async () => {
+    const failure = await committing;
+    committing = Promise.resolve(undefined);
+    if (failure) throw failure;
+  };
+  const flush = async () => {
+    await settle();
+    if (batch.length === 0) return;
+    committing = commit(batch);
+    batch = [];
+  };
+
+  try {
+    for (const reference of ids) {
+      let shipmentId = reference;
+      try {
+        shipmentId = await shipmentIdOf(api, reference);
+        const file = plan.file ?? join(plan.dir, bolFileName(orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber, shipmentId));
+        // Not rendered for nothing: a file that is there stays unless --force.
+        if (!options.force && (plan.file ? await stat(file).catch(() => undefined) : present.has(basename(file)))) {
+          skip(shipmentId, file);
+          continue;
+        }
+        const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
+        ctx.io.warnAll(warnings);
+        batch.push({ shipmentId, file, pdf });
+        if (batch.length >= BATCH_FILES) await flush();
+      } catch (error) {
+        // A template problem or a down server fails every BOL the same way: stop at the first.
+        if (!(error instanceof ProblemError) || error.status !== 404) throw error;
+        // One shipment asked for: its "not found" is the whole story, in one line.
+        if (ids.length === 1 && !ctx.io.options.json) throw error;
+        failures.push({ shipmentId, error });
+        ctx.io.error(`${shipmentId}: ${error.message}`);
+      }
+    }
+    await flush();
+    await settle();
+  } catch (error) {
+    // What is being written is finished (and reported) before the command stops.
+    const failure = error instanceof FileWriteError ? error : await committing;
+    if (!(failure instanceof FileWriteError)) throw error;
+    // A full disk or a read-only directory fails every BOL after it: stop, say what was written.
+    if (ctx.io.options.json) ctx.io.json({ written, skipped, failed: [] });
+    else if (ids.length > 1) ctx.io.note(summary());
+    throw new CliError(failure.message, ExitCode.local, { jsonWritten: ctx.io.options.json === true });
   }
   const jsonWritten = ctx.io.options.json === true;
   if (jsonWritten) {
@@ -177,10 +228,6 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
       { jsonWritten },
     );
   }
-}
-
-function existsError(file: string): FileWriteError {
-  return new FileWriteError(file, 'EEXIST', 'the file exists');
 }
 
 async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<void> {

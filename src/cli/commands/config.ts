@@ -80,7 +80,11 @@ export async function runConfigSet(ctx: CommandContext, rawKey: string, rawValue
   const kind = await kindOf(key);
   const text = rawValue === '-' ? await readStdin(ctx) : rawValue;
   const parsed = kind.value.safeParse(text);
-  if (!parsed.success) throw new UsageError(`${key}: ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) {
+    // Inside a JSON value (x12, carriers.<SCAC>) the issue's path names the field: x12.senderId.
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`${[key, ...issue.path].join('.')}: ${issue.message}`);
+  }
 
   const conf = await openConf(ctx);
   const { configFileSchema } = await settingsModule();

@@ -1,5 +1,6 @@
 /** Checks of single answers (pure; the same messages as the API where the API has one). */
 import { checkAddressAgainstZip, type ZipPlaceName } from '../../domain/addressZip.js';
+import { militaryMailReason } from '../../domain/militaryZip.js';
 import { addressSchema, orderComponentInputSchema } from '../../domain/schemas.js';
 import { formatFieldPath } from '../../domain/validation.js';
 import type { WizardDeps } from './deps.js';
@@ -11,7 +12,10 @@ export const STANDARD_PALLET = '48x40x48';
 export function zipProblem(value: string, field: string, zips: WizardDeps['zips']): Validation {
   const zip = value.trim();
   if (!ZIP.test(zip)) return `a ZIP code is 5 digits, e.g. 60601 (${field})`;
-  return zips.lookup(zip) ? true : `unknown ZIP ${zip.slice(0, 5)} (${field})`;
+  const place = zips.lookup(zip);
+  if (!place) return `unknown ZIP ${zip.slice(0, 5)} (${field})`;
+  const military = militaryMailReason(place.postalCode, place.state);
+  return military ? `${military} (${field})` : true;
 }
 
 /** "Chicago, IL" under a ZIP as it is typed, or why it is not one yet. */
