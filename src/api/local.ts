@@ -28,6 +28,9 @@ import { guardStore } from './local/records.js';
 import { Shipments, inRange } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
+import { Tracking } from './local/tracking.js';
+import { trackingFilterOf } from './local/trackingFilter.js';
+import { JsonEventStore } from './local/trackingStore.js';
 
 export interface LocalApiOptions extends NumberingOptions {
   storeDir: string;
@@ -72,6 +75,7 @@ export class LocalApi implements ShipperApi {
   private readonly documents: Documents;
   private readonly invoices: Invoices;
   private readonly shipmentKeys: ShipmentKeyIndex;
+  private readonly tracking: Tracking;
 
   constructor(options: LocalApiOptions) {
     this.store = new JsonStore(options.storeDir, { cacheEntries: options.cacheEntries });
@@ -91,6 +95,7 @@ export class LocalApi implements ShipperApi {
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} });
     this.invoices = new Invoices(this.shipments, () => this.tariffs.load());
     this.shipmentKeys = new ShipmentKeyIndex(this.store);
+    this.tracking = new Tracking({ store: new JsonEventStore(this.store), zips: this.zips, carriers: carriers.carriers, ids, now: this.now });
   }
 
   loadTariff() {
@@ -144,16 +149,31 @@ export class LocalApi implements ShipperApi {
     const pros = keyFilterValues(query.proNumber, 'pro');
     const bols = keyFilterValues(query.bolNumber, 'bol');
     const orderNumber = query.orderNumber === undefined ? undefined : normalisedOrderNumber(query.orderNumber);
-    if (pros.length === 0 && bols.length === 0 && orderNumber === undefined) return this.shipments.list(query);
+    const tracked = trackingFilterOf(query.tracking, this.zips, this.now());
+    if (pros.length === 0 && bols.length === 0 && orderNumber === undefined) return this.shipments.list(query, undefined, tracked);
     // Candidates from the key index (an order number by the serial its BOL number carries), each checked as it is now.
     const ids = await guardStore(() => (orderNumber !== undefined ? this.shipmentKeys.idsWithOrderSerial(Number(orderNumber.slice(3))) : this.shipmentKeys.find(pros, bols)));
-    return this.shipments.list(query, {
-      ids,
-      keep: (shipment) =>
-        (orderNumber === undefined || shipment.orderNumber === orderNumber) &&
-        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
-        (bols.length === 0 || bols.includes(shipment.bolNumber)),
-    });
+    return this.shipments.list(
+      query,
+      {
+        ids,
+        keep: (shipment) =>
+          (orderNumber === undefined || shipment.orderNumber === orderNumber) &&
+          (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
+          (bols.length === 0 || bols.includes(shipment.bolNumber)),
+      },
+      tracked,
+    );
+  }
+
+  // Tracking
+
+  async listShipmentEvents(shipmentId: string) {
+    return this.tracking.list(shipmentId);
+  }
+
+  async addShipmentEvents(...[shipmentId, body, options]: ArgsOf<(typeof operations)['addShipmentEvents']>) {
+    return this.tracking.record(shipmentId, body, options?.idempotencyKey);
   }
 
   async cancelShipment(shipmentId: string, body?: unknown) {

@@ -18,6 +18,7 @@ import { registerServeCommands } from './commands/serve.js';
 import { registerShipCommand } from './commands/ship.js';
 import { registerShipmentCommands } from './commands/shipment.js';
 import { registerTenderCommand } from './commands/tender.js';
+import { registerTrackCommands } from './commands/track.js';
 import { registerTransitCommands } from './commands/transit.js';
 import { CommandContext, type ContextFactory, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
@@ -91,6 +92,7 @@ Environment variables: shipper help environment.`,
   registerBolCommand(program, context);
   registerLabelsCommand(program, context);
   registerTenderCommand(program, context);
+  registerTrackCommands(program, context);
   registerInvoiceCommand(program, context);
   registerAuditCommand(program, context);
   registerReportCommands(program, context);

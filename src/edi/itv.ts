@@ -40,13 +40,13 @@ export const itvNotificationSchema = z
   .looseObject({
     proNumber: text.min(1, { message: 'proNumber is required' }),
     carrierSCAC: optionalText,
-    shipmentReferenceNumbers: z
-      .looseObject({ bolNumber: optionalText, poNumber: optionalText, ShipmentID: optionalText, MasterBOL: optionalText })
-      .nullish(),
+    shipmentReferenceNumbers: z.looseObject({ bolNumber: optionalText, poNumber: optionalText, ShipmentID: optionalText, MasterBOL: optionalText }).nullish(),
     shipmentMilestoneStatus: z.enum(ITV_MILESTONES, { error: `shipmentMilestoneStatus is one of ${ITV_MILESTONES.join(', ')}` }).nullish(),
     deliveryInformation_messages: optionalText,
     eventDateTime: text.regex(LOCAL_DATE_TIME, { message: 'eventDateTime is the local date and time of the event, e.g. 2026-11-24T09:30:00 (an offset may follow)' }),
-    TimeZoneOfShipment: optionalText.refine((value) => value === null || parseUtcOffset(value) !== undefined, { message: 'TimeZoneOfShipment is a UTC offset such as -5 or -05:00' }),
+    TimeZoneOfShipment: optionalText.refine((value) => value === null || parseUtcOffset(value) !== undefined, {
+      message: 'TimeZoneOfShipment is a UTC offset such as -5 or -05:00',
+    }),
     UpdatedETA: optionalText.refine((value) => value === null || LOCAL_DATE_TIME.test(value), { message: 'UpdatedETA is a date, with or without a time' }),
     DelayReason: optionalText,
     delayedReasonCode: optionalText,
@@ -56,7 +56,11 @@ export const itvNotificationSchema = z
   })
   .superRefine((notification, ctx) => {
     if (!notification.shipmentMilestoneStatus && !notification.deliveryInformation_messages) {
-      ctx.addIssue({ code: 'custom', path: ['shipmentMilestoneStatus'], message: 'a notification has a shipmentMilestoneStatus (DeliveryUpdate) or deliveryInformation_messages (DeliveryInformation)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['shipmentMilestoneStatus'],
+        message: 'a notification has a shipmentMilestoneStatus (DeliveryUpdate) or deliveryInformation_messages (DeliveryInformation)',
+      });
     }
   });
 type ItvNotification = z.output<typeof itvNotificationSchema>;
@@ -73,7 +77,11 @@ export function readItvStatusMessages(content: string, file: string): StatusMess
   } catch (error) {
     return { messages: [], issues: [{ file, line: 1, message: `not JSON: ${(error as Error).message}` }] };
   }
-  const list = Array.isArray(json) ? json : typeof json === 'object' && json !== null && Array.isArray((json as { notifications?: unknown }).notifications) ? (json as { notifications: unknown[] }).notifications : [json];
+  const list = Array.isArray(json)
+    ? json
+    : typeof json === 'object' && json !== null && Array.isArray((json as { notifications?: unknown }).notifications)
+      ? (json as { notifications: unknown[] }).notifications
+      : [json];
   const messages: StatusMessage[] = [];
   const issues: MessageIssue[] = [];
   list.forEach((item, index) => {

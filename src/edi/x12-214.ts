@@ -29,7 +29,9 @@ const REFERENCE_QUALIFIERS = new Set(['PO', 'CR', 'SI', 'SO', 'IA', 'ON', 'OQ', 
 
 /** An element's value, line breaks (layout) and the padding around it dropped. */
 function value(segment: X12ReadSegment, position: number): string {
-  return elementOf(segment, position).replace(/[\r\n]/g, '').trim();
+  return elementOf(segment, position)
+    .replace(/[\r\n]/g, '')
+    .trim();
 }
 
 export function readX12StatusMessages(text: string, file: string): StatusMessagesRead {

@@ -30,7 +30,11 @@ export class Shipments {
   }
 
   /** `byKeys`: the shipments the key filters found (ShipmentKeyIndex), and the check of each. */
-  async list(query: ShipmentListQuery, byKeys?: { ids: string[]; keep: (shipment: Shipment) => boolean }): Promise<ApiResult<Page<Shipment>>> {
+  async list(
+    query: ShipmentListQuery,
+    byKeys?: { ids: string[]; keep: (shipment: Shipment) => boolean },
+    tracked: (shipment: Shipment) => boolean = () => true,
+  ): Promise<ApiResult<Page<Shipment>>> {
     const { since, until, to, status, refNumber } = query;
     const range = createdRange(since, until);
     const referenced = refNumber !== undefined ? await guardStore(() => this.indexes.idsWithReference(refNumber)) : undefined;
@@ -41,6 +45,7 @@ export class Shipments {
       oldest: range.from,
       keep: (shipment) =>
         (byKeys === undefined || byKeys.keep(shipment)) &&
+        tracked(shipment) &&
         (status === undefined || shipment.status === status) &&
         (to === undefined || shipment.consignee.postalCode === to.slice(0, 5)) &&
         inRange(shipment.createdAt, range),
