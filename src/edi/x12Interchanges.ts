@@ -10,7 +10,13 @@ import { readX12Interchange, type X12Interchange, type X12Issue, type X12ReadSeg
 
 export type X12InterchangesRead = { interchanges: X12Interchange[]; errors: X12Issue[]; warnings: X12Issue[] };
 
-/** Separators of the ISA starting at `start`: the element separator (4th character) and the terminator (after ISA16). */
+const isLineBreak = (character: string | undefined) => character === '\r' || character === '\n';
+
+/**
+ * Separators of the ISA starting at `start`: the element separator (4th character) and the
+ * terminator (after ISA16), line breaks skipped where a file wrapped at a fixed width put them. A
+ * line break right after ISA16 followed by the GS is the terminator itself.
+ */
 function terminatorOf(text: string, start: number): { element: string; segment: string } | null {
   const element = text[start + 3];
   if (element === undefined || /[A-Za-z0-9\s]/.test(element)) return null;
@@ -19,7 +25,16 @@ function terminatorOf(text: string, start: number): { element: string; segment: 
     cursor = text.indexOf(element, cursor + 1);
     if (cursor === -1) return null;
   }
-  const segment = text[cursor + 2];
+  let index = cursor + 1;
+  while (isLineBreak(text[index])) index += 1;
+  index += 1; // the sub-element separator
+  if (isLineBreak(text[index])) {
+    let next = index;
+    while (isLineBreak(text[next])) next += 1;
+    if (/[A-Z]/.test(text[next] ?? '')) return { element, segment: text[index]! };
+    index = next;
+  }
+  const segment = text[index];
   return segment === undefined ? null : { element, segment };
 }
 
@@ -75,12 +90,24 @@ export function readX12Interchanges(input: string): X12InterchangesRead {
     const end = endOf(text, offset);
     const base = positionAt(starts, offset);
     // Positions in the piece -> positions in the file.
+    // Line breaks are layout when they are not the terminator: dropped, and positions mapped back.
+    const piece = text.slice(offset, end);
+    const terminator = terminatorOf(text, offset)?.segment;
+    const unwrap = terminator !== undefined && !isLineBreak(terminator) && /[\r\n]/.test(piece.trimEnd());
+    const kept: number[] = [];
+    if (unwrap) for (let index = 0; index < piece.length; index += 1) if (!isLineBreak(piece[index])) kept.push(index);
     const shift = <T extends { line: number; column: number }>(item: T): T => {
+      if (unwrap) {
+        const position = positionAt(starts, offset + (kept[item.column - 1] ?? piece.length - 1));
+        item.line = position.line;
+        item.column = position.column;
+        return item;
+      }
       if (item.line === 1) item.column += base.column - 1;
       item.line += base.line - 1;
       return item;
     };
-    const result = readX12Interchange(text.slice(offset, end));
+    const result = readX12Interchange(unwrap ? kept.map((index) => piece[index]).join('') : piece);
     if (!result.ok) {
       errors.push(...result.errors.map(shift));
       if (!text.startsWith('ISA', offset)) break; // not an interchange: nothing after it can be trusted to start one
