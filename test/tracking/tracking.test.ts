@@ -115,7 +115,12 @@ describe('late or on time against the quoted ETA', () => {
   const quotedEta = '2026-11-30T22:00:00.000Z';
   const zone = 'America/New_York';
   const judge = (summary: { deliveredAt?: string | null; carrierEstimatedDeliveryDate?: string | null }, now = '2026-11-30T12:00:00Z') =>
-    punctualityOf({ quotedEta, destinationTimeZone: zone, summary: { deliveredAt: null, carrierEstimatedDeliveryDate: null, deliveryEvent: null, ...summary }, now: new Date(now) });
+    punctualityOf({
+      quotedEta,
+      destinationTimeZone: zone,
+      summary: { deliveredAt: null, carrierEstimatedDeliveryDate: null, deliveryEvent: null, ...summary },
+      now: new Date(now),
+    });
 
   it('delivered on the promised day is on time, even after the 17:00 cut-off', () => {
     expect(judge({ deliveredAt: '2026-11-30T22:30:00.000Z' })).toEqual({ status: 'ON_TIME', basis: 'DELIVERED', promisedDate: '2026-11-30', daysLate: 0 });
@@ -138,7 +143,9 @@ describe('late or on time against the quoted ETA', () => {
     expect(judge({})).toEqual({ status: 'ON_TIME', basis: 'QUOTED_ETA', promisedDate: '2026-11-30', daysLate: 0 });
     expect(judge({ carrierEstimatedDeliveryDate: '2026-12-01T17:00:00.000Z' })).toEqual({ status: 'LATE', basis: 'CARRIER_ETA', promisedDate: '2026-11-30', daysLate: 1 });
     expect(judge({}, '2026-12-02T15:00:00Z')).toEqual({ status: 'LATE', basis: 'OVERDUE', promisedDate: '2026-11-30', daysLate: 2 });
-    expect(punctualityOf({ quotedEta: null, destinationTimeZone: zone, summary: { deliveredAt: null, carrierEstimatedDeliveryDate: null, deliveryEvent: null }, now: new Date() })).toEqual({
+    expect(
+      punctualityOf({ quotedEta: null, destinationTimeZone: zone, summary: { deliveredAt: null, carrierEstimatedDeliveryDate: null, deliveryEvent: null }, now: new Date() }),
+    ).toEqual({
       status: 'UNKNOWN',
       basis: 'NO_ETA',
       promisedDate: null,
@@ -168,7 +175,17 @@ describe('local times of events', () => {
     expect(zoneOfX12TimeCode('ES')).toEqual({ offsetMinutes: -300 });
     expect(zoneOfX12TimeCode('UT')).toEqual({ offsetMinutes: 0 });
     expect(zoneOfX12TimeCode('Q9')).toBeUndefined();
-    expect(['-5', '-05:00', 'UTC-5', '-0500', '+5:30', '0', 'east', '-15', '+05:75'].map(parseUtcOffset)).toEqual([-300, -300, -300, -300, 330, 0, undefined, undefined, undefined]);
+    expect(['-5', '-05:00', 'UTC-5', '-0500', '+5:30', '0', 'east', '-15', '+05:75'].map(parseUtcOffset)).toEqual([
+      -300,
+      -300,
+      -300,
+      -300,
+      330,
+      0,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect([zoneOfFixedOffset(-300), zoneOfFixedOffset(0), zoneOfFixedOffset(330)]).toEqual(['Etc/GMT+5', 'UTC', null]);
     expect([x12Time('0930'), x12Time('093015'), x12Time('09301599'), x12Time('2460'), x12Time('930')]).toEqual(['09:30', '09:30:15', '09:30:15', null, null]);
   });
@@ -181,7 +198,15 @@ describe('ITV notifications', () => {
         {
           proNumber: '778812',
           carrierSCAC: 'saia',
-          shipmentReferenceNumbers: { bolNumber: '06141410000000029', poNumber: 'PO-9001', ShipmentID: null, MasterBOL: null, AdditionalReferences: null, trailerNumber: null, QuoteID: null },
+          shipmentReferenceNumbers: {
+            bolNumber: '06141410000000029',
+            poNumber: 'PO-9001',
+            ShipmentID: null,
+            MasterBOL: null,
+            AdditionalReferences: null,
+            trailerNumber: null,
+            QuoteID: null,
+          },
           shipmentMilestoneStatus: 'Out for Delivery',
           eventDateTime: '2026-11-30T07:05:00',
           TimeZoneOfShipment: '-7',
@@ -210,7 +235,11 @@ describe('ITV notifications', () => {
 
   it('names what is wrong in each notification and reads the others; a file that is not JSON', () => {
     const read = readItvStatusMessages(
-      JSON.stringify([{ proNumber: '1', shipmentMilestoneStatus: 'Lost in space', eventDateTime: 'yesterday' }, { proNumber: '2', shipmentMilestoneStatus: 'Delivered', eventDateTime: '2026-11-30T10:00' }, {}]),
+      JSON.stringify([
+        { proNumber: '1', shipmentMilestoneStatus: 'Lost in space', eventDateTime: 'yesterday' },
+        { proNumber: '2', shipmentMilestoneStatus: 'Delivered', eventDateTime: '2026-11-30T10:00' },
+        {},
+      ]),
       'bad.json',
     );
     expect(read.messages.map((message) => message.keys.proNumber)).toEqual(['2']);

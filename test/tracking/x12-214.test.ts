@@ -50,7 +50,13 @@ describe('reading X12 214 files', () => {
     const eta = read.messages.find((message) => message.statusCode === 'AG')!;
     expect(eta).toMatchObject({ stamp: { date: '2026-11-25', time: '06:00' }, eta: { stamp: { date: '2026-11-30', time: '12:00' } }, place: null });
     // The second set names only the PRO: its messages carry its own keys.
-    expect(read.messages.find((message) => message.statusCode === 'X6')!.keys).toEqual({ proNumber: '1234567897', scac: 'ODFL', bolNumber: '06141410000000012', references: [], destinationPostalCode: null });
+    expect(read.messages.find((message) => message.statusCode === 'X6')!.keys).toEqual({
+      proNumber: '1234567897',
+      scac: 'ODFL',
+      bolNumber: '06141410000000012',
+      references: [],
+      destinationPostalCode: null,
+    });
   });
 
   it('reads other separators with no line breaks at all, and a second shipment in the same interchange', () => {

@@ -74,7 +74,10 @@ export function printTracking(io: IO, tracking: ShipmentTracking): void {
   io.out(
     `Tracking:     ${io.color.bold(status.toUpperCase())}${current ? `  ${statusText(current)}${placeText(current) ? `, ${placeText(current)}` : ''}, ${localTime(current)}` : '  no carrier event yet'}`,
   );
-  io.out(`Picked up:    ${formatDate(tracking.pickupDate)} (booked pickup day)`);
+  const pickup = tracking.events.find((event) => event.milestone === 'PICKED_UP');
+  io.out(
+    `Picked up:    ${pickup ? `${localTime(pickup)} (booked for ${formatDate(tracking.pickupDate)})` : `not yet said by the carrier (booked for ${formatDate(tracking.pickupDate)})`}`,
+  );
   const zone = tracking.destinationTimeZone;
   io.out(`Promised:     ${tracking.estimatedDeliveryDate ? `${formatInstant(tracking.estimatedDeliveryDate, zone)} (the quote's ETA)` : 'none (lane without coverage)'}`);
   io.out(`Carrier ETA:  ${tracking.carrierEstimatedDeliveryDate ? formatInstant(tracking.carrierEstimatedDeliveryDate, zone) : '-'}`);
