@@ -274,6 +274,8 @@ export interface StoreTransaction {
 }
 
 export interface ShipperStore {
+  /** Where the store is, as the user named it (a directory; a database URL without its password). */
+  readonly location: string;
   shipments: ShipmentReads;
   quotes: QuoteRepository;
   idempotency: IdempotencyReads;
