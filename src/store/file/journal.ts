@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { readFile, rename, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { mapInOrder } from '../../concurrency.js';
-import { appendDurably, describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
+import { appendDurably, describeFileError, removeOrphanedTemporaries, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { StoreError } from '../storeError.js';
 import { killPoint } from './killPoints.js';
@@ -35,7 +35,9 @@ export class Journal {
   readonly file: string;
   private readonly appliedFile: string;
   private readonly limit: number;
-  private readyDirs = new Set<string>();
+  private readonly readyDirs = new Set<string>();
+  /** Directories whose temporary files of killed writers this process removed (once each). */
+  private readonly sweptDirs = new Set<string>();
 
   constructor(private readonly root: string) {
     this.dir = join(root, 'journal');
@@ -138,7 +140,14 @@ export class Journal {
       return 'remove' in write ? { file, temp: undefined } : { file, temp: temporaryPathFor(file), text: write.text };
     });
     try {
-      for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) await this.ensureDir(dir);
+      for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) {
+        await this.ensureDir(dir);
+        // A writer killed between staging and renaming left its temporary files (named by its pid): once per directory and process.
+        if (!this.sweptDirs.has(dir)) {
+          this.sweptDirs.add(dir);
+          await removeOrphanedTemporaries(dir);
+        }
+      }
       await mapInOrder(staged, WRITE_CONCURRENCY, (entry) => (entry.temp ? writeNewFile(entry.temp, Buffer.from(entry.text!)) : Promise.resolve()));
     } catch (error) {
       await this.unstage(staged);
