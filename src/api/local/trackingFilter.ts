@@ -2,6 +2,7 @@
 import { localDateInZone } from '../../domain/transit.js';
 import type { Shipment } from '../../domain/schemas.js';
 import type { TRACKING_FILTERS } from '../../domain/statuses.js';
+import type { PageRequest, StorePage } from '../../store/ports.js';
 import type { ZipLookup } from './quotes.js';
 import { destinationZone } from './tracking.js';
 
@@ -34,5 +35,32 @@ export function trackingFilterOf(filter: (typeof TRACKING_FILTERS)[number] | und
       return (shipment) => shipment.trackingStatus === 'EXCEPTION';
     case 'late':
       return (shipment) => isLate(shipment, zips, now);
+  }
+}
+
+/**
+ * A page of the records `keep` accepts, read from the store's pages until it is full: the cursor
+ * it answers is the last record looked at, so the next page goes on from there.
+ */
+export async function filteredPage<T extends { id: string }>(
+  read: (request: PageRequest) => Promise<StorePage<T>>,
+  page: PageRequest,
+  keep: (record: T) => boolean,
+): Promise<StorePage<T>> {
+  const items: T[] = [];
+  const warnings: string[] = [];
+  let cursor = page.cursor;
+  for (;;) {
+    const batch = await read({ limit: page.limit, cursor });
+    warnings.push(...batch.warnings);
+    for (const [index, record] of batch.items.entries()) {
+      if (keep(record)) items.push(record);
+      if (items.length === page.limit) {
+        const more = index < batch.items.length - 1 || batch.nextCursor !== null;
+        return { items, nextCursor: more ? record.id : null, warnings };
+      }
+    }
+    if (batch.nextCursor === null) return { items, nextCursor: null, warnings };
+    cursor = batch.nextCursor;
   }
 }

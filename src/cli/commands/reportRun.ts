@@ -39,8 +39,13 @@ async function bookedShipments(ctx: CommandContext, api: ShipperApi, options: { 
 
 /** The audited bills of the local store (also in remote mode: they are the user's own papers). */
 async function auditedBills(ctx: CommandContext): Promise<AuditResult[]> {
-  const [settings, { AuditedBills }, { JsonStore, StoreError }] = await Promise.all([ctx.settings(), import('../../audit/store.js'), import('../../store/jsonStore.js')]);
-  const { audits, warnings } = await new AuditedBills(new JsonStore(settings.store)).list().catch((error: unknown) => {
+  const [settings, { AuditedBills }, { openStore }, { StoreError }] = await Promise.all([
+    ctx.settings(),
+    import('../../audit/store.js'),
+    import('../../store/open.js'),
+    import('../../store/storeError.js'),
+  ]);
+  const { audits, warnings } = await new AuditedBills((await openStore(settings.store)).auditedBills).list().catch((error: unknown) => {
     if (error instanceof StoreError) throw new CliError(error.message, ExitCode.local);
     throw error;
   });
