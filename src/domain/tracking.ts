@@ -166,7 +166,8 @@ export function eventIdentity(shipmentId: string, event: Pick<ShipmentEvent, 'oc
     occurredAt: event.occurredAt,
     milestone: event.milestone,
     statusCode: event.statusCode?.toUpperCase() ?? null,
-    reasonCode: event.reasonCode?.toUpperCase() ?? null,
+    // NS (normal status) says no more than no reason at all.
+    reasonCode: event.reasonCode && event.reasonCode.toUpperCase() !== 'NS' ? event.reasonCode.toUpperCase() : null,
     place: place ? [place.city?.toUpperCase() ?? null, place.state?.toUpperCase() ?? null, place.postalCode?.slice(0, 5) ?? null] : null,
     estimatedDeliveryAt: event.estimatedDeliveryAt,
   };
