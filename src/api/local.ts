@@ -151,6 +151,10 @@ export class LocalApi implements ShipperApi {
     return this.tracking.record(shipmentId, body, options?.idempotencyKey);
   }
 
+  async addShipmentEventsBatch(body: unknown) {
+    return this.tracking.recordMany(body);
+  }
+
   async cancelShipment(shipmentId: string, body?: unknown) {
     return this.shipments.cancel(shipmentId, body);
   }

@@ -38,7 +38,7 @@ import { invoiceSchema } from '../domain/invoice.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
 import { shipmentTrackingSchema } from '../domain/tracking.js';
-import { shipmentEventsRequestSchema, shipmentEventsResultSchema } from '../domain/trackingRequests.js';
+import { shipmentEventsBatchRequestSchema, shipmentEventsBatchResultSchema, shipmentEventsRequestSchema, shipmentEventsResultSchema } from '../domain/trackingRequests.js';
 
 import { API_PREFIX, PDF_TYPE } from './wire.js';
 
@@ -342,6 +342,19 @@ export const operations = {
     errors: [400, 401, 404, 409, 413, 415, 422, 500],
     summary:
       'Record status events on a shipment (a carrier message, an ops note): an event already recorded is dropped; events more than 2 hours ahead of the clock are refused; a cancelled shipment takes none (409)',
+    tags: ['Tracking'],
+    extension: true,
+  }),
+  addShipmentEventsBatch: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment-events`,
+    params: [],
+    body: { id: 'ShipmentEventsBatchRequest', schema: shipmentEventsBatchRequestSchema },
+    response: { status: 200, description: 'One outcome per item', id: 'ShipmentEventsBatchResult', schema: shipmentEventsBatchResultSchema },
+    errors: [400, 401, 413, 415, 500],
+    summary: 'Record status events on up to 500 shipments in one unit of work (a carrier file), each item by the rules of POST .../events',
+    description:
+      'One outcome per item, in order: the events recorded and the tracking status, or the ProblemDetail a single POST would have answered. A 400 concerns the envelope only.',
     tags: ['Tracking'],
     extension: true,
   }),

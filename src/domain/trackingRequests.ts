@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import { SCAC_PATTERN } from './carrier.js';
+import { problemDetailSchema } from './schemas.js';
+import { TRACKING_STATUSES } from './statuses.js';
 import { EVENT_MILESTONES, EVENT_SOURCES, shipmentEventSchema, shipmentTrackingSchema } from './tracking.js';
 
 /** Limits that keep one request a carrier's message or a day's batch, not a dump. */
@@ -96,3 +98,44 @@ export const shipmentEventsResultSchema = z.object({
   tracking: shipmentTrackingSchema,
 });
 export type ShipmentEventsResult = z.output<typeof shipmentEventsResultSchema>;
+
+/** POST /v1/shipper/shipment-events (extension): events of many shipments in one unit of work. */
+export const MAX_BATCH_SHIPMENTS = 500;
+export const MAX_BATCH_EVENTS = 10_000;
+
+export const shipmentEventsBatchRequestSchema = z
+  .strictObject({
+    items: z
+      .array(
+        z.strictObject({
+          shipmentId: z.string({ error: 'shipmentId must be a string' }).min(1, { message: 'shipmentId is required' }),
+          events: shipmentEventsRequestSchema.shape.events,
+        }),
+        { error: (issue) => (issue.input === undefined ? 'items is required' : 'items must be a list') },
+      )
+      .min(1, { message: 'at least one item is required' })
+      .max(MAX_BATCH_SHIPMENTS, { message: `at most ${MAX_BATCH_SHIPMENTS} shipments per request` }),
+  })
+  .superRefine((batch, ctx) => {
+    const total = batch.items.reduce((sum, item) => sum + item.events.length, 0);
+    if (total > MAX_BATCH_EVENTS) ctx.addIssue({ code: 'custom', path: ['items'], message: `the items hold ${total} events; at most ${MAX_BATCH_EVENTS} per request` });
+  })
+  .meta({ description: `At most ${MAX_BATCH_SHIPMENTS} shipments and ${MAX_BATCH_EVENTS} events per request` });
+
+export const shipmentEventsBatchResultSchema = z.object({
+  items: z
+    .array(
+      z.union([
+        z.object({
+          ok: z.literal(true),
+          shipmentId: z.string(),
+          added: z.array(shipmentEventSchema),
+          duplicates: z.number().int(),
+          trackingStatus: z.enum(TRACKING_STATUSES),
+        }),
+        z.object({ ok: z.literal(false), shipmentId: z.string(), problem: problemDetailSchema.meta({ description: 'What a single POST .../events would have answered (4xx)' }) }),
+      ]),
+    )
+    .meta({ description: 'One outcome per item, in the order of the request' }),
+});
+export type ShipmentEventsBatchResult = z.output<typeof shipmentEventsBatchResultSchema>;

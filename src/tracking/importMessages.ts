@@ -1,15 +1,15 @@
 /**
  * `shipper track import`: carriers' status messages (X12 214, ITV JSON) read, matched to
- * shipments and recorded as events through the ShipperApi, so the same import works on the local
+ * shipments and recorded as events through the ShipperApi (POST /v1/shipper/shipment-events, up
+ * to 500 shipments a request, one unit of work each), so the same import works on the local
  * engine and against a server. Each message is matched by PRO and SCAC, else by BOL number, else
  * by reference and destination ZIP; the server drops what it already has (a partner sending a
  * message again), refuses events on cancelled shipments, and sets each shipment's tracking status.
  */
 import type { ShipperApi } from '../api/types.js';
-import { ProblemError } from '../api/problems.js';
 import type { Shipment } from '../domain/schemas.js';
 import { AT7_STATUS_CODES, MAX_EVENT_LEAD_MS } from '../domain/tracking.js';
-import { MAX_EVENTS_PER_REQUEST, type ShipmentEventsRequestInput } from '../domain/trackingRequests.js';
+import { MAX_BATCH_EVENTS, MAX_BATCH_SHIPMENTS, MAX_EVENTS_PER_REQUEST, type ShipmentEventsRequestInput } from '../domain/trackingRequests.js';
 import { readItvStatusMessages } from '../edi/itv.js';
 import type { MessageIssue, StatusMessage, StatusMessagesRead } from '../edi/statusMessages.js';
 import { readX12StatusMessages } from '../edi/x12-214.js';
@@ -215,28 +215,46 @@ export async function importStatusMessages(api: ShipperApi, files: readonly Mess
     byShipment.set(shipment.id, entry);
   }
 
-  for (const { shipment, pending } of byShipment.values()) {
-    let addedHere = 0;
-    for (let index = 0; index < pending.length; index += MAX_EVENTS_PER_REQUEST) {
-      const chunk = pending.slice(index, index + MAX_EVENTS_PER_REQUEST);
-      try {
-        const { data, warnings } = await api.addShipmentEvents(shipment.id, { events: chunk.map((item) => item.event) });
-        report.warnings.push(...warnings);
-        report.added += data.added.length;
-        report.duplicates += data.duplicates;
-        addedHere += data.added.length;
-        for (const event of data.added) {
-          if (event.source === 'x12-214' && event.milestone === 'INFO' && event.statusCode && !AT7_STATUS_CODES[event.statusCode]) {
-            report.warnings.push(unknownStatusCodeWarning(event.messageReference ?? shipment.orderNumber, event.statusCode));
-          }
-        }
-      } catch (error) {
-        if (!(error instanceof ProblemError) || error.status >= 500 || error.status === 401) throw error;
-        const detail = error.problem.violations?.map((violation) => `${violation.field}: ${violation.message}`).join('; ') || error.message;
-        for (const { message } of chunk) report.refused.push({ reference: message.reference, keys: describeKeys(message), reason: `${shipment.orderNumber}: ${detail}` });
+  // Many shipments a request (one unit of work on the server), within the batch's limits.
+  const batches: Array<Array<{ shipment: Shipment; pending: Pending[] }>> = [];
+  let batch: Array<{ shipment: Shipment; pending: Pending[] }> = [];
+  let eventsInBatch = 0;
+  for (const entry of byShipment.values()) {
+    for (let index = 0; index < entry.pending.length; index += MAX_EVENTS_PER_REQUEST) {
+      const pending = entry.pending.slice(index, index + MAX_EVENTS_PER_REQUEST);
+      if (batch.length === MAX_BATCH_SHIPMENTS || eventsInBatch + pending.length > MAX_BATCH_EVENTS) {
+        batches.push(batch);
+        batch = [];
+        eventsInBatch = 0;
       }
+      batch.push({ shipment: entry.shipment, pending });
+      eventsInBatch += pending.length;
     }
-    if (addedHere > 0) report.shipments += 1;
   }
+  if (batch.length > 0) batches.push(batch);
+  const recorded = new Set<string>();
+  for (const items of batches) {
+    const { data, warnings } = await api.addShipmentEventsBatch({
+      items: items.map(({ shipment, pending }) => ({ shipmentId: shipment.id, events: pending.map((item) => item.event) })),
+    });
+    report.warnings.push(...warnings);
+    data.items.forEach((outcome, index) => {
+      const { shipment, pending } = items[index]!;
+      if (!outcome.ok) {
+        const detail = outcome.problem.violations?.map((violation) => `${violation.field}: ${violation.message}`).join('; ') || outcome.problem.detail || outcome.problem.title;
+        for (const { message } of pending) report.refused.push({ reference: message.reference, keys: describeKeys(message), reason: `${shipment.orderNumber}: ${detail}` });
+        return;
+      }
+      report.added += outcome.added.length;
+      report.duplicates += outcome.duplicates;
+      if (outcome.added.length > 0) recorded.add(shipment.id);
+      for (const event of outcome.added) {
+        if (event.source === 'x12-214' && event.milestone === 'INFO' && event.statusCode && !AT7_STATUS_CODES[event.statusCode]) {
+          report.warnings.push(unknownStatusCodeWarning(event.messageReference ?? shipment.orderNumber, event.statusCode));
+        }
+      }
+    });
+  }
+  report.shipments = recorded.size;
   return report;
 }

@@ -107,6 +107,7 @@ describe('the OpenAPI document', () => {
       .sort();
     expect(extensions).toEqual([
       'addShipmentEvents',
+      'addShipmentEventsBatch',
       'cancelShipment',
       'createShipments',
       'createTender',

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { shipmentSchema } from '../../src/domain/schemas.js';
 import { shipmentTrackingSchema } from '../../src/domain/tracking.js';
-import { shipmentEventsResultSchema } from '../../src/domain/trackingRequests.js';
+import { shipmentEventsBatchResultSchema, shipmentEventsResultSchema } from '../../src/domain/trackingRequests.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { NYC_STORE, PALLETS, CHICAGO_DC } from '../helpers/fixtures.js';
@@ -155,6 +155,26 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
     const refused = await call('POST', events(other.id), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] });
     expect(refused.status).toBe(409);
     expect(refused.json().detail).toMatch(/cancelled: it takes no tracking events/);
+  });
+});
+
+describe('POST /v1/shipper/shipment-events (many shipments, one unit of work)', () => {
+  it('answers each item as a single POST would: recorded, not found, a violation', async () => {
+    const answer = await call('POST', '/v1/shipper/shipment-events', {
+      items: [
+        { shipmentId, events: [{ occurredAt: '2026-11-30T09:40:00-05:00', statusCode: 'AJ' }] },
+        { shipmentId: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', events: [{ occurredAt: '2026-11-30T10:40:00Z', statusCode: 'X6' }] },
+        { shipmentId, events: [{ occurredAt: '2026-11-30T23:59:00Z', statusCode: 'X6' }] },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    const { items } = shipmentEventsBatchResultSchema.parse(answer.json());
+    expect(items.map((item) => (item.ok ? ['ok', item.added.map((event) => event.milestone), item.trackingStatus] : ['problem', item.problem.status]))).toEqual([
+      ['ok', ['OUT_FOR_DELIVERY'], 'AT_DELIVERY'],
+      ['problem', 404],
+      ['problem', 400],
+    ]);
+    expect((await call('POST', '/v1/shipper/shipment-events', { items: [] })).status).toBe(400);
   });
 });
 

@@ -24,16 +24,22 @@ import {
   type ShipmentEvent,
   type ShipmentTracking,
 } from '../../domain/tracking.js';
-import { shipmentEventsRequestSchema, type ShipmentEventInput, type ShipmentEventsResult } from '../../domain/trackingRequests.js';
+import {
+  shipmentEventsBatchRequestSchema,
+  shipmentEventsRequestSchema,
+  type ShipmentEventInput,
+  type ShipmentEventsBatchResult,
+  type ShipmentEventsResult,
+} from '../../domain/trackingRequests.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { Violation } from '../../domain/schemas.js';
 import type { ShipmentEventRecord } from '../../store/ports.js';
-import { conflict, constraintViolation, idempotencyKeyReused, notFound } from '../problems.js';
+import { conflict, constraintViolation, idempotencyKeyReused, notFound, ProblemError } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { IdFactory } from './ids.js';
 import type { ZipLookup } from './quotes.js';
 import { guardStore, SHIPMENT_ID } from './records.js';
-import type { TrackingStore } from './trackingStore.js';
+import type { TrackingStore, TrackingTransaction } from './trackingStore.js';
 
 export interface TrackingDeps {
   store: TrackingStore;
@@ -80,73 +86,118 @@ export class Tracking {
     return { data: this.document(shipment, records.map(eventOfRecord).map(withoutRecording)), warnings: [] };
   }
 
-  async record(shipmentId: string, raw: unknown, idempotencyKey?: string): Promise<ApiResult<ShipmentEventsResult>> {
-    const parsed = parseRequest(shipmentEventsRequestSchema, raw);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
+  /** The events of one request as recorded: checked against the shipment and the clock (a ProblemError otherwise). */
+  private async prepare(shipmentId: string, inputs: readonly ShipmentEventInput[]): Promise<Array<Omit<ShipmentEvent, 'id'>>> {
     const before = await this.shipment(shipmentId);
     if (before.status === 'CANCELLED') throw conflict(`${before.orderNumber} is cancelled: it takes no tracking events`);
     const now = this.deps.now();
     const violations: Violation[] = [];
-    const events = parsed.value.events.map((input, index) => this.eventOf(before, input, index, now, violations));
+    const events = inputs.map((input, index) => this.eventOf(before, input, index, now, violations));
     if (violations.length > 0) throw constraintViolation(violations);
-    const keyDigest = idempotencyKey !== undefined ? sha256(`events\u0000${shipmentId}\u0000${idempotencyKey}`) : undefined;
-    const requestHash = sha256(canonicalJson(raw));
+    return events;
+  }
 
+  /**
+   * Inside a unit of work: the new events of one shipment appended (those already there dropped),
+   * and its tracking fields derived again from all its events.
+   */
+  private async apply(tx: TrackingTransaction, shipmentId: string, events: ReadonlyArray<Omit<ShipmentEvent, 'id'>>, key?: { digest: string; requestHash: string; text: string }) {
+    const current = await tx.shipments.getRecord(shipmentId);
+    if (!current) throw notFound('shipment', shipmentId);
+    const existing = (await tx.events.listByShipment(shipmentId)).map(eventOfRecord);
+    if (key) {
+      const earlier = existing.filter((event) => event.idempotencyKeyDigest === key.digest);
+      if (earlier.some((event) => event.requestHash !== key.requestHash)) throw idempotencyKeyReused(key.text);
+      if (earlier.length > 0) {
+        const all = existing.map(withoutRecording);
+        return { added: earlier.map(withoutRecording), duplicates: 0, shipment: current.shipment, all, replayed: true };
+      }
+    }
+    const seen = new Set(existing.map((event) => event.digest));
+    const added: ShipmentEvent[] = [];
+    let duplicates = 0;
+    for (const event of events) {
+      if (seen.has(event.digest)) {
+        duplicates += 1;
+        continue;
+      }
+      seen.add(event.digest);
+      added.push({ ...event, id: `ev_${this.deps.ids.shipment(new Date(event.receivedAt)).slice(3)}` });
+    }
+    tx.events.append(
+      added.map((event) => ({
+        id: event.id,
+        shipmentId,
+        occurredAt: event.occurredAt,
+        recordedAt: event.receivedAt,
+        messageDigest: event.digest,
+        event: { ...event, ...(key ? { idempotencyKeyDigest: key.digest, requestHash: key.requestHash } : {}) },
+      })),
+    );
+    const all = [...existing.map(withoutRecording), ...added];
+    const summary = summarizeTracking(all);
+    let shipment = current.shipment;
+    if (
+      summary.trackingStatus !== shipment.trackingStatus ||
+      summary.deliveredAt !== shipment.deliveredAt ||
+      summary.carrierEstimatedDeliveryDate !== shipment.carrierEstimatedDeliveryDate
+    ) {
+      shipment = { ...shipment, trackingStatus: summary.trackingStatus, deliveredAt: summary.deliveredAt, carrierEstimatedDeliveryDate: summary.carrierEstimatedDeliveryDate };
+      tx.shipments.put(shipment, current.ownQuote);
+    }
+    return { added, duplicates, shipment, all, replayed: false };
+  }
+
+  async record(shipmentId: string, raw: unknown, idempotencyKey?: string): Promise<ApiResult<ShipmentEventsResult>> {
+    const parsed = parseRequest(shipmentEventsRequestSchema, raw);
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    const events = await this.prepare(shipmentId, parsed.value.events);
+    const key =
+      idempotencyKey !== undefined
+        ? { digest: sha256(`events\u0000${shipmentId}\u0000${idempotencyKey}`), requestHash: sha256(canonicalJson(raw)), text: idempotencyKey }
+        : undefined;
     return guardStore(() =>
       this.deps.store.withTransaction(async (tx) => {
-        const current = await tx.shipments.getRecord(shipmentId);
-        if (!current) throw notFound('shipment', shipmentId);
-        const existing = (await tx.events.listByShipment(shipmentId)).map(eventOfRecord);
-        if (keyDigest) {
-          const earlier = existing.filter((event) => event.idempotencyKeyDigest === keyDigest);
-          if (earlier.some((event) => event.requestHash !== requestHash)) throw idempotencyKeyReused(idempotencyKey!);
-          if (earlier.length > 0) {
-            const all = existing.map(withoutRecording);
-            return { data: { added: earlier.map(withoutRecording), duplicates: 0, tracking: this.document(current.shipment, all) }, warnings: [], replayed: true };
-          }
-        }
-        const seen = new Set(existing.map((event) => event.digest));
-        const added: ShipmentEvent[] = [];
-        let duplicates = 0;
-        for (const event of events) {
-          if (seen.has(event.digest)) {
-            duplicates += 1;
-            continue;
-          }
-          seen.add(event.digest);
-          added.push({ ...event, id: `ev_${this.deps.ids.shipment(now).slice(3)}` });
-        }
-        tx.events.append(
-          added.map((event) => ({
-            id: event.id,
-            shipmentId,
-            occurredAt: event.occurredAt,
-            recordedAt: event.receivedAt,
-            messageDigest: event.digest,
-            event: { ...event, ...(keyDigest ? { idempotencyKeyDigest: keyDigest, requestHash } : {}) },
-          })),
-        );
-        const all = [...existing.map(withoutRecording), ...added];
-        const summary = summarizeTracking(all);
-        const shipment = current.shipment;
-        if (
-          summary.trackingStatus !== shipment.trackingStatus ||
-          summary.deliveredAt !== shipment.deliveredAt ||
-          summary.carrierEstimatedDeliveryDate !== shipment.carrierEstimatedDeliveryDate
-        ) {
-          tx.shipments.put(
-            { ...shipment, trackingStatus: summary.trackingStatus, deliveredAt: summary.deliveredAt, carrierEstimatedDeliveryDate: summary.carrierEstimatedDeliveryDate },
-            current.ownQuote,
-          );
-        }
-        const updated = { ...shipment, trackingStatus: summary.trackingStatus };
-        return { data: { added, duplicates, tracking: this.document(updated, all) }, warnings: [], replayed: false };
+        const { added, duplicates, shipment, all, replayed } = await this.apply(tx, shipmentId, events, key);
+        return { data: { added, duplicates, tracking: this.document(shipment, all) }, warnings: [], replayed };
       }),
     );
   }
 
+  /**
+   * Events for many shipments in one unit of work (an import of a carrier's day of messages):
+   * each item is judged as a single POST .../events would be, and answered on its own.
+   */
+  async recordMany(raw: unknown): Promise<ApiResult<ShipmentEventsBatchResult>> {
+    const parsed = parseRequest(shipmentEventsBatchRequestSchema, raw);
+    if (!parsed.ok) throw constraintViolation(parsed.violations);
+    // Filled in order: a problem now, or (undefined) the outcome of the unit of work below.
+    const outcomes: Array<ShipmentEventsBatchResult['items'][number] | undefined> = [];
+    const ready: Array<{ index: number; shipmentId: string; events: Array<Omit<ShipmentEvent, 'id'>> }> = [];
+    for (const [index, item] of parsed.value.items.entries()) {
+      try {
+        ready.push({ index, shipmentId: item.shipmentId, events: await this.prepare(item.shipmentId, item.events) });
+        outcomes.push(undefined);
+      } catch (error) {
+        if (!(error instanceof ProblemError) || error.status >= 500) throw error;
+        outcomes.push({ ok: false, shipmentId: item.shipmentId, problem: error.problem });
+      }
+    }
+    if (ready.length > 0) {
+      await guardStore(() =>
+        this.deps.store.withTransaction(async (tx) => {
+          for (const { index, shipmentId, events } of ready) {
+            const { added, duplicates, shipment } = await this.apply(tx, shipmentId, events);
+            outcomes[index] = { ok: true, shipmentId, added, duplicates, trackingStatus: shipment.trackingStatus };
+          }
+        }),
+      );
+    }
+    return { data: { items: outcomes.map((outcome) => outcome!) }, warnings: [] };
+  }
+
   /** An input event as recorded: its milestone (the carrier's mapping), its zone, its digest. */
-  private eventOf(shipment: Shipment, input: ShipmentEventInput, index: number, now: Date, violations: Violation[]): Omit<ShipmentEvent, 'id'> & { id: string } {
+  private eventOf(shipment: Shipment, input: ShipmentEventInput, index: number, now: Date, violations: Violation[]): Omit<ShipmentEvent, 'id'> {
     const path = (field: string) => `events[${index}].${field}`;
     const occurredAt = new Date(input.occurredAt).toISOString();
     if (Date.parse(occurredAt) > now.getTime() + MAX_EVENT_LEAD_MS) {
@@ -181,7 +232,6 @@ export class Tracking {
     const reasonCode = input.reasonCode ?? null;
     const digest = sha256(canonicalJson(eventIdentity(shipment.id, { occurredAt, milestone, statusCode, reasonCode, place, estimatedDeliveryAt })));
     return {
-      id: '',
       shipmentId: shipment.id,
       occurredAt,
       timeZone,
