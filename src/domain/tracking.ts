@@ -116,14 +116,6 @@ export function milestoneOfCode(source: EventSource, code: string, overrides: St
   return overrides[upper] ?? AT7_STATUS_CODES[upper]?.milestone ?? null;
 }
 
-/** "AH Attempted delivery" for people; the code alone when it is not known. */
-export function describeStatusCode(source: EventSource, code: string | null): string | null {
-  if (code === null) return null;
-  if (source === 'itv-json') return code;
-  const known = AT7_STATUS_CODES[code.toUpperCase()];
-  return known ? `${code} ${known.meaning}` : code;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Events
 
