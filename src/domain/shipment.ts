@@ -87,9 +87,6 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     status: 'BOOKED',
     cancelledAt: null,
     cancellationReason: null,
-    trackingStatus: 'NONE',
-    deliveredAt: null,
-    carrierEstimatedDeliveryDate: null,
     quoteId: quote.id,
     quotedPriceInCents: quote.quotedPriceInCents,
     transitDays: quote.transitDays,
@@ -122,5 +119,9 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     trailerNumber: request.trailerNumber,
     sealNumbers: request.sealNumbers,
     ssccs,
+    // In the schema's order (an answer read back through it prints the same).
+    trackingStatus: 'NONE',
+    deliveredAt: null,
+    carrierEstimatedDeliveryDate: null,
   };
 }
