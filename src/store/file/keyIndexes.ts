@@ -14,11 +14,12 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapInOrder } from '../../concurrency.js';
 import { describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
+import { readText } from '../../fs/readText.js';
 import { StoreError } from '../storeError.js';
 import type { JournalWrite } from './journal.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
@@ -56,6 +57,8 @@ interface Entry {
 
 export class KeyIndexes {
   private readonly root: string;
+  /** Each index's directory identity when this process last found it trusted. */
+  private readonly lastTrusted = new Map<IndexKind, string>();
 
   constructor(
     storeRoot: string,
@@ -129,8 +132,14 @@ export class KeyIndexes {
   }
 
   private async isTrusted(kind: IndexKind): Promise<boolean> {
-    const [state, now] = await Promise.all([readFile(this.stateFile(kind), 'utf8').catch(() => undefined), this.identity(kind)]);
-    return state !== undefined && now !== undefined && state.trim() === now;
+    const now = await this.identity(kind);
+    if (now === undefined) return false;
+    // The directory as it was when last found trusted: nothing changed it since (one stat, no read).
+    if (this.lastTrusted.get(kind) === now) return true;
+    const state = await readText(this.stateFile(kind)).catch(() => undefined);
+    const trusted = state !== undefined && state.trim() === now;
+    if (trusted) this.lastTrusted.set(kind, now);
+    return trusted;
   }
 
   private async identity(kind: IndexKind): Promise<string | undefined> {
@@ -145,6 +154,7 @@ export class KeyIndexes {
   private async writeState(kind: IndexKind): Promise<void> {
     const identity = await this.identity(kind);
     if (identity === undefined) return;
+    this.lastTrusted.set(kind, identity);
     const file = this.stateFile(kind);
     const temp = temporaryPathFor(file);
     try {
@@ -159,7 +169,7 @@ export class KeyIndexes {
   private async readEntry(kind: IndexKind, key: string): Promise<Entry | undefined | 'damaged'> {
     let text: string;
     try {
-      text = await readFile(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`), 'utf8');
+      text = await readText(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       return 'damaged';
