@@ -60,6 +60,12 @@ function endOf(text: string, start: number): number {
   }
 }
 
+/** A line break after anything but the terminator (or another line break) is inside a segment. */
+function breaksInsideSegments(piece: string, terminator: string): boolean {
+  const escaped = terminator.replace(/[\\^\]-]/g, '\\$&');
+  return new RegExp(`[^${escaped}\\r\\n][\\r\\n]`).test(piece);
+}
+
 function lineStarts(text: string): number[] {
   const starts = [0];
   for (let index = 0; index < text.length; index += 1) if (text[index] === '\n') starts.push(index + 1);
@@ -93,7 +99,7 @@ export function readX12Interchanges(input: string): X12InterchangesRead {
     // Line breaks are layout when they are not the terminator: dropped, and positions mapped back.
     const piece = text.slice(offset, end);
     const terminator = terminatorOf(text, offset)?.segment;
-    const unwrap = terminator !== undefined && !isLineBreak(terminator) && /[\r\n]/.test(piece.trimEnd());
+    const unwrap = terminator !== undefined && !isLineBreak(terminator) && breaksInsideSegments(piece.trimEnd(), terminator);
     const kept: number[] = [];
     if (unwrap) for (let index = 0; index < piece.length; index += 1) if (!isLineBreak(piece[index])) kept.push(index);
     const shift = <T extends { line: number; column: number }>(item: T): T => {

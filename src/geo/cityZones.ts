@@ -11,7 +11,20 @@ import { geodataDir } from '../paths.js';
 type Row = [latitude: number, longitude: number, city: string, state: string, zoneIndex: number];
 
 /** "ST. LOUIS" and "Saint Louis" alike: capitals, ST/SAINT and FT/FORT unified, punctuation dropped. */
+const keys = new Map<string, string>();
+
 export function cityKey(city: string, state: string): string {
+  const raw = `${city}|${state}`;
+  let key = keys.get(raw);
+  if (key === undefined) {
+    key = normalisedCityKey(city, state);
+    if (keys.size > 200_000) keys.clear();
+    keys.set(raw, key);
+  }
+  return key;
+}
+
+function normalisedCityKey(city: string, state: string): string {
   const name = city
     .toUpperCase()
     .replace(/[.'’]/g, '')
