@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shipmentTrackingSchema } from '../../src/domain/tracking.js';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 const FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url));
@@ -228,5 +228,25 @@ describe('a 214 across the spring DST change', () => {
     ]);
     // Earlier events do not demote a delivered shipment.
     expect(tracking.trackingStatus).toBe('DELIVERED');
+  });
+});
+
+describe('the built binary (bin/shipper.js)', () => {
+  it('imports a 214 in its own process: the bundle loads the tracking code it needs', async () => {
+    const store = join(dir.dir, 'spawned');
+    const env = { SHIPPER_NOW: IMPORTED_AT, SHIPPER_CONFIG_DIR: join(dir.dir, 'config') };
+    const result = await runCli(['--store', store, '--json', 'track', 'import', fixture('odfl-214-b.edi')], { env });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { messages: number; unmatched: Array<{ reference: string }> };
+    expect(report.messages).toBe(4);
+    expect(report.unmatched.map((item) => item.reference)).toEqual([
+      expect.stringMatching(/odfl-214-b\.edi line 1 \(ISA 000000102, ST 0001\)$/),
+      expect.stringMatching(/odfl-214-b\.edi line 1 \(ISA 000000102, ST 0001\)$/),
+      expect.stringMatching(/odfl-214-b\.edi line 1 \(ISA 000000102, ST 0001\)$/),
+      expect.stringMatching(/odfl-214-b\.edi line 1 \(ISA 000000102, ST 0002\)$/),
+    ]);
+    const help = await runCli(['track', '--help'], { env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('shipper track import');
   });
 });
