@@ -10,7 +10,7 @@
  *   days beside the business days from the pickup (the carrier's pick-up event, else the booked
  *   pickup day) to the delivery, both at local dates;
  * - exceptions by reason: the carrier's exception events (AH, SD, A7... and ITV missed deliveries)
- *   by status code and reason code;
+ *   and deliveries made with an exception (a reason on the delivery), by status and reason code;
  * - the audit's findings: the carrier's bills disputed and the amount at stake (bills of the
  *   period's shipments, and bills that matched no shipment, dated in the period, by their SCAC).
  */
@@ -135,7 +135,9 @@ export function carrierScorecard(
     tally.shipments += 1;
     if (!tracking) continue;
     for (const event of tracking.events) {
-      if (event.milestone !== 'EXCEPTION') continue;
+      // A delivery made with an exception (a D1 with a reason, ITV Delivered with 200-2 damage) counts too.
+      const deliveredWithException = event.milestone === 'DELIVERED' && event.reasonCode !== null && event.reasonCode !== 'NS';
+      if (event.milestone !== 'EXCEPTION' && !deliveredWithException) continue;
       const reason = exceptionReasonOf(event);
       tally.exceptions.set(reason, (tally.exceptions.get(reason) ?? 0) + 1);
     }

@@ -84,7 +84,8 @@ describe('carrier scorecard', () => {
         event('b', '2026-12-02T15:00:00Z', 'DELIVERED', 'D1'),
       ]),
       // Promised Fri 11-27, delivered Mon 11-30: 1 business day late; no pick-up event (the booked day counts).
-      tracked(shipments[2]!, [event('c', '2026-11-30T15:00:00Z', 'DELIVERED', 'D1')]),
+      // ... delivered with damage noted (ITV 200-2): a delivery, and an exception by its reason.
+      tracked(shipments[2]!, [event('c', '2026-11-30T15:00:00Z', 'DELIVERED', 'Delivered', '200-2')]),
       tracked(shipments[3]!, [event('d', '2026-11-26T15:00:00Z', 'EXCEPTION', 'SD', 'AO'), event('d', '2026-11-27T15:00:00Z', 'EXCEPTION', 'SD', 'AO')]),
     ]);
     const audits = [bill('a', 'ODFL', 1250), bill('b', 'ODFL', 0), bill('zzz', 'ODFL', 9_900), bill(null, 'SAIA', 4_000), bill(null, 'SAIA', 100, '2026-10-01')];
@@ -103,7 +104,7 @@ describe('carrier scorecard', () => {
       quotedTransitDays: 3,
       // a: Tue 11-24 -> Mon 11-30 is 3 (Wed, Fri, Mon); b: Wed 11-25 -> Wed 12-02 is 4; c: Tue 11-24 -> Mon 11-30 is 3.
       actualTransitDays: 3.3,
-      exceptions: { 'AH AG': 1 },
+      exceptions: { 'AH AG': 1, 'Delivered 200-2': 1 },
       // The bill of a shipment of the period (a); b's bill is not disputed; zzz's shipment is not in the period.
       billsDisputed: 1,
       disputedInCents: 1250,
