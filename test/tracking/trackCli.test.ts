@@ -211,6 +211,35 @@ describe('shipper track import', () => {
   });
 });
 
+describe('ITV notifications (the example of docs/tracking.md)', () => {
+  it('delivers SO-000002 two business days late: the timeline, the late filter, the scorecard', async () => {
+    const when = '2026-12-02T20:00:00Z';
+    const report = await json<{ added: number; unmatched: unknown[] }>(['track', 'import', fixture('saia-itv.json')], when);
+    expect(report).toMatchObject({ added: 2, unmatched: [] });
+    const tracking = shipmentTrackingSchema.parse(await json(['track', 'SO-000002'], when));
+    expect(tracking).toMatchObject({ trackingStatus: 'DELIVERED', deliveredAt: '2026-12-02T18:20:00.000Z', carrierEstimatedDeliveryDate: '2026-12-02T19:00:00.000Z' });
+    expect(tracking.punctuality).toEqual({ status: 'LATE', basis: 'DELIVERED', promisedDate: '2026-11-30', daysLate: 2 });
+    expect(tracking.events.slice(-2).map((event) => [event.source, event.statusCode, event.milestone, event.timeZone])).toEqual([
+      ['itv-json', 'Out for Delivery', 'OUT_FOR_DELIVERY', 'America/Denver'],
+      ['itv-json', 'Delivered', 'DELIVERED', 'America/Denver'],
+    ]);
+    const text = await cli(['track', 'SO-000002'], when);
+    expect(text.stdout).toContain('Punctuality:  delivered LATE by 2 business days');
+    const late = await json<{ items: Array<{ orderNumber: string }> }>(['shipment', 'list', '--tracking', 'late'], when);
+    expect(late.items.map((item) => item.orderNumber)).toEqual(['SO-000002']);
+    const card = await json<{ rows: Array<Record<string, unknown>> }>(['report', 'carriers'], when);
+    expect(card.rows[1]).toMatchObject({
+      carrier: 'Saia (SAIA)',
+      delivered: 1,
+      onTimePercent: 0,
+      averageDaysLate: 2,
+      worstDaysLate: 2,
+      quotedTransitDays: 3,
+      actualTransitDays: 4,
+    });
+  });
+});
+
 describe('a 214 across the spring DST change', () => {
   it('01:30 CST in Chicago and 03:30 EDT in Indianapolis on 2026-03-08, as clocks sprang forward, are the same instant', async () => {
     const text = readFileSync(fixture('odfl-214-a.edi'), 'utf8')
