@@ -311,7 +311,7 @@ export function openApiDocument(): JsonObject {
       { url: DEFAULT_PROFILES.sandbox.baseUrl, description: 'Sandbox: the same API, for tests and integrations' },
     ],
     security: [{ bearerAuth: [] }, {}],
-    tags: [{ name: 'Quotes' }, { name: 'Shipments' }, { name: 'Meta' }],
+    tags: [{ name: 'Quotes' }, { name: 'Shipments' }, { name: 'Tracking' }, { name: 'Meta' }],
     paths: paths(),
     components: {
       schemas: components(),

@@ -36,7 +36,9 @@ import {
 } from '../domain/schemas.js';
 import { invoiceSchema } from '../domain/invoice.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
-import { QUOTE_STATUSES, SHIPMENT_STATUSES } from '../domain/statuses.js';
+import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
+import { shipmentTrackingSchema } from '../domain/tracking.js';
+import { shipmentEventsBatchRequestSchema, shipmentEventsBatchResultSchema, shipmentEventsRequestSchema, shipmentEventsResultSchema } from '../domain/trackingRequests.js';
 
 import { API_PREFIX, PDF_TYPE } from './wire.js';
 
@@ -177,6 +179,13 @@ export const shipmentListQuerySchema = z
       .regex(/^SO-?\d{1,15}$/i, { message: 'orderNumber is an order number such as SO-000123' })
       .optional()
       .meta({ description: 'Only the shipment with this order number (SO-000123; case, the dash and leading zeros ignored)' }),
+    tracking: z
+      .enum(TRACKING_FILTERS, { error: `tracking is one of ${TRACKING_FILTERS.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'Where the freight is: delivered, in-transit (picked up and not yet delivered), exception, or late (delivered after the promised day, or not delivered and past it or expected after it)',
+      }),
   })
   .superRefine(orderedPeriod);
 
@@ -301,6 +310,52 @@ export const operations = {
     errors: [400, 401, 404, 409, 413, 415, 500],
     summary: 'Record what the carrier assigns after booking: carrier, PRO, trailer and seal numbers (the freight cannot change; a cancelled shipment cannot be updated, 409)',
     tags: ['Shipments'],
+    extension: true,
+  }),
+  listShipmentEvents: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/events`,
+    params: ['shipmentId'],
+    response: {
+      status: 200,
+      description: 'The tracking of the shipment: its events by event time, the tracking status, the ETAs, late or on time',
+      id: 'ShipmentTracking',
+      schema: shipmentTrackingSchema,
+    },
+    errors: [401, 404, 500],
+    summary: "Where the freight is: the carrier's status events of a shipment, its tracking status, the quoted and the carrier's ETA, late or on time",
+    tags: ['Tracking'],
+    extension: true,
+  }),
+  addShipmentEvents: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment/{shipmentId}/events`,
+    params: ['shipmentId'],
+    body: { id: 'ShipmentEventsRequest', schema: shipmentEventsRequestSchema },
+    idempotent: true,
+    response: {
+      status: 200,
+      description: 'The events recorded, the duplicates dropped, and the tracking as it now is',
+      id: 'ShipmentEventsResult',
+      schema: shipmentEventsResultSchema,
+    },
+    errors: [400, 401, 404, 409, 413, 415, 422, 500],
+    summary:
+      'Record status events on a shipment (a carrier message, an ops note): an event already recorded is dropped; events more than 2 hours ahead of the clock are refused; a cancelled shipment takes none (409)',
+    tags: ['Tracking'],
+    extension: true,
+  }),
+  addShipmentEventsBatch: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment-events`,
+    params: [],
+    body: { id: 'ShipmentEventsBatchRequest', schema: shipmentEventsBatchRequestSchema },
+    response: { status: 200, description: 'One outcome per item', id: 'ShipmentEventsBatchResult', schema: shipmentEventsBatchResultSchema },
+    errors: [400, 401, 413, 415, 500],
+    summary: 'Record status events on up to 500 shipments in one unit of work (a carrier file), each item by the rules of POST .../events',
+    description:
+      'One outcome per item, in order: the events recorded and the tracking status, or the ProblemDetail a single POST would have answered. A 400 concerns the envelope only.',
+    tags: ['Tracking'],
     extension: true,
   }),
   renderLabels: operation({

@@ -25,6 +25,7 @@ const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Prom
   { names: ['bol'], load: async () => (await import('./commands/bol.js')).registerBolCommand },
   { names: ['labels'], load: async () => (await import('./commands/labels.js')).registerLabelsCommand },
   { names: ['tender'], load: async () => (await import('./commands/tender.js')).registerTenderCommand },
+  { names: ['track'], load: async () => (await import('./commands/track.js')).registerTrackCommands },
   { names: ['invoice'], load: async () => (await import('./commands/invoice.js')).registerInvoiceCommand },
   { names: ['audit'], load: async () => (await import('./commands/audit.js')).registerAuditCommand },
   { names: ['report'], load: async () => (await import('./commands/report.js')).registerReportCommands },

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { warning, type Warning } from './warnings.js';
 import { localTimeSchema, SCAC_PATTERN } from './carrier.js';
 import { proNumberRangeSchema } from './proNumber.js';
+import { statusMilestoneOverridesSchema } from './tracking.js';
 
 export const carrierProfileSchema = z
   .strictObject({
@@ -23,6 +24,9 @@ export const carrierProfileSchema = z
       })
       .optional()
       .meta({ description: "The carrier's X12 ids (default qualifier 02 and its SCAC)" }),
+    statusMilestones: statusMilestoneOverridesSchema.optional().meta({
+      description: 'Its X12 214 AT7 status codes read otherwise than the standard: code -> milestone, e.g. {"X6": "IN_TRANSIT"} for a carrier that sends X6 for line-haul',
+    }),
   })
   .superRefine((profile, ctx) => {
     if (profile.proRange && profile.x12?.receiverId === '') ctx.addIssue({ code: 'custom', path: ['x12', 'receiverId'], message: 'cannot be empty' });

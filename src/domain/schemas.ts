@@ -20,7 +20,7 @@ import {
   MAX_TRANSIT_LANE_DAYS,
   MAX_TRANSIT_PICKUP_DAYS,
 } from './limits.js';
-import { QUOTE_STATUSES, SHIPMENT_STATUSES } from './statuses.js';
+import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_STATUSES } from './statuses.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -397,6 +397,16 @@ export const shipmentRequestSchema = z
 export type ShipmentRequestInput = z.input<typeof shipmentRequestSchema>;
 export type ShipmentRequest = z.output<typeof shipmentRequestSchema>;
 
+/** Where the freight is, beside the booking status: derived from the carrier's events (tracking.ts) when they are recorded. */
+const trackingShape = {
+  trackingStatus: z
+    .enum(TRACKING_STATUSES)
+    .default('NONE')
+    .meta({ description: "Where the freight is, from the carrier's status messages: NONE until the first event; never demoted by an older event" }),
+  deliveredAt: instantSchema.nullable().default(null).meta({ description: 'When the carrier delivered it (X12 AT7 D1 or the ITV Delivered milestone)' }),
+  carrierEstimatedDeliveryDate: instantSchema.nullable().default(null).meta({ description: "The carrier's latest delivery ETA; the quote's is estimatedDeliveryDate" }),
+};
+
 export const shipmentSchema = z.object({
   id: z.string(),
   orderNumber: z.string().meta({ description: 'Internal order number, unique and never reused', example: 'SO-000123' }),
@@ -427,6 +437,7 @@ export const shipmentSchema = z.object({
     .default([])
     .meta({ description: 'One SSCC per handling unit, in order (line by line), assigned at booking: the serial shipping container codes of its pallet labels' }),
   warnings: answeredWarnings,
+  ...trackingShape,
 });
 export type Shipment = z.output<typeof shipmentSchema>;
 

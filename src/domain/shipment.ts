@@ -121,5 +121,9 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     trailerNumber: request.trailerNumber,
     sealNumbers: request.sealNumbers,
     ssccs,
+    // In the schema's order (an answer read back through it prints the same).
+    trackingStatus: 'NONE',
+    deliveredAt: null,
+    carrierEstimatedDeliveryDate: null,
   };
 }

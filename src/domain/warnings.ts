@@ -43,6 +43,10 @@ export const WARNING_CODES = [
   'SERVE_WITHOUT_API_KEY',
   'LOCATION_NOT_SAVED',
   'FILE_EXISTS',
+  // Tracking: carriers' status messages.
+  'TRACKING_ZONE_GUESSED',
+  'TRACKING_UNKNOWN_STATUS_CODE',
+  'TRACKING_MESSAGE_NOTICE',
   // A server's warning without a code (a foreign server, or one older than the codes).
   'SERVER_WARNING',
 ] as const;

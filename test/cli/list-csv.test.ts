@@ -14,7 +14,7 @@ import { runInProcess } from '../helpers/inProcess.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const SHIPMENT_HEADER =
-  'id,orderNumber,bolNumber,status,refNumber,createdAt,pickupDate,shipperName,originPostalCode,originCity,originState,consigneeName,destinationPostalCode,destinationCity,destinationState,miles,pallets,poundsWeight,freightClasses,accessorials,price,transitDays,estimatedDeliveryDate,estimatedDeliveryLocal,carrier,scac,proNumber,freightChargeTerms,quoteId,cancelledAt';
+  'id,orderNumber,bolNumber,status,refNumber,createdAt,pickupDate,shipperName,originPostalCode,originCity,originState,consigneeName,destinationPostalCode,destinationCity,destinationState,miles,pallets,poundsWeight,freightClasses,accessorials,price,transitDays,estimatedDeliveryDate,estimatedDeliveryLocal,carrier,scac,proNumber,freightChargeTerms,quoteId,cancelledAt,trackingStatus,deliveredAt';
 const QUOTE_HEADER =
   'id,createdAt,status,bookedAs,originPostalCode,originCity,originState,destinationPostalCode,destinationCity,destinationState,miles,pallets,poundsWeight,freightClasses,accessorials,price,pickupDate,transitDays,estimatedDeliveryDate,estimatedDeliveryLocal,expiresAt';
 /** More than one page of the largest size (500): the CSV must page. */

@@ -106,6 +106,8 @@ describe('the OpenAPI document', () => {
       .map((operation) => operation.operationId)
       .sort();
     expect(extensions).toEqual([
+      'addShipmentEvents',
+      'addShipmentEventsBatch',
       'cancelShipment',
       'createShipments',
       'createTender',
@@ -114,13 +116,22 @@ describe('the OpenAPI document', () => {
       'getShipment',
       'listBolTemplates',
       'listQuotes',
+      'listShipmentEvents',
       'listShipments',
       'previewShipments',
       'renderLabels',
       'transitTimes',
       'updateShipment',
     ]);
-    for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult', 'CancelRequest'])
+    for (const id of [
+      'ShipmentBatchRequest',
+      'ShipmentBatchResult',
+      'ShipmentPreviewRequest',
+      'ShipmentPreviewResult',
+      'CancelRequest',
+      'ShipmentEventsRequest',
+      'ShipmentTracking',
+    ])
       expect(schemas[id]['x-extension']).toBe(true);
   });
 

@@ -62,7 +62,8 @@ describe('shipper completion', () => {
       return run.stdout.split('\n').filter(Boolean);
     };
     expect(complete(['shipper', ''])).toEqual(expect.arrayContaining(['quote', 'transit', 'completion']));
-    expect(complete(['shipper', 'tr'])).toEqual(['transit']);
+    expect(complete(['shipper', 'tr'])).toEqual(['transit', 'track']);
+    expect(complete(['shipper', 'track', ''])).toEqual(['import']);
     expect(complete(['shipper', 'quote', ''])).toEqual(['get', 'list']);
     expect(complete(['shipper', '--json', 'transit', '--d'])).toEqual(['--days']);
     expect(complete(['shipper', 'quote', '--accessorial', 'LIFTGATE_'])).toEqual(['LIFTGATE_PICKUP', 'LIFTGATE_DELIVERY']);

@@ -1,7 +1,10 @@
-/** `shipper report spend [--by lane|carrier|month] [--since D] [--until D] [--csv]` (reportRun.ts). */
+/**
+ * `shipper report spend [--by lane|carrier|month] [--since D] [--until D] [--csv]` and
+ * `shipper report carriers [--since D] [--until D] [--csv]` (reportRun.ts).
+ */
 import { Option, type Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
-import type { SpendOptions } from './reportRun.js';
+import type { CarriersOptions, SpendOptions } from './reportRun.js';
 
 /** As in reportRun.ts (not imported: start-up stays light). */
 const GROUPINGS = ['lane', 'carrier', 'month'] as const;
@@ -11,10 +14,15 @@ export async function runSpend(ctx: CommandContext, options: SpendOptions): Prom
   return run(ctx, options);
 }
 
+export async function runCarriers(ctx: CommandContext, options: CarriersOptions): Promise<void> {
+  const { runCarriers: run } = await import('./reportRun.js');
+  return run(ctx, options);
+}
+
 export function registerReportCommands(program: Command, context: ContextFactory): void {
   const report = program
     .command('report')
-    .description('reports over the store: freight spend')
+    .description('reports over the store: freight spend, the carrier scorecard')
     .addHelpText('after', '\nExamples:\n  $ shipper report spend --by carrier --since 2026-11-01\n  $ shipper report spend --by month --csv > spend.csv');
   report
     .command('spend')
@@ -36,4 +44,22 @@ Examples:
   $ shipper report spend --by month --csv > spend.csv`,
     )
     .action(async (options: SpendOptions, command: Command) => runSpend(context(command), options));
+  report
+    .command('carriers')
+    .description('the carrier scorecard: delivered, on time against the quoted ETA, days late, transit quoted vs actual, exceptions by reason, disputed bills')
+    .option('--since <date>', 'shipments booked on or after this day (YYYY-MM-DD, UTC) or instant')
+    .option('--until <date>', 'shipments booked on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
+    .option('--csv', 'CSV on stdout: one line per carrier, then the total')
+    .addHelpText(
+      'after',
+      `
+Deliveries and exceptions come from the carriers' status events (\`shipper track import\`);
+disputed bills from the bills audited with \`shipper audit\` (kept in the local store).
+Days late are business days after the promised day; the average is over the late deliveries.
+
+Examples:
+  $ shipper report carriers --since 2026-11-01 --until 2026-11-30
+  $ shipper report carriers --csv > scorecard.csv`,
+    )
+    .action(async (options: CarriersOptions, command: Command) => runCarriers(context(command), options));
 }

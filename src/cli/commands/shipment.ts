@@ -1,7 +1,7 @@
 /** `shipper shipment get ID`, `shipper shipment list`, `shipper shipment cancel ID`. */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Shipment } from '../../domain/schemas.js';
-import { SHIPMENT_STATUSES } from '../../domain/statuses.js';
+import { SHIPMENT_STATUSES, TRACKING_FILTERS } from '../../domain/statuses.js';
 import { addCarrierFlags, carrierUpdateFromFlags, type CarrierFlags } from '../carrierOptions.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -18,12 +18,16 @@ export async function runShipmentGet(ctx: CommandContext, reference: string): Pr
   printShipment(ctx.io, shipment, await ctx.zips());
 }
 
-export async function runShipmentList(ctx: CommandContext, options: ListFilterOptions, limit?: number): Promise<void> {
+type ShipmentListOptions = ListFilterOptions & { tracking?: (typeof TRACKING_FILTERS)[number] };
+
+const shipmentQuery = (options: ShipmentListOptions) => ({ ...listQueryFromOptions(options), tracking: options.tracking });
+
+export async function runShipmentList(ctx: CommandContext, options: ShipmentListOptions, limit?: number): Promise<void> {
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
   const api = await ctx.api();
   if (options.csv) {
     const zips = await ctx.zips();
-    const query = listQueryFromOptions(options);
+    const query = shipmentQuery(options);
     await writeListCsv<Shipment>(
       ctx.io,
       { header: SHIPMENT_CSV_HEADER, row: (shipment) => shipmentCsvRow(shipment, zips), page: (cursor, size) => api.listShipments({ ...query, cursor, limit: size }) },
@@ -31,13 +35,13 @@ export async function runShipmentList(ctx: CommandContext, options: ListFilterOp
     );
     return;
   }
-  const { data: page, warnings } = await api.listShipments(listQueryFromOptions(options));
+  const { data: page, warnings } = await api.listShipments(shipmentQuery(options));
   ctx.io.warnAll(warnings);
   if (ctx.io.options.json) return ctx.io.json(page);
   // -q: the ids, one per line, for pipes (`shipper -q shipment list --status booked | shipper bol - -o bols/`).
   if (ctx.io.options.quiet) return page.items.forEach((shipment) => ctx.io.out(shipment.id));
   if (page.items.length === 0) {
-    const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor;
+    const filtered = options.ref ?? options.status ?? options.since ?? options.until ?? options.to ?? options.cursor ?? options.tracking;
     if (filtered !== undefined) return ctx.io.info('No shipments match.');
     // One hint a line: an 80-column terminal never wraps them.
     return ctx.io.info('No shipments yet. Book one with\n  shipper ship --quote QUOTE_ID --shipper NAME --consignee NAME\nor import a CSV file: shipper import FILE.csv');
@@ -91,11 +95,16 @@ Examples:
     .action(async (id: string, _options: unknown, command: Command) => runShipmentGet(context(command), id));
 
   addListFilters(shipment.command('list').description('list shipments, newest first, with their status'), SHIPMENT_STATUSES)
+    .addOption(
+      new Option('--tracking <state>', "where the freight is, from the carrier's events: delivered, in-transit, exception, or late (against the quoted ETA)").choices(
+        TRACKING_FILTERS,
+      ),
+    )
     .addHelpText(
       'after',
       "\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --csv > shipments-2026-11-23.csv\n  $ shipper -q shipment list --status booked --to 10001 | shipper bol - -o bols/\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r '.items[].orderNumber'",
     )
-    .action(async (options: ListFilterOptions, command: Command) => runShipmentList(context(command), options, explicitLimit(command, options)));
+    .action(async (options: ShipmentListOptions, command: Command) => runShipmentList(context(command), options, explicitLimit(command, options)));
 
   addCarrierFlags(
     shipment

@@ -21,7 +21,8 @@ function addressLine(address: Address): string {
 export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, heading = 'Shipment'): void {
   const c = io.color;
   const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
-  io.out(`${c.bold(heading)} ${shipment.id}  ${c.bold(shipment.orderNumber)}  ${shipment.status}`);
+  const tracking = shipment.trackingStatus !== 'NONE' ? `, ${shipment.trackingStatus.replace(/_/g, ' ').toLowerCase()}` : '';
+  io.out(`${c.bold(heading)} ${shipment.id}  ${c.bold(shipment.orderNumber)}  ${shipment.status}${tracking}`);
   io.out(`  BOL number   ${shipment.bolNumber}`);
   if (shipment.refNumber) io.out(`  Reference    ${shipment.refNumber}`);
   io.field(`  Shipper      ${addressLine(shipment.shipper)}`, 15);
@@ -71,7 +72,11 @@ export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup
   const rows = shipments.map((shipment, index) => [
     shipment.id,
     shipment.orderNumber,
-    cancelled(shipment) ? io.color.red('CANCELLED') : shipment.status,
+    cancelled(shipment)
+      ? io.color.red('CANCELLED')
+      : shipment.trackingStatus !== 'NONE'
+        ? `${shipment.status}, ${shipment.trackingStatus.replace(/_/g, ' ').toLowerCase()}`
+        : shipment.status,
     shipment.refNumber ?? '',
     laneOf(shipment),
     formatNumber(totalPallets(shipment)),
@@ -128,6 +133,8 @@ export const SHIPMENT_CSV_HEADER = [
   'freightChargeTerms',
   'quoteId',
   'cancelledAt',
+  'trackingStatus',
+  'deliveredAt',
 ] as const;
 
 export function shipmentCsvRow(shipment: Shipment, zips: ZipLookup): CsvCell[] {
@@ -138,6 +145,8 @@ export function shipmentCsvRow(shipment: Shipment, zips: ZipLookup): CsvCell[] {
     orderNumber: shipment.orderNumber,
     bolNumber: shipment.bolNumber,
     status: shipment.status,
+    trackingStatus: shipment.trackingStatus,
+    deliveredAt: shipment.deliveredAt,
     refNumber: shipment.refNumber,
     createdAt: shipment.createdAt,
     pickupDate: shipment.pickupDate,
