@@ -3,7 +3,7 @@
  * into ProblemDetails, the page a list asks the store for, and the check that a record reads back.
  */
 import type { z } from 'zod';
-import { warning, type Warning } from '../../domain/warnings.js';
+import { warning } from '../../domain/warnings.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/limits.js';
 import type { Page } from '../../domain/schemas.js';
 import type { IdempotencyReads, PageRequest as StorePageRequest, QuoteReads, ShipmentReads, StorePage } from '../../store/ports.js';
