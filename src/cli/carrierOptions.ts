@@ -81,7 +81,8 @@ export async function carrierUpdateFromFlags(ctx: CommandContext, flags: Carrier
   if (carrier) update.carrier = carrier;
   if (flags.pro !== undefined) update.proNumber = flags.pro.trim() === '' ? null : flags.pro;
   if (flags.trailer !== undefined) update.trailerNumber = flags.trailer.trim() === '' ? null : flags.trailer;
-  if (flags.seal && flags.seal.length > 0) update.sealNumbers = flags.seal;
+  // `--seal ''` clears the seals as `--trailer ''` clears the trailer; a blank among real seals is the schema's to refuse.
+  if (flags.seal && flags.seal.length > 0) update.sealNumbers = flags.seal.every((seal) => seal.trim() === '') ? null : flags.seal;
   return update;
 }
 

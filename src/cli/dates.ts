@@ -44,12 +44,18 @@ function realDate(year: number, month: number, day: number): string | undefined 
   return date.toISOString().slice(0, 10);
 }
 
-/** A month and day without a year: this year's, or next year's once this year's has passed. */
+/**
+ * A month and day without a year: the nearest such date, last, this or next year's. `1/4` typed
+ * in late November is next January's; `11/23` typed on November 24 is yesterday, which the pickup
+ * checks refuse as past (as they refuse `11/23/2026`), never a pickup 364 days away. Whichever is
+ * nearer wins; at an equal distance, the future one.
+ */
 function upcoming(month: number, day: number, today: string): string | undefined {
   const year = Number(today.slice(0, 4));
-  const thisYear = realDate(year, month, day);
-  if (thisYear && thisYear >= today) return thisYear;
-  return realDate(year + 1, month, day) ?? thisYear;
+  const distance = (date: string) => Math.abs(epochDay(date) - epochDay(today));
+  // Last year's, this year's and next year's (those that exist: Feb 29), the future first so that it wins a tie.
+  const candidates = [year, year + 1, year - 1].map((candidate) => realDate(candidate, month, day)).filter((date): date is string => date !== undefined);
+  return candidates.sort((a, b) => distance(a) - distance(b) || (a >= today ? -1 : 1))[0];
 }
 
 function monthIndex(word: string): number | undefined {

@@ -1,6 +1,7 @@
 /** Parsers of option values shared by several commands (commander calls them while parsing). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
+import { decimalNumber } from '../domain/numberText.js';
 
 /**
  * The values shell completion offers for an option (and help lists as its choices). What is
@@ -18,7 +19,7 @@ export function collect(value: string, previous: string[]): string[] {
 }
 
 export function parseLimit(value: string): number {
-  const limit = Number(value);
+  const limit = decimalNumber(value) ?? NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
   return limit;
 }

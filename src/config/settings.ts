@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
+import { decimalNumber } from '../domain/numberText.js';
 
 /** Placeholders under the reserved `.example` domain until the real hosts are known. */
 export const DEFAULT_PROFILES = {
@@ -220,7 +221,7 @@ function first<T>(...candidates: Candidate<T>[]): [SettingSource, T | undefined]
 function envInteger(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
+  const value = decimalNumber(raw) ?? NaN;
   if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name}=${raw} must be a whole number from ${min} to ${max}`);
   return value;
 }
@@ -329,7 +330,11 @@ export interface SettingKind {
 
 const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error: message }).int({ message }).min(min, { message }).max(max, { message });
+  // The one number syntax (numberText.ts): z.coerce would read "0x10" as 16 and "" as 0.
+  return z
+    .string({ error: message })
+    .transform((text, ctx) => decimalNumber(text) ?? (ctx.addIssue({ code: 'custom', message }), z.NEVER))
+    .pipe(z.number().int({ message }).min(min, { message }).max(max, { message }));
 };
 const absolutePath = z
   .string()

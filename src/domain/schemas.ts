@@ -8,7 +8,8 @@
  * computed from density. Record and response schemas stay lenient (additive versioning).
  */
 import { z } from 'zod';
-import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
+import { withoutControlCharacters } from './controlCharacters.js';
+import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema, storedHazmatSchema } from './carrier.js';
 import {
   FREIGHT_LIMITS,
   formatLimit,
@@ -91,9 +92,8 @@ export const storedDimensionsSchema = z
   .object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() })
   .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 
-const optionalText = (max: number, description: string) =>
-  z
-    .string({ error: 'must be a string' })
+const optionalText = (max: number, description: string, multiLine = false) =>
+  withoutControlCharacters(z.string({ error: 'must be a string' }), multiLine)
     .max(max, { message: `must be at most ${max} characters` })
     .nullish()
     .transform((value) => (value === undefined || value === '' ? null : value))
@@ -202,7 +202,7 @@ export const ratedOrderComponentSchema = z.object({
   nmfcCode: z.string().nullable(),
   packagingType: z.string().nullable(),
   pieceCount: z.number().int().nullable(),
-  hazmat: hazmatSchema.loose().nullable().default(null),
+  hazmat: storedHazmatSchema.nullable().default(null),
   densityPcf: z.number().meta({ description: 'Density in pounds per cubic foot, rounded to 2 decimals' }),
   freightClass: freightClassSchema,
 });
@@ -262,9 +262,7 @@ export const placeSchema = z.object({
 });
 
 const requiredText = (field: string, max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
-    .trim()
+  withoutControlCharacters(z.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) }).trim())
     .min(1, { message: `${field} is required` })
     .max(max, { message: `must be at most ${max} characters` });
 
@@ -284,8 +282,21 @@ const addressShape = {
   phone: optionalText(32, 'Contact phone number'),
 };
 export const addressSchema = z.strictObject(addressShape);
-/** An address as stored on shipments and answered: the same fields and rules, lenient about new ones. */
-export const storedAddressSchema = z.object(addressShape);
+/** Text as stored: a record written before control characters were refused still reads (views neutralise them: printable.ts). */
+const storedText = z
+  .string()
+  .nullish()
+  .transform((value) => (value === undefined || value === '' ? null : value));
+/** An address as stored on shipments and answered: the same fields, lenient about new ones and about the text in them. */
+export const storedAddressSchema = z.object({
+  ...addressShape,
+  name: z.string(),
+  street1: z.string(),
+  street2: storedText,
+  city: z.string(),
+  contactName: storedText,
+  phone: storedText,
+});
 export type AddressInput = z.input<typeof addressSchema>;
 export type Address = z.output<typeof addressSchema>;
 
@@ -353,16 +364,14 @@ export type Quote = z.infer<typeof quoteSchema>;
 export const shipmentRequestSchema = z
   .strictObject({
     quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
-    refNumber: z
-      .string({ error: 'refNumber must be a string' })
-      .trim()
+    refNumber: withoutControlCharacters(z.string({ error: 'refNumber must be a string' }).trim())
       .max(64, { message: 'must be at most 64 characters' })
       .nullish()
       .transform((value) => (value ? value : null))
       .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
     shipper: addressSchema,
     consignee: addressSchema,
-    specialInstructions: optionalText(1000, 'Special instructions printed on the BOL'),
+    specialInstructions: optionalText(1000, 'Special instructions printed on the BOL', true),
     pickupDate: isoDateSchema.optional(),
     accessorials: accessorialsSchema,
     orderComponents: orderComponentsSchema,
@@ -468,9 +477,7 @@ export type TenderDocument = z.infer<typeof tenderDocumentSchema>;
 /** POST /v1/shipper/shipment/{shipmentId}/cancel (extension). */
 export const cancelRequestSchema = z
   .strictObject({
-    reason: z
-      .string({ error: 'reason must be a string' })
-      .trim()
+    reason: withoutControlCharacters(z.string({ error: 'reason must be a string' }).trim())
       .max(500, { message: 'must be at most 500 characters' })
       // Only spaces, or null: no reason given.
       .transform((reason) => reason || undefined)

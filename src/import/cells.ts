@@ -4,10 +4,11 @@
  * takes, or a problem that says what to write instead. Pure.
  */
 import { parseUserDate } from '../cli/dates.js';
+import { DECIMAL_NUMBER } from '../domain/numberText.js';
 
 export type CellReading<T> = { value: T; warning?: string | undefined } | { problem: string };
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DECIMAL = DECIMAL_NUMBER;
 const COMMA_THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 /** Thousands in groups of three after a space, a no-break space or a narrow one (French and Swiss spreadsheets). */
 const SPACE_THOUSANDS = /^[+-]?\d{1,3}(?:[ \u00A0\u202F\u2009]\d{3})+(?:\.\d+)?$/;
