@@ -21,7 +21,7 @@ import { constraintViolation, idempotencyKeyReused, ProblemError } from '../prob
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
 import { assertReadable, BookingChecks, withoutOptions } from './bookingChecks.js';
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
-import { type IdempotencyRecords, requestHash } from './idempotency.js';
+import { type IdempotencyRecords, shipmentRequestHashes } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import { normalisedReference, type ShipmentIndexes } from './indexes.js';
 import type { Numbering } from './numbering.js';
@@ -47,7 +47,9 @@ type Rating = ReturnType<Quotes['rateForShipment']>;
 interface BookingCandidate {
   index: number;
   key: string | undefined;
+  /** The request's hashes (idempotency.ts): its lines in any order, and as sent (what older records hold). */
   requestHash: string;
+  requestHashAsSent: string;
   request: ShipmentRequest;
   warnings: string[];
   /** The quote-first rating, for requests without quoteId. */
@@ -139,10 +141,12 @@ export class Bookings {
         return;
       }
       const key = item.idempotencyKey || undefined;
+      const [unordered, asSent] = key ? shipmentRequestHashes(withoutOptions(item.request)) : ['', ''];
       candidates.push({
         index,
         key,
-        requestHash: key ? requestHash(withoutOptions(item.request)) : '',
+        requestHash: unordered,
+        requestHashAsSent: asSent,
         request: checked.request,
         warnings: checked.warnings,
         // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
@@ -177,7 +181,7 @@ export class Bookings {
         }
         firstWithKey.set(candidate.key, candidate);
         const record = records[position];
-        if (record && record.requestHash !== candidate.requestHash) {
+        if (record && record.requestHash !== candidate.requestHash && record.requestHash !== candidate.requestHashAsSent) {
           fail(idempotencyKeyReused(candidate.key));
           continue;
         }

@@ -11,7 +11,7 @@ import { localDateInZone } from '../../domain/transit.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { JsonStore } from '../../store/jsonStore.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
-import { type IdempotencyRecords, requestHash } from './idempotency.js';
+import { type IdempotencyRecords, shipmentRequestHashes } from './idempotency.js';
 import { normalisedReference, type ShipmentIndexes } from './indexes.js';
 import { addressesAgainstZips, mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
 import { assertReadsBack, QUOTE_ID } from './records.js';
@@ -71,7 +71,7 @@ export class BookingChecks {
    * the quote of its shipment once that is written.
    */
   async reservedUnder(key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
-    const record = await this.deps.idempotency.find('shipment', key, requestHash(withoutOptions(raw)));
+    const record = await this.deps.idempotency.find('shipment', key, shipmentRequestHashes(withoutOptions(raw)));
     if (!record) return undefined;
     const shipment = await this.deps.store.get('shipments', record.resourceId, storedShipmentSchema);
     if (!shipment) return { quote: undefined };

@@ -27,6 +27,18 @@ export function requestHash(raw: unknown): string {
   return createHash('sha256').update(canonicalJson(raw)).digest('hex');
 }
 
+/**
+ * The hashes a shipment request is recognised by: first with its order components in any order
+ * (the same freight; an import file whose rows of a shipment were sorted again books nothing
+ * new), then as sent, which records written before this rule hold. New records store the first.
+ */
+export function shipmentRequestHashes(raw: unknown): [unordered: string, asSent: string] {
+  const asSent = requestHash(raw);
+  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { orderComponents?: unknown }).orderComponents)) return [asSent, asSent];
+  const components = (raw as { orderComponents: unknown[] }).orderComponents.map((component) => canonicalJson(component)).sort();
+  return [requestHash({ ...raw, orderComponents: components }), asSent];
+}
+
 /** Keys are hashed: whatever a client sends, only hex reaches the file system. */
 function recordId(scope: IdempotencyScope, key: string): string {
   return createHash('sha256').update(`${scope}\u0000${key}`).digest('hex');
@@ -35,10 +47,10 @@ function recordId(scope: IdempotencyScope, key: string): string {
 export class IdempotencyRecords {
   constructor(private readonly store: JsonStore) {}
 
-  /** The record of an earlier request with this key, if any; the same key with another body is a 422. */
-  async find(scope: IdempotencyScope, key: string, hash: string): Promise<IdempotencyRecord | undefined> {
+  /** The record of an earlier request with this key, if any; the same key with another body (none of its `hashes`) is a 422. */
+  async find(scope: IdempotencyScope, key: string, hashes: string | readonly string[]): Promise<IdempotencyRecord | undefined> {
     const record = await this.store.get(COLLECTION, recordId(scope, key), idempotencyRecordSchema);
-    if (record && record.requestHash !== hash) throw idempotencyKeyReused(key);
+    if (record && !(typeof hashes === 'string' ? [hashes] : hashes).includes(record.requestHash)) throw idempotencyKeyReused(key);
     return record;
   }
 
