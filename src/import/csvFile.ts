@@ -128,20 +128,20 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
   let nextLine = 1;
   let recordsRead = 0;
   /** The header row's cells once read: a parse error names its column by them, not by a field number. */
-  let columnNames: string[] | undefined;
+  const header: { names?: string[] } = {};
   /** Text of the rows handed out (cells and separators; quotes and trimmed blanks are not counted). */
   let charactersRead = 0;
   const read = async (): Promise<CsvRow | undefined> => {
     for (;;) {
-      if (parseError && recordsRead >= parseError.records) throw asFileError(parseError, path, nextLine, columnNames);
+      if (parseError && recordsRead >= parseError.records) throw asFileError(parseError, path, nextLine, header.names);
       let result: IteratorResult<string[]>;
       try {
         result = await records.next();
       } catch (error) {
-        throw asFileError(error, path, nextLine, columnNames);
+        throw asFileError(error, path, nextLine, header.names);
       }
       if (result.done) {
-        if (parseError) throw asFileError(parseError, path, nextLine, columnNames);
+        if (parseError) throw asFileError(parseError, path, nextLine, header.names);
         return undefined;
       }
       recordsRead++;
@@ -164,7 +164,7 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
     throw error;
   });
   if (!headerRow) throw new ImportFileError(`${path} has no header row (only blank lines)`);
-  columnNames = headerRow.cells;
+  header.names = headerRow.cells;
   const resolved = resolveHeader(headerRow.cells);
   if (!resolved.ok) {
     close();
