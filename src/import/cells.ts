@@ -164,6 +164,12 @@ export function readTimeCell(text: string): CellReading<string> {
   return { value: `${String(hour).padStart(2, '0')}:${minute}` };
 }
 
+/** A time as people write it (`8:00 AM`) as the HH:MM the API takes, for the wizard and the flags too; other text as written, for the schema to judge. */
+export function timeOfDay(value: string): string {
+  const reading = readTimeCell(value.trim());
+  return 'value' in reading ? reading.value : value.trim();
+}
+
 export function clip(text: string, width = 40): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }

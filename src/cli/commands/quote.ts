@@ -5,6 +5,7 @@ import type { CommandContext, ContextFactory } from '../context.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
+import { withListDates } from '../listDates.js';
 import { addListFilters, collect, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
@@ -33,8 +34,9 @@ export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
-export async function runQuoteList(ctx: CommandContext, options: ListFilterOptions, limit?: number): Promise<void> {
-  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+export async function runQuoteList(ctx: CommandContext, flags: ListFilterOptions, limit?: number): Promise<void> {
+  if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const options = await withListDates(ctx, flags);
   const api = await ctx.api();
   if (options.csv) {
     const zips = await ctx.zips();

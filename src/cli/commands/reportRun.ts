@@ -6,6 +6,7 @@ import type { Shipment } from '../../domain/schemas.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { csvText } from '../fileOutput.js';
+import { withListDates } from '../listDates.js';
 import { plural } from '../output.js';
 import { printSpend, SPEND_CSV_HEADER, spendCsvRows } from '../views/spend.js';
 
@@ -19,8 +20,9 @@ export interface SpendOptions {
   csv?: boolean;
 }
 
-export async function runSpend(ctx: CommandContext, options: SpendOptions): Promise<void> {
-  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+export async function runSpend(ctx: CommandContext, flags: SpendOptions): Promise<void> {
+  if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const options = await withListDates(ctx, flags);
   const [api, settings, { spendReport }, { AuditedBills }, { JsonStore, StoreError }, { createdRange }] = await Promise.all([
     ctx.api(),
     ctx.settings(),

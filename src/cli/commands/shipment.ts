@@ -6,6 +6,7 @@ import { addCarrierFlags, carrierUpdateFromFlags, type CarrierFlags } from '../c
 import type { CommandContext, ContextFactory } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
+import { withListDates } from '../listDates.js';
 import { addListFilters, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 import { printShipment, printShipmentList, SHIPMENT_CSV_HEADER, shipmentCsvRow } from '../views/shipment.js';
@@ -17,8 +18,9 @@ export async function runShipmentGet(ctx: CommandContext, reference: string): Pr
   printShipment(ctx.io, shipment, await ctx.zips());
 }
 
-export async function runShipmentList(ctx: CommandContext, options: ListFilterOptions, limit?: number): Promise<void> {
-  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+export async function runShipmentList(ctx: CommandContext, flags: ListFilterOptions, limit?: number): Promise<void> {
+  if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const options = await withListDates(ctx, flags);
   const api = await ctx.api();
   if (options.csv) {
     const zips = await ctx.zips();
