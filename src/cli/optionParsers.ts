@@ -24,6 +24,12 @@ export function parseLimit(value: string): number {
   return limit;
 }
 
+/** A list's --to: not a ZIP at all is a usage error (exit 2), as every flag value that is not what the flag takes. */
+export function parseZipFilter(value: string): string {
+  if (!/^\d{5}(?:-?\d{4})?$/.test(value.trim())) throw new InvalidArgumentError('a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)');
+  return value.trim();
+}
+
 export interface ListFilterOptions {
   limit: number;
   cursor?: string;
@@ -53,11 +59,7 @@ export function addListFilters(command: Command, statuses: readonly string[]): C
     )
     .option('--since <date>', 'created on or after this day (UTC): YYYY-MM-DD, an instant, or words (yesterday, monday, -7, 11/20, Nov 20)')
     .option('--until <date>', 'created on or before this day (the whole day, UTC), written as --since')
-    .option('--to <zip>', 'only those going to this destination ZIP', (value: string) => {
-      // Not a ZIP at all is a usage error (exit 2), as every flag value that is not what the flag takes.
-      if (!/^\d{5}(?:-?\d{4})?$/.test(value.trim())) throw new InvalidArgumentError('a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)');
-      return value.trim();
-    })
+    .option('--to <zip>', 'only those going to this destination ZIP', parseZipFilter)
     .option('--csv', 'CSV on stdout for spreadsheets: every match, page after page (an explicit --limit caps the rows)');
 }
 

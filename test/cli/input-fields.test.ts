@@ -234,3 +234,67 @@ describe("shipment update --seal '' (item 16)", () => {
     expect(result.stderr).toContain('a seal number cannot be empty (sealNumbers[1])');
   });
 });
+
+describe('smaller defects (item 21)', () => {
+  it('list --since and --until take words and US dates as --pickup-date does; unreadable is a usage error', async () => {
+    // Every shipment of this file is booked "today" (SHIPPER_NOW, 2026-11-24).
+    expect((await ship(['--ref', 'PO-SINCE'])).code).toBe(0);
+    const booked = (await cli(['shipment', 'list', '--json', '--limit', '500'])).stdout;
+    const count = (JSON.parse(booked) as { items: unknown[] }).items.length;
+    expect(count).toBeGreaterThan(0);
+    const ids = async (args: string[]) => {
+      const result = await cli(['shipment', 'list', '--json', '--limit', '500', ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { items: unknown[] }).items.length;
+    };
+    expect(await ids(['--since', 'yesterday'])).toBe(count);
+    expect(await ids(['--since', '11/24', '--until', 'Nov 24'])).toBe(count);
+    expect(await ids(['--since', 'today'])).toBe(count);
+    // A weekday is the last one: Monday 2026-11-23 (the boundary: a day before the bookings).
+    expect(await ids(['--until', 'monday'])).toBe(0);
+    expect(await ids(['--since', '-7', '--until', '11/23/2026'])).toBe(0);
+    expect(await ids(['--since', 'tomorrow'])).toBe(0);
+    const quotes = await cli(['quote', 'list', '--since', 'yesterday', '--json']);
+    expect(quotes.code, quotes.stderr).toBe(0);
+    const bad = await cli(['shipment', 'list', '--since', 'someday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^shipper: --since: cannot read "someday" as a date/);
+  });
+
+  it('bad flag values are usage errors (exit 2) in ship, quote and the lists; a well-formed value the rules refuse is exit 1', async () => {
+    for (const [args, pattern] of [
+      [['--terms', 'bogus'], /--terms.*must be one of prepaid, collect, third-party/],
+      [['--fob', 'sideways'], /--fob.*must be one of origin, destination/],
+      [['--cod', '10', '--cod-fee', 'never'], /--cod-fee.*must be one of collect, prepaid/],
+      [['--ready', '25:00', '--close', '26:00'], /--ready/],
+      [['--ready', '13:00 PM', '--close', '14:00'], /an hour before AM or PM is 1 to 12/],
+      [['--pickup-date', '2026-02-30'], /--pickup-date: 2026-02-30 is not a real calendar date/],
+    ] as const) {
+      const result = await ship([...args]);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toMatch(pattern);
+    }
+    expect((await cli(['shipment', 'list', '--to', '1234'])).code).toBe(2);
+    expect((await cli(['quote', 'list', '--to', 'abc'])).code).toBe(2);
+    // Well-formed but refused by the rules: rejected input.
+    expect((await ship(['--pickup-date', '2026-11-20'])).code).toBe(1);
+    // Written as people write them: read.
+    const window = await ship(['--ready', '8:00 AM', '--close', '4:30 pm', '--terms', 'Third Party', '--bill-to', CONSIGNEE, '--fob', 'Origin']);
+    expect(window.code, window.stderr).toBe(0);
+    expect(JSON.parse(window.stdout)).toMatchObject({ pickupWindow: { readyTime: '08:00', closeTime: '16:30' }, freightChargeTerms: { terms: 'THIRD_PARTY' }, fob: 'ORIGIN' });
+  });
+
+  it('shipment get with what looks like a reference says how to find it by reference (exit 4)', async () => {
+    const result = await cli(['shipment', 'get', 'PO-7001']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(
+      'shipper: shipment PO-7001 not found: it is not a shipment id (sh_...), an order number (SO-...) or a BOL number; if it is your reference, find it with: shipper shipment list --ref PO-7001\n',
+    );
+    // An id of the API's form that does not exist: plain not found, no hint (the boundary).
+    const unknown = await cli(['shipment', 'get', 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O']);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).not.toContain('--ref');
+    const spaced = await cli(['shipment', 'get', 'PO 7001']);
+    expect(spaced.stderr).toContain("shipper shipment list --ref 'PO 7001'");
+  });
+});

@@ -6,7 +6,7 @@ import { QUOTE_STATUSES } from '../../domain/statuses.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
 import { withListDates } from '../listDates.js';
-import { addListFilters, collect, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
+import { addListFilters, collect, explicitLimit, listQueryFromOptions, parseZipFilter, type ListFilterOptions } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
 import { printQuote, printQuoteList, QUOTE_CSV_HEADER, quoteCsvRow } from '../views/quote.js';
@@ -97,7 +97,15 @@ Examples:
     )
     .action(async (options: ListFilterOptions, command: Command) => {
       const given = quoteFlagsGivenTo(command, 'list');
-      const filters = { ...options, to: options.to ?? given.to };
+      const to = options.to ?? given.to;
+      if (to !== undefined && options.to === undefined) {
+        try {
+          parseZipFilter(to);
+        } catch (error) {
+          throw new UsageError(`option '--to <zip>' argument '${to}' is invalid. ${(error as Error).message}`);
+        }
+      }
+      const filters = { ...options, to: to?.trim() };
       return runQuoteList(context(command), filters, explicitLimit(command, options));
     });
 }
