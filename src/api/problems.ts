@@ -80,7 +80,15 @@ export class ProblemError extends ShipperError {
  * something that is not the Shipper Freight API. The CLI exits 3 with this one line.
  */
 export class RemoteError extends ShipperError {
-  constructor(message: string) {
+  /**
+   * @param reached false when the request certainly never reached the server (no connection); a
+   *   write that failed after it was sent (a timeout, an answer cut off or unusable) may have been
+   *   carried out all the same.
+   */
+  constructor(
+    message: string,
+    readonly reached: boolean | 'unknown' = 'unknown',
+  ) {
     super(message);
     this.name = 'RemoteError';
   }

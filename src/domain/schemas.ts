@@ -121,7 +121,8 @@ const componentBaseShape = {
       deprecated: true,
       description: 'DEPRECATED: positional [length, width, height] in inches; send `dimensions` instead',
     }),
-  description: optionalText(256, 'Per-line description; each component is its own row on the BOL'),
+  // Several lines allowed (a CSV cell with quoted line breaks): the BOL prints them on one row.
+  description: optionalText(256, 'Per-line description; each component is its own row on the BOL', true),
   nmfcCode: optionalText(32, 'NMFC commodity code'),
   packagingType: optionalText(32, 'Packaging type, free text: pallets, boxes, crates, bags...'),
   pieceCount: z

@@ -22,7 +22,14 @@ function addressLine(address: Address): string {
 export function printShipment(io: IO, record: Shipment, zips: ZipLookup, heading = 'Shipment'): void {
   const c = io.color;
   // Data on its way to a terminal: control characters shown as escapes (printable.ts); instructions keep their line breaks.
-  const shipment = { ...printableRecord(record), specialInstructions: record.specialInstructions === null ? null : printable(record.specialInstructions) };
+  const shipment = {
+    ...printableRecord({
+      ...record,
+      // A description of several lines (a CSV cell) is one table cell: its line breaks as spaces, as the BOL prints it.
+      orderComponents: record.orderComponents.map((component) => ({ ...component, description: component.description?.replace(/\s*[\r\n]+\s*/g, ' ') ?? null })),
+    }),
+    specialInstructions: record.specialInstructions === null ? null : printable(record.specialInstructions),
+  };
   const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
   io.out(`${c.bold(heading)} ${shipment.id}  ${c.bold(shipment.orderNumber)}  ${shipment.status}`);
   io.out(`  BOL number   ${shipment.bolNumber}`);
