@@ -14,6 +14,7 @@ import type { CarrierProfiles } from '../domain/carrierProfile.js';
 import { tenderRequestSchema, type Shipment } from '../domain/schemas.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
+import { localDateInZone } from '../domain/transit.js';
 import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdempotencyRecords } from './local/idempotency.js';
@@ -162,9 +163,12 @@ export class LocalApi implements ShipperApi {
 
   async updateShipment(shipmentId: string, body: unknown) {
     const cutoff = (await this.tariffs.load()).pickupCutoff;
-    return this.shipments.update(shipmentId, body, ({ proNumber, carrier }) => {
-      return checkCarrierDetails({ proNumber, carrier, pickupWindow: null }, this.carrierSettings, cutoff);
-    });
+    return this.shipments.update(
+      shipmentId,
+      body,
+      ({ proNumber, carrier }) => checkCarrierDetails({ proNumber, carrier, pickupWindow: null }, this.carrierSettings, cutoff),
+      (postalCode) => localDateInZone(this.now(), this.zips.lookup(postalCode)?.timeZone ?? 'America/Chicago'),
+    );
   }
 
   async renderLabels(shipmentId: string, options?: Options<'renderLabels'>) {

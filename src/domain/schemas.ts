@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { withoutControlCharacters } from './controlCharacters.js';
-import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema, storedHazmatSchema } from './carrier.js';
+import { carrierRecordShape, carrierRequestShape, contactPhoneSchema, emergencyPhoneViolation, hazmatSchema, storedHazmatSchema } from './carrier.js';
 import {
   FREIGHT_LIMITS,
   formatLimit,
@@ -448,6 +448,12 @@ const fixedField = (field: string) =>
     .optional()
     .meta({ description: 'Refused: fixed at booking' });
 
+const updatePhone = (description: string) =>
+  contactPhoneSchema
+    .nullish()
+    .transform((value) => value ?? null)
+    .meta({ description: `${description}; null clears it` });
+
 /** PATCH /v1/shipper/shipment/{shipmentId} (extension): what the carrier assigns after booking. */
 export const shipmentUpdateSchema = z
   .strictObject({
@@ -455,9 +461,30 @@ export const shipmentUpdateSchema = z
     proNumber: carrierUpdateFields.proNumber,
     trailerNumber: carrierUpdateFields.trailerNumber,
     sealNumbers: carrierUpdateFields.sealNumbers,
+    // What an eBOL needs and a booking may lack (issue 20, item 17): until the pickup day.
+    shipperPhone: updatePhone('The shipper contact phone'),
+    consigneePhone: updatePhone('The consignee contact phone'),
+    emergencyContactPhone: updatePhone('The emergency response phone (49 CFR 172.604); required while a line is hazardous'),
+    lineDescriptions: z
+      .array(
+        z.strictObject({
+          line: z.number({ error: 'line is a line number' }).int({ message: 'line is a whole number' }).min(1, { message: 'lines are numbered from 1' }),
+          description: withoutControlCharacters(z.string({ error: 'description must be a string' }).trim(), true)
+            .min(1, { message: 'a description cannot be empty' })
+            .max(256, { message: 'must be at most 256 characters' }),
+        }),
+        { error: 'lineDescriptions is a list of { line, description }' },
+      )
+      .min(1, { message: 'give at least one line' })
+      .max(FREIGHT_LIMITS.maxHandlingUnits, { message: `at most ${FREIGHT_LIMITS.maxHandlingUnits} lines` })
+      .optional()
+      .meta({ description: 'New descriptions of order components by line number (1 = the first), e.g. what an eBOL needs; the freight itself stays as booked' }),
     ...Object.fromEntries(FIXED_AFTER_BOOKING.map((field) => [field, fixedField(field)])),
   })
-  .meta({ description: 'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; null clears one. The freight cannot change here.' });
+  .meta({
+    description:
+      'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; and, until the pickup day, the contact and emergency phones and line descriptions. null clears one. The freight cannot change here.',
+  });
 
 /** POST /v1/shipper/shipment/{shipmentId}/tender (extension): a file for the carrier's systems. */
 export const tenderRequestSchema = z.strictObject({
