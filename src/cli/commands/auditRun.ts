@@ -202,7 +202,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   else {
     printAudit(ctx.io, results);
     // Wrapped on a terminal (80 columns), one line when piped.
-    if (!ctx.io.options.quiet) ctx.io.field(summaryLine(summary), 2);
+    ctx.io.field(summaryLine(summary), 2);
   }
   if (summary.disputed > 0) {
     // Exit 6, not 1: CI tells a real dispute from a bill file it could not read (1).
