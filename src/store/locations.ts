@@ -4,13 +4,15 @@
  * work in remote mode too.
  */
 import { z } from 'zod';
-import { addressSchema, type Address, type AddressInput } from '../domain/schemas.js';
+import { addressSchema, storedAddressSchema, type Address, type AddressInput } from '../domain/schemas.js';
 import { JsonStore } from './jsonStore.js';
 
 export const locationNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'location names are letters, digits, - and _ (at most 64)' });
 
 export const savedLocationSchema = z.object({ name: locationNameSchema, address: addressSchema });
 export type SavedLocation = z.output<typeof savedLocationSchema>;
+/** As read back: a location saved before control characters were refused still reads (a booking with it names the field). */
+const storedLocationSchema = z.object({ name: locationNameSchema, address: storedAddressSchema });
 
 /** Names are case-insensitive: "Chicago-DC" and "chicago-dc" are the same location. */
 const fileId = (name: string) => name.toLowerCase();
@@ -20,7 +22,7 @@ export class LocationBook {
 
   async get(name: string): Promise<SavedLocation | undefined> {
     if (!locationNameSchema.safeParse(name).success) return undefined;
-    return this.store.get('locations', fileId(name), savedLocationSchema);
+    return this.store.get('locations', fileId(name), storedLocationSchema);
   }
 
   /** Checks a location with the API's address schema, without saving it. */
@@ -43,7 +45,7 @@ export class LocationBook {
 
   async list(): Promise<SavedLocation[]> {
     const { ids } = await this.store.listIds('locations', { limit: 10_000 });
-    const locations = await Promise.all(ids.map((id) => this.store.get('locations', id, savedLocationSchema)));
+    const locations = await Promise.all(ids.map((id) => this.store.get('locations', id, storedLocationSchema)));
     return locations.filter((location): location is SavedLocation => Boolean(location)).sort((a, b) => a.name.localeCompare(b.name));
   }
 

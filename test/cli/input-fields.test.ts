@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shipment } from '../../src/domain/schemas.js';
 import { parseUserDate } from '../../src/cli/dates.js';
+import { JsonStore } from '../../src/store/jsonStore.js';
+import { LocationBook } from '../../src/store/locations.js';
 import { storeCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
@@ -57,6 +59,30 @@ describe('control characters (item 4)', () => {
     expect(shipment.trailerNumber).toBe('53-1187');
     // Special instructions are several lines: line breaks are kept there.
     expect(shipment.specialInstructions).toBe('Call first\nDock 4');
+  });
+
+  it('a saved location written before the refusal still reads (shown escaped); booking with it names the field', async () => {
+    const store = join(dir, 'store');
+    await new LocationBook(new JsonStore(store)).put({
+      name: 'old-dc',
+      address: {
+        name: 'Old\u001b[31m DC',
+        street1: '1 Main St',
+        street2: null,
+        city: 'Chicago',
+        state: 'IL',
+        postalCode: '60608',
+        countryCode: 'US',
+        contactName: null,
+        phone: null,
+      },
+    });
+    const shown = await cli(['location', 'list']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).not.toContain('\u001b');
+    const booked = await cli(['ship', '--shipper', 'old-dc', '--consignee', CONSIGNEE, '-c', FREIGHT]);
+    expect(booked.code).toBe(1);
+    expect(booked.stderr).toContain('(shipper.name)');
   });
 
   describe('over HTTP', () => {
