@@ -32,3 +32,22 @@ export function jsonSyntaxProblem(error: unknown, text: string): string {
   if (/Unexpected end of JSON input/i.test(message)) return 'not valid JSON: it ends too early (cut off?)';
   return 'not valid JSON';
 }
+
+/** printable() for a single-line field (a table cell, a detail line): line breaks and tabs are escaped too (`\x0A`). */
+export function printableLine(text: string): string {
+  return printable(text).replace(/[\n\t]/g, (character) => (character === '\n' ? '\\x0A' : '\\x09'));
+}
+
+/**
+ * A copy of a record (a shipment, a quote) with every string in it passed through printableLine:
+ * what a view shows of data written before input refused control characters, or by another
+ * server, never reaches the terminal raw.
+ */
+export function printableRecord<T>(value: T): T {
+  if (typeof value === 'string') return printableLine(value) as T;
+  if (Array.isArray(value)) return value.map(printableRecord) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, printableRecord(item)])) as T;
+  }
+  return value;
+}

@@ -17,6 +17,7 @@ import { tenderRequestSchema, type RatedOrderComponent, type Shipment } from '..
 import { freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
+import { localDateInZone } from '../domain/transit.js';
 import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdFactory } from './local/ids.js';
@@ -189,9 +190,12 @@ export class LocalApi implements ShipperApi {
 
   async updateShipment(shipmentId: string, body: unknown) {
     const cutoff = (await this.tariffs.load()).pickupCutoff;
-    return this.shipments.update(shipmentId, body, ({ proNumber, carrier }) => {
-      return checkCarrierDetails({ proNumber, carrier, pickupWindow: null }, this.carrierSettings, cutoff);
-    });
+    return this.shipments.update(
+      shipmentId,
+      body,
+      ({ proNumber, carrier }) => checkCarrierDetails({ proNumber, carrier, pickupWindow: null }, this.carrierSettings, cutoff),
+      (postalCode) => localDateInZone(this.now(), this.zips.lookup(postalCode)?.timeZone ?? 'America/Chicago'),
+    );
   }
 
   async renderLabels(shipmentId: string, options?: Options<'renderLabels'>) {

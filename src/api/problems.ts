@@ -18,6 +18,8 @@ export const ExitCode = {
   /** Remote mode: the server is down, slow, refuses the key or answers garbage. */
   remote: 3,
   notFound: 4,
+  /** `shipper audit`: the bills were read and audited, and something is disputed (a broken bill file is 1, rejected input). */
+  disputed: 6,
   /** The local store or tariff is damaged or unreadable. */
   local: 5,
   /** Ctrl-C. */
@@ -78,7 +80,15 @@ export class ProblemError extends ShipperError {
  * something that is not the Shipper Freight API. The CLI exits 3 with this one line.
  */
 export class RemoteError extends ShipperError {
-  constructor(message: string) {
+  /**
+   * @param reached false when the request certainly never reached the server (no connection); a
+   *   write that failed after it was sent (a timeout, an answer cut off or unusable) may have been
+   *   carried out all the same.
+   */
+  constructor(
+    message: string,
+    readonly reached: boolean | 'unknown' = 'unknown',
+  ) {
     super(message);
     this.name = 'RemoteError';
   }

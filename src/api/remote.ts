@@ -319,21 +319,29 @@ export class RemoteApi implements ShipperApi {
     const seconds = `${formatSeconds(this.timeoutMs)}`;
     const host = new URL(this.origin).host;
     switch (code) {
+      // No connection at all: the request never reached the server.
       case 'ECONNREFUSED':
-        return new RemoteError(`cannot reach ${this.origin}: connection refused${tries}; is the server running?`);
+        return new RemoteError(`cannot reach ${this.origin}: connection refused${tries}; is the server running?`, false);
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
-        return new RemoteError(`cannot reach ${this.origin}: host ${host} not found`);
+        return new RemoteError(`cannot reach ${this.origin}: host ${host} not found`, false);
       case 'UND_ERR_CONNECT_TIMEOUT':
-        return new RemoteError(`cannot reach ${this.origin}: no connection within ${formatSeconds(Math.min(this.timeoutMs, 10_000))}${tries}`);
+        return new RemoteError(`cannot reach ${this.origin}: no connection within ${formatSeconds(Math.min(this.timeoutMs, 10_000))}${tries}`, false);
       case 'UND_ERR_HEADERS_TIMEOUT':
         return new RemoteError(`${this.origin} did not answer ${method} ${path} within ${seconds} (set SHIPPER_TIMEOUT_MS to wait longer)`);
       case 'UND_ERR_BODY_TIMEOUT':
         return new RemoteError(`${this.origin} stopped sending its answer to ${method} ${path} for ${seconds}`);
       case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
         return new RemoteError(`${this.origin} answered ${method} ${path} with more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+      case 'UND_ERR_SOCKET':
+      case 'ECONNRESET':
+      case 'EPIPE':
+      case 'UND_ERR_REQ_RETRY':
+        // undici's own words here ("other side closed", a retry's "range header" check) say nothing to a user.
+        return new RemoteError(`${this.origin} broke off the connection during ${method} ${path}${tries}`);
       default: {
         const detail = error instanceof Error ? error.message : String(error);
+        if (/range header|content-range/i.test(detail)) return new RemoteError(`${this.origin} broke off its answer to ${method} ${path}${tries}`);
         return new RemoteError(`${method} ${this.origin}${path} failed${tries}: ${detail}${code && !detail.includes(code) ? ` (${code})` : ''}`);
       }
     }

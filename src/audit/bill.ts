@@ -80,6 +80,20 @@ export function parseDollars(text: string): number | null {
   return (negative || minus || innerMinus ? -1 : 1) * cents;
 }
 
+/**
+ * The most any amount of a bill may be, either way: $10,000,000, what a shipment may declare or
+ * collect (carrier.ts). An LTL freight bill is thousands of dollars; a total of -$10 trillion is a
+ * broken file, refused with its line, never audited into the spend report.
+ */
+export const MAX_BILL_AMOUNT_IN_CENTS = 1_000_000_000;
+
+/** Why an amount (cents) is refused as absurd, or undefined. */
+export function absurdAmountProblem(cents: number): string | undefined {
+  if (Math.abs(cents) <= MAX_BILL_AMOUNT_IN_CENTS) return undefined;
+  const dollars = (Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${cents < 0 ? '-' : ''}$${dollars} is beyond any freight bill (amounts are at most $10,000,000 either way)`;
+}
+
 /** Classes of the 13-subprovision scale, plus those of the older 18-class scale carriers may still bill. */
 export const BILLABLE_CLASSES = ['50', '55', '60', '65', '70', '77.5', '85', '92.5', '100', '110', '125', '150', '175', '200', '250', '300', '400', '500'] as const;
 

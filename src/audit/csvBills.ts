@@ -16,6 +16,7 @@ import {
   MAX_BILLED_POUNDS,
   parseBillDate,
   parseDollars,
+  absurdAmountProblem,
   parseFreightClass,
   parsePounds,
   type BillCharge,
@@ -174,6 +175,8 @@ export function readCsvBills(text: string, file: string): BillsRead {
       }
       const cents = parseDollars(text);
       if (cents === null) issue(first.line, `${column} must be an amount in dollars, e.g. 1412.94 (got ${JSON.stringify(text)})`, columnName(column));
+      const absurd = cents === null ? undefined : absurdAmountProblem(cents);
+      if (absurd) issue(first.line, `${column}: ${absurd}`, columnName(column));
       return cents ?? 0;
     };
 
@@ -204,6 +207,11 @@ export function readCsvBills(text: string, file: string): BillsRead {
       const cents = match ? parseDollars(match[2]!) : null;
       if (!match || cents === null) {
         issue(first.line, `${JSON.stringify(pair)} is not CODE=AMOUNT (e.g. LIFTGATE_DELIVERY=75.00; pairs separated by |)`, columnName('accessorials'));
+        continue;
+      }
+      const absurd = absurdAmountProblem(cents);
+      if (absurd) {
+        issue(first.line, `${match[1]!.trim()}: ${absurd}`, columnName('accessorials'));
         continue;
       }
       const code = normaliseChargeCode(match[1]!);

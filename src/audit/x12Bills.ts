@@ -14,7 +14,17 @@
  * - L3: L305 the total charges.
  */
 import { elementOf, readX12Interchange, type X12ReadSegment } from '../edi/x12.js';
-import { MAX_BILLED_POUNDS, parseBillDate, parseFreightClass, type BillCharge, type BillIssue, type BillLine, type BillsRead, type CarrierBill } from './bill.js';
+import {
+  absurdAmountProblem,
+  MAX_BILLED_POUNDS,
+  parseBillDate,
+  parseFreightClass,
+  type BillCharge,
+  type BillIssue,
+  type BillLine,
+  type BillsRead,
+  type CarrierBill,
+} from './bill.js';
 import { chargeKindOf, normaliseChargeCode } from './chargeCodes.js';
 
 const POUNDS_PER_KILOGRAM = 2.20462262185;
@@ -128,6 +138,11 @@ function readTransaction(st: X12ReadSegment, segments: X12ReadSegment[], file: s
         issue(l1, 'L104', `the charge must be an amount in cents (N2), got ${JSON.stringify(elementOf(l1, 4))}`);
         continue;
       }
+      const absurd = absurdAmountProblem(cents);
+      if (absurd) {
+        issue(l1, 'L104', `the charge: ${absurd}`);
+        continue;
+      }
       const code = normaliseChargeCode(elementOf(l1, 8));
       const kind = code === '' ? 'linehaul' : chargeKindOf(code);
       if (kind === 'linehaul') linehaul += cents;
@@ -141,6 +156,8 @@ function readTransaction(st: X12ReadSegment, segments: X12ReadSegment[], file: s
   const totalText = l3 ? elementOf(l3, 5) : '';
   const total = impliedCents(totalText || elementOf(b3, 7));
   if (total === null) issue(l3 ?? b3, l3 ? 'L305' : 'B307', `the bill's total must be an amount in cents (N2), got ${JSON.stringify(totalText || elementOf(b3, 7))}`);
+  const absurdTotal = total === null ? undefined : absurdAmountProblem(total);
+  if (absurdTotal) issue(l3 ?? b3, l3 ? 'L305' : 'B307', `the bill's total: ${absurdTotal}`);
 
   if (issues.length > before) return undefined;
   return {

@@ -468,6 +468,10 @@ function drawVoidStamp(ctx: Context, page: PageOps): void {
   const noteWidth = share * Math.hypot(ctx.pageWidth, ctx.pageHeight);
   const note = truncateToWidth(ctx.metrics.printable(`CANCELLED${when}${reason}`), noteWidth, 9, true, ctx.metrics);
   page.diagonalStamp(note, ctx.pageWidth, { share, maxSize: 16, offset: -110 });
+  // The same as a plain line of text in the top margin: a search for VOID finds it in any viewer
+  // or text extraction, which outlined, rotated stamp glyphs do not promise.
+  const line = truncateToWidth(ctx.metrics.printable(`VOID: this bill of lading is cancelled${when ? ` (${when.trim()})` : ''}`), ctx.right - ctx.left, 8, true, ctx.metrics);
+  page.text(line, ctx.pageWidth / 2, (MARGIN - 8 * LINE_SPACING) / 2, 8, { bold: true, color: 'stamp', align: 'center' });
 }
 
 /** A filled title bar (the VICS black band) with its label; returns its height. */

@@ -4,9 +4,10 @@
  * trailer and seals. Values pass through as written where the API's schema can judge them; money
  * is read here ($1,250.50 -> 125050 cents) because the flag is written in dollars.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../api/problems.js';
 import { parseDollars } from '../domain/money.js';
+import { readTimeCell } from '../import/cells.js';
 import type { CommandContext } from './context.js';
 import { collect, offering } from './optionParsers.js';
 
@@ -49,18 +50,45 @@ export function addCarrierFlags(command: Command): Command {
     .option('--seal <number>', 'seal number (repeat for more)', collect, []);
 }
 
+/**
+ * A flag that takes one of a few words: any other is a usage error (exit 2) as for --status,
+ * not a violation of the request (exit 1). Case, spaces and dashes as people write them.
+ */
+function oneOf(values: readonly string[]) {
+  return (value: string): string => {
+    const word = value
+      .trim()
+      .toUpperCase()
+      .replace(/[\s-]+/g, '_');
+    if (!values.some((allowed) => allowed.toUpperCase().replace(/-/g, '_') === word)) throw new InvalidArgumentError(`must be one of ${values.join(', ')}`);
+    return value;
+  };
+}
+
+/** A time of day as the CSV reads it (08:00, 8:00 AM, 0800); anything else is a usage error (exit 2). */
+function timeFlag(value: string): string {
+  const reading = readTimeCell(value.trim());
+  if ('problem' in reading) throw new InvalidArgumentError(reading.problem);
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(reading.value)) throw new InvalidArgumentError('a time is written HH:MM (24-hour) or with AM/PM, e.g. 08:00 or 8:00 AM');
+  return reading.value;
+}
+
 /** The flags of a booking only. */
 export function addBookingCarrierFlags(command: Command): Command {
   return addCarrierFlags(command)
-    .addOption(offering(new Option('--terms <terms>', 'freight charge terms: prepaid (default), collect or third-party (with --bill-to)'), ['prepaid', 'collect', 'third-party']))
+    .addOption(
+      offering(new Option('--terms <terms>', 'freight charge terms: prepaid (default), collect or third-party (with --bill-to)'), ['prepaid', 'collect', 'third-party']).argParser(
+        oneOf(['prepaid', 'collect', 'third-party']),
+      ),
+    )
     .option('--bill-to <name|address>', 'third-party bill-to: a saved location or an address, as --shipper')
     .option('--declared-value <amount>', 'declared value in dollars, per shipment; "2.50/lb" per pound')
     .option('--cod <amount>', 'collect on delivery, in dollars')
-    .addOption(offering(new Option('--cod-fee <terms>', 'who pays the COD fee: collect (default) or prepaid'), ['collect', 'prepaid']))
+    .addOption(offering(new Option('--cod-fee <terms>', 'who pays the COD fee: collect (default) or prepaid'), ['collect', 'prepaid']).argParser(oneOf(['collect', 'prepaid'])))
     .option('--cod-check', 'a customer check is acceptable for the COD')
-    .option('--ready <HH:MM>', 'pickup window: the freight is ready at (local time at the origin)')
-    .option('--close <HH:MM>', 'pickup window: the dock closes at')
-    .addOption(offering(new Option('--fob <point>', 'FOB box: origin or destination'), ['origin', 'destination']))
+    .option('--ready <HH:MM>', 'pickup window: the freight is ready at (local time at the origin; 08:00 or 8:00 AM)', timeFlag)
+    .option('--close <HH:MM>', 'pickup window: the dock closes at', timeFlag)
+    .addOption(offering(new Option('--fob <point>', 'FOB box: origin or destination'), ['origin', 'destination']).argParser(oneOf(['origin', 'destination'])))
     .option('--master-bol', 'a master bill of lading with underlying bills attached')
     .option('--emergency-phone <phone>', 'emergency response telephone number (required with hazardous lines)');
 }
@@ -81,7 +109,8 @@ export async function carrierUpdateFromFlags(ctx: CommandContext, flags: Carrier
   if (carrier) update.carrier = carrier;
   if (flags.pro !== undefined) update.proNumber = flags.pro.trim() === '' ? null : flags.pro;
   if (flags.trailer !== undefined) update.trailerNumber = flags.trailer.trim() === '' ? null : flags.trailer;
-  if (flags.seal && flags.seal.length > 0) update.sealNumbers = flags.seal;
+  // `--seal ''` clears the seals as `--trailer ''` clears the trailer; a blank among real seals is the schema's to refuse.
+  if (flags.seal && flags.seal.length > 0) update.sealNumbers = flags.seal.every((seal) => seal.trim() === '') ? null : flags.seal;
   return update;
 }
 

@@ -4,6 +4,7 @@
  * that the zod schema, not this parser, decides what is valid and names the field.
  */
 import { didYouMean } from '../domain/didYouMean.js';
+import { readNumberCell } from '../import/cells.js';
 import { UsageError } from './errors.js';
 import { splitKeyValuePairs } from './keyValueSpec.js';
 
@@ -59,9 +60,11 @@ export const COMPONENT_SPEC_EXAMPLE = 'pallets=2,weight=1200,dims=48x40x48,desc=
 /** A hazardous line: the basic description of 49 CFR 172.202 as four more keys. */
 export const HAZMAT_SPEC_EXAMPLE = 'pallets=1,weight=400,dims=48x40x40,desc="Paint",un=UN1263,psn=Paint,hazclass=3,pg=III';
 
+/** A number as the CSV importer reads one (`1200`, `1,200`, `40.5`; never `0x1F4`), else the text for the schema to name. */
 function numberOrRaw(value: string): number | string {
   const trimmed = value.trim();
-  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : trimmed;
+  const reading = readNumberCell(trimmed);
+  return reading && 'value' in reading ? reading.value : trimmed;
 }
 
 function parseDims(value: string, spec: string): [number | string, number | string, number | string] {

@@ -1,6 +1,7 @@
 /** Parsers of option values shared by several commands (commander calls them while parsing). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
+import { decimalNumber } from '../domain/numberText.js';
 
 /**
  * The values shell completion offers for an option (and help lists as its choices). What is
@@ -18,9 +19,15 @@ export function collect(value: string, previous: string[]): string[] {
 }
 
 export function parseLimit(value: string): number {
-  const limit = Number(value);
+  const limit = decimalNumber(value) ?? NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
   return limit;
+}
+
+/** A list's --to: not a ZIP at all is a usage error (exit 2), as every flag value that is not what the flag takes. */
+export function parseZipFilter(value: string): string {
+  if (!/^\d{5}(?:-?\d{4})?$/.test(value.trim())) throw new InvalidArgumentError('a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)');
+  return value.trim();
 }
 
 export interface ListFilterOptions {
@@ -50,9 +57,9 @@ export function addListFilters(command: Command, statuses: readonly string[]): C
         statuses.map((status) => status.toLowerCase()),
       ),
     )
-    .option('--since <date>', 'created on or after this day (YYYY-MM-DD, UTC) or instant')
-    .option('--until <date>', 'created on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
-    .option('--to <zip>', 'only those going to this destination ZIP')
+    .option('--since <date>', 'created on or after this day (UTC): YYYY-MM-DD, an instant, or words (yesterday, monday, -7, 11/20, Nov 20)')
+    .option('--until <date>', 'created on or before this day (the whole day, UTC), written as --since')
+    .option('--to <zip>', 'only those going to this destination ZIP', parseZipFilter)
     .option('--csv', 'CSV on stdout for spreadsheets: every match, page after page (an explicit --limit caps the rows)');
 }
 

@@ -10,11 +10,11 @@ export async function todayAtOrigin(ctx: CommandContext, originZip: string | und
   return localDateInZone((await ctx.clock())(), zone);
 }
 
-/** The YYYY-MM-DD date the flag means; unreadable text is a usage error (exit 2). Whether it is a pickup day is the API's call. */
+/** The YYYY-MM-DD date the flag means; text that is no date is a usage error (exit 2). Whether it is a pickup day is the API's call. */
 export function pickupDateFromFlag(value: string | undefined, today: string): string | undefined {
   if (value === undefined) return undefined;
-  // Written as the API wants it: passed on as it is, so the API's own schema judges it (exit 1 when wrong).
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value.trim())) return value.trim();
+  // A value that is not a date at all (`someday`, `2026-02-30`) is a usage error (exit 2); whether a
+  // real date is a pickup day (not past, not a holiday) is the API's call (exit 1).
   const parsed = parseUserDate(value, today);
   if (!parsed.ok) throw new UsageError(`--pickup-date: ${parsed.message}`);
   return parsed.date;

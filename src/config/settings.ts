@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
 import { DEFAULT_PROFILES } from '../domain/apiServers.js';
 import { ebolSettingSchema, x12SettingSchema } from '../edi/settings.js';
+import { decimalNumber } from '../domain/numberText.js';
 
 export function defaultBaseUrl(profile: string): string | undefined {
   return Object.hasOwn(DEFAULT_PROFILES, profile) ? DEFAULT_PROFILES[profile as keyof typeof DEFAULT_PROFILES].baseUrl : undefined;
@@ -216,7 +217,7 @@ function first<T>(...candidates: Candidate<T>[]): [SettingSource, T | undefined]
 function envInteger(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
+  const value = decimalNumber(raw) ?? NaN;
   if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name}=${raw} must be a whole number from ${min} to ${max}`);
   return value;
 }
@@ -325,7 +326,11 @@ export interface SettingKind {
 
 const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error: message }).int({ message }).min(min, { message }).max(max, { message });
+  // The one number syntax (numberText.ts): z.coerce would read "0x10" as 16 and "" as 0.
+  return z
+    .string({ error: message })
+    .transform((text, ctx) => decimalNumber(text) ?? (ctx.addIssue({ code: 'custom', message }), z.NEVER))
+    .pipe(z.number().int({ message }).min(min, { message }).max(max, { message }));
 };
 const absolutePath = z
   .string()

@@ -8,11 +8,13 @@
  * schemas.ts can use these fields without an import cycle.
  */
 import { z } from 'zod';
+import { withoutControlCharacters } from './controlCharacters.js';
+
+/** One line of text: control characters refused (controlCharacters.ts). */
+const oneLine = (schema: z.ZodString) => withoutControlCharacters(schema);
 
 const text = (field: string, max: number) =>
-  z
-    .string({ error: `${field} must be a string` })
-    .trim()
+  oneLine(z.string({ error: `${field} must be a string` }).trim())
     .min(1, { message: `${field} is required` })
     .max(max, { message: `must be at most ${max} characters` });
 
@@ -108,12 +110,24 @@ export const hazmatSchema = z
   })
   .meta({ description: 'Hazardous material: the basic description of 49 CFR 172.202 (identification number, proper shipping name, hazard class, packing group)' });
 export type Hazmat = z.output<typeof hazmatSchema>;
+/** As stored: lenient about new fields and about the text (a record written before control characters were refused). */
+export const storedHazmatSchema = z
+  .object({
+    unNumber: z.string(),
+    properShippingName: z.string(),
+    hazardClass: z.string(),
+    packingGroup: z
+      .enum(['I', 'II', 'III'])
+      .nullish()
+      .transform((value) => value ?? null),
+  })
+  .loose();
 
-export const contactPhoneSchema = z.string({ error: 'must be a string' }).trim().min(1, { message: 'is required' }).max(32, { message: 'must be at most 32 characters' });
+export const contactPhoneSchema = oneLine(z.string({ error: 'must be a string' }).trim())
+  .min(1, { message: 'is required' })
+  .max(32, { message: 'must be at most 32 characters' });
 
-const sealSchema = z
-  .string({ error: 'a seal number is a string' })
-  .trim()
+const sealSchema = oneLine(z.string({ error: 'a seal number is a string' }).trim())
   .min(1, { message: 'a seal number cannot be empty' })
   .max(32, { message: 'must be at most 32 characters' });
 
@@ -162,9 +176,7 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
       .nullish()
       .transform((value) => value ?? null)
       .meta({ description: 'Emergency response telephone number (49 CFR 172.604); required when a line is hazardous' }),
-    trailerNumber: z
-      .string({ error: 'trailerNumber must be a string' })
-      .trim()
+    trailerNumber: oneLine(z.string({ error: 'trailerNumber must be a string' }).trim())
       .max(32, { message: 'must be at most 32 characters' })
       .nullish()
       .transform((value) => value || null),
@@ -179,7 +191,7 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
 /** The same fields as stored and answered: absent in records written before they existed, lenient about new ones. */
 export function carrierRecordShape<A extends z.ZodType>(address: A) {
   return {
-    carrier: carrierSchema.loose().nullable().default(null),
+    carrier: z.object({ name: z.string(), scac: z.string() }).loose().nullable().default(null),
     proNumber: z.string().nullable().default(null),
     freightChargeTerms: z.object({ terms: z.enum(FREIGHT_CHARGE_TERMS), billTo: address.nullable() }).default({ terms: 'PREPAID', billTo: null } as never),
     declaredValue: declaredValueSchema.loose().nullable().default(null),

@@ -14,6 +14,10 @@ export const carrierProfileSchema = z
     name: z.string().trim().min(1).max(100).optional().meta({ description: 'The carrier name printed when a booking gives the SCAC only' }),
     proRange: proNumberRangeSchema.optional().meta({ description: "The PRO block to assign PROs from at booking (its scac must be this carrier's)" }),
     pickupCutoff: localTimeSchema.optional().meta({ description: "The carrier's last pickup, local time at the origin (default the tariff's)" }),
+    ebol: z
+      .boolean({ error: 'ebol is true or false' })
+      .optional()
+      .meta({ description: 'The carrier takes eBOL 2.1 requests (shipper tender --format ebol): a booking that lacks what one needs (phones, line descriptions) is warned' }),
     x12: z
       .strictObject({
         receiverQualifier: z

@@ -44,12 +44,18 @@ function realDate(year: number, month: number, day: number): string | undefined 
   return date.toISOString().slice(0, 10);
 }
 
-/** A month and day without a year: this year's, or next year's once this year's has passed. */
+/**
+ * A month and day without a year: the nearest such date, last, this or next year's. `1/4` typed
+ * in late November is next January's; `11/23` typed on November 24 is yesterday, which the pickup
+ * checks refuse as past (as they refuse `11/23/2026`), never a pickup 364 days away. Whichever is
+ * nearer wins; at an equal distance, the future one.
+ */
 function upcoming(month: number, day: number, today: string): string | undefined {
   const year = Number(today.slice(0, 4));
-  const thisYear = realDate(year, month, day);
-  if (thisYear && thisYear >= today) return thisYear;
-  return realDate(year + 1, month, day) ?? thisYear;
+  const distance = (date: string) => Math.abs(epochDay(date) - epochDay(today));
+  // Last year's, this year's and next year's (those that exist: Feb 29), the future first so that it wins a tie.
+  const candidates = [year, year + 1, year - 1].map((candidate) => realDate(candidate, month, day)).filter((date): date is string => date !== undefined);
+  return candidates.sort((a, b) => distance(a) - distance(b) || (a >= today ? -1 : 1))[0];
 }
 
 function monthIndex(word: string): number | undefined {
@@ -61,8 +67,11 @@ function monthIndex(word: string): number | undefined {
 
 const fullYear = (text: string): number => (text.length === 2 ? 2000 + Number(text) : Number(text));
 
-/** Reads a date the way people type it; `today` is YYYY-MM-DD. */
-export function parseUserDate(input: string, today: string): ParsedDate {
+/**
+ * Reads a date the way people type it; `today` is YYYY-MM-DD. A weekday is the next one (a pickup),
+ * or with `past` the last one (`--since friday` in a list).
+ */
+export function parseUserDate(input: string, today: string, options: { past?: boolean } = {}): ParsedDate {
   const text = input.trim().toLowerCase().replace(/\s+/g, ' ');
   const fail: ParsedDate = { ok: false, message: `cannot read "${input.trim()}" as a date; write e.g. ${DATE_EXAMPLES}` };
   if (text === '') return fail;
@@ -73,12 +82,15 @@ export function parseUserDate(input: string, today: string): ParsedDate {
   }
   if (text === 'today') return { ok: true, date: today };
   if (text === 'tomorrow' || text === 'tmrw') return { ok: true, date: addDays(today, 1) };
+  if (text === 'yesterday') return { ok: true, date: addDays(today, -1) };
   if ((match = /^(?:\+ ?(\d{1,3})|in (\d{1,3}) days?)$/.exec(text))) return { ok: true, date: addDays(today, Number(match[1] ?? match[2])) };
-  if ((match = /^(?:next |this )?([a-z]+)$/.exec(text))) {
-    const word = match[1]!;
+  if ((match = /^(?:- ?(\d{1,3})|(\d{1,3}) days? ago)$/.exec(text))) return { ok: true, date: addDays(today, -Number(match[1] ?? match[2])) };
+  if ((match = /^(next |this |last )?([a-z]+)$/.exec(text))) {
+    const word = match[2]!;
     const weekday = WEEKDAYS.indexOf(word as (typeof WEEKDAYS)[number]) !== -1 ? WEEKDAYS.indexOf(word as (typeof WEEKDAYS)[number]) : WEEKDAY_ALIASES[word];
     if (weekday !== undefined) {
-      // "friday" on a Friday means the one a week later: today is written "today".
+      // "friday" on a Friday means the one a week later (or before): today is written "today".
+      if (options.past || match[1] === 'last ') return { ok: true, date: addDays(today, -((weekdayOf(today) - weekday + 7) % 7 || 7)) };
       const ahead = (weekday - weekdayOf(today) + 7) % 7 || 7;
       return { ok: true, date: addDays(today, ahead) };
     }

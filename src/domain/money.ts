@@ -10,3 +10,8 @@ export function parseDollars(text: string): DollarsReading {
   const [whole, fraction = ''] = cleaned.split('.');
   return { cents: Number(whole) * 100 + Number(fraction.padEnd(2, '0')) };
 }
+
+/** Cents as dollars with 2 decimals, for CSV files accountants read: `1250.50`, `-80.20`, `0.00` (never `1250.5`). */
+export function dollarsText(cents: number): string {
+  return (cents / 100).toFixed(2);
+}

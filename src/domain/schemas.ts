@@ -9,7 +9,8 @@
  */
 import { z } from 'zod';
 import { warningSchema } from './warningSchema.js';
-import { carrierRecordShape, carrierRequestShape, emergencyPhoneViolation, hazmatSchema } from './carrier.js';
+import { withoutControlCharacters } from './controlCharacters.js';
+import { carrierRecordShape, carrierRequestShape, contactPhoneSchema, emergencyPhoneViolation, hazmatSchema, storedHazmatSchema } from './carrier.js';
 import {
   FREIGHT_LIMITS,
   formatLimit,
@@ -92,9 +93,8 @@ export const storedDimensionsSchema = z
   .object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() })
   .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 
-const optionalText = (max: number, description: string) =>
-  z
-    .string({ error: 'must be a string' })
+const optionalText = (max: number, description: string, multiLine = false) =>
+  withoutControlCharacters(z.string({ error: 'must be a string' }), multiLine)
     .max(max, { message: `must be at most ${max} characters` })
     .nullish()
     .transform((value) => (value === undefined || value === '' ? null : value))
@@ -122,7 +122,8 @@ const componentBaseShape = {
       deprecated: true,
       description: 'DEPRECATED: positional [length, width, height] in inches; send `dimensions` instead',
     }),
-  description: optionalText(256, 'Per-line description; each component is its own row on the BOL'),
+  // Several lines allowed (a CSV cell with quoted line breaks): the BOL prints them on one row.
+  description: optionalText(256, 'Per-line description; each component is its own row on the BOL', true),
   nmfcCode: optionalText(32, 'NMFC commodity code'),
   packagingType: optionalText(32, 'Packaging type, free text: pallets, boxes, crates, bags...'),
   pieceCount: z
@@ -208,7 +209,7 @@ export const ratedOrderComponentSchema = z.object({
   nmfcCode: z.string().nullable(),
   packagingType: z.string().nullable(),
   pieceCount: z.number().int().nullable(),
-  hazmat: hazmatSchema.loose().nullable().default(null),
+  hazmat: storedHazmatSchema.nullable().default(null),
   stackable: z.boolean().optional().meta({ description: 'As sent: false for non-stackable units; absent when not said' }),
   densityPcf: z.number().meta({ description: 'Density in pounds per cubic foot, rounded to 2 decimals' }),
   freightClass: freightClassSchema,
@@ -269,9 +270,7 @@ export const placeSchema = z.object({
 });
 
 const requiredText = (field: string, max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
-    .trim()
+  withoutControlCharacters(z.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) }).trim())
     .min(1, { message: `${field} is required` })
     .max(max, { message: `must be at most ${max} characters` });
 
@@ -291,8 +290,21 @@ const addressShape = {
   phone: optionalText(32, 'Contact phone number'),
 };
 export const addressSchema = z.strictObject(addressShape);
-/** An address as stored on shipments and answered: the same fields and rules, lenient about new ones. */
-export const storedAddressSchema = z.object(addressShape);
+/** Text as stored: a record written before control characters were refused still reads (views neutralise them: printable.ts). */
+const storedText = z
+  .string()
+  .nullish()
+  .transform((value) => (value === undefined || value === '' ? null : value));
+/** An address as stored on shipments and answered: the same fields, lenient about new ones and about the text in them. */
+export const storedAddressSchema = z.object({
+  ...addressShape,
+  name: z.string(),
+  street1: z.string(),
+  street2: storedText,
+  city: z.string(),
+  contactName: storedText,
+  phone: storedText,
+});
 export type AddressInput = z.input<typeof addressSchema>;
 export type Address = z.output<typeof addressSchema>;
 
@@ -367,16 +379,14 @@ export type Quote = z.infer<typeof quoteSchema>;
 export const shipmentRequestSchema = z
   .strictObject({
     quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
-    refNumber: z
-      .string({ error: 'refNumber must be a string' })
-      .trim()
+    refNumber: withoutControlCharacters(z.string({ error: 'refNumber must be a string' }).trim())
       .max(64, { message: 'must be at most 64 characters' })
       .nullish()
       .transform((value) => (value ? value : null))
       .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
     shipper: addressSchema,
     consignee: addressSchema,
-    specialInstructions: optionalText(1000, 'Special instructions printed on the BOL'),
+    specialInstructions: optionalText(1000, 'Special instructions printed on the BOL', true),
     pickupDate: isoDateSchema.optional(),
     accessorials: accessorialsSchema,
     orderComponents: orderComponentsSchema,
@@ -464,6 +474,12 @@ const fixedField = (field: string) =>
     .optional()
     .meta({ description: 'Refused: fixed at booking' });
 
+const updatePhone = (description: string) =>
+  contactPhoneSchema
+    .nullish()
+    .transform((value) => value ?? null)
+    .meta({ description: `${description}; null clears it` });
+
 /** PATCH /v1/shipper/shipment/{shipmentId} (extension): what the carrier assigns after booking. */
 export const shipmentUpdateSchema = z
   .strictObject({
@@ -471,9 +487,30 @@ export const shipmentUpdateSchema = z
     proNumber: carrierUpdateFields.proNumber,
     trailerNumber: carrierUpdateFields.trailerNumber,
     sealNumbers: carrierUpdateFields.sealNumbers,
+    // What an eBOL needs and a booking may lack (issue 20, item 17): until the pickup day.
+    shipperPhone: updatePhone('The shipper contact phone'),
+    consigneePhone: updatePhone('The consignee contact phone'),
+    emergencyContactPhone: updatePhone('The emergency response phone (49 CFR 172.604); required while a line is hazardous'),
+    lineDescriptions: z
+      .array(
+        z.strictObject({
+          line: z.number({ error: 'line is a line number' }).int({ message: 'line is a whole number' }).min(1, { message: 'lines are numbered from 1' }),
+          description: withoutControlCharacters(z.string({ error: 'description must be a string' }).trim(), true)
+            .min(1, { message: 'a description cannot be empty' })
+            .max(256, { message: 'must be at most 256 characters' }),
+        }),
+        { error: 'lineDescriptions is a list of { line, description }' },
+      )
+      .min(1, { message: 'give at least one line' })
+      .max(FREIGHT_LIMITS.maxHandlingUnits, { message: `at most ${FREIGHT_LIMITS.maxHandlingUnits} lines` })
+      .optional()
+      .meta({ description: 'New descriptions of order components by line number (1 = the first), e.g. what an eBOL needs; the freight itself stays as booked' }),
     ...Object.fromEntries(FIXED_AFTER_BOOKING.map((field) => [field, fixedField(field)])),
   })
-  .meta({ description: 'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; null clears one. The freight cannot change here.' });
+  .meta({
+    description:
+      'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; and, until the pickup day, the contact and emergency phones and line descriptions. null clears one. The freight cannot change here.',
+  });
 
 /** POST /v1/shipper/shipment/{shipmentId}/tender (extension): a file for the carrier's systems. */
 export const tenderRequestSchema = z.strictObject({
@@ -494,9 +531,7 @@ export type TenderDocument = z.infer<typeof tenderDocumentSchema>;
 /** POST /v1/shipper/shipment/{shipmentId}/cancel (extension). */
 export const cancelRequestSchema = z
   .strictObject({
-    reason: z
-      .string({ error: 'reason must be a string' })
-      .trim()
+    reason: withoutControlCharacters(z.string({ error: 'reason must be a string' }).trim())
       .max(500, { message: 'must be at most 500 characters' })
       // Only spaces, or null: no reason given.
       .transform((reason) => reason || undefined)

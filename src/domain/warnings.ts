@@ -37,6 +37,7 @@ export const WARNING_CODES = [
   'TENDER_FIELD_DROPPED',
   'TENDER_CODE_SUBSTITUTED',
   'TENDER_TEXT_CUT',
+  'EBOL_INCOMPLETE',
   // The CLI's own: settings and files.
   'BASE_URL_ROOT',
   'API_KEY_OVER_HTTP',

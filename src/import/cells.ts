@@ -4,10 +4,11 @@
  * takes, or a problem that says what to write instead. Pure.
  */
 import { parseUserDate } from '../domain/dates.js';
+import { DECIMAL_NUMBER } from '../domain/numberText.js';
 
 export type CellReading<T> = { value: T; warning?: string | undefined } | { problem: string };
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DECIMAL = DECIMAL_NUMBER;
 const COMMA_THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 /** Thousands in groups of three after a space, a no-break space or a narrow one (French and Swiss spreadsheets). */
 const SPACE_THOUSANDS = /^[+-]?\d{1,3}(?:[ \u00A0\u202F\u2009]\d{3})+(?:\.\d+)?$/;
@@ -161,6 +162,12 @@ export function readTimeCell(text: string): CellReading<string> {
     hour = (hour % 12) + (half === 'p' ? 12 : 0);
   }
   return { value: `${String(hour).padStart(2, '0')}:${minute}` };
+}
+
+/** A time as people write it (`8:00 AM`) as the HH:MM the API takes, for the wizard and the flags too; other text as written, for the schema to judge. */
+export function timeOfDay(value: string): string {
+  const reading = readTimeCell(value.trim());
+  return 'value' in reading ? reading.value : value.trim();
 }
 
 export function clip(text: string, width = 40): string {

@@ -112,6 +112,9 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
     bom: true,
     relax_column_count: true,
     trim: true,
+    // A quote inside an unquoted value is kept as text: `="02134"`, the cell exports write to keep
+    // a ZIP's zeros, reaches rows.ts whole (which reads the text inside) instead of failing the file.
+    relax_quotes: true,
     max_record_size: MAX_RECORD_BYTES,
     skip_records_with_error: true,
     on_skip: (error) => {
@@ -124,19 +127,21 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let nextLine = 1;
   let recordsRead = 0;
+  /** The header row's cells once read: a parse error names its column by them, not by a field number. */
+  const header: { names?: string[] } = {};
   /** Text of the rows handed out (cells and separators; quotes and trimmed blanks are not counted). */
   let charactersRead = 0;
   const read = async (): Promise<CsvRow | undefined> => {
     for (;;) {
-      if (parseError && recordsRead >= parseError.records) throw asFileError(parseError, path, nextLine);
+      if (parseError && recordsRead >= parseError.records) throw asFileError(parseError, path, nextLine, header.names);
       let result: IteratorResult<string[]>;
       try {
         result = await records.next();
       } catch (error) {
-        throw asFileError(error, path, nextLine);
+        throw asFileError(error, path, nextLine, header.names);
       }
       if (result.done) {
-        if (parseError) throw asFileError(parseError, path, nextLine);
+        if (parseError) throw asFileError(parseError, path, nextLine, header.names);
         return undefined;
       }
       recordsRead++;
@@ -159,6 +164,7 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
     throw error;
   });
   if (!headerRow) throw new ImportFileError(`${path} has no header row (only blank lines)`);
+  header.names = headerRow.cells;
   const resolved = resolveHeader(headerRow.cells);
   if (!resolved.ok) {
     close();
@@ -349,24 +355,39 @@ function newlinesIn(cells: string[]): number {
   return count;
 }
 
+/** What each csv-parse error means to whoever wrote the file, by its code (without the CSV_ prefix some codes have). */
 const CSV_PROBLEMS: Record<string, string> = {
-  CSV_QUOTE_NOT_CLOSED: 'a quoted value is never closed (a missing ")',
-  CSV_INVALID_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
-  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
-  CSV_INVALID_OPENING_QUOTE: 'a quote in the middle of an unquoted value; quote the whole value and write the quote as "" (a text cell such as ="02134" is written "=""02134""")',
-  CSV_MAX_RECORD_SIZE: `a row longer than ${MAX_RECORD_BYTES / 1024} KB (is a quote left open?)`,
+  QUOTE_NOT_CLOSED: 'a quoted value is never closed (a missing ")',
+  INVALID_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
+  NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text right after a closing quote; inside a quoted value write a quote as ""',
+  INVALID_OPENING_QUOTE: 'a quote in the middle of an unquoted value; quote the whole value and write the quote as ""',
+  MAX_RECORD_SIZE: `a row longer than ${MAX_RECORD_BYTES / 1024} KB (is a quote left open?)`,
 };
 
-function asFileError(error: unknown, path: string, line: number): ImportFileError {
+/**
+ * The file error of a csv-parse error: its line and the column by its header (csv-parse says
+ * "field 10", which nobody can find in a spreadsheet), and what it means; never csv-parse's own
+ * text, which quotes the cell.
+ */
+function asFileError(error: unknown, path: string, line: number, columnNames: readonly string[] | undefined): ImportFileError {
   if (error instanceof ImportFileError) return error;
-  const { code } = error as CsvError;
+  const { code, index } = error as CsvError & { index?: number };
   // An unclosed quote is found at the end of the file: the row it opened is the useful line.
   const at = line;
   if (code === 'CSV_MAX_RECORD_SIZE' && at === 1) {
     return new ImportFileError(`${path} line 1: the header row is longer than ${MAX_RECORD_BYTES / 1024} KB; it must name the columns, e.g. refNumber,shipper,...`);
   }
-  if (code && code in CSV_PROBLEMS) return new ImportFileError(`${path} line ${at}: ${CSV_PROBLEMS[code]}; nothing was imported`);
-  return new ImportFileError(`${path} line ${at}: ${(error as Error).message}`);
+  const name = typeof index === 'number' ? columnNames?.[index] : undefined;
+  const where =
+    at === 1 && !columnNames
+      ? 'line 1 (the header row)'
+      : name
+        ? `line ${at}, column ${name}`
+        : typeof index === 'number'
+          ? `line ${at}, after the last named column`
+          : `line ${at}`;
+  const problem = (code && CSV_PROBLEMS[code.replace(/^CSV_/, '')]) ?? 'the row is not valid CSV (check its quotes and delimiters)';
+  return new ImportFileError(`${path} ${where}: ${problem}; nothing was imported`);
 }
 
 // ---------------------------------------------------------------------------------------------

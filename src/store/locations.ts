@@ -4,7 +4,7 @@
  * work in remote mode too.
  */
 import { z } from 'zod';
-import { addressSchema, type Address, type AddressInput } from '../domain/schemas.js';
+import { addressSchema, storedAddressSchema, type Address, type AddressInput } from '../domain/schemas.js';
 import type { LocationRepository } from './ports.js';
 import { StoreError } from './storeError.js';
 
@@ -12,6 +12,8 @@ export const locationNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,
 
 export const savedLocationSchema = z.object({ name: locationNameSchema, address: addressSchema });
 export type SavedLocation = z.output<typeof savedLocationSchema>;
+/** As read back: a location saved before control characters were refused still reads (a booking with it names the field). */
+const storedLocationSchema = z.object({ name: locationNameSchema, address: storedAddressSchema });
 
 export class LocationBook {
   constructor(private readonly store: LocationRepository) {}
@@ -60,7 +62,7 @@ export class LocationBook {
 
 /** A stored location through the API's schema: one that does not pass is damaged. */
 function readBack(stored: { name: string; address: unknown }): SavedLocation {
-  const parsed = savedLocationSchema.safeParse(stored);
+  const parsed = storedLocationSchema.safeParse(stored);
   if (!parsed.success) throw new StoreError(`the saved location ${stored.name} is damaged (it does not hold a valid address); save it again or remove it`);
   return parsed.data;
 }

@@ -444,9 +444,17 @@ describe('the carrier handoff fields, read back from the PDF', () => {
       expect(page.items.map((item) => item.str)).toContain(cancelled.bolNumber);
       expect(voided.barcodes[index]![0]).toBe(`]C1402${cancelled.bolNumber}`);
     });
+    // Also plain, horizontal text on every page: searchable as any text (issue 20, item 21).
+    voided.pages.forEach((page, index) => {
+      const plain = page.items.find((item) => item.str === 'VOID: this bill of lading is cancelled (2026-11-21)');
+      expect(plain, `plain VOID on page ${index + 1}`).toBeDefined();
+      expect(plain!.angle).toBeCloseTo(0, 5);
+      expect(page.lines[0]).toBe('VOID: this bill of lading is cancelled (2026-11-21)');
+    });
     const rows = voided.pages.flatMap((page) => page.lines).filter((line) => line.includes('machined brackets'));
     expect(rows).toHaveLength(60);
     expect(pdf.pages[0]!.items.some((item) => item.str === 'VOID')).toBe(false);
+    expect(pdf.pages[0]!.text).not.toContain('VOID');
   });
 
   it('prints 40 hazardous lines over several pages, each with its X and basic description, and the emergency number on every page', async () => {

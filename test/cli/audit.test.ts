@@ -179,10 +179,10 @@ const pdfAt = async (file: string, options: { barcodes?: boolean } = {}) => read
 const audit = (storeDir: string, args: string[]) => runInProcess(['--store', storeDir, 'audit', ...args], { env: AUDIT_ENV });
 
 describe('shipper audit', () => {
-  it('flags each bill of the CSV with the right amount and exits 1 (--json)', async () => {
+  it('flags each bill of the CSV with the right amount and exits 6 (--json; a dispute, not an unreadable file)', async () => {
     const dir = await storeCopy('json');
     const { code, stdout, stderr } = await audit(dir, [csvFile, '--json']);
-    expect(code).toBe(1);
+    expect(code).toBe(6);
     const json = JSON.parse(stdout) as AuditJson;
     expect(findingsOf(json)).toEqual(EXPECTED);
     expect(json.bills.map((bill) => [bill.shipment?.orderNumber ?? null, bill.matchedBy])).toEqual([
@@ -206,11 +206,11 @@ describe('shipper audit', () => {
 
   it('flags the same bills sent as an X12 210 with the same amounts', async () => {
     const { code, stdout } = await audit(await storeCopy('x12'), [x12File, '--json', '--no-save']);
-    expect(code).toBe(1);
+    expect(code).toBe(6);
     expect(findingsOf(JSON.parse(stdout) as AuditJson)).toEqual(EXPECTED);
   });
 
-  it('a 210 whose references no shipment can carry (a short BM, a PRO of 25 characters): UNMATCHED, the others still audited (exit 1)', async () => {
+  it('a 210 whose references no shipment can carry (a short BM, a PRO of 25 characters): UNMATCHED, the others still audited (exit 6)', async () => {
     const odd = join(store.dir, 'odd-references.edi');
     const body = [
       'LX*1~',
@@ -232,7 +232,7 @@ describe('shipper audit', () => {
       ]),
     );
     const { code, stdout, stderr } = await audit(join(store.dir, 'store'), [odd, '--json', '--no-save']);
-    expect(code).toBe(1);
+    expect(code).toBe(6);
     expect(stderr).toBe('shipper: 2 of 3 bills disputed: $234.00 at stake\n');
     const json = JSON.parse(stdout) as AuditJson;
     // The third also names a BOL no shipment can have, and is found by its PRO (billed lighter than booked: nothing at stake).
@@ -247,7 +247,7 @@ describe('shipper audit', () => {
 
   it('prints a table by default: one row per finding, the bill’s figures on its first row, a summary', async () => {
     const { code, stdout } = await audit(await storeCopy('table'), [csvFile, '--no-save']);
-    expect(code).toBe(1);
+    expect(code).toBe(6);
     const rows = stdout
       .split('\n')
       .filter((line) => line.startsWith('│'))
@@ -282,14 +282,14 @@ describe('shipper audit', () => {
 
   it('--csv: one line per finding, read back with csv-parse', async () => {
     const { code, stdout } = await audit(await storeCopy('csv'), [csvFile, '--csv', '--no-save']);
-    expect(code).toBe(1);
+    expect(code).toBe(6);
     const records = parse(stdout, { columns: true }) as Array<Record<string, string>>;
     expect(records.map((record) => [record.invoiceNumber, record.orderNumber, record.check, record.atStake])).toEqual([
-      ['I7204801', 'SO-000001', 'REWEIGH', '80.2'],
-      ['I7204802', 'SO-000002', 'RECLASS', '57.3'],
-      ['I7204803', 'SO-000003', 'ACCESSORIAL', '95'],
-      ['I7209901', '', 'UNMATCHED', '117'],
-      ['I7204804', 'SO-000004', 'OK', '0'],
+      ['I7204801', 'SO-000001', 'REWEIGH', '80.20'],
+      ['I7204802', 'SO-000002', 'RECLASS', '57.30'],
+      ['I7204803', 'SO-000003', 'ACCESSORIAL', '95.00'],
+      ['I7209901', '', 'UNMATCHED', '117.00'],
+      ['I7204804', 'SO-000004', 'OK', '0.00'],
     ]);
     expect(records[0]).toMatchObject({ file: csvFile, line: '2', proNumber: '7204801', scac: 'RRFT', matchedBy: 'PRO', quoted: '626.04', billed: '706.24' });
   });
@@ -313,7 +313,7 @@ describe('shipper audit', () => {
     const dir = await storeCopy('packs');
     const packs = join(store.dir, 'disputes');
     const { code, stdout, stderr } = await audit(dir, [csvFile, '--json', '--dispute-dir', packs]);
-    expect(code).toBe(1);
+    expect(code).toBe(6);
     expect(stderr).toContain(`Wrote 4 dispute packs to ${packs}`);
     expect((await readdir(packs)).sort()).toEqual(['dispute-I7204801.pdf', 'dispute-I7204802.pdf', 'dispute-I7204803.pdf', 'dispute-I7209901.pdf']);
     expect((JSON.parse(stdout) as AuditJson).disputePacks.map((pack) => pack.bill)).toEqual(['I7204801', 'I7204802', 'I7204803', 'I7209901']);
@@ -336,9 +336,18 @@ describe('shipper audit', () => {
     expect(accessorial.lines).toContain('RES (not ordered) | $95.00 | $0.00 | $95.00');
     expect(accessorial.lines).toContain('LIFTGATE_DELIVERY (billed as LFT) | $75.00 | $75.00 | $0.00');
 
+    // Packs that exist are kept: refused before anything is saved or written (issue 20, item 21).
+    const before = await readFile(join(packs, 'dispute-I7204801.pdf'));
+    const kept = await audit(dir, [csvFile, '--dispute-dir', packs]);
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toBe(
+      `shipper: 4 dispute packs exist (${join(packs, 'dispute-I7204801.pdf')}, ...); nothing was saved or written (--force replaces them, or give another --dispute-dir)\n`,
+    );
+    expect((await readFile(join(packs, 'dispute-I7204801.pdf'))).equals(before)).toBe(true);
+
     // -q: only the paths of the packs written, one a line; the exit code says something is disputed.
-    const quiet = await audit(dir, [csvFile, '-q', '--no-save', '--dispute-dir', packs]);
-    expect(quiet).toMatchObject({ code: 1, stderr: 'shipper: 4 of 5 bills disputed: $349.50 at stake\n' });
+    const quiet = await audit(dir, [csvFile, '-q', '--no-save', '--force', '--dispute-dir', packs]);
+    expect(quiet).toMatchObject({ code: 6, stderr: 'shipper: 4 of 5 bills disputed: $349.50 at stake\n' });
     expect(quiet.stdout.split('\n')).toEqual([...['I7204801', 'I7204802', 'I7204803', 'I7209901'].map((bill) => join(packs, `dispute-${bill}.pdf`)), '']);
     expect((await audit(dir, [csvFile, '-q', '--no-save'])).stdout).toBe('');
 
@@ -349,7 +358,7 @@ describe('shipper audit', () => {
 
   it('keeps the audited bills in the store: auditing them again finds the same, a second bill for a shipment is a DUPLICATE', async () => {
     const dir = await storeCopy('saved');
-    expect((await audit(dir, [csvFile, '--json'])).code).toBe(1);
+    expect((await audit(dir, [csvFile, '--json'])).code).toBe(6);
     const again = JSON.parse((await audit(dir, [csvFile, '--json'])).stdout) as AuditJson;
     expect(findingsOf(again)).toEqual(EXPECTED);
     const second = join(store.dir, 'second-bill.csv');
@@ -368,7 +377,7 @@ describe('shipper audit', () => {
     expect(await audit(dir, [quoted, '--no-save', '--tolerance', '0.01'])).toMatchObject({ code: 0, stderr: '' });
     await expect(access(join(dir, 'audited-bills'))).rejects.toThrow();
     const strict = await audit(dir, [quoted, '--no-save']);
-    expect(strict.code).toBe(1);
+    expect(strict.code).toBe(6);
     expect(strict.stdout).toContain('OVERCHARGE │ $0.01');
   });
 
@@ -408,6 +417,75 @@ describe('shipper audit', () => {
   });
 });
 
+describe('shipper audit: what-if runs, absurd amounts, exit codes, narrow terminals (issue 20, items 20 and 21)', () => {
+  it('--dry-run saves nothing: report spend still reads the audit saved before', async () => {
+    const dir = await storeCopy('what-if');
+    expect((await audit(dir, [csvFile])).code).toBe(6);
+    const spend = () => runInProcess(['--store', dir, 'report', 'spend', '--json'], { env: AUDIT_ENV }).then((result) => JSON.parse(result.stdout).total.disputedInCents as number);
+    expect(await spend()).toBe(34_950);
+    const whatIf = await audit(dir, [csvFile, '--tolerance', '100', '--dry-run', '--json']);
+    expect(whatIf.code).toBe(6); // the unmatched bill stays disputed
+    expect(JSON.parse(whatIf.stdout)).toMatchObject({ saved: false, replaced: [] });
+    expect(whatIf.stderr).not.toMatch(/replaced/);
+    expect(await spend()).toBe(34_950);
+    expect((await audit(dir, [csvFile, '--dry-run', '--dispute-dir', join(dir, 'packs')])).code).toBe(2);
+  });
+
+  it('saving over an earlier audit of the same bills says what it replaced', async () => {
+    const dir = await storeCopy('replaced');
+    const first = await audit(dir, [csvFile]);
+    expect(first.stderr).not.toMatch(/replaced/);
+    const again = await audit(dir, [csvFile, '--tolerance', '100', '--json']);
+    expect(again.stderr).toContain('replaced the saved audits of 5 bills; report spend now reads this audit (--dry-run audits without saving)');
+    expect(JSON.parse(again.stdout).replaced).toHaveLength(5);
+    const one = join(store.dir, 'one-bill.csv');
+    await writeFile(one, [CSV_HEADER, 'I7204804,7204804,,RRFT,2026-12-01,1200,92.5,,,,1412.94,-989.06,127.16,LFT=75.00,626.04', ',,,,,300,175,,,,,,,,'].join('\n'));
+    const single = await audit(dir, [one]);
+    expect(single.stderr).toMatch(/replaced the saved audit of RRFT\|I7204804 \(2026-12-02T10:00:\d\d\.\d+Z, ok, \$0\.00 at stake\)/);
+  });
+
+  it('refuses an absurd amount as a broken file (exit 1, nothing audited), and a bill of $10,000,000 is read (the boundary)', async () => {
+    const dir = await storeCopy('absurd');
+    const absurd = join(store.dir, 'absurd.csv');
+    await writeFile(absurd, [CSV_HEADER, 'I1,7204804,,RRFT,2026-12-01,1200,92.5,,,,1412.94,-989.06,127.16,LFT=75.00,"-10,000,000,000,000.00"'].join('\n'));
+    const refused = await audit(dir, [absurd]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('total: -$10,000,000,000,000.00 is beyond any freight bill (amounts are at most $10,000,000 either way); nothing was audited');
+    await expect(access(join(dir, 'audited-bills'))).rejects.toThrow();
+    const cent = join(store.dir, 'cent-over.csv');
+    await writeFile(cent, [CSV_HEADER, 'I2,7204804,,RRFT,2026-12-01,1200,92.5,,,,1412.94,-989.06,127.16,LFT=10000000.01,626.04'].join('\n'));
+    expect((await audit(dir, [cent, '--no-save'])).stderr).toContain('LFT: $10,000,000.01 is beyond any freight bill');
+    const edge = join(store.dir, 'edge.csv');
+    await writeFile(edge, [CSV_HEADER, 'I3,7204804,,RRFT,2026-12-01,1200,92.5,,,,1412.94,-989.06,127.16,LFT=75.00,"10,000,000.00"'].join('\n'));
+    const read = await audit(dir, [edge, '--no-save']);
+    // Read and audited: a dispute (6), not a broken file (1).
+    expect(read.code, read.stderr).toBe(6);
+  });
+
+  it('an absurd X12 210 total is refused with its element', async () => {
+    const dir = await storeCopy('absurd-210');
+    const file = join(store.dir, 'absurd-210.edi');
+    await writeFile(file, (await readFile(x12File, 'utf8')).replace('L3*1500*G***70624*', 'L3*1500*G***-100000000000000*'));
+    const result = await audit(dir, [file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/L305: the bill's total: -\$1,000,000,000,000\.00 is beyond any freight bill/);
+  });
+
+  it('at 80 columns the detail is shown whole, under the table, not cut to 20 characters', async () => {
+    const narrow = await runInProcess(['--store', await storeCopy('eighty'), 'audit', csvFile, '--no-save'], { env: AUDIT_ENV, columns: 80 });
+    expect(narrow.code).toBe(6);
+    const lines = narrow.stdout.split('\n');
+    expect(Math.max(...lines.map((line) => [...line].length)), narrow.stdout).toBeLessThanOrEqual(80);
+    expect(narrow.stdout).not.toContain('…');
+    // Each finding's detail whole (a long one wrapped at a word), its bill and check named.
+    const text = lines.map((line) => line.trim()).join(' ');
+    expect(text).toContain('I7204802 RECLASS: line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in)');
+    // Where it fits (200 columns) the detail stays in its column.
+    const wide = await runInProcess(['--store', await storeCopy('wide'), 'audit', csvFile, '--no-save'], { env: AUDIT_ENV, columns: 200 });
+    expect(wide.stdout).toMatch(/│ line 2: class 250 billed, 175 booked \(4\.5 pcf: 300 lb on 1 x 40x48x60 in\) +│/);
+  });
+});
+
 describe('shipper report spend', () => {
   it('reads the shipments and the audited bills: by carrier, by month, as JSON and CSV', async () => {
     const dir = await storeCopy('spend');
@@ -440,9 +518,10 @@ describe('shipper report spend', () => {
     });
     const csv = parse((await run(['--by', 'lane', '--csv'])).stdout, { columns: true }) as Array<Record<string, string>>;
     expect(csv).toEqual([
-      { group: 'Chicago, IL → Atlanta, GA', shipments: '4', poundsWeight: '6000', quoted: '2504.16', bills: '4', billed: '2736.66', disputed: '232.5' },
-      { group: '(no shipment)', shipments: '0', poundsWeight: '0', quoted: '0', bills: '1', billed: '117', disputed: '117' },
-      { group: 'Total', shipments: '4', poundsWeight: '6000', quoted: '2504.16', bills: '5', billed: '2853.66', disputed: '349.5' },
+      // Money to 2 decimals (issue 20, item 21).
+      { group: 'Chicago, IL → Atlanta, GA', shipments: '4', poundsWeight: '6000', quoted: '2504.16', bills: '4', billed: '2736.66', disputed: '232.50' },
+      { group: '(no shipment)', shipments: '0', poundsWeight: '0', quoted: '0.00', bills: '1', billed: '117.00', disputed: '117.00' },
+      { group: 'Total', shipments: '4', poundsWeight: '6000', quoted: '2504.16', bills: '5', billed: '2853.66', disputed: '349.50' },
     ]);
   });
 
@@ -452,7 +531,7 @@ describe('shipper report spend', () => {
     expect(JSON.parse((await run(['--since', '2026-11-18', '--until', '2026-11-18'])).stdout).total.shipments).toBe(4);
     expect(JSON.parse((await run(['--since', '2026-11-19'])).stdout).total.shipments).toBe(0);
     expect(JSON.parse((await run(['--until', '2026-11-17'])).stdout).total.shipments).toBe(0);
-    expect((await run(['--since', 'last week'])).code).toBe(1);
+    expect((await run(['--since', 'last week'])).code).toBe(2);
     expect((await runInProcess(['--store', dir, 'report', 'spend', '--by', 'week'])).code).toBe(2);
     expect((await runInProcess(['--store', join(store.dir, 'empty-store'), 'report', 'spend'])).stdout).toBe('No shipments or audited bills in this period.\n');
   });
@@ -540,7 +619,7 @@ describe('remote mode', () => {
     const server = await startServe({ store: serverStore, env: AUDIT_ENV });
     try {
       const { code, stdout } = await runInProcess(['--base-url', server.url, '--store', localStore, 'audit', x12File, '--json'], { env: AUDIT_ENV });
-      expect(code).toBe(1);
+      expect(code).toBe(6);
       expect(findingsOf(JSON.parse(stdout) as AuditJson)).toEqual(EXPECTED);
       expect((await readdir(join(localStore, 'audited-bills'))).filter((name) => name.endsWith('.json'))).toHaveLength(5);
       await expect(access(join(serverStore, 'audited-bills'))).rejects.toThrow();

@@ -96,7 +96,7 @@ const CASES: Array<{ name: string; content: string | Buffer; exit: number; messa
     name: 'a quote that is never closed',
     content: `${HEADER.join(',')}\n${validRow}\n"OK-2,broken\n${validRow}\n`,
     exit: 1,
-    message: /line 3: a quoted value is never closed/,
+    message: /line 3, column refNumber: a quoted value is never closed/,
   },
 ];
 

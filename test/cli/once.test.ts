@@ -250,8 +250,8 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(await ids(['--since', new Date(Date.parse(before.createdAt) + 1).toISOString()])).not.toContain(before.id);
     expect(await ids(['--until', '2026-11-22'])).not.toContain(before.id);
     const notADay = await cli(mode, ['shipment', 'list', '--since', '2026-02-30']);
-    expect(notADay.code).toBe(1);
-    expect(notADay.stderr).toBe('shipper: since 2026-02-30 is not a day of the calendar (since)\n');
+    expect(notADay.code).toBe(2);
+    expect(notADay.stderr).toBe('shipper: --since: 2026-02-30 is not a real calendar date\n');
     // A period of one instant holds what was created at it; until a millisecond before since is refused, not an empty list.
     // (Each CLI run starts SHIPPER_NOW's clock again: other shipments of this file may share the instant.)
     const atInstant = (await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--limit', '500', '--since', before.createdAt, '--until', before.createdAt])).items;

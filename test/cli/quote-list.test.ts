@@ -48,12 +48,12 @@ describe('quote list --to', () => {
     expect((parse(csv.stdout, { columns: true }) as Array<{ id: string }>).map((row) => row.id)).toEqual([ids.atlanta]);
   });
 
-  it('refuses what is not a ZIP (exit 1), as the API does', async () => {
+  it('refuses what is not a ZIP as a bad flag value (exit 2, issue 20 item 21)', async () => {
     for (const zip of ['abc', '1000', '100011']) {
       const result = await run(['quote', 'list', '--to', zip]);
-      expect(result.code, zip).toBe(1);
+      expect(result.code, zip).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toBe('shipper: to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234) (to)\n');
+      expect(result.stderr).toBe(`shipper: option '--to <zip>' argument '${zip}' is invalid. a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)\n`);
     }
   });
 });

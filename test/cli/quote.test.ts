@@ -145,7 +145,7 @@ describe('shipper quote (in process, temporary store)', () => {
     }
   });
 
-  it('reads --pickup-date in words, refuses unreadable text (exit 2) and an unreal date (exit 1) with the value named', async () => {
+  it('reads --pickup-date in words, refuses unreadable text and an unreal date (exit 2) with the value named', async () => {
     const env = { SHIPPER_NOW: '2026-11-23T15:00:00Z' }; // a Monday
     const friday = await cli([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48', '--pickup-date', 'friday', '--json'], { env });
     expect(friday.code).toBe(0);
@@ -154,8 +154,9 @@ describe('shipper quote (in process, temporary store)', () => {
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toMatch(/^shipper: --pickup-date: cannot read "someday" as a date/);
     const unreal = await cli([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48', '--pickup-date', '2026-02-30'], { env });
-    expect(unreal.code).toBe(1);
-    expect(unreal.stderr.trim()).toBe('shipper: 2026-02-30 is not a real calendar date (pickupDate)');
+    // Not a date at all is a usage error, as unreadable text is (issue 20, item 21); a past date is rejected input (exit 1).
+    expect(unreal.code).toBe(2);
+    expect(unreal.stderr.trim()).toBe('shipper: --pickup-date: 2026-02-30 is not a real calendar date');
   });
 
   it('leaves nothing behind when a quote is rejected', async () => {

@@ -61,7 +61,8 @@ const SCENARIOS: Scenario[] = [
   { name: 'import of a file that is not CSV', args: ['import', 'package.json'], code: 1 },
   // Invoices and the audit of carriers' bills (issue 17); audits are not saved (remote mode's local store is the user's).
   { name: 'invoice of an unknown shipment', args: ['invoice', 'sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z'], code: 4 },
-  { name: 'audit of the sample bills, no shipment has their PROs', args: ['audit', SAMPLE_BILLS, '--no-save', '--json'], code: 1 },
+  // Exit 6: read and audited, something disputed (issue 20, item 20).
+  { name: 'audit of the sample bills, no shipment has their PROs', args: ['audit', SAMPLE_BILLS, '--no-save', '--json'], code: 6 },
   // Phase 2, in order: bookings take order and BOL numbers from one counter.
   { name: 'ship on a quote', args: ['ship', '--quote', '{quote}', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '--ref', 'PO-1', '--json'], code: 0, phase: 2 },
   {

@@ -209,18 +209,22 @@ export interface TextOptions {
   required?: boolean;
 }
 
-/** Text of any kind within `max` code units: ASCII, any grapheme, any code point, hostile words. */
+/** Text of any kind within `max` code units: ASCII, any grapheme, any code point but controls, hostile words. */
 export function textArb({ max, required = false }: TextOptions): fc.Arbitrary<string> {
   const minLength = required ? 1 : 0;
-  return fc
-    .oneof(
-      { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength: Math.min(max, 40) }) },
-      { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: Math.max(1, Math.floor(max / 8)) }) },
-      { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength, maxLength: Math.max(1, Math.floor(max / 4)) }) },
-      { weight: 2, arbitrary: fc.array(fc.constantFrom(...HOSTILE_WORDS), { minLength, maxLength: 6 }).map((words) => words.join(' ')) },
-      { weight: 1, arbitrary: fc.constant('x'.repeat(max)) },
-    )
-    .filter((text) => text.length <= max && (!required || text.trim().length > 0));
+  return (
+    fc
+      .oneof(
+        { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength: Math.min(max, 40) }) },
+        { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: Math.max(1, Math.floor(max / 8)) }) },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength, maxLength: Math.max(1, Math.floor(max / 4)) }) },
+        { weight: 2, arbitrary: fc.array(fc.constantFrom(...HOSTILE_WORDS), { minLength, maxLength: 6 }).map((words) => words.join(' ')) },
+        { weight: 1, arbitrary: fc.constant('x'.repeat(max)) },
+      )
+      // Control characters are refused in text fields (issue 20, item 4): a valid request has none.
+      .map((text) => text.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '))
+      .filter((text) => text.length <= max && (!required || text.trim().length > 0))
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -56,10 +56,14 @@ function bolTextArb({ max, required = false }: TextOptions): fc.Arbitrary<string
     .map((pairs) => pairs.map(([word, separator]) => `${word}${separator}`).join(''));
   // As long as the field takes, in the widest letters, in one word or many: the most a box must hold.
   const longest = fc.constantFrom('W', 'Ŵ ', 'MW', '😀', 'ﷺ ').map((unit) => unit.repeat(Math.ceil(max / unit.length)));
-  return fc
-    .oneof({ weight: 6, arbitrary: mixed }, { weight: 1, arbitrary: longest })
-    .map((text) => text.slice(0, max))
-    .filter((text) => !/[\uD800-\uDBFF]$/.test(text) && (!required || text.trim().length > 0));
+  return (
+    fc
+      .oneof({ weight: 6, arbitrary: mixed }, { weight: 1, arbitrary: longest })
+      .map((text) => text.slice(0, max))
+      // Control characters are refused in a request's text (issue 20, item 4): a valid one has none.
+      .map((text) => text.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '))
+      .filter((text) => !/[\uD800-\uDBFF]$/.test(text) && (!required || text.trim().length > 0))
+  );
 }
 
 /**

@@ -90,14 +90,14 @@ describe('reading a shipment CSV', () => {
 
   it('refuses a row longer than 64 KB (a runaway quote), naming its line', async () => {
     const error = await fileError(readAll(await fileWith(`${HEADER}\nA,dc,store,1,500,48,40,48,${'x'.repeat(70_000)}\n`)));
-    expect(error.message).toMatch(/line 2: a row longer than 64 KB/);
+    expect(error.message).toMatch(/line 2, column description: a row longer than 64 KB/);
   });
 
   it('names the line of a quote that is never closed or of text after a closing quote', async () => {
     const unclosed = await fileError(readAll(await fileWith(`${HEADER}\nA,dc,store,1,500,48,40,48,ok\nB,dc,store,1,500,48,40,48,"open\nC,dc\n`)));
-    expect(unclosed.message).toMatch(/line 3: a quoted value is never closed/);
+    expect(unclosed.message).toMatch(/line 3, column description: a quoted value is never closed/);
     const after = await fileError(readAll(await fileWith(`${HEADER}\nA,dc,store,1,500,48,40,48,"x"y\n`)));
-    expect(after.message).toMatch(/line 2: text right after a closing quote/);
+    expect(after.message).toMatch(/line 2, column description: text right after a closing quote/);
   });
 
   it('refuses a file whose first line is not a header, or whose header has unknown or missing columns', async () => {
@@ -224,7 +224,7 @@ describe('encodings, as spreadsheets write them', () => {
   it('counts lines right for a CSV error in every encoding', async () => {
     const text = `${HEADER}\r\nA,dc,store,1,500,48,40,48,${NAME}\r\nB,dc,store,1,500,48,40,48,"two\r\nlines"\r\nC,dc,store,1,500,48,40,48,"x"y\r\n`;
     for (const bytes of [Buffer.from(text), windows1252(text), utf16leWithBom(text), utf16beWithBom(text), utf8WithBom(text)]) {
-      expect((await fileError(readAll(await fileWith(bytes)))).message).toMatch(/line 5: text right after a closing quote/);
+      expect((await fileError(readAll(await fileWith(bytes)))).message).toMatch(/line 5, column description: text right after a closing quote/);
     }
   });
 

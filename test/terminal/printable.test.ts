@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxProblem, printable } from '../../src/printable.js';
+import { jsonSyntaxProblem, printable, printableLine, printableRecord } from '../../src/printable.js';
 import { IO } from '../../src/cli/output.js';
 import { PassThrough } from 'node:stream';
 
@@ -46,5 +46,15 @@ describe('jsonSyntaxProblem', () => {
     expect(problemOf('  \n')).toBe('it is empty');
     expect(problemOf('\u0000\u0000\u0000')).toBe('it holds binary data (NUL bytes), not JSON');
     expect(problemOf('{"a":1} trailing')).toBe('not valid JSON at byte 8');
+  });
+});
+
+describe('printableRecord (issue 20, item 4: records on their way to a table)', () => {
+  it('escapes every control character of every string, line breaks included, and keeps the rest', () => {
+    expect(printableLine('A\tB\nC\rD\u001b[2J')).toBe('A\\x09B\\x0AC\\x0DD\\x1B[2J');
+    const record = { id: 'qt_1', amount: 1200, nested: [{ description: 'Bolts\u0007' }, { description: null }], ok: true };
+    expect(printableRecord(record)).toEqual({ id: 'qt_1', amount: 1200, nested: [{ description: 'Bolts\\x07' }, { description: null }], ok: true });
+    // A copy: the record itself is left as it was.
+    expect(record.nested[0]!.description).toBe('Bolts\u0007');
   });
 });

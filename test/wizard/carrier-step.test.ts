@@ -223,4 +223,29 @@ describe('the carrier step of the wizard', () => {
       freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { city: 'Dallas', postalCode: '75201' } },
     });
   });
+
+  it('reads a ready time written 8:00 AM as the CSV does (issue 20, item 21); 13:00 PM is refused', async () => {
+    const h = harness([
+      ...UP_TO_CARRIER,
+      step('Add carrier details', true),
+      step('Carrier SCAC', ''),
+      step('PRO number', ''),
+      step('Freight charges', 'PREPAID'),
+      step('Freight ready at', '13:00 PM'),
+      step('Freight ready at', '8:00 AM'),
+      step('Dock closes at', '8:00 am'), // the same time: an empty window (the boundary)
+      step('Dock closes at', '4:30 PM'),
+      step('Declared value', ''),
+      step('COD amount', ''),
+      step('FOB', null as unknown as string),
+      step('Master bill of lading', false),
+      step('Hazardous materials', []),
+      step('Print the Bill of Lading', false),
+    ]);
+    const { shipment } = await runWizardFlow(h.deps, { accessorials: [], components: [] });
+    expect(h.prompter.remaining).toBe(0);
+    expect(h.prompter.rejected.map(({ value }) => value)).toEqual(['13:00 PM', '8:00 am']);
+    expect(h.prompter.rejected[0]!.reason).toMatch(/an hour before AM or PM is 1 to 12/);
+    expect(shipment).toMatchObject({ pickupWindow: { readyTime: '08:00', closeTime: '16:30' } });
+  });
 });

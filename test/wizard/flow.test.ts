@@ -283,6 +283,36 @@ describe('quote wizard flow', () => {
     expect(h.prompter.shown).toContain('thursday  Thu 2026-10-08');
   });
 
+  it('refuses a date without a year that passed days ago as past, not as next year (issue 20, item 12); hex weights are not numbers (item 14)', async () => {
+    const h = harness([
+      step('Pickup ZIP', '60601'),
+      step('Delivery ZIP', '10001'),
+      step('Pickup date', '10/2'),
+      step('Pickup date', 'Oct 4'),
+      step('Pickup date', '10/6'),
+      step('Accessorial', []),
+      step('pallets', '1'),
+      step('total weight', '0x1F4'),
+      step('total weight', '1,200'),
+      step('dimensions', '0x30x40x40'),
+      step('dimensions', '48x40x40'),
+      step('description', ''),
+      step('NMFC', ''),
+      step('packaging', ''),
+      step('loose pieces', ''),
+      step('Add another line?', false),
+      step('Book this shipment', false),
+    ]);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    const reasons = h.prompter.rejected.map((rejection) => rejection.reason);
+    expect(reasons[0]).toBe('2026-10-02 is in the past (today is 2026-10-05 at the origin) (pickupDate)');
+    expect(reasons[1]).toBe('2026-10-04 is in the past (today is 2026-10-05 at the origin) (pickupDate)');
+    expect(reasons[2]).toBe('poundsWeight must be a number (orderComponents[0].poundsWeight)');
+    expect(reasons).toHaveLength(4);
+    expect(result.quote.pickupDate).toBe('2026-10-06');
+    expect(result.quote.orderComponents[0]!.poundsWeight).toBe(1200);
+  });
+
   // Needs the real transit module (carrier holidays); the stub in a tree without it knows weekends only.
   it('refuses Thanksgiving as a pickup date and names the holiday', async () => {
     const h = harness([

@@ -18,7 +18,7 @@ import { constraintViolation, idempotencyKeyReused, ProblemError } from '../prob
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
 import { assertReadable, BookingChecks, proKey, withoutOptions } from './bookingChecks.js';
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
-import { requestHash } from './idempotency.js';
+import { requestHash, shipmentRequestHashes } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import type { Numbering } from './numbering.js';
 import type { Quotes, ZipLookup } from './quotes.js';
@@ -41,7 +41,9 @@ type Rating = ReturnType<Quotes['rateForShipment']>;
 interface BookingCandidate {
   index: number;
   key: string | undefined;
+  /** The request's hashes (idempotency.ts): its lines in any order, and as sent (what older records hold). */
   requestHash: string;
+  requestHashAsSent: string;
   request: ShipmentRequest;
   warnings: Warning[];
   /** The quote-first rating, for requests without quoteId. */
@@ -133,10 +135,12 @@ export class Bookings {
         return;
       }
       const key = item.idempotencyKey || undefined;
+      const [unordered, asSent] = key ? shipmentRequestHashes(withoutOptions(item.request)) : ['', ''];
       candidates.push({
         index,
         key,
-        requestHash: key ? requestHash(withoutOptions(item.request)) : '',
+        requestHash: unordered,
+        requestHashAsSent: asSent,
         request: checked.request,
         warnings: checked.warnings,
         // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
@@ -171,7 +175,7 @@ export class Bookings {
         }
         firstWithKey.set(candidate.key, candidate);
         const record = records[position];
-        if (record && record.requestHash !== candidate.requestHash) {
+        if (record && record.requestHash !== candidate.requestHash && record.requestHash !== candidate.requestHashAsSent) {
           fail(idempotencyKeyReused(candidate.key));
           continue;
         }

@@ -13,7 +13,7 @@ import { localDateInZone } from '../../domain/transit.js';
 import { parseRequest } from '../../domain/validation.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
-import { findIdempotent, requestHash } from './idempotency.js';
+import { findIdempotent, shipmentRequestHashes } from './idempotency.js';
 import { addressesAgainstZips, mergeViolations, type Quotes, unknownZips, type ZipLookup } from './quotes.js';
 import { assertReadsBack, QUOTE_ID, type StoreReads } from './records.js';
 
@@ -69,7 +69,7 @@ export class BookingChecks {
    * the quote of its shipment once that is written.
    */
   async reservedUnder(reads: StoreReads, key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
-    const record = await findIdempotent(reads.idempotency, 'shipment', key, requestHash(withoutOptions(raw)));
+    const record = await findIdempotent(reads.idempotency, 'shipment', key, shipmentRequestHashes(withoutOptions(raw)));
     if (!record) return undefined;
     const shipment = await reads.shipments.getRecord(record.resourceId);
     if (!shipment) return { quote: undefined };

@@ -9,6 +9,7 @@ import { checkProNumber, proNumberFor, proRangeSize, proSerialOf } from '../../d
 import { warning, type Warning } from '../../domain/warnings.js';
 import { pickupWindowWarning, type CarrierProfiles } from '../../domain/carrierProfile.js';
 import { normalisedProNumber } from '../../domain/recordKeys.js';
+import { ebolGaps, ebolIncompleteWarning } from '../../edi/ebolReadiness.js';
 import type { Shipment, ShipmentRequest, Violation } from '../../domain/schemas.js';
 import { ssccFor, ssccSerialCapacity, ssccSerialOf } from '../../domain/sscc.js';
 import { conflict, PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
@@ -25,7 +26,7 @@ export const handlingUnitsOf = (request: Pick<ShipmentRequest, 'orderComponents'
 
 /** The request's carrier details against the carrier's profile: a PRO with a wrong check digit is refused. */
 export function checkCarrierDetails(
-  request: Pick<ShipmentRequest, 'proNumber' | 'carrier' | 'pickupWindow'>,
+  request: Pick<ShipmentRequest, 'proNumber' | 'carrier' | 'pickupWindow'> & Partial<Parameters<typeof ebolGaps>[0]>,
   settings: CarrierSettings,
   tariffCutoff: string,
 ): { violations: Violation[]; warnings: Warning[] } {
@@ -45,6 +46,11 @@ export function checkCarrierDetails(
   }
   const window = pickupWindowWarning(request.pickupWindow, profile?.pickupCutoff ?? tariffCutoff, request.carrier?.name ?? null);
   if (window) warnings.push(window);
+  // A carrier that takes eBOLs: what one would lack is said now, while shipment update can add it.
+  if (profile?.ebol && request.orderComponents) {
+    const gaps = ebolGaps(request as Parameters<typeof ebolGaps>[0]);
+    if (gaps.length > 0) warnings.push(ebolIncompleteWarning(scac!, gaps));
+  }
   return { violations, warnings };
 }
 

@@ -16,9 +16,26 @@ export function requestHash(raw: unknown): string {
   return createHash('sha256').update(canonicalJson(raw)).digest('hex');
 }
 
-/** The record of an earlier request with this key, if any; the same key with another body is a 422. */
-export async function findIdempotent(records: IdempotencyReads, scope: IdempotencyScope, key: string, hash: string): Promise<IdempotencyRecord | undefined> {
+/**
+ * The hashes a shipment request is recognised by: first with its order components in any order
+ * (the same freight; an import file whose rows of a shipment were sorted again books nothing
+ * new), then as sent, which records written before this rule hold. New records store the first.
+ */
+export function shipmentRequestHashes(raw: unknown): [unordered: string, asSent: string] {
+  const asSent = requestHash(raw);
+  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { orderComponents?: unknown }).orderComponents)) return [asSent, asSent];
+  const components = (raw as { orderComponents: unknown[] }).orderComponents.map((component) => canonicalJson(component)).sort();
+  return [requestHash({ ...raw, orderComponents: components }), asSent];
+}
+
+/** The record of an earlier request with this key, if any; the same key with another body (none of its `hashes`) is a 422. */
+export async function findIdempotent(
+  records: IdempotencyReads,
+  scope: IdempotencyScope,
+  key: string,
+  hashes: string | readonly string[],
+): Promise<IdempotencyRecord | undefined> {
   const record = await records.get(scope, key);
-  if (record && record.requestHash !== hash) throw idempotencyKeyReused(key);
+  if (record && !(typeof hashes === 'string' ? [hashes] : hashes).includes(record.requestHash)) throw idempotencyKeyReused(key);
   return record;
 }

@@ -61,7 +61,12 @@ export class Shipments {
    * What the carrier assigns after booking (carrier, PRO, trailer, seals), in one unit of work.
    * Only the fields the body names change; null clears one. The freight never changes here.
    */
-  async update(shipmentId: string, raw: unknown, checkPro: ProCheck): Promise<ApiResult<Shipment>> {
+  async update(
+    shipmentId: string,
+    raw: unknown,
+    checkPro: ProCheck,
+    todayAt: (postalCode: string) => string = () => this.now().toISOString().slice(0, 10),
+  ): Promise<ApiResult<Shipment>> {
     const parsed = parseRequest(shipmentUpdateSchema, raw);
     if (!parsed.ok) throw constraintViolation(parsed.violations);
     const named = (field: string) => typeof raw === 'object' && raw !== null && Object.hasOwn(raw, field);
@@ -75,7 +80,7 @@ export class Shipments {
         const changes = Object.fromEntries(
           (['carrier', 'proNumber', 'trailerNumber', 'sealNumbers'] as const).filter(named).map((field) => [field, parsed.value[field]]),
         ) as Partial<Pick<Shipment, 'carrier' | 'proNumber' | 'trailerNumber' | 'sealNumbers'>>;
-        const updated = { ...shipment, ...changes };
+        const updated = { ...shipment, ...changes, ...contactChanges(shipment, parsed.value, named, todayAt(shipment.shipper.postalCode)) };
         const proChanged = named('proNumber') || named('carrier');
         const pro = proChanged ? checkPro({ proNumber: updated.proNumber, carrier: updated.carrier }) : { violations: [], warnings: [] };
         if (pro.violations.length > 0) throw constraintViolation(pro.violations);
@@ -110,4 +115,43 @@ export class Shipments {
       }),
     );
   }
+}
+
+type ShipmentUpdate = z.output<typeof shipmentUpdateSchema>;
+
+/**
+ * Phones and line descriptions (what an eBOL needs and a booking may lack), until the pickup day
+ * at the origin: after it the carrier has the papers it picked up with. The freight itself, and a
+ * hazardous shipment's need of an emergency phone, stay as booked.
+ */
+function contactChanges(record: Shipment, update: ShipmentUpdate, named: (field: string) => boolean, today: string): Partial<Shipment> {
+  const fields = (['shipperPhone', 'consigneePhone', 'emergencyContactPhone', 'lineDescriptions'] as const).filter(named);
+  if (fields.length === 0) return {};
+  if (record.pickupDate < today) {
+    throw conflict(`${record.orderNumber} was to be picked up on ${record.pickupDate}: its phones and line descriptions can change until the pickup day`, [
+      { field: fields[0]!, message: `the pickup day ${record.pickupDate} has passed (today is ${today} at the origin)` },
+    ]);
+  }
+  const changes: Partial<Shipment> = {};
+  if (named('shipperPhone')) changes.shipper = { ...record.shipper, phone: update.shipperPhone ?? null };
+  if (named('consigneePhone')) changes.consignee = { ...record.consignee, phone: update.consigneePhone ?? null };
+  if (named('emergencyContactPhone')) {
+    const hazardous = record.orderComponents.findIndex((component) => component.hazmat);
+    if (hazardous !== -1 && !update.emergencyContactPhone) {
+      throw constraintViolation([
+        { field: 'emergencyContactPhone', message: `orderComponents[${hazardous}] is hazardous material: the emergency response telephone number cannot be cleared` },
+      ]);
+    }
+    changes.emergencyContactPhone = update.emergencyContactPhone ?? null;
+  }
+  if (update.lineDescriptions) {
+    const lines = record.orderComponents.length;
+    const outside = update.lineDescriptions.flatMap(({ line }, index) =>
+      line > lines ? [{ field: `lineDescriptions[${index}].line`, message: `${record.orderNumber} has ${lines} line${lines === 1 ? '' : 's'}: there is no line ${line}` }] : [],
+    );
+    if (outside.length > 0) throw constraintViolation(outside);
+    const descriptions = new Map(update.lineDescriptions.map(({ line, description }) => [line - 1, description]));
+    changes.orderComponents = record.orderComponents.map((component, index) => (descriptions.has(index) ? { ...component, description: descriptions.get(index)! } : component));
+  }
+  return changes;
 }

@@ -1,5 +1,5 @@
 /**
- * `shipper audit FILE... [--dispute-dir DIR] [--tolerance AMOUNT] [--csv] [--no-save]`: carriers'
+ * `shipper audit FILE... [--dispute-dir DIR [--force]] [--tolerance AMOUNT] [--csv] [--dry-run] [--no-save]`: carriers'
  * freight bills checked against the shipments booked (auditRun.ts, loaded when the command runs).
  */
 import { InvalidArgumentError, type Command } from 'commander';
@@ -26,13 +26,16 @@ export function registerAuditCommand(program: Command, context: ContextFactory):
     .option('--dispute-dir <dir>', 'write one dispute pack (PDF with the BOL attached) per disputed bill into this directory')
     .option('--tolerance <amount>', 'dispute only differences above this many dollars each', parseTolerance, 0)
     .option('--csv', 'CSV on stdout: one line per finding (or per bill found as quoted)')
+    .option('--force', 'replace dispute packs that exist in --dispute-dir (default: refuse, nothing saved or written)')
+    .option('--dry-run', 'a what-if run (e.g. another --tolerance): audit and show, save nothing, write nothing')
     .option('--no-save', 'do not keep the audited bills in the store (the spend report reads them)')
     .addHelpText(
       'after',
       `
-Exit codes: 0 nothing disputed, 1 something disputed (or a bill file that cannot be read),
-2 usage, 3 remote failure, 5 store or tariff failure. With -q only the dispute packs' paths
-are printed.
+Exit codes: 0 nothing disputed, 6 something disputed, 1 a bill file that cannot be read (or an
+absurd amount in it; nothing audited), 2 usage, 3 remote failure, 5 store or tariff failure.
+Saving replaces the saved audits of the same bills (said on stderr). With -q only the dispute
+packs' paths are printed.
 
 Examples:
   $ shipper audit bills-2026-12.csv

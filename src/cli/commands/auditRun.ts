@@ -7,7 +7,8 @@
  * machine's (--tariff, else the shipped one); audited bills are kept in the local store (the
  * spend report reads them), also in remote mode.
  */
-import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { AuditResult } from '../../audit/audit.js';
 import type { BillIssue, CarrierBill } from '../../audit/bill.js';
 import type { ShipperApi } from '../../api/types.js';
@@ -26,6 +27,10 @@ export interface AuditCommandOptions {
   tolerance: number;
   csv?: boolean;
   save: boolean;
+  /** A what-if run: nothing saved, no dispute pack written. */
+  dryRun?: boolean;
+  /** Replace dispute packs that exist in --dispute-dir. */
+  force?: boolean;
 }
 
 async function readBills(ctx: CommandContext, files: readonly string[]): Promise<CarrierBill[]> {
@@ -92,40 +97,60 @@ async function shipmentsFor(api: ShipperApi, keys: { pros: string[]; bols: strin
   return [...found.values()];
 }
 
+interface PlannedPack {
+  result: AuditResult;
+  bill: string;
+  file: string;
+}
+
+/** Where each disputed bill's pack goes in `dir` (one name per bill, -2, -3... for repeats). */
+async function planDisputePacks(dir: string, results: readonly AuditResult[]): Promise<PlannedPack[]> {
+  const { billName } = await import('../../audit/bill.js');
+  const target = resolve(dir);
+  const names = new Set<string>();
+  return results
+    .filter((result) => result.status === 'DISPUTED')
+    .map((result) => {
+      const base = `dispute-${billName(result.bill).replace(/[^A-Za-z0-9_-]+/g, '_')}`;
+      let name = `${base}.pdf`;
+      for (let count = 2; names.has(name); count++) name = `${base}-${count}.pdf`;
+      names.add(name);
+      return { result, bill: billName(result.bill), file: join(target, name) };
+    });
+}
+
+/** Packs of an earlier audit are kept unless --force: refused before anything is saved or written. */
+async function refuseExistingPacks(planned: readonly PlannedPack[]): Promise<void> {
+  const existing: string[] = [];
+  for (const pack of planned) if (await stat(pack.file).catch(() => undefined)) existing.push(pack.file);
+  if (existing.length === 0) return;
+  const what = existing.length === 1 ? `${existing[0]} exists` : `${existing.length} dispute packs exist (${existing[0]}, ...)`;
+  throw new UsageError(`${what}; nothing was saved or written`, '--force replaces them, or give another --dispute-dir');
+}
+
 async function writeDisputePacks(
   ctx: CommandContext,
   api: ShipperApi,
-  dir: string,
-  results: readonly AuditResult[],
+  planned: readonly PlannedPack[],
   shipments: ReadonlyMap<string, Shipment>,
+  force: boolean,
 ): Promise<Array<{ bill: string; file: string; bytes: number }>> {
-  const disputed = results.filter((result) => result.status === 'DISPUTED');
-  if (disputed.length === 0) return [];
-  const [{ makeDirectory }, { renderDisputePack }, { billName }] = await Promise.all([
-    import('../../fs/makeDirectory.js'),
-    import('../../audit/disputePdf.js'),
-    import('../../audit/bill.js'),
-  ]);
-  const target = resolve(dir);
+  if (planned.length === 0) return [];
+  const [{ makeDirectory }, { renderDisputePack }] = await Promise.all([import('../../fs/makeDirectory.js'), import('../../audit/disputePdf.js')]);
+  const target = dirname(planned[0]!.file);
   await makeDirectory(target).catch((error: Error) => {
     throw new CliError(`cannot create ${target}: ${error.message}`, ExitCode.local);
   });
   const written: Array<{ bill: string; file: string; bytes: number }> = [];
-  const names = new Set<string>();
-  for (const result of disputed) {
+  for (const { result, bill, file } of planned) {
     const shipment = result.shipment ? (shipments.get(result.shipment.id) ?? null) : null;
     const bol = shipment ? (await api.renderBol(shipment.id)).data : null;
     const pdf = await renderDisputePack(result, shipment, bol);
-    const base = `dispute-${billName(result.bill).replace(/[^A-Za-z0-9_-]+/g, '_')}`;
-    let name = `${base}.pdf`;
-    for (let count = 2; names.has(name); count++) name = `${base}-${count}.pdf`;
-    names.add(name);
-    const file = join(target, name);
-    // A pack of the same bill from an earlier audit is replaced: auditing a bill again replaces its audit.
-    await writeFileDurably(file, pdf).catch((error: Error) => {
+    // A pack written meanwhile by another run is not replaced either (without --force).
+    await writeFileDurably(file, pdf, { whenExists: force ? 'replace' : 'refuse' }).catch((error: Error) => {
       throw new CliError(error.message, ExitCode.local);
     });
-    written.push({ bill: billName(result.bill), file, bytes: pdf.byteLength });
+    written.push({ bill, file, bytes: pdf.byteLength });
   }
   ctx.io.note(`Wrote ${plural(written.length, 'dispute pack')} to ${target}`);
   return written;
@@ -133,6 +158,8 @@ async function writeDisputePacks(
 
 export async function runAudit(ctx: CommandContext, files: string[], options: AuditCommandOptions): Promise<void> {
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  if (options.dryRun && options.disputeDir) throw new UsageError('--dry-run writes nothing; drop --dispute-dir, or drop --dry-run to write the packs');
+  const save = options.save && !options.dryRun;
   if (files.length === 0) throw new UsageError('no bill file given', 'example: shipper audit bills.csv carrier-210.edi');
   const bills = await readBills(ctx, files);
   const [settings, api, { auditBill }, { billKeys, ShipmentsByKey }, { earlierAuditOf, flagDuplicates }, { AuditedBills }, { openStore }, { StoreError }] = await Promise.all([
@@ -160,21 +187,45 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
     bills.map((bill) => auditBill(bill, byKey.match(bill), { tariff, toleranceInCents: options.tolerance, auditedAt })),
     earlier.flatMap((audit) => earlierAuditOf(audit) ?? []),
   );
-  if (options.save) await book.save(results).catch(storeFailure);
-  const packs = options.disputeDir ? await writeDisputePacks(ctx, api, options.disputeDir, results, new Map(shipments.map((shipment) => [shipment.id, shipment]))) : [];
+  const planned = options.disputeDir ? await planDisputePacks(options.disputeDir, results) : [];
+  if (!options.force) await refuseExistingPacks(planned);
+  // What a save replaces: the saved audits of the same bills, which `report spend` reads.
+  const replaced = save ? replacedAudits(earlier, results) : [];
+  if (save) await book.save(results).catch(storeFailure);
+  if (replaced.length > 0) ctx.io.note(replacedNote(replaced));
+  const packs = await writeDisputePacks(ctx, api, planned, new Map(shipments.map((shipment) => [shipment.id, shipment])), options.force ?? false);
 
   const summary = summarise(results);
-  if (ctx.io.options.json) ctx.io.json({ files, bills: results, summary, saved: options.save, disputePacks: packs });
+  if (ctx.io.options.json) ctx.io.json({ files, bills: results, summary, saved: save, replaced, disputePacks: packs });
   else if (options.csv) ctx.io.streams.stdout.write(csvText(AUDIT_CSV_HEADER, auditCsvRows(results)));
   // --quiet: only the files written (the dispute packs); the exit code says whether anything is disputed.
   else if (ctx.io.options.quiet) packs.forEach((pack) => ctx.io.out(pack.file));
   else {
     printAudit(ctx.io, results);
-    ctx.io.info(summaryLine(summary));
+    // Wrapped on a terminal (80 columns), one line when piped.
+    ctx.io.field(summaryLine(summary), 2);
   }
   if (summary.disputed > 0) {
-    throw new CliError(`${summary.disputed} of ${plural(summary.bills, 'bill')} disputed: ${formatCents(summary.disputedInCents)} at stake`, ExitCode.rejected, {
+    // Exit 6, not 1: CI tells a real dispute from a bill file it could not read (1).
+    throw new CliError(`${summary.disputed} of ${plural(summary.bills, 'bill')} disputed: ${formatCents(summary.disputedInCents)} at stake`, ExitCode.disputed, {
       jsonWritten: ctx.io.options.json,
     });
   }
+}
+
+/** The saved audits this run's results replace (same bill), with when they were made and what they found. */
+function replacedAudits(earlier: readonly AuditResult[], results: readonly AuditResult[]): Array<{ bill: string; auditedAt: string; status: string; disputedInCents: number }> {
+  const now = new Set(results.map((result) => result.billKey));
+  return earlier
+    .filter((audit) => now.has(audit.billKey))
+    .map((audit) => ({ bill: audit.billKey, auditedAt: audit.auditedAt, status: audit.status, disputedInCents: audit.disputedInCents }));
+}
+
+function replacedNote(replaced: ReadonlyArray<{ bill: string; auditedAt: string; status: string; disputedInCents: number }>): string {
+  const [first] = replaced;
+  const which =
+    replaced.length === 1
+      ? `the saved audit of ${first!.bill} (${first!.auditedAt}, ${first!.status.toLowerCase()}, ${formatCents(first!.disputedInCents)} at stake)`
+      : `the saved audits of ${plural(replaced.length, 'bill')}`;
+  return `replaced ${which}; report spend now reads this audit (--dry-run audits without saving)`;
 }

@@ -1,5 +1,6 @@
 /** `shipper location add|list|show|remove`: named shipper/consignee addresses for `--shipper NAME` and CSV imports. */
 import type { Command } from 'commander';
+import { printableRecord } from '../../printable.js';
 import { conflict, constraintViolation, makeProblem } from '../../api/problems.js';
 import { checkAddressAgainstZip } from '../../domain/addressZip.js';
 import { violationsFromZod } from '../../domain/validation.js';
@@ -89,7 +90,10 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
   ctx.io.out(
     ctx.io.fittedTable(
       ['Name', 'Company', 'Address', 'Contact', 'Phone'],
-      locations.map((location) => [location.name, location.address.name, streetLine(location), location.address.contactName ?? '', location.address.phone ?? '']),
+      // Saved before control characters were refused: shown as escapes (printable.ts).
+      locations
+        .map(printableRecord)
+        .map((location) => [location.name, location.address.name, streetLine(location), location.address.contactName ?? '', location.address.phone ?? '']),
       // On a narrow terminal the address and the company give way, then phone and contact leave
       // (location show has them); the name, what commands take, is never cut.
       [{ shrink: [2], min: 28 }, { shrink: [1], min: 16 }, { drop: 4 }, { drop: 3 }, { shrink: [2], min: 12 }, { shrink: [1], min: 8 }],
@@ -127,7 +131,8 @@ function oneLine(location: SavedLocation): string {
   return `${location.address.name}, ${streetLine(location)}`;
 }
 
-function printLocation(io: IO, location: SavedLocation): void {
+function printLocation(io: IO, saved: SavedLocation): void {
+  const location = printableRecord(saved);
   const { address } = location;
   io.out(`${io.color.bold('Location')} ${location.name}`);
   io.out(`  ${address.name}`);

@@ -5,7 +5,8 @@ import type { CommandContext, ContextFactory } from '../context.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
-import { addListFilters, collect, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
+import { withListDates } from '../listDates.js';
+import { addListFilters, collect, explicitLimit, listQueryFromOptions, parseZipFilter, type ListFilterOptions } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
 import { printQuote, printQuoteList, QUOTE_CSV_HEADER, quoteCsvRow } from '../views/quote.js';
@@ -34,8 +35,9 @@ export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
-export async function runQuoteList(ctx: CommandContext, options: ListFilterOptions, limit?: number): Promise<void> {
-  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+export async function runQuoteList(ctx: CommandContext, flags: ListFilterOptions, limit?: number): Promise<void> {
+  if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const options = await withListDates(ctx, flags);
   const api = await ctx.api();
   if (options.csv) {
     const zips = await ctx.zips();
@@ -96,7 +98,15 @@ Examples:
     )
     .action(async (options: ListFilterOptions, command: Command) => {
       const given = quoteFlagsGivenTo(command, 'list');
-      const filters = { ...options, to: options.to ?? given.to };
+      const to = options.to ?? given.to;
+      if (to !== undefined && options.to === undefined) {
+        try {
+          parseZipFilter(to);
+        } catch (error) {
+          throw new UsageError(`option '--to <zip>' argument '${to}' is invalid. ${(error as Error).message}`);
+        }
+      }
+      const filters = { ...options, to: to?.trim() };
       return runQuoteList(context(command), filters, explicitLimit(command, options));
     });
 }

@@ -29,8 +29,8 @@ export function registerReportCommands(program: Command, context: ContextFactory
     .description('freight spend by lane, carrier or month: shipments, weight, quoted and billed totals, disputed amount')
     // Choices: commander refuses anything else (exit 2) and completion offers them.
     .addOption(new Option('--by <grouping>', 'group the spend by').choices(GROUPINGS).default('lane'))
-    .option('--since <date>', 'shipments booked on or after this day (YYYY-MM-DD, UTC) or instant')
-    .option('--until <date>', 'shipments booked on or before this day (YYYY-MM-DD, the whole day, UTC) or instant')
+    .option('--since <date>', 'shipments booked on or after this day (UTC): YYYY-MM-DD, an instant, or words (yesterday, monday, -7, 11/20, Nov 20)')
+    .option('--until <date>', 'shipments booked on or before this day (the whole day, UTC), written as --since')
     .option('--csv', 'CSV on stdout: one line per group, then the total')
     .addHelpText(
       'after',

@@ -10,6 +10,7 @@ import type { ShipmentTracking } from '../../domain/tracking.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { csvText } from '../fileOutput.js';
+import { withListDates } from '../listDates.js';
 import { plural } from '../output.js';
 import { printScorecard, SCORECARD_CSV_HEADER, scorecardCsvRows } from '../views/scorecard.js';
 import { printSpend, SPEND_CSV_HEADER, spendCsvRows } from '../views/spend.js';
@@ -53,8 +54,9 @@ async function auditedBills(ctx: CommandContext): Promise<AuditResult[]> {
   return audits;
 }
 
-export async function runSpend(ctx: CommandContext, options: SpendOptions): Promise<void> {
-  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+export async function runSpend(ctx: CommandContext, flags: SpendOptions): Promise<void> {
+  if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const options = await withListDates(ctx, flags);
   const [api, { spendReport }, { createdRange }] = await Promise.all([ctx.api(), import('../../audit/spend.js'), import('../../api/operations.js')]);
   const shipments = await bookedShipments(ctx, api, options);
   const audits = await auditedBills(ctx);
@@ -74,8 +76,9 @@ export interface CarriersOptions {
   csv?: boolean;
 }
 
-export async function runCarriers(ctx: CommandContext, options: CarriersOptions): Promise<void> {
-  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+export async function runCarriers(ctx: CommandContext, flags: CarriersOptions): Promise<void> {
+  if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const options = await withListDates(ctx, flags);
   const [api, { carrierScorecard }, { createdRange }] = await Promise.all([ctx.api(), import('../../tracking/scorecard.js'), import('../../api/operations.js')]);
   const shipments = await bookedShipments(ctx, api, options);
   // The events of the shipments a carrier has told something of (the others have none).

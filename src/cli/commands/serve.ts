@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { warning } from '../../domain/warnings.js';
 import { InvalidArgumentError } from 'commander';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
+import { decimalNumber } from '../../domain/numberText.js';
 import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -24,13 +25,13 @@ export interface ServeOptions {
 export const DEFAULT_PORT = 8787;
 
 function parsePort(value: string): number {
-  const port = Number(value);
+  const port = decimalNumber(value) ?? NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
   return port;
 }
 
 function parseCount(value: string): number {
-  const number = Number(value);
+  const number = decimalNumber(value) ?? NaN;
   if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('must be a whole number, 0 or more');
   return number;
 }
@@ -41,7 +42,7 @@ function parseCompanyPrefix(value: string): string {
 }
 
 function parsePositiveInteger(value: string): number {
-  const number = Number(value);
+  const number = decimalNumber(value) ?? NaN;
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a whole number greater than 0');
   return number;
 }

@@ -2,6 +2,7 @@
  * `shipper ship`: book a shipment, on a quote (`--quote ID`) or quoting and booking in one step
  * with the flags of `shipper quote`.
  */
+import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ShipperApi } from '../../api/types.js';
 import type { Quote, QuoteRequestInput, ShipmentRequestInput } from '../../domain/schemas.js';
@@ -11,7 +12,7 @@ import { addBookingCarrierFlags, carrierFieldsFromFlags, type BookingCarrierFlag
 import { COMPONENT_SPEC_EXAMPLE, HAZMAT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/limits.js';
-import { ProblemError, UsageError } from '../errors.js';
+import { ProblemError, RemoteError, UsageError } from '../errors.js';
 import { collect } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { normaliseAccessorials } from '../quoteRequest.js';
@@ -143,6 +144,19 @@ function idempotencyKeyProblem(error: unknown, key: string | undefined): unknown
   return error;
 }
 
+/**
+ * A booking sent to the server whose answer never came whole (a timeout, a connection cut off, an
+ * answer that is not a shipment): it may have been booked. Says so, how to check, and the key
+ * that makes running the command again safe.
+ */
+function mayHaveBooked(error: RemoteError, key: string, options: ShipOptions): RemoteError {
+  const check = options.ref ? `shipper shipment list --ref ${shellWord(options.ref)}` : 'shipper shipment list --since today';
+  const again = options.idempotencyKey !== undefined ? 'run the same command again (same --idempotency-key)' : `run the same command again with --idempotency-key ${key}`;
+  return new RemoteError(`${error.message}. The shipment may have been booked all the same: check with ${check}; to finish safely, ${again}: it books at most once`);
+}
+
+const shellWord = (text: string): string => (/^[\w.:/#@+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+
 export async function runShip(ctx: CommandContext, options: ShipOptions): Promise<void> {
   // Checked here as the server checks its header, so a key refused remotely is refused locally too.
   if (options.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(options.idempotencyKey)) {
@@ -159,15 +173,25 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
     options = { ...options, quote: quote.id };
   }
   const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate: options.requote ? undefined : pickupDate }, quote);
+  // Remote mode always sends a key (the user's, else one of its own), said back when the answer is
+  // lost after sending, so that the same command with that key books at most once.
+  const key = options.idempotencyKey ?? (ctx.mode === 'remote' ? `ship-${randomUUID()}` : undefined);
   const {
     data: shipment,
     warnings,
     replayed,
-  } = await api.createShipment(request, { idempotencyKey: options.idempotencyKey }).catch((error: unknown) => {
+  } = await api.createShipment(request, { idempotencyKey: key }).catch((error: unknown) => {
+    if (error instanceof RemoteError && error.reached !== false && key !== undefined) throw mayHaveBooked(error, key, options);
     throw idempotencyKeyProblem(error, options.idempotencyKey);
   });
   ctx.io.warnAll(warnings);
-  if (replayed) ctx.io.note(`already booked with --idempotency-key ${options.idempotencyKey}: nothing new was booked`);
+  if (replayed) {
+    ctx.io.note(
+      options.idempotencyKey !== undefined
+        ? `already booked with --idempotency-key ${options.idempotencyKey}: nothing new was booked`
+        : 'the server had booked this shipment on an earlier attempt whose answer was lost: this is that booking, nothing new was booked',
+    );
+  }
   // --json wins over --quiet: a script that asked for the document gets the document, with its warnings as the API answers them.
   if (ctx.io.options.json) return ctx.io.json({ ...shipment, warnings });
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id);

@@ -6,7 +6,8 @@ import { addCarrierFlags, carrierUpdateFromFlags, type CarrierFlags } from '../c
 import type { CommandContext, ContextFactory } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
-import { addListFilters, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
+import { withListDates } from '../listDates.js';
+import { addListFilters, collect, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 import { printShipment, printShipmentList, SHIPMENT_CSV_HEADER, shipmentCsvRow } from '../views/shipment.js';
 
@@ -22,8 +23,9 @@ type ShipmentListOptions = ListFilterOptions & { tracking?: (typeof TRACKING_FIL
 
 const shipmentQuery = (options: ShipmentListOptions) => ({ ...listQueryFromOptions(options), tracking: options.tracking });
 
-export async function runShipmentList(ctx: CommandContext, options: ShipmentListOptions, limit?: number): Promise<void> {
-  if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+export async function runShipmentList(ctx: CommandContext, flags: ShipmentListOptions, limit?: number): Promise<void> {
+  if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  const options = await withListDates(ctx, flags);
   const api = await ctx.api();
   if (options.csv) {
     const zips = await ctx.zips();
@@ -61,10 +63,34 @@ export async function runShipmentCancel(ctx: CommandContext, reference: string, 
   printShipment(ctx.io, shipment, await ctx.zips(), before.status === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
 }
 
-export async function runShipmentUpdate(ctx: CommandContext, reference: string, flags: CarrierFlags): Promise<void> {
+/** The flags of `shipment update` beyond the carrier's: what an eBOL needs and a booking may lack. */
+export interface ShipmentUpdateFlags extends CarrierFlags {
+  shipperPhone?: string;
+  consigneePhone?: string;
+  emergencyPhone?: string;
+  description?: string[];
+}
+
+/** `--description 2="Machine parts"`: the line number and its new description; anything else is a usage error. */
+function lineDescriptionOf(value: string): { line: number; description: string } {
+  const match = /^\s*(\d{1,4})\s*=(.*)$/s.exec(value);
+  if (!match) throw new UsageError(`--description ${value}: write LINE=TEXT, e.g. --description 2="Machine parts" (lines are numbered from 1)`);
+  return { line: Number(match[1]), description: match[2]! };
+}
+
+export async function runShipmentUpdate(ctx: CommandContext, reference: string, flags: ShipmentUpdateFlags): Promise<void> {
   const update = await carrierUpdateFromFlags(ctx, flags);
+  // An empty value clears a phone, as it clears the trailer.
+  const phone = (value: string) => (value.trim() === '' ? null : value);
+  if (flags.shipperPhone !== undefined) update.shipperPhone = phone(flags.shipperPhone);
+  if (flags.consigneePhone !== undefined) update.consigneePhone = phone(flags.consigneePhone);
+  if (flags.emergencyPhone !== undefined) update.emergencyContactPhone = phone(flags.emergencyPhone);
+  if (flags.description && flags.description.length > 0) update.lineDescriptions = flags.description.map(lineDescriptionOf);
   if (Object.keys(update).length === 0) {
-    throw new UsageError('nothing to update', 'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER');
+    throw new UsageError(
+      'nothing to update',
+      'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER; or, before pickup, --shipper-phone, --consignee-phone, --emergency-phone, --description LINE=TEXT',
+    );
   }
   const api = await ctx.api();
   const { data: shipment, warnings } = await api.updateShipment(await shipmentIdOf(api, reference), update);
@@ -110,13 +136,19 @@ Examples:
     shipment
       .command('update')
       .argument('<shipment>', SHIPMENT_ARGUMENT)
-      .description('record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers (a reprinted BOL shows them)'),
+      .description(
+        'record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers; until the pickup day, contact phones and line descriptions (a reprinted BOL shows them)',
+      ),
   )
+    .option('--shipper-phone <phone>', "the shipper contact's phone (until the pickup day; '' clears it)")
+    .option('--consignee-phone <phone>', "the consignee contact's phone (until the pickup day)")
+    .option('--emergency-phone <phone>', 'emergency response phone (until the pickup day; required while a line is hazardous)')
+    .option('--description <line=text>', 'a new description of line LINE (1 = the first; repeat for more; until the pickup day)', collect, [])
     .addHelpText(
       'after',
-      '\nExamples:\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL',
+      '\nExamples:\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL\n  $ shipper shipment update SO-000123 --consignee-phone 212-555-0188 --description 2="Spare belts"',
     )
-    .action(async (id: string, options: CarrierFlags, command: Command) => runShipmentUpdate(context(command), id, options));
+    .action(async (id: string, options: ShipmentUpdateFlags, command: Command) => runShipmentUpdate(context(command), id, options));
 
   shipment
     .command('cancel')

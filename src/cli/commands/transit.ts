@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { constraintViolation, ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
+import { decimalNumber } from '../../domain/numberText.js';
 import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../../domain/dates.js';
@@ -104,7 +105,7 @@ export function resolveDestinations(values: string[], readText: (path: string) =
 }
 
 export function parsePickupDays(value: string): number {
-  const days = Number(value);
+  const days = decimalNumber(value) ?? NaN;
   if (!Number.isInteger(days) || days < 1 || days > MAX_TRANSIT_PICKUP_DAYS) {
     throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_TRANSIT_PICKUP_DAYS}`);
   }

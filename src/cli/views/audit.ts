@@ -4,9 +4,10 @@
  */
 import type { AuditResult } from '../../audit/audit.js';
 import { billName } from '../../audit/names.js';
+import { dollarsText } from '../../domain/money.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, plural, type IO } from '../output.js';
-import { fitTable } from '../tableLayout.js';
+import { displayWidth, fitTable } from '../tableLayout.js';
 
 export interface AuditSummary {
   bills: number;
@@ -55,12 +56,28 @@ export function printAudit(io: IO, results: readonly AuditResult[]): void {
       rows.push([...(index === 0 ? bill : ['', '', '', '', '']), io.color.red(finding.code), formatCents(finding.amountInCents), finding.message]);
     });
   }
-  // On a terminal the detail gives way first (to 40 columns), then the PRO and quoted columns
-  // leave; piped output keeps whole cells.
-  const fitted = io.isStdoutTTY ? fitTable(head, rows, io.terminalWidth, [{ shrink: [7] }, { drop: 1 }, { drop: 3 }], 40) : { head, rows, colWidths: undefined };
   // A rule between bills only where a bill has several rows.
-  const grouped = rows.length > results.length;
-  io.out(io.table(fitted.head, fitted.rows, { ruleBefore: grouped ? starts.slice(1) : [], ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) }));
+  const ruleBefore = rows.length > results.length ? starts.slice(1) : [];
+  // Piped output keeps whole cells. On a terminal the detail gives way first (to 40 columns), then
+  // the PRO and quoted columns leave.
+  const fitted = io.isStdoutTTY ? fitTable(head, rows, io.terminalWidth, [{ shrink: [7] }, { drop: 1 }, { drop: 3 }], 40) : { head, rows, colWidths: undefined };
+  const detailWidth = fitted.colWidths ? fitted.colWidths.at(-1)! - 2 : Infinity;
+  if (rows.every((row) => displayWidth(row[7]!) <= detailWidth)) {
+    io.out(io.table(fitted.head, fitted.rows, { ruleBefore, ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}) }));
+    return;
+  }
+  // Too narrow for the whole detail (80 columns): the table without it, then each finding's detail
+  // on lines of its own under it, whole (wrapped, never cut).
+  const short = fitTable(
+    head.slice(0, -1),
+    rows.map((row) => row.slice(0, -1)),
+    io.terminalWidth,
+    [{ drop: 1 }, { drop: 3 }],
+  );
+  io.out(io.table(short.head, short.rows, { ruleBefore, ...(short.colWidths ? { colWidths: short.colWidths } : {}) }));
+  for (const result of results) {
+    for (const finding of result.findings) io.field(`  ${billName(result.bill)} ${finding.code}: ${finding.message}`, 4);
+  }
 }
 
 export const AUDIT_CSV_HEADER = [
@@ -80,7 +97,8 @@ export const AUDIT_CSV_HEADER = [
   'detail',
 ];
 
-const dollarsOf = (cents: number | null): number | null => (cents === null ? null : cents / 100);
+/** Dollars to 2 decimals, as the spend CSV writes them. */
+const dollarsOf = (cents: number | null): string | null => (cents === null ? null : dollarsText(cents));
 
 export function auditCsvRows(results: readonly AuditResult[]): CsvCell[][] {
   return results.flatMap((result) => {
@@ -97,7 +115,7 @@ export function auditCsvRows(results: readonly AuditResult[]): CsvCell[][] {
       dollarsOf(result.quotedInCents),
       dollarsOf(result.billedInCents),
     ];
-    if (result.findings.length === 0) return [[...bill, 'OK', 0, 'as quoted']];
+    if (result.findings.length === 0) return [[...bill, 'OK', dollarsText(0), 'as quoted']];
     return result.findings.map((finding) => [...bill, finding.code, dollarsOf(finding.amountInCents), finding.message]);
   });
 }

@@ -3,10 +3,13 @@ import type { Quote } from '../../domain/schemas.js';
 import { zonedTimeToUtc } from '../../domain/transit.js';
 import { addDays } from '../../domain/dates.js';
 import type { ZipLookup } from '../context.js';
+import { printableRecord } from '../../printable.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
 
-export function printQuote(io: IO, quote: Quote, zips: ZipLookup, now: Date): void {
+export function printQuote(io: IO, stored: Quote, zips: ZipLookup, now: Date): void {
+  // Data on its way to a terminal: control characters shown as escapes (printable.ts).
+  const quote = printableRecord(stored);
   const c = io.color;
   const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
   // The quote is booked from the origin: its expiry is that dock's local time (the ETA is the destination's).
@@ -101,7 +104,8 @@ function whatClosesQuote(quote: Quote, now: Date, originZone: string | undefined
  * day leave, the lane shrinks, and at last the quote id leaves (80 columns). Quote id, lane,
  * price, ETA and status stay at 100 columns.
  */
-export function printQuoteList(io: IO, quotes: Quote[], zips: ZipLookup, now: Date): void {
+export function printQuoteList(io: IO, stored: Quote[], zips: ZipLookup, now: Date): void {
+  const quotes = stored.map(printableRecord);
   const etas = quotes.map((quote) => (quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.destination.postalCode)?.timeZone) : '-'));
   const rows = quotes.map((quote, index) => [
     quote.id,
@@ -153,7 +157,8 @@ export const QUOTE_CSV_HEADER = [
   'expiresAt',
 ] as const;
 
-export function quoteCsvRow(quote: Quote, zips: ZipLookup): CsvCell[] {
+export function quoteCsvRow(stored: Quote, zips: ZipLookup): CsvCell[] {
+  const quote = printableRecord(stored);
   const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
   const eta = quote.estimatedDeliveryDate;
   const record: Record<(typeof QUOTE_CSV_HEADER)[number], CsvCell> = {

@@ -1,5 +1,6 @@
 /** How a shipment looks to people: the detail view (ship, shipment get) and the list's rows. */
 import type { Address, Shipment } from '../../domain/schemas.js';
+import { printable, printableRecord } from '../../printable.js';
 import type { ZipLookup } from '../context.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
@@ -18,8 +19,17 @@ function addressLine(address: Address): string {
   return [address.name, address.street1, address.street2, `${address.city}, ${address.state} ${address.postalCode}`].filter(Boolean).join(', ') + (contact ? ` (${contact})` : '');
 }
 
-export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, heading = 'Shipment'): void {
+export function printShipment(io: IO, record: Shipment, zips: ZipLookup, heading = 'Shipment'): void {
   const c = io.color;
+  // Data on its way to a terminal: control characters shown as escapes (printable.ts); instructions keep their line breaks.
+  const shipment = {
+    ...printableRecord({
+      ...record,
+      // A description of several lines (a CSV cell) is one table cell: its line breaks as spaces, as the BOL prints it.
+      orderComponents: record.orderComponents.map((component) => ({ ...component, description: component.description?.replace(/\s*[\r\n]+\s*/g, ' ') ?? null })),
+    }),
+    specialInstructions: record.specialInstructions === null ? null : printable(record.specialInstructions),
+  };
   const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
   const tracking = shipment.trackingStatus !== 'NONE' ? `, ${shipment.trackingStatus.replace(/_/g, ' ').toLowerCase()}` : '';
   io.out(`${c.bold(heading)} ${shipment.id}  ${c.bold(shipment.orderNumber)}  ${shipment.status}${tracking}`);
@@ -63,7 +73,8 @@ export function printShipment(io: IO, shipment: Shipment, zips: ZipLookup, headi
   hazmatLines(shipment).forEach((line) => io.field(line, 4));
 }
 
-export function printShipmentList(io: IO, shipments: Shipment[], zips: ZipLookup): void {
+export function printShipmentList(io: IO, records: Shipment[], zips: ZipLookup): void {
+  const shipments = records.map(printableRecord);
   const etas = shipments.map((shipment) =>
     shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-',
   );
@@ -137,7 +148,9 @@ export const SHIPMENT_CSV_HEADER = [
   'deliveredAt',
 ] as const;
 
-export function shipmentCsvRow(shipment: Shipment, zips: ZipLookup): CsvCell[] {
+export function shipmentCsvRow(stored: Shipment, zips: ZipLookup): CsvCell[] {
+  // A CSV on stdout reaches terminals and logs too: no raw control characters (printable.ts).
+  const shipment = printableRecord(stored);
   const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
   const eta = shipment.estimatedDeliveryDate;
   const record: Record<(typeof SHIPMENT_CSV_HEADER)[number], CsvCell> = {

@@ -3,6 +3,7 @@ import type { SpendReport, SpendRow } from '../../audit/spend.js';
 
 /** As in audit/spend.ts (not imported: this view stays light at start-up). */
 const NO_SHIPMENT_GROUP = '(no shipment)';
+import { dollarsText } from '../../domain/money.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatNumber, type IO } from '../output.js';
 
@@ -36,9 +37,9 @@ export function spendCsvRows(report: SpendReport): CsvCell[][] {
     row.group,
     row.shipments,
     row.poundsWeight,
-    row.quotedInCents / 100,
+    dollarsText(row.quotedInCents),
     row.bills,
-    row.billedInCents / 100,
-    row.disputedInCents / 100,
+    dollarsText(row.billedInCents),
+    dollarsText(row.disputedInCents),
   ]);
 }

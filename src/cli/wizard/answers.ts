@@ -2,7 +2,9 @@
 import { checkAddressAgainstZip, type ZipPlaceName } from '../../domain/addressZip.js';
 import { militaryMailReason } from '../../domain/militaryZip.js';
 import { addressSchema, orderComponentInputSchema } from '../../domain/schemas.js';
+import { decimalNumber } from '../../domain/numberText.js';
 import { formatFieldPath } from '../../domain/validation.js';
+import { readNumberCell } from '../../import/cells.js';
 import type { WizardDeps } from './deps.js';
 import type { Validation } from './prompter.js';
 
@@ -29,18 +31,18 @@ export function zipHint(value: string, zips: WizardDeps['zips']): string {
 /** "48x40x48" -> dimensions; null when it is not three numbers. */
 export function parseDimensions(value: string): { length: number; width: number; height: number } | null {
   const parts = value.trim().split(/\s*[xX*×]\s*/);
-  if (parts.length !== 3 || parts.some((part) => part === '' || !Number.isFinite(Number(part)))) return null;
-  const [length, width, height] = parts.map(Number) as [number, number, number];
+  const numbers = parts.map(decimalNumber);
+  if (numbers.length !== 3 || numbers.some((part) => part === undefined)) return null;
+  const [length, width, height] = numbers as [number, number, number];
   return { length, width, height };
 }
 
 /** "1,200", "1200 lb" -> 1200; anything else is passed on for the schema to name. */
 export function readNumber(value: string): number | string {
-  const text = value
-    .trim()
-    .replace(/,/g, '')
-    .replace(/\s*(lbs?|pounds?|in|inches)\.?$/i, '');
-  return text !== '' && Number.isFinite(Number(text)) ? Number(text) : value.trim();
+  const text = value.trim().replace(/\s*(lbs?|pounds?|in|inches)\.?$/i, '');
+  // The importer's number syntax: 1200, 1,200, 40.5; never 0x4B0.
+  const reading = readNumberCell(text);
+  return reading && 'value' in reading && typeof reading.value === 'number' ? reading.value : value.trim();
 }
 
 const PLACEHOLDER_COMPONENT = { palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } };

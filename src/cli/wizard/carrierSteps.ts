@@ -12,6 +12,7 @@ import { parseDollars } from '../../domain/money.js';
 import { checkProNumber } from '../../domain/proNumber.js';
 import { addressSchema, type Address } from '../../domain/schemas.js';
 import type { SavedLocation } from '../../store/locations.js';
+import { readTimeCell, timeOfDay } from '../../import/cells.js';
 import { plural } from '../output.js';
 import type { ZipPlaceName } from '../../domain/addressZip.js';
 import type { Prompter, Validation } from './prompter.js';
@@ -65,6 +66,11 @@ function dollarsProblem(value: string, field: string, schema: z.ZodType): Valida
 
 const AMOUNT = codSchema.shape.amountInCents;
 
+function timeProblem(value: string, judge: (time: string) => Validation): Validation {
+  const reading = readTimeCell(value.trim());
+  return 'problem' in reading ? `${reading.problem} (pickupWindow)` : judge(reading.value);
+}
+
 export async function askCarrierDetails(deps: CarrierStepDeps, components: ReadonlyArray<Record<string, unknown>>): Promise<CarrierAnswers> {
   const { prompter, carriers } = deps;
   const fields: Record<string, unknown> = {};
@@ -95,12 +101,19 @@ export async function askCarrierDetails(deps: CarrierStepDeps, components: Reado
   });
   if (terms !== 'PREPAID') fields.freightChargeTerms = { terms, ...(terms === 'THIRD_PARTY' ? { billTo: await askBillTo(deps) } : {}) };
 
-  const readyTime = await ask(
-    'Freight ready at, HH:MM local time (Enter to skip the pickup window)',
-    optional((value) => schemaProblem(localTimeSchema, value, 'pickupWindow.readyTime')),
+  // Times as the CSV reads them: 8:00 AM, 2:30 PM, 0800, 14:30 (readTimeCell), then the schema's HH:MM.
+  const readyTime = timeOfDay(
+    await ask(
+      'Freight ready at, e.g. 08:00 or 8:00 AM, local time (Enter to skip the pickup window)',
+      optional((value) => timeProblem(value, (time) => schemaProblem(localTimeSchema, time, 'pickupWindow.readyTime'))),
+    ),
   );
   if (readyTime) {
-    const closeTime = await ask('Dock closes at, HH:MM', (value) => schemaProblem(pickupWindowSchema, { readyTime, closeTime: value.trim() }, 'pickupWindow'));
+    const closeTime = timeOfDay(
+      await ask('Dock closes at, e.g. 16:30 or 4:30 PM', (value) =>
+        timeProblem(value, (time) => schemaProblem(pickupWindowSchema, { readyTime, closeTime: time }, 'pickupWindow')),
+      ),
+    );
     fields.pickupWindow = { readyTime, closeTime };
   }
 
