@@ -18,7 +18,7 @@ import { constraintViolation, idempotencyKeyReused, ProblemError } from '../prob
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
 import { assertReadable, BookingChecks, proKey, withoutOptions } from './bookingChecks.js';
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
-import { requestHash, shipmentRequestHashes } from './idempotency.js';
+import { shipmentRequestHashes } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import type { Numbering } from './numbering.js';
 import type { Quotes, ZipLookup } from './quotes.js';
