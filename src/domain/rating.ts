@@ -6,6 +6,7 @@
  * once, to the nearest cent, halves away from zero; the quoted price is the sum of the rounded lines,
  * so the breakdown always adds up to the price.
  */
+import { allocateCents } from './allocateCents.js';
 import { componentDensity } from './density.js';
 import { BEYOND_LTL, formatLimit } from './limits.js';
 import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest, RatedOrderComponent, Violation } from './schemas.js';
@@ -108,7 +109,10 @@ export function priceShipment(
   const fuelSurchargeInCents = roundCents((netLinehaul * tariff.fuelSurchargePercent) / 100);
   const accessorialsInCents = accessorials.map((code) => ({ code, amountInCents: tariff.accessorials[code]!.amountInCents }));
   const quotedPriceInCents = netLinehaul + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0);
-  return { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, quotedPriceInCents };
+  // Each line's share of the linehaul as priced, recorded so that an invoice never re-derives it.
+  const lineWeights = components.map((component) => component.poundsWeight * rateFor(component.freightClass));
+  const lineLinehaulsInCents = Number.isSafeInteger(linehaulInCents) && lineWeights.every(Number.isFinite) ? allocateCents(linehaulInCents, lineWeights) : undefined;
+  return { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, ...(lineLinehaulsInCents ? { lineLinehaulsInCents } : {}), quotedPriceInCents };
 }
 
 export interface RateQuoteInput {
@@ -234,6 +238,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
       orderComponents,
       priceBreakdown,
       createdAt: now.toISOString(),
+      pricedBy: { kind: 'TARIFF', tariff: tariff.name, version: tariff.effectiveDate },
     },
     warnings: beyondLtlWarnings(request.orderComponents),
   };

@@ -1,0 +1,36 @@
+/**
+ * The warnings of carrier agreements, one named function per kind, each with the stable code it
+ * is meant to carry (warnings are plain strings today; the codes are attached where they are).
+ * Pure.
+ */
+
+/** FUEL_PRICE_STALE: the price used is more than 14 days older than the pickup's index week. */
+export function fuelPriceStaleWarning(scac: string, indexWeek: string, usedWeek: string, price: string): string {
+  return `${scac}: the DOE diesel price of the week of ${indexWeek} is not in the store; quoted with the last price, ${price} of the week of ${usedWeek}, more than 14 days old (import the latest: shipper fuel import FILE)`;
+}
+
+/** FUEL_PRICE_MISSING: the index week has no price (the last one before it was used), or the store has none at all. */
+export function fuelPriceMissingWarning(scac: string, indexWeek: string, used: { week: string; price: string } | undefined): string {
+  if (!used) return `${scac}: no DOE diesel price on or before the week of ${indexWeek} in the store; quoted without a fuel surcharge (import the prices: shipper fuel import FILE)`;
+  return `${scac}: the DOE diesel price of the week of ${indexWeek} is not in the store; quoted with the last price, ${used.price} of the week of ${used.week}`;
+}
+
+/** FUEL_TABLE_NOT_IN_FORCE: the pickup date is before the first version of the carrier's fuel table. */
+export function fuelTableNotInForceWarning(scac: string, pickupDate: string, firstFrom: string): string {
+  return `${scac}: no fuel table version is in force on ${pickupDate} (the first starts ${firstFrom}); quoted without a fuel surcharge`;
+}
+
+/** AGREEMENT_NO_ACCESSORIAL: the agreement does not price a requested accessorial (the carrier is left out). */
+export function agreementWithoutAccessorialWarning(codes: readonly string[]): string {
+  return `the agreement has no charge for ${codes.join(', ')}`;
+}
+
+/** LANE_NOT_COVERED: a carrier asked for gives no price on this lane (one line per carrier when rate shopping). */
+export function laneNotCoveredWarning(scac: string, carrierName: string, reason: string): string {
+  return `${scac} (${carrierName}): not quoted: ${reason}`;
+}
+
+/** TRANSIT_ESTIMATED: the carrier's transit.csv has no row for the lane: transit days from distance. */
+export function transitEstimatedWarning(scac: string): string {
+  return `${scac}: no transit row for this lane; transit days estimated from distance`;
+}
