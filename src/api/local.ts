@@ -27,12 +27,17 @@ import { Quotes, storedShipmentSchema, type ZipLookup } from './local/quotes.js'
 import { guardStore } from './local/records.js';
 import { Shipments, inRange } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
+import { AgreementProvider } from './local/agreementProvider.js';
+import { CarrierRating } from './local/rates.js';
+import { FuelPrices } from '../store/fuelPrices.js';
 import { transitTimes } from './local/transit.js';
 
 export interface LocalApiOptions extends NumberingOptions {
   storeDir: string;
   /** A tariff JSON file; default: the one shipped in templates/tariff/. */
   tariffFile?: string | undefined;
+  /** The carrier agreement directory (`samples`: the shipped samples); none: the tariff prices alone. */
+  agreementsDir?: string | undefined;
   /** ZIP geodata; default: the generated table. */
   zips?: ZipLookup | undefined;
   now?: () => Date;
@@ -63,6 +68,9 @@ export class LocalApi implements ShipperApi {
   readonly store: JsonStore;
   readonly zips: ZipLookup;
   readonly tariffs: TariffProvider;
+  readonly agreements: AgreementProvider;
+  readonly fuelPrices: FuelPrices;
+  private readonly carrierRating: CarrierRating;
   readonly numbering: Numbering;
   private readonly now: () => Date;
   private readonly quotes: Quotes;
@@ -78,18 +86,25 @@ export class LocalApi implements ShipperApi {
     this.now = options.now ?? (() => new Date());
     this.zips = options.zips ?? new ZipDirectory();
     this.tariffs = new TariffProvider(options.tariffFile);
+    this.agreements = new AgreementProvider(options.agreementsDir);
+    this.fuelPrices = new FuelPrices(this.store);
     this.numbering = new Numbering(this.store, options);
     const ids = new IdFactory();
     const idempotency = new IdempotencyRecords(this.store);
     const indexes = new ShipmentIndexes(this.store);
     const shared = { store: this.store, zips: this.zips, ids, idempotency, indexes, now: this.now };
-    this.quotes = new Quotes(shared);
+    this.carrierRating = new CarrierRating({ ...shared, agreements: this.agreements, fuelPrices: this.fuelPrices });
+    this.quotes = new Quotes({ ...shared, carrierRating: this.carrierRating });
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
     this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, indexes, this.now);
     this.carrierSettings = carriers;
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} });
-    this.invoices = new Invoices(this.shipments, () => this.tariffs.load());
+    this.invoices = new Invoices(
+      this.shipments,
+      () => this.tariffs.load(),
+      () => this.agreements.load(),
+    );
     this.shipmentKeys = new ShipmentKeyIndex(this.store);
   }
 
@@ -101,6 +116,10 @@ export class LocalApi implements ShipperApi {
 
   async createQuote(...[body, options]: ArgsOf<(typeof operations)['createQuote']>) {
     return this.quotes.create(body, await this.tariffs.load(), options?.idempotencyKey);
+  }
+
+  async shopRates(...[body]: ArgsOf<(typeof operations)['shopRates']>) {
+    return this.carrierRating.shop(body, await this.tariffs.load());
   }
 
   async getQuote(quoteId: string) {

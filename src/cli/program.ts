@@ -3,6 +3,7 @@
  * that turns a parsed command into a CommandContext.
  */
 import { Command } from 'commander';
+import { registerAgreementCommands } from './commands/agreements.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerBolCommand } from './commands/bol.js';
 import { registerCompletionCommands } from './commands/completion.js';
@@ -43,6 +44,7 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .option('-q, --quiet', 'print only what was asked for: the ids of what a command creates or lists, the paths of files written (--json wins)', false)
     .option('--store <dir>', 'local store directory (env SHIPPER_STORE; default: your data directory)')
     .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
+    .option('--tariffs <dir>', 'carrier agreements for local rating and rate shopping, one directory each (env SHIPPER_TARIFFS; "samples": the shipped samples)')
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
     .option('--base-url <url>', 'server base URL (implies --remote)')
     .option('--sandbox', 'use the configured sandbox server (implies --remote)', false)
@@ -84,6 +86,7 @@ Environment variables: shipper help environment.`,
 
   registerQuoteCommands(program, context);
   registerTransitCommands(program, context);
+  registerAgreementCommands(program, context);
   registerShipCommand(program, context);
   registerShipmentCommands(program, context);
   registerImportCommand(program, context);

@@ -26,7 +26,9 @@ export const agreementRatingSchema = z.object({
   agreement: z.string().meta({ description: 'The agreement (pricing) number' }),
   ratedAsPounds: z.number().meta({ description: 'The weight the shipment was rated as (above the actual weight when deficit weight rating was cheaper)' }),
   weightBreak: z.string().meta({ example: 'M5M' }),
-  lines: z.array(z.object({ actualClass: z.string(), ratedClass: z.string() })).meta({ description: 'Per order component: its class from density and the class it was rated at (FAK)' }),
+  lines: z
+    .array(z.object({ actualClass: z.string(), ratedClass: z.string() }))
+    .meta({ description: 'Per order component: its class from density and the class it was rated at (FAK)' }),
   grossInCents: z.number().int().meta({ description: 'The base rates at the rated-as weight and break, before discount' }),
   discountPercent: z.string(),
   discountInCents: z.number().int(),
@@ -47,5 +49,7 @@ export const tariffRatingSchema = z.object({
   version: z.string().meta({ description: "The tariff's effective date" }),
 });
 
-export const pricedBySchema = z.discriminatedUnion('kind', [tariffRatingSchema, agreementRatingSchema]).meta({ description: 'What priced the quote: the tariff, or a carrier agreement and how it rated the freight' });
+export const pricedBySchema = z
+  .discriminatedUnion('kind', [tariffRatingSchema, agreementRatingSchema])
+  .meta({ description: 'What priced the quote: the tariff, or a carrier agreement and how it rated the freight' });
 export type PricedBy = z.infer<typeof pricedBySchema>;

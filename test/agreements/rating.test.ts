@@ -17,10 +17,25 @@ const freight = (poundsWeight: number, freightClass: string) => ({ poundsWeight,
 
 describe('the worked examples of issue 25 (60601 -> 10001, 72 %, AMC $125.00, fuel 32.45 %)', () => {
   it('4,200 lb class 85 as FAK 70: rated as 5,000 lb at M5C, discount, fuel and a notify charge add up to $982.78', () => {
-    const outcome = priceWithAgreement({ carrier: carrierOf(), components: [freight(4200, '85')], originZip: '60601', destinationZip: '10001', accessorials: ['NOTIFY'], pickupDate: '2026-12-02', fuelPrices: prices });
+    const outcome = priceWithAgreement({
+      carrier: carrierOf(),
+      components: [freight(4200, '85')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: ['NOTIFY'],
+      pickupDate: '2026-12-02',
+      fuelPrices: prices,
+    });
     if (!outcome.ok) throw new Error(outcome.reason);
     const { price } = outcome;
-    expect(price.rating).toMatchObject({ ratedAsPounds: 5000, weightBreak: 'M5M', grossInCents: 249900, discountInCents: 179928, netLinehaulInCents: 69972, minimumApplied: 'NONE' });
+    expect(price.rating).toMatchObject({
+      ratedAsPounds: 5000,
+      weightBreak: 'M5M',
+      grossInCents: 249900,
+      discountInCents: 179928,
+      netLinehaulInCents: 69972,
+      minimumApplied: 'NONE',
+    });
     expect(price.rating.lines).toEqual([{ actualClass: '85', ratedClass: '70' }]);
     expect(price.rating.fuel).toMatchObject({ indexWeek: '2026-11-30', week: '2026-11-30', percent: '32.45', usdPerGallon: '3.712' });
     expect(price.fuelSurchargeInCents).toBe(22706);
@@ -30,13 +45,29 @@ describe('the worked examples of issue 25 (60601 -> 10001, 72 %, AMC $125.00, fu
   });
 
   it('without deficit rating the actual weight at M2M is kept: gross $2,655.24', () => {
-    const outcome = priceWithAgreement({ carrier: carrierOf({ deficitRating: false }), components: [freight(4200, '85')], originZip: '60601', destinationZip: '10001', accessorials: [], pickupDate: '2026-12-02', fuelPrices: prices });
+    const outcome = priceWithAgreement({
+      carrier: carrierOf({ deficitRating: false }),
+      components: [freight(4200, '85')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: prices,
+    });
     if (!outcome.ok) throw new Error(outcome.reason);
     expect(outcome.price.rating).toMatchObject({ ratedAsPounds: 4200, weightBreak: 'M2M', grossInCents: 265524 });
   });
 
   it('300 lb class 125 at L5C $130.10: net $109.28 raised to the AMC $125.00, fuel $40.56, total $165.56', () => {
-    const outcome = priceWithAgreement({ carrier: carrierOf(), components: [freight(300, '125')], originZip: '60601', destinationZip: '10001', accessorials: [], pickupDate: '2026-12-02', fuelPrices: prices });
+    const outcome = priceWithAgreement({
+      carrier: carrierOf(),
+      components: [freight(300, '125')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: prices,
+    });
     if (!outcome.ok) throw new Error(outcome.reason);
     const { price } = outcome;
     expect(price.rating).toMatchObject({ grossInCents: 39030, discountInCents: 28102, netLinehaulInCents: 12500, minimumApplied: 'AMC', weightBreak: 'L5C' });
@@ -49,29 +80,64 @@ describe('the worked examples of issue 25 (60601 -> 10001, 72 %, AMC $125.00, fu
 describe('rating rules', () => {
   it('per-break discounts take the discount of the break used, and MC is discounted by byBreak.MC', () => {
     const byBreak = { MC: '10', L5C: '50', M5C: '60', M1M: '61', M2M: '62', M5M: '65', M10M: '66', M20M: '67', M30M: '68', M40M: '69' };
-    const outcome = priceWithAgreement({ carrier: carrierOf({ discount: { byBreak }, absoluteMinimumChargeInCents: 0, deficitRating: false }), components: [freight(1200, '70')], originZip: '60601', destinationZip: '10001', accessorials: [], pickupDate: '2026-12-02', fuelPrices: new Map() });
+    const outcome = priceWithAgreement({
+      carrier: carrierOf({ discount: { byBreak }, absoluteMinimumChargeInCents: 0, deficitRating: false }),
+      components: [freight(1200, '70')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: new Map(),
+    });
     if (!outcome.ok) throw new Error(outcome.reason);
     // 12 cwt x 7015 = 84180; 61 % off = 51350 (51349.8); net 32830.
     expect(outcome.price.rating).toMatchObject({ weightBreak: 'M1M', discountPercent: '61', grossInCents: 84180, discountInCents: 51350, netLinehaulInCents: 32830 });
   });
 
   it('the carrier minimum charge (MC) applies when above the discounted charge and the AMC', () => {
-    const outcome = priceWithAgreement({ carrier: carrierOf({ absoluteMinimumChargeInCents: 5000 }), components: [freight(100, '70')], originZip: '60601', destinationZip: '10001', accessorials: [], pickupDate: '2026-12-02', fuelPrices: new Map() });
+    const outcome = priceWithAgreement({
+      carrier: carrierOf({ absoluteMinimumChargeInCents: 5000 }),
+      components: [freight(100, '70')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: new Map(),
+    });
     if (!outcome.ok) throw new Error(outcome.reason);
     expect(outcome.price.rating).toMatchObject({ minimumApplied: 'MC', netLinehaulInCents: 9500 });
     expect(outcome.price).toMatchObject({ linehaulInCents: 9500, discountInCents: 0, minimumChargeApplied: true });
   });
 
   it('an uncovered lane or class is a reason, not a price', () => {
-    const lane = priceWithAgreement({ carrier: carrierOf(), components: [freight(300, '70')], originZip: '90210', destinationZip: '10001', accessorials: [], pickupDate: '2026-12-02', fuelPrices: prices });
+    const lane = priceWithAgreement({
+      carrier: carrierOf(),
+      components: [freight(300, '70')],
+      originZip: '90210',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: prices,
+    });
     expect(lane).toEqual({ ok: false, reason: 'no base rates for lane 902 -> 100' });
-    const cls = priceWithAgreement({ carrier: carrierOf(), components: [freight(300, '400')], originZip: '60601', destinationZip: '10001', accessorials: [], pickupDate: '2026-12-02', fuelPrices: prices });
+    const cls = priceWithAgreement({
+      carrier: carrierOf(),
+      components: [freight(300, '400')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: prices,
+    });
     expect(cls).toEqual({ ok: false, reason: 'no base rates for class 400 on lane 606 -> 100' });
   });
 });
 
 describe('fuel weeks and table versions', () => {
-  const table = fuelTableSchema.parse({ ...FUEL_TABLE, versions: [...FUEL_TABLE.versions, { from: '2026-12-01', bands: [{ atLeastMills: 3700, lessThanMills: 3750, percent: '30' }] }] });
+  const table = fuelTableSchema.parse({
+    ...FUEL_TABLE,
+    versions: [...FUEL_TABLE.versions, { from: '2026-12-01', bands: [{ atLeastMills: 3700, lessThanMills: 3750, percent: '30' }] }],
+  });
   it('the index Monday is the latest with M + 2 days on or before the pickup date', () => {
     expect(indexMondayFor('2026-12-02', 2)).toBe('2026-11-30'); // Wednesday: this week's Monday
     expect(indexMondayFor('2026-12-01', 2)).toBe('2026-11-23'); // Tuesday: last week's
@@ -98,7 +164,10 @@ describe('fuel weeks and table versions', () => {
     expect(toDecimalString(fuelPercentFor(low, 9999))).toBe('0.5');
   });
   it('a missing index week takes the last price before it; more than 14 days old is stale', () => {
-    const history = new Map([['2026-11-09', 3650], ['2026-11-16', 3700]]);
+    const history = new Map([
+      ['2026-11-09', 3650],
+      ['2026-11-16', 3700],
+    ]);
     expect(indexPriceFor(history, '2026-11-23')).toMatchObject({ week: '2026-11-16', substituted: true, stale: false });
     expect(indexPriceFor(history, '2026-12-07')).toMatchObject({ week: '2026-11-16', substituted: true, stale: true });
     expect(indexPriceFor(history, '2026-11-02')).toBeUndefined();

@@ -23,6 +23,7 @@ import type { JsonStore } from '../../store/jsonStore.js';
 import { constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { IdempotencyRecords } from './idempotency.js';
+import type { CarrierRating } from './rates.js';
 import { requestHash } from './idempotency.js';
 import { type IdFactory, shipmentIdOfBookingQuote } from './ids.js';
 import type { ShipmentIndexes } from './indexes.js';
@@ -42,6 +43,8 @@ export interface QuoteDeps {
   idempotency: IdempotencyRecords;
   indexes: ShipmentIndexes;
   now: () => Date;
+  /** Prices a request that names carrierScac by that carrier's agreement. */
+  carrierRating?: Pick<CarrierRating, 'rate'>;
 }
 
 export type QuoteStatus = NonNullable<Quote['status']>;
@@ -144,7 +147,8 @@ export class Quotes {
   }
 
   private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<{ quote: Quote; warnings: string[] }> {
-    const rated = this.rate(request, tariff);
+    const carrierRating = this.deps.carrierRating;
+    const rated = request.carrierScac && carrierRating ? await carrierRating.rate(request, tariff) : this.rate(request, tariff);
     if (!rated.ok) throw constraintViolation(rated.violations);
     assertQuoteReadable(rated.value);
     await this.deps.store.put('quotes', rated.value.id, rated.value);

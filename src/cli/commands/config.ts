@@ -19,6 +19,7 @@ Settings:
   baseUrl, apiKey               the same, for the profile in effect
   store                         local store directory
   tariff                        tariff JSON for local rating
+  tariffs                       carrier agreement directory (samples: the shipped samples)
   timeoutMs                     remote timeout per attempt in ms (default 30000)
   retries                       remote retries of failed attempts (default 2)`;
 

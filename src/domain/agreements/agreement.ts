@@ -87,10 +87,10 @@ export const agreementSchema = z
     discount: discountSchema,
     absoluteMinimumChargeInCents: cents('absoluteMinimumChargeInCents'),
     deficitRating: z.boolean({ error: 'deficitRating is true or false' }),
-    fak: z
-      .array(z.strictObject({ classes: z.array(freightClass).min(1), ratedAs: freightClass }))
-      .default([]),
-    accessorials: z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' }), agreementAccessorialSchema).default({}),
+    fak: z.array(z.strictObject({ classes: z.array(freightClass).min(1), ratedAs: freightClass })).default([]),
+    accessorials: z
+      .record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' }), agreementAccessorialSchema)
+      .default({}),
     fuelAppliesToAccessorials: z.boolean({ error: 'fuelAppliesToAccessorials is true or false' }).default(false),
     liability: z
       .strictObject({
@@ -101,7 +101,8 @@ export const agreementSchema = z
     inspection: inspectionRulesSchema.default(DEFAULT_INSPECTION_RULES),
   })
   .superRefine((agreement, ctx) => {
-    if (agreement.expires < agreement.effective) ctx.addIssue({ code: 'custom', path: ['expires'], message: `expires (${agreement.expires}) before effective (${agreement.effective})` });
+    if (agreement.expires < agreement.effective)
+      ctx.addIssue({ code: 'custom', path: ['expires'], message: `expires (${agreement.expires}) before effective (${agreement.effective})` });
     const mapped = new Map<string, number>();
     agreement.fak.forEach((entry, index) => {
       entry.classes.forEach((name, position) => {

@@ -9,7 +9,6 @@ import type { Tariff } from '../tariff.js';
 import { estimateDelivery } from '../transit.js';
 import type { FuelPriceHistory } from './fuel.js';
 import { priceWithAgreement, type CarrierAgreement } from './rateAgreement.js';
-import { transitEstimatedWarning } from './warnings.js';
 
 export interface AgreementQuoteInput {
   id: string;
@@ -24,9 +23,7 @@ export interface AgreementQuoteInput {
 }
 
 export type AgreementQuoteOutcome =
-  | { ok: true; value: Quote; warnings: string[] }
-  | { ok: false; violations: Violation[] }
-  | { ok: false; violations?: undefined; uncovered: string };
+  { ok: true; value: Quote; warnings: string[] } | { ok: false; violations: Violation[] } | { ok: false; violations?: undefined; uncovered: string };
 
 export function rateQuoteWithAgreement({ id, request, origin, destination, tariff, carrier, fuelPrices, now }: AgreementQuoteInput): AgreementQuoteOutcome {
   const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now);
@@ -47,7 +44,6 @@ export function rateQuoteWithAgreement({ id, request, origin, destination, tarif
   const warnings = [...price.warnings];
   const miles = tariffMiles(origin, destination, tariff);
   const laneDays = price.transit?.days ?? laneTransitDays(origin, destination, miles, tariff);
-  if (!price.transit) warnings.push(transitEstimatedWarning(carrier.agreement.scac));
   let transitDays: number | null = null;
   let estimatedDeliveryDate: string | null = null;
   if (laneDays !== null) {

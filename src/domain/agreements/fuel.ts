@@ -28,7 +28,11 @@ export const fuelTableSchema = z
               if (band.lessThanMills <= band.atLeastMills) ctx.addIssue({ code: 'custom', path: ['bands', index, 'lessThanMills'], message: 'must be above atLeastMills' });
               const previous = version.bands[index - 1];
               if (previous && band.atLeastMills !== previous.lessThanMills) {
-                ctx.addIssue({ code: 'custom', path: ['bands', index, 'atLeastMills'], message: `bands must ascend without gaps: the previous band ends at ${previous.lessThanMills}` });
+                ctx.addIssue({
+                  code: 'custom',
+                  path: ['bands', index, 'atLeastMills'],
+                  message: `bands must ascend without gaps: the previous band ends at ${previous.lessThanMills}`,
+                });
               }
             });
           }),

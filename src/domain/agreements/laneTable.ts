@@ -22,7 +22,15 @@ export function csvLines(text: string): CsvLine[] {
   const raw = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   raw.forEach((content, index) => {
     if (content.trim() === '') return;
-    lines.push({ line: index + 1, cells: content.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1').trim()) });
+    lines.push({
+      line: index + 1,
+      cells: content.split(',').map((cell) =>
+        cell
+          .trim()
+          .replace(/^"(.*)"$/, '$1')
+          .trim(),
+      ),
+    });
   });
   return lines;
 }

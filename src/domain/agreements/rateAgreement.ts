@@ -88,7 +88,8 @@ export function priceWithAgreement(input: AgreementPriceInput): AgreementOutcome
   const classes = components.map((component) => ({ actualClass: component.freightClass, ratedClass: ratedClass(agreement, component.freightClass) }));
   const missing = [...new Set(classes.map((line) => line.ratedClass).filter((name) => !lane.has(name)))];
   if (lane.size === 0) return { ok: false, reason: `no base rates for lane ${input.originZip.slice(0, 3)} -> ${input.destinationZip.slice(0, 3)}` };
-  if (missing.length > 0) return { ok: false, reason: `no base rates for class ${missing.join(', ')} on lane ${input.originZip.slice(0, 3)} -> ${input.destinationZip.slice(0, 3)}` };
+  if (missing.length > 0)
+    return { ok: false, reason: `no base rates for class ${missing.join(', ')} on lane ${input.originZip.slice(0, 3)} -> ${input.destinationZip.slice(0, 3)}` };
   const unknown = accessorials.filter((code) => !Object.hasOwn(agreement.accessorials, code));
   if (unknown.length > 0) return { ok: false, reason: agreementWithoutAccessorialWarning(unknown) };
 

@@ -11,7 +11,8 @@ export function fuelPriceStaleWarning(scac: string, indexWeek: string, usedWeek:
 
 /** FUEL_PRICE_MISSING: the index week has no price (the last one before it was used), or the store has none at all. */
 export function fuelPriceMissingWarning(scac: string, indexWeek: string, used: { week: string; price: string } | undefined): string {
-  if (!used) return `${scac}: no DOE diesel price on or before the week of ${indexWeek} in the store; quoted without a fuel surcharge (import the prices: shipper fuel import FILE)`;
+  if (!used)
+    return `${scac}: no DOE diesel price on or before the week of ${indexWeek} in the store; quoted without a fuel surcharge (import the prices: shipper fuel import FILE)`;
   return `${scac}: the DOE diesel price of the week of ${indexWeek} is not in the store; quoted with the last price, ${used.price} of the week of ${used.week}`;
 }
 
@@ -28,9 +29,4 @@ export function agreementWithoutAccessorialWarning(codes: readonly string[]): st
 /** LANE_NOT_COVERED: a carrier asked for gives no price on this lane (one line per carrier when rate shopping). */
 export function laneNotCoveredWarning(scac: string, carrierName: string, reason: string): string {
   return `${scac} (${carrierName}): not quoted: ${reason}`;
-}
-
-/** TRANSIT_ESTIMATED: the carrier's transit.csv has no row for the lane: transit days from distance. */
-export function transitEstimatedWarning(scac: string): string {
-  return `${scac}: no transit row for this lane; transit days estimated from distance`;
 }

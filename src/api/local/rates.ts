@@ -1,0 +1,118 @@
+/**
+ * Quotes priced by carrier agreements: one carrier (a quote request naming carrierScac) or every
+ * carrier at once (POST /v1/shipper/rates, rate shopping). Each priced quote is an ordinary stored
+ * quote; a carrier that gives no price is a line saying why, not an error for the others.
+ */
+import { rateQuoteWithAgreement } from '../../domain/agreements/agreementQuote.js';
+import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js';
+import { laneNotCoveredWarning } from '../../domain/agreements/warnings.js';
+import type { RatedQuote } from '../../domain/rating.js';
+import { fastestOf, ratesRequestSchema, sortCheapestFirst, type Rates } from '../../domain/rates.js';
+import type { Quote, QuoteRequest, Violation } from '../../domain/schemas.js';
+import type { Tariff } from '../../domain/tariff.js';
+import { parseRequest } from '../../domain/validation.js';
+import type { JsonStore } from '../../store/jsonStore.js';
+import type { FuelPrices } from '../../store/fuelPrices.js';
+import { constraintViolation, makeProblem } from '../problems.js';
+import type { ApiResult } from '../types.js';
+import type { AgreementProvider } from './agreementProvider.js';
+import type { IdFactory } from './ids.js';
+import { assertQuoteReadable, mergeViolations, unknownZips, type ZipLookup } from './quotes.js';
+import { guardStore } from './records.js';
+
+export interface CarrierRatingDeps {
+  store: JsonStore;
+  zips: ZipLookup;
+  ids: IdFactory;
+  now: () => Date;
+  agreements: AgreementProvider;
+  fuelPrices: FuelPrices;
+}
+
+const noAgreements = () =>
+  makeProblem(
+    422,
+    'no-agreements',
+    'No Carrier Agreements',
+    'no carrier agreements are loaded: the local engine prices by carrier with --tariffs DIR (SHIPPER_TARIFFS, config set tariffs DIR; "samples": the shipped samples)',
+  );
+
+export class CarrierRating {
+  constructor(private readonly deps: CarrierRatingDeps) {}
+
+  /** A quote request that names carrierScac, priced by that carrier's agreement (not stored here). */
+  async rate(request: QuoteRequest, tariff: Tariff): Promise<RatedQuote> {
+    const agreements = await this.deps.agreements.load();
+    if (agreements.length === 0) throw noAgreements();
+    const carrier = agreements.find((item) => item.agreement.scac === request.carrierScac);
+    if (!carrier) {
+      return {
+        ok: false,
+        violations: [{ field: 'carrierScac', message: `no agreement with ${request.carrierScac}; loaded: ${agreements.map((item) => item.agreement.scac).join(', ')}` }],
+      };
+    }
+    const fuelPrices = await guardStore(() => this.deps.fuelPrices.history());
+    const outcome = this.rateWith(carrier, request, tariff, fuelPrices);
+    if (outcome.ok) return outcome;
+    if (outcome.violations) return outcome;
+    return { ok: false, violations: [{ field: 'carrierScac', message: `${carrier.agreement.scac} (${carrier.agreement.carrierName}) gives no price: ${outcome.uncovered}` }] };
+  }
+
+  private rateWith(carrier: CarrierAgreement, request: QuoteRequest, tariff: Tariff, fuelPrices: Map<string, number>) {
+    const now = this.deps.now();
+    return rateQuoteWithAgreement({
+      id: this.deps.ids.quote(now),
+      request,
+      origin: this.deps.zips.lookup(request.origin.postalCode)!,
+      destination: this.deps.zips.lookup(request.destination.postalCode)!,
+      tariff,
+      carrier,
+      fuelPrices,
+      now,
+    });
+  }
+
+  /** Rate shopping: every carrier asked, cheapest first; each priced quote stored. */
+  async shop(raw: unknown, tariff: Tariff): Promise<ApiResult<Rates>> {
+    const parsed = parseRequest(ratesRequestSchema, raw);
+    const zipViolations = unknownZips(this.deps.zips, raw, [['origin'], ['destination']]);
+    if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
+    if (zipViolations.length > 0) throw constraintViolation(zipViolations);
+    const agreements = await this.deps.agreements.load();
+    if (agreements.length === 0) throw noAgreements();
+    const { carrierScacs = [], carrierScac, ...request } = parsed.value;
+    const asked = [...new Set([...carrierScacs, ...(carrierScac ? [carrierScac] : [])])];
+    const chosen = asked.length === 0 ? agreements : agreements.filter((item) => asked.includes(item.agreement.scac));
+    const uncovered: Rates['uncovered'] = asked
+      .filter((scac) => !agreements.some((item) => item.agreement.scac === scac))
+      .map((scac) => ({ carrier: { scac, name: scac }, agreement: null, reason: 'no agreement with this carrier is loaded' }));
+    const fuelPrices = await guardStore(() => this.deps.fuelPrices.history());
+    const quotes: Quote[] = [];
+    const warnings = [...parsed.warnings];
+    let violations: Violation[] | undefined;
+    for (const carrier of chosen) {
+      const outcome = this.rateWith(carrier, request, tariff, fuelPrices);
+      if (outcome.ok) {
+        quotes.push(outcome.value);
+        warnings.push(...outcome.warnings.filter((warning) => !warnings.includes(warning)));
+      } else if (outcome.violations) violations ??= outcome.violations;
+      else uncovered.push({ carrier: { scac: carrier.agreement.scac, name: carrier.agreement.carrierName }, agreement: carrier.agreement.agreement, reason: outcome.uncovered });
+    }
+    // The pickup date is the same for every carrier: its violations are the request's.
+    if (violations) throw constraintViolation(violations);
+    quotes.forEach(assertQuoteReadable);
+    await guardStore(() =>
+      this.deps.store.putMany(
+        'quotes',
+        quotes.map((quote) => ({ id: quote.id, record: quote })),
+      ),
+    );
+    const sorted = sortCheapestFirst(quotes);
+    for (const line of uncovered) warnings.push(laneNotCoveredWarning(line.carrier.scac, line.carrier.name, line.reason));
+    return {
+      data: { items: sorted, uncovered, cheapestQuoteId: sorted[0]?.id ?? null, fastestQuoteId: fastestOf(sorted) },
+      warnings,
+      replayed: false,
+    };
+  }
+}
