@@ -236,7 +236,7 @@ export const operations = {
     errors: [400, 401, 413, 415, 422, 500],
     summary: 'Rate shopping: the quote request priced by every carrier agreement (or those named), cheapest first',
     description:
-      "Each item is an ordinary quote (booked with POST /v1/shipper/shipment {quoteId}) carrying `carrier` and `pricedBy` (the agreement and how it rated the freight). A carrier that gives no price is a line of `uncovered`, not an error. 422 when the service has no carrier agreements.",
+      'Each item is an ordinary quote (booked with POST /v1/shipper/shipment {quoteId}) carrying `carrier` and `pricedBy` (the agreement and how it rated the freight). A carrier that gives no price is a line of `uncovered`, not an error. 422 when the service has no carrier agreements.',
     tags: ['Quotes'],
     extension: true,
   }),

@@ -112,7 +112,15 @@ export function priceShipment(
   // Each line's share of the linehaul as priced, recorded so that an invoice never re-derives it.
   const lineWeights = components.map((component) => component.poundsWeight * rateFor(component.freightClass));
   const lineLinehaulsInCents = Number.isSafeInteger(linehaulInCents) && lineWeights.every(Number.isFinite) ? allocateCents(linehaulInCents, lineWeights) : undefined;
-  return { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, ...(lineLinehaulsInCents ? { lineLinehaulsInCents } : {}), quotedPriceInCents };
+  return {
+    linehaulInCents,
+    discountInCents,
+    minimumChargeApplied,
+    fuelSurchargeInCents,
+    accessorialsInCents,
+    ...(lineLinehaulsInCents ? { lineLinehaulsInCents } : {}),
+    quotedPriceInCents,
+  };
 }
 
 export interface RateQuoteInput {

@@ -333,7 +333,7 @@ export const priceBreakdownSchema = z.object({
   lineLinehaulsInCents: z
     .array(z.number().int())
     .optional()
-    .meta({ description: "Per order component, its share of linehaulInCents as priced (they add up to it); absent on records written before it existed" }),
+    .meta({ description: 'Per order component, its share of linehaulInCents as priced (they add up to it); absent on records written before it existed' }),
 });
 export type PriceBreakdown = z.infer<typeof priceBreakdownSchema>;
 

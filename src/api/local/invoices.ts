@@ -59,9 +59,7 @@ export class Invoices {
     if (pricedBy?.kind === 'AGREEMENT') {
       const agreement = (await this.agreements().catch(() => [])).find((item) => item.agreement.scac === pricedBy.scac && item.agreement.agreement === pricedBy.agreement);
       if (agreement) {
-        return Object.fromEntries(
-          Object.entries(agreement.agreement.accessorials).flatMap(([code, charge]) => (charge.description ? [[code, charge.description] as const] : [])),
-        );
+        return Object.fromEntries(Object.entries(agreement.agreement.accessorials).flatMap(([code, charge]) => (charge.description ? [[code, charge.description] as const] : [])));
       }
       return {};
     }

@@ -31,7 +31,10 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
 
 /** `--carrier all` or `--carrier SCAC...`: every agreement's quote in one table, cheapest first. */
 async function runRateShopping(ctx: CommandContext, request: QuoteRequestInput, carriers: string[]): Promise<void> {
-  const scacs = carriers.flatMap((value) => value.split(',')).map((value) => value.trim().toUpperCase()).filter(Boolean);
+  const scacs = carriers
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim().toUpperCase())
+    .filter(Boolean);
   const all = scacs.includes('ALL');
   if (all && scacs.length > 1) throw new UsageError('--carrier all asks every carrier: it cannot be combined with SCACs');
   const api = await ctx.api();
