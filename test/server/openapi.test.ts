@@ -117,6 +117,7 @@ describe('the OpenAPI document', () => {
       'listShipments',
       'previewShipments',
       'renderLabels',
+      'shopRates',
       'transitTimes',
       'updateShipment',
     ]);

@@ -122,12 +122,16 @@ export function registerAgreementCommands(program: Command, context: ContextFact
   program
     .command('tariff')
     .description('carrier agreement directories (--tariffs DIR)')
+    .addHelpText('after', '\nExamples:\n  $ shipper tariff check ./agreements\n  $ shipper tariff check samples')
     .command('check <dir>')
     .description('validate every carrier agreement of a directory; each fault as file:line (exit 5)')
     .addHelpText('after', '\nExamples:\n  $ shipper tariff check ./agreements\n  $ shipper tariff check samples\n\nFormat: docs/agreements.md')
     .action(async (dir: string, _options: unknown, command: Command) => runTariffCheck(context(command), dir));
 
-  const fuel = program.command('fuel').description('weekly DOE/EIA diesel prices for the fuel surcharges of carrier agreements');
+  const fuel = program
+    .command('fuel')
+    .description('weekly DOE/EIA diesel prices for the fuel surcharges of carrier agreements')
+    .addHelpText('after', '\nExamples:\n  $ shipper fuel import diesel.csv\n  $ shipper --tariffs samples fuel show --carrier SAML --date 2026-12-02');
   fuel
     .command('import <file>')
     .description("import weekly US on-highway diesel prices: EIA's CSV download (EMD_EPD2D_PTE_NUS_DPG) or week,usdPerGallon")
