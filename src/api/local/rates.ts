@@ -3,7 +3,7 @@
  * carrier at once (POST /v1/shipper/rates, rate shopping). Each priced quote is an ordinary stored
  * quote; a carrier that gives no price is a line saying why, not an error for the others.
  */
-import { rateQuoteWithAgreement } from '../../domain/agreements/agreementQuote.js';
+import { prepareRequest, rateQuoteWithAgreement, type PreparedRequest } from '../../domain/agreements/agreementQuote.js';
 import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js';
 import { laneNotCoveredWarning } from '../../domain/agreements/warnings.js';
 import type { RatedQuote } from '../../domain/rating.js';
@@ -58,18 +58,21 @@ export class CarrierRating {
     return { ok: false, violations: [{ field: 'carrierScac', message: `${carrier.agreement.scac} (${carrier.agreement.carrierName}) gives no price: ${outcome.uncovered}` }] };
   }
 
-  private rateWith(carrier: CarrierAgreement, request: QuoteRequest, tariff: Tariff, fuelPrices: Map<string, number>) {
+  private rateWith(carrier: CarrierAgreement, request: QuoteRequest, tariff: Tariff, fuelPrices: Map<string, number>, prepared?: PreparedRequest) {
     const now = this.deps.now();
-    return rateQuoteWithAgreement({
-      id: this.deps.ids.quote(now),
-      request,
-      origin: this.deps.zips.lookup(request.origin.postalCode)!,
-      destination: this.deps.zips.lookup(request.destination.postalCode)!,
-      tariff,
-      carrier,
-      fuelPrices,
-      now,
-    });
+    return rateQuoteWithAgreement(
+      {
+        id: this.deps.ids.quote(now),
+        request,
+        origin: this.deps.zips.lookup(request.origin.postalCode)!,
+        destination: this.deps.zips.lookup(request.destination.postalCode)!,
+        tariff,
+        carrier,
+        fuelPrices,
+        now,
+      },
+      prepared,
+    );
   }
 
   /** Rate shopping: every carrier asked, cheapest first; each priced quote stored. */
@@ -89,9 +92,12 @@ export class CarrierRating {
     const fuelPrices = await guardStore(() => this.deps.fuelPrices.history());
     const quotes: Quote[] = [];
     const warnings = [...parsed.warnings];
+    // The pickup date, classes and miles are the same for every carrier: worked out once.
+    const prepared = prepareRequest(request, this.deps.zips.lookup(request.origin.postalCode)!, this.deps.zips.lookup(request.destination.postalCode)!, tariff, this.deps.now());
+    if (!prepared.ok) throw constraintViolation(prepared.violations);
     let violations: Violation[] | undefined;
     for (const carrier of chosen) {
-      const outcome = this.rateWith(carrier, request, tariff, fuelPrices);
+      const outcome = this.rateWith(carrier, request, tariff, fuelPrices, prepared.value);
       if (outcome.ok) {
         quotes.push(outcome.value);
         warnings.push(...outcome.warnings.filter((warning) => !warnings.includes(warning)));

@@ -25,11 +25,44 @@ export interface AgreementQuoteInput {
 export type AgreementQuoteOutcome =
   { ok: true; value: Quote; warnings: string[] } | { ok: false; violations: Violation[] } | { ok: false; violations?: undefined; uncovered: string };
 
-export function rateQuoteWithAgreement({ id, request, origin, destination, tariff, carrier, fuelPrices, now }: AgreementQuoteInput): AgreementQuoteOutcome {
+/** What every carrier's quote of one request shares: the pickup day, the classes, the miles. */
+export interface PreparedRequest {
+  pickupDate: string;
+  accessorials: string[];
+  orderComponents: ReturnType<typeof rateComponent>[];
+  miles: number;
+}
+
+export function prepareRequest(
+  request: QuoteRequest,
+  origin: ZipPlace,
+  destination: ZipPlace,
+  tariff: Tariff,
+  now: Date,
+): { ok: true; value: PreparedRequest } | { ok: false; violations: Violation[] } {
   const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now);
   if (!pickup.ok) return { ok: false, violations: pickup.violations };
-  const accessorials = [...new Set(request.accessorials)];
-  const orderComponents = request.orderComponents.map(rateComponent);
+  return {
+    ok: true,
+    value: {
+      pickupDate: pickup.value,
+      accessorials: [...new Set(request.accessorials)],
+      orderComponents: request.orderComponents.map(rateComponent),
+      miles: tariffMiles(origin, destination, tariff),
+    },
+  };
+}
+
+/** A quote priced by one agreement; `prepared` (prepareRequest) is shared when many carriers price one request. */
+export function rateQuoteWithAgreement(input: AgreementQuoteInput, prepared?: PreparedRequest): AgreementQuoteOutcome {
+  const { id, request, origin, destination, tariff, carrier, fuelPrices, now } = input;
+  if (!prepared) {
+    const preparing = prepareRequest(request, origin, destination, tariff, now);
+    if (!preparing.ok) return preparing;
+    prepared = preparing.value;
+  }
+  const { accessorials, orderComponents, miles } = prepared;
+  const pickup = { value: prepared.pickupDate };
   const outcome = priceWithAgreement({
     carrier,
     components: orderComponents,
@@ -42,7 +75,6 @@ export function rateQuoteWithAgreement({ id, request, origin, destination, tarif
   if (!outcome.ok) return { ok: false, uncovered: outcome.reason };
   const { price } = outcome;
   const warnings = [...price.warnings];
-  const miles = tariffMiles(origin, destination, tariff);
   const laneDays = price.transit?.days ?? laneTransitDays(origin, destination, miles, tariff);
   let transitDays: number | null = null;
   let estimatedDeliveryDate: string | null = null;

@@ -22,15 +22,12 @@ export function csvLines(text: string): CsvLine[] {
   const raw = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   raw.forEach((content, index) => {
     if (content.trim() === '') return;
-    lines.push({
-      line: index + 1,
-      cells: content.split(',').map((cell) =>
-        cell
-          .trim()
-          .replace(/^"(.*)"$/, '$1')
-          .trim(),
-      ),
-    });
+    const cells = content.split(',');
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!.trim();
+      cells[i] = cell.length >= 2 && cell.startsWith('"') && cell.endsWith('"') ? cell.slice(1, -1).trim() : cell;
+    }
+    lines.push({ line: index + 1, cells });
   });
   return lines;
 }
@@ -53,6 +50,9 @@ export const formatZip3Range = (range: Zip3Range): string => {
   const text = (value: number) => String(value).padStart(3, '0');
   return range.low === range.high ? text(range.low) : `${text(range.low)}-${text(range.high)}`;
 };
+
+/** Origin ranges at least this wide are scanned on every lookup; narrower ones are indexed per ZIP3. */
+const NARROW_ORIGIN = 10;
 
 /** A fault of a table file, at its line. */
 export interface TableFault {
@@ -115,16 +115,46 @@ export class LaneIndex {
     this.lines = copy(this.lines);
   }
 
+  /**
+   * Rows by origin ZIP3, built on the first lookup: a row whose origin range is narrower than
+   * NARROW_ORIGIN is listed under each of its ZIP3s, a wider one in `wide`, scanned always. A
+   * lookup reads its origin's rows only (a carrier's table is mostly single-origin rows).
+   */
+  private byOrigin: { narrow: Int32Array[]; wide: Int32Array } | undefined;
+
+  private originIndex(): { narrow: Int32Array[]; wide: Int32Array } {
+    if (this.byOrigin) return this.byOrigin;
+    const counts = new Int32Array(1000);
+    let wideCount = 0;
+    for (let row = 0; row < this.count; row++) {
+      if (this.oHigh[row]! - this.oLow[row]! >= NARROW_ORIGIN) wideCount++;
+      else for (let o = this.oLow[row]!; o <= this.oHigh[row]!; o++) counts[o]!++;
+    }
+    const narrow = Array.from(counts, (count) => new Int32Array(count));
+    const filled = new Int32Array(1000);
+    const wide = new Int32Array(wideCount);
+    let w = 0;
+    for (let row = 0; row < this.count; row++) {
+      if (this.oHigh[row]! - this.oLow[row]! >= NARROW_ORIGIN) wide[w++] = row;
+      else for (let o = this.oLow[row]!; o <= this.oHigh[row]!; o++) narrow[o]![filled[o]!++] = row;
+    }
+    this.byOrigin = { narrow, wide };
+    return this.byOrigin;
+  }
+
   /** The most specific row per key for a lane: key -> row. */
   bestRows(origin: number, destination: number): Map<number, number> {
     const best = new Map<number, number>();
     const { oLow, oHigh, dLow, dHigh, keys } = this;
-    for (let row = 0; row < this.count; row++) {
-      if (origin < oLow[row]! || origin > oHigh[row]! || destination < dLow[row]! || destination > dHigh[row]!) continue;
+    const index = this.originIndex();
+    const visit = (row: number) => {
+      if (origin < oLow[row]! || origin > oHigh[row]! || destination < dLow[row]! || destination > dHigh[row]!) return;
       const key = keys[row]!;
       const current = best.get(key);
       if (current === undefined || this.narrower(row, current)) best.set(key, row);
-    }
+    };
+    if (origin >= 0 && origin < 1000) for (const row of index.narrow[origin]!) visit(row);
+    for (const row of index.wide) visit(row);
     return best;
   }
 
@@ -142,17 +172,19 @@ export class LaneIndex {
    */
   conflicts(describeKey: (key: number) => string): TableFault[] {
     const faults: TableFault[] = [];
-    const buckets = new Map<string, number[]>();
+    // Numeric bucket keys (a string per neighbour and row made the check of 500,000 rows slow).
+    const buckets = new Map<number, number[]>();
     for (let row = 0; row < this.count; row++) {
       const oWidth = this.oHigh[row]! - this.oLow[row]! + 1;
       const dWidth = this.dHigh[row]! - this.dLow[row]! + 1;
       const oCell = Math.floor(this.oLow[row]! / oWidth);
       const dCell = Math.floor(this.dLow[row]! / dWidth);
-      const group = `${this.keys[row]}:${oWidth}:${dWidth}`;
+      const group = ((this.keys[row]! * 1001 + oWidth) * 1001 + dWidth) * 1002 * 1002;
+      const cellKey = (o: number, d: number) => group + (o + 1) * 1002 + (d + 1);
       let clash: number | undefined;
       for (let i = -1; i <= 1 && clash === undefined; i++) {
         for (let j = -1; j <= 1 && clash === undefined; j++) {
-          for (const other of buckets.get(`${group}:${oCell + i}:${dCell + j}`) ?? []) {
+          for (const other of buckets.get(cellKey(oCell + i, dCell + j)) ?? []) {
             if (Math.abs(this.oLow[other]! - this.oLow[row]!) < oWidth && Math.abs(this.dLow[other]! - this.dLow[row]!) < dWidth) {
               clash = other;
               break;
@@ -170,7 +202,7 @@ export class LaneIndex {
           message: `as specific as line ${this.lines[clash]} for ${describeKey(this.keys[row]!)} on lane ${lane}: equally specific rows make the agreement invalid`,
         });
       }
-      const cell = `${group}:${oCell}:${dCell}`;
+      const cell = cellKey(oCell, dCell);
       const bucket = buckets.get(cell);
       if (bucket) bucket.push(row);
       else buckets.set(cell, [row]);

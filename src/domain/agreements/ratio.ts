@@ -10,17 +10,13 @@ export interface Ratio {
   readonly d: bigint;
 }
 
-function gcd(a: bigint, b: bigint): bigint {
-  a = a < 0n ? -a : a;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-}
-
+/**
+ * A ratio as given, not reduced: a price takes a few dozen operations on small numbers, and a gcd
+ * per operation cost more than the arithmetic (rate shopping prices with every agreement).
+ */
 export function ratio(n: bigint, d: bigint = 1n): Ratio {
   if (d === 0n) throw new RangeError('division by zero');
-  if (d < 0n) [n, d] = [-n, -d];
-  const g = gcd(n, d) || 1n;
-  return { n: n / g, d: d / g };
+  return d < 0n ? { n: -n, d: -d } : { n, d };
 }
 
 /** A finite, non-negative JavaScript number (a weight, an integer of cents) read exactly as its decimal. */
