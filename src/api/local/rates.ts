@@ -6,13 +6,14 @@
 import { prepareRequest, rateQuoteWithAgreement, type PreparedRequest } from '../../domain/agreements/agreementQuote.js';
 import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js';
 import { laneNotCoveredWarning } from '../../domain/agreements/warnings.js';
-import type { RatedQuote } from '../../domain/rating.js';
+import { resolvePickupDate, type RatedQuote } from '../../domain/rating.js';
 import { fastestOf, ratesRequestSchema, sortCheapestFirst, type Rates } from '../../domain/rates.js';
 import type { Quote, QuoteRequest, Violation } from '../../domain/schemas.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { parseRequest } from '../../domain/validation.js';
-import type { JsonStore } from '../../store/jsonStore.js';
-import type { FuelPrices } from '../../store/fuelPrices.js';
+import type { ShipperStore } from '../../store/ports.js';
+import { addDays } from '../../domain/agreements/fuel.js';
+import { historyOf } from '../../domain/agreements/fuelHistory.js';
 import { constraintViolation, makeProblem } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { AgreementProvider } from './agreementProvider.js';
@@ -21,12 +22,11 @@ import { assertQuoteReadable, mergeViolations, unknownZips, type ZipLookup } fro
 import { guardStore } from './records.js';
 
 export interface CarrierRatingDeps {
-  store: JsonStore;
+  store: ShipperStore;
   zips: ZipLookup;
   ids: IdFactory;
   now: () => Date;
   agreements: AgreementProvider;
-  fuelPrices: FuelPrices;
 }
 
 const noAgreements = () =>
@@ -51,7 +51,7 @@ export class CarrierRating {
         violations: [{ field: 'carrierScac', message: `no agreement with ${request.carrierScac}; loaded: ${agreements.map((item) => item.agreement.scac).join(', ')}` }],
       };
     }
-    const fuelPrices = await guardStore(() => this.deps.fuelPrices.history());
+    const fuelPrices = await this.fuelHistory(request, tariff);
     const outcome = this.rateWith(carrier, request, tariff, fuelPrices);
     if (outcome.ok) return outcome;
     if (outcome.violations) return outcome;
@@ -75,6 +75,21 @@ export class CarrierRating {
     );
   }
 
+  /**
+   * The weekly diesel prices a pickup can use: the five weeks before it (its index week is at most
+   * 12 days before), else, when they hold none that old, every week before it (the last price, stale).
+   */
+  private async fuelHistory(request: QuoteRequest, tariff: Tariff): Promise<Map<string, number>> {
+    const origin = this.deps.zips.lookup(request.origin.postalCode)!;
+    const pickup = resolvePickupDate(request.pickupDate, origin, tariff, this.deps.now());
+    const to = pickup.ok ? pickup.value : undefined;
+    return guardStore(async () => {
+      const recent = to ? historyOf(await this.deps.store.fuelPrices.list({ from: addDays(to, -35), to })) : new Map<string, number>();
+      if (to && [...recent.keys()].some((week) => week <= addDays(to, -13))) return recent;
+      return historyOf(await this.deps.store.fuelPrices.list(to ? { to } : {}));
+    });
+  }
+
   /** Rate shopping: every carrier asked, cheapest first; each priced quote stored. */
   async shop(raw: unknown, tariff: Tariff): Promise<ApiResult<Rates>> {
     const parsed = parseRequest(ratesRequestSchema, raw);
@@ -89,7 +104,7 @@ export class CarrierRating {
     const uncovered: Rates['uncovered'] = asked
       .filter((scac) => !agreements.some((item) => item.agreement.scac === scac))
       .map((scac) => ({ carrier: { scac, name: scac }, agreement: null, reason: 'no agreement with this carrier is loaded' }));
-    const fuelPrices = await guardStore(() => this.deps.fuelPrices.history());
+    const fuelPrices = await this.fuelHistory(request, tariff);
     const quotes: Quote[] = [];
     const warnings = [...parsed.warnings];
     // The pickup date, classes and miles are the same for every carrier: worked out once.
@@ -107,11 +122,11 @@ export class CarrierRating {
     // The pickup date is the same for every carrier: its violations are the request's.
     if (violations) throw constraintViolation(violations);
     quotes.forEach(assertQuoteReadable);
+    // One unit of work: the quotes of one rate shopping share one durable write.
     await guardStore(() =>
-      this.deps.store.putMany(
-        'quotes',
-        quotes.map((quote) => ({ id: quote.id, record: quote })),
-      ),
+      this.deps.store.withTransaction(async (tx) => {
+        for (const quote of quotes) tx.quotes.put(quote);
+      }),
     );
     const sorted = sortCheapestFirst(quotes);
     for (const line of uncovered) warnings.push(laneNotCoveredWarning(line.carrier.scac, line.carrier.name, line.reason));

@@ -41,10 +41,10 @@ async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
 }
 
 async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
-  const [{ parseFuelHistory }, { FuelPrices }, { JsonStore }, settings] = await Promise.all([
+  const [{ parseFuelHistory, usdPerGallonOf }, { openStore }, { guardStore }, settings] = await Promise.all([
     import('../../domain/agreements/fuelHistory.js'),
-    import('../../store/fuelPrices.js'),
-    import('../../store/jsonStore.js'),
+    import('../../store/open.js'),
+    import('../../api/local/records.js'),
     ctx.settings(),
   ]);
   let text: string;
@@ -60,13 +60,27 @@ async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
     throw new CliError(`${faults.length} bad line${faults.length === 1 ? '' : 's'} in ${file}: nothing imported`, ExitCode.rejected);
   }
   if (weeks.length === 0) throw new CliError(`no weekly prices in ${file}: expected EIA's CSV download or the header week,usdPerGallon`, ExitCode.rejected);
-  const { guardStore } = await import('../../api/local/records.js');
-  const result = await guardStore(() => new FuelPrices(new JsonStore(settings.store)).import(weeks));
-  const sorted = weeks.map((week) => week.week).sort();
-  if (ctx.io.options.json) return ctx.io.json({ ...result, from: sorted[0], to: sorted.at(-1) });
-  ctx.io.info(
-    `imported ${weeks.length} week${weeks.length === 1 ? '' : 's'} (${sorted[0]} to ${sorted.at(-1)}): ${result.added} new, ${result.changed} changed; ${result.total} in the store`,
-  );
+  const store = await openStore(settings.store);
+  try {
+    // One unit of work: the whole file or nothing; a week imported again takes the new price.
+    const result = await guardStore(() =>
+      store.withTransaction(async (tx) => {
+        const known = new Map((await tx.fuelPrices.list()).map((price) => [price.week, price.usdPerGallon]));
+        const prices = weeks.map(({ week, mills }) => ({ week, usdPerGallon: usdPerGallonOf(mills) }));
+        const added = prices.filter((price) => !known.has(price.week)).length;
+        const changed = prices.filter((price) => known.has(price.week) && known.get(price.week) !== price.usdPerGallon).length;
+        tx.fuelPrices.putMany(prices);
+        return { added, changed, total: new Set([...known.keys(), ...prices.map((price) => price.week)]).size };
+      }),
+    );
+    const sorted = weeks.map((week) => week.week).sort();
+    if (ctx.io.options.json) return ctx.io.json({ ...result, from: sorted[0], to: sorted.at(-1) });
+    ctx.io.info(
+      `imported ${weeks.length} week${weeks.length === 1 ? '' : 's'} (${sorted[0]} to ${sorted.at(-1)}): ${result.added} new, ${result.changed} changed; ${result.total} in the store`,
+    );
+  } finally {
+    await store.close();
+  }
 }
 
 interface FuelShowOptions {
@@ -87,8 +101,8 @@ async function runFuelShow(ctx: CommandContext, options: FuelShowOptions): Promi
   if (!carrier) throw new CliError(`no agreement with ${scac}; loaded: ${agreements.map((item) => item.agreement.scac).join(', ')}`, ExitCode.notFound);
   const fuel = await import('../../domain/agreements/fuel.js');
   const { toDecimalString } = await import('../../domain/agreements/ratio.js');
-  const { guardStore } = await import('../../api/local/records.js');
-  const history = await guardStore(() => local.fuelPrices.history());
+  const [{ guardStore }, { historyOf }] = await Promise.all([import('../../api/local/records.js'), import('../../domain/agreements/fuelHistory.js')]);
+  const history = historyOf(await guardStore(() => local.store.fuelPrices.list({ to: options.date })));
   const table = carrier.fuel;
   const indexWeek = table ? fuel.indexMondayFor(options.date, table.effectiveDaysAfterIndexMonday) : undefined;
   const version = table ? fuel.versionInForce(table, options.date) : undefined;

@@ -69,3 +69,16 @@ export function parseFuelHistory(text: string): { weeks: FuelWeekPrice[]; faults
   });
   return { weeks, faults };
 }
+
+/** 3712 mills as the store keeps a price: "3.712" (dollars per gallon). */
+export const usdPerGallonOf = (mills: number): string => `${Math.floor(mills / 1000)}.${String(mills % 1000).padStart(3, '0')}`;
+
+/** Stored weekly prices as the rating reads them: Monday -> mills. */
+export function historyOf(prices: ReadonlyArray<{ week: string; usdPerGallon: string }>): Map<string, number> {
+  const history = new Map<string, number>();
+  for (const { week, usdPerGallon } of prices) {
+    const [dollars = '0', fraction = ''] = usdPerGallon.split('.');
+    history.set(week, Number(dollars) * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3)));
+  }
+  return history;
+}
