@@ -76,7 +76,7 @@ describe('the quote wizard with carrier agreements', () => {
   it('one carrier, or the tariff as before', async () => {
     const one = await harness([...freight, step('Price with', 'SPLX'), step('Book this shipment', false)]);
     expect((await runWizardFlow(one.deps, { accessorials: [], components: [] })).quote.carrier?.scac).toBe('SPLX');
-    const tariff = await harness([...freight, step('Price with', null), step('Book this shipment', false)]);
+    const tariff = await harness([...freight, step('Price with', (choices) => choices.at(-1)!.value), step('Book this shipment', false)]);
     const quote = (await runWizardFlow(tariff.deps, { accessorials: [], components: [] })).quote;
     expect(quote.carrier).toBeUndefined();
     expect(quote.pricedBy?.kind).toBe('TARIFF');
