@@ -81,6 +81,27 @@ describe('the worked examples through the CLI', () => {
     expect(JSON.parse(result.stdout)[0].pricedBy.fuel).toMatchObject({ indexWeek: '2026-11-23', week: '2026-11-16' });
   });
 
+  it('quote get shows what priced it: carrier, agreement, rated-as weight and break, classes, gross, discount, minimum, fuel week', async () => {
+    const id = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72', '--carrier', 'TSTC'])).stdout.trim();
+    const shown = await shipper(['quote', 'get', id]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Carrier   TSTC Test Carrier Lines · agreement TST-2026-001 · transit estimated from distance');
+    expect(shown.stdout).toContain('Rated as  5,000 lb at M5M · class 85 as 70 (FAK)');
+    expect(shown.stdout).toContain('Rating    gross $2,499.00 · discount 72 % $1,799.28 · fuel 32.45 % on $3.712/gal of the week of 2026-11-30');
+  });
+
+  it('config set tariffs DIR is used without the flag or the environment', async () => {
+    const configDir = join(dir, 'config');
+    const set = await shipper(['config', 'set', 'tariffs', agreements], { SHIPPER_CONFIG_DIR: configDir });
+    expect(set.code, set.stderr).toBe(0);
+    const quoted = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'all'], {
+      SHIPPER_CONFIG_DIR: configDir,
+      SHIPPER_TARIFFS: '',
+    });
+    expect(quoted.code, quoted.stderr).toBe(0);
+    expect(JSON.parse(quoted.stdout)[0].quotedPriceInCents).toBe(16556);
+  });
+
   it('fuel show names the index week, the price used and the percentage', async () => {
     const result = await shipper(['--json', 'fuel', 'show', '--carrier', 'tstc', '--date', '2026-12-02']);
     expect(result.code, result.stderr).toBe(0);
