@@ -122,6 +122,3 @@ export type Agreement = z.output<typeof agreementSchema>;
 export function ratedClass(agreement: Pick<Agreement, 'fak'>, actual: (typeof FREIGHT_CLASSES)[number]): (typeof FREIGHT_CLASSES)[number] {
   return agreement.fak.find((entry) => entry.classes.includes(actual))?.ratedAs ?? actual;
 }
-
-/** Whether the agreement is in force on a pickup date. */
-export const inForce = (agreement: Pick<Agreement, 'effective' | 'expires'>, date: string): boolean => agreement.effective <= date && date <= agreement.expires;

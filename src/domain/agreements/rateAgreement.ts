@@ -13,7 +13,7 @@
  * Pure.
  */
 import { allocateCents } from '../allocateCents.js';
-import type { FreightClass, RatedOrderComponent } from '../schemas.js';
+import type { RatedOrderComponent } from '../schemas.js';
 import type { AgreementRating } from '../pricedBy.js';
 import { ratedClass, WEIGHT_BREAK_MIN_POUNDS, WEIGHT_BREAKS, type Agreement, type WeightBreak } from './agreement.js';
 import type { BaseRateTable, LaneRates } from './baseRates.js';
@@ -203,6 +203,3 @@ function overlengthCharge(agreement: Agreement, components: AgreementPriceInput[
   const longest = Math.max(...components.map((component) => Math.max(component.dimensions.length, component.dimensions.width)));
   return tiers.filter((tier) => longest >= tier.atLeastInches).at(-1)?.amountInCents ?? 0;
 }
-
-/** Classes as the breakdown shows them. */
-export type RatedClasses = Array<{ actualClass: FreightClass; ratedClass: FreightClass }>;

@@ -35,13 +35,11 @@ export const ZERO = ratio(0n);
 export const add = (a: Ratio, b: Ratio): Ratio => ratio(a.n * b.d + b.n * a.d, a.d * b.d);
 export const sub = (a: Ratio, b: Ratio): Ratio => ratio(a.n * b.d - b.n * a.d, a.d * b.d);
 export const mul = (a: Ratio, b: Ratio): Ratio => ratio(a.n * b.n, a.d * b.d);
-export const div = (a: Ratio, b: Ratio): Ratio => ratio(a.n * b.d, a.d * b.n);
 export const compare = (a: Ratio, b: Ratio): number => {
   const left = a.n * b.d;
   const right = b.n * a.d;
   return left < right ? -1 : left > right ? 1 : 0;
 };
-export const min = (a: Ratio, b: Ratio): Ratio => (compare(a, b) <= 0 ? a : b);
 /** `percent` % of `amount`. */
 export const percentOf = (amount: Ratio, percent: Ratio): Ratio => mul(amount, ratio(percent.n, percent.d * 100n));
 
