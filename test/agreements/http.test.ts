@@ -109,7 +109,12 @@ describe('a quote request naming carrierScac', () => {
       orderComponents: [freight(4200, 72, 4)],
     });
     expect(booked.status).toBe(201);
-    expect(shipmentSchema.parse(await booked.json())).toMatchObject({ carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, quotedPriceInCents: 98278 });
+    const shipment = shipmentSchema.parse(await booked.json());
+    expect(shipment).toMatchObject({ carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, quotedPriceInCents: 98278 });
+    // The carrier's documents name it: the pallet labels (ZPL) carry its name and SCAC.
+    const labels = await fetch(`${server.url}/v1/shipper/shipment/${shipment.id}/labels?format=zpl`);
+    expect(labels.status).toBe(200);
+    expect(await labels.text()).toMatch(/Test Carrier Lines|TSTC/);
   });
 
   it('an unknown carrier or an uncovered lane is a violation on carrierScac', async () => {
