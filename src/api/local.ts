@@ -27,7 +27,7 @@ import { guardStore } from './local/records.js';
 import { Shipments } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { AgreementProvider } from './local/agreementProvider.js';
-import { CarrierRating } from './local/rates.js';
+import type { CarrierRating } from './local/rates.js';
 import { transitTimes } from './local/transit.js';
 
 export interface LocalApiOptions extends NumberingOptions {
@@ -70,7 +70,8 @@ export class LocalApi implements ShipperApi {
   readonly zips: ZipLookup;
   readonly tariffs: TariffProvider;
   readonly agreements: AgreementProvider;
-  private readonly carrierRating: CarrierRating;
+  /** Carrier-agreement pricing, loaded on first use: a plain quote never loads it. */
+  private readonly carrierRating: () => Promise<CarrierRating>;
   readonly numbering: Numbering;
   private readonly now: () => Date;
   private readonly quotes: Quotes;
@@ -89,8 +90,9 @@ export class LocalApi implements ShipperApi {
     this.numbering = new Numbering(options);
     const ids = new IdFactory();
     const shared = { store: this.store, zips: this.zips, ids, now: this.now };
-    this.carrierRating = new CarrierRating({ ...shared, agreements: this.agreements });
-    this.quotes = new Quotes({ ...shared, carrierRating: this.carrierRating });
+    let carrierRating: Promise<CarrierRating> | undefined;
+    this.carrierRating = () => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...shared, agreements: this.agreements })));
+    this.quotes = new Quotes({ ...shared, carrierRating: { rate: async (request, tariff) => (await this.carrierRating()).rate(request, tariff) } });
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
     this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, this.now);
@@ -114,7 +116,7 @@ export class LocalApi implements ShipperApi {
   }
 
   async shopRates(...[body]: ArgsOf<(typeof operations)['shopRates']>) {
-    return this.carrierRating.shop(body, await this.tariffs.load());
+    return (await this.carrierRating()).shop(body, await this.tariffs.load());
   }
 
   async getQuote(quoteId: string) {
