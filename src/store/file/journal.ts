@@ -140,14 +140,7 @@ export class Journal {
       return 'remove' in write ? { file, temp: undefined } : { file, temp: temporaryPathFor(file), text: write.text };
     });
     try {
-      for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) {
-        await this.ensureDir(dir);
-        // A writer killed between staging and renaming left its temporary files (named by its pid): once per directory and process.
-        if (!this.sweptDirs.has(dir)) {
-          this.sweptDirs.add(dir);
-          await removeOrphanedTemporaries(dir);
-        }
-      }
+      for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) await this.prepareDir(dir);
       await mapInOrder(staged, WRITE_CONCURRENCY, (entry) => (entry.temp ? writeNewFile(entry.temp, Buffer.from(entry.text!)) : Promise.resolve()));
     } catch (error) {
       await this.unstage(staged);
@@ -173,7 +166,7 @@ export class Journal {
         if (during && ++done > entries.length / 2) during();
         if (entry.temp) return rename(entry.temp, entry.file);
         if (entry.text === undefined) return unlink(entry.file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
-        await this.ensureDir(dirname(entry.file));
+        await this.prepareDir(dirname(entry.file));
         const temp = temporaryPathFor(entry.file);
         await writeNewFile(temp, Buffer.from(entry.text));
         await rename(temp, entry.file);
@@ -185,6 +178,14 @@ export class Journal {
         this.file,
       );
     }
+  }
+
+  /** The directory made, and the temporary files a writer killed between staging and renaming left in it removed (once per process). */
+  private async prepareDir(dir: string): Promise<void> {
+    await this.ensureDir(dir);
+    if (this.sweptDirs.has(dir)) return;
+    this.sweptDirs.add(dir);
+    await removeOrphanedTemporaries(dir);
   }
 
   private async ensureDir(dir: string): Promise<void> {
