@@ -127,6 +127,16 @@ describe('booking a carrier quote', () => {
     expect(parsed.lines.find((line) => line.kind === 'ACCESSORIAL')).toMatchObject({ code: 'NOTIFY', description: 'Notify before delivery', amountInCents: 5600 });
   });
 
+  it("the quoted carrier's PRO block gives the booking its PRO", async () => {
+    const configDir = join(dir, 'config-pro');
+    const block = { proRange: { scac: 'TSTC', first: '70000000', last: '70000999', checkDigit: 'MOD7' } };
+    expect((await shipper(['config', 'set', 'carriers.TSTC', JSON.stringify(block)], { SHIPPER_CONFIG_DIR: configDir })).code).toBe(0);
+    const quoteId = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'TSTC'], { SHIPPER_CONFIG_DIR: configDir })).stdout.trim();
+    const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=1,weight=300,dims=48x40x40'], { SHIPPER_CONFIG_DIR: configDir });
+    expect(booked.code, booked.stderr).toBe(0);
+    expect(shipmentSchema.parse(JSON.parse(booked.stdout))).toMatchObject({ carrier: { scac: 'TSTC' }, proNumber: expect.stringMatching(/^70000000/) });
+  });
+
   it("another carrier on the booking is refused: the price is the quoted carrier's", async () => {
     const quoteId = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'TSTC'])).stdout.trim();
     const booked = await shipper(['ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'Other', '--scac', 'OTHR']);
