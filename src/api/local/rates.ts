@@ -8,7 +8,7 @@ import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js'
 import { laneNotCoveredWarning } from '../../domain/agreements/warnings.js';
 import { resolvePickupDate, type RatedQuote } from '../../domain/rating.js';
 import { fastestOf, ratesRequestSchema, sortCheapestFirst, type Rates } from '../../domain/rates.js';
-import type { Quote, QuoteRequest, Violation } from '../../domain/schemas.js';
+import { quoteSchema, type Quote, type QuoteRequest, type Violation } from '../../domain/schemas.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { ShipperStore } from '../../store/ports.js';
@@ -19,7 +19,7 @@ import type { ApiResult } from '../types.js';
 import type { AgreementProvider } from './agreementProvider.js';
 import type { IdFactory } from './ids.js';
 import { assertQuoteReadable, mergeViolations, unknownZips, type ZipLookup } from './quotes.js';
-import { guardStore } from './records.js';
+import { assertReadsBack, guardStore } from './records.js';
 
 export interface CarrierRatingDeps {
   store: ShipperStore;
@@ -27,6 +27,28 @@ export interface CarrierRatingDeps {
   ids: IdFactory;
   now: () => Date;
   agreements: AgreementProvider;
+}
+
+/** What differs between the quotes of one rate shopping. */
+const carrierPartSchema = quoteSchema.pick({
+  id: true,
+  quotedPriceInCents: true,
+  quoteExpirationTime: true,
+  transitDays: true,
+  estimatedDeliveryDate: true,
+  accessorials: true,
+  priceBreakdown: true,
+  carrier: true,
+  pricedBy: true,
+});
+
+function assertCarrierPartReadable(quote: Quote): void {
+  const { id, quotedPriceInCents, quoteExpirationTime, transitDays, estimatedDeliveryDate, accessorials, priceBreakdown, carrier, pricedBy } = quote;
+  assertReadsBack(
+    carrierPartSchema,
+    { id, quotedPriceInCents, quoteExpirationTime, transitDays, estimatedDeliveryDate, accessorials, priceBreakdown, carrier, pricedBy },
+    'the quote was refused: its record would not read back (a number out of range?); nothing was saved',
+  );
 }
 
 const noAgreements = () =>
@@ -121,7 +143,9 @@ export class CarrierRating {
     }
     // The pickup date is the same for every carrier: its violations are the request's.
     if (violations) throw constraintViolation(violations);
-    quotes.forEach(assertQuoteReadable);
+    // Checked as they will be read: the first whole; the others share its freight, lane and
+    // pickup (the same objects), so only what each carrier priced is checked again.
+    quotes.forEach((quote, index) => (index === 0 ? assertQuoteReadable(quote) : assertCarrierPartReadable(quote)));
     // One unit of work: the quotes of one rate shopping share one durable write.
     await guardStore(() =>
       this.deps.store.withTransaction(async (tx) => {
