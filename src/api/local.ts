@@ -28,6 +28,8 @@ import { Quotes, type ZipLookup } from './local/quotes.js';
 import { guardStore } from './local/records.js';
 import { Shipments } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
+import { AgreementProvider } from './local/agreementProvider.js';
+import type { CarrierRating } from './local/rates.js';
 import { transitTimes } from './local/transit.js';
 import { Tracking } from './local/tracking.js';
 import { trackingFilterOf } from './local/trackingFilter.js';
@@ -39,6 +41,8 @@ export interface LocalApiOptions extends NumberingOptions {
   store?: ShipperStore | undefined;
   /** A tariff JSON file; default: the one shipped in templates/tariff/. */
   tariffFile?: string | undefined;
+  /** The carrier agreement directory (`samples`: the shipped samples); none: the tariff prices alone. */
+  agreementsDir?: string | undefined;
   /** ZIP geodata; default: the generated table. */
   zips?: ZipLookup | undefined;
   now?: () => Date;
@@ -71,6 +75,9 @@ export class LocalApi implements ShipperApi {
   readonly store: ShipperStore;
   readonly zips: ZipLookup;
   readonly tariffs: TariffProvider;
+  readonly agreements: AgreementProvider;
+  /** Carrier-agreement pricing, loaded on first use: a plain quote never loads it. */
+  private readonly carrierRating: () => Promise<CarrierRating>;
   readonly numbering: Numbering;
   private readonly now: () => Date;
   private readonly quotes: Quotes;
@@ -87,16 +94,24 @@ export class LocalApi implements ShipperApi {
     this.now = options.now ?? (() => new Date());
     this.zips = options.zips ?? new ZipDirectory();
     this.tariffs = new TariffProvider(options.tariffFile);
+    this.agreements = new AgreementProvider(options.agreementsDir);
     this.numbering = new Numbering(options);
     const ids = new IdFactory();
     const shared = { store: this.store, zips: this.zips, ids, now: this.now };
-    this.quotes = new Quotes(shared);
+    let carrierRating: Promise<CarrierRating> | undefined;
+    this.carrierRating = () => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...shared, agreements: this.agreements })));
+    this.quotes = new Quotes({ ...shared, carrierRating: { rate: async (request, tariff) => (await this.carrierRating()).rate(request, tariff) } });
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
     this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, this.now);
     this.carrierSettings = carriers;
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} }, this.zips);
-    this.invoices = new Invoices(this.shipments, () => this.tariffs.load(), this.zips);
+    this.invoices = new Invoices(
+      this.shipments,
+      () => this.tariffs.load(),
+      () => this.agreements.load(),
+      this.zips,
+    );
     this.tracking = new Tracking({ store: this.store, zips: this.zips, carriers: carriers.carriers, ids, now: this.now });
     this.freightCheck = options.freightCheck ?? {};
   }
@@ -131,6 +146,10 @@ export class LocalApi implements ShipperApi {
 
   async createQuote(...[body, options]: ArgsOf<(typeof operations)['createQuote']>) {
     return this.checked(await this.quotes.create(body, await this.tariffs.load(), options?.idempotencyKey));
+  }
+
+  async shopRates(...[body]: ArgsOf<(typeof operations)['shopRates']>) {
+    return (await this.carrierRating()).shop(body, await this.tariffs.load());
   }
 
   async getQuote(quoteId: string) {

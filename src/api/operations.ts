@@ -35,6 +35,7 @@ import {
   transitTableSchema,
 } from '../domain/schemas.js';
 import { invoiceSchema } from '../domain/invoice.js';
+import { ratesRequestSchema, ratesSchema } from '../domain/rates.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
 import { shipmentTrackingSchema } from '../domain/tracking.js';
@@ -234,6 +235,19 @@ export const operations = {
     summary: 'Quote a shipment: price, expiry, transit days and ETA, freight class from density',
     tags: ['Quotes'],
     extension: false,
+  }),
+  shopRates: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/rates`,
+    params: [],
+    body: { id: 'RatesRequest', schema: ratesRequestSchema },
+    response: { status: 200, description: 'One stored quote per carrier that prices the shipment, cheapest first, and the carriers that do not', id: 'Rates', schema: ratesSchema },
+    errors: [400, 401, 413, 415, 422, 500],
+    summary: 'Rate shopping: the quote request priced by every carrier agreement (or those named), cheapest first',
+    description:
+      'Each item is an ordinary quote (booked with POST /v1/shipper/shipment {quoteId}) carrying `carrier` and `pricedBy` (the agreement and how it rated the freight). A carrier that gives no price is a line of `uncovered`, not an error. 422 when the service has no carrier agreements.',
+    tags: ['Quotes'],
+    extension: true,
   }),
   listQuotes: operation({
     method: 'GET',

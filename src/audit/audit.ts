@@ -28,6 +28,8 @@ import { z } from 'zod';
 import { priceShipment } from '../domain/rating.js';
 import type { FreightClass, RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import type { Tariff } from '../domain/tariff.js';
+import { priceWithAgreement, type CarrierAgreement } from '../domain/agreements/rateAgreement.js';
+import { ofDecimal, percentOf, ratio, roundHalfAwayFromZero } from '../domain/agreements/ratio.js';
 import { billKeyOf, carrierBillSchema, ratingClassOf, type CarrierBill } from './bill.js';
 import { accessorialsMeantBy } from './chargeCodes.js';
 import { freightCheckEvidence } from './freightCheckEvidence.js';
@@ -80,6 +82,11 @@ export type BillMatch = { shipment: Shipment; by: 'PRO' | 'BOL' } | { shipment: 
 
 export interface AuditOptions {
   tariff: Tariff;
+  /**
+   * The carrier agreements loaded (--tariffs): a shipment whose quote was priced by one of them is
+   * re-rated by that agreement, at the fuel percentage its quote recorded, not by the tariff.
+   */
+  agreements?: readonly CarrierAgreement[] | undefined;
   /** Findings whose amount at stake is at most this are not disputed. */
   toleranceInCents: number;
   auditedAt: string;
@@ -114,10 +121,46 @@ interface PricedLine {
   freightClass: FreightClass;
 }
 
+type FreightPricer = (lines: readonly PricedLine[]) => { net: number; fuel: number };
+
 /** The tariff's net linehaul (after discount or minimum) and fuel surcharge of freight on the lane. */
-function freightPrice(lines: readonly PricedLine[], miles: number, tariff: Tariff): { net: number; fuel: number } {
-  const price = priceShipment(lines as unknown as RatedOrderComponent[], miles, [], tariff);
-  return { net: price.linehaulInCents - price.discountInCents, fuel: price.fuelSurchargeInCents };
+function tariffPricer(miles: number, tariff: Tariff): FreightPricer {
+  return (lines) => {
+    const price = priceShipment(lines as unknown as RatedOrderComponent[], miles, [], tariff);
+    return { net: price.linehaulInCents - price.discountInCents, fuel: price.fuelSurchargeInCents };
+  };
+}
+
+/**
+ * What priced the shipment's quote, re-rating other freight: its carrier agreement when the quote
+ * recorded one that is loaded (the fuel at the recorded percentage), else the tariff. Freight the
+ * agreement has no base rates for (a class billed that the lane lacks) falls back to the tariff.
+ */
+function pricerOf(shipment: Shipment, options: AuditOptions): { price: FreightPricer; name: string } {
+  const byTariff = tariffPricer(shipment.miles, options.tariff);
+  const pricedBy = shipment.pricedBy;
+  if (pricedBy?.kind !== 'AGREEMENT') return { price: byTariff, name: 'the tariff' };
+  const carrier = options.agreements?.find((item) => item.agreement.scac === pricedBy.scac && item.agreement.agreement === pricedBy.agreement);
+  if (!carrier) return { price: byTariff, name: 'the tariff' };
+  const withoutFuel = { ...carrier, fuel: undefined };
+  const fuelPercent = pricedBy.fuel ? ofDecimal(pricedBy.fuel.percent) : undefined;
+  return {
+    name: `agreement ${pricedBy.agreement} (${pricedBy.scac})`,
+    price: (lines) => {
+      const outcome = priceWithAgreement({
+        carrier: withoutFuel,
+        components: lines.map((line) => ({ ...line, dimensions: { length: 1, width: 1, height: 1 } })),
+        originZip: shipment.shipper.postalCode,
+        destinationZip: shipment.consignee.postalCode,
+        accessorials: [],
+        pickupDate: shipment.pickupDate,
+        fuelPrices: new Map(),
+      });
+      if (!outcome.ok) return byTariff(lines);
+      const net = outcome.price.rating.netLinehaulInCents;
+      return { net, fuel: fuelPercent ? roundHalfAwayFromZero(percentOf(ratio(BigInt(net)), fuelPercent)) : 0 };
+    },
+  };
 }
 
 function percent(part: number, whole: number): string {
@@ -158,7 +201,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     );
   }
 
-  const { tariff } = options;
+  const pricer = pricerOf(shipment, options);
   const booked = shipment.orderComponents;
   const billed = bill.lines;
   const sameLines = billed.length === booked.length;
@@ -176,9 +219,9 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     : classesKnown
       ? billed.map((line) => ({ poundsWeight: line.poundsWeight, freightClass: ratingClassOf(line.freightClass!) }))
       : reweighed;
-  const p0 = freightPrice(bookedLines, shipment.miles, tariff);
-  const p1 = freightPrice(reweighed, shipment.miles, tariff);
-  const p2 = freightPrice(asBilled, shipment.miles, tariff);
+  const p0 = pricer.price(bookedLines);
+  const p1 = pricer.price(reweighed);
+  const p2 = pricer.price(asBilled);
   const findings: Finding[] = [];
 
   // REWEIGH
@@ -189,7 +232,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
       shipment,
       'REWEIGH',
       reweighedLines.map((line) => line.line),
-      tariff,
+      options.tariff,
     );
     findings.push({
       code: 'REWEIGH',
@@ -213,7 +256,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
         shipment,
         'RECLASS',
         reclassed.map((line) => line.line),
-        tariff,
+        options.tariff,
       );
       findings.push({
         code: 'RECLASS',
@@ -226,7 +269,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     const billedClasses = [...new Set(billed.map((line) => line.freightClass!))].join(', ');
     const bookedClasses = [...new Set(booked.map((component) => component.freightClass))].join(', ');
     if (p2.net + p2.fuel !== p1.net + p1.fuel) {
-      const evidence = freightCheckEvidence(shipment, 'RECLASS', [], tariff);
+      const evidence = freightCheckEvidence(shipment, 'RECLASS', [], options.tariff);
       findings.push({
         code: 'RECLASS',
         amountInCents: p2.net + p2.fuel - (p1.net + p1.fuel),
@@ -284,7 +327,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     findings.push({
       code: 'OVERCHARGE',
       amountInCents: billedNet - expectedNet,
-      message: `net linehaul ${dollars(billedNet)} billed (${dollars(bill.linehaulInCents)} less ${dollars(bill.discountInCents)}); the tariff gives ${dollars(expectedNet)} for the freight as billed${discounts}`,
+      message: `net linehaul ${dollars(billedNet)} billed (${dollars(bill.linehaulInCents)} less ${dollars(bill.discountInCents)}); ${pricer.name} gives ${dollars(expectedNet)} for the freight as billed${discounts}`,
     });
   }
 
@@ -299,7 +342,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
   for (const finding of findings.filter((candidate) => candidate.code === 'REWEIGH' || candidate.code === 'RECLASS')) {
     if (finding.amountInCents <= 0) continue;
     if (finding.amountInCents > room) {
-      finding.message += `; ${dollars(finding.amountInCents)} on the tariff, but the bill charges ${freightExcess > 0 ? `only ${dollars(freightExcess)}` : 'nothing'} above the quoted linehaul and fuel`;
+      finding.message += `; ${dollars(finding.amountInCents)} on ${pricer.name}, but the bill charges ${freightExcess > 0 ? `only ${dollars(freightExcess)}` : 'nothing'} above the quoted linehaul and fuel`;
       finding.amountInCents = room;
     }
     room -= finding.amountInCents;

@@ -21,6 +21,7 @@ export interface GlobalOptions {
   color: boolean;
   store?: string | undefined;
   tariff?: string | undefined;
+  tariffs?: string | undefined;
   remote: boolean;
   /** Local mode even when the config or SHIPPER_MODE says remote. */
   local?: boolean | undefined;
@@ -72,6 +73,7 @@ export class CommandContext {
             profile: globals.profile,
             store: globals.store,
             tariff: globals.tariff,
+            tariffs: globals.tariffs,
           },
           env,
           readConfigFile(file),
@@ -166,6 +168,7 @@ export class CommandContext {
       return new LocalApi({
         storeDir: settings.store,
         tariffFile: settings.tariff,
+        agreementsDir: settings.tariffs,
         bolCompanyPrefix: options.bolCompanyPrefix ?? settings.bolCompanyPrefix,
         zips,
         now,

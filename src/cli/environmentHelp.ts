@@ -25,6 +25,11 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
         precedence: "--store beats it; it beats the config's store and the data directory",
       },
       { name: 'SHIPPER_TARIFF', what: 'the tariff JSON the local engine rates with', precedence: "--tariff beats it; it beats the config's tariff and the shipped tariff" },
+      {
+        name: 'SHIPPER_TARIFFS',
+        what: 'the carrier agreement directory of rate shopping (samples: the shipped samples)',
+        precedence: "--tariffs beats it; it beats the config's tariffs",
+      },
       { name: 'SHIPPER_CONFIG_DIR', what: 'the directory of config.json (CI jobs, tests)', precedence: "it beats the platform's config directory" },
       { name: 'XDG_CONFIG_HOME', what: 'Linux: the config directory is $XDG_CONFIG_HOME/shipper (default ~/.config/shipper)', precedence: 'SHIPPER_CONFIG_DIR beats it' },
       {

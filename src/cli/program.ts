@@ -17,6 +17,7 @@ type Register = (program: Command, context: ContextFactory) => void;
 const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
   { names: ['quote'], load: async () => (await import('./commands/quote.js')).registerQuoteCommands },
   { names: ['transit'], load: async () => (await import('./commands/transit.js')).registerTransitCommands },
+  { names: ['tariff', 'fuel'], load: async () => (await import('./commands/agreements.js')).registerAgreementCommands },
   { names: ['ship'], load: async () => (await import('./commands/ship.js')).registerShipCommand },
   { names: ['shipment'], load: async () => (await import('./commands/shipment.js')).registerShipmentCommands },
   { names: ['import'], load: async () => (await import('./commands/import.js')).registerImportCommand },
@@ -74,6 +75,7 @@ export async function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, c
     .option('-q, --quiet', 'print only what was asked for: the ids of what a command creates or lists, the paths of files written (--json wins)', false)
     .option('--store <dir>', 'local store directory (env SHIPPER_STORE; default: your data directory)')
     .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
+    .option('--tariffs <dir>', 'carrier agreements for local rating and rate shopping, one directory each (env SHIPPER_TARIFFS; "samples": the shipped samples)')
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
     .option('--base-url <url>', 'server base URL (implies --remote)')
     .option('--sandbox', 'use the configured sandbox server (implies --remote)', false)

@@ -10,6 +10,8 @@ export interface QuoteOptions {
   component: string[];
   accessorial: string[];
   interactive?: boolean;
+  /** `--carrier all` or SCACs (repeatable): rate shopping with the carrier agreements. */
+  carrier?: string[];
 }
 
 /**

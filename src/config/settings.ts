@@ -43,6 +43,8 @@ export const configFileSchema = z.looseObject({
   profile: profileNameSchema.optional(),
   store: z.string().min(1).optional(),
   tariff: z.string().min(1).optional(),
+  /** The carrier agreement directory (`samples`: the shipped samples). */
+  tariffs: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
   bolCompanyPrefix: z
     .string()
@@ -163,6 +165,7 @@ export interface SettingFlags {
   profile?: string | undefined;
   store?: string | undefined;
   tariff?: string | undefined;
+  tariffs?: string | undefined;
 }
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default';
@@ -181,6 +184,8 @@ export interface Settings {
   /** The local store directory, absolute: --store, SHIPPER_STORE, the config's store, the data directory. */
   store: string;
   tariff: string | undefined;
+  /** The carrier agreement directory, absolute, or `samples` (the shipped samples); undefined: the tariff prices alone. */
+  tariffs: string | undefined;
   /** SHIPPER_NOW as milliseconds since the epoch: the clock starts there (and keeps running). */
   clockStart: number | undefined;
   /** The key `shipper serve` asks of clients (its --api-key flag is applied by serve). */
@@ -282,6 +287,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     retries: retries ?? DEFAULT_RETRIES,
     store: store ? resolve(store) : defaultStoreDir(env),
     tariff: flags.tariff ?? env.SHIPPER_TARIFF ?? config.tariff,
+    tariffs: agreementsSetting(flags.tariffs || env.SHIPPER_TARIFFS || config.tariffs),
     clockStart,
     serveApiKey: env.SHIPPER_SERVE_API_KEY || undefined,
     bolCompanyPrefix,
@@ -301,6 +307,12 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
       bolCompanyPrefix: prefixSource,
     },
   };
+}
+
+/** `samples` names the shipped sample agreements; anything else is a directory, made absolute. */
+function agreementsSetting(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  return value === 'samples' ? value : resolve(value);
 }
 
 function describeSource(source: SettingSource, key: string): string {
@@ -356,6 +368,14 @@ export const SETTING_KINDS: SettingKind[] = [
   { key: 'profile', pattern: /^profile$/, value: profileNameSchema },
   { key: 'store', pattern: /^store$/, value: absolutePath },
   { key: 'tariff', pattern: /^tariff$/, value: absolutePath },
+  {
+    key: 'tariffs',
+    pattern: /^tariffs$/,
+    value: z
+      .string()
+      .min(1)
+      .transform((path) => (path === 'samples' ? path : resolve(path))),
+  },
   { key: 'timeoutMs', pattern: /^timeoutMs$/, value: wholeNumber(100, 600_000) },
   { key: 'retries', pattern: /^retries$/, value: wholeNumber(0, 10) },
   {

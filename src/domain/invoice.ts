@@ -12,7 +12,7 @@
  *   linehaul to the cent, whatever the rounding.
  */
 import { z } from 'zod';
-import { decimalFraction } from './density.js';
+import { allocateCents } from './allocateCents.js';
 import { FREIGHT_CHARGE_TERMS } from './carrier.js';
 import { distanceBandIndex, weightBreakIndex } from './rating.js';
 import { freightClassSchema, instantSchema, isoDateSchema, storedAddressSchema, type FreightClass, type Shipment } from './schemas.js';
@@ -82,44 +82,6 @@ export function invoiceNumberFor(orderNumber: string): string {
   if (!digits) throw new RangeError(`not an order number: ${orderNumber}`);
   return `INV-${digits}`;
 }
-
-/**
- * `total` cents shared in proportion to `weights` (finite, >= 0), exactly: each share is the
- * floor of its exact part, and the cents left over go one each to the largest remainders (the
- * earlier line on a tie). All weights 0: shared equally. The shares always add up to `total`.
- */
-export function allocateCents(total: number, weights: readonly number[]): number[] {
-  if (!Number.isSafeInteger(total) || total < 0) throw new RangeError(`a total to share is a whole number of cents >= 0, got ${total}`);
-  if (weights.length === 0) {
-    if (total !== 0) throw new RangeError('cannot share a total among no lines');
-    return [];
-  }
-  const fractions = weights.map((weight) => decimalFraction(weight));
-  const denominator = fractions.reduce((product, fraction) => lcm(product, fraction.denominator), 1n);
-  let scaled = fractions.map((fraction) => fraction.numerator * (denominator / fraction.denominator));
-  let sum = scaled.reduce((a, b) => a + b, 0n);
-  if (sum === 0n) {
-    scaled = scaled.map(() => 1n);
-    sum = BigInt(scaled.length);
-  }
-  const bigTotal = BigInt(total);
-  const shares = scaled.map((weight) => (bigTotal * weight) / sum);
-  const remainders = scaled.map((weight, index) => ({ index, remainder: (bigTotal * weight) % sum }));
-  let left = bigTotal - shares.reduce((a, b) => a + b, 0n);
-  remainders.sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
-  for (const { index } of remainders) {
-    if (left === 0n) break;
-    shares[index]! += 1n;
-    left -= 1n;
-  }
-  return shares.map(Number);
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-}
-const lcm = (a: bigint, b: bigint): bigint => (a / gcd(a, b)) * b;
 
 /**
  * What each line's linehaul would be on the tariff (cents, unrounded): its weight in hundredweight

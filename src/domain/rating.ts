@@ -8,6 +8,7 @@
  * and bill it, so that a reader recomputes it from the invoice. The quoted price is the sum of the
  * rounded lines, so the breakdown always adds up to the price.
  */
+import { allocateCents } from './allocateCents.js';
 import { componentDensity } from './density.js';
 import type { Rerate } from './freightCheck.js';
 import { BEYOND_LTL, formatLimit } from './limits.js';
@@ -113,7 +114,18 @@ export function priceShipment(
   const fuelSurchargeInCents = roundCents((netLinehaul * tariff.fuelSurchargePercent) / 100);
   const accessorialsInCents = accessorials.map((code) => ({ code, amountInCents: tariff.accessorials[code]!.amountInCents }));
   const quotedPriceInCents = netLinehaul + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0);
-  return { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, quotedPriceInCents };
+  // Each line's share of the linehaul as priced, recorded so that an invoice never re-derives it.
+  const lineWeights = components.map((component) => component.poundsWeight * rateFor(component.freightClass));
+  const lineLinehaulsInCents = Number.isSafeInteger(linehaulInCents) && lineWeights.every(Number.isFinite) ? allocateCents(linehaulInCents, lineWeights) : undefined;
+  return {
+    linehaulInCents,
+    discountInCents,
+    minimumChargeApplied,
+    fuelSurchargeInCents,
+    accessorialsInCents,
+    ...(lineLinehaulsInCents ? { lineLinehaulsInCents } : {}),
+    quotedPriceInCents,
+  };
 }
 
 /**
@@ -256,6 +268,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
       orderComponents,
       priceBreakdown,
       createdAt: now.toISOString(),
+      pricedBy: { kind: 'TARIFF', tariff: tariff.name, version: tariff.effectiveDate },
     },
     warnings: beyondLtlWarnings(request.orderComponents),
   };

@@ -10,7 +10,8 @@
 import { z } from 'zod';
 import { warningSchema } from './warningSchema.js';
 import { withoutControlCharacters } from './controlCharacters.js';
-import { carrierRecordShape, carrierRequestShape, contactPhoneSchema, emergencyPhoneViolation, hazmatSchema, storedHazmatSchema } from './carrier.js';
+import { carrierRecordShape, carrierRequestShape, contactPhoneSchema, emergencyPhoneViolation, hazmatSchema, SCAC_PATTERN, storedHazmatSchema } from './carrier.js';
+import { pricedBySchema, quoteCarrierSchema } from './pricedBy.js';
 import {
   FREIGHT_LIMITS,
   formatLimit,
@@ -329,6 +330,13 @@ export const quoteRequestSchema = z.strictObject({
   pickupDate: isoDateSchema.optional().meta({ description: 'Pickup date; default the next business day' }),
   accessorials: accessorialsSchema,
   orderComponents: orderComponentsSchema,
+  carrierScac: z
+    .string({ error: 'carrierScac must be a string' })
+    .trim()
+    .transform((value) => value.toUpperCase())
+    .pipe(z.string().regex(SCAC_PATTERN, { message: 'a SCAC is 2 to 4 letters, e.g. ODFL' }))
+    .optional()
+    .meta({ description: "Price with this carrier's agreement (local engine: --tariffs DIR); without it the tariff prices" }),
 });
 export type QuoteRequestInput = z.input<typeof quoteRequestSchema>;
 export type QuoteRequest = z.output<typeof quoteRequestSchema>;
@@ -341,6 +349,10 @@ export const priceBreakdownSchema = z.object({
   minimumChargeApplied: z.boolean(),
   fuelSurchargeInCents: z.number().int(),
   accessorialsInCents: z.array(accessorialChargeSchema),
+  lineLinehaulsInCents: z
+    .array(z.number().int())
+    .optional()
+    .meta({ description: 'Per order component, its share of linehaulInCents as priced (they add up to it); absent on records written before it existed' }),
 });
 export type PriceBreakdown = z.infer<typeof priceBreakdownSchema>;
 
@@ -364,6 +376,8 @@ export const quoteSchema = z.object({
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
+  carrier: quoteCarrierSchema.optional(),
+  pricedBy: pricedBySchema.optional(),
   status: z.enum(QUOTE_STATUSES).optional().meta({ description: 'When answered: OPEN (bookable until quoteExpirationTime), EXPIRED, or BOOKED (see bookings)' }),
   bookings: z
     .array(z.object({ shipmentId: z.string(), orderNumber: z.string(), status: z.enum(SHIPMENT_STATUSES) }))
@@ -441,6 +455,7 @@ export const shipmentSchema = z.object({
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
+  pricedBy: pricedBySchema.optional(),
   ...carrierRecordShape(storedAddressSchema),
   ssccs: z
     .array(z.string())

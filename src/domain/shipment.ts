@@ -109,7 +109,9 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     }),
     priceBreakdown: quote.priceBreakdown,
     createdAt: now.toISOString(),
-    carrier: request.carrier,
+    ...(quote.pricedBy ? { pricedBy: quote.pricedBy } : {}),
+    // A quote priced by a carrier's agreement books on that carrier (the booking refuses another).
+    carrier: request.carrier ?? (quote.carrier ? { name: quote.carrier.name, scac: quote.carrier.scac } : null),
     proNumber: request.proNumber ?? proNumber ?? null,
     freightChargeTerms: request.freightChargeTerms,
     declaredValue: request.declaredValue,

@@ -44,6 +44,12 @@ export const WARNING_CODES = [
   'SERVE_WITHOUT_API_KEY',
   'LOCATION_NOT_SAVED',
   'FILE_EXISTS',
+  // Carrier agreements: fuel prices, accessorials, lanes.
+  'FUEL_PRICE_STALE',
+  'FUEL_PRICE_MISSING',
+  'FUEL_TABLE_NOT_IN_FORCE',
+  'AGREEMENT_NO_ACCESSORIAL',
+  'LANE_NOT_COVERED',
   // Tracking: carriers' status messages.
   'TRACKING_ZONE_GUESSED',
   'TRACKING_UNKNOWN_STATUS_CODE',

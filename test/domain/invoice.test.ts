@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateCents, buildInvoice, InvoiceError, invoiceNumberFor, invoiceSchema, tariffLinehaulWeights } from '../../src/domain/invoice.js';
+import { allocateCents } from '../../src/domain/allocateCents.js';
+import { buildInvoice, InvoiceError, invoiceNumberFor, invoiceSchema, tariffLinehaulWeights } from '../../src/domain/invoice.js';
 import { priceShipment, rateComponent } from '../../src/domain/rating.js';
 import { FREIGHT_LIMITS } from '../../src/domain/limits.js';
 import { ATLANTA, CHICAGO, pricedShipment, TARIFF } from '../audit/fixtures.js';

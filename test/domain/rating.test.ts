@@ -74,7 +74,9 @@ describe('rateQuote', () => {
       minimumChargeApplied: false,
       fuelSurchargeInCents: fuel,
       accessorialsInCents: [{ code: 'LIFTGATE_DELIVERY', amountInCents: 7500 }],
+      lineLinehaulsInCents: [linehaul],
     });
+    expect(result.pricedBy).toEqual({ kind: 'TARIFF', tariff: tariff.name, version: tariff.effectiveDate });
     expect(result.quotedPriceInCents).toBe(linehaul - discount + fuel + 7500);
   });
 

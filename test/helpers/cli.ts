@@ -25,6 +25,7 @@ export const ISOLATED_SETTINGS: Record<string, string | undefined> = {
   SHIPPER_TIMEOUT_MS: undefined,
   SHIPPER_RETRIES: undefined,
   SHIPPER_BOL_COMPANY_PREFIX: undefined,
+  SHIPPER_TARIFFS: undefined,
   SHIPPER_CONFIG_DIR: join(tmpdir(), `shipper-test-no-config-${process.pid}`),
 };
 

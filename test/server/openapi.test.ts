@@ -120,6 +120,7 @@ describe('the OpenAPI document', () => {
       'listShipments',
       'previewShipments',
       'renderLabels',
+      'shopRates',
       'transitTimes',
       'updateShipment',
     ]);

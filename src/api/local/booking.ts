@@ -217,6 +217,7 @@ export class Bookings {
           throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
         }
         if (!resumed) await this.checks.checkReference(tx, candidate.request, candidate.warnings, batchReferences);
+        candidate.request = withQuotedCarrier(candidate.request, booking.quote);
         if (!resumed) await this.checks.checkProFree(tx, candidate.request, batchPros);
         const carrier = checkCarrierDetails(candidate.request, this.deps.carriers, (await this.deps.tariff()).pickupCutoff);
         if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
@@ -351,7 +352,7 @@ export class Bookings {
           throw error;
         }
         // A PRO off the carrier's format is found by the check, before an import books anything.
-        const carrier = checkCarrierDetails(request, this.deps.carriers, tariff.pickupCutoff);
+        const carrier = checkCarrierDetails(withQuotedCarrier(request, quote), this.deps.carriers, tariff.pickupCutoff);
         if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
         warnings.push(...carrier.warnings);
         if (request.quoteId) batchQuotes.set(request.quoteId, index);
@@ -365,4 +366,22 @@ export class Bookings {
     }
     return outcomes;
   }
+}
+
+/**
+ * A quote priced by a carrier's agreement books on that carrier: the request's carrier when it
+ * names the same SCAC (its own spelling of the name kept), the quote's when it names none; another
+ * carrier is refused, since the price is that carrier's.
+ */
+function withQuotedCarrier(request: ShipmentRequest, quote: Quote): ShipmentRequest {
+  const quoted = quote.carrier;
+  if (!quoted) return request;
+  if (!request.carrier) return { ...request, carrier: { name: quoted.name, scac: quoted.scac } };
+  if (request.carrier.scac === quoted.scac) return request;
+  throw constraintViolation([
+    {
+      field: 'carrier.scac',
+      message: `quote ${quote.id} is priced by the agreement of ${quoted.scac} (${quoted.name}), not ${request.carrier.scac}: book it on ${quoted.scac}, or quote ${request.carrier.scac}`,
+    },
+  ]);
 }

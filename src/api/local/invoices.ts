@@ -6,6 +6,8 @@
  */
 import { buildInvoice, InvoiceError, tariffLinehaulWeights, type Invoice } from '../../domain/invoice.js';
 import type { Tariff } from '../../domain/tariff.js';
+import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js';
+import type { Shipment } from '../../domain/schemas.js';
 import { makeProblem, ProblemError, PROBLEM_TYPE_BASE } from '../problems.js';
 import type { InvoicePlaces } from '../../invoice/layout.js';
 import type { ZipLookup } from './quotes.js';
@@ -17,6 +19,7 @@ export class Invoices {
   constructor(
     private readonly shipments: Shipments,
     private readonly tariff: () => Promise<Tariff>,
+    private readonly agreements: () => Promise<CarrierAgreement[]> = async () => [],
     private readonly zips?: ZipLookup,
   ) {}
 
@@ -31,12 +34,13 @@ export class Invoices {
         `shipment ${shipment.orderNumber} (${shipmentId}) was cancelled${shipment.cancelledAt ? ` on ${shipment.cancelledAt.slice(0, 10)}` : ''}: it has no invoice`,
       );
     }
-    const tariff = await this.tariff();
     try {
-      return buildInvoice(shipment, {
-        linehaulWeights: tariffLinehaulWeights(shipment.orderComponents, shipment.miles, tariff),
-        accessorialDescriptions: Object.fromEntries(Object.entries(tariff.accessorials).map(([code, accessorial]) => [code, accessorial.description])),
-      });
+      // What was priced, when the record says it (issue 26): each line's linehaul as quoted; older
+      // records share the booked linehaul by the tariff loaded now, as before.
+      const recorded = shipment.priceBreakdown.lineLinehaulsInCents;
+      const linehaulWeights =
+        recorded?.length === shipment.orderComponents.length ? recorded : tariffLinehaulWeights(shipment.orderComponents, shipment.miles, await this.tariff());
+      return buildInvoice(shipment, { linehaulWeights, accessorialDescriptions: await this.accessorialDescriptions(shipment) });
     } catch (error) {
       if (!(error instanceof InvoiceError)) throw error;
       // A record whose breakdown does not add up was not written by this engine: the store's problem.
@@ -50,6 +54,20 @@ export class Invoices {
         `shipment ${shipmentId}: ${error.message}`,
       );
     }
+  }
+
+  /** The accessorials' names in the agreement that priced the shipment, else in the tariff. */
+  private async accessorialDescriptions(shipment: Shipment): Promise<Record<string, string>> {
+    const pricedBy = shipment.pricedBy;
+    if (pricedBy?.kind === 'AGREEMENT') {
+      const agreement = (await this.agreements().catch(() => [])).find((item) => item.agreement.scac === pricedBy.scac && item.agreement.agreement === pricedBy.agreement);
+      if (agreement) {
+        return Object.fromEntries(Object.entries(agreement.agreement.accessorials).flatMap(([code, charge]) => (charge.description ? [[code, charge.description] as const] : [])));
+      }
+      return {};
+    }
+    const tariff = await this.tariff();
+    return Object.fromEntries(Object.entries(tariff.accessorials).map(([code, accessorial]) => [code, accessorial.description]));
   }
 
   async renderPdf(shipmentId: string): Promise<Uint8Array> {

@@ -4,7 +4,7 @@
 import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addressZip.js';
 import type { Warning } from '../../domain/warnings.js';
 import type { ZipPlace } from '../../domain/rating.js';
-import { beyondLtlWarnings, rateQuote } from '../../domain/rating.js';
+import { beyondLtlWarnings, rateQuote, type RatedQuote } from '../../domain/rating.js';
 import { quoteRequestSchema, quoteSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
@@ -16,6 +16,7 @@ import type { ApiResult } from '../types.js';
 import { militaryMailReason } from '../../domain/militaryZip.js';
 import { findIdempotent, requestHash } from './idempotency.js';
 import type { IdFactory } from './ids.js';
+import type { CarrierRating } from './rates.js';
 import { answerPage, assertReadsBack, guardStore, pageRequest, QUOTE_ID, type PageRequest, type StoreReads } from './records.js';
 
 export interface ZipLookup {
@@ -27,6 +28,8 @@ export interface QuoteDeps {
   zips: ZipLookup;
   ids: IdFactory;
   now: () => Date;
+  /** Prices a request that names carrierScac by that carrier's agreement. */
+  carrierRating?: Pick<CarrierRating, 'rate'>;
 }
 
 export type QuoteStatus = NonNullable<Quote['status']>;
@@ -40,10 +43,13 @@ export class Quotes {
     if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
     if (zipViolations.length > 0) throw constraintViolation(zipViolations);
     const { store } = this.deps;
+    // A carrier's agreement prices before the unit of work (its agreements and fuel prices are read first).
+    const carrierRating = this.deps.carrierRating;
+    const carrierRated = parsed.value.carrierScac && carrierRating ? await carrierRating.rate(parsed.value, tariff) : undefined;
 
     return guardStore(async () => {
       if (!idempotencyKey) {
-        const { quote, warnings } = this.rated(parsed.value, tariff);
+        const { quote, warnings } = this.rated(parsed.value, tariff, carrierRated);
         // Its own unit of work: quotes saved at the same time share one durable write.
         await store.quotes.put(quote);
         return { data: this.answer(quote, []), warnings: [...parsed.warnings, ...warnings], replayed: false };
@@ -53,7 +59,7 @@ export class Quotes {
       const outcome = await store.withTransaction<{ replayedId: string } | { quote: Quote; warnings: Warning[] }>(async (tx) => {
         const existing = await findIdempotent(tx.idempotency, 'quote', key, hash);
         if (existing) return { replayedId: existing.resourceId };
-        const { quote, warnings } = this.rated(parsed.value, tariff);
+        const { quote, warnings } = this.rated(parsed.value, tariff, carrierRated);
         tx.quotes.put(quote);
         tx.idempotency.put(key, { scope: 'quote', requestHash: hash, resourceId: quote.id });
         return { quote, warnings };
@@ -122,8 +128,9 @@ export class Quotes {
     });
   }
 
-  private rated(request: QuoteRequest, tariff: Tariff): { quote: Quote; warnings: Warning[] } {
-    const rated = this.rate(request, tariff);
+  /** The quote and its warnings; `carrierRated`: the price of the carrier named by carrierScac, worked out before. */
+  private rated(request: QuoteRequest, tariff: Tariff, carrierRated?: RatedQuote): { quote: Quote; warnings: Warning[] } {
+    const rated = carrierRated ?? this.rate(request, tariff);
     if (!rated.ok) throw constraintViolation(rated.violations);
     assertQuoteReadable(rated.value);
     return { quote: rated.value, warnings: rated.warnings };

@@ -173,6 +173,9 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
     import('../../store/storeError.js'),
   ]);
   const tariff = await loadTariff(settings.tariff);
+  // The agreements that priced carrier quotes re-rate their shipments (--tariffs); none without it.
+  const { AgreementProvider } = await import('../../api/local/agreementProvider.js');
+  const agreements = await new AgreementProvider(settings.tariffs).load();
   const shipments = await shipmentsFor(api, billKeys(bills));
   const byKey = new ShipmentsByKey(shipments);
   const auditedAt = (await ctx.clock())().toISOString();
@@ -184,7 +187,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   const { audits: earlier, warnings } = await book.list().catch(storeFailure);
   ctx.io.warnAll(warnings);
   const results = flagDuplicates(
-    bills.map((bill) => auditBill(bill, byKey.match(bill), { tariff, toleranceInCents: options.tolerance, auditedAt })),
+    bills.map((bill) => auditBill(bill, byKey.match(bill), { tariff, agreements, toleranceInCents: options.tolerance, auditedAt })),
     earlier.flatMap((audit) => earlierAuditOf(audit) ?? []),
   );
   const planned = options.disputeDir ? await planDisputePacks(options.disputeDir, results) : [];

@@ -1,6 +1,6 @@
 /** `shipper quote`, `shipper quote get ID`, `shipper quote list`. */
 import type { Command } from 'commander';
-import type { Quote } from '../../domain/schemas.js';
+import type { Quote, QuoteRequestInput } from '../../domain/schemas.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
 import { UsageError } from '../errors.js';
@@ -10,6 +10,7 @@ import { addListFilters, collect, explicitLimit, listQueryFromOptions, parseZipF
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
 import { printQuote, printQuoteList, QUOTE_CSV_HEADER, quoteCsvRow } from '../views/quote.js';
+import { printRates } from '../views/rates.js';
 
 export async function runQuote(ctx: CommandContext, options: QuoteOptions): Promise<void> {
   if (options.interactive || (options.component.length === 0 && ctx.io.canPrompt)) {
@@ -18,6 +19,7 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
   }
   const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from);
   const request = quoteRequestFromOptions({ ...options, pickupDate });
+  if ((options.carrier ?? []).length > 0) return runRateShopping(ctx, request, options.carrier!);
   const api = await ctx.api();
   const { data: quote, warnings } = await api.createQuote(request);
   ctx.io.warnAll(warnings);
@@ -26,6 +28,24 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
   // -q: the id alone, for `Q=$(shipper -q quote ...)`.
   if (ctx.io.options.quiet) return ctx.io.out(quote.id);
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
+}
+
+/** `--carrier all` or `--carrier SCAC...`: every agreement's quote in one table, cheapest first. */
+async function runRateShopping(ctx: CommandContext, request: QuoteRequestInput, carriers: string[]): Promise<void> {
+  const scacs = carriers
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim().toUpperCase())
+    .filter(Boolean);
+  const all = scacs.includes('ALL');
+  if (all && scacs.length > 1) throw new UsageError('--carrier all asks every carrier: it cannot be combined with SCACs');
+  const api = await ctx.api();
+  const { data: rates, warnings } = await api.shopRates({ ...request, ...(all ? {} : { carrierScacs: scacs }) });
+  // The table says which carriers gave no price: on stderr only what it does not show.
+  const shown = new Set(rates.uncovered.map((line) => line.carrier.scac));
+  ctx.io.warnAll(warnings.filter((warning) => ctx.io.options.json || ![...shown].some((scac) => warning.message.startsWith(`${scac} (`))));
+  if (ctx.io.options.json) return ctx.io.json(rates.items);
+  if (ctx.io.options.quiet) return rates.items.forEach((quote) => ctx.io.out(quote.id));
+  printRates(ctx.io, rates, await ctx.zips());
 }
 
 export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void> {
@@ -71,6 +91,7 @@ export function registerQuoteCommands(program: Command, context: ContextFactory)
     .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]', collect, [])
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate)', collect, [])
     .option('-i, --interactive', 'ask for everything step by step (needs a terminal)')
+    .option('--carrier <scac>', 'rate shopping: price with the carrier agreements (--tariffs): all, or a SCAC (repeat for more); one table, cheapest first', collect, [])
     .addHelpText(
       'after',
       `
@@ -78,6 +99,7 @@ Examples:
   $ shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48
   $ shipper quote --from 60601 --to 90210 -c pallets=1,weight=500,dims=48x40x60,desc="Auto parts" -a LIFTGATE_DELIVERY --json
   $ Q=$(shipper -q quote --from 60601 --to 10001 -c pallets=1,weight=500,dims=48x40x48) && shipper ship --quote "$Q" --shipper chicago-dc --consignee nyc-store
+  $ shipper --tariffs samples quote --from 60601 --to 10001 -c pallets=2,weight=1200,dims=48x40x48 --carrier all
   $ shipper quote            (on a terminal: the interactive wizard)`,
     )
     .action(async (options: QuoteOptions, command: Command) => runQuote(context(command), options));
@@ -124,6 +146,7 @@ function quoteFlagsGivenTo(command: Command, subcommand: 'get' | 'list'): { to?:
     flags.pickupDate !== undefined && '--pickup-date',
     (flags.component?.length ?? 0) > 0 && '--component',
     (flags.accessorial?.length ?? 0) > 0 && '--accessorial',
+    (flags.carrier?.length ?? 0) > 0 && '--carrier',
     flags.interactive === true && '--interactive',
   ].find((flag): flag is string => typeof flag === 'string');
   if (stray) throw new UsageError(`unknown option '${stray}' for quote ${subcommand}`, `see: shipper quote ${subcommand} --help`);

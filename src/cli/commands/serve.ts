@@ -55,8 +55,9 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const settings = await ctx.settings();
   const apiKey = options.apiKey ?? settings.serveApiKey;
   const api = await ctx.localApi({ cacheEntries: options.cacheSize, bolCompanyPrefix: options.bolCompanyPrefix });
-  // A bad tariff or an unusable store fails now, not at the first request.
+  // A bad tariff, bad carrier agreements or an unusable store fail now, not at the first request.
   await api.loadTariff();
+  await api.agreements.load();
   await api.store.prepare().catch((error: Error) => {
     throw new CliError(error.message, ExitCode.local);
   });

@@ -11,6 +11,7 @@ export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
   profile: 'the profile remote mode uses (default production; env SHIPPER_PROFILE)',
   store: 'where the local engine keeps its records (--store and SHIPPER_STORE beat it)',
   tariff: 'the tariff JSON the local engine rates with without carrier agreements (--tariff, SHIPPER_TARIFF beat it)',
+  tariffs: 'the directory of carrier agreements, one sub-directory per agreement; samples names the shipped samples (--tariffs, SHIPPER_TARIFFS beat it)',
   timeoutMs: 'remote timeout of one attempt, in ms (100-600000; default 30000)',
   retries: 'remote retries of a failed attempt (0-10; default 2)',
   bolCompanyPrefix: 'your GS1 company prefix (7-10 digits): BOL numbers and SSCCs are issued under it',

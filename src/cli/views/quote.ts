@@ -21,6 +21,7 @@ export function printQuote(io: IO, stored: Quote, zips: ZipLookup, now: Date): v
     12,
   );
   io.out(`  Pickup    ${formatDate(quote.pickupDate)}`);
+  for (const line of agreementLines(quote)) io.field(line, 12);
   io.out(
     quote.transitDays === null
       ? `  Transit   ${c.yellow('no coverage')} (no transit days or ETA on this lane)`
@@ -59,6 +60,29 @@ export function printQuote(io: IO, stored: Quote, zips: ZipLookup, now: Date): v
   ];
   for (const [label, cents] of lines) io.out(`  ${label.padEnd(28)} ${formatCents(cents).padStart(12)}`);
   io.out(`  ${c.bold('Total'.padEnd(28))} ${c.bold(formatCents(quote.quotedPriceInCents).padStart(12))}`);
+}
+
+/**
+ * What a carrier agreement's quote was priced by: carrier and agreement, rated-as weight and break,
+ * actual and rated classes, gross, discount, the minimum applied, and the fuel week, price and
+ * percentage (rule 5 of issue 25). Nothing for a tariff quote.
+ */
+function agreementLines(quote: Quote): string[] {
+  const pricedBy = quote.pricedBy;
+  if (pricedBy?.kind !== 'AGREEMENT') return [];
+  const classes = pricedBy.lines.map((line) => (line.actualClass === line.ratedClass ? line.actualClass : `${line.actualClass} as ${line.ratedClass} (FAK)`)).join(', ');
+  const minimum =
+    pricedBy.minimumApplied === 'NONE'
+      ? ''
+      : ` · raised to the ${pricedBy.minimumApplied === 'AMC' ? 'absolute minimum charge' : "carrier's minimum charge"} ${formatCents(pricedBy.netLinehaulInCents)}`;
+  const fuel = pricedBy.fuel
+    ? `fuel ${pricedBy.fuel.percent} % on $${pricedBy.fuel.usdPerGallon}/gal of the week of ${pricedBy.fuel.week}${pricedBy.fuel.week !== pricedBy.fuel.indexWeek ? ` (index week ${pricedBy.fuel.indexWeek} has no price)` : ''}`
+    : 'no fuel surcharge';
+  return [
+    `  Carrier   ${pricedBy.scac} ${pricedBy.carrierName} · agreement ${pricedBy.agreement}${pricedBy.service ? ` · ${pricedBy.service === 'DIRECT' ? 'direct' : 'interline'}` : ''}${pricedBy.transitEstimated ? ' · transit estimated from distance' : ''}`,
+    `  Rated as  ${formatNumber(pricedBy.ratedAsPounds)} lb at ${pricedBy.weightBreak} · class ${classes}`,
+    `  Rating    gross ${formatCents(pricedBy.grossInCents)} · discount ${pricedBy.discountPercent} % ${formatCents(pricedBy.discountInCents)}${minimum} · ${fuel}`,
+  ];
 }
 
 /**

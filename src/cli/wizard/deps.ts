@@ -37,6 +37,8 @@ export interface WizardDeps {
   mode: 'local' | 'remote';
   /** The carriers' settings (names by SCAC, PRO blocks) for the carrier step; none: {}. */
   carriers?: CarrierProfiles | undefined;
+  /** The carriers whose agreements are loaded (--tariffs): the wizard offers to price with them. */
+  agreementCarriers?: ReadonlyArray<{ scac: string; name: string }> | undefined;
 }
 
 /** Answers already given as flags (`shipper quote -i --from 60601 ...`): defaults or skipped steps. */

@@ -13,10 +13,11 @@ import { checkFreight } from '../../domain/freightCheck.js';
 import { DEFAULT_INSPECTION_RULES } from '../../domain/inspectionRules.js';
 import { rateComponent } from '../../domain/rating.js';
 import type { ZipPlace } from '../../domain/rating.js';
-import type { OrderComponentInput, TransitRow } from '../../domain/schemas.js';
+import type { OrderComponentInput, Quote, TransitRow } from '../../domain/schemas.js';
 import { DEFAULT_CARRIER_HOLIDAYS, businessDayReason, localDateInZone, nextBusinessDay } from '../../domain/transit.js';
 import { describeDate, parseUserDate, relativeDay } from '../../domain/dates.js';
 import { printQuote } from '../views/quote.js';
+import { printRates } from '../views/rates.js';
 import { formatCents, formatDate, formatInstant, formatNumber, plural } from '../output.js';
 import { componentFieldProblem, parseDimensions, readNumber, STANDARD_PALLET, zipHint, zipProblem } from './answers.js';
 import { askAndBook, askAndPrintBol } from './booking.js';
@@ -38,18 +39,40 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
   const accessorials = await askAccessorials(deps, defaults.accessorials);
   const orderComponents = defaults.components.length > 0 ? defaults.components : await askComponents(deps);
 
-  const { data: quote, warnings } = await deps.api.createQuote({
-    origin: { postalCode: origin.postalCode, countryCode: 'US' },
-    destination: { postalCode: destination.postalCode, countryCode: 'US' },
+  const request = {
+    origin: { postalCode: origin.postalCode, countryCode: 'US' as const },
+    destination: { postalCode: destination.postalCode, countryCode: 'US' as const },
     pickupDate,
     accessorials,
     // Answers pass through as typed: the API's schema judges them.
     orderComponents: orderComponents as OrderComponentInput[],
-  });
-  io.warnAll(warnings);
-  io.out('');
-  printQuote(io, quote, deps.zips, deps.now());
-  io.out('');
+  };
+  const pricing = await askPricing(deps);
+  let quote: Quote;
+  if (pricing === ALL_CARRIERS) {
+    const { data: rates, warnings } = await deps.api.shopRates(request);
+    io.warnAll(warnings.filter((warning) => !rates.uncovered.some((line) => warning.message.startsWith(`${line.carrier.scac} (`))));
+    io.out('');
+    printRates(io, rates, deps.zips);
+    io.out('');
+    if (rates.items.length === 0) throw new CliError('no carrier prices this shipment: nothing was quoted', ExitCode.rejected);
+    quote = await deps.prompter.select({
+      message: 'Which quote?',
+      choices: rates.items.map((item) => ({
+        name: `${item.carrier?.scac ?? ''} ${item.carrier?.name ?? ''}: ${formatCents(item.quotedPriceInCents)}${item.transitDays === null ? '' : `, ${plural(item.transitDays, 'day')}`}`,
+        value: item,
+        short: item.carrier?.scac ?? item.id,
+      })),
+      default: rates.items[0],
+    });
+  } else {
+    const { data, warnings } = await deps.api.createQuote(pricing ? { ...request, carrierScac: pricing } : request);
+    io.warnAll(warnings);
+    quote = data;
+    io.out('');
+    printQuote(io, quote, deps.zips, deps.now());
+    io.out('');
+  }
 
   const shipment = await afterInterrupt(`cancelled; quote ${quote.id} is saved, nothing was booked`, () => askAndBook(deps, quote, orderComponents));
   if (!shipment) return { quote };
@@ -57,6 +80,23 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
     askAndPrintBol(deps, shipment),
   );
   return bolFile ? { quote, shipment, bolFile } : { quote, shipment };
+}
+
+const ALL_CARRIERS = '*all*';
+
+/** With carrier agreements loaded: the tariff, every carrier (rate shopping) or one carrier. */
+async function askPricing(deps: WizardDeps): Promise<string | null> {
+  const carriers = deps.agreementCarriers ?? [];
+  if (carriers.length === 0) return null;
+  return deps.prompter.select<string | null>({
+    message: 'Price with',
+    choices: [
+      { name: `All ${carriers.length} carriers (rate shopping, cheapest first)`, value: ALL_CARRIERS, short: 'all carriers' },
+      ...carriers.map((carrier) => ({ name: `${carrier.scac} ${carrier.name}`, value: carrier.scac, short: carrier.scac })),
+      { name: 'The tariff (no carrier)', value: null, short: 'the tariff' },
+    ],
+    default: ALL_CARRIERS,
+  });
 }
 
 /** Ctrl-C once something exists: say what was kept instead of "nothing was written". */

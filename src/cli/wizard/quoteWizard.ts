@@ -31,6 +31,13 @@ async function accessorialChoices(api: ShipperApi): Promise<AccessorialChoice[]>
   return Object.entries(tariff.accessorials).map(([code, { description, amountInCents }]) => ({ code, description, amountInCents }));
 }
 
+/** The carriers of the loaded agreements (local mode with --tariffs); none otherwise. */
+async function agreementCarriers(api: ShipperApi): Promise<Array<{ scac: string; name: string }>> {
+  const local = api as ShipperApi & { agreements?: { load(): Promise<Array<{ agreement: { scac: string; carrierName: string } }>> } };
+  if (api.mode !== 'local' || !local.agreements) return [];
+  return (await local.agreements.load()).map(({ agreement }) => ({ scac: agreement.scac, name: agreement.carrierName }));
+}
+
 export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions): Promise<void> {
   if (!ctx.io.canPrompt) {
     quoteRequestFromOptions(options); // names the missing flags (exit 2)
@@ -55,6 +62,7 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
       },
       mode: ctx.mode,
       carriers: (await ctx.settings()).carriers,
+      agreementCarriers: await agreementCarriers(api),
     },
     {
       from: options.from,

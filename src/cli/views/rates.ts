@@ -1,0 +1,49 @@
+/** How rate shopping looks to people: one table, cheapest first, the cheapest and fastest marked. */
+import type { Rates } from '../../domain/rates.js';
+import type { Quote } from '../../domain/schemas.js';
+import type { ZipLookup } from '../context.js';
+import { formatCents, formatInstant, type IO } from '../output.js';
+
+const netLinehaul = (quote: Quote) => quote.priceBreakdown.linehaulInCents - quote.priceBreakdown.discountInCents;
+const accessorials = (quote: Quote) => quote.priceBreakdown.accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0);
+
+export function printRates(io: IO, rates: Rates, zips: ZipLookup): void {
+  const c = io.color;
+  const first = rates.items[0];
+  if (first) {
+    const place = (p: Quote['origin']) => `${p.city}, ${p.state} ${p.postalCode}`;
+    io.out(`${c.bold('Rates')} ${place(first.origin)} → ${place(first.destination)} · pickup ${first.pickupDate}`);
+    const timeZone = zips.lookup(first.destination.postalCode)?.timeZone;
+    const originZone = zips.lookup(first.origin.postalCode)?.timeZone;
+    const rows = rates.items.map((quote) => {
+      const pricedBy = quote.pricedBy?.kind === 'AGREEMENT' ? quote.pricedBy : undefined;
+      const marks = [quote.id === rates.cheapestQuoteId && 'cheapest', quote.id === rates.fastestQuoteId && 'fastest'].filter(Boolean).join(', ');
+      return [
+        marks,
+        `${quote.carrier?.scac ?? ''} ${quote.carrier?.name ?? ''}`.trim(),
+        pricedBy?.service === 'DIRECT' ? 'direct' : pricedBy?.service === 'INTERLINE' ? 'interline' : '-',
+        quote.transitDays === null ? '-' : `${quote.transitDays}${pricedBy?.transitEstimated ? ' (est.)' : ''}`,
+        quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, timeZone) : '-',
+        formatCents(netLinehaul(quote)),
+        formatCents(quote.priceBreakdown.fuelSurchargeInCents),
+        formatCents(accessorials(quote)),
+        c.bold(formatCents(quote.quotedPriceInCents)),
+        pricedBy?.maxLiabilityInCents != null ? formatCents(pricedBy.maxLiabilityInCents) : '-',
+        formatInstant(quote.quoteExpirationTime, originZone),
+        quote.id,
+      ];
+    });
+    io.out(
+      io.fittedTable(['', 'Carrier', 'Service', 'Days', 'ETA', 'Linehaul', 'Fuel', 'Accessorials', 'Total', 'Max liability', 'Expires', 'Quote'], rows, [
+        { shrink: [1], min: 8 },
+        { drop: 10 },
+        { drop: 9 },
+      ]),
+    );
+    io.info(`Book one: shipper ship --quote ${first.id} --shipper ... --consignee ...`);
+  } else {
+    io.out('No carrier prices this shipment.');
+  }
+  for (const line of rates.uncovered)
+    io.out(`  ${c.yellow(`${line.carrier.scac}`)} ${line.carrier.name === line.carrier.scac ? '' : `${line.carrier.name} `}not quoted: ${line.reason}`);
+}
