@@ -352,8 +352,13 @@ class FileTransaction implements StoreTransaction {
     }
     writes.push(...this.counters.writes());
     writes.push(...(await indexes.plan(changes)));
+    if (writes.length === 0) return;
+    // The batch changes the records' directories, which every index's trust also reads: the
+    // indexes trusted now stay trusted after it (they hold every record this batch adds), not only
+    // those it adds to.
+    const trusted = await indexes.trustedKinds();
     await journal.commit(writes);
-    await indexes.markTrusted(changes.map((change) => change.kind));
+    await indexes.markTrusted([...trusted, ...changes.map((change) => change.kind)]);
   }
 }
 
