@@ -356,9 +356,11 @@ class FileTransaction implements StoreTransaction {
     // The batch changes the records' directories, which every index's trust also reads: the
     // indexes trusted now stay trusted after it (they hold every record this batch adds), not only
     // those it adds to.
-    const trusted = await indexes.trustedKinds();
+    // (A batch of quotes alone touches neither.)
+    const touchesRecords = writes.some((write) => /^(shipments|events|index)\//.test(write.path));
+    const trusted = touchesRecords ? await indexes.trustedKinds() : [];
     await journal.commit(writes);
-    await indexes.markTrusted([...trusted, ...changes.map((change) => change.kind)]);
+    if (touchesRecords) await indexes.markTrusted([...trusted, ...changes.map((change) => change.kind)]);
   }
 }
 
