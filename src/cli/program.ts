@@ -38,7 +38,8 @@ const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Prom
     names: ['environment', 'exit-codes', 'csv-columns', 'settings', 'formats', 'warnings'],
     load: async () => (await import('./commands/helpTopics.js')).registerHelpTopics,
   },
-  { names: ['__reference'], load: async () => (await import('./commands/reference.js')).registerReferenceCommand },
+  // No name of its own: `__reference` is no group's command, so every group loads and the reference sees the whole tree.
+  { names: [], load: async () => (await import('./commands/reference.js')).registerReferenceCommand },
 ];
 
 /** Global options that take a value: the word after them is not the command. */

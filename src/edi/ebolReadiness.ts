@@ -30,5 +30,8 @@ export function ebolGaps(request: Booked): string[] {
  * Intended stable code: EBOL_INCOMPLETE.
  */
 export function ebolIncompleteWarning(scac: string, gaps: readonly string[]): Warning {
-  return warning('EBOL_INCOMPLETE', `${scac} takes eBOL 2.1 requests and this shipment lacks what one needs: ${gaps.join(', ')} (a 10-digit US phone, a description of each line); add them before pickup with shipper shipment update (--shipper-phone, --consignee-phone, --emergency-phone, --description LINE=TEXT)`);
+  return warning(
+    'EBOL_INCOMPLETE',
+    `${scac} takes eBOL 2.1 requests and this shipment lacks what one needs: ${gaps.join(', ')} (a 10-digit US phone, a description of each line); add them before pickup with shipper shipment update (--shipper-phone, --consignee-phone, --emergency-phone, --description LINE=TEXT)`,
+  );
 }

@@ -12,9 +12,10 @@ import type { Violation } from '../domain/schemas.js';
 import { digitCount, formatDecimal, splitText, toX12Text } from './text.js';
 import type { X12InterchangeSettings, X12Separators } from './settings.js';
 import { checkElementLengths, X12_ELEMENTS, type X12ElementId } from './x12Elements.js';
+import type { X12Segment } from './x12Types.js';
 
 /** A segment to write: its tag, then its elements (index 0 is element 01). */
-export type X12Segment = readonly [tag: string, ...elements: string[]];
+export type { X12Segment } from './x12Types.js';
 
 const SEPARATOR_ROLES: ReadonlyArray<[keyof X12Separators, string]> = [
   ['element', 'element'],

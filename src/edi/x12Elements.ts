@@ -6,7 +6,7 @@
  * digits only, as X12 counts them (no sign, no decimal point). Pure.
  */
 import type { Violation } from '../domain/schemas.js';
-import type { X12Segment } from './x12.js';
+import type { X12Segment } from './x12Types.js';
 
 export type X12ElementType = 'AN' | 'ID' | 'N0' | 'N2' | 'R' | 'DT' | 'TM';
 

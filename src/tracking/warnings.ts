@@ -6,7 +6,10 @@ export function zoneGuessedWarning(reference: string, place: string, zone: strin
 }
 
 export function unknownStatusCodeWarning(reference: string, code: string): Warning {
-  return warning('TRACKING_UNKNOWN_STATUS_CODE', `${reference}: status code ${code} is not one shipper knows; the event is kept on the timeline and leaves the tracking status as it was`);
+  return warning(
+    'TRACKING_UNKNOWN_STATUS_CODE',
+    `${reference}: status code ${code} is not one shipper knows; the event is kept on the timeline and leaves the tracking status as it was`,
+  );
 }
 
 export function messageNoticeWarning(reference: string, notice: string): Warning {

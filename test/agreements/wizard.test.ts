@@ -52,6 +52,7 @@ const freight: Step[] = [
   step('NMFC', ''),
   step('packaging', ''),
   step('loose pieces', ''),
+  step('stackable', ''),
   step('Add another line?', false),
 ];
 

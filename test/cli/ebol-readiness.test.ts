@@ -50,7 +50,7 @@ describe('a booking for a carrier that takes eBOLs', () => {
   it('is warned of what an eBOL would lack; shipment update adds it before pickup; then the eBOL is written', async () => {
     const { result, shipment } = await book(['--scac', 'ODFL']);
     expect(result.stderr).toContain(
-      'warning: ODFL takes eBOL 2.1 requests and this shipment lacks what one needs: shipper.phone, consignee.phone, orderComponents[0].description, orderComponents[1].description',
+      'warning: [EBOL_INCOMPLETE] ODFL takes eBOL 2.1 requests and this shipment lacks what one needs: shipper.phone, consignee.phone, orderComponents[0].description, orderComponents[1].description',
     );
     const early = await cli(['tender', shipment.id, '--format', 'ebol', '-o', join(dir, 'early.json')]);
     expect(early.code).toBe(1);

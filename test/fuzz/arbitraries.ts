@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { FREIGHT_LIMITS } from '../../src/domain/limits.js';
 import { geodataDir } from '../../src/paths.js';
+import { militaryMailReason } from '../../src/domain/militaryZip.js';
 
 // ---------------------------------------------------------------------------------------------
 // Runs, seeds, tallies
@@ -98,14 +99,17 @@ export interface ZipEntry {
   state: string;
 }
 
-/** Every ZIP of the generated geodata (dist/geo, built by `npm run build`), with its city and state. */
+/** Every ZIP of the generated geodata that LTL carriers serve (dist/geo, built by `npm run build`), with its city and state. */
 function loadZips(): ZipEntry[] {
   const dir = geodataDir();
   const entries: ZipEntry[] = [];
   for (const file of readdirSync(dir).sort()) {
     if (!/^\d{3}\.json$/.test(file)) continue;
     const table = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, [number, number, string, string, number]>;
-    for (const [postalCode, row] of Object.entries(table)) entries.push({ postalCode, city: row[2], state: row[3] });
+    for (const [postalCode, row] of Object.entries(table)) {
+      // APO/FPO military mail ZIPs are refused with their reason (a test of their own): not valid freight lanes.
+      if (militaryMailReason(postalCode, row[3]) === null) entries.push({ postalCode, city: row[2], state: row[3] });
+    }
   }
   if (entries.length < 1000) throw new Error(`the ZIP geodata in ${dir} has ${entries.length} ZIPs; run npm run build`);
   return entries;

@@ -300,6 +300,7 @@ describe('quote wizard flow', () => {
       step('NMFC', ''),
       step('packaging', ''),
       step('loose pieces', ''),
+      step('stackable', ''),
       step('Add another line?', false),
       step('Book this shipment', false),
     ]);

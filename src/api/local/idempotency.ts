@@ -29,12 +29,7 @@ export function shipmentRequestHashes(raw: unknown): [unordered: string, asSent:
 }
 
 /** The record of an earlier request with this key, if any; the same key with another body (none of its `hashes`) is a 422. */
-export async function findIdempotent(
-  records: IdempotencyReads,
-  scope: IdempotencyScope,
-  key: string,
-  hashes: string | readonly string[],
-): Promise<IdempotencyRecord | undefined> {
+export async function findIdempotent(records: IdempotencyReads, scope: IdempotencyScope, key: string, hashes: string | readonly string[]): Promise<IdempotencyRecord | undefined> {
   const record = await records.get(scope, key);
   if (record && !(typeof hashes === 'string' ? [hashes] : hashes).includes(record.requestHash)) throw idempotencyKeyReused(key);
   return record;

@@ -16,7 +16,6 @@ import type { ApiResult } from '../types.js';
 import { militaryMailReason } from '../../domain/militaryZip.js';
 import { findIdempotent, requestHash } from './idempotency.js';
 import type { IdFactory } from './ids.js';
-import type { CarrierRating } from './rates.js';
 import { answerPage, assertReadsBack, guardStore, pageRequest, QUOTE_ID, type PageRequest, type StoreReads } from './records.js';
 
 export interface ZipLookup {
@@ -29,7 +28,8 @@ export interface QuoteDeps {
   ids: IdFactory;
   now: () => Date;
   /** Prices a request that names carrierScac by that carrier's agreement. */
-  carrierRating?: Pick<CarrierRating, 'rate'>;
+  /** Prices a request that names carrierScac by that carrier's agreement (rates.ts). */
+  carrierRating?: { rate(request: QuoteRequest, tariff: Tariff): Promise<RatedQuote> };
 }
 
 export type QuoteStatus = NonNullable<Quote['status']>;
