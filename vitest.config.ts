@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Temporary directories on a tmpfs when there is one (see the file).
-    globalSetup: ['test/helpers/globalSetup.ts'],
+    // One PostgreSQL server for the run, started in the background (first: its directory must not
+    // be under the owner-only one the next picks); temporary directories on a tmpfs when there is one.
+    globalSetup: ['test/helpers/postgresSetup.ts', 'test/helpers/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Child processes of their own: tests chdir (runInProcess's cwd), and native modules (node-pty) are safer than in threads.
