@@ -2,6 +2,15 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // SQL files are imported as their text, as scripts/build.mjs's esbuild text loader does.
+  plugins: [
+    {
+      name: 'sql-as-text',
+      transform(code, id) {
+        return id.endsWith('.sql') ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined;
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     // One PostgreSQL server for the run, started in the background (first: its directory must not

@@ -41,7 +41,7 @@ export function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, context
     .version(versionText(), '-V, --version', 'print the version, the git commit and the build date')
     .option('--json', 'machine output on stdout (errors as ProblemDetail JSON)', false)
     .option('-q, --quiet', 'print only what was asked for: the ids of what a command creates or lists, the paths of files written (--json wins)', false)
-    .option('--store <dir>', 'local store directory (env SHIPPER_STORE; default: your data directory)')
+    .option('--store <dir|url>', 'local store directory, or a PostgreSQL URL postgres://user@host/db (env SHIPPER_STORE; default: your data directory)')
     .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)
     .option('--base-url <url>', 'server base URL (implies --remote)')

@@ -17,7 +17,7 @@ Settings:
   profiles.<profile>.baseUrl    base URL of a profile (sandbox and production have defaults)
   profiles.<profile>.apiKey     API key of a profile (value - reads it from stdin)
   baseUrl, apiKey               the same, for the profile in effect
-  store                         local store directory
+  store                         local store directory, or a PostgreSQL URL (postgres://user@host/db)
   tariff                        tariff JSON for local rating
   timeoutMs                     remote timeout per attempt in ms (default 30000)
   retries                       remote retries of failed attempts (default 2)`;
@@ -41,6 +41,8 @@ async function display(key: string, value: unknown): Promise<string> {
   if (value === undefined) return '';
   const { maskSecret, settingKindOf } = await settingsModule();
   if (settingKindOf(key)?.secret && typeof value === 'string') return maskSecret(value);
+  // A database URL's password is never shown.
+  if (key === 'store' && typeof value === 'string') return (await import('../../config/storeLocation.js')).redactUrl(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -137,7 +139,7 @@ export async function runConfigGet(ctx: CommandContext, rawKey: string): Promise
 }
 
 export async function runConfigList(ctx: CommandContext): Promise<void> {
-  const { maskSecret } = await settingsModule();
+  const [{ maskSecret }, { describeStoreLocation }] = await Promise.all([settingsModule(), import('../../config/storeLocation.js')]);
   const path = (await ctx.configLocation()).file;
   const stored = await Promise.all(flatten(await storedConfig(ctx)).map(async ([key, value]) => [key, await display(key, value)] as const));
   const settings = await ctx.settings();
@@ -148,6 +150,7 @@ export async function runConfigList(ctx: CommandContext): Promise<void> {
     apiKey: settings.apiKey ? maskSecret(settings.apiKey) : null,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
+    store: describeStoreLocation(settings.storeLocation),
   };
   if (ctx.io.options.json) {
     return ctx.io.json({
