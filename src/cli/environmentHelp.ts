@@ -24,7 +24,11 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
         what: 'the local store directory (shipments, quotes, saved locations, audited bills), or a PostgreSQL URL postgres://user@host/db (docs/postgres.md)',
         precedence: "--store beats it; it beats the config's store and the data directory",
       },
-      { name: 'PGPASSWORD', what: "the password of a PostgreSQL store whose URL carries none (kept out of the URL and the config file)", precedence: "a password in the store's URL beats it" },
+      {
+        name: 'PGPASSWORD',
+        what: 'the password of a PostgreSQL store whose URL carries none (kept out of the URL and the config file)',
+        precedence: "a password in the store's URL beats it",
+      },
       { name: 'SHIPPER_TARIFF', what: 'the tariff JSON the local engine rates with', precedence: "--tariff beats it; it beats the config's tariff and the shipped tariff" },
       { name: 'SHIPPER_CONFIG_DIR', what: 'the directory of config.json (CI jobs, tests)', precedence: "it beats the platform's config directory" },
       { name: 'XDG_CONFIG_HOME', what: 'Linux: the config directory is $XDG_CONFIG_HOME/shipper (default ~/.config/shipper)', precedence: 'SHIPPER_CONFIG_DIR beats it' },

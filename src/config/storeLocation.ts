@@ -46,9 +46,7 @@ export function redactUrl(text: string): string {
 
 /** Any PostgreSQL URL's password inside a message (user:password@ and ?password=) replaced by ****. */
 export function redactDatabaseUrls(message: string): string {
-  return message
-    .replace(/(postgres(?:ql)?:\/\/[^:@/\s]*:)[^@\s]*@/gi, '$1****@')
-    .replace(/(postgres(?:ql)?:\/\/\S*[?&]pass(?:word)?=)[^&\s]*/gi, '$1****');
+  return message.replace(/(postgres(?:ql)?:\/\/[^:@/\s]*:)[^@\s]*@/gi, '$1****@').replace(/(postgres(?:ql)?:\/\/\S*[?&]pass(?:word)?=)[^&\s]*/gi, '$1****');
 }
 
 /** How a store location is shown: a directory as it is, a URL without its password. */

@@ -1,77 +1,89 @@
--- shipper's PostgreSQL store, schema version 1.
+-- shipper's PostgreSQL store, schema version 1 (src/store/ports.ts is what it implements).
 --
--- One table per collection: the record itself as jsonb (read back through the same zod schemas as
--- the file store's records), beside the few columns the engine's queries need, indexed. The
--- columns are copies of fields of the record, written in the same statement.
+-- One table per collection: the record itself as jsonb, read back through the same zod schemas
+-- as the file store's records, beside copies of the few fields the engine's queries need, indexed
+-- and written in the same statement as the record.
 
--- Shipments: by id, order number, BOL number, PRO, reference, content key; lists by created time
--- and status, newest first.
+-- Shipments: by id, order number, BOL number, PRO, reference, quote; lists newest first, filtered
+-- on status, created time and the consignee's ZIP.
 CREATE TABLE shipments (
-  id            text PRIMARY KEY,
-  created_at    timestamptz NOT NULL,
-  status        text NOT NULL,
-  order_number  text NOT NULL UNIQUE,
-  bol_number    text NOT NULL UNIQUE,
-  pro_number    text,
-  reference     text,
-  -- What a booking was made of (an import's re-run books only the rest): one shipment per key.
-  content_key   text UNIQUE,
-  -- A quote is booked once.
-  quote_id      text UNIQUE,
-  record        jsonb NOT NULL
+  id                     text PRIMARY KEY,
+  created_at             timestamptz NOT NULL,
+  status                 text NOT NULL,
+  order_number           text NOT NULL UNIQUE,
+  bol_number             text NOT NULL UNIQUE,
+  -- Normalised (upper case, letters and digits only), as normalisedProNumber() writes it.
+  pro_number             text,
+  scac                   text,
+  -- Normalised (trimmed, one space, upper case), as normalisedReference() writes it.
+  reference              text,
+  quote_id               text NOT NULL,
+  consignee_postal_code  text NOT NULL,
+  record                 jsonb NOT NULL,
+  -- The quote a booking without --quote priced for itself (found by id, never listed).
+  own_quote              jsonb
 );
 CREATE INDEX shipments_created ON shipments (created_at DESC, id DESC);
 CREATE INDEX shipments_status_created ON shipments (status, created_at DESC, id DESC);
 CREATE INDEX shipments_pro ON shipments (pro_number) WHERE pro_number IS NOT NULL;
-CREATE INDEX shipments_reference ON shipments (reference) WHERE reference IS NOT NULL;
+CREATE INDEX shipments_reference ON shipments (reference, created_at DESC) WHERE reference IS NOT NULL;
+CREATE INDEX shipments_quote ON shipments (quote_id);
+CREATE INDEX shipments_own_quote ON shipments ((own_quote ->> 'id')) WHERE own_quote IS NOT NULL;
 
 CREATE TABLE quotes (
-  id            text PRIMARY KEY,
-  created_at    timestamptz NOT NULL,
-  record        jsonb NOT NULL
+  id                       text PRIMARY KEY,
+  created_at               timestamptz NOT NULL,
+  destination_postal_code  text NOT NULL,
+  record                   jsonb NOT NULL
 );
 CREATE INDEX quotes_created ON quotes (created_at DESC, id DESC);
 
--- Counters of the numbers auditors read (order numbers, BOL serials, SSCC serials, PRO blocks,
--- X12 control numbers): the last number issued. A number is taken by UPDATE ... RETURNING inside
--- the transaction that uses it, so a rolled-back booking gives its number back (no gap) and two
--- transactions never get the same one (the row is locked until commit).
+-- The numbers auditors read (order serials, SSCC serials, PRO blocks, X12 control numbers): the
+-- last one issued. A number is taken by UPDATE ... RETURNING inside the unit of work that uses it:
+-- a rolled-back booking gives it back (no gap), and the row stays locked until commit (no two
+-- units of work get the same one). The unique constraints on shipments are the backstop.
 CREATE TABLE counters (
-  name          text PRIMARY KEY,
-  last          bigint NOT NULL CHECK (last >= 0)
+  name  text PRIMARY KEY,
+  last  bigint NOT NULL CHECK (last >= 0)
 );
 
--- Idempotency records: one per (scope, key), across every server on the database.
+-- Idempotency records, one per (scope, key) across every server on the database. The import
+-- ledger reads them: an import's content keys are its bookings' idempotency keys.
 CREATE TABLE idempotency_keys (
   scope         text NOT NULL,
   key           text NOT NULL,
-  created_at    timestamptz NOT NULL,
+  resource_id   text NOT NULL,
+  created_at    timestamptz NOT NULL DEFAULT now(),
   record        jsonb NOT NULL,
   PRIMARY KEY (scope, key)
 );
-CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 
--- The import ledger: what each import run booked, by run.
-CREATE TABLE imports (
-  id            text PRIMARY KEY,
-  created_at    timestamptz NOT NULL,
-  record        jsonb NOT NULL
-);
-
--- Shipment events (tracking), newest last per shipment.
+-- Shipment events (tracking).
 CREATE TABLE shipment_events (
-  id            text PRIMARY KEY,
-  shipment_id   text NOT NULL,
-  created_at    timestamptz NOT NULL,
-  record        jsonb NOT NULL
+  id              text PRIMARY KEY,
+  shipment_id     text NOT NULL,
+  occurred_at     timestamptz NOT NULL,
+  recorded_at     timestamptz NOT NULL,
+  message_digest  text,
+  record          jsonb NOT NULL
 );
-CREATE INDEX shipment_events_shipment ON shipment_events (shipment_id, created_at, id);
+CREATE INDEX shipment_events_shipment ON shipment_events (shipment_id, occurred_at, recorded_at, id);
+CREATE INDEX shipment_events_digest ON shipment_events (message_digest) WHERE message_digest IS NOT NULL;
 
--- Everything else the engine keeps (audited bills, saved locations, ...): by collection and id.
-CREATE TABLE records (
-  collection    text NOT NULL,
-  id            text NOT NULL,
-  created_at    timestamptz NOT NULL DEFAULT now(),
-  record        jsonb NOT NULL,
-  PRIMARY KEY (collection, id)
+-- Weekly diesel prices of the carrier agreements' fuel surcharges.
+CREATE TABLE fuel_prices (
+  week            date PRIMARY KEY,
+  usd_per_gallon  text NOT NULL
+);
+
+-- The user's own records: saved locations (names are case-insensitive) and audited bills.
+CREATE TABLE saved_locations (
+  name_key  text PRIMARY KEY,
+  record    jsonb NOT NULL
+);
+
+CREATE TABLE audited_bills (
+  bill_key    text PRIMARY KEY,
+  updated_at  timestamptz NOT NULL DEFAULT now(),
+  record      jsonb NOT NULL
 );

@@ -1,0 +1,545 @@
+/**
+ * The PostgreSQL implementation of the storage ports (src/store/ports.ts): one table per kind of
+ * record (migrations/0001_initial.sql), the record as jsonb read back through the domain's zod
+ * schemas, and the few columns the queries need beside it.
+ *
+ * The unit of work is a PostgreSQL transaction that first takes one transaction-scoped advisory
+ * lock, so units of work of every process and machine on the database are serialised, as the
+ * ports require: what a booking reads (an idempotency record, a quote's bookings) stays true until
+ * it commits. Its puts are buffered and written just before COMMIT; numbers come from counter rows
+ * updated (and so locked) inside it, so a booking that rolls back, or whose connection is lost,
+ * leaves neither a record nor a used number behind: numbers are unique and gapless.
+ */
+import type { Sql, TransactionSql } from 'postgres';
+import { z } from 'zod';
+import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
+import { normalisedReference } from '../../api/local/indexes.js';
+import { normalisedProNumber } from '../../api/local/shipmentKeys.js';
+import type {
+  AuditedBillRepository,
+  CounterName,
+  Counters,
+  CreatedRange,
+  FuelPriceReads,
+  FuelPriceWrites,
+  IdempotencyReads,
+  IdempotencyRecord,
+  IdempotencyScope,
+  IdempotencyWrites,
+  ImportLedger,
+  LocationRepository,
+  PageRequest,
+  QuoteFilter,
+  QuoteReads,
+  QuoteRepository,
+  QuoteWrites,
+  ReserveOptions,
+  SavedLocationRecord,
+  ShipmentEventReads,
+  ShipmentEventRecord,
+  ShipmentEventWrites,
+  ShipmentFilter,
+  ShipmentReads,
+  ShipmentRecord,
+  ShipmentStatus,
+  ShipmentWrites,
+  ShipperStore,
+  StorePage,
+  StoreTransaction,
+  WeeklyFuelPrice,
+} from '../ports.js';
+import { StoreError } from '../storeError.js';
+import { connect, guardDatabase } from './connection.js';
+import { assertUsable, migrate, schemaStatus } from './migrations.js';
+
+/** pg_advisory_xact_lock's key of the unit of work: "shipper unit of work", the same everywhere. */
+const UNIT_OF_WORK_LOCK = '6001379958372757250';
+/** The most items one page gives, whatever is asked. */
+const MAX_PAGE = 1000;
+
+/** Anything that runs a query: the pool, or a transaction. */
+type Queryable = Sql | TransactionSql;
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** Connections in the pool. */
+  max?: number | undefined;
+  /**
+   * prepare(): migrate a database whose schema is behind (serve), instead of refusing it (CLI
+   * commands, which say to run `shipper db migrate`).
+   */
+  migrateOnPrepare?: boolean | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records in and out
+
+function parseRecord<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new StoreError(`${what} in the database does not hold a valid record; restore it from a backup or remove it`, what);
+  return parsed.data;
+}
+
+const readShipment = (row: { id: string; record: unknown }) => parseRecord(shipmentSchema, row.record, `shipment ${row.id}`);
+const readQuote = (id: string, record: unknown) => parseRecord(quoteSchema, record, `quote ${id}`);
+
+const fiveDigits = (postalCode: string) => postalCode.trim().slice(0, 5);
+
+function shipmentColumns(shipment: Shipment, ownQuote: Quote | undefined) {
+  return {
+    id: shipment.id,
+    created_at: new Date(shipment.createdAt),
+    status: shipment.status,
+    order_number: shipment.orderNumber,
+    bol_number: shipment.bolNumber,
+    pro_number: shipment.proNumber ? normalisedProNumber(shipment.proNumber) : null,
+    scac: shipment.carrier?.scac ?? null,
+    reference: shipment.refNumber ? normalisedReference(shipment.refNumber) : null,
+    quote_id: shipment.quoteId,
+    consignee_postal_code: fiveDigits(shipment.consignee.postalCode),
+  };
+}
+
+// Cursors: the creation instant and id of the last item given, opaque to callers.
+function encodeCursor(createdAt: Date, id: string): string {
+  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | undefined {
+  if (!cursor) return undefined;
+  const [instant, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(instant ?? '');
+  if (!id || Number.isNaN(createdAt.getTime())) throw new StoreError('bad cursor');
+  return { createdAt, id };
+}
+
+function pageLimit(page: PageRequest): number {
+  return Math.max(1, Math.min(MAX_PAGE, Math.trunc(page.limit)));
+}
+
+function createdBetween(sql: Queryable, column: string, range: CreatedRange | undefined) {
+  return sql`${range?.from !== undefined ? sql`and ${sql(column)} >= ${new Date(range.from)}` : sql``} ${range?.to !== undefined ? sql`and ${sql(column)} <= ${new Date(range.to)}` : sql``}`;
+}
+
+function afterCursor(sql: Queryable, page: PageRequest) {
+  const cursor = decodeCursor(page.cursor);
+  return cursor ? sql`and (created_at, id) < (${cursor.createdAt}, ${cursor.id})` : sql``;
+}
+
+/** Items of a page that may be damaged: skipped and named in warnings, as the ports want. */
+function pageOf<T>(rows: Array<{ id: string; created_at: Date; record: unknown }>, limit: number, read: (row: { id: string; record: unknown }) => T): StorePage<T> {
+  const more = rows.length > limit;
+  const kept = rows.slice(0, limit);
+  const items: T[] = [];
+  const warnings: string[] = [];
+  for (const row of kept) {
+    try {
+      items.push(read(row));
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      warnings.push(error.message);
+    }
+  }
+  const last = kept.at(-1);
+  return { items, nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null, warnings };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads, on the pool or inside a transaction
+
+class ShipmentQueries implements ShipmentReads {
+  constructor(protected readonly sql: Queryable) {}
+
+  async get(id: string): Promise<Shipment | undefined> {
+    const [row] = await this.sql<Array<{ id: string; record: unknown }>>`select id, record from shipments where id = ${id}`;
+    return row ? readShipment(row) : undefined;
+  }
+
+  async getRecord(id: string): Promise<ShipmentRecord | undefined> {
+    const [row] = await this.sql<Array<{ id: string; record: unknown; own_quote: unknown }>>`select id, record, own_quote from shipments where id = ${id}`;
+    if (!row) return undefined;
+    const ownQuote = row.own_quote ? readQuote(`of shipment ${id}`, row.own_quote) : undefined;
+    return { shipment: readShipment(row), ownQuote };
+  }
+
+  async findByOrderNumber(orderNumber: string): Promise<Shipment | undefined> {
+    const [row] = await this.sql<Array<{ id: string; record: unknown }>>`select id, record from shipments where order_number = ${orderNumber}`;
+    return row ? readShipment(row) : undefined;
+  }
+
+  async findByBolNumber(bolNumber: string): Promise<Shipment | undefined> {
+    const [row] = await this.sql<Array<{ id: string; record: unknown }>>`select id, record from shipments where bol_number = ${bolNumber}`;
+    return row ? readShipment(row) : undefined;
+  }
+
+  async findByProNumber(proNumber: string, scac?: string): Promise<Shipment[]> {
+    const rows = await this.sql<Array<{ id: string; record: unknown }>>`
+      select id, record from shipments
+      where pro_number = ${normalisedProNumber(proNumber)} ${scac ? this.sql`and scac = ${scac.toUpperCase()}` : this.sql``}
+      order by created_at desc, id desc`;
+    return rows.map(readShipment);
+  }
+
+  async findByReference(refNumber: string, options: { status?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
+    const rows = await this.sql<Array<{ id: string; record: unknown }>>`
+      select id, record from shipments
+      where reference = ${normalisedReference(refNumber)} ${options.status ? this.sql`and status = ${options.status}` : this.sql``}
+      order by created_at desc, id desc
+      ${options.limit !== undefined ? this.sql`limit ${options.limit}` : this.sql``}`;
+    return rows.map(readShipment);
+  }
+
+  async findByQuote(quoteId: string): Promise<Shipment[]> {
+    const rows = await this.sql<Array<{ id: string; record: unknown }>>`
+      select id, record from shipments where quote_id = ${quoteId} or own_quote ->> 'id' = ${quoteId}
+      order by created_at, id`;
+    return rows.map(readShipment);
+  }
+
+  async list(filter: ShipmentFilter, page: PageRequest): Promise<StorePage<Shipment>> {
+    const { sql } = this;
+    const limit = pageLimit(page);
+    const rows = await sql<Array<{ id: string; created_at: Date; record: unknown }>>`
+      select id, created_at, record from shipments
+      where true
+        ${filter.status ? sql`and status = ${filter.status}` : sql``}
+        ${createdBetween(sql, 'created_at', filter.created)}
+        ${filter.consigneePostalCode ? sql`and consignee_postal_code = ${fiveDigits(filter.consigneePostalCode)}` : sql``}
+        ${filter.refNumber ? sql`and reference = ${normalisedReference(filter.refNumber)}` : sql``}
+        ${filter.orderNumber ? sql`and order_number = ${filter.orderNumber}` : sql``}
+        ${filter.bolNumbers ? sql`and bol_number = any(${[...filter.bolNumbers]})` : sql``}
+        ${filter.proNumbers ? sql`and pro_number = any(${filter.proNumbers.map(normalisedProNumber)})` : sql``}
+        ${afterCursor(sql, page)}
+      order by created_at desc, id desc
+      limit ${limit + 1}`;
+    return pageOf(rows, limit, readShipment);
+  }
+}
+
+class QuoteQueries implements QuoteReads {
+  constructor(protected readonly sql: Queryable) {}
+
+  async get(id: string): Promise<Quote | undefined> {
+    const [row] = await this.sql<Array<{ record: unknown }>>`select record from quotes where id = ${id}`;
+    if (row) return readQuote(id, row.record);
+    const [own] = await this.sql<Array<{ own_quote: unknown }>>`select own_quote from shipments where own_quote ->> 'id' = ${id} limit 1`;
+    return own ? readQuote(id, own.own_quote) : undefined;
+  }
+
+  async list(filter: QuoteFilter, page: PageRequest): Promise<StorePage<Quote>> {
+    const { sql } = this;
+    const limit = pageLimit(page);
+    const rows = await sql<Array<{ id: string; created_at: Date; record: unknown }>>`
+      select id, created_at, record from quotes
+      where true
+        ${createdBetween(sql, 'created_at', filter.created)}
+        ${filter.destinationPostalCode ? sql`and destination_postal_code = ${fiveDigits(filter.destinationPostalCode)}` : sql``}
+        ${filter.ids ? sql`and id = any(${[...filter.ids]})` : sql``}
+        ${afterCursor(sql, page)}
+      order by created_at desc, id desc
+      limit ${limit + 1}`;
+    return pageOf(rows, limit, (row) => readQuote(row.id, row.record));
+  }
+}
+
+const idempotencyRecordSchema = z.object({
+  scope: z.enum(['quote', 'shipment']),
+  requestHash: z.string(),
+  resourceId: z.string(),
+  serial: z.number().int().optional(),
+});
+
+class IdempotencyQueries implements IdempotencyReads, ImportLedger {
+  constructor(protected readonly sql: Queryable) {}
+
+  async get(scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
+    const [row] = await this.sql<Array<{ record: unknown }>>`select record from idempotency_keys where scope = ${scope} and key = ${key}`;
+    return row ? parseRecord(idempotencyRecordSchema, row.record, `idempotency key ${key}`) : undefined;
+  }
+
+  async bookedUnder(contentKey: string): Promise<{ shipmentId: string; requestHash: string } | undefined> {
+    const record = await this.get('shipment', contentKey);
+    return record ? { shipmentId: record.resourceId, requestHash: record.requestHash } : undefined;
+  }
+}
+
+const eventRecordSchema = z.object({
+  id: z.string(),
+  shipmentId: z.string(),
+  occurredAt: z.string(),
+  recordedAt: z.string(),
+  messageDigest: z.string().nullable(),
+  event: z.record(z.string(), z.unknown()),
+});
+
+class EventQueries implements ShipmentEventReads {
+  constructor(protected readonly sql: Queryable) {}
+
+  async listByShipment(shipmentId: string): Promise<ShipmentEventRecord[]> {
+    const rows = await this.sql<Array<{ id: string; record: unknown }>>`
+      select id, record from shipment_events where shipment_id = ${shipmentId} order by occurred_at, recorded_at, id`;
+    return rows.map((row) => parseRecord(eventRecordSchema, row.record, `shipment event ${row.id}`));
+  }
+
+  async findByMessageDigest(digest: string): Promise<ShipmentEventRecord[]> {
+    const rows = await this.sql<Array<{ id: string; record: unknown }>>`
+      select id, record from shipment_events where message_digest = ${digest} order by occurred_at, recorded_at, id`;
+    return rows.map((row) => parseRecord(eventRecordSchema, row.record, `shipment event ${row.id}`));
+  }
+}
+
+class FuelPriceQueries implements FuelPriceReads {
+  constructor(protected readonly sql: Queryable) {}
+
+  async get(week: string): Promise<WeeklyFuelPrice | undefined> {
+    const [row] = await this.sql<Array<{ week: string; usd_per_gallon: string }>>`select week::text as week, usd_per_gallon from fuel_prices where week = ${week}::date`;
+    return row ? { week: row.week, usdPerGallon: row.usd_per_gallon } : undefined;
+  }
+
+  async list(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<WeeklyFuelPrice[]> {
+    const { sql } = this;
+    const rows = await sql<Array<{ week: string; usd_per_gallon: string }>>`
+      select week::text as week, usd_per_gallon from fuel_prices
+      where true ${range.from ? sql`and week >= ${range.from}::date` : sql``} ${range.to ? sql`and week <= ${range.to}::date` : sql``}
+      order by week`;
+    return rows.map((row) => ({ week: row.week, usdPerGallon: row.usd_per_gallon }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The unit of work
+
+type Write = (tx: TransactionSql) => Promise<unknown>;
+
+class Transaction implements StoreTransaction {
+  readonly writes: Write[] = [];
+  readonly shipments: ShipmentWrites;
+  readonly quotes: QuoteWrites;
+  readonly counters: Counters;
+  readonly idempotency: IdempotencyWrites;
+  readonly imports: ImportLedger;
+  readonly events: ShipmentEventWrites;
+  readonly fuelPrices: FuelPriceWrites;
+
+  constructor(tx: TransactionSql) {
+    const writes = this.writes;
+    const idempotency = new IdempotencyQueries(tx);
+    this.imports = idempotency;
+    this.idempotency = Object.assign(idempotency, {
+      put(key: string, record: IdempotencyRecord) {
+        writes.push((sql) => putIdempotency(sql, key, record));
+      },
+    });
+    this.shipments = Object.assign(new ShipmentQueries(tx), {
+      put(shipment: Shipment, ownQuote?: Quote) {
+        writes.push((sql) => putShipment(sql, shipment, ownQuote));
+      },
+    });
+    this.quotes = Object.assign(new QuoteQueries(tx), {
+      put(quote: Quote) {
+        writes.push((sql) => putQuote(sql, quote));
+      },
+    });
+    this.events = Object.assign(new EventQueries(tx), {
+      append(events: readonly ShipmentEventRecord[]) {
+        if (events.length > 0) writes.push((sql) => appendEvents(sql, events));
+      },
+    });
+    this.fuelPrices = Object.assign(new FuelPriceQueries(tx), {
+      putMany(prices: readonly WeeklyFuelPrice[]) {
+        if (prices.length > 0) writes.push((sql) => putFuelPrices(sql, prices));
+      },
+    });
+    this.counters = new CounterRows(tx);
+  }
+}
+
+class CounterRows implements Counters {
+  constructor(private readonly sql: TransactionSql) {}
+
+  async reserve(name: CounterName, count: number, options: ReserveOptions = {}): Promise<number | null> {
+    if (!Number.isInteger(count) || count < 1) throw new StoreError(`cannot reserve ${count} numbers of ${name}`);
+    await this.sql`insert into counters (name, last) values (${name}, 0) on conflict (name) do nothing`;
+    const capacity = options.capacity ?? null;
+    const [row] = await this.sql<Array<{ last: number }>>`
+      update counters set last = last + ${count}
+      where name = ${name} and (${capacity}::bigint is null or last + ${count} <= ${capacity}::bigint)
+      returning last`;
+    return row ? row.last - count + 1 : null;
+  }
+
+  async last(name: CounterName): Promise<number> {
+    const [row] = await this.sql<Array<{ last: number }>>`select last from counters where name = ${name}`;
+    return row?.last ?? 0;
+  }
+}
+
+export function putShipment(sql: Queryable, shipment: Shipment, ownQuote: Quote | undefined) {
+  const row = { ...shipmentColumns(shipment, ownQuote), record: sql.json(shipment as never), own_quote: ownQuote ? sql.json(ownQuote as never) : null };
+  return sql`
+    insert into shipments ${sql(row)}
+    on conflict (id) do update set
+      status = excluded.status, order_number = excluded.order_number, bol_number = excluded.bol_number,
+      pro_number = excluded.pro_number, scac = excluded.scac, reference = excluded.reference, quote_id = excluded.quote_id,
+      consignee_postal_code = excluded.consignee_postal_code, record = excluded.record,
+      own_quote = coalesce(excluded.own_quote, shipments.own_quote)`;
+}
+
+export function putQuote(sql: Queryable, quote: Quote) {
+  const row = { id: quote.id, created_at: new Date(quote.createdAt), destination_postal_code: fiveDigits(quote.destination.postalCode), record: sql.json(quote as never) };
+  return sql`insert into quotes ${sql(row)} on conflict (id) do update set record = excluded.record, destination_postal_code = excluded.destination_postal_code`;
+}
+
+export function putIdempotency(sql: Queryable, key: string, record: IdempotencyRecord) {
+  const row = { scope: record.scope, key, resource_id: record.resourceId, record: sql.json(record as never) };
+  return sql`insert into idempotency_keys ${sql(row)} on conflict (scope, key) do update set resource_id = excluded.resource_id, record = excluded.record`;
+}
+
+export function appendEvents(sql: Queryable, events: readonly ShipmentEventRecord[]) {
+  const rows = events.map((event) => ({
+    id: event.id,
+    shipment_id: event.shipmentId,
+    occurred_at: new Date(event.occurredAt),
+    recorded_at: new Date(event.recordedAt),
+    message_digest: event.messageDigest,
+    record: sql.json(event as never),
+  }));
+  return sql`insert into shipment_events ${sql(rows)} on conflict (id) do nothing`;
+}
+
+export function putFuelPrices(sql: Queryable, prices: readonly WeeklyFuelPrice[]) {
+  const rows = prices.map((price) => ({ week: price.week, usd_per_gallon: price.usdPerGallon }));
+  return sql`insert into fuel_prices ${sql(rows)} on conflict (week) do update set usd_per_gallon = excluded.usd_per_gallon`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The store
+
+const savedLocationSchema = z.object({ name: z.string(), address: z.unknown() });
+
+export class PostgresStore implements ShipperStore {
+  readonly shipments: ShipmentReads;
+  readonly quotes: QuoteRepository;
+  readonly idempotency: IdempotencyReads;
+  readonly imports: ImportLedger;
+  readonly events: ShipmentEventReads;
+  readonly fuelPrices: FuelPriceReads;
+  readonly locations: LocationRepository;
+  readonly auditedBills: AuditedBillRepository;
+
+  private constructor(
+    readonly sql: Sql,
+    private readonly options: PostgresStoreOptions,
+  ) {
+    const guard = <T extends object>(target: T): T => guarded(target, options.url);
+    this.shipments = guard(new ShipmentQueries(sql));
+    const quotes = new QuoteQueries(sql);
+    this.quotes = guard(Object.assign(quotes, { put: async (quote: Quote) => void (await putQuote(sql, quote)) }));
+    const idempotency = new IdempotencyQueries(sql);
+    this.idempotency = guard(idempotency);
+    this.imports = this.idempotency as IdempotencyQueries;
+    this.events = guard(new EventQueries(sql));
+    this.fuelPrices = guard(new FuelPriceQueries(sql));
+    this.locations = guard(new LocationRows(sql));
+    this.auditedBills = guard(new AuditedBillRows(sql));
+  }
+
+  /** Connects (lazily: the first query opens the pool). */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    return new PostgresStore(await connect(options.url, { max: options.max }), options);
+  }
+
+  get url(): string {
+    return this.options.url;
+  }
+
+  withTransaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return guardDatabase(this.options.url, async () => {
+      let result!: T;
+      await this.sql.begin(async (sql) => {
+        await sql`select pg_advisory_xact_lock(${UNIT_OF_WORK_LOCK}::bigint)`;
+        const tx = new Transaction(sql);
+        result = await fn(tx);
+        for (const write of tx.writes) await write(sql);
+      });
+      return result;
+    });
+  }
+
+  /** Checks the database answers and has this program's schema; migrates it first when asked to (serve). */
+  async prepare(): Promise<void> {
+    await guardDatabase(this.options.url, async () => {
+      if (this.options.migrateOnPrepare) await migrate(this.sql);
+      else assertUsable(await schemaStatus(this.sql));
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}
+
+class LocationRows implements LocationRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async get(name: string): Promise<SavedLocationRecord | undefined> {
+    const [row] = await this.sql<Array<{ record: unknown }>>`select record from saved_locations where name_key = ${name.toLowerCase()}`;
+    return row ? (parseRecord(savedLocationSchema, row.record, `saved location ${name}`) as SavedLocationRecord) : undefined;
+  }
+
+  async put(location: SavedLocationRecord): Promise<void> {
+    const row = { name_key: location.name.toLowerCase(), record: this.sql.json(location as never) };
+    await this.sql`insert into saved_locations ${this.sql(row)} on conflict (name_key) do update set record = excluded.record`;
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const rows = await this.sql`delete from saved_locations where name_key = ${name.toLowerCase()} returning name_key`;
+    return rows.length > 0;
+  }
+
+  async list(): Promise<{ locations: SavedLocationRecord[]; warnings: string[] }> {
+    const rows = await this.sql<Array<{ name_key: string; record: unknown }>>`select name_key, record from saved_locations order by name_key`;
+    const locations: SavedLocationRecord[] = [];
+    const warnings: string[] = [];
+    for (const row of rows) {
+      try {
+        locations.push(parseRecord(savedLocationSchema, row.record, `saved location ${row.name_key}`) as SavedLocationRecord);
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        warnings.push(error.message);
+      }
+    }
+    return { locations, warnings };
+  }
+
+  async names(): Promise<string[]> {
+    const rows = await this.sql<Array<{ name_key: string }>>`select name_key from saved_locations order by name_key`;
+    return rows.map((row) => row.name_key);
+  }
+}
+
+class AuditedBillRows implements AuditedBillRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async list(): Promise<{ records: unknown[]; warnings: string[] }> {
+    const rows = await this.sql<Array<{ record: unknown }>>`select record from audited_bills order by bill_key`;
+    return { records: rows.map((row) => row.record), warnings: [] };
+  }
+
+  async putMany(records: ReadonlyArray<{ billKey: string; record: unknown }>): Promise<void> {
+    if (records.length === 0) return;
+    const rows = records.map(({ billKey, record }) => ({ bill_key: billKey, record: this.sql.json(record as never) }));
+    await this.sql`insert into audited_bills ${this.sql(rows)} on conflict (bill_key) do update set record = excluded.record, updated_at = now()`;
+  }
+}
+
+/** Every method of target, its database failures turned into the store's 503. */
+function guarded<T extends object>(target: T, url: string): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value = Reflect.get(object, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => guardDatabase(url, () => (value as (...a: unknown[]) => Promise<unknown>).apply(object, args));
+    },
+  });
+}
