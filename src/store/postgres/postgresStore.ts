@@ -85,7 +85,7 @@ const readQuote = (id: string, record: unknown) => parseRecord(quoteSchema, reco
 
 const fiveDigits = (postalCode: string) => postalCode.trim().slice(0, 5);
 
-function shipmentColumns(shipment: Shipment, ownQuote: Quote | undefined) {
+function shipmentColumns(shipment: Shipment) {
   return {
     id: shipment.id,
     created_at: new Date(shipment.createdAt),
@@ -375,7 +375,7 @@ class CounterRows implements Counters {
 }
 
 export function putShipment(sql: Queryable, shipment: Shipment, ownQuote: Quote | undefined) {
-  const row = { ...shipmentColumns(shipment, ownQuote), record: sql.json(shipment as never), own_quote: ownQuote ? sql.json(ownQuote as never) : null };
+  const row = { ...shipmentColumns(shipment), record: sql.json(shipment as never), own_quote: ownQuote ? sql.json(ownQuote as never) : null };
   return sql`
     insert into shipments ${sql(row)}
     on conflict (id) do update set
