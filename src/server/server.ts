@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { openApiDocument } from '../api/openapi.js';
 import { JSON_TYPE, mediaTypeOf, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
+import { redactDatabaseUrls } from '../config/storeLocation.js';
 import { constraintViolation, internalError, makeProblem, notFound, ProblemError, STORE_RETRY_AFTER_SECONDS } from '../api/problems.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
@@ -95,7 +96,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
           if (error.status === 503) return { ...problemReply(error.problem), headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } };
           return problemReply(error.problem);
         }
-        outcome.failure = error instanceof Error ? error.message : String(error);
+        outcome.failure = redactDatabaseUrls(error instanceof Error ? error.message : String(error));
         options.onInternalError?.(error);
         return problemReply(internalError().problem);
       })

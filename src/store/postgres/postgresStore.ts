@@ -49,11 +49,12 @@ import type {
   WeeklyFuelPrice,
 } from '../ports.js';
 import { StoreError } from '../storeError.js';
-import { connect, guardDatabase } from './connection.js';
+import { connect, guardDatabase, translateDatabaseError } from './connection.js';
 import { assertUsable, migrate, schemaStatus } from './migrations.js';
+import { exportTables, importLines } from './transfer.js';
+import type { TransferCounts, TransferLine, TransferableStore } from '../transfer.js';
+import { appendEvents, fiveDigits, putFuelPrices, putIdempotencies, putQuotes, putShipments, UNIT_OF_WORK_LOCK } from './writes.js';
 
-/** pg_advisory_xact_lock's key of the unit of work: "shipper unit of work", the same everywhere. */
-const UNIT_OF_WORK_LOCK = '6001379958372757250';
 /** The most items one page gives, whatever is asked. */
 const MAX_PAGE = 1000;
 
@@ -82,23 +83,6 @@ function parseRecord<S extends z.ZodType>(schema: S, value: unknown, what: strin
 
 const readShipment = (row: { id: string; record: unknown }) => parseRecord(shipmentSchema, row.record, `shipment ${row.id}`);
 const readQuote = (id: string, record: unknown) => parseRecord(quoteSchema, record, `quote ${id}`);
-
-const fiveDigits = (postalCode: string) => postalCode.trim().slice(0, 5);
-
-function shipmentColumns(shipment: Shipment) {
-  return {
-    id: shipment.id,
-    created_at: new Date(shipment.createdAt),
-    status: shipment.status,
-    order_number: shipment.orderNumber,
-    bol_number: shipment.bolNumber,
-    pro_number: shipment.proNumber ? normalisedProNumber(shipment.proNumber) : null,
-    scac: shipment.carrier?.scac ?? null,
-    reference: shipment.refNumber ? normalisedReference(shipment.refNumber) : null,
-    quote_id: shipment.quoteId,
-    consignee_postal_code: fiveDigits(shipment.consignee.postalCode),
-  };
-}
 
 // Cursors: the creation instant and id of the last item given, opaque to callers.
 function encodeCursor(createdAt: Date, id: string): string {
@@ -327,17 +311,17 @@ class Transaction implements StoreTransaction {
     this.imports = idempotency;
     this.idempotency = Object.assign(idempotency, {
       put(key: string, record: IdempotencyRecord) {
-        writes.push((sql) => putIdempotency(sql, key, record));
+        writes.push((sql) => putIdempotencies(sql, [{ key, record }]));
       },
     });
     this.shipments = Object.assign(new ShipmentQueries(tx), {
       put(shipment: Shipment, ownQuote?: Quote) {
-        writes.push((sql) => putShipment(sql, shipment, ownQuote));
+        writes.push((sql) => putShipments(sql, [{ shipment, ownQuote }]));
       },
     });
     this.quotes = Object.assign(new QuoteQueries(tx), {
       put(quote: Quote) {
-        writes.push((sql) => putQuote(sql, quote));
+        writes.push((sql) => putQuotes(sql, [quote]));
       },
     });
     this.events = Object.assign(new EventQueries(tx), {
@@ -374,50 +358,12 @@ class CounterRows implements Counters {
   }
 }
 
-export function putShipment(sql: Queryable, shipment: Shipment, ownQuote: Quote | undefined) {
-  const row = { ...shipmentColumns(shipment), record: sql.json(shipment as never), own_quote: ownQuote ? sql.json(ownQuote as never) : null };
-  return sql`
-    insert into shipments ${sql(row)}
-    on conflict (id) do update set
-      status = excluded.status, order_number = excluded.order_number, bol_number = excluded.bol_number,
-      pro_number = excluded.pro_number, scac = excluded.scac, reference = excluded.reference, quote_id = excluded.quote_id,
-      consignee_postal_code = excluded.consignee_postal_code, record = excluded.record,
-      own_quote = coalesce(excluded.own_quote, shipments.own_quote)`;
-}
-
-export function putQuote(sql: Queryable, quote: Quote) {
-  const row = { id: quote.id, created_at: new Date(quote.createdAt), destination_postal_code: fiveDigits(quote.destination.postalCode), record: sql.json(quote as never) };
-  return sql`insert into quotes ${sql(row)} on conflict (id) do update set record = excluded.record, destination_postal_code = excluded.destination_postal_code`;
-}
-
-export function putIdempotency(sql: Queryable, key: string, record: IdempotencyRecord) {
-  const row = { scope: record.scope, key, resource_id: record.resourceId, record: sql.json(record as never) };
-  return sql`insert into idempotency_keys ${sql(row)} on conflict (scope, key) do update set resource_id = excluded.resource_id, record = excluded.record`;
-}
-
-export function appendEvents(sql: Queryable, events: readonly ShipmentEventRecord[]) {
-  const rows = events.map((event) => ({
-    id: event.id,
-    shipment_id: event.shipmentId,
-    occurred_at: new Date(event.occurredAt),
-    recorded_at: new Date(event.recordedAt),
-    message_digest: event.messageDigest,
-    record: sql.json(event as never),
-  }));
-  return sql`insert into shipment_events ${sql(rows)} on conflict (id) do nothing`;
-}
-
-export function putFuelPrices(sql: Queryable, prices: readonly WeeklyFuelPrice[]) {
-  const rows = prices.map((price) => ({ week: price.week, usd_per_gallon: price.usdPerGallon }));
-  return sql`insert into fuel_prices ${sql(rows)} on conflict (week) do update set usd_per_gallon = excluded.usd_per_gallon`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The store
 
 const savedLocationSchema = z.object({ name: z.string(), address: z.unknown() });
 
-export class PostgresStore implements ShipperStore {
+export class PostgresStore implements ShipperStore, TransferableStore {
   readonly shipments: ShipmentReads;
   readonly quotes: QuoteRepository;
   readonly idempotency: IdempotencyReads;
@@ -434,7 +380,7 @@ export class PostgresStore implements ShipperStore {
     const guard = <T extends object>(target: T): T => guarded(target, options.url);
     this.shipments = guard(new ShipmentQueries(sql));
     const quotes = new QuoteQueries(sql);
-    this.quotes = guard(Object.assign(quotes, { put: async (quote: Quote) => void (await putQuote(sql, quote)) }));
+    this.quotes = guard(Object.assign(quotes, { put: async (quote: Quote) => void (await putQuotes(sql, [quote])) }));
     const idempotency = new IdempotencyQueries(sql);
     this.idempotency = guard(idempotency);
     this.imports = this.idempotency as IdempotencyQueries;
@@ -476,6 +422,24 @@ export class PostgresStore implements ShipperStore {
 
   async close(): Promise<void> {
     await this.sql.end({ timeout: 5 });
+  }
+
+  exportLines(now: Date): AsyncIterable<TransferLine> {
+    const { url } = this.options;
+    const lines = exportTables(this.sql, now);
+    return {
+      async *[Symbol.asyncIterator]() {
+        try {
+          yield* lines;
+        } catch (error) {
+          throw translateDatabaseError(error, url);
+        }
+      },
+    };
+  }
+
+  importLines(lines: AsyncIterable<TransferLine>): Promise<TransferCounts> {
+    return guardDatabase(this.options.url, () => importLines(this.sql, lines));
   }
 }
 
