@@ -7,7 +7,7 @@ import { registerAuditCommand } from './commands/audit.js';
 import { registerBolCommand } from './commands/bol.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
-import { registerDbCommands } from './commands/db.js';
+import { registerDbCommands, registerStoreCommands } from './commands/db.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerLabelsCommand } from './commands/labels.js';
 import { registerInvoiceCommand } from './commands/invoice.js';
@@ -97,6 +97,7 @@ Environment variables: shipper help environment.`,
   registerReportCommands(program, context);
   registerServeCommands(program, context);
   registerDbCommands(program, context);
+  registerStoreCommands(program, context);
   registerOpenApiCommands(program, context);
   registerConfigCommands(program, context);
   registerCompletionCommands(program, context);
