@@ -1,12 +1,14 @@
 /**
- * LocalApi: the ShipperApi implemented in this process by the pure domain around the JSON store,
+ * LocalApi: the ShipperApi implemented in this process by the pure domain around a store (the
+ * storage ports, src/store/ports.ts; by default the file store),
  * and what `shipper serve` exposes over HTTP. Each operation delegates to the part that owns it:
  * quotes, bookings (with their group commit), numbering, idempotency records, transit tables,
  * documents; the tariff and the ZIP geodata come from providers handed in.
  */
 import type { z } from 'zod';
 import { ZipDirectory } from '../geo/zipDirectory.js';
-import { JsonStore } from '../store/jsonStore.js';
+import { FileStore } from '../store/file/fileStore.js';
+import type { ShipperStore } from '../store/ports.js';
 import { createdRange, operations, type OperationSpec } from './operations.js';
 import { constraintViolation } from './problems.js';
 import type { ArgsOf, OptionsOf, ShipperApi } from './types.js';
@@ -16,21 +18,21 @@ import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
 import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
-import { IdempotencyRecords } from './local/idempotency.js';
 import { IdFactory } from './local/ids.js';
 import { Invoices } from './local/invoices.js';
-import { keyFilterValues, normalisedOrderNumber, normalisedProNumber, ShipmentKeyIndex } from './local/shipmentKeys.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
-import { ShipmentIndexes } from './local/indexes.js';
 import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
-import { Quotes, storedShipmentSchema, type ZipLookup } from './local/quotes.js';
+import { Quotes, type ZipLookup } from './local/quotes.js';
 import { guardStore } from './local/records.js';
-import { Shipments, inRange } from './local/shipments.js';
+import { Shipments } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
 import { transitTimes } from './local/transit.js';
 
 export interface LocalApiOptions extends NumberingOptions {
+  /** The file store's directory (when no `store` is given). */
   storeDir: string;
+  /** Another store behind the same ports (e.g. PostgreSQL); default: the file store in storeDir. */
+  store?: ShipperStore | undefined;
   /** A tariff JSON file; default: the one shipped in templates/tariff/. */
   tariffFile?: string | undefined;
   /** ZIP geodata; default: the generated table. */
@@ -60,7 +62,7 @@ function queryOf<O extends OperationSpec>(spec: O, options: object | undefined):
 
 export class LocalApi implements ShipperApi {
   readonly mode = 'local' as const;
-  readonly store: JsonStore;
+  readonly store: ShipperStore;
   readonly zips: ZipLookup;
   readonly tariffs: TariffProvider;
   readonly numbering: Numbering;
@@ -71,26 +73,22 @@ export class LocalApi implements ShipperApi {
   private readonly carrierSettings: CarrierSettings;
   private readonly documents: Documents;
   private readonly invoices: Invoices;
-  private readonly shipmentKeys: ShipmentKeyIndex;
 
   constructor(options: LocalApiOptions) {
-    this.store = new JsonStore(options.storeDir, { cacheEntries: options.cacheEntries });
+    this.store = options.store ?? new FileStore(options.storeDir, { cacheEntries: options.cacheEntries });
     this.now = options.now ?? (() => new Date());
     this.zips = options.zips ?? new ZipDirectory();
     this.tariffs = new TariffProvider(options.tariffFile);
-    this.numbering = new Numbering(this.store, options);
+    this.numbering = new Numbering(options);
     const ids = new IdFactory();
-    const idempotency = new IdempotencyRecords(this.store);
-    const indexes = new ShipmentIndexes(this.store);
-    const shared = { store: this.store, zips: this.zips, ids, idempotency, indexes, now: this.now };
+    const shared = { store: this.store, zips: this.zips, ids, now: this.now };
     this.quotes = new Quotes(shared);
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
     this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
-    this.shipments = new Shipments(this.store, indexes, this.now);
+    this.shipments = new Shipments(this.store, this.now);
     this.carrierSettings = carriers;
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} });
     this.invoices = new Invoices(this.shipments, () => this.tariffs.load());
-    this.shipmentKeys = new ShipmentKeyIndex(this.store);
   }
 
   loadTariff() {
@@ -110,15 +108,10 @@ export class LocalApi implements ShipperApi {
   async listQuotes(options?: Options<'listQuotes'>) {
     const query = queryOf(operations.listQuotes, options);
     const { since, until, to, status, refNumber } = query;
-    const range = createdRange(since, until);
     // Quotes booked under a reference: those of the shipments that carry it.
-    const ids = refNumber !== undefined ? (await this.shipments.list({ refNumber, limit: MAX_PAGE_SIZE })).data.items.map((shipment) => shipment.quoteId) : undefined;
-    return this.quotes.list(query, {
-      ids,
-      oldest: range.from,
-      status,
-      keep: (quote) => (to === undefined || quote.destination.postalCode === to.slice(0, 5)) && inRange(quote.createdAt, range),
-    });
+    const ids =
+      refNumber !== undefined ? (await guardStore(() => this.store.shipments.findByReference(refNumber, { limit: MAX_PAGE_SIZE }))).map((shipment) => shipment.quoteId) : undefined;
+    return this.quotes.list(query, { ids, created: createdRange(since, until), destinationPostalCode: to?.slice(0, 5), status });
   }
 
   // Shipments
@@ -140,20 +133,7 @@ export class LocalApi implements ShipperApi {
   }
 
   async listShipments(options?: Options<'listShipments'>) {
-    const query = queryOf(operations.listShipments, options);
-    const pros = keyFilterValues(query.proNumber, 'pro');
-    const bols = keyFilterValues(query.bolNumber, 'bol');
-    const orderNumber = query.orderNumber === undefined ? undefined : normalisedOrderNumber(query.orderNumber);
-    if (pros.length === 0 && bols.length === 0 && orderNumber === undefined) return this.shipments.list(query);
-    // Candidates from the key index (an order number by the serial its BOL number carries), each checked as it is now.
-    const ids = await guardStore(() => (orderNumber !== undefined ? this.shipmentKeys.idsWithOrderSerial(Number(orderNumber.slice(3))) : this.shipmentKeys.find(pros, bols)));
-    return this.shipments.list(query, {
-      ids,
-      keep: (shipment) =>
-        (orderNumber === undefined || shipment.orderNumber === orderNumber) &&
-        (pros.length === 0 || (shipment.proNumber !== null && pros.includes(normalisedProNumber(shipment.proNumber)))) &&
-        (bols.length === 0 || bols.includes(shipment.bolNumber)),
-    });
+    return this.shipments.list(queryOf(operations.listShipments, options));
   }
 
   async cancelShipment(shipmentId: string, body?: unknown) {
@@ -177,8 +157,8 @@ export class LocalApi implements ShipperApi {
     const parsed = parseRequest(tenderRequestSchema, body);
     if (!parsed.ok) throw constraintViolation(parsed.violations);
     const shipment = await this.shipments.get(shipmentId);
-    // Interchange control numbers never repeat: one counter, taken under the store's lock.
-    const control = () => guardStore(() => this.store.withLock('shipments', () => this.numbering.reserveOtherLocked('x12-control', 1)));
+    // Interchange control numbers never repeat: one counter of the store, taken in a unit of work.
+    const control = () => guardStore(() => this.store.withTransaction(async (tx) => (await tx.counters.reserve('x12-control', 1))!));
     const { document, warnings } = await this.documents.tender(shipment, parsed.value.format, control, this.now());
     return { data: document, warnings };
   }
@@ -190,15 +170,19 @@ export class LocalApi implements ShipperApi {
   private async withSsccs(shipment: Shipment): Promise<Shipment> {
     if (shipment.ssccs.length === handlingUnitsOf(shipment) || shipment.status === 'CANCELLED') return shipment;
     return guardStore(() =>
-      this.store.withLock('shipments', async () => {
-        const record = await this.store.get('shipments', shipment.id, storedShipmentSchema);
-        if (!record || record.ssccs.length === handlingUnitsOf(record)) return record ?? shipment;
+      this.store.withTransaction(async (tx) => {
+        const record = await tx.shipments.getRecord(shipment.id);
+        if (!record || record.shipment.ssccs.length === handlingUnitsOf(record.shipment)) return record?.shipment ?? shipment;
         // SSCCs only: a shipment booked without a PRO keeps none until the carrier's is recorded.
-        const [assigned] = await assignCarrierNumbers([{ orderComponents: record.orderComponents, carrier: null, proNumber: null }], this.numbering, this.carrierSettings);
-        const updated = { ...record, ssccs: assigned!.ssccs };
-        await this.store.put('shipments', shipment.id, updated);
-        const { quote: _kept, ...answer } = updated;
-        return answer;
+        const [assigned] = await assignCarrierNumbers(
+          tx,
+          [{ orderComponents: record.shipment.orderComponents, carrier: null, proNumber: null }],
+          this.numbering,
+          this.carrierSettings,
+        );
+        const updated = { ...record.shipment, ssccs: assigned!.ssccs };
+        tx.shipments.put(updated, record.ownQuote);
+        return updated;
       }),
     );
   }

@@ -1,43 +1,28 @@
 /**
- * Where audited bills live: the local store's `audited-bills` collection, one record per bill
- * (carrier and invoice number), also in remote mode: bills are the shipper's own papers, like its
- * saved locations, and the spend report reads them beside the shipments. Auditing a bill again
- * replaces its record.
+ * Audited bills, one record per bill (carrier and invoice number), kept in the local store, also
+ * in remote mode: bills are the shipper's own papers, like its saved locations, and the spend
+ * report reads them beside the shipments. Auditing a bill again replaces its record.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { JsonStore, StoreError } from '../store/jsonStore.js';
+import type { AuditedBillRepository } from '../store/ports.js';
 import { auditResultSchema, type AuditResult } from './audit.js';
 
-const COLLECTION = 'audited-bills';
-const recordId = (billKey: string) => createHash('sha256').update(billKey).digest('hex');
-
 export class AuditedBills {
-  constructor(private readonly store: JsonStore) {}
+  constructor(private readonly store: AuditedBillRepository) {}
 
-  /** Every audited bill; a damaged record is skipped with a warning naming its file. */
+  /** Every audited bill; a damaged record is skipped with a warning naming it. */
   async list(): Promise<{ audits: AuditResult[]; warnings: string[] }> {
-    const { ids } = await this.store.listIds(COLLECTION, { limit: Number.MAX_SAFE_INTEGER });
-    const warnings: string[] = [];
+    const { records, warnings } = await this.store.list();
     const audits: AuditResult[] = [];
-    for (const id of ids) {
-      try {
-        const audit = await this.store.get(COLLECTION, id, auditResultSchema);
-        if (audit) audits.push(audit);
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        warnings.push(error.message);
-      }
+    for (const record of records) {
+      const parsed = auditResultSchema.safeParse(record);
+      if (parsed.success) audits.push(parsed.data);
+      else warnings.push('an audited bill in the store is damaged (it does not hold a valid audit); audit its bill again');
     }
     return { audits, warnings };
   }
 
   async save(results: readonly AuditResult[]): Promise<void> {
-    // The last audit of a bill in a run is the one kept.
-    const byId = new Map(results.map((result) => [recordId(result.billKey), result]));
-    await this.store.putMany(
-      COLLECTION,
-      [...byId].map(([id, record]) => ({ id, record: z.parse(auditResultSchema, record) })),
-    );
+    await this.store.putMany(results.map((result) => ({ billKey: result.billKey, record: z.parse(auditResultSchema, result) })));
   }
 }

@@ -118,8 +118,8 @@ export class CommandContext {
 
   /** Saved locations: the address book in the local store, also in remote mode (they are the user's own). */
   async locations(): Promise<LocationBook> {
-    const [{ LocationBook }, { JsonStore }, settings] = await Promise.all([import('../store/locations.js'), import('../store/jsonStore.js'), this.settings()]);
-    return new LocationBook(new JsonStore(settings.store));
+    const [{ LocationBook }, { openStore }, settings] = await Promise.all([import('../store/locations.js'), import('../store/open.js'), this.settings()]);
+    return new LocationBook((await openStore(settings.store)).locations);
   }
 
   api(): Promise<ShipperApi> {

@@ -4,7 +4,7 @@
  */
 import { makeProblem, storeFailure } from '../api/problems.js';
 import type { LocationResolver } from '../import/shipmentRows.js';
-import { StoreError } from '../store/jsonStore.js';
+import { StoreError } from '../store/storeError.js';
 import type { LocationBook } from '../store/locations.js';
 import { isAddressSpec, parseAddressSpec, ADDRESS_SPEC_EXAMPLE } from './addressSpec.js';
 import type { CommandContext } from './context.js';

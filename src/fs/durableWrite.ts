@@ -158,6 +158,46 @@ export function writeNewFileDurably(path: string, data: Uint8Array): Promise<voi
   });
 }
 
+/**
+ * Writes `data` to the new file `path` (exclusive create), completely but without fsync: for files
+ * whose durability comes from elsewhere (the store's journal, which holds the same bytes and is
+ * replayed after a crash). The caller renames it into place and removes it on failure.
+ */
+export function writeNewFile(path: string, data: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fs.open(path, 'wx', (openError, fd) => {
+      if (openError) return reject(openError);
+      const finish = (error: Error | null) => fs.close(fd, (closeError) => (error ? reject(error) : closeError ? reject(closeError) : resolve()));
+      writeAll(fd, data, finish);
+    });
+  });
+}
+
+/**
+ * Appends `data` to `path` (created when missing) and makes it durable with one fdatasync: the
+ * store's journal. On a short or failed write the file is cut back to its length before, so what
+ * follows is never appended after a partial record. Resolves with the offset the data starts at.
+ */
+export function appendDurably(path: string, data: Uint8Array): Promise<number> {
+  return new Promise((resolve, reject) => {
+    fs.open(path, 'a', (openError, fd) => {
+      if (openError) return reject(openError);
+      fs.fstat(fd, (statError, stats) => {
+        if (statError) return fs.close(fd, () => reject(statError));
+        const start = stats.size;
+        writeAll(fd, data, (writeError) => {
+          const fail = (error: Error) => fs.ftruncate(fd, start, () => fs.close(fd, () => reject(error)));
+          if (writeError) return fail(writeError);
+          fs.fdatasync(fd, (syncError) => {
+            if (syncError) return fail(syncError);
+            fs.close(fd, (closeError) => (closeError ? reject(closeError) : resolve(start)));
+          });
+        });
+      });
+    });
+  });
+}
+
 /** Makes the renames in `dir` durable; a file system that cannot sync a directory is left as it is. */
 export async function syncDirectory(dir: string): Promise<void> {
   const fd = await new Promise<number | undefined>((resolve) => fs.open(dir, 'r', (error, opened) => resolve(error ? undefined : opened)));

@@ -5,22 +5,22 @@
  */
 import { z } from 'zod';
 import { addressSchema, type Address, type AddressInput } from '../domain/schemas.js';
-import { JsonStore } from './jsonStore.js';
+import type { LocationRepository } from './ports.js';
+import { StoreError } from './storeError.js';
 
 export const locationNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'location names are letters, digits, - and _ (at most 64)' });
 
 export const savedLocationSchema = z.object({ name: locationNameSchema, address: addressSchema });
 export type SavedLocation = z.output<typeof savedLocationSchema>;
 
-/** Names are case-insensitive: "Chicago-DC" and "chicago-dc" are the same location. */
-const fileId = (name: string) => name.toLowerCase();
-
 export class LocationBook {
-  constructor(private readonly store: JsonStore) {}
+  constructor(private readonly store: LocationRepository) {}
 
+  /** Names are case-insensitive: "Chicago-DC" and "chicago-dc" are the same location. */
   async get(name: string): Promise<SavedLocation | undefined> {
     if (!locationNameSchema.safeParse(name).success) return undefined;
-    return this.store.get('locations', fileId(name), savedLocationSchema);
+    const stored = await this.store.get(name);
+    return stored ? readBack(stored) : undefined;
   }
 
   /** Checks a location with the API's address schema, without saving it. */
@@ -38,22 +38,31 @@ export class LocationBook {
 
   /** Saves a location that check() accepted. */
   async put(location: SavedLocation): Promise<void> {
-    await this.store.put('locations', fileId(location.name), location);
+    await this.store.put(location);
   }
 
   async list(): Promise<SavedLocation[]> {
-    const { ids } = await this.store.listIds('locations', { limit: 10_000 });
-    const locations = await Promise.all(ids.map((id) => this.store.get('locations', id, savedLocationSchema)));
-    return locations.filter((location): location is SavedLocation => Boolean(location)).sort((a, b) => a.name.localeCompare(b.name));
+    const { locations } = await this.store.list();
+    return locations.map(readBack).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async remove(name: string): Promise<boolean> {
     const existing = await this.get(name);
     if (!existing) return false;
-    const { unlink } = await import('node:fs/promises');
-    await unlink(this.store.fileOf('locations', fileId(name)));
-    return true;
+    return this.store.remove(name);
   }
+
+  /** The names, lower case, for shell completion (nothing parsed). */
+  names(): Promise<string[]> {
+    return this.store.names();
+  }
+}
+
+/** A stored location through the API's schema: one that does not pass is damaged. */
+function readBack(stored: { name: string; address: unknown }): SavedLocation {
+  const parsed = savedLocationSchema.safeParse(stored);
+  if (!parsed.success) throw new StoreError(`the saved location ${stored.name} is damaged (it does not hold a valid address); save it again or remove it`);
+  return parsed.data;
 }
 
 export type { Address };

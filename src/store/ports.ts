@@ -71,6 +71,7 @@ export interface ShipmentFilter {
 /**
  * A shipment as stored, with the quote its booking priced for itself when it was booked without
  * one (that quote belongs to the shipment: it is found by its id, but not listed among quotes).
+ * Such a quote's id is the shipment's ULID under `qt_` (`qt_X` for `sh_X`).
  */
 export interface ShipmentRecord {
   shipment: Shipment;
@@ -274,6 +275,8 @@ export interface StoreTransaction {
 }
 
 export interface ShipperStore {
+  /** Where the store is, as the user named it (a directory; a database URL without its password). */
+  readonly location: string;
   shipments: ShipmentReads;
   quotes: QuoteRepository;
   idempotency: IdempotencyReads;

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { IdempotencyRecords, requestHash } from '../../src/api/local/idempotency.js';
+import { requestHash } from '../../src/api/local/idempotency.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { isValidBolNumber } from '../../src/domain/bolNumber.js';
 import { apiAt, CHICAGO_DC, CRATE, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
@@ -201,7 +201,11 @@ describe('idempotency', () => {
     const request = shipmentRequest({ refNumber: 'PO-crash' });
     const { createHash } = await import('node:crypto');
     const recordId = createHash('sha256').update('shipment\u0000crash-key').digest('hex');
-    await api.store.put('idempotency', recordId, { scope: 'shipment', requestHash: requestHash(request), resourceId: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', serial: 7 });
+    // (A store written before the journal: today the reservation and the shipment commit together.)
+    await writeFile(
+      join(store.dir, 'idempotency', `${recordId}.json`),
+      JSON.stringify({ scope: 'shipment', requestHash: requestHash(request), resourceId: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', serial: 7 }),
+    );
     const { data: resumed } = await api.createShipment(request, { idempotencyKey: 'crash-key' });
     expect(resumed).toMatchObject({ id: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', orderNumber: 'SO-000007', refNumber: 'PO-crash' });
     // The counter did not move for it: the next booking is 2, not 8 (7 was reserved by the crashed process only).
@@ -242,7 +246,7 @@ describe('LocalApi.previewShipments while another process books', () => {
     const request = { ...shipmentRequest({ refNumber: 'PO-race-2' }), duplicateRefNumber: 'REFUSE' };
     expect((await api.createShipments({ items: [{ request, idempotencyKey: 'import-key-3' }] })).data.items[0]!.ok).toBe(true);
     // The first look finds no reservation (the other process had not reserved yet); by the reference check it has booked.
-    const find = vi.spyOn(IdempotencyRecords.prototype, 'find').mockResolvedValueOnce(undefined);
+    const find = vi.spyOn(api.store.idempotency, 'get').mockResolvedValueOnce(undefined);
     const during = (await api.previewShipments({ items: [{ request, idempotencyKey: 'import-key-3' }] })).data.items[0]!;
     expect(find).toHaveBeenCalledTimes(2);
     expect(during).toMatchObject({ ok: true, replayed: true });

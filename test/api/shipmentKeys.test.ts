@@ -1,13 +1,13 @@
 /**
- * The shipment list's proNumber / bolNumber filters on the local engine, and the key index behind
- * them: right after booking, after a PRO was changed on the record (as the update after booking
- * does), with the index lost or damaged, and across two processes' engines on one store.
+ * The shipment list's proNumber / bolNumber filters on the local engine, and the store's indexes
+ * behind them: right after booking, after a PRO was changed by the update after booking, with an
+ * index lost or damaged, and across two processes' engines on one store.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { normalisedProNumber } from '../../src/api/local/shipmentKeys.js';
+import { normalisedProNumber } from '../../src/domain/recordKeys.js';
 import { tempDir } from '../helpers/cli.js';
 import { apiAt, shipmentRequest } from '../helpers/fixtures.js';
 
@@ -18,13 +18,11 @@ beforeEach(async () => {
 afterEach(() => store.cleanup());
 
 const ids = async (api: LocalApi, query: { proNumber?: string; bolNumber?: string }) => (await api.listShipments(query)).data.items.map((shipment) => shipment.orderNumber).sort();
-const indexFile = () => join(store.dir, 'indexes', 'shipment-keys.json');
+const proIndex = () => join(store.dir, 'index', 'pro');
 
-/** What the update after booking does to a record: a new PRO, written in place. */
-async function setPro(id: string, proNumber: string | null): Promise<void> {
-  const file = join(store.dir, 'shipments', `${id}.json`);
-  const record = JSON.parse(await readFile(file, 'utf8'));
-  await writeFile(file, JSON.stringify({ ...record, proNumber }));
+/** The update after booking: a new PRO. */
+async function setPro(api: LocalApi, id: string, proNumber: string | null): Promise<void> {
+  await api.updateShipment(id, { proNumber });
 }
 
 describe('normalisedProNumber', () => {
@@ -42,9 +40,8 @@ describe('shipments by PRO and BOL number', () => {
     const b = (await api.createShipment(shipmentRequest({ proNumber: '7204802' }))).data;
     expect(await ids(api, { proNumber: '7204801,7204802' })).toEqual(['SO-000001', 'SO-000002']);
     expect(await ids(api, { bolNumber: b.bolNumber })).toEqual(['SO-000002']);
-    const index = JSON.parse(await readFile(indexFile(), 'utf8')) as { newestId: string; entries: string[] };
-    expect(index.newestId).toBe(b.id);
-    expect(index.entries.sort()).toEqual([`${a.id} ${a.bolNumber} 7204801`, `${b.id} ${b.bolNumber} 7204802`].sort());
+    expect(await ids(api, { bolNumber: a.bolNumber })).toEqual(['SO-000001']);
+    expect((await readdir(proIndex())).sort()).toEqual(['7204801.json', '7204802.json']);
   });
 
   it('a PRO set or changed after booking is found by its new number, never by its old one', async () => {
@@ -52,11 +49,11 @@ describe('shipments by PRO and BOL number', () => {
     const a = (await api.createShipment(shipmentRequest({ proNumber: '7204801' }))).data;
     const b = (await api.createShipment(shipmentRequest())).data;
     expect(await ids(api, { proNumber: '7204801' })).toEqual(['SO-000001']);
-    await setPro(b.id, '7204899');
+    await setPro(api, b.id, '7204899');
     expect(await ids(api, { proNumber: '7204899' })).toEqual(['SO-000002']);
     // The PRO moves from one shipment to another: the index's old entry must not answer.
-    await setPro(a.id, null);
-    await setPro(b.id, '7204801');
+    await setPro(api, a.id, null);
+    await setPro(api, b.id, '7204801');
     expect(await ids(api, { proNumber: '7204801' })).toEqual(['SO-000002']);
     expect(await ids(api, { proNumber: '7204899' })).toEqual([]);
   });
@@ -65,10 +62,11 @@ describe('shipments by PRO and BOL number', () => {
     const { api } = apiAt(store.dir);
     const first = (await api.createShipment(shipmentRequest({ proNumber: 'AB-1' }))).data;
     expect(await ids(api, { proNumber: 'ab1' })).toEqual(['SO-000001']);
-    await rm(indexFile());
+    await rm(join(store.dir, 'index'), { recursive: true });
     const other = new LocalApi({ storeDir: store.dir });
     expect(await ids(other, { bolNumber: first.bolNumber })).toEqual(['SO-000001']);
-    await writeFile(indexFile(), '{ not json');
+    expect(await ids(other, { proNumber: 'AB-1' })).toEqual(['SO-000001']);
+    await writeFile(join(proIndex(), 'AB1.json'), '{ not json');
     expect(await ids(new LocalApi({ storeDir: store.dir }), { proNumber: 'AB-1' })).toEqual(['SO-000001']);
     // One engine books, the other (with its index in memory) finds it.
     const second = (await other.createShipment(shipmentRequest({ proNumber: 'AB-2' }))).data;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
-import { processStart } from '../../src/store/storeLock.js';
+import { processStart } from '../../src/store/file/storeLock.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { BIN, ISOLATED_SETTINGS, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';

@@ -7,7 +7,7 @@
  *                                                logs "enter <pid>" / "exit <pid>" around it
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { acquireLock } from '../../src/store/storeLock.js';
+import { acquireLock } from '../../src/store/file/storeLock.js';
 
 const [lockDir, mode, file, times, log] = process.argv.slice(2);
 

@@ -2,7 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { JsonStore, StoreError } from '../../src/store/jsonStore.js';
+import { RecordFiles as JsonStore } from '../../src/store/file/recordFiles.js';
+import { StoreError } from '../../src/store/storeError.js';
 import { tempDir } from '../helpers/cli.js';
 
 const recordSchema = z.object({ id: z.string(), value: z.number() });

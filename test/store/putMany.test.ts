@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { JsonStore, StoreError } from '../../src/store/jsonStore.js';
+import { RecordFiles as JsonStore } from '../../src/store/file/recordFiles.js';
+import { StoreError } from '../../src/store/storeError.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('JsonStore.putMany', () => {

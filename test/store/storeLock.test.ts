@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock, LockError, processStart, takeOver, type LockOwner } from '../../src/store/storeLock.js';
+import { acquireLock, LockError, processStart, takeOver, type LockOwner } from '../../src/store/file/storeLock.js';
 import { tempDir } from '../helpers/cli.js';
 import { bundleScript } from '../helpers/bundle.js';
 import { makeReadOnly } from '../helpers/faults.js';

@@ -110,7 +110,7 @@ describe('LocalApi.transitTimes', () => {
       ['10001', '2026-10-06', 3],
       ['30301', '2026-10-06', 3],
     ]);
-    expect((await api.store.listIds('quotes', { limit: 10 })).ids).toEqual([]);
+    expect((await api.store.quotes.list({}, { limit: 10 })).items).toEqual([]);
   });
 
   it('reports every unknown ZIP and bad field at once, with its path', async () => {

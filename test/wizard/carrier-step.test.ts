@@ -34,7 +34,7 @@ function harness(steps: Step[]) {
   const sink = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
   const io = new IO({ stdout: sink, stderr: sink, stdin: process.stdin }, { json: false, color: false, quiet: false }, {});
   const prompter = new ScriptedPrompter(steps);
-  const book = new LocationBook(api.store);
+  const book = new LocationBook(api.store.locations);
   const deps: WizardDeps = {
     prompter,
     api,

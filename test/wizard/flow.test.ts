@@ -62,7 +62,7 @@ function harness(steps: Step[], tune: (api: LocalApi) => void = () => undefined)
   const sink = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
   const io = new IO({ stdout: sink, stderr: sink, stdin: process.stdin }, { json: false, color: false, quiet: false }, {});
   const prompter = new ScriptedPrompter(steps);
-  const book = new LocationBook(api.store);
+  const book = new LocationBook(api.store.locations);
   const deps: WizardDeps = {
     prompter,
     api,
@@ -96,8 +96,9 @@ const lineSteps = (pallets: string, weight: string, dims: string, description = 
   step('Add another line?', more),
 ];
 
-async function count(api: LocalApi, collection: string): Promise<number> {
-  return (await api.store.listIds(collection, { limit: 1000 })).ids.length;
+async function count(api: LocalApi, collection: 'quotes' | 'shipments' | 'locations'): Promise<number> {
+  if (collection === 'locations') return (await api.store.locations.names()).length;
+  return (await api.store[collection].list({}, { limit: 1000 })).items.length;
 }
 
 describe('quote wizard flow', () => {

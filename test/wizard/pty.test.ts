@@ -6,7 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shipmentSchema } from '../../src/domain/schemas.js';
-import { JsonStore } from '../../src/store/jsonStore.js';
+import { FileStore } from '../../src/store/file/fileStore.js';
 import { LocationBook } from '../../src/store/locations.js';
 import { tempDir } from '../helpers/cli.js';
 import { KEY, spawnCliInPty, type PtySession } from '../helpers/pty.js';
@@ -21,7 +21,7 @@ let session: PtySession | undefined;
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDir('shipper-pty-'));
   store = join(dir, 'store');
-  await new LocationBook(new JsonStore(store)).save('chicago-dock', {
+  await new LocationBook(new FileStore(store).locations).save('chicago-dock', {
     name: 'Acme Machine Co',
     street1: '100 N State St',
     city: 'Chicago',

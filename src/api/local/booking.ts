@@ -1,41 +1,34 @@
 /**
- * Booking shipments in the local engine: validation and quote-first rating before the lock, then
- * under the store's `shipments` lock the numbers, the idempotency reservations and the shipment
- * files. Single bookings that arrive while a batch is being booked wait and go together as the
- * next batch (group commit), so a server with many clients takes the lock once per batch.
- *
- * Crash safety, in write order: (1) the counter reserves every new number at once, (2) the
- * reservations of keyed shipments (key, body hash, id, serial), (3) the shipments, each file holding
- * the quote it was priced on when it quoted first. A SIGKILL after (1) only leaves unused numbers
- * (never reused); after (2) a retry with the same key finishes the booking with the reserved id and
- * number; after (3) it returns the shipment. Every file appears whole or not at all.
+ * Booking shipments in the local engine: validation and quote-first rating before the unit of
+ * work, then in one unit of work (the store's withTransaction) the checks against what is booked,
+ * the numbers, the idempotency records and the shipments: they commit together or not at all.
+ * Single bookings that arrive while a batch is being booked wait and go together as the next
+ * batch, so a server with many clients commits once per batch.
  */
 import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
 import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
-import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, shipmentSchema, type Quote, type Shipment, type ShipmentRequest } from '../../domain/schemas.js';
+import { normalisedReference } from '../../domain/recordKeys.js';
+import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, type Quote, type Shipment, type ShipmentRequest } from '../../domain/schemas.js';
 import { buildShipment, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { parseRequest } from '../../domain/validation.js';
-import type { JsonStore } from '../../store/jsonStore.js';
+import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
 import { constraintViolation, idempotencyKeyReused, ProblemError } from '../problems.js';
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
-import { assertReadable, BookingChecks, withoutOptions } from './bookingChecks.js';
+import { assertReadable, BookingChecks, proKey, withoutOptions } from './bookingChecks.js';
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
-import { type IdempotencyRecords, requestHash } from './idempotency.js';
+import { requestHash } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
-import { normalisedReference, type ShipmentIndexes } from './indexes.js';
 import type { Numbering } from './numbering.js';
 import type { Quotes, ZipLookup } from './quotes.js';
 import { guardStore } from './records.js';
 
 export interface BookingDeps {
-  store: JsonStore;
+  store: ShipperStore;
   zips: ZipLookup;
   ids: IdFactory;
-  idempotency: IdempotencyRecords;
   numbering: Numbering;
   quotes: Quotes;
-  indexes: ShipmentIndexes;
   carriers: CarrierSettings;
   tariff: () => Promise<Tariff>;
   now: () => Date;
@@ -150,14 +143,14 @@ export class Bookings {
       });
     });
     if (candidates.length > 0) {
-      await guardStore(() => this.deps.store.withLock('shipments', () => this.bookLocked(candidates, outcomes)));
+      await guardStore(() => this.deps.store.withTransaction((tx) => this.bookInTransaction(tx, candidates, outcomes)));
     }
     return outcomes as Array<BatchOutcome<Shipment>>;
   }
 
-  private async bookLocked(candidates: BookingCandidate[], outcomes: Array<BatchOutcome<Shipment> | undefined>): Promise<void> {
-    const { idempotency, store, numbering, ids } = this.deps;
-    const records = await Promise.all(candidates.map((candidate) => (candidate.key ? idempotency.read('shipment', candidate.key) : undefined)));
+  private async bookInTransaction(tx: StoreTransaction, candidates: BookingCandidate[], outcomes: Array<BatchOutcome<Shipment> | undefined>): Promise<void> {
+    const { numbering, ids } = this.deps;
+    const records = await Promise.all(candidates.map((candidate) => (candidate.key ? tx.idempotency.get('shipment', candidate.key) : undefined)));
 
     const firstWithKey = new Map<string, BookingCandidate>();
     const repeats: Array<{ candidate: BookingCandidate; first: BookingCandidate }> = [];
@@ -191,7 +184,7 @@ export class Bookings {
 
     // A recorded key whose shipment is missing was interrupted after its numbers were reserved:
     // it is finished below with the same id and number instead of being booked anew.
-    const replayed = await Promise.all(replays.map(({ shipmentId }) => store.get('shipments', shipmentId, shipmentSchema)));
+    const replayed = await Promise.all(replays.map(({ shipmentId }) => tx.shipments.get(shipmentId)));
     replays.forEach(({ candidate, shipmentId, serial }, position) => {
       const shipment = replayed[position];
       if (shipment) outcomes[candidate.index] = { ok: true, data: shipment, warnings: candidate.warnings, replayed: true };
@@ -203,28 +196,31 @@ export class Bookings {
     // Quotes and references taken by earlier items of this batch: item number by key.
     const batchQuotes = new Map<string, number>();
     const batchReferences = new Map<string, number>();
+    const batchPros = new Map<string, number>();
     for (const booking of bookings) {
       const { candidate } = booking;
       try {
         // A booking resumed after a crash was checked when its numbers were reserved.
         const resumed = booking.serial !== undefined;
         if (candidate.request.quoteId) {
-          booking.quote = await this.checks.quoteForBooking(candidate.request.quoteId, candidate.request);
-          if (!resumed) await this.checks.checkQuoteFree(candidate.request, batchQuotes);
+          booking.quote = await this.checks.quoteForBooking(tx, candidate.request.quoteId, candidate.request);
+          if (!resumed) await this.checks.checkQuoteFree(tx, candidate.request, batchQuotes);
         } else if (candidate.rated!.ok) {
           booking.quote = candidate.rated!.value;
           booking.newQuote = true;
         } else {
           throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
         }
-        if (!resumed) await this.checks.checkReference(candidate.request, candidate.warnings, batchReferences);
+        if (!resumed) await this.checks.checkReference(tx, candidate.request, candidate.warnings, batchReferences);
+        if (!resumed) await this.checks.checkProFree(tx, candidate.request, batchPros);
         const carrier = checkCarrierDetails(candidate.request, this.deps.carriers, (await this.deps.tariff()).pickupCutoff);
         if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
         if (!resumed) candidate.warnings.push(...carrier.warnings);
         // No number is spent on a record that could not be read back.
-        assertReadable(this.provisionalRecord(booking));
+        assertReadable(this.provisionalShipment(booking), booking.newQuote ? booking.quote : undefined);
         ready.push(booking);
         if (candidate.request.quoteId) batchQuotes.set(candidate.request.quoteId, candidate.index);
+        if (candidate.request.proNumber) batchPros.set(proKey(candidate.request), candidate.index);
         if (candidate.request.refNumber) batchReferences.set(normalisedReference(candidate.request.refNumber), candidate.index);
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error;
@@ -235,7 +231,7 @@ export class Bookings {
     // 1. The counter: every new number at once. The ids carry the instant the shipments are created at.
     const now = this.deps.now();
     const fresh = ready.filter((booking) => booking.serial === undefined);
-    let nextSerial = fresh.length > 0 ? await numbering.reserveLocked(fresh.length) : 0;
+    let nextSerial = fresh.length > 0 ? await numbering.reserveOrders(tx.counters, fresh.length) : 0;
     for (const booking of fresh) {
       booking.serial = nextSerial++;
       booking.id = ids.shipment(now);
@@ -243,29 +239,17 @@ export class Bookings {
 
     // The carrier's numbers: an SSCC per pallet, a PRO from the carrier's block.
     const carrierNumbers = await assignCarrierNumbers(
+      tx,
       ready.map((booking) => booking.candidate.request),
       numbering,
       this.deps.carriers,
     );
 
-    // 2. The reservations of keyed bookings, 3. the shipments, each with the quote it was priced on when it quoted first.
-    await idempotency.putMany(
-      fresh
-        .filter((booking) => booking.candidate.key)
-        .map((booking) => ({
-          key: booking.candidate.key!,
-          record: { scope: 'shipment' as const, requestHash: booking.candidate.requestHash, resourceId: booking.id!, serial: booking.serial! },
-        })),
-    );
-
-    await this.deps.indexes.record(
-      ready.map((booking) => ({
-        id: booking.id!,
-        orderNumber: numbering.orderNumber(booking.serial!),
-        quoteId: booking.newQuote ? null : (booking.candidate.request.quoteId ?? null),
-        refNumber: booking.candidate.request.refNumber,
-      })),
-    );
+    // The idempotency records of keyed bookings, and the shipments with the quote each priced for itself.
+    for (const booking of fresh) {
+      if (!booking.candidate.key) continue;
+      tx.idempotency.put(booking.candidate.key, { scope: 'shipment', requestHash: booking.candidate.requestHash, resourceId: booking.id!, serial: booking.serial! });
+    }
 
     for (const booking of ready) {
       if (booking.newQuote) booking.quote = { ...booking.quote!, id: quoteIdOfBooking(booking.id!) };
@@ -281,10 +265,7 @@ export class Bookings {
         now,
       }),
     );
-    await store.putMany(
-      'shipments',
-      shipments.map((shipment, position) => ({ id: shipment.id, record: ready[position]!.newQuote ? { ...shipment, quote: ready[position]!.quote } : shipment })),
-    );
+    shipments.forEach((shipment, position) => tx.shipments.put(shipment, ready[position]!.newQuote ? ready[position]!.quote : undefined));
     ready.forEach((booking, position) => {
       outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };
     });
@@ -294,9 +275,9 @@ export class Bookings {
     }
   }
 
-  /** The record a booking would write, with placeholder numbers: checked before any number is spent. */
-  private provisionalRecord(booking: Booking): unknown {
-    const shipment = buildShipment({
+  /** The shipment a booking would write, with placeholder numbers: checked before any number is spent. */
+  private provisionalShipment(booking: Booking): unknown {
+    return buildShipment({
       id: booking.id ?? 'sh_00000000000000000000000000',
       orderNumber: 'SO-000000',
       bolNumber: '00000000000000000',
@@ -305,7 +286,6 @@ export class Bookings {
       quote: booking.quote!,
       now: this.deps.now(),
     });
-    return booking.newQuote ? { ...shipment, quote: booking.quote } : shipment;
   }
 
   /**
@@ -317,6 +297,7 @@ export class Bookings {
     const outcomes: Array<BatchOutcome<Quote>> = [];
     const batchQuotes = new Map<string, number>();
     const batchReferences = new Map<string, number>();
+    const batchPros = new Map<string, number>();
     for (const [index, { request: raw, idempotencyKey }] of items.entries()) {
       const checked = this.checks.check(raw);
       if (!checked.ok) {
@@ -326,14 +307,14 @@ export class Bookings {
       const { request, warnings } = checked;
       try {
         // Booked already under this key (an import run again): it would come back, not be booked.
-        const reserved = idempotencyKey ? await guardStore(() => this.checks.reservedUnder(idempotencyKey, raw)) : undefined;
+        const reserved = idempotencyKey ? await guardStore(() => this.checks.reservedUnder(this.deps.store, idempotencyKey, raw)) : undefined;
         if (reserved?.quote) {
           outcomes.push({ ok: true, data: reserved.quote, warnings, replayed: true });
           continue;
         }
         let quote: Quote;
         if (request.quoteId) {
-          quote = await guardStore(() => this.checks.quoteForBooking(request.quoteId!, request));
+          quote = await guardStore(() => this.checks.quoteForBooking(this.deps.store, request.quoteId!, request));
         } else {
           const rated = this.deps.quotes.rateForShipment(request, tariff);
           if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
@@ -347,12 +328,18 @@ export class Bookings {
           continue;
         }
         try {
-          if (request.quoteId) await guardStore(() => this.checks.checkQuoteFree(request, batchQuotes));
-          await guardStore(() => this.checks.checkReference(request, warnings, batchReferences));
+          if (request.quoteId) await guardStore(() => this.checks.checkQuoteFree(this.deps.store, request, batchQuotes));
+          await guardStore(() => this.checks.checkReference(this.deps.store, request, warnings, batchReferences));
+          await guardStore(() => this.checks.checkProFree(this.deps.store, request, batchPros));
         } catch (error) {
           // Taken since the key was looked up: by this very booking if another process reserved
           // the key meanwhile (it reserves before it records the reference and the quote's booking).
-          if (idempotencyKey && error instanceof ProblemError && error.status === 409 && (await guardStore(() => this.checks.reservedUnder(idempotencyKey, raw)))) {
+          if (
+            idempotencyKey &&
+            error instanceof ProblemError &&
+            error.status === 409 &&
+            (await guardStore(() => this.checks.reservedUnder(this.deps.store, idempotencyKey, raw)))
+          ) {
             outcomes.push({ ok: true, data: quote, warnings, replayed: true });
             continue;
           }
@@ -364,6 +351,7 @@ export class Bookings {
         warnings.push(...carrier.warnings);
         if (request.quoteId) batchQuotes.set(request.quoteId, index);
         if (request.refNumber) batchReferences.set(normalisedReference(request.refNumber), index);
+        if (request.proNumber) batchPros.set(proKey(request), index);
         outcomes.push({ ok: true, data: quote, warnings, replayed: false });
       } catch (error) {
         if (!(error instanceof ProblemError) || error.status >= 500) throw error;

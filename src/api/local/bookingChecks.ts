@@ -4,24 +4,21 @@
  * against the quote it books, a quote booked once, a reference an active shipment has, a key
  * already reserved. Each throws a ProblemError (a 409 for a conflict) or returns what it found.
  */
-import { shipmentRequestSchema, type ProblemDetail, type Quote, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
+import { normalisedProNumber, normalisedReference } from '../../domain/recordKeys.js';
+import { quoteSchema, shipmentRequestSchema, shipmentSchema, type ProblemDetail, type Quote, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
 import { localDateInZone } from '../../domain/transit.js';
 import { parseRequest } from '../../domain/validation.js';
-import type { JsonStore } from '../../store/jsonStore.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
-import { type IdempotencyRecords, requestHash } from './idempotency.js';
-import { normalisedReference, type ShipmentIndexes } from './indexes.js';
-import { addressesAgainstZips, mergeViolations, type Quotes, storedShipmentSchema, unknownZips, type ZipLookup } from './quotes.js';
-import { assertReadsBack, QUOTE_ID } from './records.js';
+import { proHolder, proTaken } from './carrierNumbers.js';
+import { findIdempotent, requestHash } from './idempotency.js';
+import { addressesAgainstZips, mergeViolations, type Quotes, unknownZips, type ZipLookup } from './quotes.js';
+import { assertReadsBack, QUOTE_ID, type StoreReads } from './records.js';
 
 export interface BookingCheckDeps {
-  store: JsonStore;
   zips: ZipLookup;
-  idempotency: IdempotencyRecords;
   quotes: Quotes;
-  indexes: ShipmentIndexes;
   now: () => Date;
 }
 
@@ -34,11 +31,11 @@ export class BookingChecks {
   constructor(private readonly deps: BookingCheckDeps) {}
 
   /** A quote is booked once: a second active shipment on it only when the request says rebookQuote. */
-  async checkQuoteFree(request: ShipmentRequest, batchQuotes: Map<string, number>): Promise<void> {
+  async checkQuoteFree(reads: StoreReads, request: ShipmentRequest, batchQuotes: Map<string, number>): Promise<void> {
     const { quoteId, rebookQuote } = request;
     if (!quoteId || rebookQuote) return;
     // The quote of a booking that quoted first counts too: its shipment is that quote's first booking.
-    const active = (await this.deps.quotes.bookings(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
+    const active = (await reads.shipments.findByQuote(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
     const earlier = batchQuotes.get(quoteId);
     if (active.length === 0 && earlier === undefined) return;
     const as = active.length > 0 ? `as ${active.map((shipment) => shipment.orderNumber).join(', ')}` : `by item ${earlier! + 1} of this batch`;
@@ -48,11 +45,11 @@ export class BookingChecks {
   }
 
   /** A reference an active shipment already has: refused when asked (imports), else a warning in the answer. */
-  async checkReference(request: ShipmentRequest, warnings: string[], batchReferences: Map<string, number>): Promise<void> {
+  async checkReference(reads: StoreReads, request: ShipmentRequest, warnings: string[], batchReferences: Map<string, number>): Promise<void> {
     const { refNumber, duplicateRefNumber } = request;
     if (!refNumber) return;
     // Three are named, a fourth says there are more.
-    const found = await this.deps.indexes.activeWithReference(refNumber, NAMED_HOLDERS + 1);
+    const found = await reads.shipments.findByReference(refNumber, { status: 'BOOKED', limit: NAMED_HOLDERS + 1 });
     const named = found
       .slice(0, NAMED_HOLDERS)
       .map((shipment) => shipment.orderNumber)
@@ -70,12 +67,24 @@ export class BookingChecks {
    * A booking reserved under this key with this request (a 422 for another request), if any, with
    * the quote of its shipment once that is written.
    */
-  async reservedUnder(key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
-    const record = await this.deps.idempotency.find('shipment', key, requestHash(withoutOptions(raw)));
+  async reservedUnder(reads: StoreReads, key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
+    const record = await findIdempotent(reads.idempotency, 'shipment', key, requestHash(withoutOptions(raw)));
     if (!record) return undefined;
-    const shipment = await this.deps.store.get('shipments', record.resourceId, storedShipmentSchema);
+    const shipment = await reads.shipments.getRecord(record.resourceId);
     if (!shipment) return { quote: undefined };
-    return { quote: shipment.quote ?? (await this.deps.quotes.mustGet(shipment.quoteId)) };
+    return { quote: shipment.ownQuote ?? (await this.deps.quotes.mustGet(shipment.shipment.quoteId, reads)) };
+  }
+
+  /** A PRO given by hand that another shipment of the carrier (or an earlier item of the batch) has is refused, naming it. */
+  async checkProFree(reads: StoreReads, request: ShipmentRequest, batchPros: Map<string, number>): Promise<void> {
+    if (!request.proNumber) return;
+    const scac = request.carrier?.scac ?? null;
+    const holder = await proHolder(reads.shipments, request.proNumber, scac);
+    if (holder) throw proTaken(request.proNumber, holder, scac);
+    const earlier = batchPros.get(proKey(request));
+    if (earlier !== undefined) {
+      throw conflict(`PRO ${request.proNumber} is already on item ${earlier + 1} of this batch`, [{ field: 'proNumber', message: `already on item ${earlier + 1} of this batch` }]);
+    }
   }
 
   /** Schema validation plus known ZIPs: every violation of the request at once. */
@@ -89,9 +98,9 @@ export class BookingChecks {
     return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
   }
 
-  async quoteForBooking(quoteId: string, request: ShipmentRequest): Promise<Quote> {
+  async quoteForBooking(reads: StoreReads, quoteId: string, request: ShipmentRequest): Promise<Quote> {
     if (!QUOTE_ID.test(quoteId)) throw notFound('quote', quoteId);
-    const quote = await this.deps.quotes.mustGet(quoteId);
+    const quote = await this.deps.quotes.mustGet(quoteId, reads);
     const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.deps.now());
     const laneViolations: Violation[] = [];
     if (request.shipper.postalCode !== quote.origin.postalCode) {
@@ -130,7 +139,12 @@ export function withoutOptions(raw: unknown): unknown {
   return request;
 }
 
-/** A booking's record reads back through the store's schema (records.ts assertReadsBack). */
-export function assertReadable(record: unknown): void {
-  assertReadsBack(storedShipmentSchema, record, 'the booking was refused: its record would not read back (a number out of range?); nothing was booked');
+/** The key of a PRO given in a batch: one shipment per carrier. */
+export const proKey = (request: Pick<ShipmentRequest, 'proNumber' | 'carrier'>): string => `${request.carrier?.scac ?? ''} ${normalisedProNumber(request.proNumber ?? '')}`;
+
+/** A booking's records read back through the store's schemas (records.ts assertReadsBack). */
+export function assertReadable(shipment: unknown, ownQuote: Quote | undefined): void {
+  const refusal = 'the booking was refused: its record would not read back (a number out of range?); nothing was booked';
+  assertReadsBack(shipmentSchema, shipment, refusal);
+  if (ownQuote) assertReadsBack(quoteSchema, ownQuote, refusal);
 }

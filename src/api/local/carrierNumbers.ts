@@ -2,14 +2,16 @@
  * What a booking gets for the carrier beyond its order and BOL numbers: an SSCC per handling unit
  * (its pallet labels) and, when the carrier's PRO block is configured, a PRO number; and the checks
  * of what the request says of the carrier (a given PRO against the block's check digit, the pickup
- * window against the cut-off). Numbers come from counters that never go back, under the shipments
- * lock, in the booking's reservation round.
+ * window against the cut-off). Numbers come from the store's counters, which never go back, in
+ * the booking's unit of work. A PRO names one shipment of its carrier.
  */
 import { checkProNumber, proNumberFor, proRangeSize, proSerialOf } from '../../domain/proNumber.js';
 import { pickupWindowWarning, type CarrierProfiles } from '../../domain/carrierProfile.js';
-import type { ShipmentRequest, Violation } from '../../domain/schemas.js';
+import { normalisedProNumber } from '../../domain/recordKeys.js';
+import type { Shipment, ShipmentRequest, Violation } from '../../domain/schemas.js';
 import { ssccFor, ssccSerialCapacity, ssccSerialOf } from '../../domain/sscc.js';
-import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
+import { conflict, PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
+import type { ShipmentReads, StoreTransaction } from '../../store/ports.js';
 import type { Numbering } from './numbering.js';
 
 export interface CarrierSettings {
@@ -44,11 +46,31 @@ function exhausted(detail: string): ProblemError {
   return new ProblemError({ type: `${PROBLEM_TYPE_BASE}numbers-exhausted`, title: 'Numbers Exhausted', status: 409, detail });
 }
 
+/** The shipment, other than `exceptId`, that already carries this PRO for this carrier (a PRO is unique per carrier). */
+export async function proHolder(
+  shipments: ShipmentReads,
+  proNumber: string,
+  scac: string | null | undefined,
+  exceptId?: string,
+): Promise<Pick<Shipment, 'id' | 'orderNumber'> | undefined> {
+  const holders = await shipments.findByProNumber(proNumber);
+  return holders.find((holder) => holder.id !== exceptId && (holder.carrier?.scac ?? null) === (scac ?? null));
+}
+
+/** The refusal of a PRO another shipment of the carrier has. */
+export function proTaken(proNumber: string, holder: Pick<Shipment, 'id' | 'orderNumber'>, scac: string | null | undefined): ProblemError {
+  return conflict(`PRO ${proNumber} is already on ${holder.orderNumber} (${holder.id})${scac ? ` for ${scac}` : ''}: a PRO number names one shipment of its carrier`, [
+    { field: 'proNumber', message: `already on ${holder.orderNumber}` },
+  ]);
+}
+
 /**
  * SSCCs for every handling unit of the bookings and PROs for those whose carrier has a PRO block
- * and that gave none. Runs under the shipments lock, after the order serials were reserved.
+ * and that gave none. In the booking's unit of work, after the order serials were reserved. A PRO
+ * of the block that a shipment already carries (given by hand) is skipped.
  */
 export async function assignCarrierNumbers(
+  tx: Pick<StoreTransaction, 'counters' | 'shipments'>,
   requests: ReadonlyArray<Pick<ShipmentRequest, 'orderComponents' | 'carrier' | 'proNumber'>>,
   numbering: Numbering,
   settings: CarrierSettings,
@@ -56,39 +78,50 @@ export async function assignCarrierNumbers(
   const prefix = numbering.bolCompanyPrefix;
   const units = requests.map(handlingUnitsOf);
   const total = units.reduce((sum, count) => sum + count, 0);
-  const ssccsOfRecords = () => numbering.highestOfRecords((record) => (record.ssccs ?? []).map((sscc) => ssccSerialOf(sscc, prefix)));
-  let nextSscc = total > 0 ? await numbering.reserveOtherLocked('sscc', total, ssccsOfRecords) : 0;
-  if (total > 0 && nextSscc + total - 1 >= ssccSerialCapacity(prefix)) {
-    throw exhausted(`SSCC serials under company prefix ${prefix} are used up (${ssccSerialCapacity(prefix) - 1}); a shorter company prefix leaves more`);
+  const ssccsOf = (shipment: Shipment) => shipment.ssccs.map((sscc) => ssccSerialOf(sscc, prefix));
+  let nextSscc = 0;
+  if (total > 0) {
+    const capacity = ssccSerialCapacity(prefix) - 1;
+    const first = await tx.counters.reserve('sscc', total, { capacity, numbersOf: ssccsOf });
+    if (first === null) throw exhausted(`SSCC serials under company prefix ${prefix} are used up (${capacity}); a shorter company prefix leaves more`);
+    nextSscc = first;
   }
-  const proNeeds = new Map<string, number>();
-  for (const request of requests) {
-    const scac = request.carrier?.scac;
-    if (scac && !request.proNumber && settings.carriers[scac]?.proRange) proNeeds.set(scac, (proNeeds.get(scac) ?? 0) + 1);
-  }
-  const nextPro = new Map<string, number>();
-  for (const [scac, count] of proNeeds) {
+  // PROs given by hand in this batch: the block skips them too.
+  const given = new Set(requests.flatMap((request) => (request.proNumber ? [`${request.carrier?.scac ?? ''} ${normalisedProNumber(request.proNumber)}`] : [])));
+  const pros = new Map<string, string[]>();
+  for (const scac of new Set(
+    requests.flatMap((request) => (request.carrier?.scac && !request.proNumber && settings.carriers[request.carrier.scac]?.proRange ? [request.carrier.scac] : [])),
+  )) {
+    const count = requests.filter((request) => request.carrier?.scac === scac && !request.proNumber).length;
     const range = settings.carriers[scac]!.proRange!;
     // One counter per block (by its prefix and first number): the next block configured starts at
     // its own first PRO, and a block whose last number is raised goes on where it stopped.
-    const prosOfRecords = () => numbering.highestOfRecords((record) => [record.carrier?.scac === scac && record.proNumber ? proSerialOf(range, record.proNumber) : null]);
-    const first = await numbering.reserveWithinLocked(`pro-${scac.toLowerCase()}-${range.prefix}-${range.first}`, count, proRangeSize(range), prosOfRecords);
-    if (first === null) {
-      throw exhausted(
-        `the ${scac} PRO block ${range.prefix}${range.first}-${range.prefix}${range.last} is used up; configure the next block (shipper config set carriers.${scac} ...)`,
-      );
+    const counter = `pro-${scac.toLowerCase()}-${range.prefix.toLowerCase()}-${range.first}` as const;
+    const options = {
+      capacity: Number(proRangeSize(range)),
+      numbersOf: (shipment: Shipment) => [shipment.carrier?.scac === scac && shipment.proNumber ? proSerialOf(range, shipment.proNumber) : null],
+    };
+    const issued: string[] = [];
+    while (issued.length < count) {
+      const wanted = count - issued.length;
+      const first = await tx.counters.reserve(counter, wanted, options);
+      if (first === null) {
+        throw exhausted(
+          `the ${scac} PRO block ${range.prefix}${range.first}-${range.prefix}${range.last} is used up; configure the next block (shipper config set carriers.${scac} ...)`,
+        );
+      }
+      for (let n = first; n < first + wanted; n++) {
+        const pro = proNumberFor(range, n);
+        const taken = given.has(`${scac} ${normalisedProNumber(pro)}`) || (await proHolder(tx.shipments, pro, scac)) !== undefined;
+        if (!taken) issued.push(pro);
+      }
     }
-    nextPro.set(scac, first);
+    pros.set(scac, issued);
   }
   return requests.map((request, index) => {
     const ssccs = Array.from({ length: units[index]! }, () => ssccFor(prefix, nextSscc++, settings.ssccExtensionDigit));
     const scac = request.carrier?.scac;
-    let proNumber: string | null = null;
-    if (scac && nextPro.has(scac) && !request.proNumber) {
-      const n = nextPro.get(scac)!;
-      nextPro.set(scac, n + 1);
-      proNumber = proNumberFor(settings.carriers[scac]!.proRange!, n);
-    }
+    const proNumber = scac && !request.proNumber ? (pros.get(scac)?.shift() ?? null) : null;
     return { ssccs, proNumber };
   });
 }

@@ -1,61 +1,24 @@
 /**
  * Idempotency records: one per key and scope, holding the hash of the request body and the
  * resource it created, so the same key and body answer that resource again and the same key
- * with another body is refused (422). Shipment records also hold the numbers reserved for the
- * booking, so a booking interrupted after its reservation finishes with the same numbers.
+ * with another body is refused (422). Shipment records also hold the serial of the booking.
+ * They are kept by the store (its idempotency port); these are the rules around them.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { canonicalJson } from '../../domain/canonicalJson.js';
-import type { JsonStore } from '../../store/jsonStore.js';
+import type { IdempotencyReads, IdempotencyRecord, IdempotencyScope } from '../../store/ports.js';
 import { idempotencyKeyReused } from '../problems.js';
 
-const COLLECTION = 'idempotency';
-
-export const idempotencyRecordSchema = z.object({
-  scope: z.enum(['quote', 'shipment']),
-  requestHash: z.string(),
-  resourceId: z.string(),
-  /** For shipments, the serial reserved before the shipment was written, so a crash is resumable. */
-  serial: z.number().int().optional(),
-});
-export type IdempotencyRecord = z.infer<typeof idempotencyRecordSchema>;
-export type IdempotencyScope = IdempotencyRecord['scope'];
+export type { IdempotencyRecord, IdempotencyScope };
 
 /** A hash of the request that ignores key order, so a re-sent body matches itself. */
 export function requestHash(raw: unknown): string {
   return createHash('sha256').update(canonicalJson(raw)).digest('hex');
 }
 
-/** Keys are hashed: whatever a client sends, only hex reaches the file system. */
-function recordId(scope: IdempotencyScope, key: string): string {
-  return createHash('sha256').update(`${scope}\u0000${key}`).digest('hex');
-}
-
-export class IdempotencyRecords {
-  constructor(private readonly store: JsonStore) {}
-
-  /** The record of an earlier request with this key, if any; the same key with another body is a 422. */
-  async find(scope: IdempotencyScope, key: string, hash: string): Promise<IdempotencyRecord | undefined> {
-    const record = await this.store.get(COLLECTION, recordId(scope, key), idempotencyRecordSchema);
-    if (record && record.requestHash !== hash) throw idempotencyKeyReused(key);
-    return record;
-  }
-
-  /** The record without judging the body (a batch compares it itself, item by item). */
-  read(scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
-    return this.store.get(COLLECTION, recordId(scope, key), idempotencyRecordSchema);
-  }
-
-  async put(key: string, record: IdempotencyRecord): Promise<void> {
-    await this.store.put(COLLECTION, recordId(record.scope, key), record);
-  }
-
-  /** Many records in one round of parallel durable writes. */
-  async putMany(records: ReadonlyArray<{ key: string; record: IdempotencyRecord }>): Promise<void> {
-    await this.store.putMany(
-      COLLECTION,
-      records.map(({ key, record }) => ({ id: recordId(record.scope, key), record })),
-    );
-  }
+/** The record of an earlier request with this key, if any; the same key with another body is a 422. */
+export async function findIdempotent(records: IdempotencyReads, scope: IdempotencyScope, key: string, hash: string): Promise<IdempotencyRecord | undefined> {
+  const record = await records.get(scope, key);
+  if (record && record.requestHash !== hash) throw idempotencyKeyReused(key);
+  return record;
 }

@@ -4,43 +4,26 @@
 import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addressZip.js';
 import type { ZipPlace } from '../../domain/rating.js';
 import { beyondLtlWarnings, rateQuote } from '../../domain/rating.js';
-import {
-  quoteRequestSchema,
-  quoteSchema,
-  shipmentSchema,
-  type Page,
-  type Quote,
-  type QuoteRequest,
-  type Shipment,
-  type ShipmentRequest,
-  type Violation,
-} from '../../domain/schemas.js';
+import { quoteRequestSchema, quoteSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { localDateInZone } from '../../domain/transit.js';
 import { formatFieldPath, parseRequest } from '../../domain/validation.js';
-import type { JsonStore } from '../../store/jsonStore.js';
+import type { QuoteFilter, ShipperStore } from '../../store/ports.js';
 import { constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
-import type { IdempotencyRecords } from './idempotency.js';
-import { requestHash } from './idempotency.js';
-import { type IdFactory, shipmentIdOfBookingQuote } from './ids.js';
-import type { ShipmentIndexes } from './indexes.js';
-import { assertReadsBack, guardStore, listRecords, QUOTE_ID, type ListFilter, type PageRequest } from './records.js';
-
-/** A shipment's file: the Shipment, plus the quote it was priced on when its booking quoted first. */
-export const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
+import { findIdempotent, requestHash } from './idempotency.js';
+import type { IdFactory } from './ids.js';
+import { answerPage, assertReadsBack, guardStore, pageRequest, QUOTE_ID, type PageRequest, type StoreReads } from './records.js';
 
 export interface ZipLookup {
   lookup(postalCode: string): ZipPlace | undefined;
 }
 
 export interface QuoteDeps {
-  store: JsonStore;
+  store: ShipperStore;
   zips: ZipLookup;
   ids: IdFactory;
-  idempotency: IdempotencyRecords;
-  indexes: ShipmentIndexes;
   now: () => Date;
 }
 
@@ -54,24 +37,30 @@ export class Quotes {
     const zipViolations = unknownZips(this.deps.zips, raw, [['origin'], ['destination']]);
     if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
     if (zipViolations.length > 0) throw constraintViolation(zipViolations);
-    const { store, idempotency } = this.deps;
+    const { store } = this.deps;
 
     return guardStore(async () => {
       if (!idempotencyKey) {
-        const { quote, warnings } = await this.rateAndStore(parsed.value, tariff);
+        const { quote, warnings } = this.rated(parsed.value, tariff);
+        // Its own unit of work: quotes saved at the same time share one durable write.
+        await store.quotes.put(quote);
         return { data: this.answer(quote, []), warnings: [...parsed.warnings, ...warnings], replayed: false };
       }
       const hash = requestHash(raw);
-      return store.withLock('idempotency', async () => {
-        const existing = await idempotency.find('quote', idempotencyKey, hash);
-        if (existing) {
-          const quote = await this.answered(existing.resourceId);
-          return { data: quote, warnings: [...parsed.warnings, ...beyondLtlWarnings(quote.orderComponents)], replayed: true };
-        }
-        const { quote, warnings } = await this.rateAndStore(parsed.value, tariff);
-        await idempotency.put(idempotencyKey, { scope: 'quote', requestHash: hash, resourceId: quote.id });
-        return { data: this.answer(quote, []), warnings: [...parsed.warnings, ...warnings], replayed: false };
+      const key = idempotencyKey;
+      const outcome = await store.withTransaction<{ replayedId: string } | { quote: Quote; warnings: string[] }>(async (tx) => {
+        const existing = await findIdempotent(tx.idempotency, 'quote', key, hash);
+        if (existing) return { replayedId: existing.resourceId };
+        const { quote, warnings } = this.rated(parsed.value, tariff);
+        tx.quotes.put(quote);
+        tx.idempotency.put(key, { scope: 'quote', requestHash: hash, resourceId: quote.id });
+        return { quote, warnings };
       });
+      if ('replayedId' in outcome) {
+        const quote = await this.answered(outcome.replayedId);
+        return { data: quote, warnings: [...parsed.warnings, ...beyondLtlWarnings(quote.orderComponents)], replayed: true };
+      }
+      return { data: this.answer(outcome.quote, []), warnings: [...parsed.warnings, ...outcome.warnings], replayed: false };
     });
   }
 
@@ -81,11 +70,11 @@ export class Quotes {
     return guardStore(() => this.answered(id));
   }
 
-  async list(query: PageRequest, filter: ListFilter<Quote> & { status?: QuoteStatus | undefined }): Promise<ApiResult<Page<Quote>>> {
-    const { status, keep = () => true, ...rest } = filter;
+  async list(query: PageRequest, filter: QuoteFilter & { status?: QuoteStatus | undefined }): Promise<ApiResult<Page<Quote>>> {
+    const { status, ...rest } = filter;
     // The status needs the bookings: computed for the candidates, then filtered on.
-    const page = await listRecords(this.deps.store, 'quotes', quoteSchema, QUOTE_ID, query, { ...rest, keep });
-    const items = await guardStore(() => Promise.all(page.data.items.map(async (quote) => this.answer(quote, await this.deps.indexes.bookingsOfQuote(quote.id)))));
+    const page = answerPage(await guardStore(() => this.deps.store.quotes.list(rest, pageRequest(query, QUOTE_ID))));
+    const items = await guardStore(() => Promise.all(page.data.items.map(async (quote) => this.answer(quote, await this.deps.store.shipments.findByQuote(quote.id)))));
     if (status === undefined) return { ...page, data: { ...page.data, items } };
     // Filter on status across pages: keep reading until the page is full.
     const wanted = items.filter((quote) => quote.status === status);
@@ -96,20 +85,8 @@ export class Quotes {
 
   /** The stored quote with what it has become since: booked (as which order numbers), expired or open. */
   private async answered(id: string): Promise<Quote> {
-    const { quote, bookings } = await this.withBookings(id);
-    return this.answer(quote, bookings);
-  }
-
-  /** The shipments booked on a quote, as they are now: a quote-first booking's own shipment first, then the index's. */
-  async bookings(id: string): Promise<Array<Pick<Shipment, 'id' | 'orderNumber' | 'status'>>> {
-    return (await this.withBookings(id)).bookings;
-  }
-
-  private async withBookings(id: string): Promise<{ quote: Quote; bookings: Array<Pick<Shipment, 'id' | 'orderNumber' | 'status'>> }> {
-    const { quote, booking } = await this.find(id);
-    const indexed = await this.deps.indexes.bookingsOfQuote(id);
-    const bookings = booking && !indexed.some((shipment) => shipment.id === booking.id) ? [booking, ...indexed] : indexed;
-    return { quote, bookings };
+    const quote = await this.mustGet(id);
+    return this.answer(quote, await this.deps.store.shipments.findByQuote(id));
   }
 
   private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'status'>>): Quote {
@@ -143,31 +120,18 @@ export class Quotes {
     });
   }
 
-  private async rateAndStore(request: QuoteRequest, tariff: Tariff): Promise<{ quote: Quote; warnings: string[] }> {
+  private rated(request: QuoteRequest, tariff: Tariff): { quote: Quote; warnings: string[] } {
     const rated = this.rate(request, tariff);
     if (!rated.ok) throw constraintViolation(rated.violations);
     assertQuoteReadable(rated.value);
-    await this.deps.store.put('quotes', rated.value.id, rated.value);
     return { quote: rated.value, warnings: rated.warnings };
   }
 
-  /** The quote as stored (without status): what a booking compares its freight with. */
-  async mustGet(id: string): Promise<Quote> {
-    return (await this.find(id)).quote;
-  }
-
-  /**
-   * The quote, from the quotes or, when a booking quoted first, from inside its shipment's file
-   * (one write per shipment instead of two, and never one without the other) under the shipment's
-   * own ULID, `qt_X` for `sh_X`; that shipment is then its first booking.
-   */
-  private async find(id: string): Promise<{ quote: Quote; booking?: Shipment }> {
-    const stored = await this.deps.store.get('quotes', id, quoteSchema);
-    if (stored) return { quote: stored };
-    const record = await this.deps.store.get('shipments', shipmentIdOfBookingQuote(id), storedShipmentSchema);
-    if (record?.quote?.id !== id) throw notFound('quote', id);
-    const { quote, ...shipment } = record;
-    return { quote, booking: shipment };
+  /** The quote as stored (without status), a booking's own quote included: what a booking compares its freight with. */
+  async mustGet(id: string, reads: Pick<StoreReads, 'quotes'> = this.deps.store): Promise<Quote> {
+    const quote = await reads.quotes.get(id);
+    if (!quote) throw notFound('quote', id);
+    return quote;
   }
 }
 

@@ -1,55 +1,65 @@
-/** Shipments of the local engine once booked: reading them, lists with filters, cancelling. */
+/** Shipments of the local engine once booked: reading them, lists with filters, updating, cancelling. */
 import type { z } from 'zod';
 import { createdRange, type shipmentListQuerySchema } from '../operations.js';
-import { cancelRequestSchema, shipmentSchema, shipmentUpdateSchema, type Page, type Shipment } from '../../domain/schemas.js';
+import { normalisedOrderNumber, normalisedProNumber } from '../../domain/recordKeys.js';
+import { cancelRequestSchema, shipmentUpdateSchema, type Page, type Shipment } from '../../domain/schemas.js';
 import { parseRequest } from '../../domain/validation.js';
-import type { JsonStore } from '../../store/jsonStore.js';
+import type { ShipperStore } from '../../store/ports.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
-import type { ShipmentIndexes } from './indexes.js';
-import { storedShipmentSchema } from './quotes.js';
-import { guardStore, listRecords, SHIPMENT_ID } from './records.js';
+import { proHolder, proTaken } from './carrierNumbers.js';
+import { answerPage, guardStore, pageRequest, SHIPMENT_ID } from './records.js';
 
 export type ShipmentListQuery = z.output<typeof shipmentListQuerySchema>;
 
 /** Checks a PRO a request gives against the carrier's block (carrierNumbers.ts). */
 export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; message: string }>; warnings: string[] };
 
+/** The values of a comma-separated key filter, normalised (PRO) or trimmed (BOL), without duplicates. */
+export function keyFilterValues(list: string | undefined, kind: 'pro' | 'bol'): string[] {
+  if (list === undefined) return [];
+  const values = list.split(',').map((value) => (kind === 'pro' ? normalisedProNumber(value) : value.trim()));
+  return [...new Set(values.filter((value) => value !== ''))];
+}
+
 export class Shipments {
   constructor(
-    private readonly store: JsonStore,
-    private readonly indexes: ShipmentIndexes,
+    private readonly store: ShipperStore,
     private readonly now: () => Date,
   ) {}
 
   async get(shipmentId: string): Promise<Shipment> {
     if (!SHIPMENT_ID.test(shipmentId)) throw notFound('shipment', shipmentId);
-    const shipment = await guardStore(() => this.store.get('shipments', shipmentId, shipmentSchema));
+    const shipment = await guardStore(() => this.store.shipments.get(shipmentId));
     if (!shipment) throw notFound('shipment', shipmentId);
     return shipment;
   }
 
-  /** `byKeys`: the shipments the key filters found (ShipmentKeyIndex), and the check of each. */
-  async list(query: ShipmentListQuery, byKeys?: { ids: string[]; keep: (shipment: Shipment) => boolean }): Promise<ApiResult<Page<Shipment>>> {
+  /** Newest first; key filters (order, BOL, PRO, reference) are answered from the store's indexes. */
+  async list(query: ShipmentListQuery): Promise<ApiResult<Page<Shipment>>> {
     const { since, until, to, status, refNumber } = query;
-    const range = createdRange(since, until);
-    const referenced = refNumber !== undefined ? await guardStore(() => this.indexes.idsWithReference(refNumber)) : undefined;
-    const keyed = byKeys?.ids;
-    const ids = keyed && referenced ? keyed.filter((id) => referenced.includes(id)) : (keyed ?? referenced);
-    return listRecords(this.store, 'shipments', shipmentSchema, SHIPMENT_ID, query, {
-      ids,
-      oldest: range.from,
-      keep: (shipment) =>
-        (byKeys === undefined || byKeys.keep(shipment)) &&
-        (status === undefined || shipment.status === status) &&
-        (to === undefined || shipment.consignee.postalCode === to.slice(0, 5)) &&
-        inRange(shipment.createdAt, range),
-    });
+    const page = pageRequest(query, SHIPMENT_ID);
+    return answerPage(
+      await guardStore(() =>
+        this.store.shipments.list(
+          {
+            status,
+            created: createdRange(since, until),
+            consigneePostalCode: to?.slice(0, 5),
+            refNumber,
+            orderNumber: query.orderNumber === undefined ? undefined : normalisedOrderNumber(query.orderNumber),
+            bolNumbers: keyFilterValues(query.bolNumber, 'bol'),
+            proNumbers: keyFilterValues(query.proNumber, 'pro'),
+          },
+          page,
+        ),
+      ),
+    );
   }
 
   /**
-   * What the carrier assigns after booking (carrier, PRO, trailer, seals), under the shipments
-   * lock. Only the fields the body names change; null clears one. The freight never changes here.
+   * What the carrier assigns after booking (carrier, PRO, trailer, seals), in one unit of work.
+   * Only the fields the body names change; null clears one. The freight never changes here.
    */
   async update(shipmentId: string, raw: unknown, checkPro: ProCheck): Promise<ApiResult<Shipment>> {
     const parsed = parseRequest(shipmentUpdateSchema, raw);
@@ -57,25 +67,31 @@ export class Shipments {
     const named = (field: string) => typeof raw === 'object' && raw !== null && Object.hasOwn(raw, field);
     await this.get(shipmentId);
     return guardStore(() =>
-      this.store.withLock('shipments', async () => {
-        const record = await this.store.get('shipments', shipmentId, storedShipmentSchema);
+      this.store.withTransaction(async (tx) => {
+        const record = await tx.shipments.getRecord(shipmentId);
         if (!record) throw notFound('shipment', shipmentId);
-        if (record.status === 'CANCELLED') throw conflict(`${record.orderNumber} is cancelled: it cannot be updated`);
+        const { shipment, ownQuote } = record;
+        if (shipment.status === 'CANCELLED') throw conflict(`${shipment.orderNumber} is cancelled: it cannot be updated`);
         const changes = Object.fromEntries(
           (['carrier', 'proNumber', 'trailerNumber', 'sealNumbers'] as const).filter(named).map((field) => [field, parsed.value[field]]),
         ) as Partial<Pick<Shipment, 'carrier' | 'proNumber' | 'trailerNumber' | 'sealNumbers'>>;
-        const updated = { ...record, ...changes };
-        const pro = named('proNumber') || named('carrier') ? checkPro({ proNumber: updated.proNumber, carrier: updated.carrier }) : { violations: [], warnings: [] };
+        const updated = { ...shipment, ...changes };
+        const proChanged = named('proNumber') || named('carrier');
+        const pro = proChanged ? checkPro({ proNumber: updated.proNumber, carrier: updated.carrier }) : { violations: [], warnings: [] };
         if (pro.violations.length > 0) throw constraintViolation(pro.violations);
-        await this.store.put('shipments', shipmentId, updated);
-        const { quote: _kept, ...answer } = updated;
-        return { data: answer, warnings: pro.warnings };
+        if (proChanged && updated.proNumber) {
+          // A PRO names one shipment of its carrier.
+          const holder = await proHolder(tx.shipments, updated.proNumber, updated.carrier?.scac, shipmentId);
+          if (holder) throw proTaken(updated.proNumber, holder, updated.carrier?.scac);
+        }
+        tx.shipments.put(updated, ownQuote);
+        return { data: updated, warnings: pro.warnings };
       }),
     );
   }
 
   /**
-   * BOOKED -> CANCELLED, under the shipments lock (a booking and a cancellation never interleave).
+   * BOOKED -> CANCELLED, in one unit of work (a booking and a cancellation never interleave).
    * Cancelling again answers the cancelled shipment as it is.
    */
   async cancel(shipmentId: string, raw: unknown): Promise<ApiResult<Shipment>> {
@@ -83,15 +99,14 @@ export class Shipments {
     if (!parsed.ok) throw constraintViolation(parsed.violations);
     await this.get(shipmentId);
     return guardStore(() =>
-      this.store.withLock('shipments', async () => {
-        const record = await this.store.get('shipments', shipmentId, storedShipmentSchema);
+      this.store.withTransaction(async (tx) => {
+        const record = await tx.shipments.getRecord(shipmentId);
         if (!record) throw notFound('shipment', shipmentId);
-        const { quote: _quote, ...current } = record;
-        if (record.status === 'CANCELLED') return { data: current, warnings: [] };
-        const cancelled = { ...record, status: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: parsed.value.reason ?? null };
-        await this.store.put('shipments', shipmentId, cancelled);
-        const { quote: _kept, ...answer } = cancelled;
-        return { data: answer, warnings: [] };
+        const { shipment, ownQuote } = record;
+        if (shipment.status === 'CANCELLED') return { data: shipment, warnings: [] };
+        const cancelled = { ...shipment, status: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: parsed.value.reason ?? null };
+        tx.shipments.put(cancelled, ownQuote);
+        return { data: cancelled, warnings: [] };
       }),
     );
   }

@@ -135,20 +135,21 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
   if (files.length === 0) throw new UsageError('no bill file given', 'example: shipper audit bills.csv carrier-210.edi');
   const bills = await readBills(ctx, files);
-  const [settings, api, { auditBill }, { billKeys, ShipmentsByKey }, { earlierAuditOf, flagDuplicates }, { AuditedBills }, { JsonStore, StoreError }] = await Promise.all([
+  const [settings, api, { auditBill }, { billKeys, ShipmentsByKey }, { earlierAuditOf, flagDuplicates }, { AuditedBills }, { openStore }, { StoreError }] = await Promise.all([
     ctx.settings(),
     ctx.api(),
     import('../../audit/audit.js'),
     import('../../audit/matching.js'),
     import('../../audit/duplicates.js'),
     import('../../audit/store.js'),
-    import('../../store/jsonStore.js'),
+    import('../../store/open.js'),
+    import('../../store/storeError.js'),
   ]);
   const tariff = await loadTariff(settings.tariff);
   const shipments = await shipmentsFor(api, billKeys(bills));
   const byKey = new ShipmentsByKey(shipments);
   const auditedAt = (await ctx.clock())().toISOString();
-  const book = new AuditedBills(new JsonStore(settings.store));
+  const book = new AuditedBills((await openStore(settings.store)).auditedBills);
   const storeFailure = (error: unknown): never => {
     if (error instanceof StoreError) throw new CliError(error.message, ExitCode.local);
     throw error;

@@ -47,16 +47,16 @@ async function completionData(ctx: CommandContext): Promise<CompletionData> {
 async function printNames(ctx: CommandContext, source: string): Promise<void> {
   let names: string[];
   if (source === 'locations') {
-    // File names are the (lower-case) location names: no record is read or parsed.
-    const { store } = await ctx.settings();
-    names = await readdir(join(store, 'locations')).catch(() => []);
+    // The (lower-case) location names: no record is read or parsed.
+    names = await (await ctx.locations()).names().catch(() => []);
   } else if (source === 'templates') {
     const { templatesDir } = await import('../../paths.js');
-    names = await readdir(join(templatesDir(), 'bol')).catch(() => []);
+    const files = await readdir(join(templatesDir(), 'bol')).catch(() => []);
+    names = files.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
   } else {
     throw new UsageError(`nothing to complete named "${source}"`, `one of ${NAME_SOURCES.join(', ')}`);
   }
-  const valid = names.filter((name) => /^[A-Za-z0-9][A-Za-z0-9_-]*\.json$/.test(name)).map((name) => name.slice(0, -'.json'.length));
+  const valid = names.filter((name) => /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name));
   ctx.io.streams.stdout.write(
     valid
       .sort()

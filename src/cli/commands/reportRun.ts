@@ -21,12 +21,13 @@ export interface SpendOptions {
 
 export async function runSpend(ctx: CommandContext, options: SpendOptions): Promise<void> {
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
-  const [api, settings, { spendReport }, { AuditedBills }, { JsonStore, StoreError }, { createdRange }] = await Promise.all([
+  const [api, settings, { spendReport }, { AuditedBills }, { openStore }, { StoreError }, { createdRange }] = await Promise.all([
     ctx.api(),
     ctx.settings(),
     import('../../audit/spend.js'),
     import('../../audit/store.js'),
-    import('../../store/jsonStore.js'),
+    import('../../store/open.js'),
+    import('../../store/storeError.js'),
     import('../../api/operations.js'),
   ]);
   // The period's booked shipments (the list checks --since and --until as `shipment list` does).
@@ -38,7 +39,7 @@ export async function runSpend(ctx: CommandContext, options: SpendOptions): Prom
     shipments.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
-  const { audits, warnings } = await new AuditedBills(new JsonStore(settings.store)).list().catch((error: unknown) => {
+  const { audits, warnings } = await new AuditedBills((await openStore(settings.store)).auditedBills).list().catch((error: unknown) => {
     if (error instanceof StoreError) throw new CliError(error.message, ExitCode.local);
     throw error;
   });

@@ -105,9 +105,9 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
 
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  if (io.options.json) io.json({ url, store: api.store.root, apiKeyRequired: Boolean(apiKey) });
+  if (io.options.json) io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey) });
   else {
-    stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.root}${apiKey ? ', API key required' : ''})\n`);
+    stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.location}${apiKey ? ', API key required' : ''})\n`);
     stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
   }
   if (api.numbering.usesDocumentationPrefix) io.warn(DOCUMENTATION_PREFIX_WARNING);

@@ -24,7 +24,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { describeFileError, isProcessAlive } from '../fs/durableWrite.js';
+import { describeFileError, isProcessAlive } from '../../fs/durableWrite.js';
 
 export interface LockOwner {
   pid: number;

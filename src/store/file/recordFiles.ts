@@ -1,5 +1,5 @@
 /**
- * The file-based JSON store: one directory per collection, one file per record named by its id.
+ * Record files of the file store: one directory per collection, one file per record named by its id.
  * Ids sort by creation time, so "newest first" is a reverse sort of file names and reading one
  * record never reads another. Writes are atomic and durable (src/fs/durableWrite.ts: temporary
  * file, every byte, fsync, size check, rename, then a directory sync shared by the writes that
@@ -10,26 +10,17 @@ import fs from 'node:fs';
 import { access, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { mapInOrder } from '../concurrency.js';
-import { describeFileError, removeOrphanedTemporaries, syncDirectory, temporaryPathFor, writeNewFileDurably } from '../fs/durableWrite.js';
-import { makeDirectory } from '../fs/makeDirectory.js';
-import { jsonSyntaxProblem, printable } from '../printable.js';
+import { mapInOrder } from '../../concurrency.js';
+import { describeFileError, removeOrphanedTemporaries, syncDirectory, temporaryPathFor, writeNewFileDurably } from '../../fs/durableWrite.js';
+import { makeDirectory } from '../../fs/makeDirectory.js';
+import { jsonSyntaxProblem } from '../../printable.js';
+import { StoreError } from '../storeError.js';
 import { acquireLock, LockError } from './storeLock.js';
-
-export class StoreError extends Error {
-  constructor(
-    message: string,
-    readonly file?: string,
-  ) {
-    // Paths and file contents come from outside: never a control character on a terminal.
-    super(printable(message));
-    this.name = 'StoreError';
-  }
-}
 
 /** Ids are used as file names: only these characters ever reach the file system. */
 const RECORD_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const COLLECTION = /^[a-z][a-z0-9-]*$/;
+/** A collection, or an index's (`index/order`). */
+const COLLECTION = /^[a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)?$/;
 
 /** `<id>.json.<pid>.<n>.tmp`, as put() and putMany() name their temporary files. */
 const TEMPORARY_FILE = /^[A-Za-z0-9_-]{1,128}\.json\.(\d+)\.\d+\.tmp$/;
@@ -44,7 +35,7 @@ export interface ListOptions {
   before?: string | undefined;
 }
 
-export class JsonStore {
+export class RecordFiles {
   private readonly readyCollections = new Set<string>();
   private readonly sweptCollections = new Set<string>();
   private readonly directorySyncs = new DirectorySyncs();
@@ -78,7 +69,46 @@ export class JsonStore {
     }
   }
 
-  private collectionDir(collection: string): string {
+  /** A record's file relative to the store (what the journal names). */
+  relativeFileOf(collection: string, id: string): string {
+    if (!isSafeRecordId(id)) throw new StoreError(`bad record id ${JSON.stringify(id)}`);
+    if (!COLLECTION.test(collection)) throw new StoreError(`bad collection name ${collection}`);
+    return `${collection}/${id}.json`;
+  }
+
+  /** A mark's file relative to the store. */
+  relativeMarkOf(collection: string, name: string): string {
+    if (!/^[a-z][a-z0-9.-]*$/.test(name)) throw new StoreError(`bad mark name ${name}`);
+    return `${collection}/.${name}.json`;
+  }
+
+  /** A record as its file holds it. */
+  static text(record: unknown): string {
+    return `${JSON.stringify(record, null, 2)}\n`;
+  }
+
+  /** Removes a record's file (durably); false when there was none. */
+  async remove(collection: string, id: string): Promise<boolean> {
+    const file = this.fileOf(collection, id);
+    try {
+      await unlink(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw new StoreError(`cannot remove ${file}: ${describeFileError(error)}`, file);
+    }
+    await this.directorySyncs.sync(this.collectionDir(collection));
+    return true;
+  }
+
+  /** Whether a collection was ever written (its directory exists). */
+  async collectionExists(collection: string): Promise<boolean> {
+    return stat(this.collectionDir(collection)).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+  }
+
+  collectionDir(collection: string): string {
     if (!COLLECTION.test(collection)) throw new StoreError(`bad collection name ${collection}`);
     return join(this.root, collection);
   }

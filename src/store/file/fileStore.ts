@@ -1,0 +1,661 @@
+/**
+ * The file store: the storage ports (../ports.ts) on a directory of JSON files. Records are one
+ * file each (`shipments/<id>.json`, `quotes/<id>.json`, ...), indexes one small file per key
+ * (keyIndexes.ts), counters three copies (counters.ts). Every unit of work runs under the store's
+ * lock and commits through the write-ahead journal (journal.ts): one fdatasync per batch, however
+ * many files it writes. Nothing outside this folder knows a path, a directory or a lock name.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { mapInOrder } from '../../concurrency.js';
+import { normalisedProNumber, normalisedReference, orderSerialOf, serialsOfBolNumber } from '../../domain/recordKeys.js';
+import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
+import type {
+  AuditedBillRepository,
+  FuelPriceReads,
+  FuelPriceWrites,
+  IdempotencyReads,
+  IdempotencyRecord,
+  IdempotencyScope,
+  IdempotencyWrites,
+  ImportLedger,
+  LocationRepository,
+  PageRequest,
+  QuoteFilter,
+  QuoteRepository,
+  QuoteWrites,
+  SavedLocationRecord,
+  ShipmentEventReads,
+  ShipmentEventRecord,
+  ShipmentEventWrites,
+  ShipmentFilter,
+  ShipmentReads,
+  ShipmentRecord,
+  ShipmentStatus,
+  ShipmentWrites,
+  ShipperStore,
+  StorePage,
+  StoreTransaction,
+  WeeklyFuelPrice,
+} from '../ports.js';
+import { StoreError } from '../storeError.js';
+import { FileCounters, type CounterRecords } from './counters.js';
+import { Journal, type JournalWrite } from './journal.js';
+import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
+import { listPage } from './lists.js';
+import { isSafeRecordId, RecordFiles } from './recordFiles.js';
+
+/** A shipment's file: the Shipment, plus the quote its booking priced for itself. */
+export const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
+type StoredShipment = z.output<typeof storedShipmentSchema>;
+
+const SHIPMENT_ID = /^sh_[0-9A-HJKMNP-TV-Z]{26}$/;
+const QUOTE_ID = /^qt_[0-9A-HJKMNP-TV-Z]{26}$/;
+const WEEK = /^\d{4}-\d{2}-\d{2}$/;
+
+const idempotencySchema = z.object({
+  scope: z.enum(['quote', 'shipment']),
+  requestHash: z.string(),
+  resourceId: z.string(),
+  serial: z.number().int().optional(),
+});
+const eventRecordSchema = z.object({
+  id: z.string(),
+  shipmentId: z.string(),
+  occurredAt: z.string(),
+  recordedAt: z.string(),
+  messageDigest: z.string().nullable(),
+  event: z.record(z.string(), z.unknown()),
+});
+const eventsFileSchema = z.object({ shipmentId: z.string(), events: z.array(eventRecordSchema) });
+const fuelPriceSchema = z.object({ week: z.string(), usdPerGallon: z.string() });
+const locationSchema = z.object({ name: z.string(), address: z.unknown() });
+/** What a look-up reads of a shipment file whose record does not parse: its keys, if they can be found. */
+const lenientKeysSchema = z.object({
+  orderNumber: z.string().optional(),
+  bolNumber: z.string().optional(),
+  proNumber: z.string().nullish(),
+  refNumber: z.string().nullish(),
+  quoteId: z.string().optional(),
+  quote: z.object({ id: z.string() }).optional(),
+});
+
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+const idempotencyId = (scope: IdempotencyScope, key: string) => hashOf(`${scope}\u0000${key}`);
+/** The quote a quote-first booking priced shares its shipment's ULID: `qt_X` for `sh_X`. */
+const shipmentOfOwnQuote = (quoteId: string) => `sh_${quoteId.slice(3)}`;
+
+/** The index keys a shipment carries. */
+function keysOf(shipment: z.output<typeof lenientKeysSchema>): IndexKeys {
+  const serial = shipment.orderNumber ? orderSerialOf(shipment.orderNumber) : null;
+  const pro = shipment.proNumber ? normalisedProNumber(shipment.proNumber) : '';
+  const ownQuote = shipment.quote?.id;
+  return {
+    serial: serial !== null ? [String(serial)] : [],
+    pro: pro ? [pro] : [],
+    ref: shipment.refNumber ? [normalisedReference(shipment.refNumber)] : [],
+    quote: shipment.quoteId && shipment.quoteId !== ownQuote ? [shipment.quoteId] : [],
+  };
+}
+
+function splitRecord(record: StoredShipment): ShipmentRecord {
+  const { quote, ...shipment } = record;
+  return { shipment, ownQuote: quote };
+}
+
+export interface FileStoreOptions {
+  /** Records kept in memory after a read (a long-running server); 0 or absent: none. */
+  cacheEntries?: number | undefined;
+}
+
+export class FileStore implements ShipperStore {
+  readonly files: RecordFiles;
+  readonly journal: Journal;
+  readonly indexes: KeyIndexes;
+  /** Counters whose newest shipments this process has read (counters.ts). */
+  readonly newestChecked = new Set<string>();
+
+  readonly shipments: ShipmentReads;
+  readonly quotes: QuoteRepository;
+  readonly idempotency: IdempotencyReads;
+  readonly imports: ImportLedger;
+  readonly events: ShipmentEventReads;
+  readonly fuelPrices: FuelPriceReads;
+  readonly locations: LocationRepository;
+  readonly auditedBills: AuditedBillRepository;
+
+  private readonly quoteQueue: Array<{ quote: Quote; settle: (error?: unknown) => void }> = [];
+  private flushingQuotes = false;
+
+  constructor(
+    readonly root: string,
+    options: FileStoreOptions = {},
+  ) {
+    this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries });
+    this.journal = new Journal(root);
+    this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() });
+    this.shipments = new ShipmentQueries(this, undefined);
+    const quotes = new QuoteQueries(this, undefined);
+    this.quotes = { get: (id) => quotes.get(id), list: (filter, page) => quotes.list(filter, page), put: (quote) => this.putQuote(quote) };
+    this.idempotency = new IdempotencyQueries(this, undefined);
+    this.imports = ledgerOf(this.idempotency);
+    this.events = new EventQueries(this, undefined);
+    this.fuelPrices = new FuelPriceQueries(this, undefined);
+    this.locations = new FileLocations(this.files);
+    this.auditedBills = new FileAuditedBills(this.files);
+  }
+
+  get location(): string {
+    return this.root;
+  }
+
+  prepare(): Promise<void> {
+    return this.files.prepare();
+  }
+
+  async close(): Promise<void> {}
+
+  /** Runs fn under the store's lock, after finishing what a crashed process committed. */
+  locked<T>(fn: () => Promise<T>): Promise<T> {
+    return this.files.withLock('shipments', async () => {
+      await this.journal.recover();
+      return fn();
+    });
+  }
+
+  withTransaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.locked(async () => {
+      const tx = new FileTransaction(this);
+      const result = await fn(tx);
+      await tx.commit();
+      return result;
+    });
+  }
+
+  /** Quotes saved outside a transaction wait for the one being committed and go together in the next. */
+  private putQuote(quote: Quote): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.quoteQueue.push({ quote, settle: (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)))) });
+      if (!this.flushingQuotes) void this.flushQuotes();
+    });
+  }
+
+  private async flushQuotes(): Promise<void> {
+    this.flushingQuotes = true;
+    try {
+      while (this.quoteQueue.length > 0) {
+        const batch = this.quoteQueue.splice(0, 1000);
+        try {
+          await this.withTransaction(async (tx) => {
+            for (const { quote } of batch) tx.quotes.put(quote);
+          });
+          for (const { settle } of batch) settle();
+        } catch (error) {
+          for (const { settle } of batch) settle(error ?? new Error('the quote was not saved'));
+        }
+      }
+    } finally {
+      this.flushingQuotes = false;
+    }
+  }
+
+  /** The ids under an index key; an index that cannot be trusted is rebuilt first (under the lock, unless already held). */
+  async lookup(kind: IndexKind, key: string, inLock: boolean): Promise<string[]> {
+    if (!inLock) {
+      const ids = await this.indexes.read(kind, key);
+      if (ids) return ids;
+      // A store that never held what this index is built from: nothing to find, nothing to build (a look-up writes nothing).
+      if (!(await this.files.collectionExists(kind === 'message' ? 'events' : 'shipments'))) return [];
+      return this.locked(() => this.lookupLocked(kind, key));
+    }
+    return this.lookupLocked(kind, key);
+  }
+
+  private async lookupLocked(kind: IndexKind, key: string): Promise<string[]> {
+    await this.indexes.ensureTrusted([kind], { kind, key });
+    return (await this.indexes.read(kind, key)) ?? [];
+  }
+
+  /** Every shipment id, newest first. */
+  async shipmentIds(): Promise<string[]> {
+    const { ids } = await this.files.listIds('shipments', { limit: Number.MAX_SAFE_INTEGER });
+    return ids.filter((id) => SHIPMENT_ID.test(id));
+  }
+
+  private async allShipmentKeys(): Promise<Array<{ id: string; keys: IndexKeys }>> {
+    const ids = await this.shipmentIds();
+    const found = await mapInOrder(ids, 32, async (id) => {
+      const record = await this.files.get('shipments', id, lenientKeysSchema).catch(async (error: unknown) => {
+        if (!(error instanceof StoreError)) throw error;
+        return this.salvageKeys(id);
+      });
+      return record ? { id, keys: keysOf(record) } : undefined;
+    });
+    return found.filter((entry) => entry !== undefined);
+  }
+
+  /**
+   * The keys of a damaged shipment file, as far as they can be read: its order and BOL numbers
+   * stay findable, so a look-up says the record is damaged instead of "not found".
+   */
+  private async salvageKeys(id: string): Promise<z.output<typeof lenientKeysSchema> | undefined> {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(this.files.fileOf('shipments', id), 'utf8').catch(() => '');
+    const field = (name: string) => new RegExp(`"${name}"\\s*:\\s*"([^"\\\\]{1,64})"`).exec(text)?.[1];
+    const salvaged = { orderNumber: field('orderNumber'), bolNumber: field('bolNumber'), proNumber: field('proNumber'), refNumber: field('refNumber') };
+    return Object.values(salvaged).some((value) => value !== undefined) ? salvaged : undefined;
+  }
+
+  private async allMessageKeys(): Promise<Array<{ id: string; keys: IndexKeys }>> {
+    const { ids } = await this.files.listIds('events', { limit: Number.MAX_SAFE_INTEGER });
+    const found = await mapInOrder(ids, 32, async (id) => {
+      const file = await this.files.get('events', id, eventsFileSchema).catch(() => undefined);
+      const digests = [...new Set((file?.events ?? []).map((event) => event.messageDigest).filter((digest) => digest !== null))];
+      return { id, keys: { message: digests } };
+    });
+    return found;
+  }
+
+  /** The shipments for a counter's floor (counters.ts). */
+  counterRecords(): CounterRecords {
+    const visit = async (ids: string[], fn: (shipment: Shipment) => void) => {
+      for (let start = 0; start < ids.length; start += 256) {
+        const records = await mapInOrder(ids.slice(start, start + 256), 32, (id) => this.files.get('shipments', id, storedShipmentSchema).catch(() => undefined));
+        for (const record of records) if (record) fn(splitRecord(record).shipment);
+      }
+    };
+    return {
+      all: async (fn) => visit(await this.shipmentIds(), fn),
+      newest: async (count, fn) => visit((await this.shipmentIds()).slice(0, count), fn),
+    };
+  }
+}
+
+// -----------------------------------------------------------------------------------------------
+// A unit of work
+
+class FileTransaction implements StoreTransaction {
+  readonly shipmentPuts = new Map<string, StoredShipment>();
+  readonly quotePuts = new Map<string, Quote>();
+  readonly idempotencyPuts = new Map<string, IdempotencyRecord>();
+  readonly eventAppends: ShipmentEventRecord[] = [];
+  readonly fuelPuts = new Map<string, WeeklyFuelPrice>();
+
+  readonly shipments: ShipmentWrites;
+  readonly quotes: QuoteWrites;
+  readonly counters: FileCounters;
+  readonly idempotency: IdempotencyWrites;
+  readonly imports: ImportLedger;
+  readonly events: ShipmentEventWrites;
+  readonly fuelPrices: FuelPriceWrites;
+
+  constructor(readonly store: FileStore) {
+    this.shipments = new ShipmentQueries(store, this);
+    this.quotes = new QuoteQueries(store, this);
+    this.counters = new FileCounters(store.files, store.counterRecords(), store.newestChecked);
+    this.idempotency = new IdempotencyQueries(store, this);
+    this.imports = ledgerOf(this.idempotency);
+    this.events = new EventQueries(store, this);
+    this.fuelPrices = new FuelPriceQueries(store, this);
+  }
+
+  async commit(): Promise<void> {
+    const { files, indexes, journal } = this.store;
+    const writes: JournalWrite[] = [];
+    const changes: IndexChange[] = [];
+    const previous = await mapInOrder([...this.shipmentPuts.keys()], 32, (id) =>
+      files.get('shipments', id, lenientKeysSchema).catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error))),
+    );
+    [...this.shipmentPuts].forEach(([id, record], position) => {
+      writes.push({ path: files.relativeFileOf('shipments', id), text: RecordFiles.text(record) });
+      const before = previous[position] ? keysOf(previous[position]) : {};
+      const after = keysOf(record);
+      for (const kind of ['serial', 'pro', 'ref', 'quote'] as const) {
+        for (const key of before[kind] ?? []) if (!(after[kind] ?? []).includes(key)) changes.push({ kind, key, id, remove: true });
+        for (const key of after[kind] ?? []) if (!(before[kind] ?? []).includes(key)) changes.push({ kind, key, id });
+      }
+    });
+    for (const [id, quote] of this.quotePuts) writes.push({ path: files.relativeFileOf('quotes', id), text: RecordFiles.text(quote) });
+    for (const [id, record] of this.idempotencyPuts) writes.push({ path: files.relativeFileOf('idempotency', id), text: RecordFiles.text(record) });
+    for (const [week, price] of this.fuelPuts) writes.push({ path: files.relativeFileOf('fuel-prices', week), text: RecordFiles.text(price) });
+    if (this.eventAppends.length > 0) {
+      const byShipment = new Map<string, ShipmentEventRecord[]>();
+      for (const event of this.eventAppends) byShipment.set(event.shipmentId, [...(byShipment.get(event.shipmentId) ?? []), event]);
+      for (const [shipmentId, added] of byShipment) {
+        const current = (await files.get('events', shipmentId, eventsFileSchema))?.events ?? [];
+        const known = new Set(current.map((event) => event.id));
+        const events = [...current, ...added.filter((event) => !known.has(event.id))];
+        writes.push({ path: files.relativeFileOf('events', shipmentId), text: RecordFiles.text({ shipmentId, events }) });
+        const before = new Set(current.map((event) => event.messageDigest));
+        for (const digest of new Set(added.map((event) => event.messageDigest)))
+          if (digest !== null && !before.has(digest)) changes.push({ kind: 'message', key: digest, id: shipmentId });
+      }
+    }
+    writes.push(...this.counters.writes());
+    writes.push(...(await indexes.plan(changes)));
+    await journal.commit(writes);
+    await indexes.markTrusted(changes.map((change) => change.kind));
+  }
+}
+
+// -----------------------------------------------------------------------------------------------
+// Queries (outside a transaction, or inside one: then they see its own writes first)
+
+class ShipmentQueries implements ShipmentWrites {
+  constructor(
+    private readonly store: FileStore,
+    private readonly tx: FileTransaction | undefined,
+  ) {}
+
+  put(shipment: Shipment, ownQuote?: Quote): void {
+    if (!this.tx) throw new StoreError('shipments are written in a transaction');
+    if (!isSafeRecordId(shipment.id)) throw new StoreError(`bad record id ${JSON.stringify(shipment.id)}`);
+    this.tx.shipmentPuts.set(shipment.id, ownQuote ? { ...shipment, quote: ownQuote } : shipment);
+  }
+
+  async getRecord(id: string): Promise<ShipmentRecord | undefined> {
+    const pending = this.tx?.shipmentPuts.get(id);
+    if (pending) return splitRecord(pending);
+    if (!isSafeRecordId(id)) return undefined;
+    const record = await this.store.files.get('shipments', id, storedShipmentSchema);
+    return record ? splitRecord(record) : undefined;
+  }
+
+  async get(id: string): Promise<Shipment | undefined> {
+    return (await this.getRecord(id))?.shipment;
+  }
+
+  private lookup(kind: IndexKind, key: string): Promise<string[]> {
+    return this.store.lookup(kind, key, this.tx !== undefined);
+  }
+
+  /** The shipments of these ids that `matches`, as they are now; a damaged one is thrown (strict) or skipped. */
+  private async current(ids: readonly string[], matches: (shipment: Shipment) => boolean, strict: boolean): Promise<Shipment[]> {
+    const pendingIds = this.tx ? [...this.tx.shipmentPuts.keys()] : [];
+    const all = [...new Set([...ids, ...pendingIds])];
+    const read = await mapInOrder(all, 8, (id) =>
+      this.get(id).catch((error: unknown) => {
+        if (strict || !(error instanceof StoreError)) throw error;
+        return undefined;
+      }),
+    );
+    return read.filter((shipment): shipment is Shipment => shipment !== undefined && matches(shipment));
+  }
+
+  async findByOrderNumber(orderNumber: string): Promise<Shipment | undefined> {
+    const serial = orderSerialOf(orderNumber);
+    if (serial === null) return undefined;
+    const [found] = await this.current(await this.lookup('serial', String(serial)), (shipment) => shipment.orderNumber === orderNumber, true);
+    return found;
+  }
+
+  async findByBolNumber(bolNumber: string): Promise<Shipment | undefined> {
+    const ids = (await Promise.all(serialsOfBolNumber(bolNumber).map((serial) => this.lookup('serial', String(serial))))).flat();
+    const [found] = await this.current(ids, (shipment) => shipment.bolNumber === bolNumber, true);
+    return found;
+  }
+
+  async findByProNumber(proNumber: string, scac?: string): Promise<Shipment[]> {
+    const pro = normalisedProNumber(proNumber);
+    if (!pro) return [];
+    return this.current(
+      await this.lookup('pro', pro),
+      (shipment) => shipment.proNumber !== null && normalisedProNumber(shipment.proNumber) === pro && (scac === undefined || shipment.carrier?.scac === scac),
+      false,
+    );
+  }
+
+  async findByReference(refNumber: string, options: { status?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
+    const reference = normalisedReference(refNumber);
+    const ids = [...(await this.lookup('ref', reference))].sort().reverse();
+    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+    const matches = (shipment: Shipment) =>
+      shipment.refNumber !== null && normalisedReference(shipment.refNumber) === reference && (options.status === undefined || shipment.status === options.status);
+    const found: Shipment[] = [];
+    // A reference used for everything ("STOCK") has thousands: read a few at a time until there are enough.
+    for (let start = 0; start < ids.length && found.length < limit; start += 8) {
+      found.push(...(await this.current(ids.slice(start, start + 8), matches, false)));
+    }
+    if (this.tx)
+      found.push(
+        ...[...this.tx.shipmentPuts.values()]
+          .map((record) => splitRecord(record).shipment)
+          .filter((shipment) => matches(shipment) && !found.some((known) => known.id === shipment.id)),
+      );
+    return found.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, limit);
+  }
+
+  async findByQuote(quoteId: string): Promise<Shipment[]> {
+    const indexed = await this.current(await this.lookup('quote', quoteId), (shipment) => shipment.quoteId === quoteId, false);
+    const own = QUOTE_ID.test(quoteId) ? await this.getRecord(shipmentOfOwnQuote(quoteId)).catch(() => undefined) : undefined;
+    const first = own?.ownQuote?.id === quoteId ? [own.shipment] : [];
+    return [...first, ...indexed.filter((shipment) => !first.some((known) => known.id === shipment.id)).sort((a, b) => (a.id < b.id ? -1 : 1))];
+  }
+
+  async list(filter: ShipmentFilter, page: PageRequest): Promise<StorePage<Shipment>> {
+    const { status, created, consigneePostalCode, refNumber, orderNumber, bolNumbers = [], proNumbers = [] } = filter;
+    const candidates: string[][] = [];
+    if (orderNumber !== undefined) {
+      const serial = orderSerialOf(orderNumber);
+      candidates.push(serial === null ? [] : await this.lookup('serial', String(serial)));
+    }
+    if (bolNumbers.length > 0) candidates.push((await Promise.all(bolNumbers.flatMap(serialsOfBolNumber).map((serial) => this.lookup('serial', String(serial))))).flat());
+    if (proNumbers.length > 0) candidates.push((await Promise.all(proNumbers.map((pro) => this.lookup('pro', normalisedProNumber(pro))))).flat());
+    if (refNumber !== undefined) candidates.push(await this.lookup('ref', normalisedReference(refNumber)));
+    const ids = candidates.length === 0 ? undefined : candidates.reduce((kept, next) => kept.filter((id) => next.includes(id)));
+    const pros = new Set(proNumbers.map(normalisedProNumber));
+    const reference = refNumber !== undefined ? normalisedReference(refNumber) : undefined;
+    return listPage(this.store.files, 'shipments', storedShipmentSchema, (record) => splitRecord(record).shipment, page, {
+      ids,
+      idPattern: SHIPMENT_ID,
+      oldest: created?.from,
+      keep: (shipment) =>
+        (status === undefined || shipment.status === status) &&
+        (consigneePostalCode === undefined || shipment.consignee.postalCode === consigneePostalCode) &&
+        (orderNumber === undefined || shipment.orderNumber === orderNumber) &&
+        (bolNumbers.length === 0 || bolNumbers.includes(shipment.bolNumber)) &&
+        (pros.size === 0 || (shipment.proNumber !== null && pros.has(normalisedProNumber(shipment.proNumber)))) &&
+        (reference === undefined || (shipment.refNumber !== null && normalisedReference(shipment.refNumber) === reference)) &&
+        inRange(shipment.createdAt, created),
+    });
+  }
+}
+
+function inRange(instant: string, range: { from?: number | undefined; to?: number | undefined } | undefined): boolean {
+  if (!range) return true;
+  const time = Date.parse(instant);
+  return (range.from === undefined || time >= range.from) && (range.to === undefined || time <= range.to);
+}
+
+class QuoteQueries implements QuoteWrites {
+  constructor(
+    private readonly store: FileStore,
+    private readonly tx: FileTransaction | undefined,
+  ) {}
+
+  put(quote: Quote): void {
+    if (!this.tx) throw new StoreError('quotes are written in a transaction');
+    if (!isSafeRecordId(quote.id)) throw new StoreError(`bad record id ${JSON.stringify(quote.id)}`);
+    this.tx.quotePuts.set(quote.id, quote);
+  }
+
+  async get(id: string): Promise<Quote | undefined> {
+    const pending = this.tx?.quotePuts.get(id);
+    if (pending) return pending;
+    if (!isSafeRecordId(id)) return undefined;
+    const stored = await this.store.files.get('quotes', id, quoteSchema);
+    if (stored) return stored;
+    if (!QUOTE_ID.test(id)) return undefined;
+    // A quote-first booking's own quote lives in its shipment's file.
+    const shipmentId = shipmentOfOwnQuote(id);
+    const record = this.tx?.shipmentPuts.get(shipmentId) ?? (await this.store.files.get('shipments', shipmentId, storedShipmentSchema));
+    return record?.quote?.id === id ? record.quote : undefined;
+  }
+
+  list(filter: QuoteFilter, page: PageRequest): Promise<StorePage<Quote>> {
+    const { created, destinationPostalCode, ids } = filter;
+    return listPage(this.store.files, 'quotes', quoteSchema, (quote) => quote, page, {
+      ids,
+      idPattern: QUOTE_ID,
+      oldest: created?.from,
+      keep: (quote) => (destinationPostalCode === undefined || quote.destination.postalCode === destinationPostalCode) && inRange(quote.createdAt, created),
+    });
+  }
+}
+
+class IdempotencyQueries implements IdempotencyWrites {
+  constructor(
+    private readonly store: FileStore,
+    private readonly tx: FileTransaction | undefined,
+  ) {}
+
+  async get(scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
+    const id = idempotencyId(scope, key);
+    return this.tx?.idempotencyPuts.get(id) ?? (await this.store.files.get('idempotency', id, idempotencySchema));
+  }
+
+  put(key: string, record: IdempotencyRecord): void {
+    if (!this.tx) throw new StoreError('idempotency records are written in a transaction');
+    this.tx.idempotencyPuts.set(idempotencyId(record.scope, key), record);
+  }
+}
+
+function ledgerOf(records: IdempotencyReads): ImportLedger {
+  return {
+    async bookedUnder(contentKey) {
+      const record = await records.get('shipment', contentKey);
+      return record ? { shipmentId: record.resourceId, requestHash: record.requestHash } : undefined;
+    },
+  };
+}
+
+class EventQueries implements ShipmentEventWrites {
+  constructor(
+    private readonly store: FileStore,
+    private readonly tx: FileTransaction | undefined,
+  ) {}
+
+  append(events: readonly ShipmentEventRecord[]): void {
+    if (!this.tx) throw new StoreError('events are written in a transaction');
+    for (const event of events) {
+      if (!isSafeRecordId(event.shipmentId)) throw new StoreError(`bad record id ${JSON.stringify(event.shipmentId)}`);
+      this.tx.eventAppends.push(z.parse(eventRecordSchema, event) as ShipmentEventRecord);
+    }
+  }
+
+  async listByShipment(shipmentId: string): Promise<ShipmentEventRecord[]> {
+    const stored = isSafeRecordId(shipmentId) ? ((await this.store.files.get('events', shipmentId, eventsFileSchema))?.events ?? []) : [];
+    const pending = (this.tx?.eventAppends ?? []).filter((event) => event.shipmentId === shipmentId && !stored.some((known) => known.id === event.id));
+    return [...stored, ...pending].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.recordedAt.localeCompare(b.recordedAt) || a.id.localeCompare(b.id));
+  }
+
+  async findByMessageDigest(digest: string): Promise<ShipmentEventRecord[]> {
+    const shipmentIds = await this.store.lookup('message', digest, this.tx !== undefined);
+    const pendingIds = (this.tx?.eventAppends ?? []).filter((event) => event.messageDigest === digest).map((event) => event.shipmentId);
+    const events = await Promise.all([...new Set([...shipmentIds, ...pendingIds])].map((id) => this.listByShipment(id)));
+    return events.flat().filter((event) => event.messageDigest === digest);
+  }
+}
+
+class FuelPriceQueries implements FuelPriceWrites {
+  constructor(
+    private readonly store: FileStore,
+    private readonly tx: FileTransaction | undefined,
+  ) {}
+
+  putMany(prices: readonly WeeklyFuelPrice[]): void {
+    if (!this.tx) throw new StoreError('fuel prices are written in a transaction');
+    for (const price of prices) {
+      if (!WEEK.test(price.week)) throw new StoreError(`bad week ${JSON.stringify(price.week)}`);
+      this.tx.fuelPuts.set(price.week, { week: price.week, usdPerGallon: price.usdPerGallon });
+    }
+  }
+
+  async get(week: string): Promise<WeeklyFuelPrice | undefined> {
+    if (!WEEK.test(week)) return undefined;
+    return this.tx?.fuelPuts.get(week) ?? (await this.store.files.get('fuel-prices', week, fuelPriceSchema));
+  }
+
+  async list(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<WeeklyFuelPrice[]> {
+    const { ids } = await this.store.files.listIds('fuel-prices', { limit: Number.MAX_SAFE_INTEGER });
+    const weeks = new Set([...ids.filter((id) => WEEK.test(id)), ...(this.tx?.fuelPuts.keys() ?? [])]);
+    const prices = await Promise.all(
+      [...weeks].filter((week) => (range.from === undefined || week >= range.from) && (range.to === undefined || week <= range.to)).map((week) => this.get(week)),
+    );
+    return prices.filter((price) => price !== undefined).sort((a, b) => a.week.localeCompare(b.week));
+  }
+}
+
+// -----------------------------------------------------------------------------------------------
+// The user's own records: written durably one by one (rare, small), not through the journal
+
+/** Names are case-insensitive: "Chicago-DC" and "chicago-dc" are the same location. */
+const locationId = (name: string) => name.toLowerCase();
+
+class FileLocations implements LocationRepository {
+  constructor(private readonly files: RecordFiles) {}
+
+  async get(name: string): Promise<SavedLocationRecord | undefined> {
+    if (!isSafeRecordId(locationId(name))) return undefined;
+    return this.files.get('locations', locationId(name), locationSchema);
+  }
+
+  async put(location: SavedLocationRecord): Promise<void> {
+    await this.files.put('locations', locationId(location.name), location);
+  }
+
+  async remove(name: string): Promise<boolean> {
+    if (!isSafeRecordId(locationId(name))) return false;
+    return this.files.remove('locations', locationId(name));
+  }
+
+  async list(): Promise<{ locations: SavedLocationRecord[]; warnings: string[] }> {
+    const ids = await this.names();
+    const warnings: string[] = [];
+    const locations: SavedLocationRecord[] = [];
+    for (const id of ids) {
+      try {
+        const location = await this.files.get('locations', id, locationSchema);
+        if (location) locations.push(location);
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        warnings.push(error.message);
+      }
+    }
+    return { locations, warnings };
+  }
+
+  async names(): Promise<string[]> {
+    const { ids } = await this.files.listIds('locations', { limit: Number.MAX_SAFE_INTEGER });
+    return ids.sort();
+  }
+}
+
+class FileAuditedBills implements AuditedBillRepository {
+  constructor(private readonly files: RecordFiles) {}
+
+  async list(): Promise<{ records: unknown[]; warnings: string[] }> {
+    const { ids } = await this.files.listIds('audited-bills', { limit: Number.MAX_SAFE_INTEGER });
+    const warnings: string[] = [];
+    const records: unknown[] = [];
+    for (const id of ids) {
+      try {
+        const record = await this.files.get('audited-bills', id, z.unknown());
+        if (record !== undefined) records.push(record);
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        warnings.push(error.message);
+      }
+    }
+    return { records, warnings };
+  }
+
+  async putMany(records: ReadonlyArray<{ billKey: string; record: unknown }>): Promise<void> {
+    // The last of a bill in a run is the one kept.
+    const byId = new Map(records.map(({ billKey, record }) => [hashOf(billKey), record]));
+    await this.files.putMany(
+      'audited-bills',
+      [...byId].map(([id, record]) => ({ id, record })),
+    );
+  }
+}

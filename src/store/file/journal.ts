@@ -1,0 +1,257 @@
+/**
+ * The file store's write-ahead journal: group commit to disk. A unit of work's files (records,
+ * counters and marks, index entries) are written as temporary files without fsync, then the whole
+ * batch is appended to `journal/journal.log` as one line and made durable with one fdatasync, and
+ * only then renamed into place. After a crash the lines not yet applied are applied again, in
+ * order, by the next unit of work (or a reader that needs a trusted index). When the journal has
+ * grown past a limit, every file is made durable at once (syncfs) and the journal starts again
+ * empty: compaction. docs/design/store.md gives the crash-safety argument.
+ *
+ * A line is `<sha256 of the JSON, 16 hex> <JSON>\n`, the JSON `{"w":[{"p":path,"t":text}|{"p":path,"d":1}]}`
+ * with paths relative to the store. `journal/applied` holds how many bytes of the journal were
+ * applied (written without fsync: losing it only applies lines again, in order, which leaves every
+ * file as the last line wrote it).
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { readFile, rename, truncate, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { mapInOrder } from '../../concurrency.js';
+import { appendDurably, describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
+import { makeDirectory } from '../../fs/makeDirectory.js';
+import { StoreError } from '../storeError.js';
+import { killPoint } from './killPoints.js';
+
+/** One file of a batch: its new text, or its removal. Paths are relative to the store. */
+export type JournalWrite = { path: string; text: string } | { path: string; remove: true };
+
+/** Journal bytes after which the next commit compacts (SHIPPER_JOURNAL_LIMIT overrides it, for tests). */
+const DEFAULT_LIMIT = 32 * 1024 * 1024;
+const WRITE_CONCURRENCY = 32;
+
+export class Journal {
+  private readonly dir: string;
+  readonly file: string;
+  private readonly appliedFile: string;
+  private readonly limit: number;
+  private readyDirs = new Set<string>();
+
+  constructor(private readonly root: string) {
+    this.dir = join(root, 'journal');
+    this.file = join(this.dir, 'journal.log');
+    this.appliedFile = join(this.dir, 'applied');
+    this.limit = Number(process.env.SHIPPER_JOURNAL_LIMIT) > 0 ? Number(process.env.SHIPPER_JOURNAL_LIMIT) : DEFAULT_LIMIT;
+  }
+
+  /**
+   * Applies the lines a crashed process committed but did not apply, and cuts off a line it was
+   * killed while writing (never acknowledged). Inside the store's lock. Returns whether it applied any.
+   */
+  async recover(): Promise<boolean> {
+    const [size, applied] = await Promise.all([this.size(), this.applied()]);
+    if (size === applied) return false;
+    if (applied > size) {
+      // A compaction cut the journal after recording 0: nothing is pending.
+      await this.setApplied(size);
+      return false;
+    }
+    let text: Buffer;
+    try {
+      text = await readFile(this.file);
+    } catch (error) {
+      throw new StoreError(`cannot read ${this.file}: ${describeFileError(error)}`, this.file);
+    }
+    let offset = applied;
+    let any = false;
+    while (offset < text.length) {
+      const end = text.indexOf(0x0a, offset);
+      const batch = end < 0 ? undefined : parseLine(text.subarray(offset, end).toString('utf8'));
+      if (!batch) {
+        if (end >= 0 && end + 1 < text.length) {
+          throw new StoreError(`the store's journal ${this.file} is damaged at byte ${offset}; restore the store from a backup`, this.file);
+        }
+        // The last line, torn by a kill during its write: it was never acknowledged.
+        await truncate(this.file, offset).catch((error: unknown) => {
+          throw new StoreError(`cannot repair ${this.file}: ${describeFileError(error)}`, this.file);
+        });
+        break;
+      }
+      await this.applyBatch(batch, undefined);
+      any = true;
+      offset = end + 1;
+    }
+    await this.setApplied(offset);
+    return any;
+  }
+
+  /**
+   * Commits a batch: its files written (not synced) under temporary names, the batch made durable
+   * in the journal with one fdatasync, then the files renamed into place. Inside the store's lock,
+   * after recover(). On failure before the journal holds the batch nothing of it is visible.
+   */
+  async commit(writes: readonly JournalWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const staged = await this.stage(writes);
+    const json = JSON.stringify({ w: writes.map((write) => ('remove' in write ? { p: write.path, d: 1 } : { p: write.path, t: write.text })) });
+    const line = Buffer.from(`${digest(json)} ${json}\n`);
+    let start: number;
+    try {
+      await this.ensureDir(this.dir);
+      const kill = killPoint('journal-write');
+      if (kill) {
+        await appendDurably(this.file, line.subarray(0, Math.floor(line.length / 2)));
+        kill();
+      }
+      start = await appendDurably(this.file, line);
+    } catch (error) {
+      await this.unstage(staged);
+      throw new StoreError(`cannot write ${this.file}: ${describeFileError(error)}`, this.file);
+    }
+    killPoint('after-journal')?.();
+    await this.applyBatch(undefined, staged);
+    await this.setApplied(start + line.length);
+    if (start + line.length > this.limit) await this.compact();
+  }
+
+  /** Every file the journal holds made durable at once, then the journal emptied. */
+  async compact(): Promise<void> {
+    await syncFileSystem(this.root, () => this.syncEachFile());
+    killPoint('during-compaction')?.();
+    // 0 first: a crash before the cut applies the (already applied) lines again, in order.
+    await this.setApplied(0);
+    await truncate(this.file, 0).catch(() => undefined);
+  }
+
+  /** Without syncfs: each file the journal names, one fsync each (the cost the journal saves elsewhere). */
+  private async syncEachFile(): Promise<void> {
+    const text = await readFile(this.file, 'utf8').catch(() => '');
+    const paths = new Set<string>();
+    for (const line of text.split('\n')) for (const write of parseLine(line) ?? []) paths.add(write.path);
+    await mapInOrder([...paths], WRITE_CONCURRENCY, (path) => fsyncPath(join(this.root, path)));
+    await Promise.all([...new Set([...paths].map((path) => dirname(join(this.root, path))))].map((dir) => fsyncPath(dir)));
+  }
+
+  private async stage(writes: readonly JournalWrite[]): Promise<Staged[]> {
+    const staged: Staged[] = writes.map((write) => {
+      const file = join(this.root, write.path);
+      return 'remove' in write ? { file, temp: undefined } : { file, temp: temporaryPathFor(file), text: write.text };
+    });
+    try {
+      for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) await this.ensureDir(dir);
+      await mapInOrder(staged, WRITE_CONCURRENCY, (entry) => (entry.temp ? writeNewFile(entry.temp, Buffer.from(entry.text!)) : Promise.resolve()));
+    } catch (error) {
+      await this.unstage(staged);
+      if (error instanceof StoreError) throw error;
+      const failed = staged.find((entry) => entry.temp && String((error as NodeJS.ErrnoException).path ?? '').startsWith(entry.file));
+      const file = failed?.file ?? staged[0]!.file;
+      throw new StoreError(`cannot write ${file}: ${describeFileError(error)}`, file);
+    }
+    return staged;
+  }
+
+  private async unstage(staged: readonly Staged[]): Promise<void> {
+    await Promise.all(staged.map((entry) => (entry.temp ? unlink(entry.temp).catch(() => undefined) : undefined)));
+  }
+
+  /** Puts a batch's files in place: the staged ones by rename, or (replay) written again from the journal. */
+  private async applyBatch(batch: readonly JournalWrite[] | undefined, staged: readonly Staged[] | undefined): Promise<void> {
+    const entries: readonly Staged[] = staged ?? batch!.map((write) => ({ file: join(this.root, write.path), temp: undefined, text: 'remove' in write ? undefined : write.text }));
+    const during = killPoint('during-apply');
+    let done = 0;
+    try {
+      await mapInOrder(entries, WRITE_CONCURRENCY, async (entry) => {
+        if (during && ++done > entries.length / 2) during();
+        if (entry.temp) return rename(entry.temp, entry.file);
+        if (entry.text === undefined) return unlink(entry.file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+        await this.ensureDir(dirname(entry.file));
+        const temp = temporaryPathFor(entry.file);
+        await writeNewFile(temp, Buffer.from(entry.text));
+        await rename(temp, entry.file);
+      });
+    } catch (error) {
+      if (staged) await this.unstage(staged);
+      throw new StoreError(
+        `cannot write ${dirname(entries[0]!.file)}: ${describeFileError(error)} (the journal holds the change: it is finished by the next use of the store)`,
+        this.file,
+      );
+    }
+  }
+
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.readyDirs.has(dir)) return;
+    try {
+      await makeDirectory(dir);
+    } catch (error) {
+      throw new StoreError(`cannot create the store directory ${dir}: ${describeFileError(error)}`, dir);
+    }
+    this.readyDirs.add(dir);
+  }
+
+  private async size(): Promise<number> {
+    try {
+      return (await fs.promises.stat(this.file)).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw new StoreError(`cannot read ${this.file}: ${describeFileError(error)}`, this.file);
+    }
+  }
+
+  private async applied(): Promise<number> {
+    const text = await readFile(this.appliedFile, 'utf8').catch(() => '0');
+    const value = Number(text.trim());
+    // Unreadable: apply everything again (in order, which is harmless).
+    return Number.isSafeInteger(value) && value >= 0 ? value : 0;
+  }
+
+  private async setApplied(offset: number): Promise<void> {
+    await this.ensureDir(this.dir);
+    const temp = temporaryPathFor(this.appliedFile);
+    try {
+      await writeNewFile(temp, Buffer.from(`${offset}\n`));
+      await rename(temp, this.appliedFile);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw new StoreError(`cannot write ${this.appliedFile}: ${describeFileError(error)}`, this.appliedFile);
+    }
+  }
+}
+
+interface Staged {
+  file: string;
+  /** Undefined: a removal (or, in a replay, written from `text`). */
+  temp: string | undefined;
+  text?: string | undefined;
+}
+
+const digest = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 16);
+
+function parseLine(line: string): JournalWrite[] | undefined {
+  const space = line.indexOf(' ');
+  if (space !== 16) return undefined;
+  const json = line.slice(space + 1);
+  if (digest(json) !== line.slice(0, space)) return undefined;
+  try {
+    const value = JSON.parse(json) as { w: Array<{ p: string; t?: string; d?: 1 }> };
+    return value.w.map((write) => (write.d ? { path: write.p, remove: true as const } : { path: write.p, text: write.t ?? '' }));
+  } catch {
+    return undefined;
+  }
+}
+
+function fsyncPath(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    fs.open(path, 'r', (error, fd) => {
+      if (error) return resolve();
+      fs.fsync(fd, () => fs.close(fd, () => resolve()));
+    });
+  });
+}
+
+/** syncfs(2) of the store's file system through `sync -f` (coreutils); where that is missing or fails, the fallback. */
+function syncFileSystem(root: string, fallback: () => Promise<void>): Promise<void> {
+  if (process.platform !== 'linux') return fallback();
+  return new Promise((resolve, reject) => {
+    execFile('sync', ['-f', root], (error) => (error ? fallback().then(resolve, reject) : resolve()));
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * The file store's indexes: one small file per key (`index/<kind>/<key>.json`, the ids that carry
+ * it), written in the same journal batch as the records they point to, so a look-up by order
+ * number, BOL number, PRO, reference, quote or carrier message costs one file read whatever the
+ * store's size, and never depends on the order of ids.
+ *
+ * An index is trusted only while its directory is as the last writer left it: after each batch
+ * the writer records the directory's inode and modification time (`index/<kind>.state.json`).
+ * A directory removed, replaced, or with an entry added or removed by anyone else no longer
+ * matches, and neither does one whose writer was killed before recording; an entry that does not
+ * parse is damage too. Such an index is rebuilt from the records, under the store's lock, before
+ * it answers (and before a batch adds to it): deleting or garbling an index never lets a quote or
+ * a reference be booked twice, it only costs a scan.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mapInOrder } from '../../concurrency.js';
+import { describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
+import { makeDirectory } from '../../fs/makeDirectory.js';
+import { StoreError } from '../storeError.js';
+import type { JournalWrite } from './journal.js';
+import { isSafeRecordId, RecordFiles } from './recordFiles.js';
+
+/**
+ * serial: order serial -> shipments (order and BOL numbers: a BOL number carries its serial);
+ * pro: normalised PRO -> shipments; ref: normalised reference -> shipments; quote: quote id ->
+ * shipments booked on it; message: carrier message digest -> shipments with events from it.
+ */
+export type IndexKind = 'serial' | 'pro' | 'ref' | 'quote' | 'message';
+export const SHIPMENT_KINDS: readonly IndexKind[] = ['serial', 'pro', 'ref', 'quote'];
+
+/** What a record contributes to the indexes: the keys it carries, by kind. */
+export type IndexKeys = Partial<Record<IndexKind, string[]>>;
+
+export interface IndexChange {
+  kind: IndexKind;
+  key: string;
+  id: string;
+  remove?: boolean;
+}
+
+/** Where the indexes get their keys from when they are rebuilt. */
+export interface IndexSources {
+  /** Every shipment's keys (a damaged record: what can still be read of it). */
+  shipmentKeys(): Promise<Array<{ id: string; keys: IndexKeys }>>;
+  /** Every shipment's carrier message digests. */
+  messageKeys(): Promise<Array<{ id: string; keys: IndexKeys }>>;
+}
+
+interface Entry {
+  key: string;
+  ids: string[];
+}
+
+export class KeyIndexes {
+  private readonly root: string;
+
+  constructor(
+    storeRoot: string,
+    private readonly sources: IndexSources,
+  ) {
+    this.root = join(storeRoot, 'index');
+  }
+
+  private dirOf(kind: IndexKind): string {
+    return join(this.root, kind);
+  }
+
+  private stateFile(kind: IndexKind): string {
+    return join(this.root, `${kind}.state.json`);
+  }
+
+  /** The file name of a key: the key itself when it is a safe name, else its hash. */
+  private fileName(kind: IndexKind, key: string): string {
+    return kind !== 'ref' && kind !== 'message' && isSafeRecordId(key) && key.length <= 100 ? key : createHash('sha256').update(key).digest('hex');
+  }
+
+  relativeEntry(kind: IndexKind, key: string): string {
+    return `index/${kind}/${this.fileName(kind, key)}.json`;
+  }
+
+  /**
+   * The ids under a key, from a trusted index: undefined when the index cannot be trusted now
+   * (the caller takes the lock and calls ensureTrusted, then reads again).
+   */
+  async read(kind: IndexKind, key: string): Promise<string[] | undefined> {
+    const [trusted, entry] = await Promise.all([this.isTrusted(kind), this.readEntry(kind, key)]);
+    if (!trusted || entry === 'damaged') return undefined;
+    return entry?.ids ?? [];
+  }
+
+  /** Inside the lock: every one of `kinds` trusted, rebuilding those that are not (one scan of the records). */
+  async ensureTrusted(kinds: readonly IndexKind[], damagedKey?: { kind: IndexKind; key: string }): Promise<void> {
+    const untrusted: IndexKind[] = [];
+    for (const kind of new Set(kinds)) if (!(await this.isTrusted(kind))) untrusted.push(kind);
+    if (damagedKey && !untrusted.includes(damagedKey.kind) && (await this.readEntry(damagedKey.kind, damagedKey.key)) === 'damaged') untrusted.push(damagedKey.kind);
+    if (untrusted.length > 0) await this.rebuild(untrusted);
+  }
+
+  /** Inside the lock: the journal writes that apply these changes to the (trusted) entries. */
+  async plan(changes: readonly IndexChange[]): Promise<JournalWrite[]> {
+    if (changes.length === 0) return [];
+    await this.ensureTrusted(changes.map((change) => change.kind));
+    const grouped = new Map<string, { kind: IndexKind; key: string; changes: IndexChange[] }>();
+    for (const change of changes) {
+      const path = this.relativeEntry(change.kind, change.key);
+      const group = grouped.get(path) ?? { kind: change.kind, key: change.key, changes: [] };
+      group.changes.push(change);
+      grouped.set(path, group);
+    }
+    return mapInOrder([...grouped], 32, async ([path, { kind, key, changes: changed }]) => {
+      const current = await this.readEntry(kind, key);
+      if (current === 'damaged') throw new StoreError(`the index entry ${join(this.root, kind)} for ${key} is damaged`);
+      const ids = [...(current?.ids ?? [])];
+      for (const change of changed) {
+        const at = ids.indexOf(change.id);
+        if (change.remove && at >= 0) ids.splice(at, 1);
+        if (!change.remove && at < 0) ids.push(change.id);
+      }
+      return ids.length === 0 ? { path, remove: true as const } : { path, text: RecordFiles.text({ key, ids } satisfies Entry) };
+    });
+  }
+
+  /** After a batch was applied: its indexes are as this writer left them. */
+  async markTrusted(kinds: readonly IndexKind[]): Promise<void> {
+    await Promise.all([...new Set(kinds)].map((kind) => this.writeState(kind)));
+  }
+
+  private async isTrusted(kind: IndexKind): Promise<boolean> {
+    const [state, now] = await Promise.all([readFile(this.stateFile(kind), 'utf8').catch(() => undefined), this.identity(kind)]);
+    return state !== undefined && now !== undefined && state.trim() === now;
+  }
+
+  private async identity(kind: IndexKind): Promise<string | undefined> {
+    try {
+      const info = await fs.promises.stat(this.dirOf(kind), { bigint: true });
+      return `${info.ino} ${info.mtimeNs}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async writeState(kind: IndexKind): Promise<void> {
+    const identity = await this.identity(kind);
+    if (identity === undefined) return;
+    const file = this.stateFile(kind);
+    const temp = temporaryPathFor(file);
+    try {
+      await writeNewFile(temp, Buffer.from(`${identity}\n`));
+      await rename(temp, file);
+    } catch {
+      // Not recorded: the index is rebuilt on its next use, which is slow but right.
+      await rm(temp, { force: true }).catch(() => undefined);
+    }
+  }
+
+  private async readEntry(kind: IndexKind, key: string): Promise<Entry | undefined | 'damaged'> {
+    let text: string;
+    try {
+      text = await readFile(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      return 'damaged';
+    }
+    try {
+      const value = JSON.parse(text) as Entry;
+      if (typeof value.key !== 'string' || !Array.isArray(value.ids) || !value.ids.every((id) => typeof id === 'string')) return 'damaged';
+      return value;
+    } catch {
+      return 'damaged';
+    }
+  }
+
+  /** Rebuilds `kinds` from the records: written beside the old ones, then swapped in. */
+  private async rebuild(kinds: readonly IndexKind[]): Promise<void> {
+    const fromShipments = kinds.some((kind) => kind !== 'message') ? await this.sources.shipmentKeys() : [];
+    const fromMessages = kinds.includes('message') ? await this.sources.messageKeys() : [];
+    for (const kind of kinds) {
+      const entries = new Map<string, Entry>();
+      for (const { id, keys } of kind === 'message' ? fromMessages : fromShipments) {
+        for (const key of keys[kind] ?? []) {
+          const entry = entries.get(key) ?? { key, ids: [] };
+          if (!entry.ids.includes(id)) entry.ids.push(id);
+          entries.set(key, entry);
+        }
+      }
+      const dir = this.dirOf(kind);
+      const fresh = `${dir}.rebuild-${process.pid}`;
+      const old = `${dir}.old-${process.pid}-${Date.now()}`;
+      try {
+        await rm(fresh, { recursive: true, force: true });
+        await makeDirectory(fresh);
+        await mapInOrder([...entries.values()], 32, (entry) => writeNewFile(join(fresh, `${this.fileName(kind, entry.key)}.json`), Buffer.from(RecordFiles.text(entry))));
+        await rename(dir, old).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+        await rename(fresh, dir);
+        await rm(old, { recursive: true, force: true });
+      } catch (error) {
+        await rm(fresh, { recursive: true, force: true }).catch(() => undefined);
+        throw new StoreError(`cannot rebuild the index ${dir}: ${describeFileError(error)}`, dir);
+      }
+      await this.writeState(kind);
+    }
+  }
+}

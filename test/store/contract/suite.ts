@@ -1,0 +1,302 @@
+/**
+ * The storage ports' contract (src/store/ports.ts), run against any store factory: the file store
+ * (file.test.ts) and any other implementation (a PostgreSQL store runs the same suite). Records
+ * are made from one real booking and quote, varied per test; every store starts empty.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LocalApi } from '../../../src/api/local.js';
+import type { Quote, Shipment } from '../../../src/domain/schemas.js';
+import type { ShipmentEventRecord, ShipperStore } from '../../../src/store/ports.js';
+import { tempDir } from '../../helpers/cli.js';
+import { PALLETS, shipmentRequest, WEDNESDAY } from '../../helpers/fixtures.js';
+
+export interface OpenedStore {
+  store: ShipperStore;
+  cleanup: () => Promise<void>;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** A prefixed ULID-shaped id for instant `ms` and a distinguishing number. */
+function idAt(prefix: 'sh' | 'qt', ms: number, n: number): string {
+  let time = '';
+  for (let rest = ms, i = 0; i < 10; i++, rest = Math.floor(rest / 32)) time = CROCKFORD[rest % 32] + time;
+  let random = '';
+  for (let rest = n, i = 0; i < 16; i++, rest = Math.floor(rest / 32)) random = CROCKFORD[rest % 32] + random;
+  return `${prefix}_${time}${random}`;
+}
+
+export function storeContract(name: string, open: () => Promise<OpenedStore>): void {
+  describe(`storage ports: ${name}`, () => {
+    let template: { shipment: Shipment; quote: Quote };
+    let work: { dir: string; cleanup: () => Promise<void> };
+    let opened: OpenedStore;
+    let store: ShipperStore;
+    const base = Date.parse(WEDNESDAY);
+
+    beforeAll(async () => {
+      work = await tempDir('shipper-contract-template-');
+      const api = new LocalApi({ storeDir: work.dir, now: () => new Date(WEDNESDAY) });
+      const { data: shipment } = await api.createShipment(shipmentRequest());
+      const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+      const { status: _status, bookings: _bookings, ...stored } = quote;
+      template = { shipment, quote: stored };
+    });
+    afterAll(() => work.cleanup());
+    beforeEach(async () => {
+      opened = await open();
+      store = opened.store;
+    });
+    afterEach(() => opened.cleanup());
+
+    /** Shipment n (order SO-n), created at base + `at` ms, with overrides. */
+    const shipment = (n: number, overrides: Partial<Shipment> = {}, at = n * 1000): Shipment => ({
+      ...template.shipment,
+      id: idAt('sh', base + at, n),
+      orderNumber: `SO-${String(n).padStart(6, '0')}`,
+      bolNumber: `0614141${String(n).padStart(9, '0')}${n % 10}`,
+      refNumber: `PO-${n}`,
+      proNumber: null,
+      quoteId: idAt('qt', base + at, n),
+      createdAt: new Date(base + at).toISOString(),
+      ...overrides,
+    });
+    const quote = (n: number, overrides: Partial<Quote> = {}): Quote => ({
+      ...template.quote,
+      id: idAt('qt', base + n * 1000, n + 500),
+      createdAt: new Date(base + n * 1000).toISOString(),
+      ...overrides,
+    });
+    const put = (...shipments: Shipment[]) =>
+      store.withTransaction(async (tx) => {
+        for (const one of shipments) tx.shipments.put(one);
+      });
+
+    describe('shipments', () => {
+      it('get by id answers what was put, and undefined for an unknown id', async () => {
+        const one = shipment(1);
+        await put(one);
+        expect(await store.shipments.get(one.id)).toEqual(one);
+        expect(await store.shipments.get(idAt('sh', base, 999))).toBeUndefined();
+      });
+
+      it('keeps the quote a booking priced for itself with the shipment: found by id, not listed among quotes', async () => {
+        // A booking's own quote carries its shipment's ULID: qt_X for sh_X (src/api/local/ids.ts).
+        const base1 = shipment(1);
+        const own = quote(1, { id: `qt_${base1.id.slice(3)}` });
+        const one = { ...base1, quoteId: own.id };
+        await store.withTransaction(async (tx) => tx.shipments.put(one, own));
+        expect(await store.shipments.getRecord(one.id)).toEqual({ shipment: one, ownQuote: own });
+        expect(await store.quotes.get(own.id)).toEqual(own);
+        expect((await store.quotes.list({}, { limit: 10 })).items).toEqual([]);
+        expect((await store.shipments.findByQuote(own.id)).map((found) => found.id)).toEqual([one.id]);
+      });
+
+      it('finds by order number and BOL number whatever the order of ids (processes with one clock)', async () => {
+        // Later numbers on smaller ids: as processes that start their clock at the same instant make them.
+        const shipments = [5, 4, 3, 2, 1].map((n, position) => shipment(n, {}, position));
+        for (const one of shipments) await put(one);
+        for (const one of shipments) {
+          expect((await store.shipments.findByOrderNumber(one.orderNumber))?.id).toBe(one.id);
+          expect((await store.shipments.findByBolNumber(one.bolNumber))?.id).toBe(one.id);
+        }
+        expect(await store.shipments.findByOrderNumber('SO-000009')).toBeUndefined();
+        expect(await store.shipments.findByBolNumber('06141410000000099')).toBeUndefined();
+      });
+
+      it('finds by PRO (normalised), per carrier when asked, and follows a PRO that changes', async () => {
+        const odfl = { name: 'Old Dominion', scac: 'ODFL' } as unknown as Shipment['carrier'];
+        const a = shipment(1, { proNumber: '720-4801', carrier: odfl });
+        const b = shipment(2, { proNumber: '7204802' });
+        await put(a, b);
+        expect((await store.shipments.findByProNumber('7204801')).map((found) => found.id)).toEqual([a.id]);
+        expect((await store.shipments.findByProNumber('720 4801', 'ODFL')).map((found) => found.id)).toEqual([a.id]);
+        expect(await store.shipments.findByProNumber('7204801', 'SAIA')).toEqual([]);
+        await put({ ...a, proNumber: '7204899' });
+        expect(await store.shipments.findByProNumber('7204801')).toEqual([]);
+        expect((await store.shipments.findByProNumber('7204899')).map((found) => found.id)).toEqual([a.id]);
+      });
+
+      it('finds by reference (case and spacing ignored), newest first, by status, at most `limit`', async () => {
+        const shipments = [1, 2, 3, 4].map((n) => shipment(n, { refNumber: n === 4 ? 'OTHER' : 'po-4471 ' }));
+        shipments[1] = { ...shipments[1]!, status: 'CANCELLED' };
+        await put(...shipments);
+        const ids = (found: Shipment[]) => found.map((one) => one.orderNumber);
+        expect(ids(await store.shipments.findByReference('PO-4471'))).toEqual(['SO-000003', 'SO-000002', 'SO-000001']);
+        expect(ids(await store.shipments.findByReference('PO-4471', { status: 'BOOKED' }))).toEqual(['SO-000003', 'SO-000001']);
+        expect(ids(await store.shipments.findByReference('PO-4471', { limit: 1 }))).toEqual(['SO-000003']);
+        expect(await store.shipments.findByReference('PO-9')).toEqual([]);
+      });
+
+      it('finds the shipments booked on a quote, cancelled ones too', async () => {
+        const saved = quote(1);
+        await store.quotes.put(saved);
+        const a = shipment(1, { quoteId: saved.id });
+        const b = shipment(2, { quoteId: saved.id, status: 'CANCELLED' });
+        await put(a, b, shipment(3));
+        expect((await store.shipments.findByQuote(saved.id)).map((found) => found.id).sort()).toEqual([a.id, b.id].sort());
+        expect(await store.shipments.findByQuote(quote(9).id)).toEqual([]);
+      });
+
+      it('lists newest first with a cursor, and filters by status, created range, consignee ZIP and keys', async () => {
+        const shipments = [1, 2, 3, 4, 5].map((n) => shipment(n, n === 2 ? { status: 'CANCELLED' } : {}));
+        await put(...shipments);
+        const first = await store.shipments.list({}, { limit: 2 });
+        expect(first.items.map((one) => one.orderNumber)).toEqual(['SO-000005', 'SO-000004']);
+        expect(first.nextCursor).not.toBeNull();
+        const second = await store.shipments.list({}, { limit: 2, cursor: first.nextCursor! });
+        expect(second.items.map((one) => one.orderNumber)).toEqual(['SO-000003', 'SO-000002']);
+        const last = await store.shipments.list({}, { limit: 2, cursor: second.nextCursor! });
+        expect(last).toMatchObject({ items: [{ orderNumber: 'SO-000001' }], nextCursor: null, warnings: [] });
+        const orders = async (filter: Parameters<ShipperStore['shipments']['list']>[0]) => (await store.shipments.list(filter, { limit: 10 })).items.map((one) => one.orderNumber);
+        expect(await orders({ status: 'CANCELLED' })).toEqual(['SO-000002']);
+        expect(await orders({ created: { from: base + 2000, to: base + 4000 } })).toEqual(['SO-000004', 'SO-000003', 'SO-000002']);
+        expect(await orders({ consigneePostalCode: '10001' })).toHaveLength(5);
+        expect(await orders({ consigneePostalCode: '99999' })).toEqual([]);
+        expect(await orders({ orderNumber: 'SO-000003' })).toEqual(['SO-000003']);
+        expect(await orders({ bolNumbers: [shipments[0]!.bolNumber, shipments[4]!.bolNumber] })).toEqual(['SO-000005', 'SO-000001']);
+        expect(await orders({ refNumber: 'po-4' })).toEqual(['SO-000004']);
+        expect(await orders({ refNumber: 'PO-4', status: 'CANCELLED' })).toEqual([]);
+      });
+    });
+
+    describe('quotes', () => {
+      it('put (its own unit of work), get, and list newest first with filters', async () => {
+        const quotes = [1, 2, 3].map((n) => quote(n, n === 2 ? { destination: { ...template.quote.destination, postalCode: '30301' } } : {}));
+        await Promise.all(quotes.map((one) => store.quotes.put(one)));
+        expect(await store.quotes.get(quotes[0]!.id)).toEqual(quotes[0]);
+        expect(await store.quotes.get(quote(9).id)).toBeUndefined();
+        const ids = async (filter: Parameters<ShipperStore['quotes']['list']>[0]) => (await store.quotes.list(filter, { limit: 10 })).items.map((one) => one.id);
+        expect(await ids({})).toEqual([quotes[2]!.id, quotes[1]!.id, quotes[0]!.id]);
+        expect(await ids({ destinationPostalCode: '30301' })).toEqual([quotes[1]!.id]);
+        expect(await ids({ ids: [quotes[0]!.id, quote(9).id] })).toEqual([quotes[0]!.id]);
+        expect(await ids({ created: { from: base + 2000 } })).toEqual([quotes[2]!.id, quotes[1]!.id]);
+      });
+    });
+
+    describe('the unit of work', () => {
+      it('commits every write together, or none when the function throws (numbers included)', async () => {
+        const failure = new Error('refused');
+        await expect(
+          store.withTransaction(async (tx) => {
+            expect(await tx.counters.reserve('orders', 3)).toBe(1);
+            tx.shipments.put(shipment(1));
+            tx.idempotency.put('key-1', { scope: 'shipment', requestHash: 'h', resourceId: shipment(1).id, serial: 1 });
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        expect(await store.shipments.get(shipment(1).id)).toBeUndefined();
+        expect(await store.idempotency.get('shipment', 'key-1')).toBeUndefined();
+        const answer = await store.withTransaction(async (tx) => {
+          const first = await tx.counters.reserve('orders', 1);
+          tx.shipments.put(shipment(1));
+          // Its own writes are visible inside.
+          expect((await tx.shipments.get(shipment(1).id))?.orderNumber).toBe('SO-000001');
+          return first;
+        });
+        expect(answer).toBe(1);
+        expect((await store.shipments.get(shipment(1).id))?.orderNumber).toBe('SO-000001');
+      });
+
+      it('serialises units of work: concurrent reservations never share a number', async () => {
+        const firsts = await Promise.all(Array.from({ length: 20 }, () => store.withTransaction((tx) => tx.counters.reserve('sscc', 2))));
+        const numbers = firsts.flatMap((first) => [first!, first! + 1]);
+        expect(new Set(numbers).size).toBe(40);
+        expect(Math.max(...numbers)).toBe(40);
+      });
+    });
+
+    describe('counters', () => {
+      it('reserve consecutive numbers from 1, separately per counter, up to a capacity', async () => {
+        await store.withTransaction(async (tx) => {
+          expect(await tx.counters.reserve('orders', 5)).toBe(1);
+          expect(await tx.counters.reserve('orders', 1)).toBe(6);
+          expect(await tx.counters.reserve('x12-control', 1)).toBe(1);
+          expect(await tx.counters.reserve('pro-odfl-1000', 2, { capacity: 3 })).toBe(1);
+          expect(await tx.counters.reserve('pro-odfl-1000', 2, { capacity: 3 })).toBeNull();
+          expect(await tx.counters.reserve('pro-odfl-1000', 1, { capacity: 3 })).toBe(3);
+        });
+        await store.withTransaction(async (tx) => {
+          expect(await tx.counters.last('orders')).toBe(6);
+          expect(await tx.counters.reserve('orders', 1)).toBe(7);
+        });
+      });
+    });
+
+    describe('idempotency records and the import ledger', () => {
+      it('keep a record per scope and key; the ledger reads shipment keys', async () => {
+        await store.withTransaction(async (tx) => {
+          tx.idempotency.put('k', { scope: 'shipment', requestHash: 'h1', resourceId: 'sh_1', serial: 4 });
+          tx.idempotency.put('k', { scope: 'quote', requestHash: 'h2', resourceId: 'qt_1' });
+        });
+        expect(await store.idempotency.get('shipment', 'k')).toEqual({ scope: 'shipment', requestHash: 'h1', resourceId: 'sh_1', serial: 4 });
+        expect(await store.idempotency.get('quote', 'k')).toMatchObject({ resourceId: 'qt_1' });
+        expect(await store.idempotency.get('quote', 'other')).toBeUndefined();
+        expect(await store.imports.bookedUnder('k')).toEqual({ shipmentId: 'sh_1', requestHash: 'h1' });
+        expect(await store.imports.bookedUnder('nope')).toBeUndefined();
+      });
+    });
+
+    describe('shipment events', () => {
+      it('appends, lists by shipment in the order they occurred, and finds by message digest', async () => {
+        const a = shipment(1);
+        await put(a);
+        const event = (id: string, occurredAt: string, digest: string | null): ShipmentEventRecord => ({
+          id,
+          shipmentId: a.id,
+          occurredAt,
+          recordedAt: '2026-11-20T00:00:00.000Z',
+          messageDigest: digest,
+          event: { code: id },
+        });
+        await store.withTransaction(async (tx) => tx.events.append([event('ev_2', '2026-11-19T12:00:00.000Z', 'd1'), event('ev_1', '2026-11-19T08:00:00.000Z', 'd1')]));
+        await store.withTransaction(async (tx) => tx.events.append([event('ev_3', '2026-11-20T08:00:00.000Z', null)]));
+        expect((await store.events.listByShipment(a.id)).map((one) => one.id)).toEqual(['ev_1', 'ev_2', 'ev_3']);
+        expect((await store.events.findByMessageDigest('d1')).map((one) => one.id).sort()).toEqual(['ev_1', 'ev_2']);
+        expect(await store.events.findByMessageDigest('d2')).toEqual([]);
+        expect(await store.events.listByShipment(shipment(2).id)).toEqual([]);
+      });
+    });
+
+    describe('weekly fuel prices', () => {
+      it('puts many weeks, replaces a week, gets and lists oldest first within a range', async () => {
+        await store.withTransaction(async (tx) =>
+          tx.fuelPrices.putMany([
+            { week: '2026-11-09', usdPerGallon: '3.801' },
+            { week: '2026-11-02', usdPerGallon: '3.790' },
+            { week: '2026-11-16', usdPerGallon: '3.850' },
+          ]),
+        );
+        await store.withTransaction(async (tx) => tx.fuelPrices.putMany([{ week: '2026-11-16', usdPerGallon: '3.859' }]));
+        expect(await store.fuelPrices.get('2026-11-16')).toEqual({ week: '2026-11-16', usdPerGallon: '3.859' });
+        expect(await store.fuelPrices.get('2026-11-23')).toBeUndefined();
+        expect((await store.fuelPrices.list()).map((price) => price.week)).toEqual(['2026-11-02', '2026-11-09', '2026-11-16']);
+        expect((await store.fuelPrices.list({ from: '2026-11-09' })).map((price) => price.week)).toEqual(['2026-11-09', '2026-11-16']);
+        expect((await store.fuelPrices.list({ to: '2026-11-09' })).map((price) => price.week)).toEqual(['2026-11-02', '2026-11-09']);
+      });
+    });
+
+    describe('saved locations and audited bills', () => {
+      it('locations: names are case-insensitive; put replaces, remove says whether there was one', async () => {
+        await store.locations.put({ name: 'Chicago-DC', address: { city: 'Chicago' } });
+        await store.locations.put({ name: 'dock', address: { city: 'Gary' } });
+        expect(await store.locations.get('chicago-dc')).toEqual({ name: 'Chicago-DC', address: { city: 'Chicago' } });
+        expect(await store.locations.names()).toEqual(['chicago-dc', 'dock']);
+        expect((await store.locations.list()).locations).toHaveLength(2);
+        expect(await store.locations.remove('CHICAGO-DC')).toBe(true);
+        expect(await store.locations.remove('chicago-dc')).toBe(false);
+        expect(await store.locations.get('Chicago-DC')).toBeUndefined();
+      });
+
+      it('audited bills: the last of a key is kept', async () => {
+        await store.auditedBills.putMany([
+          { billKey: 'ODFL 1', record: { n: 1 } },
+          { billKey: 'ODFL 2', record: { n: 2 } },
+        ]);
+        await store.auditedBills.putMany([{ billKey: 'ODFL 1', record: { n: 3 } }]);
+        const { records, warnings } = await store.auditedBills.list();
+        expect(warnings).toEqual([]);
+        expect(records.map((record) => (record as { n: number }).n).sort()).toEqual([2, 3]);
+      });
+    });
+  });
+}
