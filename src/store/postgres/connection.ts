@@ -18,7 +18,12 @@ export interface ConnectOptions {
 
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Sql> {
   const { default: postgres } = await import('postgres');
-  return postgres(url, {
+  return postgres(url, poolOptions(options));
+}
+
+/** The pool's options, for postgres(url, options). */
+export function poolOptions(options: ConnectOptions = {}) {
+  return {
     max: options.max ?? 10,
     // A database that does not answer is reported, not waited for (the driver's default is 30 s).
     connect_timeout: 10,
@@ -28,7 +33,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     // Numbers of counters are bigint: read back as JS numbers (they stay far below 2^53).
     types: { bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (text: string) => Number(text) } },
     connection: { application_name: 'shipper' },
-  });
+  };
 }
 
 /** Runs a store operation; a database failure becomes the store's 503, a schema mismatch too. */

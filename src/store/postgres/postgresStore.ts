@@ -13,8 +13,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { z } from 'zod';
 import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
-import { normalisedReference } from '../../api/local/indexes.js';
-import { normalisedProNumber } from '../../api/local/shipmentKeys.js';
+import { normalisedProNumber, normalisedReference } from '../../domain/recordKeys.js';
 import type {
   AuditedBillRepository,
   CounterName,
@@ -49,6 +48,7 @@ import type {
   WeeklyFuelPrice,
 } from '../ports.js';
 import { StoreError } from '../storeError.js';
+import { redactUrl } from '../../config/storeLocation.js';
 import { connect, guardDatabase, translateDatabaseError } from './connection.js';
 import { assertUsable, migrate, schemaStatus } from './migrations.js';
 import { exportTables, importLines } from './transfer.js';
@@ -84,19 +84,8 @@ function parseRecord<S extends z.ZodType>(schema: S, value: unknown, what: strin
 const readShipment = (row: { id: string; record: unknown }) => parseRecord(shipmentSchema, row.record, `shipment ${row.id}`);
 const readQuote = (id: string, record: unknown) => parseRecord(quoteSchema, record, `quote ${id}`);
 
-// Cursors: the creation instant and id of the last item given, opaque to callers.
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | undefined {
-  if (!cursor) return undefined;
-  const [instant, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(instant ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw new StoreError('bad cursor');
-  return { createdAt, id };
-}
-
+// Lists are newest first by id, as in the file store (ids sort by creation time: a prefix and a
+// ULID), and a page's cursor is the id of its last item.
 function pageLimit(page: PageRequest): number {
   return Math.max(1, Math.min(MAX_PAGE, Math.trunc(page.limit)));
 }
@@ -106,12 +95,11 @@ function createdBetween(sql: Queryable, column: string, range: CreatedRange | un
 }
 
 function afterCursor(sql: Queryable, page: PageRequest) {
-  const cursor = decodeCursor(page.cursor);
-  return cursor ? sql`and (created_at, id) < (${cursor.createdAt}, ${cursor.id})` : sql``;
+  return page.cursor ? sql`and id < ${page.cursor}` : sql``;
 }
 
 /** Items of a page that may be damaged: skipped and named in warnings, as the ports want. */
-function pageOf<T>(rows: Array<{ id: string; created_at: Date; record: unknown }>, limit: number, read: (row: { id: string; record: unknown }) => T): StorePage<T> {
+function pageOf<T>(rows: Array<{ id: string; record: unknown }>, limit: number, read: (row: { id: string; record: unknown }) => T): StorePage<T> {
   const more = rows.length > limit;
   const kept = rows.slice(0, limit);
   const items: T[] = [];
@@ -125,7 +113,7 @@ function pageOf<T>(rows: Array<{ id: string; created_at: Date; record: unknown }
     }
   }
   const last = kept.at(-1);
-  return { items, nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null, warnings };
+  return { items, nextCursor: more && last ? last.id : null, warnings };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,7 +148,7 @@ class ShipmentQueries implements ShipmentReads {
     const rows = await this.sql<Array<{ id: string; record: unknown }>>`
       select id, record from shipments
       where pro_number = ${normalisedProNumber(proNumber)} ${scac ? this.sql`and scac = ${scac.toUpperCase()}` : this.sql``}
-      order by created_at desc, id desc`;
+      order by id desc`;
     return rows.map(readShipment);
   }
 
@@ -168,7 +156,7 @@ class ShipmentQueries implements ShipmentReads {
     const rows = await this.sql<Array<{ id: string; record: unknown }>>`
       select id, record from shipments
       where reference = ${normalisedReference(refNumber)} ${options.status ? this.sql`and status = ${options.status}` : this.sql``}
-      order by created_at desc, id desc
+      order by id desc
       ${options.limit !== undefined ? this.sql`limit ${options.limit}` : this.sql``}`;
     return rows.map(readShipment);
   }
@@ -183,18 +171,18 @@ class ShipmentQueries implements ShipmentReads {
   async list(filter: ShipmentFilter, page: PageRequest): Promise<StorePage<Shipment>> {
     const { sql } = this;
     const limit = pageLimit(page);
-    const rows = await sql<Array<{ id: string; created_at: Date; record: unknown }>>`
-      select id, created_at, record from shipments
+    const rows = await sql<Array<{ id: string; record: unknown }>>`
+      select id, record from shipments
       where true
         ${filter.status ? sql`and status = ${filter.status}` : sql``}
         ${createdBetween(sql, 'created_at', filter.created)}
         ${filter.consigneePostalCode ? sql`and consignee_postal_code = ${fiveDigits(filter.consigneePostalCode)}` : sql``}
         ${filter.refNumber ? sql`and reference = ${normalisedReference(filter.refNumber)}` : sql``}
         ${filter.orderNumber ? sql`and order_number = ${filter.orderNumber}` : sql``}
-        ${filter.bolNumbers ? sql`and bol_number = any(${[...filter.bolNumbers]})` : sql``}
-        ${filter.proNumbers ? sql`and pro_number = any(${filter.proNumbers.map(normalisedProNumber)})` : sql``}
+        ${filter.bolNumbers?.length ? sql`and bol_number = any(${[...filter.bolNumbers]})` : sql``}
+        ${filter.proNumbers?.length ? sql`and pro_number = any(${filter.proNumbers.map(normalisedProNumber)})` : sql``}
         ${afterCursor(sql, page)}
-      order by created_at desc, id desc
+      order by id desc
       limit ${limit + 1}`;
     return pageOf(rows, limit, readShipment);
   }
@@ -213,14 +201,14 @@ class QuoteQueries implements QuoteReads {
   async list(filter: QuoteFilter, page: PageRequest): Promise<StorePage<Quote>> {
     const { sql } = this;
     const limit = pageLimit(page);
-    const rows = await sql<Array<{ id: string; created_at: Date; record: unknown }>>`
-      select id, created_at, record from quotes
+    const rows = await sql<Array<{ id: string; record: unknown }>>`
+      select id, record from quotes
       where true
         ${createdBetween(sql, 'created_at', filter.created)}
         ${filter.destinationPostalCode ? sql`and destination_postal_code = ${fiveDigits(filter.destinationPostalCode)}` : sql``}
         ${filter.ids ? sql`and id = any(${[...filter.ids]})` : sql``}
         ${afterCursor(sql, page)}
-      order by created_at desc, id desc
+      order by id desc
       limit ${limit + 1}`;
     return pageOf(rows, limit, (row) => readQuote(row.id, row.record));
   }
@@ -293,10 +281,13 @@ class FuelPriceQueries implements FuelPriceReads {
 // ---------------------------------------------------------------------------------------------
 // The unit of work
 
-type Write = (tx: TransactionSql) => Promise<unknown>;
-
+/**
+ * A unit of work on one transaction. A put() is sent at once (postgres.js runs a transaction's
+ * queries on its connection in order), so the unit's own reads see its writes; a failed write
+ * (a unique constraint) is raised at the next read or when the function returns.
+ */
 class Transaction implements StoreTransaction {
-  readonly writes: Write[] = [];
+  private pending: Array<Promise<unknown>> = [];
   readonly shipments: ShipmentWrites;
   readonly quotes: QuoteWrites;
   readonly counters: Counters;
@@ -306,36 +297,60 @@ class Transaction implements StoreTransaction {
   readonly fuelPrices: FuelPriceWrites;
 
   constructor(tx: TransactionSql) {
-    const writes = this.writes;
-    const idempotency = new IdempotencyQueries(tx);
+    const write = (query: Promise<unknown>) => {
+      // Observed here, raised by settle(): never an unhandled rejection.
+      query.catch(() => undefined);
+      this.pending.push(query);
+    };
+    const afterWrites = <T extends object>(target: T): T => readsAfter(target, () => this.settle());
+    const idempotency = afterWrites(new IdempotencyQueries(tx));
     this.imports = idempotency;
     this.idempotency = Object.assign(idempotency, {
       put(key: string, record: IdempotencyRecord) {
-        writes.push((sql) => putIdempotencies(sql, [{ key, record }]));
+        write(putIdempotencies(tx, [{ key, record }]).execute());
       },
     });
-    this.shipments = Object.assign(new ShipmentQueries(tx), {
+    this.shipments = Object.assign(afterWrites(new ShipmentQueries(tx)), {
       put(shipment: Shipment, ownQuote?: Quote) {
-        writes.push((sql) => putShipments(sql, [{ shipment, ownQuote }]));
+        write(putShipments(tx, [{ shipment, ownQuote }]).execute());
       },
     });
-    this.quotes = Object.assign(new QuoteQueries(tx), {
+    this.quotes = Object.assign(afterWrites(new QuoteQueries(tx)), {
       put(quote: Quote) {
-        writes.push((sql) => putQuotes(sql, [quote]));
+        write(putQuotes(tx, [quote]).execute());
       },
     });
-    this.events = Object.assign(new EventQueries(tx), {
+    this.events = Object.assign(afterWrites(new EventQueries(tx)), {
       append(events: readonly ShipmentEventRecord[]) {
-        if (events.length > 0) writes.push((sql) => appendEvents(sql, events));
+        if (events.length > 0) write(appendEvents(tx, events).execute());
       },
     });
-    this.fuelPrices = Object.assign(new FuelPriceQueries(tx), {
+    this.fuelPrices = Object.assign(afterWrites(new FuelPriceQueries(tx)), {
       putMany(prices: readonly WeeklyFuelPrice[]) {
-        if (prices.length > 0) writes.push((sql) => putFuelPrices(sql, prices));
+        if (prices.length > 0) write(putFuelPrices(tx, prices).execute());
       },
     });
-    this.counters = new CounterRows(tx);
+    this.counters = afterWrites(new CounterRows(tx));
   }
+
+  /** Waits for the writes sent so far; the first that failed is thrown. */
+  async settle(): Promise<void> {
+    while (this.pending.length > 0) await Promise.all(this.pending.splice(0));
+  }
+}
+
+/** Every method of target, run once the unit's writes so far are done. */
+function readsAfter<T extends object>(target: T, settle: () => Promise<void>): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value = Reflect.get(object, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await settle();
+        return (value as (...a: unknown[]) => Promise<unknown>).apply(object, args);
+      };
+    },
+  });
 }
 
 class CounterRows implements Counters {
@@ -373,11 +388,12 @@ export class PostgresStore implements ShipperStore, TransferableStore {
   readonly locations: LocationRepository;
   readonly auditedBills: AuditedBillRepository;
 
-  private constructor(
+  constructor(
+    /** The pool (connection.ts connect(), or postgres(url, poolOptions()) in tests). */
     readonly sql: Sql,
     private readonly options: PostgresStoreOptions,
   ) {
-    const guard = <T extends object>(target: T): T => guarded(target, options.url);
+    const guard = <T extends object>(target: T): T => guarded(target, options.url, () => this.usable());
     this.shipments = guard(new ShipmentQueries(sql));
     const quotes = new QuoteQueries(sql);
     this.quotes = guard(Object.assign(quotes, { put: async (quote: Quote) => void (await putQuotes(sql, [quote])) }));
@@ -399,14 +415,43 @@ export class PostgresStore implements ShipperStore, TransferableStore {
     return this.options.url;
   }
 
+  /** The database URL without its password. */
+  get location(): string {
+    return redactUrl(this.options.url);
+  }
+
+  private ready: Promise<void> | undefined;
+
+  /**
+   * The database has this program's schema: checked once, before the first use (one query), so a
+   * database that is behind or ahead is one clear line instead of a failed query. Checked again
+   * after a failure (the database was down, or has been migrated since).
+   */
+  private usable(): Promise<void> {
+    this.ready ??= schemaStatus(this.sql)
+      .then(assertUsable)
+      .catch((error: unknown) => {
+        this.ready = undefined;
+        throw error;
+      });
+    return this.ready;
+  }
+
   withTransaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     return guardDatabase(this.options.url, async () => {
+      await this.usable();
       let result!: T;
       await this.sql.begin(async (sql) => {
         await sql`select pg_advisory_xact_lock(${UNIT_OF_WORK_LOCK}::bigint)`;
         const tx = new Transaction(sql);
-        result = await fn(tx);
-        for (const write of tx.writes) await write(sql);
+        try {
+          result = await fn(tx);
+        } catch (error) {
+          // No write may still be running when the transaction rolls back.
+          await tx.settle().catch(() => undefined);
+          throw error;
+        }
+        await tx.settle();
       });
       return result;
     });
@@ -416,7 +461,8 @@ export class PostgresStore implements ShipperStore, TransferableStore {
   async prepare(): Promise<void> {
     await guardDatabase(this.options.url, async () => {
       if (this.options.migrateOnPrepare) await migrate(this.sql);
-      else assertUsable(await schemaStatus(this.sql));
+      this.ready = undefined;
+      await this.usable();
     });
   }
 
@@ -426,11 +472,12 @@ export class PostgresStore implements ShipperStore, TransferableStore {
 
   exportLines(now: Date): AsyncIterable<TransferLine> {
     const { url } = this.options;
-    const lines = exportTables(this.sql, now);
+    const store = this;
     return {
       async *[Symbol.asyncIterator]() {
         try {
-          yield* lines;
+          await store.usable();
+          yield* exportTables(store.sql, now);
         } catch (error) {
           throw translateDatabaseError(error, url);
         }
@@ -439,7 +486,10 @@ export class PostgresStore implements ShipperStore, TransferableStore {
   }
 
   importLines(lines: AsyncIterable<TransferLine>): Promise<TransferCounts> {
-    return guardDatabase(this.options.url, () => importLines(this.sql, lines));
+    return guardDatabase(this.options.url, async () => {
+      await this.usable();
+      return importLines(this.sql, lines);
+    });
   }
 }
 
@@ -498,12 +548,16 @@ class AuditedBillRows implements AuditedBillRepository {
 }
 
 /** Every method of target, its database failures turned into the store's 503. */
-function guarded<T extends object>(target: T, url: string): T {
+function guarded<T extends object>(target: T, url: string, usable: () => Promise<void>): T {
   return new Proxy(target, {
     get(object, key, receiver) {
       const value = Reflect.get(object, key, receiver) as unknown;
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => guardDatabase(url, () => (value as (...a: unknown[]) => Promise<unknown>).apply(object, args));
+      return (...args: unknown[]) =>
+        guardDatabase(url, async () => {
+          await usable();
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(object, args);
+        });
     },
   });
 }

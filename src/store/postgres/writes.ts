@@ -5,8 +5,7 @@
  * row twice in a statement); the last one of a key wins, as if written one after another.
  */
 import type { Sql, TransactionSql } from 'postgres';
-import { normalisedReference } from '../../api/local/indexes.js';
-import { normalisedProNumber } from '../../api/local/shipmentKeys.js';
+import { normalisedProNumber, normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment } from '../../domain/schemas.js';
 import type { IdempotencyRecord, ShipmentEventRecord, WeeklyFuelPrice } from '../ports.js';
 

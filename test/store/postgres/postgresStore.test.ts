@@ -72,8 +72,8 @@ describe('the PostgreSQL store', () => {
     await store.withTransaction(async (tx) => {
       tx.shipments.put(booked, ownQuote);
       tx.idempotency.put('key-1', { scope: 'shipment', requestHash: 'h1', resourceId: booked.id, serial: 1 });
-      // Buffered: not there before the unit of work returns.
-      expect(await tx.shipments.get(booked.id)).toBeUndefined();
+      // Its own writes are visible inside.
+      expect(await tx.shipments.get(booked.id)).toEqual(booked);
     });
     expect(await store.shipments.get(booked.id)).toEqual(booked);
     expect(await store.shipments.getRecord(booked.id)).toEqual({ shipment: booked, ownQuote });

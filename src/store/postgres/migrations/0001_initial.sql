@@ -4,8 +4,9 @@
 -- as the file store's records, beside copies of the few fields the engine's queries need, indexed
 -- and written in the same statement as the record.
 
--- Shipments: by id, order number, BOL number, PRO, reference, quote; lists newest first, filtered
--- on status, created time and the consignee's ZIP.
+-- Shipments: by id, order number, BOL number, PRO, reference, quote; lists newest first (by id:
+-- ids sort by creation time, a prefix and a ULID), filtered on status, created time and the
+-- consignee's ZIP.
 CREATE TABLE shipments (
   id                     text PRIMARY KEY,
   created_at             timestamptz NOT NULL,
@@ -23,10 +24,10 @@ CREATE TABLE shipments (
   -- The quote a booking without --quote priced for itself (found by id, never listed).
   own_quote              jsonb
 );
-CREATE INDEX shipments_created ON shipments (created_at DESC, id DESC);
-CREATE INDEX shipments_status_created ON shipments (status, created_at DESC, id DESC);
+CREATE INDEX shipments_created ON shipments (created_at);
+CREATE INDEX shipments_status ON shipments (status, id DESC);
 CREATE INDEX shipments_pro ON shipments (pro_number) WHERE pro_number IS NOT NULL;
-CREATE INDEX shipments_reference ON shipments (reference, created_at DESC) WHERE reference IS NOT NULL;
+CREATE INDEX shipments_reference ON shipments (reference, id DESC) WHERE reference IS NOT NULL;
 CREATE INDEX shipments_quote ON shipments (quote_id);
 CREATE INDEX shipments_own_quote ON shipments ((own_quote ->> 'id')) WHERE own_quote IS NOT NULL;
 
@@ -36,7 +37,7 @@ CREATE TABLE quotes (
   destination_postal_code  text NOT NULL,
   record                   jsonb NOT NULL
 );
-CREATE INDEX quotes_created ON quotes (created_at DESC, id DESC);
+CREATE INDEX quotes_created ON quotes (created_at);
 
 -- The numbers auditors read (order serials, SSCC serials, PRO blocks, X12 control numbers): the
 -- last one issued. A number is taken by UPDATE ... RETURNING inside the unit of work that uses it:
