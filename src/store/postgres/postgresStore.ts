@@ -471,18 +471,16 @@ export class PostgresStore implements ShipperStore, TransferableStore {
   }
 
   exportLines(now: Date): AsyncIterable<TransferLine> {
-    const { url } = this.options;
-    const store = this;
-    return {
-      async *[Symbol.asyncIterator]() {
-        try {
-          await store.usable();
-          yield* exportTables(store.sql, now);
-        } catch (error) {
-          throw translateDatabaseError(error, url);
-        }
-      },
-    };
+    return this.exportChecked(now);
+  }
+
+  private async *exportChecked(now: Date): AsyncIterable<TransferLine> {
+    try {
+      await this.usable();
+      yield* exportTables(this.sql, now);
+    } catch (error) {
+      throw translateDatabaseError(error, this.options.url);
+    }
   }
 
   importLines(lines: AsyncIterable<TransferLine>): Promise<TransferCounts> {
