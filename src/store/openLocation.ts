@@ -17,6 +17,6 @@ export async function openStoreAt(location: StoreLocation, options: OpenLocation
     const { PostgresStore } = await import('./postgres/postgresStore.js');
     return PostgresStore.open({ url: location.url, max: options.connections ?? 2, migrateOnPrepare: options.migrate });
   }
-  const { StoreError } = await import('./storeError.js');
-  throw new StoreError(`the file store behind the storage ports is not in this build yet (${location.dir})`);
+  const { openStore } = await import('./open.js');
+  return openStore(location.dir);
 }

@@ -4,12 +4,21 @@
  * of multi-row inserts, that replace records by id and only ever raise counters.
  */
 import type { Sql, TransactionSql } from 'postgres';
-import type { Quote, Shipment } from '../../domain/schemas.js';
+import type { z } from 'zod';
+import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
+import { StoreError } from '../storeError.js';
 import type { IdempotencyRecord, ShipmentEventRecord, WeeklyFuelPrice } from '../ports.js';
 import { countLine, headerLine, marksOfShipment, type TransferCounts, type TransferLine } from '../transfer.js';
 import { appendEvents, putFuelPrices, putIdempotencies, putQuotes, putShipments, UNIT_OF_WORK_LOCK } from './writes.js';
 
 const ROWS_PER_FETCH = 1000;
+
+/** Records go out as the schemas read them (their fields in the schema's order); a damaged one stops the export, named. */
+function valid<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new StoreError(`${what} in the database does not hold a valid record; nothing was exported`, what);
+  return parsed.data;
+}
 const ROWS_PER_INSERT = 1000;
 
 export async function* exportTables(sql: Sql, now: Date): AsyncIterable<TransferLine> {
@@ -21,11 +30,15 @@ export async function* exportTables(sql: Sql, now: Date): AsyncIterable<Transfer
     await reserved`begin isolation level repeatable read read only`;
     const tables: Array<[string, (row: Record<string, unknown>) => TransferLine]> = [
       [
-        'select record, own_quote from shipments order by created_at, id',
-        (row) => ({ type: 'shipment', shipment: row.record as Shipment, ownQuote: (row.own_quote as Quote | null) ?? null }),
+        'select id, record, own_quote from shipments order by created_at, id',
+        (row) => ({
+          type: 'shipment',
+          shipment: valid(shipmentSchema, row.record, `shipment ${row.id as string}`),
+          ownQuote: row.own_quote ? valid(quoteSchema, row.own_quote, `the quote of shipment ${row.id as string}`) : null,
+        }),
       ],
       ['select record from shipment_events order by shipment_id, occurred_at, recorded_at, id', (row) => ({ type: 'event', event: row.record as ShipmentEventRecord })],
-      ['select record from quotes order by created_at, id', (row) => ({ type: 'quote', quote: row.record as Quote })],
+      ['select id, record from quotes order by created_at, id', (row) => ({ type: 'quote', quote: valid(quoteSchema, row.record, `quote ${row.id as string}`) })],
       ['select key, record from idempotency_keys order by scope, key', (row) => ({ type: 'idempotency', key: row.key as string, record: row.record as IdempotencyRecord })],
       [
         'select week::text as week, usd_per_gallon from fuel_prices order by week',

@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../src/domain/canonicalJson.js';
 import type { Shipment } from '../../../src/domain/schemas.js';
 import { migrate } from '../../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../../src/store/postgres/postgresStore.js';
@@ -133,5 +134,70 @@ describe('shipper store export / import on PostgreSQL', () => {
     expect(failed.code).toBe(5);
     expect(failed.stderr).toMatch(/is not accepting connections/);
     expect(failed.stderr).not.toContain(new URL(source.url).password);
+  });
+});
+
+describe('moving a JSON store into PostgreSQL and back', () => {
+  it('gives the same records, and the counters go on from where they were', async () => {
+    const { dir: json, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const { api } = apiAt(json);
+    for (const refNumber of ['PO-1', 'PO-2', 'PO-3']) await api.createShipment(shipmentRequest({ refNumber }));
+    const quote = (await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
+      .data;
+    await api.close();
+
+    const fromJson = join(dir, 'from-json.jsonl');
+    expect((await runCli(['--store', json, 'store', 'export', '--to', fromJson])).code).toBe(0);
+    const database = await migratedStore();
+    expect((await runCli(['--store', database.url, 'store', 'import', fromJson])).code).toBe(0);
+    const fromDatabase = join(dir, 'from-database.jsonl');
+    expect((await runCli(['--store', database.url, 'store', 'export', '--to', fromDatabase])).code).toBe(0);
+    const { dir: back, cleanup: cleanBack } = await tempDir();
+    cleanups.push(cleanBack);
+    expect((await runCli(['--store', back, 'store', 'import', fromDatabase])).code).toBe(0);
+    const again = join(dir, 'again.jsonl');
+    expect((await runCli(['--store', back, 'store', 'export', '--to', again])).code).toBe(0);
+
+    // jsonb keeps an object's keys in its own order: records are compared as JSON values.
+    const records = async (file: string) =>
+      withoutHeader(await readFile(file, 'utf8'))
+        .map((line) => canonicalJson(JSON.parse(line)))
+        .sort();
+    const original = await records(fromJson);
+    expect(original.filter((line) => line.includes('"type":"shipment"'))).toHaveLength(3);
+    expect(original.filter((line) => line.includes('"type":"counter"')).length).toBeGreaterThanOrEqual(2);
+    expect(original.some((line) => line.includes(quote.id))).toBe(true);
+    expect(await records(fromDatabase)).toEqual(original);
+    expect(await records(again)).toEqual(original);
+
+    // The next booking on the database and on the store moved back takes the next order number.
+    const next = await runCli([
+      '--store',
+      database.url,
+      '--json',
+      'ship',
+      '--shipper',
+      'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+      '--consignee',
+      'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48',
+    ]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout).orderNumber).toBe('SO-000004');
+    const nextBack = await runCli([
+      '--store',
+      back,
+      '--json',
+      'ship',
+      '--shipper',
+      'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+      '--consignee',
+      'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48',
+    ]);
+    expect(JSON.parse(nextBack.stdout).orderNumber).toBe('SO-000004');
   });
 });
