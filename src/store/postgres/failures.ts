@@ -46,6 +46,8 @@ const SQLSTATES: Record<string, string> = {
   '08006': 'lost the connection',
   '08001': 'cannot be connected to',
   '08004': 'refused the connection',
+  // At connection time: ALTER DATABASE ... ALLOW_CONNECTIONS false (a database being moved or restored).
+  '55000': 'is not accepting connections now',
 };
 
 export function isDatabaseFailure(error: unknown): boolean {
