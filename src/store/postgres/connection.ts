@@ -18,7 +18,34 @@ export interface ConnectOptions {
 
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Sql> {
   const { default: postgres } = await import('postgres');
+  surviveWritesOnClosedConnections();
   return postgres(url, poolOptions(options));
+}
+
+let surviving = false;
+
+/**
+ * postgres.js 3.4.9 can throw from a setImmediate when a connection's backend goes away in the
+ * middle of a transaction (`nextWrite` on a socket it has already dropped: porsager/postgres
+ * issues #1154 and #1208, fixes proposed in PRs #1168, #1176 and #1209, none released). The
+ * query concerned has already been rejected (CONNECTION_CLOSED, so the unit of work rolls back
+ * and its caller gets the store's 503); only the throw is left, and uncaught it would end a
+ * server that should answer 503 and go on. This ignores exactly that throw; any other uncaught
+ * exception ends the process as Node would (unless another handler, a test runner's, reports it).
+ */
+function surviveWritesOnClosedConnections(): void {
+  if (surviving) return;
+  surviving = true;
+  process.on('uncaughtException', (error) => {
+    if (isWriteOnClosedConnection(error)) return;
+    if (process.listenerCount('uncaughtException') > 1) return;
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+function isWriteOnClosedConnection(error: unknown): boolean {
+  return error instanceof TypeError && /reading 'write'/.test(error.message) && /\bnextWrite\b/.test(error.stack ?? '');
 }
 
 /** The pool's options, for postgres(url, options). */
