@@ -123,7 +123,8 @@ export async function runStoreExport(ctx: CommandContext, options: { to: string;
       await opened.catch((error: Error) => {
         throw new CliError(`cannot write ${file}: ${error.message}`, ExitCode.local);
       });
-      const lines = transfer.isTransferable(store) ? store.exportLines(now()) : transfer.exportThroughPorts(store, now());
+      const { isTransferable, exportThroughPorts } = await import('../../store/transfer.js');
+      const lines = isTransferable(store) ? store.exportLines(now()) : exportThroughPorts(store, now());
       for await (const line of lines) {
         transfer.countLine(counts, line);
         if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
@@ -188,7 +189,8 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
   const store = await preparedStore(ctx);
   let counts;
   try {
-    counts = await storeFailureLine(() => (transfer.isTransferable(store) ? store.importLines(lines()) : transfer.importThroughPorts(store, lines())));
+    const { isTransferable, importThroughPorts } = await import('../../store/transfer.js');
+    counts = await storeFailureLine(() => (isTransferable(store) ? store.importLines(lines()) : importThroughPorts(store, lines())));
   } finally {
     await store.close();
   }

@@ -282,12 +282,19 @@ class FuelPriceQueries implements FuelPriceReads {
 // The unit of work
 
 /**
- * A unit of work on one transaction. A put() is sent at once (postgres.js runs a transaction's
- * queries on its connection in order), so the unit's own reads see its writes; a failed write
- * (a unique constraint) is raised at the next read or when the function returns.
+ * A unit of work on one transaction. Its puts are gathered and written as multi-row statements
+ * (an import's batch of a thousand shipments is one INSERT, not a thousand round trips) before
+ * any of its reads runs, so the unit's own reads see its writes, and before it commits; a failed
+ * write (a unique constraint) is raised there.
  */
 class Transaction implements StoreTransaction {
-  private pending: Array<Promise<unknown>> = [];
+  private readonly buffered = {
+    shipments: [] as Array<{ shipment: Shipment; ownQuote: Quote | undefined }>,
+    quotes: [] as Quote[],
+    idempotency: [] as Array<{ key: string; record: IdempotencyRecord }>,
+    events: [] as ShipmentEventRecord[],
+    fuelPrices: [] as WeeklyFuelPrice[],
+  };
   readonly shipments: ShipmentWrites;
   readonly quotes: QuoteWrites;
   readonly counters: Counters;
@@ -296,55 +303,69 @@ class Transaction implements StoreTransaction {
   readonly events: ShipmentEventWrites;
   readonly fuelPrices: FuelPriceWrites;
 
-  constructor(tx: TransactionSql) {
-    const write = (query: Promise<unknown>) => {
-      // Observed here, raised by settle(): never an unhandled rejection.
-      query.catch(() => undefined);
-      this.pending.push(query);
-    };
+  constructor(private readonly tx: TransactionSql) {
+    const { buffered } = this;
     const afterWrites = <T extends object>(target: T): T => readsAfter(target, () => this.settle());
     const idempotency = afterWrites(new IdempotencyQueries(tx));
     this.imports = idempotency;
     this.idempotency = Object.assign(idempotency, {
       put(key: string, record: IdempotencyRecord) {
-        write(putIdempotencies(tx, [{ key, record }]).execute());
+        buffered.idempotency.push({ key, record });
       },
     });
     this.shipments = Object.assign(afterWrites(new ShipmentQueries(tx)), {
       put(shipment: Shipment, ownQuote?: Quote) {
-        write(putShipments(tx, [{ shipment, ownQuote }]).execute());
+        buffered.shipments.push({ shipment, ownQuote });
       },
     });
     this.quotes = Object.assign(afterWrites(new QuoteQueries(tx)), {
       put(quote: Quote) {
-        write(putQuotes(tx, [quote]).execute());
+        buffered.quotes.push(quote);
       },
     });
     this.events = Object.assign(afterWrites(new EventQueries(tx)), {
       append(events: readonly ShipmentEventRecord[]) {
-        if (events.length > 0) write(appendEvents(tx, events).execute());
+        buffered.events.push(...events);
       },
     });
     this.fuelPrices = Object.assign(afterWrites(new FuelPriceQueries(tx)), {
       putMany(prices: readonly WeeklyFuelPrice[]) {
-        if (prices.length > 0) write(putFuelPrices(tx, prices).execute());
+        buffered.fuelPrices.push(...prices);
       },
     });
     this.counters = afterWrites(new CounterRows(tx));
   }
 
-  /** Waits for the writes sent so far; the first that failed is thrown. */
+  /** Writes what was put so far, ROWS_PER_STATEMENT rows a statement; the first failure is thrown. */
   async settle(): Promise<void> {
-    while (this.pending.length > 0) await Promise.all(this.pending.splice(0));
+    const { tx, buffered } = this;
+    for (const rows of chunks(buffered.quotes.splice(0))) await putQuotes(tx, rows);
+    for (const rows of chunks(buffered.shipments.splice(0))) await putShipments(tx, rows);
+    for (const rows of chunks(buffered.idempotency.splice(0))) await putIdempotencies(tx, rows);
+    for (const rows of chunks(buffered.events.splice(0))) await appendEvents(tx, rows);
+    for (const rows of chunks(buffered.fuelPrices.splice(0))) await putFuelPrices(tx, rows);
   }
 }
 
-/** Every method of target, run once the unit's writes so far are done. */
+/** Rows per multi-row statement (PostgreSQL takes at most 65,535 parameters in one). */
+const ROWS_PER_STATEMENT = 1000;
+
+function chunks<T>(rows: T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) result.push(rows.slice(start, start + ROWS_PER_STATEMENT));
+  return result;
+}
+
+const WRITES = new Set<string | symbol>(['put', 'append', 'putMany']);
+
+/** Every read of target, run once the unit's writes so far are done. */
 function readsAfter<T extends object>(target: T, settle: () => Promise<void>): T {
   return new Proxy(target, {
     get(object, key, receiver) {
       const value = Reflect.get(object, key, receiver) as unknown;
       if (typeof value !== 'function') return value;
+      // Puts only gather rows (synchronously, in the order they are made).
+      if (WRITES.has(key)) return value;
       return async (...args: unknown[]) => {
         await settle();
         return (value as (...a: unknown[]) => Promise<unknown>).apply(object, args);
@@ -444,13 +465,7 @@ export class PostgresStore implements ShipperStore, TransferableStore {
       await this.sql.begin(async (sql) => {
         await sql`select pg_advisory_xact_lock(${UNIT_OF_WORK_LOCK}::bigint)`;
         const tx = new Transaction(sql);
-        try {
-          result = await fn(tx);
-        } catch (error) {
-          // No write may still be running when the transaction rolls back.
-          await tx.settle().catch(() => undefined);
-          throw error;
-        }
+        result = await fn(tx);
         await tx.settle();
       });
       return result;
