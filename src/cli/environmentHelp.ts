@@ -93,6 +93,17 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
       { name: 'SHIPPER_DEBUG', what: 'set: the stack trace of an unexpected error on stderr', precedence: '' },
     ],
   },
+  {
+    title: "The store's crash tests (never needed otherwise)",
+    variables: [
+      { name: 'SHIPPER_JOURNAL_LIMIT', what: "bytes of the store's journal after which it is compacted (default 32 MiB)", precedence: '' },
+      {
+        name: 'SHIPPER_KILL_AT',
+        what: 'a kill point of the store (journal-write, after-journal, during-apply, during-compaction[@N]): the process kills itself there',
+        precedence: '',
+      },
+    ],
+  },
 ];
 
 /** The help text, wrapped to `width` columns (at least 60). */

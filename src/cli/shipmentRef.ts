@@ -4,7 +4,7 @@
  * number (the barcode). Order and BOL numbers are looked up through the list filters, so the
  * same words work in local and remote mode.
  */
-import { notFound } from '../api/problems.js';
+import { CliError, ExitCode, notFound } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
 import { UsageError } from './errors.js';
 
@@ -18,8 +18,11 @@ export async function shipmentIdOf(api: ShipperApi, reference: string): Promise<
   const text = reference.trim();
   const query = ORDER_NUMBER.test(text) ? { orderNumber: text } : BOL_NUMBER.test(text) ? { bolNumber: text } : undefined;
   if (!query) return reference;
-  const { data: page } = await api.listShipments({ ...query, limit: 2 });
+  const { data: page, warnings } = await api.listShipments({ ...query, limit: 2 });
   const [first, second] = page.items;
+  // The shipment that carries it could not be read: a damaged record, not "not found" (as by id).
+  const damaged = warnings.find((warning) => /damaged|cannot read/.test(warning));
+  if (!first && damaged) throw new CliError(damaged, api.mode === 'remote' ? ExitCode.remote : ExitCode.local);
   if (!first) throw notFound('shipment', text);
   if (second) throw new UsageError(`${text} names more than one shipment (${first.id}, ${second.id}, ...): give the shipment id`);
   return first.id;

@@ -296,6 +296,3 @@ export interface ShipperStore {
   prepare(): Promise<void>;
   close(): Promise<void>;
 }
-
-/** Creates a store; the contract suite (test/store/contract/) runs against any such factory. */
-export type StoreFactory = () => Promise<ShipperStore>;

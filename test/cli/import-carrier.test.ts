@@ -270,8 +270,8 @@ describe.each(modes)('import with the carrier columns ($mode)', ({ mode, args })
     expect(pro.stderr).toContain('1 of 2 shipments are invalid; nothing was imported');
     expect(JSON.parse((await cli(['shipment', 'list', '--ref', `P-${mode}-1`, '--json'])).stdout).items).toEqual([]);
 
-    // Exactly at the limit, and a window one minute long: booked.
-    await writeFile(file, carrierCsv(`E-${mode}`, { ready: '16:59', close: '17:00', declared: '$10,000,000.00' }));
+    // Exactly at the limit, and a window one minute long: booked (with a PRO of its own: the first import has 1234-5678-2).
+    await writeFile(file, carrierCsv(`E-${mode}`, { ready: '16:59', close: '17:00', declared: '$10,000,000.00', pro: '1234-5679-3' }));
     const edge = await cli(['import', file]);
     expect(edge.code, edge.stderr).toBe(0);
   });

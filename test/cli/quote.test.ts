@@ -136,7 +136,7 @@ describe('shipper quote (in process, temporary store)', () => {
       const result = await storeInProcess(join(link, 'store'))([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48']);
       expect(result.code).toBe(5);
       expect(result.stderr.trim().split('\n')).toEqual([
-        `shipper: cannot create the store directory ${join(link, 'store', 'quotes')}: ${link} is a symbolic link to a missing directory`,
+        `shipper: cannot create the store directory ${join(link, 'store', 'locks')}: ${link} is a symbolic link to a missing directory`,
       ]);
     } finally {
       await unlink(link);

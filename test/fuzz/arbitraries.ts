@@ -734,3 +734,14 @@ function hasPath(root: unknown, path: Path): boolean {
 function isPrefix(prefix: Path, path: Path): boolean {
   return prefix.length <= path.length && prefix.every((key, index) => key === path[index]);
 }
+
+let uniquePros = 0;
+/**
+ * The request with a PRO no other booking of the run has (when it gives one): a PRO names one
+ * shipment of its carrier, and a fuzz run books the same request more than once.
+ */
+export function withUniquePro<T extends Json>(request: T): T {
+  if (typeof request.proNumber !== 'string' || request.proNumber.trim() === '') return request;
+  // The counter, then X: no other counter's prefix, whatever follows.
+  return { ...request, proNumber: `U${++uniquePros}X${request.proNumber.trim()}`.slice(0, 20) };
+}

@@ -24,6 +24,7 @@ import {
   TRANSIT_RULES,
   transitRequestArb,
   type Mutated,
+  withUniquePro,
 } from './arbitraries.js';
 import { expectProblemAbout, expectQuoteAsRequested, expectShipmentAsRequested, expectTransitAsRequested } from './oracle.js';
 
@@ -87,12 +88,17 @@ describe('valid requests', () => {
         fc.asyncProperty(shipmentRequestArb(), async (request) => {
           tally.add('valid shipment', 2);
           const { data: quote } = await api.createQuote(quoteRequestFor(request) as QuoteRequestInput);
-          const onQuote = await api.createShipment({ ...request, quoteId: quote.id } as ShipmentRequestInput);
-          const quoteFirst = await api.createShipment(request as ShipmentRequestInput);
+          // A PRO names one shipment of its carrier: each booking gets its own.
+          const [first, second] = [withUniquePro(request), withUniquePro(request)];
+          const onQuote = await api.createShipment({ ...first, quoteId: quote.id } as ShipmentRequestInput);
+          const quoteFirst = await api.createShipment(second as ShipmentRequestInput);
           expect(onQuote.data.quoteId).toBe(quote.id);
           expect(onQuote.data.quotedPriceInCents).toBe(quote.quotedPriceInCents);
-          for (const { data: shipment } of [onQuote, quoteFirst]) {
-            expectShipmentAsRequested(shipment, request);
+          for (const [{ data: shipment }, asked] of [
+            [onQuote, first],
+            [quoteFirst, second],
+          ] as const) {
+            expectShipmentAsRequested(shipment, asked);
             expect((await api.getShipment(shipment.id)).data).toEqual(shipment);
             expect((await api.listShipments({ bolNumber: shipment.bolNumber })).data.items).toEqual([shipment]);
           }

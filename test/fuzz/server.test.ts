@@ -31,6 +31,7 @@ import {
   transitRequestArb,
   type Json,
   type Mutated,
+  withUniquePro,
 } from './arbitraries.js';
 import { expectProblemAbout, expectQuoteAsRequested, expectShipmentAsRequested, expectTransitAsRequested, leaksOf, stringsOf } from './oracle.js';
 
@@ -159,11 +160,12 @@ describe('valid requests over HTTP', () => {
           expect(JSON.parse((await send({ method: 'GET', path: `/v1/shipper/quote/${quote.id}` })).text)).toEqual(quote);
           known.quotes.push(quote.id);
 
-          for (const body of [{ ...request, quoteId: quote.id }, request]) {
+          // A PRO names one shipment of its carrier: each booking gets its own.
+          for (const body of [{ ...withUniquePro(request), quoteId: quote.id }, withUniquePro(request)]) {
             const answer = await postJson('/v1/shipper/shipment', body);
             expect(answer.status, answer.text).toBe(201);
             const shipment = JSON.parse(answer.text) as Shipment;
-            expectShipmentAsRequested(shipment, request);
+            expectShipmentAsRequested(shipment, body);
             const read = await send({ method: 'GET', path: `/v1/shipper/shipment/${shipment.id}` });
             expect(read.status).toBe(200);
             expect(JSON.parse(read.text)).toEqual(shipment);

@@ -19,7 +19,6 @@ export class IdFactory {
 
 /** The quote a quote-first booking was priced on shares its shipment's ULID: `qt_X` for `sh_X`. */
 export const quoteIdOfBooking = (shipmentId: string): string => `qt_${shipmentId.slice(3)}`;
-export const shipmentIdOfBookingQuote = (quoteId: string): string => `sh_${quoteId.slice(3)}`;
 
 /**
  * ulid's default PRNG asks the OS for one random byte per character (16 calls per id); the same

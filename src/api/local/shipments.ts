@@ -111,8 +111,3 @@ export class Shipments {
     );
   }
 }
-
-export function inRange(instant: string, range: { from?: number; to?: number }): boolean {
-  const time = Date.parse(instant);
-  return (range.from === undefined || time >= range.from) && (range.to === undefined || time <= range.to);
-}

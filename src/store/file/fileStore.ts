@@ -42,7 +42,7 @@ import { StoreError } from '../storeError.js';
 import { FileCounters, type CounterRecords } from './counters.js';
 import { Journal, type JournalWrite } from './journal.js';
 import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
-import { listPage } from './lists.js';
+import { listPage, type IdSource } from './lists.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
 
 /** A shipment's file: the Shipment, plus the quote its booking priced for itself. */
@@ -72,6 +72,7 @@ const fuelPriceSchema = z.object({ week: z.string(), usdPerGallon: z.string() })
 const locationSchema = z.object({ name: z.string(), address: z.unknown() });
 /** What a look-up reads of a shipment file whose record does not parse: its keys, if they can be found. */
 const lenientKeysSchema = z.object({
+  id: z.string().optional(),
   orderNumber: z.string().optional(),
   bolNumber: z.string().optional(),
   proNumber: z.string().nullish(),
@@ -79,6 +80,9 @@ const lenientKeysSchema = z.object({
   quoteId: z.string().optional(),
   quote: z.object({ id: z.string() }).optional(),
 });
+
+/** The created index's bucket of an id: the first 6 characters of its ULID's time, about 17 minutes. */
+const createdBucketOf = (id: string) => id.slice(3, 9);
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 const idempotencyId = (scope: IdempotencyScope, key: string) => hashOf(`${scope}\u0000${key}`);
@@ -95,6 +99,7 @@ function keysOf(shipment: z.output<typeof lenientKeysSchema>): IndexKeys {
     pro: pro ? [pro] : [],
     ref: shipment.refNumber ? [normalisedReference(shipment.refNumber)] : [],
     quote: shipment.quoteId && shipment.quoteId !== ownQuote ? [shipment.quoteId] : [],
+    created: shipment.id && SHIPMENT_ID.test(shipment.id) ? [createdBucketOf(shipment.id)] : [],
   };
 }
 
@@ -200,15 +205,27 @@ export class FileStore implements ShipperStore {
   }
 
   /** The ids under an index key; an index that cannot be trusted is rebuilt first (under the lock, unless already held). */
-  async lookup(kind: IndexKind, key: string, inLock: boolean): Promise<string[]> {
-    if (!inLock) {
+  async lookup(kind: IndexKind, key: string, tx: FileTransaction | undefined): Promise<string[]> {
+    if (tx) {
+      // Under the lock nothing but this unit of work changes an index: checked once per kind.
+      if (tx.trusted.has(kind)) return (await this.indexes.read(kind, key, true)) ?? this.lookupLocked(kind, key);
+      const ids = await this.lookupLocked(kind, key);
+      tx.trusted.add(kind);
+      return ids;
+    }
+    {
       const ids = await this.indexes.read(kind, key);
       if (ids) return ids;
       // A store that never held what this index is built from: nothing to find, nothing to build (a look-up writes nothing).
       if (!(await this.files.collectionExists(kind === 'message' ? 'events' : 'shipments'))) return [];
       return this.locked(() => this.lookupLocked(kind, key));
     }
-    return this.lookupLocked(kind, key);
+  }
+
+  /** The keys an index holds (the created index's buckets), after it is trusted. */
+  async indexKeys(kind: IndexKind, tx: FileTransaction | undefined): Promise<string[]> {
+    await this.lookup(kind, '-', tx);
+    return this.indexes.keys(kind);
   }
 
   private async lookupLocked(kind: IndexKind, key: string): Promise<string[]> {
@@ -242,7 +259,7 @@ export class FileStore implements ShipperStore {
     const { readFile } = await import('node:fs/promises');
     const text = await readFile(this.files.fileOf('shipments', id), 'utf8').catch(() => '');
     const field = (name: string) => new RegExp(`"${name}"\\s*:\\s*"([^"\\\\]{1,64})"`).exec(text)?.[1];
-    const salvaged = { orderNumber: field('orderNumber'), bolNumber: field('bolNumber'), proNumber: field('proNumber'), refNumber: field('refNumber') };
+    const salvaged = { id, orderNumber: field('orderNumber'), bolNumber: field('bolNumber'), proNumber: field('proNumber'), refNumber: field('refNumber') };
     return Object.values(salvaged).some((value) => value !== undefined) ? salvaged : undefined;
   }
 
@@ -275,6 +292,8 @@ export class FileStore implements ShipperStore {
 // A unit of work
 
 class FileTransaction implements StoreTransaction {
+  /** Indexes found trusted in this unit of work. */
+  readonly trusted = new Set<IndexKind>();
   readonly shipmentPuts = new Map<string, StoredShipment>();
   readonly quotePuts = new Map<string, Quote>();
   readonly idempotencyPuts = new Map<string, IdempotencyRecord>();
@@ -310,7 +329,7 @@ class FileTransaction implements StoreTransaction {
       writes.push({ path: files.relativeFileOf('shipments', id), text: RecordFiles.text(record) });
       const before = previous[position] ? keysOf(previous[position]) : {};
       const after = keysOf(record);
-      for (const kind of ['serial', 'pro', 'ref', 'quote'] as const) {
+      for (const kind of ['serial', 'pro', 'ref', 'quote', 'created'] as const) {
         for (const key of before[kind] ?? []) if (!(after[kind] ?? []).includes(key)) changes.push({ kind, key, id, remove: true });
         for (const key of after[kind] ?? []) if (!(before[kind] ?? []).includes(key)) changes.push({ kind, key, id });
       }
@@ -366,7 +385,7 @@ class ShipmentQueries implements ShipmentWrites {
   }
 
   private lookup(kind: IndexKind, key: string): Promise<string[]> {
-    return this.store.lookup(kind, key, this.tx !== undefined);
+    return this.store.lookup(kind, key, this.tx);
   }
 
   /** The shipments of these ids that `matches`, as they are now; a damaged one is thrown (strict) or skipped. */
@@ -432,6 +451,12 @@ class ShipmentQueries implements ShipmentWrites {
     return [...first, ...indexed.filter((shipment) => !first.some((known) => known.id === shipment.id)).sort((a, b) => (a.id < b.id ? -1 : 1))];
   }
 
+  /** Newest first through the created index (a store that never held a shipment: the empty directory listing). */
+  private async newestFirst(): Promise<IdSource | undefined> {
+    if (!(await this.store.files.collectionExists('shipments'))) return undefined;
+    return createdSource(this.store, this.tx);
+  }
+
   async list(filter: ShipmentFilter, page: PageRequest): Promise<StorePage<Shipment>> {
     const { status, created, consigneePostalCode, refNumber, orderNumber, bolNumbers = [], proNumbers = [] } = filter;
     const candidates: string[][] = [];
@@ -443,10 +468,12 @@ class ShipmentQueries implements ShipmentWrites {
     if (proNumbers.length > 0) candidates.push((await Promise.all(proNumbers.map((pro) => this.lookup('pro', normalisedProNumber(pro))))).flat());
     if (refNumber !== undefined) candidates.push(await this.lookup('ref', normalisedReference(refNumber)));
     const ids = candidates.length === 0 ? undefined : candidates.reduce((kept, next) => kept.filter((id) => next.includes(id)));
+    const source = ids === undefined ? await this.newestFirst() : undefined;
     const pros = new Set(proNumbers.map(normalisedProNumber));
     const reference = refNumber !== undefined ? normalisedReference(refNumber) : undefined;
     return listPage(this.store.files, 'shipments', storedShipmentSchema, (record) => splitRecord(record).shipment, page, {
       ids,
+      source,
       idPattern: SHIPMENT_ID,
       oldest: created?.from,
       keep: (shipment) =>
@@ -459,6 +486,24 @@ class ShipmentQueries implements ShipmentWrites {
         inRange(shipment.createdAt, created),
     });
   }
+}
+
+/** Ids newest first from the created index, bucket by bucket: a page reads a bucket or two, not the whole directory. */
+async function createdSource(store: FileStore, tx: FileTransaction | undefined): Promise<IdSource> {
+  const buckets = (await store.indexKeys('created', tx)).sort().reverse();
+  return async (before, limit) => {
+    const ids: string[] = [];
+    for (const bucket of buckets) {
+      if (before !== undefined && bucket > createdBucketOf(before)) continue;
+      const inBucket = (await store.lookup('created', bucket, tx))
+        .filter((id) => before === undefined || id < before)
+        .sort()
+        .reverse();
+      ids.push(...inBucket);
+      if (ids.length > limit) break;
+    }
+    return { ids: ids.slice(0, limit), more: ids.length > limit };
+  };
 }
 
 function inRange(instant: string, range: { from?: number | undefined; to?: number | undefined } | undefined): boolean {
@@ -550,7 +595,7 @@ class EventQueries implements ShipmentEventWrites {
   }
 
   async findByMessageDigest(digest: string): Promise<ShipmentEventRecord[]> {
-    const shipmentIds = await this.store.lookup('message', digest, this.tx !== undefined);
+    const shipmentIds = await this.store.lookup('message', digest, this.tx);
     const pendingIds = (this.tx?.eventAppends ?? []).filter((event) => event.messageDigest === digest).map((event) => event.shipmentId);
     const events = await Promise.all([...new Set([...shipmentIds, ...pendingIds])].map((id) => this.listByShipment(id)));
     return events.flat().filter((event) => event.messageDigest === digest);

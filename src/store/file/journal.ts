@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { readFile, rename, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { mapInOrder } from '../../concurrency.js';
-import { appendDurably, describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
+import { appendDurably, describeFileError, removeOrphanedTemporaries, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { StoreError } from '../storeError.js';
 import { killPoint } from './killPoints.js';
@@ -35,7 +35,9 @@ export class Journal {
   readonly file: string;
   private readonly appliedFile: string;
   private readonly limit: number;
-  private readyDirs = new Set<string>();
+  private readonly readyDirs = new Set<string>();
+  /** Directories whose temporary files of killed writers this process removed (once each). */
+  private readonly sweptDirs = new Set<string>();
 
   constructor(private readonly root: string) {
     this.dir = join(root, 'journal');
@@ -138,7 +140,7 @@ export class Journal {
       return 'remove' in write ? { file, temp: undefined } : { file, temp: temporaryPathFor(file), text: write.text };
     });
     try {
-      for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) await this.ensureDir(dir);
+      for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) await this.prepareDir(dir);
       await mapInOrder(staged, WRITE_CONCURRENCY, (entry) => (entry.temp ? writeNewFile(entry.temp, Buffer.from(entry.text!)) : Promise.resolve()));
     } catch (error) {
       await this.unstage(staged);
@@ -164,7 +166,7 @@ export class Journal {
         if (during && ++done > entries.length / 2) during();
         if (entry.temp) return rename(entry.temp, entry.file);
         if (entry.text === undefined) return unlink(entry.file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
-        await this.ensureDir(dirname(entry.file));
+        await this.prepareDir(dirname(entry.file));
         const temp = temporaryPathFor(entry.file);
         await writeNewFile(temp, Buffer.from(entry.text));
         await rename(temp, entry.file);
@@ -176,6 +178,14 @@ export class Journal {
         this.file,
       );
     }
+  }
+
+  /** The directory made, and the temporary files a writer killed between staging and renaming left in it removed (once per process). */
+  private async prepareDir(dir: string): Promise<void> {
+    await this.ensureDir(dir);
+    if (this.sweptDirs.has(dir)) return;
+    this.sweptDirs.add(dir);
+    await removeOrphanedTemporaries(dir);
   }
 
   private async ensureDir(dir: string): Promise<void> {

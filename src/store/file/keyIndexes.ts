@@ -14,11 +14,12 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapInOrder } from '../../concurrency.js';
 import { describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
+import { readText } from '../../fs/readText.js';
 import { StoreError } from '../storeError.js';
 import type { JournalWrite } from './journal.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
@@ -26,10 +27,11 @@ import { isSafeRecordId, RecordFiles } from './recordFiles.js';
 /**
  * serial: order serial -> shipments (order and BOL numbers: a BOL number carries its serial);
  * pro: normalised PRO -> shipments; ref: normalised reference -> shipments; quote: quote id ->
- * shipments booked on it; message: carrier message digest -> shipments with events from it.
+ * shipments booked on it; created: a 17-minute bucket of creation time (the ids' first
+ * characters) -> shipments created then, for lists newest first; message: carrier message digest
+ * -> shipments with events from it.
  */
-export type IndexKind = 'serial' | 'pro' | 'ref' | 'quote' | 'message';
-export const SHIPMENT_KINDS: readonly IndexKind[] = ['serial', 'pro', 'ref', 'quote'];
+export type IndexKind = 'serial' | 'pro' | 'ref' | 'quote' | 'created' | 'message';
 
 /** What a record contributes to the indexes: the keys it carries, by kind. */
 export type IndexKeys = Partial<Record<IndexKind, string[]>>;
@@ -56,9 +58,11 @@ interface Entry {
 
 export class KeyIndexes {
   private readonly root: string;
+  /** Each index's directory identity when this process last found it trusted. */
+  private readonly lastTrusted = new Map<IndexKind, string>();
 
   constructor(
-    storeRoot: string,
+    private readonly storeRoot: string,
     private readonly sources: IndexSources,
   ) {
     this.root = join(storeRoot, 'index');
@@ -85,8 +89,8 @@ export class KeyIndexes {
    * The ids under a key, from a trusted index: undefined when the index cannot be trusted now
    * (the caller takes the lock and calls ensureTrusted, then reads again).
    */
-  async read(kind: IndexKind, key: string): Promise<string[] | undefined> {
-    const [trusted, entry] = await Promise.all([this.isTrusted(kind), this.readEntry(kind, key)]);
+  async read(kind: IndexKind, key: string, known = false): Promise<string[] | undefined> {
+    const [trusted, entry] = await Promise.all([known || this.isTrusted(kind), this.readEntry(kind, key)]);
     if (!trusted || entry === 'damaged') return undefined;
     return entry?.ids ?? [];
   }
@@ -123,20 +127,37 @@ export class KeyIndexes {
     });
   }
 
+  /** The keys of an index with safe names (the created buckets), from its directory. */
+  async keys(kind: IndexKind): Promise<string[]> {
+    const names = await fs.promises.readdir(this.dirOf(kind)).catch(() => [] as string[]);
+    return names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
+  }
+
   /** After a batch was applied: its indexes are as this writer left them. */
   async markTrusted(kinds: readonly IndexKind[]): Promise<void> {
     await Promise.all([...new Set(kinds)].map((kind) => this.writeState(kind)));
   }
 
   private async isTrusted(kind: IndexKind): Promise<boolean> {
-    const [state, now] = await Promise.all([readFile(this.stateFile(kind), 'utf8').catch(() => undefined), this.identity(kind)]);
-    return state !== undefined && now !== undefined && state.trim() === now;
+    const now = await this.identity(kind);
+    if (now === undefined) return false;
+    // The directory as it was when last found trusted: nothing changed it since (one stat, no read).
+    if (this.lastTrusted.get(kind) === now) return true;
+    const state = await readText(this.stateFile(kind)).catch(() => undefined);
+    const trusted = state !== undefined && state.trim() === now;
+    if (trusted) this.lastTrusted.set(kind, now);
+    return trusted;
   }
 
+  /**
+   * The index's directory and its records' directory as they are: a record added, removed or
+   * renamed behind the store's back (a file restored by hand) makes the index untrusted too.
+   */
   private async identity(kind: IndexKind): Promise<string | undefined> {
+    const records = join(this.storeRoot, kind === 'message' ? 'events' : 'shipments');
     try {
-      const info = await fs.promises.stat(this.dirOf(kind), { bigint: true });
-      return `${info.ino} ${info.mtimeNs}`;
+      const [index, source] = await Promise.all([fs.promises.stat(this.dirOf(kind), { bigint: true }), fs.promises.stat(records, { bigint: true }).catch(() => undefined)]);
+      return `${index.ino} ${index.mtimeNs} ${source ? `${source.ino} ${source.mtimeNs}` : '-'}`;
     } catch {
       return undefined;
     }
@@ -145,6 +166,7 @@ export class KeyIndexes {
   private async writeState(kind: IndexKind): Promise<void> {
     const identity = await this.identity(kind);
     if (identity === undefined) return;
+    this.lastTrusted.set(kind, identity);
     const file = this.stateFile(kind);
     const temp = temporaryPathFor(file);
     try {
@@ -159,7 +181,7 @@ export class KeyIndexes {
   private async readEntry(kind: IndexKind, key: string): Promise<Entry | undefined | 'damaged'> {
     let text: string;
     try {
-      text = await readFile(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`), 'utf8');
+      text = await readText(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       return 'damaged';

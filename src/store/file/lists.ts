@@ -18,7 +18,12 @@ export function idTime(id: string): number {
   return time;
 }
 
+/** Ids newest first, older than `before`, at most `limit`, and whether there are more. */
+export type IdSource = (before: string | undefined, limit: number) => Promise<{ ids: string[]; more: boolean }>;
+
 export interface ListScope<T> {
+  /** Where the ids come from (an index), instead of the collection's directory listing. */
+  source?: IdSource | undefined;
   /** Keep a record (the list's filters). */
   keep: (record: T) => boolean;
   /** No record created before this instant (ms) is wanted: the scan stops there. */
@@ -35,7 +40,7 @@ export async function listPage<S extends z.ZodType, T>(
   schema: S,
   read: (record: z.output<S>) => T,
   { limit, cursor }: PageRequest,
-  { keep, oldest, ids: only, idPattern }: ListScope<T>,
+  { keep, oldest, ids: only, idPattern, source }: ListScope<T>,
 ): Promise<StorePage<T>> {
   const size = Math.max(1, Math.trunc(limit));
   const warnings: string[] = [];
@@ -56,7 +61,7 @@ export async function listPage<S extends z.ZodType, T>(
       const rest = listed.filter((id) => before === undefined || id < before);
       batch = { ids: rest.slice(0, size), more: rest.length > size };
     } else {
-      const found = await files.listIds(collection, { limit: size, before });
+      const found = source ? await source(before, size) : await files.listIds(collection, { limit: size, before });
       batch = { ids: found.ids.filter((id) => idPattern.test(id)), more: found.more };
       if (found.ids.length > 0 && batch.ids.length === 0) {
         before = found.ids.at(-1);

@@ -7,12 +7,13 @@
  * (storeLock.ts), so two processes on one store neither lose writes nor share a number.
  */
 import fs from 'node:fs';
-import { access, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { access, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../../concurrency.js';
 import { describeFileError, removeOrphanedTemporaries, syncDirectory, temporaryPathFor, writeNewFileDurably } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
+import { readText } from '../../fs/readText.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { StoreError } from '../storeError.js';
 import { acquireLock, LockError } from './storeLock.js';
@@ -146,7 +147,7 @@ export class RecordFiles {
         const hit = this.cache.get(file, schema, identity);
         if (hit !== undefined) return hit as z.output<S>;
       }
-      text = await readFile(file, 'utf8');
+      text = await readText(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
