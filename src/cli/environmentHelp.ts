@@ -21,7 +21,7 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
     variables: [
       {
         name: 'SHIPPER_STORE',
-        what: 'the local store directory (shipments, quotes, saved locations, audited bills), or a PostgreSQL URL postgres://user@host/db (docs/postgres.md)',
+        what: 'the store: a directory, or a postgres:// URL (docs/postgres.md)',
         precedence: "--store beats it; it beats the config's store and the data directory",
       },
       {

@@ -64,7 +64,10 @@ export function registerDbCommands(program: Command, context: ContextFactory): v
   const db = program
     .command('db')
     .description('the schema of a PostgreSQL store: migrate, status')
-    .addHelpText('after', '\nThe store is a database when --store (SHIPPER_STORE, config store) is a postgres:// URL; see docs/postgres.md.');
+    .addHelpText(
+      'after',
+      '\nThe store is a database when --store (SHIPPER_STORE, config store) is a postgres:// URL; see docs/postgres.md.\n\nExamples:\n  $ shipper --store postgres://shipper@db.internal/shipper db status\n  $ SHIPPER_STORE=postgres://shipper@db.internal/shipper shipper db migrate',
+    );
   db.command('migrate')
     .description('bring the database to this shipper schema (safe to run again, and from several servers at once)')
     .addHelpText('after', '\nExample:\n  $ SHIPPER_STORE=postgres://shipper@db.internal/shipper shipper db migrate')
@@ -214,7 +217,13 @@ function describeCounts(counts: Record<string, number | undefined>): string {
 }
 
 export function registerStoreCommands(program: Command, context: ContextFactory): void {
-  const store = program.command('store').description('move every record of a store to another: export, import (JSON lines)');
+  const store = program
+    .command('store')
+    .description('move every record of a store to another: export, import (JSON lines)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ shipper --store ~/.local/share/shipper store export --to shipper.jsonl\n  $ shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl',
+    );
   store
     .command('export')
     .description('write every record of the store in effect (and its counters) to a file, one JSON record a line')
@@ -222,7 +231,7 @@ export function registerStoreCommands(program: Command, context: ContextFactory)
     .option('--force', 'overwrite the file if it exists')
     .addHelpText(
       'after',
-      '\nExample (a JSON store into PostgreSQL):\n  $ shipper --store ~/.local/share/shipper store export --to shipper.jsonl\n  $ shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl',
+      '\nExamples:\n  $ shipper --store ~/.local/share/shipper store export --to shipper.jsonl\n  $ shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl',
     )
     .action(async (options: { to: string; force?: boolean }, command: Command) => runStoreExport(context(command), options));
   store
