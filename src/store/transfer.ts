@@ -42,7 +42,7 @@ export const transferLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('fuelPrice'), price: z.object({ week: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), usdPerGallon: z.string() }) }),
   z.object({ type: z.literal('location'), location: z.object({ name: z.string().min(1), address: z.unknown() }) }),
   z.object({ type: z.literal('auditedBill'), billKey: z.string().min(1), record: z.unknown() }),
-  z.object({ type: z.literal('counter'), name: z.string().regex(/^(orders|sscc|x12-control|pro-[A-Z0-9]+)$/), last: z.number().int().min(0) }),
+  z.object({ type: z.literal('counter'), name: z.string().regex(/^(orders|sscc|x12-control|pro-[A-Za-z0-9._-]+)$/), last: z.number().int().min(0) }),
 ]);
 
 export type TransferLine = z.output<typeof transferLineSchema>;
@@ -94,6 +94,10 @@ interface ListableIdempotency {
   entries?: () => AsyncIterable<{ key: string; record: IdempotencyRecord }>;
 }
 
+/**
+ * @param extraCounters counters beyond orders, SSCC and X12 control numbers: the ports cannot list
+ *   counters, so the PRO blocks' (proBlockCounter) come from the carriers configured.
+ */
 export async function* exportThroughPorts(store: ShipperStore, now: Date, extraCounters: readonly string[] = []): AsyncIterable<TransferLine> {
   yield headerLine(now);
   const counterNames = new Set<string>(['orders', 'sscc', 'x12-control', ...extraCounters]);
@@ -104,7 +108,6 @@ export async function* exportThroughPorts(store: ShipperStore, now: Date, extraC
       const record = await store.shipments.getRecord(shipment.id);
       if (!record) continue;
       yield { type: 'shipment', shipment: record.shipment, ownQuote: record.ownQuote ?? null };
-      if (record.shipment.carrier?.scac) counterNames.add(`pro-${record.shipment.carrier.scac}`);
       for (const event of await store.events.listByShipment(shipment.id)) yield { type: 'event', event: event as z.output<typeof eventSchema> };
     }
     cursor = page.nextCursor ?? undefined;

@@ -127,7 +127,10 @@ export async function runStoreExport(ctx: CommandContext, options: { to: string;
         throw new CliError(`cannot write ${file}: ${error.message}`, ExitCode.local);
       });
       const { isTransferable, exportThroughPorts } = await import('../../store/transfer.js');
-      const lines = isTransferable(store) ? store.exportLines(now()) : exportThroughPorts(store, now());
+      const { proBlockCounter } = await import('../../api/local/carrierNumbers.js');
+      const { carriers } = await ctx.settings();
+      const proBlocks = Object.entries(carriers).flatMap(([scac, carrier]) => (carrier.proRange ? [proBlockCounter(scac, carrier.proRange)] : []));
+      const lines = isTransferable(store) ? store.exportLines(now()) : exportThroughPorts(store, now(), proBlocks);
       for await (const line of lines) {
         transfer.countLine(counts, line);
         if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));

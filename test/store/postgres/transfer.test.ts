@@ -201,3 +201,50 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     expect(JSON.parse(nextBack.stdout).orderNumber).toBe('SO-000004');
   });
 });
+
+describe('PRO blocks moved between stores', () => {
+  it('carries the counter of a PRO block, so the database goes on with the next PRO', async () => {
+    const { dir: config, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    await writeFile(
+      join(config, 'config.json'),
+      JSON.stringify({ carriers: { ODFL: { name: 'Old Dominion', proRange: { scac: 'ODFL', first: '70000000', last: '70000999', checkDigit: 'MOD7', prefix: '' } } } }),
+    );
+    const env = { SHIPPER_CONFIG_DIR: config };
+    const { dir: json, cleanup: cleanJson } = await tempDir();
+    cleanups.push(cleanJson);
+    const ship = (store: string) =>
+      runCli(
+        [
+          '--store',
+          store,
+          '--json',
+          'ship',
+          '--scac',
+          'ODFL',
+          '--shipper',
+          'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+          '--consignee',
+          'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+          '-c',
+          'pallets=1,weight=500,dims=48x40x48',
+        ],
+        { env },
+      );
+    const pros: string[] = [];
+    for (let n = 0; n < 2; n++) {
+      const booked = await ship(json);
+      expect(booked.code, booked.stderr).toBe(0);
+      pros.push(JSON.parse(booked.stdout).proNumber);
+    }
+    const file = join(dir, 'pro.jsonl');
+    expect((await runCli(['--store', json, 'store', 'export', '--to', file], { env })).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toMatch(/"type":"counter","name":"pro-odfl--70000000","last":2/);
+    const database = await migratedStore();
+    expect((await runCli(['--store', database.url, 'store', 'import', file], { env })).code).toBe(0);
+    const next = await ship(database.url);
+    expect(next.code, next.stderr).toBe(0);
+    expect(pros).not.toContain(JSON.parse(next.stdout).proNumber);
+    expect(JSON.parse(next.stdout).proNumber).toMatch(/^7000000/);
+  });
+});
