@@ -40,7 +40,7 @@ beforeAll(async () => {
     .data;
   const second: Shipment = {
     ...booked,
-    id: `${booked.id.slice(0, -1)}Z`,
+    id: `${booked.id.slice(0, -1)}${booked.id.endsWith('Z') ? 'Y' : 'Z'}`,
     orderNumber: 'SO-000041',
     bolNumber: '00000000000000418',
     proNumber: '77-1',
