@@ -352,8 +352,15 @@ class FileTransaction implements StoreTransaction {
     }
     writes.push(...this.counters.writes());
     writes.push(...(await indexes.plan(changes)));
+    if (writes.length === 0) return;
+    // The batch changes the records' directories, which every index's trust also reads: the
+    // indexes trusted now stay trusted after it (they hold every record this batch adds), not only
+    // those it adds to.
+    // (A batch of quotes alone touches neither.)
+    const touchesRecords = writes.some((write) => /^(shipments|events|index)\//.test(write.path));
+    const trusted = touchesRecords ? await indexes.trustedKinds() : [];
     await journal.commit(writes);
-    await indexes.markTrusted(changes.map((change) => change.kind));
+    if (touchesRecords) await indexes.markTrusted([...trusted, ...changes.map((change) => change.kind)]);
   }
 }
 

@@ -133,6 +133,13 @@ export class KeyIndexes {
     return names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
   }
 
+  /** The indexes trusted now (inside the lock). */
+  async trustedKinds(): Promise<IndexKind[]> {
+    const all: IndexKind[] = ['serial', 'pro', 'ref', 'quote', 'created', 'message'];
+    const trusted = await Promise.all(all.map((kind) => this.isTrusted(kind)));
+    return all.filter((_, position) => trusted[position]);
+  }
+
   /** After a batch was applied: its indexes are as this writer left them. */
   async markTrusted(kinds: readonly IndexKind[]): Promise<void> {
     await Promise.all([...new Set(kinds)].map((kind) => this.writeState(kind)));
