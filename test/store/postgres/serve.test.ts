@@ -113,7 +113,7 @@ describe('shipper serve on PostgreSQL', () => {
       }
     })();
     const answers: Array<Awaited<ReturnType<typeof post>>> = [];
-    for (let round = 0; round < 20 && (cut === 0 || answers.length < 60); round++) {
+    for (let round = 0; round < 60 && (cut === 0 || answers.length < 60); round++) {
       answers.push(...(await Promise.all(Array.from({ length: 12 }, (_, index) => post(server, '/shipment', booking(`PO-${round}-${index}`))))));
     }
     cutting = false;
