@@ -68,6 +68,16 @@ describe('shipper serve on PostgreSQL', () => {
     expect(migrations!.n).toBe(1);
   });
 
+  it('books a quote once across two servers: the same quote booked on both at once is one 201 and 409s', async () => {
+    const url = await testDatabase();
+    const [one, two] = await Promise.all([serveOn(url), serveOn(url)]);
+    const quote = await post(one, '/quote', { origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+    expect(quote.status).toBe(201);
+    const attempts = await Promise.all(Array.from({ length: 8 }, (_, index) => post(index % 2 ? one : two, '/shipment', { ...booking(`PO-q-${index}`), quoteId: quote.body.id })));
+    const statuses = attempts.map((attempt) => attempt.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
   it('answers 503 with Retry-After while its database is away, without the password in its log, and serves again when it is back', async () => {
     const url = await testDatabase();
     const server = await serveOn(url);
