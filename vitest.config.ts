@@ -2,10 +2,20 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // SQL files are imported as their text, as scripts/build.mjs's esbuild text loader does.
+  plugins: [
+    {
+      name: 'sql-as-text',
+      transform(code, id) {
+        return id.endsWith('.sql') ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined;
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
-    // Temporary directories on a tmpfs when there is one (see the file).
-    globalSetup: ['test/helpers/globalSetup.ts'],
+    // One PostgreSQL server for the run, started in the background (first: its directory must not
+    // be under the owner-only one the next picks); temporary directories on a tmpfs when there is one.
+    globalSetup: ['test/helpers/postgresSetup.ts', 'test/helpers/globalSetup.ts'],
     // Hang catchers, not deadlines: tests wait for events and outputs, and a machine at a load of 8
     // takes several times as long as a quiet one, so a limit a busy machine could meet is no limit here.
     testTimeout: 300_000,

@@ -32,6 +32,8 @@ await build({
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [onlyEnglishZodMessages(), asciiFastStringWidth()],
+  // The PostgreSQL store's migrations (src/store/postgres/migrations/*.sql) are embedded as text.
+  loader: { '.sql': 'text' },
   // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
   define: { __SHIPPER_BUILD__: JSON.stringify(buildInfo(root)) },
   // CommonJS packages inside an ESM bundle still call require() for Node built-ins and read __filename.

@@ -202,3 +202,22 @@ export const storeFailure = (error: Error): ProblemError =>
 export const internalError = (detail = 'the service failed to handle the request'): ProblemError => problem(500, 'internal-error', 'Internal Server Error', detail);
 
 export { problem as makeProblem };
+
+/** Seconds a client is told to wait (Retry-After) before it tries a store that is unavailable again. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The store is there but cannot be used now (the database is down, unreachable, read-only or has
+ * another schema): 503, which the server answers with Retry-After, and exit 5 on the CLI. Why is
+ * the operator's to see (internalDetail), as for storeFailure.
+ */
+export const storeUnavailable = (internalDetail: string): ProblemError =>
+  new ProblemError(
+    {
+      type: `${PROBLEM_TYPE_BASE}store-unavailable`,
+      title: 'Store Unavailable',
+      status: 503,
+      detail: 'the service cannot reach its store now; try again later',
+    },
+    internalDetail,
+  );

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { warning } from '../domain/warnings.js';
 import type { LocalApi } from '../api/local.js';
+import type { ShipperStore } from '../store/ports.js';
 import { UsageError } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
 import { isLoopbackHost, serverRootOf } from '../api/wire.js';
@@ -42,6 +43,7 @@ export interface ZipLookup {
 export class CommandContext {
   private apiPromise: Promise<ShipperApi> | undefined;
   private localApiPromise: Promise<LocalApi> | undefined;
+  private openedStore: ShipperStore | undefined;
   private resolved: Settings | undefined;
   private zipDirectory: ZipLookup | undefined;
   private configPromise: Promise<ConfigLocation> | undefined;
@@ -162,10 +164,17 @@ export class CommandContext {
   }
 
   /** The local engine on the resolved store, whatever the mode (`shipper serve` exposes it). */
-  localApi(options: { cacheEntries?: number; bolCompanyPrefix?: string | undefined } = {}): Promise<LocalApi> {
+  localApi(options: { cacheEntries?: number; bolCompanyPrefix?: string | undefined; serve?: boolean } = {}): Promise<LocalApi> {
     this.localApiPromise ??= (async () => {
       const [settings, { LocalApi }, now, zips] = await Promise.all([this.settings(), import('../api/local.js'), this.clock(), this.zips()]);
+      // A PostgreSQL store (--store postgres://...): a server migrates it when it is behind and keeps more connections.
+      const store =
+        settings.storeLocation.kind === 'postgres'
+          ? await (await import('../store/openLocation.js')).openStoreAt(settings.storeLocation, { migrate: options.serve, connections: options.serve ? 16 : 2 })
+          : undefined;
+      this.openedStore = store;
       return new LocalApi({
+        store,
         storeDir: settings.store,
         tariffFile: settings.tariff,
         agreementsDir: settings.tariffs,
@@ -184,5 +193,7 @@ export class CommandContext {
 
   async close(): Promise<void> {
     if (this.apiPromise) await (await this.apiPromise.catch(() => undefined))?.close();
+    // A database store's connections, so that the process can end.
+    await this.openedStore?.close().catch(() => undefined);
   }
 }

@@ -21,8 +21,13 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
     variables: [
       {
         name: 'SHIPPER_STORE',
-        what: 'the local store directory (shipments, quotes, saved locations, audited bills)',
+        what: 'the store: a directory, or a postgres:// URL (docs/postgres.md)',
         precedence: "--store beats it; it beats the config's store and the data directory",
+      },
+      {
+        name: 'PGPASSWORD',
+        what: 'the password of a PostgreSQL store whose URL carries none (kept out of the URL and the config file)',
+        precedence: "a password in the store's URL beats it",
       },
       { name: 'SHIPPER_TARIFF', what: 'the tariff JSON the local engine rates with', precedence: "--tariff beats it; it beats the config's tariff and the shipped tariff" },
       {

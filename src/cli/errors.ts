@@ -4,6 +4,7 @@
  * exit code and its ProblemDetail; anything else is "unexpected" (exit 5).
  */
 import { ExitCode, PROBLEM_TYPE_BASE, ShipperError, type Mode } from '../api/problems.js';
+import { redactDatabaseUrls } from '../config/storeLocation.js';
 import { FileWriteError } from '../fs/durableWrite.js';
 import type { IO } from './output.js';
 
@@ -27,7 +28,8 @@ export function reportError(error: unknown, io: IO, mode: Mode = 'local', debug 
     io.error('cancelled; nothing was written');
     return ExitCode.interrupted;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  // A database URL in a driver's message never shows its password.
+  const message = redactDatabaseUrls(error instanceof Error ? error.message : String(error));
   if (io.options.json) io.json({ type: 'urn:shipper:problem:internal-error', title: 'Unexpected Error', status: 500, detail: message });
   io.error(`unexpected error: ${message}`);
   if (debug && error instanceof Error && error.stack) io.streams.stderr.write(`${error.stack}\n`);

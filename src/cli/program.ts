@@ -31,6 +31,16 @@ const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Prom
   { names: ['audit'], load: async () => (await import('./commands/audit.js')).registerAuditCommand },
   { names: ['report'], load: async () => (await import('./commands/report.js')).registerReportCommands },
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServeCommands },
+  {
+    names: ['db', 'store'],
+    load: async () => {
+      const { registerDbCommands, registerStoreCommands } = await import('./commands/db.js');
+      return (program, context) => {
+        registerDbCommands(program, context);
+        registerStoreCommands(program, context);
+      };
+    },
+  },
   { names: ['openapi'], load: async () => (await import('./commands/openapi.js')).registerOpenApiCommands },
   { names: ['config'], load: async () => (await import('./commands/config.js')).registerConfigCommands },
   { names: [], load: async () => (await import('./commands/completion.js')).registerCompletionCommands },
@@ -43,7 +53,7 @@ const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Prom
 ];
 
 /** Global options that take a value: the word after them is not the command. */
-const GLOBAL_VALUE_OPTIONS = new Set(['--store', '--tariff', '--base-url', '--profile', '--api-key']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--store', '--tariff', '--tariffs', '--base-url', '--profile', '--api-key']);
 
 /** The command a command line names (its first word that is not a global option), if any. */
 export function commandNameOf(argv: readonly string[]): string | undefined {
@@ -74,7 +84,7 @@ export async function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, c
     .version(versionText(), '-V, --version', 'print the version, the git commit and the build date')
     .option('--json', 'machine output on stdout (errors as ProblemDetail JSON)', false)
     .option('-q, --quiet', 'print only what was asked for: the ids of what a command creates or lists, the paths of files written (--json wins)', false)
-    .option('--store <dir>', 'local store directory (env SHIPPER_STORE; default: your data directory)')
+    .option('--store <dir|url>', 'local store directory, or a PostgreSQL URL postgres://user@host/db (env SHIPPER_STORE; default: your data directory)')
     .option('--tariff <file>', 'tariff JSON for local rating (env SHIPPER_TARIFF; default: the shipped tariff)')
     .option('--tariffs <dir>', 'carrier agreements for local rating and rate shopping, one directory each (env SHIPPER_TARIFFS; "samples": the shipped samples)')
     .option('--remote', 'talk to a Shipper Freight API server instead of the local engine', false)

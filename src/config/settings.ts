@@ -14,6 +14,7 @@ import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } fro
 import { DEFAULT_PROFILES } from '../domain/apiServers.js';
 import { ebolSettingSchema, x12SettingSchema } from '../edi/settings.js';
 import { decimalNumber } from '../domain/numberText.js';
+import { parseStoreLocation, StoreLocationError, type StoreLocation } from './storeLocation.js';
 
 export function defaultBaseUrl(profile: string): string | undefined {
   return Object.hasOwn(DEFAULT_PROFILES, profile) ? DEFAULT_PROFILES[profile as keyof typeof DEFAULT_PROFILES].baseUrl : undefined;
@@ -181,8 +182,13 @@ export interface Settings {
   apiKey: string | undefined;
   timeoutMs: number;
   retries: number;
-  /** The local store directory, absolute: --store, SHIPPER_STORE, the config's store, the data directory. */
+  /**
+   * The local store directory, absolute: --store, SHIPPER_STORE, the config's store, the data
+   * directory. When the store is a database, the data directory (saved locations stay there).
+   */
   store: string;
+  /** Where the engine's records are: the store directory, or the PostgreSQL database --store names. */
+  storeLocation: StoreLocation;
   tariff: string | undefined;
   /** The carrier agreement directory, absolute, or `samples` (the shipped samples); undefined: the tariff prices alone. */
   tariffs: string | undefined;
@@ -272,6 +278,13 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
   if (bolCompanyPrefix !== undefined && !/^\d{7,10}$/.test(bolCompanyPrefix)) {
     throw new ConfigError(`SHIPPER_BOL_COMPANY_PREFIX=${bolCompanyPrefix}: a GS1 company prefix is 7 to 10 digits`);
   }
+  let storeLocation: StoreLocation;
+  try {
+    storeLocation = store ? parseStoreLocation(store) : { kind: 'file', dir: defaultStoreDir(env) };
+  } catch (error) {
+    if (error instanceof StoreLocationError) throw new ConfigError(`${error.message} (from ${describeSource(storeSource, 'store')})`);
+    throw error;
+  }
   let clockStart: number | undefined;
   if (env.SHIPPER_NOW) {
     clockStart = Date.parse(env.SHIPPER_NOW);
@@ -285,7 +298,8 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     apiKey,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: retries ?? DEFAULT_RETRIES,
-    store: store ? resolve(store) : defaultStoreDir(env),
+    store: storeLocation.kind === 'file' ? storeLocation.dir : defaultStoreDir(env),
+    storeLocation,
     tariff: flags.tariff ?? env.SHIPPER_TARIFF ?? config.tariff,
     tariffs: agreementsSetting(flags.tariffs || env.SHIPPER_TARIFFS || config.tariffs),
     clockStart,
@@ -348,6 +362,19 @@ const absolutePath = z
   .string()
   .min(1)
   .transform((path) => resolve(path));
+/** A store directory (made absolute) or a PostgreSQL URL (kept as given, checked). */
+const storeLocationText = z
+  .string()
+  .min(1)
+  .transform((text, ctx) => {
+    try {
+      const location = parseStoreLocation(text);
+      return location.kind === 'file' ? location.dir : location.url;
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 /** A JSON object written on the command line (`'{"first": "1000000", ...}'`), checked by its schema. */
 const jsonObject = (schema: z.ZodType) =>
   z
@@ -366,7 +393,7 @@ const carrierProfileSchemaForKey = carrierProfileSchema;
 export const SETTING_KINDS: SettingKind[] = [
   { key: 'mode', pattern: /^mode$/, value: modeSchema },
   { key: 'profile', pattern: /^profile$/, value: profileNameSchema },
-  { key: 'store', pattern: /^store$/, value: absolutePath },
+  { key: 'store', pattern: /^store$/, value: storeLocationText },
   { key: 'tariff', pattern: /^tariff$/, value: absolutePath },
   {
     key: 'tariffs',

@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { openApiDocument } from '../api/openapi.js';
 import { JSON_TYPE, mediaTypeOf, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
-import { constraintViolation, internalError, makeProblem, notFound, ProblemError } from '../api/problems.js';
+import { redactDatabaseUrls } from '../config/storeLocation.js';
+import { constraintViolation, internalError, makeProblem, notFound, ProblemError, STORE_RETRY_AFTER_SECONDS } from '../api/problems.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
   DEPRECATION_HEADER,
@@ -92,9 +93,11 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         if (error instanceof ProblemError) {
           // What happened inside (a file path, an errno) goes to the operator's log, never to the client.
           if (error.status >= 500) outcome.failure = error.internalDetail ?? error.problem.detail ?? error.problem.title;
+          // The store is unavailable (its database is down): the client may come back.
+          if (error.status === 503) return { ...problemReply(error.problem), headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } };
           return problemReply(error.problem);
         }
-        outcome.failure = error instanceof Error ? error.message : String(error);
+        outcome.failure = redactDatabaseUrls(error instanceof Error ? error.message : String(error));
         options.onInternalError?.(error);
         return problemReply(internalError().problem);
       })

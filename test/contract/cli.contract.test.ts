@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { withoutFreightCheck } from '../helpers/freightCheck.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, type CliResult } from '../helpers/cli.js';
+import { testDatabase } from '../helpers/postgres.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { CONTRACT_NOW } from './suite.js';
@@ -109,22 +110,43 @@ function normalise(text: string): string {
     .replace(/,\n\s*"instance": "[^"]*"/g, '');
 }
 
-describe('contract: the CLI, local and remote', () => {
+/** The stores both halves run on: directories (the file store), then PostgreSQL databases (docs/postgres.md). */
+const BACKENDS = [
+  {
+    name: '',
+    async stores() {
+      const local = await tempDir();
+      const remote = await tempDir();
+      return { local: local.dir, remote: remote.dir, cleanups: [local.cleanup, remote.cleanup] };
+    },
+  },
+  {
+    name: ' on PostgreSQL',
+    async stores() {
+      const [local, remote] = await Promise.all([testDatabase(), testDatabase()]);
+      // The server migrates its database at start-up; the local CLI asks for it to be migrated first.
+      const migrated = await runInProcess(['--store', local, 'db', 'migrate'], { env });
+      if (migrated.code !== 0) throw new Error(migrated.stderr);
+      return { local, remote, cleanups: [] };
+    },
+  },
+];
+
+describe.each(BACKENDS)('contract: the CLI, local and remote$name', (backend) => {
   let server: ServeProcess;
   const dirs: Array<() => Promise<void>> = [];
   const results: Record<'local' | 'remote', CliResult[]> = { local: [], remote: [] };
 
   beforeAll(async () => {
-    const local = await tempDir();
-    const remote = await tempDir();
+    const stores = await backend.stores();
     const config = await tempDir();
-    dirs.push(local.cleanup, remote.cleanup, config.cleanup);
+    dirs.push(...stores.cleanups, config.cleanup);
     env.SHIPPER_CONFIG_DIR = config.dir;
     scratch = config.dir;
-    server = await startServe({ store: remote.dir, env: { SHIPPER_NOW: CONTRACT_NOW } });
+    server = await startServe({ store: stores.remote, env: { SHIPPER_NOW: CONTRACT_NOW } });
     // Remote: `--remote` with the server's URL from SHIPPER_BASE_URL (--base-url is tested elsewhere).
     const modes = {
-      local: { args: ['--store', local.dir], env: {} },
+      local: { args: ['--store', stores.local], env: {} },
       remote: { args: ['--remote'], env: { SHIPPER_BASE_URL: server.url } },
     } as const;
     for (const mode of ['local', 'remote'] as const) {

@@ -108,7 +108,7 @@ export async function assignCarrierNumbers(
     const range = settings.carriers[scac]!.proRange!;
     // One counter per block (by its prefix and first number): the next block configured starts at
     // its own first PRO, and a block whose last number is raised goes on where it stopped.
-    const counter = `pro-${scac.toLowerCase()}-${range.prefix.toLowerCase()}-${range.first}` as const;
+    const counter = proBlockCounter(scac, range);
     const options = {
       capacity: Number(proRangeSize(range)),
       numbersOf: (shipment: Shipment) => [shipment.carrier?.scac === scac && shipment.proNumber ? proSerialOf(range, shipment.proNumber) : null],
@@ -136,4 +136,9 @@ export async function assignCarrierNumbers(
     const proNumber = scac && !request.proNumber ? (pros.get(scac)?.shift() ?? null) : null;
     return { ssccs, proNumber };
   });
+}
+
+/** The counter of a carrier's PRO block: one per block (its prefix and first number). */
+export function proBlockCounter(scac: string, range: { prefix: string; first: string | number }): `pro-${string}` {
+  return `pro-${scac.toLowerCase()}-${range.prefix.toLowerCase()}-${range.first}`;
 }

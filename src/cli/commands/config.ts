@@ -32,6 +32,8 @@ async function display(key: string, value: unknown): Promise<string> {
   if (value === undefined) return '';
   const { maskSecret, settingKindOf } = await settingsModule();
   if (settingKindOf(key)?.secret && typeof value === 'string') return maskSecret(value);
+  // A database URL's password is never shown.
+  if (key === 'store' && typeof value === 'string') return (await import('../../config/storeLocation.js')).redactUrl(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -132,7 +134,7 @@ export async function runConfigGet(ctx: CommandContext, rawKey: string): Promise
 }
 
 export async function runConfigList(ctx: CommandContext): Promise<void> {
-  const { maskSecret } = await settingsModule();
+  const [{ maskSecret }, { describeStoreLocation }] = await Promise.all([settingsModule(), import('../../config/storeLocation.js')]);
   const path = (await ctx.configLocation()).file;
   const stored = await Promise.all(flatten(await storedConfig(ctx)).map(async ([key, value]) => [key, await display(key, value)] as const));
   const settings = await ctx.settings();
@@ -143,6 +145,7 @@ export async function runConfigList(ctx: CommandContext): Promise<void> {
     apiKey: settings.apiKey ? maskSecret(settings.apiKey) : null,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
+    store: describeStoreLocation(settings.storeLocation),
   };
   if (ctx.io.options.json) {
     return ctx.io.json({

@@ -54,12 +54,12 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   }
   const settings = await ctx.settings();
   const apiKey = options.apiKey ?? settings.serveApiKey;
-  const api = await ctx.localApi({ cacheEntries: options.cacheSize, bolCompanyPrefix: options.bolCompanyPrefix });
-  // A bad tariff, bad carrier agreements or an unusable store fail now, not at the first request.
+  const api = await ctx.localApi({ cacheEntries: options.cacheSize, bolCompanyPrefix: options.bolCompanyPrefix, serve: true });
+  // A bad tariff, bad carrier agreements or an unusable store fail now, not at the first request (a database behind is migrated).
   await api.loadTariff();
   await api.agreements.load();
   await api.store.prepare().catch((error: Error) => {
-    throw new CliError(error.message, ExitCode.local);
+    throw new CliError((error as { internalDetail?: string }).internalDetail ?? error.message, ExitCode.local);
   });
 
   const { createShipperServer } = await import('../../server/server.js');

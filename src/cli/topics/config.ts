@@ -9,7 +9,7 @@ import { termList } from './wrap.js';
 export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
   mode: 'local or remote: where commands go without --remote/--local (env SHIPPER_MODE)',
   profile: 'the profile remote mode uses (default production; env SHIPPER_PROFILE)',
-  store: 'where the local engine keeps its records (--store and SHIPPER_STORE beat it)',
+  store: 'where the local engine keeps its records: a directory, or a PostgreSQL URL (postgres://user@host/db; the password never shown) (--store and SHIPPER_STORE beat it)',
   tariff: 'the tariff JSON the local engine rates with without carrier agreements (--tariff, SHIPPER_TARIFF beat it)',
   tariffs: 'the directory of carrier agreements, one sub-directory per agreement; samples names the shipped samples (--tariffs, SHIPPER_TARIFFS beat it)',
   timeoutMs: 'remote timeout of one attempt, in ms (100-600000; default 30000)',

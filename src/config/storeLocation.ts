@@ -1,0 +1,55 @@
+/**
+ * Where the store is: a directory (the JSON file store) or a PostgreSQL URL (`postgres://` or
+ * `postgresql://`), from --store, SHIPPER_STORE or the config's store. Pure: no file, no socket.
+ *
+ * A URL may carry a password; it is never printed: everything that shows a store location or an
+ * error that may hold one goes through redactUrl()/redactDatabaseUrls().
+ */
+import { resolve } from 'node:path';
+
+export type StoreLocation = { kind: 'file'; dir: string } | { kind: 'postgres'; url: string };
+
+const DATABASE_URL = /^postgres(?:ql)?:\/\//i;
+
+export function isDatabaseUrl(text: string): boolean {
+  return DATABASE_URL.test(text.trim());
+}
+
+export class StoreLocationError extends Error {}
+
+/** A directory is made absolute; a database URL is checked and kept as given. */
+export function parseStoreLocation(text: string): StoreLocation {
+  if (!isDatabaseUrl(text)) return { kind: 'file', dir: resolve(text) };
+  const url = text.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new StoreLocationError(`the store ${redactDatabaseUrls(url)} is not a valid PostgreSQL URL (postgres://user@host:5432/database)`);
+  }
+  if (!parsed.hostname && !parsed.searchParams.get('host')) throw new StoreLocationError(`the store ${redactUrl(url)} names no host (postgres://user@host:5432/database)`);
+  return { kind: 'postgres', url };
+}
+
+/** The URL with its password replaced by ****: what may be shown of a store location. */
+export function redactUrl(text: string): string {
+  if (!isDatabaseUrl(text)) return text;
+  try {
+    const url = new URL(text.trim());
+    if (url.password) url.password = '****';
+    for (const key of [...url.searchParams.keys()]) if (/^pass(word)?$/i.test(key)) url.searchParams.set(key, '****');
+    return url.href;
+  } catch {
+    return redactDatabaseUrls(text);
+  }
+}
+
+/** Any PostgreSQL URL's password inside a message (user:password@ and ?password=) replaced by ****. */
+export function redactDatabaseUrls(message: string): string {
+  return message.replace(/(postgres(?:ql)?:\/\/[^:@/\s]*:)[^@\s]*@/gi, '$1****@').replace(/(postgres(?:ql)?:\/\/\S*[?&]pass(?:word)?=)[^&\s]*/gi, '$1****');
+}
+
+/** How a store location is shown: a directory as it is, a URL without its password. */
+export function describeStoreLocation(location: StoreLocation): string {
+  return location.kind === 'file' ? location.dir : redactUrl(location.url);
+}

@@ -1,0 +1,80 @@
+/**
+ * The connection pool of a PostgreSQL store (postgres.js, loaded on first use so that commands on
+ * the file store never pay for it), and the guard every query goes through: a failure of the
+ * database (down, unreachable, login refused, read-only, lost connection) becomes the store's 503
+ * with one line that names the database without its password.
+ */
+import type { Sql } from 'postgres';
+import { ProblemError, storeUnavailable } from '../../api/problems.js';
+import { redactUrl } from '../../config/storeLocation.js';
+import { StoreError } from '../storeError.js';
+import { databaseUnavailable, isDatabaseFailure } from './failures.js';
+import { SchemaMismatch } from './migrations.js';
+
+export interface ConnectOptions {
+  /** Connections in the pool (a server: 10; a CLI command: 2). */
+  max?: number | undefined;
+}
+
+export async function connect(url: string, options: ConnectOptions = {}): Promise<Sql> {
+  const { default: postgres } = await import('postgres');
+  surviveWritesOnClosedConnections();
+  return postgres(url, poolOptions(options));
+}
+
+let surviving = false;
+
+/**
+ * postgres.js 3.4.9 can throw from a setImmediate when a connection's backend goes away in the
+ * middle of a transaction (`nextWrite` on a socket it has already dropped: porsager/postgres
+ * issues #1154 and #1208, fixes proposed in PRs #1168, #1176 and #1209, none released). The
+ * query concerned has already been rejected (CONNECTION_CLOSED, so the unit of work rolls back
+ * and its caller gets the store's 503); only the throw is left, and uncaught it would end a
+ * server that should answer 503 and go on. This ignores exactly that throw; any other uncaught
+ * exception ends the process as Node would (unless another handler, a test runner's, reports it).
+ */
+function surviveWritesOnClosedConnections(): void {
+  if (surviving) return;
+  surviving = true;
+  process.on('uncaughtException', (error) => {
+    if (isWriteOnClosedConnection(error)) return;
+    if (process.listenerCount('uncaughtException') > 1) return;
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+function isWriteOnClosedConnection(error: unknown): boolean {
+  return error instanceof TypeError && /reading 'write'/.test(error.message) && /\bnextWrite\b/.test(error.stack ?? '');
+}
+
+/** The pool's options, for postgres(url, options). */
+export function poolOptions(options: ConnectOptions = {}) {
+  return {
+    max: options.max ?? 10,
+    // A database that does not answer is reported, not waited for (the driver's default is 30 s).
+    connect_timeout: 10,
+    idle_timeout: 30,
+    // NOTICEs (CREATE TABLE IF NOT EXISTS ...) are not the user's business.
+    onnotice: () => undefined,
+    // Numbers of counters are bigint: read back as JS numbers (they stay far below 2^53).
+    types: { bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (text: string) => Number(text) } },
+    connection: { application_name: 'shipper' },
+  };
+}
+
+/** Runs a store operation; a database failure becomes the store's 503, a schema mismatch too. */
+export async function guardDatabase<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw translateDatabaseError(error, url);
+  }
+}
+
+export function translateDatabaseError(error: unknown, url: string): unknown {
+  if (error instanceof ProblemError || error instanceof StoreError) return error;
+  if (error instanceof SchemaMismatch) return storeUnavailable(`the PostgreSQL store ${redactUrl(url)}: ${error.message}`);
+  if (isDatabaseFailure(error)) return databaseUnavailable(error, url);
+  return error;
+}
