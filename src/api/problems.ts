@@ -5,6 +5,7 @@
  * application/problem+json, the remote client turns such a body back into the same ProblemError.
  */
 import type { ProblemDetail, Violation } from '../domain/schemas.js';
+import { StoreError, StoreUnavailableError } from '../store/storeError.js';
 
 export const PROBLEM_TYPE_BASE = 'urn:shipper:problem:';
 
@@ -198,6 +199,9 @@ export const storeFailure = (error: Error): ProblemError =>
     },
     error.message,
   );
+
+/** A store's failure as the API answers it: unavailable (503, come back) or failed (500); the detail stays in the log. */
+export const storeProblem = (error: StoreError): ProblemError => (error instanceof StoreUnavailableError ? storeUnavailable(error.message) : storeFailure(error));
 
 export const internalError = (detail = 'the service failed to handle the request'): ProblemError => problem(500, 'internal-error', 'Internal Server Error', detail);
 

@@ -3,7 +3,8 @@
  * trace. Every error shipper describes itself is a ShipperError (api/problems.ts), which knows its
  * exit code and its ProblemDetail; anything else is "unexpected" (exit 5).
  */
-import { ExitCode, PROBLEM_TYPE_BASE, ShipperError, type Mode } from '../api/problems.js';
+import { ExitCode, PROBLEM_TYPE_BASE, ShipperError, storeProblem, type Mode } from '../api/problems.js';
+import { StoreError } from '../store/storeError.js';
 import { redactDatabaseUrls } from '../config/storeLocation.js';
 import { FileWriteError } from '../fs/durableWrite.js';
 import type { IO } from './output.js';
@@ -12,6 +13,8 @@ export { CliError, ExitCode, ProblemError, RemoteError, UsageError } from '../ap
 
 /** Writes the error as people and scripts expect it (one red line on stderr; with --json the ProblemDetail on stdout) and returns the exit code. */
 export function reportError(error: unknown, io: IO, mode: Mode = 'local', debug = false): number {
+  // A store failure met outside the engine's guard (opening the store): as the engine answers it.
+  if (error instanceof StoreError) return reportError(storeProblem(error), io, mode, debug);
   if (error instanceof ShipperError) {
     if (io.options.json && !alreadyWritten(error)) io.json(error.toProblem(mode));
     io.error(error.line(mode));

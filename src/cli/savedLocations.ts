@@ -2,7 +2,7 @@
  * Saved locations as the commands use them: the LocationBook of the local store (also in remote
  * mode: they are the user's own address book), and `--shipper NAME|SPEC` resolution.
  */
-import { makeProblem, storeFailure } from '../api/problems.js';
+import { makeProblem, storeProblem } from '../api/problems.js';
 import type { LocationResolver } from '../import/shipmentRows.js';
 import { StoreError } from '../store/storeError.js';
 import type { LocationBook } from '../store/locations.js';
@@ -14,7 +14,7 @@ export async function guardLocations<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof StoreError) throw storeFailure(error);
+    if (error instanceof StoreError) throw storeProblem(error);
     throw error;
   }
 }

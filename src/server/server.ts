@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { openApiDocument } from '../api/openapi.js';
 import { JSON_TYPE, mediaTypeOf, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
 import { redactDatabaseUrls } from '../config/storeLocation.js';
-import { constraintViolation, internalError, makeProblem, notFound, ProblemError, STORE_RETRY_AFTER_SECONDS } from '../api/problems.js';
+import { constraintViolation, internalError, makeProblem, notFound, ProblemError, STORE_RETRY_AFTER_SECONDS, storeProblem } from '../api/problems.js';
+import { StoreError } from '../store/storeError.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
   DEPRECATION_HEADER,
@@ -89,7 +90,9 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     }
 
     handle(req, url)
-      .catch((error: unknown) => {
+      .catch((caught: unknown) => {
+        // A store failure met outside the engine's guard (the store opened for the first request): as the engine answers it.
+        const error = caught instanceof StoreError ? storeProblem(caught) : caught;
         if (error instanceof ProblemError) {
           // What happened inside (a file path, an errno) goes to the operator's log, never to the client.
           if (error.status >= 500) outcome.failure = error.internalDetail ?? error.problem.detail ?? error.problem.title;

@@ -16,3 +16,15 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
+
+/**
+ * The store cannot be reached now (its database is down, unreachable, read-only, or of another
+ * schema version): the API answers 503 with Retry-After, the CLI exits 5. The message names the
+ * store without its password.
+ */
+export class StoreUnavailableError extends StoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -20,13 +20,13 @@ async function databaseUrl(ctx: CommandContext): Promise<string> {
 
 /** Runs fn on a connection to the store's database; a database failure is one line, exit 5. */
 async function onDatabase<T>(url: string, fn: (sql: import('postgres').Sql) => Promise<T>): Promise<T> {
-  const [{ connect, translateDatabaseError }, { ProblemError }] = await Promise.all([import('../../store/postgres/connection.js'), import('../../api/problems.js')]);
+  const [{ connect, translateDatabaseError }, { StoreError }] = await Promise.all([import('../../store/postgres/connection.js'), import('../../store/storeError.js')]);
   const sql = await connect(url, { max: 1 });
   try {
     return await fn(sql);
   } catch (error) {
     const translated = translateDatabaseError(error, url);
-    if (translated instanceof ProblemError) throw new CliError(translated.internalDetail ?? translated.message, ExitCode.local);
+    if (translated instanceof StoreError) throw new CliError(translated.message, ExitCode.local);
     throw translated;
   } finally {
     await sql.end({ timeout: 5 }).catch(() => undefined);

@@ -5,9 +5,8 @@
  * with one line that names the database without its password.
  */
 import type { Sql } from 'postgres';
-import { ProblemError, storeUnavailable } from '../../api/problems.js';
 import { redactUrl } from '../../config/storeLocation.js';
-import { StoreError } from '../storeError.js';
+import { StoreError, StoreUnavailableError } from '../storeError.js';
 import { databaseUnavailable, isDatabaseFailure } from './failures.js';
 import { SchemaMismatch } from './migrations.js';
 
@@ -73,8 +72,8 @@ export async function guardDatabase<T>(url: string, fn: () => Promise<T>): Promi
 }
 
 export function translateDatabaseError(error: unknown, url: string): unknown {
-  if (error instanceof ProblemError || error instanceof StoreError) return error;
-  if (error instanceof SchemaMismatch) return storeUnavailable(`the PostgreSQL store ${redactUrl(url)}: ${error.message}`);
+  if (error instanceof StoreError) return error;
+  if (error instanceof SchemaMismatch) return new StoreUnavailableError(`the PostgreSQL store ${redactUrl(url)}: ${error.message}`);
   if (isDatabaseFailure(error)) return databaseUnavailable(error, url);
   return error;
 }

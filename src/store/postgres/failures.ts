@@ -4,9 +4,9 @@
  * answers it with Retry-After; the CLI exits 5 with the line). The line names the database by its
  * URL without the password, and never carries a stack trace or the driver's internals.
  */
-import { storeUnavailable } from '../../api/problems.js';
 import { redactDatabaseUrls, redactUrl } from '../../config/storeLocation.js';
 import { printable } from '../../printable.js';
+import { StoreUnavailableError } from '../storeError.js';
 
 /** A failure the database itself explains (SQLSTATE) or the driver's connection codes. */
 interface DriverError {
@@ -64,7 +64,7 @@ export function describeDatabaseFailure(error: unknown, url: string): string {
   return printable(redactDatabaseUrls(`${where} ${what}`));
 }
 
-/** The store's 503: the client is told to come back, the operator's log says why. */
-export function databaseUnavailable(error: unknown, url: string) {
-  return storeUnavailable(describeDatabaseFailure(error, url));
+/** The store's 503 (StoreUnavailableError): the client is told to come back, the operator's log says why. */
+export function databaseUnavailable(error: unknown, url: string): StoreUnavailableError {
+  return new StoreUnavailableError(describeDatabaseFailure(error, url));
 }

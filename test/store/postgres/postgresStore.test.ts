@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { ProblemError } from '../../../src/api/problems.js';
+import { StoreUnavailableError } from '../../../src/store/storeError.js';
 import type { Quote, Shipment } from '../../../src/domain/schemas.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from '../../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../../src/store/postgres/postgresStore.js';
@@ -56,10 +56,9 @@ describe('the PostgreSQL store', () => {
   it('refuses a database without its schema, says how to migrate, and migrates once when two start together', async () => {
     const cli = await openStore();
     const error = await cli.prepare().catch((failure: unknown) => failure);
-    expect(error).toBeInstanceOf(ProblemError);
-    expect((error as ProblemError).status).toBe(503);
-    expect((error as ProblemError).internalDetail).toMatch(/no shipper schema yet: run shipper db migrate/);
-    expect((error as ProblemError).internalDetail).not.toContain(new URL(url).password);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as StoreUnavailableError).message).toMatch(/no shipper schema yet: run shipper db migrate/);
+    expect((error as StoreUnavailableError).message).not.toContain(new URL(url).password);
 
     const [a, b] = await Promise.all([migrate((await openStore()).sql), migrate((await openStore()).sql)]);
     expect([...a.applied, ...b.applied]).toEqual([1]);
@@ -168,9 +167,9 @@ describe('the PostgreSQL store', () => {
     await store.prepare();
     await store.sql`insert into shipper_migrations (version, name) values (${SCHEMA_VERSION + 1}, 'future')`;
     for (const candidate of [store, await openStore({ url: other })]) {
-      const error = (await candidate.prepare().catch((failure: unknown) => failure)) as ProblemError;
-      expect(error.status).toBe(503);
-      expect(error.internalDetail).toMatch(new RegExp(`schema is version ${SCHEMA_VERSION + 1}, newer than this shipper's ${SCHEMA_VERSION}: .*upgrade shipper`));
+      const error = (await candidate.prepare().catch((failure: unknown) => failure)) as StoreUnavailableError;
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error.message).toMatch(new RegExp(`schema is version ${SCHEMA_VERSION + 1}, newer than this shipper's ${SCHEMA_VERSION}: .*upgrade shipper`));
     }
     expect((await schemaStatus(store.sql)).current).toBe(SCHEMA_VERSION + 1);
   });
@@ -189,13 +188,13 @@ describe('the PostgreSQL store', () => {
       [missing.href, /does not exist/],
     ];
     for (const [target, line] of cases) {
-      const error = (await (await openStore({ url: target })).prepare().catch((failure: unknown) => failure)) as ProblemError;
-      expect(error).toBeInstanceOf(ProblemError);
-      expect(error.status).toBe(503);
-      expect(error.internalDetail).toMatch(line);
-      expect(error.internalDetail).not.toContain(server.password);
-      expect(error.internalDetail).not.toContain('not-the-password');
-      expect(error.internalDetail).toContain('postgres://postgres:****@127.0.0.1');
+      const error = (await (await openStore({ url: target })).prepare().catch((failure: unknown) => failure)) as StoreUnavailableError;
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error.message).toMatch(line);
+      expect(error.message).not.toContain(server.password);
+      expect(error.message).not.toContain('not-the-password');
+      expect(error.message).toContain('postgres://postgres:****@127.0.0.1');
     }
 
     const readOnly = await testDatabase();
@@ -203,8 +202,8 @@ describe('the PostgreSQL store', () => {
     const name = new URL(readOnly).pathname.slice(1);
     await admin.unsafe(`alter database ${name} set default_transaction_read_only = on`);
     const store = await openStore({ url: readOnly });
-    const error = (await store.withTransaction(async (tx) => tx.counters.reserve('orders', 1)).catch((failure: unknown) => failure)) as ProblemError;
-    expect(error.status).toBe(503);
-    expect(error.internalDetail).toMatch(/is read-only/);
+    const error = (await store.withTransaction(async (tx) => tx.counters.reserve('orders', 1)).catch((failure: unknown) => failure)) as StoreUnavailableError;
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error.message).toMatch(/is read-only/);
   });
 });
