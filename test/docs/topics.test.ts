@@ -9,6 +9,7 @@ import { SETTING_KINDS } from '../../src/config/settings.js';
 import { TENDER_FORMATS } from '../../src/edi/tender.js';
 import { COLUMN_ALIASES, COLUMNS } from '../../src/import/columns.js';
 import { HELP_TOPICS, topicArgv } from '../../src/cli/commands/helpTopics.js';
+import { WARNING_CODES } from '../../src/domain/warnings.js';
 import { SETTING_DESCRIPTIONS } from '../../src/cli/topics/config.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
@@ -37,6 +38,13 @@ describe('help topics', () => {
     const text = await topic('settings');
     for (const kind of SETTING_KINDS) expect(text).toContain(kind.key);
     expect((await runInProcess(['config', '--help'])).stdout).toContain('bolCompanyPrefix');
+  });
+
+  it('warnings lists every warning code with its level and a line of its own', async () => {
+    const text = await topic('warnings');
+    for (const code of WARNING_CODES) expect(text).toMatch(new RegExp(`^  ${code} \\((info|warn|risk)\\)`, 'm'));
+    expect(text).toContain('NON_STACKABLE_HEIGHT (risk)');
+    expect(text).toContain('DENSITY_MARGIN (warn)');
   });
 
   it('formats names every tender and bill format', async () => {

@@ -1,5 +1,5 @@
 /**
- * Help topics beyond the commands: `shipper help environment|exit-codes|csv-columns|settings|formats`.
+ * Help topics beyond the commands: `shipper help environment|exit-codes|csv-columns|settings|formats|warnings`.
  * A topic is a hidden command whose help is the topic's text, so commander's own `help <name>`
  * (and `<name> --help`) print it. Each text is generated from the code it explains; that code
  * (the importer's tables, the bill and tender formats) loads only when its topic is asked for:
@@ -24,6 +24,7 @@ export const HELP_TOPICS: ReadonlyArray<{ name: string; description: string; loa
   },
   { name: 'settings', description: 'every setting of shipper config (also in shipper config --help)', load: async () => (await import('../topics/config.js')).settingsHelp },
   { name: 'formats', description: 'the files shipper reads and writes', load: async () => (await import('../topics/formats.js')).formatsHelp },
+  { name: 'warnings', description: 'every warning code, its level and when it is said', load: async () => (await import('../topics/warnings.js')).warningsHelp },
 ];
 
 export function registerHelpTopics(program: Command, context: ContextFactory): void {
