@@ -14,7 +14,7 @@ import { constraintViolation } from './problems.js';
 import type { ApiResult, ArgsOf, BatchOutcome, OptionsOf, ShipperApi } from './types.js';
 import type { CarrierProfiles } from '../domain/carrierProfile.js';
 import { tenderRequestSchema, type RatedOrderComponent, type Shipment } from '../domain/schemas.js';
-import { freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
+import { agreementCheck, freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
 import { localDateInZone } from '../domain/transit.js';
@@ -118,7 +118,14 @@ export class LocalApi implements ShipperApi {
 
   /** The freight check's warnings on a quote or a shipment, after the call's own. */
   private async checked<T extends CheckedFreight>(result: ApiResult<T>): Promise<ApiResult<T>> {
-    return { ...result, warnings: [...result.warnings, ...freightWarnings(result.data, await this.tariffs.load(), this.freightCheck)] };
+    const settings = await this.freightCheckOf(result.data);
+    return { ...result, warnings: [...result.warnings, ...freightWarnings(result.data, await this.tariffs.load(), settings)] };
+  }
+
+  /** A record a carrier agreement priced is checked by that agreement's rules and rates (freightWarnings.ts). */
+  private async freightCheckOf(record: CheckedFreight): Promise<FreightCheckSettings> {
+    if (record.pricedBy?.kind !== 'AGREEMENT' || !this.agreements.configured) return this.freightCheck;
+    return agreementCheck(record, await this.agreements.load(), this.freightCheck);
   }
 
   private async checkedOutcomes<T extends CheckedFreight>(
@@ -130,10 +137,13 @@ export class LocalApi implements ShipperApi {
     return {
       ...result,
       data: {
-        items: result.data.items.map((outcome, index) => {
-          const lines = items?.[index]?.request?.orderComponents;
-          return withFreightWarnings(outcome, tariff, this.freightCheck, Array.isArray(lines) ? (lines as Array<Partial<RatedOrderComponent>>) : undefined);
-        }),
+        items: await Promise.all(
+          result.data.items.map(async (outcome, index) => {
+            const lines = items?.[index]?.request?.orderComponents;
+            const settings = outcome.ok ? await this.freightCheckOf(outcome.data) : this.freightCheck;
+            return withFreightWarnings(outcome, tariff, settings, Array.isArray(lines) ? (lines as Array<Partial<RatedOrderComponent>>) : undefined);
+          }),
+        ),
       },
     };
   }
@@ -149,7 +159,11 @@ export class LocalApi implements ShipperApi {
   }
 
   async shopRates(...[body]: ArgsOf<(typeof operations)['shopRates']>) {
-    return (await this.carrierRating()).shop(body, await this.tariffs.load());
+    const tariff = await this.tariffs.load();
+    const result = await (await this.carrierRating()).shop(body, tariff);
+    // Each carrier's quote checked by its own agreement's inspection rules and rates.
+    const items = await Promise.all(result.data.items.map(async (quote) => ({ ...quote, warnings: freightWarnings(quote, tariff, await this.freightCheckOf(quote)) })));
+    return { ...result, data: { ...result.data, items } };
   }
 
   async getQuote(quoteId: string) {

@@ -52,3 +52,5 @@ export const tariffRatingSchema = z.object({
 export const pricedBySchema = z
   .discriminatedUnion('kind', [tariffRatingSchema, agreementRatingSchema])
   .meta({ description: 'What priced the quote: the tariff, or a carrier agreement and how it rated the freight' });
+
+export type PricedBy = z.infer<typeof pricedBySchema>;

@@ -6,6 +6,9 @@
  */
 import { checkFreight, type Rerate } from '../../domain/freightCheck.js';
 import { DEFAULT_INSPECTION_RULES, type InspectionRules } from '../../domain/inspectionRules.js';
+import { agreementRerate } from '../../domain/agreements/agreementRerate.js';
+import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js';
+import type { PricedBy } from '../../domain/pricedBy.js';
 import { tariffRerate } from '../../domain/rating.js';
 import type { RatedOrderComponent } from '../../domain/schemas.js';
 import type { Tariff } from '../../domain/tariff.js';
@@ -18,12 +21,35 @@ export interface CheckedFreight {
   quotedPriceInCents: number;
   miles: number;
   accessorials: ReadonlyArray<string>;
+  /** What priced it: a carrier agreement's rules and rates then judge it (agreementCheck). */
+  pricedBy?: PricedBy | undefined;
+  pickupDate?: string;
+  origin?: { postalCode: string };
+  destination?: { postalCode: string };
+  shipper?: { postalCode: string };
+  consignee?: { postalCode: string };
 }
 
 export interface FreightCheckSettings {
   rules?: InspectionRules | undefined;
   /** How a record is re-rated; default: the tariff on the record's lane and accessorials. */
   rerateOf?: ((record: CheckedFreight, tariff: Tariff) => Rerate) | undefined;
+}
+
+/**
+ * A record priced by a carrier agreement that is loaded is checked by that agreement: its
+ * inspection rules (agreement.json `inspection`, else the defaults) and its rates, at the quote's
+ * lane, pickup day, accessorials and diesel price. Otherwise `settings` as given.
+ */
+export function agreementCheck(record: CheckedFreight, agreements: readonly CarrierAgreement[], settings: FreightCheckSettings = {}): FreightCheckSettings {
+  const pricedBy = record.pricedBy;
+  if (pricedBy?.kind !== 'AGREEMENT') return settings;
+  const carrier = agreements.find((item) => item.agreement.scac === pricedBy.scac && item.agreement.agreement === pricedBy.agreement);
+  const originZip = (record.origin ?? record.shipper)?.postalCode;
+  const destinationZip = (record.destination ?? record.consignee)?.postalCode;
+  if (!carrier || !originZip || !destinationZip || !record.pickupDate) return settings;
+  const lane = { originZip, destinationZip, pickupDate: record.pickupDate, accessorials: record.accessorials, pricedBy };
+  return { rules: carrier.agreement.inspection, rerateOf: () => agreementRerate(carrier, lane) };
 }
 
 export function freightWarnings(record: CheckedFreight, tariff: Tariff, settings: FreightCheckSettings = {}): Warning[] {
