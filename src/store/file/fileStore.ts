@@ -58,6 +58,8 @@ const idempotencySchema = z.object({
   requestHash: z.string(),
   resourceId: z.string(),
   serial: z.number().int().optional(),
+  /** The key itself (the file is named by its hash), so an export can carry it; records written before it was kept have none. */
+  key: z.string().optional(),
 });
 const eventRecordSchema = z.object({
   id: z.string(),
@@ -296,7 +298,7 @@ class FileTransaction implements StoreTransaction {
   readonly trusted = new Set<IndexKind>();
   readonly shipmentPuts = new Map<string, StoredShipment>();
   readonly quotePuts = new Map<string, Quote>();
-  readonly idempotencyPuts = new Map<string, IdempotencyRecord>();
+  readonly idempotencyPuts = new Map<string, IdempotencyRecord & { key?: string }>();
   readonly eventAppends: ShipmentEventRecord[] = [];
   readonly fuelPuts = new Map<string, WeeklyFuelPrice>();
 
@@ -563,13 +565,28 @@ class IdempotencyQueries implements IdempotencyWrites {
 
   async get(scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
     const id = idempotencyId(scope, key);
-    return this.tx?.idempotencyPuts.get(id) ?? (await this.store.files.get('idempotency', id, idempotencySchema));
+    const stored = this.tx?.idempotencyPuts.get(id) ?? (await this.store.files.get('idempotency', id, idempotencySchema));
+    return stored && withoutKey(stored);
   }
 
   put(key: string, record: IdempotencyRecord): void {
     if (!this.tx) throw new StoreError('idempotency records are written in a transaction');
-    this.tx.idempotencyPuts.set(idempotencyId(record.scope, key), record);
+    this.tx.idempotencyPuts.set(idempotencyId(record.scope, key), { ...withoutKey(record), key });
   }
+
+  /** Every record that kept its key (store export); older records, named only by the key's hash, cannot be carried. */
+  async *entries(): AsyncIterable<{ key: string; record: IdempotencyRecord }> {
+    const { ids } = await this.store.files.listIds('idempotency', { limit: Number.MAX_SAFE_INTEGER });
+    for (const id of ids) {
+      const stored = await this.store.files.get('idempotency', id, idempotencySchema);
+      if (stored?.key !== undefined) yield { key: stored.key, record: withoutKey(stored) };
+    }
+  }
+}
+
+function withoutKey(record: IdempotencyRecord & { key?: string | undefined }): IdempotencyRecord {
+  const { key: _key, ...rest } = record;
+  return rest;
 }
 
 function ledgerOf(records: IdempotencyReads): ImportLedger {

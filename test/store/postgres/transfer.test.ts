@@ -143,6 +143,8 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     cleanups.push(cleanup);
     const { api } = apiAt(json);
     for (const refNumber of ['PO-1', 'PO-2', 'PO-3']) await api.createShipment(shipmentRequest({ refNumber }));
+    // A booking made with an idempotency key: the key travels with the store.
+    const keyed = (await api.createShipment(shipmentRequest({ refNumber: 'PO-4' }), { idempotencyKey: 'erp-order-4' })).data;
     const quote = (await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
       .data;
     await api.close();
@@ -165,11 +167,17 @@ describe('moving a JSON store into PostgreSQL and back', () => {
         .map((line) => canonicalJson(JSON.parse(line)))
         .sort();
     const original = await records(fromJson);
-    expect(original.filter((line) => line.includes('"type":"shipment"'))).toHaveLength(3);
+    expect(original.filter((line) => line.includes('"type":"shipment"'))).toHaveLength(4);
+    expect(original.filter((line) => line.includes('"type":"idempotency"') && line.includes('"key":"erp-order-4"'))).toHaveLength(1);
     expect(original.filter((line) => line.includes('"type":"counter"')).length).toBeGreaterThanOrEqual(2);
     expect(original.some((line) => line.includes(quote.id))).toBe(true);
     expect(await records(fromDatabase)).toEqual(original);
     expect(await records(again)).toEqual(original);
+    // Moved there and back, the key still answers its booking instead of booking again.
+    const { api: backApi } = apiAt(back);
+    const replay = await backApi.createShipment(shipmentRequest({ refNumber: 'PO-4' }), { idempotencyKey: 'erp-order-4' });
+    expect(replay).toMatchObject({ replayed: true, data: { id: keyed.id, orderNumber: keyed.orderNumber } });
+    await backApi.close();
 
     // The next booking on the database and on the store moved back takes the next order number.
     const next = await runCli([
@@ -185,7 +193,7 @@ describe('moving a JSON store into PostgreSQL and back', () => {
       'pallets=1,weight=500,dims=48x40x48',
     ]);
     expect(next.code, next.stderr).toBe(0);
-    expect(JSON.parse(next.stdout).orderNumber).toBe('SO-000004');
+    expect(JSON.parse(next.stdout).orderNumber).toBe('SO-000005');
     const nextBack = await runCli([
       '--store',
       back,
@@ -198,7 +206,7 @@ describe('moving a JSON store into PostgreSQL and back', () => {
       '-c',
       'pallets=1,weight=500,dims=48x40x48',
     ]);
-    expect(JSON.parse(nextBack.stdout).orderNumber).toBe('SO-000004');
+    expect(JSON.parse(nextBack.stdout).orderNumber).toBe('SO-000005');
   });
 });
 
