@@ -2,6 +2,7 @@
  * `shipper help environment`: every environment variable shipper reads, what it does and what
  * beats it. A test greps the source for the variables read and finds each one here.
  */
+import { wrapWords } from './topics/wrap.js';
 
 export interface EnvironmentVariable {
   name: string;
@@ -115,18 +116,7 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
 export function environmentHelp(width = 100): string {
   const nameWidth = Math.max(...ENVIRONMENT.flatMap((group) => group.variables.map((variable) => variable.name.length))) + 2;
   const textWidth = Math.max(60, width) - nameWidth - 2;
-  const wrap = (text: string): string[] => {
-    const lines: string[] = [];
-    let line = '';
-    for (const word of text.split(' ')) {
-      if (line && line.length + 1 + word.length > textWidth) {
-        lines.push(line);
-        line = word;
-      } else line = line ? `${line} ${word}` : word;
-    }
-    if (line) lines.push(line);
-    return lines;
-  };
+  const wrap = (text: string): string[] => wrapWords(text, textWidth);
   const out = ['Environment variables shipper reads. Flags beat them; they beat the config file (shipper config),', 'which beats the defaults.'];
   for (const group of ENVIRONMENT) {
     out.push('', `${group.title}:`);

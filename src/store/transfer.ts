@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../domain/schemas.js';
 import type { CounterName, IdempotencyRecord, ShipmentEventRecord, ShipperStore, WeeklyFuelPrice } from './ports.js';
+import { shipmentEventRecordSchema as eventSchema } from './recordSchemas.js';
 
 export const TRANSFER_FORMAT = 'shipper-store';
 export const TRANSFER_VERSION = 1;
@@ -21,15 +22,6 @@ const idempotencyRecordSchema = z.object({
   requestHash: z.string(),
   resourceId: z.string(),
   serial: z.number().int().optional(),
-});
-
-const eventSchema = z.object({
-  id: z.string(),
-  shipmentId: z.string(),
-  occurredAt: z.string(),
-  recordedAt: z.string(),
-  messageDigest: z.string().nullable(),
-  event: z.record(z.string(), z.unknown()),
 });
 
 /** One line of an export file. */

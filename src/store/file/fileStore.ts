@@ -44,6 +44,7 @@ import { Journal, type JournalWrite } from './journal.js';
 import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
 import { listPage, type IdSource } from './lists.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
+import { shipmentEventRecordSchema as eventRecordSchema } from '../recordSchemas.js';
 
 /** A shipment's file: the Shipment, plus the quote its booking priced for itself. */
 export const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
@@ -60,14 +61,6 @@ const idempotencySchema = z.object({
   serial: z.number().int().optional(),
   /** The key itself (the file is named by its hash), so an export can carry it; records written before it was kept have none. */
   key: z.string().optional(),
-});
-const eventRecordSchema = z.object({
-  id: z.string(),
-  shipmentId: z.string(),
-  occurredAt: z.string(),
-  recordedAt: z.string(),
-  messageDigest: z.string().nullable(),
-  event: z.record(z.string(), z.unknown()),
 });
 const eventsFileSchema = z.object({ shipmentId: z.string(), events: z.array(eventRecordSchema) });
 const fuelPriceSchema = z.object({ week: z.string(), usdPerGallon: z.string() });

@@ -54,6 +54,7 @@ import { assertUsable, migrate, schemaStatus } from './migrations.js';
 import { exportTables, importLines } from './transfer.js';
 import type { TransferCounts, TransferLine, TransferableStore } from '../transfer.js';
 import { appendEvents, fiveDigits, putFuelPrices, putIdempotencies, putQuotes, putShipments, UNIT_OF_WORK_LOCK } from './writes.js';
+import { shipmentEventRecordSchema as eventRecordSchema } from '../recordSchemas.js';
 
 /** The most items one page gives, whatever is asked. */
 const MAX_PAGE = 1000;
@@ -234,15 +235,6 @@ class IdempotencyQueries implements IdempotencyReads, ImportLedger {
     return record ? { shipmentId: record.resourceId, requestHash: record.requestHash } : undefined;
   }
 }
-
-const eventRecordSchema = z.object({
-  id: z.string(),
-  shipmentId: z.string(),
-  occurredAt: z.string(),
-  recordedAt: z.string(),
-  messageDigest: z.string().nullable(),
-  event: z.record(z.string(), z.unknown()),
-});
 
 class EventQueries implements ShipmentEventReads {
   constructor(protected readonly sql: Queryable) {}
