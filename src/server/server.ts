@@ -64,6 +64,7 @@ interface Reply {
 
 export function createShipperServer(options: ShipperServerOptions): ShipperServer {
   const { api } = options;
+  const serverLog = options.accessLog;
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const expectedKeyDigest = options.apiKey ? sha256(options.apiKey) : undefined;
   let closing = false;
@@ -148,7 +149,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     const body = spec.body ? await readJsonBody(req, bodyLimit, spec.body.optional) : undefined;
     const args: unknown[] = [...params, ...(spec.body ? [body] : []), options];
     const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
-    const result = await method.apply(api, args);
+    const result = servedWarnings(await method.apply(api, args), serverLog);
     const headers = warningHeaders(result);
     if ('mediaType' in spec.response) {
       headers['content-disposition'] = `inline; filename="${spec.response.fileName(params, options)}"`;
@@ -235,6 +236,20 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 
 function problemReply(problem: ProblemDetail): Reply {
   return { status: problem.status, json: { ...problem }, contentType: PROBLEM_TYPE };
+}
+
+/**
+ * A damaged record's warning names its place in the store (a file path): the operator's log gets
+ * that, the client a sentence without it (SPEC: never a path over HTTP).
+ */
+function servedWarnings(result: ApiResult<unknown>, log: ((line: string) => void) | undefined): ApiResult<unknown> {
+  if (!result.warnings.some((item) => item.code === 'RECORD_UNREADABLE')) return result;
+  const warnings = result.warnings.map((item) => {
+    if (item.code !== 'RECORD_UNREADABLE') return item;
+    log?.(`${new Date().toISOString()} warning: ${item.message}`);
+    return { ...item, message: 'a damaged record of the store was left out of this answer; the server log names it' };
+  });
+  return { ...result, warnings };
 }
 
 function warningHeaders(result: ApiResult<unknown>): Record<string, string | string[]> {

@@ -6,7 +6,7 @@
  */
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { proCheckDigit } from '../../src/domain/proNumber.js';
@@ -209,7 +209,12 @@ describe('look-ups by number', () => {
       const answer = await fetch(`${serve.url}/v1/shipper/shipment?orderNumber=${data.orderNumber}`);
       expect(answer.status).toBe(200);
       expect((await answer.json()) as { items: unknown[] }).toMatchObject({ items: [] });
-      expect(answer.headers.get('x-shipper-warning')).toMatch(/damaged/);
+      const warning = answer.headers.get('x-shipper-warning');
+      expect(warning).toMatch(/^RECORD_UNREADABLE a damaged record of the store was left out/);
+      // The client gets no path into the server's store; the server's log names the file.
+      expect(warning).not.toContain(store);
+      expect(warning).not.toContain('.json');
+      await vi.waitFor(() => expect(serve.stderr()).toContain(`${data.id}.json`));
     } finally {
       await serve.stop();
     }
