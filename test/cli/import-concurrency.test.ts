@@ -8,10 +8,11 @@ import { spawn } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Page, Shipment } from '../../src/domain/schemas.js';
+import type { Shipment } from '../../src/domain/schemas.js';
 import { BIN, ISOLATED_SETTINGS, runCli, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { storeInProcess } from '../helpers/inProcess.js';
 import { shipmentsCsv } from '../helpers/csv.js';
+import { allShipmentsThrough } from '../helpers/shipmentsRead.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let store: string;
@@ -33,19 +34,7 @@ async function csv(name: string, content: string): Promise<string> {
   return path;
 }
 
-async function allShipments(): Promise<Shipment[]> {
-  const items: Shipment[] = [];
-  let cursor: string | null = null;
-  do {
-    const result = await reader(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe('');
-    const page = JSON.parse(result.stdout) as Page<Shipment>;
-    items.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
+const allShipments = (): Promise<Shipment[]> => allShipmentsThrough(reader);
 
 function expectNoDuplicates(shipments: Shipment[], expectedRefs: string[]): void {
   const orderNumbers = shipments.map((shipment) => shipment.orderNumber);

@@ -10,9 +10,10 @@ import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page, Shipment } from '../../src/domain/schemas.js';
-import { BIN, ISOLATED_SETTINGS, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import type { Shipment } from '../../src/domain/schemas.js';
+import { BIN, ISOLATED_SETTINGS, storeCli, tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
+import { allShipmentsThrough, BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -26,19 +27,7 @@ const env = (extra: Record<string, string>) => {
   return merged;
 };
 
-async function allShipments(shipper: (args: string[]) => Promise<CliResult>): Promise<Shipment[]> {
-  const items: Shipment[] = [];
-  let cursor: string | null = null;
-  do {
-    const result = await shipper(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe('');
-    const page = JSON.parse(result.stdout) as Page<Shipment>;
-    items.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
+const allShipments = allShipmentsThrough;
 
 function expectNoNumberTwice(shipments: Shipment[]): void {
   expect(new Set(shipments.map((shipment) => shipment.id)).size).toBe(shipments.length);
@@ -95,16 +84,7 @@ describe.each([
     const journal = await readFile(join(store, 'journal', 'journal.log'), 'utf8');
     expect(journal === '' || journal.endsWith('\n')).toBe(true);
     // A later booking takes the next number.
-    const next = await shipper([
-      'ship',
-      '--shipper',
-      'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
-      '--consignee',
-      'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
-      '-c',
-      'pallets=1,weight=500,dims=48x40x48',
-      '--json',
-    ]);
+    const next = await shipper([...BOOK_ONE_PALLET]);
     expect(next.code, next.stderr).toBe(0);
     const booked = JSON.parse(next.stdout) as Shipment;
     expect(shipments.map((shipment) => shipment.orderNumber)).not.toContain(booked.orderNumber);

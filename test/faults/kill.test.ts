@@ -14,13 +14,14 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import type { Page, Shipment } from '../../src/domain/schemas.js';
+import type { Shipment } from '../../src/domain/schemas.js';
 import { processStart } from '../../src/store/file/storeLock.js';
 import { readPdf } from '../bol/pdf-reader.js';
-import { BIN, ISOLATED_SETTINGS, storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { BIN, ISOLATED_SETTINGS, storeCli, tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 import { startServe } from '../helpers/serve.js';
+import { allShipmentsThrough } from '../helpers/shipmentsRead.js';
 
 const RUNS = Math.max(1, Number(process.env.SHIPPER_FAULT_RUNS ?? 1));
 let work: { dir: string; cleanup: () => Promise<void> };
@@ -48,20 +49,7 @@ const env = () => {
   return merged;
 };
 
-/** Every shipment of the store, through the CLI as a user reads it: exit 0 and no warning (no damaged file). */
-async function allShipments(shipper: (args: string[]) => Promise<CliResult>): Promise<Shipment[]> {
-  const items: Shipment[] = [];
-  let cursor: string | null = null;
-  do {
-    const result = await shipper(['shipment', 'list', '--json', '--limit', '500', ...(cursor ? ['--cursor', cursor] : [])]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe('');
-    const page = JSON.parse(result.stdout) as Page<Shipment>;
-    items.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
+const allShipments = allShipmentsThrough;
 
 function expectDistinctNumbers(shipments: Shipment[]): void {
   expect(new Set(shipments.map((shipment) => shipment.orderNumber)).size).toBe(shipments.length);

@@ -17,6 +17,7 @@ import { canMount, makeReadOnly, smallDisk, temporaryFilesIn } from '../helpers/
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
+import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
 
 /** Control characters other than newline: what must never reach a terminal from data. */
 const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
@@ -113,16 +114,7 @@ describe('a damaged store file', () => {
     expect(warnings).not.toMatch(CONTROL);
     // The others still read, and booking goes on.
     expect((await cli(['shipment', 'get', ids[0]!])).code).toBe(0);
-    const booked = await cli([
-      'ship',
-      '--shipper',
-      'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
-      '--consignee',
-      'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
-      '-c',
-      'pallets=1,weight=500,dims=48x40x48',
-      '--json',
-    ]);
+    const booked = await cli([...BOOK_ONE_PALLET]);
     expect(booked.code, booked.stderr).toBe(0);
   });
 
@@ -138,16 +130,7 @@ describe('a damaged store file', () => {
 });
 
 describe('the order counter', () => {
-  const ship = [
-    'ship',
-    '--shipper',
-    'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
-    '--consignee',
-    'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
-    '-c',
-    'pallets=1,weight=500,dims=48x40x48',
-    '--json',
-  ];
+  const ship = [...BOOK_ONE_PALLET];
 
   it.each([
     ['deleted', (file: string) => rm(file)],

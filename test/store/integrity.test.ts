@@ -13,6 +13,7 @@ import { proCheckDigit } from '../../src/domain/proNumber.js';
 import { storeCli, tempDir } from '../helpers/cli.js';
 import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
 import { startServe } from '../helpers/serve.js';
+import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let case_ = 0;
@@ -166,19 +167,7 @@ describe('look-ups by number', () => {
     const env = { SHIPPER_NOW: '2026-11-18T18:00:00Z' };
     const booked: Array<{ orderNumber: string; bolNumber: string; id: string }> = [];
     for (let n = 0; n < 6; n++) {
-      const result = await shipper(
-        [
-          'ship',
-          '--shipper',
-          'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
-          '--consignee',
-          'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
-          '-c',
-          'pallets=1,weight=500,dims=48x40x48',
-          '--json',
-        ],
-        { env },
-      );
+      const result = await shipper([...BOOK_ONE_PALLET], { env });
       expect(result.code, result.stderr).toBe(0);
       booked.push(JSON.parse(result.stdout) as { orderNumber: string; bolNumber: string; id: string });
       const last = booked.at(-1)!;
