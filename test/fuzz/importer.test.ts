@@ -189,7 +189,11 @@ const csvFileArb: fc.Arbitrary<CsvFile> = fc
     quoted: fc.boolean(),
   })
   .map(({ shipments, delimiter, style, repeat, recordDelimiter, bom, quoted }) => {
-    const said = shipments.map((shipment, index) => csvShipment(shipment, delimiter, index));
+    // A PRO names one shipment of its carrier: two shipments of one file never share one (each case books into a fresh store).
+    const distinctPros = shipments.map((shipment, index) =>
+      typeof shipment.proNumber === 'string' && shipment.proNumber.trim() !== '' ? { ...shipment, proNumber: `P${index}X${shipment.proNumber.trim()}`.slice(0, 20) } : shipment,
+    );
+    const said = distinctPros.map((shipment, index) => csvShipment(shipment, delimiter, index));
     const records = said.flatMap((shipment, index) => rowsOf(shipment, index, repeat));
     return {
       shipments: said,
