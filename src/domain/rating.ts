@@ -237,20 +237,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
   if (priceViolations.length > 0) return { ok: false, violations: priceViolations };
   const { quotedPriceInCents, ...priceBreakdown } = price;
 
-  let transitDays: number | null = null;
-  let estimatedDeliveryDate: string | null = null;
-  const laneDays = laneTransitDays(origin, destination, miles, tariff);
-  if (laneDays !== null) {
-    const estimate = estimateDelivery({
-      pickupDate: pickup.value,
-      transitDays: laneDays,
-      destinationTimeZone: destination.timeZone,
-      deliveryCutoff: tariff.deliveryCutoff,
-      calendar: tariff.holidays,
-    });
-    transitDays = estimate.transitDays;
-    estimatedDeliveryDate = estimate.estimatedDeliveryDate;
-  }
+  const { transitDays, estimatedDeliveryDate } = laneDelivery(pickup.value, laneTransitDays(origin, destination, miles, tariff), destination, tariff);
 
   return {
     ok: true,
@@ -276,4 +263,18 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
 
 export function placeOf(place: ZipPlace) {
   return { postalCode: place.postalCode, countryCode: 'US', city: place.city, state: place.state };
+}
+
+/**
+ * Transit days and the ETA of a lane that takes `laneDays` (null: no coverage, both null), from the
+ * pickup day, with the tariff's calendar and delivery cut-off at the destination.
+ */
+export function laneDelivery(
+  pickupDate: string,
+  laneDays: number | null,
+  destination: { timeZone: string },
+  tariff: Pick<Tariff, 'deliveryCutoff' | 'holidays'>,
+): { transitDays: number | null; estimatedDeliveryDate: string | null } {
+  if (laneDays === null) return { transitDays: null, estimatedDeliveryDate: null };
+  return estimateDelivery({ pickupDate, transitDays: laneDays, destinationTimeZone: destination.timeZone, deliveryCutoff: tariff.deliveryCutoff, calendar: tariff.holidays });
 }

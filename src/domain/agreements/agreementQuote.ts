@@ -3,10 +3,9 @@
  * calendar, lane and quote lifetime (the tariff's), with the carrier's transit days when its
  * transit.csv has the lane, else the tariff's from distance, marked estimated. Pure.
  */
-import { beyondLtlWarnings, laneTransitDays, placeOf, rateComponent, resolvePickupDate, tariffMiles, type ZipPlace } from '../rating.js';
+import { beyondLtlWarnings, laneDelivery, laneTransitDays, placeOf, rateComponent, resolvePickupDate, tariffMiles, type ZipPlace } from '../rating.js';
 import type { Quote, QuoteRequest, Violation } from '../schemas.js';
 import type { Tariff } from '../tariff.js';
-import { estimateDelivery } from '../transit.js';
 import type { FuelPriceHistory } from './fuel.js';
 import { priceWithAgreement, type CarrierAgreement } from './rateAgreement.js';
 import type { Warning } from '../warnings.js';
@@ -77,19 +76,7 @@ export function rateQuoteWithAgreement(input: AgreementQuoteInput, prepared?: Pr
   const { price } = outcome;
   const warnings = [...price.warnings];
   const laneDays = price.transit?.days ?? laneTransitDays(origin, destination, miles, tariff);
-  let transitDays: number | null = null;
-  let estimatedDeliveryDate: string | null = null;
-  if (laneDays !== null) {
-    const estimate = estimateDelivery({
-      pickupDate: pickup.value,
-      transitDays: laneDays,
-      destinationTimeZone: destination.timeZone,
-      deliveryCutoff: tariff.deliveryCutoff,
-      calendar: tariff.holidays,
-    });
-    transitDays = estimate.transitDays;
-    estimatedDeliveryDate = estimate.estimatedDeliveryDate;
-  }
+  const { transitDays, estimatedDeliveryDate } = laneDelivery(pickup.value, laneDays, destination, tariff);
   // A quote never outlives the agreement that priced it: at the latest, the end of its last day (UTC).
   const lifetimeEnd = now.getTime() + tariff.quoteLifetimeHours * 3_600_000;
   const agreementEnd = Date.parse(`${carrier.agreement.expires}T23:59:59.999Z`);
