@@ -38,6 +38,8 @@ interface Fraction {
  * binary 47.2999999999999971578...).
  */
 export function decimalFraction(value: number): Fraction {
+  // Whole numbers (most weights, counts and inches) need no reading of digits.
+  if (Number.isSafeInteger(value) && value >= 0) return { numerator: BigInt(value), denominator: 1n };
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`not a finite non-negative number: ${value}`);
   const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
   if (!match) throw new RangeError(`cannot read ${value} as a decimal`);

@@ -371,6 +371,8 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
     data: { items: outcomes },
   } = await context.api.previewShipments({
     items: valid.map((prepared, index) => ({ request: withPolicy(prepared.request, context), idempotencyKey: keys[index] })),
+    // The booking gives the freight check's warnings; only --dry-run reports the check's.
+    freightCheck: context.dryRun,
   });
   for (const [index, outcome] of outcomes.entries()) {
     const prepared = valid[index]!;

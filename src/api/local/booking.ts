@@ -18,7 +18,7 @@ import { constraintViolation, idempotencyKeyReused, ProblemError } from '../prob
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
 import { assertReadable, BookingChecks, proKey, withoutOptions } from './bookingChecks.js';
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
-import { shipmentRequestHashes } from './idempotency.js';
+import { requestHash, shipmentRequestHash } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import type { Numbering } from './numbering.js';
 import type { Quotes, ZipLookup } from './quotes.js';
@@ -41,9 +41,9 @@ type Rating = ReturnType<Quotes['rateForShipment']>;
 interface BookingCandidate {
   index: number;
   key: string | undefined;
-  /** The request's hashes (idempotency.ts): its lines in any order, and as sent (what older records hold). */
+  /** The request's hashes (idempotency.ts): its lines in any order, and (worked out when a record is found) as sent, which older records hold. */
   requestHash: string;
-  requestHashAsSent: string;
+  requestHashAsSent: () => string;
   request: ShipmentRequest;
   warnings: Warning[];
   /** The quote-first rating, for requests without quoteId. */
@@ -135,12 +135,12 @@ export class Bookings {
         return;
       }
       const key = item.idempotencyKey || undefined;
-      const [unordered, asSent] = key ? shipmentRequestHashes(withoutOptions(item.request)) : ['', ''];
+      const request = withoutOptions(item.request);
       candidates.push({
         index,
         key,
-        requestHash: unordered,
-        requestHashAsSent: asSent,
+        requestHash: key ? shipmentRequestHash(request) : '',
+        requestHashAsSent: () => requestHash(request),
         request: checked.request,
         warnings: checked.warnings,
         // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
@@ -175,7 +175,7 @@ export class Bookings {
         }
         firstWithKey.set(candidate.key, candidate);
         const record = records[position];
-        if (record && record.requestHash !== candidate.requestHash && record.requestHash !== candidate.requestHashAsSent) {
+        if (record && record.requestHash !== candidate.requestHash && record.requestHash !== candidate.requestHashAsSent()) {
           fail(idempotencyKeyReused(candidate.key));
           continue;
         }

@@ -69,7 +69,7 @@ export class BookingChecks {
    * the quote of its shipment once that is written.
    */
   async reservedUnder(reads: StoreReads, key: string, raw: unknown): Promise<{ quote: Quote | undefined } | undefined> {
-    const record = await findIdempotent(reads.idempotency, 'shipment', key, shipmentRequestHashes(withoutOptions(raw)));
+    const record = await findIdempotent(reads.idempotency, 'shipment', key, () => shipmentRequestHashes(withoutOptions(raw)));
     if (!record) return undefined;
     const shipment = await reads.shipments.getRecord(record.resourceId);
     if (!shipment) return { quote: undefined };

@@ -22,15 +22,29 @@ export function requestHash(raw: unknown): string {
  * new), then as sent, which records written before this rule hold. New records store the first.
  */
 export function shipmentRequestHashes(raw: unknown): [unordered: string, asSent: string] {
-  const asSent = requestHash(raw);
-  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { orderComponents?: unknown }).orderComponents)) return [asSent, asSent];
-  const components = (raw as { orderComponents: unknown[] }).orderComponents.map((component) => canonicalJson(component)).sort();
-  return [requestHash({ ...raw, orderComponents: components }), asSent];
+  return [shipmentRequestHash(raw), requestHash(raw)];
 }
 
-/** The record of an earlier request with this key, if any; the same key with another body (none of its `hashes`) is a 422. */
-export async function findIdempotent(records: IdempotencyReads, scope: IdempotencyScope, key: string, hashes: string | readonly string[]): Promise<IdempotencyRecord | undefined> {
+/** The first of shipmentRequestHashes, the one new records store. */
+export function shipmentRequestHash(raw: unknown): string {
+  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { orderComponents?: unknown }).orderComponents)) return requestHash(raw);
+  const components = (raw as { orderComponents: unknown[] }).orderComponents.map((component) => canonicalJson(component)).sort();
+  return requestHash({ ...raw, orderComponents: components });
+}
+
+/**
+ * The record of an earlier request with this key, if any; the same key with another body (none of
+ * its `hashes`) is a 422. The hashes are worked out only when there is a record to compare.
+ */
+export async function findIdempotent(
+  records: IdempotencyReads,
+  scope: IdempotencyScope,
+  key: string,
+  hashes: string | readonly string[] | (() => string | readonly string[]),
+): Promise<IdempotencyRecord | undefined> {
   const record = await records.get(scope, key);
-  if (record && !(typeof hashes === 'string' ? [hashes] : hashes).includes(record.requestHash)) throw idempotencyKeyReused(key);
+  if (!record) return undefined;
+  const expected = typeof hashes === 'function' ? hashes() : hashes;
+  if (!(typeof expected === 'string' ? [expected] : expected).includes(record.requestHash)) throw idempotencyKeyReused(key);
   return record;
 }

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { mapInOrder } from '../../concurrency.js';
 import { describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
-import { readText } from '../../fs/readText.js';
+import { readTextSync } from '../../fs/readText.js';
 import { StoreError } from '../storeError.js';
 import type { JournalWrite } from './journal.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
@@ -90,7 +90,8 @@ export class KeyIndexes {
    * (the caller takes the lock and calls ensureTrusted, then reads again).
    */
   async read(kind: IndexKind, key: string, known = false): Promise<string[] | undefined> {
-    const [trusted, entry] = await Promise.all([known || this.isTrusted(kind), this.readEntry(kind, key)]);
+    const trusted = known || this.isTrusted(kind);
+    const entry = this.readEntry(kind, key);
     if (!trusted || entry === 'damaged') return undefined;
     return entry?.ids ?? [];
   }
@@ -98,8 +99,8 @@ export class KeyIndexes {
   /** Inside the lock: every one of `kinds` trusted, rebuilding those that are not (one scan of the records). */
   async ensureTrusted(kinds: readonly IndexKind[], damagedKey?: { kind: IndexKind; key: string }): Promise<void> {
     const untrusted: IndexKind[] = [];
-    for (const kind of new Set(kinds)) if (!(await this.isTrusted(kind))) untrusted.push(kind);
-    if (damagedKey && !untrusted.includes(damagedKey.kind) && (await this.readEntry(damagedKey.kind, damagedKey.key)) === 'damaged') untrusted.push(damagedKey.kind);
+    for (const kind of new Set(kinds)) if (!this.isTrusted(kind)) untrusted.push(kind);
+    if (damagedKey && !untrusted.includes(damagedKey.kind) && this.readEntry(damagedKey.kind, damagedKey.key) === 'damaged') untrusted.push(damagedKey.kind);
     if (untrusted.length > 0) await this.rebuild(untrusted);
   }
 
@@ -114,8 +115,8 @@ export class KeyIndexes {
       group.changes.push(change);
       grouped.set(path, group);
     }
-    return mapInOrder([...grouped], 32, async ([path, { kind, key, changes: changed }]) => {
-      const current = await this.readEntry(kind, key);
+    return [...grouped].map(([path, { kind, key, changes: changed }]) => {
+      const current = this.readEntry(kind, key);
       if (current === 'damaged') throw new StoreError(`the index entry ${join(this.root, kind)} for ${key} is damaged`);
       const ids = [...(current?.ids ?? [])];
       for (const change of changed) {
@@ -136,8 +137,7 @@ export class KeyIndexes {
   /** The indexes trusted now (inside the lock). */
   async trustedKinds(): Promise<IndexKind[]> {
     const all: IndexKind[] = ['serial', 'pro', 'ref', 'quote', 'created', 'message'];
-    const trusted = await Promise.all(all.map((kind) => this.isTrusted(kind)));
-    return all.filter((_, position) => trusted[position]);
+    return all.filter((kind) => this.isTrusted(kind));
   }
 
   /** After a batch was applied: its indexes are as this writer left them. */
@@ -145,12 +145,19 @@ export class KeyIndexes {
     await Promise.all([...new Set(kinds)].map((kind) => this.writeState(kind)));
   }
 
-  private async isTrusted(kind: IndexKind): Promise<boolean> {
-    const now = await this.identity(kind);
+  // Look-ups are synchronous: a stat or a read of a small file costs a few microseconds, the round
+  // trip through the thread pool far more (readTextSync).
+  private isTrusted(kind: IndexKind): boolean {
+    const now = this.identity(kind);
     if (now === undefined) return false;
     // The directory as it was when last found trusted: nothing changed it since (one stat, no read).
     if (this.lastTrusted.get(kind) === now) return true;
-    const state = await readText(this.stateFile(kind)).catch(() => undefined);
+    let state: string | undefined;
+    try {
+      state = readTextSync(this.stateFile(kind));
+    } catch {
+      state = undefined;
+    }
     const trusted = state !== undefined && state.trim() === now;
     if (trusted) this.lastTrusted.set(kind, now);
     return trusted;
@@ -160,10 +167,11 @@ export class KeyIndexes {
    * The index's directory and its records' directory as they are: a record added, removed or
    * renamed behind the store's back (a file restored by hand) makes the index untrusted too.
    */
-  private async identity(kind: IndexKind): Promise<string | undefined> {
+  private identity(kind: IndexKind): string | undefined {
     const records = join(this.storeRoot, kind === 'message' ? 'events' : 'shipments');
     try {
-      const [index, source] = await Promise.all([fs.promises.stat(this.dirOf(kind), { bigint: true }), fs.promises.stat(records, { bigint: true }).catch(() => undefined)]);
+      const index = fs.statSync(this.dirOf(kind), { bigint: true });
+      const source = fs.statSync(records, { bigint: true, throwIfNoEntry: false });
       return `${index.ino} ${index.mtimeNs} ${source ? `${source.ino} ${source.mtimeNs}` : '-'}`;
     } catch {
       return undefined;
@@ -171,7 +179,7 @@ export class KeyIndexes {
   }
 
   private async writeState(kind: IndexKind): Promise<void> {
-    const identity = await this.identity(kind);
+    const identity = this.identity(kind);
     if (identity === undefined) return;
     this.lastTrusted.set(kind, identity);
     const file = this.stateFile(kind);
@@ -185,10 +193,10 @@ export class KeyIndexes {
     }
   }
 
-  private async readEntry(kind: IndexKind, key: string): Promise<Entry | undefined | 'damaged'> {
+  private readEntry(kind: IndexKind, key: string): Entry | undefined | 'damaged' {
     let text: string;
     try {
-      text = await readText(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`));
+      text = readTextSync(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       return 'damaged';

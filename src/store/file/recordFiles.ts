@@ -7,13 +7,13 @@
  * (storeLock.ts), so two processes on one store neither lose writes nor share a number.
  */
 import fs from 'node:fs';
-import { access, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { access, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../../concurrency.js';
 import { describeFileError, removeOrphanedTemporaries, syncDirectory, temporaryPathFor, writeNewFileDurably } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
-import { readText } from '../../fs/readText.js';
+import { readTextSync } from '../../fs/readText.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { StoreError } from '../storeError.js';
 import { acquireLock, LockError } from './storeLock.js';
@@ -103,10 +103,7 @@ export class RecordFiles {
 
   /** Whether a collection was ever written (its directory exists). */
   async collectionExists(collection: string): Promise<boolean> {
-    return stat(this.collectionDir(collection)).then(
-      (info) => info.isDirectory(),
-      () => false,
-    );
+    return fs.statSync(this.collectionDir(collection), { throwIfNoEntry: false })?.isDirectory() ?? false;
   }
 
   collectionDir(collection: string): string {
@@ -141,13 +138,14 @@ export class RecordFiles {
     let text: string;
     let identity: FileIdentity | undefined;
     try {
+      // Synchronously: one small file, and the thread pool's round trip costs more than the read (readTextSync).
       if (this.cache) {
-        const info = await stat(file);
+        const info = fs.statSync(file);
         identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
         const hit = this.cache.get(file, schema, identity);
         if (hit !== undefined) return hit as z.output<S>;
       }
-      text = await readText(file);
+      text = readTextSync(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
