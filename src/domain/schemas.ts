@@ -723,13 +723,9 @@ export const shipmentPreviewRequestSchema = z
           .meta({ description: 'The key the item would be booked with: an item already booked under it comes back `replayed`, priced as it was booked' }),
       }),
     ),
-    freightCheck: z
-      .boolean()
-      .optional()
-      .meta({
-        description:
-          "false: the items are validated and priced without the freight check's warnings (shipper import's check pass, whose booking gives them); default true",
-      }),
+    freightCheck: z.boolean().optional().meta({
+      description: "false: the items are validated and priced without the freight check's warnings (shipper import's check pass, whose booking gives them); default true",
+    }),
   })
   .superRefine(boundedComponents)
   .meta(batchLimits);
