@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { FileStore } from '../src/store/file/fileStore.js';
 import type { Shipment } from '../src/domain/schemas.js';
 import { LocalApi } from '../src/api/local.js';
-import { BIN, figure, row, timeCommand } from './lib.js';
+import { BIN, figure, median, row, timeCommand } from './lib.js';
 
 const runs = Number(process.argv[2] ?? 11);
 const big = Number(process.argv[3] ?? 1_000_000);
@@ -60,6 +60,7 @@ async function makeStore(count: number): Promise<{ store: string; sample: Shipme
       }
       await tx.counters.reserve('orders', Math.min(BATCH, count + 1 - first));
     });
+    if (count >= 100_000 && (first - 1) % 100_000 === 0) console.error(`filling: ${(first - 1).toLocaleString('en-US')} of ${count.toLocaleString('en-US')} shipments`);
   }
   return { store, sample };
 }
@@ -67,7 +68,18 @@ async function makeStore(count: number): Promise<{ store: string; sample: Shipme
 const small = await makeStore(10);
 const large = await makeStore(big);
 try {
-  const cli = (store: string, args: string[]) => timeCommand(process.execPath, [BIN, '--store', store, ...args], runs);
+  // Paired: one run on each store in turn, so a machine that gets busier part-way slows both alike.
+  const cli = (store: string, args: string[]) => timeCommand(process.execPath, [BIN, '--store', store, ...args], 1, process.env, 0);
+  const paired = (smallArgs: string[], largeArgs: string[]): [number, number] => {
+    for (let i = 0; i < 2; i++) cli(small.store, smallArgs), cli(large.store, largeArgs);
+    const smallTimes: number[] = [];
+    const largeTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      smallTimes.push(cli(small.store, smallArgs));
+      largeTimes.push(cli(large.store, largeArgs));
+    }
+    return [median(smallTimes), median(largeTimes)];
+  };
   const cases: Array<[string, (sample: Shipment) => string[]]> = [
     ['shipment get by id', (sample) => ['shipment', 'get', sample.id, '--json']],
     ['shipment get by order number', (sample) => ['shipment', 'get', sample.orderNumber, '--json']],
@@ -76,8 +88,7 @@ try {
   ];
   console.log(`shipments in the store: 10 against ${big.toLocaleString('en-US')}, median of ${runs} runs (ms)`);
   for (const [name, args] of cases) {
-    const smallMs = cli(small.store, args(small.sample));
-    const largeMs = cli(large.store, args(large.sample));
+    const [smallMs, largeMs] = paired(args(small.sample), args(large.sample));
     row(name, `${smallMs.toFixed(1)} ms -> ${largeMs.toFixed(1)} ms  (${(largeMs / smallMs).toFixed(2)}x)`);
     figure({
       bench: 'shipments',
