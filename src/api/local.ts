@@ -16,6 +16,7 @@ import type { CarrierProfiles } from '../domain/carrierProfile.js';
 import { tenderRequestSchema, type RatedOrderComponent, type Shipment } from '../domain/schemas.js';
 import { agreementCheck, freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
+import type { Warning } from '../domain/warnings.js';
 import { parseRequest } from '../domain/validation.js';
 import { localDateInZone } from '../domain/transit.js';
 import { Bookings } from './local/booking.js';
@@ -59,6 +60,9 @@ export interface LocalApiOptions extends NumberingOptions {
 }
 
 type Options<K extends keyof typeof operations> = OptionsOf<(typeof operations)[K]>;
+
+/** How many quotes' freight-check warnings getQuote keeps. */
+const QUOTE_WARNINGS_KEPT = 1000;
 
 /** The query options of a call, checked with the operation's own schema (the server parses the same). */
 function queryOf<O extends OperationSpec>(spec: O, options: object | undefined): z.output<NonNullable<O['query']>> {
@@ -116,6 +120,9 @@ export class LocalApi implements ShipperApi {
     this.freightCheck = options.freightCheck ?? {};
   }
 
+  /** The freight check's warnings of quotes read lately (getQuote), by id. */
+  private readonly quoteWarnings = new Map<string, Warning[]>();
+
   /** The freight check's warnings on a quote or a shipment, after the call's own. */
   private async checked<T extends CheckedFreight>(result: ApiResult<T>): Promise<ApiResult<T>> {
     const settings = await this.freightCheckOf(result.data);
@@ -167,7 +174,19 @@ export class LocalApi implements ShipperApi {
   }
 
   async getQuote(quoteId: string) {
-    return this.checked({ data: await this.quotes.get(quoteId), warnings: [] });
+    const data = await this.quotes.get(quoteId);
+    // A stored quote never changes, nor do this engine's tariff and rules: the check of a quote the
+    // tariff priced is worked out once (an agreement's re-rating reads fuel prices, which do change).
+    const cacheable = data.pricedBy?.kind !== 'AGREEMENT';
+    let warnings = cacheable ? this.quoteWarnings.get(data.id) : undefined;
+    if (!warnings) {
+      warnings = (await this.checked({ data, warnings: [] })).warnings;
+      if (cacheable) {
+        if (this.quoteWarnings.size >= QUOTE_WARNINGS_KEPT) this.quoteWarnings.delete(this.quoteWarnings.keys().next().value!);
+        this.quoteWarnings.set(data.id, warnings);
+      }
+    }
+    return { data, warnings: [...warnings] };
   }
 
   async listQuotes(options?: Options<'listQuotes'>) {

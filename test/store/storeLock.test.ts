@@ -85,6 +85,22 @@ describe('the store lock', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('passes from one caller of this process to the next without being released while callers wait, and is released when none does', async () => {
+    const { dir, lock } = await lockPath();
+    const first = await acquireLock(lock);
+    const token = (await own(lock)).token;
+    const second = acquireLock(lock);
+    await first();
+    const releaseSecond = await second;
+    // The same lock directory, the same owner: handed over, not taken again.
+    expect((await own(lock)).token).toBe(token);
+    await releaseSecond();
+    expect(await readdir(dir)).toEqual([]);
+    const third = await acquireLock(lock);
+    expect((await own(lock)).token).not.toBe(token);
+    await third();
+  });
+
   it('a live holder in another process: busy, naming it; once it is killed, taken over at once (not by its age)', async () => {
     const { lock } = await lockPath();
     const holder = await startHolder(lock);

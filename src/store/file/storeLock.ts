@@ -17,7 +17,8 @@
  *   a live process has taken meanwhile. That is why these tombstones stay an hour before they are
  *   swept: a contender paused longer than that between reading the owner and its rename is the
  *   only way two could hold the lock.
- * - Within one process, callers queue in memory and only the first polls the file system.
+ * - Within one process, callers queue in memory and only the first polls the file system; while
+ *   callers wait, the lock passes from one to the next without being released (acquireLock).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
@@ -124,6 +125,22 @@ export function ownerIsGone(owner: LockOwner, refreshedMs: number, staleMs: numb
 
 const inProcessQueues = new Map<string, Promise<void>>();
 
+/**
+ * A lock this process holds on the file system, handed from one in-process caller to the next
+ * while callers wait: a server's units of work follow one another without taking and releasing
+ * the lock directory each time (six file-system calls). Other processes get their turn at most
+ * HANDOVER_LIMIT hand-overs or HANDOVER_MS after it was taken.
+ */
+interface HeldLock {
+  releaseFile: Release;
+  since: number;
+  handovers: number;
+}
+const heldLocks = new Map<string, HeldLock>();
+const waitingCallers = new Map<string, number>();
+const HANDOVER_LIMIT = 32;
+const HANDOVER_MS = 200;
+
 /** Takes the lock `lockDir` (e.g. `<store>/locks/orders.lock`), waiting for a live holder; resolves with its release. */
 export async function acquireLock(lockDir: string, options: LockOptions = {}): Promise<Release> {
   const settings = { ...DEFAULTS, ...options };
@@ -133,20 +150,34 @@ export async function acquireLock(lockDir: string, options: LockOptions = {}): P
   const turn = new Promise<void>((resolve) => (leave = resolve));
   const queue = before.then(() => turn);
   inProcessQueues.set(lockDir, queue);
+  waitingCallers.set(lockDir, (waitingCallers.get(lockDir) ?? 0) + 1);
   await before;
+  waitingCallers.set(lockDir, waitingCallers.get(lockDir)! - 1);
+  const done = () => {
+    if (inProcessQueues.get(lockDir) === queue) inProcessQueues.delete(lockDir);
+    leave();
+  };
   try {
-    const releaseFile = await acquireFileLock(lockDir, settings);
+    let held = heldLocks.get(lockDir);
+    if (held) held.handovers++;
+    else {
+      held = { releaseFile: await acquireFileLock(lockDir, settings), since: Date.now(), handovers: 0 };
+      heldLocks.set(lockDir, held);
+    }
+    const lock = held;
     return async () => {
       try {
-        await releaseFile();
+        const next = (waitingCallers.get(lockDir) ?? 0) > 0;
+        if (!next || lock.handovers >= HANDOVER_LIMIT || Date.now() - lock.since >= HANDOVER_MS) {
+          heldLocks.delete(lockDir);
+          await lock.releaseFile();
+        }
       } finally {
-        if (inProcessQueues.get(lockDir) === queue) inProcessQueues.delete(lockDir);
-        leave();
+        done();
       }
     };
   } catch (error) {
-    if (inProcessQueues.get(lockDir) === queue) inProcessQueues.delete(lockDir);
-    leave();
+    done();
     throw error;
   }
 }
