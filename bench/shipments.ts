@@ -71,7 +71,10 @@ try {
   // Paired: one run on each store in turn, so a machine that gets busier part-way slows both alike.
   const cli = (store: string, args: string[]) => timeCommand(process.execPath, [BIN, '--store', store, ...args], 1, process.env, 0);
   const paired = (smallArgs: string[], largeArgs: string[]): [number, number] => {
-    for (let i = 0; i < 2; i++) (cli(small.store, smallArgs), cli(large.store, largeArgs));
+    for (let i = 0; i < 2; i++) {
+      cli(small.store, smallArgs);
+      cli(large.store, largeArgs);
+    }
     const smallTimes: number[] = [];
     const largeTimes: number[] = [];
     for (let i = 0; i < runs; i++) {
