@@ -39,6 +39,7 @@ import { ratesRequestSchema, ratesSchema } from '../domain/rates.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
 import { shipmentTrackingSchema } from '../domain/tracking.js';
+import { ZIP_CODE_PATTERN } from '../domain/zipCode.js';
 import { shipmentEventsBatchRequestSchema, shipmentEventsBatchResultSchema, shipmentEventsRequestSchema, shipmentEventsResultSchema } from '../domain/trackingRequests.js';
 
 import { API_PREFIX, PDF_TYPE } from './wire.js';
@@ -149,7 +150,7 @@ const createdFilters = {
   until: dayOrInstant('until').meta({ description: 'Created on or before this day (UTC, the whole day) or instant' }),
   to: z
     .string()
-    .regex(/^\d{5}(-?\d{4})?$/, { message: 'to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234)' })
+    .regex(ZIP_CODE_PATTERN, { message: 'to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234)' })
     .optional()
     .meta({ description: "Destination ZIP code (the consignee's)" }),
   refNumber: z.string().max(64).optional().meta({ description: 'The customer reference (case and spaces ignored); for quotes, those booked under it' }),

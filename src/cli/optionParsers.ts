@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { decimalNumber } from '../domain/numberText.js';
+import { isZipCode } from '../domain/zipCode.js';
 
 /**
  * The values shell completion offers for an option (and help lists as its choices). What is
@@ -26,7 +27,7 @@ export function parseLimit(value: string): number {
 
 /** A list's --to: not a ZIP at all is a usage error (exit 2), as every flag value that is not what the flag takes. */
 export function parseZipFilter(value: string): string {
-  if (!/^\d{5}(?:-?\d{4})?$/.test(value.trim())) throw new InvalidArgumentError('a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)');
+  if (!isZipCode(value.trim())) throw new InvalidArgumentError('a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)');
   return value.trim();
 }
 

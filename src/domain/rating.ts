@@ -16,16 +16,7 @@ import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest,
 import type { Tariff } from './tariff.js';
 import { warning, type Warning } from './warnings.js';
 import { businessDayReason, estimateDelivery, localDateInZone, nextBusinessDay } from './transit.js';
-
-/** A US ZIP resolved from geodata. */
-export interface ZipPlace {
-  postalCode: string;
-  city: string;
-  state: string;
-  latitude: number;
-  longitude: number;
-  timeZone: string;
-}
+import type { ZipPlace } from './zipCode.js';
 
 export type Rated<T> = { ok: true; value: T } | { ok: false; violations: Violation[] };
 /** A quote, with the warnings it earned (freight beyond standard LTL), or the violations that prevent it. */

@@ -23,6 +23,7 @@ import {
   MAX_TRANSIT_PICKUP_DAYS,
 } from './limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_STATUSES } from './statuses.js';
+import { ZIP_CODE_PATTERN } from './zipCode.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -249,7 +250,7 @@ const orderComponentsSchema = z
 export const postalCodeSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'postalCode is required' : 'postalCode must be a string') })
   .trim()
-  .regex(/^\d{5}(?:-?\d{4})?$/, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
+  .regex(ZIP_CODE_PATTERN, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
   .transform((value) => value.slice(0, 5))
   .meta({ description: 'US ZIP code; ZIP+4 is accepted and reduced to 5 digits', example: '60601' });
 

@@ -3,7 +3,8 @@
  * lane would carry, without pricing or storing anything. Pure: the same rules as rateQuote
  * (laneTransitDays, estimateDelivery), so a table never disagrees with a quote.
  */
-import { laneTransitDays, placeOf, tariffMiles, type ZipPlace } from './rating.js';
+import { laneTransitDays, placeOf, tariffMiles } from './rating.js';
+import type { ZipPlace } from './zipCode.js';
 import type { TransitLane, TransitRow } from './schemas.js';
 import type { Tariff } from './tariff.js';
 import { businessDayReason, estimateDelivery, type HolidayCalendar } from './transit.js';

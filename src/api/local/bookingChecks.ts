@@ -14,7 +14,8 @@ import { parseRequest } from '../../domain/validation.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
 import { findIdempotent, shipmentRequestHashes } from './idempotency.js';
-import { addressesAgainstZips, mergeViolations, type Quotes, unknownZips, type ZipLookup } from './quotes.js';
+import { addressesAgainstZips, mergeViolations, type Quotes, unknownZips } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { assertReadsBack, QUOTE_ID, type StoreReads } from './records.js';
 
 export interface BookingCheckDeps {

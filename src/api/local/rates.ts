@@ -18,7 +18,8 @@ import { constraintViolation, makeProblem } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { AgreementProvider } from './agreementProvider.js';
 import type { IdFactory } from './ids.js';
-import { assertQuoteReadable, mergeViolations, unknownZips, type ZipLookup } from './quotes.js';
+import { assertQuoteReadable, mergeViolations, unknownZips } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { assertReadsBack, guardStore } from './records.js';
 
 export interface CarrierRatingDeps {

@@ -6,7 +6,8 @@ import { pickupDays, transitForLane } from '../../domain/transitTable.js';
 import { parseRequest } from '../../domain/validation.js';
 import { constraintViolation } from '../problems.js';
 import type { ApiResult } from '../types.js';
-import { mergeViolations, unknownZips, type ZipLookup } from './quotes.js';
+import { mergeViolations, unknownZips } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 
 export function transitTimes(raw: unknown, tariff: Tariff, zips: ZipLookup, now: Date): ApiResult<TransitTable> {
   const parsed = parseRequest(transitRequestSchema, raw);

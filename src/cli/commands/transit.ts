@@ -6,6 +6,7 @@ import { constraintViolation, ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
 import { decimalNumber } from '../../domain/numberText.js';
 import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
+import { isZipCode } from '../../domain/zipCode.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../../domain/dates.js';
 import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
@@ -45,8 +46,6 @@ export interface BadDestination {
 /** "unknown ZIP 00000 at zips.txt line 4" (a ZIP typed after --to needs no place). */
 export const describeBadDestination = (bad: BadDestination): string => (bad.source === '--to' ? bad.message : `${bad.message} at ${bad.source}`);
 
-const ZIP = /^\d{5}(?:-?\d{4})?$/;
-
 /**
  * ZIPs from a text file or stdin: separated by newlines, commas, semicolons or blanks; `#` starts
  * a comment. A first line without any ZIP is a header (e.g. `zip`) and skipped.
@@ -62,9 +61,9 @@ export function parseZipList(text: string, name: string): ZipSource[] {
         .split(/[\s,;]+/)
         .map((token) => token.replace(/^"(.*)"$/, '$1'))
         .filter(Boolean);
-      if (index === 0 && tokens.length > 0 && !tokens.some((token) => ZIP.test(token))) return;
+      if (index === 0 && tokens.length > 0 && !tokens.some((token) => isZipCode(token))) return;
       // A word that is no ZIP is a lane of its own that says so: one typo never hides the other lanes.
-      for (const token of tokens) zips.push({ zip: token, source: `${name} line ${index + 1}`, ...(ZIP.test(token) ? {} : { problem: `"${token}" is not a ZIP code` }) });
+      for (const token of tokens) zips.push({ zip: token, source: `${name} line ${index + 1}`, ...(isZipCode(token) ? {} : { problem: `"${token}" is not a ZIP code` }) });
     });
   return zips;
 }
@@ -77,7 +76,7 @@ export function resolveDestinations(values: string[], readText: (path: string) =
       .split(',')
       .map((part) => part.trim())
       .filter(Boolean);
-    if (parts.length > 0 && parts.every((part) => ZIP.test(part))) {
+    if (parts.length > 0 && parts.every((part) => isZipCode(part))) {
       destinations.push(...parts.map((zip) => ({ zip, source: '--to' })));
       continue;
     }
@@ -87,8 +86,8 @@ export function resolveDestinations(values: string[], readText: (path: string) =
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // A list with a typo (10001,1000,30301): the good ZIPs get lanes, the typo a row saying why.
-      if (code === 'ENOENT' && parts.length > 1 && parts.some((part) => ZIP.test(part))) {
-        destinations.push(...parts.map((zip) => ({ zip, source: '--to', ...(ZIP.test(zip) ? {} : { problem: `"${zip}" is not a ZIP code` }) })));
+      if (code === 'ENOENT' && parts.length > 1 && parts.some((part) => isZipCode(part))) {
+        destinations.push(...parts.map((zip) => ({ zip, source: '--to', ...(isZipCode(zip) ? {} : { problem: `"${zip}" is not a ZIP code` }) })));
         continue;
       }
       if (/^\d+$/.test(value)) throw new UsageError(`--to ${value} is not a ZIP code (5 digits)`);

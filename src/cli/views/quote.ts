@@ -2,7 +2,7 @@
 import type { Quote } from '../../domain/schemas.js';
 import { zonedTimeToUtc } from '../../domain/transit.js';
 import { addDays } from '../../domain/dates.js';
-import type { ZipLookup } from '../context.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { printableRecord } from '../../printable.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';

@@ -1,7 +1,7 @@
 /** How a shipment looks to people: the detail view (ship, shipment get) and the list's rows. */
 import type { Address, Shipment } from '../../domain/schemas.js';
 import { printable, printableRecord } from '../../printable.js';
-import type { ZipLookup } from '../context.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
 import { carrierDetailLines, hazmatLines } from './carrier.js';

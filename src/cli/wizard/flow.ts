@@ -12,7 +12,7 @@ import { componentDensity } from '../../domain/density.js';
 import { checkFreight } from '../../domain/freightCheck.js';
 import { DEFAULT_INSPECTION_RULES } from '../../domain/inspectionRules.js';
 import { rateComponent } from '../../domain/rating.js';
-import type { ZipPlace } from '../../domain/rating.js';
+import type { ZipPlace } from '../../domain/zipCode.js';
 import type { OrderComponentInput, Quote, TransitRow } from '../../domain/schemas.js';
 import { DEFAULT_CARRIER_HOLIDAYS, businessDayReason, localDateInZone, nextBusinessDay } from '../../domain/transit.js';
 import { describeDate, parseUserDate, relativeDay } from '../../domain/dates.js';
