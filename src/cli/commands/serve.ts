@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { warning } from '../../domain/warnings.js';
 import { InvalidArgumentError } from 'commander';
-import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
+import { DOCUMENTATION_PREFIX_WARNING, GS1_COMPANY_PREFIX_RULE, isGs1CompanyPrefix } from '../../domain/bolNumber.js';
 import { decimalNumber } from '../../domain/numberText.js';
 import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
 import type { CommandContext } from '../context.js';
@@ -37,7 +37,7 @@ function parseCount(value: string): number {
 }
 
 function parseCompanyPrefix(value: string): string {
-  if (!/^\d{7,10}$/.test(value.trim())) throw new InvalidArgumentError('a GS1 company prefix is 7 to 10 digits');
+  if (!isGs1CompanyPrefix(value.trim())) throw new InvalidArgumentError(GS1_COMPANY_PREFIX_RULE);
   return value.trim();
 }
 
