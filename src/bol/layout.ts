@@ -15,6 +15,7 @@
  */
 import type { Hazmat } from '../domain/carrier.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
+import { formatCents } from '../domain/money.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import { placeDateOf } from '../domain/transit.js';
 import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
@@ -219,13 +220,6 @@ export function resolveCarrier(shipment: Pick<Shipment, 'carrier'>, template: Pi
 export function scacProBarcodeData(carrier: { scac: string | null }, proNumber: string | null): string | null {
   if (!carrier.scac || !proNumber) return null;
   return `${carrier.scac.padEnd(4, '-')}${proNumber}`;
-}
-
-const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** `$1,250.00` from 125000 cents. */
-export function formatCents(cents: number): string {
-  return moneyFormat.format(cents / 100);
 }
 
 /**

@@ -143,11 +143,7 @@ export class IO {
 // -----------------------------------------------------------------------------------------------
 // Formatting for people
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-export function formatCents(cents: number): string {
-  return money.format(cents / 100);
-}
+export { formatCents } from '../domain/money.js';
 
 export function formatNumber(value: number, maximumFractionDigits = 2): string {
   return value.toLocaleString('en-US', { maximumFractionDigits });

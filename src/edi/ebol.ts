@@ -20,7 +20,7 @@ import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { CarrierFileResult } from './result.js';
 import type { EbolSettings } from './settings.js';
 import { billToAddress, billToField, EBOL_PACKAGING_CODES, hasHazmat, localDeliveryDate, packagingKind, shipmentTotals, splitNmfc, usPhone } from './shipmentFacts.js';
-import { dollars } from './x12Parts.js';
+import { dollarsText } from '../domain/money.js';
 
 export const EBOL_VERSION = '2.1.0';
 
@@ -250,7 +250,7 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     codes.push('COD');
     const remitTo = shipment.shipper;
     cod = {
-      amount: dollars(shipment.cod.amountInCents),
+      amount: dollarsText(shipment.cod.amountInCents),
       currency: 'USD',
       terms: shipment.cod.feeTerms === 'PREPAID' ? 'Prepaid' : 'Collect',
       customerCheckAcceptable: shipment.cod.customerCheckAcceptable,
