@@ -25,6 +25,7 @@
  * but charges the quoted price has nothing at stake).
  */
 import { z } from 'zod';
+import { freightTotals } from '../domain/freightTotals.js';
 import { formatCents } from '../domain/money.js';
 import { priceShipment } from '../domain/rating.js';
 import type { FreightClass, RatedOrderComponent, Shipment } from '../domain/schemas.js';
@@ -110,7 +111,7 @@ export function auditedShipmentOf(shipment: Shipment): AuditedShipment {
     origin: place(shipment.shipper),
     destination: place(shipment.consignee),
     carrier: shipment.carrier ? { name: shipment.carrier.name, scac: shipment.carrier.scac } : null,
-    poundsWeight: shipment.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0),
+    poundsWeight: freightTotals(shipment.orderComponents).poundsWeight,
     quotedPriceInCents: shipment.quotedPriceInCents,
   };
 }

@@ -16,6 +16,7 @@
 import type { Hazmat } from '../domain/carrier.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import { formatCents } from '../domain/money.js';
+import { freightTotals } from '../domain/freightTotals.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import { placeDateOf } from '../domain/transit.js';
 import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
@@ -101,17 +102,10 @@ export function formatWeight(pounds: number): string {
   return weightFormat.format(Math.round(pounds * 100) / 100);
 }
 
+/** The totals row in the BOL's words (handling units, packages). */
 export function computeTotals(components: readonly RatedOrderComponent[]): BolTotals {
-  let handlingUnits = 0;
-  let packages: number | null = null;
-  let weightInHundredths = 0;
-  for (const component of components) {
-    handlingUnits += component.palletCount;
-    if (component.pieceCount !== null) packages = (packages ?? 0) + component.pieceCount;
-    // Summed in hundredths so that 0.1 + 0.2 prints as 0.3.
-    weightInHundredths += Math.round(component.poundsWeight * 100);
-  }
-  return { handlingUnits, packages, poundsWeight: weightInHundredths / 100 };
+  const { pallets, pieces, poundsWeight } = freightTotals(components);
+  return { handlingUnits: pallets, packages: pieces, poundsWeight };
 }
 
 function humanizeAccessorial(code: string): string {
