@@ -1,10 +1,8 @@
 /** `shipper transit --from ZIP --to ZIP... [--pickup-date D] [--days N] [--csv]`: transit days and ETAs per lane. */
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { constraintViolation, ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
-import { decimalNumber } from '../../domain/numberText.js';
 import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
 import { isZipCode } from '../../domain/zipCode.js';
 import type { CommandContext } from '../context.js';
@@ -13,7 +11,7 @@ import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, localIsoInstant, type IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
-import { collect } from '../optionParsers.js';
+import { collect, wholeNumberOption } from '../optionParsers.js';
 import { fitTable, type FitStep } from '../tableLayout.js';
 
 export interface TransitOptions {
@@ -103,13 +101,7 @@ export function resolveDestinations(values: string[], readText: (path: string) =
   return destinations;
 }
 
-export function parsePickupDays(value: string): number {
-  const days = decimalNumber(value) ?? NaN;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_TRANSIT_PICKUP_DAYS) {
-    throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_TRANSIT_PICKUP_DAYS}`);
-  }
-  return days;
-}
+const parsePickupDays = wholeNumberOption(1, MAX_TRANSIT_PICKUP_DAYS);
 
 /** The API request the flags describe; --pickup-date may be written in words (today = at the origin). */
 export function transitRequestFromOptions(options: TransitOptions, destinations: ZipSource[], today: string): TransitRequestInput {
