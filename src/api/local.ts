@@ -17,7 +17,7 @@ import { tenderRequestSchema, type RatedOrderComponent, type Shipment } from '..
 import { agreementCheck, freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { parseRequest } from '../domain/validation.js';
-import { localDateInZone } from '../domain/transit.js';
+import { localDateInZone } from '../domain/dates.js';
 import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdFactory } from './local/ids.js';

@@ -5,6 +5,7 @@
  * zod, and the parsers of the values carriers write (money in dollars, classes, dates).
  */
 import { z } from 'zod';
+import { isCalendarDate } from '../domain/dates.js';
 import { formatCents } from '../domain/money.js';
 import { FREIGHT_CLASSES, type FreightClass } from '../domain/schemas.js';
 
@@ -138,8 +139,7 @@ export function parseBillDate(text: string): string | null {
   const [year, month, day] = iso ? [iso[1], iso[2], iso[3]] : us ? [us[3], us[1]!.padStart(2, '0'), us[2]!.padStart(2, '0')] : [];
   if (!year) return null;
   const date = `${year}-${month}-${day}`;
-  const parsed = new Date(`${date}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date ? date : null;
+  return isCalendarDate(date) ? date : null;
 }
 
 export { billKeyOf, billName } from './names.js';

@@ -18,7 +18,7 @@ import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import { formatCents } from '../domain/money.js';
 import { freightTotals } from '../domain/freightTotals.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
-import { placeDateOf } from '../domain/transit.js';
+import { placeDateOf } from '../domain/dates.js';
 import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
 import { clampLines, fitText, oneLine, paragraphs, truncateToWidth, wrapText } from '../print/text.js';
 import { bolBarcodeData } from './barcode.js';

@@ -8,6 +8,7 @@ import type { ZipPlace } from './zipCode.js';
 import type { TransitLane, TransitRow } from './schemas.js';
 import type { Tariff } from './tariff.js';
 import { businessDayReason, estimateDelivery, type HolidayCalendar } from './transit.js';
+import { addDays } from './dates.js';
 
 /** One calendar day of a pickup range: reason is null on a business day, else why carriers are closed. */
 export interface PickupDay {
@@ -15,11 +16,9 @@ export interface PickupDay {
   reason: string | null;
 }
 
-const MS_PER_DAY = 86_400_000;
-
 /** The calendar day after a YYYY-MM-DD date. */
 export function nextCalendarDate(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + MS_PER_DAY).toISOString().slice(0, 10);
+  return addDays(date, 1);
 }
 
 /**

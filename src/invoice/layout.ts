@@ -6,7 +6,7 @@
 import { piecesKnown, type Invoice } from '../domain/invoice.js';
 import { formatCents } from '../domain/money.js';
 import type { Address } from '../domain/schemas.js';
-import { placeDateOf } from '../domain/transit.js';
+import { placeDateOf } from '../domain/dates.js';
 import type { TextMetrics } from '../print/drawOps.js';
 import { FlowDocument, type DocumentPlan, type TableColumn, type TableRow } from './document.js';
 

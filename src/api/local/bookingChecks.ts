@@ -9,7 +9,7 @@ import { quoteSchema, shipmentRequestSchema, shipmentSchema, type ProblemDetail,
 import { warning, type Warning } from '../../domain/warnings.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import { parseRequest } from '../../domain/validation.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
 import { proHolder, proTaken } from './carrierNumbers.js';

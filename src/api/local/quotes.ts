@@ -8,7 +8,7 @@ import { beyondLtlWarnings, rateQuote, type RatedQuote } from '../../domain/rati
 import { quoteRequestSchema, quoteSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import { formatFieldPath, parseRequest } from '../../domain/validation.js';
 import type { QuoteFilter, ShipperStore } from '../../store/ports.js';
 import { constraintViolation, notFound } from '../problems.js';

@@ -12,7 +12,7 @@ import { quoteSchema, type Quote, type QuoteRequest, type Violation } from '../.
 import type { Tariff } from '../../domain/tariff.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { ShipperStore } from '../../store/ports.js';
-import { addDays } from '../../domain/agreements/fuel.js';
+import { addDays } from '../../domain/dates.js';
 import { historyOf } from '../../domain/agreements/fuelHistory.js';
 import { constraintViolation, makeProblem } from '../problems.js';
 import type { ApiResult } from '../types.js';

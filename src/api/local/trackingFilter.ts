@@ -1,5 +1,5 @@
 /** `tracking=` of the shipment list: which shipments are delivered, moving, held up or late. */
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import type { Shipment } from '../../domain/schemas.js';
 import type { TRACKING_FILTERS } from '../../domain/statuses.js';
 import type { PageRequest, StorePage } from '../../store/ports.js';

@@ -1,8 +1,7 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
 import { freightTotals } from '../../domain/freightTotals.js';
 import type { Quote } from '../../domain/schemas.js';
-import { zonedTimeToUtc } from '../../domain/transit.js';
-import { addDays } from '../../domain/dates.js';
+import { addDays, zonedTimeToUtc } from '../../domain/dates.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 import { printableRecord } from '../../printable.js';
 import type { CsvCell } from '../fileOutput.js';
