@@ -20,8 +20,9 @@ export function collect(value: string, previous: string[]): string[] {
 }
 
 /**
- * The parser of a whole-number option from min to max (1,000 and 1000 alike; 1.5, 0x10 and 1e3
- * refused). Its message says the range, unless the option says it better (a port).
+ * The parser of a whole-number option from min to max, in the one number syntax (numberText.ts:
+ * 1.5, 0x10, a blank and Infinity are refused). Its message says the range, unless the option
+ * says it better (a port).
  */
 export function wholeNumberOption(min: number, max = Infinity, message = wholeNumberRange(min, max)): (value: string) => number {
   return (value) => {

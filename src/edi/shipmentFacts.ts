@@ -2,6 +2,7 @@
  * Facts about a shipment that every carrier file needs, derived once: who pays and is billed,
  * packaging codes, NMFC item and sub, US phone numbers, the local delivery day. Pure.
  */
+import { utcDateOf } from '../domain/dates.js';
 import type { Address, Shipment } from '../domain/schemas.js';
 
 /** Who is billed for the freight: the shipper (prepaid), the consignee (collect) or the third party. */
@@ -158,7 +159,7 @@ export function localDeliveryDate(estimatedDeliveryDate: string | null): string 
   if (!estimatedDeliveryDate) return null;
   const instant = Date.parse(estimatedDeliveryDate);
   if (Number.isNaN(instant)) return null;
-  return new Date(instant - 12 * 3_600_000).toISOString().slice(0, 10);
+  return utcDateOf(new Date(instant - 12 * 3_600_000));
 }
 
 /** "HH:MM" -> "HHMM" (X12 time). */
