@@ -18,14 +18,15 @@ import { agreementCheck, freightWarnings, withFreightWarnings, type CheckedFreig
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import type { Warning } from '../domain/warnings.js';
 import { parseRequest } from '../domain/validation.js';
-import { localDateInZone } from '../domain/transit.js';
+import { localDateInZone } from '../domain/dates.js';
 import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdFactory } from './local/ids.js';
 import { Invoices } from './local/invoices.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
 import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
-import { Quotes, type ZipLookup } from './local/quotes.js';
+import { Quotes } from './local/quotes.js';
+import type { ZipLookup } from '../domain/zipCode.js';
 import { guardStore } from './local/records.js';
 import { Shipments } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';

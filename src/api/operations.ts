@@ -39,6 +39,8 @@ import { ratesRequestSchema, ratesSchema } from '../domain/rates.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
 import { shipmentTrackingSchema } from '../domain/tracking.js';
+import { ZIP_CODE_PATTERN } from '../domain/zipCode.js';
+import { DATE_PATTERN } from '../domain/dates.js';
 import { shipmentEventsBatchRequestSchema, shipmentEventsBatchResultSchema, shipmentEventsRequestSchema, shipmentEventsResultSchema } from '../domain/trackingRequests.js';
 
 import { API_PREFIX, PDF_TYPE } from './wire.js';
@@ -129,7 +131,7 @@ const dayOrInstant = (what: string) =>
 
 /** A `since`/`until` day (UTC) or instant as a range of instants; `until` includes its whole day. */
 export function createdRange(since: string | undefined, until: string | undefined): { from?: number; to?: number } {
-  const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const isDay = (value: string) => DATE_PATTERN.test(value);
   return {
     ...(since !== undefined ? { from: Date.parse(isDay(since) ? `${since}T00:00:00Z` : since) } : {}),
     ...(until !== undefined ? { to: isDay(until) ? Date.parse(`${until}T00:00:00Z`) + 86_400_000 - 1 : Date.parse(until) } : {}),
@@ -149,7 +151,7 @@ const createdFilters = {
   until: dayOrInstant('until').meta({ description: 'Created on or before this day (UTC, the whole day) or instant' }),
   to: z
     .string()
-    .regex(/^\d{5}(-?\d{4})?$/, { message: 'to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234)' })
+    .regex(ZIP_CODE_PATTERN, { message: 'to is a destination ZIP code: 5 digits, or ZIP+4 (10001, 10001-1234)' })
     .optional()
     .meta({ description: "Destination ZIP code (the consignee's)" }),
   refNumber: z.string().max(64).optional().meta({ description: 'The customer reference (case and spaces ignored); for quotes, those booked under it' }),

@@ -25,6 +25,8 @@
  * but charges the quoted price has nothing at stake).
  */
 import { z } from 'zod';
+import { freightTotals } from '../domain/freightTotals.js';
+import { formatCents } from '../domain/money.js';
 import { priceShipment } from '../domain/rating.js';
 import type { FreightClass, RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import type { Tariff } from '../domain/tariff.js';
@@ -92,9 +94,7 @@ export interface AuditOptions {
   auditedAt: string;
 }
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const quantity = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-export const dollars = (cents: number): string => money.format(cents / 100);
 const pounds = (value: number): string => `${quantity.format(value)} lb`;
 const signed = (value: number): string => (value > 0 ? `+${quantity.format(value)}` : quantity.format(value));
 
@@ -111,7 +111,7 @@ export function auditedShipmentOf(shipment: Shipment): AuditedShipment {
     origin: place(shipment.shipper),
     destination: place(shipment.consignee),
     carrier: shipment.carrier ? { name: shipment.carrier.name, scac: shipment.carrier.scac } : null,
-    poundsWeight: shipment.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0),
+    poundsWeight: freightTotals(shipment.orderComponents).poundsWeight,
     quotedPriceInCents: shipment.quotedPriceInCents,
   };
 }
@@ -287,7 +287,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     findings.push({
       code: 'FUEL',
       amountInCents: bill.fuelSurchargeInCents - expectedFuel,
-      message: `fuel ${dollars(bill.fuelSurchargeInCents)} billed (${percent(bill.fuelSurchargeInCents, bill.linehaulInCents - bill.discountInCents)} of the billed net linehaul); ${dollars(expectedFuel)} expected (${percent(expectedFuel, expectedNet)} of ${dollars(expectedNet)})`,
+      message: `fuel ${formatCents(bill.fuelSurchargeInCents)} billed (${percent(bill.fuelSurchargeInCents, bill.linehaulInCents - bill.discountInCents)} of the billed net linehaul); ${formatCents(expectedFuel)} expected (${percent(expectedFuel, expectedNet)} of ${formatCents(expectedNet)})`,
     });
   }
 
@@ -303,7 +303,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
       findings.push({
         code: 'ACCESSORIAL',
         amountInCents: charge.amountInCents,
-        message: `${name} ${dollars(charge.amountInCents)} billed, not ordered (ordered: ${orderedCodes})`,
+        message: `${name} ${formatCents(charge.amountInCents)} billed, not ordered (ordered: ${orderedCodes})`,
       });
       continue;
     }
@@ -312,7 +312,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
       findings.push({
         code: 'OVERCHARGE',
         amountInCents: charge.amountInCents - match.amountInCents,
-        message: `${match.code}${charge.code !== match.code ? ` (billed as ${charge.code})` : ''} ${dollars(charge.amountInCents)} billed, ${dollars(match.amountInCents)} quoted`,
+        message: `${match.code}${charge.code !== match.code ? ` (billed as ${charge.code})` : ''} ${formatCents(charge.amountInCents)} billed, ${formatCents(match.amountInCents)} quoted`,
       });
     }
   }
@@ -327,7 +327,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     findings.push({
       code: 'OVERCHARGE',
       amountInCents: billedNet - expectedNet,
-      message: `net linehaul ${dollars(billedNet)} billed (${dollars(bill.linehaulInCents)} less ${dollars(bill.discountInCents)}); ${pricer.name} gives ${dollars(expectedNet)} for the freight as billed${discounts}`,
+      message: `net linehaul ${formatCents(billedNet)} billed (${formatCents(bill.linehaulInCents)} less ${formatCents(bill.discountInCents)}); ${pricer.name} gives ${formatCents(expectedNet)} for the freight as billed${discounts}`,
     });
   }
 
@@ -342,7 +342,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
   for (const finding of findings.filter((candidate) => candidate.code === 'REWEIGH' || candidate.code === 'RECLASS')) {
     if (finding.amountInCents <= 0) continue;
     if (finding.amountInCents > room) {
-      finding.message += `; ${dollars(finding.amountInCents)} on ${pricer.name}, but the bill charges ${freightExcess > 0 ? `only ${dollars(freightExcess)}` : 'nothing'} above the quoted linehaul and fuel`;
+      finding.message += `; ${formatCents(finding.amountInCents)} on ${pricer.name}, but the bill charges ${freightExcess > 0 ? `only ${formatCents(freightExcess)}` : 'nothing'} above the quoted linehaul and fuel`;
       finding.amountInCents = room;
     }
     room -= finding.amountInCents;
@@ -354,7 +354,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
     findings.push({
       code: 'OVERCHARGE',
       amountInCents: bill.totalInCents - charges,
-      message: `the total ${dollars(bill.totalInCents)} is more than the bill's charges add up to (${dollars(charges)})`,
+      message: `the total ${formatCents(bill.totalInCents)} is more than the bill's charges add up to (${formatCents(charges)})`,
     });
   }
   return result(bill, match, findings, options);

@@ -5,6 +5,8 @@
  * zod, and the parsers of the values carriers write (money in dollars, classes, dates).
  */
 import { z } from 'zod';
+import { isCalendarDate } from '../domain/dates.js';
+import { formatCents } from '../domain/money.js';
 import { FREIGHT_CLASSES, type FreightClass } from '../domain/schemas.js';
 
 export const BILL_FORMATS = ['csv', 'x12-210'] as const;
@@ -90,8 +92,7 @@ export const MAX_BILL_AMOUNT_IN_CENTS = 1_000_000_000;
 /** Why an amount (cents) is refused as absurd, or undefined. */
 export function absurdAmountProblem(cents: number): string | undefined {
   if (Math.abs(cents) <= MAX_BILL_AMOUNT_IN_CENTS) return undefined;
-  const dollars = (Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${cents < 0 ? '-' : ''}$${dollars} is beyond any freight bill (amounts are at most $10,000,000 either way)`;
+  return `${formatCents(cents)} is beyond any freight bill (amounts are at most $10,000,000 either way)`;
 }
 
 /** Classes of the 13-subprovision scale, plus those of the older 18-class scale carriers may still bill. */
@@ -138,8 +139,7 @@ export function parseBillDate(text: string): string | null {
   const [year, month, day] = iso ? [iso[1], iso[2], iso[3]] : us ? [us[3], us[1]!.padStart(2, '0'), us[2]!.padStart(2, '0')] : [];
   if (!year) return null;
   const date = `${year}-${month}-${day}`;
-  const parsed = new Date(`${date}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date ? date : null;
+  return isCalendarDate(date) ? date : null;
 }
 
 export { billKeyOf, billName } from './names.js';

@@ -7,19 +7,20 @@
 import type { Shipment } from '../domain/schemas.js';
 import type { TextMetrics } from '../print/drawOps.js';
 import { FlowDocument, type DocumentPlan, type TableRow } from '../invoice/document.js';
-import { addressLines, formatMoney, formatQuantity } from '../invoice/layout.js';
+import { addressLines, formatQuantity } from '../invoice/layout.js';
+import { formatCents } from '../domain/money.js';
 import type { AuditResult } from './audit.js';
 import { billName } from './bill.js';
 import { accessorialsMeantBy } from './chargeCodes.js';
 
-const difference = (billed: number, quoted: number | null) => (quoted === null ? '' : formatMoney(billed - quoted));
+const difference = (billed: number, quoted: number | null) => (quoted === null ? '' : formatCents(billed - quoted));
 
 /** The bill's charges beside the quote's: linehaul, discount, fuel, each accessorial (ordered or not), total. */
 export function chargeRows(audit: AuditResult, shipment: Shipment | null): TableRow[] {
   const bill = audit.bill;
   const quoted = shipment?.priceBreakdown ?? null;
   const row = (label: string, billed: number, quotedAmount: number | null, options: Partial<TableRow> = {}): TableRow => ({
-    cells: [label, formatMoney(billed), quotedAmount === null ? '' : formatMoney(quotedAmount), difference(billed, quotedAmount)],
+    cells: [label, formatCents(billed), quotedAmount === null ? '' : formatCents(quotedAmount), difference(billed, quotedAmount)],
     ...options,
   });
   const rows: TableRow[] = [
@@ -81,9 +82,9 @@ export function layoutDisputePack(audit: AuditResult, shipment: Shipment | null,
     ['Our order', shipment ? shipment.orderNumber : 'none found'],
     ['Reference', shipment?.refNumber ?? ''],
     ['Pickup date', shipment?.pickupDate ?? ''],
-    ['Amount billed', formatMoney(audit.billedInCents)],
-    ['Amount quoted', audit.quotedInCents === null ? '-' : formatMoney(audit.quotedInCents)],
-    ['Amount disputed', formatMoney(audit.disputedInCents)],
+    ['Amount billed', formatCents(audit.billedInCents)],
+    ['Amount quoted', audit.quotedInCents === null ? '-' : formatCents(audit.quotedInCents)],
+    ['Amount disputed', formatCents(audit.disputedInCents)],
     ['Bill read from', `${bill.source.file.split(/[\\/]/).pop()} line ${bill.source.line}`],
   ]);
   if (shipment) {
@@ -100,8 +101,8 @@ export function layoutDisputePack(audit: AuditResult, shipment: Shipment | null,
       { label: 'Detail', width: 0, wrap: true },
     ],
     [
-      ...audit.findings.map((finding) => ({ cells: [finding.code, formatMoney(finding.amountInCents), finding.message] })),
-      { cells: ['Total', formatMoney(audit.disputedInCents), ''], bold: true, ruleAbove: true, shaded: true },
+      ...audit.findings.map((finding) => ({ cells: [finding.code, formatCents(finding.amountInCents), finding.message] })),
+      { cells: ['Total', formatCents(audit.disputedInCents), ''], bold: true, ruleAbove: true, shaded: true },
     ],
   );
   document.heading(shipment ? 'Charges: billed and quoted' : 'Charges billed');

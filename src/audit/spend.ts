@@ -6,6 +6,7 @@
  * the period of their bill date (else the day they were audited). So is the bill of a shipment
  * cancelled after the audit, in the period its shipment was booked in, with its audited figures.
  */
+import { freightTotals } from '../domain/freightTotals.js';
 import type { Shipment } from '../domain/schemas.js';
 import type { AuditResult } from './audit.js';
 
@@ -74,7 +75,7 @@ export function spendReport(shipments: readonly Shipment[], audits: readonly Aud
     const row = rows.get(group) ?? emptyRow(group);
     if (shipment) {
       row.shipments += 1;
-      row.poundsWeight += shipment.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0);
+      row.poundsWeight += freightTotals(shipment.orderComponents).poundsWeight;
       row.quotedInCents += shipment.quotedPriceInCents;
     }
     for (const bill of bills) {

@@ -15,8 +15,10 @@
  */
 import type { Hazmat } from '../domain/carrier.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
+import { formatCents } from '../domain/money.js';
+import { freightTotals } from '../domain/freightTotals.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
-import { placeDateOf } from '../domain/transit.js';
+import { placeDateOf } from '../domain/dates.js';
 import { BASELINE, LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
 import { clampLines, fitText, oneLine, paragraphs, truncateToWidth, wrapText } from '../print/text.js';
 import { bolBarcodeData } from './barcode.js';
@@ -100,17 +102,10 @@ export function formatWeight(pounds: number): string {
   return weightFormat.format(Math.round(pounds * 100) / 100);
 }
 
+/** The totals row in the BOL's words (handling units, packages). */
 export function computeTotals(components: readonly RatedOrderComponent[]): BolTotals {
-  let handlingUnits = 0;
-  let packages: number | null = null;
-  let weightInHundredths = 0;
-  for (const component of components) {
-    handlingUnits += component.palletCount;
-    if (component.pieceCount !== null) packages = (packages ?? 0) + component.pieceCount;
-    // Summed in hundredths so that 0.1 + 0.2 prints as 0.3.
-    weightInHundredths += Math.round(component.poundsWeight * 100);
-  }
-  return { handlingUnits, packages, poundsWeight: weightInHundredths / 100 };
+  const { pallets, pieces, poundsWeight } = freightTotals(components);
+  return { handlingUnits: pallets, packages: pieces, poundsWeight };
 }
 
 function humanizeAccessorial(code: string): string {
@@ -219,13 +214,6 @@ export function resolveCarrier(shipment: Pick<Shipment, 'carrier'>, template: Pi
 export function scacProBarcodeData(carrier: { scac: string | null }, proNumber: string | null): string | null {
   if (!carrier.scac || !proNumber) return null;
   return `${carrier.scac.padEnd(4, '-')}${proNumber}`;
-}
-
-const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** `$1,250.00` from 125000 cents. */
-export function formatCents(cents: number): string {
-  return moneyFormat.format(cents / 100);
 }
 
 /**

@@ -12,7 +12,7 @@ import { UsageError } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
 import { isLoopbackHost, serverRootOf } from '../api/wire.js';
 import type { ConfigLocation, Settings } from '../config/settings.js';
-import type { ZipPlace } from '../domain/rating.js';
+import type { ZipLookup } from '../domain/zipCode.js';
 import type { LocationBook } from '../store/locations.js';
 import type { IO } from './output.js';
 
@@ -35,10 +35,6 @@ export interface GlobalOptions {
 
 /** Turns a parsed command into its context (program.ts owns the one instance). */
 export type ContextFactory = (command: Command) => CommandContext;
-
-export interface ZipLookup {
-  lookup(postalCode: string): ZipPlace | undefined;
-}
 
 export class CommandContext {
   private apiPromise: Promise<ShipperApi> | undefined;

@@ -5,7 +5,7 @@
  * error (exit 2).
  */
 import type { CommandContext } from './context.js';
-import { parseUserDate } from '../domain/dates.js';
+import { parseUserDate, utcDateOf } from '../domain/dates.js';
 import { UsageError } from './errors.js';
 
 /** An instant as the API takes it (the API judges it). */
@@ -22,7 +22,7 @@ export function listDateFromFlag(value: string, flag: string, today: string): st
 /** The options with --since and --until as the API takes them, counted from today (UTC, the caller's clock). */
 export async function withListDates<T extends { since?: string | undefined; until?: string | undefined }>(ctx: CommandContext, options: T): Promise<T> {
   if (options.since === undefined && options.until === undefined) return options;
-  const today = (await ctx.clock())().toISOString().slice(0, 10);
+  const today = utcDateOf((await ctx.clock())());
   return {
     ...options,
     ...(options.since !== undefined ? { since: listDateFromFlag(options.since, '--since', today) } : {}),

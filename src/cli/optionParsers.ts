@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import { decimalNumber } from '../domain/numberText.js';
+import { isZipCode } from '../domain/zipCode.js';
 
 /**
  * The values shell completion offers for an option (and help lists as its choices). What is
@@ -18,15 +19,29 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-export function parseLimit(value: string): number {
-  const limit = decimalNumber(value) ?? NaN;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
-  return limit;
+/**
+ * The parser of a whole-number option from min to max, in the one number syntax (numberText.ts:
+ * 1.5, 0x10, a blank and Infinity are refused). Its message says the range, unless the option
+ * says it better (a port).
+ */
+export function wholeNumberOption(min: number, max = Infinity, message = wholeNumberRange(min, max)): (value: string) => number {
+  return (value) => {
+    const number = decimalNumber(value) ?? NaN;
+    if (!Number.isInteger(number) || number < min || number > max) throw new InvalidArgumentError(message);
+    return number;
+  };
 }
+
+function wholeNumberRange(min: number, max: number): string {
+  if (max !== Infinity) return `must be a whole number from ${min} to ${max}`;
+  return min === 1 ? 'must be a whole number greater than 0' : `must be a whole number, ${min} or more`;
+}
+
+const parseLimit = wholeNumberOption(1, MAX_PAGE_SIZE);
 
 /** A list's --to: not a ZIP at all is a usage error (exit 2), as every flag value that is not what the flag takes. */
 export function parseZipFilter(value: string): string {
-  if (!/^\d{5}(?:-?\d{4})?$/.test(value.trim())) throw new InvalidArgumentError('a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)');
+  if (!isZipCode(value.trim())) throw new InvalidArgumentError('a destination ZIP code is 5 digits, or ZIP+4 (10001, 10001-1234)');
   return value.trim();
 }
 

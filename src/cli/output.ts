@@ -143,11 +143,7 @@ export class IO {
 // -----------------------------------------------------------------------------------------------
 // Formatting for people
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-export function formatCents(cents: number): string {
-  return money.format(cents / 100);
-}
+export { formatCents } from '../domain/money.js';
 
 export function formatNumber(value: number, maximumFractionDigits = 2): string {
   return value.toLocaleString('en-US', { maximumFractionDigits });
@@ -202,11 +198,7 @@ export function localIsoInstant(iso: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
-/** "Mon 2026-11-23" */
-export function formatDate(date: string): string {
-  const weekday = new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
-  return `${weekday} ${date}`;
-}
+export { formatDate } from '../domain/dates.js';
 
 export function truncate(text: string, width: number): string {
   if (width <= 1) return text.slice(0, Math.max(0, width));

@@ -1,7 +1,6 @@
 /** `--pickup-date` as people write it (`friday`, `+3`, `Nov 27`, `2026-11-27`), for quote, ship and transit. */
-import { localDateInZone } from '../domain/transit.js';
 import type { CommandContext } from './context.js';
-import { parseUserDate } from '../domain/dates.js';
+import { parseUserDate, localDateInZone } from '../domain/dates.js';
 import { UsageError } from './errors.js';
 
 /** Today's date at the origin ZIP (carriers' days are local); an unknown ZIP falls back to Chicago, which the API then refuses anyway. */

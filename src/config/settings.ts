@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfileSchema, carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
 import { DEFAULT_PROFILES } from '../domain/apiServers.js';
+import { GS1_COMPANY_PREFIX_PATTERN, GS1_COMPANY_PREFIX_RULE, isGs1CompanyPrefix } from '../domain/bolNumber.js';
 import { ebolSettingSchema, x12SettingSchema } from '../edi/settings.js';
 import { decimalNumber } from '../domain/numberText.js';
 import { parseStoreLocation, StoreLocationError, type StoreLocation } from './storeLocation.js';
@@ -47,10 +48,7 @@ export const configFileSchema = z.looseObject({
   /** The carrier agreement directory (`samples`: the shipped samples). */
   tariffs: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
-  bolCompanyPrefix: z
-    .string()
-    .regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' })
-    .optional(),
+  bolCompanyPrefix: z.string().regex(GS1_COMPANY_PREFIX_PATTERN, { message: GS1_COMPANY_PREFIX_RULE }).optional(),
   ssccExtensionDigit: z.number().int().min(0).max(9).optional(),
   carriers: carrierProfilesSchema.optional(),
   /** X12 interchange settings shared by every carrier (sender ids, separators, usage); checked when a file is written. */
@@ -275,8 +273,8 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
   const [retriesSource, retries] = first<number>(['env', envInteger(env, 'SHIPPER_RETRIES', 0, 10)], ['config', config.retries]);
   const [storeSource, store] = first<string>(['flag', flags.store], ['env', env.SHIPPER_STORE], ['config', config.store]);
   const [prefixSource, bolCompanyPrefix] = first<string>(['env', env.SHIPPER_BOL_COMPANY_PREFIX?.trim()], ['config', config.bolCompanyPrefix]);
-  if (bolCompanyPrefix !== undefined && !/^\d{7,10}$/.test(bolCompanyPrefix)) {
-    throw new ConfigError(`SHIPPER_BOL_COMPANY_PREFIX=${bolCompanyPrefix}: a GS1 company prefix is 7 to 10 digits`);
+  if (bolCompanyPrefix !== undefined && !isGs1CompanyPrefix(bolCompanyPrefix)) {
+    throw new ConfigError(`SHIPPER_BOL_COMPANY_PREFIX=${bolCompanyPrefix}: ${GS1_COMPANY_PREFIX_RULE}`);
   }
   let storeLocation: StoreLocation;
   try {
@@ -408,10 +406,7 @@ export const SETTING_KINDS: SettingKind[] = [
   {
     key: 'bolCompanyPrefix',
     pattern: /^bolCompanyPrefix$/,
-    value: z
-      .string()
-      .trim()
-      .regex(/^\d{7,10}$/, { message: 'a GS1 company prefix is 7 to 10 digits' }),
+    value: z.string().trim().regex(GS1_COMPANY_PREFIX_PATTERN, { message: GS1_COMPANY_PREFIX_RULE }),
   },
   { key: 'ssccExtensionDigit', pattern: /^ssccExtensionDigit$/, value: wholeNumber(0, 9) },
   { key: 'carriers.<SCAC>', pattern: /^carriers\.[A-Z]{2,4}$/, value: jsonObject(carrierProfileSchemaForKey) },

@@ -4,6 +4,19 @@
  */
 export const BOL_NUMBER_LENGTH = 17;
 
+/** A GS1 company prefix: 7 to 10 digits. BOL numbers and SSCCs are issued under one (the setting bolCompanyPrefix). */
+export const GS1_COMPANY_PREFIX_PATTERN = /^\d{7,10}$/;
+export const GS1_COMPANY_PREFIX_RULE = 'a GS1 company prefix is 7 to 10 digits';
+
+export function isGs1CompanyPrefix(text: string): boolean {
+  return GS1_COMPANY_PREFIX_PATTERN.test(text);
+}
+
+/** The RangeError of a function given something else as a company prefix. */
+export function assertGs1CompanyPrefix(companyPrefix: string): void {
+  if (!isGs1CompanyPrefix(companyPrefix)) throw new RangeError(`${GS1_COMPANY_PREFIX_RULE}, got "${companyPrefix}"`);
+}
+
 /** GS1 mod-10: weights 3,1,3,1... from the rightmost data digit; check = (10 - sum mod 10) mod 10. */
 export function gs1CheckDigit(digits: string): number {
   if (!/^\d+$/.test(digits)) throw new RangeError(`GS1 data must be digits, got "${digits}"`);
@@ -21,7 +34,7 @@ export function isValidBolNumber(value: string): boolean {
 
 /** Company prefixes are 7 to 10 digits; the serial fills the rest of the 16 data digits. */
 export function bolNumberFor(companyPrefix: string, serial: number): string {
-  if (!/^\d{7,10}$/.test(companyPrefix)) throw new RangeError(`a GS1 company prefix is 7 to 10 digits, got "${companyPrefix}"`);
+  assertGs1CompanyPrefix(companyPrefix);
   const serialDigits = BOL_NUMBER_LENGTH - 1 - companyPrefix.length;
   if (!Number.isSafeInteger(serial) || serial < 0 || String(serial).length > serialDigits) {
     throw new RangeError(`serial ${serial} does not fit in ${serialDigits} digits after prefix ${companyPrefix}`);

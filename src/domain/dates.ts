@@ -1,8 +1,252 @@
 /**
- * Dates in the user's words, both ways: `tomorrow`, `friday`, `+3`, `11/27`, `Nov 27` or
- * `2026-11-27` read as a YYYY-MM-DD date; and dates shown as people say them ("tomorrow",
- * "Fri Nov 27"). Pure: "today" is always passed in (the caller's clock and the origin's zone).
+ * Calendar dates, the one home of their rules (domain, CLI, import and audit use it):
+ * - dates 'YYYY-MM-DD' as day numbers (days since 1970-01-01 in the proleptic Gregorian calendar),
+ *   so that nothing depends on the machine's time zone: validation, adding days, weekdays;
+ * - the date at an instant in an IANA zone, and a zone's wall-clock time as an instant;
+ * - dates in people's words both ways: `tomorrow`, `friday`, `+3`, `11/27`, `Nov 27` or
+ *   `2026-11-27` read as a date, and dates shown as people say them ("tomorrow", "Fri Nov 27").
+ * Pure: "today" and every instant are passed in. Arithmetic covers the years 0001-9999; a date
+ * read from a person, a file, a carrier or a request is a year from 1000 (0026 is a typo).
  */
+
+// ---------------------------------------------------------------------------------------------
+// Day numbers
+
+const MS_PER_DAY = 86_400_000;
+export const MIN_YEAR = 1;
+export const MAX_YEAR = 9999;
+/** The first year of a date read (from people, files, carriers, requests). */
+const FIRST_READ_YEAR = 1000;
+
+/** Days since 1970-01-01 (H. Hinnant's days_from_civil); integer maths, valid for any year >= 0. */
+export function dayNumberFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** Inverse of dayNumberFromCivil (civil_from_days). */
+function civilFromDayNumber(dayNumber: number): { year: number; month: number; day: number } {
+  const z = dayNumber + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+const FIRST_DAY_NUMBER = dayNumberFromCivil(MIN_YEAR, 1, 1);
+export const LAST_DAY_NUMBER = dayNumberFromCivil(MAX_YEAR, 12, 31);
+
+export function yearOfDayNumber(dayNumber: number): number {
+  return civilFromDayNumber(dayNumber).year;
+}
+
+/** 0 = Sunday ... 6 = Saturday; 1970-01-01 was a Thursday (4). */
+export function weekdayOfDayNumber(dayNumber: number): number {
+  return (((dayNumber + 4) % 7) + 7) % 7;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return dayNumberFromCivil(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1) - dayNumberFromCivil(year, month, 1);
+}
+
+/** A value as a message quotes it: strings in quotes, anything else as it prints. */
+export function describeValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/** How a date is written: YYYY-MM-DD (whether it is a real one is isCalendarDate's call). */
+export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const isRealDay = (year: number, month: number, day: number): boolean =>
+  Number.isInteger(year) && Number.isInteger(month) && Number.isInteger(day) && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+
+/** 'YYYY-MM-DD' -> day number; a RangeError naming the argument (`label`) when it is not a real date. */
+export function dayNumberOf(value: unknown, label = 'date'): number {
+  const match = typeof value === 'string' ? DATE_PATTERN.exec(value) : null;
+  if (match) {
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    if (year >= MIN_YEAR && isRealDay(year, month, day)) return dayNumberFromCivil(year, month, day);
+  }
+  throw new RangeError(`${label} must be a real calendar date written YYYY-MM-DD (years 0001-9999), got ${describeValue(value)}`);
+}
+
+/** Day number -> 'YYYY-MM-DD'; a RangeError outside 0001-01-01..9999-12-31. */
+export function dateOfDayNumber(dayNumber: number): string {
+  if (!Number.isSafeInteger(dayNumber) || dayNumber < FIRST_DAY_NUMBER || dayNumber > LAST_DAY_NUMBER) {
+    throw new RangeError(`date out of the supported range 0001-01-01..9999-12-31 (day number ${dayNumber})`);
+  }
+  const { year, month, day } = civilFromDayNumber(dayNumber);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates: validation and arithmetic
+
+/** The date of a year, month and day when it is a real one (years 1000-9999: 2/30 and 0026 are not). */
+export function calendarDate(year: number, month: number, day: number): string | undefined {
+  if (!Number.isInteger(year) || year < FIRST_READ_YEAR || year > MAX_YEAR || !isRealDay(year, month, day)) return undefined;
+  return dateOfDayNumber(dayNumberFromCivil(year, month, day));
+}
+
+/** True for a real calendar date written YYYY-MM-DD, years 1000-9999. */
+export function isCalendarDate(text: string): boolean {
+  const match = DATE_PATTERN.exec(text);
+  return match !== null && calendarDate(Number(match[1]), Number(match[2]), Number(match[3])) !== undefined;
+}
+
+export function addDays(date: string, days: number): string {
+  if (!Number.isSafeInteger(days)) throw new RangeError(`days must be a whole number, got ${describeValue(days)}`);
+  return dateOfDayNumber(dayNumberOf(date) + days);
+}
+
+/** Calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return dayNumberOf(to, 'to') - dayNumberOf(from, 'from');
+}
+
+/** 0 = Sunday ... 6 = Saturday. */
+export function weekdayOf(date: string): number {
+  return weekdayOfDayNumber(dayNumberOf(date));
+}
+
+/** The UTC date of an instant: the day the lists and the API's since/until count in. */
+export function utcDateOf(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time zones
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function offsetFormatter(timeZone: unknown): Intl.DateTimeFormat {
+  if (typeof timeZone !== 'string' || timeZone === '') {
+    throw new RangeError(`timeZone must be an IANA time zone name such as America/Chicago, got ${describeValue(timeZone)}`);
+  }
+  let formatter = offsetFormatters.get(timeZone);
+  if (!formatter) {
+    try {
+      // 'longOffset' names the UTC offset directly ('GMT-05:00'), so no wall-clock parts (and no
+      // era or two-digit-year quirks) have to be taken apart.
+      formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    } catch (error) {
+      if (error instanceof RangeError) {
+        throw new RangeError(`unknown time zone ${describeValue(timeZone)}: expected an IANA name such as America/Chicago`, { cause: error });
+      }
+      throw error;
+    }
+    offsetFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+const OFFSET_PATTERN = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/;
+
+/** The zone's UTC offset in ms at an instant (local wall clock = instant + offset). */
+/**
+ * Offsets per zone and quarter hour: a batch asks for thousands of instants minutes apart, and
+ * formatToParts costs ~30 µs. Zones change offset on quarter-hour UTC instants (true of every
+ * zone's rules since the 1970s; the API only takes dates from today on).
+ */
+const offsetMemo = new WeakMap<Intl.DateTimeFormat, Map<number, number>>();
+const QUARTER_HOUR_MS = 900_000;
+const OFFSET_MEMO_LIMIT = 10_000;
+
+function offsetMsAt(epochMs: number, formatter: Intl.DateTimeFormat): number {
+  let memo = offsetMemo.get(formatter);
+  if (!memo) offsetMemo.set(formatter, (memo = new Map()));
+  const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
+  let offset = memo.get(quarter);
+  if (offset === undefined) {
+    if (memo.size >= OFFSET_MEMO_LIMIT) memo.clear();
+    offset = readOffsetMs(epochMs, formatter);
+    memo.set(quarter, offset);
+  }
+  return offset;
+}
+
+function readOffsetMs(epochMs: number, formatter: Intl.DateTimeFormat): number {
+  const name = formatter.formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  const match = OFFSET_PATTERN.exec(name);
+  if (!match) throw new Error(`cannot read the UTC offset from ${JSON.stringify(name)}`);
+  const [, sign, hours, minutes, seconds] = match;
+  if (sign === undefined) return 0; // plain 'GMT'
+  const magnitude = (Number(hours) * 3600 + Number(minutes ?? 0) * 60 + Number(seconds ?? 0)) * 1000;
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+/**
+ * The date a document prints for an instant: the calendar date where it happens (an ETA at the
+ * destination, a booking or a cancellation at the origin), the UTC date only when the place's zone
+ * is unknown.
+ */
+export function placeDateOf(instant: string, timeZone: string | null | undefined): string {
+  return timeZone ? localDateInZone(new Date(instant), timeZone) : instant.slice(0, 10);
+}
+
+/** The calendar date at that instant in an IANA zone. */
+export function localDateInZone(instant: Date, timeZone: string): string {
+  if (!(instant instanceof Date) || Number.isNaN(instant.getTime())) {
+    throw new RangeError(`instant must be a valid Date, got ${describeValue(instant)}`);
+  }
+  const epochMs = instant.getTime();
+  const localMs = epochMs + offsetMsAt(epochMs, offsetFormatter(timeZone));
+  return dateOfDayNumber(Math.floor(localMs / MS_PER_DAY));
+}
+
+const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Memo of zonedTimeToUtc (epoch ms): a batch asks for the same few (zone, day, cut-off) triples. */
+const zonedInstantCache = new Map<string, number>();
+const ZONED_INSTANT_CACHE_LIMIT = 20_000;
+
+/**
+ * A wall-clock time in a zone -> the UTC instant. Wall times that do not exist or exist twice are
+ * resolved like JavaScript's Date and Temporal's 'compatible' disambiguation:
+ * - in a DST gap (clocks jump forward) the time is moved forward by the length of the gap, i.e. read
+ *   with the offset in force before the change: 02:30 on 2026-03-08 in America/New_York does not
+ *   exist and gives 07:30Z (03:30 EDT);
+ * - in an overlap (clocks fall back) the earlier instant wins, i.e. the offset in force before the
+ *   change: 01:30 on 2026-11-01 in America/New_York gives 05:30Z (01:30 EDT), not 06:30Z.
+ */
+export function zonedTimeToUtc(date: string, time: string, timeZone: string): Date {
+  const dayNumber = dayNumberOf(date, 'date');
+  const timeMatch = typeof time === 'string' ? TIME_PATTERN.exec(time) : null;
+  if (!timeMatch) throw new RangeError(`time must be a wall-clock time written HH:MM (00:00-23:59), got ${describeValue(time)}`);
+  const formatter = offsetFormatter(timeZone);
+
+  const cacheKey = `${timeZone}\u0000${date}T${time}`;
+  const cached = zonedInstantCache.get(cacheKey);
+  if (cached !== undefined) return new Date(cached);
+
+  const wallMs = dayNumber * MS_PER_DAY + (Number(timeMatch[1]) * 60 + Number(timeMatch[2])) * 60_000;
+  // Real offsets are within a day of UTC, so the offsets a day either side of the wall time are
+  // those before and after any transition that could touch it.
+  const offsetBefore = offsetMsAt(wallMs - MS_PER_DAY, formatter);
+  const offsetAfter = offsetMsAt(wallMs + MS_PER_DAY, formatter);
+  let epochMs = wallMs - offsetBefore; // right for a plain day, an overlap (earlier instant) and a gap
+  if (offsetBefore !== offsetAfter && offsetMsAt(epochMs, formatter) !== offsetBefore) {
+    const readWithAfter = wallMs - offsetAfter;
+    // Not valid with the old offset: the wall time is after the change (valid with the new offset)
+    // or inside the gap, where the old offset is kept on purpose (moved forward by the gap).
+    if (offsetMsAt(readWithAfter, formatter) === offsetAfter) epochMs = readWithAfter;
+  }
+
+  if (zonedInstantCache.size >= ZONED_INSTANT_CACHE_LIMIT) zonedInstantCache.clear();
+  zonedInstantCache.set(cacheKey, epochMs);
+  return new Date(epochMs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates in people's words
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const WEEKDAY_ALIASES: Record<string, number> = {
@@ -20,29 +264,10 @@ const WEEKDAY_ALIASES: Record<string, number> = {
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'] as const;
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 const SHORT_WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-const MS_PER_DAY = 86_400_000;
 
 export const DATE_EXAMPLES = '2026-11-27, tomorrow, friday, +3, 11/27 or Nov 27';
 
 export type ParsedDate = { ok: true; date: string } | { ok: false; message: string };
-
-const epochDay = (date: string): number => Date.parse(`${date}T00:00:00Z`) / MS_PER_DAY;
-const fromEpochDay = (day: number): string => new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
-
-export function addDays(date: string, days: number): string {
-  return fromEpochDay(epochDay(date) + days);
-}
-
-export function weekdayOf(date: string): number {
-  return new Date(`${date}T00:00:00Z`).getUTCDay();
-}
-
-function realDate(year: number, month: number, day: number): string | undefined {
-  if (!Number.isInteger(year) || year < 1000 || year > 9999) return undefined;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
-  return date.toISOString().slice(0, 10);
-}
 
 /**
  * A month and day without a year: the nearest such date, last, this or next year's. `1/4` typed
@@ -52,9 +277,9 @@ function realDate(year: number, month: number, day: number): string | undefined 
  */
 function upcoming(month: number, day: number, today: string): string | undefined {
   const year = Number(today.slice(0, 4));
-  const distance = (date: string) => Math.abs(epochDay(date) - epochDay(today));
+  const distance = (date: string) => Math.abs(daysBetween(today, date));
   // Last year's, this year's and next year's (those that exist: Feb 29), the future first so that it wins a tie.
-  const candidates = [year, year + 1, year - 1].map((candidate) => realDate(candidate, month, day)).filter((date): date is string => date !== undefined);
+  const candidates = [year, year + 1, year - 1].map((candidate) => calendarDate(candidate, month, day)).filter((date): date is string => date !== undefined);
   return candidates.sort((a, b) => distance(a) - distance(b) || (a >= today ? -1 : 1))[0];
 }
 
@@ -77,7 +302,7 @@ export function parseUserDate(input: string, today: string, options: { past?: bo
   if (text === '') return fail;
   let match: RegExpExecArray | null;
   if ((match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text))) {
-    const date = realDate(Number(match[1]), Number(match[2]), Number(match[3]));
+    const date = calendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
     return date ? { ok: true, date } : { ok: false, message: `${input.trim()} is not a real calendar date` };
   }
   if (text === 'today') return { ok: true, date: today };
@@ -98,7 +323,7 @@ export function parseUserDate(input: string, today: string, options: { past?: bo
   }
   if ((match = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/.exec(text))) {
     const [month, day] = [Number(match[1]), Number(match[2])];
-    const date = match[3] ? realDate(fullYear(match[3]), month, day) : upcoming(month, day, today);
+    const date = match[3] ? calendarDate(fullYear(match[3]), month, day) : upcoming(month, day, today);
     return date ? { ok: true, date } : { ok: false, message: `${input.trim()} is not a real calendar date (month/day)` };
   }
   // "Nov 27", "November 27, 2026", "27 Nov", "27 November 2026"
@@ -108,7 +333,7 @@ export function parseUserDate(input: string, today: string, options: { past?: bo
     const month = monthIndex(monthFirst ? first : second);
     const day = Number(monthFirst ? second : first);
     if (month === undefined) return fail;
-    const date = match[3] ? realDate(Number(match[3]), month, day) : upcoming(month, day, today);
+    const date = match[3] ? calendarDate(Number(match[3]), month, day) : upcoming(month, day, today);
     return date ? { ok: true, date } : { ok: false, message: `${input.trim()} is not a real calendar date` };
   }
   return fail;
@@ -116,17 +341,22 @@ export function parseUserDate(input: string, today: string, options: { past?: bo
 
 /** "today", "tomorrow" or "yesterday" when the date is one of those, else null. */
 export function relativeDay(date: string, today: string): string | null {
-  const offset = epochDay(date) - epochDay(today);
+  const offset = daysBetween(today, date);
   return offset === 0 ? 'today' : offset === 1 ? 'tomorrow' : offset === -1 ? 'yesterday' : null;
 }
 
 /** "today", "tomorrow", "yesterday", else "Fri Nov 27" (with the year when it is not this year's). */
 export function describeDate(date: string, today: string): string {
-  const offset = epochDay(date) - epochDay(today);
+  const offset = daysBetween(today, date);
   if (offset === 0) return 'today';
   if (offset === 1) return 'tomorrow';
   if (offset === -1) return 'yesterday';
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const text = `${SHORT_WEEKDAYS[weekdayOf(date)]} ${SHORT_MONTHS[month - 1]} ${day}`;
   return year === Number(today.slice(0, 4)) ? text : `${text}, ${year}`;
+}
+
+/** "Mon 2026-11-23" */
+export function formatDate(date: string): string {
+  return `${SHORT_WEEKDAYS[weekdayOf(date)]} ${date}`;
 }

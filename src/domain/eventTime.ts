@@ -6,7 +6,7 @@
  * (zonedTimeToUtc's rules: a time in the spring gap moves forward, one in the autumn overlap is
  * the earlier instant).
  */
-import { zonedTimeToUtc } from './transit.js';
+import { DATE_PATTERN, isCalendarDate, zonedTimeToUtc } from './dates.js';
 
 /** A carrier's local date and time: YYYY-MM-DD and HH:MM[:SS] (null: no time given). */
 export interface LocalStamp {
@@ -73,19 +73,18 @@ export function zoneOfFixedOffset(offsetMinutes: number): string | null {
   return `Etc/GMT${hours > 0 ? '+' : ''}${hours}`;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 
 /** The instant of a local stamp in a zone; a stamp without a time is read at noon (the caller says so). */
 export function instantOf(stamp: LocalStamp, zone: WrittenZone): Date {
-  if (!DATE.test(stamp.date)) throw new RangeError(`${JSON.stringify(stamp.date)} is not a date YYYY-MM-DD`);
+  if (!DATE_PATTERN.test(stamp.date)) throw new RangeError(`${JSON.stringify(stamp.date)} is not a date YYYY-MM-DD`);
+  if (!isCalendarDate(stamp.date)) throw new RangeError(`${stamp.date} is not a real calendar date`);
   const time = stamp.time ?? '12:00';
   const match = TIME.exec(time);
   if (!match) throw new RangeError(`${JSON.stringify(time)} is not a time HH:MM or HH:MM:SS`);
   const seconds = Number(match[3] ?? 0) * 1000;
   if ('timeZone' in zone) return new Date(zonedTimeToUtc(stamp.date, `${match[1]}:${match[2]}`, zone.timeZone).getTime() + seconds);
   const wall = Date.parse(`${stamp.date}T${match[1]}:${match[2]}:00Z`);
-  if (Number.isNaN(wall)) throw new RangeError(`${stamp.date} is not a real calendar date`);
   return new Date(wall - zone.offsetMinutes * 60_000 + seconds);
 }
 
@@ -94,8 +93,7 @@ export function x12Date(text: string): string | null {
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(text.trim());
   if (!match) return null;
   const iso = `${match[1]}-${match[2]}-${match[3]}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
+  return isCalendarDate(iso) ? iso : null;
 }
 
 /** X12 time HHMM[SS[D[D]]] -> HH:MM[:SS] (decimal seconds dropped); null when it is not a time. */

@@ -9,6 +9,7 @@
 import { componentDensity, decimalFraction, exactDensity, freightClassOfExactDensity } from './density.js';
 import type { InspectionRules } from './inspectionRules.js';
 import { formatLimit } from './limits.js';
+import { formatCents } from './money.js';
 import { FREIGHT_CLASSES, type Dimensions, type FreightClass, type RatedOrderComponent } from './schemas.js';
 import { warning, type PriceAtStake, type Warning } from './warnings.js';
 
@@ -319,7 +320,7 @@ function priceWords(price: PriceAtStake | undefined): string {
   if (!price) return '';
   const difference = price.differenceInCents;
   const sign = difference > 0 ? '+' : difference < 0 ? '-' : '±';
-  return ` (price at stake: ${dollars(price.atRiskPriceInCents)} instead of ${dollars(price.quotedPriceInCents)}, ${sign}${dollars(Math.abs(difference))})`;
+  return ` (price at stake: ${formatCents(price.atRiskPriceInCents)} instead of ${formatCents(price.quotedPriceInCents)}, ${sign}${formatCents(Math.abs(difference))})`;
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -331,13 +332,6 @@ function rank(freightClass: FreightClass): number {
 
 function size(dimensions: Dimensions): string {
   return `${formatLimit(dimensions.length)}x${formatLimit(dimensions.width)}x${formatLimit(dimensions.height)} in`;
-}
-
-/** `$1,234.56`, without Intl (toLocaleString cost a second per 10,000 warnings of an import). */
-function dollars(cents: number): string {
-  const whole = Math.trunc(cents / 100);
-  const fraction = String(Math.abs(cents) % 100).padStart(2, '0');
-  return `${cents < 0 ? '-' : ''}$${String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
 }
 
 function round2(value: number): number {

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { allocateCents } from './allocateCents.js';
 import { FREIGHT_CHARGE_TERMS } from './carrier.js';
+import { freightTotals } from './freightTotals.js';
 import { distanceBandIndex, weightBreakIndex } from './rating.js';
 import { freightClassSchema, instantSchema, isoDateSchema, storedAddressSchema, type FreightClass, type Shipment } from './schemas.js';
 import type { Tariff } from './tariff.js';
@@ -163,6 +164,7 @@ export function buildInvoice(shipment: Shipment, options: InvoiceOptions): Invoi
     throw new InvoiceError(`the price breakdown of ${shipment.orderNumber} adds up to ${total} cents, not its booked ${shipment.quotedPriceInCents}`);
   }
   const terms = shipment.freightChargeTerms;
+  const summed = freightTotals(components);
   const billTo = terms.terms === 'COLLECT' ? shipment.consignee : terms.terms === 'THIRD_PARTY' && terms.billTo ? terms.billTo : shipment.shipper;
   return {
     invoiceNumber: invoiceNumberFor(shipment.orderNumber),
@@ -191,9 +193,9 @@ export function buildInvoice(shipment: Shipment, options: InvoiceOptions): Invoi
       fuelSurchargeInCents: breakdown.fuelSurchargeInCents,
       accessorialsInCents: breakdown.accessorialsInCents.reduce((sum, accessorial) => sum + accessorial.amountInCents, 0),
       totalInCents: total,
-      palletCount: components.reduce((sum, component) => sum + component.palletCount, 0),
-      pieceCount: components.reduce((sum, component) => sum + (component.pieceCount ?? 0), 0),
-      poundsWeight: components.reduce((sum, component) => sum + component.poundsWeight, 0),
+      palletCount: summed.pallets,
+      pieceCount: summed.pieces ?? 0,
+      poundsWeight: summed.poundsWeight,
     },
   };
 }

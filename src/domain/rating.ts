@@ -15,17 +15,9 @@ import { BEYOND_LTL, formatLimit } from './limits.js';
 import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest, RatedOrderComponent, Violation } from './schemas.js';
 import type { Tariff } from './tariff.js';
 import { warning, type Warning } from './warnings.js';
-import { businessDayReason, estimateDelivery, localDateInZone, nextBusinessDay } from './transit.js';
-
-/** A US ZIP resolved from geodata. */
-export interface ZipPlace {
-  postalCode: string;
-  city: string;
-  state: string;
-  latitude: number;
-  longitude: number;
-  timeZone: string;
-}
+import { localDateInZone } from './dates.js';
+import { businessDayReason, estimateDelivery, nextBusinessDay } from './transit.js';
+import type { ZipPlace } from './zipCode.js';
 
 export type Rated<T> = { ok: true; value: T } | { ok: false; violations: Violation[] };
 /** A quote, with the warnings it earned (freight beyond standard LTL), or the violations that prevent it. */

@@ -23,6 +23,8 @@ import {
   MAX_TRANSIT_PICKUP_DAYS,
 } from './limits.js';
 import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_STATUSES } from './statuses.js';
+import { ZIP_CODE_PATTERN } from './zipCode.js';
+import { DATE_PATTERN, isCalendarDate } from './dates.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -55,17 +57,11 @@ const dimension = (side: 'length' | 'width' | 'height') => {
 
 export const isoDateSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: (issue) => `${JSON.stringify(issue.input)} is not a date written YYYY-MM-DD`, abort: true })
-  .refine((value) => isRealCalendarDate(value), { error: (issue) => `${String(issue.input)} is not a real calendar date` })
+  .regex(DATE_PATTERN, { error: (issue) => `${JSON.stringify(issue.input)} is not a date written YYYY-MM-DD`, abort: true })
+  .refine((value) => isCalendarDate(value), { error: (issue) => `${String(issue.input)} is not a real calendar date` })
   .meta({ description: 'A calendar date, YYYY-MM-DD', example: '2026-11-23' });
 
 export const instantSchema = z.string().meta({ description: 'An ISO-8601 UTC instant', example: '2026-11-23T22:00:00.000Z', format: 'date-time' });
-
-function isRealCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /** The NMFC classes of the 13-subprovision density scale, written as carriers write them. */
 export const FREIGHT_CLASSES = ['50', '55', '60', '65', '70', '85', '92.5', '100', '125', '175', '250', '300', '400'] as const;
@@ -249,7 +245,7 @@ const orderComponentsSchema = z
 export const postalCodeSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'postalCode is required' : 'postalCode must be a string') })
   .trim()
-  .regex(/^\d{5}(?:-?\d{4})?$/, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
+  .regex(ZIP_CODE_PATTERN, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
   .transform((value) => value.slice(0, 5))
   .meta({ description: 'US ZIP code; ZIP+4 is accepted and reduced to 5 digits', example: '60601' });
 

@@ -4,16 +4,14 @@
  * setting as the BOL numbers) + serial reference filling 16 digits + GS1 mod-10 check digit.
  * Carried in GS1-128 under application identifier (00). Pure.
  */
-import { gs1CheckDigit } from './bolNumber.js';
+import { assertGs1CompanyPrefix, gs1CheckDigit, isGs1CompanyPrefix } from './bolNumber.js';
 
 export const SSCC_LENGTH = 18;
 export const SSCC_APPLICATION_IDENTIFIER = '00';
 
-const COMPANY_PREFIX = /^\d{7,10}$/;
-
 /** How many serial references a company prefix leaves per extension digit: 10^(16 - prefix length). */
 export function ssccSerialCapacity(companyPrefix: string): number {
-  if (!COMPANY_PREFIX.test(companyPrefix)) throw new RangeError(`a GS1 company prefix is 7 to 10 digits, got "${companyPrefix}"`);
+  assertGs1CompanyPrefix(companyPrefix);
   return 10 ** (SSCC_LENGTH - 2 - companyPrefix.length);
 }
 
@@ -60,7 +58,7 @@ export function ssccElementString(sscc: string): string {
  */
 export function ssccHumanReadable(sscc: string, companyPrefix?: string): string {
   const element = ssccElementString(sscc);
-  if (!companyPrefix || !COMPANY_PREFIX.test(companyPrefix) || !sscc.startsWith(companyPrefix, 1)) return element.replace(')', ') ');
+  if (!companyPrefix || !isGs1CompanyPrefix(companyPrefix) || !sscc.startsWith(companyPrefix, 1)) return element.replace(')', ') ');
   const serialEnd = SSCC_LENGTH - 1;
   return `(${SSCC_APPLICATION_IDENTIFIER}) ${sscc[0]} ${companyPrefix} ${sscc.slice(1 + companyPrefix.length, serialEnd)} ${sscc[serialEnd]}`;
 }

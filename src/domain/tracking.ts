@@ -17,7 +17,8 @@
  * (some carriers send X6 "en route to delivery" for their line-haul): carrierProfile.ts.
  */
 import { z } from 'zod';
-import { businessDaysBetween, DEFAULT_CARRIER_HOLIDAYS, localDateInZone, type HolidayCalendar } from './transit.js';
+import { localDateInZone } from './dates.js';
+import { businessDaysBetween, DEFAULT_CARRIER_HOLIDAYS, type HolidayCalendar } from './transit.js';
 import { TRACKING_STATUSES } from './statuses.js';
 import type { Shipment } from './schemas.js';
 

@@ -2,13 +2,25 @@
  * Business days, carrier holidays and delivery ETAs (SPEC section 4). Pure: no I/O, and no clock —
  * every instant is passed in.
  *
- * Calendar dates are 'YYYY-MM-DD' strings at the edges and integer day numbers (days since
- * 1970-01-01 in the proleptic Gregorian calendar) inside, so that nothing depends on the time zone
- * of the machine. Supported years: 0001-9999.
+ * Calendar dates are 'YYYY-MM-DD' strings at the edges and day numbers inside (dates.ts), so that
+ * nothing depends on the time zone of the machine. Supported years: 0001-9999.
  *
  * Holiday calendars are treated as immutable values: what is derived from one is memoised per
  * calendar object (and per year), so mutating a calendar's arrays after first use is not seen.
  */
+import {
+  dateOfDayNumber,
+  dayNumberFromCivil,
+  dayNumberOf,
+  daysInMonth,
+  describeValue,
+  LAST_DAY_NUMBER,
+  MAX_YEAR,
+  MIN_YEAR,
+  weekdayOfDayNumber,
+  yearOfDayNumber,
+  zonedTimeToUtc,
+} from './dates.js';
 
 export const HOLIDAY_RULES = [
   'NEW_YEARS_DAY',
@@ -46,11 +58,7 @@ export const DEFAULT_CARRIER_HOLIDAYS: HolidayCalendar = Object.freeze({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Calendar dates as day numbers
-
-const MS_PER_DAY = 86_400_000;
-const MIN_YEAR = 1;
-const MAX_YEAR = 9999;
+// Weekdays
 
 const SUNDAY = 0;
 const MONDAY = 1;
@@ -58,87 +66,20 @@ const THURSDAY = 4;
 const SATURDAY = 6;
 const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
-/** Days since 1970-01-01 (H. Hinnant's days_from_civil); integer maths, valid for any year >= 0. */
-function dayNumberFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
-}
-
-/** Inverse of dayNumberFromCivil (civil_from_days). */
-function civilFromDayNumber(dayNumber: number): { year: number; month: number; day: number } {
-  const z = dayNumber + 719_468;
-  const era = Math.floor(z / 146_097);
-  const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
-  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
-  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
-}
-
-const FIRST_DAY_NUMBER = dayNumberFromCivil(MIN_YEAR, 1, 1);
-const LAST_DAY_NUMBER = dayNumberFromCivil(MAX_YEAR, 12, 31);
-
-function yearOfDayNumber(dayNumber: number): number {
-  return civilFromDayNumber(dayNumber).year;
-}
-
-/** 0 = Sunday ... 6 = Saturday; 1970-01-01 was a Thursday. */
-function weekdayOf(dayNumber: number): number {
-  return (((dayNumber + THURSDAY) % 7) + 7) % 7;
-}
-
 function isWeekend(dayNumber: number): boolean {
-  const weekday = weekdayOf(dayNumber);
+  const weekday = weekdayOfDayNumber(dayNumber);
   return weekday === SATURDAY || weekday === SUNDAY;
-}
-
-function daysInMonth(year: number, month: number): number {
-  return dayNumberFromCivil(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1) - dayNumberFromCivil(year, month, 1);
-}
-
-function describeValue(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** 'YYYY-MM-DD' -> day number; a RangeError naming the argument when it is not a real date. */
-function parseDate(value: unknown, label: string): number {
-  const match = typeof value === 'string' ? DATE_PATTERN.exec(value) : null;
-  if (match) {
-    const year = Number(match[1]);
-    const month = Number(match[2]);
-    const day = Number(match[3]);
-    if (year >= MIN_YEAR && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) {
-      return dayNumberFromCivil(year, month, day);
-    }
-  }
-  throw new RangeError(`${label} must be a real calendar date written YYYY-MM-DD (years 0001-9999), got ${describeValue(value)}`);
-}
-
-function formatDayNumber(dayNumber: number): string {
-  if (dayNumber < FIRST_DAY_NUMBER || dayNumber > LAST_DAY_NUMBER) {
-    throw new RangeError(`date out of the supported range 0001-01-01..9999-12-31 (day number ${dayNumber})`);
-  }
-  const { year, month, day } = civilFromDayNumber(dayNumber);
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 /** The n-th (1-based) given weekday of a month. */
 function nthWeekdayOfMonth(year: number, month: number, weekday: number, n: number): number {
   const first = dayNumberFromCivil(year, month, 1);
-  return first + ((weekday - weekdayOf(first) + 7) % 7) + 7 * (n - 1);
+  return first + ((weekday - weekdayOfDayNumber(first) + 7) % 7) + 7 * (n - 1);
 }
 
 function lastWeekdayOfMonth(year: number, month: number, weekday: number): number {
   const last = dayNumberFromCivil(year, month, daysInMonth(year, month));
-  return last - ((weekdayOf(last) - weekday + 7) % 7);
+  return last - ((weekdayOfDayNumber(last) - weekday + 7) % 7);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,7 +135,7 @@ function observedHoliday(rule: HolidayRule, year: number): ObservedHoliday | nul
   const definition = RULE_DEFINITIONS[rule];
   const nominal = definition.nominal(year);
   if (nominal === null) return null;
-  const weekday = weekdayOf(nominal);
+  const weekday = weekdayOfDayNumber(nominal);
   if (definition.weekend === 'shift') {
     if (weekday === SATURDAY) return { dayNumber: nominal - 1, name: definition.name, observed: true };
     if (weekday === SUNDAY) return { dayNumber: nominal + 1, name: definition.name, observed: true };
@@ -238,8 +179,8 @@ function compileCalendar(calendar: HolidayCalendar): CompiledCalendar {
   }
   const compiled: CompiledCalendar = {
     rules: [...new Set(rules)],
-    extraDayNumbers: new Set(extraDates.map((date, index) => parseDate(date, `calendar.extraDates[${index}]`))),
-    removedDayNumbers: new Set(removedDates.map((date, index) => parseDate(date, `calendar.removedDates[${index}]`))),
+    extraDayNumbers: new Set(extraDates.map((date, index) => dayNumberOf(date, `calendar.extraDates[${index}]`))),
+    removedDayNumbers: new Set(removedDates.map((date, index) => dayNumberOf(date, `calendar.removedDates[${index}]`))),
     years: new Map(),
   };
   compiledCalendars.set(calendar, compiled);
@@ -283,7 +224,7 @@ function holidaysOfYear(compiled: CompiledCalendar, year: number): YearHolidays 
   for (const dayNumber of compiled.removedDayNumbers) reasons.delete(dayNumber);
 
   const result: YearHolidays = {
-    dates: [...reasons.keys()].sort((a, b) => a - b).map(formatDayNumber),
+    dates: [...reasons.keys()].sort((a, b) => a - b).map(dateOfDayNumber),
     reasons,
   };
   compiled.years.set(year, result);
@@ -292,7 +233,7 @@ function holidaysOfYear(compiled: CompiledCalendar, year: number): YearHolidays 
 
 /** Why a day is not a business day (weekend first), or null when it is one. */
 function closedReason(compiled: CompiledCalendar, dayNumber: number): string | null {
-  const weekday = weekdayOf(dayNumber);
+  const weekday = weekdayOfDayNumber(dayNumber);
   if (weekday === SATURDAY || weekday === SUNDAY) return `a ${WEEKDAY_NAMES[weekday]}`;
   return holidaysOfYear(compiled, yearOfDayNumber(dayNumber)).reasons.get(dayNumber) ?? null;
 }
@@ -315,7 +256,7 @@ export function holidaysInYear(year: number, calendar: HolidayCalendar): string[
 
 /** Monday to Friday and not an observed holiday of the calendar. */
 export function isBusinessDay(date: string, calendar: HolidayCalendar): boolean {
-  const dayNumber = parseDate(date, 'date');
+  const dayNumber = dayNumberOf(date, 'date');
   return isBusinessDayNumber(compileCalendar(calendar), dayNumber);
 }
 
@@ -324,13 +265,13 @@ export function isBusinessDay(date: string, calendar: HolidayCalendar): boolean 
  * 'Thanksgiving (carrier holiday)', 'Christmas Day (observed, carrier holiday)'.
  */
 export function businessDayReason(date: string, calendar: HolidayCalendar): string | null {
-  const dayNumber = parseDate(date, 'date');
+  const dayNumber = dayNumberOf(date, 'date');
   return closedReason(compileCalendar(calendar), dayNumber);
 }
 
 /** The first business day strictly after date. */
 export function nextBusinessDay(date: string, calendar: HolidayCalendar): string {
-  return formatDayNumber(addBusinessDayNumbers(parseDate(date, 'date'), 1, compileCalendar(calendar)));
+  return dateOfDayNumber(addBusinessDayNumbers(dayNumberOf(date, 'date'), 1, compileCalendar(calendar)));
 }
 
 function assertDayCount(value: unknown, label: string): asserts value is number {
@@ -341,9 +282,9 @@ function assertDayCount(value: unknown, label: string): asserts value is number 
 
 /** 0 -> pickupDate itself (even when it is not a business day); n -> the n-th business day after it. */
 export function addBusinessDays(pickupDate: string, businessDays: number, calendar: HolidayCalendar): string {
-  const pickup = parseDate(pickupDate, 'pickupDate');
+  const pickup = dayNumberOf(pickupDate, 'pickupDate');
   assertDayCount(businessDays, 'businessDays');
-  return formatDayNumber(addBusinessDayNumbers(pickup, businessDays, compileCalendar(calendar)));
+  return dateOfDayNumber(addBusinessDayNumbers(pickup, businessDays, compileCalendar(calendar)));
 }
 
 function addBusinessDayNumbers(start: number, businessDays: number, compiled: CompiledCalendar): number {
@@ -352,7 +293,7 @@ function addBusinessDayNumbers(start: number, businessDays: number, compiled: Co
   while (remaining > 0) {
     dayNumber += 1;
     if (dayNumber > LAST_DAY_NUMBER) {
-      throw new RangeError(`${formatDayNumber(start)} + ${businessDays} business days is past 9999-12-31`);
+      throw new RangeError(`${dateOfDayNumber(start)} + ${businessDays} business days is past 9999-12-31`);
     }
     if (isBusinessDayNumber(compiled, dayNumber)) remaining -= 1;
   }
@@ -373,8 +314,8 @@ function weekdaysBefore(dayNumber: number): number {
  * Counted arithmetically (weekdays minus weekday holidays), so long spans cost per year, not per day.
  */
 export function businessDaysBetween(pickupDate: string, deliveryDate: string, calendar: HolidayCalendar): number {
-  const pickup = parseDate(pickupDate, 'pickupDate');
-  const delivery = parseDate(deliveryDate, 'deliveryDate');
+  const pickup = dayNumberOf(pickupDate, 'pickupDate');
+  const delivery = dayNumberOf(deliveryDate, 'deliveryDate');
   if (delivery < pickup) {
     throw new RangeError(`deliveryDate ${deliveryDate} is before pickupDate ${pickupDate}`);
   }
@@ -386,129 +327,6 @@ export function businessDaysBetween(pickupDate: string, deliveryDate: string, ca
     }
   }
   return count;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Time zones
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function offsetFormatter(timeZone: unknown): Intl.DateTimeFormat {
-  if (typeof timeZone !== 'string' || timeZone === '') {
-    throw new RangeError(`timeZone must be an IANA time zone name such as America/Chicago, got ${describeValue(timeZone)}`);
-  }
-  let formatter = offsetFormatters.get(timeZone);
-  if (!formatter) {
-    try {
-      // 'longOffset' names the UTC offset directly ('GMT-05:00'), so no wall-clock parts (and no
-      // era or two-digit-year quirks) have to be taken apart.
-      formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    } catch (error) {
-      if (error instanceof RangeError) {
-        throw new RangeError(`unknown time zone ${describeValue(timeZone)}: expected an IANA name such as America/Chicago`, { cause: error });
-      }
-      throw error;
-    }
-    offsetFormatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-const OFFSET_PATTERN = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/;
-
-/** The zone's UTC offset in ms at an instant (local wall clock = instant + offset). */
-/**
- * Offsets per zone and quarter hour: a batch asks for thousands of instants minutes apart, and
- * formatToParts costs ~30 µs. Zones change offset on quarter-hour UTC instants (true of every
- * zone's rules since the 1970s; the API only takes dates from today on).
- */
-const offsetMemo = new WeakMap<Intl.DateTimeFormat, Map<number, number>>();
-const QUARTER_HOUR_MS = 900_000;
-const OFFSET_MEMO_LIMIT = 10_000;
-
-function offsetMsAt(epochMs: number, formatter: Intl.DateTimeFormat): number {
-  let memo = offsetMemo.get(formatter);
-  if (!memo) offsetMemo.set(formatter, (memo = new Map()));
-  const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
-  let offset = memo.get(quarter);
-  if (offset === undefined) {
-    if (memo.size >= OFFSET_MEMO_LIMIT) memo.clear();
-    offset = readOffsetMs(epochMs, formatter);
-    memo.set(quarter, offset);
-  }
-  return offset;
-}
-
-function readOffsetMs(epochMs: number, formatter: Intl.DateTimeFormat): number {
-  const name = formatter.formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
-  const match = OFFSET_PATTERN.exec(name);
-  if (!match) throw new Error(`cannot read the UTC offset from ${JSON.stringify(name)}`);
-  const [, sign, hours, minutes, seconds] = match;
-  if (sign === undefined) return 0; // plain 'GMT'
-  const magnitude = (Number(hours) * 3600 + Number(minutes ?? 0) * 60 + Number(seconds ?? 0)) * 1000;
-  return sign === '-' ? -magnitude : magnitude;
-}
-
-/**
- * The date a document prints for an instant: the calendar date where it happens (an ETA at the
- * destination, a booking or a cancellation at the origin), the UTC date only when the place's zone
- * is unknown.
- */
-export function placeDateOf(instant: string, timeZone: string | null | undefined): string {
-  return timeZone ? localDateInZone(new Date(instant), timeZone) : instant.slice(0, 10);
-}
-
-/** The calendar date at that instant in an IANA zone. */
-export function localDateInZone(instant: Date, timeZone: string): string {
-  if (!(instant instanceof Date) || Number.isNaN(instant.getTime())) {
-    throw new RangeError(`instant must be a valid Date, got ${describeValue(instant)}`);
-  }
-  const epochMs = instant.getTime();
-  const localMs = epochMs + offsetMsAt(epochMs, offsetFormatter(timeZone));
-  return formatDayNumber(Math.floor(localMs / MS_PER_DAY));
-}
-
-const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
-
-/** Memo of zonedTimeToUtc (epoch ms): a batch asks for the same few (zone, day, cut-off) triples. */
-const zonedInstantCache = new Map<string, number>();
-const ZONED_INSTANT_CACHE_LIMIT = 20_000;
-
-/**
- * A wall-clock time in a zone -> the UTC instant. Wall times that do not exist or exist twice are
- * resolved like JavaScript's Date and Temporal's 'compatible' disambiguation:
- * - in a DST gap (clocks jump forward) the time is moved forward by the length of the gap, i.e. read
- *   with the offset in force before the change: 02:30 on 2026-03-08 in America/New_York does not
- *   exist and gives 07:30Z (03:30 EDT);
- * - in an overlap (clocks fall back) the earlier instant wins, i.e. the offset in force before the
- *   change: 01:30 on 2026-11-01 in America/New_York gives 05:30Z (01:30 EDT), not 06:30Z.
- */
-export function zonedTimeToUtc(date: string, time: string, timeZone: string): Date {
-  const dayNumber = parseDate(date, 'date');
-  const timeMatch = typeof time === 'string' ? TIME_PATTERN.exec(time) : null;
-  if (!timeMatch) throw new RangeError(`time must be a wall-clock time written HH:MM (00:00-23:59), got ${describeValue(time)}`);
-  const formatter = offsetFormatter(timeZone);
-
-  const cacheKey = `${timeZone}\u0000${date}T${time}`;
-  const cached = zonedInstantCache.get(cacheKey);
-  if (cached !== undefined) return new Date(cached);
-
-  const wallMs = dayNumber * MS_PER_DAY + (Number(timeMatch[1]) * 60 + Number(timeMatch[2])) * 60_000;
-  // Real offsets are within a day of UTC, so the offsets a day either side of the wall time are
-  // those before and after any transition that could touch it.
-  const offsetBefore = offsetMsAt(wallMs - MS_PER_DAY, formatter);
-  const offsetAfter = offsetMsAt(wallMs + MS_PER_DAY, formatter);
-  let epochMs = wallMs - offsetBefore; // right for a plain day, an overlap (earlier instant) and a gap
-  if (offsetBefore !== offsetAfter && offsetMsAt(epochMs, formatter) !== offsetBefore) {
-    const readWithAfter = wallMs - offsetAfter;
-    // Not valid with the old offset: the wall time is after the change (valid with the new offset)
-    // or inside the gap, where the old offset is kept on purpose (moved forward by the gap).
-    if (offsetMsAt(readWithAfter, formatter) === offsetAfter) epochMs = readWithAfter;
-  }
-
-  if (zonedInstantCache.size >= ZONED_INSTANT_CACHE_LIMIT) zonedInstantCache.clear();
-  zonedInstantCache.set(cacheKey, epochMs);
-  return new Date(epochMs);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,10 +3,12 @@
  * lane would carry, without pricing or storing anything. Pure: the same rules as rateQuote
  * (laneTransitDays, estimateDelivery), so a table never disagrees with a quote.
  */
-import { laneTransitDays, placeOf, tariffMiles, type ZipPlace } from './rating.js';
+import { laneTransitDays, placeOf, tariffMiles } from './rating.js';
+import type { ZipPlace } from './zipCode.js';
 import type { TransitLane, TransitRow } from './schemas.js';
 import type { Tariff } from './tariff.js';
 import { businessDayReason, estimateDelivery, type HolidayCalendar } from './transit.js';
+import { addDays } from './dates.js';
 
 /** One calendar day of a pickup range: reason is null on a business day, else why carriers are closed. */
 export interface PickupDay {
@@ -14,11 +16,9 @@ export interface PickupDay {
   reason: string | null;
 }
 
-const MS_PER_DAY = 86_400_000;
-
 /** The calendar day after a YYYY-MM-DD date. */
 export function nextCalendarDate(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + MS_PER_DAY).toISOString().slice(0, 10);
+  return addDays(date, 1);
 }
 
 /**

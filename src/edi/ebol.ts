@@ -19,8 +19,9 @@ import { warning, type Warning } from '../domain/warnings.js';
 import { hazmatBasicDescription } from '../domain/hazmatDescription.js';
 import type { CarrierFileResult } from './result.js';
 import type { EbolSettings } from './settings.js';
-import { billToAddress, billToField, EBOL_PACKAGING_CODES, hasHazmat, localDeliveryDate, packagingKind, shipmentTotals, splitNmfc, usPhone } from './shipmentFacts.js';
-import { dollars } from './x12Parts.js';
+import { billToAddress, billToField, EBOL_PACKAGING_CODES, hasHazmat, localDeliveryDate, packagingKind, splitNmfc, usPhone } from './shipmentFacts.js';
+import { dollarsText } from '../domain/money.js';
+import { freightTotals } from '../domain/freightTotals.js';
 
 export const EBOL_VERSION = '2.1.0';
 
@@ -212,7 +213,7 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     };
   });
 
-  const totals = shipmentTotals(shipment.orderComponents);
+  const totals = freightTotals(shipment.orderComponents);
   const codes: string[] = [];
   for (const code of shipment.accessorials) {
     const ebolCode = EBOL_ACCESSORIAL_CODES[code];
@@ -250,7 +251,7 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     codes.push('COD');
     const remitTo = shipment.shipper;
     cod = {
-      amount: dollars(shipment.cod.amountInCents),
+      amount: dollarsText(shipment.cod.amountInCents),
       currency: 'USD',
       terms: shipment.cod.feeTerms === 'PREPAID' ? 'Prepaid' : 'Collect',
       customerCheckAcceptable: shipment.cod.customerCheckAcceptable,

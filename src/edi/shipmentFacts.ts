@@ -1,8 +1,9 @@
 /**
  * Facts about a shipment that every carrier file needs, derived once: who pays and is billed,
- * totals, packaging codes, NMFC item and sub, US phone numbers, the local delivery day. Pure.
+ * packaging codes, NMFC item and sub, US phone numbers, the local delivery day. Pure.
  */
-import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
+import { utcDateOf } from '../domain/dates.js';
+import type { Address, Shipment } from '../domain/schemas.js';
 
 /** Who is billed for the freight: the shipper (prepaid), the consignee (collect) or the third party. */
 export function billToAddress(shipment: Shipment): Address {
@@ -15,31 +16,6 @@ export function billToAddress(shipment: Shipment): Address {
 export function billToField(shipment: Shipment): string {
   const { terms } = shipment.freightChargeTerms;
   return terms === 'THIRD_PARTY' ? 'freightChargeTerms.billTo' : terms === 'COLLECT' ? 'consignee' : 'shipper';
-}
-
-export interface ShipmentTotals {
-  pallets: number;
-  /** Sum of the line weights, added in hundredths of a pound (as the BOL adds them). */
-  poundsWeight: number;
-  /** Sum of pieceCount, null when no line has one. */
-  pieces: number | null;
-  /** Cubic feet: pallets x L x W x H / 1728, summed. */
-  cubicFeet: number;
-}
-
-export function shipmentTotals(components: readonly RatedOrderComponent[]): ShipmentTotals {
-  let pallets = 0;
-  let hundredths = 0;
-  let pieces: number | null = null;
-  let cubicInches = 0;
-  for (const component of components) {
-    pallets += component.palletCount;
-    hundredths += Math.round(component.poundsWeight * 100);
-    if (component.pieceCount !== null && component.pieceCount !== undefined) pieces = (pieces ?? 0) + component.pieceCount;
-    const { length, width, height } = component.dimensions;
-    cubicInches += component.palletCount * length * width * height;
-  }
-  return { pallets, poundsWeight: hundredths / 100, pieces, cubicFeet: cubicInches / 1728 };
 }
 
 export const hasHazmat = (shipment: Shipment): boolean => shipment.orderComponents.some((component) => component.hazmat);
@@ -183,7 +159,7 @@ export function localDeliveryDate(estimatedDeliveryDate: string | null): string 
   if (!estimatedDeliveryDate) return null;
   const instant = Date.parse(estimatedDeliveryDate);
   if (Number.isNaN(instant)) return null;
-  return new Date(instant - 12 * 3_600_000).toISOString().slice(0, 10);
+  return utcDateOf(new Date(instant - 12 * 3_600_000));
 }
 
 /** "HH:MM" -> "HHMM" (X12 time). */

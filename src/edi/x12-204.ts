@@ -21,10 +21,11 @@
  *   L3 total weight, pallets, declared value (L314, per shipment PS or per pound LB)
  *   SE
  */
+import { freightTotals } from '../domain/freightTotals.js';
 import type { Shipment } from '../domain/schemas.js';
 import { warning, type Warning } from '../domain/warnings.js';
 import type { X12InterchangeSettings } from './settings.js';
-import { billToAddress, billToField, packagingKind, shipmentTotals, X12_PACKAGING_CODES } from './shipmentFacts.js';
+import { billToAddress, billToField, packagingKind, X12_PACKAGING_CODES } from './shipmentFacts.js';
 import { writeX12Interchange, X12ElementWriter, type X12ControlNumbers, type X12Segment } from './x12.js';
 import {
   accessorialHandling,
@@ -61,7 +62,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
     writer.fail('orderComponents', `a 204 carries at most ${MAX_204_LINE_ITEMS} line items (L501 has 3 digits); this shipment has ${shipment.orderComponents.length}`);
     return { ok: false, violations: writer.violations };
   }
-  const totals = shipmentTotals(shipment.orderComponents);
+  const totals = freightTotals(shipment.orderComponents);
 
   const handling = { pickup: [] as X12Segment[], delivery: [] as X12Segment[], shipment: shipmentHandlingSegments(shipment) };
   for (const code of shipment.accessorials) {

@@ -3,6 +3,7 @@
  * dates (G62), handling requirements (AT5) and hazardous materials (G61/LH1/LH2/LH3). Element
  * sizes are those of X12 004010. Pure.
  */
+import { dollarsText } from '../domain/money.js';
 import type { Address, RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import { x12Date, x12Time } from './shipmentFacts.js';
 import type { X12ElementWriter, X12Segment } from './x12.js';
@@ -105,15 +106,14 @@ export function shipmentHandlingSegments(shipment: Shipment): X12Segment[] {
 }
 
 /** Dollars and cents: 123456 -> "1234.56". */
-export const dollars = (cents: number): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 /** Text lines (COD, declared value) that the transaction sets write as notes or remarks. */
 export function moneyNotes(shipment: Shipment): { cod: string | null; declaredValue: string | null } {
   const cod = shipment.cod
-    ? `COD USD ${dollars(shipment.cod.amountInCents)}, FEE ${shipment.cod.feeTerms}, ${shipment.cod.customerCheckAcceptable ? 'CUSTOMER CHECK OK' : 'CERTIFIED FUNDS ONLY'}`
+    ? `COD USD ${dollarsText(shipment.cod.amountInCents)}, FEE ${shipment.cod.feeTerms}, ${shipment.cod.customerCheckAcceptable ? 'CUSTOMER CHECK OK' : 'CERTIFIED FUNDS ONLY'}`
     : null;
   const declaredValue = shipment.declaredValue
-    ? `DECLARED VALUE USD ${dollars(shipment.declaredValue.amountInCents)} PER ${shipment.declaredValue.per === 'POUND' ? 'POUND' : 'SHIPMENT'}`
+    ? `DECLARED VALUE USD ${dollarsText(shipment.declaredValue.amountInCents)} PER ${shipment.declaredValue.per === 'POUND' ? 'POUND' : 'SHIPMENT'}`
     : null;
   return { cod, declaredValue };
 }

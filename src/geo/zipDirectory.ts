@@ -5,20 +5,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ZipPlace } from '../domain/rating.js';
+import { leadingZip5, type ZipLookup, type ZipPlace } from '../domain/zipCode.js';
 import { geodataDir } from '../paths.js';
 
 type Row = [latitude: number, longitude: number, city: string, state: string, zoneIndex: number];
 
-export class ZipDirectory {
+export class ZipDirectory implements ZipLookup {
   private zones: string[] | undefined;
   private readonly prefixes = new Map<string, Record<string, Row> | null>();
 
   constructor(private readonly dir: string = geodataDir()) {}
 
   lookup(postalCode: string): ZipPlace | undefined {
-    const zip = postalCode.slice(0, 5);
-    if (!/^\d{5}$/.test(zip)) return undefined;
+    const zip = leadingZip5(postalCode);
+    if (!zip) return undefined;
     const zones = this.zoneList();
     const row = this.prefixTable(zip.slice(0, 3))?.[zip];
     if (!row) return undefined;

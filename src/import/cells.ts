@@ -3,7 +3,7 @@
  * dates in words, dollars, yes/no, freight terms, packing groups, times), read into what the API
  * takes, or a problem that says what to write instead. Pure.
  */
-import { parseUserDate } from '../domain/dates.js';
+import { DATE_PATTERN, parseUserDate, utcDateOf } from '../domain/dates.js';
 import { DECIMAL_NUMBER } from '../domain/numberText.js';
 
 export type CellReading<T> = { value: T; warning?: string | undefined } | { problem: string };
@@ -81,7 +81,7 @@ const MIDNIGHT = /(?:[ T]+(?:0?0:00(?::00(?:\.0+)?)?|12:00(?::00)? ?AM))$/i;
  */
 export function readDateCell(text: string, delimiter: string, today: () => string): CellReading<string> {
   const value = text.replace(MIDNIGHT, '').trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { value };
+  if (DATE_PATTERN.test(value)) return { value };
   const yearFirst = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(value);
   if (yearFirst) return { value: `${yearFirst[1]}-${yearFirst[2]!.padStart(2, '0')}-${yearFirst[3]!.padStart(2, '0')}` };
   const dayOrMonth = /^(\d{1,2})[/.](\d{1,2})(?:[/.]\d{2,4})?$/.exec(value);
@@ -93,7 +93,7 @@ export function readDateCell(text: string, delimiter: string, today: () => strin
 }
 
 /** Without a clock from the caller: today in UTC. */
-export const utcToday = () => new Date().toISOString().slice(0, 10);
+export const utcToday = () => utcDateOf(new Date());
 
 /**
  * Dollars as spreadsheets write them (`1250`, `1,250.50`, `$1,250.50`) to whole cents. A third

@@ -4,15 +4,14 @@
  * accessorial) and the total, which is the booked price. Long invoices continue on further pages.
  */
 import { piecesKnown, type Invoice } from '../domain/invoice.js';
+import { formatCents } from '../domain/money.js';
 import type { Address } from '../domain/schemas.js';
-import { placeDateOf } from '../domain/transit.js';
+import { placeDateOf } from '../domain/dates.js';
 import type { TextMetrics } from '../print/drawOps.js';
 import { FlowDocument, type DocumentPlan, type TableColumn, type TableRow } from './document.js';
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-export const formatMoney = (cents: number): string => money.format(cents / 100);
 export const formatQuantity = (value: number | null): string => (value === null ? '' : number.format(value));
 
 /** An address as the lines of its box: name, street, city line, contact. */
@@ -46,10 +45,10 @@ export function invoiceRows(invoice: Invoice): TableRow[] {
             formatQuantity(line.palletCount),
             formatQuantity(line.pieceCount),
             formatQuantity(line.poundsWeight),
-            formatMoney(line.amountInCents),
+            formatCents(line.amountInCents),
           ],
         }
-      : { cells: ['', line.description ?? line.kind, '', '', '', '', '', formatMoney(line.amountInCents)] },
+      : { cells: ['', line.description ?? line.kind, '', '', '', '', '', formatCents(line.amountInCents)] },
   );
   const { totals } = invoice;
   rows.push({
@@ -61,7 +60,7 @@ export function invoiceRows(invoice: Invoice): TableRow[] {
       formatQuantity(totals.palletCount),
       piecesKnown(invoice) ? formatQuantity(totals.pieceCount) : '',
       formatQuantity(totals.poundsWeight),
-      formatMoney(totals.totalInCents),
+      formatCents(totals.totalInCents),
     ],
     bold: true,
     ruleAbove: true,
@@ -92,7 +91,7 @@ export function layoutInvoice(invoice: Invoice, metrics: TextMetrics, places: In
     ['Pickup date', invoice.pickupDate],
     ['Estimated delivery', invoice.estimatedDeliveryDate ? placeDateOf(invoice.estimatedDeliveryDate, places.destinationTimeZone) : 'no coverage'],
     ['Distance', `${number.format(invoice.miles)} mi`],
-    ['Amount due', formatMoney(invoice.totals.totalInCents)],
+    ['Amount due', formatCents(invoice.totals.totalInCents)],
   ]);
   document.boxes([
     { title: 'Bill to', lines: addressLines(invoice.billTo), boldFirst: true },
@@ -102,7 +101,7 @@ export function layoutInvoice(invoice: Invoice, metrics: TextMetrics, places: In
   document.heading('Charges');
   document.table(INVOICE_COLUMNS, invoiceRows(invoice));
   const notes = [
-    `Linehaul ${formatMoney(invoice.totals.linehaulInCents)} is shared among the freight lines in proportion to each line's weight and class rate on this lane.`,
+    `Linehaul ${formatCents(invoice.totals.linehaulInCents)} is shared among the freight lines in proportion to each line's weight and class rate on this lane.`,
     invoice.minimumChargeApplied ? 'The minimum charge applies: it replaces the discounted linehaul.' : '',
     `Quote ${invoice.quoteId}, booked ${placeDateOf(invoice.bookedAt, places.originTimeZone)}.`,
   ].filter(Boolean);

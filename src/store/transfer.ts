@@ -10,6 +10,7 @@
  * other stores go through the ports (exportThroughPorts, importThroughPorts).
  */
 import { z } from 'zod';
+import { DATE_PATTERN } from '../domain/dates.js';
 import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../domain/schemas.js';
 import type { CounterName, IdempotencyRecord, ShipmentEventRecord, ShipperStore, WeeklyFuelPrice } from './ports.js';
 import { shipmentEventRecordSchema as eventSchema } from './recordSchemas.js';
@@ -31,7 +32,7 @@ export const transferLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('quote'), quote: quoteSchema }),
   z.object({ type: z.literal('idempotency'), key: z.string().min(1), record: idempotencyRecordSchema }),
   z.object({ type: z.literal('event'), event: eventSchema }),
-  z.object({ type: z.literal('fuelPrice'), price: z.object({ week: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), usdPerGallon: z.string() }) }),
+  z.object({ type: z.literal('fuelPrice'), price: z.object({ week: z.string().regex(DATE_PATTERN), usdPerGallon: z.string() }) }),
   z.object({ type: z.literal('location'), location: z.object({ name: z.string().min(1), address: z.unknown() }) }),
   z.object({ type: z.literal('auditedBill'), billKey: z.string().min(1), record: z.unknown() }),
   z.object({ type: z.literal('counter'), name: z.string().regex(/^(orders|sscc|x12-control|pro-[A-Za-z0-9._-]+)$/), last: z.number().int().min(0) }),

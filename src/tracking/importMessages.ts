@@ -9,6 +9,7 @@
 import type { ShipperApi } from '../api/types.js';
 import type { Shipment } from '../domain/schemas.js';
 import { AT7_STATUS_CODES, MAX_EVENT_LEAD_MS } from '../domain/tracking.js';
+import { leadingZip5 } from '../domain/zipCode.js';
 import { MAX_BATCH_EVENTS, MAX_BATCH_SHIPMENTS, MAX_EVENTS_PER_REQUEST, type ShipmentEventsRequestInput } from '../domain/trackingRequests.js';
 import { readItvStatusMessages } from '../edi/itv.js';
 import type { MessageIssue, StatusMessage, StatusMessagesRead } from '../edi/statusMessages.js';
@@ -125,12 +126,13 @@ class Matcher {
       if (found && found !== 'ambiguous') return { shipment: found };
       reasons.push(`no shipment has BOL ${bolNumber}`);
     }
-    if (destinationPostalCode && /^\d{5}/.test(destinationPostalCode)) {
+    const zip5 = destinationPostalCode ? leadingZip5(destinationPostalCode) : undefined;
+    if (zip5) {
       for (const reference of references) {
-        const key = `${reference}\u0000${destinationPostalCode.slice(0, 5)}`;
+        const key = `${reference}\u0000${zip5}`;
         let candidates = this.refs.get(key);
         if (!candidates) {
-          candidates = reference.length <= 64 ? await listAll(this.api, { refNumber: reference, to: destinationPostalCode.slice(0, 5) }) : [];
+          candidates = reference.length <= 64 ? await listAll(this.api, { refNumber: reference, to: zip5 }) : [];
           this.refs.set(key, candidates);
         }
         const found = single(candidates);

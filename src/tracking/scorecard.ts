@@ -17,7 +17,8 @@
 import type { AuditResult } from '../audit/audit.js';
 import type { Shipment } from '../domain/schemas.js';
 import type { ShipmentTracking } from '../domain/tracking.js';
-import { businessDaysBetween, DEFAULT_CARRIER_HOLIDAYS, localDateInZone, type HolidayCalendar } from '../domain/transit.js';
+import { localDateInZone } from '../domain/dates.js';
+import { businessDaysBetween, DEFAULT_CARRIER_HOLIDAYS, type HolidayCalendar } from '../domain/transit.js';
 
 export interface CarrierScore {
   carrier: string;

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditBill, dollars, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
+import { auditBill, type AuditResult, type BillMatch } from '../../src/audit/audit.js';
+import { formatCents } from '../../src/domain/money.js';
 import type { CarrierBill } from '../../src/audit/bill.js';
 import { flagDuplicates, earlierAuditOf } from '../../src/audit/duplicates.js';
 import { priceShipment } from '../../src/domain/rating.js';
@@ -314,7 +315,7 @@ describe('auditBill', () => {
       {
         code: 'REWEIGH',
         amountInCents: excess,
-        message: `billed 1,600 lb, booked 1,500 lb (+100 lb); the freight check found no risk before booking: the freight as declared was clear of the rules it checks; ${dollars(reweigh)} on the tariff, but the bill charges only ${dollars(excess)} above the quoted linehaul and fuel`,
+        message: `billed 1,600 lb, booked 1,500 lb (+100 lb); the freight check found no risk before booking: the freight as declared was clear of the rules it checks; ${formatCents(reweigh)} on the tariff, but the bill charges only ${formatCents(excess)} above the quoted linehaul and fuel`,
         freightCheck: { warned: false, codes: [] },
       },
     ]);
@@ -340,7 +341,7 @@ describe('auditBill', () => {
     expect(codes(result)).toEqual([['RECLASS', 2_600]]);
     expect(full).toBeGreaterThan(2_600);
     expect(result.findings[0]!.message).toBe(
-      `line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); the freight check found no risk on line 2 before booking: the freight as declared was clear of the rules it checks; ${dollars(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`,
+      `line 2: class 250 billed, 175 booked (4.5 pcf: 300 lb on 1 x 40x48x60 in); the freight check found no risk on line 2 before booking: the freight as declared was clear of the rules it checks; ${formatCents(full)} on the tariff, but the bill charges only $26.00 above the quoted linehaul and fuel`,
     );
     // The cap is exact: one cent more charged, one cent more at stake.
     expect(codes(audit({ ...part, linehaulInCents: part.linehaulInCents + 1, totalInCents: part.totalInCents + 1 }))).toEqual([['RECLASS', 2_601]]);

@@ -4,7 +4,6 @@ import {
   commodityParagraphs,
   computeTotals,
   declaredValueText,
-  formatCents,
   formatWeight,
   layoutBol,
   PAGE_SIZES,
@@ -16,6 +15,7 @@ import {
   type DrawOp,
 } from '../../src/bol/layout.js';
 import { bolTemplateFileSchema, type BolTemplateSpec } from '../../src/bol/template.js';
+import { formatCents } from '../../src/domain/money.js';
 import { component, describedComponents, LONG_DESCRIPTION, makeShipment } from './fixtures.js';
 
 /** A monospace stand-in for the font: every character 0.5 em (bold 0.55 em); astral characters become "?". */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOL_NUMBER_LENGTH, bolNumberFor, gs1CheckDigit, isValidBolNumber, orderNumberFor } from '../../src/domain/bolNumber.js';
+import { BOL_NUMBER_LENGTH, bolNumberFor, gs1CheckDigit, isGs1CompanyPrefix, isValidBolNumber, orderNumberFor } from '../../src/domain/bolNumber.js';
 
 /**
  * GS1 General Specifications 7.9.1, written independently of the code under test: from the LEFT,
@@ -94,5 +94,16 @@ describe('internal order numbers', () => {
     expect(orderNumberFor(1)).toBe('SO-000001');
     expect(orderNumberFor(123456)).toBe('SO-123456');
     expect(orderNumberFor(1234567)).toBe('SO-1234567');
+  });
+});
+
+describe('GS1 company prefixes', () => {
+  it.each(['0614141', '1234567890', '0000000'])('%s (7 to 10 digits) is one', (prefix) => {
+    expect(isGs1CompanyPrefix(prefix)).toBe(true);
+  });
+
+  it.each(['061414', '12345678901', '', '06141a1', ' 0614141', '0614141\n', '０６１４１４１'])('%j is not, and no number is issued under it', (prefix) => {
+    expect(isGs1CompanyPrefix(prefix)).toBe(false);
+    expect(() => bolNumberFor(prefix, 1)).toThrow(`a GS1 company prefix is 7 to 10 digits, got "${prefix}"`);
   });
 });

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { beyondLtlWarnings, distanceBandIndex, priceShipment, rateComponent, rateQuote, roundCents, weightBreakIndex, type ZipPlace } from '../../src/domain/rating.js';
+import { beyondLtlWarnings, distanceBandIndex, priceShipment, rateComponent, rateQuote, roundCents, weightBreakIndex } from '../../src/domain/rating.js';
+import type { ZipPlace } from '../../src/domain/zipCode.js';
 import { quoteRequestSchema, type RatedOrderComponent } from '../../src/domain/schemas.js';
 import { tariffSchema, type Tariff } from '../../src/domain/tariff.js';
 import { formatFieldPath } from '../../src/domain/validation.js';

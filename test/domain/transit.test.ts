@@ -1,6 +1,7 @@
 import Holidays from 'date-holidays';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { localDateInZone, zonedTimeToUtc } from '../../src/domain/dates.js';
 import {
   addBusinessDays,
   businessDayReason,
@@ -10,9 +11,7 @@ import {
   HOLIDAY_RULES,
   holidaysInYear,
   isBusinessDay,
-  localDateInZone,
   nextBusinessDay,
-  zonedTimeToUtc,
   type HolidayCalendar,
   type HolidayRule,
 } from '../../src/domain/transit.js';

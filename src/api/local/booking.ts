@@ -21,7 +21,8 @@ import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from 
 import { requestHash, shipmentRequestHash } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import type { Numbering } from './numbering.js';
-import type { Quotes, ZipLookup } from './quotes.js';
+import type { Quotes } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { guardStore } from './records.js';
 
 export interface BookingDeps {

@@ -9,12 +9,13 @@ import { quoteSchema, shipmentRequestSchema, shipmentSchema, type ProblemDetail,
 import { warning, type Warning } from '../../domain/warnings.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import { parseRequest } from '../../domain/validation.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
 import { findIdempotent, shipmentRequestHashes } from './idempotency.js';
-import { addressesAgainstZips, mergeViolations, type Quotes, unknownZips, type ZipLookup } from './quotes.js';
+import { addressesAgainstZips, mergeViolations, type Quotes, unknownZips } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { assertReadsBack, QUOTE_ID, type StoreReads } from './records.js';
 
 export interface BookingCheckDeps {

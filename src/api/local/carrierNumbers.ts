@@ -8,6 +8,7 @@
 import { checkProNumber, proNumberFor, proRangeSize, proSerialOf } from '../../domain/proNumber.js';
 import { warning, type Warning } from '../../domain/warnings.js';
 import { pickupWindowWarning, type CarrierProfiles } from '../../domain/carrierProfile.js';
+import { freightTotals } from '../../domain/freightTotals.js';
 import { normalisedProNumber } from '../../domain/recordKeys.js';
 import { ebolGaps, ebolIncompleteWarning } from '../../edi/ebolReadiness.js';
 import type { Shipment, ShipmentRequest, Violation } from '../../domain/schemas.js';
@@ -22,7 +23,7 @@ export interface CarrierSettings {
 }
 
 /** Handling units of a request: one SSCC each. */
-export const handlingUnitsOf = (request: Pick<ShipmentRequest, 'orderComponents'>): number => request.orderComponents.reduce((sum, component) => sum + component.palletCount, 0);
+export const handlingUnitsOf = (request: Pick<ShipmentRequest, 'orderComponents'>): number => freightTotals(request.orderComponents).pallets;
 
 /** The request's carrier details against the carrier's profile: a PRO with a wrong check digit is refused. */
 export function checkCarrierDetails(

@@ -10,7 +10,7 @@ import { formatFieldPath } from '../../domain/validation.js';
 import { templatesDir } from '../../paths.js';
 import { conflict, constraintViolation } from '../problems.js';
 import type { BolTemplateInfo } from '../types.js';
-import type { ZipLookup } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 
 interface BolRenderer {
   render(shipment: Shipment, template: string): Promise<Uint8Array>;

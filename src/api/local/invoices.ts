@@ -10,7 +10,7 @@ import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js'
 import type { Shipment } from '../../domain/schemas.js';
 import { makeProblem, ProblemError, PROBLEM_TYPE_BASE } from '../problems.js';
 import type { InvoicePlaces } from '../../invoice/layout.js';
-import type { ZipLookup } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import type { Shipments } from './shipments.js';
 
 export class Invoices {

@@ -3,12 +3,12 @@
  */
 import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addressZip.js';
 import type { Warning } from '../../domain/warnings.js';
-import type { ZipPlace } from '../../domain/rating.js';
+import { isZipCode, type ZipLookup } from '../../domain/zipCode.js';
 import { beyondLtlWarnings, rateQuote, type RatedQuote } from '../../domain/rating.js';
 import { quoteRequestSchema, quoteSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import { formatFieldPath, parseRequest } from '../../domain/validation.js';
 import type { QuoteFilter, ShipperStore } from '../../store/ports.js';
 import { constraintViolation, notFound } from '../problems.js';
@@ -17,10 +17,6 @@ import { militaryMailReason } from '../../domain/militaryZip.js';
 import { findIdempotent, requestHash } from './idempotency.js';
 import type { IdFactory } from './ids.js';
 import { answerPage, assertReadsBack, guardStore, pageRequest, QUOTE_ID, type PageRequest, type StoreReads } from './records.js';
-
-export interface ZipLookup {
-  lookup(postalCode: string): ZipPlace | undefined;
-}
 
 export interface QuoteDeps {
   store: ShipperStore;
@@ -150,7 +146,7 @@ export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<st
   for (const path of paths) {
     const place = path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | null | undefined)?.[key], raw) as { postalCode?: unknown } | undefined;
     const postalCode = typeof place?.postalCode === 'string' ? place.postalCode.trim() : undefined;
-    if (!postalCode || !/^\d{5}(?:-?\d{4})?$/.test(postalCode)) continue;
+    if (!postalCode || !isZipCode(postalCode)) continue;
     const known = zips.lookup(postalCode);
     const message = known ? militaryMailReason(known.postalCode, known.state) : `unknown ZIP ${postalCode.slice(0, 5)}`;
     if (message) violations.push({ field: formatFieldPath([...path, 'postalCode']), message });
@@ -180,7 +176,7 @@ export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipC
   for (const [party, value] of parties) {
     const address = (typeof value === 'object' && !Array.isArray(value) ? value : undefined) as Record<string, unknown> | null | undefined;
     const postalCode = typeof address?.postalCode === 'string' ? address.postalCode.trim() : '';
-    const place = /^\d{5}(?:-?\d{4})?$/.test(postalCode) ? zips.lookup(postalCode) : undefined;
+    const place = isZipCode(postalCode) ? zips.lookup(postalCode) : undefined;
     if (!address || !place) continue;
     const { violations, warnings } = checkAddressAgainstZip(address, place, party);
     check.violations.push(...violations);

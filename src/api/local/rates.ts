@@ -12,13 +12,14 @@ import { quoteSchema, type Quote, type QuoteRequest, type Violation } from '../.
 import type { Tariff } from '../../domain/tariff.js';
 import { parseRequest } from '../../domain/validation.js';
 import type { ShipperStore } from '../../store/ports.js';
-import { addDays } from '../../domain/agreements/fuel.js';
+import { addDays } from '../../domain/dates.js';
 import { historyOf } from '../../domain/agreements/fuelHistory.js';
 import { constraintViolation, makeProblem } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { AgreementProvider } from './agreementProvider.js';
 import type { IdFactory } from './ids.js';
-import { assertQuoteReadable, mergeViolations, unknownZips, type ZipLookup } from './quotes.js';
+import { assertQuoteReadable, mergeViolations, unknownZips } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { assertReadsBack, guardStore } from './records.js';
 
 export interface CarrierRatingDeps {

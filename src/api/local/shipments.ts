@@ -1,6 +1,7 @@
 /** Shipments of the local engine once booked: reading them, lists with filters, updating, cancelling. */
 import type { z } from 'zod';
 import type { Warning } from '../../domain/warnings.js';
+import { utcDateOf } from '../../domain/dates.js';
 import { createdRange, type shipmentListQuerySchema } from '../operations.js';
 import { normalisedOrderNumber, normalisedProNumber } from '../../domain/recordKeys.js';
 import { cancelRequestSchema, shipmentUpdateSchema, type Page, type Shipment } from '../../domain/schemas.js';
@@ -61,12 +62,7 @@ export class Shipments {
    * What the carrier assigns after booking (carrier, PRO, trailer, seals), in one unit of work.
    * Only the fields the body names change; null clears one. The freight never changes here.
    */
-  async update(
-    shipmentId: string,
-    raw: unknown,
-    checkPro: ProCheck,
-    todayAt: (postalCode: string) => string = () => this.now().toISOString().slice(0, 10),
-  ): Promise<ApiResult<Shipment>> {
+  async update(shipmentId: string, raw: unknown, checkPro: ProCheck, todayAt: (postalCode: string) => string = () => utcDateOf(this.now())): Promise<ApiResult<Shipment>> {
     const parsed = parseRequest(shipmentUpdateSchema, raw);
     if (!parsed.ok) throw constraintViolation(parsed.violations);
     const named = (field: string) => typeof raw === 'object' && raw !== null && Object.hasOwn(raw, field);

@@ -37,7 +37,7 @@ import type { ShipmentEventRecord } from '../../store/ports.js';
 import { conflict, constraintViolation, idempotencyKeyReused, notFound, ProblemError } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { IdFactory } from './ids.js';
-import type { ZipLookup } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { guardStore, SHIPMENT_ID } from './records.js';
 import type { TrackingStore, TrackingTransaction } from './trackingStore.js';
 

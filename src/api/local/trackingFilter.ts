@@ -1,9 +1,9 @@
 /** `tracking=` of the shipment list: which shipments are delivered, moving, held up or late. */
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import type { Shipment } from '../../domain/schemas.js';
 import type { TRACKING_FILTERS } from '../../domain/statuses.js';
 import type { PageRequest, StorePage } from '../../store/ports.js';
-import type { ZipLookup } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { destinationZone } from './tracking.js';
 
 const MOVING = new Set(['PICKED_UP', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'AT_DELIVERY']);

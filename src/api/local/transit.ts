@@ -1,12 +1,14 @@
 /** Transit tables of the local engine (extension POST /v1/shipper/transit): read-only. */
 import { transitRequestSchema, type TransitTable } from '../../domain/schemas.js';
 import type { Tariff } from '../../domain/tariff.js';
-import { localDateInZone, nextBusinessDay } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
+import { nextBusinessDay } from '../../domain/transit.js';
 import { pickupDays, transitForLane } from '../../domain/transitTable.js';
 import { parseRequest } from '../../domain/validation.js';
 import { constraintViolation } from '../problems.js';
 import type { ApiResult } from '../types.js';
-import { mergeViolations, unknownZips, type ZipLookup } from './quotes.js';
+import { mergeViolations, unknownZips } from './quotes.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 
 export function transitTimes(raw: unknown, tariff: Tariff, zips: ZipLookup, now: Date): ApiResult<TransitTable> {
   const parsed = parseRequest(transitRequestSchema, raw);

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { CsvEncoding } from '../../import/csvFile.js';
 import type { ImportSummary } from '../../import/importer.js';
 import { isFreightCheckCode, levelOf, type Warning, type WarningLevel } from '../../domain/warnings.js';
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';

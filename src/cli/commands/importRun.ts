@@ -15,7 +15,7 @@ import type { CsvViolation } from '../../import/rows.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, RemoteError, UsageError } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
-import { localDateInZone } from '../../domain/transit.js';
+import { localDateInZone } from '../../domain/dates.js';
 import { ProgressBar, wantsProgress } from '../progress.js';
 import { cachedLocationResolver } from '../savedLocations.js';
 

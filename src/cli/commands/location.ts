@@ -5,6 +5,7 @@ import { conflict, constraintViolation, makeProblem } from '../../api/problems.j
 import { checkAddressAgainstZip } from '../../domain/addressZip.js';
 import { violationsFromZod } from '../../domain/validation.js';
 import type { AddressInput } from '../../domain/schemas.js';
+import { isZipCode } from '../../domain/zipCode.js';
 import type { LocationBook, SavedLocation } from '../../store/locations.js';
 import type { CommandContext } from '../context.js';
 import type { IO } from '../output.js';
@@ -74,7 +75,7 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
 /** The place of a US ZIP; null when it is well-formed but unknown; undefined when there is nothing to look up. */
 async function zipPlace(ctx: CommandContext, zip: string | undefined, country: string | undefined) {
   const trimmed = zip?.trim() ?? '';
-  if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !/^\d{5}(?:-?\d{4})?$/.test(trimmed)) return undefined;
+  if ((country !== undefined && country.trim().toUpperCase() !== 'US') || !isZipCode(trimmed)) return undefined;
   return (await ctx.zips()).lookup(trimmed) ?? null;
 }
 

@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import { warning } from '../../domain/warnings.js';
 import { InvalidArgumentError } from 'commander';
-import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
-import { decimalNumber } from '../../domain/numberText.js';
+import { DOCUMENTATION_PREFIX_WARNING, GS1_COMPANY_PREFIX_RULE, isGs1CompanyPrefix } from '../../domain/bolNumber.js';
 import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { ContextFactory } from '../context.js';
+import { wholeNumberOption } from '../optionParsers.js';
 
 export interface ServeOptions {
   host: string;
@@ -24,27 +24,13 @@ export interface ServeOptions {
 
 export const DEFAULT_PORT = 8787;
 
-function parsePort(value: string): number {
-  const port = decimalNumber(value) ?? NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
-  return port;
-}
-
-function parseCount(value: string): number {
-  const number = decimalNumber(value) ?? NaN;
-  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('must be a whole number, 0 or more');
-  return number;
-}
+const parsePort = wholeNumberOption(0, 65535, 'must be a port number from 0 to 65535 (0: any free port)');
+const parseCount = wholeNumberOption(0);
+const parsePositiveInteger = wholeNumberOption(1);
 
 function parseCompanyPrefix(value: string): string {
-  if (!/^\d{7,10}$/.test(value.trim())) throw new InvalidArgumentError('a GS1 company prefix is 7 to 10 digits');
+  if (!isGs1CompanyPrefix(value.trim())) throw new InvalidArgumentError(GS1_COMPANY_PREFIX_RULE);
   return value.trim();
-}
-
-function parsePositiveInteger(value: string): number {
-  const number = decimalNumber(value) ?? NaN;
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a whole number greater than 0');
-  return number;
 }
 
 export async function runServe(ctx: CommandContext, options: ServeOptions, signals: NodeJS.EventEmitter = process): Promise<void> {

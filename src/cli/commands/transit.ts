@@ -1,18 +1,17 @@
 /** `shipper transit --from ZIP --to ZIP... [--pickup-date D] [--days N] [--csv]`: transit days and ETAs per lane. */
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { constraintViolation, ProblemError } from '../../api/problems.js';
 import { MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS } from '../../domain/limits.js';
-import { decimalNumber } from '../../domain/numberText.js';
 import type { TransitLane, TransitRequestInput, TransitRow, TransitTable } from '../../domain/schemas.js';
+import { isZipCode } from '../../domain/zipCode.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../../domain/dates.js';
 import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, localIsoInstant, type IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
-import { collect } from '../optionParsers.js';
+import { collect, wholeNumberOption } from '../optionParsers.js';
 import { fitTable, type FitStep } from '../tableLayout.js';
 
 export interface TransitOptions {
@@ -45,8 +44,6 @@ export interface BadDestination {
 /** "unknown ZIP 00000 at zips.txt line 4" (a ZIP typed after --to needs no place). */
 export const describeBadDestination = (bad: BadDestination): string => (bad.source === '--to' ? bad.message : `${bad.message} at ${bad.source}`);
 
-const ZIP = /^\d{5}(?:-?\d{4})?$/;
-
 /**
  * ZIPs from a text file or stdin: separated by newlines, commas, semicolons or blanks; `#` starts
  * a comment. A first line without any ZIP is a header (e.g. `zip`) and skipped.
@@ -62,9 +59,9 @@ export function parseZipList(text: string, name: string): ZipSource[] {
         .split(/[\s,;]+/)
         .map((token) => token.replace(/^"(.*)"$/, '$1'))
         .filter(Boolean);
-      if (index === 0 && tokens.length > 0 && !tokens.some((token) => ZIP.test(token))) return;
+      if (index === 0 && tokens.length > 0 && !tokens.some((token) => isZipCode(token))) return;
       // A word that is no ZIP is a lane of its own that says so: one typo never hides the other lanes.
-      for (const token of tokens) zips.push({ zip: token, source: `${name} line ${index + 1}`, ...(ZIP.test(token) ? {} : { problem: `"${token}" is not a ZIP code` }) });
+      for (const token of tokens) zips.push({ zip: token, source: `${name} line ${index + 1}`, ...(isZipCode(token) ? {} : { problem: `"${token}" is not a ZIP code` }) });
     });
   return zips;
 }
@@ -77,7 +74,7 @@ export function resolveDestinations(values: string[], readText: (path: string) =
       .split(',')
       .map((part) => part.trim())
       .filter(Boolean);
-    if (parts.length > 0 && parts.every((part) => ZIP.test(part))) {
+    if (parts.length > 0 && parts.every((part) => isZipCode(part))) {
       destinations.push(...parts.map((zip) => ({ zip, source: '--to' })));
       continue;
     }
@@ -87,8 +84,8 @@ export function resolveDestinations(values: string[], readText: (path: string) =
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // A list with a typo (10001,1000,30301): the good ZIPs get lanes, the typo a row saying why.
-      if (code === 'ENOENT' && parts.length > 1 && parts.some((part) => ZIP.test(part))) {
-        destinations.push(...parts.map((zip) => ({ zip, source: '--to', ...(ZIP.test(zip) ? {} : { problem: `"${zip}" is not a ZIP code` }) })));
+      if (code === 'ENOENT' && parts.length > 1 && parts.some((part) => isZipCode(part))) {
+        destinations.push(...parts.map((zip) => ({ zip, source: '--to', ...(isZipCode(zip) ? {} : { problem: `"${zip}" is not a ZIP code` }) })));
         continue;
       }
       if (/^\d+$/.test(value)) throw new UsageError(`--to ${value} is not a ZIP code (5 digits)`);
@@ -104,13 +101,7 @@ export function resolveDestinations(values: string[], readText: (path: string) =
   return destinations;
 }
 
-export function parsePickupDays(value: string): number {
-  const days = decimalNumber(value) ?? NaN;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_TRANSIT_PICKUP_DAYS) {
-    throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_TRANSIT_PICKUP_DAYS}`);
-  }
-  return days;
-}
+const parsePickupDays = wholeNumberOption(1, MAX_TRANSIT_PICKUP_DAYS);
 
 /** The API request the flags describe; --pickup-date may be written in words (today = at the origin). */
 export function transitRequestFromOptions(options: TransitOptions, destinations: ZipSource[], today: string): TransitRequestInput {

@@ -1,8 +1,8 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
+import { freightTotals } from '../../domain/freightTotals.js';
 import type { Quote } from '../../domain/schemas.js';
-import { zonedTimeToUtc } from '../../domain/transit.js';
-import { addDays } from '../../domain/dates.js';
-import type { ZipLookup } from '../context.js';
+import { addDays, zonedTimeToUtc } from '../../domain/dates.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { printableRecord } from '../../printable.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
@@ -185,6 +185,7 @@ export function quoteCsvRow(stored: Quote, zips: ZipLookup): CsvCell[] {
   const quote = printableRecord(stored);
   const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
   const eta = quote.estimatedDeliveryDate;
+  const freight = freightTotals(quote.orderComponents);
   const record: Record<(typeof QUOTE_CSV_HEADER)[number], CsvCell> = {
     id: quote.id,
     createdAt: quote.createdAt,
@@ -200,8 +201,8 @@ export function quoteCsvRow(stored: Quote, zips: ZipLookup): CsvCell[] {
     destinationCity: quote.destination.city,
     destinationState: quote.destination.state,
     miles: quote.miles,
-    pallets: quote.orderComponents.reduce((sum, component) => sum + component.palletCount, 0),
-    poundsWeight: quote.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0),
+    pallets: freight.pallets,
+    poundsWeight: freight.poundsWeight,
     freightClasses: [...new Set(quote.orderComponents.map((component) => component.freightClass))].join('|'),
     accessorials: quote.accessorials.join('|'),
     price: quote.quotedPriceInCents / 100,

@@ -1,7 +1,7 @@
 /** How rate shopping looks to people: one table, cheapest first, the cheapest and fastest marked. */
 import type { Rates } from '../../domain/rates.js';
 import type { Quote } from '../../domain/schemas.js';
-import type { ZipLookup } from '../context.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import { formatCents, formatInstant, type IO } from '../output.js';
 
 const netLinehaul = (quote: Quote) => quote.priceBreakdown.linehaulInCents - quote.priceBreakdown.discountInCents;

@@ -1,13 +1,11 @@
 /** How a shipment looks to people: the detail view (ship, shipment get) and the list's rows. */
+import { freightTotals } from '../../domain/freightTotals.js';
 import type { Address, Shipment } from '../../domain/schemas.js';
 import { printable, printableRecord } from '../../printable.js';
-import type { ZipLookup } from '../context.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import type { CsvCell } from '../fileOutput.js';
 import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, plural, type IO } from '../output.js';
 import { carrierDetailLines, hazmatLines } from './carrier.js';
-
-export const totalPallets = (shipment: Shipment): number => shipment.orderComponents.reduce((sum, component) => sum + component.palletCount, 0);
-export const totalPounds = (shipment: Shipment): number => shipment.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0);
 
 function laneOf(shipment: Shipment): string {
   const { shipper, consignee } = shipment;
@@ -80,6 +78,7 @@ export function printShipmentList(io: IO, records: Shipment[], zips: ZipLookup):
   );
   const etaDays = etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, ''));
   const cancelled = (shipment: Shipment) => shipment.status === 'CANCELLED';
+  const freight = shipments.map((shipment) => freightTotals(shipment.orderComponents));
   const rows = shipments.map((shipment, index) => [
     shipment.id,
     shipment.orderNumber,
@@ -90,8 +89,8 @@ export function printShipmentList(io: IO, records: Shipment[], zips: ZipLookup):
         : shipment.status,
     shipment.refNumber ?? '',
     laneOf(shipment),
-    formatNumber(totalPallets(shipment)),
-    formatNumber(totalPounds(shipment)),
+    formatNumber(freight[index]!.pallets),
+    formatNumber(freight[index]!.poundsWeight),
     formatCents(shipment.quotedPriceInCents),
     String(shipment.transitDays ?? 'no coverage'),
     etas[index]!,
@@ -153,6 +152,7 @@ export function shipmentCsvRow(stored: Shipment, zips: ZipLookup): CsvCell[] {
   const shipment = printableRecord(stored);
   const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
   const eta = shipment.estimatedDeliveryDate;
+  const freight = freightTotals(shipment.orderComponents);
   const record: Record<(typeof SHIPMENT_CSV_HEADER)[number], CsvCell> = {
     id: shipment.id,
     orderNumber: shipment.orderNumber,
@@ -172,8 +172,8 @@ export function shipmentCsvRow(stored: Shipment, zips: ZipLookup): CsvCell[] {
     destinationCity: shipment.consignee.city,
     destinationState: shipment.consignee.state,
     miles: shipment.miles,
-    pallets: totalPallets(shipment),
-    poundsWeight: totalPounds(shipment),
+    pallets: freight.pallets,
+    poundsWeight: freight.poundsWeight,
     freightClasses: [...new Set(shipment.orderComponents.map((component) => component.freightClass))].join('|'),
     accessorials: shipment.accessorials.join('|'),
     price: shipment.quotedPriceInCents / 100,

@@ -4,16 +4,16 @@ import { militaryMailReason } from '../../domain/militaryZip.js';
 import { addressSchema, orderComponentInputSchema } from '../../domain/schemas.js';
 import { decimalNumber } from '../../domain/numberText.js';
 import { formatFieldPath } from '../../domain/validation.js';
+import { isZipCode, leadingZip5 } from '../../domain/zipCode.js';
 import { readNumberCell } from '../../import/cells.js';
 import type { WizardDeps } from './deps.js';
 import type { Validation } from './prompter.js';
 
-const ZIP = /^\d{5}(?:-?\d{4})?$/;
 export const STANDARD_PALLET = '48x40x48';
 
 export function zipProblem(value: string, field: string, zips: WizardDeps['zips']): Validation {
   const zip = value.trim();
-  if (!ZIP.test(zip)) return `a ZIP code is 5 digits, e.g. 60601 (${field})`;
+  if (!isZipCode(zip)) return `a ZIP code is 5 digits, e.g. 60601 (${field})`;
   const place = zips.lookup(zip);
   if (!place) return `unknown ZIP ${zip.slice(0, 5)} (${field})`;
   const military = militaryMailReason(place.postalCode, place.state);
@@ -23,8 +23,9 @@ export function zipProblem(value: string, field: string, zips: WizardDeps['zips'
 /** "Chicago, IL" under a ZIP as it is typed, or why it is not one yet. */
 export function zipHint(value: string, zips: WizardDeps['zips']): string {
   const zip = value.trim();
-  if (!/^\d{5}/.test(zip)) return '';
-  const place = zips.lookup(zip.slice(0, 5));
+  const zip5 = leadingZip5(zip);
+  if (!zip5) return '';
+  const place = zips.lookup(zip5);
   return place ? `${place.city}, ${place.state}` : 'unknown ZIP';
 }
 

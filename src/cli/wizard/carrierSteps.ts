@@ -15,6 +15,7 @@ import type { SavedLocation } from '../../store/locations.js';
 import { readTimeCell, timeOfDay } from '../../import/cells.js';
 import { plural } from '../output.js';
 import type { ZipPlaceName } from '../../domain/addressZip.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import type { Prompter, Validation } from './prompter.js';
 import { addressStateProblem } from './answers.js';
 import type { LocationDirectory } from './deps.js';
@@ -26,7 +27,7 @@ export interface CarrierStepDeps {
   carriers: CarrierProfiles;
   info: (line: string) => void;
   /** The ZIP directory: a typed bill-to's state is checked against its ZIP. */
-  zips?: { lookup(postalCode: string): ZipPlaceName | undefined };
+  zips?: ZipLookup<ZipPlaceName> | undefined;
 }
 
 export interface CarrierAnswers {

@@ -1,7 +1,7 @@
 /** What the wizard is given (the shell wires real parts, tests scripted ones) and what it returns. */
 import type { ShipperApi } from '../../api/types.js';
 import type { CarrierProfiles } from '../../domain/carrierProfile.js';
-import type { ZipPlace } from '../../domain/rating.js';
+import type { ZipLookup } from '../../domain/zipCode.js';
 import type { Address, Quote, Shipment } from '../../domain/schemas.js';
 import type { SavedLocation } from '../../store/locations.js';
 import type { IO } from '../output.js';
@@ -25,7 +25,7 @@ export interface WizardDeps {
   prompter: Prompter;
   api: ShipperApi;
   io: IO;
-  zips: { lookup(postalCode: string): ZipPlace | undefined };
+  zips: ZipLookup;
   locations: LocationDirectory;
   now: () => Date;
   accessorials: ReadonlyArray<AccessorialChoice>;

@@ -3,7 +3,8 @@
  * calendar, lane and quote lifetime (the tariff's), with the carrier's transit days when its
  * transit.csv has the lane, else the tariff's from distance, marked estimated. Pure.
  */
-import { beyondLtlWarnings, laneDelivery, laneTransitDays, placeOf, rateComponent, resolvePickupDate, tariffMiles, type ZipPlace } from '../rating.js';
+import { beyondLtlWarnings, laneDelivery, laneTransitDays, placeOf, rateComponent, resolvePickupDate, tariffMiles } from '../rating.js';
+import type { ZipPlace } from '../zipCode.js';
 import type { Quote, QuoteRequest, Violation } from '../schemas.js';
 import type { Tariff } from '../tariff.js';
 import type { FuelPriceHistory } from './fuel.js';

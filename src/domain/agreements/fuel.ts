@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { isoDateSchema } from '../schemas.js';
+import { addDays, daysBetween, weekdayOf } from '../dates.js';
 import { add, compare, ofDecimal, ratio, sub, ZERO, mul, type Ratio } from './ratio.js';
 import { percentText } from './agreement.js';
 
@@ -48,17 +49,9 @@ export const fuelTableSchema = z
 export type FuelTable = z.output<typeof fuelTableSchema>;
 export type FuelTableVersion = FuelTable['versions'][number];
 
-const DAY_MS = 86_400_000;
-const toDay = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-const fromDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
-export const addDays = (date: string, days: number): string => fromDay(toDay(date) + days);
-export const daysBetween = (from: string, to: string): number => toDay(to) - toDay(from);
-
 /** The Monday on or before a date. */
 export function mondayOnOrBefore(date: string): string {
-  const day = toDay(date);
-  const weekday = (new Date(day * DAY_MS).getUTCDay() + 6) % 7; // Monday 0
-  return fromDay(day - weekday);
+  return addDays(date, -((weekdayOf(date) + 6) % 7)); // days since Monday
 }
 
 /** The latest Monday M with M + effectiveDaysAfterIndexMonday on or before the pickup date. */

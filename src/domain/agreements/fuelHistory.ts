@@ -4,7 +4,7 @@
  * `Nov 17, 2025,3.818`), or a CSV with the header `week,usdPerGallon` and rows `2026-11-16,3.712`.
  * A week is its Monday; a price is kept in mills (thousandths of a dollar). Pure.
  */
-import { isoDateSchema } from '../schemas.js';
+import { isCalendarDate } from '../dates.js';
 import { mondayOnOrBefore } from './fuel.js';
 
 export interface FuelWeekPrice {
@@ -28,7 +28,7 @@ function readDate(cell: string): string | undefined {
     const month = MONTHS.indexOf(match[2]!.toLowerCase());
     if (month !== -1) date = `${match[3]}-${pad(month + 1)}-${pad(Number(match[1]))}`;
   }
-  return date && isoDateSchema.safeParse(date).success ? date : undefined;
+  return date && isCalendarDate(date) ? date : undefined;
 }
 
 /** The cells of a CSV line (quoted cells may hold commas: `"Nov 17, 2025",3.818`). */

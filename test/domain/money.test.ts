@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { dollarsText, formatCents } from '../../src/domain/money.js';
+
+/** Written independently of the code under test: digits grouped by hand. */
+function referenceDollars(cents: number): string {
+  const digits = String(Math.abs(cents)).padStart(3, '0');
+  const whole = digits.slice(0, -2).replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${cents < 0 ? '-' : ''}$${whole}.${digits.slice(-2)}`;
+}
+
+describe('money as people read it', () => {
+  it.each([
+    [0, '$0.00'],
+    [-0, '$0.00'],
+    [1, '$0.01'],
+    [99, '$0.99'],
+    [100, '$1.00'],
+    [125_050, '$1,250.50'],
+    [-8_020, '-$80.20'],
+    [99_999_999, '$999,999.99'],
+    [100_000_000, '$1,000,000.00'],
+    [1_000_000_000, '$10,000,000.00'],
+  ])('%i cents is %s', (cents, text) => {
+    expect(formatCents(cents)).toBe(text);
+  });
+
+  it('every whole number of cents up to a trillion dollars, either sign, as grouped by hand', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -100_000_000_000_000, max: 100_000_000_000_000 }), (cents) => {
+        expect(formatCents(cents)).toBe(referenceDollars(cents));
+      }),
+    );
+  });
+
+  it('absurd amounts still print, without throwing', () => {
+    expect(formatCents(Number.NaN)).toBe('$NaN');
+    expect(formatCents(Infinity)).toBe('$∞');
+    expect(formatCents(0.5)).toBe('$0.01');
+  });
+
+  it('dollars with two decimals for files: CSV, X12 and eBOL amounts', () => {
+    expect(dollarsText(0)).toBe('0.00');
+    expect(dollarsText(5)).toBe('0.05');
+    expect(dollarsText(125_050)).toBe('1250.50');
+    expect(dollarsText(-8_020)).toBe('-80.20');
+    expect(dollarsText(1_000_000_000)).toBe('10000000.00');
+  });
+});
