@@ -51,7 +51,7 @@ function formatHelp(this: Help, command: Command, helper: Help): string {
   const description = helper.commandDescription(command);
   if (description.length > 0) head.push(helper.boxWrap(helper.styleCommandDescription(description), helper.helpWidth ?? 80), '');
   const prefix = `${head.join('\n')}\n`;
-  const section = [helper.styleTitle(lines.length === 1 ? 'Example:' : 'Examples:'), ...lines, ''].join('\n');
+  const section = [helper.styleTitle(examplesOf(command).length === 1 ? 'Example:' : 'Examples:'), ...lines, ''].join('\n');
   // The head is what commander's own layout starts with; should a later commander change that, the examples still print.
   return base.startsWith(prefix) ? `${prefix}${section}\n${base.slice(prefix.length)}` : `${base}\n${section}`;
 }
