@@ -41,7 +41,7 @@ export function dollarsToCents(text: string, flag: string): number {
 }
 
 /** The flags both commands take. */
-export function addCarrierFlags(command: Command): Command {
+export function addCarrierFlags<C extends Command>(command: C): C {
   return command
     .option('--carrier <name>', 'the carrier (with --scac)')
     .option('--scac <scac>', "the carrier's SCAC, e.g. ODFL (the name comes from --carrier, else the carrier's settings)")
@@ -74,7 +74,7 @@ function timeFlag(value: string): string {
 }
 
 /** The flags of a booking only. */
-export function addBookingCarrierFlags(command: Command): Command {
+export function addBookingCarrierFlags<C extends Command>(command: C): C {
   return addCarrierFlags(command)
     .addOption(
       offering(new Option('--terms <terms>', 'freight charge terms: prepaid (default), collect or third-party (with --bill-to)'), ['prepaid', 'collect', 'third-party']).argParser(

@@ -57,7 +57,7 @@ export interface ListFilterOptions {
 }
 
 /** The filters `shipment list` and `quote list` share, as the list routes' query parameters. */
-export function addListFilters(command: Command, statuses: readonly string[]): Command {
+export function addListFilters<C extends Command>(command: C, statuses: readonly string[]): C {
   return command
     .option('-n, --limit <n>', `how many (1-${MAX_PAGE_SIZE})`, parseLimit, 20)
     .option('--cursor <cursor>', 'continue after this id (the nextCursor of the previous page)')

@@ -2,12 +2,13 @@
  * The commander program: global flags, one register function per command group, and the factory
  * that turns a parsed command into a CommandContext.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
+import { EXAMPLES_FIRST, ShipperCommand } from './examples.js';
 import { CommandContext, type ContextFactory, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
 import { versionText } from './version.js';
 
-type Register = (program: Command, context: ContextFactory) => void;
+type Register = (program: ShipperCommand, context: ContextFactory) => void;
 
 /**
  * Each command group's module with the top-level commands it adds, in the order help lists them.
@@ -79,7 +80,7 @@ function commanderErrorLine(text: string, program: Command, streams: IOStreams, 
 
 /** The program for this command line: the global flags and the command groups `argv` needs (all of them without `argv`). */
 export async function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, contexts: CommandContext[], argv: readonly string[] = []): Promise<Command> {
-  const program = new Command('shipper')
+  const program = new ShipperCommand('shipper')
     .description('LTL freight from the command line: quotes, shipments, CSV batches, transit tables and Bill of Lading PDFs')
     .version(versionText(), '-V, --version', 'print the version, the git commit and the build date')
     .option('--json', 'machine output on stdout (errors as ProblemDetail JSON)', false)
@@ -104,17 +105,21 @@ export async function buildProgram(streams: IOStreams, env: NodeJS.ProcessEnv, c
       // commander's own errors (unknown option, missing argument) as one line, like ours.
       outputError: (text, write) => write(`${commanderErrorLine(text, program, streams, env)}\n`),
     })
+    .configureHelp(EXAMPLES_FIRST)
+    .examples(
+      'shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48',
+      'shipper --tariffs samples quote --from 60601 --to 10001 -c pallets=2,weight=1200,dims=48x40x48 --carrier all',
+      'shipper import templates/import/shipments-sample.csv --dry-run',
+      'shipper bol SO-000001',
+      'shipper track SO-000001',
+      'shipper transit --from 60601 --to 10001 --to 30301 --days 5',
+      'source <(shipper completion bash)',
+    )
     .addHelpText(
       'after',
       `
-Examples:
-  $ shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48
-  $ shipper quote get <quote-id> --json
-  $ shipper quote list
-  $ shipper transit --from 60601 --to 10001 --to 30301 --days 5
-  $ source <(shipper completion bash)
-
-Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 local store or tariff failure.
+Exit codes: 0 ok, 1 rejected input, 2 usage error, 3 remote or network failure, 4 not found, 5 store or tariff failure,
+6 audit found a bill to dispute, 130 stopped with Ctrl-C (shipper help exit-codes).
 Help topics: shipper help environment|exit-codes|csv-columns|settings|formats|warnings.`,
     );
 

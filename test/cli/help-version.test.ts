@@ -155,7 +155,7 @@ describe('the command a command line names (only its group is loaded)', () => {
 });
 
 describe('help', () => {
-  it('every command and subcommand ends its help with examples', async () => {
+  it('every command and subcommand leads its help with examples: after the usage and description, before the arguments, options and commands', async () => {
     const program = await buildProgram({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env, []);
     const paths: string[][] = [];
     const visit = (command: Command, path: string[]) => {
@@ -168,7 +168,16 @@ describe('help', () => {
     for (const path of paths) {
       const result = await runInProcess([...path, '--help']);
       expect(result.code, path.join(' ')).toBe(0);
-      expect(result.stdout, `shipper ${path.join(' ')} --help`).toMatch(/\nExamples?:\n(\s+\$ \S.*\n)+/);
+      const help = `shipper ${path.join(' ')} --help`;
+      expect(result.stdout, help).toMatch(/\nExamples?:\n(\s+\$ \S.*\n)+/);
+      // Usage, the description, then the examples: no other section comes before them.
+      const examplesAt = result.stdout.search(/\nExamples?:\n/);
+      expect(result.stdout.startsWith('Usage: '), help).toBe(true);
+      expect(result.stdout.slice(0, examplesAt), help).not.toMatch(/\n(Arguments|Options|Commands):\n/);
+      for (const later of ['Arguments', 'Options', 'Commands']) {
+        const at = result.stdout.indexOf(`\n${later}:\n`);
+        if (at >= 0) expect(at, `${help}: Examples before ${later}`).toBeGreaterThan(examplesAt);
+      }
     }
   });
 });

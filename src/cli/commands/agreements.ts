@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 
 async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
@@ -132,33 +133,32 @@ async function runFuelShow(ctx: CommandContext, options: FuelShowOptions): Promi
   ctx.io.out(`  Surcharge    ${percent !== null ? `${percent} %` : 'none'}`);
 }
 
-export function registerAgreementCommands(program: Command, context: ContextFactory): void {
+export function registerAgreementCommands(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('tariff')
     .description('carrier agreement directories (--tariffs DIR)')
-    .addHelpText('after', '\nExamples:\n  $ shipper tariff check ./agreements\n  $ shipper tariff check samples')
+    .examples('shipper tariff check ./agreements', 'shipper tariff check samples')
     .command('check <dir>')
     .description('validate every carrier agreement of a directory; each fault as file:line (exit 5)')
-    .addHelpText('after', '\nExamples:\n  $ shipper tariff check ./agreements\n  $ shipper tariff check samples\n\nFormat: docs/agreements.md')
+    .examples('shipper tariff check ./agreements', 'shipper tariff check samples')
+    .addHelpText('after', '\nFormat: docs/agreements.md')
     .action(async (dir: string, _options: unknown, command: Command) => runTariffCheck(context(command), dir));
 
   const fuel = program
     .command('fuel')
     .description('weekly DOE/EIA diesel prices for the fuel surcharges of carrier agreements')
-    .addHelpText('after', '\nExamples:\n  $ shipper fuel import diesel.csv\n  $ shipper --tariffs samples fuel show --carrier SAML --date 2026-12-02');
+    .examples('shipper fuel import diesel.csv', 'shipper --tariffs samples fuel show --carrier SAML --date 2026-12-02');
   fuel
     .command('import <file>')
     .description("import weekly US on-highway diesel prices: EIA's CSV download (EMD_EPD2D_PTE_NUS_DPG) or week,usdPerGallon")
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ shipper fuel import diesel.csv\n\nA file with the header week,usdPerGallon has lines such as 2026-11-16,3.712 (the week is its Monday).',
-    )
+    .examples('shipper fuel import diesel.csv')
+    .addHelpText('after', '\nA file with the header week,usdPerGallon has lines such as 2026-11-16,3.712 (the week is its Monday).')
     .action(async (file: string, _options: unknown, command: Command) => runFuelImport(context(command), file));
   fuel
     .command('show')
     .description("which week's diesel price and which fuel surcharge percentage a carrier's agreement applies on a pickup date")
     .option('--carrier <scac>', 'the carrier (its agreement under --tariffs)')
     .option('--date <date>', 'the pickup date, YYYY-MM-DD')
-    .addHelpText('after', '\nExample:\n  $ shipper --tariffs samples fuel show --carrier SAML --date 2026-12-02')
+    .examples('shipper --tariffs samples fuel show --carrier SAML --date 2026-12-02')
     .action(async (options: FuelShowOptions, command: Command) => runFuelShow(context(command), options));
 }

@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import type { AuditCommandOptions } from './auditRun.js';
 
 /** `--tolerance 1.00`: dollars (at most $1,000), as cents. */
@@ -18,7 +19,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   return run(ctx, files, options);
 }
 
-export function registerAuditCommand(program: Command, context: ContextFactory): void {
+export function registerAuditCommand(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('audit')
     .description("audit carriers' freight bills (CSV or X12 210) against the shipments booked: reweighs, reclasses, accessorials not ordered, fuel, overcharges, unknown PROs")
@@ -29,19 +30,19 @@ export function registerAuditCommand(program: Command, context: ContextFactory):
     .option('--force', 'replace dispute packs that exist in --dispute-dir (default: refuse, nothing saved or written)')
     .option('--dry-run', 'a what-if run (e.g. another --tolerance): audit and show, save nothing, write nothing')
     .option('--no-save', 'do not keep the audited bills in the store (the spend report reads them)')
+    .examples(
+      'shipper audit bills-2026-12.csv',
+      'shipper audit RLCA-210.edi ODFL-210.edi --dispute-dir disputes/',
+      `shipper audit bills.csv --tolerance 1.00 --json | jq '.summary'`,
+      'shipper audit bills.csv --csv > audit.csv',
+    )
     .addHelpText(
       'after',
       `
 Exit codes: 0 nothing disputed, 6 something disputed, 1 a bill file that cannot be read (or an
 absurd amount in it; nothing audited), 2 usage, 3 remote failure, 5 store or tariff failure.
 Saving replaces the saved audits of the same bills (said on stderr). With -q only the dispute
-packs' paths are printed.
-
-Examples:
-  $ shipper audit bills-2026-12.csv
-  $ shipper audit RLCA-210.edi ODFL-210.edi --dispute-dir disputes/
-  $ shipper audit bills.csv --tolerance 1.00 --json | jq '.summary'
-  $ shipper audit bills.csv --csv > audit.csv`,
+packs' paths are printed.`,
     )
     .action(async (files: string[], options: AuditCommandOptions, command: Command) => runAudit(context(command), files, options));
 }

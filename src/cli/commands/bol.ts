@@ -18,6 +18,7 @@ import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { formatNumber } from '../output.js';
 import type { ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 
 export interface BolOptions {
   template?: string;
@@ -244,7 +245,7 @@ async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<vo
   );
 }
 
-export function registerBolCommand(program: Command, context: ContextFactory): void {
+export function registerBolCommand(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('bol')
     .description('render Bill of Lading PDFs (one per shipment)')
@@ -255,16 +256,13 @@ export function registerBolCommand(program: Command, context: ContextFactory): v
     .option('--ids-from <file>', 'read shipment ids from a file (- for stdin)')
     .option('--templates', 'list the BOL templates')
     .option('--force', 'replace PDFs that exist (default: keep them and exit 1)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B                     (writes BOL-SO-000123.pdf here)
-  $ shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B -o bol.pdf --force
-  $ shipper bol sh_01JD... sh_01JE... --template acme-logistics -o bols/
-  $ shipper shipment list --json | jq -r '.items[].id' | shipper bol - -o bols/
-  $ shipper bol --all -o bols/
-  $ shipper bol --templates`,
+    .examples(
+      'shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B                     (writes BOL-SO-000123.pdf here)',
+      'shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B -o bol.pdf --force',
+      'shipper bol sh_01JD... sh_01JE... --template acme-logistics -o bols/',
+      `shipper shipment list --json | jq -r '.items[].id' | shipper bol - -o bols/`,
+      'shipper bol --all -o bols/',
+      'shipper bol --templates',
     )
     .action(async (ids: string[], options: BolOptions, command: Command) => runBol(context(command), ids, options));
 }

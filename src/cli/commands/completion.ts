@@ -11,6 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import type { CompletionData, DynamicSource } from './completionScripts.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -65,23 +66,23 @@ async function printNames(ctx: CommandContext, source: string): Promise<void> {
   );
 }
 
-export function registerCompletionCommands(program: Command, context: ContextFactory): void {
+export function registerCompletionCommands(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .examples(
+      'source <(shipper completion bash)                                   (this shell only)',
+      'shipper completion bash > ~/.local/share/bash-completion/completions/shipper',
+      `shipper completion zsh > "\${fpath[1]}/_shipper"                       (then restart zsh)`,
+      'shipper completion fish > ~/.config/fish/completions/shipper.fish',
+    )
     .addHelpText(
       'after',
       `
 Commands, subcommands and flags complete, and values: choices (--format, --status, --terms, --fob),
 the tariff's accessorial codes, files, saved locations (--shipper, --consignee, --bill-to) and BOL
-templates (--template), the last two read when you press Tab.
-
-Examples:
-  $ source <(shipper completion bash)                                   (this shell only)
-  $ shipper completion bash > ~/.local/share/bash-completion/completions/shipper
-  $ shipper completion zsh > "\${fpath[1]}/_shipper"                       (then restart zsh)
-  $ shipper completion fish > ~/.config/fish/completions/shipper.fish`,
+templates (--template), the last two read when you press Tab.`,
     )
     .action(async (shell: string, _options: unknown, command: Command) => {
       const ctx = context(command);

@@ -5,6 +5,7 @@ import { chmodSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 
 // zod and the settings module load on use, not when the program is built.
@@ -187,10 +188,11 @@ function flatten(object: unknown, prefix = ''): Array<[string, unknown]> {
   });
 }
 
-export function registerConfigCommands(program: Command, context: ContextFactory): void {
+export function registerConfigCommands(program: ShipperCommand, context: ContextFactory): void {
   const config = program
     .command('config')
     .description('settings: mode, profiles (base URL, API key), store, tariff, timeouts')
+    .examples('shipper config set profiles.sandbox.apiKey - < sandbox.key', 'shipper config set profile sandbox', 'shipper config set mode remote', 'shipper config list')
     .addHelpText(
       'after',
       `${SETTINGS_HELP}
@@ -198,42 +200,34 @@ export function registerConfigCommands(program: Command, context: ContextFactory
 Resolution: flags > environment (SHIPPER_MODE, SHIPPER_PROFILE, SHIPPER_BASE_URL, SHIPPER_API_KEY,
 SHIPPER_TIMEOUT_MS, SHIPPER_RETRIES, SHIPPER_STORE, SHIPPER_TARIFF) > config file > defaults.
 The file is readable by its owner only; API keys are never printed in full.
-SHIPPER_CONFIG_DIR moves the file (e.g. for CI). Every variable: shipper help environment.
-
-Examples:
-  $ shipper config set profiles.sandbox.apiKey - < sandbox.key
-  $ shipper config set profile sandbox
-  $ shipper config set mode remote
-  $ shipper config list`,
+SHIPPER_CONFIG_DIR moves the file (e.g. for CI). Every variable: shipper help environment.`,
     );
 
   config
     .command('get <key>')
     .description('print one setting (API keys masked)')
-    .addHelpText('after', '\nExamples:\n  $ shipper config get mode\n  $ shipper --sandbox config get apiKey')
+    .examples('shipper config get mode', 'shipper --sandbox config get apiKey')
     .action(async (key: string, _options: unknown, command: Command) => runConfigGet(context(command), key));
   config
     .command('set <key> <value>')
     .description('store a setting (value - reads it from stdin)')
-    .addHelpText(
-      'after',
-      `${SETTINGS_HELP}\n\nExamples:\n  $ shipper config set mode remote\n  $ shipper config set profiles.sandbox.apiKey - < sandbox.key\n  $ shipper config set carriers.ODFL '{"name": "Old Dominion"}'`,
-    )
+    .examples('shipper config set mode remote', 'shipper config set profiles.sandbox.apiKey - < sandbox.key', `shipper config set carriers.ODFL '{"name": "Old Dominion"}'`)
+    .addHelpText('after', SETTINGS_HELP)
     .action(async (key: string, value: string, _options: unknown, command: Command) => runConfigSet(context(command), key, value));
   config
     .command('unset <key>')
     .description('remove a setting')
-    .addHelpText('after', '\nExample:\n  $ shipper config unset profiles.sandbox.apiKey')
+    .examples('shipper config unset profiles.sandbox.apiKey')
     .action(async (key: string, _options: unknown, command: Command) => runConfigUnset(context(command), key));
   config
     .command('list')
     .description('the stored settings and those in effect, with where each comes from')
-    .addHelpText('after', '\nExamples:\n  $ shipper config list\n  $ shipper config list --json | jq .sources')
+    .examples('shipper config list', 'shipper config list --json | jq .sources')
     .action(async (_options: unknown, command: Command) => runConfigList(context(command)));
   config
     .command('path')
     .description('where the config file is')
-    .addHelpText('after', '\nExample:\n  $ $EDITOR "$(shipper config path)"')
+    .examples('$EDITOR "$(shipper config path)"')
     .action(async (_options: unknown, command: Command) => {
       const ctx = context(command);
       const path = (await ctx.configLocation()).file;

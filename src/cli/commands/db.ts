@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 
 /** The PostgreSQL URL of the store in effect; a directory store has no schema to migrate. */
@@ -60,21 +61,19 @@ export async function runDbStatus(ctx: CommandContext): Promise<void> {
     throw new CliError(`the database's schema is newer than this shipper (version ${status.current}, this shipper knows ${status.latest}): upgrade shipper`, ExitCode.local);
 }
 
-export function registerDbCommands(program: Command, context: ContextFactory): void {
+export function registerDbCommands(program: ShipperCommand, context: ContextFactory): void {
   const db = program
     .command('db')
     .description('the schema of a PostgreSQL store: migrate, status')
-    .addHelpText(
-      'after',
-      '\nThe store is a database when --store (SHIPPER_STORE, config store) is a postgres:// URL; see docs/postgres.md.\n\nExamples:\n  $ shipper --store postgres://shipper@db.internal/shipper db status\n  $ SHIPPER_STORE=postgres://shipper@db.internal/shipper shipper db migrate',
-    );
+    .examples('shipper --store postgres://shipper@db.internal/shipper db status', 'SHIPPER_STORE=postgres://shipper@db.internal/shipper shipper db migrate')
+    .addHelpText('after', '\nThe store is a database when --store (SHIPPER_STORE, config store) is a postgres:// URL; see docs/postgres.md.');
   db.command('migrate')
     .description('bring the database to this shipper schema (safe to run again, and from several servers at once)')
-    .addHelpText('after', '\nExample:\n  $ SHIPPER_STORE=postgres://shipper@db.internal/shipper shipper db migrate')
+    .examples('SHIPPER_STORE=postgres://shipper@db.internal/shipper shipper db migrate')
     .action(async (_options: unknown, command: Command) => runDbMigrate(context(command)));
   db.command('status')
     .description('the schema version of the database, and what this shipper would apply')
-    .addHelpText('after', '\nExample:\n  $ shipper --store postgres://shipper@db.internal/shipper db status --json')
+    .examples('shipper --store postgres://shipper@db.internal/shipper db status --json')
     .action(async (_options: unknown, command: Command) => runDbStatus(context(command)));
 }
 
@@ -219,27 +218,21 @@ function describeCounts(counts: Record<string, number | undefined>): string {
   return parts.join(', ');
 }
 
-export function registerStoreCommands(program: Command, context: ContextFactory): void {
+export function registerStoreCommands(program: ShipperCommand, context: ContextFactory): void {
   const store = program
     .command('store')
     .description('move every record of a store to another: export, import (JSON lines)')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ shipper --store ~/.local/share/shipper store export --to shipper.jsonl\n  $ shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl',
-    );
+    .examples('shipper --store ~/.local/share/shipper store export --to shipper.jsonl', 'shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl');
   store
     .command('export')
     .description('write every record of the store in effect (and its counters) to a file, one JSON record a line')
     .requiredOption('--to <file>', 'the file to write (whole or not at all)')
     .option('--force', 'overwrite the file if it exists')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ shipper --store ~/.local/share/shipper store export --to shipper.jsonl\n  $ shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl',
-    )
+    .examples('shipper --store ~/.local/share/shipper store export --to shipper.jsonl', 'shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl')
     .action(async (options: { to: string; force?: boolean }, command: Command) => runStoreExport(context(command), options));
   store
     .command('import <file>')
     .description('add the records of an export to the store in effect (same ids replaced; counters only raised, so no number is issued again)')
-    .addHelpText('after', '\nExample:\n  $ shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl')
+    .examples('shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl')
     .action(async (file: string, _options: unknown, command: Command) => runStoreImport(context(command), file));
 }

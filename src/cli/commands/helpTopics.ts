@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 
 type TopicText = (width: number) => string;
 
@@ -27,7 +28,7 @@ export const HELP_TOPICS: ReadonlyArray<{ name: string; description: string; loa
   { name: 'warnings', description: 'every warning code, its level and when it is said', load: async () => (await import('../topics/warnings.js')).warningsHelp },
 ];
 
-export function registerHelpTopics(program: Command, context: ContextFactory): void {
+export function registerHelpTopics(program: ShipperCommand, context: ContextFactory): void {
   const loaded = new Map<string, TopicText>();
   program.hook('preSubcommand', async (_program, subcommand) => {
     const topic = HELP_TOPICS.find((candidate) => candidate.name === subcommand.name());

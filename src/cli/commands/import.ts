@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ADDRESS_FIELD_ALIASES, ADDRESS_FIELDS, COLUMN_ALIASES, PARTY_ALIASES, REFUSED_HEADERS } from '../../import/columns.js';
 import type { CsvEncoding } from '../../import/csvFile.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import type { ImportCommandOptions } from './importRun.js';
 import { offering } from '../optionParsers.js';
 
@@ -66,7 +67,7 @@ export function columnNamesHelp(width = 100): string {
   ].join('\n');
 }
 
-export function registerImportCommand(program: Command, context: ContextFactory): void {
+export function registerImportCommand(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('import <file>')
     .description('book shipments in batch from a CSV file: one row per order component, rows grouped by refNumber or shipmentKey')
@@ -82,15 +83,15 @@ export function registerImportCommand(program: Command, context: ContextFactory)
         'windows-1252',
       ]),
     )
+    .examples(
+      'shipper import orders.csv --dry-run',
+      'shipper import orders.csv',
+      'shipper import orders.csv --skip-invalid --json > booked.json',
+      'shipper import export.txt --encoding windows-1252',
+    )
     .addHelpText(
       'after',
       () => `
-Examples:
-  $ shipper import orders.csv --dry-run
-  $ shipper import orders.csv
-  $ shipper import orders.csv --skip-invalid --json > booked.json
-  $ shipper import export.txt --encoding windows-1252
-
 Files: UTF-8 (with or without BOM), Windows-1252 (Excel's "CSV (Comma delimited)") and UTF-16 with a BOM
 (Excel's "Unicode Text") are recognised; the delimiter is , ; or tab, whichever the header uses.
 Numbers such as "1,200", ZIPs that lost their leading zero (2134, padded with a warning), ZIP+4 with or

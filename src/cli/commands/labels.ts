@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { offering } from '../optionParsers.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { outputPath, writeOutput } from '../outputFile.js';
 import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 
@@ -22,7 +23,7 @@ export async function runLabels(ctx: CommandContext, reference: string, options:
   if (ctx.io.options.json && file !== '-') ctx.io.json({ shipmentId: id, file, format: options.format, bytes: bytes.byteLength });
 }
 
-export function registerLabelsCommand(program: Command, context: ContextFactory): void {
+export function registerLabelsCommand(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('labels')
     .argument('<shipment>', SHIPMENT_ARGUMENT)
@@ -41,12 +42,6 @@ export function registerLabelsCommand(program: Command, context: ContextFactory)
       ),
     )
     .option('--force', 'overwrite the file if it exists')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ shipper labels sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O
-  $ shipper labels sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format zpl -o - | nc zebra.local 9100`,
-    )
+    .examples('shipper labels sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O', 'shipper labels sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format zpl -o - | nc zebra.local 9100')
     .action(async (id: string, options: LabelOptions, command: Command) => runLabels(context(command), id, options));
 }

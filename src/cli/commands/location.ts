@@ -10,6 +10,7 @@ import type { LocationBook, SavedLocation } from '../../store/locations.js';
 import type { CommandContext } from '../context.js';
 import type { IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 
 /** The address book and its error guard, loaded when a location command runs (zod, store). */
 async function addressBook(ctx: CommandContext): Promise<{ book: LocationBook; guard: <T>(fn: () => Promise<T>) => Promise<T> }> {
@@ -143,18 +144,15 @@ function printLocation(io: IO, saved: SavedLocation): void {
   if (address.contactName || address.phone) io.out(`  Contact: ${[address.contactName, address.phone].filter(Boolean).join(', ')}`);
 }
 
-export function registerLocationCommands(program: Command, context: ContextFactory): void {
+export function registerLocationCommands(program: ShipperCommand, context: ContextFactory): void {
   const location = program
     .command('location')
     .description('saved shipper/consignee addresses, used as --shipper NAME / --consignee NAME and in CSV imports')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608
-  $ shipper location list
-  $ shipper location show chicago-dc --json
-  $ shipper ship --quote <quote-id> --shipper chicago-dc --consignee nyc-store`,
+    .examples(
+      'shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608',
+      'shipper location list',
+      'shipper location show chicago-dc --json',
+      'shipper ship --quote <quote-id> --shipper chicago-dc --consignee nyc-store',
     );
 
   location
@@ -170,31 +168,28 @@ Examples:
     .option('--contact <name>', 'contact person')
     .option('--phone <phone>', 'contact phone')
     .option('--replace', 'overwrite a location of the same name')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608 --contact "Dana Ruiz" --phone 312-555-0100
-  $ shipper ship --shipper chicago-dc --consignee nyc-store --component pallets=2,weight=1200,dims=48x40x48`,
+    .examples(
+      'shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608 --contact "Dana Ruiz" --phone 312-555-0100',
+      'shipper ship --shipper chicago-dc --consignee nyc-store --component pallets=2,weight=1200,dims=48x40x48',
     )
     .action(async (name: string, options: LocationAddOptions, command: Command) => runLocationAdd(context(command), name, options));
 
   location
     .command('list')
     .description('list saved locations')
-    .addHelpText('after', '\nExample:\n  $ shipper location list --json')
+    .examples('shipper location list --json')
     .action(async (_options: unknown, command: Command) => runLocationList(context(command)));
 
   location
     .command('show <name>')
     .description('show a saved location')
-    .addHelpText('after', '\nExample:\n  $ shipper location show chicago-dc')
+    .examples('shipper location show chicago-dc')
     .action(async (name: string, _options: unknown, command: Command) => runLocationShow(context(command), name));
 
   location
     .command('remove <name>')
     .alias('rm')
     .description('delete a saved location (shipments booked with it keep their address)')
-    .addHelpText('after', '\nExample:\n  $ shipper location remove chicago-dc')
+    .examples('shipper location remove chicago-dc')
     .action(async (name: string, _options: unknown, command: Command) => runLocationRemove(context(command), name));
 }

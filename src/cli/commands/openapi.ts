@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 
 export async function runOpenApi(ctx: CommandContext): Promise<void> {
   const { openApiDocument } = await import('../../api/openapi.js');
@@ -9,10 +10,10 @@ export async function runOpenApi(ctx: CommandContext): Promise<void> {
   ctx.io.json(openApiDocument());
 }
 
-export function registerOpenApiCommands(program: Command, context: ContextFactory): void {
+export function registerOpenApiCommands(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the Shipper Freight API (generated from the same zod schemas)')
-    .addHelpText('after', "\nExamples:\n  $ shipper openapi > shipper-v1.json\n  $ shipper openapi | jq '.paths | keys'")
+    .examples('shipper openapi > shipper-v1.json', "shipper openapi | jq '.paths | keys'")
     .action(async (_options: unknown, command: Command) => runOpenApi(context(command)));
 }

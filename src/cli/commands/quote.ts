@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Quote, QuoteRequestInput } from '../../domain/schemas.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
@@ -81,7 +82,7 @@ export async function runQuoteList(ctx: CommandContext, flags: ListFilterOptions
   if (page.nextCursor) ctx.io.info(`More: shipper quote list --cursor ${page.nextCursor}`);
 }
 
-export function registerQuoteCommands(program: Command, context: ContextFactory): void {
+export function registerQuoteCommands(program: ShipperCommand, context: ContextFactory): void {
   const quote = program
     .command('quote')
     .description('price an LTL shipment: price, expiry, freight class from density, transit days and ETA')
@@ -92,32 +93,26 @@ export function registerQuoteCommands(program: Command, context: ContextFactory)
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate)', collect, [])
     .option('-i, --interactive', 'ask for everything step by step (needs a terminal)')
     .option('--carrier <scac>', 'rate shopping: price with the carrier agreements (--tariffs): all, or a SCAC (repeat for more); one table, cheapest first', collect, [])
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48
-  $ shipper quote --from 60601 --to 90210 -c pallets=1,weight=500,dims=48x40x60,desc="Auto parts" -a LIFTGATE_DELIVERY --json
-  $ Q=$(shipper -q quote --from 60601 --to 10001 -c pallets=1,weight=500,dims=48x40x48) && shipper ship --quote "$Q" --shipper chicago-dc --consignee nyc-store
-  $ shipper --tariffs samples quote --from 60601 --to 10001 -c pallets=2,weight=1200,dims=48x40x48 --carrier all
-  $ shipper quote            (on a terminal: the interactive wizard)`,
+    .examples(
+      'shipper quote --from 60601 --to 10001 --component pallets=2,weight=1200,dims=48x40x48',
+      'shipper quote --from 60601 --to 90210 -c pallets=1,weight=500,dims=48x40x60,desc="Auto parts" -a LIFTGATE_DELIVERY --json',
+      'Q=$(shipper -q quote --from 60601 --to 10001 -c pallets=1,weight=500,dims=48x40x48) && shipper ship --quote "$Q" --shipper chicago-dc --consignee nyc-store',
+      'shipper --tariffs samples quote --from 60601 --to 10001 -c pallets=2,weight=1200,dims=48x40x48 --carrier all',
+      'shipper quote            (on a terminal: the interactive wizard)',
     )
     .action(async (options: QuoteOptions, command: Command) => runQuote(context(command), options));
 
   quote
     .command('get <id>')
     .description('show a quote')
-    .addHelpText('after', '\nExample:\n  $ shipper quote get qt_01JD3Y7T9Q2W5E8R1T4Y7V0A3B --json')
+    .examples('shipper quote get qt_01JD3Y7T9Q2W5E8R1T4Y7V0A3B --json')
     .action(async (id: string, _options: unknown, command: Command) => {
       quoteFlagsGivenTo(command, 'get');
       return runQuoteGet(context(command), id);
     });
 
   addListFilters(quote.command('list').description('list quotes, newest first, each open, expired or booked (as which order)'), QUOTE_STATUSES)
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ shipper quote list --limit 5\n  $ shipper quote list --status open --to 10001\n  $ shipper quote list --since 2026-11-01 --csv > quotes.csv',
-    )
+    .examples('shipper quote list --limit 5', 'shipper quote list --status open --to 10001', 'shipper quote list --since 2026-11-01 --csv > quotes.csv')
     .action(async (options: ListFilterOptions, command: Command) => {
       const given = quoteFlagsGivenTo(command, 'list');
       const to = options.to ?? given.to;

@@ -8,6 +8,7 @@ import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { ContextFactory } from '../context.js';
 import { wholeNumberOption } from '../optionParsers.js';
+import type { ShipperCommand } from '../examples.js';
 
 export interface ServeOptions {
   host: string;
@@ -112,7 +113,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   if (!io.options.quiet) stderr.write('shipper serve: stopped\n');
 }
 
-export function registerServeCommands(program: Command, context: ContextFactory): void {
+export function registerServeCommands(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('serve')
     .description('serve the Shipper Freight API over HTTP, backed by the local engine and store')
@@ -122,6 +123,7 @@ export function registerServeCommands(program: Command, context: ContextFactory)
     .option('--cache-size <n>', 'quotes and shipments kept in memory for GETs (they never change once written; 0: none)', parseCount, 10_000)
     .option('--bol-company-prefix <digits>', 'GS1 company prefix of the BOL numbers this server issues (else the setting bolCompanyPrefix)', parseCompanyPrefix)
     .option('--shutdown-grace <ms>', 'how long requests in flight may take to finish after SIGINT/SIGTERM', parsePositiveInteger, 10_000)
+    .examples('shipper serve', 'shipper --store ./ci-store serve --port 0 --json', 'SHIPPER_SERVE_API_KEY=s3cret shipper serve --host 0.0.0.0 --port 8080')
     .addHelpText(
       'after',
       `
@@ -129,12 +131,7 @@ API key: with the global --api-key KEY (or env SHIPPER_SERVE_API_KEY) every requ
 "Authorization: Bearer KEY" (401 otherwise); the OpenAPI document stays public. SHIPPER_API_KEY,
 the client's key, is not used by serve. --store, --tariff and SHIPPER_NOW apply as for local commands.
 One access-log line per request goes to stderr (--quiet: none). With --json the listening URL is
-printed on stdout as {"url": ...}.
-
-Examples:
-  $ shipper serve
-  $ shipper --store ./ci-store serve --port 0 --json
-  $ SHIPPER_SERVE_API_KEY=s3cret shipper serve --host 0.0.0.0 --port 8080`,
+printed on stdout as {"url": ...}.`,
     )
     .action(async (options: Omit<ServeOptions, 'apiKey'>, command: Command) => {
       // --api-key is a global option: commander parses it on the program wherever it appears.

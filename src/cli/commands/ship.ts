@@ -11,6 +11,7 @@ import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
 import { addBookingCarrierFlags, carrierFieldsFromFlags, type BookingCarrierFlags } from '../carrierOptions.js';
 import { COMPONENT_SPEC_EXAMPLE, HAZMAT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/limits.js';
 import { ProblemError, RemoteError, UsageError } from '../errors.js';
 import { collect } from '../optionParsers.js';
@@ -198,7 +199,7 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
   printShipment(ctx.io, shipment, await ctx.zips(), replayed ? 'Shipment' : 'Booked shipment');
 }
 
-export function registerShipCommand(program: Command, context: ContextFactory): void {
+export function registerShipCommand(program: ShipperCommand, context: ContextFactory): void {
   const ship = program
     .command('ship')
     .description('book a shipment: on a quote (--quote ID), or quote and book in one step with the flags of `shipper quote`')
@@ -224,18 +225,16 @@ export function registerShipCommand(program: Command, context: ContextFactory): 
     .option('--book-again', 'book a quote that already has a booked shipment once more (refused otherwise, to prevent double bookings)')
     .option('--idempotency-key <key>', 'retry-safe booking: the same key and request return the first shipment instead of a second');
   addBookingCarrierFlags(ship)
+    .examples(
+      'shipper ship --quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --shipper chicago-dc --consignee nyc-store --ref PO-4711',
+      `shipper ship --shipper chicago-dc --consignee ${CONSIGNEE_EXAMPLE} \\\n-c pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10 -a LIFTGATE_DELIVERY --json`,
+      'shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608',
+      'shipper ship --quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --shipper chicago-dc --consignee nyc-store \\\n--carrier "Old Dominion" --scac ODFL --terms collect --ready 08:00 --close 16:30 --cod 1250 --declared-value 5000',
+      `shipper ship --shipper chicago-dc --consignee nyc-store -c ${HAZMAT_SPEC_EXAMPLE} --emergency-phone 800-424-9300`,
+    )
     .addHelpText(
       'after',
       `
-Examples:
-  $ shipper ship --quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --shipper chicago-dc --consignee nyc-store --ref PO-4711
-  $ shipper ship --shipper chicago-dc --consignee ${CONSIGNEE_EXAMPLE} \\
-      -c pallets=2,weight=1200,dims=48x40x48,desc="Machine parts",nmfc=161030,pkg=crates,pieces=10 -a LIFTGATE_DELIVERY --json
-  $ shipper location add chicago-dc --name "Acme Chicago DC" --street1 "2100 S Halsted St" --city Chicago --state IL --zip 60608
-  $ shipper ship --quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --shipper chicago-dc --consignee nyc-store \\
-      --carrier "Old Dominion" --scac ODFL --terms collect --ready 08:00 --close 16:30 --cod 1250 --declared-value 5000
-  $ shipper ship --shipper chicago-dc --consignee nyc-store -c ${HAZMAT_SPEC_EXAMPLE} --emergency-phone 800-424-9300
-
 The freight class is never an input: it is computed from density at quote time and printed as quoted.
 A component SPEC is ${COMPONENT_SPEC_EXAMPLE}`,
     )

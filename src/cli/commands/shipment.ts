@@ -4,6 +4,7 @@ import type { Shipment } from '../../domain/schemas.js';
 import { SHIPMENT_STATUSES, TRACKING_FILTERS } from '../../domain/statuses.js';
 import { addCarrierFlags, carrierUpdateFromFlags, type CarrierFlags } from '../carrierOptions.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
 import { withListDates } from '../listDates.js';
@@ -100,24 +101,21 @@ export async function runShipmentUpdate(ctx: CommandContext, reference: string, 
   printShipment(ctx.io, shipment, await ctx.zips(), 'Updated shipment');
 }
 
-export function registerShipmentCommands(program: Command, context: ContextFactory): void {
+export function registerShipmentCommands(program: ShipperCommand, context: ContextFactory): void {
   const shipment = program
     .command('shipment')
     .description('booked shipments: show, list, cancel')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ shipper shipment list --status booked --since 2026-11-01 --to 10001
-  $ shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O
-  $ shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "customer cancelled the order"`,
+    .examples(
+      'shipper shipment list --status booked --since 2026-11-01 --to 10001',
+      'shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O',
+      'shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "customer cancelled the order"',
     );
 
   shipment
     .command('get')
     .argument('<shipment>', SHIPMENT_ARGUMENT)
     .description('show a shipment: order and BOL numbers, addresses, transit, price, freight lines with their class')
-    .addHelpText('after', '\nExample:\n  $ shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --json')
+    .examples('shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --json')
     .action(async (id: string, _options: unknown, command: Command) => runShipmentGet(context(command), id));
 
   addListFilters(shipment.command('list').description('list shipments, newest first, with their status'), SHIPMENT_STATUSES)
@@ -126,9 +124,12 @@ Examples:
         TRACKING_FILTERS,
       ),
     )
-    .addHelpText(
-      'after',
-      "\nExamples:\n  $ shipper shipment list --limit 5\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --csv > shipments-2026-11-23.csv\n  $ shipper -q shipment list --status booked --to 10001 | shipper bol - -o bols/\n  $ shipper shipment list --ref PO-4471 --status booked\n  $ shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r '.items[].orderNumber'",
+    .examples(
+      'shipper shipment list --limit 5',
+      'shipper shipment list --since 2026-11-23 --until 2026-11-23 --csv > shipments-2026-11-23.csv',
+      'shipper -q shipment list --status booked --to 10001 | shipper bol - -o bols/',
+      'shipper shipment list --ref PO-4471 --status booked',
+      "shipper shipment list --since 2026-11-23 --until 2026-11-23 --json | jq -r '.items[].orderNumber'",
     )
     .action(async (options: ShipmentListOptions, command: Command) => runShipmentList(context(command), options, explicitLimit(command, options)));
 
@@ -144,9 +145,10 @@ Examples:
     .option('--consignee-phone <phone>', "the consignee contact's phone (until the pickup day)")
     .option('--emergency-phone <phone>', 'emergency response phone (until the pickup day; required while a line is hazardous)')
     .option('--description <line=text>', 'a new description of line LINE (1 = the first; repeat for more; until the pickup day)', collect, [])
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472\n  $ shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL\n  $ shipper shipment update SO-000123 --consignee-phone 212-555-0188 --description 2="Spare belts"',
+    .examples(
+      'shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472',
+      'shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL',
+      'shipper shipment update SO-000123 --consignee-phone 212-555-0188 --description 2="Spare belts"',
     )
     .action(async (id: string, options: ShipmentUpdateFlags, command: Command) => runShipmentUpdate(context(command), id, options));
 
@@ -155,6 +157,6 @@ Examples:
     .argument('<shipment>', SHIPMENT_ARGUMENT)
     .description('cancel a booked shipment: its BOL prints VOID, its reference may be booked again, its numbers are never reused')
     .option('--reason <text>', 'why (printed on the voided BOL), at most 500 characters')
-    .addHelpText('after', '\nExample:\n  $ shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "duplicate order"')
+    .examples('shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "duplicate order"')
     .action(async (id: string, options: { reason?: string }, command: Command) => runShipmentCancel(context(command), id, options));
 }

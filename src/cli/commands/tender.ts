@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { offering } from '../optionParsers.js';
 import type { CommandContext, ContextFactory } from '../context.js';
+import type { ShipperCommand } from '../examples.js';
 import { outputPath, writeOutput } from '../outputFile.js';
 import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 
@@ -29,7 +30,7 @@ export async function runTender(ctx: CommandContext, reference: string, options:
   );
 }
 
-export function registerTenderCommand(program: Command, context: ContextFactory): void {
+export function registerTenderCommand(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('tender')
     .argument('<shipment>', SHIPMENT_ARGUMENT)
@@ -48,16 +49,13 @@ export function registerTenderCommand(program: Command, context: ContextFactory)
     )
     .option('-o, --output <path>', 'a file, a directory, or - for stdout (default: <BOL number>.<ebol.json|204.edi|211.edi> here)')
     .option('--force', 'overwrite the file if it exists')
+    .examples('shipper tender sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format ebol', 'shipper tender sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format x12-204 -o outbox/')
     .addHelpText(
       'after',
       `
 X12 files need your sender id: shipper config set x12 '{"senderQualifier": "ZZ", "senderId": "ACMESHIPPING"}'
 (the carrier's ids default to qualifier 02 and its SCAC: shipper config set carriers.ODFL '{"x12": {"receiverId": "ODFLEDI"}}').
-Interchange control numbers never repeat.
-
-Examples:
-  $ shipper tender sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format ebol
-  $ shipper tender sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --format x12-204 -o outbox/`,
+Interchange control numbers never repeat.`,
     )
     .action(async (id: string, options: TenderOptions, command: Command) => runTender(context(command), id, options));
 }

@@ -12,6 +12,7 @@ import { CliError, ExitCode, UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, localIsoInstant, type IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import { collect, wholeNumberOption } from '../optionParsers.js';
+import type { ShipperCommand } from '../examples.js';
 import { fitTable, type FitStep } from '../tableLayout.js';
 
 export interface TransitOptions {
@@ -413,7 +414,7 @@ export async function transitCsv(table: TransitTable, bad: ReadonlyArray<PlacedB
   return stringify([[...CSV_COLUMNS], ...records], safeCsvOptions(','));
 }
 
-export function registerTransitCommands(program: Command, context: ContextFactory): void {
+export function registerTransitCommands(program: ShipperCommand, context: ContextFactory): void {
   program
     .command('transit')
     .description('table of transit days and ETAs (destination local time) from one origin to one or more destinations')
@@ -427,15 +428,12 @@ export function registerTransitCommands(program: Command, context: ContextFactor
       1,
     )
     .option('--csv', 'CSV on stdout (one line per lane and day) for spreadsheets and scripts')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ shipper transit --from 60601 --to 10001 --to 30301 --to 99501
-  $ shipper transit --from 60601 --to zips.txt --pickup-date friday
-  $ shipper transit --from 60601 --to 10001 --pickup-date 2026-11-23 --days 5   (how Thanksgiving moves the ETA)
-  $ shipper transit --from 60601 --to 10001,94105 --json
-  $ cut -d, -f3 customers.csv | shipper transit --from 60601 --to - --csv > transit.csv`,
+    .examples(
+      'shipper transit --from 60601 --to 10001 --to 30301 --to 99501',
+      'shipper transit --from 60601 --to zips.txt --pickup-date friday',
+      'shipper transit --from 60601 --to 10001 --pickup-date 2026-11-23 --days 5   (how Thanksgiving moves the ETA)',
+      'shipper transit --from 60601 --to 10001,94105 --json',
+      'cut -d, -f3 customers.csv | shipper transit --from 60601 --to - --csv > transit.csv',
     )
     .action(async (options: TransitOptions, command: Command) => runTransit(context(command), options));
 }
