@@ -13,7 +13,7 @@ import { createdRange, operations, type OperationSpec } from './operations.js';
 import { constraintViolation } from './problems.js';
 import type { ApiResult, ArgsOf, BatchOutcome, OptionsOf, ShipperApi } from './types.js';
 import type { CarrierProfiles } from '../domain/carrierProfile.js';
-import { tenderRequestSchema, type RatedOrderComponent, type Shipment } from '../domain/schemas.js';
+import type { RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import { agreementCheck, freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import type { Warning } from '../domain/warnings.js';
@@ -25,7 +25,9 @@ import { IdFactory } from './local/ids.js';
 import { Invoices } from './local/invoices.js';
 import { Numbering, type NumberingOptions } from './local/numbering.js';
 import { assignCarrierNumbers, checkCarrierDetails, handlingUnitsOf, type CarrierSettings } from './local/carrierNumbers.js';
-import { Quotes } from './local/quotes.js';
+import { requestHash } from './local/idempotency.js';
+import { parseBody, type BodyOf, type BodyOperation, type Input } from './local/input.js';
+import { Quotes, unknownZips } from './local/quotes.js';
 import type { ZipLookup } from '../domain/zipCode.js';
 import { guardStore } from './local/records.js';
 import { Shipments } from './local/shipments.js';
@@ -64,6 +66,16 @@ type Options<K extends keyof typeof operations> = OptionsOf<(typeof operations)[
 
 /** How many quotes' freight-check warnings getQuote keeps. */
 const QUOTE_WARNINGS_KEPT = 1000;
+
+/** Where a body names places whose ZIPs the geodata must know. (A booking's parties are checked per item: bookingChecks.ts.) */
+const ZIP_FIELDS: Partial<Record<BodyOperation, (raw: unknown) => Array<Array<string | number>>>> = {
+  createQuote: () => [['origin'], ['destination']],
+  shopRates: () => [['origin'], ['destination']],
+  transitTimes: (raw) => {
+    const destinations = (raw as { destinations?: unknown } | null)?.destinations;
+    return [['origin'], ...(Array.isArray(destinations) ? destinations.map((_, index) => ['destinations', index]) : [])];
+  },
+};
 
 /** The query options of a call, checked with the operation's own schema (the server parses the same). */
 function queryOf<O extends OperationSpec>(spec: O, options: object | undefined): z.output<NonNullable<O['query']>> {
@@ -124,6 +136,15 @@ export class LocalApi implements ShipperApi {
   /** The freight check's warnings of quotes read lately (getQuote), by id. */
   private readonly quoteWarnings = new Map<string, Warning[]>();
 
+  /**
+   * The one parse of an operation's body, by the table's schema (local/input.ts); the places a
+   * body names are judged against the geodata beside it, so every violation comes back at once.
+   */
+  private bodyOf<K extends BodyOperation>(name: K, raw: unknown): Input<BodyOf<K>> {
+    const places = ZIP_FIELDS[name]?.(raw);
+    return parseBody(name, raw, places ? unknownZips(this.zips, raw, places) : []);
+  }
+
   /** The freight check's warnings on a quote or a shipment, after the call's own. */
   private async checked<T extends CheckedFreight>(result: ApiResult<T>): Promise<ApiResult<T>> {
     const settings = await this.freightCheckOf(result.data);
@@ -136,18 +157,19 @@ export class LocalApi implements ShipperApi {
     return agreementCheck(record, await this.agreements.load(), this.freightCheck);
   }
 
+  /** `items`: the batch as sent; the freight check reads what each request says of its lines (a quote has no description). */
   private async checkedOutcomes<T extends CheckedFreight>(
     result: ApiResult<{ items: Array<BatchOutcome<T>> }>,
-    body: unknown,
+    items?: ReadonlyArray<{ request: unknown }>,
   ): Promise<ApiResult<{ items: Array<BatchOutcome<T>> }>> {
     const tariff = await this.tariffs.load();
-    const items = (body as { items?: Array<{ request?: { orderComponents?: unknown } }> } | undefined)?.items;
     return {
       ...result,
       data: {
         items: await Promise.all(
           result.data.items.map(async (outcome, index) => {
-            const lines = items?.[index]?.request?.orderComponents;
+            // The request of a batch item is judged per item (bookingChecks.ts): its lines are read as sent.
+            const lines = (items?.[index]?.request as { orderComponents?: unknown } | null | undefined)?.orderComponents;
             const settings = outcome.ok ? await this.freightCheckOf(outcome.data) : this.freightCheck;
             return withFreightWarnings(outcome, tariff, settings, Array.isArray(lines) ? (lines as Array<Partial<RatedOrderComponent>>) : undefined);
           }),
@@ -163,12 +185,17 @@ export class LocalApi implements ShipperApi {
   // Quotes
 
   async createQuote(...[body, options]: ArgsOf<(typeof operations)['createQuote']>) {
-    return this.checked(await this.quotes.create(body, await this.tariffs.load(), options?.idempotencyKey));
+    const tariff = await this.tariffs.load();
+    const input = this.bodyOf('createQuote', body);
+    // The key's record holds the hash of the request as sent (idempotency.ts).
+    const idempotency = options?.idempotencyKey ? { key: options.idempotencyKey, requestHash: requestHash(body) } : undefined;
+    return this.checked(await this.quotes.create(input, tariff, idempotency));
   }
 
   async shopRates(...[body]: ArgsOf<(typeof operations)['shopRates']>) {
     const tariff = await this.tariffs.load();
-    const result = await (await this.carrierRating()).shop(body, tariff);
+    const rating = await this.carrierRating();
+    const result = await rating.shop(this.bodyOf('shopRates', body), tariff);
     // Each carrier's quote checked by its own agreement's inspection rules and rates.
     const items = await Promise.all(result.data.items.map(async (quote) => ({ ...quote, warnings: freightWarnings(quote, tariff, await this.freightCheckOf(quote)) })));
     return { ...result, data: { ...result.data, items } };
@@ -201,18 +228,24 @@ export class LocalApi implements ShipperApi {
 
   // Shipments
 
+  /**
+   * The request goes as sent into the group commit, where it is checked as an item of a batch is
+   * (bookingChecks.ts: the schema and the ZIPs and addresses, every violation at once), and its
+   * key's record holds the hash of it as sent.
+   */
   async createShipment(...[body, options]: ArgsOf<(typeof operations)['createShipment']>) {
     return this.checked(await this.bookings.createShipment(body, options?.idempotencyKey));
   }
 
-  async createShipments(body: unknown) {
-    return this.checkedOutcomes(await this.bookings.createShipments(body), undefined);
+  async createShipments(...[body]: ArgsOf<(typeof operations)['createShipments']>) {
+    return this.checkedOutcomes(await this.bookings.createShipments(this.bodyOf('createShipments', body).value));
   }
 
   /** The quote each item would be booked on, checked with what the request says of its lines (a quote has no description). */
-  async previewShipments(body: unknown) {
-    const previewed = await this.bookings.previewShipments(body);
-    return (body as { freightCheck?: unknown }).freightCheck === false ? previewed : this.checkedOutcomes(previewed, body);
+  async previewShipments(...[body]: ArgsOf<(typeof operations)['previewShipments']>) {
+    const batch = this.bodyOf('previewShipments', body).value;
+    const previewed = await this.bookings.previewShipments(batch);
+    return batch.freightCheck === false ? previewed : this.checkedOutcomes(previewed, batch.items);
   }
 
   async getShipment(shipmentId: string) {
@@ -231,22 +264,29 @@ export class LocalApi implements ShipperApi {
   }
 
   async addShipmentEvents(...[shipmentId, body, options]: ArgsOf<(typeof operations)['addShipmentEvents']>) {
-    return this.tracking.record(shipmentId, body, options?.idempotencyKey);
+    const request = this.bodyOf('addShipmentEvents', body).value;
+    // The key is kept with the hash of the request as sent (idempotency.ts).
+    const idempotency = options?.idempotencyKey !== undefined ? { key: options.idempotencyKey, requestHash: requestHash(body) } : undefined;
+    return this.tracking.record(shipmentId, request, idempotency);
   }
 
-  async addShipmentEventsBatch(body: unknown) {
-    return this.tracking.recordMany(body);
+  async addShipmentEventsBatch(...[body]: ArgsOf<(typeof operations)['addShipmentEventsBatch']>) {
+    return this.tracking.recordMany(this.bodyOf('addShipmentEventsBatch', body).value);
   }
 
-  async cancelShipment(shipmentId: string, body?: unknown) {
-    return this.shipments.cancel(shipmentId, body);
+  async cancelShipment(...[shipmentId, body]: ArgsOf<(typeof operations)['cancelShipment']>) {
+    return this.shipments.cancel(shipmentId, this.bodyOf('cancelShipment', body).value);
   }
 
-  async updateShipment(shipmentId: string, body: unknown) {
+  async updateShipment(...[shipmentId, body]: ArgsOf<(typeof operations)['updateShipment']>) {
     const cutoff = (await this.tariffs.load()).pickupCutoff;
+    const update = this.bodyOf('updateShipment', body).value;
+    // null clears a field, leaving it out keeps it: which fields the body names is read from it as sent.
+    const named = new Set(Object.keys(body));
     return this.shipments.update(
       shipmentId,
-      body,
+      update,
+      named,
       ({ proNumber, carrier }) => checkCarrierDetails({ proNumber, carrier, pickupWindow: null }, this.carrierSettings, cutoff),
       (postalCode) => localDateInZone(this.now(), this.zips.lookup(postalCode)?.timeZone ?? 'America/Chicago'),
     );
@@ -258,13 +298,12 @@ export class LocalApi implements ShipperApi {
     return { data: await this.documents.renderLabels(shipment, format, this.numbering.bolCompanyPrefix), warnings: [] };
   }
 
-  async createTender(shipmentId: string, body: unknown) {
-    const parsed = parseRequest(tenderRequestSchema, body);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
+  async createTender(...[shipmentId, body]: ArgsOf<(typeof operations)['createTender']>) {
+    const { format } = this.bodyOf('createTender', body).value;
     const shipment = await this.shipments.get(shipmentId);
     // Interchange control numbers never repeat: one counter of the store, taken in a unit of work.
     const control = () => guardStore(() => this.store.withTransaction(async (tx) => (await tx.counters.reserve('x12-control', 1))!));
-    const { document, warnings } = await this.documents.tender(shipment, parsed.value.format, control, this.now());
+    const { document, warnings } = await this.documents.tender(shipment, format, control, this.now());
     return { data: document, warnings };
   }
 
@@ -294,8 +333,9 @@ export class LocalApi implements ShipperApi {
 
   // Transit tables
 
-  async transitTimes(body: unknown) {
-    return transitTimes(body, await this.tariffs.load(), this.zips, this.now());
+  async transitTimes(...[body]: ArgsOf<(typeof operations)['transitTimes']>) {
+    const tariff = await this.tariffs.load();
+    return transitTimes(this.bodyOf('transitTimes', body), tariff, this.zips, this.now());
   }
 
   // Documents

@@ -6,7 +6,7 @@ import { LocalApi } from '../../src/api/local.js';
 import { requestHash } from '../../src/api/local/idempotency.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { isValidBolNumber } from '../../src/domain/bolNumber.js';
-import { apiAt, CHICAGO_DC, CRATE, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
+import { apiAt, CHICAGO_DC, CRATE, NYC_STORE, PALLETS, shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/cli.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
@@ -388,5 +388,22 @@ describe('a reference many shipments carry', () => {
     // Refused when asked, naming the same.
     const refused = await problemOf(api.createShipment({ ...shipmentRequest({ refNumber: 'STOCK' }), duplicateRefNumber: 'REFUSE' }));
     expect(refused.problem.detail).toBe(`refNumber STOCK is already booked as ${[...booked.slice(1, 3), sixth.data.orderNumber].join(', ')} and others`);
+  });
+});
+
+describe('the preview judges an item as its booking does', () => {
+  it('a PRO on a quote a carrier agreement priced is checked for that carrier, before booking as when booking', async () => {
+    const api = new LocalApi({ storeDir: store.dir, agreementsDir: 'samples', now: () => new Date(WEDNESDAY) });
+    const quoteId = async () =>
+      (await api.createQuote({ origin: { postalCode: CHICAGO_DC.postalCode }, destination: { postalCode: NYC_STORE.postalCode }, orderComponents: [PALLETS], carrierScac: 'SPLX' }))
+        .data.id;
+    // No carrier named: the booking is on the quote's carrier, and so is its PRO.
+    const first = await api.createShipment(shipmentRequest({ quoteId: await quoteId(), proNumber: '4711' }));
+    expect(first.data).toMatchObject({ carrier: { scac: 'SPLX' }, proNumber: '4711' });
+    const second = shipmentRequest({ quoteId: await quoteId(), proNumber: '4711', refNumber: 'PO-2' });
+    const [previewed] = (await api.previewShipments({ items: [{ request: second }] })).data.items;
+    const refused = await problemOf(api.createShipment(second));
+    expect(refused.status).toBe(409);
+    expect(previewed).toEqual({ ok: false, problem: refused.problem });
   });
 });

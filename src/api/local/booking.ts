@@ -9,10 +9,9 @@ import { DOCUMENTATION_PREFIX_WARNING } from '../../domain/bolNumber.js';
 import { warning, type Warning } from '../../domain/warnings.js';
 import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
 import { normalisedReference } from '../../domain/recordKeys.js';
-import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, type Quote, type Shipment, type ShipmentRequest } from '../../domain/schemas.js';
+import type { Quote, Shipment, ShipmentRequest } from '../../domain/schemas.js';
 import { buildShipment, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
-import { parseRequest } from '../../domain/validation.js';
 import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
 import { constraintViolation, idempotencyKeyReused, ProblemError } from '../problems.js';
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
@@ -20,10 +19,11 @@ import { assertReadable, BookingChecks, proKey, withoutOptions } from './booking
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
 import { requestHash, shipmentRequestHash } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
+import type { BodyOf } from './input.js';
 import type { Numbering } from './numbering.js';
 import type { Quotes } from './quotes.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
-import { guardStore } from './records.js';
+import { guardStore, type StoreReads } from './records.js';
 
 export interface BookingDeps {
   store: ShipperStore;
@@ -84,18 +84,14 @@ export class Bookings {
     return issued && this.deps.numbering.usesDocumentationPrefix ? [warning('DOCUMENTATION_PREFIX', DOCUMENTATION_PREFIX_WARNING)] : [];
   }
 
-  /** The batch extension: the envelope is checked here (400), each item by the rules of a single booking. */
-  async createShipments(raw: unknown): Promise<ApiResult<{ items: Array<BatchOutcome<Shipment>> }>> {
-    const parsed = parseRequest(shipmentBatchRequestSchema, raw);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
-    const items = await this.book(parsed.value.items);
+  /** The batch extension: the envelope was parsed at LocalApi's door (400), each item is checked by the rules of a single booking. */
+  async createShipments(batch: BodyOf<'createShipments'>): Promise<ApiResult<{ items: Array<BatchOutcome<Shipment>> }>> {
+    const items = await this.book(batch.items);
     return { data: { items }, warnings: this.numberingWarnings(items) };
   }
 
-  async previewShipments(raw: unknown): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
-    const parsed = parseRequest(shipmentPreviewRequestSchema, raw);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
-    return { data: { items: await this.preview(parsed.value.items) }, warnings: [] };
+  async previewShipments(batch: BodyOf<'previewShipments'>): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
+    return { data: { items: await this.preview(batch.items) }, warnings: [] };
   }
 
   /**
@@ -149,12 +145,12 @@ export class Bookings {
       });
     });
     if (candidates.length > 0) {
-      await guardStore(() => this.deps.store.withTransaction((tx) => this.bookInTransaction(tx, candidates, outcomes)));
+      await guardStore(() => this.deps.store.withTransaction((tx) => this.bookInTransaction(tx, candidates, outcomes, new BatchState(tariff.pickupCutoff))));
     }
     return outcomes as Array<BatchOutcome<Shipment>>;
   }
 
-  private async bookInTransaction(tx: StoreTransaction, candidates: BookingCandidate[], outcomes: Array<BatchOutcome<Shipment> | undefined>): Promise<void> {
+  private async bookInTransaction(tx: StoreTransaction, candidates: BookingCandidate[], outcomes: Array<BatchOutcome<Shipment> | undefined>, batch: BatchState): Promise<void> {
     const { numbering, ids } = this.deps;
     const records = await Promise.all(candidates.map((candidate) => (candidate.key ? tx.idempotency.get('shipment', candidate.key) : undefined)));
 
@@ -199,36 +195,18 @@ export class Bookings {
     bookings.sort((a, b) => a.candidate.index - b.candidate.index);
 
     const ready: Booking[] = [];
-    // Quotes and references taken by earlier items of this batch: item number by key.
-    const batchQuotes = new Map<string, number>();
-    const batchReferences = new Map<string, number>();
-    const batchPros = new Map<string, number>();
     for (const booking of bookings) {
       const { candidate } = booking;
       try {
-        // A booking resumed after a crash was checked when its numbers were reserved.
-        const resumed = booking.serial !== undefined;
-        if (candidate.request.quoteId) {
-          booking.quote = await this.checks.quoteForBooking(tx, candidate.request.quoteId, candidate.request);
-          if (!resumed) await this.checks.checkQuoteFree(tx, candidate.request, batchQuotes);
-        } else if (candidate.rated!.ok) {
-          booking.quote = candidate.rated!.value;
-          booking.newQuote = true;
-        } else {
-          throw constraintViolation(candidate.rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
-        }
-        if (!resumed) await this.checks.checkReference(tx, candidate.request, candidate.warnings, batchReferences);
-        candidate.request = withQuotedCarrier(candidate.request, booking.quote);
-        if (!resumed) await this.checks.checkProFree(tx, candidate.request, batchPros);
-        const carrier = checkCarrierDetails(candidate.request, this.deps.carriers, (await this.deps.tariff()).pickupCutoff);
-        if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
-        if (!resumed) candidate.warnings.push(...carrier.warnings);
+        // A booking resumed after a crash was checked against other bookings when its numbers were reserved.
+        const checked = await this.checkBooking(tx, candidate, batch, { resumed: booking.serial !== undefined });
+        booking.quote = checked.quote;
+        booking.newQuote = checked.newQuote;
+        candidate.request = checked.request;
         // No number is spent on a record that could not be read back.
         assertReadable(this.provisionalShipment(booking), booking.newQuote ? booking.quote : undefined);
         ready.push(booking);
-        if (candidate.request.quoteId) batchQuotes.set(candidate.request.quoteId, candidate.index);
-        if (candidate.request.proNumber) batchPros.set(proKey(candidate.request), candidate.index);
-        if (candidate.request.refNumber) batchReferences.set(normalisedReference(candidate.request.refNumber), candidate.index);
+        batch.take(candidate.request, candidate.index);
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error;
         outcomes[candidate.index] = { ok: false, problem: error.problem };
@@ -301,10 +279,9 @@ export class Bookings {
    */
   private async preview(items: ReadonlyArray<ShipmentBatchItem>): Promise<Array<BatchOutcome<Quote>>> {
     const tariff = await this.deps.tariff();
+    const { store } = this.deps;
     const outcomes: Array<BatchOutcome<Quote>> = [];
-    const batchQuotes = new Map<string, number>();
-    const batchReferences = new Map<string, number>();
-    const batchPros = new Map<string, number>();
+    const batch = new BatchState(tariff.pickupCutoff);
     for (const [index, { request: raw, idempotencyKey }] of items.entries()) {
       const checked = this.checks.check(raw);
       if (!checked.ok) {
@@ -312,60 +289,97 @@ export class Bookings {
         continue;
       }
       const { request, warnings } = checked;
+      // The key's record is looked up with the request as sent: its hashes are of that (idempotency.ts).
+      const reservedUnder = (key: string) => this.checks.reservedUnder(store, key, raw);
       try {
-        // Booked already under this key (an import run again): it would come back, not be booked.
-        const reserved = idempotencyKey ? await guardStore(() => this.checks.reservedUnder(this.deps.store, idempotencyKey, raw)) : undefined;
-        if (reserved?.quote) {
-          outcomes.push({ ok: true, data: reserved.quote, warnings, replayed: true });
-          continue;
-        }
-        let quote: Quote;
-        if (request.quoteId) {
-          quote = await guardStore(() => this.checks.quoteForBooking(this.deps.store, request.quoteId!, request));
-        } else {
-          const rated = this.deps.quotes.rateForShipment(request, tariff);
-          if (!rated.ok) throw constraintViolation(rated.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
-          quote = rated.value;
-        }
-        if (reserved) {
-          // Its number is reserved and its file not written yet: another process is booking it right
-          // now (the same file imported twice at once), or was stopped and the booking finishes it
-          // under that number. Either way it comes back; its own reference is not a duplicate.
-          outcomes.push({ ok: true, data: quote, warnings, replayed: true });
-          continue;
-        }
-        try {
-          if (request.quoteId) await guardStore(() => this.checks.checkQuoteFree(this.deps.store, request, batchQuotes));
-          await guardStore(() => this.checks.checkReference(this.deps.store, request, warnings, batchReferences));
-          await guardStore(() => this.checks.checkProFree(this.deps.store, request, batchPros));
-        } catch (error) {
-          // Taken since the key was looked up: by this very booking if another process reserved
-          // the key meanwhile (it reserves before it records the reference and the quote's booking).
-          if (
-            idempotencyKey &&
-            error instanceof ProblemError &&
-            error.status === 409 &&
-            (await guardStore(() => this.checks.reservedUnder(this.deps.store, idempotencyKey, raw)))
-          ) {
-            outcomes.push({ ok: true, data: quote, warnings, replayed: true });
-            continue;
+        const outcome = await guardStore(async (): Promise<BatchOutcome<Quote>> => {
+          // Booked already under this key (an import run again): it would come back, not be booked.
+          const reserved = idempotencyKey ? await reservedUnder(idempotencyKey) : undefined;
+          if (reserved?.quote) return { ok: true, data: reserved.quote, warnings, replayed: true };
+          const rated = request.quoteId ? undefined : this.deps.quotes.rateForShipment(request, tariff);
+          if (reserved) {
+            // Its number is reserved and its file not written yet: another process is booking it right
+            // now (the same file imported twice at once), or was stopped and the booking finishes it
+            // under that number. Either way it comes back; its own reference is not a duplicate.
+            return { ok: true, data: (await this.quoteOf(store, request, rated)).quote, warnings, replayed: true };
           }
-          throw error;
-        }
-        // A PRO off the carrier's format is found by the check, before an import books anything.
-        const carrier = checkCarrierDetails(withQuotedCarrier(request, quote), this.deps.carriers, tariff.pickupCutoff);
-        if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
-        warnings.push(...carrier.warnings);
-        if (request.quoteId) batchQuotes.set(request.quoteId, index);
-        if (request.refNumber) batchReferences.set(normalisedReference(request.refNumber), index);
-        if (request.proNumber) batchPros.set(proKey(request), index);
-        outcomes.push({ ok: true, data: quote, warnings, replayed: false });
+          const booked = await this.checkBooking(store, { request, warnings, rated }, batch, {
+            // Taken since the key was looked up: by this very booking if another process reserved
+            // the key meanwhile (it reserves before it records the reference and the quote's booking).
+            reservedMeanwhile: idempotencyKey ? async () => (await reservedUnder(idempotencyKey)) !== undefined : undefined,
+          });
+          if (!booked.replayed) batch.take(booked.request, index);
+          return { ok: true, data: booked.quote, warnings, replayed: booked.replayed };
+        });
+        outcomes.push(outcome);
       } catch (error) {
         if (!(error instanceof ProblemError) || error.status >= 500) throw error;
         outcomes.push({ ok: false, problem: error.problem });
       }
     }
     return outcomes;
+  }
+
+  /** The quote a request books on: its quoteId's (checked against the request), or `rated`, the one rated for it. */
+  private async quoteOf(reads: StoreReads, request: ShipmentRequest, rated: Rating | undefined): Promise<{ quote: Quote; newQuote: boolean }> {
+    if (request.quoteId) return { quote: await this.checks.quoteForBooking(reads, request.quoteId, request), newQuote: false };
+    if (rated!.ok) return { quote: rated!.value, newQuote: true };
+    throw constraintViolation(rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
+  }
+
+  /**
+   * The rules a booking is held to, in this order, by the booking (under the lock, `reads` its unit
+   * of work) and the preview (without it, `reads` the store): the quote it books on and that quote
+   * not booked already, its reference, the quoted carrier, its PRO not taken, the carrier's details.
+   * Each refusal is a ProblemError; the warnings are added to the item's. `resumed`: a booking
+   * finished after a crash was checked against other bookings when its numbers were reserved.
+   * `reservedMeanwhile`: whether a conflict with another booking is this very booking, reserved
+   * under its key by another process since the key was looked up (then it comes back `replayed`).
+   */
+  private async checkBooking(
+    reads: StoreReads,
+    item: { request: ShipmentRequest; warnings: Warning[]; rated: Rating | undefined },
+    batch: BatchState,
+    options: { resumed?: boolean; reservedMeanwhile?: (() => Promise<boolean>) | undefined },
+  ): Promise<{ request: ShipmentRequest; quote: Quote; newQuote: boolean; replayed: boolean }> {
+    const { resumed = false, reservedMeanwhile } = options;
+    const { quote, newQuote } = await this.quoteOf(reads, item.request, item.rated);
+    /** A check against other bookings; true when the conflict it found is this booking itself. */
+    const againstOthers = async (check: () => Promise<void>): Promise<boolean> => {
+      if (resumed) return false;
+      try {
+        await check();
+        return false;
+      } catch (error) {
+        if (reservedMeanwhile && error instanceof ProblemError && error.status === 409 && (await reservedMeanwhile())) return true;
+        throw error;
+      }
+    };
+    const replayed = { request: item.request, quote, newQuote, replayed: true };
+    if (await againstOthers(() => this.checks.checkQuoteFree(reads, item.request, batch.quotes))) return replayed;
+    if (await againstOthers(() => this.checks.checkReference(reads, item.request, item.warnings, batch.references))) return replayed;
+    const request = withQuotedCarrier(item.request, quote);
+    if (await againstOthers(() => this.checks.checkProFree(reads, request, batch.pros))) return replayed;
+    const carrier = checkCarrierDetails(request, this.deps.carriers, batch.pickupCutoff);
+    if (carrier.violations.length > 0) throw constraintViolation(carrier.violations);
+    if (!resumed) item.warnings.push(...carrier.warnings);
+    return { request, quote, newQuote, replayed: false };
+  }
+}
+
+/** What the checks of one batch know of its earlier items: the quotes, references and PROs they take, by item number. */
+class BatchState {
+  readonly quotes = new Map<string, number>();
+  readonly references = new Map<string, number>();
+  readonly pros = new Map<string, number>();
+
+  constructor(readonly pickupCutoff: string) {}
+
+  /** Item `index` passed, booking `request` (on the quoted carrier): what it takes is taken for the items after it. */
+  take(request: ShipmentRequest, index: number): void {
+    if (request.quoteId) this.quotes.set(request.quoteId, index);
+    if (request.proNumber) this.pros.set(proKey(request), index);
+    if (request.refNumber) this.references.set(normalisedReference(request.refNumber), index);
   }
 }
 

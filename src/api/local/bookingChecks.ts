@@ -10,11 +10,11 @@ import { warning, type Warning } from '../../domain/warnings.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
 import { localDateInZone } from '../../domain/dates.js';
-import { parseRequest } from '../../domain/validation.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
 import { findIdempotent, shipmentRequestHashes } from './idempotency.js';
-import { addressesAgainstZips, mergeViolations, type Quotes, unknownZips } from './quotes.js';
+import { judge } from './input.js';
+import { addressesAgainstZips, type Quotes, unknownZips } from './quotes.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 import { assertReadsBack, QUOTE_ID, type StoreReads } from './records.js';
 
@@ -89,14 +89,17 @@ export class BookingChecks {
     }
   }
 
-  /** Schema validation plus known ZIPs: every violation of the request at once. */
+  /**
+   * Schema validation plus known ZIPs: every violation of the request at once. Judged here, per
+   * item, on the request as sent: an item of a batch that fails is that item's outcome, not a
+   * failure of the batch (its schema leaves the requests unparsed).
+   */
   check(raw: unknown): Checked {
-    const parsed = parseRequest(shipmentRequestSchema, raw);
     const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
     const addresses = addressesAgainstZips(this.deps.zips, raw);
     zipViolations.push(...addresses.violations);
-    if (!parsed.ok) return { ok: false, problem: constraintViolation(mergeViolations(parsed.violations, zipViolations)).problem };
-    if (zipViolations.length > 0) return { ok: false, problem: constraintViolation(zipViolations).problem };
+    const parsed = judge(shipmentRequestSchema, raw, zipViolations);
+    if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
     return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
   }
 

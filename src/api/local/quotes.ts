@@ -5,16 +5,17 @@ import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addre
 import type { Warning } from '../../domain/warnings.js';
 import { isZipCode, type ZipLookup } from '../../domain/zipCode.js';
 import { beyondLtlWarnings, rateQuote, type RatedQuote } from '../../domain/rating.js';
-import { quoteRequestSchema, quoteSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
+import { quoteSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { localDateInZone } from '../../domain/dates.js';
-import { formatFieldPath, parseRequest } from '../../domain/validation.js';
+import { formatFieldPath } from '../../domain/validation.js';
 import type { QuoteFilter, ShipperStore } from '../../store/ports.js';
 import { constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import { militaryMailReason } from '../../domain/militaryZip.js';
-import { findIdempotent, requestHash } from './idempotency.js';
+import { findIdempotent } from './idempotency.js';
+import type { Input } from './input.js';
 import type { IdFactory } from './ids.js';
 import { answerPage, assertReadsBack, guardStore, pageRequest, QUOTE_ID, type PageRequest, type StoreReads } from './records.js';
 
@@ -33,38 +34,35 @@ export type QuoteStatus = NonNullable<Quote['status']>;
 export class Quotes {
   constructor(private readonly deps: QuoteDeps) {}
 
-  async create(raw: unknown, tariff: Tariff, idempotencyKey: string | undefined): Promise<ApiResult<Quote>> {
-    const parsed = parseRequest(quoteRequestSchema, raw);
-    const zipViolations = unknownZips(this.deps.zips, raw, [['origin'], ['destination']]);
-    if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
-    if (zipViolations.length > 0) throw constraintViolation(zipViolations);
+  /** `idempotency`: the key and the hash of the request as sent (idempotency.ts requestHash). */
+  async create(input: Input<QuoteRequest>, tariff: Tariff, idempotency: { key: string; requestHash: string } | undefined): Promise<ApiResult<Quote>> {
+    const { value: request, warnings: requestWarnings } = input;
     const { store } = this.deps;
     // A carrier's agreement prices before the unit of work (its agreements and fuel prices are read first).
     const carrierRating = this.deps.carrierRating;
-    const carrierRated = parsed.value.carrierScac && carrierRating ? await carrierRating.rate(parsed.value, tariff) : undefined;
+    const carrierRated = request.carrierScac && carrierRating ? await carrierRating.rate(request, tariff) : undefined;
 
     return guardStore(async () => {
-      if (!idempotencyKey) {
-        const { quote, warnings } = this.rated(parsed.value, tariff, carrierRated);
+      if (!idempotency) {
+        const { quote, warnings } = this.rated(request, tariff, carrierRated);
         // Its own unit of work: quotes saved at the same time share one durable write.
         await store.quotes.put(quote);
-        return { data: this.answer(quote, []), warnings: [...parsed.warnings, ...warnings], replayed: false };
+        return { data: this.answer(quote, []), warnings: [...requestWarnings, ...warnings], replayed: false };
       }
-      const hash = requestHash(raw);
-      const key = idempotencyKey;
+      const { key, requestHash: hash } = idempotency;
       const outcome = await store.withTransaction<{ replayedId: string } | { quote: Quote; warnings: Warning[] }>(async (tx) => {
         const existing = await findIdempotent(tx.idempotency, 'quote', key, hash);
         if (existing) return { replayedId: existing.resourceId };
-        const { quote, warnings } = this.rated(parsed.value, tariff, carrierRated);
+        const { quote, warnings } = this.rated(request, tariff, carrierRated);
         tx.quotes.put(quote);
         tx.idempotency.put(key, { scope: 'quote', requestHash: hash, resourceId: quote.id });
         return { quote, warnings };
       });
       if ('replayedId' in outcome) {
         const quote = await this.answered(outcome.replayedId);
-        return { data: quote, warnings: [...parsed.warnings, ...beyondLtlWarnings(quote.orderComponents)], replayed: true };
+        return { data: quote, warnings: [...requestWarnings, ...beyondLtlWarnings(quote.orderComponents)], replayed: true };
       }
-      return { data: this.answer(outcome.quote, []), warnings: [...parsed.warnings, ...outcome.warnings], replayed: false };
+      return { data: this.answer(outcome.quote, []), warnings: [...requestWarnings, ...outcome.warnings], replayed: false };
     });
   }
 
@@ -183,10 +181,4 @@ export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipC
     check.warnings.push(...warnings);
   }
   return check;
-}
-
-/** The schema's violations first, then those of other checks on fields the schema found no fault with. */
-export function mergeViolations(first: Violation[], second: Violation[]): Violation[] {
-  const fields = new Set(first.map((violation) => violation.field));
-  return [...first, ...second.filter((violation) => !fields.has(violation.field))];
 }

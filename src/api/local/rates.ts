@@ -7,10 +7,9 @@ import { prepareRequest, rateQuoteWithAgreement, type PreparedRequest } from '..
 import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js';
 import { laneNotCoveredWarning } from '../../domain/agreements/warnings.js';
 import { resolvePickupDate, type RatedQuote } from '../../domain/rating.js';
-import { fastestOf, ratesRequestSchema, sortCheapestFirst, type Rates } from '../../domain/rates.js';
+import { fastestOf, sortCheapestFirst, type Rates } from '../../domain/rates.js';
 import { quoteSchema, type Quote, type QuoteRequest, type Violation } from '../../domain/schemas.js';
 import type { Tariff } from '../../domain/tariff.js';
-import { parseRequest } from '../../domain/validation.js';
 import type { ShipperStore } from '../../store/ports.js';
 import { addDays } from '../../domain/dates.js';
 import { historyOf } from '../../domain/agreements/fuelHistory.js';
@@ -18,7 +17,8 @@ import { constraintViolation, makeProblem } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { AgreementProvider } from './agreementProvider.js';
 import type { IdFactory } from './ids.js';
-import { assertQuoteReadable, mergeViolations, unknownZips } from './quotes.js';
+import type { BodyOf, Input } from './input.js';
+import { assertQuoteReadable } from './quotes.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 import { assertReadsBack, guardStore } from './records.js';
 
@@ -114,14 +114,10 @@ export class CarrierRating {
   }
 
   /** Rate shopping: every carrier asked, cheapest first; each priced quote stored. */
-  async shop(raw: unknown, tariff: Tariff): Promise<ApiResult<Rates>> {
-    const parsed = parseRequest(ratesRequestSchema, raw);
-    const zipViolations = unknownZips(this.deps.zips, raw, [['origin'], ['destination']]);
-    if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
-    if (zipViolations.length > 0) throw constraintViolation(zipViolations);
+  async shop(input: Input<BodyOf<'shopRates'>>, tariff: Tariff): Promise<ApiResult<Rates>> {
     const agreements = await this.deps.agreements.load();
     if (agreements.length === 0) throw noAgreements();
-    const { carrierScacs = [], carrierScac, ...request } = parsed.value;
+    const { carrierScacs = [], carrierScac, ...request } = input.value;
     const asked = [...new Set([...carrierScacs, ...(carrierScac ? [carrierScac] : [])])];
     const chosen = asked.length === 0 ? agreements : agreements.filter((item) => asked.includes(item.agreement.scac));
     const uncovered: Rates['uncovered'] = asked
@@ -129,7 +125,7 @@ export class CarrierRating {
       .map((scac) => ({ carrier: { scac, name: scac }, agreement: null, reason: 'no agreement with this carrier is loaded' }));
     const fuelPrices = await this.fuelHistory(request, tariff);
     const quotes: Quote[] = [];
-    const warnings = [...parsed.warnings];
+    const warnings = [...input.warnings];
     // The pickup date, classes and miles are the same for every carrier: worked out once.
     const prepared = prepareRequest(request, this.deps.zips.lookup(request.origin.postalCode)!, this.deps.zips.lookup(request.destination.postalCode)!, tariff, this.deps.now());
     if (!prepared.ok) throw constraintViolation(prepared.violations);

@@ -4,12 +4,12 @@ import type { Warning } from '../../domain/warnings.js';
 import { utcDateOf } from '../../domain/dates.js';
 import { createdRange, type shipmentListQuerySchema } from '../operations.js';
 import { normalisedOrderNumber, normalisedProNumber } from '../../domain/recordKeys.js';
-import { cancelRequestSchema, shipmentUpdateSchema, type Page, type Shipment } from '../../domain/schemas.js';
-import { parseRequest } from '../../domain/validation.js';
+import type { Page, Shipment } from '../../domain/schemas.js';
 import type { ShipperStore } from '../../store/ports.js';
 import { conflict, constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
+import type { BodyOf } from './input.js';
 import { answerPage, guardStore, pageRequest, SHIPMENT_ID } from './records.js';
 import { filteredPage } from './trackingFilter.js';
 
@@ -60,12 +60,16 @@ export class Shipments {
 
   /**
    * What the carrier assigns after booking (carrier, PRO, trailer, seals), in one unit of work.
-   * Only the fields the body names change; null clears one. The freight never changes here.
+   * Only the fields the body names (`named`) change; null clears one. The freight never changes here.
    */
-  async update(shipmentId: string, raw: unknown, checkPro: ProCheck, todayAt: (postalCode: string) => string = () => utcDateOf(this.now())): Promise<ApiResult<Shipment>> {
-    const parsed = parseRequest(shipmentUpdateSchema, raw);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
-    const named = (field: string) => typeof raw === 'object' && raw !== null && Object.hasOwn(raw, field);
+  async update(
+    shipmentId: string,
+    update: ShipmentUpdate,
+    named: ReadonlySet<string>,
+    checkPro: ProCheck,
+    todayAt: (postalCode: string) => string = () => utcDateOf(this.now()),
+  ): Promise<ApiResult<Shipment>> {
+    const isNamed = (field: string) => named.has(field);
     await this.get(shipmentId);
     return guardStore(() =>
       this.store.withTransaction(async (tx) => {
@@ -73,11 +77,11 @@ export class Shipments {
         if (!record) throw notFound('shipment', shipmentId);
         const { shipment, ownQuote } = record;
         if (shipment.status === 'CANCELLED') throw conflict(`${shipment.orderNumber} is cancelled: it cannot be updated`);
-        const changes = Object.fromEntries(
-          (['carrier', 'proNumber', 'trailerNumber', 'sealNumbers'] as const).filter(named).map((field) => [field, parsed.value[field]]),
-        ) as Partial<Pick<Shipment, 'carrier' | 'proNumber' | 'trailerNumber' | 'sealNumbers'>>;
-        const updated = { ...shipment, ...changes, ...contactChanges(shipment, parsed.value, named, todayAt(shipment.shipper.postalCode)) };
-        const proChanged = named('proNumber') || named('carrier');
+        const changes = Object.fromEntries((['carrier', 'proNumber', 'trailerNumber', 'sealNumbers'] as const).filter(isNamed).map((field) => [field, update[field]])) as Partial<
+          Pick<Shipment, 'carrier' | 'proNumber' | 'trailerNumber' | 'sealNumbers'>
+        >;
+        const updated = { ...shipment, ...changes, ...contactChanges(shipment, update, isNamed, todayAt(shipment.shipper.postalCode)) };
+        const proChanged = isNamed('proNumber') || isNamed('carrier');
         const pro = proChanged ? checkPro({ proNumber: updated.proNumber, carrier: updated.carrier }) : { violations: [], warnings: [] };
         if (pro.violations.length > 0) throw constraintViolation(pro.violations);
         if (proChanged && updated.proNumber) {
@@ -95,9 +99,7 @@ export class Shipments {
    * BOOKED -> CANCELLED, in one unit of work (a booking and a cancellation never interleave).
    * Cancelling again answers the cancelled shipment as it is.
    */
-  async cancel(shipmentId: string, raw: unknown): Promise<ApiResult<Shipment>> {
-    const parsed = parseRequest(cancelRequestSchema, raw);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
+  async cancel(shipmentId: string, request: BodyOf<'cancelShipment'>): Promise<ApiResult<Shipment>> {
     await this.get(shipmentId);
     return guardStore(() =>
       this.store.withTransaction(async (tx) => {
@@ -105,7 +107,7 @@ export class Shipments {
         if (!record) throw notFound('shipment', shipmentId);
         const { shipment, ownQuote } = record;
         if (shipment.status === 'CANCELLED') return { data: shipment, warnings: [] };
-        const cancelled = { ...shipment, status: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: parsed.value.reason ?? null };
+        const cancelled = { ...shipment, status: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: request.reason ?? null };
         tx.shipments.put(cancelled, ownQuote);
         return { data: cancelled, warnings: [] };
       }),
@@ -113,7 +115,7 @@ export class Shipments {
   }
 }
 
-type ShipmentUpdate = z.output<typeof shipmentUpdateSchema>;
+type ShipmentUpdate = BodyOf<'updateShipment'>;
 
 /**
  * Phones and line descriptions (what an eBOL needs and a booking may lack), until the pickup day

@@ -24,19 +24,13 @@ import {
   type ShipmentEvent,
   type ShipmentTracking,
 } from '../../domain/tracking.js';
-import {
-  shipmentEventsBatchRequestSchema,
-  shipmentEventsRequestSchema,
-  type ShipmentEventInput,
-  type ShipmentEventsBatchResult,
-  type ShipmentEventsResult,
-} from '../../domain/trackingRequests.js';
-import { parseRequest } from '../../domain/validation.js';
+import type { ShipmentEventInput, ShipmentEventsBatchResult, ShipmentEventsResult } from '../../domain/trackingRequests.js';
 import type { Violation } from '../../domain/schemas.js';
 import type { ShipmentEventRecord } from '../../store/ports.js';
 import { conflict, constraintViolation, idempotencyKeyReused, notFound, ProblemError } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { IdFactory } from './ids.js';
+import type { BodyOf } from './input.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 import { guardStore, SHIPMENT_ID } from './records.js';
 import type { TrackingStore, TrackingTransaction } from './trackingStore.js';
@@ -148,14 +142,10 @@ export class Tracking {
     return { added, duplicates, shipment, all, replayed: false };
   }
 
-  async record(shipmentId: string, raw: unknown, idempotencyKey?: string): Promise<ApiResult<ShipmentEventsResult>> {
-    const parsed = parseRequest(shipmentEventsRequestSchema, raw);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
-    const events = await this.prepare(shipmentId, parsed.value.events);
-    const key =
-      idempotencyKey !== undefined
-        ? { digest: sha256(`events\u0000${shipmentId}\u0000${idempotencyKey}`), requestHash: sha256(canonicalJson(raw)), text: idempotencyKey }
-        : undefined;
+  /** `idempotency`: the key and the hash of the request as sent (idempotency.ts requestHash). */
+  async record(shipmentId: string, request: BodyOf<'addShipmentEvents'>, idempotency?: { key: string; requestHash: string }): Promise<ApiResult<ShipmentEventsResult>> {
+    const events = await this.prepare(shipmentId, request.events);
+    const key = idempotency ? { digest: sha256(`events\u0000${shipmentId}\u0000${idempotency.key}`), requestHash: idempotency.requestHash, text: idempotency.key } : undefined;
     return guardStore(() =>
       this.deps.store.withTransaction(async (tx) => {
         const { added, duplicates, shipment, all, replayed } = await this.apply(tx, shipmentId, events, key);
@@ -168,13 +158,11 @@ export class Tracking {
    * Events for many shipments in one unit of work (an import of a carrier's day of messages):
    * each item is judged as a single POST .../events would be, and answered on its own.
    */
-  async recordMany(raw: unknown): Promise<ApiResult<ShipmentEventsBatchResult>> {
-    const parsed = parseRequest(shipmentEventsBatchRequestSchema, raw);
-    if (!parsed.ok) throw constraintViolation(parsed.violations);
+  async recordMany(batch: BodyOf<'addShipmentEventsBatch'>): Promise<ApiResult<ShipmentEventsBatchResult>> {
     // Filled in order: a problem now, or (undefined) the outcome of the unit of work below.
     const outcomes: Array<ShipmentEventsBatchResult['items'][number] | undefined> = [];
     const ready: Array<{ index: number; shipmentId: string; events: Array<Omit<ShipmentEvent, 'id'>> }> = [];
-    for (const [index, item] of parsed.value.items.entries()) {
+    for (const [index, item] of batch.items.entries()) {
       try {
         ready.push({ index, shipmentId: item.shipmentId, events: await this.prepare(item.shipmentId, item.events) });
         outcomes.push(undefined);

@@ -1,23 +1,16 @@
 /** Transit tables of the local engine (extension POST /v1/shipper/transit): read-only. */
-import { transitRequestSchema, type TransitTable } from '../../domain/schemas.js';
+import type { TransitTable } from '../../domain/schemas.js';
 import type { Tariff } from '../../domain/tariff.js';
 import { localDateInZone } from '../../domain/dates.js';
 import { nextBusinessDay } from '../../domain/transit.js';
 import { pickupDays, transitForLane } from '../../domain/transitTable.js';
-import { parseRequest } from '../../domain/validation.js';
 import { constraintViolation } from '../problems.js';
 import type { ApiResult } from '../types.js';
-import { mergeViolations, unknownZips } from './quotes.js';
+import type { BodyOf, Input } from './input.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 
-export function transitTimes(raw: unknown, tariff: Tariff, zips: ZipLookup, now: Date): ApiResult<TransitTable> {
-  const parsed = parseRequest(transitRequestSchema, raw);
-  const destinations = (raw as { destinations?: unknown } | null)?.destinations;
-  const destinationPaths = Array.isArray(destinations) ? destinations.map((_, index) => ['destinations', index]) : [];
-  const zipViolations = unknownZips(zips, raw, [['origin'], ...destinationPaths]);
-  if (!parsed.ok) throw constraintViolation(mergeViolations(parsed.violations, zipViolations));
-  if (zipViolations.length > 0) throw constraintViolation(zipViolations);
-  const request = parsed.value;
+export function transitTimes(input: Input<BodyOf<'transitTimes'>>, tariff: Tariff, zips: ZipLookup, now: Date): ApiResult<TransitTable> {
+  const request = input.value;
   const origin = zips.lookup(request.origin.postalCode)!;
   const today = localDateInZone(now, origin.timeZone);
   // Unlike a quote, a closed first day is no error here: the table shows why there is no pickup.
@@ -27,5 +20,5 @@ export function transitTimes(raw: unknown, tariff: Tariff, zips: ZipLookup, now:
   }
   const days = pickupDays(start, request.pickupDays, tariff.holidays);
   const lanes = request.destinations.map((destination) => transitForLane(origin, zips.lookup(destination.postalCode)!, days, tariff));
-  return { data: { lanes }, warnings: parsed.warnings };
+  return { data: { lanes }, warnings: input.warnings };
 }
