@@ -12,6 +12,7 @@ import type { ShipperStore } from '../store/ports.js';
 import { createdRange, operations, type OperationSpec } from './operations.js';
 import { constraintViolation } from './problems.js';
 import type { ApiResult, ArgsOf, BatchOutcome, OptionsOf, ShipperApi } from './types.js';
+import { accessorialList } from '../domain/accessorials.js';
 import type { CarrierProfiles } from '../domain/carrierProfile.js';
 import type { RatedOrderComponent, Shipment } from '../domain/schemas.js';
 import { agreementCheck, freightWarnings, withFreightWarnings, type CheckedFreight, type FreightCheckSettings } from './local/freightWarnings.js';
@@ -329,6 +330,19 @@ export class LocalApi implements ShipperApi {
         return updated;
       }),
     );
+  }
+
+  /** The tariff's accessorials and those of the carrier agreements loaded (none without --tariffs). */
+  async listAccessorials() {
+    const tariff = await this.tariffs.load();
+    const agreements = await this.agreements.load();
+    return {
+      data: accessorialList(
+        tariff,
+        agreements.map(({ agreement }) => agreement),
+      ),
+      warnings: [],
+    };
   }
 
   // Transit tables

@@ -34,6 +34,7 @@ import {
   transitRequestSchema,
   transitTableSchema,
 } from '../domain/schemas.js';
+import { accessorialListSchema } from '../domain/accessorials.js';
 import { invoiceSchema } from '../domain/invoice.js';
 import { ratesRequestSchema, ratesSchema } from '../domain/rates.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
@@ -444,6 +445,23 @@ export const operations = {
     errors: [401, 500],
     summary: 'The BOL templates the server can render',
     tags: ['Shipments'],
+    extension: true,
+  }),
+  listAccessorials: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/accessorials`,
+    params: [],
+    response: {
+      status: 200,
+      description: "The tariff's accessorials and those of the carrier agreements loaded, with their charges; and those carriers",
+      id: 'AccessorialList',
+      schema: accessorialListSchema,
+    },
+    errors: [401, 500],
+    summary: "The accessorial codes the service prices, the tariff's and the carrier agreements', each with its charges; and the carriers whose agreements are loaded",
+    description:
+      'What a quote request can ask for in `accessorials`: a code with a tariff charge prices without carrierScac; one that only carriers price, with carrierScac (or POST /v1/shipper/rates) naming one of them.',
+    tags: ['Quotes'],
     extension: true,
   }),
   transitTimes: operation({

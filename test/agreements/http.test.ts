@@ -7,6 +7,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalApi } from '../../src/api/local.js';
+import { RemoteApi } from '../../src/api/remote.js';
+import { accessorialListSchema } from '../../src/domain/accessorials.js';
 import { ratesSchema } from '../../src/domain/rates.js';
 import { quoteSchema, shipmentSchema } from '../../src/domain/schemas.js';
 import { runCli } from '../helpers/cli.js';
@@ -123,6 +126,45 @@ describe('a quote request naming carrierScac', () => {
     expect(await unknown.json()).toMatchObject({ violations: [{ field: 'carrierScac', message: 'no agreement with ZZZ; loaded: TSTC, TWOC' }] });
     const lane = await post('/v1/shipper/quote', request({ carrierScac: 'TSTC', destination: { postalCode: '90210' } }));
     expect(await lane.json()).toMatchObject({ violations: [{ field: 'carrierScac', message: 'TSTC (Test Carrier Lines) gives no price: no base rates for lane 606 -> 902' }] });
+  });
+});
+
+describe('GET /v1/shipper/accessorials with carrier agreements', () => {
+  it("lists the tariff's codes, then those only carriers price, each with the carriers' charges; and the carriers", async () => {
+    const response = await fetch(`${server.url}/v1/shipper/accessorials`);
+    expect(response.status).toBe(200);
+    const list = accessorialListSchema.parse(await response.json());
+    expect(list.carriers).toEqual([
+      { scac: 'TSTC', name: 'Test Carrier Lines', agreement: 'TST-2026-001' },
+      { scac: 'TWOC', name: 'Second Carrier', agreement: 'TWO-1' },
+    ]);
+    expect(list.items.find((item) => item.code === 'LIFTGATE_DELIVERY')).toEqual({
+      code: 'LIFTGATE_DELIVERY',
+      description: 'Liftgate at delivery',
+      amountInCents: 7500,
+      carriers: [
+        { scac: 'TSTC', amountInCents: 9500, byLength: null },
+        { scac: 'TWOC', amountInCents: 9500, byLength: null },
+      ],
+    });
+    // NOTIFY: no tariff charge (a quote needs carrierScac), described by the agreement.
+    expect(list.items.at(-1)).toEqual({
+      code: 'NOTIFY',
+      description: 'Notify before delivery',
+      amountInCents: null,
+      carriers: [{ scac: 'TSTC', amountInCents: 5600, byLength: null }],
+    });
+    expect(list.items.find((item) => item.code === 'APPOINTMENT')?.carriers).toEqual([]);
+  });
+
+  it('RemoteApi answers what the engine answers in this process with the same agreements', async () => {
+    const remote = new RemoteApi({ baseUrl: server.url, retries: 0 });
+    const local = new LocalApi({ storeDir: join(dir, 'local-store'), agreementsDir: join(dir, 'agreements') });
+    try {
+      expect((await remote.listAccessorials()).data).toEqual((await local.listAccessorials()).data);
+    } finally {
+      await remote.close();
+    }
   });
 });
 

@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { IO } from '../../src/cli/output.js';
 import { runWizardFlow, type WizardDeps } from '../../src/cli/wizard/flow.js';
-import { STANDARD_ACCESSORIALS } from '../../src/cli/wizard/quoteWizard.js';
+import { pricingChoices, STANDARD_ACCESSORIALS } from '../../src/cli/wizard/quoteWizard.js';
+import { makeProblem } from '../../src/api/problems.js';
+import type { ShipperApi } from '../../src/api/types.js';
 import { ZipDirectory } from '../../src/geo/zipDirectory.js';
 import { LocationBook } from '../../src/store/locations.js';
 import { tempDir } from '../helpers/cli.js';
@@ -20,6 +22,8 @@ afterEach(async () => cleanup());
 
 async function harness(steps: Step[]) {
   const api = new LocalApi({ storeDir: join(dir, 'store'), agreementsDir: 'samples', now: () => NOW });
+  // As the terminal wizard is wired: the accessorials and carriers the API lists.
+  const { accessorials, agreementCarriers } = await pricingChoices(api);
   let out = '';
   const sink = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
   const io = new IO({ stdout: sink, stderr: sink, stdin: process.stdin }, { json: false, color: false, quiet: false }, {});
@@ -30,12 +34,12 @@ async function harness(steps: Step[]) {
     zips: new ZipDirectory(),
     locations: new LocationBook(api.store.locations),
     now: () => NOW,
-    accessorials: STANDARD_ACCESSORIALS,
+    accessorials,
     resolvePath: (path) => join(dir, path),
     fileExists: () => false,
     writeFile: async () => undefined,
     mode: 'local',
-    agreementCarriers: (await api.agreements.load()).map(({ agreement }) => ({ scac: agreement.scac, name: agreement.carrierName })),
+    agreementCarriers,
   };
   return { deps, api, stdout: () => out };
 }
@@ -81,5 +85,29 @@ describe('the quote wizard with carrier agreements', () => {
     const quote = (await runWizardFlow(tariff.deps, { accessorials: [], components: [] })).quote;
     expect(quote.carrier).toBeUndefined();
     expect(quote.pricedBy?.kind).toBe('TARIFF');
+  });
+});
+
+describe('the accessorials the wizard offers', () => {
+  it("are the API's: the tariff's with their charges, then those only carriers price, named so", async () => {
+    const h = await harness([
+      ...freight.map((item) => (item.expect === 'Accessorial' ? step('Accessorial', ['NOTIFY']) : item)),
+      step('Price with', 'SPLX'),
+      step('Book this shipment', false),
+    ]);
+    const { quote } = await runWizardFlow(h.deps, { accessorials: [], components: [] });
+    expect(quote.priceBreakdown.accessorialsInCents).toEqual([{ code: 'NOTIFY', amountInCents: 4000 }]);
+    const names = (h.deps.prompter as ScriptedPrompter).choicesSeen.get('Accessorial services (space to select, enter when done)')!.map((choice) => choice.name);
+    expect(names[0]).toMatch(/^LIFTGATE_PICKUP\s+Liftgate at pickup \(\+\$75\.00\)$/);
+    expect(names.slice(-2)).toEqual([
+      expect.stringMatching(/^NOTIFY\s+Notify before delivery \(SAML, SPLX only\)$/),
+      expect.stringMatching(/^OVERLENGTH\s+Overlength unit \(SAML only\)$/),
+    ]);
+  });
+
+  it('are the standard codes, with no carriers, from a server without the accessorials extension', async () => {
+    const without = (status: number) => ({ listAccessorials: () => Promise.reject(makeProblem(status, 'not-found', 'Not Found', 'no route')) }) as unknown as ShipperApi;
+    expect(await pricingChoices(without(404))).toEqual({ accessorials: STANDARD_ACCESSORIALS, agreementCarriers: [] });
+    await expect(pricingChoices(without(500))).rejects.toMatchObject({ status: 500 });
   });
 });

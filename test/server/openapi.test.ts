@@ -114,6 +114,7 @@ describe('the OpenAPI document', () => {
       'getBillOfLading',
       'getInvoice',
       'getShipment',
+      'listAccessorials',
       'listBolTemplates',
       'listQuotes',
       'listShipmentEvents',
@@ -146,6 +147,7 @@ describe('the OpenAPI document', () => {
     expect(paths['/v1/shipper/shipment/{shipmentId}/tender'].post.operationId).toBe('createTender');
     expect(paths['/v1/shipper/shipment/{shipmentId}/bol'].get.responses['200'].content).toHaveProperty('application/pdf');
     expect(paths['/v1/shipper/bol-templates'].get).toBeDefined();
+    expect(paths['/v1/shipper/accessorials'].get.operationId).toBe('listAccessorials');
     expect(paths['/api-docs/shipper-v1'].get.security).toEqual([]);
   });
 

@@ -10,8 +10,10 @@ import type { Prompter } from './prompter.js';
 export interface AccessorialChoice {
   code: string;
   description: string;
-  /** Known only from a local tariff. */
+  /** The tariff's charge; absent when the tariff does not price it, or the service does not say. */
   amountInCents?: number | undefined;
+  /** The carriers whose agreements price it (SCACs). */
+  carriers?: ReadonlyArray<string> | undefined;
 }
 
 /** What the wizard needs of saved locations (LocationBook). */

@@ -21,7 +21,7 @@ import { printRates } from '../views/rates.js';
 import { formatCents, formatDate, formatInstant, formatNumber, plural } from '../output.js';
 import { componentFieldProblem, parseDimensions, readNumber, STANDARD_PALLET, zipHint, zipProblem } from './answers.js';
 import { askAndBook, askAndPrintBol } from './booking.js';
-import type { WizardDefaults, WizardDeps, WizardResult } from './deps.js';
+import type { AccessorialChoice, WizardDefaults, WizardDeps, WizardResult } from './deps.js';
 import { isPromptInterrupt } from './prompter.js';
 
 export type { AccessorialChoice, LocationDirectory, WizardDefaults, WizardDeps, WizardResult } from './deps.js';
@@ -218,12 +218,18 @@ async function askAccessorials(deps: WizardDeps, preset: string[]): Promise<stri
   return deps.prompter.checkbox({
     message: 'Accessorial services (space to select, enter when done)',
     choices: deps.accessorials.map((choice) => ({
-      name: `${choice.code.padEnd(width)}  ${choice.description}${choice.amountInCents !== undefined ? ` (+${formatCents(choice.amountInCents)})` : ''}`,
+      name: `${choice.code.padEnd(width)}  ${choice.description}${accessorialPrice(choice)}`,
       value: choice.code,
       short: choice.code,
       checked: preset.includes(choice.code),
     })),
   });
+}
+
+/** The tariff's charge, else the carriers that price it (a quote on one of them). */
+function accessorialPrice(choice: AccessorialChoice): string {
+  if (choice.amountInCents !== undefined) return ` (+${formatCents(choice.amountInCents)})`;
+  return choice.carriers?.length ? ` (${choice.carriers.join(', ')} only)` : '';
 }
 
 async function askComponents(deps: WizardDeps): Promise<Array<Record<string, unknown>>> {

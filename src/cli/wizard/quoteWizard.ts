@@ -11,10 +11,11 @@ import { parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext } from '../context.js';
 import { normaliseAccessorials, quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
 import { UsageError } from '../errors.js';
+import { ProblemError } from '../../api/problems.js';
 import { runWizardFlow, type AccessorialChoice } from './flow.js';
 import { createInquirerPrompter } from './prompter.js';
 
-/** The accessorials SPEC section 3 names; a remote server's tariff is not known to the client. */
+/** The accessorials SPEC section 3 names: offered by a server without GET /v1/shipper/accessorials. */
 export const STANDARD_ACCESSORIALS: AccessorialChoice[] = [
   { code: 'LIFTGATE_PICKUP', description: 'Liftgate at pickup' },
   { code: 'LIFTGATE_DELIVERY', description: 'Liftgate at delivery' },
@@ -23,19 +24,28 @@ export const STANDARD_ACCESSORIALS: AccessorialChoice[] = [
   { code: 'APPOINTMENT', description: 'Delivery appointment' },
 ];
 
-/** The local tariff's accessorials with their prices; the standard list for a remote server. */
-async function accessorialChoices(api: ShipperApi): Promise<AccessorialChoice[]> {
-  const local = api as ShipperApi & { loadTariff?: () => Promise<{ accessorials: Record<string, { description: string; amountInCents: number }> }> };
-  if (api.mode !== 'local' || typeof local.loadTariff !== 'function') return STANDARD_ACCESSORIALS;
-  const tariff = await local.loadTariff();
-  return Object.entries(tariff.accessorials).map(([code, { description, amountInCents }]) => ({ code, description, amountInCents }));
-}
-
-/** The carriers of the loaded agreements (local mode with --tariffs); none otherwise. */
-async function agreementCarriers(api: ShipperApi): Promise<Array<{ scac: string; name: string }>> {
-  const local = api as ShipperApi & { agreements?: { load(): Promise<Array<{ agreement: { scac: string; carrierName: string } }>> } };
-  if (api.mode !== 'local' || !local.agreements) return [];
-  return (await local.agreements.load()).map(({ agreement }) => ({ scac: agreement.scac, name: agreement.carrierName }));
+/**
+ * What the service prices, asked of the API in both modes: the accessorials to offer (the tariff's
+ * with their charges, and those only carriers price) and the carriers whose agreements are loaded.
+ */
+export async function pricingChoices(api: ShipperApi): Promise<{ accessorials: AccessorialChoice[]; agreementCarriers: Array<{ scac: string; name: string }> }> {
+  try {
+    const { data } = await api.listAccessorials();
+    return {
+      accessorials: data.items.map((item) => ({
+        code: item.code,
+        description: item.description ?? '',
+        amountInCents: item.amountInCents ?? undefined,
+        carriers: item.carriers.map((carrier) => carrier.scac),
+      })),
+      agreementCarriers: data.carriers.map(({ scac, name }) => ({ scac, name })),
+    };
+  } catch (error) {
+    // A server of the API without this extension: the codes SPEC names, and no carriers to offer.
+    if (error instanceof ProblemError && (error.status === 404 || error.status === 405 || error.status === 501))
+      return { accessorials: STANDARD_ACCESSORIALS, agreementCarriers: [] };
+    throw error;
+  }
 }
 
 export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions): Promise<void> {
@@ -44,6 +54,7 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
     throw new UsageError('--interactive needs a terminal (and no --json)', 'drop -i to quote with the flags given');
   }
   const api = await ctx.api();
+  const { accessorials, agreementCarriers } = await pricingChoices(api);
   await runWizardFlow(
     {
       prompter: await createInquirerPrompter(ctx.io),
@@ -53,7 +64,7 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
       // Saved locations live in the local store, in remote mode too.
       locations: await ctx.locations(),
       now: await ctx.clock(),
-      accessorials: await accessorialChoices(api),
+      accessorials,
       resolvePath: (path) => resolve(path),
       fileExists: (path) => existsSync(path),
       // Whole or not at all, and never over a file that appeared after the name was asked.
@@ -62,7 +73,7 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
       },
       mode: ctx.mode,
       carriers: (await ctx.settings()).carriers,
-      agreementCarriers: await agreementCarriers(api),
+      agreementCarriers,
     },
     {
       from: options.from,
