@@ -558,7 +558,8 @@ export const cancelRequestSchema = z
 
 export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAYS };
 
-const count = (value: number) => value.toLocaleString('en-US');
+// Not toLocaleString: at module load its first call would load ICU's number data for every command.
+const count = formatLimit;
 
 export const transitRequestSchema = z
   .strictObject({
