@@ -21,7 +21,8 @@ const dist = join(root, 'dist');
 await rm(dist, { recursive: true, force: true });
 
 await build({
-  entryPoints: { 'cli/main': join(root, 'src/cli/entry.ts') },
+  // The BOL render pool's worker thread is an entry of its own (src/bol/renderPool.ts starts it from dist/bol/).
+  entryPoints: { 'cli/main': join(root, 'src/cli/entry.ts'), 'bol/renderWorker': join(root, 'src/bol/renderWorker.ts') },
   outdir: dist,
   bundle: true,
   splitting: true,

@@ -2,12 +2,15 @@
  * Documents of the local engine: BOL PDFs (src/bol), pallet labels (src/labels) and the files for
  * the carrier's systems (src/edi). The renderers load pdf-lib, fonts and barcodes: on first use.
  */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { BolRenderPool } from '../../bol/renderPool.js';
 import type { Warning } from '../../domain/warnings.js';
 import type { CarrierProfiles } from '../../domain/carrierProfile.js';
 import type { Shipment, TenderDocument, Violation } from '../../domain/schemas.js';
 import { formatFieldPath } from '../../domain/validation.js';
-import { templatesDir } from '../../paths.js';
+import { packageRoot, templatesDir } from '../../paths.js';
 import { conflict, constraintViolation } from '../problems.js';
 import type { BolTemplateInfo } from '../types.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
@@ -24,6 +27,9 @@ export interface CarrierFileSettings {
 
 export class Documents {
   private bolRenderer: Promise<BolRenderer> | undefined;
+  private pool: Promise<BolRenderPool | null> | undefined;
+  /** BOLs being rendered now. */
+  private rendering = 0;
   private templateNames: Promise<Set<string>> | undefined;
   private readonly bolTemplatesDir = join(templatesDir(), 'bol');
 
@@ -56,10 +62,36 @@ export class Documents {
     if (!names.has(template)) {
       throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${[...names].join(', ')}` }]);
     }
-    this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) =>
-      createBolRenderer({ templatesDir: this.bolTemplatesDir, timeZoneOf: (zip) => this.zips?.lookup(zip)?.timeZone }),
-    );
-    return (await this.bolRenderer).render(shipment, template);
+    // While another BOL renders (bol --all, a busy server), this one goes to a worker thread.
+    this.rendering++;
+    try {
+      if (this.rendering > 1) {
+        const pdf = await (await this.renderPool())?.render(shipment, template, this.zips?.lookup(shipment.shipper.postalCode)?.timeZone ?? null);
+        if (pdf) return pdf;
+      }
+      this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) =>
+        createBolRenderer({ templatesDir: this.bolTemplatesDir, timeZoneOf: (zip) => this.zips?.lookup(zip)?.timeZone }),
+      );
+      return await (await this.bolRenderer).render(shipment, template);
+    } finally {
+      this.rendering--;
+    }
+  }
+
+  /** The worker threads that render BOLs side by side (bol/renderPool.ts); none where the built worker is missing. */
+  private renderPool(): Promise<BolRenderPool | null> {
+    this.pool ??= (async () => {
+      const script = join(packageRoot(), 'dist', 'bol', 'renderWorker.js');
+      if (!existsSync(script)) return null;
+      const { BolRenderPool } = await import('../../bol/renderPool.js');
+      return new BolRenderPool(script, this.bolTemplatesDir, availableParallelism());
+    })();
+    return this.pool;
+  }
+
+  /** Stops the render workers (serve, at shutdown). */
+  async close(): Promise<void> {
+    await (await this.pool)?.close();
   }
 
   /** One label per handling unit with the shipment's SSCCs; a cancelled shipment has none (409). */

@@ -31,6 +31,8 @@ export interface BolOptions {
 
 /** BOLs written as one durable batch: few enough to report soon, enough to share the disk's commits. */
 const BATCH_FILES = 32;
+/** BOLs asked for ahead of the one being taken: enough to keep a render worker per core busy. */
+const RENDER_AHEAD = 4;
 
 interface RenderedBol {
   shipmentId: string;
@@ -176,34 +178,55 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     batch = [];
   };
 
+  // Several BOLs render at once (the local engine on worker threads, a server side by side),
+  // taken in order: the first failure in the list's order stops the command, as one by one would.
+  type Rendered =
+    | { kind: 'rendered'; shipmentId: string; file: string; pdf: Uint8Array }
+    | { kind: 'skipped'; shipmentId: string; file: string }
+    | { kind: 'failed'; shipmentId: string; error: ProblemError };
+  const prepare = async (reference: string): Promise<Rendered> => {
+    let shipmentId = reference;
+    try {
+      shipmentId = await shipmentIdOf(api, reference);
+      const file = plan.file ?? join(plan.dir, bolFileName(orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber, shipmentId));
+      // Not rendered for nothing: a file that is there stays unless --force.
+      if (!options.force && (plan.file ? await stat(file).catch(() => undefined) : present.has(basename(file)))) return { kind: 'skipped', shipmentId, file };
+      const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
+      ctx.io.warnAll(warnings);
+      return { kind: 'rendered', shipmentId, file, pdf };
+    } catch (error) {
+      // A template problem or a down server fails every BOL the same way: stop at the first.
+      if (!(error instanceof ProblemError) || error.status !== 404) throw error;
+      // One shipment asked for: its "not found" is the whole story, in one line.
+      if (ids.length === 1 && !ctx.io.options.json) throw error;
+      return { kind: 'failed', shipmentId, error };
+    }
+  };
+  const ahead: Array<Promise<Rendered>> = [];
   try {
-    for (const reference of ids) {
-      let shipmentId = reference;
-      try {
-        shipmentId = await shipmentIdOf(api, reference);
-        const file = plan.file ?? join(plan.dir, bolFileName(orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber, shipmentId));
-        // Not rendered for nothing: a file that is there stays unless --force.
-        if (!options.force && (plan.file ? await stat(file).catch(() => undefined) : present.has(basename(file)))) {
-          skip(shipmentId, file);
-          continue;
-        }
-        const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
-        ctx.io.warnAll(warnings);
-        batch.push({ shipmentId, file, pdf });
+    let next = 0;
+    while (next < ids.length || ahead.length > 0) {
+      while (next < ids.length && ahead.length < RENDER_AHEAD) {
+        const task = prepare(ids[next++]!);
+        // Awaited in turn below; meanwhile a failure must not count as unhandled.
+        task.catch(() => undefined);
+        ahead.push(task);
+      }
+      const done = await ahead.shift()!;
+      if (done.kind === 'skipped') skip(done.shipmentId, done.file);
+      else if (done.kind === 'failed') {
+        failures.push({ shipmentId: done.shipmentId, error: done.error });
+        ctx.io.error(`${done.shipmentId}: ${done.error.message}`);
+      } else {
+        batch.push({ shipmentId: done.shipmentId, file: done.file, pdf: done.pdf });
         if (batch.length >= BATCH_FILES) await flush();
-      } catch (error) {
-        // A template problem or a down server fails every BOL the same way: stop at the first.
-        if (!(error instanceof ProblemError) || error.status !== 404) throw error;
-        // One shipment asked for: its "not found" is the whole story, in one line.
-        if (ids.length === 1 && !ctx.io.options.json) throw error;
-        failures.push({ shipmentId, error });
-        ctx.io.error(`${shipmentId}: ${error.message}`);
       }
     }
     await flush();
     await settle();
   } catch (error) {
-    // What is being written is finished (and reported) before the command stops.
+    // What is being rendered is let finish; what is being written is finished (and reported) before the command stops.
+    await Promise.allSettled(ahead);
     const failure = error instanceof FileWriteError ? error : await committing;
     if (!(failure instanceof FileWriteError)) throw error;
     // A full disk or a read-only directory fails every BOL after it: stop, say what was written.
