@@ -3,19 +3,11 @@
  * imports included: a cycle of types is still a cycle of concepts), and the module graph this
  * test walks is the real one (it finds the edges we know of).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SRC, sourceFiles } from '../helpers/sourceFiles.js';
 
-const SRC = resolve(import.meta.dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Static imports and re-exports of relative modules; `import('./x')` (loaded on use) is not an edge of start-up, but is one here too. */
 function importsOf(file: string): string[] {

@@ -2,19 +2,11 @@
  * Small rules with one home (issue 23): a copy written again elsewhere in src/ fails here, naming
  * the home to import instead.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SRC, sourceFiles } from '../helpers/sourceFiles.js';
 
-const SRC = resolve(import.meta.dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 const RULES = [
   { rule: 'the ZIP pattern', home: 'domain/zipCode.ts', copy: /\\d\{5\}/ },
