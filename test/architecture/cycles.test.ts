@@ -8,7 +8,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SRC, sourceFiles } from '../helpers/sourceFiles.js';
 
-
 /** Static imports and re-exports of relative modules; `import('./x')` (loaded on use) is not an edge of start-up, but is one here too. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');

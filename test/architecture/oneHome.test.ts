@@ -7,7 +7,6 @@ import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SRC, sourceFiles } from '../helpers/sourceFiles.js';
 
-
 const RULES = [
   { rule: 'the ZIP pattern', home: 'domain/zipCode.ts', copy: /\\d\{5\}/ },
   { rule: 'the GS1 company prefix', home: 'domain/bolNumber.ts', copy: /\\d\{7,10\}/ },
