@@ -353,7 +353,7 @@ export class RemoteApi implements ShipperApi {
     const { status } = exchange;
     if (status === 401 || status === 403) {
       // The server's words (e.g. "send Authorization: Bearer <key>") are for HTTP clients; a CLI user needs the flag.
-      return new ProblemError({
+      return ProblemError.fromAnswer({
         type: `${PROBLEM_TYPE_BASE}unauthorized`,
         title: 'Unauthorized',
         ...problem,
@@ -363,7 +363,7 @@ export class RemoteApi implements ShipperApi {
           : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
       });
     }
-    if (problem) return new ProblemError(problem);
+    if (problem) return ProblemError.fromAnswer(problem);
     if (status === 404) {
       return new RemoteError(`${this.origin} has no ${method} ${path} (HTTP 404 without problem details); is ${this.baseUrl} the base URL of a Shipper Freight API?`);
     }

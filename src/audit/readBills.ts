@@ -7,18 +7,24 @@ import { readFile, stat } from 'node:fs/promises';
 import type { BillsRead } from './bill.js';
 import { readCsvBills } from './csvBills.js';
 import { readX12Bills } from './x12Bills.js';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
 /** A carrier's bill file beyond this is not a bill run; refuse it rather than fill the memory. */
 export const MAX_BILL_FILE_BYTES = 64 * 1024 * 1024;
 
-export class BillFileError extends Error {
+/** A bill file that cannot be used: named wrongly on the command line (exit 2) or unusable in content (exit 1). */
+export class BillFileError extends ShipperError {
+  readonly code: ErrorCode;
+
   constructor(
     message: string,
     /** usage: the command line names no usable file; rejected: its content is unusable. */
     readonly kind: 'usage' | 'rejected',
   ) {
-    super(message);
+    // A file that cannot be used stops the whole run.
+    super(kind === 'rejected' ? `${message}; nothing was audited` : message);
     this.name = 'BillFileError';
+    this.code = kind === 'usage' ? 'INPUT_FILE' : 'BAD_BILL_FILE';
   }
 }
 

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
 /** Lower-case letters, digits and dashes: a name can never climb out of the templates folder. */
 export const BOL_TEMPLATE_NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -117,7 +118,9 @@ export interface BolTemplate {
   logo: BolTemplateLogo | null;
 }
 
-export class BolTemplateError extends Error {
+/** A template of this installation cannot be read: the operator's to fix, exit 5 (500 on the server, the detail in its log). */
+export class BolTemplateError extends ShipperError {
+  readonly code: ErrorCode = 'BAD_TEMPLATE';
   override name = 'BolTemplateError';
 }
 

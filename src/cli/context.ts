@@ -58,28 +58,23 @@ export class CommandContext {
   async settings(): Promise<Settings> {
     if (!this.resolved) {
       const { globals, env } = this;
-      const { ConfigError, readConfigFile, resolveSettings } = await import('../config/settings.js');
+      const { readConfigFile, resolveSettings } = await import('../config/settings.js');
       const { file } = await this.configLocation();
-      try {
-        this.resolved = resolveSettings(
-          {
-            remote: globals.remote,
-            local: globals.local,
-            sandbox: globals.sandbox,
-            baseUrl: globals.baseUrl,
-            apiKey: globals.apiKey,
-            profile: globals.profile,
-            store: globals.store,
-            tariff: globals.tariff,
-            tariffs: globals.tariffs,
-          },
-          env,
-          readConfigFile(file),
-        );
-      } catch (error) {
-        if (error instanceof ConfigError) throw new UsageError(error.message);
-        throw error;
-      }
+      this.resolved = resolveSettings(
+        {
+          remote: globals.remote,
+          local: globals.local,
+          sandbox: globals.sandbox,
+          baseUrl: globals.baseUrl,
+          apiKey: globals.apiKey,
+          profile: globals.profile,
+          store: globals.store,
+          tariff: globals.tariff,
+          tariffs: globals.tariffs,
+        },
+        env,
+        readConfigFile(file),
+      );
     }
     return this.resolved;
   }

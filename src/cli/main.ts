@@ -29,7 +29,7 @@ export async function main(argv: string[], streams: IOStreams = process, env: No
     }
     const ctx = contexts.at(-1);
     const io = ctx?.io ?? new IO(streams, { json, color: !argv.includes('--no-color'), quiet: false }, env);
-    return reportError(error, io, ctx?.mode ?? 'local', Boolean(env.SHIPPER_DEBUG));
+    return reportError(error, io, Boolean(env.SHIPPER_DEBUG));
   } finally {
     await Promise.all(contexts.map((ctx) => ctx.close().catch(() => undefined)));
   }

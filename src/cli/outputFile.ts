@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CliError, ExitCode, UsageError } from '../api/problems.js';
+import { CliError, UsageError } from '../api/problems.js';
 import { writeFileDurably } from '../fs/durableWrite.js';
 import { makeDirectory } from '../fs/makeDirectory.js';
 import type { IO } from './output.js';
@@ -32,7 +32,7 @@ export async function writeOutput(io: IO, file: string | '-', bytes: Uint8Array,
   }
   const { dirname } = await import('node:path');
   await makeDirectory(dirname(file)).catch((error: Error) => {
-    throw new CliError(`cannot create ${dirname(file)}: ${error.message}`, ExitCode.local);
+    throw new CliError(`cannot create ${dirname(file)}: ${error.message}`, 'LOCAL_FAILURE');
   });
   await writeFileDurably(file, bytes, { whenExists: force ? 'replace' : 'refuse' });
   io.note(`Wrote ${what} to ${file} (${Math.max(1, Math.round(bytes.byteLength / 1024))} KB)`);

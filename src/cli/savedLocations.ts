@@ -2,28 +2,17 @@
  * Saved locations as the commands use them: the LocationBook of the local store (also in remote
  * mode: they are the user's own address book), and `--shipper NAME|SPEC` resolution.
  */
-import { makeProblem, storeProblem } from '../api/problems.js';
+import { makeProblem } from '../api/problems.js';
 import type { LocationResolver } from '../import/shipmentRows.js';
-import { StoreError } from '../store/storeError.js';
 import type { LocationBook } from '../store/locations.js';
 import { isAddressSpec, parseAddressSpec, ADDRESS_SPEC_EXAMPLE } from './addressSpec.js';
 import type { CommandContext } from './context.js';
-
-/** Store failures of the address book: one clear message (a ProblemDetail with --json), exit 5. */
-export async function guardLocations<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof StoreError) throw storeProblem(error);
-    throw error;
-  }
-}
 
 /** The address a `--shipper`/`--consignee` value stands for (raw: the API validates it). */
 export async function partyAddress(ctx: CommandContext, value: string, flag: string): Promise<Record<string, unknown>> {
   if (isAddressSpec(value)) return parseAddressSpec(value, flag);
   const book = await ctx.locations();
-  const saved = await guardLocations(() => book.get(value.trim()));
+  const saved = await book.get(value.trim());
   if (!saved) {
     throw makeProblem(
       404,
@@ -43,7 +32,7 @@ export function cachedLocationResolver(book: LocationBook): LocationResolver {
       const key = name.toLowerCase();
       let found = cache.get(key);
       if (!found) {
-        found = guardLocations(() => book.get(name)).then((saved) => (saved ? { ...saved.address } : undefined));
+        found = book.get(name).then((saved) => (saved ? { ...saved.address } : undefined));
         cache.set(key, found);
       }
       return found;

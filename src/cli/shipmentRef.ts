@@ -4,7 +4,7 @@
  * number (the barcode). Order and BOL numbers are looked up through the list filters, so the
  * same words work in local and remote mode.
  */
-import { CliError, ExitCode, notFound, ProblemError } from '../api/problems.js';
+import { CliError, notFound, ProblemError } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
 import { UsageError } from './errors.js';
 
@@ -35,7 +35,7 @@ export async function shipmentIdOf(api: ShipperApi, reference: string): Promise<
   const [first, second] = page.items;
   // The shipment that carries it could not be read: a damaged record, not "not found" (as by id).
   const damaged = warnings.find((warning) => warning.code === 'RECORD_UNREADABLE' || /damaged|cannot read/.test(warning.message));
-  if (!first && damaged) throw new CliError(damaged.message, api.mode === 'remote' ? ExitCode.remote : ExitCode.local);
+  if (!first && damaged) throw new CliError(damaged.message, api.mode === 'remote' ? 'REMOTE_FAILURE' : 'LOCAL_FAILURE');
   if (!first) throw notFound('shipment', text);
   if (second) throw new UsageError(`${text} names more than one shipment (${first.id}, ${second.id}, ...): give the shipment id`);
   return first.id;

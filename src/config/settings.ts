@@ -16,6 +16,7 @@ import { GS1_COMPANY_PREFIX_PATTERN, GS1_COMPANY_PREFIX_RULE, isGs1CompanyPrefix
 import { ebolSettingSchema, x12SettingSchema } from '../edi/settings.js';
 import { decimalNumber } from '../domain/numberText.js';
 import { parseStoreLocation, StoreLocationError, type StoreLocation } from './storeLocation.js';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
 export function defaultBaseUrl(profile: string): string | undefined {
   return Object.hasOwn(DEFAULT_PROFILES, profile) ? DEFAULT_PROFILES[profile as keyof typeof DEFAULT_PROFILES].baseUrl : undefined;
@@ -60,7 +61,10 @@ export const configFileSchema = z.looseObject({
 });
 export type ConfigFile = z.output<typeof configFileSchema>;
 
-export class ConfigError extends Error {
+/** A setting (flag, environment, config file) that cannot be used: a usage error, exit 2. */
+export class ConfigError extends ShipperError {
+  readonly code: ErrorCode = 'CONFIG';
+
   constructor(message: string) {
     super(message);
     this.name = 'ConfigError';

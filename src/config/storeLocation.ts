@@ -6,6 +6,7 @@
  * error that may hold one goes through redactUrl()/redactDatabaseUrls().
  */
 import { resolve } from 'node:path';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
 export type StoreLocation = { kind: 'file'; dir: string } | { kind: 'postgres'; url: string };
 
@@ -15,7 +16,10 @@ export function isDatabaseUrl(text: string): boolean {
   return DATABASE_URL.test(text.trim());
 }
 
-export class StoreLocationError extends Error {}
+export class StoreLocationError extends ShipperError {
+  readonly code: ErrorCode = 'CONFIG';
+  override name = 'StoreLocationError';
+}
 
 /** A directory is made absolute; a database URL is checked and kept as given. */
 export function parseStoreLocation(text: string): StoreLocation {

@@ -18,6 +18,7 @@ import { freightTotals } from './freightTotals.js';
 import { distanceBandIndex, weightBreakIndex } from './rating.js';
 import { freightClassSchema, instantSchema, isoDateSchema, storedAddressSchema, type FreightClass, type Shipment } from './schemas.js';
 import type { Tariff } from './tariff.js';
+import { ShipperError, type ErrorCode } from './errors.js';
 
 export const INVOICE_LINE_KINDS = ['FREIGHT', 'DISCOUNT', 'FUEL_SURCHARGE', 'ACCESSORIAL'] as const;
 export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
@@ -109,7 +110,8 @@ export interface InvoiceOptions {
   accessorialDescriptions?: Readonly<Record<string, string>>;
 }
 
-export class InvoiceError extends Error {
+export class InvoiceError extends ShipperError {
+  readonly code: ErrorCode = 'INVOICE';
   override name = 'InvoiceError';
 }
 

@@ -13,12 +13,16 @@
 import fs from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { printable } from '../printable.js';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
 /** A file could not be written; nothing partial was left. `code` is the errno code when there is one. */
-export class FileWriteError extends Error {
+export class FileWriteError extends ShipperError {
+  readonly code: ErrorCode = 'FILE_WRITE';
+
   constructor(
     readonly file: string,
-    readonly code: string | undefined,
+    /** The errno code (ENOSPC, EEXIST, ...) when there is one. */
+    readonly errno: string | undefined,
     reason: string,
   ) {
     super(printable(`cannot write ${file}: ${reason}`));
@@ -74,6 +78,7 @@ export function numberedName(file: string, attempt: number): string {
 
 /** The errno code of a failure, or ours: ESHORT when the file does not hold what was written. */
 function codeOf(error: unknown): string | undefined {
+  if (error instanceof FileWriteError) return error.errno;
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
@@ -340,7 +345,7 @@ export async function writeFilesDurably(files: readonly BatchFile[], options: Du
     } catch (error) {
       await fs.promises.unlink(temps[index]!).catch(() => undefined);
       const refused = new FileWriteError(file, codeOf(error), describeFileError(error));
-      if (refused.code === 'EEXIST') {
+      if (refused.errno === 'EEXIST') {
         outcomes.push({ file, error: refused });
         continue;
       }

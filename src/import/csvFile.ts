@@ -22,8 +22,11 @@ import { parse, type CsvError } from 'csv-parse';
 import { restoreFormulaCell } from '../csvCells.js';
 import { resolveHeader, type CsvHeader } from './columns.js';
 import type { CsvRow } from './rows.js';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
-export class ImportFileError extends Error {
+export class ImportFileError extends ShipperError {
+  readonly code: ErrorCode;
+
   constructor(
     message: string,
     /** usage: the command line names no usable file; rejected: the file's content is unusable. */
@@ -31,6 +34,7 @@ export class ImportFileError extends Error {
   ) {
     super(message);
     this.name = 'ImportFileError';
+    this.code = kind === 'usage' ? 'INPUT_FILE' : 'BAD_CSV';
   }
 }
 

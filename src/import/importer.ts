@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { warning, type Warning } from '../domain/warnings.js';
 import { LINE_PREFIX } from '../domain/freightCheck.js';
 import type { ShipperApi } from '../api/types.js';
-import { ProblemError } from '../api/problems.js';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 import { canonicalJson } from '../domain/canonicalJson.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
@@ -50,7 +50,9 @@ export interface ImportOptions {
 }
 
 /** The user stopped the import (Ctrl-C); `summary` says what was booked before it stopped. */
-export class ImportCancelledError extends Error {
+export class ImportCancelledError extends ShipperError {
+  readonly code: ErrorCode = 'IMPORT_CANCELLED';
+
   constructor(readonly summary: ImportSummary | undefined) {
     const done = summary ? summary.booked + summary.alreadyBooked : 0;
     super(
@@ -131,15 +133,29 @@ const DEFAULT_CHUNK = 500;
 const CHUNK_ROWS = 5000;
 
 /** The file has invalid shipments and nothing was booked (default all-or-nothing mode). */
-export class ImportRejectedError extends Error {
+export class ImportRejectedError extends ShipperError {
+  readonly code: ErrorCode = 'IMPORT_REJECTED';
+
   constructor(readonly summary: ImportSummary) {
     super(`${summary.file}: ${summary.rejectedShipments} of ${summary.shipments} shipments are invalid; nothing was imported`);
     this.name = 'ImportRejectedError';
   }
+
+  /** Every violation listed (up to MAX_LISTED_VIOLATIONS), with the counts. */
+  override get problem(): ProblemDetail {
+    const { violations, rejectedShipments, shipments, moreViolations } = this.summary;
+    return { ...super.problem, violations, rejectedShipments, shipments, moreViolations } as ProblemDetail;
+  }
 }
 
-/** Booking stopped part-way (a rejection that the check did not predict, a store or network failure). */
-export class ImportInterruptedError extends Error {
+/**
+ * Booking stopped part-way (a rejection that the check did not predict, a store or network
+ * failure). A described cause gives its exit code and its problem (a store failure is 5, a server
+ * down 3), with this message and the violations found so far.
+ */
+export class ImportInterruptedError extends ShipperError {
+  readonly code: ErrorCode = 'IMPORT_INTERRUPTED';
+
   constructor(
     message: string,
     readonly summary: ImportSummary,
@@ -147,6 +163,20 @@ export class ImportInterruptedError extends Error {
   ) {
     super(message);
     this.name = 'ImportInterruptedError';
+  }
+
+  override exitCode(): number {
+    return this.cause instanceof ShipperError ? this.cause.exitCode() : super.exitCode();
+  }
+
+  override get problem(): ProblemDetail {
+    const base = this.cause instanceof ShipperError ? this.cause.problem : super.problem;
+    return { ...base, detail: this.message, violations: this.summary.violations };
+  }
+
+  /** The message says it all (the cause's internal detail included): the import runs in the user's process. */
+  override get internalDetail(): string | undefined {
+    return undefined;
   }
 }
 
@@ -523,7 +553,7 @@ function describeRejection(summary: ImportSummary): string {
 
 /** The importer runs in the user's process: a store failure names its file (the server only logs it). */
 function describeError(error: unknown): string {
-  if (error instanceof ProblemError && error.internalDetail) return error.internalDetail;
+  if (error instanceof ShipperError && error.internalDetail) return error.internalDetail;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -15,6 +15,7 @@ import type { Address, Shipment } from '../domain/schemas.js';
 import { isValidSscc, ssccElementString, ssccHumanReadable } from '../domain/sscc.js';
 import { LINE_SPACING, PageOps, type DrawOp, type TextMetrics } from '../print/drawOps.js';
 import { clampLines, fitText, oneLine, truncateToWidth } from '../print/text.js';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
 /** 4 x 6 in, portrait. */
 export const LABEL_SIZE = { width: 288, height: 432 } as const;
@@ -37,7 +38,9 @@ const GAP = 4;
 /** Data titles (GS1: the text above a value saying what it is) and values. */
 const SIZE = { title: 6, from: 7.5, toName: 11, to: 9, toCity: 10.5, carrier: 8, pro: 16, bol: 10, reference: 10, pallet: 22, contents: 8, hri: 10 } as const;
 
-export class LabelError extends Error {
+/** The shipment gets no labels (cancelled, nothing to label): a conflict, 409. */
+export class LabelError extends ShipperError {
+  readonly code: ErrorCode = 'LABEL';
   override name = 'LabelError';
 }
 

@@ -10,8 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { openApiDocument } from '../api/openapi.js';
 import { JSON_TYPE, mediaTypeOf, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
 import { redactDatabaseUrls } from '../config/storeLocation.js';
-import { constraintViolation, internalError, makeProblem, notFound, ProblemError, STORE_RETRY_AFTER_SECONDS, storeProblem } from '../api/problems.js';
-import { StoreError } from '../store/storeError.js';
+import { constraintViolation, internalError, makeProblem, notFound, ProblemError, ShipperError, STORE_RETRY_AFTER_SECONDS } from '../api/problems.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
   DEPRECATION_HEADER,
@@ -91,15 +90,14 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     }
 
     handle(req, url)
-      .catch((caught: unknown) => {
-        // A store failure met outside the engine's guard (the store opened for the first request): as the engine answers it.
-        const error = caught instanceof StoreError ? storeProblem(caught) : caught;
-        if (error instanceof ProblemError) {
+      .catch((error: unknown) => {
+        if (error instanceof ShipperError) {
+          const { problem } = error;
           // What happened inside (a file path, an errno) goes to the operator's log, never to the client.
-          if (error.status >= 500) outcome.failure = error.internalDetail ?? error.problem.detail ?? error.problem.title;
+          if (problem.status >= 500) outcome.failure = error.internalDetail ?? problem.detail ?? problem.title;
           // The store is unavailable (its database is down): the client may come back.
-          if (error.status === 503) return { ...problemReply(error.problem), headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } };
-          return problemReply(error.problem);
+          if (problem.status === 503) return { ...problemReply(problem), headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } };
+          return problemReply(problem);
         }
         outcome.failure = redactDatabaseUrls(error instanceof Error ? error.message : String(error));
         options.onInternalError?.(error);

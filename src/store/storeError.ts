@@ -4,8 +4,11 @@
  * 500 without that detail (records.ts guardStore).
  */
 import { printable } from '../printable.js';
+import { ShipperError, type ErrorCode } from '../domain/errors.js';
 
-export class StoreError extends Error {
+export class StoreError extends ShipperError {
+  readonly code: ErrorCode = 'STORE_FAILURE';
+
   constructor(
     message: string,
     /** What failed (a record's location in the store), for logs. */
@@ -23,6 +26,8 @@ export class StoreError extends Error {
  * store without its password.
  */
 export class StoreUnavailableError extends StoreError {
+  override readonly code: ErrorCode = 'STORE_UNAVAILABLE';
+
   constructor(message: string) {
     super(message);
     this.name = 'StoreUnavailableError';

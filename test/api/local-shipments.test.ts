@@ -349,7 +349,7 @@ describe('a damaged shipment file', () => {
     expect(warnings.map((item) => item.message).join()).toContain(`${bad.id}.json`);
     // The local user sees the file; an HTTP answer would not (the server logs it).
     const failure = await problemOf(api.getShipment(bad.id));
-    expect(failure.toProblem('local').detail).toContain(`${bad.id}.json`);
+    expect(failure.toProblem().detail).toContain(`${bad.id}.json`);
     expect(failure.problem.detail).not.toContain(store.dir);
   });
 });

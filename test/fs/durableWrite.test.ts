@@ -66,7 +66,7 @@ describe('writeFilesDurably (a batch made durable together)', () => {
       { whenExists: 'refuse' },
     );
     expect(failure).toBeUndefined();
-    expect(outcomes.map((outcome) => ('written' in outcome ? 'written' : outcome.error.code))).toEqual(['written', 'EEXIST', 'written']);
+    expect(outcomes.map((outcome) => ('written' in outcome ? 'written' : outcome.error.errno))).toEqual(['written', 'EEXIST', 'written']);
     expect(await readFile(join(dir, 'b.pdf'), 'utf8')).toBe('kept');
     expect((await readdir(dir)).sort()).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
   });
@@ -130,7 +130,7 @@ describe('writeFileDurably', () => {
     vi.spyOn(fs, 'fstat').mockImplementation(((fd: number, callback: (e: unknown, s?: fs.Stats) => void) =>
       realFstat(fd, (error: unknown, stats: fs.Stats) => callback(error, Object.assign(stats, { size: stats.size - 1 })))) as never);
     const error = await failureOf(writeFileDurably(join(dir, 'lost.pdf'), pattern(100)));
-    expect(error.code).toBe('ESHORT');
+    expect(error.errno).toBe('ESHORT');
     expect(error.message).toBe(`cannot write ${join(dir, 'lost.pdf')}: the file holds 99 of the 100 bytes written`);
     expect(await readdir(dir)).toEqual([]);
   });
@@ -145,7 +145,7 @@ describe('writeFileDurably', () => {
       await writeFileDurably(file, pattern(20_000));
       // 20,000 + 60,000 bytes do not fit in 64 KiB: the new version fails part-way.
       const error = await failureOf(writeFileDurably(file, pattern(60_000)));
-      expect(error.code).toBe('ENOSPC');
+      expect(error.errno).toBe('ENOSPC');
       expect(error.message).toBe(`cannot write ${file}: no space left on the disk`);
       expect((await readFile(file)).equals(pattern(20_000))).toBe(true);
       expect(await readdir(disk.dir)).toEqual(['bol.pdf']);
@@ -157,7 +157,7 @@ describe('writeFileDurably', () => {
     const file = join(dir, 'orders.rejected.csv');
     await writeFile(file, 'being fixed by a person');
     const refused = await failureOf(writeFileDurably(file, 'new', { whenExists: 'refuse' }));
-    expect(refused.code).toBe('EEXIST');
+    expect(refused.errno).toBe('EEXIST');
     expect(refused.message).toBe(`cannot write ${file}: the file exists`);
     expect(await writeFileDurably(file, 'second', { whenExists: 'number' })).toBe(join(dir, 'orders.rejected-2.csv'));
     expect(await writeFileDurably(file, 'third', { whenExists: 'number' })).toBe(join(dir, 'orders.rejected-3.csv'));

@@ -388,7 +388,7 @@ describe('quote wizard flow', () => {
     const h = harness([...laneSteps(), ...lineSteps('1', '500', '48x40x40'), step('Book this shipment', true), step('reference', INTERRUPT)]);
     const error = await runWizardFlow(h.deps, NO_DEFAULTS).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode('local')).toBe(ExitCode.interrupted);
+    expect((error as CliError).exitCode()).toBe(ExitCode.interrupted);
     expect((error as CliError).message).toMatch(/^cancelled; quote qt_\w+ is saved, nothing was booked$/);
     expect(await count(h.api, 'quotes')).toBe(1);
     expect(await count(h.api, 'shipments')).toBe(0);

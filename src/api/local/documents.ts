@@ -11,7 +11,7 @@ import type { CarrierProfiles } from '../../domain/carrierProfile.js';
 import type { Shipment, TenderDocument, Violation } from '../../domain/schemas.js';
 import { formatFieldPath } from '../../domain/validation.js';
 import { packageRoot, templatesDir } from '../../paths.js';
-import { conflict, constraintViolation } from '../problems.js';
+import { conflict, constraintViolation, ProblemError } from '../problems.js';
 import type { BolTemplateInfo } from '../types.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 
@@ -101,7 +101,7 @@ export class Documents {
     try {
       return await renderLabels(shipment, shipment.ssccs, format, { companyPrefix });
     } catch (error) {
-      if (error instanceof LabelError) throw conflict(error.message);
+      if (error instanceof LabelError) throw ProblemError.of(error);
       throw error;
     }
   }

@@ -8,7 +8,8 @@ import { buildInvoice, InvoiceError, tariffLinehaulWeights, type Invoice } from 
 import type { Tariff } from '../../domain/tariff.js';
 import type { CarrierAgreement } from '../../domain/agreements/rateAgreement.js';
 import type { Shipment } from '../../domain/schemas.js';
-import { makeProblem, ProblemError, PROBLEM_TYPE_BASE } from '../problems.js';
+import { StoreError } from '../../store/storeError.js';
+import { makeProblem, ProblemError } from '../problems.js';
 import type { InvoicePlaces } from '../../invoice/layout.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 import type { Shipments } from './shipments.js';
@@ -44,15 +45,7 @@ export class Invoices {
     } catch (error) {
       if (!(error instanceof InvoiceError)) throw error;
       // A record whose breakdown does not add up was not written by this engine: the store's problem.
-      throw new ProblemError(
-        {
-          type: `${PROBLEM_TYPE_BASE}store-failure`,
-          title: 'Store Failure',
-          status: 500,
-          detail: 'the service could not read or write its store; the operator finds the cause in its log',
-        },
-        `shipment ${shipmentId}: ${error.message}`,
-      );
+      throw ProblemError.of(new StoreError(`shipment ${shipmentId}: ${error.message}`));
     }
   }
 

@@ -8,7 +8,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/limits.js';
 import type { Page } from '../../domain/schemas.js';
 import type { IdempotencyReads, PageRequest as StorePageRequest, QuoteReads, ShipmentReads, StorePage } from '../../store/ports.js';
 import { StoreError } from '../../store/storeError.js';
-import { constraintViolation, internalError, storeProblem } from '../problems.js';
+import { constraintViolation, internalError, ProblemError } from '../problems.js';
 import type { ApiResult } from '../types.js';
 
 export const QUOTE_ID = /^qt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -21,12 +21,12 @@ export interface StoreReads {
   idempotency: IdempotencyReads;
 }
 
-/** A store failure as the 500 ProblemDetail it is; what it names stays out of HTTP answers. */
+/** A store failure as the ProblemError the engine throws (500, or 503 unavailable); what it names stays out of HTTP answers. */
 export async function guardStore<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof StoreError) throw storeProblem(error);
+    if (error instanceof StoreError) throw ProblemError.of(error);
     throw error;
   }
 }

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 
 async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
   const { agreementsDirOf, loadAgreementDirectory } = await import('../../agreements/loadAgreements.js');
@@ -35,7 +35,7 @@ async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
     }
   }
   if (faults.length > 0)
-    throw new CliError(`${faults.length} fault${faults.length === 1 ? '' : 's'} in the agreements of ${dir}: nothing is priced with them until fixed`, ExitCode.local, {
+    throw new CliError(`${faults.length} fault${faults.length === 1 ? '' : 's'} in the agreements of ${dir}: nothing is priced with them until fixed`, 'LOCAL_FAILURE', {
       jsonWritten: ctx.io.options.json,
     });
   if (!ctx.io.options.json) ctx.io.info(`${agreements.length} agreement${agreements.length === 1 ? '' : 's'} OK`);
@@ -53,14 +53,14 @@ async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`, code === 'ENOENT' ? ExitCode.notFound : ExitCode.local);
+    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`, code === 'ENOENT' ? 'NOT_FOUND' : 'LOCAL_FAILURE');
   }
   const { weeks, faults } = parseFuelHistory(text);
   if (faults.length > 0) {
     for (const fault of faults.slice(0, 20)) ctx.io.error(`${file}:${fault.line}: ${fault.message}`);
-    throw new CliError(`${faults.length} bad line${faults.length === 1 ? '' : 's'} in ${file}: nothing imported`, ExitCode.rejected);
+    throw new CliError(`${faults.length} bad line${faults.length === 1 ? '' : 's'} in ${file}: nothing imported`, 'REJECTED');
   }
-  if (weeks.length === 0) throw new CliError(`no weekly prices in ${file}: expected EIA's CSV download or the header week,usdPerGallon`, ExitCode.rejected);
+  if (weeks.length === 0) throw new CliError(`no weekly prices in ${file}: expected EIA's CSV download or the header week,usdPerGallon`, 'REJECTED');
   const store = await openStore(settings.store);
   try {
     // One unit of work: the whole file or nothing; a week imported again takes the new price.
@@ -99,7 +99,7 @@ async function runFuelShow(ctx: CommandContext, options: FuelShowOptions): Promi
   if (!local.agreements.configured) throw new UsageError('no carrier agreements: give --tariffs DIR (or SHIPPER_TARIFFS, config set tariffs DIR; "samples": the shipped samples)');
   const scac = options.carrier.toUpperCase();
   const carrier = agreements.find((item) => item.agreement.scac === scac);
-  if (!carrier) throw new CliError(`no agreement with ${scac}; loaded: ${agreements.map((item) => item.agreement.scac).join(', ')}`, ExitCode.notFound);
+  if (!carrier) throw new CliError(`no agreement with ${scac}; loaded: ${agreements.map((item) => item.agreement.scac).join(', ')}`, 'NOT_FOUND');
   const fuel = await import('../../domain/agreements/fuel.js');
   const { toDecimalString } = await import('../../domain/agreements/ratio.js');
   const [{ guardStore }, { historyOf }] = await Promise.all([import('../../api/local/records.js'), import('../../domain/agreements/fuelHistory.js')]);

@@ -15,7 +15,7 @@ import type { ShipperApi } from '../../api/types.js';
 import type { Shipment } from '../../domain/schemas.js';
 import type { Tariff } from '../../domain/tariff.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, ProblemError, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { writeFileDurably } from '../../fs/durableWrite.js';
 import { csvText } from '../fileOutput.js';
 import { formatCents, plural } from '../output.js';
@@ -34,26 +34,20 @@ export interface AuditCommandOptions {
 }
 
 async function readBills(ctx: CommandContext, files: readonly string[]): Promise<CarrierBill[]> {
-  const [{ readBillFile, BillFileError }, { issueLine }] = await Promise.all([import('../../audit/readBills.js'), import('../../audit/bill.js')]);
+  const [{ readBillFile }, { issueLine }] = await Promise.all([import('../../audit/readBills.js'), import('../../audit/bill.js')]);
   const bills: CarrierBill[] = [];
   const issues: BillIssue[] = [];
   for (const file of files) {
-    try {
-      const read = await readBillFile(file);
-      if (read.ok) bills.push(...read.bills);
-      else issues.push(...read.issues);
-    } catch (error) {
-      if (!(error instanceof BillFileError)) throw error;
-      if (error.kind === 'usage') throw new UsageError(error.message);
-      throw new CliError(`${error.message}; nothing was audited`, ExitCode.rejected);
-    }
+    const read = await readBillFile(file);
+    if (read.ok) bills.push(...read.bills);
+    else issues.push(...read.issues);
   }
   if (issues.length > 0) {
     // Every problem at once, each where it is; nothing is audited or saved.
     if (issues.length > 1) issues.slice(0, -1).forEach((issue) => ctx.io.error(issueLine(issue)));
     const message =
       issues.length === 1 ? `${issueLine(issues[0]!)}; nothing was audited` : `${issueLine(issues.at(-1)!)} (${issues.length} problems in the bills; nothing was audited)`;
-    throw new CliError(message, ExitCode.rejected, {
+    throw new CliError(message, 'REJECTED', {
       problem: {
         type: 'urn:shipper:problem:unreadable-bills',
         title: 'Unreadable Bills',
@@ -69,12 +63,7 @@ async function readBills(ctx: CommandContext, files: readonly string[]): Promise
 /** This machine's tariff (--tariff, else the shipped one): it prices what a reweigh or reclass changes. */
 async function loadTariff(file: string | undefined): Promise<Tariff> {
   const { TariffProvider } = await import('../../api/local/tariffProvider.js');
-  try {
-    return await new TariffProvider(file).load();
-  } catch (error) {
-    if (error instanceof ProblemError) throw new CliError(error.internalDetail ?? error.message, ExitCode.local);
-    throw error;
-  }
+  return new TariffProvider(file).load();
 }
 
 /** The shipments carrying the bills' PRO and BOL numbers, 100 numbers per request. */
@@ -139,7 +128,7 @@ async function writeDisputePacks(
   const [{ makeDirectory }, { renderDisputePack }] = await Promise.all([import('../../fs/makeDirectory.js'), import('../../audit/disputePdf.js')]);
   const target = dirname(planned[0]!.file);
   await makeDirectory(target).catch((error: Error) => {
-    throw new CliError(`cannot create ${target}: ${error.message}`, ExitCode.local);
+    throw new CliError(`cannot create ${target}: ${error.message}`, 'LOCAL_FAILURE');
   });
   const written: Array<{ bill: string; file: string; bytes: number }> = [];
   for (const { result, bill, file } of planned) {
@@ -147,9 +136,7 @@ async function writeDisputePacks(
     const bol = shipment ? (await api.renderBol(shipment.id)).data : null;
     const pdf = await renderDisputePack(result, shipment, bol);
     // A pack written meanwhile by another run is not replaced either (without --force).
-    await writeFileDurably(file, pdf, { whenExists: force ? 'replace' : 'refuse' }).catch((error: Error) => {
-      throw new CliError(error.message, ExitCode.local);
-    });
+    await writeFileDurably(file, pdf, { whenExists: force ? 'replace' : 'refuse' });
     written.push({ bill, file, bytes: pdf.byteLength });
   }
   ctx.io.note(`Wrote ${plural(written.length, 'dispute pack')} to ${target}`);
@@ -162,7 +149,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   const save = options.save && !options.dryRun;
   if (files.length === 0) throw new UsageError('no bill file given', 'example: shipper audit bills.csv carrier-210.edi');
   const bills = await readBills(ctx, files);
-  const [settings, api, { auditBill }, { billKeys, ShipmentsByKey }, { earlierAuditOf, flagDuplicates }, { AuditedBills }, { openStore }, { StoreError }] = await Promise.all([
+  const [settings, api, { auditBill }, { billKeys, ShipmentsByKey }, { earlierAuditOf, flagDuplicates }, { AuditedBills }, { openStore }] = await Promise.all([
     ctx.settings(),
     ctx.api(),
     import('../../audit/audit.js'),
@@ -170,7 +157,6 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
     import('../../audit/duplicates.js'),
     import('../../audit/store.js'),
     import('../../store/open.js'),
-    import('../../store/storeError.js'),
   ]);
   const tariff = await loadTariff(settings.tariff);
   // The agreements that priced carrier quotes re-rate their shipments (--tariffs); none without it.
@@ -180,11 +166,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   const byKey = new ShipmentsByKey(shipments);
   const auditedAt = (await ctx.clock())().toISOString();
   const book = new AuditedBills((await openStore(settings.store)).auditedBills);
-  const storeFailure = (error: unknown): never => {
-    if (error instanceof StoreError) throw new CliError(error.message, ExitCode.local);
-    throw error;
-  };
-  const { audits: earlier, warnings } = await book.list().catch(storeFailure);
+  const { audits: earlier, warnings } = await book.list();
   ctx.io.warnAll(warnings);
   const results = flagDuplicates(
     bills.map((bill) => auditBill(bill, byKey.match(bill), { tariff, agreements, toleranceInCents: options.tolerance, auditedAt })),
@@ -194,7 +176,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   if (!options.force) await refuseExistingPacks(planned);
   // What a save replaces: the saved audits of the same bills, which `report spend` reads.
   const replaced = save ? replacedAudits(earlier, results) : [];
-  if (save) await book.save(results).catch(storeFailure);
+  if (save) await book.save(results);
   if (replaced.length > 0) ctx.io.note(replacedNote(replaced));
   const packs = await writeDisputePacks(ctx, api, planned, new Map(shipments.map((shipment) => [shipment.id, shipment])), options.force ?? false);
 
@@ -210,7 +192,7 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   }
   if (summary.disputed > 0) {
     // Exit 6, not 1: CI tells a real dispute from a bill file it could not read (1).
-    throw new CliError(`${summary.disputed} of ${plural(summary.bills, 'bill')} disputed: ${formatCents(summary.disputedInCents)} at stake`, ExitCode.disputed, {
+    throw new CliError(`${summary.disputed} of ${plural(summary.bills, 'bill')} disputed: ${formatCents(summary.disputedInCents)} at stake`, 'DISPUTED', {
       jsonWritten: ctx.io.options.json,
     });
   }

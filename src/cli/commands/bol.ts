@@ -15,7 +15,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { ShipperApi } from '../../api/types.js';
 import { ProblemError } from '../../api/problems.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { formatNumber } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
@@ -126,7 +126,7 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   const template = options.template ?? 'standard';
   const plan = await outputPlan(options.output, ids.length);
   await makeDirectory(plan.dir).catch((error: Error) => {
-    throw new CliError(`cannot create ${plan.dir}: ${error.message}`, ExitCode.local);
+    throw new CliError(`cannot create ${plan.dir}: ${error.message}`, 'LOCAL_FAILURE');
   });
   // What a killed earlier run left half-written (never under a .pdf name) goes now.
   await removeOrphanedTemporaries(plan.dir, /^.+\.pdf\.(\d+)\.\d+\.tmp$/i);
@@ -232,7 +232,7 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     // A full disk or a read-only directory fails every BOL after it: stop, say what was written.
     if (ctx.io.options.json) ctx.io.json({ written, skipped, failed: [] });
     else if (ids.length > 1) ctx.io.note(summary());
-    throw new CliError(failure.message, ExitCode.local, { jsonWritten: ctx.io.options.json === true });
+    throw new CliError(failure.message, failure, { jsonWritten: ctx.io.options.json === true });
   }
   const jsonWritten = ctx.io.options.json === true;
   if (jsonWritten) {
@@ -241,14 +241,14 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     ctx.io.note(`${summary()}${skipped.length > 0 ? `; ${skipped.length} not replaced (--force replaces them)` : ''}`);
   }
   if (failures.length > 0) {
-    throw new CliError(`${failures.length} of ${ids.length} shipments not found`, (failures[0]!.error as ProblemError).exitCode(ctx.mode), { jsonWritten });
+    throw new CliError(`${failures.length} of ${ids.length} shipments not found`, failures[0]!.error as ProblemError, { jsonWritten });
   }
   if (skipped.length > 0) {
     throw new CliError(
       ids.length === 1
         ? `${skipped[0]!.file} exists: not replaced (--force replaces it)`
         : `${skipped.length} of ${ids.length} BOLs not written: their files exist (--force replaces them)`,
-      ExitCode.rejected,
+      'REJECTED',
       { jsonWritten },
     );
   }

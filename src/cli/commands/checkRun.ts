@@ -10,7 +10,7 @@ import type { ImportSummary } from '../../import/importer.js';
 import { isFreightCheckCode, levelOf, type Warning, type WarningLevel } from '../../domain/warnings.js';
 import { localDateInZone } from '../../domain/dates.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
 import { cachedLocationResolver } from '../savedLocations.js';
 import { shipmentIdOf } from '../shipmentRef.js';
@@ -56,13 +56,13 @@ export async function runCheck(ctx: CommandContext, target: string, options: Che
   if (ctx.io.options.json) ctx.io.json(report);
   else printReport(ctx.io, report);
   if (report.invalidShipments) {
-    throw new CliError(`${plural(report.invalidShipments, 'shipment')} of ${target} would not import (shipper import ${target} --dry-run names the rows)`, ExitCode.rejected, {
+    throw new CliError(`${plural(report.invalidShipments, 'shipment')} of ${target} would not import (shipper import ${target} --dry-run names the rows)`, 'REJECTED', {
       jsonWritten: ctx.io.options.json,
     });
   }
   if (report.failed) {
     const reached = options.failOn === 'risk' ? report.counts.risk : report.counts.risk + report.counts.warn;
-    throw new CliError(`${plural(reached, 'warning')} at or above ${options.failOn}: the check fails (--fail-on ${options.failOn})`, ExitCode.rejected, {
+    throw new CliError(`${plural(reached, 'warning')} at or above ${options.failOn}: the check fails (--fail-on ${options.failOn})`, 'REJECTED', {
       jsonWritten: ctx.io.options.json,
     });
   }
@@ -76,9 +76,6 @@ async function checkRecord(ctx: CommandContext, target: string): Promise<CheckRe
 
 async function checkCsv(ctx: CommandContext, file: string, options: CheckCommandOptions): Promise<CheckReport> {
   const { importShipments, ImportRejectedError } = await import('../../import/importer.js');
-  const { ImportFileError } = await import('../../import/csvFile.js');
-  const { UsageError } = await import('../errors.js');
-  const { makeProblem, ProblemError } = await import('../../api/problems.js');
   const api = await ctx.api();
   const locations = cachedLocationResolver(await ctx.locations());
   const [zips, clock, settings] = await Promise.all([ctx.zips(), ctx.clock(), ctx.settings()]);
@@ -103,8 +100,6 @@ async function checkCsv(ctx: CommandContext, file: string, options: CheckCommand
       },
     );
   } catch (error) {
-    if (error instanceof ImportFileError)
-      throw error.kind === 'usage' ? new UsageError(error.message) : new ProblemError(makeProblem(400, 'bad-csv', 'Bad CSV File', error.message).problem);
     if (error instanceof ImportRejectedError) return report(file, 'csv', found, { shipments: error.summary.shipments, invalidShipments: error.summary.rejectedShipments });
     throw error;
   }

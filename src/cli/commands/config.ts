@@ -3,7 +3,7 @@ import { settingsList } from '../topics/config.js';
 import type { Command } from 'commander';
 import { chmodSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import type { ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
@@ -62,13 +62,8 @@ async function openConf(ctx: CommandContext) {
 }
 
 async function storedConfig(ctx: CommandContext) {
-  const [{ ConfigError, readConfigFile }, { file }] = await Promise.all([settingsModule(), ctx.configLocation()]);
-  try {
-    return readConfigFile(file);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
+  const [{ readConfigFile }, { file }] = await Promise.all([settingsModule(), ctx.configLocation()]);
+  return readConfigFile(file);
 }
 
 async function readStdin(ctx: CommandContext): Promise<string> {
@@ -128,7 +123,7 @@ export async function runConfigGet(ctx: CommandContext, rawKey: string): Promise
   const key = await canonicalKey(ctx, rawKey);
   await kindOf(key);
   const value = getPath(await storedConfig(ctx), key);
-  if (value === undefined) throw new CliError(`${key} is not set`, ExitCode.rejected);
+  if (value === undefined) throw new CliError(`${key} is not set`, 'REJECTED');
   const shown = await display(key, value);
   if (ctx.io.options.json) return ctx.io.json({ key, value: shown });
   ctx.io.out(shown);

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 
 /** The PostgreSQL URL of the store in effect; a directory store has no schema to migrate. */
 async function databaseUrl(ctx: CommandContext): Promise<string> {
@@ -19,16 +19,14 @@ async function databaseUrl(ctx: CommandContext): Promise<string> {
   return storeLocation.url;
 }
 
-/** Runs fn on a connection to the store's database; a database failure is one line, exit 5. */
+/** Runs fn on a connection to the store's database; a database failure is the store's (one line, exit 5). */
 async function onDatabase<T>(url: string, fn: (sql: import('postgres').Sql) => Promise<T>): Promise<T> {
-  const [{ connect, translateDatabaseError }, { StoreError }] = await Promise.all([import('../../store/postgres/connection.js'), import('../../store/storeError.js')]);
+  const { connect, translateDatabaseError } = await import('../../store/postgres/connection.js');
   const sql = await connect(url, { max: 1 });
   try {
     return await fn(sql);
   } catch (error) {
-    const translated = translateDatabaseError(error, url);
-    if (translated instanceof StoreError) throw new CliError(translated.message, ExitCode.local);
-    throw translated;
+    throw translateDatabaseError(error, url);
   } finally {
     await sql.end({ timeout: 5 }).catch(() => undefined);
   }
@@ -58,7 +56,7 @@ export async function runDbStatus(ctx: CommandContext): Promise<void> {
   for (const migration of status.pending) ctx.io.out(`  pending  ${migration.version} ${migration.name}`);
   if (status.current < status.latest) ctx.io.info('Run shipper db migrate (or start shipper serve, which migrates) to bring it up to date.');
   if (status.current > status.latest)
-    throw new CliError(`the database's schema is newer than this shipper (version ${status.current}, this shipper knows ${status.latest}): upgrade shipper`, ExitCode.local);
+    throw new CliError(`the database's schema is newer than this shipper (version ${status.current}, this shipper knows ${status.latest}): upgrade shipper`, 'LOCAL_FAILURE');
 }
 
 export function registerDbCommands(program: ShipperCommand, context: ContextFactory): void {
@@ -80,29 +78,17 @@ export function registerDbCommands(program: ShipperCommand, context: ContextFact
 // ---------------------------------------------------------------------------------------------
 // shipper store export|import
 
-/** The store in effect, prepared (a database at this shipper's schema); failures are one line, exit 5. */
+/** The store in effect, prepared (a database at this shipper's schema). */
 async function preparedStore(ctx: CommandContext) {
-  const [{ openStoreAt }, { ProblemError }, settings] = await Promise.all([import('../../store/openLocation.js'), import('../../api/problems.js'), ctx.settings()]);
+  const [{ openStoreAt }, settings] = await Promise.all([import('../../store/openLocation.js'), ctx.settings()]);
   const store = await openStoreAt(settings.storeLocation);
   try {
     await store.prepare();
   } catch (error) {
     await store.close().catch(() => undefined);
-    if (error instanceof ProblemError) throw new CliError(error.internalDetail ?? error.message, ExitCode.local);
     throw error;
   }
   return store;
-}
-
-async function storeFailureLine<T>(fn: () => Promise<T>): Promise<T> {
-  const [{ ProblemError }, { StoreError }] = await Promise.all([import('../../api/problems.js'), import('../../store/storeError.js')]);
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof ProblemError && error.status >= 500) throw new CliError(error.internalDetail ?? error.message, ExitCode.local);
-    if (error instanceof StoreError) throw new CliError(error.message, ExitCode.local);
-    throw error;
-  }
 }
 
 export async function runStoreExport(ctx: CommandContext, options: { to: string; force?: boolean }): Promise<void> {
@@ -119,29 +105,27 @@ export async function runStoreExport(ctx: CommandContext, options: { to: string;
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   const counts: import('../../store/transfer.js').TransferCounts = {};
   try {
-    await storeFailureLine(async () => {
-      const out = createWriteStream(temporary, { flags: 'wx' });
-      const opened = new Promise<void>((done, fail) => out.once('open', () => done()).once('error', fail));
-      await opened.catch((error: Error) => {
-        throw new CliError(`cannot write ${file}: ${error.message}`, ExitCode.local);
-      });
-      const { isTransferable, exportThroughPorts } = await import('../../store/transfer.js');
-      const { proBlockCounter } = await import('../../api/local/carrierNumbers.js');
-      const { carriers } = await ctx.settings();
-      const proBlocks = Object.entries(carriers).flatMap(([scac, carrier]) => (carrier.proRange ? [proBlockCounter(scac, carrier.proRange)] : []));
-      const lines = isTransferable(store) ? store.exportLines(now()) : exportThroughPorts(store, now(), proBlocks);
-      for await (const line of lines) {
-        transfer.countLine(counts, line);
-        if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
-      }
-      await new Promise<void>((done, fail) => out.end((error?: Error | null) => (error ? fail(error) : done())));
-      // Whole or not at all: the file appears under its name only once every line is on disk.
-      const { open } = await import('node:fs/promises');
-      const handle = await open(temporary, 'r');
-      await handle.sync();
-      await handle.close();
-      await rename(temporary, file);
+    const out = createWriteStream(temporary, { flags: 'wx' });
+    const opened = new Promise<void>((done, fail) => out.once('open', () => done()).once('error', fail));
+    await opened.catch((error: Error) => {
+      throw new CliError(`cannot write ${file}: ${error.message}`, 'LOCAL_FAILURE');
     });
+    const { isTransferable, exportThroughPorts } = await import('../../store/transfer.js');
+    const { proBlockCounter } = await import('../../api/local/carrierNumbers.js');
+    const { carriers } = await ctx.settings();
+    const proBlocks = Object.entries(carriers).flatMap(([scac, carrier]) => (carrier.proRange ? [proBlockCounter(scac, carrier.proRange)] : []));
+    const lines = isTransferable(store) ? store.exportLines(now()) : exportThroughPorts(store, now(), proBlocks);
+    for await (const line of lines) {
+      transfer.countLine(counts, line);
+      if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
+    }
+    await new Promise<void>((done, fail) => out.end((error?: Error | null) => (error ? fail(error) : done())));
+    // Whole or not at all: the file appears under its name only once every line is on disk.
+    const { open } = await import('node:fs/promises');
+    const handle = await open(temporary, 'r');
+    await handle.sync();
+    await handle.close();
+    await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
@@ -162,7 +146,7 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
   const path = resolve(file);
   const input = createReadStream(path);
   await new Promise<void>((done, fail) => input.once('open', () => done()).once('error', fail)).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, ExitCode.local);
+    throw new CliError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, 'LOCAL_FAILURE');
   });
   /** Every line checked before it is written; the first bad one stops the import (nothing written: one unit of work). */
   async function* lines(): AsyncIterable<import('../../store/transfer.js').TransferLine> {
@@ -174,28 +158,28 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
       try {
         json = JSON.parse(text);
       } catch {
-        throw new CliError(`${path} line ${number} is not JSON: not a shipper store export; nothing was imported`, ExitCode.rejected);
+        throw new CliError(`${path} line ${number} is not JSON: not a shipper store export; nothing was imported`, 'REJECTED');
       }
       const parsed = transfer.transferLineSchema.safeParse(json);
       if (number === 1 && (!parsed.success || parsed.data.type !== 'header')) {
         throw new CliError(
           `${path} is not a shipper store export (its first line is not the header of format ${transfer.TRANSFER_FORMAT} version ${transfer.TRANSFER_VERSION}); nothing was imported`,
-          ExitCode.rejected,
+          'REJECTED',
         );
       }
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        throw new CliError(`${path} line ${number}: ${issue.message} (${issue.path.join('.') || 'type'}); nothing was imported`, ExitCode.rejected);
+        throw new CliError(`${path} line ${number}: ${issue.message} (${issue.path.join('.') || 'type'}); nothing was imported`, 'REJECTED');
       }
       yield parsed.data;
     }
-    if (number === 0) throw new CliError(`${path} is empty: not a shipper store export; nothing was imported`, ExitCode.rejected);
+    if (number === 0) throw new CliError(`${path} is empty: not a shipper store export; nothing was imported`, 'REJECTED');
   }
   const store = await preparedStore(ctx);
   let counts;
   try {
     const { isTransferable, importThroughPorts } = await import('../../store/transfer.js');
-    counts = await storeFailureLine(() => (isTransferable(store) ? store.importLines(lines()) : importThroughPorts(store, lines())));
+    counts = await (isTransferable(store) ? store.importLines(lines()) : importThroughPorts(store, lines()));
   } finally {
     await store.close();
   }

@@ -5,15 +5,14 @@
 import { constants } from 'node:fs';
 import { isFreightCheckCode, warning } from '../../domain/warnings.js';
 import { access, stat } from 'node:fs/promises';
-import { describeFileError, FileWriteError } from '../../fs/durableWrite.js';
+import { describeFileError } from '../../fs/durableWrite.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { constraintViolation, makeProblem, ProblemError } from '../../api/problems.js';
 import type { ProblemDetail } from '../../domain/schemas.js';
-import { ImportFileError, type CsvEncoding } from '../../import/csvFile.js';
+import type { CsvEncoding } from '../../import/csvFile.js';
 import { ImportCancelledError, ImportInterruptedError, ImportRejectedError, importShipments, type ImportedShipment, type ImportSummary } from '../../import/importer.js';
 import type { CsvViolation } from '../../import/rows.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, RemoteError, UsageError } from '../errors.js';
+import { asShipperError, CliError, ExitCode, UsageError } from '../errors.js';
 import { formatCents, formatNumber, plural, type IO } from '../output.js';
 import { localDateInZone } from '../../domain/dates.js';
 import { ProgressBar, wantsProgress } from '../progress.js';
@@ -49,7 +48,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   // (The default one, beside the input, is needed only when a row is rejected.)
   if (options.rejects) {
     await access(dirname(resolve(options.rejects)), constants.W_OK).catch((error: unknown) => {
-      throw new CliError(`cannot write the reject file ${options.rejects}: ${describeFileError(error)}`, ExitCode.local);
+      throw new CliError(`cannot write the reject file ${options.rejects}: ${describeFileError(error)}`, 'LOCAL_FAILURE');
     });
   }
 
@@ -123,7 +122,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     );
   } catch (error) {
     progress?.clear();
-    throw failure(error, ctx, document);
+    throw failure(error, document);
   } finally {
     process.off('SIGINT', onInterrupt);
   }
@@ -137,7 +136,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
   if (summary.rejectedShipments > 0) {
     const where = summary.rejectsFile ? `; fix them in ${summary.rejectsFile} and import that file` : '';
     const message = `${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) ${summary.dryRun ? 'invalid' : 'rejected and not booked'}${where}`;
-    throw new CliError([message, ...violationLines(summary)].join('\n'), ExitCode.rejected, { jsonWritten: Boolean(document) });
+    throw new CliError([message, ...violationLines(summary)].join('\n'), 'REJECTED', { jsonWritten: Boolean(document) });
   }
 }
 
@@ -184,57 +183,28 @@ export function describeCsvViolation(violation: CsvViolation): string {
   return `${where}${field}: ${violation.message}${value}`;
 }
 
-/** Every failure as one clear message (and, with --json, machine output on stdout), with its exit code. */
-function failure(error: unknown, ctx: CommandContext, document: ImportDocument | undefined): unknown {
-  if (error instanceof ImportFileError) {
-    if (error.kind === 'usage') return new UsageError(error.message);
-    return new ProblemError(makeProblem(400, 'bad-csv', 'Bad CSV File', error.message).problem);
-  }
-  if (error instanceof ImportRejectedError) {
-    const { summary } = error;
-    const problem = {
-      ...constraintViolation(summary.violations, error.message).problem,
-      rejectedShipments: summary.rejectedShipments,
-      shipments: summary.shipments,
-      moreViolations: summary.moreViolations,
-    };
-    const lines = [error.message, ...violationLines(summary)];
+/**
+ * A failure in the command's words: the violations under the message, and with --json the streamed
+ * document ended with the error. The exit code and the ProblemDetail are the error's own.
+ */
+function failure(error: unknown, document: ImportDocument | undefined): unknown {
+  const cause = asShipperError(error);
+  const summary = cause instanceof ImportRejectedError || cause instanceof ImportInterruptedError || cause instanceof ImportCancelledError ? cause.summary : undefined;
+  // Shipments listed on stdout already, or booking stopped part-way: keep it one JSON document, ending with the error.
+  const streamed = document !== undefined && (document.started || cause instanceof ImportInterruptedError || cause instanceof ImportCancelledError);
+  const lines = [cause.line()];
+  if (cause instanceof ImportRejectedError || cause instanceof ImportInterruptedError) lines.push(...violationLines(cause.summary));
+  if (cause instanceof ImportRejectedError) {
     lines.push(
-      summary.rejectsFile
-        ? `  the rejected rows, with a reason column: ${summary.rejectsFile}`
+      cause.summary.rejectsFile
+        ? `  the rejected rows, with a reason column: ${cause.summary.rejectsFile}`
         : '  (--skip-invalid books the valid shipments and writes the rejected rows to a file; --rejects PATH writes them in any case)',
     );
-    return new CliError(lines.join('\n'), ExitCode.rejected, { problem });
   }
-  if (error instanceof ImportCancelledError) {
-    const problem = makeProblem(499, 'import-cancelled', 'Import Cancelled', error.message).problem;
-    if (document) document.fail(error.summary ?? null, problem);
-    return new CliError(error.message, ExitCode.interrupted, { problem, jsonWritten: Boolean(document) });
-  }
-  if (error instanceof ImportInterruptedError) {
-    const { cause, summary } = error;
-    const code =
-      cause instanceof ProblemError
-        ? cause.exitCode(ctx.mode)
-        : cause instanceof RemoteError
-          ? ExitCode.remote
-          : cause instanceof FileWriteError
-            ? ExitCode.local
-            : ExitCode.rejected;
-    const base: ProblemDetail =
-      cause instanceof ProblemError ? { ...cause.problem, detail: error.message } : makeProblem(409, 'import-interrupted', 'Import Interrupted', error.message).problem;
-    const problem = { ...base, violations: summary.violations };
-    if (document) document.fail(summary, problem);
-    return new CliError([error.message, ...violationLines(summary)].join('\n'), code, { problem, jsonWritten: Boolean(document) });
-  }
-  if (document?.started) {
-    // Shipments were already listed on stdout: keep it one JSON document, ending with the error.
-    const problem =
-      error instanceof ProblemError ? error.toProblem(ctx.mode) : makeProblem(500, 'internal-error', 'Import Failed', String((error as Error)?.message ?? error)).problem;
-    document.fail(null, problem);
-    return new CliError(problem.detail ?? problem.title, error instanceof ProblemError ? error.exitCode(ctx.mode) : ExitCode.local, { problem, jsonWritten: true });
-  }
-  return error;
+  if (!streamed && lines.length === 1) return error;
+  const problem = cause.toProblem();
+  if (streamed) document.fail(summary ?? null, problem);
+  return new CliError(lines.join('\n'), cause, { problem, jsonWritten: streamed });
 }
 
 /**

@@ -3,7 +3,7 @@ import { shipmentIdOf } from '../shipmentRef.js';
 import { stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { FileWriteError, writeFileDurably } from '../../fs/durableWrite.js';
 import { formatNumber } from '../output.js';
 import { printInvoice } from '../views/invoice.js';
@@ -31,9 +31,9 @@ export async function runInvoice(ctx: CommandContext, reference: string, options
     const { data: pdf } = await api.renderInvoice(id);
     // Never over an invoice someone filed or annotated, unless asked to.
     await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' }).catch((error: unknown) => {
-      if (error instanceof FileWriteError && error.code === 'EEXIST')
+      if (error instanceof FileWriteError && error.errno === 'EEXIST')
         throw new UsageError(`${file} exists already; nothing was written`, 'add --force to replace it, or give another name with -o');
-      throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.local);
+      throw error;
     });
     ctx.io.note(`Wrote ${invoice.invoiceNumber} (${invoice.orderNumber}) to ${file} (${formatNumber(Math.max(1, Math.round(pdf.byteLength / 1024)))} KB)`);
     if (ctx.io.options.json) ctx.io.json(invoice);

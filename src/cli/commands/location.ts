@@ -6,17 +6,11 @@ import { checkAddressAgainstZip } from '../../domain/addressZip.js';
 import { violationsFromZod } from '../../domain/validation.js';
 import type { AddressInput } from '../../domain/schemas.js';
 import { isZipCode } from '../../domain/zipCode.js';
-import type { LocationBook, SavedLocation } from '../../store/locations.js';
+import type { SavedLocation } from '../../store/locations.js';
 import type { CommandContext } from '../context.js';
 import type { IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
-
-/** The address book and its error guard, loaded when a location command runs (zod, store). */
-async function addressBook(ctx: CommandContext): Promise<{ book: LocationBook; guard: <T>(fn: () => Promise<T>) => Promise<T> }> {
-  const { guardLocations } = await import('../savedLocations.js');
-  return { book: await ctx.locations(), guard: guardLocations };
-}
 
 export interface LocationAddOptions {
   name?: string;
@@ -32,7 +26,7 @@ export interface LocationAddOptions {
 }
 
 export async function runLocationAdd(ctx: CommandContext, locationName: string, options: LocationAddOptions): Promise<void> {
-  const { book, guard } = await addressBook(ctx);
+  const book = await ctx.locations();
   const address = {
     name: options.name,
     street1: options.street1,
@@ -49,28 +43,24 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   const place = await zipPlace(ctx, address.postalCode, address.countryCode);
   const againstZip = place ? checkAddressAgainstZip(address, place, '') : { violations: [], warnings: [] };
   const zipViolations = place === null ? [{ field: 'postalCode', message: `unknown ZIP ${address.postalCode?.trim()}` }] : againstZip.violations;
-  const saved = await guard(async () => {
-    // Raw flags: the API's address schema decides what is valid and names the field.
-    const checked = book.check(locationName, address as unknown as AddressInput);
-    if (!checked.ok || zipViolations.length > 0) return checked.ok ? { ok: false as const, issues: undefined } : checked;
-    if (!options.replace && (await book.get(locationName))) {
-      throw conflict(`a location named ${locationName} exists already; add --replace to overwrite it`);
-    }
-    await book.put(checked.location);
-    return checked;
-  });
-  if (!saved.ok) {
+  // Raw flags: the API's address schema decides what is valid and names the field.
+  const checked = book.check(locationName, address as unknown as AddressInput);
+  if (!checked.ok || zipViolations.length > 0) {
     // Paths are `address.postalCode`; the user typed the flags, so name the fields as the API does.
-    const violations = (saved.issues ? violationsFromZod(saved.issues) : []).map((violation) => ({
+    const violations = (checked.ok ? [] : violationsFromZod(checked.issues)).map((violation) => ({
       field: violation.field === 'name' ? 'location name' : violation.field.replace(/^address\./, ''),
       message: violation.message,
     }));
     throw constraintViolation([...violations, ...zipViolations], `the location ${locationName} is not valid`);
   }
+  if (!options.replace && (await book.get(locationName))) {
+    throw conflict(`a location named ${locationName} exists already; add --replace to overwrite it`);
+  }
+  await book.put(checked.location);
   ctx.io.warnAll(againstZip.warnings);
-  if (ctx.io.options.json) return ctx.io.json(saved.location);
-  if (ctx.io.options.quiet) return ctx.io.out(saved.location.name);
-  ctx.io.info(`Saved location ${saved.location.name}: ${oneLine(saved.location)}`);
+  if (ctx.io.options.json) return ctx.io.json(checked.location);
+  if (ctx.io.options.quiet) return ctx.io.out(checked.location.name);
+  ctx.io.info(`Saved location ${checked.location.name}: ${oneLine(checked.location)}`);
 }
 
 /** The place of a US ZIP; null when it is well-formed but unknown; undefined when there is nothing to look up. */
@@ -81,8 +71,7 @@ async function zipPlace(ctx: CommandContext, zip: string | undefined, country: s
 }
 
 export async function runLocationList(ctx: CommandContext): Promise<void> {
-  const { book, guard } = await addressBook(ctx);
-  const locations = await guard(() => book.list());
+  const locations = await (await ctx.locations()).list();
   if (ctx.io.options.json) return ctx.io.json(locations);
   // -q: the names, one per line, as the other lists print their ids.
   if (ctx.io.options.quiet) return locations.forEach((location) => ctx.io.out(location.name));
@@ -104,16 +93,14 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
 }
 
 export async function runLocationShow(ctx: CommandContext, locationName: string): Promise<void> {
-  const { book, guard } = await addressBook(ctx);
-  const location = await guard(() => book.get(locationName));
+  const location = await (await ctx.locations()).get(locationName);
   if (!location) throw unknownLocation(locationName);
   if (ctx.io.options.json) return ctx.io.json(location);
   printLocation(ctx.io, location);
 }
 
 export async function runLocationRemove(ctx: CommandContext, locationName: string): Promise<void> {
-  const { book, guard } = await addressBook(ctx);
-  const removed = await guard(() => book.remove(locationName));
+  const removed = await (await ctx.locations()).remove(locationName);
   if (!removed) throw unknownLocation(locationName);
   if (ctx.io.options.json) return ctx.io.json({ name: locationName, removed: true });
   ctx.io.info(`Removed location ${locationName}`);

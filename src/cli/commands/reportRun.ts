@@ -8,7 +8,7 @@ import type { AuditResult } from '../../audit/audit.js';
 import type { Shipment } from '../../domain/schemas.js';
 import type { ShipmentTracking } from '../../domain/tracking.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { csvText } from '../fileOutput.js';
 import { withListDates } from '../listDates.js';
 import { plural } from '../output.js';
@@ -40,16 +40,8 @@ async function bookedShipments(ctx: CommandContext, api: ShipperApi, options: { 
 
 /** The audited bills of the local store (also in remote mode: they are the user's own papers). */
 async function auditedBills(ctx: CommandContext): Promise<AuditResult[]> {
-  const [settings, { AuditedBills }, { openStore }, { StoreError }] = await Promise.all([
-    ctx.settings(),
-    import('../../audit/store.js'),
-    import('../../store/open.js'),
-    import('../../store/storeError.js'),
-  ]);
-  const { audits, warnings } = await new AuditedBills((await openStore(settings.store)).auditedBills).list().catch((error: unknown) => {
-    if (error instanceof StoreError) throw new CliError(error.message, ExitCode.local);
-    throw error;
-  });
+  const [settings, { AuditedBills }, { openStore }] = await Promise.all([ctx.settings(), import('../../audit/store.js'), import('../../store/open.js')]);
+  const { audits, warnings } = await new AuditedBills((await openStore(settings.store)).auditedBills).list();
   ctx.io.warnAll(warnings);
   return audits;
 }

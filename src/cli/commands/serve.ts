@@ -5,7 +5,7 @@ import { InvalidArgumentError } from 'commander';
 import { DOCUMENTATION_PREFIX_WARNING, GS1_COMPANY_PREFIX_RULE, isGs1CompanyPrefix } from '../../domain/bolNumber.js';
 import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import type { ContextFactory } from '../context.js';
 import { wholeNumberOption } from '../optionParsers.js';
 import type { ShipperCommand } from '../examples.js';
@@ -45,9 +45,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   // A bad tariff, bad carrier agreements or an unusable store fail now, not at the first request (a database behind is migrated).
   await api.loadTariff();
   await api.agreements.load();
-  await api.store.prepare().catch((error: Error) => {
-    throw new CliError((error as { internalDetail?: string }).internalDetail ?? error.message, ExitCode.local);
-  });
+  await api.store.prepare();
 
   const { createShipperServer } = await import('../../server/server.js');
   const stderr = io.streams.stderr;
@@ -64,9 +62,9 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     address = await service.listen(options.port, options.host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`port ${options.port} on ${options.host} is in use; pick another with --port (0: any free port)`, ExitCode.usage);
-    if (code === 'EACCES') throw new CliError(`not allowed to listen on ${options.host}:${options.port}; ports below 1024 need privileges`, ExitCode.usage);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot listen on ${options.host}: no such local address`, ExitCode.usage);
+    if (code === 'EADDRINUSE') throw new CliError(`port ${options.port} on ${options.host} is in use; pick another with --port (0: any free port)`, 'USAGE');
+    if (code === 'EACCES') throw new CliError(`not allowed to listen on ${options.host}:${options.port}; ports below 1024 need privileges`, 'USAGE');
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot listen on ${options.host}: no such local address`, 'USAGE');
     throw error;
   }
 

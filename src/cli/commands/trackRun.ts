@@ -6,7 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { notFound } from '../../api/problems.js';
 import { plural } from '../output.js';
 import { shipmentIdOf } from '../shipmentRef.js';
@@ -41,10 +41,10 @@ async function readMessageText(path: string): Promise<string> {
     throw new UsageError(error.code === 'ENOENT' ? `${path}: no such file` : `cannot read ${path}: ${error.code ?? error.message}`);
   });
   if (info.isDirectory()) throw new UsageError(`${path} is a directory, not a status message file (X12 214 or ITV JSON)`);
-  if (info.size > MAX_MESSAGE_FILE_BYTES) throw new CliError(`${path} is ${Math.round(info.size / 1048576)} MB; split status files larger than 256 MB`, ExitCode.rejected);
+  if (info.size > MAX_MESSAGE_FILE_BYTES) throw new CliError(`${path} is ${Math.round(info.size / 1048576)} MB; split status files larger than 256 MB`, 'REJECTED');
   const bytes = await readFile(path);
-  if (bytes.includes(0)) throw new CliError(`${path} is not a text file (binary data or UTF-16); nothing was imported`, ExitCode.rejected);
-  if (!isUtf8(bytes)) throw new CliError(`${path} is not UTF-8 text; nothing was imported`, ExitCode.rejected);
+  if (bytes.includes(0)) throw new CliError(`${path} is not a text file (binary data or UTF-16); nothing was imported`, 'REJECTED');
+  if (!isUtf8(bytes)) throw new CliError(`${path} is not UTF-8 text; nothing was imported`, 'REJECTED');
   return bytes.toString('utf8');
 }
 
@@ -73,6 +73,6 @@ export async function runTrackImport(ctx: CommandContext, paths: string[]): Prom
       report.refused.length > 0 ? `${report.refused.length} refused` : null,
       report.issues.length > 0 ? plural(report.issues.length, 'unreadable message') : null,
     ].filter(Boolean);
-    throw new CliError(`${parts.join(', ')}: not recorded (the others were)`, ExitCode.rejected, { jsonWritten: ctx.io.options.json });
+    throw new CliError(`${parts.join(', ')}: not recorded (the others were)`, 'REJECTED', { jsonWritten: ctx.io.options.json });
   }
 }

@@ -8,7 +8,7 @@ import { isZipCode } from '../../domain/zipCode.js';
 import type { CommandContext } from '../context.js';
 import { relativeDay, weekdayOf } from '../../domain/dates.js';
 import { pickupDateFromFlag, todayAtOrigin } from '../pickupDateFlag.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { formatDate, formatInstant, formatNumber, localIsoInstant, type IO } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import { collect, wholeNumberOption } from '../optionParsers.js';
@@ -219,7 +219,7 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
     const more = bad.length - shown.length;
     const count = `${formatNumber(bad.length)} of ${formatNumber(destinations.length)} destinations`;
     const why = ctx.io.options.json ? 'the errors list says why' : options.csv ? 'the error column says why' : 'their rows say why';
-    throw new CliError(`${count} got no lane (${shown.join(', ')}${more > 0 ? ` and ${formatNumber(more)} more` : ''}): ${why}`, ExitCode.rejected, {
+    throw new CliError(`${count} got no lane (${shown.join(', ')}${more > 0 ? ` and ${formatNumber(more)} more` : ''}): ${why}`, 'REJECTED', {
       jsonWritten: ctx.io.options.json,
     });
   }

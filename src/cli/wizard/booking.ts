@@ -2,7 +2,8 @@
  * The wizard after the quote: book it (reference, addresses from saved locations or typed, the
  * carrier step when wanted), then print its BOL.
  */
-import { CliError, ExitCode, ProblemError, problemLine } from '../../api/problems.js';
+import { CliError, ProblemError, problemLine } from '../../api/problems.js';
+import { asShipperError } from '../errors.js';
 import { warning } from '../../domain/warnings.js';
 import { addressSchema, type Address, type OrderComponentInput, type Quote, type Shipment, shipmentRequestSchema } from '../../domain/schemas.js';
 import { locationNameSchema, type SavedLocation } from '../../store/locations.js';
@@ -169,9 +170,9 @@ export async function askAndPrintBol(deps: WizardDeps, shipment: Shipment): Prom
     const { data: pdf } = await api.renderBol(shipment.id, { template });
     await deps.writeFile(file, pdf);
   } catch (error) {
-    const reason = error instanceof ProblemError ? problemLine(error.problem) : (error as Error).message;
-    const code = error instanceof ProblemError ? error.exitCode(deps.mode) : ExitCode.local;
-    throw new CliError(`shipment ${shipment.orderNumber} is booked, but its BOL was not printed: ${reason} (print it later: shipper bol ${shipment.id})`, code);
+    const failure = asShipperError(error);
+    const reason = failure instanceof ProblemError ? problemLine(failure.problem) : failure.message;
+    throw new CliError(`shipment ${shipment.orderNumber} is booked, but its BOL was not printed: ${reason} (print it later: shipper bol ${shipment.id})`, failure);
   }
   io.out(`${io.color.green('Wrote')} ${answer}`);
   return file;

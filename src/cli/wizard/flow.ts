@@ -7,7 +7,7 @@
  * accessorials -> freight lines -> quote shown -> book (reference, addresses, saved locations)
  * -> BOL PDF (booking.ts; the carrier step in carrierSteps.ts). Nothing is written before the quote is shown; Ctrl-C after that says what exists.
  */
-import { CliError, ExitCode, ProblemError, problemLine } from '../../api/problems.js';
+import { CliError, ProblemError, problemLine } from '../../api/problems.js';
 import { componentDensity } from '../../domain/density.js';
 import { checkFreight } from '../../domain/freightCheck.js';
 import { DEFAULT_INSPECTION_RULES } from '../../domain/inspectionRules.js';
@@ -55,7 +55,7 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
     io.out('');
     printRates(io, rates, deps.zips);
     io.out('');
-    if (rates.items.length === 0) throw new CliError('no carrier prices this shipment: nothing was quoted', ExitCode.rejected);
+    if (rates.items.length === 0) throw new CliError('no carrier prices this shipment: nothing was quoted', 'REJECTED');
     quote = await deps.prompter.select({
       message: 'Which quote?',
       choices: rates.items.map((item) => ({
@@ -104,7 +104,7 @@ async function afterInterrupt<T>(message: string, step: () => Promise<T>): Promi
   try {
     return await step();
   } catch (error) {
-    if (isPromptInterrupt(error)) throw new CliError(message, ExitCode.interrupted);
+    if (isPromptInterrupt(error)) throw new CliError(message, 'INTERRUPTED');
     throw error;
   }
 }

@@ -16,7 +16,7 @@ import { makeDirectory } from '../../fs/makeDirectory.js';
 import { readTextSync } from '../../fs/readText.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { StoreError } from '../storeError.js';
-import { acquireLock, LockError } from './storeLock.js';
+import { acquireLock } from './storeLock.js';
 
 /** Ids are used as file names: only these characters ever reach the file system. */
 const RECORD_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -255,13 +255,7 @@ export class RecordFiles {
    */
   async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const dir = await this.ensureCollection('locks');
-    let release: () => Promise<void>;
-    try {
-      release = await acquireLock(join(dir, `${name}.lock`));
-    } catch (error) {
-      if (error instanceof LockError) throw new StoreError(error.message, error.path);
-      throw error;
-    }
+    const release = await acquireLock(join(dir, `${name}.lock`));
     try {
       return await fn();
     } finally {

@@ -26,6 +26,8 @@ import { mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writ
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describeFileError, isProcessAlive } from '../../fs/durableWrite.js';
+import type { ErrorCode } from '../../domain/errors.js';
+import { StoreError } from '../storeError.js';
 
 export interface LockOwner {
   pid: number;
@@ -40,12 +42,15 @@ export interface LockOwner {
   since: string;
 }
 
-export class LockError extends Error {
+/** The store's lock could not be taken: a store failure (exit 5, 500), named by the lock's path. */
+export class LockError extends StoreError {
+  override readonly code: ErrorCode = 'STORE_LOCK';
+
   constructor(
     message: string,
     readonly path: string,
   ) {
-    super(message);
+    super(message, path);
     this.name = 'LockError';
   }
 }

@@ -72,8 +72,9 @@ export async function guardDatabase<T>(url: string, fn: () => Promise<T>): Promi
 }
 
 export function translateDatabaseError(error: unknown, url: string): unknown {
-  if (error instanceof StoreError) return error;
+  // Said with the store's name (without its password); a SchemaMismatch is itself a StoreError.
   if (error instanceof SchemaMismatch) return new StoreUnavailableError(`the PostgreSQL store ${redactUrl(url)}: ${error.message}`);
+  if (error instanceof StoreError) return error;
   if (isDatabaseFailure(error)) return databaseUnavailable(error, url);
   return error;
 }

@@ -11,6 +11,7 @@
  */
 import type { Sql } from 'postgres';
 import initial from './migrations/0001_initial.sql';
+import { StoreUnavailableError } from '../storeError.js';
 
 export interface Migration {
   version: number;
@@ -34,7 +35,8 @@ export interface SchemaStatus {
   pending: Array<{ version: number; name: string }>;
 }
 
-export class SchemaMismatch extends Error {
+/** The database has another schema version than this program: the store is unavailable (503, exit 5). */
+export class SchemaMismatch extends StoreUnavailableError {
   constructor(
     message: string,
     readonly status: SchemaStatus,
