@@ -38,7 +38,6 @@ async function harness(steps: Step[]) {
     resolvePath: (path) => join(dir, path),
     fileExists: () => false,
     writeFile: async () => undefined,
-    mode: 'local',
     agreementCarriers,
   };
   return { deps, api, stdout: () => out };

@@ -46,7 +46,6 @@ function harness(steps: Step[]) {
     resolvePath: (path) => join(dir, path),
     fileExists: () => false,
     writeFile: (path, bytes) => writeFile(path, bytes),
-    mode: 'local',
     carriers: CONTRACT_SETTINGS.carriers,
   };
   return { deps, api, prompter, book, output: () => out };

@@ -77,7 +77,6 @@ function harness(steps: Step[], tune: (api: LocalApi) => void = () => undefined)
       const { writeFile } = await import('node:fs/promises');
       await writeFile(path, bytes);
     },
-    mode: 'local',
   };
   return { deps, api, prompter, book, stdout: () => out, dir };
 }

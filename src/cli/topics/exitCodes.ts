@@ -1,5 +1,8 @@
-/** `shipper help exit-codes`: generated from ExitCode, so a new code cannot go unexplained (the type wants every one). */
-import { ExitCode } from '../../api/problems.js';
+/**
+ * `shipper help exit-codes`: generated from ExitCode, so a new code cannot go unexplained (the type
+ * wants every one); every error code's exit code is one of them (ERRORS, domain/errors.ts).
+ */
+import { ExitCode } from '../../domain/errors.js';
 import { termList } from './wrap.js';
 
 export const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {

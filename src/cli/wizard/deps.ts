@@ -35,8 +35,6 @@ export interface WizardDeps {
   resolvePath: (path: string) => string;
   fileExists: (path: string) => boolean;
   writeFile: (path: string, bytes: Uint8Array) => Promise<void>;
-  /** The mode label for the API's mode of operation; used in messages only. */
-  mode: 'local' | 'remote';
   /** The carriers' settings (names by SCAC, PRO blocks) for the carrier step; none: {}. */
   carriers?: CarrierProfiles | undefined;
   /** The carriers whose agreements are loaded (--tariffs): the wizard offers to price with them. */

@@ -71,7 +71,6 @@ export async function runQuoteWizard(ctx: CommandContext, options: QuoteOptions)
       writeFile: async (path, bytes) => {
         await writeFileDurably(path, bytes, { whenExists: 'refuse' });
       },
-      mode: ctx.mode,
       carriers: (await ctx.settings()).carriers,
       agreementCarriers,
     },
