@@ -3,20 +3,12 @@
  * its code, through the one table, gives its exit code and its ProblemDetail. Found by reading the
  * sources: a class whose ancestry reaches one of JavaScript's own errors is an error class.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SRC, sourceFiles } from '../helpers/sourceFiles.js';
 
-const SRC = resolve(import.meta.dirname, '../../src');
 const BUILTIN_ERRORS = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Every `class X extends Y` of src/: X's parent and where X is declared. */
 function classes(): Map<string, { parent: string; file: string }> {
