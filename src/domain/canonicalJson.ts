@@ -9,7 +9,8 @@ export function canonicalJson(value: unknown): string {
 
 function sortKeys(_key: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const sorted: Record<string, unknown> = {};
+  // No prototype: a member named __proto__ is kept as one, not taken as the object's prototype.
+  const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(value).sort()) sorted[key] = (value as Record<string, unknown>)[key];
   return sorted;
 }
