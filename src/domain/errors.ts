@@ -80,6 +80,14 @@ export const ERRORS = {
   STORE_FAILURE: { exit: ExitCode.local, status: 500, type: 'store-failure', title: 'Store Failure', publicDetail: STORE_DETAIL },
   /** The file store's lock could not be taken (busy too long, or its directory unusable). */
   STORE_LOCK: { exit: ExitCode.local, status: 500, type: 'store-failure', title: 'Store Failure', publicDetail: STORE_DETAIL },
+  /** Another process held the file store's lock longer than a unit of work waits: 503 with Retry-After, as it will pass. */
+  STORE_BUSY: {
+    exit: ExitCode.local,
+    status: 503,
+    type: 'store-busy',
+    title: 'Store Busy',
+    publicDetail: "the store is busy with another process's work; try again shortly",
+  },
   /** The database is down, unreachable, read-only or of another schema version: the server answers 503 with Retry-After. */
   STORE_UNAVAILABLE: { exit: ExitCode.local, status: 503, type: 'store-unavailable', title: 'Store Unavailable', publicDetail: UNAVAILABLE_DETAIL },
   /** A file could not be written whole (full disk, no permission); nothing partial was left. */

@@ -17,7 +17,7 @@ import { FileWriteError } from '../../src/fs/durableWrite.js';
 import { ImportFileError } from '../../src/import/csvFile.js';
 import { ImportCancelledError, ImportInterruptedError, ImportRejectedError, type ImportSummary } from '../../src/import/importer.js';
 import { LabelError } from '../../src/labels/layout.js';
-import { LockError } from '../../src/store/file/storeLock.js';
+import { LockError, StoreBusyError } from '../../src/store/file/storeLock.js';
 import { SchemaMismatch } from '../../src/store/postgres/migrations.js';
 import { StoreError, StoreUnavailableError } from '../../src/store/storeError.js';
 import { tempDir } from '../helpers/cli.js';
@@ -87,7 +87,8 @@ describe('each error class', () => {
       [new InvoiceError('cancelled: no invoice'), { code: 'INVOICE', exit: 1, status: 409, type: 'conflict' }],
       [new RemoteError('the server is down'), { code: 'REMOTE_FAILURE', exit: 3, status: 502, type: 'remote-failure' }],
       [new StoreError('cannot read /s/shipments/a.json'), { code: 'STORE_FAILURE', exit: 5, status: 500, type: 'store-failure' }],
-      [new LockError('the store is busy', '/s/locks/a.lock'), { code: 'STORE_LOCK', exit: 5, status: 500, type: 'store-failure' }],
+      [new LockError('cannot lock the store', '/s/locks/a.lock'), { code: 'STORE_LOCK', exit: 5, status: 500, type: 'store-failure' }],
+      [new StoreBusyError('the store is busy', '/s/locks/a.lock'), { code: 'STORE_BUSY', exit: 5, status: 503, type: 'store-busy' }],
       [new StoreUnavailableError('the database is down'), { code: 'STORE_UNAVAILABLE', exit: 5, status: 503, type: 'store-unavailable' }],
       [new SchemaMismatch('newer schema', { current: 9, latest: 1, applied: [], pending: [] }), { code: 'STORE_UNAVAILABLE', exit: 5, status: 503, type: 'store-unavailable' }],
       [new FileWriteError('/out/a.pdf', 'ENOSPC', 'no space left on the disk'), { code: 'FILE_WRITE', exit: 5, status: 500, type: 'file-write' }],

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock, LockError, processStart, takeOver, type LockOwner } from '../../src/store/file/storeLock.js';
+import { acquireLock, processStart, StoreBusyError, takeOver, type LockOwner } from '../../src/store/file/storeLock.js';
 import { tempDir } from '../helpers/cli.js';
 import { bundleScript } from '../helpers/bundle.js';
 import { makeReadOnly } from '../helpers/faults.js';
@@ -108,7 +108,9 @@ describe('the store lock', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(busy).toBeInstanceOf(LockError);
+    // Busy, not broken: a server answers 503 with Retry-After (the STORE_BUSY row of the error table).
+    expect(busy).toBeInstanceOf(StoreBusyError);
+    expect((busy as StoreBusyError).code).toBe('STORE_BUSY');
     expect((busy as Error).message).toMatch(new RegExp(`^the store is busy: ${lock} is held by process ${holder.pid} on ${hostname()} since \\d{4}-`));
     await kill(holder);
     // Refreshed "in an hour": no staleness rule can explain the takeover, only the dead pid.

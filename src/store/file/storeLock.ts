@@ -55,6 +55,16 @@ export class LockError extends StoreError {
   }
 }
 
+/** A live holder kept the lock longer than the wait: the store is busy, not broken (503 with Retry-After from a server). */
+export class StoreBusyError extends LockError {
+  override readonly code: ErrorCode = 'STORE_BUSY';
+
+  constructor(message: string, path: string) {
+    super(message, path);
+    this.name = 'StoreBusyError';
+  }
+}
+
 export interface LockOptions {
   /** How long to wait for a live holder before giving up (ms). */
   waitMs?: number;
@@ -203,7 +213,7 @@ async function acquireFileLock(lockDir: string, settings: typeof DEFAULTS): Prom
     }
     if (Date.now() >= deadline) {
       const who = lastOwner ? ` by process ${lastOwner.pid} on ${lastOwner.host} since ${lastOwner.since}` : '';
-      throw new LockError(`the store is busy: ${lockDir} is held${who}; try again when it finishes`, lockDir);
+      throw new StoreBusyError(`the store is busy: ${lockDir} is held${who}; try again when it finishes`, lockDir);
     }
     await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
     pause = Math.min(100, pause * 1.2);
