@@ -407,3 +407,23 @@ describe('the preview judges an item as its booking does', () => {
     expect(previewed).toEqual({ ok: false, problem: refused.problem });
   });
 });
+
+describe('LocalApi.previewShipments with and without the freight check', () => {
+  it('gives the freight check by default; freightCheck: false prices the same without it; a freightCheck that is not a boolean is refused', async () => {
+    const { api } = apiAt(store.dir);
+    const items = [{ request: shipmentRequest({ orderComponents: [PALLETS] }) }];
+    const checked = (await api.previewShipments({ items })).data.items[0]!;
+    const unchecked = (await api.previewShipments({ items, freightCheck: false })).data.items[0]!;
+    expect(checked.ok && unchecked.ok).toBe(true);
+    if (!checked.ok || !unchecked.ok) return;
+    // The line has no description: the check names it (NO_DESCRIPTION) unless asked not to check.
+    expect(checked.warnings.map((item) => item.code)).toContain('NO_DESCRIPTION');
+    expect(unchecked.warnings.map((item) => item.code)).not.toContain('NO_DESCRIPTION');
+    expect(unchecked.data.quotedPriceInCents).toBe(checked.data.quotedPriceInCents);
+    const explicit = (await api.previewShipments({ items, freightCheck: true })).data.items[0]!;
+    expect(explicit.ok && explicit.warnings).toEqual(checked.warnings);
+    const refused = await problemOf(api.previewShipments({ items, freightCheck: 'no' } as never));
+    expect(refused.status).toBe(400);
+    expect(refused.problem.violations?.map((violation) => violation.field)).toEqual(['freightCheck']);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { componentDensity, freightClassForDensity } from '../../src/domain/density.js';
+import { componentDensity, decimalFraction, freightClassForDensity } from '../../src/domain/density.js';
 import { FREIGHT_CLASSES } from '../../src/domain/schemas.js';
 
 /**
@@ -247,3 +247,19 @@ function formatTenThousandths(value: bigint): string {
   const text = value.toString().padStart(5, '0');
   return `${text.slice(0, -4)}.${text.slice(-4)}`.replace(/\.?0+$/, '');
 }
+
+describe('decimalFraction', () => {
+  it('reads whole numbers up to the largest safe integer exactly, and past it, and decimals, as the decimals they print as', () => {
+    expect(decimalFraction(0)).toEqual({ numerator: 0n, denominator: 1n });
+    expect(decimalFraction(1200)).toEqual({ numerator: 1200n, denominator: 1n });
+    expect(decimalFraction(Number.MAX_SAFE_INTEGER)).toEqual({ numerator: 9007199254740991n, denominator: 1n });
+    expect(decimalFraction(Number.MAX_SAFE_INTEGER + 1)).toEqual({ numerator: 9007199254740992n, denominator: 1n });
+    expect(decimalFraction(1e21)).toEqual({ numerator: 10n ** 21n, denominator: 1n });
+    expect(decimalFraction(47.3)).toEqual({ numerator: 473n, denominator: 10n });
+    expect(decimalFraction(0.1)).toEqual({ numerator: 1n, denominator: 10n });
+  });
+
+  it('refuses what is not a finite non-negative number', () => {
+    for (const absurd of [-1, -0.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => decimalFraction(absurd)).toThrow(RangeError);
+  });
+});

@@ -244,16 +244,9 @@ describe('what a killed process leaves', () => {
   });
 });
 
+/** The helper's one-pallet booking, answered in words (the tests read its stderr). */
 function ship(): string[] {
-  return [
-    'ship',
-    '--shipper',
-    'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
-    '--consignee',
-    'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
-    '-c',
-    'pallets=1,weight=500,dims=48x40x48',
-  ];
+  return BOOK_ONE_PALLET.filter((arg) => arg !== '--json');
 }
 
 describe('a read-only store (a read-only mount when root, else permissions)', () => {

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock, processStart, StoreBusyError, takeOver, type LockOwner } from '../../src/store/file/storeLock.js';
+import { acquireLock, HANDOVER_LIMIT, processStart, StoreBusyError, takeOver, type LockOwner } from '../../src/store/file/storeLock.js';
 import { tempDir } from '../helpers/cli.js';
 import { bundleScript } from '../helpers/bundle.js';
 import { makeReadOnly } from '../helpers/faults.js';
@@ -99,6 +99,29 @@ describe('the store lock', () => {
     const third = await acquireLock(lock);
     expect((await own(lock)).token).not.toBe(token);
     await third();
+  });
+
+  it(`lets other processes in after at most ${HANDOVER_LIMIT} hand-overs, however many callers of this process wait`, async () => {
+    const { dir, lock } = await lockPath();
+    const callers = [await acquireLock(lock)];
+    const tokens = [(await own(lock)).token];
+    // The first, then HANDOVER_LIMIT + 1 more queued behind it: the last cannot get it by hand-over.
+    const queued = Array.from({ length: HANDOVER_LIMIT + 1 }, () => acquireLock(lock));
+    for (const next of queued) {
+      await callers.at(-1)!();
+      callers.push(await next);
+      tokens.push((await own(lock)).token);
+    }
+    await callers.at(-1)!();
+    // The same owner for at most the first holder and HANDOVER_LIMIT hand-overs (fewer only if 200 ms
+    // passed on a busy machine), then released and taken anew.
+    const runs = tokens.reduce<number[]>(
+      (lengths, token, index) => (index > 0 && token === tokens[index - 1] ? [...lengths.slice(0, -1), lengths.at(-1)! + 1] : [...lengths, 1]),
+      [],
+    );
+    expect(Math.max(...runs)).toBeLessThanOrEqual(HANDOVER_LIMIT + 1);
+    expect(runs.length).toBeGreaterThan(1);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('a live holder in another process: busy, naming it; once it is killed, taken over at once (not by its age)', async () => {

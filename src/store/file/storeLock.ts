@@ -153,7 +153,7 @@ interface HeldLock {
 }
 const heldLocks = new Map<string, HeldLock>();
 const waitingCallers = new Map<string, number>();
-const HANDOVER_LIMIT = 32;
+export const HANDOVER_LIMIT = 32;
 const HANDOVER_MS = 200;
 
 /** Takes the lock `lockDir` (e.g. `<store>/locks/orders.lock`), waiting for a live holder; resolves with its release. */
@@ -167,7 +167,9 @@ export async function acquireLock(lockDir: string, options: LockOptions = {}): P
   inProcessQueues.set(lockDir, queue);
   waitingCallers.set(lockDir, (waitingCallers.get(lockDir) ?? 0) + 1);
   await before;
-  waitingCallers.set(lockDir, waitingCallers.get(lockDir)! - 1);
+  const stillWaiting = waitingCallers.get(lockDir)! - 1;
+  if (stillWaiting > 0) waitingCallers.set(lockDir, stillWaiting);
+  else waitingCallers.delete(lockDir);
   const done = () => {
     if (inProcessQueues.get(lockDir) === queue) inProcessQueues.delete(lockDir);
     leave();
