@@ -9,7 +9,10 @@
  *   2. book: the file is read again and booked in chunks (LocalApi: one lock and a few rounds of
  *      parallel writes per chunk; remote: one POST per shipment), each shipment with an
  *      idempotency key derived from its content, so that a re-import or a re-run after a crash
- *      returns the shipments already booked instead of booking them twice.
+ *      returns the shipments already booked instead of booking them twice. A file of at most
+ *      RETAINED_ROWS rows is not read again: the check keeps what it read (the requests, their
+ *      keys), and the booking books those, the very requests the check judged (LocalApi keeps
+ *      its judgement of each request object; bookingChecks.ts).
  */
 import { createHash } from 'node:crypto';
 import { warning, type Warning } from '../domain/warnings.js';
@@ -131,6 +134,16 @@ export const MAX_LISTED_WARNINGS = 20;
 const DEFAULT_CHUNK = 500;
 /** Also cut a chunk after this many rows, so that shipments of many rows keep memory flat too. */
 const CHUNK_ROWS = 5000;
+/** A file of at most this many rows is kept in memory by the check for the booking (a few megabytes); a longer one is read again, so memory stays flat. */
+export const RETAINED_ROWS = 25_000;
+
+/** A shipment of the file as the check read it: what the booking needs of it. */
+interface Retained {
+  prepared: PreparedShipment;
+  /** Its idempotency key and its request as sent to the API (valid shipments). */
+  key: string | undefined;
+  request: Record<string, unknown> | undefined;
+}
 
 /** The file has invalid shipments and nothing was booked (default all-or-nothing mode). */
 export class ImportRejectedError extends ShipperError {
@@ -196,6 +209,13 @@ interface ScanState {
   /** Booking: shipments booked, found booked already or refused by the API, for the progress. */
   handled: number;
   warnings: number;
+  /** The request sent to the API for each valid shipment of the chunks in hand (withPolicy). */
+  requests: Map<PreparedShipment, Record<string, unknown>>;
+  /** Checking: every shipment read, while the file is short enough (RETAINED_ROWS); undefined past that. */
+  retained: Retained[] | undefined;
+  retainedRows: number;
+  /** The reading of the file (its header and delimiter). */
+  reading: CsvReading | undefined;
 }
 
 export async function importShipments(api: ShipperApi, locations: LocationResolver, options: ImportOptions, listener: ImportListener = {}): Promise<ImportSummary> {
@@ -206,7 +226,7 @@ export async function importShipments(api: ShipperApi, locations: LocationResolv
 
   // Pass 1: check (and price) everything before anything is booked.
   listener.phase?.('checking', identity.size);
-  const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid, fileSize: identity.size });
+  const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid, fileSize: identity.size, retain: !dryRun });
   if (checked.summary.rows === 0) throw new ImportFileError(`${file} has a header row but no shipment rows`);
   if (dryRun) return checked.summary;
   if (!skipInvalid && checked.summary.rejectedShipments > 0) throw new ImportRejectedError(checked.summary);
@@ -224,7 +244,11 @@ export async function importShipments(api: ShipperApi, locations: LocationResolv
   // The check found every shipment that the file holds, so booking counts shipments, not bytes.
   const toBook = checked.summary.shipments - checked.summary.rejectedShipments;
   listener.phase?.('booking', toBook);
-  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash, fileSize: identity.size, toBook, splitKeys: checked.splitKeys })).summary;
+  // What the check kept is booked as it was checked; a file that had split shipments is read again (their first rows, accepted by the check, are refused by the booking).
+  const retained = checked.splitKeys.size === 0 && checked.retained && checked.reading ? { shipments: checked.retained, reading: checked.reading } : undefined;
+  checked.retained = undefined;
+  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash, fileSize: identity.size, toBook, splitKeys: checked.splitKeys, retained }))
+    .summary;
 }
 
 interface ScanContext {
@@ -241,11 +265,15 @@ interface ScanContext {
   skipInvalid: boolean;
   /** Booking: the grouping keys the check found split (refused whole). */
   splitKeys?: Set<string> | undefined;
+  /** Checking: keep the shipments read for the booking (while the file is short enough). */
+  retain?: boolean | undefined;
+  /** Booking: the shipments the check kept, booked instead of reading the file again. */
+  retained?: { shipments: Retained[]; reading: CsvReading } | undefined;
 }
 
 async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState> {
   const { options, listener } = context;
-  const reading = await openCsvFile(options.file, { encoding: options.encoding });
+  const reading = context.retained?.reading ?? (await openCsvFile(options.file, { encoding: options.encoding }));
   // The pass that decides writes the rejects: booking with --skip-invalid, else the check.
   const writesRejects = options.rejectsFile !== undefined && (phase === 'booking' ? context.skipInvalid && !context.dryRun : context.dryRun || !context.skipInvalid);
   const state: ScanState = {
@@ -259,6 +287,10 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     splitKeys: context.splitKeys ?? new Set(),
     handled: 0,
     warnings: 0,
+    requests: new Map(),
+    retained: context.retain ? [] : undefined,
+    retainedRows: 0,
+    reading,
   };
   const cells = { delimiter: reading.delimiter, todayAt: options.todayAt, carrierNameOf: options.carrierNameOf };
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
@@ -286,16 +318,41 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     inFlight.catch(() => undefined);
     if (phase === 'checking') await inFlight;
   };
+  // The shipments of the file, read (and, booking, split ones refused) or as the check kept them.
+  async function* shipmentsOfFile(): AsyncIterable<Retained> {
+    for await (const group of groupRows(reading.rows, reading.header)) {
+      const split = splitShipment(group, reading.header, state, context);
+      const prepared = split ?? (await prepareShipment(group, reading.header, locations, cells));
+      yield prepared.ok
+        ? { prepared, key: importKeyOf(prepared.request, state.occurrences, locationNames), request: withPolicy(prepared.request, context) }
+        : { prepared, key: undefined, request: undefined };
+    }
+  }
+  async function* shipmentsKept(kept: Retained[]): AsyncIterable<Retained> {
+    // Handed out once: what is booked is let go.
+    for (let index = 0; index < kept.length; index++) {
+      yield kept[index]!;
+      kept[index] = undefined as unknown as Retained;
+    }
+  }
   let chunk: PreparedShipment[] = [];
   let chunkRows = 0;
   try {
-    for await (const group of groupRows(reading.rows, reading.header)) {
+    for await (const shipment of context.retained ? shipmentsKept(context.retained.shipments) : shipmentsOfFile()) {
+      const { prepared, key, request } = shipment;
+      const { group } = prepared;
       if (options.signal?.aborted) throw new ImportCancelledError(undefined);
       state.summary.rows += group.rows.length;
       state.summary.shipments++;
-      const split = splitShipment(group, reading.header, state, context);
-      const prepared = split ?? (await prepareShipment(group, reading.header, locations, cells));
-      if (prepared.ok) state.keys.set(prepared, importKeyOf(prepared.request, state.occurrences, locationNames));
+      if (key !== undefined && request !== undefined) {
+        state.keys.set(prepared, key);
+        state.requests.set(prepared, request);
+      }
+      if (state.retained) {
+        state.retainedRows += group.rows.length;
+        if (state.retainedRows <= RETAINED_ROWS) state.retained.push(shipment);
+        else state.retained = undefined;
+      }
       // Warnings are the check's to give (the booking pass reads the same cells again).
       if (phase === 'checking') for (const warning of prepared.warnings) warn(state, listener, warning);
       chunk.push(prepared);
@@ -318,7 +375,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       listener.progress?.({ phase, done: context.fileSize, total: context.fileSize, shipments: state.summary.shipments });
       if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(warning('MORE_WARNINGS', `... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`));
       state.fileHash = reading.digest();
-    } else if (reading.digest() !== state.fileHash)
+    } else if (!context.retained && reading.digest() !== state.fileHash)
       listener.warning?.(warning('FILE_CHANGED', `${options.file} changed while it was being imported; import it again to check that every shipment is booked`));
     state.summary.rejectsFile = (await state.rejects?.commit()) ?? null;
     return state;
@@ -392,7 +449,11 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
   const valid = chunk.filter((prepared): prepared is Extract<PreparedShipment, { ok: true }> => prepared.ok);
   for (const prepared of chunk) if (!prepared.ok) await reject(state, prepared.group, prepared.violations);
   const keys = valid.map((prepared) => state.keys.get(prepared));
-  for (const prepared of chunk) state.keys.delete(prepared);
+  const requests = valid.map((prepared) => state.requests.get(prepared)!);
+  for (const prepared of chunk) {
+    state.keys.delete(prepared);
+    state.requests.delete(prepared);
+  }
   // With --skip-invalid a booking run prices while it books; the check only has to find file-level errors.
   const prices = context.dryRun || !context.skipInvalid;
   if (!prices || valid.length === 0) return;
@@ -400,7 +461,7 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
   const {
     data: { items: outcomes },
   } = await context.api.previewShipments({
-    items: valid.map((prepared, index) => ({ request: withPolicy(prepared.request, context), idempotencyKey: keys[index] })),
+    items: valid.map((_prepared, index) => ({ request: requests[index]!, idempotencyKey: keys[index] })),
     // The booking gives the freight check's warnings; only --dry-run reports the check's.
     freightCheck: context.dryRun,
   });
@@ -444,9 +505,12 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
     data: { items: outcomes },
     warnings,
   } = await context.api.createShipments({
-    items: valid.map((prepared) => ({ request: withPolicy(prepared.request, context), idempotencyKey: state.keys.get(prepared) })),
+    items: valid.map((prepared) => ({ request: state.requests.get(prepared)!, idempotencyKey: state.keys.get(prepared) })),
   });
-  for (const prepared of chunk) state.keys.delete(prepared);
+  for (const prepared of chunk) {
+    state.keys.delete(prepared);
+    state.requests.delete(prepared);
+  }
   warnings.forEach((item) => context.listener.warning?.(item));
   let unexpected = false;
   for (const [index, outcome] of outcomes.entries()) {

@@ -96,8 +96,11 @@ export interface ShipmentReads {
 }
 
 export interface ShipmentWrites extends ShipmentReads {
-  /** Adds or replaces a shipment (its id), with its own quote when it priced one. */
-  put(shipment: Shipment, ownQuote?: Quote): void;
+  /**
+   * Adds or replaces a shipment (its id), with its own quote when it priced one. `created`: the
+   * caller knows the store holds no shipment of this id (a booking), so none is read to replace.
+   */
+  put(shipment: Shipment, ownQuote?: Quote, options?: { created?: boolean }): void;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -250,7 +250,7 @@ export class Bookings {
         now,
       }),
     );
-    shipments.forEach((shipment, position) => tx.shipments.put(shipment, ready[position]!.newQuote ? ready[position]!.quote : undefined));
+    shipments.forEach((shipment, position) => tx.shipments.put(shipment, ready[position]!.newQuote ? ready[position]!.quote : undefined, { created: true }));
     ready.forEach((booking, position) => {
       outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };
     });

@@ -30,6 +30,13 @@ const NAMED_HOLDERS = 3;
 export type Checked = { ok: true; request: ShipmentRequest; warnings: Warning[] } | { ok: false; problem: ProblemDetail };
 
 export class BookingChecks {
+  /**
+   * The judgement of each request object judged (weakly held): an import's check pass previews
+   * its requests and its booking pass books the very same objects, judged once. The judgement
+   * depends on the request and the ZIP table only, neither of which changes in between.
+   */
+  private readonly judged = new WeakMap<object, Checked>();
+
   constructor(private readonly deps: BookingCheckDeps) {}
 
   /** A quote is booked once: a second active shipment on it only when the request says rebookQuote. */
@@ -95,6 +102,15 @@ export class BookingChecks {
    * failure of the batch (its schema leaves the requests unparsed).
    */
   check(raw: unknown): Checked {
+    const known = typeof raw === 'object' && raw !== null ? this.judged.get(raw) : undefined;
+    // The warnings are the caller's to add to.
+    if (known) return known.ok ? { ...known, warnings: [...known.warnings] } : known;
+    const checked = this.judge(raw);
+    if (typeof raw === 'object' && raw !== null) this.judged.set(raw, checked.ok ? { ...checked, warnings: [...checked.warnings] } : checked);
+    return checked;
+  }
+
+  private judge(raw: unknown): Checked {
     const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
     const addresses = addressesAgainstZips(this.deps.zips, raw);
     zipViolations.push(...addresses.violations);

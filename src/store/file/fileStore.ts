@@ -6,6 +6,9 @@
  * many files it writes. Nothing outside this folder knows a path, a directory or a lock name.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../../concurrency.js';
 import { normalisedProNumber, normalisedReference, orderSerialOf, serialsOfBolNumber } from '../../domain/recordKeys.js';
@@ -41,6 +44,7 @@ import type {
 import { StoreError } from '../storeError.js';
 import { FileCounters, type CounterRecords } from './counters.js';
 import { Journal, type JournalWrite } from './journal.js';
+import { BucketLogs } from './bucketLogs.js';
 import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
 import { listPage, type IdSource } from './lists.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
@@ -81,6 +85,13 @@ const createdBucketOf = (id: string) => id.slice(3, 9);
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 const idempotencyId = (scope: IdempotencyScope, key: string) => hashOf(`${scope}\u0000${key}`);
+/**
+ * Idempotency records live in 1,024 bucket logs (bucketLogs.ts) by their id's first ten bits, a
+ * line `{"h":id,"r":record}` each: a keyed booking creates no file of its own. Stores written
+ * before keep a file per record (`idempotency/<id>.json`), still read.
+ */
+const idempotencyBucket = (id: string) => `idempotency/${(parseInt(id.slice(0, 3), 16) >> 2).toString(16).padStart(3, '0')}.log`;
+const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
 /** The quote a quote-first booking priced shares its shipment's ULID: `qt_X` for `sh_X`. */
 const shipmentOfOwnQuote = (quoteId: string) => `sh_${quoteId.slice(3)}`;
 
@@ -112,6 +123,8 @@ export class FileStore implements ShipperStore {
   readonly files: RecordFiles;
   readonly journal: Journal;
   readonly indexes: KeyIndexes;
+  /** The bucket logs the indexes and the idempotency records are kept in. */
+  readonly logs: BucketLogs;
   /** Counters whose newest shipments this process has read (counters.ts). */
   readonly newestChecked = new Set<string>();
 
@@ -133,7 +146,8 @@ export class FileStore implements ShipperStore {
   ) {
     this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries });
     this.journal = new Journal(root);
-    this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() });
+    this.logs = new BucketLogs(root);
+    this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() }, this.logs, () => this.journal.compactIfAny());
     this.shipments = new ShipmentQueries(this, undefined);
     const quotes = new QuoteQueries(this, undefined);
     this.quotes = { get: (id) => quotes.get(id), list: (filter, page) => quotes.list(filter, page), put: (quote) => this.putQuote(quote) };
@@ -228,6 +242,27 @@ export class FileStore implements ShipperStore {
     return (await this.indexes.read(kind, key)) ?? [];
   }
 
+  private legacyIdempotencyFound: boolean | undefined;
+
+  /** Whether the store holds idempotency records of the older layout, a file each (looked for once per process). */
+  legacyIdempotency(): boolean {
+    if (this.legacyIdempotencyFound === undefined) {
+      let found = false;
+      try {
+        const dir = fs.opendirSync(join(this.root, 'idempotency'));
+        try {
+          for (let entry = dir.readSync(); entry && !found; entry = dir.readSync()) found = entry.name.endsWith('.json') && !entry.name.startsWith('.');
+        } finally {
+          dir.closeSync();
+        }
+      } catch {
+        found = false;
+      }
+      this.legacyIdempotencyFound = found;
+    }
+    return this.legacyIdempotencyFound;
+  }
+
   /** Every shipment id, newest first. */
   async shipmentIds(): Promise<string[]> {
     const { ids } = await this.files.listIds('shipments', { limit: Number.MAX_SAFE_INTEGER });
@@ -290,6 +325,8 @@ class FileTransaction implements StoreTransaction {
   /** Indexes found trusted in this unit of work. */
   readonly trusted = new Set<IndexKind>();
   readonly shipmentPuts = new Map<string, StoredShipment>();
+  /** Shipments put as created (bookings): no earlier version of theirs is read at commit. */
+  readonly createdShipments = new Set<string>();
   readonly quotePuts = new Map<string, Quote>();
   readonly idempotencyPuts = new Map<string, IdempotencyRecord & { key?: string }>();
   readonly eventAppends: ShipmentEventRecord[] = [];
@@ -317,8 +354,10 @@ class FileTransaction implements StoreTransaction {
     const { files, indexes, journal } = this.store;
     const writes: JournalWrite[] = [];
     const changes: IndexChange[] = [];
-    const previous = await mapInOrder([...this.shipmentPuts.keys()], 32, (id) =>
-      files.get('shipments', id, lenientKeysSchema).catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error))),
+    const previous = await mapInOrder([...this.shipmentPuts.keys()], 32, async (id) =>
+      this.createdShipments.has(id)
+        ? undefined
+        : files.get('shipments', id, lenientKeysSchema).catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error))),
     );
     [...this.shipmentPuts].forEach(([id, record], position) => {
       writes.push({ path: files.relativeFileOf('shipments', id), text: RecordFiles.text(record) });
@@ -330,7 +369,12 @@ class FileTransaction implements StoreTransaction {
       }
     });
     for (const [id, quote] of this.quotePuts) writes.push({ path: files.relativeFileOf('quotes', id), text: RecordFiles.text(quote) });
-    for (const [id, record] of this.idempotencyPuts) writes.push({ path: files.relativeFileOf('idempotency', id), text: RecordFiles.text(record) });
+    const idempotencyLines = new Map<string, string[]>();
+    for (const [id, record] of this.idempotencyPuts) {
+      const bucket = idempotencyBucket(id);
+      idempotencyLines.set(bucket, [...(idempotencyLines.get(bucket) ?? []), JSON.stringify({ h: id, r: record })]);
+    }
+    for (const [bucket, lines] of idempotencyLines) writes.push(this.store.logs.append(bucket, lines));
     for (const [week, price] of this.fuelPuts) writes.push({ path: files.relativeFileOf('fuel-prices', week), text: RecordFiles.text(price) });
     if (this.eventAppends.length > 0) {
       const byShipment = new Map<string, ShipmentEventRecord[]>();
@@ -368,10 +412,12 @@ class ShipmentQueries implements ShipmentWrites {
     private readonly tx: FileTransaction | undefined,
   ) {}
 
-  put(shipment: Shipment, ownQuote?: Quote): void {
+  put(shipment: Shipment, ownQuote?: Quote, options: { created?: boolean } = {}): void {
     if (!this.tx) throw new StoreError('shipments are written in a transaction');
     if (!isSafeRecordId(shipment.id)) throw new StoreError(`bad record id ${JSON.stringify(shipment.id)}`);
     this.tx.shipmentPuts.set(shipment.id, ownQuote ? { ...shipment, quote: ownQuote } : shipment);
+    if (options.created) this.tx.createdShipments.add(shipment.id);
+    else this.tx.createdShipments.delete(shipment.id);
   }
 
   async getRecord(id: string): Promise<ShipmentRecord | undefined> {
@@ -558,8 +604,20 @@ class IdempotencyQueries implements IdempotencyWrites {
 
   async get(scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
     const id = idempotencyId(scope, key);
-    const stored = this.tx?.idempotencyPuts.get(id) ?? (await this.store.files.get('idempotency', id, idempotencySchema));
+    const stored =
+      this.tx?.idempotencyPuts.get(id) ?? this.logged(id) ?? (this.store.legacyIdempotency() ? await this.store.files.get('idempotency', id, idempotencySchema) : undefined);
     return stored && withoutKey(stored);
+  }
+
+  /** The record of `id` in its bucket (the last line of it), if any. */
+  private logged(id: string): z.output<typeof idempotencySchema> | undefined {
+    const bucket = idempotencyBucket(id);
+    const lines = this.store.logs.find(bucket, '{"h":', idempotencyLineStart(id));
+    const last = lines === 'damaged' ? undefined : lines?.at(-1);
+    const record = last === undefined ? undefined : idempotencySchema.safeParse((last as { r?: unknown }).r);
+    if (lines === 'damaged' || (record && !record.success))
+      throw new StoreError(`the idempotency records ${join(this.store.root, bucket)} are damaged`, join(this.store.root, bucket));
+    return record?.data;
   }
 
   put(key: string, record: IdempotencyRecord): void {
@@ -573,6 +631,18 @@ class IdempotencyQueries implements IdempotencyWrites {
     for (const id of ids) {
       const stored = await this.store.files.get('idempotency', id, idempotencySchema);
       if (stored?.key !== undefined) yield { key: stored.key, record: withoutKey(stored) };
+    }
+    const buckets = (await readdir(this.store.files.collectionDir('idempotency')).catch(() => [] as string[])).filter((name) => name.endsWith('.log')).sort();
+    for (const name of buckets) {
+      const lines = this.store.logs.all(`idempotency/${name}`);
+      if (lines === 'damaged') throw new StoreError(`the idempotency records ${join(this.store.root, 'idempotency', name)} are damaged`);
+      // The last line of an id is its record.
+      const latest = new Map<string, unknown>();
+      for (const line of lines ?? []) latest.set(String((line as { h?: unknown }).h), (line as { r?: unknown }).r);
+      for (const value of latest.values()) {
+        const stored = idempotencySchema.safeParse(value);
+        if (stored.success && stored.data.key !== undefined) yield { key: stored.data.key, record: withoutKey(stored.data) };
+      }
     }
   }
 }

@@ -7,8 +7,9 @@
  * grown past a limit, every file is made durable at once (syncfs) and the journal starts again
  * empty: compaction. docs/design/store.md gives the crash-safety argument.
  *
- * A line is `<sha256 of the JSON, 16 hex> <JSON>\n`, the JSON `{"w":[{"p":path,"t":text}|{"p":path,"d":1}]}`
- * with paths relative to the store. `journal/applied` holds how many bytes of the journal were
+ * A line is `<sha256 of the JSON, 16 hex> <JSON>\n`, the JSON `{"w":[{"p":path,"t":text}|{"p":path,"d":1}|{"p":path,"a":text,"o":at}]}`
+ * with paths relative to the store; the last is an append to a bucket log (bucketLogs.ts), applied
+ * by cutting the file to `at` and writing the text there, so that applying it again changes nothing. `journal/applied` holds how many bytes of the journal were
  * applied (written without fsync: losing it only applies lines again, in order, which leaves every
  * file as the last line wrote it).
  */
@@ -21,10 +22,11 @@ import { mapInOrder } from '../../concurrency.js';
 import { appendDurably, describeFileError, removeOrphanedTemporaries, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { StoreError } from '../storeError.js';
+import { writeAt } from './bucketLogs.js';
 import { killPoint } from './killPoints.js';
 
-/** One file of a batch: its new text, or its removal. Paths are relative to the store. */
-export type JournalWrite = { path: string; text: string } | { path: string; remove: true };
+/** One file of a batch: its new text, its removal, or lines appended to it at `at`. Paths are relative to the store. */
+export type JournalWrite = { path: string; text: string } | { path: string; remove: true } | { path: string; append: string; at: number };
 
 /** Journal bytes after which the next commit compacts (SHIPPER_JOURNAL_LIMIT overrides it, for tests). */
 const DEFAULT_LIMIT = 32 * 1024 * 1024;
@@ -95,7 +97,11 @@ export class Journal {
   async commit(writes: readonly JournalWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const staged = await this.stage(writes);
-    const json = JSON.stringify({ w: writes.map((write) => ('remove' in write ? { p: write.path, d: 1 } : { p: write.path, t: write.text })) });
+    const json = JSON.stringify({
+      w: writes.map((write) =>
+        'remove' in write ? { p: write.path, d: 1 } : 'append' in write ? { p: write.path, a: write.append, o: write.at } : { p: write.path, t: write.text },
+      ),
+    });
     const line = Buffer.from(`${digest(json)} ${json}\n`);
     let start: number;
     try {
@@ -114,6 +120,11 @@ export class Journal {
     await this.applyBatch(undefined, staged);
     await this.setApplied(start + line.length);
     if (start + line.length > this.limit) await this.compact();
+  }
+
+  /** compact(), when the journal holds anything (a rebuilt index must never see an earlier line applied again over it). */
+  async compactIfAny(): Promise<void> {
+    if ((await this.size()) > 0) await this.compact();
   }
 
   /** Every file the journal holds made durable at once, then the journal emptied. */
@@ -137,6 +148,7 @@ export class Journal {
   private async stage(writes: readonly JournalWrite[]): Promise<Staged[]> {
     const staged: Staged[] = writes.map((write) => {
       const file = join(this.root, write.path);
+      if ('append' in write) return { file, temp: undefined, append: { text: write.append, at: write.at } };
       return 'remove' in write ? { file, temp: undefined } : { file, temp: temporaryPathFor(file), text: write.text };
     });
     try {
@@ -158,13 +170,23 @@ export class Journal {
 
   /** Puts a batch's files in place: the staged ones by rename, or (replay) written again from the journal. */
   private async applyBatch(batch: readonly JournalWrite[] | undefined, staged: readonly Staged[] | undefined): Promise<void> {
-    const entries: readonly Staged[] = staged ?? batch!.map((write) => ({ file: join(this.root, write.path), temp: undefined, text: 'remove' in write ? undefined : write.text }));
+    const entries: readonly Staged[] =
+      staged ??
+      batch!.map((write) => ({
+        file: join(this.root, write.path),
+        temp: undefined,
+        ...('append' in write ? { append: { text: write.append, at: write.at } } : { text: 'remove' in write ? undefined : write.text }),
+      }));
     const during = killPoint('during-apply');
     let done = 0;
     try {
       await mapInOrder(entries, WRITE_CONCURRENCY, async (entry) => {
         if (during && ++done > entries.length / 2) during();
         if (entry.temp) return rename(entry.temp, entry.file);
+        if (entry.append) {
+          await this.prepareDir(dirname(entry.file));
+          return writeAt(entry.file, entry.append.text, entry.append.at);
+        }
         if (entry.text === undefined) return unlink(entry.file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
         await this.prepareDir(dirname(entry.file));
         const temp = temporaryPathFor(entry.file);
@@ -235,9 +257,10 @@ export class Journal {
 
 interface Staged {
   file: string;
-  /** Undefined: a removal (or, in a replay, written from `text`). */
+  /** Undefined: a removal or an append (or, in a replay, written from `text`). */
   temp: string | undefined;
   text?: string | undefined;
+  append?: { text: string; at: number } | undefined;
 }
 
 const digest = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 16);
@@ -248,8 +271,10 @@ function parseLine(line: string): JournalWrite[] | undefined {
   const json = line.slice(space + 1);
   if (digest(json) !== line.slice(0, space)) return undefined;
   try {
-    const value = JSON.parse(json) as { w: Array<{ p: string; t?: string; d?: 1 }> };
-    return value.w.map((write) => (write.d ? { path: write.p, remove: true as const } : { path: write.p, text: write.t ?? '' }));
+    const value = JSON.parse(json) as { w: Array<{ p: string; t?: string; d?: 1; a?: string; o?: number }> };
+    return value.w.map((write) =>
+      write.d ? { path: write.p, remove: true as const } : write.a !== undefined ? { path: write.p, append: write.a, at: write.o ?? 0 } : { path: write.p, text: write.t ?? '' },
+    );
   } catch {
     return undefined;
   }

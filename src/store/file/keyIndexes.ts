@@ -1,8 +1,11 @@
 /**
- * The file store's indexes: one small file per key (`index/<kind>/<key>.json`, the ids that carry
- * it), written in the same journal batch as the records they point to, so a look-up by order
- * number, BOL number, PRO, reference, quote or carrier message costs one file read whatever the
- * store's size, and never depends on the order of ids.
+ * The file store's indexes: bucket logs (bucketLogs.ts, `index/<kind>/<bucket>.log`), each line
+ * a key and an id added to it or removed from it, appended in the same journal batch as the
+ * records they point to. A key's bucket is its hash's first byte (256 buckets), a thousand order
+ * serials, or the created index's 17-minute window itself; so a look-up by order number, BOL
+ * number, PRO, reference, quote or carrier message reads one bucket (a few hundred kilobytes at a
+ * million shipments, kept parsed while it does not change) whatever the store's size, never
+ * depends on the order of ids, and a batch of bookings creates no file per key.
  *
  * An index is trusted only while its directory is as the last writer left it: after each batch
  * the writer records the directory's inode and modification time (`index/<kind>.state.json`).
@@ -22,7 +25,7 @@ import { makeDirectory } from '../../fs/makeDirectory.js';
 import { readTextSync } from '../../fs/readText.js';
 import { StoreError } from '../storeError.js';
 import type { JournalWrite } from './journal.js';
-import { isSafeRecordId, RecordFiles } from './recordFiles.js';
+import type { BucketLogs } from './bucketLogs.js';
 
 /**
  * serial: order serial -> shipments (order and BOL numbers: a BOL number carries its serial);
@@ -51,10 +54,15 @@ export interface IndexSources {
   messageKeys(): Promise<Array<{ id: string; keys: IndexKeys }>>;
 }
 
-interface Entry {
-  key: string;
-  ids: string[];
+/** A line of a bucket: `a`, the id added under key `k`; `r`, the id removed from it. */
+interface EntryLine {
+  k: string;
+  a?: string;
+  r?: string;
 }
+
+/** The state file's layout tag: a store whose indexes were written otherwise (one file a key) rebuilds them. */
+const LAYOUT = 'buckets-1';
 
 export class KeyIndexes {
   private readonly root: string;
@@ -64,6 +72,9 @@ export class KeyIndexes {
   constructor(
     private readonly storeRoot: string,
     private readonly sources: IndexSources,
+    private readonly logs: BucketLogs,
+    /** After a rebuild: the journal compacted, so that no line written before it is ever applied again over the rebuilt buckets. */
+    private readonly afterRebuild: () => Promise<void>,
   ) {
     this.root = join(storeRoot, 'index');
   }
@@ -76,13 +87,15 @@ export class KeyIndexes {
     return join(this.root, `${kind}.state.json`);
   }
 
-  /** The file name of a key: the key itself when it is a safe name, else its hash. */
-  private fileName(kind: IndexKind, key: string): string {
-    return kind !== 'ref' && kind !== 'message' && isSafeRecordId(key) && key.length <= 100 ? key : createHash('sha256').update(key).digest('hex');
+  /** The bucket of a key: a thousand serials, the created index's window itself, else the first byte of the key's hash. */
+  private bucketOf(kind: IndexKind, key: string): string {
+    if (kind === 'serial' && /^\d{1,15}$/.test(key)) return String(Math.floor(Number(key) / 1000));
+    if (kind === 'created' && /^[0-9A-Za-z]{1,16}$/.test(key)) return key;
+    return createHash('sha256').update(key).digest('hex').slice(0, 2);
   }
 
-  relativeEntry(kind: IndexKind, key: string): string {
-    return `index/${kind}/${this.fileName(kind, key)}.json`;
+  private relativeBucket(kind: IndexKind, bucket: string): string {
+    return `index/${kind}/${bucket}.log`;
   }
 
   /**
@@ -91,16 +104,16 @@ export class KeyIndexes {
    */
   async read(kind: IndexKind, key: string, known = false): Promise<string[] | undefined> {
     const trusted = known || this.isTrusted(kind);
-    const entry = this.readEntry(kind, key);
-    if (!trusted || entry === 'damaged') return undefined;
-    return entry?.ids ?? [];
+    const ids = this.readBucket(kind, key);
+    if (!trusted || ids === 'damaged') return undefined;
+    return [...(ids ?? [])];
   }
 
   /** Inside the lock: every one of `kinds` trusted, rebuilding those that are not (one scan of the records). */
   async ensureTrusted(kinds: readonly IndexKind[], damagedKey?: { kind: IndexKind; key: string }): Promise<void> {
     const untrusted: IndexKind[] = [];
     for (const kind of new Set(kinds)) if (!this.isTrusted(kind)) untrusted.push(kind);
-    if (damagedKey && !untrusted.includes(damagedKey.kind) && this.readEntry(damagedKey.kind, damagedKey.key) === 'damaged') untrusted.push(damagedKey.kind);
+    if (damagedKey && !untrusted.includes(damagedKey.kind) && this.readBucket(damagedKey.kind, damagedKey.key) === 'damaged') untrusted.push(damagedKey.kind);
     if (untrusted.length > 0) await this.rebuild(untrusted);
   }
 
@@ -108,30 +121,25 @@ export class KeyIndexes {
   async plan(changes: readonly IndexChange[]): Promise<JournalWrite[]> {
     if (changes.length === 0) return [];
     await this.ensureTrusted(changes.map((change) => change.kind));
-    const grouped = new Map<string, { kind: IndexKind; key: string; changes: IndexChange[] }>();
+    const lines = new Map<string, string[]>();
     for (const change of changes) {
-      const path = this.relativeEntry(change.kind, change.key);
-      const group = grouped.get(path) ?? { kind: change.kind, key: change.key, changes: [] };
-      group.changes.push(change);
-      grouped.set(path, group);
+      const path = this.relativeBucket(change.kind, this.bucketOf(change.kind, change.key));
+      const line: EntryLine = change.remove ? { k: change.key, r: change.id } : { k: change.key, a: change.id };
+      lines.set(path, [...(lines.get(path) ?? []), JSON.stringify(line)]);
     }
-    return [...grouped].map(([path, { kind, key, changes: changed }]) => {
-      const current = this.readEntry(kind, key);
-      if (current === 'damaged') throw new StoreError(`the index entry ${join(this.root, kind)} for ${key} is damaged`);
-      const ids = [...(current?.ids ?? [])];
-      for (const change of changed) {
-        const at = ids.indexOf(change.id);
-        if (change.remove && at >= 0) ids.splice(at, 1);
-        if (!change.remove && at < 0) ids.push(change.id);
+    return [...lines].map(([path, added]) => {
+      try {
+        return this.logs.append(path, added);
+      } catch (error) {
+        throw error instanceof StoreError ? new StoreError(`the index ${join(this.storeRoot, path)} is damaged`) : error;
       }
-      return ids.length === 0 ? { path, remove: true as const } : { path, text: RecordFiles.text({ key, ids } satisfies Entry) };
     });
   }
 
   /** The keys of an index with safe names (the created buckets), from its directory. */
   async keys(kind: IndexKind): Promise<string[]> {
     const names = await fs.promises.readdir(this.dirOf(kind)).catch(() => [] as string[]);
-    return names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
+    return names.filter((name) => name.endsWith('.log')).map((name) => name.slice(0, -'.log'.length));
   }
 
   /** The indexes trusted now (inside the lock). */
@@ -158,7 +166,7 @@ export class KeyIndexes {
     } catch {
       state = undefined;
     }
-    const trusted = state !== undefined && state.trim() === now;
+    const trusted = state !== undefined && state.trim() === `${LAYOUT} ${now}`;
     if (trusted) this.lastTrusted.set(kind, now);
     return trusted;
   }
@@ -185,7 +193,7 @@ export class KeyIndexes {
     const file = this.stateFile(kind);
     const temp = temporaryPathFor(file);
     try {
-      await writeNewFile(temp, Buffer.from(`${identity}\n`));
+      await writeNewFile(temp, Buffer.from(`${LAYOUT} ${identity}\n`));
       await rename(temp, file);
     } catch {
       // Not recorded: the index is rebuilt on its next use, which is slow but right.
@@ -193,21 +201,18 @@ export class KeyIndexes {
     }
   }
 
-  private readEntry(kind: IndexKind, key: string): Entry | undefined | 'damaged' {
-    let text: string;
-    try {
-      text = readTextSync(join(this.dirOf(kind), `${this.fileName(kind, key)}.json`));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      return 'damaged';
+  /** The ids under `key`, from its bucket's lines (undefined: no such bucket yet). */
+  private readBucket(kind: IndexKind, key: string): Set<string> | undefined | 'damaged' {
+    const lines = this.logs.find(this.relativeBucket(kind, this.bucketOf(kind, key)), '{"k":', `{"k":${JSON.stringify(key)},`);
+    if (lines === undefined || lines === 'damaged') return lines;
+    const ids = new Set<string>();
+    for (const line of lines) {
+      const { k, a: added, r: removed } = (line ?? {}) as Partial<EntryLine>;
+      if (k !== key || (typeof added !== 'string') === (typeof removed !== 'string')) return 'damaged';
+      if (added !== undefined) ids.add(added);
+      if (removed !== undefined) ids.delete(removed);
     }
-    try {
-      const value = JSON.parse(text) as Entry;
-      if (typeof value.key !== 'string' || !Array.isArray(value.ids) || !value.ids.every((id) => typeof id === 'string')) return 'damaged';
-      return value;
-    } catch {
-      return 'damaged';
-    }
+    return ids;
   }
 
   /** Rebuilds `kinds` from the records: written beside the old ones, then swapped in. */
@@ -215,21 +220,24 @@ export class KeyIndexes {
     const fromShipments = kinds.some((kind) => kind !== 'message') ? await this.sources.shipmentKeys() : [];
     const fromMessages = kinds.includes('message') ? await this.sources.messageKeys() : [];
     for (const kind of kinds) {
-      const entries = new Map<string, Entry>();
+      const buckets = new Map<string, Map<string, Set<string>>>();
       for (const { id, keys } of kind === 'message' ? fromMessages : fromShipments) {
         for (const key of keys[kind] ?? []) {
-          const entry = entries.get(key) ?? { key, ids: [] };
-          if (!entry.ids.includes(id)) entry.ids.push(id);
-          entries.set(key, entry);
+          const bucket = this.bucketOf(kind, key);
+          const bucketKeys = buckets.get(bucket) ?? new Map<string, Set<string>>();
+          bucketKeys.set(key, (bucketKeys.get(key) ?? new Set()).add(id));
+          buckets.set(bucket, bucketKeys);
         }
       }
+      const text = (bucketKeys: Map<string, Set<string>>) =>
+        [...bucketKeys].flatMap(([key, ids]) => [...ids].map((id) => `${JSON.stringify({ k: key, a: id } satisfies EntryLine)}\n`)).join('');
       const dir = this.dirOf(kind);
       const fresh = `${dir}.rebuild-${process.pid}`;
       const old = `${dir}.old-${process.pid}-${Date.now()}`;
       try {
         await rm(fresh, { recursive: true, force: true });
         await makeDirectory(fresh);
-        await mapInOrder([...entries.values()], 32, (entry) => writeNewFile(join(fresh, `${this.fileName(kind, entry.key)}.json`), Buffer.from(RecordFiles.text(entry))));
+        await mapInOrder([...buckets], 32, ([bucket, bucketKeys]) => writeNewFile(join(fresh, `${bucket}.log`), Buffer.from(text(bucketKeys))));
         await rename(dir, old).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
         await rename(fresh, dir);
         await rm(old, { recursive: true, force: true });
@@ -239,5 +247,6 @@ export class KeyIndexes {
       }
       await this.writeState(kind);
     }
+    await this.afterRebuild();
   }
 }

@@ -83,9 +83,9 @@ export class RecordFiles {
     return `${collection}/.${name}.json`;
   }
 
-  /** A record as its file holds it. */
+  /** A record as its file holds it: compact JSON (half the bytes to write, journal and read of indented JSON; `jq .` shows it indented). */
   static text(record: unknown): string {
-    return `${JSON.stringify(record, null, 2)}\n`;
+    return `${JSON.stringify(record)}\n`;
   }
 
   /** Removes a record's file (durably); false when there was none. */
@@ -181,7 +181,7 @@ export class RecordFiles {
     const dir = await this.ensureCollection(collection);
     const temp = temporaryPathFor(file);
     try {
-      await writeNewFileDurably(temp, Buffer.from(`${JSON.stringify(record, null, 2)}\n`));
+      await writeNewFileDurably(temp, Buffer.from(RecordFiles.text(record)));
       await rename(temp, file);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
