@@ -39,6 +39,8 @@ export interface ImportOptions {
   allowDuplicateRef?: boolean | undefined;
   /** Shipments per API batch (one lock and one round of writes in local mode). */
   chunkSize?: number | undefined;
+  /** A file of at most this many rows is not read again for the booking (default RETAINED_ROWS). */
+  retainedRows?: number | undefined;
   /** Read the file in this encoding (--encoding); default: detected (byte order mark, UTF-8, else Windows-1252). */
   encoding?: CsvEncoding | undefined;
   /** Today's date (YYYY-MM-DD) at an origin ZIP, for pickup dates written in words or as 11/27; default: today in UTC. */
@@ -350,7 +352,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
       }
       if (state.retained) {
         state.retainedRows += group.rows.length;
-        if (state.retainedRows <= RETAINED_ROWS) state.retained.push(shipment);
+        if (state.retainedRows <= (options.retainedRows ?? RETAINED_ROWS)) state.retained.push(shipment);
         else state.retained = undefined;
       }
       // Warnings are the check's to give (the booking pass reads the same cells again).

@@ -1,7 +1,7 @@
 /**
  * The file store: the storage ports (../ports.ts) on a directory of JSON files. Records are one
- * file each (`shipments/<id>.json`, `quotes/<id>.json`, ...), indexes one small file per key
- * (keyIndexes.ts), counters three copies (counters.ts). Every unit of work runs under the store's
+ * file each (`shipments/<id>.json`, `quotes/<id>.json`, ...), index entries and idempotency
+ * records lines of bucket logs (keyIndexes.ts, bucketLogs.ts), counters three copies (counters.ts). Every unit of work runs under the store's
  * lock and commits through the write-ahead journal (journal.ts): one fdatasync per batch, however
  * many files it writes. Nothing outside this folder knows a path, a directory or a lock name.
  */
