@@ -9,8 +9,13 @@ export function canonicalJson(value: unknown): string {
 
 function sortKeys(_key: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  // No prototype: a member named __proto__ is kept as one, not taken as the object's prototype.
-  const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const key of Object.keys(value).sort()) sorted[key] = (value as Record<string, unknown>)[key];
+  // A plain object (one without a prototype is a slow dictionary to V8, a third slower to
+  // serialise); a member named __proto__ is defined as one, not taken as the object's prototype.
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const member = (value as Record<string, unknown>)[key];
+    if (key === '__proto__') Object.defineProperty(sorted, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else sorted[key] = member;
+  }
   return sorted;
 }
