@@ -2,7 +2,7 @@
  * No number is spent on a record that could not be read back: assertReadable checks the record a
  * booking would write against the schema the store reads it with (JSON round trip included).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
@@ -22,9 +22,20 @@ beforeAll(async () => {
   const { data } = await api.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
   record = JSON.parse(await readFile(join(work.dir, 'shipments', `${data.id}.json`), 'utf8')) as Record<string, unknown>;
   const quoted = await api.createQuote({ origin: { postalCode: CHICAGO_DC.postalCode }, destination: { postalCode: NYC_STORE.postalCode }, orderComponents: [PALLETS] });
-  quote = JSON.parse(await readFile(join(work.dir, 'quotes', `${quoted.data.id}.json`), 'utf8')) as Quote;
+  quote = await storedQuote(work.dir, quoted.data.id);
 });
 afterAll(() => work.cleanup());
+
+/** A quote as the store holds it: a line of a bucket log in `quotes/`. */
+async function storedQuote(store: string, id: string): Promise<Quote> {
+  for (const name of await readdir(join(store, 'quotes'))) {
+    for (const line of (await readFile(join(store, 'quotes', name), 'utf8')).split('\n').filter(Boolean)) {
+      const { i, q } = JSON.parse(line) as { i: string; q: Quote };
+      if (i === id) return q;
+    }
+  }
+  throw new Error(`no quote ${id} in ${store}`);
+}
 
 const refusal = (candidate: unknown) => {
   try {

@@ -114,3 +114,36 @@ describe('a store written with a file per index entry and per idempotency record
     expect((await readdir(join(index, 'ref'))).every((name) => name.endsWith('.log'))).toBe(true);
   });
 });
+
+describe('quotes in bucket logs', () => {
+  it('a busy second of quotes is a few files, each quote read back by id and listed newest first, beside the quote files of an older store', async () => {
+    const store = join(work.dir, `store-${++case_}`);
+    const { api } = apiAt(store);
+    const request = {
+      origin: { postalCode: '60608' },
+      destination: { postalCode: '10001' },
+      orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
+    };
+    const quotes = await Promise.all(Array.from({ length: 40 }, () => api.createQuote(request)));
+    const files = await readdir(join(store, 'quotes'));
+    // A bucket per second of their ids and last character: 40 quotes made together share them.
+    expect(files.sort()).toEqual([...new Set(quotes.map(({ data }) => `${data.id.slice(3, 11)}-${data.id.slice(-1)}.log`))].sort());
+    expect(files.length).toBeLessThanOrEqual(32 * new Set(quotes.map(({ data }) => data.id.slice(3, 11))).size);
+    for (const { data } of quotes) expect((await api.getQuote(data.id)).data).toMatchObject({ id: data.id, quotedPriceInCents: data.quotedPriceInCents });
+
+    // A quote of an older store, a file of its own, made before all of these.
+    const older = { ...quotes[0]!.data, id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', createdAt: '2024-11-20T10:00:00.000Z' };
+    const { status: _status, bookings: _bookings, ...stored } = older as typeof older & { status?: unknown; bookings?: unknown };
+    await writeFile(join(store, 'quotes', `${older.id}.json`), `${JSON.stringify(stored, null, 2)}\n`);
+    const { api: again } = apiAt(store);
+    expect((await again.getQuote(older.id)).data.id).toBe(older.id);
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await again.listQuotes({ limit: 7, ...(cursor ? { cursor } : {}) });
+      listed.push(...page.data.items.map((quote) => quote.id));
+      cursor = page.data.nextCursor ?? undefined;
+    } while (cursor);
+    expect(listed).toEqual([...quotes.map(({ data }) => data.id), older.id].sort().reverse());
+  });
+});

@@ -150,9 +150,11 @@ describe('quote wizard in a terminal', () => {
     await pty.answer('Book this shipment', 'n');
     expect(await pty.exitCode).toBe(0);
 
-    const quotes = await ids('quotes');
-    expect(quotes).toHaveLength(1);
-    const quote = JSON.parse(await readFile(join(store, 'quotes', quotes[0]!), 'utf8')) as { origin: { postalCode: string; city: string } };
+    // Quotes are lines of bucket logs in quotes/.
+    const buckets = await ids('quotes');
+    const lines = (await Promise.all(buckets.map((name) => readFile(join(store, 'quotes', name), 'utf8')))).join('').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const { q: quote } = JSON.parse(lines[0]!) as { q: { origin: { postalCode: string; city: string } } };
     expect(quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago' });
     expect(await ids('shipments')).toEqual([]);
   });

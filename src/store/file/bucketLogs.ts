@@ -82,6 +82,21 @@ export class BucketLogs {
     return lines;
   }
 
+  /** The first field of each complete line of a bucket (the ids a bucket of records holds), without parsing the lines; none when it does not exist. */
+  firstFields(relative: string, name: string): string[] {
+    const file = join(this.root, relative);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
+    }
+    const field = new RegExp(`^\\{"${name}":"([^"\\\\]*)"`, 'gm');
+    const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+    return [...whole.matchAll(field)].map((match) => match[1]!);
+  }
+
   /** The journal write that appends `lines` (JSON texts without newlines) to the bucket at `relative`. */
   append(relative: string, lines: readonly string[]): JournalWrite {
     const { size, endsClean } = this.tail(relative);

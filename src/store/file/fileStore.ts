@@ -92,6 +92,16 @@ const idempotencyId = (scope: IdempotencyScope, key: string) => hashOf(`${scope}
  */
 const idempotencyBucket = (id: string) => `idempotency/${(parseInt(id.slice(0, 3), 16) >> 2).toString(16).padStart(3, '0')}.log`;
 const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
+/**
+ * Quotes saved by POST quote live in bucket logs too, a line `{"i":id,"q":quote}` each, by the
+ * second their id was made in (its first eight time characters) and its last character (32 a
+ * second, which a monotonic id changes): a busy server appends a batch of quotes to a few files
+ * instead of creating a file each, and a bucket holds a second's quotes of one of 32 kinds, so a
+ * look-up reads little. Stores written before keep a file per quote (`quotes/<id>.json`), still read.
+ */
+const QUOTE_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
+const quoteBucket = (id: string) => `quotes/${id.slice(3, 11)}-${id.slice(-1)}.log`;
+const quoteLineStart = (id: string) => `{"i":${JSON.stringify(id)},`;
 /** The quote a quote-first booking priced shares its shipment's ULID: `qt_X` for `sh_X`. */
 const shipmentOfOwnQuote = (quoteId: string) => `sh_${quoteId.slice(3)}`;
 
@@ -242,14 +252,20 @@ export class FileStore implements ShipperStore {
     return (await this.indexes.read(kind, key)) ?? [];
   }
 
-  private legacyIdempotencyFound: boolean | undefined;
+  private readonly recordFilesFound = new Map<string, boolean>();
 
-  /** Whether the store holds idempotency records of the older layout, a file each (looked for once per process). */
-  legacyIdempotency(): boolean {
-    if (this.legacyIdempotencyFound === undefined) {
-      let found = false;
+  /**
+   * Whether a collection kept in bucket logs also holds records of the older layout, a file each:
+   * looked for once per process, so that a store written before is read, and a store that has
+   * none costs no look-up of a file that is not there (an import looks up a key per shipment
+   * that is mostly not there).
+   */
+  hasRecordFiles(collection: 'idempotency'): boolean {
+    let found = this.recordFilesFound.get(collection);
+    if (found === undefined) {
+      found = false;
       try {
-        const dir = fs.opendirSync(join(this.root, 'idempotency'));
+        const dir = fs.opendirSync(join(this.root, collection));
         try {
           for (let entry = dir.readSync(); entry && !found; entry = dir.readSync()) found = entry.name.endsWith('.json') && !entry.name.startsWith('.');
         } finally {
@@ -258,9 +274,9 @@ export class FileStore implements ShipperStore {
       } catch {
         found = false;
       }
-      this.legacyIdempotencyFound = found;
+      this.recordFilesFound.set(collection, found);
     }
-    return this.legacyIdempotencyFound;
+    return found;
   }
 
   /** Every shipment id, newest first. */
@@ -368,7 +384,13 @@ class FileTransaction implements StoreTransaction {
         for (const key of after[kind] ?? []) if (!(before[kind] ?? []).includes(key)) changes.push({ kind, key, id });
       }
     });
-    for (const [id, quote] of this.quotePuts) writes.push({ path: files.relativeFileOf('quotes', id), text: RecordFiles.text(quote) });
+    const quoteLines = new Map<string, string[]>();
+    for (const [id, quote] of this.quotePuts) {
+      if (!QUOTE_ID.test(id)) throw new StoreError(`bad quote id ${JSON.stringify(id)}`);
+      const bucket = quoteBucket(id);
+      quoteLines.set(bucket, [...(quoteLines.get(bucket) ?? []), JSON.stringify({ i: id, q: quote })]);
+    }
+    for (const [bucket, lines] of quoteLines) writes.push(this.store.logs.append(bucket, lines));
     const idempotencyLines = new Map<string, string[]>();
     for (const [id, record] of this.idempotencyPuts) {
       const bucket = idempotencyBucket(id);
@@ -568,7 +590,7 @@ class QuoteQueries implements QuoteWrites {
 
   put(quote: Quote): void {
     if (!this.tx) throw new StoreError('quotes are written in a transaction');
-    if (!isSafeRecordId(quote.id)) throw new StoreError(`bad record id ${JSON.stringify(quote.id)}`);
+    if (!QUOTE_ID.test(quote.id)) throw new StoreError(`bad quote id ${JSON.stringify(quote.id)}`);
     this.tx.quotePuts.set(quote.id, quote);
   }
 
@@ -576,13 +598,28 @@ class QuoteQueries implements QuoteWrites {
     const pending = this.tx?.quotePuts.get(id);
     if (pending) return pending;
     if (!isSafeRecordId(id)) return undefined;
-    const stored = await this.store.files.get('quotes', id, quoteSchema);
+    // Not in its bucket: a file of an older store (one failed open when there is none; misses are rare).
+    const stored = (QUOTE_ID.test(id) ? this.logged(id) : undefined) ?? (await this.store.files.get('quotes', id, quoteSchema));
     if (stored) return stored;
     if (!QUOTE_ID.test(id)) return undefined;
     // A quote-first booking's own quote lives in its shipment's file.
     const shipmentId = shipmentOfOwnQuote(id);
     const record = this.tx?.shipmentPuts.get(shipmentId) ?? (await this.store.files.get('shipments', shipmentId, storedShipmentSchema));
     return record?.quote?.id === id ? record.quote : undefined;
+  }
+
+  /** A quote of a bucket (the last line of its id), if any; a line that does not read is damage. */
+  private logged(id: string): Quote | undefined {
+    const bucket = quoteBucket(id);
+    return this.store.files.cachedInBucket(bucket, id, quoteSchema, () => this.readLogged(bucket, id));
+  }
+
+  private readLogged(bucket: string, id: string): Quote | undefined {
+    const lines = this.store.logs.find(bucket, '{"i":', quoteLineStart(id));
+    const last = lines === 'damaged' ? undefined : lines?.at(-1);
+    const quote = last === undefined ? undefined : quoteSchema.safeParse((last as { q?: unknown }).q);
+    if (lines === 'damaged' || (quote && !quote.success)) throw new StoreError(`the quotes of ${join(this.store.root, bucket)} are damaged`, join(this.store.root, bucket));
+    return quote?.data;
   }
 
   list(filter: QuoteFilter, page: PageRequest): Promise<StorePage<Quote>> {
@@ -592,7 +629,28 @@ class QuoteQueries implements QuoteWrites {
       idPattern: QUOTE_ID,
       oldest: created?.from,
       keep: (quote) => (destinationPostalCode === undefined || quote.destination.postalCode === destinationPostalCode) && inRange(quote.createdAt, created),
+      source: (before, limit) => this.newestIds(before, limit),
+      get: (id) => this.get(id),
     });
+  }
+
+  /** Quote ids newest first (buckets by second, newest first; and the files of an older store), older than `before`. */
+  private async newestIds(before: string | undefined, limit: number): Promise<{ ids: string[]; more: boolean }> {
+    const names = await readdir(this.store.files.collectionDir('quotes')).catch(() => [] as string[]);
+    const seconds = [...new Set(names.filter((name) => QUOTE_BUCKET.test(name)).map((name) => name.slice(0, 8)))].sort().reverse();
+    const ids: string[] = [];
+    for (const second of seconds) {
+      if (before !== undefined && second > before.slice(3, 11)) continue;
+      // Every id of an older second is older than those found: a page and one more are enough.
+      if (ids.length > limit) break;
+      for (const name of names.filter((entry) => entry.startsWith(`${second}-`))) {
+        for (const id of this.store.logs.firstFields(`quotes/${name}`, 'i')) if (QUOTE_ID.test(id) && (before === undefined || id < before)) ids.push(id);
+      }
+      ids.sort().reverse();
+    }
+    ids.push(...(await this.store.files.listIds('quotes', { limit: Number.MAX_SAFE_INTEGER, before })).ids);
+    const newest = [...new Set(ids)].sort().reverse();
+    return { ids: newest.slice(0, limit), more: newest.length > limit };
   }
 }
 
@@ -605,7 +663,9 @@ class IdempotencyQueries implements IdempotencyWrites {
   async get(scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
     const id = idempotencyId(scope, key);
     const stored =
-      this.tx?.idempotencyPuts.get(id) ?? this.logged(id) ?? (this.store.legacyIdempotency() ? await this.store.files.get('idempotency', id, idempotencySchema) : undefined);
+      this.tx?.idempotencyPuts.get(id) ??
+      this.logged(id) ??
+      (this.store.hasRecordFiles('idempotency') ? await this.store.files.get('idempotency', id, idempotencySchema) : undefined);
     return stored && withoutKey(stored);
   }
 

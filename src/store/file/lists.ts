@@ -32,6 +32,8 @@ export interface ListScope<T> {
   ids?: readonly string[] | undefined;
   /** Ids of this collection (e.g. /^sh_/): others in the directory are not its records. */
   idPattern: RegExp;
+  /** Where a record is read from, instead of its file (records kept in bucket logs). */
+  get?: ((id: string) => Promise<T | undefined>) | undefined;
 }
 
 export async function listPage<S extends z.ZodType, T>(
@@ -40,7 +42,7 @@ export async function listPage<S extends z.ZodType, T>(
   schema: S,
   read: (record: z.output<S>) => T,
   { limit, cursor }: PageRequest,
-  { keep, oldest, ids: only, idPattern, source }: ListScope<T>,
+  { keep, oldest, ids: only, idPattern, source, get }: ListScope<T>,
 ): Promise<StorePage<T>> {
   const size = Math.max(1, Math.trunc(limit));
   const warnings: string[] = [];
@@ -78,11 +80,8 @@ export async function listPage<S extends z.ZodType, T>(
       }
       lastSeen = id;
       try {
-        const record = await files.get(collection, id, schema);
-        if (record !== undefined) {
-          const item = read(record);
-          if (keep(item)) items.push(item);
-        }
+        const item = get ? await get(id) : await files.get(collection, id, schema).then((record) => (record === undefined ? undefined : read(record)));
+        if (item !== undefined && keep(item)) items.push(item);
       } catch (error) {
         // One damaged file must not hide the others: skip it and say which.
         if (error instanceof StoreError) warnings.push(error.message);

@@ -156,6 +156,25 @@ export class RecordFiles {
     return record;
   }
 
+  /**
+   * A record kept in a bucket log (`relative` to the store), through the record cache when there
+   * is one (a long-running server): `read` runs unless the record was read from the bucket as it
+   * is now (same inode, size and mtime: a bucket only grows).
+   */
+  cachedInBucket<S extends z.ZodType>(relative: string, id: string, schema: S, read: () => z.output<S> | undefined): z.output<S> | undefined {
+    if (!this.cache) return read();
+    const file = join(this.root, relative);
+    const info = fs.statSync(file, { throwIfNoEntry: false });
+    if (!info) return read();
+    const identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+    const key = `${file}#${id}`;
+    const hit = this.cache.get(key, schema, identity);
+    if (hit !== undefined) return hit as z.output<S>;
+    const record = read();
+    if (record !== undefined) this.cache.set(key, schema, identity, record);
+    return record;
+  }
+
   async put(collection: string, id: string, record: unknown): Promise<void> {
     await this.writeRecordFile(collection, this.fileOf(collection, id), record);
   }
