@@ -158,3 +158,21 @@ export function writeAt(file: string, text: string, at: number): void {
     fs.closeSync(fd);
   }
 }
+
+/**
+ * A small mark (the journal's applied offset, an index's state) overwritten in place, padded with
+ * spaces to `width` (its reader trims it): a batch neither creates a file nor frees one for it.
+ * A mark torn by a kill reads as garbage, which both marks take as "not known" (apply the journal
+ * again; rebuild the index): slow, never wrong.
+ */
+export function overwriteMark(file: string, text: string, width: number): void {
+  const bytes = Buffer.from(text.padEnd(width));
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT, 0o644);
+  try {
+    let written = 0;
+    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, written);
+    if (fs.fstatSync(fd).size > bytes.length) fs.ftruncateSync(fd, bytes.length);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

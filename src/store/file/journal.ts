@@ -22,7 +22,7 @@ import { mapInOrder } from '../../concurrency.js';
 import { appendDurably, describeFileError, removeOrphanedTemporaries, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { StoreError } from '../storeError.js';
-import { writeAt } from './bucketLogs.js';
+import { overwriteMark, writeAt } from './bucketLogs.js';
 import { killPoint } from './killPoints.js';
 
 /** One file of a batch: its new text, its removal, or lines appended to it at `at`. Paths are relative to the store. */
@@ -244,12 +244,9 @@ export class Journal {
 
   private async setApplied(offset: number): Promise<void> {
     await this.ensureDir(this.dir);
-    const temp = temporaryPathFor(this.appliedFile);
     try {
-      await writeNewFile(temp, Buffer.from(`${offset}\n`));
-      await rename(temp, this.appliedFile);
+      overwriteMark(this.appliedFile, `${offset}`, 20);
     } catch (error) {
-      await unlink(temp).catch(() => undefined);
       throw new StoreError(`cannot write ${this.appliedFile}: ${describeFileError(error)}`, this.appliedFile);
     }
   }

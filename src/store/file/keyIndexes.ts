@@ -20,12 +20,12 @@ import fs from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapInOrder } from '../../concurrency.js';
-import { describeFileError, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
+import { describeFileError, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { readTextSync } from '../../fs/readText.js';
 import { StoreError } from '../storeError.js';
 import type { JournalWrite } from './journal.js';
-import type { BucketLogs } from './bucketLogs.js';
+import { overwriteMark, type BucketLogs } from './bucketLogs.js';
 
 /**
  * serial: order serial -> shipments (order and BOL numbers: a BOL number carries its serial);
@@ -190,14 +190,10 @@ export class KeyIndexes {
     const identity = this.identity(kind);
     if (identity === undefined) return;
     this.lastTrusted.set(kind, identity);
-    const file = this.stateFile(kind);
-    const temp = temporaryPathFor(file);
     try {
-      await writeNewFile(temp, Buffer.from(`${LAYOUT} ${identity}\n`));
-      await rename(temp, file);
+      overwriteMark(this.stateFile(kind), `${LAYOUT} ${identity}`, 128);
     } catch {
       // Not recorded: the index is rebuilt on its next use, which is slow but right.
-      await rm(temp, { force: true }).catch(() => undefined);
     }
   }
 
