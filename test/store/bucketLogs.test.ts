@@ -7,7 +7,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BucketLogs, writeAt } from '../../src/store/file/bucketLogs.js';
+import { BucketLogs, writeAt, type BucketAppend } from '../../src/store/file/bucketLogs.js';
 import { importShipments } from '../../src/import/importer.js';
 import { tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
@@ -27,8 +27,7 @@ async function freshRoot(): Promise<string> {
 }
 
 /** Applies a journal write of BucketLogs.append as the journal does. */
-function apply(root: string, write: ReturnType<BucketLogs['append']>): void {
-  if (!('append' in write)) throw new Error('not an append');
+function apply(root: string, write: BucketAppend): void {
   writeAt(join(root, write.path), write.append, write.at);
 }
 
@@ -39,7 +38,7 @@ describe('bucket logs', () => {
     const first = logs.append('b/00.log', ['{"k":"A","a":"1"}', '{"k":"B","a":"2"}']);
     apply(root, first);
     const second = logs.append('b/00.log', ['{"k":"A","r":"1"}']);
-    expect(second).toMatchObject({ at: (first as { append: string }).append.length });
+    expect(second).toMatchObject({ at: first.append.length });
     apply(root, second);
     const once = await readFile(join(root, 'b/00.log'), 'utf8');
     // A crash lost the record of what was applied: both lines are applied again, in order.
@@ -58,7 +57,7 @@ describe('bucket logs', () => {
     const root = await freshRoot();
     const logs = new BucketLogs(root);
     apply(root, logs.append('b/00.log', ['{"k":"A","a":"1"}']));
-    const write = logs.append('b/00.log', ['{"k":"B","a":"2"}', '{"k":"C","a":"3"}']) as { path: string; append: string; at: number };
+    const write = logs.append('b/00.log', ['{"k":"B","a":"2"}', '{"k":"C","a":"3"}']);
     // The kill: half of the append written.
     writeAt(join(root, write.path), write.append.slice(0, 25), write.at);
     // A reader meanwhile sees the whole lines only: the torn one is a line being written.

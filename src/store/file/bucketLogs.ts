@@ -18,7 +18,13 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { StoreError } from '../storeError.js';
 import { describeFileError } from '../../fs/durableWrite.js';
-import type { JournalWrite } from './journal.js';
+
+/** A journal write (journal.ts) that appends lines to a bucket at `at`, its size before them. */
+export interface BucketAppend {
+  path: string;
+  append: string;
+  at: number;
+}
 
 export class BucketLogs {
   constructor(private readonly root: string) {}
@@ -98,7 +104,7 @@ export class BucketLogs {
   }
 
   /** The journal write that appends `lines` (JSON texts without newlines) to the bucket at `relative`. */
-  append(relative: string, lines: readonly string[]): JournalWrite {
+  append(relative: string, lines: readonly string[]): BucketAppend {
     const { size, endsClean } = this.tail(relative);
     // A line left unfinished (never acknowledged) is closed first, so that it cannot swallow the next.
     return { path: relative, append: `${endsClean ? '' : '\n'}${lines.join('\n')}\n`, at: size };

@@ -22,11 +22,11 @@ import { mapInOrder } from '../../concurrency.js';
 import { appendDurably, describeFileError, removeOrphanedTemporaries, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { StoreError } from '../storeError.js';
-import { overwriteMark, writeAt } from './bucketLogs.js';
+import { overwriteMark, writeAt, type BucketAppend } from './bucketLogs.js';
 import { killPoint } from './killPoints.js';
 
 /** One file of a batch: its new text, its removal, or lines appended to it at `at`. Paths are relative to the store. */
-export type JournalWrite = { path: string; text: string } | { path: string; remove: true } | { path: string; append: string; at: number };
+export type JournalWrite = { path: string; text: string } | { path: string; remove: true } | BucketAppend;
 
 /** Journal bytes after which the next commit compacts (SHIPPER_JOURNAL_LIMIT overrides it, for tests). */
 const DEFAULT_LIMIT = 32 * 1024 * 1024;
