@@ -4,7 +4,7 @@
  * shipment of its carrier, no counter goes back, a damaged shipment found by a number says it is
  * damaged, and look-ups by number answer from the index whatever the order of ids.
  */
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
@@ -107,6 +107,25 @@ describe('a PRO number names one shipment of its carrier', () => {
     expect(data.proNumber).toBe(pro('70000002'));
     const all = (await api.listShipments({ limit: 10 })).data.items.map((shipment) => shipment.proNumber);
     expect(new Set(all).size).toBe(3);
+  });
+});
+
+describe('counters are overwritten in place', () => {
+  it('a copy torn by a kill (or all three) never gives a number twice', async () => {
+    const store = freshStore();
+    const { api } = apiAt(store);
+    await api.createShipment(shipmentRequest({ refNumber: 'PO-1' }));
+    await api.createShipment(shipmentRequest({ refNumber: 'PO-2' }));
+    const counter = join(store, 'counters', 'orders.json');
+    // Padded in place, not a file renamed over for each batch.
+    expect(await readFile(counter, 'utf8')).toMatch(/^\{"last":2\} +$/);
+    // Torn: the first bytes of a write, the old text after them.
+    await writeFile(counter, '{"last":1');
+    const { data: third } = await apiAt(store).api.createShipment(shipmentRequest({ refNumber: 'PO-3' }));
+    expect(third.orderNumber).toBe('SO-000003');
+    for (const copy of [counter, join(store, 'shipments', '.orders.high-water.json'), join(store, 'idempotency', '.orders.high-water.json')]) await writeFile(copy, '{"la');
+    const { data: fourth } = await apiAt(store).api.createShipment(shipmentRequest({ refNumber: 'PO-4' }));
+    expect(fourth.orderNumber).toBe('SO-000004');
   });
 });
 

@@ -75,11 +75,14 @@ export class FileCounters implements Counters {
   /** The journal writes of this transaction's reservations. */
   writes(): JournalWrite[] {
     return [...this.reserved].flatMap(([name, last]) => {
-      const text = RecordFiles.text({ last });
+      // Overwritten in place: each batch would otherwise create three files and free three. A copy
+      // torn by a kill reads as damaged, which counts as missing: the journal writes it again, and
+      // the other copies (or the records) say where numbers are meanwhile.
+      const text = JSON.stringify({ last });
       return [
         // The marks beside the records first, then the counter (one batch: all or none).
-        ...MARK_COLLECTIONS.map((collection) => ({ path: this.files.relativeMarkOf(collection, `${name}.high-water`), text })),
-        { path: this.files.relativeFileOf('counters', name), text },
+        ...MARK_COLLECTIONS.map((collection) => ({ path: this.files.relativeMarkOf(collection, `${name}.high-water`), text, inPlace: true })),
+        { path: this.files.relativeFileOf('counters', name), text, inPlace: true },
       ];
     });
   }

@@ -26,7 +26,13 @@ import { overwriteMark, writeAt, type BucketAppend } from './bucketLogs.js';
 import { killPoint } from './killPoints.js';
 
 /** One file of a batch: its new text, its removal, or lines appended to it at `at`. Paths are relative to the store. */
-export type JournalWrite = { path: string; text: string } | { path: string; remove: true } | BucketAppend;
+/**
+ * One file of a batch: its new text (`inPlace`: a small file overwritten where it is, padded, not
+ * renamed over: a counter), its removal, or lines appended to a bucket. Paths are relative to the store.
+ */
+export type JournalWrite = { path: string; text: string; inPlace?: boolean } | { path: string; remove: true } | BucketAppend;
+/** The width an in-place text is padded to: a counter's `{"last":n}` fits, so it is overwritten without cutting. */
+const IN_PLACE_WIDTH = 40;
 
 /** Journal bytes after which the next commit compacts (SHIPPER_JOURNAL_LIMIT overrides it, for tests). */
 const DEFAULT_LIMIT = 32 * 1024 * 1024;
@@ -99,7 +105,11 @@ export class Journal {
     const staged = await this.stage(writes);
     const json = JSON.stringify({
       w: writes.map((write) =>
-        'remove' in write ? { p: write.path, d: 1 } : 'append' in write ? { p: write.path, a: write.append, o: write.at } : { p: write.path, t: write.text },
+        'remove' in write
+          ? { p: write.path, d: 1 }
+          : 'append' in write
+            ? { p: write.path, a: write.append, o: write.at }
+            : { p: write.path, t: write.text, ...(write.inPlace ? { x: 1 } : {}) },
       ),
     });
     const line = Buffer.from(`${digest(json)} ${json}\n`);
@@ -149,7 +159,8 @@ export class Journal {
     const staged: Staged[] = writes.map((write) => {
       const file = join(this.root, write.path);
       if ('append' in write) return { file, temp: undefined, append: { text: write.append, at: write.at } };
-      return 'remove' in write ? { file, temp: undefined } : { file, temp: temporaryPathFor(file), text: write.text };
+      if ('remove' in write) return { file, temp: undefined };
+      return write.inPlace ? { file, temp: undefined, text: write.text, inPlace: true } : { file, temp: temporaryPathFor(file), text: write.text };
     });
     try {
       for (const dir of new Set(staged.map((entry) => dirname(entry.file)))) await this.prepareDir(dir);
@@ -175,7 +186,7 @@ export class Journal {
       batch!.map((write) => ({
         file: join(this.root, write.path),
         temp: undefined,
-        ...('append' in write ? { append: { text: write.append, at: write.at } } : { text: 'remove' in write ? undefined : write.text }),
+        ...('append' in write ? { append: { text: write.append, at: write.at } } : 'remove' in write ? { text: undefined } : { text: write.text, inPlace: write.inPlace === true }),
       }));
     const during = killPoint('during-apply');
     let done = 0;
@@ -189,6 +200,7 @@ export class Journal {
         }
         if (entry.text === undefined) return unlink(entry.file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
         await this.prepareDir(dirname(entry.file));
+        if (entry.inPlace) return overwriteMark(entry.file, entry.text, IN_PLACE_WIDTH);
         const temp = temporaryPathFor(entry.file);
         await writeNewFile(temp, Buffer.from(entry.text));
         await rename(temp, entry.file);
@@ -258,6 +270,8 @@ interface Staged {
   temp: string | undefined;
   text?: string | undefined;
   append?: { text: string; at: number } | undefined;
+  /** Overwritten where it is (a counter), not renamed over. */
+  inPlace?: boolean | undefined;
 }
 
 const digest = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 16);
@@ -268,9 +282,13 @@ function parseLine(line: string): JournalWrite[] | undefined {
   const json = line.slice(space + 1);
   if (digest(json) !== line.slice(0, space)) return undefined;
   try {
-    const value = JSON.parse(json) as { w: Array<{ p: string; t?: string; d?: 1; a?: string; o?: number }> };
+    const value = JSON.parse(json) as { w: Array<{ p: string; t?: string; d?: 1; a?: string; o?: number; x?: 1 }> };
     return value.w.map((write) =>
-      write.d ? { path: write.p, remove: true as const } : write.a !== undefined ? { path: write.p, append: write.a, at: write.o ?? 0 } : { path: write.p, text: write.t ?? '' },
+      write.d
+        ? { path: write.p, remove: true as const }
+        : write.a !== undefined
+          ? { path: write.p, append: write.a, at: write.o ?? 0 }
+          : { path: write.p, text: write.t ?? '', ...(write.x ? { inPlace: true } : {}) },
     );
   } catch {
     return undefined;
