@@ -37,6 +37,21 @@ export class BucketLogs {
    * it; the other lines are not parsed.
    */
   find(relative: string, lineStart: string, start: string): unknown[] | undefined | 'damaged' {
+    const lines = this.findLines(relative, lineStart, start);
+    if (lines === undefined || lines === 'damaged') return lines;
+    const found: unknown[] = [];
+    for (const line of lines) {
+      try {
+        found.push(JSON.parse(line));
+      } catch {
+        return 'damaged';
+      }
+    }
+    return found;
+  }
+
+  /** As find, the lines as they are written (a caller that reads many, a window of the created index, takes them apart itself). */
+  findLines(relative: string, lineStart: string, start: string): string[] | undefined | 'damaged' {
     const file = join(this.root, relative);
     let text: string;
     try {
@@ -53,14 +68,10 @@ export class BucketLogs {
       return at < 0 ? -1 : at + 1;
     };
     if (!wellFormed(whole, lineStart) || !beginsLine(text.slice(whole.length), lineStart)) return 'damaged';
-    const found: unknown[] = [];
+    const found: string[] = [];
     for (let at = whole.startsWith(start) ? 0 : next(0); at >= 0;) {
       const end = whole.indexOf('\n', at);
-      try {
-        found.push(JSON.parse(whole.slice(at, end)));
-      } catch {
-        return 'damaged';
-      }
+      found.push(whole.slice(at, end));
       at = next(end);
     }
     return found;

@@ -2,7 +2,7 @@
  * The file store's indexes: bucket logs (bucketLogs.ts, `index/<kind>/<bucket>.log`), each line
  * a key and an id added to it or removed from it, appended in the same journal batch as the
  * records they point to. A key's bucket is its hash's first byte (256 buckets), a thousand order
- * serials, or the created index's 17-minute window itself; so a look-up by order number, BOL
+ * serials, or the created index's 33-second window itself; so a look-up by order number, BOL
  * number, PRO, reference, quote or carrier message reads one bucket (a few hundred kilobytes at a
  * million shipments, kept parsed while it does not change) whatever the store's size, never
  * depends on the order of ids, and a batch of bookings creates no file per key.
@@ -30,7 +30,7 @@ import { overwriteMark, type BucketLogs } from './bucketLogs.js';
 /**
  * serial: order serial -> shipments (order and BOL numbers: a BOL number carries its serial);
  * pro: normalised PRO -> shipments; ref: normalised reference -> shipments; quote: quote id ->
- * shipments booked on it; created: a 17-minute bucket of creation time (the ids' first
+ * shipments booked on it; created: a 33-second window of creation time (the ids' first
  * characters) -> shipments created then, for lists newest first; message: carrier message digest
  * -> shipments with events from it.
  */
@@ -61,8 +61,19 @@ interface EntryLine {
   r?: string;
 }
 
+/** The end of an entry line after its key, when its id needs no escapes: `"a":"ID"}`. */
+const PLAIN_ENTRY_TAIL = /^"([ar])":"([^"\\]*)"\}$/;
+
+function parseEntry(line: string): Partial<EntryLine> | undefined {
+  try {
+    return JSON.parse(line) as Partial<EntryLine>;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The state file's layout tag: a store whose indexes were written otherwise (one file a key) rebuilds them. */
-const LAYOUT = 'buckets-1';
+const LAYOUT = 'buckets-2';
 
 export class KeyIndexes {
   private readonly root: string;
@@ -199,11 +210,16 @@ export class KeyIndexes {
 
   /** The ids under `key`, from its bucket's lines (undefined: no such bucket yet). */
   private readBucket(kind: IndexKind, key: string): Set<string> | undefined | 'damaged' {
-    const lines = this.logs.find(this.relativeBucket(kind, this.bucketOf(kind, key)), '{"k":', `{"k":${JSON.stringify(key)},`);
+    const start = `{"k":${JSON.stringify(key)},`;
+    const lines = this.logs.findLines(this.relativeBucket(kind, this.bucketOf(kind, key)), '{"k":', start);
     if (lines === undefined || lines === 'damaged') return lines;
     const ids = new Set<string>();
     for (const line of lines) {
-      const { k, a: added, r: removed } = (line ?? {}) as Partial<EntryLine>;
+      // As this writes them, `{"k":KEY,"a":"ID"}`, taken apart without JSON.parse (a window of the
+      // created index may hold a whole import's ids); anything else is parsed, and checked.
+      const plain = PLAIN_ENTRY_TAIL.exec(line.slice(start.length));
+      const entry = plain ? { k: key, [plain[1]!]: plain[2]! } : parseEntry(line);
+      const { k, a: added, r: removed } = entry ?? {};
       if (k !== key || (typeof added !== 'string') === (typeof removed !== 'string')) return 'damaged';
       if (added !== undefined) ids.add(added);
       if (removed !== undefined) ids.delete(removed);
