@@ -33,6 +33,11 @@ export class BolRenderPool {
     private readonly size: number,
   ) {}
 
+  /** False once workers could not be started or one died (every BOL then comes back undefined). */
+  get working(): boolean {
+    return !this.broken;
+  }
+
   render(shipment: Shipment, template: string, originTimeZone: string | null): Promise<Uint8Array | undefined> {
     if (this.broken) return Promise.resolve(undefined);
     return new Promise((settle) => {
@@ -74,7 +79,7 @@ export class BolRenderPool {
       if (!job || job.id !== answer.id) return;
       entry.job = undefined;
       worker.unref();
-      job.settle(answer.pdf ? new Uint8Array(answer.pdf) : undefined);
+      job.settle(answer.pdf);
       this.dispatch();
     });
     // A worker that dies takes its job back to the caller's thread, and the pool stops using workers.

@@ -23,7 +23,8 @@ const renderer = createBolRenderer({ templatesDir: (workerData as { templatesDir
 port.on('message', (job: RenderJob) => {
   originTimeZone = job.originTimeZone;
   renderer.render(job.shipment, job.template).then(
-    (pdf) => port.postMessage({ id: job.id, pdf }),
+    // The PDF's memory moves to the pool's thread instead of being copied (pdf-lib saves into a buffer of its own).
+    (pdf) => port.postMessage({ id: job.id, pdf }, pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : []),
     () => port.postMessage({ id: job.id, failed: true }),
   );
 });
