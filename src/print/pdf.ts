@@ -5,7 +5,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import fontkit from '@pdf-lib/fontkit';
-import { numberToString, PDFDocument, PDFName, PDFRef, rgb, TextRenderingMode, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import { numberToString, PDFDocument, PDFRef, rgb, TextRenderingMode, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
 import { renderBarcodeBars, type BarcodeBars } from './barcodes.js';
 import type { BarcodeSymbology, ColorRole, DrawOp } from './drawOps.js';
 import { SUBSET_BASE, type LoadedFonts } from './fonts.js';

@@ -4,7 +4,7 @@
  * written as pdf-lib writes them, deflated streams reused.
  */
 import { inflateSync } from 'node:zlib';
-import { numberToString, PDFDocument, PDFName, PDFRawStream, type PDFRef } from 'pdf-lib';
+import { numberToString, PDFDocument, PDFRawStream, type PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { BAR_PIXELS_HIGH, renderBarcodeBars, renderBarcodePng } from '../../src/print/barcodes.js';
 import type { BarcodeSymbology } from '../../src/print/drawOps.js';
