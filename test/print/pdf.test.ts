@@ -4,11 +4,13 @@
  * written as pdf-lib writes them, deflated streams reused.
  */
 import { inflateSync } from 'node:zlib';
+import bwipjs from 'bwip-js';
 import { numberToString, PDFDocument, PDFRawStream, type PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { BAR_PIXELS_HIGH, renderBarcodeBars, renderBarcodePng } from '../../src/print/barcodes.js';
 import type { BarcodeSymbology } from '../../src/print/drawOps.js';
 import { loadDocumentFonts } from '../../src/print/fonts.js';
+import { ssccFor } from '../../src/domain/sscc.js';
 import { bolNumberFor } from '../bol/fixtures.js';
 import { createPdfDocument, deflatedOnce, deflatedStreamCount, encodeTextHex, pdfNumber, placeBarcode } from '../../src/print/pdf.js';
 
@@ -118,5 +120,24 @@ describe('deflated streams', () => {
     expect(deflatedStreamCount()).toBe(count);
     // The font files: the very same deflated bytes in both documents.
     expect(second.filter((contents) => first.includes(contents)).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('GS1-128 bars of SSCCs and BOL numbers', () => {
+  const raw = (data: string) => (bwipjs.raw({ bcid: 'gs1-128', text: data, scale: 2, height: 10, includetext: false }) as unknown as Array<{ sbs: number[] }>)[0]!.sbs;
+  const pixels = (sbs: number[]) => sbs.flatMap((width, index) => Array<number>(width * 2).fill(index % 2 === 0 ? 255 : 0));
+
+  it("are bwip-js's bars, for BOL numbers and SSCCs of every kind of digit", () => {
+    const serials = [0, 1, 9, 10, 99, 123, 4567, 99_999, 123_456_789, 999_999_999, ...Array.from({ length: 150 }, (_, index) => (index * 7_919_993) % 1_000_000_000)];
+    for (const serial of serials) {
+      for (const data of [`(402)${bolNumberFor(serial)}`, `(00)${ssccFor('0614141', serial % 1_000_000_000)}`]) {
+        expect([...renderBarcodeBars('gs1-128', data).row], data).toEqual(pixels(raw(data)));
+      }
+    }
+  });
+
+  it('leave to bwip-js what they do not know: other AIs, other lengths, a wrong check digit', () => {
+    expect([...renderBarcodeBars('gs1-128', '(01)00614141999996').row]).toEqual(pixels(raw('(01)00614141999996')));
+    expect(() => renderBarcodeBars('gs1-128', `(00)${ssccFor('0614141', 5).slice(0, -1)}${(Number(ssccFor('0614141', 5).at(-1)) + 1) % 10}`)).toThrow(/checksum/i);
   });
 });
