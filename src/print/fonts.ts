@@ -154,14 +154,21 @@ export function fontMetrics(regular: Font, bold: Font): TextMetrics {
   const replacement = canPrint(REPLACEMENT_CHARACTER.codePointAt(0)!) ? REPLACEMENT_CHARACTER : '?';
   const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+  // Widths per em by code point: a table for the Basic Multilingual Plane (NaN: not looked up
+  // yet), a map beyond it. Layout measures every character of every text; a Map look-up each was
+  // a tenth of a BOL's render time.
   const advance = (font: Font) => {
-    const perEm = new Map<number, number>();
+    const basic = new Float64Array(0x10000).fill(Number.NaN);
+    const astral = new Map<number, number>();
+    const lookUp = (codePoint: number) => font.glyphForCodePoint(codePoint).advanceWidth / font.unitsPerEm;
     return (codePoint: number) => {
-      let width = perEm.get(codePoint);
-      if (width === undefined) {
-        width = font.glyphForCodePoint(codePoint).advanceWidth / font.unitsPerEm;
-        perEm.set(codePoint, width);
+      if (codePoint < 0x10000) {
+        let width = basic[codePoint]!;
+        if (Number.isNaN(width)) basic[codePoint] = width = lookUp(codePoint);
+        return width;
       }
+      let width = astral.get(codePoint);
+      if (width === undefined) astral.set(codePoint, (width = lookUp(codePoint)));
       return width;
     };
   };
@@ -172,7 +179,18 @@ export function fontMetrics(regular: Font, bold: Font): TextMetrics {
     widthOf(text, size, isBold) {
       const advanceOf = isBold ? boldAdvance : regularAdvance;
       let width = 0;
-      for (const char of text) width += advanceOf(char.codePointAt(0)!);
+      // Code point by code point, as `for (const char of text)` walks a string (a lone surrogate is one).
+      for (let index = 0; index < text.length; index++) {
+        let code = text.charCodeAt(index);
+        if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+          const low = text.charCodeAt(index + 1);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+            index++;
+          }
+        }
+        width += advanceOf(code);
+      }
       return width * size;
     },
     printable(text) {

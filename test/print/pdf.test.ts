@@ -141,3 +141,17 @@ describe('GS1-128 bars of SSCCs and BOL numbers', () => {
     expect(() => renderBarcodeBars('gs1-128', `(00)${ssccFor('0614141', 5).slice(0, -1)}${(Number(ssccFor('0614141', 5).at(-1)) + 1) % 10}`)).toThrow(/checksum/i);
   });
 });
+
+describe('text widths', () => {
+  it('add up the glyph advances code point by code point, remembered or not, astral and lone surrogates included', async () => {
+    const { regular, bold, metrics } = await loadDocumentFonts();
+    const expected = (text: string, size: number, isBold: boolean) => {
+      const font = isBold ? bold : regular;
+      let width = 0;
+      for (const char of text) width += font.glyphForCodePoint(char.codePointAt(0)!).advanceWidth / font.unitsPerEm;
+      return width * size;
+    };
+    for (const text of ['Bill of Lading', 'Жёлтый ящик, café', '😀 and 𝔘 and 中文', 'lone \uD83D high, lone \uDE00 low, end \uD83D', '', 'Bill of Lading'])
+      for (const isBold of [false, true]) for (const size of [6, 7.5]) expect(metrics.widthOf(text, size, isBold)).toBe(expected(text, size, isBold));
+  });
+});
