@@ -141,14 +141,20 @@ function isDefaultIgnorable(codePoint: number): boolean {
 }
 
 export function fontMetrics(regular: Font, bold: Font): TextMetrics {
-  const printableCodePoints = new Map<number, boolean>();
+  // Whether each code point can be printed: a table for the Basic Multilingual Plane (0: not
+  // looked up yet, 1: yes, 2: no), a map beyond it.
+  const printableBasic = new Uint8Array(0x10000);
+  const printableAstral = new Map<number, boolean>();
+  // Any text may be drawn bold or regular, so a character must exist in both faces.
+  const lookUpPrintable = (codePoint: number) => codePoint >= 0x20 && regular.hasGlyphForCodePoint(codePoint) && bold.hasGlyphForCodePoint(codePoint);
   const canPrint = (codePoint: number): boolean => {
-    let known = printableCodePoints.get(codePoint);
-    if (known === undefined) {
-      // Any text may be drawn bold or regular, so a character must exist in both faces.
-      known = codePoint >= 0x20 && regular.hasGlyphForCodePoint(codePoint) && bold.hasGlyphForCodePoint(codePoint);
-      printableCodePoints.set(codePoint, known);
+    if (codePoint < 0x10000) {
+      let known = printableBasic[codePoint]!;
+      if (known === 0) printableBasic[codePoint] = known = lookUpPrintable(codePoint) ? 1 : 2;
+      return known === 1;
     }
+    let known = printableAstral.get(codePoint);
+    if (known === undefined) printableAstral.set(codePoint, (known = lookUpPrintable(codePoint)));
     return known;
   };
   const replacement = canPrint(REPLACEMENT_CHARACTER.codePointAt(0)!) ? REPLACEMENT_CHARACTER : '?';
@@ -196,11 +202,10 @@ export function fontMetrics(regular: Font, bold: Font): TextMetrics {
     printable(text) {
       const normalized = text.normalize('NFC');
       let allPrintable = true;
-      for (const char of normalized) {
-        if (!canPrint(char.codePointAt(0)!)) {
-          allPrintable = false;
-          break;
-        }
+      for (let index = 0; index < normalized.length && allPrintable; index++) {
+        const codePoint = normalized.codePointAt(index)!;
+        if (codePoint > 0xffff) index++;
+        allPrintable = canPrint(codePoint);
       }
       if (allPrintable) return normalized;
       // A grapheme with any missing character becomes ONE replacement mark: a family emoji

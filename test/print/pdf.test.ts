@@ -12,6 +12,7 @@ import type { BarcodeSymbology } from '../../src/print/drawOps.js';
 import { loadDocumentFonts } from '../../src/print/fonts.js';
 import { ssccFor } from '../../src/domain/sscc.js';
 import { bolNumberFor } from '../bol/fixtures.js';
+import { wrapText } from '../../src/print/text.js';
 import { createPdfDocument, deflatedOnce, deflatedStreamCount, encodeTextHex, pdfNumber, placeBarcode } from '../../src/print/pdf.js';
 
 /** An image XObject as a reader sees it: its dictionary (Length aside), its pixels, and its soft mask's. */
@@ -153,5 +154,48 @@ describe('text widths', () => {
     };
     for (const text of ['Bill of Lading', 'Жёлтый ящик, café', '😀 and 𝔘 and 中文', 'lone \uD83D high, lone \uDE00 low, end \uD83D', '', 'Bill of Lading'])
       for (const isBold of [false, true]) for (const size of [6, 7.5]) expect(metrics.widthOf(text, size, isBold)).toBe(expected(text, size, isBold));
+  });
+});
+
+describe('long texts wrapped once', () => {
+  const legal = 'RECEIVED, subject to individually determined rates or contracts that have been agreed upon in writing between the carrier and shipper.';
+  const counting = () => {
+    let calls = 0;
+    return { metrics: { widthOf: (text: string, size: number) => (calls++, [...text].length * size * 0.5) }, calls: () => calls };
+  };
+
+  it('measure the text the first time only, for the same metrics, width, size and face', () => {
+    const { metrics, calls } = counting();
+    const first = wrapText(legal, 200, 6, false, metrics);
+    const measured = calls();
+    expect(measured).toBeGreaterThan(0);
+    expect(wrapText(legal, 200, 6, false, metrics)).toEqual(first);
+    expect(calls()).toBe(measured);
+    // Another width, size or face is wrapped anew, and differs.
+    expect(wrapText(legal, 120, 6, false, metrics)).not.toEqual(first);
+    expect(wrapText(legal, 200, 7, false, metrics).length).toBeGreaterThanOrEqual(first.length);
+    wrapText(legal, 200, 6, true, metrics);
+    expect(calls()).toBeGreaterThan(measured);
+  });
+
+  it('give each caller its own lines to change', () => {
+    const { metrics } = counting();
+    const lines = wrapText(legal, 200, 6, false, metrics);
+    const expected = [...lines];
+    lines.push('changed');
+    lines[0] = 'changed';
+    expect(wrapText(legal, 200, 6, false, metrics)).toEqual(expected);
+  });
+
+  it('are wrapped anew for other metrics, and short texts always', () => {
+    const one = counting();
+    const other = counting();
+    wrapText(legal, 200, 6, false, one.metrics);
+    wrapText(legal, 200, 6, false, other.metrics);
+    expect(other.calls()).toBeGreaterThan(0);
+    const measured = one.calls();
+    wrapText('Short text', 200, 6, false, one.metrics);
+    wrapText('Short text', 200, 6, false, one.metrics);
+    expect(one.calls()).toBeGreaterThan(measured + 1);
   });
 });
