@@ -31,8 +31,8 @@ export interface BolOptions {
 
 /** BOLs written as one durable batch: few enough to report soon, enough to share the disk's commits. */
 const BATCH_FILES = 32;
-/** BOLs asked for ahead of the one being taken: enough to keep a render worker per core busy. */
-const RENDER_AHEAD = 8;
+/** BOLs asked for ahead of the one being taken: enough to keep each render worker a few ahead (renderPool.ts). */
+const RENDER_AHEAD = 12;
 /** Batches rendered and waiting for the disk at most: rendering goes on while a batch is made durable. */
 const BATCHES_WRITING = 3;
 
