@@ -1,6 +1,6 @@
 /**
  * A worker thread of the BOL render pool (renderPool.ts): loads pdf-lib, the fonts and the
- * templates once, then renders one shipment at a time as the pool sends them. A failure is
+ * templates once, then renders the shipments the pool sends, one at a time, in order. A failure is
  * answered as such; the pool then renders that shipment in its own thread, which throws the
  * renderer's own error.
  */
@@ -16,14 +16,20 @@ interface RenderJob {
 }
 
 const port = parentPort!;
-// One job at a time per worker (the pool waits for each answer), so the zone is the job's.
+// One job at a time (the pool may hand over several: they wait their turn), so the zone is the job's.
 let originTimeZone: string | null = null;
 const renderer = createBolRenderer({ templatesDir: (workerData as { templatesDir: string }).templatesDir, timeZoneOf: () => originTimeZone ?? undefined });
+let turn: Promise<void> = Promise.resolve();
 
 port.on('message', (job: RenderJob) => {
-  originTimeZone = job.originTimeZone;
-  renderer.render(job.shipment, job.template).then(
-    (pdf) => port.postMessage({ id: job.id, pdf }),
-    () => port.postMessage({ id: job.id, failed: true }),
-  );
+  turn = turn.then(async () => {
+    originTimeZone = job.originTimeZone;
+    try {
+      const pdf = await renderer.render(job.shipment, job.template);
+      // The PDF's memory moves to the pool's thread instead of being copied (pdf-lib saves into a buffer of its own).
+      port.postMessage({ id: job.id, pdf }, pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : []);
+    } catch {
+      port.postMessage({ id: job.id, failed: true });
+    }
+  });
 });

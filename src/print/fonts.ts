@@ -141,27 +141,40 @@ function isDefaultIgnorable(codePoint: number): boolean {
 }
 
 export function fontMetrics(regular: Font, bold: Font): TextMetrics {
-  const printableCodePoints = new Map<number, boolean>();
+  // Whether each code point can be printed: a table for the Basic Multilingual Plane (0: not
+  // looked up yet, 1: yes, 2: no), a map beyond it.
+  const printableBasic = new Uint8Array(0x10000);
+  const printableAstral = new Map<number, boolean>();
+  // Any text may be drawn bold or regular, so a character must exist in both faces.
+  const lookUpPrintable = (codePoint: number) => codePoint >= 0x20 && regular.hasGlyphForCodePoint(codePoint) && bold.hasGlyphForCodePoint(codePoint);
   const canPrint = (codePoint: number): boolean => {
-    let known = printableCodePoints.get(codePoint);
-    if (known === undefined) {
-      // Any text may be drawn bold or regular, so a character must exist in both faces.
-      known = codePoint >= 0x20 && regular.hasGlyphForCodePoint(codePoint) && bold.hasGlyphForCodePoint(codePoint);
-      printableCodePoints.set(codePoint, known);
+    if (codePoint < 0x10000) {
+      let known = printableBasic[codePoint]!;
+      if (known === 0) printableBasic[codePoint] = known = lookUpPrintable(codePoint) ? 1 : 2;
+      return known === 1;
     }
+    let known = printableAstral.get(codePoint);
+    if (known === undefined) printableAstral.set(codePoint, (known = lookUpPrintable(codePoint)));
     return known;
   };
   const replacement = canPrint(REPLACEMENT_CHARACTER.codePointAt(0)!) ? REPLACEMENT_CHARACTER : '?';
   const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+  // Widths per em by code point: a table for the Basic Multilingual Plane (NaN: not looked up
+  // yet), a map beyond it. Layout measures every character of every text; a Map look-up each was
+  // a tenth of a BOL's render time.
   const advance = (font: Font) => {
-    const perEm = new Map<number, number>();
+    const basic = new Float64Array(0x10000).fill(Number.NaN);
+    const astral = new Map<number, number>();
+    const lookUp = (codePoint: number) => font.glyphForCodePoint(codePoint).advanceWidth / font.unitsPerEm;
     return (codePoint: number) => {
-      let width = perEm.get(codePoint);
-      if (width === undefined) {
-        width = font.glyphForCodePoint(codePoint).advanceWidth / font.unitsPerEm;
-        perEm.set(codePoint, width);
+      if (codePoint < 0x10000) {
+        let width = basic[codePoint]!;
+        if (Number.isNaN(width)) basic[codePoint] = width = lookUp(codePoint);
+        return width;
       }
+      let width = astral.get(codePoint);
+      if (width === undefined) astral.set(codePoint, (width = lookUp(codePoint)));
       return width;
     };
   };
@@ -172,17 +185,27 @@ export function fontMetrics(regular: Font, bold: Font): TextMetrics {
     widthOf(text, size, isBold) {
       const advanceOf = isBold ? boldAdvance : regularAdvance;
       let width = 0;
-      for (const char of text) width += advanceOf(char.codePointAt(0)!);
+      // Code point by code point, as `for (const char of text)` walks a string (a lone surrogate is one).
+      for (let index = 0; index < text.length; index++) {
+        let code = text.charCodeAt(index);
+        if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+          const low = text.charCodeAt(index + 1);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+            index++;
+          }
+        }
+        width += advanceOf(code);
+      }
       return width * size;
     },
     printable(text) {
       const normalized = text.normalize('NFC');
       let allPrintable = true;
-      for (const char of normalized) {
-        if (!canPrint(char.codePointAt(0)!)) {
-          allPrintable = false;
-          break;
-        }
+      for (let index = 0; index < normalized.length && allPrintable; index++) {
+        const codePoint = normalized.codePointAt(index)!;
+        if (codePoint > 0xffff) index++;
+        allPrintable = canPrint(codePoint);
       }
       if (allPrintable) return normalized;
       // A grapheme with any missing character becomes ONE replacement mark: a family emoji

@@ -5,37 +5,8 @@
  */
 import { deflateSync } from 'node:zlib';
 import fontkit from '@pdf-lib/fontkit';
-import {
-  PDFDocument,
-  PDFName,
-  PDFRef,
-  beginText,
-  concatTransformationMatrix,
-  drawObject,
-  endText,
-  fill,
-  lineTo,
-  moveTo,
-  popGraphicsState,
-  pushGraphicsState,
-  rectangle,
-  rgb,
-  setFillingRgbColor,
-  setFontAndSize,
-  setGraphicsState,
-  setLineWidth,
-  setStrokingRgbColor,
-  setTextMatrix,
-  setTextRenderingMode,
-  showText,
-  stroke,
-  TextRenderingMode,
-  type PDFFont,
-  type PDFOperator,
-  type PDFPage,
-  type RGB,
-} from 'pdf-lib';
-import { renderBarcodePng } from './barcodes.js';
+import { numberToString, PDFDocument, PDFRef, rgb, TextRenderingMode, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import { renderBarcodeBars, type BarcodeBars } from './barcodes.js';
 import type { BarcodeSymbology, ColorRole, DrawOp } from './drawOps.js';
 import { SUBSET_BASE, type LoadedFonts } from './fonts.js';
 
@@ -97,13 +68,58 @@ export function subsetTag(seed: string): string {
   return tag;
 }
 
+/**
+ * zlib's level 3 for what is deflated for one document only (page content, barcode masks): a
+ * BOL's page content deflates in under half the time of the default level 6, about 700 bytes
+ * larger (a barcode mask, in half the time and 160 bytes larger).
+ */
+const FAST_DEFLATE = { level: 3 };
+
+/** Deflated streams kept for reuse, by their uncompressed bytes (font subsets, Unicode maps: tens of KB each). */
+const deflatedStreams = new Map<string, { raw: Uint8Array; deflated: Uint8Array }[]>();
+let deflatedBytes = 0;
+/** A few of each document's kind; beyond it, the oldest go. */
+const DEFLATED_CACHE_BYTES = 8 * 1024 * 1024;
+/** Below this, deflating costs less than looking up. */
+const DEFLATED_CACHE_MIN = 1024;
+
+/** `contents` deflated (zlib, level 6), from the cache when the same bytes were deflated before. */
+export function deflatedOnce(contents: string | Uint8Array): Uint8Array {
+  const raw = typeof contents === 'string' ? Buffer.from(contents, 'latin1') : contents;
+  if (raw.length < DEFLATED_CACHE_MIN) return deflateSync(raw);
+  // Keyed by length and a sample; equal bytes confirmed with a full comparison.
+  const key = `${raw.length}:${raw[raw.length >> 1]}:${raw[raw.length >> 2]}:${raw[raw.length - 1]}`;
+  const bucket = deflatedStreams.get(key) ?? [];
+  const found = bucket.find((entry) => Buffer.compare(entry.raw, raw) === 0);
+  if (found) return found.deflated;
+  const deflated = deflateSync(raw);
+  const entry = { raw: Uint8Array.from(raw), deflated };
+  bucket.push(entry);
+  deflatedStreams.set(key, bucket);
+  deflatedBytes += entry.raw.length + deflated.length;
+  while (deflatedBytes > DEFLATED_CACHE_BYTES) {
+    const [oldestKey, oldest] = deflatedStreams.entries().next().value!;
+    const gone = oldest.shift()!;
+    deflatedBytes -= gone.raw.length + gone.deflated.length;
+    if (oldest.length === 0) deflatedStreams.delete(oldestKey);
+  }
+  return deflated;
+}
+
+/** How many deflated streams are kept (for tests). */
+export function deflatedStreamCount(): number {
+  let count = 0;
+  for (const bucket of deflatedStreams.values()) count += bucket.length;
+  return count;
+}
+
 /** A new document with both faces embedded as subsets named after `seed` (the document's number). */
 export async function createPdfDocument(fonts: LoadedFonts, seed: string): Promise<PdfDocumentParts> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   // pdf-lib deflates fonts and images with pako, in JavaScript; Node's zlib writes the same
   // FlateDecode streams in a fraction of the time (a fifth of a BOL's render time).
-  doc.context.flateStream = (contents, dict = {}) =>
-    doc.context.stream(deflateSync(typeof contents === 'string' ? Buffer.from(contents, 'latin1') : contents), { ...dict, Filter: 'FlateDecode' });
+  // The same font subsets and Unicode maps recur from one document to the next: deflated once.
+  doc.context.flateStream = (contents, dict = {}) => doc.context.stream(deflatedOnce(contents), { ...dict, Filter: 'FlateDecode' });
   // pdf-lib parses a font on every embedFont; handing it the fonts parsed once skips that cost.
   doc.registerFontkit({
     create: (data: Uint8Array) => (data === fonts.regularBytes ? fonts.regular : data === fonts.boldBytes ? fonts.bold : fontkit.create(data)),
@@ -112,8 +128,9 @@ export async function createPdfDocument(fonts: LoadedFonts, seed: string): Promi
     doc.embedFont(fonts.regularBytes, { subset: true, customName: `${subsetTag(`R${seed}`)}+DejaVuSans` }),
     doc.embedFont(fonts.boldBytes, { subset: true, customName: `${subsetTag(`B${seed}`)}+DejaVuSans-Bold` }),
   ]);
-  regular.encodeText(SUBSET_BASE);
-  bold.encodeText(SUBSET_BASE);
+  // Every subset starts with these characters; their codes, known now, are where encodeTextHex looks first.
+  seedGlyphCodes(regular, SUBSET_BASE, regular.encodeText(SUBSET_BASE).toString());
+  seedGlyphCodes(bold, SUBSET_BASE, bold.encodeText(SUBSET_BASE).toString());
   return { doc, regular, bold };
 }
 
@@ -123,16 +140,57 @@ const barcodeKey = (symbology: BarcodeSymbology, data: string) => `${symbology}\
 export async function embedBarcodes(doc: PDFDocument, ops: Iterable<DrawOp>): Promise<Map<string, PlacedImage>> {
   const wanted = new Map<string, Extract<DrawOp, { kind: 'barcode' }>>();
   for (const op of ops) if (op.kind === 'barcode') wanted.set(barcodeKey(op.symbology, op.data), op);
-  // Rendered in parallel, embedded in the order of the page plan: object numbers, and so the
-  // document's bytes, must not depend on which image finished first.
-  const pngs = await Promise.all([...wanted.values()].map((op) => renderBarcodePng(op.symbology, op.data)));
+  // Embedded in the order of the page plan: object numbers, and so the document's bytes, follow it.
   const placed = new Map<string, PlacedImage>();
-  let index = 0;
-  for (const key of wanted.keys()) {
-    const image = await doc.embedPng(pngs[index++]!);
-    placed.set(key, { ref: image.ref, width: image.width, height: image.height });
-  }
+  for (const [key, op] of wanted) placed.set(key, placeBarcode(doc, renderBarcodeBars(op.symbology, op.data)));
   return placed;
+}
+
+/** Deflated black pixels (DeviceRGB) by image size: every barcode of a size has the same colour stream. */
+const blackPixels = new Map<string, Uint8Array>();
+
+/**
+ * The image XObject pdf-lib's embedPng makes of bwip-js's PNG of these bars (black RGB pixels and
+ * the bars as its soft mask), made from the bars directly.
+ */
+export function placeBarcode(doc: PDFDocument, bars: BarcodeBars): PlacedImage {
+  const context = doc.context;
+  const width = bars.row.length;
+  const { height } = bars;
+  const size = `${width}x${height}`;
+  let black = blackPixels.get(size);
+  if (!black) {
+    black = deflateSync(new Uint8Array(width * height * 3));
+    if (blackPixels.size >= 64) blackPixels.clear();
+    blackPixels.set(size, black);
+  }
+  const coverage = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) coverage.set(bars.row, y * width);
+  const softMask = context.register(
+    context.stream(deflateSync(coverage, FAST_DEFLATE), {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Height: height,
+      Width: width,
+      BitsPerComponent: 8,
+      ColorSpace: 'DeviceGray',
+      Decode: [0, 1],
+      Filter: 'FlateDecode',
+    }),
+  );
+  const ref = context.register(
+    context.stream(black, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      BitsPerComponent: 8,
+      Width: width,
+      Height: height,
+      ColorSpace: 'DeviceRGB',
+      SMask: softMask,
+      Filter: 'FlateDecode',
+    }),
+  );
+  return { ref, width, height };
 }
 
 export interface DrawResources {
@@ -148,22 +206,68 @@ const STAMP_STROKE_OPACITY = 0.6;
 const STAMP_FILL_OPACITY = 0.12;
 
 /**
- * Executes a page's operations as raw content-stream operators, batched: all fills, then all
- * rules and borders (one path per colour and width), then images, then all text in one text
- * object, then stamps. A BOL page has hundreds of small texts and rules; pdf-lib's drawText and
- * drawLine wrap each one in its own graphics state, which made them most of the render time and
- * content size. Layering this way keeps the painter's order right: text and rules always sit on
- * top of fills, and a stamp on top of everything.
+ * A number as pdf-lib writes it in a content stream: `String(value)`, spelled out in full where
+ * JavaScript would use exponent notation (pdf-lib's numberToString, which splits strings on every
+ * call: called only then).
+ */
+export function pdfNumber(value: number): string {
+  const text = String(value);
+  return text.includes('e') ? numberToString(value) : text;
+}
+
+/**
+ * Text as hex glyph codes of a document's subset font, one code point at a time, each code point's
+ * code kept for the document. The fonts map one glyph per code point (fonts.ts, `forPdfLib`), so
+ * this is exactly what `font.encodeText(text)` gives, and the glyphs enter the subset in the same
+ * order; pdf-lib builds a hex string object per call, which cost more than the rest of a page.
+ */
+const glyphCodes = new WeakMap<PDFFont, Map<string, string>>();
+
+/** Remembers the codes of `text`'s code points from `hex`, pdf-lib's encoding of it (`<...>`, four digits each). */
+function seedGlyphCodes(font: PDFFont, text: string, hex: string): void {
+  const codes = new Map<string, string>();
+  let at = 1;
+  for (const char of text) {
+    codes.set(char, hex.slice(at, at + 4));
+    at += 4;
+  }
+  if (at === hex.length - 1) glyphCodes.set(font, codes);
+}
+
+export function encodeTextHex(font: PDFFont, text: string): string {
+  let codes = glyphCodes.get(font);
+  if (!codes) glyphCodes.set(font, (codes = new Map()));
+  let hex = '';
+  for (const char of text) {
+    let code = codes.get(char);
+    if (code === undefined) {
+      code = font.encodeText(char).toString().slice(1, -1);
+      codes.set(char, code);
+    }
+    hex += code;
+  }
+  return hex;
+}
+
+/**
+ * Executes a page's operations as one content stream, batched: all fills, then all rules and
+ * borders (one path per colour and width), then images, then all text in one text object, then
+ * stamps. A BOL page has hundreds of small texts and rules; pdf-lib's drawText and drawLine wrap
+ * each one in its own graphics state, which made them most of the render time and content size.
+ * Layering this way keeps the painter's order right: text and rules always sit on top of fills,
+ * and a stamp on top of everything. The stream is written as text (the operators pdf-lib's
+ * operator objects would write, one per line) and deflated by zlib: pdf-lib's operator objects
+ * and its JavaScript deflate were a third of a BOL's render time.
  */
 export function drawPage(page: PDFPage, ops: readonly DrawOp[], resources: DrawResources): void {
   const { palette } = resources;
-  const operators: PDFOperator[] = [pushGraphicsState()];
-  const setFill = (role: ColorRole) => setFillingRgbColor(palette[role].red, palette[role].green, palette[role].blue);
-  const setStroke = (role: ColorRole) => setStrokingRgbColor(palette[role].red, palette[role].green, palette[role].blue);
-  const fontKeys = new Map<PDFFont, PDFName>();
+  const n = pdfNumber;
+  const lines: string[] = ['q'];
+  const color = (role: ColorRole, operator: 'rg' | 'RG') => `${n(palette[role].red)} ${n(palette[role].green)} ${n(palette[role].blue)} ${operator}`;
+  const fontKeys = new Map<PDFFont, string>();
   const fontKey = (font: PDFFont) => {
     let key = fontKeys.get(font);
-    if (!key) fontKeys.set(font, (key = page.node.newFontDictionary(font.name, font.ref)));
+    if (!key) fontKeys.set(font, (key = page.node.newFontDictionary(font.name, font.ref).toString()));
     return key;
   };
 
@@ -192,18 +296,18 @@ export function drawPage(page: PDFPage, ops: readonly DrawOp[], resources: DrawR
     else texts.push(op);
   }
 
-  for (const [color, rects] of fills) {
-    operators.push(setFill(color));
-    for (const rect of rects) operators.push(rectangle(rect.x, rect.y, rect.width, rect.height));
-    operators.push(fill());
+  for (const [role, rects] of fills) {
+    lines.push(color(role, 'rg'));
+    for (const rect of rects) lines.push(`${n(rect.x)} ${n(rect.y)} ${n(rect.width)} ${n(rect.height)} re`);
+    lines.push('f');
   }
-  for (const { color, thickness, ops: group } of strokes.values()) {
-    operators.push(setStroke(color), setLineWidth(thickness));
+  for (const { color: role, thickness, ops: group } of strokes.values()) {
+    lines.push(color(role, 'RG'), `${n(thickness)} w`);
     for (const op of group) {
-      if (op.kind === 'line') operators.push(moveTo(op.x1, op.y1), lineTo(op.x2, op.y2));
-      else if (op.kind === 'rect') operators.push(rectangle(op.x, op.y, op.width, op.height));
+      if (op.kind === 'line') lines.push(`${n(op.x1)} ${n(op.y1)} m`, `${n(op.x2)} ${n(op.y2)} l`);
+      else if (op.kind === 'rect') lines.push(`${n(op.x)} ${n(op.y)} ${n(op.width)} ${n(op.height)} re`);
     }
-    operators.push(stroke());
+    lines.push('S');
   }
   for (const op of images) {
     const target = op.kind === 'barcode' ? resources.barcodes.get(barcodeKey(op.symbology, op.data)) : resources.logo;
@@ -218,49 +322,50 @@ export function drawPage(page: PDFPage, ops: readonly DrawOp[], resources: DrawR
       height = target.height * scale;
       y += (op.height - height) / 2;
     }
-    const name = page.node.newXObject('Image', target.ref);
-    operators.push(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, x, y), drawObject(name), popGraphicsState());
+    const name = page.node.newXObject('Image', target.ref).toString();
+    lines.push('q', `${n(width)} 0 0 ${n(height)} ${n(x)} ${n(y)} cm`, `${name} Do`, 'Q');
   }
   if (texts.length > 0) {
-    operators.push(beginText());
+    lines.push('BT');
     let currentFont: PDFFont | null = null;
     let currentSize = 0;
     let currentColor: ColorRole | null = null;
     for (const text of texts) {
       const font = text.bold ? resources.bold : resources.regular;
       if (font !== currentFont || text.size !== currentSize) {
-        operators.push(setFontAndSize(fontKey(font), text.size));
+        lines.push(`${fontKey(font)} ${n(text.size)} Tf`);
         currentFont = font;
         currentSize = text.size;
       }
       if (text.color !== currentColor) {
-        operators.push(setFill(text.color));
+        lines.push(color(text.color, 'rg'));
         currentColor = text.color;
       }
-      operators.push(setTextMatrix(1, 0, 0, 1, text.x, text.y), showText(font.encodeText(text.text)));
+      lines.push(`1 0 0 1 ${n(text.x)} ${n(text.y)} Tm`, `<${encodeTextHex(font, text.text)}> Tj`);
     }
-    operators.push(endText());
+    lines.push('ET');
   }
   for (const stamp of stamps) {
-    const state = page.node.newExtGState('GS', page.doc.context.obj({ Type: 'ExtGState', CA: STAMP_STROKE_OPACITY, ca: STAMP_FILL_OPACITY }));
+    const state = page.node.newExtGState('GS', page.doc.context.obj({ Type: 'ExtGState', CA: STAMP_STROKE_OPACITY, ca: STAMP_FILL_OPACITY })).toString();
     const radians = (stamp.angle * Math.PI) / 180;
     const [cos, sin] = [Math.cos(radians), Math.sin(radians)];
-    operators.push(
-      pushGraphicsState(),
-      setGraphicsState(state),
-      setFill(stamp.color),
-      setStroke(stamp.color),
-      setLineWidth(Math.max(1, stamp.size / 45)),
-      beginText(),
-      setFontAndSize(fontKey(resources.bold), stamp.size),
-      setTextRenderingMode(TextRenderingMode.FillAndOutline),
-      setTextMatrix(cos, sin, -sin, cos, stamp.x, stamp.y),
-      showText(resources.bold.encodeText(stamp.text)),
-      endText(),
-      popGraphicsState(),
+    lines.push(
+      'q',
+      `${state} gs`,
+      color(stamp.color, 'rg'),
+      color(stamp.color, 'RG'),
+      `${n(Math.max(1, stamp.size / 45))} w`,
+      'BT',
+      `${fontKey(resources.bold)} ${n(stamp.size)} Tf`,
+      `${TextRenderingMode.FillAndOutline} Tr`,
+      `${n(cos)} ${n(sin)} ${n(-sin)} ${n(cos)} ${n(stamp.x)} ${n(stamp.y)} Tm`,
+      `<${encodeTextHex(resources.bold, stamp.text)}> Tj`,
+      'ET',
+      'Q',
     );
   }
-  operators.push(popGraphicsState());
-  // In slices: a 1,000-component BOL has tens of thousands of operators, too many for one spread call.
-  for (let index = 0; index < operators.length; index += 5000) page.pushOperators(...operators.slice(index, index + 5000));
+  lines.push('Q', '');
+  const context = page.doc.context;
+  const contents = context.stream(deflateSync(Buffer.from(lines.join('\n'), 'latin1'), FAST_DEFLATE), { Filter: 'FlateDecode' });
+  page.node.addContentStream(context.register(contents));
 }

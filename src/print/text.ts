@@ -19,11 +19,33 @@ export function paragraphs(text: string): string[] {
 
 const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+/** Texts this long are wrapped once per metrics, box and size: a template's legal texts, the same on every BOL. */
+const REMEMBERED_LENGTH = 80;
+const REMEMBERED_TEXTS = 256;
+const wrapped = new WeakMap<object, Map<string, Map<string, string[]>>>();
+
 /**
  * Greedy word wrap of printable text into lines no wider than `maxWidth`; a word longer than a
- * line is broken between graphemes. Empty text gives no lines.
+ * line is broken between graphemes. Empty text gives no lines. Long texts are wrapped once for
+ * the same metrics (which measure the same text the same way every time), width, size and face.
  */
 export function wrapText(text: string, maxWidth: number, size: number, bold: boolean, metrics: Pick<TextMetrics, 'widthOf'>): string[] {
+  if (text.length < REMEMBERED_LENGTH) return wrapNow(text, maxWidth, size, bold, metrics);
+  let texts = wrapped.get(metrics);
+  if (!texts) wrapped.set(metrics, (texts = new Map()));
+  let boxes = texts.get(text);
+  if (!boxes) {
+    if (texts.size >= REMEMBERED_TEXTS) texts.clear();
+    texts.set(text, (boxes = new Map()));
+  }
+  const box = `${maxWidth} ${size} ${bold}`;
+  let lines = boxes.get(box);
+  if (!lines) boxes.set(box, (lines = wrapNow(text, maxWidth, size, bold, metrics)));
+  // A copy: callers may change what they get.
+  return lines.slice();
+}
+
+function wrapNow(text: string, maxWidth: number, size: number, bold: boolean, metrics: Pick<TextMetrics, 'widthOf'>): string[] {
   const lines: string[] = [];
   const spaceWidth = metrics.widthOf(' ', size, bold);
   let line = '';

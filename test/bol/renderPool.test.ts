@@ -34,6 +34,26 @@ describe('the BOL render pool', () => {
     }
   });
 
+  it('hands one worker several shipments at once, each rendered with its own origin time zone', async () => {
+    const single = new BolRenderPool(script, bolTemplates, 1);
+    try {
+      // Cancelled at 10:30 UTC: the 22nd at the origin 14 hours ahead, the 20th 11 hours behind.
+      const zones = ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'];
+      const shipments = zones.map((_, index) =>
+        makeShipment({ serial: 70 + index, extra: { status: 'CANCELLED', cancelledAt: '2026-11-21T10:30:00.000Z', cancellationReason: 'order withdrawn' } }),
+      );
+      const pdfs = await Promise.all(shipments.map((shipment, index) => single.render(shipment, 'standard', zones[index]!)));
+      for (const [index, shipment] of shipments.entries()) {
+        const inThread = createBolRenderer({ templatesDir: bolTemplates, timeZoneOf: () => zones[index] });
+        const text = await textOf(pdfs[index]!);
+        expect(text).toBe(await textOf(await inThread.render(shipment, 'standard')));
+        expect(text).toContain(index % 2 === 0 ? '2026-11-22' : '2026-11-20');
+      }
+    } finally {
+      await single.close();
+    }
+  });
+
   it('gives back undefined for what a worker cannot render (an unknown template), for the caller to render and throw', async () => {
     await expect(pool.render(makeShipment(), 'no-such-template', null)).resolves.toBeUndefined();
     // The pool still renders after a refusal.

@@ -147,6 +147,46 @@ describe('writing BOLs when the disk fills up', () => {
     }
   });
 
+  it('a disk that fills up while later batches render and wait: the written ones are whole and counted, nothing after the failing file is written', async () => {
+    // 100 shipments: several batches of 32 in flight at once; room for about 45 files.
+    const many = join(work.dir, 'many-store');
+    const api = new LocalApi({ storeDir: many });
+    const booked = (
+      await api.createShipments({
+        items: Array.from({ length: 100 }, (_, index) => ({ request: { refNumber: `PO-M${index}`, shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
+      })
+    ).data.items.map((outcome) => (outcome.ok ? outcome.data : expect.fail('booking failed')));
+    const probe = await outDir();
+    expect((await runInProcess(['--store', many, 'bol', booked[0]!.id, '-o', join(probe, 'probe.pdf')])).code).toBe(0);
+    const size = (await stat(join(probe, 'probe.pdf'))).size;
+    const disk = await smallDisk(Math.floor(45.5 * size), 'injected');
+    try {
+      const result = await runInProcess(['--store', many, 'bol', '--all', '-o', disk.dir, '-q']);
+      expect(result.code).toBe(5);
+      const files = (await readdir(disk.dir)).sort();
+      const reported = result.stdout.split('\n').filter(Boolean);
+      expect(reported.map((file) => file.split('/').at(-1)).sort()).toEqual(files);
+      expect(files.length).toBeGreaterThan(32);
+      expect(files.length).toBeLessThan(46);
+      // -q: the paths written, then the file that did not fit.
+      const failed = /^shipper: cannot write (\S+): no space left on the disk\n$/.exec(result.stderr)?.[1];
+      expect(failed, result.stderr).toBeDefined();
+      // The first ones in the order of --all, each whole; not the one that failed, nothing after it, no temporary file.
+      const inOrder = (await api.listShipments({ limit: 500 })).data.items.map((shipment) => shipment.orderNumber);
+      expect(files).toEqual(
+        inOrder
+          .slice(0, files.length)
+          .map((orderNumber) => `BOL-${orderNumber}.pdf`)
+          .sort(),
+      );
+      expect(failed!.endsWith(`BOL-${inOrder[files.length]}.pdf`)).toBe(true);
+      for (const shipment of booked.filter((booking) => files.includes(`BOL-${booking.orderNumber}.pdf`)))
+        await expectWholeBol(join(disk.dir, `BOL-${shipment.orderNumber}.pdf`), shipment);
+    } finally {
+      await disk.cleanup();
+    }
+  });
+
   it('every write short (1,000 bytes at a time): the PDFs are whole and reported as written', async () => {
     const dir = await outDir();
     const restore = injectShortWrites(1000);

@@ -62,10 +62,14 @@ export class Documents {
     if (!names.has(template)) {
       throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${[...names].join(', ')}` }]);
     }
-    // While another BOL renders (bol --all, a busy server), this one goes to a worker thread.
+    // While another BOL renders (bol --all, a busy server), this one goes to a worker thread; so
+    // do all BOLs once the workers run. A BOL asked for alone waits a turn of the event loop for
+    // others asked for with it (bol --all asks for several at once): then all go to the workers,
+    // and this thread never loads pdf-lib for them.
     this.rendering++;
     try {
-      if (this.rendering > 1) {
+      if (this.rendering === 1 && !this.pool) await new Promise((resolve) => setImmediate(resolve));
+      if (this.rendering > 1 || (this.pool && (await this.pool)?.working)) {
         const pdf = await (await this.renderPool())?.render(shipment, template, this.zips?.lookup(shipment.shipper.postalCode)?.timeZone ?? null);
         if (pdf) return pdf;
       }

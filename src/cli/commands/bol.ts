@@ -31,8 +31,10 @@ export interface BolOptions {
 
 /** BOLs written as one durable batch: few enough to report soon, enough to share the disk's commits. */
 const BATCH_FILES = 32;
-/** BOLs asked for ahead of the one being taken: enough to keep a render worker per core busy. */
-const RENDER_AHEAD = 4;
+/** BOLs asked for ahead of the one being taken: enough to keep each render worker a few ahead (renderPool.ts). */
+const RENDER_AHEAD = 12;
+/** Batches rendered and waiting for the disk at most: rendering goes on while a batch is made durable. */
+const BATCHES_WRITING = 3;
 
 interface RenderedBol {
   shipmentId: string;
@@ -143,10 +145,15 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     if (ids.length > 1) ctx.io.warn(warning('FILE_EXISTS', `${file} exists: not replaced (--force replaces it)`));
   };
 
-  // Files are written in batches made durable together (src/fs/durableWrite.ts), each reported
-  // once it is; the next batch renders meanwhile, so the disk's waits hide behind the rendering.
+  // Files are written in batches made durable together (src/fs/durableWrite.ts), one batch after
+  // the other, each reported once it is; the next batches render meanwhile, so the disk's waits
+  // hide behind the rendering.
   let batch: RenderedBol[] = [];
+  /** The batches handed to the disk and not yet awaited, in order; each resolves with the first failure so far. */
+  const writing: Array<Promise<FileWriteError | undefined>> = [];
   let committing: Promise<FileWriteError | undefined> = Promise.resolve(undefined);
+  /** A batch that could not be written: nothing more is rendered. */
+  let writeFailure: FileWriteError | undefined;
   const commit = async (files: RenderedBol[]): Promise<FileWriteError | undefined> => {
     try {
       const { outcomes, failure } = await writeFilesDurably(
@@ -160,22 +167,27 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
         // -q: the path alone, one per line.
         if (!ctx.io.options.json) ctx.io.out(ctx.io.options.quiet ? outcome.written : `${shipmentId}  ${outcome.written}  (${formatNumber(Math.round(pdf.byteLength / 1024))} KB)`);
       });
-      return failure;
+      return (writeFailure ??= failure);
     } catch (error) {
-      return new FileWriteError(files[0]?.file ?? plan.dir, (error as NodeJS.ErrnoException).code, describeFileError(error));
+      return (writeFailure ??= new FileWriteError(files[0]?.file ?? plan.dir, (error as NodeJS.ErrnoException).code, describeFileError(error)));
     }
   };
-  /** Waits for the batch being written (reported by then); a write failure stops the command. */
-  const settle = async () => {
-    const failure = await committing;
-    committing = Promise.resolve(undefined);
-    if (failure) throw failure;
+  /** Waits for the batches being written until at most `left` are (reported by then); a write failure stops the command. */
+  const settle = async (left = 0) => {
+    while (writing.length > left) {
+      const failure = await writing.shift();
+      if (failure) throw failure;
+    }
   };
   const flush = async () => {
-    await settle();
-    if (batch.length === 0) return;
-    committing = commit(batch);
-    batch = [];
+    if (batch.length > 0) {
+      const files = batch;
+      batch = [];
+      // After the batch before it; once one failed, the next are not written (the failure is passed on).
+      committing = committing.then(async (failure) => failure ?? (await commit(files)));
+      writing.push(committing);
+    }
+    await settle(BATCHES_WRITING);
   };
 
   // Several BOLs render at once (the local engine on worker threads, a server side by side),
@@ -206,6 +218,7 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   try {
     let next = 0;
     while (next < ids.length || ahead.length > 0) {
+      if (writeFailure) throw writeFailure;
       while (next < ids.length && ahead.length < RENDER_AHEAD) {
         const task = prepare(ids[next++]!);
         // Awaited in turn below; meanwhile a failure must not count as unhandled.
@@ -227,7 +240,8 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   } catch (error) {
     // What is being rendered is let finish; what is being written is finished (and reported) before the command stops.
     await Promise.allSettled(ahead);
-    const failure = error instanceof FileWriteError ? error : await committing;
+    const firstWriteFailure = await committing;
+    const failure = error instanceof FileWriteError ? error : firstWriteFailure;
     if (!(failure instanceof FileWriteError)) throw error;
     // A full disk or a read-only directory fails every BOL after it: stop, say what was written.
     if (ctx.io.options.json) ctx.io.json({ written, skipped, failed: [] });
