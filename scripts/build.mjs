@@ -1,15 +1,18 @@
 // Build step run by `npm install` (prepare) and `npm test`:
 // 1. bundle the CLI with esbuild (one file per lazily imported chunk, so start-up parses only what
-//    a command needs), 2. generate the compact ZIP geodata table from the `zipcodes` package,
+//    a command needs), then merge the chunks that always load together (regroupChunks below),
+//    2. generate the compact ZIP geodata table from the `zipcodes` package,
 //    with each ZIP's IANA time zone resolved once here instead of at every quote: the zone at the
 //    ZIP's point from geo-tz (the exact timezone-boundary-builder polygons), except for the few
 //    ZIPs in src/geo/timeZoneOverrides.json, whose local time differs from that point's. Every
 //    point is checked against its state's box first (scripts/geodataCheck.mjs): a wrong point
 //    fails the build instead of pricing a lane to the other side of the world.
 import { build } from 'esbuild';
+import { rolldown } from 'rolldown';
 import { createRequire } from 'node:module';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInfo } from './buildInfo.mjs';
 import { checkGeodataPoints } from './geodataCheck.mjs';
@@ -18,12 +21,34 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const dist = join(root, 'dist');
 
-await rm(dist, { recursive: true, force: true });
+/**
+ * The chunks that load together, named by the source modules a command imports: each group's chunk
+ * holds what those modules import statically, less what the entry itself imports (--version), what
+ * an earlier group took, and what another command group imports (`shipper --help` loads every
+ * command group: it must not load the engine with them). esbuild makes a chunk for each set of lazy
+ * imports that reach a module, so a local quote loaded about 80 files; Node 20 spends about 0.4 ms
+ * of loader work on each, more than parsing most of them.
+ */
+const CHUNK_GROUPS = [
+  // Any command line but --version: commander, the program, the IO layer; the entry's import of the problems.
+  { name: 'main', entries: ['src/cli/main.ts', 'src/api/problems.ts'] },
+  // The quote command group's own views and parsers.
+  { name: 'quote', entries: ['src/cli/commands/quote.ts'] },
+  // The local engine: settings, the LocalApi on the file store, the ZIP geodata (zod comes with it).
+  { name: 'engine', entries: ['src/config/settings.ts', 'src/api/local.ts', 'src/geo/zipDirectory.ts'] },
+];
 
-await build({
+await rm(dist, { recursive: true, force: true });
+// esbuild writes its chunks here; regroupChunks writes dist/ from them.
+const stage = await mkdtemp(join(tmpdir(), 'shipper-build-'));
+
+const { metafile } = await build({
   // The BOL render pool's worker thread is an entry of its own (src/bol/renderPool.ts starts it from dist/bol/).
   entryPoints: { 'cli/main': join(root, 'src/cli/entry.ts'), 'bol/renderWorker': join(root, 'src/bol/renderWorker.ts') },
-  outdir: dist,
+  outdir: stage,
+  // The metafile's paths (and the `// src/...` comments) are relative to the package root.
+  absWorkingDir: root,
+  metafile: true,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -32,7 +57,7 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [onlyEnglishZodMessages(), asciiFastStringWidth()],
+  plugins: [onlyEnglishZodMessages(), asciiFastStringWidth(), processWithoutStdin(), commanderLazyChildProcess()],
   // The PostgreSQL store's migrations (src/store/postgres/migrations/*.sql) are embedded as text.
   loader: { '.sql': 'text' },
   // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
@@ -49,10 +74,131 @@ await build({
   },
 });
 
+try {
+  await regroupChunks(metafile);
+} finally {
+  await rm(stage, { recursive: true, force: true });
+}
+
 // ESM resolution stops at this file instead of reading the project's package.json for every chunk.
 await writeFile(join(dist, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
 
 await writeGeodata(join(dist, 'geo'));
+
+/**
+ * Merges esbuild's chunks into CHUNK_GROUPS with rolldown (whatever no group names keeps esbuild's
+ * split) and writes dist/. The entry's own static imports stay out of every group, so
+ * `shipper --version` still loads a few KB; what the BOL render worker imports too goes to a second
+ * chunk of its group, so the worker does not load the engine.
+ * A group's modules run when its chunk loads, in import order: a command that loads a group needs
+ * most of it anyway, and no module of these groups does more at load than define things.
+ * dist/modules.json lists each file's source modules (test/cli/startup-closure.test.ts reads it).
+ */
+async function regroupChunks({ outputs: byPath }) {
+  const outputs = new Map(Object.entries(byPath).map(([file, output]) => [resolve(root, file), output]));
+  const byEntry = new Map([...outputs].flatMap(([file, output]) => (output.entryPoint ? [[output.entryPoint, file]] : [])));
+  const staticClosure = (files) => {
+    const seen = new Set();
+    const visit = (file) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const { path, kind, external } of outputs.get(file).imports) if (kind === 'import-statement' && !external) visit(resolve(root, path));
+    };
+    files.forEach(visit);
+    return seen;
+  };
+  const entries = { 'cli/main': join(stage, 'cli', 'main.js'), 'bol/renderWorker': join(stage, 'bol', 'renderWorker.js') };
+  const startUp = staticClosure([entries['cli/main']]);
+  // What the render worker loads anyway (zod, dates...) goes to a second chunk of the group, which the worker loads too.
+  const worker = staticClosure([entries['bol/renderWorker']]);
+  // The command groups: what the program (src/cli/program.ts, in the main group) imports lazily.
+  const program = staticClosure([byEntry.get('src/cli/main.ts')]);
+  const lazilyImported = new Set(
+    [...program].flatMap((file) =>
+      outputs
+        .get(file)
+        .imports.filter(({ kind }) => kind === 'dynamic-import')
+        .map(({ path }) => resolve(root, path)),
+    ),
+  );
+  const commandGroups = [...byEntry]
+    .filter(([module, file]) => module.startsWith('src/cli/commands/') && lazilyImported.has(file))
+    .map(([module, file]) => [module, staticClosure([file])]);
+  const groupOf = new Map();
+  for (const { name, entries: modules } of CHUNK_GROUPS) {
+    const starts = modules.map((module) => byEntry.get(module) ?? fail(`scripts/build.mjs: ${module} is no lazily imported module of the bundle`));
+    // The main group loads with every command group anyway.
+    const others = name === 'main' ? [] : commandGroups.filter(([module]) => !modules.includes(module)).map(([, closure]) => closure);
+    for (const file of staticClosure(starts)) {
+      if (startUp.has(file) || groupOf.has(file) || others.some((closure) => closure.has(file))) continue;
+      groupOf.set(file, worker.has(file) ? `${name}-worker` : name);
+    }
+  }
+  const bundle = await rolldown({
+    input: entries,
+    platform: 'node',
+    // esbuild bundled every package: what is left are Node's built-ins.
+    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+    // esbuild already dropped what nothing uses.
+    treeshake: false,
+    preserveEntrySignatures: 'allow-extension',
+    onLog: (level, log) => fail(`scripts/build.mjs: rolldown ${level}: ${log.message}`),
+  });
+  const { output } = await bundle.write({
+    dir: dist,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    // quote-Bx1c9_Ab.js from esbuild's quote-NIA6DPTY.js: one hash is enough.
+    chunkFileNames: ({ name }) => `chunks/${name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
+    codeSplitting: {
+      groups: CHUNK_GROUPS.flatMap(({ name }) => [name, `${name}-worker`]).map((name) => ({ name, test: (id) => groupOf.get(id) === name, includeDependenciesRecursively: false })),
+    },
+  });
+  await bundle.close();
+  // Source modules as `src/...` or `node_modules/<package>/...`, wherever node_modules is.
+  const inputsOf = (file) => Object.keys(outputs.get(file)?.inputs ?? {}).map((input) => (input.includes('node_modules/') ? input.slice(input.indexOf('node_modules/')) : input));
+  const modules = Object.fromEntries(output.filter((file) => file.type === 'chunk').map((file) => [file.fileName, file.moduleIds.flatMap(inputsOf).sort()]));
+  await writeFile(join(dist, 'modules.json'), `${JSON.stringify(modules)}\n`);
+}
+
+function fail(message) {
+  throw new Error(message);
+}
+
+/**
+ * `import process from 'node:process'` (chalk's supports-color does it) makes Node build that
+ * module's named exports from every property of `process`, process.stdin included: a stream on fd 0
+ * opened at start-up by a command that never reads it. The global is the same object.
+ */
+function processWithoutStdin() {
+  return {
+    name: 'process-without-stdin',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^(node:)?process$/ }, ({ kind }) => (kind === 'import-statement' ? { path: 'process', namespace: 'global-process' } : undefined));
+      esbuild.onLoad({ filter: /.*/, namespace: 'global-process' }, () => ({ contents: 'export default globalThis.process;\n', loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * commander loads child_process (and with it net, dgram and their streams) when it loads, for the
+ * executable subcommands shipper never declares: a few ms of every command's start-up. It loads on
+ * first use instead; the build stops if commander no longer reads like this.
+ */
+function commanderLazyChildProcess() {
+  const marker = "const childProcess = require('node:child_process');\n";
+  return {
+    name: 'commander-lazy-child-process',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        if (!source.includes(marker) || (source.match(/childProcess\./g) ?? []).length !== (source.match(/childProcess\.spawn\(/g) ?? []).length)
+          throw new Error(`${path}: not the commander this build patches (scripts/build.mjs)`);
+        return { contents: source.replace(marker, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };\n"), loader: 'js' };
+      });
+    },
+  };
+}
 
 /**
  * string-width 4 (cli-table3 measures every cell with it) replaces emoji with a regular expression

@@ -13,7 +13,6 @@
  * applied (written without fsync: losing it only applies lines again, in order, which leaves every
  * file as the last line wrote it).
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { readFile, rename, truncate, unlink } from 'node:fs/promises';
@@ -305,8 +304,10 @@ function fsyncPath(path: string): Promise<void> {
 }
 
 /** syncfs(2) of the store's file system through `sync -f` (coreutils); where that is missing or fails, the fallback. */
-function syncFileSystem(root: string, fallback: () => Promise<void>): Promise<void> {
+async function syncFileSystem(root: string, fallback: () => Promise<void>): Promise<void> {
   if (process.platform !== 'linux') return fallback();
+  // Imported here: child_process (with net and dgram) would cost every command that opens the store a few ms of start-up.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     execFile('sync', ['-f', root], (error) => (error ? fallback().then(resolve, reject) : resolve()));
   });
