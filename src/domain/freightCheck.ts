@@ -57,25 +57,34 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
   const { dimensionInches, weightPercent } = input.rules.densityMargin;
   const { poundsWeight, palletCount, dimensions } = component;
   const declared = component.freightClass;
-  const variants: Array<{ what: string; freightClass: FreightClass; densityPcf: number; dimensions: Dimensions; pounds: number }> = [];
+  // Each variant's class first; its words and shown density only for the one named (most lines have none).
+  type Variant = { side: 'height' | 'length' | 'width'; freightClass: FreightClass; dimensions: Dimensions } | { side: 'weight'; freightClass: FreightClass; density: Fraction };
+  const variants: Variant[] = [];
   // Height first: what a dimensioner most often reads larger (an overhang, a wrap); on a tie it is the one named.
   for (const side of ['height', 'length', 'width'] as const) {
     const larger = { ...dimensions, [side]: dimensions[side] + dimensionInches };
-    const density = componentDensity(poundsWeight, palletCount, larger);
-    variants.push({ what: `${formatLimit(dimensionInches)} in more ${side}`, ...density, dimensions: larger, pounds: poundsWeight });
+    variants.push({ side, freightClass: freightClassOfExactDensity(exactDensity(poundsWeight, palletCount, larger)), dimensions: larger });
   }
   const lighter = lighterDensity(poundsWeight, palletCount, dimensions, weightPercent);
-  const lighterPounds = Math.round(poundsWeight * (1 - Number(weightPercent) / 100) * 100) / 100;
-  variants.push({
-    what: `${weightPercent} % less weight`,
-    freightClass: freightClassOfExactDensity(lighter),
-    densityPcf: Number((lighter.numerator * 100n) / lighter.denominator) / 100,
-    dimensions,
-    pounds: lighterPounds,
-  });
+  variants.push({ side: 'weight', freightClass: freightClassOfExactDensity(lighter), density: lighter });
   const changed = variants.filter((variant) => rank(variant.freightClass) > rank(declared));
   if (changed.length === 0) return [];
-  const worst = changed.reduce((a, b) => (rank(b.freightClass) > rank(a.freightClass) ? b : a));
+  const chosen = changed.reduce((a, b) => (rank(b.freightClass) > rank(a.freightClass) ? b : a));
+  const worst =
+    chosen.side === 'weight'
+      ? {
+          what: `${weightPercent} % less weight`,
+          freightClass: chosen.freightClass,
+          densityPcf: Number((chosen.density.numerator * 100n) / chosen.density.denominator) / 100,
+          dimensions,
+          pounds: Math.round(poundsWeight * (1 - Number(weightPercent) / 100) * 100) / 100,
+        }
+      : {
+          what: `${formatLimit(dimensionInches)} in more ${chosen.side}`,
+          ...componentDensity(poundsWeight, palletCount, chosen.dimensions),
+          dimensions: chosen.dimensions,
+          pounds: poundsWeight,
+        };
   const price = stakeOfLine(input, index, { freightClass: worst.freightClass }, `line ${index + 1} at class ${worst.freightClass}`);
   return [
     warning(

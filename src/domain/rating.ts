@@ -83,11 +83,16 @@ export function laneTransitDays(origin: ZipPlace, destination: ZipPlace, miles: 
   return tariff.distanceBands[distanceBandIndex(miles, tariff)]!.transitDays;
 }
 
+/**
+ * `lines: false`: without each line's share of the linehaul (lineLinehaulsInCents), for a price
+ * that only its total is read of (the freight check's re-rating): the shares are exact fractions.
+ */
 export function priceShipment(
   components: ReadonlyArray<RatedOrderComponent>,
   miles: number,
   accessorials: ReadonlyArray<string>,
   tariff: Tariff,
+  { lines = true }: { lines?: boolean } = {},
 ): PriceBreakdown & { quotedPriceInCents: number } {
   const band = distanceBandIndex(miles, tariff);
   const totalPounds = components.reduce((sum, component) => sum + component.poundsWeight, 0);
@@ -107,8 +112,8 @@ export function priceShipment(
   const accessorialsInCents = accessorials.map((code) => ({ code, amountInCents: tariff.accessorials[code]!.amountInCents }));
   const quotedPriceInCents = netLinehaul + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0);
   // Each line's share of the linehaul as priced, recorded so that an invoice never re-derives it.
-  const lineWeights = components.map((component) => component.poundsWeight * rateFor(component.freightClass));
-  const lineLinehaulsInCents = Number.isSafeInteger(linehaulInCents) && lineWeights.every(Number.isFinite) ? allocateCents(linehaulInCents, lineWeights) : undefined;
+  const lineWeights = lines ? components.map((component) => component.poundsWeight * rateFor(component.freightClass)) : [];
+  const lineLinehaulsInCents = lines && Number.isSafeInteger(linehaulInCents) && lineWeights.every(Number.isFinite) ? allocateCents(linehaulInCents, lineWeights) : undefined;
   return {
     linehaulInCents,
     discountInCents,
@@ -128,7 +133,7 @@ export function priceShipment(
 export function tariffRerate(tariff: Tariff, miles: number, accessorials: ReadonlyArray<string>): Rerate {
   return (components) => {
     if (components.some((component) => !tariff.ratesPerCwtInCents[component.freightClass]) || accessorials.some((code) => !tariff.accessorials[code])) return null;
-    const price = priceShipment(components, miles, accessorials, tariff);
+    const price = priceShipment(components, miles, accessorials, tariff, { lines: false });
     return unsafePrice(price).length === 0 ? price.quotedPriceInCents : null;
   };
 }

@@ -68,7 +68,31 @@ function negotiated(routes: Route[], accept: string | undefined): Route {
   return chosen;
 }
 
+/**
+ * Operations on paths without ids (POST quote, POST shipment, ...), matched on nearly every
+ * request of a busy server: the answer does not depend on the Accept header when one route
+ * answers, so it is worked out once per method and path. At most one entry per such operation.
+ */
+const literalMatches = new Map<string, RouteMatch>();
+
 export function matchRoute(method: string, pathname: string, accept?: string): RouteMatch {
+  const key = `${method} ${pathname}`;
+  const known = literalMatches.get(key);
+  if (known) return known;
+  const match = findRoute(method, pathname, accept);
+  if (match.kind === 'operation' && match.params.length === 0 && !match.negotiated) {
+    const frozen: RouteMatch = Object.freeze({ kind: 'operation', operation: match.operation, params: Object.freeze([]) as unknown as string[] });
+    literalMatches.set(key, frozen);
+    return frozen;
+  }
+  return match.kind === 'operation' ? { kind: 'operation', operation: match.operation, params: match.params } : match;
+}
+
+function findRoute(
+  method: string,
+  pathname: string,
+  accept?: string,
+): Exclude<RouteMatch, { kind: 'operation' }> | (Extract<RouteMatch, { kind: 'operation' }> & { negotiated: boolean }) {
   const wanted = method === 'HEAD' ? 'GET' : method;
   if (pathname === OPENAPI_PATH) return wanted === 'GET' ? { kind: 'openapi' } : { kind: 'method-not-allowed', allow: ['GET', 'HEAD'] };
   const matches = ROUTES.flatMap((route) => {
@@ -90,5 +114,5 @@ export function matchRoute(method: string, pathname: string, accept?: string): R
   if (!hit) return { kind: 'method-not-allowed', allow: allowed(best.map((match) => match.route.method)) };
   const bad = hit.values.findIndex((value) => !SAFE_ID.test(value));
   if (bad !== -1) return { kind: 'bad-id', resource: resourceOfParam(hit.route.params[bad]!), id: hit.values[bad]! };
-  return { kind: 'operation', operation: hit.route.operation, params: hit.values };
+  return { kind: 'operation', operation: hit.route.operation, params: hit.values, negotiated: candidates.length > 1 };
 }

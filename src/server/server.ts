@@ -71,8 +71,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 
   const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
     const started = process.hrtime.bigint();
-    // An absolute-form target the URL parser refuses (`GET http://[ HTTP/1.1`) is routed as "/", a 404.
-    const url = URL.canParse(req.url ?? '/', 'http://service.invalid') ? new URL(req.url ?? '/', 'http://service.invalid') : new URL('http://service.invalid/');
+    const url = requestUrl(req.url);
     const outcome: { bytes: number; failure?: string } = { bytes: 0 };
     if (options.accessLog) {
       const log = options.accessLog;
@@ -232,6 +231,17 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 
 // -----------------------------------------------------------------------------------------------
 
+const URL_BASE = 'http://service.invalid';
+
+/** The request target as a URL, parsed once; an absolute-form target the URL parser refuses (`GET http://[ HTTP/1.1`) is routed as "/", a 404. */
+function requestUrl(target = '/'): URL {
+  try {
+    return new URL(target, URL_BASE);
+  } catch {
+    return new URL(`${URL_BASE}/`);
+  }
+}
+
 function problemReply(problem: ProblemDetail): Reply {
   return { status: problem.status, json: { ...problem }, contentType: PROBLEM_TYPE };
 }
@@ -267,6 +277,8 @@ function authorized(header: string | undefined, expectedDigest: Buffer): boolean
 
 function isJsonMediaType(header: string | undefined): boolean {
   if (!header) return false;
+  // What nearly every client sends: no parameters to read.
+  if (header === JSON_TYPE) return true;
   const [type, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
   if (type !== JSON_TYPE && !/^application\/[a-z0-9.+-]+\+json$/.test(type ?? '')) return false;
   const charset = parameters.find((parameter) => parameter.startsWith('charset='));
@@ -288,8 +300,9 @@ async function readJsonBody(req: IncomingMessage, limit: number, optional = fals
 
   const body = await readBody(req, limit, tooLarge);
   const text = body.toString('utf8');
-  if (text.trim() === '' && optional) return undefined;
-  if (text.trim() === '') throw makeProblem(400, 'malformed-json', 'Malformed JSON', 'the request body is empty; send a JSON object');
+  const blank = text.trim() === '';
+  if (blank && optional) return undefined;
+  if (blank) throw makeProblem(400, 'malformed-json', 'Malformed JSON', 'the request body is empty; send a JSON object');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -364,7 +377,8 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
 
 /** Query parameters as the operation's schema reads them: unknown ones are refused, not ignored. */
 function readQuery(spec: OperationSpec, url: URL): Record<string, unknown> {
-  const raw = Object.fromEntries(url.searchParams);
+  // No query string (most requests): no parameters to collect.
+  const raw: Record<string, string> = url.search === '' ? {} : Object.fromEntries(url.searchParams);
   if (!spec.query) {
     const unknown = Object.keys(raw);
     if (unknown.length > 0) throw constraintViolation(unknown.map((name) => ({ field: name, message: `unknown query parameter ${name}` })));

@@ -132,6 +132,18 @@ describe('rateQuote', () => {
             price.linehaulInCents - price.discountInCents + price.fuelSurchargeInCents + price.accessorialsInCents.reduce((total, charge) => total + charge.amountInCents, 0);
           expect(price.quotedPriceInCents).toBe(sum);
           for (const value of [price.linehaulInCents, price.discountInCents, price.fuelSurchargeInCents]) expect(Number.isInteger(value)).toBe(true);
+          // Without the lines' shares (the freight check's re-rating): the same price, line for line.
+          const { lineLinehaulsInCents, ...totals } = price;
+          expect(lineLinehaulsInCents).toHaveLength(lines.length);
+          expect(
+            priceShipment(
+              lines.map((line) => rated(line.weight, line.cls as RatedOrderComponent['freightClass'])),
+              miles,
+              accessorials,
+              tariff,
+              { lines: false },
+            ),
+          ).toEqual(totals);
         },
       ),
     );

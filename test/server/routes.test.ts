@@ -25,6 +25,17 @@ describe('matchRoute', () => {
     expect(matchRoute('GET', '/v1/shipper/shipment/sh_1/bol')).toEqual({ kind: 'operation', operation: 'renderBol', params: ['sh_1'] });
   });
 
+  it('answers a path without ids the same each time (kept), and per method', () => {
+    const first = matchRoute('POST', '/v1/shipper/quote');
+    expect(first).toEqual({ kind: 'operation', operation: 'createQuote', params: [] });
+    expect(matchRoute('POST', '/v1/shipper/quote')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(matchRoute('GET', '/v1/shipper/quote')).toEqual({ kind: 'operation', operation: 'listQuotes', params: [] });
+    expect(matchRoute('POST', '/v1/shipper/quote/')).toEqual({ kind: 'not-found' });
+    // A path with an id is matched anew: each request has its own params.
+    expect(matchRoute('GET', '/v1/shipper/quote/qt_1')).not.toBe(matchRoute('GET', '/v1/shipper/quote/qt_1'));
+  });
+
   it('answers HEAD on GET routes', () => {
     expect(matchRoute('HEAD', '/v1/shipper/quote/qt_1')).toMatchObject({ kind: 'operation', operation: 'getQuote' });
   });

@@ -1,0 +1,60 @@
+/**
+ * jsonCopy is JSON.parse(JSON.stringify(x)) without the text: the same value (deep, key order
+ * included) for plain data, and JSON's own answer or error for anything else.
+ */
+import { describe, expect, it } from 'vitest';
+import { jsonCopy } from '../../src/api/local/jsonCopy.js';
+
+const viaText = (value: unknown) => JSON.parse(JSON.stringify(value) as string) as unknown;
+
+describe('jsonCopy', () => {
+  it('copies plain data as JSON leaves it', () => {
+    const record = {
+      id: 'qt_1',
+      price: 51095,
+      nan: Number.NaN,
+      infinite: [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1.5],
+      gone: undefined,
+      fn: () => 1,
+      nested: { b: 2, a: [undefined, null, 'x', { c: undefined, 10: 'ten', 2: 'two' }], flag: false },
+      sparse: [1, , 3], // eslint-disable-line no-sparse-arrays
+      nothing: null,
+      bare: Object.assign(Object.create(null) as object, { z: 1 }),
+    };
+    const copied = jsonCopy(record);
+    expect(copied).toEqual(viaText(record));
+    expect(JSON.stringify(copied)).toBe(JSON.stringify(record));
+    expect(Object.keys((copied as { nested: object }).nested)).toEqual(['b', 'a', 'flag']);
+    expect(copied).not.toBe(record);
+  });
+
+  it('turns -0 into 0, as JSON does', () => {
+    expect(Object.is(jsonCopy(-0), 0)).toBe(true);
+    expect(Object.is((jsonCopy({ cents: -0 }) as { cents: number }).cents, 0)).toBe(true);
+  });
+
+  it('leaves what is not plain data to JSON: toJSON, Dates, boxed values, a __proto__ key', () => {
+    const at = new Date('2026-11-25T04:00:00Z');
+    for (const value of [
+      { at },
+      { amount: { toJSON: () => 'twelve' } },
+      [new Number(3), new String('s'), new Boolean(false)],
+      JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as unknown,
+      new Map([[1, 2]]),
+      'text',
+      true,
+    ]) {
+      expect(jsonCopy(value)).toEqual(viaText(value));
+    }
+    expect(jsonCopy({ at })).toEqual({ at: '2026-11-25T04:00:00.000Z' });
+    expect(Object.getPrototypeOf(jsonCopy(JSON.parse('{"__proto__": {"polluted": true}}')))).toBe(Object.prototype);
+  });
+
+  it('throws what JSON throws: a bigint, a cycle, a top-level undefined', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(() => jsonCopy({ big: 1n })).toThrow(TypeError);
+    expect(() => jsonCopy(cyclic)).toThrow(TypeError);
+    expect(() => jsonCopy(undefined)).toThrow(SyntaxError);
+  });
+});
