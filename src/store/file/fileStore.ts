@@ -101,7 +101,6 @@ const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
  */
 const QUOTE_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
 const quoteBucket = (id: string) => `quotes/${id.slice(3, 11)}-${id.slice(-1)}.log`;
-const quoteLineStart = (id: string) => `{"i":${JSON.stringify(id)},`;
 /** The quote a quote-first booking priced shares its shipment's ULID: `qt_X` for `sh_X`. */
 const shipmentOfOwnQuote = (quoteId: string) => `sh_${quoteId.slice(3)}`;
 
@@ -615,10 +614,17 @@ class QuoteQueries implements QuoteWrites {
   }
 
   private readLogged(bucket: string, id: string): Quote | undefined {
-    const lines = this.store.logs.find(bucket, '{"i":', quoteLineStart(id));
-    const last = lines === 'damaged' ? undefined : lines?.at(-1);
-    const quote = last === undefined ? undefined : quoteSchema.safeParse((last as { q?: unknown }).q);
-    if (lines === 'damaged' || (quote && !quote.success)) throw new StoreError(`the quotes of ${join(this.store.root, bucket)} are damaged`, join(this.store.root, bucket));
+    const line = this.store.logs.lastLine(bucket, 'i', id);
+    let quote: ReturnType<typeof quoteSchema.safeParse> | undefined;
+    if (line !== undefined && line !== 'damaged') {
+      try {
+        quote = quoteSchema.safeParse((JSON.parse(line) as { q?: unknown }).q);
+      } catch {
+        quote = undefined;
+      }
+    }
+    if (line === 'damaged' || (line !== undefined && !quote?.success))
+      throw new StoreError(`the quotes of ${join(this.store.root, bucket)} are damaged`, join(this.store.root, bucket));
     return quote?.data;
   }
 
