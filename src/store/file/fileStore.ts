@@ -147,7 +147,8 @@ export class FileStore implements ShipperStore {
   readonly auditedBills: AuditedBillRepository;
 
   private readonly quoteQueue: Array<{ quote: Quote; settle: (error?: unknown) => void }> = [];
-  private flushingQuotes = false;
+  /** A unit of work is waiting for the lock to save the queued quotes. */
+  private quoteTransactionQueued = false;
 
   constructor(
     readonly root: string,
@@ -199,27 +200,37 @@ export class FileStore implements ShipperStore {
   private putQuote(quote: Quote): Promise<void> {
     return new Promise((resolve, reject) => {
       this.quoteQueue.push({ quote, settle: (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)))) });
-      if (!this.flushingQuotes) void this.flushQuotes();
+      if (!this.quoteTransactionQueued) this.queueQuoteTransaction();
     });
   }
 
-  private async flushQuotes(): Promise<void> {
-    this.flushingQuotes = true;
-    try {
-      while (this.quoteQueue.length > 0) {
-        const batch = this.quoteQueue.splice(0, 1000);
-        try {
-          await this.withTransaction(async (tx) => {
-            for (const { quote } of batch) tx.quotes.put(quote);
-          });
-          for (const { settle } of batch) settle();
-        } catch (error) {
-          for (const { settle } of batch) settle(error ?? new Error('the quote was not saved'));
+  /**
+   * One unit of work at a time waits for the lock to save queued quotes, and takes those queued
+   * by the time it holds it (up to 1,000). Quotes that arrive while it commits queue the next,
+   * which waits for the lock meanwhile, so the lock passes from one to the next without being
+   * released (storeLock.ts) instead of being taken anew for each batch.
+   */
+  private queueQuoteTransaction(): void {
+    this.quoteTransactionQueued = true;
+    let batch: typeof this.quoteQueue = [];
+    this.withTransaction(async (tx) => {
+      this.quoteTransactionQueued = false;
+      batch = this.quoteQueue.splice(0, 1000);
+      if (this.quoteQueue.length > 0) this.queueQuoteTransaction();
+      for (const { quote } of batch) tx.quotes.put(quote);
+    }).then(
+      () => {
+        for (const { settle } of batch) settle();
+      },
+      (error: unknown) => {
+        // Failed before it held the lock: the quotes waiting for it fail with it.
+        if (this.quoteTransactionQueued && batch.length === 0) {
+          this.quoteTransactionQueued = false;
+          batch = this.quoteQueue.splice(0);
         }
-      }
-    } finally {
-      this.flushingQuotes = false;
-    }
+        for (const { settle } of batch) settle(error ?? new Error('the quote was not saved'));
+      },
+    );
   }
 
   /** The ids under an index key; an index that cannot be trusted is rebuilt first (under the lock, unless already held). */
