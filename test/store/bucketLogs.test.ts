@@ -11,7 +11,7 @@ import { BucketLogs, writeAt, type BucketAppend } from '../../src/store/file/buc
 import { importShipments } from '../../src/import/importer.js';
 import { tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
-import { apiAt } from '../helpers/fixtures.js';
+import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let case_ = 0;
@@ -144,5 +144,30 @@ describe('quotes in bucket logs', () => {
       cursor = page.data.nextCursor ?? undefined;
     } while (cursor);
     expect(listed).toEqual([...quotes.map(({ data }) => data.id), older.id].sort().reverse());
+  });
+});
+
+describe('what an engine keeps of an index bucket', () => {
+  it('sees what another engine appended since, and notices a bucket rewritten in place', async () => {
+    const store = join(work.dir, `store-${++case_}`);
+    const { api: first } = apiAt(store);
+    const { api: second } = apiAt(store);
+    const holders = async (api: typeof first) => (await api.listShipments({ refNumber: 'PO-SHARED' })).data.items.map((shipment) => shipment.orderNumber).sort();
+    const request = { refNumber: 'PO-SHARED', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+    await first.createShipment(request);
+    expect(await holders(first)).toEqual(['SO-000001']);
+    await second.createShipment(request);
+    await second.createShipment(request);
+    expect(await holders(first)).toEqual(['SO-000001', 'SO-000002', 'SO-000003']);
+    // Every bucket of the reference index garbled where it is, at its size: the kept read is not trusted.
+    const refIndex = join(store, 'index', 'ref');
+    for (const name of await readdir(refIndex)) {
+      const text = await readFile(join(refIndex, name), 'utf8');
+      await writeFile(join(refIndex, name), 'x'.repeat(text.length - 1) + '\n');
+    }
+    expect(await holders(first)).toEqual(['SO-000001', 'SO-000002', 'SO-000003']);
+    // Noticed, and rebuilt from the records: the buckets are lines of entries again.
+    const lines = (await Promise.all((await readdir(refIndex)).map((name) => readFile(join(refIndex, name), 'utf8')))).join('').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { k: string }).k)).toEqual(['PO-SHARED', 'PO-SHARED', 'PO-SHARED']);
   });
 });

@@ -89,6 +89,16 @@ export class BucketLogs {
 
   /** As find, the lines as they are written (a caller that reads many, a window of the created index, takes them apart itself). */
   findLines(relative: string, lineStart: string, start: string): string[] | undefined | 'damaged' {
+    const found = this.findLinesSince(relative, lineStart, start, 0);
+    return found === undefined || found === 'damaged' ? found : found.lines;
+  }
+
+  /**
+   * As findLines, in the whole lines from byte `from` on (a line's start: where an earlier read
+   * ended, `whole`), and where the whole lines end now: a caller that keeps what it read of a
+   * bucket reads only what was appended since.
+   */
+  findLinesSince(relative: string, lineStart: string, start: string, from: number): { lines: string[]; whole: number } | undefined | 'damaged' {
     const file = join(this.root, relative);
     let bytes: Buffer;
     try {
@@ -100,20 +110,22 @@ export class BucketLogs {
     // Searched as bytes (UTF-8 keeps ASCII bytes for ASCII only): only the lines found are decoded.
     // The last line, without its newline, is being written (or was torn, and is never read).
     const whole = bytes.lastIndexOf(NEWLINE) + 1;
-    if (!wellFormed(bytes, whole, Buffer.from(lineStart)) || !beginsLine(bytes.toString('utf8', whole), lineStart)) return 'damaged';
+    if (from > whole) return 'damaged';
+    if (!wellFormed(bytes, from, whole, Buffer.from(lineStart)) || !beginsLine(bytes.toString('utf8', whole), lineStart)) return 'damaged';
     const first = Buffer.from(start);
     const needle = Buffer.from(`\n${start}`);
-    const next = (from: number) => {
-      const at = bytes.indexOf(needle, from);
+    const next = (after: number) => {
+      const at = bytes.indexOf(needle, after);
       return at < 0 || at + needle.length > whole ? -1 : at + 1;
     };
     const found: string[] = [];
-    for (let at = whole >= first.length && bytes.subarray(0, first.length).equals(first) ? 0 : next(0); at >= 0;) {
+    const startsHere = whole - from >= first.length && bytes.subarray(from, from + first.length).equals(first);
+    for (let at = startsHere ? from : next(from); at >= 0;) {
       const end = bytes.indexOf(NEWLINE, at);
       found.push(bytes.toString('utf8', at, end));
       at = next(end);
     }
-    return found;
+    return { lines: found, whole };
   }
 
   /** Every complete line of the bucket at `relative`, parsed (a rebuild or an export reads them all); 'damaged' when one does not parse. */
@@ -184,16 +196,16 @@ export class BucketLogs {
   }
 }
 
-/** Whether every line of the first `whole` bytes (whole lines) is empty or starts with `lineStart`: a file garbled or replaced is noticed without parsing each line. */
-function wellFormed(bytes: Buffer, whole: number, lineStart: Buffer): boolean {
+/** Whether every line between `from` and `whole` (whole lines) is empty or starts with `lineStart`: a file garbled or replaced is noticed without parsing each line. */
+function wellFormed(bytes: Buffer, from: number, whole: number, lineStart: Buffer): boolean {
   const count = (needle: Buffer | number) => {
     let found = 0;
     // A match counts when it lies within the whole lines (not in the line being written).
     const length = typeof needle === 'number' ? 1 : needle.length;
-    for (let at = bytes.indexOf(needle); at >= 0 && at + length <= whole; at = bytes.indexOf(needle, at + 1)) found++;
+    for (let at = bytes.indexOf(needle, from); at >= 0 && at + length <= whole; at = bytes.indexOf(needle, at + 1)) found++;
     return found;
   };
-  const startsWith = (prefix: Buffer) => whole >= prefix.length && bytes.subarray(0, prefix.length).equals(prefix);
+  const startsWith = (prefix: Buffer) => whole - from >= prefix.length && bytes.subarray(from, from + prefix.length).equals(prefix);
   const lines = count(NEWLINE);
   const started = (startsWith(lineStart) ? 1 : 0) + count(Buffer.concat([NEWLINE_BYTES, lineStart]));
   const empty = (startsWith(NEWLINE_BYTES) ? 1 : 0) + count(EMPTY_LINE);

@@ -61,6 +61,9 @@ interface EntryLine {
   r?: string;
 }
 
+/** Keys whose ids are kept read (readBucket). */
+const FOLDED_KEYS = 4096;
+
 /** The end of an entry line after its key, when its id needs no escapes: `"a":"ID"}`. */
 const PLAIN_ENTRY_TAIL = /^"([ar])":"([^"\\]*)"\}$/;
 
@@ -77,6 +80,8 @@ const LAYOUT = 'buckets-2';
 
 export class KeyIndexes {
   private readonly root: string;
+  /** What was read of a key's lines: the ids, and the bucket as it was (readBucket). */
+  private readonly folded = new Map<string, { ino: number; size: number; mtimeMs: number; whole: number; ids: Set<string> }>();
   /** Each index's directory identity when this process last found it trusted. */
   private readonly lastTrusted = new Map<IndexKind, string>();
 
@@ -208,13 +213,29 @@ export class KeyIndexes {
     }
   }
 
-  /** The ids under `key`, from its bucket's lines (undefined: no such bucket yet). */
+  /**
+   * The ids under `key`, from its bucket's lines (undefined: no such bucket yet). What was read of
+   * a key is kept with where the bucket's whole lines ended, so the next look-up reads only the
+   * lines appended since (a reference that every booking of a server shares, a window of the
+   * created index); a bucket replaced, cut or rewritten at its size is read again.
+   */
   private readBucket(kind: IndexKind, key: string): Set<string> | undefined | 'damaged' {
+    const path = this.relativeBucket(kind, this.bucketOf(kind, key));
+    const cacheKey = `${path}\u0000${key}`;
+    const stat = fs.statSync(`${this.storeRoot}/${path}`, { throwIfNoEntry: false });
+    const cached = this.folded.get(cacheKey);
+    if (!stat) {
+      this.folded.delete(cacheKey);
+      return undefined;
+    }
+    const grown = cached !== undefined && cached.ino === stat.ino && (stat.size > cached.size || (stat.size === cached.size && stat.mtimeMs === cached.mtimeMs));
+    if (grown && stat.size === cached.size) return cached.ids;
     const start = `{"k":${JSON.stringify(key)},`;
-    const lines = this.logs.findLines(this.relativeBucket(kind, this.bucketOf(kind, key)), '{"k":', start);
-    if (lines === undefined || lines === 'damaged') return lines;
-    const ids = new Set<string>();
-    for (const line of lines) {
+    const found = this.logs.findLinesSince(path, '{"k":', start, grown ? cached.whole : 0);
+    this.folded.delete(cacheKey);
+    if (found === undefined || found === 'damaged') return found;
+    const ids = grown ? cached.ids : new Set<string>();
+    for (const line of found.lines) {
       // As this writes them, `{"k":KEY,"a":"ID"}`, taken apart without JSON.parse (a window of the
       // created index may hold a whole import's ids); anything else is parsed, and checked.
       const plain = PLAIN_ENTRY_TAIL.exec(line.slice(start.length));
@@ -224,6 +245,8 @@ export class KeyIndexes {
       if (added !== undefined) ids.add(added);
       if (removed !== undefined) ids.delete(removed);
     }
+    this.folded.set(cacheKey, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, whole: found.whole, ids });
+    if (this.folded.size > FOLDED_KEYS) this.folded.delete(this.folded.keys().next().value!);
     return ids;
   }
 
