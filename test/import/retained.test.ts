@@ -68,6 +68,14 @@ describe('the booking of a short file', () => {
       expect(request).toEqual(calls.previewed[index]);
     });
   });
+  it('a file of exactly as many rows as are kept is kept', async () => {
+    const file = join(work.dir, 'edge.csv');
+    await writeFile(file, shipmentsCsv(12, 2));
+    const calls = recording(api);
+    const summary = await importShipments(calls.api, noLocations, { file, retainedRows: 24, chunkSize: 5 });
+    expect(summary).toMatchObject({ booked: 12, rows: 24 });
+    calls.booked.forEach((request, index) => expect(request).toBe(calls.previewed[index]));
+  });
 });
 
 describe("the engine's judgement of a request object", () => {

@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BucketLogs, writeAt, type BucketAppend } from '../../src/store/file/bucketLogs.js';
+import { KeyIndexes } from '../../src/store/file/keyIndexes.js';
 import { importShipments } from '../../src/import/importer.js';
 import { tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
@@ -45,12 +46,9 @@ describe('bucket logs', () => {
     apply(root, first);
     apply(root, second);
     expect(await readFile(join(root, 'b/00.log'), 'utf8')).toBe(once);
-    expect(logs.find('b/00.log', '{"k":', '{"k":"A",')).toEqual([
-      { k: 'A', a: '1' },
-      { k: 'A', r: '1' },
-    ]);
-    expect(logs.find('b/00.log', '{"k":', '{"k":"C",')).toEqual([]);
-    expect(logs.find('b/01.log', '{"k":', '{"k":"A",')).toBeUndefined();
+    expect(logs.findLines('b/00.log', '{"k":', '{"k":"A",')).toEqual(['{"k":"A","a":"1"}', '{"k":"A","r":"1"}']);
+    expect(logs.findLines('b/00.log', '{"k":', '{"k":"C",')).toEqual([]);
+    expect(logs.findLines('b/01.log', '{"k":', '{"k":"A",')).toBeUndefined();
   });
 
   it('a replay of an append torn by a kill cuts the torn part and writes the whole', async () => {
@@ -61,8 +59,8 @@ describe('bucket logs', () => {
     // The kill: half of the append written.
     writeAt(join(root, write.path), write.append.slice(0, 25), write.at);
     // A reader meanwhile sees the whole lines only: the torn one is a line being written.
-    expect(logs.find('b/00.log', '{"k":', '{"k":"C",')).toEqual([]);
-    expect(logs.find('b/00.log', '{"k":', '{"k":"B",')).toEqual([{ k: 'B', a: '2' }]);
+    expect(logs.findLines('b/00.log', '{"k":', '{"k":"C",')).toEqual([]);
+    expect(logs.findLines('b/00.log', '{"k":', '{"k":"B",')).toEqual(['{"k":"B","a":"2"}']);
     apply(root, write);
     expect(await readFile(join(root, 'b/00.log'), 'utf8')).toBe('{"k":"A","a":"1"}\n{"k":"B","a":"2"}\n{"k":"C","a":"3"}\n');
   });
@@ -70,12 +68,25 @@ describe('bucket logs', () => {
   it.each([
     ['replaced by something else', 'not json at all\n'],
     ['a line that is not of the bucket', '{"k":"A","a":"1"}\n[1,2,3]\n'],
-    ['a line of its key cut short in the middle', '{"k":"A","a":"1\n{"k":"B","a":"2"}\n'],
     ['no whole line, and not the start of one', '{"key": "x", "ids": ['],
   ])('a bucket %s is damaged', async (_how, text) => {
     const root = await freshRoot();
     await writeFile(join(root, 'b/00.log'), text);
-    expect(new BucketLogs(root).find('b/00.log', '{"k":', '{"k":"A",')).toBe('damaged');
+    expect(new BucketLogs(root).findLines('b/00.log', '{"k":', '{"k":"A",')).toBe('damaged');
+  });
+});
+
+describe('an index bucket', () => {
+  it('with a line of the key looked up cut short in the middle is damaged: the index answers nothing it could not read', async () => {
+    const root = await freshRoot();
+    await mkdir(join(root, 'index', 'serial'), { recursive: true });
+    // Serial 5 is in the bucket of serials 0-999.
+    await writeFile(join(root, 'index', 'serial', '0.log'), '{"k":"5","a":"sh_1\n{"k":"6","a":"sh_2"}\n');
+    const indexes = new KeyIndexes(root, { shipmentKeys: async () => [], messageKeys: async () => [] }, new BucketLogs(root), async () => undefined);
+    expect(await indexes.read('serial', '5', true)).toBeUndefined();
+    // A bucket whose lines all read answers.
+    await writeFile(join(root, 'index', 'serial', '0.log'), '{"k":"5","a":"sh_1"}\n{"k":"6","a":"sh_2"}\n');
+    expect(await indexes.read('serial', '5', true)).toEqual(['sh_1']);
   });
 });
 

@@ -67,27 +67,11 @@ export class BucketLogs {
   }
 
   /**
-   * The complete lines of the bucket at `relative` (to the store) that start with `start` (each
-   * line's first field, a key, as JSON writes it), parsed: undefined when the bucket does not
-   * exist, 'damaged' when such a line does not parse or any line does not start with
-   * `lineStart` (the first field's name, common to all). A look-up reads the bucket and searches
-   * it; the other lines are not parsed.
+   * The whole lines of the bucket at `relative` (to the store) that start with `start` (each
+   * line's first field, a key, as JSON writes it), as they are written: undefined when the bucket
+   * does not exist, 'damaged' when any line does not start with `lineStart` (the first field's
+   * name, common to all). A look-up reads the bucket and searches it; no line is parsed.
    */
-  find(relative: string, lineStart: string, start: string): unknown[] | undefined | 'damaged' {
-    const lines = this.findLines(relative, lineStart, start);
-    if (lines === undefined || lines === 'damaged') return lines;
-    const found: unknown[] = [];
-    for (const line of lines) {
-      try {
-        found.push(JSON.parse(line));
-      } catch {
-        return 'damaged';
-      }
-    }
-    return found;
-  }
-
-  /** As find, the lines as they are written (a caller that reads many, a window of the created index, takes them apart itself). */
   findLines(relative: string, lineStart: string, start: string): string[] | undefined | 'damaged' {
     const found = this.findLinesSince(relative, lineStart, start, 0);
     return found === undefined || found === 'damaged' ? found : found.lines;
@@ -99,14 +83,8 @@ export class BucketLogs {
    * bucket reads only what was appended since.
    */
   findLinesSince(relative: string, lineStart: string, start: string, from: number): { lines: string[]; whole: number } | undefined | 'damaged' {
-    const file = join(this.root, relative);
-    let bytes: Buffer;
-    try {
-      bytes = fs.readFileSync(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
-    }
+    const bytes = this.read(relative);
+    if (bytes === undefined) return undefined;
     // Searched as bytes (UTF-8 keeps ASCII bytes for ASCII only): only the lines found are decoded.
     // The last line, without its newline, is being written (or was torn, and is never read).
     const whole = bytes.lastIndexOf(NEWLINE) + 1;
@@ -130,14 +108,8 @@ export class BucketLogs {
 
   /** Every complete line of the bucket at `relative`, parsed (a rebuild or an export reads them all); 'damaged' when one does not parse. */
   all(relative: string): unknown[] | undefined | 'damaged' {
-    const file = join(this.root, relative);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
-    }
+    const text = this.read(relative)?.toString('utf8');
+    if (text === undefined) return undefined;
     const lines: unknown[] = [];
     for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
       if (line.length === 0) continue;
@@ -152,17 +124,21 @@ export class BucketLogs {
 
   /** The first field of each complete line of a bucket (the ids a bucket of records holds), without parsing the lines; none when it does not exist. */
   firstFields(relative: string, name: string): string[] {
-    const file = join(this.root, relative);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
-    }
+    const text = this.read(relative)?.toString('utf8') ?? '';
     const field = new RegExp(`^\\{"${name}":"([^"\\\\]*)"`, 'gm');
     const whole = text.slice(0, text.lastIndexOf('\n') + 1);
     return [...whole.matchAll(field)].map((match) => match[1]!);
+  }
+
+  /** The appends of lines to buckets: one journal write a bucket, its lines in their order. */
+  appendAll(lines: Iterable<readonly [bucket: string, line: string]>): BucketAppend[] {
+    const byBucket = new Map<string, string[]>();
+    for (const [bucket, line] of lines) {
+      const added = byBucket.get(bucket);
+      if (added) added.push(line);
+      else byBucket.set(bucket, [line]);
+    }
+    return [...byBucket].map(([bucket, added]) => this.append(bucket, added));
   }
 
   /** The journal write that appends `lines` (JSON texts without newlines) to the bucket at `relative`. */
@@ -170,6 +146,17 @@ export class BucketLogs {
     const { size, endsClean } = this.tail(relative);
     // A line left unfinished (never acknowledged) is closed first, so that it cannot swallow the next.
     return { path: relative, append: `${endsClean ? '' : '\n'}${lines.join('\n')}\n`, at: size };
+  }
+
+  /** A bucket's bytes; undefined when it does not exist. */
+  private read(relative: string): Buffer | undefined {
+    const file = join(this.root, relative);
+    try {
+      return fs.readFileSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
+    }
   }
 
   /** A bucket's size and whether it ends a line, without reading it (the created index's window grows by every batch). */
@@ -228,9 +215,7 @@ export function writeAt(file: string, text: string, at: number): void {
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT, 0o644);
   try {
     if (fs.fstatSync(fd).size !== at) fs.ftruncateSync(fd, at);
-    const bytes = Buffer.from(text);
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, at + written);
+    writeFully(fd, Buffer.from(text), at);
   } finally {
     fs.closeSync(fd);
   }
@@ -246,10 +231,15 @@ export function overwriteMark(file: string, text: string, width: number): void {
   const bytes = Buffer.from(text.padEnd(width));
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT, 0o644);
   try {
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, written);
+    writeFully(fd, bytes, 0);
     if (fs.fstatSync(fd).size > bytes.length) fs.ftruncateSync(fd, bytes.length);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Every byte written at `position` (a write may take fewer than asked). */
+function writeFully(fd: number, bytes: Buffer, position: number): void {
+  let written = 0;
+  while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, position + written);
 }

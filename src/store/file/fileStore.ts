@@ -394,19 +394,8 @@ class FileTransaction implements StoreTransaction {
         for (const key of after[kind] ?? []) if (!(before[kind] ?? []).includes(key)) changes.push({ kind, key, id });
       }
     });
-    const quoteLines = new Map<string, string[]>();
-    for (const [id, quote] of this.quotePuts) {
-      if (!QUOTE_ID.test(id)) throw new StoreError(`bad quote id ${JSON.stringify(id)}`);
-      const bucket = quoteBucket(id);
-      quoteLines.set(bucket, [...(quoteLines.get(bucket) ?? []), JSON.stringify({ i: id, q: quote })]);
-    }
-    for (const [bucket, lines] of quoteLines) writes.push(this.store.logs.append(bucket, lines));
-    const idempotencyLines = new Map<string, string[]>();
-    for (const [id, record] of this.idempotencyPuts) {
-      const bucket = idempotencyBucket(id);
-      idempotencyLines.set(bucket, [...(idempotencyLines.get(bucket) ?? []), JSON.stringify({ h: id, r: record })]);
-    }
-    for (const [bucket, lines] of idempotencyLines) writes.push(this.store.logs.append(bucket, lines));
+    writes.push(...this.store.logs.appendAll([...this.quotePuts].map(([id, quote]) => [quoteBucket(id), JSON.stringify({ i: id, q: quote })] as const)));
+    writes.push(...this.store.logs.appendAll([...this.idempotencyPuts].map(([id, record]) => [idempotencyBucket(id), JSON.stringify({ h: id, r: record })] as const)));
     for (const [week, price] of this.fuelPuts) writes.push({ path: files.relativeFileOf('fuel-prices', week), text: RecordFiles.text(price) });
     if (this.eventAppends.length > 0) {
       const byShipment = new Map<string, ShipmentEventRecord[]>();
@@ -625,18 +614,7 @@ class QuoteQueries implements QuoteWrites {
   }
 
   private readLogged(bucket: string, id: string): Quote | undefined {
-    const line = this.store.logs.lastLine(bucket, 'i', id);
-    let quote: ReturnType<typeof quoteSchema.safeParse> | undefined;
-    if (line !== undefined && line !== 'damaged') {
-      try {
-        quote = quoteSchema.safeParse((JSON.parse(line) as { q?: unknown }).q);
-      } catch {
-        quote = undefined;
-      }
-    }
-    if (line === 'damaged' || (line !== undefined && !quote?.success))
-      throw new StoreError(`the quotes of ${join(this.store.root, bucket)} are damaged`, join(this.store.root, bucket));
-    return quote?.data;
+    return recordOfLine(this.store.logs.lastLine(bucket, 'i', id), 'q', quoteSchema, 'the quotes of', join(this.store.root, bucket));
   }
 
   list(filter: QuoteFilter, page: PageRequest): Promise<StorePage<Quote>> {
@@ -689,12 +667,8 @@ class IdempotencyQueries implements IdempotencyWrites {
   /** The record of `id` in its bucket (the last line of it), if any. */
   private logged(id: string): z.output<typeof idempotencySchema> | undefined {
     const bucket = idempotencyBucket(id);
-    const lines = this.store.logs.find(bucket, '{"h":', idempotencyLineStart(id));
-    const last = lines === 'damaged' ? undefined : lines?.at(-1);
-    const record = last === undefined ? undefined : idempotencySchema.safeParse((last as { r?: unknown }).r);
-    if (lines === 'damaged' || (record && !record.success))
-      throw new StoreError(`the idempotency records ${join(this.store.root, bucket)} are damaged`, join(this.store.root, bucket));
-    return record?.data;
+    const lines = this.store.logs.findLines(bucket, '{"h":', idempotencyLineStart(id));
+    return recordOfLine(lines === 'damaged' ? lines : lines?.at(-1), 'r', idempotencySchema, 'the idempotency records', join(this.store.root, bucket));
   }
 
   put(key: string, record: IdempotencyRecord): void {
@@ -867,4 +841,20 @@ class FileAuditedBills implements AuditedBillRepository {
       [...byId].map(([id, record]) => ({ id, record })),
     );
   }
+}
+
+/**
+ * The record a bucket's line holds in `field` (the last line of its key), read by its schema:
+ * undefined when there is no line; a line that does not read is damage (a StoreError naming `what` and the file).
+ */
+function recordOfLine<S extends z.ZodType>(line: string | undefined | 'damaged', field: string, schema: S, what: string, file: string): z.output<S> | undefined {
+  if (line === undefined) return undefined;
+  let record: ReturnType<S['safeParse']> | undefined;
+  try {
+    record = line === 'damaged' ? undefined : (schema.safeParse((JSON.parse(line) as Record<string, unknown>)[field]) as ReturnType<S['safeParse']>);
+  } catch {
+    record = undefined;
+  }
+  if (!record?.success) throw new StoreError(`${what} ${file} are damaged`, file);
+  return record.data as z.output<S>;
 }

@@ -137,19 +137,12 @@ export class KeyIndexes {
   async plan(changes: readonly IndexChange[]): Promise<JournalWrite[]> {
     if (changes.length === 0) return [];
     await this.ensureTrusted(changes.map((change) => change.kind));
-    const lines = new Map<string, string[]>();
-    for (const change of changes) {
-      const path = this.relativeBucket(change.kind, this.bucketOf(change.kind, change.key));
-      const line: EntryLine = change.remove ? { k: change.key, r: change.id } : { k: change.key, a: change.id };
-      lines.set(path, [...(lines.get(path) ?? []), JSON.stringify(line)]);
-    }
-    return [...lines].map(([path, added]) => {
-      try {
-        return this.logs.append(path, added);
-      } catch (error) {
-        throw error instanceof StoreError ? new StoreError(`the index ${join(this.storeRoot, path)} is damaged`) : error;
-      }
-    });
+    return this.logs.appendAll(
+      changes.map((change) => {
+        const line: EntryLine = change.remove ? { k: change.key, r: change.id } : { k: change.key, a: change.id };
+        return [this.relativeBucket(change.kind, this.bucketOf(change.kind, change.key)), JSON.stringify(line)] as const;
+      }),
+    );
   }
 
   /** The keys of an index with safe names (the created buckets), from its directory. */
