@@ -59,7 +59,7 @@ describe('the booking of a short file', () => {
   it.each([
     [23, 'read again: other objects, the same requests'],
     [24, 'kept: the same objects'],
-  ] as const)('a file of 24 rows with %i kept is %s', async (retainedRows) => {
+  ] as const)('a file of 24 rows with %i kept is %s', async (retainedRows, _outcome) => {
     const file = join(work.dir, `edge-${retainedRows}.csv`);
     await writeFile(file, shipmentsCsv(12, 2));
     const calls = recording(api);
