@@ -12,6 +12,7 @@ import type { Quote } from '../../src/domain/schemas.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { tempDir } from '../helpers/cli.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { storedShipment } from '../helpers/storedShipments.js';
 
 let work: Awaited<ReturnType<typeof tempDir>>;
 let record: Record<string, unknown>;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   work = await tempDir('shipper-readable-');
   const api = new LocalApi({ storeDir: work.dir });
   const { data } = await api.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
-  record = JSON.parse(await readFile(join(work.dir, 'shipments', `${data.id}.json`), 'utf8')) as Record<string, unknown>;
+  record = await storedShipment(work.dir, data.id);
   const quoted = await api.createQuote({ origin: { postalCode: CHICAGO_DC.postalCode }, destination: { postalCode: NYC_STORE.postalCode }, orderComponents: [PALLETS] });
   quote = await storedQuote(work.dir, quoted.data.id);
 });

@@ -1,5 +1,5 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { Warning } from '../../src/domain/warnings.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
@@ -8,6 +8,7 @@ import { ProblemError } from '../../src/api/problems.js';
 import { isValidBolNumber } from '../../src/domain/bolNumber.js';
 import { apiAt, CHICAGO_DC, CRATE, NYC_STORE, PALLETS, shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/cli.js';
+import { damageStoredShipment, removeStoredShipment, storedShipmentIds } from '../helpers/storedShipments.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -70,7 +71,7 @@ describe('LocalApi.createShipment on a quote', () => {
     const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id })));
     expect(expired.status).toBe(409);
     expect(expired.problem.detail).toContain('expired');
-    expect(await files('shipments')).toEqual([]);
+    expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
 
   it('is 409 with every difference named when the freight or lane differs from the quote', async () => {
@@ -94,7 +95,7 @@ describe('LocalApi.createShipment on a quote', () => {
     ]);
     const count = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: [PALLETS, CRATE] })));
     expect(count.problem.violations).toEqual([{ field: 'orderComponents', message: 'the quote has 1 component(s), the shipment 2' }]);
-    expect(await files('shipments')).toEqual([]);
+    expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
 });
 
@@ -126,7 +127,7 @@ describe('LocalApi.createShipment without a quote', () => {
     expect(problem.problem.violations?.map((violation) => violation.field).sort()).toEqual(
       ['consignee.state', 'orderComponents[0].description', 'orderComponents[0].freightClass', 'orderComponents[0].pieceCount', 'refNumber', 'shipper.postalCode'].sort(),
     );
-    expect(await files('shipments')).toEqual([]);
+    expect(await storedShipmentIds(store.dir)).toEqual([]);
     expect(await files('counters')).toEqual([]);
   });
 
@@ -180,7 +181,7 @@ describe('single bookings at the same time (group commit)', () => {
     const replay = (settled[7] as PromiseFulfilledResult<Awaited<(typeof calls)[number]>>).value;
     expect(replay.replayed).toBe(true);
     expect(replay.data.id).toBe(booked[1]!.data.id);
-    expect(await files('shipments')).toHaveLength(8);
+    expect(await storedShipmentIds(store.dir)).toHaveLength(8);
   });
 });
 
@@ -192,7 +193,7 @@ describe('idempotency', () => {
     expect(again.data).toEqual(first.data);
     expect(again.replayed).toBe(true);
     expect((await problemOf(api.createShipment(shipmentRequest({ refNumber: 'PO-other' }), { idempotencyKey: 'retry-1' }))).status).toBe(422);
-    expect(await files('shipments')).toHaveLength(1);
+    expect(await storedShipmentIds(store.dir)).toHaveLength(1);
   });
 
   it('finishes a booking interrupted after its numbers were reserved, with the same id and number', async () => {
@@ -223,13 +224,11 @@ describe('LocalApi.previewShipments while another process books', () => {
     expect(booked.ok).toBe(true);
     // The other import is between its reservation (and reference index) and its shipment file.
     const shipmentId = booked.ok ? booked.data.id : '';
-    const file = join(store.dir, 'shipments', `${shipmentId}.json`);
-    const written = await readFile(file);
-    await rm(file);
+    const restore = await removeStoredShipment(store.dir, shipmentId);
     const during = (await api.previewShipments({ items: [{ request, idempotencyKey: 'import-key-1' }] })).data.items[0]!;
     expect(during).toMatchObject({ ok: true, replayed: true });
     // Another key with the same reference is still a duplicate once the first is written.
-    await writeFile(file, written);
+    await restore();
     const after = (
       await api.previewShipments({
         items: [
@@ -271,7 +270,7 @@ describe('LocalApi.createShipments (batch)', () => {
     expect(outcomes.map((outcome) => (outcome.ok ? outcome.data.orderNumber : outcome.problem.status))).toEqual(['SO-000001', 400, 404, 'SO-000002']);
     const b = outcomes[1]!;
     expect(!b.ok && b.problem.violations?.[0]?.field).toBe('orderComponents[0].freightClass');
-    expect(await files('shipments')).toHaveLength(2);
+    expect(await storedShipmentIds(store.dir)).toHaveLength(2);
     // The quotes they were priced on live in the shipments' files, one write per shipment.
     expect(await files('quotes')).toEqual([]);
     const a = outcomes[0]!;
@@ -292,14 +291,14 @@ describe('LocalApi.createShipments (batch)', () => {
     expect(single.replayed).toBe(true);
     const changed = (await api.createShipments({ items: [{ request: shipmentRequest({ refNumber: 'B2' }), idempotencyKey: items[1]!.idempotencyKey }] })).data.items;
     expect(changed[0]!.ok ? 'booked' : changed[0]!.problem.status).toBe(422);
-    expect(await files('shipments')).toHaveLength(3);
+    expect(await storedShipmentIds(store.dir)).toHaveLength(3);
   });
 
   it('refuses an envelope that is not one (400 on its field), before any item is judged', async () => {
     const { api } = apiAt(store.dir);
     expect((await problemOf(api.createShipments({ items: [] }))).problem.violations).toEqual([{ field: 'items', message: 'at least one item is required' }]);
     expect((await problemOf(api.createShipments({} as never))).problem.violations?.[0]?.field).toBe('items');
-    expect(await files('shipments')).toEqual([]);
+    expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
 
   it('books a key repeated within one batch once', async () => {
@@ -308,7 +307,7 @@ describe('LocalApi.createShipments (batch)', () => {
     const outcomes = (await api.createShipments({ items: [item, item] })).data.items;
     expect(outcomes[0]!.ok && outcomes[1]!.ok && outcomes[0]!.data.id === outcomes[1]!.data.id).toBe(true);
     expect(outcomes[1]!.ok && outcomes[1]!.replayed).toBe(true);
-    expect(await files('shipments')).toHaveLength(1);
+    expect(await storedShipmentIds(store.dir)).toHaveLength(1);
   });
 
   it('resumes a batch interrupted after its reservations were written, with the reserved numbers', async () => {
@@ -316,8 +315,7 @@ describe('LocalApi.createShipments (batch)', () => {
     const items = ['A', 'B'].map((ref, index) => ({ request: shipmentRequest({ refNumber: ref }), idempotencyKey: `crash#${index + 1}` }));
     const [a, b] = (await api.createShipments({ items })).data.items;
     // Simulate the crash: the shipment files are gone, the reservations and counter remain.
-    const { unlink } = await import('node:fs/promises');
-    for (const outcome of [a!, b!]) if (outcome.ok) await unlink(join(store.dir, 'shipments', `${outcome.data.id}.json`));
+    for (const outcome of [a!, b!]) if (outcome.ok) await removeStoredShipment(store.dir, outcome.data.id);
     const resumed = (await api.createShipments({ items })).data.items;
     expect(resumed.map((outcome) => outcome.ok && `${outcome.data.id} ${outcome.data.orderNumber}`)).toEqual(
       [a!, b!].map((outcome) => outcome.ok && `${outcome.data.id} ${outcome.data.orderNumber}`),
@@ -342,14 +340,15 @@ describe('a damaged shipment file', () => {
     const { api } = apiAt(store.dir);
     const { data: good } = await api.createShipment(shipmentRequest({ refNumber: 'good' }));
     const { data: bad } = await api.createShipment(shipmentRequest({ refNumber: 'bad' }));
-    await writeFile(join(store.dir, 'shipments', `${bad.id}.json`), '{"half": ');
+    const badFile = await damageStoredShipment(store.dir, bad.id, '{"half": ');
     const { data: page, warnings } = await new LocalApi({ storeDir: store.dir }).listShipments();
     expect(page.items.map((shipment) => shipment.id)).toEqual([good.id]);
     expect(warnings.map((item) => `${item.code} ${item.message}`).join()).toContain(`RECORD_UNREADABLE`);
-    expect(warnings.map((item) => item.message).join()).toContain(`${bad.id}.json`);
+    expect(warnings.map((item) => item.message).join()).toContain(`shipment ${bad.id}`);
+    expect(warnings.map((item) => item.message).join()).toContain(basename(badFile));
     // The local user sees the file; an HTTP answer would not (the server logs it).
     const failure = await problemOf(api.getShipment(bad.id));
-    expect(failure.toProblem().detail).toContain(`${bad.id}.json`);
+    expect(failure.toProblem().detail).toContain(`${basename(badFile)} is damaged (shipment ${bad.id}: not valid JSON`);
     expect(failure.problem.detail).not.toContain(store.dir);
   });
 });

@@ -13,6 +13,7 @@ import { BIN, ISOLATED_SETTINGS, runCli, storeCli, tempDir, type CliResult } fro
 import { storeInProcess } from '../helpers/inProcess.js';
 import { shipmentsCsv } from '../helpers/csv.js';
 import { allShipmentsThrough } from '../helpers/shipmentsRead.js';
+import { storedShipmentCount, storedShipmentIds } from '../helpers/storedShipments.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let store: string;
@@ -80,9 +81,9 @@ function importSignalledAfter(file: string, atLeast: number, signal: 'SIGKILL' |
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const poll = setInterval(() => {
-      readdir(join(store, 'shipments'))
-        .then((names) => {
-          seen = names.filter((name) => name.startsWith('sh_') && name.endsWith('.json')).length;
+      storedShipmentCount(store)
+        .then((count) => {
+          seen = count;
           if (seen >= atLeast && !sent) {
             sent = true;
             child.kill(signal);
@@ -117,9 +118,8 @@ describe('an import stopped with Ctrl-C (SIGINT)', () => {
     expect(booked).toBeGreaterThan(0);
     expect(booked).toBeLessThan(total);
     // Exactly what it said: whole chunks, no temporary files left behind.
-    const names = await readdir(join(store, 'shipments'));
-    expect(names.filter((name) => name.startsWith('sh_') && name.endsWith('.json'))).toHaveLength(booked);
-    expect(names.filter((name) => !name.endsWith('.json'))).toEqual([]);
+    expect(await storedShipmentIds(store)).toHaveLength(booked);
+    expect((await readdir(join(store, 'shipments'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const rerun = await shipper(['import', file, '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect((JSON.parse(rerun.stdout) as { summary: { booked: number; alreadyBooked: number } }).summary).toMatchObject({ booked: total - booked, alreadyBooked: booked });
@@ -158,7 +158,7 @@ describe('an import killed with SIGKILL', () => {
     const final = new Map(shipments.map((shipment) => [shipment.id, shipment.orderNumber]));
     expect(partial.every((shipment) => final.get(shipment.id) === shipment.orderNumber)).toBe(true);
     // The killed process's temporary files are gone once the import ran again.
-    expect((await readdir(join(store, 'shipments'))).filter((name) => !name.endsWith('.json'))).toEqual([]);
+    expect((await readdir(join(store, 'shipments'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     // Numbers reserved by a killed process may be skipped, never reused.
     expect(Math.max(...shipments.map((shipment) => Number(shipment.orderNumber.slice(3))))).toBeGreaterThanOrEqual(total);
   }, 180_000);

@@ -14,6 +14,7 @@ import { tempDir, type CliResult } from '../helpers/cli.js';
 import { EXPORT_HEADER, excelText, exportRows, NAMES, utf16leWithBom, utf8WithBom, windows1252 } from '../helpers/excel.js';
 import { WEDNESDAY } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
+import { storedShipmentIds } from '../helpers/storedShipments.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let store: string;
@@ -54,7 +55,7 @@ async function bookedShipment(id: string): Promise<Shipment> {
 }
 
 async function storedShipmentCount(): Promise<number> {
-  return (await readdir(join(store, 'shipments')).catch(() => [] as string[])).filter((name) => name.startsWith('sh_')).length;
+  return (await storedShipmentIds(store)).length;
 }
 
 /** Every name of the export, exactly, in the booked shipment. */

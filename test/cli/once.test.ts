@@ -4,7 +4,7 @@
  * warn, cancellation, list filters and statuses, the BOL company prefix, re-imports recognised by
  * their orders, rows of one shipment apart in the file.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING, isValidBolNumber } from '../../src/domain/bolNumber.js';
@@ -15,6 +15,7 @@ import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { csvLine, HEADER, rowCells } from '../helpers/csv.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { storedShipmentIds } from '../helpers/storedShipments.js';
 
 const NOW = { SHIPPER_NOW: '2026-11-23T15:00:00Z' };
 const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
@@ -367,7 +368,7 @@ describe('BOL company prefix', () => {
     expect(refused.stderr).toBe(
       'shipper: BOL numbers under company prefix 0812345678 have 6 digits of serial, and 999999 are used; a longer prefix leaves fewer, a shorter one more\n',
     );
-    expect((await readdir(join(store, 'shipments'))).filter((name) => name.startsWith('sh_'))).toHaveLength(2);
+    expect(await storedShipmentIds(store)).toHaveLength(2);
     // A shorter prefix leaves room: the numbers go on above.
     const shorter = await runInProcess(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], {
       env: { ...NOW, SHIPPER_BOL_COMPANY_PREFIX: '081234567' },
@@ -432,13 +433,9 @@ describe('counters never go back', () => {
     await writeFile(join(store, 'counters', 'orders.json'), JSON.stringify({ last: 2 }));
     await writeFile(join(store, 'shipments', '.orders.high-water.json'), JSON.stringify({ last: 2 }));
     expect(serial(await ship())).toBe(8);
-    const bols = (
-      await Promise.all(
-        (await readdir(join(store, 'shipments')))
-          .filter((name) => name.startsWith('sh_'))
-          .map(async (name) => (await runInProcess(['--store', store, 'shipment', 'get', name.slice(0, -5), '--json'])).stdout),
-      )
-    ).map((text) => (JSON.parse(text) as Shipment).bolNumber);
+    const bols = (await Promise.all((await storedShipmentIds(store)).map(async (id) => (await runInProcess(['--store', store, 'shipment', 'get', id, '--json'])).stdout))).map(
+      (text) => (JSON.parse(text) as Shipment).bolNumber,
+    );
     expect(new Set(bols).size).toBe(8);
   });
 });

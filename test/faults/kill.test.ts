@@ -102,7 +102,7 @@ describe('import killed with SIGKILL at a random point', () => {
       expect(shipments.map((shipment) => shipment.refNumber).sort()).toEqual(Array.from({ length: total }, (_, index) => `R${run}-${String(index + 1).padStart(4, '0')}`));
       const final = new Map(shipments.map((shipment) => [shipment.id, shipment.orderNumber]));
       for (const shipment of partial) expect(final.get(shipment.id)).toBe(shipment.orderNumber);
-      expect((await readdir(join(store, 'shipments'))).filter((name) => !name.endsWith('.json'))).toEqual([]);
+      expect((await readdir(join(store, 'shipments'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     }
   });
 });

@@ -18,6 +18,7 @@ import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
+import { damageStoredShipment, shipmentBucketOf, storedShipment } from '../helpers/storedShipments.js';
 
 /** Control characters other than newline: what must never reach a terminal from data. */
 const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
@@ -65,35 +66,73 @@ async function allShipments(cli: (args: string[]) => Promise<CliResult>): Promis
 
 const ESCAPES = '\u001b[2J\u001b]0;pwned\u0007\u001b[31m';
 
-/** Kinds of damage, each done to one record file; `reason` is what the message must say. */
-const DAMAGE: Array<{ name: string; damage: (file: string) => Promise<void>; reason: RegExp }> = [
-  { name: 'cut off mid-write', damage: async (file) => writeFile(file, (await readFile(file, 'utf8')).slice(0, 200)), reason: /is damaged \(not valid JSON/ },
-  { name: 'empty', damage: (file) => writeFile(file, ''), reason: /is damaged \(it is empty\)/ },
+/**
+ * Kinds of damage, each done to one shipment: to its line in its bucket (the others of the bucket
+ * still read), or to its whole bucket file; `reason` is what the message must say.
+ */
+const DAMAGE: Array<{ name: string; damage: (store: string, id: string) => Promise<unknown>; reason: RegExp; wholeBucket?: boolean }> = [
   {
-    name: 'NUL bytes (a block of zeros after a crash)',
-    damage: (file) => writeFile(file, Buffer.alloc(4096)),
-    reason: /is damaged \(it holds binary data \(NUL bytes\), not JSON\)/,
+    name: 'its line cut off mid-write',
+    damage: async (store, id) => damageStoredShipment(store, id, JSON.stringify(await storedShipment(store, id)).slice(0, 200)),
+    reason: /is damaged \(shipment sh_\w+: not valid JSON/,
   },
-  { name: 'terminal escape sequences', damage: (file) => writeFile(file, `${ESCAPES}{"id": 1}`), reason: /is damaged \(not valid JSON\)/ },
-  { name: 'C1 controls and a bidi override', damage: (file) => writeFile(file, '\u009b2J\u202e}{'), reason: /is damaged \(not valid JSON\)/ },
+  {
+    name: 'NUL bytes in its line',
+    damage: (store, id) => damageStoredShipment(store, id, '\u0000'.repeat(64)),
+    reason: /is damaged \(shipment sh_\w+: it holds binary data \(NUL bytes\), not JSON\)/,
+  },
+  { name: 'terminal escape sequences', damage: (store, id) => damageStoredShipment(store, id, `${ESCAPES}{"id": 1}`), reason: /is damaged \(shipment sh_\w+: not valid JSON/ },
+  { name: 'C1 controls and a bidi override', damage: (store, id) => damageStoredShipment(store, id, '\u009b2J\u202e}{'), reason: /is damaged \(shipment sh_\w+: not valid JSON/ },
   {
     name: 'escapes inside valid JSON that is not a record',
-    damage: (file) => writeFile(file, JSON.stringify({ id: ESCAPES, orderNumber: 7 })),
-    reason: /is damaged \(it does not hold a valid record\)/,
+    damage: (store, id) => damageStoredShipment(store, id, `${JSON.stringify({ id: ESCAPES, orderNumber: 7 })}}`),
+    reason: /is damaged \(shipment sh_\w+: it does not hold a valid record\)/,
   },
-  { name: 'valid JSON, an array', damage: (file) => writeFile(file, '[]'), reason: /is damaged \(it does not hold a valid record\)/ },
-  { name: 'a UTF-8 BOM before the JSON', damage: async (file) => writeFile(file, `\uFEFF${await readFile(file, 'utf8')}`), reason: /is damaged \(not valid JSON\)/ },
-  { name: 'UTF-16 text', damage: async (file) => writeFile(file, Buffer.from(`\uFEFF${await readFile(file, 'utf8')}`, 'utf16le')), reason: /is damaged \(/ },
-  { name: 'a 5 MB file of junk', damage: (file) => writeFile(file, 'x'.repeat(5 * 1024 * 1024)), reason: /is damaged \(not valid JSON\)/ },
-  { name: 'a directory in its place', damage: async (file) => (await unlink(file), mkdir(file)), reason: /cannot read .*: a directory has that name/ },
-  { name: 'a symbolic link loop', damage: async (file) => (await unlink(file), symlink(file, file)), reason: /cannot read .*ELOOP/ },
+  { name: 'valid JSON, an array', damage: (store, id) => damageStoredShipment(store, id, '[]}'), reason: /is damaged \(shipment sh_\w+: it does not hold a valid record\)/ },
+  {
+    name: 'a UTF-8 BOM inside its line',
+    damage: async (store, id) => damageStoredShipment(store, id, `\uFEFF${JSON.stringify(await storedShipment(store, id))}}`),
+    reason: /is damaged \(shipment sh_\w+: not valid JSON/,
+  },
+  {
+    name: 'the bucket zeroed (a block of zeros after a crash)',
+    damage: (store, id) => writeFile(join(store, shipmentBucketOf(id)), Buffer.alloc(4096)),
+    reason: /is damaged \(shipment sh_\w+: a line of it is no shipment's and may be this one's\)/,
+    wholeBucket: true,
+  },
+  {
+    name: 'the bucket as UTF-16 text',
+    damage: async (store, id) => writeFile(join(store, shipmentBucketOf(id)), Buffer.from(`\uFEFF${await readFile(join(store, shipmentBucketOf(id)), 'utf8')}`, 'utf16le')),
+    reason: /is damaged \(shipment sh_\w+: a line of it is no shipment's/,
+    wholeBucket: true,
+  },
+  {
+    name: 'the bucket a 5 MB file of junk without a newline',
+    damage: (store, id) => writeFile(join(store, shipmentBucketOf(id)), 'x'.repeat(5 * 1024 * 1024)),
+    reason: /is damaged \(shipment sh_\w+: a line of it is no shipment's/,
+    wholeBucket: true,
+  },
+  {
+    name: 'a directory in the place of the bucket',
+    damage: async (store, id) => (await unlink(join(store, shipmentBucketOf(id))), mkdir(join(store, shipmentBucketOf(id)))),
+    reason: /cannot read .*: a directory has that name/,
+    wholeBucket: true,
+  },
+  {
+    name: 'a symbolic link loop in the place of the bucket',
+    damage: async (store, id) => (await unlink(join(store, shipmentBucketOf(id))), symlink(join(store, shipmentBucketOf(id)), join(store, shipmentBucketOf(id)))),
+    reason: /cannot read .*ELOOP/,
+    wholeBucket: true,
+  },
 ];
 
 describe('a damaged store file', () => {
-  it.each(DAMAGE)('$name: get exits 5 naming the file, list skips it with a warning, nothing of it reaches the terminal', async ({ damage, reason }) => {
+  it.each(DAMAGE)('$name: get exits 5 naming the file, list skips it with a warning, nothing of it reaches the terminal', async ({ damage, reason, wholeBucket }) => {
     const { store, ids, cli } = await storeWith(3);
-    const file = join(store, 'shipments', `${ids[1]}.json`);
-    await damage(file);
+    const file = join(store, shipmentBucketOf(ids[1]!));
+    await damage(store, ids[1]!);
+    // A whole bucket damaged takes every shipment in it (ids of one millisecond may share it).
+    const intact = ids.filter((id) => id !== ids[1] && !(wholeBucket && shipmentBucketOf(id) === shipmentBucketOf(ids[1]!)));
 
     const get = await cli(['shipment', 'get', ids[1]!]);
     expect(get.code).toBe(5);
@@ -109,23 +148,35 @@ describe('a damaged store file', () => {
     expectClean(json);
 
     const { items, warnings } = await allShipments(cli);
-    expect(items.map((shipment) => shipment.id).sort()).toEqual([ids[0], ids[2]].sort());
+    expect(items.map((shipment) => shipment.id).sort()).toEqual(intact.sort());
     expect(warnings).toMatch(/^warning: .*shipments/);
     expect(warnings).not.toMatch(CONTROL);
     // The others still read, and booking goes on.
-    expect((await cli(['shipment', 'get', ids[0]!])).code).toBe(0);
+    for (const id of intact) expect((await cli(['shipment', 'get', id])).code).toBe(0);
     const booked = await cli([...BOOK_ONE_PALLET]);
     expect(booked.code, booked.stderr).toBe(0);
   });
 
-  it('a dangling symbolic link is a shipment that is not there (exit 4)', async () => {
+  it('a dangling symbolic link in the place of a bucket: its shipments are not there (exit 4)', async () => {
     const { store, ids, cli } = await storeWith(1);
-    const file = join(store, 'shipments', `${ids[0]}.json`);
+    const file = join(store, shipmentBucketOf(ids[0]!));
     await unlink(file);
-    await symlink(join(store, 'nowhere.json'), file);
+    await symlink(join(store, 'nowhere.log'), file);
     const get = await cli(['shipment', 'get', ids[0]!]);
     expect(get.code).toBe(4);
     expect(get.stderr).toBe(`shipper: shipment ${ids[0]} not found\n`);
+  });
+
+  it("a line that is no shipment's, before a shipment's own line, leaves it readable; after it and naming it, the shipment is damaged", async () => {
+    const { store, ids, cli } = await storeWith(1);
+    const file = join(store, shipmentBucketOf(ids[0]!));
+    const line = (await readFile(file, 'utf8')).trimEnd();
+    await writeFile(file, `garbage naming ${JSON.stringify(ids[0])}\n${line}\n`);
+    expect((await cli(['shipment', 'get', ids[0]!])).code).toBe(0);
+    await writeFile(file, `${line}\ngarbage naming ${JSON.stringify(ids[0])}\n`);
+    const get = await cli(['shipment', 'get', ids[0]!]);
+    expect(get.code).toBe(5);
+    expect(get.stderr).toMatch(/a line of it is no shipment's and may be this one's/);
   });
 });
 
@@ -319,8 +370,7 @@ describe('a store on a full disk (a real tmpfs when root, else ENOSPC injected)'
 describe('a store failure over HTTP (shipper serve)', () => {
   it('answers a 500 Store Failure that holds no path, errno or byte of the file; the server log names the file', async () => {
     const { store, ids } = await storeWith(2);
-    const damaged = join(store, 'shipments', `${ids[1]}.json`);
-    await writeFile(damaged, `${ESCAPES}{"id": 1`);
+    const damaged = await damageStoredShipment(store, ids[1]!, `${ESCAPES}{"id": 1`);
     const serve = await startServe({ store });
     const readOnly = { current: undefined as Awaited<ReturnType<typeof makeReadOnly>> | undefined };
     try {

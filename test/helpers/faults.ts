@@ -69,10 +69,29 @@ export function injectDiskFull(root: string, budget: number): () => void {
     watched.delete(fd);
     realClose(fd, callback);
   }) as never);
+  // The same for synchronous writes (the store appends to its bucket logs synchronously).
+  const realOpenSync = fs.openSync.bind(fs) as (...args: unknown[]) => number;
+  const realWriteSync = fs.writeSync.bind(fs) as (...args: unknown[]) => number;
+  const realCloseSync = fs.closeSync.bind(fs) as (fd: number) => void;
+  const openSync = vi.spyOn(fs, 'openSync').mockImplementation(((...args: unknown[]) => {
+    const fd = realOpenSync(...args);
+    if (String(args[0]).startsWith(root) && args[1] !== 'r' && args[1] !== undefined) watched.add(fd);
+    return fd;
+  }) as never);
+  const writeSync = vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, buffer: Uint8Array, offset = 0, length?: number, position?: number | null) => {
+    if (!watched.has(fd) || typeof buffer === 'string') return realWriteSync(fd, buffer, offset, length, position);
+    const wanted = length ?? buffer.length - offset;
+    if (left <= 0) throw enospc();
+    const taken = Math.min(wanted, left);
+    left -= taken;
+    return realWriteSync(fd, buffer, offset, taken, position);
+  }) as never);
+  const closeSync = vi.spyOn(fs, 'closeSync').mockImplementation(((fd: number) => {
+    watched.delete(fd);
+    realCloseSync(fd);
+  }) as never);
   return () => {
-    open.mockRestore();
-    write.mockRestore();
-    close.mockRestore();
+    for (const spy of [open, write, close, openSync, writeSync, closeSync]) spy.mockRestore();
   };
 }
 

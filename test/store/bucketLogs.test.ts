@@ -2,7 +2,7 @@
  * Bucket logs (src/store/file/bucketLogs.ts): lines appended through the journal at a recorded
  * offset. Applying an append again (a replay after a crash) changes nothing, a reader skips a
  * line being written, and a bucket garbled or replaced is noticed as damaged. A store written
- * with a file per index entry and per idempotency record (before bucket logs) keeps working.
+ * with a file per index entry, idempotency record and shipment (before bucket logs) keeps working.
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -157,6 +157,67 @@ describe('quotes in bucket logs', () => {
     expect(listed).toEqual([...quotes.map(({ data }) => data.id), older.id].sort().reverse());
   });
 });
+
+describe('shipments in bucket logs', () => {
+  it('an import of a second or two is a few bucket files; a store with a file per shipment keeps working, and a shipment written again is read from its bucket', async () => {
+    const store = join(work.dir, `store-${++case_}`);
+    const file = join(work.dir, `orders-${case_}.csv`);
+    await writeFile(file, shipmentsCsv(40, 1));
+    const first = await importShipments(apiAt(store).api, { resolve: async () => undefined }, { file });
+    expect(first.booked).toBe(40);
+    const shipments = join(store, 'shipments');
+    const buckets = (await readdir(shipments)).filter((name) => name.endsWith('.log'));
+    const ids = (await allShipmentsOf(store)).map((shipment) => shipment.id);
+    expect(ids).toHaveLength(40);
+    // A bucket per second of the ids and their last character: 40 bookings share a few files.
+    expect(buckets.sort()).toEqual([...new Set(ids.map((id) => `${id.slice(3, 11)}-${id.slice(-1)}.log`))].sort());
+    expect(buckets.length).toBeLessThanOrEqual(32 * new Set(ids.map((id) => id.slice(3, 11))).size);
+
+    // The older layout: a file per shipment, and indexes built from them.
+    for (const name of buckets) {
+      for (const line of (await readFile(join(shipments, name), 'utf8')).trim().split('\n')) {
+        const { i, s } = JSON.parse(line) as { i: string; s: unknown };
+        await writeFile(join(shipments, `${i}.json`), `${JSON.stringify(s, null, 2)}\n`);
+      }
+      await rm(join(shipments, name));
+    }
+    await rm(join(store, 'index'), { recursive: true });
+    const { api } = apiAt(store);
+    const listed = await allShipmentsOf(store);
+    expect(listed.map((shipment) => shipment.id).sort()).toEqual([...ids].sort());
+    const [cancelled, other] = listed;
+    expect((await api.listShipments({ orderNumber: other!.orderNumber })).data.items.map((shipment) => shipment.id)).toEqual([other!.id]);
+    expect(await importShipments(api, { resolve: async () => undefined }, { file })).toMatchObject({ booked: 0, alreadyBooked: 40 });
+
+    // Written again, a shipment goes to its bucket, which wins over its old file, also when the indexes are rebuilt.
+    await api.cancelShipment(cancelled!.id);
+    expect(await readdir(shipments)).toContain(`${cancelled!.id.slice(3, 11)}-${cancelled!.id.slice(-1)}.log`);
+    await rm(join(store, 'index'), { recursive: true });
+    const { api: again } = apiAt(store);
+    expect((await again.getShipment(cancelled!.id)).data.status).toBe('CANCELLED');
+    const after = await allShipmentsOf(store);
+    expect(after.map((shipment) => shipment.id).sort()).toEqual([...ids].sort());
+    expect(after.find((shipment) => shipment.id === cancelled!.id)!.status).toBe('CANCELLED');
+    expect((await again.listShipments({ status: 'CANCELLED' })).data.items.map((shipment) => shipment.id)).toEqual([cancelled!.id]);
+    // Numbers go on above those of the old files.
+    const booked = await again.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
+    expect(booked.data.orderNumber).toBe('SO-000041');
+  });
+});
+
+/** Every shipment of a store, page after page, through a new engine, without a warning. */
+async function allShipmentsOf(store: string): Promise<Array<{ id: string; orderNumber: string; status: string }>> {
+  const { api } = apiAt(store);
+  const found: Array<{ id: string; orderNumber: string; status: string }> = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.listShipments({ limit: 7, ...(cursor ? { cursor } : {}) });
+    expect(page.warnings ?? []).toEqual([]);
+    found.push(...page.data.items);
+    cursor = page.data.nextCursor ?? undefined;
+  } while (cursor);
+  return found;
+}
 
 describe('what an engine keeps of an index bucket', () => {
   it('sees what another engine appended since, and notices a bucket rewritten in place', async () => {

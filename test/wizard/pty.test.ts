@@ -10,6 +10,7 @@ import { FileStore } from '../../src/store/file/fileStore.js';
 import { LocationBook } from '../../src/store/locations.js';
 import { tempDir } from '../helpers/cli.js';
 import { KEY, spawnCliInPty, type PtySession } from '../helpers/pty.js';
+import { storedShipment, storedShipmentIds } from '../helpers/storedShipments.js';
 
 const ENV = { SHIPPER_NOW: '2026-10-05T15:00:00Z' };
 
@@ -115,9 +116,9 @@ describe('quote wizard in a terminal', () => {
     }
 
     const code = await pty.exitCode;
-    const [shipmentFile] = await ids('shipments');
-    expect(shipmentFile).toBeDefined();
-    const shipment = shipmentSchema.parse(JSON.parse(await readFile(join(store, 'shipments', shipmentFile!), 'utf8')));
+    const [shipmentId] = await storedShipmentIds(store);
+    expect(shipmentId).toBeDefined();
+    const shipment = shipmentSchema.parse(await storedShipment(store, shipmentId!));
     expect(shipment.refNumber).toBe('PO-4471');
     expect(shipment.shipper.name).toBe('Acme Machine Co');
     expect(shipment.consignee).toMatchObject({ name: 'Peach Supply Co', city: 'Atlanta', state: 'GA' });
@@ -156,7 +157,7 @@ describe('quote wizard in a terminal', () => {
     expect(lines).toHaveLength(1);
     const { q: quote } = JSON.parse(lines[0]!) as { q: { origin: { postalCode: string; city: string } } };
     expect(quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago' });
-    expect(await ids('shipments')).toEqual([]);
+    expect(await storedShipmentIds(store)).toEqual([]);
   });
 
   it('Ctrl-C mid-way exits cleanly and leaves the store unchanged', async () => {

@@ -27,8 +27,8 @@ export interface BucketAppend {
 }
 
 export class BucketLogs {
-  /** Buckets of records read whole (quotes), each record's last line by its key, while the bucket is unchanged. */
-  private readonly keyed = new Map<string, { version: string; lines: Map<string, string> }>();
+  /** Buckets of records read whole (quotes, shipments), each record's last line by its key, while the bucket is unchanged. */
+  private readonly keyed = new Map<string, { version: string; read: KeyedLines }>();
 
   constructor(private readonly root: string) {}
 
@@ -36,7 +36,9 @@ export class BucketLogs {
    * The last line of `key` in a bucket of records whose lines start `{"<field>":"<key>",`: the
    * bucket is read whole once and its lines kept by key while it is unchanged (same inode, size
    * and mtime), so reading each record of a bucket reads the bucket once. Undefined when there is
-   * none, 'damaged' when the bucket has a line that is not a record's.
+   * none. 'damaged' when a line that is not a record's may hold the key's newest record: one
+   * that names the key after its last good line, or any, when the key has no good line. A record
+   * whose own line is garbled is damaged; the others of its bucket still read.
    */
   lastLine(relative: string, field: string, key: string): string | undefined | 'damaged' {
     const file = `${this.root}/${relative}`;
@@ -50,20 +52,44 @@ export class BucketLogs {
     const version = `${stat.ino} ${stat.size} ${stat.mtimeMs}`;
     let cached = this.keyed.get(relative);
     if (cached?.version !== version) {
-      const lines = this.findLines(relative, `{"${field}":`, `{"${field}":`);
-      if (lines === 'damaged') return 'damaged';
-      const byKey = new Map<string, string>();
-      const start = `{"${field}":"`;
-      for (const line of lines ?? []) {
-        const end = line.indexOf('"', start.length);
-        if (end > 0) byKey.set(line.slice(start.length, end), line);
-      }
-      cached = { version, lines: byKey };
+      cached = { version, read: this.keyedLines(relative, field) ?? { lines: new Map(), garbled: [] } };
       this.keyed.delete(relative);
       this.keyed.set(relative, cached);
       if (this.keyed.size > KEYED_BUCKETS) this.keyed.delete(this.keyed.keys().next().value!);
     }
-    return cached.lines.get(key);
+    return lastOf(cached.read, key);
+  }
+
+  /**
+   * Every record's last line in a bucket of records (by its key; see lastLine), and the lines that
+   * are not a record's, in one read: a rebuild reads each bucket once. Undefined when the bucket
+   * does not exist.
+   */
+  keyedLines(relative: string, field: string): KeyedLines | undefined {
+    const bytes = this.read(relative);
+    if (bytes === undefined) return undefined;
+    const whole = bytes.lastIndexOf(NEWLINE) + 1;
+    const text = bytes.toString('utf8', 0, whole);
+    const start = `{"${field}":"`;
+    const lines = new Map<string, { text: string; at: number }>();
+    const garbled: Array<{ text: string; at: number }> = [];
+    let at = 0;
+    for (let from = 0; from < text.length; at++) {
+      const end = text.indexOf('\n', from);
+      const line = text.slice(from, end);
+      from = end + 1;
+      if (line.length === 0) continue;
+      const keyEnd = line.startsWith(start) ? line.indexOf('"', start.length) : -1;
+      if (keyEnd > start.length && line[keyEnd + 1] === ',') {
+        const key = line.slice(start.length, keyEnd);
+        lines.delete(key);
+        lines.set(key, { text: line, at });
+      } else garbled.push({ text: line, at });
+    }
+    // The last line, without its newline, is being written; unless it cannot be the start of one.
+    const tail = bytes.toString('utf8', whole, Math.min(bytes.length, whole + start.length));
+    if (!beginsLine(tail, start)) garbled.push({ text: bytes.toString('utf8', whole), at });
+    return { lines, garbled };
   }
 
   /**
@@ -183,6 +209,21 @@ export class BucketLogs {
   }
 }
 
+/** A bucket of records read by key: each key's last line (and its position), and the lines that are no record's. */
+export interface KeyedLines {
+  lines: Map<string, { text: string; at: number }>;
+  garbled: Array<{ text: string; at: number }>;
+}
+
+/** The key's last line, or 'damaged' when a garbled line may be its newer one (see BucketLogs.lastLine). */
+export function lastOf({ lines, garbled }: KeyedLines, key: string): string | undefined | 'damaged' {
+  const line = lines.get(key);
+  if (garbled.length === 0) return line?.text;
+  if (!line) return 'damaged';
+  const named = JSON.stringify(key);
+  return garbled.some((other) => other.at > line.at && other.text.includes(named)) ? 'damaged' : line.text;
+}
+
 /** Whether every line between `from` and `whole` (whole lines) is empty or starts with `lineStart`: a file garbled or replaced is noticed without parsing each line. */
 function wellFormed(bytes: Buffer, from: number, whole: number, lineStart: Buffer): boolean {
   const count = (needle: Buffer | number) => {
@@ -200,7 +241,7 @@ function wellFormed(bytes: Buffer, from: number, whole: number, lineStart: Buffe
 }
 
 const NEWLINE = 0x0a;
-/** Buckets of records kept read (a second's quotes of one kind each, about 100 KB at 2,000 quotes a second). */
+/** Buckets of records kept read (a second's quotes or shipments of one kind each, about 100 KB at 2,000 quotes a second). */
 const KEYED_BUCKETS = 64;
 const NEWLINE_BYTES = Buffer.from('\n');
 const EMPTY_LINE = Buffer.from('\n\n');

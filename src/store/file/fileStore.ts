@@ -1,9 +1,10 @@
 /**
- * The file store: the storage ports (../ports.ts) on a directory of JSON files. Records are one
- * file each (`shipments/<id>.json`, `quotes/<id>.json`, ...), index entries and idempotency
- * records lines of bucket logs (keyIndexes.ts, bucketLogs.ts), counters three copies (counters.ts). Every unit of work runs under the store's
- * lock and commits through the write-ahead journal (journal.ts): one fdatasync per batch, however
- * many files it writes. Nothing outside this folder knows a path, a directory or a lock name.
+ * The file store: the storage ports (../ports.ts) on a directory of JSON files. Shipments, quotes,
+ * index entries and idempotency records are lines of bucket logs (bucketLogs.ts, keyIndexes.ts),
+ * the rarer records a file each (events, fuel prices, locations), counters three copies
+ * (counters.ts). Every unit of work runs under the store's lock and commits through the
+ * write-ahead journal (journal.ts): one fdatasync per batch, however many files it writes.
+ * Nothing outside this folder knows a path, a directory or a lock name.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,6 +12,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../../concurrency.js';
+import { describeFileError } from '../../fs/durableWrite.js';
+import { jsonSyntaxProblem } from '../../printable.js';
 import { normalisedProNumber, normalisedReference, orderSerialOf, serialsOfBolNumber } from '../../domain/recordKeys.js';
 import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
 import type {
@@ -44,7 +47,7 @@ import type {
 import { StoreError } from '../storeError.js';
 import { FileCounters, type CounterRecords } from './counters.js';
 import { Journal, type JournalWrite } from './journal.js';
-import { BucketLogs } from './bucketLogs.js';
+import { BucketLogs, lastOf, type KeyedLines } from './bucketLogs.js';
 import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
 import { listPage, type IdSource } from './lists.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
@@ -101,6 +104,17 @@ const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
  */
 const QUOTE_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
 const quoteBucket = (id: string) => `quotes/${id.slice(3, 11)}-${id.slice(-1)}.log`;
+/**
+ * Shipments live in bucket logs as well, a line `{"i":id,"s":record}` per version (the last line
+ * of an id is the shipment as it is now), by the second their id was made in and its last
+ * character, as quotes: a booking appends a line instead of creating a file (creating files was
+ * most of an import's time), and a bucket holds what a second's bookings of one kind wrote. Stores
+ * written before keep a file per shipment (`shipments/<id>.json`), still read, and superseded by a
+ * bucket's line once the shipment is written again. Ids that are not a ULID's (no booking makes
+ * them) keep a file each.
+ */
+const SHIPMENT_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
+const shipmentBucket = (id: string) => `shipments/${id.slice(3, 11)}-${id.slice(-1)}.log`;
 /** The quote a quote-first booking priced shares its shipment's ULID: `qt_X` for `sh_X`. */
 const shipmentOfOwnQuote = (quoteId: string) => `sh_${quoteId.slice(3)}`;
 
@@ -289,34 +303,107 @@ export class FileStore implements ShipperStore {
     return found;
   }
 
-  /** Every shipment id, newest first. */
-  async shipmentIds(): Promise<string[]> {
-    const { ids } = await this.files.listIds('shipments', { limit: Number.MAX_SAFE_INTEGER });
-    return ids.filter((id) => SHIPMENT_ID.test(id));
-  }
-
-  private async allShipmentKeys(): Promise<Array<{ id: string; keys: IndexKeys }>> {
-    const ids = await this.shipmentIds();
-    const found = await mapInOrder(ids, 32, async (id) => {
-      const record = await this.files.get('shipments', id, lenientKeysSchema).catch(async (error: unknown) => {
-        if (!(error instanceof StoreError)) throw error;
-        return this.salvageKeys(id);
-      });
-      return record ? { id, keys: keysOf(record) } : undefined;
-    });
-    return found.filter((entry) => entry !== undefined);
+  /** The shipments directory: its buckets (names, newest second first) and the ids of the files of an older layout. */
+  private async shipmentDirectory(): Promise<{ buckets: string[]; fileIds: string[] }> {
+    const names = await readdir(this.files.collectionDir('shipments')).catch((error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? ([] as string[]) : Promise.reject(new StoreError(`cannot list ${this.files.collectionDir('shipments')}: ${describeFileError(error)}`)),
+    );
+    const buckets = names
+      .filter((name) => SHIPMENT_BUCKET.test(name))
+      .sort()
+      .reverse();
+    const fileIds = names.filter((name) => name.endsWith('.json') && isSafeRecordId(name.slice(0, -5))).map((name) => name.slice(0, -5));
+    return { buckets, fileIds };
   }
 
   /**
-   * The keys of a damaged shipment file, as far as they can be read: its order and BOL numbers
-   * stay findable, so a look-up says the record is damaged instead of "not found".
+   * Every shipment as stored, bucket by bucket, then the files of an older layout that no bucket
+   * supersedes: `visit` gets its id and its line or file, read by `schema`, or the error that
+   * reading it gave (a damaged record).
    */
-  private async salvageKeys(id: string): Promise<z.output<typeof lenientKeysSchema> | undefined> {
-    const { readFile } = await import('node:fs/promises');
-    const text = await readFile(this.files.fileOf('shipments', id), 'utf8').catch(() => '');
-    const field = (name: string) => new RegExp(`"${name}"\\s*:\\s*"([^"\\\\]{1,64})"`).exec(text)?.[1];
-    const salvaged = { id, orderNumber: field('orderNumber'), bolNumber: field('bolNumber'), proNumber: field('proNumber'), refNumber: field('refNumber') };
-    return Object.values(salvaged).some((value) => value !== undefined) ? salvaged : undefined;
+  private async eachShipment<S extends z.ZodType>(
+    schema: S,
+    visit: (id: string, record: z.output<S> | undefined, damaged: { text: string } | undefined) => void,
+    { newest, unreadable }: { newest?: number; unreadable?: (bucket: string, error: StoreError) => void } = {},
+  ): Promise<void> {
+    const { buckets, fileIds } = await this.shipmentDirectory();
+    const logged = new Set<string>();
+    let second: string | undefined;
+    for (const name of buckets) {
+      // Buckets newest second first: every id of an older second is older than those seen.
+      if (newest !== undefined && logged.size >= newest && name.slice(0, 8) !== second) break;
+      second = name.slice(0, 8);
+      let read: KeyedLines | undefined;
+      try {
+        read = this.logs.keyedLines(`shipments/${name}`, 'i');
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        unreadable?.(name, error);
+      }
+      if (!read) continue;
+      for (const [id, line] of read.lines) {
+        logged.add(id);
+        const outcome = lastOf(read, id);
+        if (outcome === 'damaged' || outcome === undefined) visit(id, undefined, { text: line.text });
+        else {
+          const record = recordOfText(outcome, 's', schema);
+          visit(id, record, record === undefined ? { text: outcome } : undefined);
+        }
+      }
+      // A line no record's: what can be read of it still names the shipment (salvageKeys).
+      for (const { text } of read.garbled) {
+        const id = /"id":"(sh_[0-9A-HJKMNP-TV-Z]{26})"/.exec(text)?.[1];
+        if (id && !read.lines.has(id)) visit(id, undefined, { text });
+      }
+    }
+    const files = fileIds
+      .filter((id) => !logged.has(id))
+      .sort()
+      .reverse();
+    for (const id of newest === undefined ? files : files.slice(0, newest)) {
+      try {
+        visit(id, await this.files.get('shipments', id, schema), undefined);
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        const { readFile } = await import('node:fs/promises');
+        visit(id, undefined, { text: await readFile(this.files.fileOf('shipments', id), 'utf8').catch(() => '') });
+      }
+    }
+  }
+
+  private async allShipmentKeys(): Promise<Array<{ id: string; keys: IndexKeys }>> {
+    const found: Array<{ id: string; keys: IndexKeys }> = [];
+    await this.eachShipment(
+      lenientKeysSchema,
+      (id, record, damaged) => {
+        // A damaged shipment stays in the indexes (its created window too): look-ups and lists name it as damaged.
+        const keys = record ?? (damaged ? salvageKeys(id, damaged.text) : undefined);
+        if (keys) found.push({ id, keys: keysOf(keys) });
+      },
+      {
+        // A bucket that cannot be read at all (a directory in its place) names no shipment: an id
+        // of its own in the created index stands for it, so a list reads the bucket and names it.
+        unreadable: (bucket) => {
+          const id = `sh_${bucket.slice(0, 8)}${'Z'.repeat(17)}${bucket.slice(9, 10)}`;
+          found.push({ id, keys: { created: [createdBucketOf(id)] } });
+        },
+      },
+    );
+    return found;
+  }
+
+  /**
+   * A shipment as stored (with its own quote), read by `schema`: its bucket's last line of it,
+   * else the file of an older layout. A record that does not read is a StoreError naming it.
+   */
+  storedShipment<S extends z.ZodType>(id: string, schema: S): z.output<S> | undefined | Promise<z.output<S> | undefined> {
+    if (!SHIPMENT_ID.test(id)) return isSafeRecordId(id) ? this.files.get('shipments', id, schema) : undefined;
+    const bucket = shipmentBucket(id);
+    const logged = this.files.cachedInBucket(bucket, id, schema, () => {
+      const line = this.logs.lastLine(bucket, 'i', id);
+      return line === undefined ? undefined : shipmentOfLine(join(this.root, bucket), id, line, schema);
+    });
+    return logged ?? this.files.get('shipments', id, schema);
   }
 
   private async allMessageKeys(): Promise<Array<{ id: string; keys: IndexKeys }>> {
@@ -329,17 +416,14 @@ export class FileStore implements ShipperStore {
     return found;
   }
 
-  /** The shipments for a counter's floor (counters.ts). */
+  /** The shipments for a counter's floor (counters.ts); damaged ones are passed over. */
   counterRecords(): CounterRecords {
-    const visit = async (ids: string[], fn: (shipment: Shipment) => void) => {
-      for (let start = 0; start < ids.length; start += 256) {
-        const records = await mapInOrder(ids.slice(start, start + 256), 32, (id) => this.files.get('shipments', id, storedShipmentSchema).catch(() => undefined));
-        for (const record of records) if (record) fn(splitRecord(record).shipment);
-      }
+    const visit = (fn: (shipment: Shipment) => void) => (_id: string, record: StoredShipment | undefined) => {
+      if (record) fn(splitRecord(record).shipment);
     };
     return {
-      all: async (fn) => visit(await this.shipmentIds(), fn),
-      newest: async (count, fn) => visit((await this.shipmentIds()).slice(0, count), fn),
+      all: (fn) => this.eachShipment(storedShipmentSchema, visit(fn)),
+      newest: (count, fn) => this.eachShipment(storedShipmentSchema, visit(fn), { newest: count }),
     };
   }
 }
@@ -383,10 +467,12 @@ class FileTransaction implements StoreTransaction {
     const previous = await mapInOrder([...this.shipmentPuts.keys()], 32, async (id) =>
       this.createdShipments.has(id)
         ? undefined
-        : files.get('shipments', id, lenientKeysSchema).catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error))),
+        : Promise.resolve(this.store.storedShipment(id, lenientKeysSchema)).catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error))),
     );
+    const logged: Array<readonly [string, string]> = [];
     [...this.shipmentPuts].forEach(([id, record], position) => {
-      writes.push({ path: files.relativeFileOf('shipments', id), text: RecordFiles.text(record) });
+      if (SHIPMENT_ID.test(id)) logged.push([shipmentBucket(id), JSON.stringify({ i: id, s: record })]);
+      else writes.push({ path: files.relativeFileOf('shipments', id), text: RecordFiles.text(record) });
       const before = previous[position] ? keysOf(previous[position]) : {};
       const after = keysOf(record);
       for (const kind of ['serial', 'pro', 'ref', 'quote', 'created'] as const) {
@@ -394,6 +480,7 @@ class FileTransaction implements StoreTransaction {
         for (const key of after[kind] ?? []) if (!(before[kind] ?? []).includes(key)) changes.push({ kind, key, id });
       }
     });
+    writes.push(...this.store.logs.appendAll(logged));
     writes.push(...this.store.logs.appendAll([...this.quotePuts].map(([id, quote]) => [quoteBucket(id), JSON.stringify({ i: id, q: quote })] as const)));
     writes.push(...this.store.logs.appendAll([...this.idempotencyPuts].map(([id, record]) => [idempotencyBucket(id), JSON.stringify({ h: id, r: record })] as const)));
     for (const [week, price] of this.fuelPuts) writes.push({ path: files.relativeFileOf('fuel-prices', week), text: RecordFiles.text(price) });
@@ -444,8 +531,7 @@ class ShipmentQueries implements ShipmentWrites {
   async getRecord(id: string): Promise<ShipmentRecord | undefined> {
     const pending = this.tx?.shipmentPuts.get(id);
     if (pending) return splitRecord(pending);
-    if (!isSafeRecordId(id)) return undefined;
-    const record = await this.store.files.get('shipments', id, storedShipmentSchema);
+    const record = await this.store.storedShipment(id, storedShipmentSchema);
     return record ? splitRecord(record) : undefined;
   }
 
@@ -543,6 +629,7 @@ class ShipmentQueries implements ShipmentWrites {
     return listPage(this.store.files, 'shipments', storedShipmentSchema, (record) => splitRecord(record).shipment, page, {
       ids,
       source,
+      get: (id) => this.get(id),
       idPattern: SHIPMENT_ID,
       oldest: created?.from,
       keep: (shipment) =>
@@ -603,7 +690,7 @@ class QuoteQueries implements QuoteWrites {
     if (!QUOTE_ID.test(id)) return undefined;
     // A quote-first booking's own quote lives in its shipment's file.
     const shipmentId = shipmentOfOwnQuote(id);
-    const record = this.tx?.shipmentPuts.get(shipmentId) ?? (await this.store.files.get('shipments', shipmentId, storedShipmentSchema));
+    const record = this.tx?.shipmentPuts.get(shipmentId) ?? (await this.store.storedShipment(shipmentId, storedShipmentSchema));
     return record?.quote?.id === id ? record.quote : undefined;
   }
 
@@ -841,6 +928,40 @@ class FileAuditedBills implements AuditedBillRepository {
       [...byId].map(([id, record]) => ({ id, record })),
     );
   }
+}
+
+/** The record a line holds in `field`, read by its schema; undefined when it does not read. */
+function recordOfText<S extends z.ZodType>(line: string, field: string, schema: S): z.output<S> | undefined {
+  try {
+    const record = schema.safeParse((JSON.parse(line) as Record<string, unknown>)[field]);
+    return record.success ? (record.data as z.output<S>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A shipment's line read by `schema`; a line that does not read is a StoreError naming the file, the shipment and what is wrong. */
+function shipmentOfLine<S extends z.ZodType>(file: string, id: string, line: string | 'damaged', schema: S): z.output<S> {
+  const damaged = (reason: string) => new StoreError(`store file ${file} is damaged (shipment ${id}: ${reason}); restore it from a backup`, file);
+  if (line === 'damaged') throw damaged("a line of it is no shipment's and may be this one's");
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (error) {
+    throw damaged(jsonSyntaxProblem(error, line));
+  }
+  const record = schema.safeParse((json as { s?: unknown }).s);
+  if (!record.success) throw damaged('it does not hold a valid record');
+  return record.data as z.output<S>;
+}
+
+/**
+ * The keys of a damaged shipment, as far as they can be read from its text: its order and BOL
+ * numbers stay findable, so a look-up says the record is damaged instead of "not found".
+ */
+function salvageKeys(id: string, text: string): z.output<typeof lenientKeysSchema> {
+  const field = (name: string) => new RegExp(`"${name}"\\s*:\\s*"([^"\\\\]{1,64})"`).exec(text)?.[1];
+  return { id, orderNumber: field('orderNumber'), bolNumber: field('bolNumber'), proNumber: field('proNumber'), refNumber: field('refNumber') };
 }
 
 /**
