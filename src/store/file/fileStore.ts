@@ -248,32 +248,43 @@ export class FileStore implements ShipperStore {
   }
 
   /** The ids under an index key; an index that cannot be trusted is rebuilt first (under the lock, unless already held). */
-  async lookup(kind: IndexKind, key: string, tx: FileTransaction | undefined): Promise<string[]> {
+  lookup(kind: IndexKind, key: string, tx: FileTransaction | undefined): Promise<string[]> {
+    return this.lookupWith((known) => this.indexes.read(kind, key, known), kind, key, tx);
+  }
+
+  /** As lookup, the ids sorted ascending (not a copy: not to be changed). */
+  lookupSorted(kind: IndexKind, key: string, tx: FileTransaction | undefined): Promise<readonly string[]> {
+    return this.lookupWith((known) => this.indexes.readSorted(kind, key, known), kind, key, tx);
+  }
+
+  private async lookupWith<T extends readonly string[]>(
+    read: (known: boolean) => Promise<T | undefined>,
+    kind: IndexKind,
+    key: string,
+    tx: FileTransaction | undefined,
+  ): Promise<T> {
+    const afterTrusted = async () => {
+      await this.indexes.ensureTrusted([kind], { kind, key });
+      return (await read(true)) ?? ([] as readonly string[] as T);
+    };
     if (tx) {
       // Under the lock nothing but this unit of work changes an index: checked once per kind.
-      if (tx.trusted.has(kind)) return (await this.indexes.read(kind, key, true)) ?? this.lookupLocked(kind, key);
-      const ids = await this.lookupLocked(kind, key);
+      if (tx.trusted.has(kind)) return (await read(true)) ?? afterTrusted();
+      const ids = await afterTrusted();
       tx.trusted.add(kind);
       return ids;
     }
-    {
-      const ids = await this.indexes.read(kind, key);
-      if (ids) return ids;
-      // A store that never held what this index is built from: nothing to find, nothing to build (a look-up writes nothing).
-      if (!(await this.files.collectionExists(kind === 'message' ? 'events' : 'shipments'))) return [];
-      return this.locked(() => this.lookupLocked(kind, key));
-    }
+    const ids = await read(false);
+    if (ids) return ids;
+    // A store that never held what this index is built from: nothing to find, nothing to build (a look-up writes nothing).
+    if (!(await this.files.collectionExists(kind === 'message' ? 'events' : 'shipments'))) return [] as readonly string[] as T;
+    return this.locked(afterTrusted);
   }
 
   /** The keys an index holds (the created index's buckets), after it is trusted. */
   async indexKeys(kind: IndexKind, tx: FileTransaction | undefined): Promise<string[]> {
     await this.lookup(kind, '-', tx);
     return this.indexes.keys(kind);
-  }
-
-  private async lookupLocked(kind: IndexKind, key: string): Promise<string[]> {
-    await this.indexes.ensureTrusted([kind], { kind, key });
-    return (await this.indexes.read(kind, key)) ?? [];
   }
 
   private readonly recordFilesFound = new Map<string, boolean>();
@@ -543,17 +554,32 @@ class ShipmentQueries implements ShipmentWrites {
     return this.store.lookup(kind, key, this.tx);
   }
 
-  /** The shipments of these ids that `matches`, as they are now; a damaged one is thrown (strict) or skipped. */
-  private async current(ids: readonly string[], matches: (shipment: Shipment) => boolean, strict: boolean): Promise<Shipment[]> {
-    const pendingIds = this.tx ? [...this.tx.shipmentPuts.keys()] : [];
-    const all = [...new Set([...ids, ...pendingIds])];
-    const read = await mapInOrder(all, 8, (id) =>
-      this.get(id).catch((error: unknown) => {
-        if (strict || !(error instanceof StoreError)) throw error;
-        return undefined;
-      }),
+  /**
+   * The shipments of these ids that `matches`, as they are now, and (unless `pending` is false)
+   * those this unit of work wrote that match, whose keys the index may not hold yet; a damaged one
+   * is thrown (strict) or skipped.
+   */
+  private async current(ids: readonly string[], matches: (shipment: Shipment) => boolean, strict: boolean, pending = true): Promise<Shipment[]> {
+    const written = this.tx?.shipmentPuts;
+    const read = await mapInOrder(
+      [...new Set(ids)].filter((id) => !written?.has(id)),
+      8,
+      (id) =>
+        this.get(id).catch((error: unknown) => {
+          if (strict || !(error instanceof StoreError)) throw error;
+          return undefined;
+        }),
     );
-    return read.filter((shipment): shipment is Shipment => shipment !== undefined && matches(shipment));
+    const found = read.filter((shipment): shipment is Shipment => shipment !== undefined && matches(shipment));
+    if (pending) found.push(...this.writtenMatching(matches));
+    return found;
+  }
+
+  /** What this unit of work wrote that `matches` (a stored record is a Shipment with its own quote: matched before it is split). */
+  private writtenMatching(matches: (shipment: Shipment) => boolean): Shipment[] {
+    const found: Shipment[] = [];
+    for (const record of this.tx?.shipmentPuts.values() ?? []) if (matches(record)) found.push(splitRecord(record).shipment);
+    return found;
   }
 
   async findByOrderNumber(orderNumber: string): Promise<Shipment | undefined> {
@@ -581,21 +607,16 @@ class ShipmentQueries implements ShipmentWrites {
 
   async findByReference(refNumber: string, options: { status?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
     const reference = normalisedReference(refNumber);
-    const ids = [...(await this.lookup('ref', reference))].sort().reverse();
+    const ascending = await this.store.lookupSorted('ref', reference, this.tx);
     const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
     const matches = (shipment: Shipment) =>
       shipment.refNumber !== null && normalisedReference(shipment.refNumber) === reference && (options.status === undefined || shipment.status === options.status);
     const found: Shipment[] = [];
-    // A reference used for everything ("STOCK") has thousands: read a few at a time until there are enough.
-    for (let start = 0; start < ids.length && found.length < limit; start += 8) {
-      found.push(...(await this.current(ids.slice(start, start + 8), matches, false)));
+    // A reference used for everything ("STOCK") has thousands: read a few at a time, newest first, until there are enough.
+    for (let end = ascending.length; end > 0 && found.length < limit; end -= 8) {
+      found.push(...(await this.current(ascending.slice(Math.max(0, end - 8), end).reverse(), matches, false, false)));
     }
-    if (this.tx)
-      found.push(
-        ...[...this.tx.shipmentPuts.values()]
-          .map((record) => splitRecord(record).shipment)
-          .filter((shipment) => matches(shipment) && !found.some((known) => known.id === shipment.id)),
-      );
+    found.push(...this.writtenMatching(matches));
     return found.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, limit);
   }
 

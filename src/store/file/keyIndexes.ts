@@ -78,10 +78,20 @@ function parseEntry(line: string): Partial<EntryLine> | undefined {
 /** The state file's layout tag: a store whose indexes were written otherwise (one file a key) rebuilds them. */
 const LAYOUT = 'buckets-2';
 
+/** What was read of a key's lines: its ids (sorted too, once asked), and the bucket as it was then. */
+interface FoldedKey {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  whole: number;
+  ids: Set<string>;
+  sorted: string[] | undefined;
+}
+
 export class KeyIndexes {
   private readonly root: string;
   /** What was read of a key's lines: the ids, and the bucket as it was (readBucket). */
-  private readonly folded = new Map<string, { ino: number; size: number; mtimeMs: number; whole: number; ids: Set<string> }>();
+  private readonly folded = new Map<string, FoldedKey>();
   /** Each index's directory identity when this process last found it trusted. */
   private readonly lastTrusted = new Map<IndexKind, string>();
 
@@ -120,9 +130,22 @@ export class KeyIndexes {
    */
   async read(kind: IndexKind, key: string, known = false): Promise<string[] | undefined> {
     const trusted = known || this.isTrusted(kind);
-    const ids = this.readBucket(kind, key);
-    if (!trusted || ids === 'damaged') return undefined;
-    return [...(ids ?? [])];
+    const folded = this.readBucket(kind, key);
+    if (!trusted || folded === 'damaged') return undefined;
+    return [...(folded?.ids ?? [])];
+  }
+
+  /**
+   * As read, the ids sorted (ascending), not copied: a key every booking shares (a reference used
+   * for everything) is sorted once and then kept sorted as bookings append larger ids.
+   */
+  async readSorted(kind: IndexKind, key: string, known = false): Promise<readonly string[] | undefined> {
+    const trusted = known || this.isTrusted(kind);
+    const folded = this.readBucket(kind, key);
+    if (!trusted || folded === 'damaged') return undefined;
+    if (!folded) return [];
+    folded.sorted ??= [...folded.ids].sort();
+    return folded.sorted;
   }
 
   /** Inside the lock: every one of `kinds` trusted, rebuilding those that are not (one scan of the records). */
@@ -212,7 +235,7 @@ export class KeyIndexes {
    * lines appended since (a reference that every booking of a server shares, a window of the
    * created index); a bucket replaced, cut or rewritten at its size is read again.
    */
-  private readBucket(kind: IndexKind, key: string): Set<string> | undefined | 'damaged' {
+  private readBucket(kind: IndexKind, key: string): FoldedKey | undefined | 'damaged' {
     const path = this.relativeBucket(kind, this.bucketOf(kind, key));
     const cacheKey = `${path}\u0000${key}`;
     const stat = fs.statSync(`${this.storeRoot}/${path}`, { throwIfNoEntry: false });
@@ -222,12 +245,14 @@ export class KeyIndexes {
       return undefined;
     }
     const grown = cached !== undefined && cached.ino === stat.ino && (stat.size > cached.size || (stat.size === cached.size && stat.mtimeMs === cached.mtimeMs));
-    if (grown && stat.size === cached.size) return cached.ids;
+    if (grown && stat.size === cached.size) return cached;
     const start = `{"k":${JSON.stringify(key)},`;
     const found = this.logs.findLinesSince(path, '{"k":', start, grown ? cached.whole : 0);
     this.folded.delete(cacheKey);
     if (found === undefined || found === 'damaged') return found;
     const ids = grown ? cached.ids : new Set<string>();
+    // Kept sorted while only larger ids are added.
+    let sorted = grown ? cached.sorted : undefined;
     for (const line of found.lines) {
       // As this writes them, `{"k":KEY,"a":"ID"}`, taken apart without JSON.parse (a window of the
       // created index may hold a whole import's ids); anything else is parsed, and checked.
@@ -235,12 +260,17 @@ export class KeyIndexes {
       const entry = plain ? { k: key, [plain[1]!]: plain[2]! } : parseEntry(line);
       const { k, a: added, r: removed } = entry ?? {};
       if (k !== key || (typeof added !== 'string') === (typeof removed !== 'string')) return 'damaged';
-      if (added !== undefined) ids.add(added);
-      if (removed !== undefined) ids.delete(removed);
+      if (added !== undefined && !ids.has(added)) {
+        ids.add(added);
+        if (sorted && (sorted.length === 0 || sorted.at(-1)! < added)) sorted.push(added);
+        else sorted = undefined;
+      }
+      if (removed !== undefined && ids.delete(removed)) sorted = undefined;
     }
-    this.folded.set(cacheKey, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, whole: found.whole, ids });
+    const folded = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, whole: found.whole, ids, sorted };
+    this.folded.set(cacheKey, folded);
     if (this.folded.size > FOLDED_KEYS) this.folded.delete(this.folded.keys().next().value!);
-    return ids;
+    return folded;
   }
 
   /** Rebuilds `kinds` from the records: written beside the old ones, then swapped in. */

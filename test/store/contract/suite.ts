@@ -127,6 +127,20 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         expect(await store.shipments.findByReference('PO-9')).toEqual([]);
       });
 
+      it('finds by reference inside a unit of work: the stored and its own writes, each once, newest first, however many hold it', async () => {
+        await put(...Array.from({ length: 20 }, (_, index) => shipment(index + 1, { refNumber: 'STOCK' })));
+        const orders = (found: Shipment[]) => found.map((one) => one.orderNumber);
+        await store.withTransaction(async (tx) => {
+          // Two written here: one new, one stored before and now cancelled.
+          tx.shipments.put(shipment(21, { refNumber: 'STOCK' }));
+          tx.shipments.put(shipment(20, { refNumber: 'STOCK', status: 'CANCELLED' }));
+          const all = await tx.shipments.findByReference('STOCK');
+          expect(orders(all)).toEqual(Array.from({ length: 21 }, (_, index) => `SO-${String(21 - index).padStart(6, '0')}`));
+          expect(all.find((one) => one.orderNumber === 'SO-000020')?.status).toBe('CANCELLED');
+          expect(orders(await tx.shipments.findByReference('STOCK', { status: 'BOOKED', limit: 4 }))).toEqual(['SO-000021', 'SO-000019', 'SO-000018', 'SO-000017']);
+        });
+      });
+
       it('finds the shipments booked on a quote, cancelled ones too', async () => {
         const saved = quote(1);
         await store.quotes.put(saved);
