@@ -14,7 +14,7 @@ import { storeCli, tempDir } from '../helpers/cli.js';
 import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
-import { damageStoredShipment } from '../helpers/storedShipments.js';
+import { damageStoredShipment, shipmentBucketOf } from '../helpers/storedShipments.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let case_ = 0;
@@ -227,6 +227,38 @@ describe('look-ups by number', () => {
       await vi.waitFor(() => expect(serve.stderr()).toContain(`(shipment ${data.id}: `));
     } finally {
       await serve.stop();
+    }
+  });
+});
+
+describe('a power cut (the machine lost its page cache)', () => {
+  it.each([
+    ['the journal marked applied in another boot', 'another', true],
+    ['the journal marked applied in this boot (a process killed, the cache kept)', 'this', false],
+  ] as const)('%s: the next unit of work applies the journal again: %s', async (_case, boot, replayed) => {
+    const store = freshStore();
+    const { api } = apiAt(store);
+    const booked = await Promise.all(['A', 'B', 'C'].map((ref) => api.createShipment(shipmentRequest({ refNumber: ref }))));
+    const last = booked.at(-1)!.data;
+    // Acknowledged, in the fsynced journal; its bucket line was written without fsync and is lost.
+    const bucket = join(store, shipmentBucketOf(last.id));
+    const lines = (await readFile(bucket, 'utf8')).split('\n').filter((line) => line !== '' && !line.includes(last.id));
+    await writeFile(bucket, lines.map((line) => `${line}\n`).join(''));
+    const applied = join(store, 'journal', 'applied');
+    const [offset, thisBoot] = (await readFile(applied, 'utf8')).trim().split(' ');
+    expect(thisBoot, 'the mark names the boot it was written in').toMatch(/^[0-9a-f-]{36}$/);
+    await writeFile(applied, `${offset} ${boot === 'another' ? '00000000-0000-4000-8000-000000000000' : thisBoot}`);
+
+    const { api: after } = apiAt(store);
+    await after.createShipment(shipmentRequest({ refNumber: 'D' }));
+    const found = await after.getShipment(last.id).then(
+      ({ data }) => data.orderNumber,
+      () => undefined,
+    );
+    expect(found).toBe(replayed ? last.orderNumber : undefined);
+    if (replayed) {
+      const all = (await after.listShipments({ limit: 10 })).data.items.map((shipment) => shipment.refNumber).sort();
+      expect(all).toEqual(['A', 'B', 'C', 'D']);
     }
   });
 });

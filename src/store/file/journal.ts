@@ -23,6 +23,7 @@ import { makeDirectory } from '../../fs/makeDirectory.js';
 import { StoreError } from '../storeError.js';
 import { overwriteMark, writeAt, type BucketAppend } from './bucketLogs.js';
 import { killPoint } from './killPoints.js';
+import { bootId } from './storeLock.js';
 
 /** One file of a batch: its new text, its removal, or lines appended to it at `at`. Paths are relative to the store. */
 /**
@@ -32,6 +33,8 @@ import { killPoint } from './killPoints.js';
 export type JournalWrite = { path: string; text: string; inPlace?: boolean } | { path: string; remove: true } | BucketAppend;
 /** The width an in-place text is padded to: a counter's `{"last":n}` fits, so it is overwritten without cutting. */
 const IN_PLACE_WIDTH = 40;
+/** The applied mark: an offset and the boot id it was written in. */
+const APPLIED_WIDTH = 64;
 
 /** Journal bytes after which the next commit compacts (SHIPPER_JOURNAL_LIMIT overrides it, for tests). */
 const DEFAULT_LIMIT = 32 * 1024 * 1024;
@@ -242,6 +245,12 @@ export class Journal {
     }
   }
 
+  /**
+   * How much of the journal the files hold. Applying writes files without fsync, so that holds
+   * only while the machine has not lost its page cache since: the mark names the boot it was
+   * written in, and one of another boot (a power cut, a crash of the machine) counts as 0, so
+   * everything since the last compaction (which synced every file) is applied again.
+   */
   private async applied(): Promise<number> {
     let text = '0';
     try {
@@ -249,14 +258,17 @@ export class Journal {
     } catch {
       // Missing or unreadable: apply everything again (in order, which is harmless).
     }
-    const value = Number(text.trim());
+    const [offset, writtenIn] = text.trim().split(' ');
+    const value = Number(offset);
+    const now = bootId();
+    if (writtenIn !== undefined && now !== null && writtenIn !== now) return 0;
     return Number.isSafeInteger(value) && value >= 0 ? value : 0;
   }
 
   private async setApplied(offset: number): Promise<void> {
     await this.ensureDir(this.dir);
     try {
-      overwriteMark(this.appliedFile, `${offset}`, 20);
+      overwriteMark(this.appliedFile, `${offset} ${bootId() ?? ''}`.trimEnd(), APPLIED_WIDTH);
     } catch (error) {
       throw new StoreError(`cannot write ${this.appliedFile}: ${describeFileError(error)}`, this.appliedFile);
     }

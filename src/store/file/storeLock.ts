@@ -91,12 +91,18 @@ function thisProcess(): Omit<LockOwner, 'token' | 'since'> {
   return self;
 }
 
-function bootId(): string | null {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
-  } catch {
-    return null;
+let boot: string | null | undefined;
+
+/** This boot of the machine (Linux; null elsewhere): what was in memory only, a power cut or a reboot has lost. */
+export function bootId(): string | null {
+  if (boot === undefined) {
+    try {
+      boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+    } catch {
+      boot = null;
+    }
   }
+  return boot;
 }
 
 function pidNamespace(): string | null {
