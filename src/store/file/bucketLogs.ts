@@ -109,13 +109,14 @@ export class BucketLogs {
    * bucket reads only what was appended since.
    */
   findLinesSince(relative: string, lineStart: string, start: string, from: number): { lines: string[]; whole: number } | undefined | 'damaged' {
-    const bytes = this.read(relative);
+    // Only the bytes from `from` on are read: a bucket that grew is read from where the last read ended.
+    const bytes = this.read(relative, from);
     if (bytes === undefined) return undefined;
+    if (bytes === 'shorter') return 'damaged';
     // Searched as bytes (UTF-8 keeps ASCII bytes for ASCII only): only the lines found are decoded.
     // The last line, without its newline, is being written (or was torn, and is never read).
     const whole = bytes.lastIndexOf(NEWLINE) + 1;
-    if (from > whole) return 'damaged';
-    if (!wellFormed(bytes, from, whole, Buffer.from(lineStart)) || !beginsLine(bytes.toString('utf8', whole), lineStart)) return 'damaged';
+    if (!wellFormed(bytes, 0, whole, Buffer.from(lineStart)) || !beginsLine(bytes.toString('utf8', whole), lineStart)) return 'damaged';
     const first = Buffer.from(start);
     const needle = Buffer.from(`\n${start}`);
     const next = (after: number) => {
@@ -123,13 +124,13 @@ export class BucketLogs {
       return at < 0 || at + needle.length > whole ? -1 : at + 1;
     };
     const found: string[] = [];
-    const startsHere = whole - from >= first.length && bytes.subarray(from, from + first.length).equals(first);
-    for (let at = startsHere ? from : next(from); at >= 0;) {
+    const startsHere = whole >= first.length && bytes.subarray(0, first.length).equals(first);
+    for (let at = startsHere ? 0 : next(0); at >= 0;) {
       const end = bytes.indexOf(NEWLINE, at);
       found.push(bytes.toString('utf8', at, end));
       at = next(end);
     }
-    return { lines: found, whole };
+    return { lines: found, whole: from + whole };
   }
 
   /** Every complete line of the bucket at `relative`, parsed (a rebuild or an export reads them all); 'damaged' when one does not parse. */
@@ -175,10 +176,24 @@ export class BucketLogs {
   }
 
   /** A bucket's bytes; undefined when it does not exist. */
-  private read(relative: string): Buffer | undefined {
+  private read(relative: string): Buffer | undefined;
+  /** A bucket's bytes from `from` on; 'shorter' when it no longer reaches there. */
+  private read(relative: string, from: number): Buffer | undefined | 'shorter';
+  private read(relative: string, from = 0): Buffer | undefined | 'shorter' {
     const file = join(this.root, relative);
     try {
-      return fs.readFileSync(file);
+      if (from === 0) return fs.readFileSync(file);
+      const fd = fs.openSync(file, 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        if (size < from) return 'shorter';
+        const bytes = Buffer.allocUnsafe(size - from);
+        let done = 0;
+        for (let got = -1; done < bytes.length && got !== 0; done += got) got = fs.readSync(fd, bytes, done, bytes.length - done, from + done);
+        return bytes.subarray(0, done);
+      } finally {
+        fs.closeSync(fd);
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
