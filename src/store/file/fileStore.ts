@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mapInOrder } from '../../concurrency.js';
@@ -376,7 +376,6 @@ export class FileStore implements ShipperStore {
         visit(id, await this.files.get('shipments', id, schema), undefined);
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
-        const { readFile } = await import('node:fs/promises');
         visit(id, undefined, { text: await readFile(this.files.fileOf('shipments', id), 'utf8').catch(() => '') });
       }
     }
