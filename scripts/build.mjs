@@ -7,6 +7,8 @@
 //    ZIPs in src/geo/timeZoneOverrides.json, whose local time differs from that point's. Every
 //    point is checked against its state's box first (scripts/geodataCheck.mjs): a wrong point
 //    fails the build instead of pricing a lane to the other side of the world.
+// 3. write the offsets and names of those zones over the years around the build's
+//    (scripts/zoneTransitions.mjs), so that a command does not load ICU's zone data.
 import { build } from 'esbuild';
 import { rolldown } from 'rolldown';
 import { createRequire } from 'node:module';
@@ -16,10 +18,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInfo } from './buildInfo.mjs';
 import { checkGeodataPoints } from './geodataCheck.mjs';
+import { zoneTransitionTable } from './zoneTransitions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const dist = join(root, 'dist');
+const info = buildInfo(root);
 
 /**
  * The chunks that load together, named by the source modules a command imports: each group's chunk
@@ -61,7 +65,7 @@ const { metafile } = await build({
   // The PostgreSQL store's migrations (src/store/postgres/migrations/*.sql) are embedded as text.
   loader: { '.sql': 'text' },
   // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
-  define: { __SHIPPER_BUILD__: JSON.stringify(buildInfo(root)) },
+  define: { __SHIPPER_BUILD__: JSON.stringify(info) },
   // CommonJS packages inside an ESM bundle still call require() for Node built-ins and read __filename.
   banner: {
     js: [
@@ -274,4 +278,24 @@ async function writeGeodata(outDir) {
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, 'zones.json'), JSON.stringify(zones));
   await Promise.all([...byPrefix].map(([prefix, table]) => writeFile(join(outDir, `${prefix}.json`), JSON.stringify(table))));
+  await writeZoneTransitions(join(outDir, 'tz'), [...zones, 'UTC']);
+}
+
+/**
+ * dist/geo/tz/<zone>.json (America/Chicago.json, as in the system's zoneinfo folder): each zone's
+ * offsets and short names from the year before the build's through 15 years after it (about 0.3 s
+ * of the build). A command reads the one or two it needs (src/geo/zoneTransitions.ts); an instant
+ * outside these years, another zone or another Node's time zone data goes to Intl.
+ */
+async function writeZoneTransitions(outDir, zones) {
+  const buildYear = Number(info.date.slice(0, 4));
+  const tables = zones.map((zone) => zoneTransitionTable(zone, buildYear - 1, buildYear + 15));
+  if (tables.includes(undefined)) return; // a Node without process.versions.tz: Intl for every zone
+  await Promise.all(
+    tables.map(async (table) => {
+      const file = join(outDir, `${table.timeZone}.json`);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, JSON.stringify(table));
+    }),
+  );
 }

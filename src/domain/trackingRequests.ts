@@ -12,6 +12,7 @@ import { SCAC_PATTERN } from './carrier.js';
 import { problemDetailSchema } from './schemas.js';
 import { TRACKING_STATUSES } from './statuses.js';
 import { EVENT_MILESTONES, EVENT_SOURCES, shipmentEventSchema, shipmentTrackingSchema } from './tracking.js';
+import { isTimeZone } from './dates.js';
 
 /** Limits that keep one request a carrier's message or a day's batch, not a dump. */
 export const MAX_EVENTS_PER_REQUEST = 1000;
@@ -30,18 +31,13 @@ const shortText = (field: string, max: number) =>
     .min(1, { message: `${field} cannot be empty` })
     .max(max, { message: `${field} is at most ${max} characters` });
 
-/** Known answers: building an Intl.DateTimeFormat costs ~0.4 ms, and an import names the same few zones thousands of times. */
+/** Known answers: an import names the same few zones thousands of times, and a refused one costs an Intl.DateTimeFormat each time. */
 const zoneValidity = new Map<string, boolean>();
 
-function isTimeZone(zone: string): boolean {
+function isKnownZone(zone: string): boolean {
   let valid = zoneValidity.get(zone);
   if (valid === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      valid = true;
-    } catch {
-      valid = false;
-    }
+    valid = isTimeZone(zone);
     if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
   }
   return valid;
@@ -77,7 +73,7 @@ export const shipmentEventInputSchema = z
       .optional(),
     timeZone: z
       .string({ error: 'timeZone must be a string' })
-      .refine(isTimeZone, { message: 'timeZone is an IANA time zone such as America/Chicago' })
+      .refine(isKnownZone, { message: 'timeZone is an IANA time zone such as America/Chicago' })
       .optional()
       .meta({ description: "IANA zone of the place, for local times on the timeline (default: the place's ZIP)" }),
     source: z.enum(EVENT_SOURCES, { error: `source is one of ${EVENT_SOURCES.join(', ')}` }).default('api'),
