@@ -11,7 +11,7 @@
 //    (scripts/zoneTransitions.mjs), so that a command does not load ICU's zone data.
 import { build } from 'esbuild';
 import { rolldown } from 'rolldown';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -61,7 +61,7 @@ const { metafile } = await build({
   sourcemap: false,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [onlyEnglishZodMessages(), asciiFastStringWidth(), processWithoutStdin(), commanderLazyChildProcess()],
+  plugins: [onlyEnglishZodMessages(), zodObjectJitAfterWarmUp(), asciiFastStringWidth(), processWithoutStdin(), builtinsByRequire(), commanderLazyChildProcess()],
   // The PostgreSQL store's migrations (src/store/postgres/migrations/*.sql) are embedded as text.
   loader: { '.sql': 'text' },
   // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
@@ -185,6 +185,31 @@ function processWithoutStdin() {
 }
 
 /**
+ * An ESM import of a Node built-in makes Node build that module's named exports from every
+ * property, lazy ones included: `node:crypto` then loads Web Crypto, X.509 and the rest (2 ms),
+ * `node:fs` loads fs/promises with readline (2 ms). The bundle takes built-ins with require() (the
+ * banner's) and keeps the properties it names; the values are the same objects.
+ */
+function builtinsByRequire() {
+  return {
+    name: 'builtins-by-require',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, ({ path, kind }) =>
+        kind === 'import-statement' && isBuiltin(path) && !/^(node:)?process$/.test(path)
+          ? { path: path.replace(/^(node:)?/, 'node:'), namespace: 'builtin-by-require' }
+          : undefined,
+      );
+      esbuild.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, ({ path }) => {
+        const names = Object.keys(require(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+        // A pure read each, so esbuild drops those nothing imports (a lazy property is read only if imported).
+        const exports = names.map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})();`);
+        return { contents: [`const builtin = require(${JSON.stringify(path)});`, 'export default builtin;', ...exports].join('\n'), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * commander loads child_process (and with it net, dgram and their streams) when it loads, for the
  * executable subcommands shipper never declares: a few ms of every command's start-up. It loads on
  * first use instead; the build stops if commander no longer reads like this.
@@ -199,6 +224,34 @@ function commanderLazyChildProcess() {
         if (!source.includes(marker) || (source.match(/childProcess\./g) ?? []).length !== (source.match(/childProcess\.spawn\(/g) ?? []).length)
           throw new Error(`${path}: not the commander this build patches (scripts/build.mjs)`);
         return { contents: source.replace(marker, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };\n"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * zod compiles a parser of its own for each object schema (new Function) on its first parse: 6 to
+ * 10 ms of a local quote, whose schemas parse once or twice each, and paid back only by a schema
+ * that parses many times (a list, an import, the server). A schema compiles on its 8th parse
+ * instead; before that it parses with zod's interpreted path, which gives the same results (zod's
+ * jitless setting uses it for every parse). The build stops if zod no longer reads like this.
+ */
+function zodObjectJitAfterWarmUp() {
+  const declaration = '    let fastpass;\n';
+  const condition = 'if (jit && fastEnabled && ctx?.async === false && ctx.jitless !== true) {';
+  return {
+    name: 'zod-object-jit-after-warm-up',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/]schemas\.js$/ }, async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        if (source.split(declaration).length !== 2 || source.split(condition).length !== 2)
+          throw new Error(`${path}: not the zod whose object parser this build patches (scripts/build.mjs)`);
+        return {
+          contents: source
+            .replace(declaration, `${declaration}    let interpretedParses = 0;\n`)
+            .replace(condition, 'if (jit && fastEnabled && ctx?.async === false && ctx.jitless !== true && (fastpass !== undefined || ++interpretedParses > 7)) {'),
+          loader: 'js',
+        };
       });
     },
   };
