@@ -61,7 +61,15 @@ const { metafile } = await build({
   sourcemap: false,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [onlyEnglishZodMessages(), zodObjectJitAfterWarmUp(), asciiFastStringWidth(), processWithoutStdin(), builtinsByRequire(), commanderLazyChildProcess()],
+  plugins: [
+    onlyEnglishZodMessages(),
+    zodWithoutCompilerAndSchemaReader(),
+    zodObjectJitAfterWarmUp(),
+    asciiFastStringWidth(),
+    processWithoutStdin(),
+    builtinsByRequire(),
+    commanderLazyChildProcess(),
+  ],
   // The PostgreSQL store's migrations (src/store/postgres/migrations/*.sql) are embedded as text.
   loader: { '.sql': 'text' },
   // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
@@ -224,6 +232,40 @@ function commanderLazyChildProcess() {
         if (!source.includes(marker) || (source.match(/childProcess\./g) ?? []).length !== (source.match(/childProcess\.spawn\(/g) ?? []).length)
           throw new Error(`${path}: not the commander this build patches (scripts/build.mjs)`);
         return { contents: source.replace(marker, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };\n"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * zod's ahead-of-time compiler (z.compile, core/compile.js) and its JSON Schema reader
+ * (z.fromJSONSchema) are about 85 KB of the bundle, parsed at every start that loads zod; shipper
+ * uses neither (zod's parser never imports the compiler). The bundle keeps their names, which
+ * throw if called; the build stops if zod adds names to those modules.
+ */
+function zodWithoutCompilerAndSchemaReader() {
+  const leftOut = {
+    'core/compile.js': { functions: ['compile', 'withParser', 'compileFn'], classes: ['ZodCompileAsyncError', 'ZodCompileUnsupportedError'], constants: ['INVALID'] },
+    'classic/from-json-schema.js': { functions: ['fromJSONSchema'], classes: [], constants: [] },
+  };
+  return {
+    name: 'zod-without-compiler-and-schema-reader',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/](core[\\/]compile|classic[\\/]from-json-schema)\.js$/ }, async ({ path }) => {
+        const module = path.split(/[\\/]/).slice(-2).join('/');
+        const { functions, classes, constants } = leftOut[module];
+        const exported = [...(await readFile(path, 'utf8')).matchAll(/^export (?:const|class|function) ([\w$]+)/gm)].map((match) => match[1]).sort();
+        if (JSON.stringify(exported) !== JSON.stringify([...functions, ...classes, ...constants].sort()) || /^export (?!const|class|function)/m.test(await readFile(path, 'utf8')))
+          throw new Error(`${path}: not the zod module this build leaves out (exports ${exported.join(', ')}; scripts/build.mjs)`);
+        const absent = (name) => `export function ${name}() {\n  throw new Error("zod's ${name} is not in shipper's bundle (scripts/build.mjs)");\n}`;
+        return {
+          contents: [
+            ...functions.map(absent),
+            ...classes.map((name) => `export class ${name} extends Error {}`),
+            ...constants.map((name) => `export const ${name} = Symbol.for("zod.compile.invalid");`),
+          ].join('\n'),
+          loader: 'js',
+        };
       });
     },
   };

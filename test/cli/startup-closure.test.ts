@@ -100,6 +100,14 @@ describe('the start-up closure of the bundle', () => {
     expect(quote.size).toBeLessThanOrEqual(30);
   });
 
+  it("leaves zod's compiler and JSON Schema reader out of the bundle (scripts/build.mjs), whose names throw", () => {
+    const zod = readFileSync(fileOf('node_modules/zod/v4/core/schemas.js'), 'utf8');
+    expect(zod).toContain("zod's compile is not in shipper's bundle");
+    expect(zod).not.toContain('this schema must use the runtime parser');
+    expect(zod).toContain("zod's fromJSONSchema is not in shipper's bundle");
+    expect(zod).not.toContain('External $ref is not supported');
+  });
+
   it('finds the heavy packages where they are (the walk and dist/modules.json work)', () => {
     expect(heavyIn(closureOf(fileOf('src/api/local.ts')), ['zod'])).not.toEqual([]);
     expect(heavyIn(program, ['commander'])).not.toEqual([]);
