@@ -14,7 +14,7 @@ import { rolldown } from 'rolldown';
 import { createRequire, isBuiltin } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInfo } from './buildInfo.mjs';
 import { checkGeodataPoints } from './geodataCheck.mjs';
@@ -202,16 +202,18 @@ function builtinsByRequire() {
   return {
     name: 'builtins-by-require',
     setup(esbuild) {
-      esbuild.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, ({ path, kind }) =>
+      // One module per importer (`node:fs from src/paths.ts`): esbuild would give a module that several chunks import a file of its own to load.
+      esbuild.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, ({ path, kind, importer }) =>
         kind === 'import-statement' && isBuiltin(path) && !/^(node:)?process$/.test(path)
-          ? { path: path.replace(/^(node:)?/, 'node:'), namespace: 'builtin-by-require' }
+          ? { path: `${path.replace(/^(node:)?/, 'node:')} from ${relative(root, importer)}`, namespace: 'builtin-by-require' }
           : undefined,
       );
       esbuild.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, ({ path }) => {
-        const names = Object.keys(require(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+        const builtin = path.slice(0, path.indexOf(' from '));
+        const names = Object.keys(require(builtin)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
         // A pure read each, so esbuild drops those nothing imports (a lazy property is read only if imported).
         const exports = names.map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})();`);
-        return { contents: [`const builtin = require(${JSON.stringify(path)});`, 'export default builtin;', ...exports].join('\n'), loader: 'js' };
+        return { contents: [`const builtin = require(${JSON.stringify(builtin)});`, 'export default builtin;', ...exports].join('\n'), loader: 'js' };
       });
     },
   };
