@@ -7,19 +7,23 @@
 //    ZIPs in src/geo/timeZoneOverrides.json, whose local time differs from that point's. Every
 //    point is checked against its state's box first (scripts/geodataCheck.mjs): a wrong point
 //    fails the build instead of pricing a lane to the other side of the world.
+// 3. write the offsets and names of those zones over the years around the build's
+//    (scripts/zoneTransitions.mjs), so that a command does not load ICU's zone data.
 import { build } from 'esbuild';
 import { rolldown } from 'rolldown';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInfo } from './buildInfo.mjs';
 import { checkGeodataPoints } from './geodataCheck.mjs';
+import { zoneTransitionTable } from './zoneTransitions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const dist = join(root, 'dist');
+const info = buildInfo(root);
 
 /**
  * The chunks that load together, named by the source modules a command imports: each group's chunk
@@ -57,11 +61,19 @@ const { metafile } = await build({
   sourcemap: false,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [onlyEnglishZodMessages(), asciiFastStringWidth(), processWithoutStdin(), commanderLazyChildProcess()],
+  plugins: [
+    onlyEnglishZodMessages(),
+    zodWithoutCompilerAndSchemaReader(),
+    zodObjectJitAfterWarmUp(),
+    asciiFastStringWidth(),
+    processWithoutStdin(),
+    builtinsByRequire(),
+    commanderLazyChildProcess(),
+  ],
   // The PostgreSQL store's migrations (src/store/postgres/migrations/*.sql) are embedded as text.
   loader: { '.sql': 'text' },
   // `shipper --version`: the version, commit and build date, fixed at build time (src/cli/version.ts).
-  define: { __SHIPPER_BUILD__: JSON.stringify(buildInfo(root)) },
+  define: { __SHIPPER_BUILD__: JSON.stringify(info) },
   // CommonJS packages inside an ESM bundle still call require() for Node built-ins and read __filename.
   banner: {
     js: [
@@ -181,6 +193,33 @@ function processWithoutStdin() {
 }
 
 /**
+ * An ESM import of a Node built-in makes Node build that module's named exports from every
+ * property, lazy ones included: `node:crypto` then loads Web Crypto, X.509 and the rest (2 ms),
+ * `node:fs` loads fs/promises with readline (2 ms). The bundle takes built-ins with require() (the
+ * banner's) and keeps the properties it names; the values are the same objects.
+ */
+function builtinsByRequire() {
+  return {
+    name: 'builtins-by-require',
+    setup(esbuild) {
+      // One module per importer (`node:fs from src/paths.ts`): esbuild would give a module that several chunks import a file of its own to load.
+      esbuild.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, ({ path, kind, importer }) =>
+        kind === 'import-statement' && isBuiltin(path) && !/^(node:)?process$/.test(path)
+          ? { path: `${path.replace(/^(node:)?/, 'node:')} from ${relative(root, importer)}`, namespace: 'builtin-by-require' }
+          : undefined,
+      );
+      esbuild.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, ({ path }) => {
+        const builtin = path.slice(0, path.indexOf(' from '));
+        const names = Object.keys(require(builtin)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+        // A pure read each, so esbuild drops those nothing imports (a lazy property is read only if imported).
+        const exports = names.map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})();`);
+        return { contents: [`const builtin = require(${JSON.stringify(builtin)});`, 'export default builtin;', ...exports].join('\n'), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * commander loads child_process (and with it net, dgram and their streams) when it loads, for the
  * executable subcommands shipper never declares: a few ms of every command's start-up. It loads on
  * first use instead; the build stops if commander no longer reads like this.
@@ -195,6 +234,68 @@ function commanderLazyChildProcess() {
         if (!source.includes(marker) || (source.match(/childProcess\./g) ?? []).length !== (source.match(/childProcess\.spawn\(/g) ?? []).length)
           throw new Error(`${path}: not the commander this build patches (scripts/build.mjs)`);
         return { contents: source.replace(marker, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };\n"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * zod's ahead-of-time compiler (z.compile, core/compile.js) and its JSON Schema reader
+ * (z.fromJSONSchema) are about 85 KB of the bundle, parsed at every start that loads zod; shipper
+ * uses neither (zod's parser never imports the compiler). The bundle keeps their names, which
+ * throw if called; the build stops if zod adds names to those modules.
+ */
+function zodWithoutCompilerAndSchemaReader() {
+  const leftOut = {
+    'core/compile.js': { functions: ['compile', 'withParser', 'compileFn'], classes: ['ZodCompileAsyncError', 'ZodCompileUnsupportedError'], constants: ['INVALID'] },
+    'classic/from-json-schema.js': { functions: ['fromJSONSchema'], classes: [], constants: [] },
+  };
+  return {
+    name: 'zod-without-compiler-and-schema-reader',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/](core[\\/]compile|classic[\\/]from-json-schema)\.js$/ }, async ({ path }) => {
+        const module = path.split(/[\\/]/).slice(-2).join('/');
+        const { functions, classes, constants } = leftOut[module];
+        const exported = [...(await readFile(path, 'utf8')).matchAll(/^export (?:const|class|function) ([\w$]+)/gm)].map((match) => match[1]).sort();
+        if (JSON.stringify(exported) !== JSON.stringify([...functions, ...classes, ...constants].sort()) || /^export (?!const|class|function)/m.test(await readFile(path, 'utf8')))
+          throw new Error(`${path}: not the zod module this build leaves out (exports ${exported.join(', ')}; scripts/build.mjs)`);
+        const absent = (name) => `export function ${name}() {\n  throw new Error("zod's ${name} is not in shipper's bundle (scripts/build.mjs)");\n}`;
+        return {
+          contents: [
+            ...functions.map(absent),
+            ...classes.map((name) => `export class ${name} extends Error {}`),
+            ...constants.map((name) => `export const ${name} = Symbol.for("zod.compile.invalid");`),
+          ].join('\n'),
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
+
+/**
+ * zod compiles a parser of its own for each object schema (new Function) on its first parse: 6 to
+ * 10 ms of a local quote, whose schemas parse once or twice each, and paid back only by a schema
+ * that parses many times (a list, an import, the server). A schema compiles on its 8th parse
+ * instead; before that it parses with zod's interpreted path, which gives the same results (zod's
+ * jitless setting uses it for every parse). The build stops if zod no longer reads like this.
+ */
+function zodObjectJitAfterWarmUp() {
+  const declaration = '    let fastpass;\n';
+  const condition = 'if (jit && fastEnabled && ctx?.async === false && ctx.jitless !== true) {';
+  return {
+    name: 'zod-object-jit-after-warm-up',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/]schemas\.js$/ }, async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        if (source.split(declaration).length !== 2 || source.split(condition).length !== 2)
+          throw new Error(`${path}: not the zod whose object parser this build patches (scripts/build.mjs)`);
+        return {
+          contents: source
+            .replace(declaration, `${declaration}    let interpretedParses = 0;\n`)
+            .replace(condition, 'if (jit && fastEnabled && ctx?.async === false && ctx.jitless !== true && (fastpass !== undefined || ++interpretedParses > 7)) {'),
+          loader: 'js',
+        };
       });
     },
   };
@@ -274,4 +375,24 @@ async function writeGeodata(outDir) {
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, 'zones.json'), JSON.stringify(zones));
   await Promise.all([...byPrefix].map(([prefix, table]) => writeFile(join(outDir, `${prefix}.json`), JSON.stringify(table))));
+  await writeZoneTransitions(join(outDir, 'tz'), [...zones, 'UTC']);
+}
+
+/**
+ * dist/geo/tz/<zone>.json (America/Chicago.json, as in the system's zoneinfo folder): each zone's
+ * offsets and short names from the year before the build's through 15 years after it (about 0.3 s
+ * of the build). A command reads the one or two it needs (src/geo/zoneTransitions.ts); an instant
+ * outside these years, another zone or another Node's time zone data goes to Intl.
+ */
+async function writeZoneTransitions(outDir, zones) {
+  const buildYear = Number(info.date.slice(0, 4));
+  const tables = zones.map((zone) => zoneTransitionTable(zone, buildYear - 1, buildYear + 15));
+  if (tables.includes(undefined)) return; // a Node without process.versions.tz: Intl for every zone
+  await Promise.all(
+    tables.map(async (table) => {
+      const file = join(outDir, `${table.timeZone}.json`);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, JSON.stringify(table));
+    }),
+  );
 }

@@ -42,6 +42,7 @@ import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_FILTERS } from '../domain/s
 import { shipmentTrackingSchema } from '../domain/tracking.js';
 import { ZIP_CODE_PATTERN } from '../domain/zipCode.js';
 import { DATE_PATTERN } from '../domain/dates.js';
+import { onFirstUse } from '../domain/schemaOnFirstUse.js';
 import { shipmentEventsBatchRequestSchema, shipmentEventsBatchResultSchema, shipmentEventsRequestSchema, shipmentEventsResultSchema } from '../domain/trackingRequests.js';
 
 import { API_PREFIX, PDF_TYPE } from './wire.js';
@@ -107,18 +108,28 @@ export interface OperationSpec {
 /** An id path segment: the store's id alphabet, so no encoded `/`, `..` or other trick reaches the store. */
 export const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-const limitQuery = z.coerce
-  .number({ error: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
-  .int({ message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
-  .min(1, { message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
-  .max(MAX_PAGE_SIZE, { message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
-  .optional()
-  .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` });
+/**
+ * Query schemas are built on first use (`shipper quote` parses no list query): the operations
+ * table names each with a getter.
+ */
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
 
-const pageQuery = {
-  limit: limitQuery,
+const limitQuery = () =>
+  z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+    .int({ message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+    .min(1, { message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+    .max(MAX_PAGE_SIZE, { message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+    .optional()
+    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` });
+
+const pageQuery = once(() => ({
+  limit: limitQuery(),
   cursor: z.string().optional().meta({ description: '`nextCursor` of the previous page' }),
-};
+}));
 
 /** A day (from 00:00 UTC) or an instant; `until` includes the whole day it names. */
 const dayOrInstant = (what: string) =>
@@ -147,7 +158,7 @@ const orderedPeriod = (query: { since?: string | undefined; until?: string | und
   }
 };
 
-const createdFilters = {
+const createdFilters = once(() => ({
   since: dayOrInstant('since').meta({ description: 'Created on or after this day (UTC) or instant' }),
   until: dayOrInstant('until').meta({ description: 'Created on or before this day (UTC, the whole day) or instant' }),
   to: z
@@ -156,7 +167,7 @@ const createdFilters = {
     .optional()
     .meta({ description: "Destination ZIP code (the consignee's)" }),
   refNumber: z.string().max(64).optional().meta({ description: 'The customer reference (case and spaces ignored); for quotes, those booked under it' }),
-};
+}));
 
 /** Up to 100 carrier keys, comma-separated: the audit of carriers' bills looks shipments up by PRO or BOL number. */
 const keyListFilter = (what: string, pattern: RegExp, example: string) =>
@@ -166,58 +177,67 @@ const keyListFilter = (what: string, pattern: RegExp, example: string) =>
     .optional();
 export const MAX_KEY_FILTER_VALUES = 100;
 
-export const shipmentListQuerySchema = z
-  .strictObject({
-    ...pageQuery,
-    ...createdFilters,
-    status: z.enum(SHIPMENT_STATUSES, { error: 'status is BOOKED or CANCELLED' }).optional().meta({ description: 'BOOKED or CANCELLED' }),
-    proNumber: keyListFilter('proNumber', /^[A-Za-z0-9 -]{1,24}(,[A-Za-z0-9 -]{1,24}){0,99}$/, '1234567-8,1234568-9').meta({
-      description: 'Only shipments with one of these carrier PRO numbers (comma-separated, at most 100; case, spaces and dashes ignored)',
-    }),
-    bolNumber: keyListFilter('bolNumber', /^\d{17}(,\d{17}){0,99}$/, '06141410000000012').meta({
-      description: 'Only shipments with one of these 17-digit BOL numbers (comma-separated, at most 100)',
-    }),
-    orderNumber: z
-      .string()
-      .trim()
-      .regex(/^SO-?\d{1,15}$/i, { message: 'orderNumber is an order number such as SO-000123' })
-      .optional()
-      .meta({ description: 'Only the shipment with this order number (SO-000123; case, the dash and leading zeros ignored)' }),
-    tracking: z
-      .enum(TRACKING_FILTERS, { error: `tracking is one of ${TRACKING_FILTERS.join(', ')}` })
-      .optional()
-      .meta({
-        description:
-          'Where the freight is: delivered, in-transit (picked up and not yet delivered), exception, or late (delivered after the promised day, or not delivered and past it or expected after it)',
+const shipmentListQuery = once(() =>
+  z
+    .strictObject({
+      ...pageQuery(),
+      ...createdFilters(),
+      status: z.enum(SHIPMENT_STATUSES, { error: 'status is BOOKED or CANCELLED' }).optional().meta({ description: 'BOOKED or CANCELLED' }),
+      proNumber: keyListFilter('proNumber', /^[A-Za-z0-9 -]{1,24}(,[A-Za-z0-9 -]{1,24}){0,99}$/, '1234567-8,1234568-9').meta({
+        description: 'Only shipments with one of these carrier PRO numbers (comma-separated, at most 100; case, spaces and dashes ignored)',
       }),
-  })
-  .superRefine(orderedPeriod);
+      bolNumber: keyListFilter('bolNumber', /^\d{17}(,\d{17}){0,99}$/, '06141410000000012').meta({
+        description: 'Only shipments with one of these 17-digit BOL numbers (comma-separated, at most 100)',
+      }),
+      orderNumber: z
+        .string()
+        .trim()
+        .regex(/^SO-?\d{1,15}$/i, { message: 'orderNumber is an order number such as SO-000123' })
+        .optional()
+        .meta({ description: 'Only the shipment with this order number (SO-000123; case, the dash and leading zeros ignored)' }),
+      tracking: z
+        .enum(TRACKING_FILTERS, { error: `tracking is one of ${TRACKING_FILTERS.join(', ')}` })
+        .optional()
+        .meta({
+          description:
+            'Where the freight is: delivered, in-transit (picked up and not yet delivered), exception, or late (delivered after the promised day, or not delivered and past it or expected after it)',
+        }),
+    })
+    .superRefine(orderedPeriod),
+);
+export type ShipmentListQuery = z.output<ReturnType<typeof shipmentListQuery>>;
 
-export const quoteListQuerySchema = z
-  .strictObject({
-    ...pageQuery,
-    ...createdFilters,
-    status: z.enum(QUOTE_STATUSES, { error: 'status is OPEN, EXPIRED or BOOKED' }).optional().meta({ description: 'OPEN, EXPIRED or BOOKED' }),
-  })
-  .superRefine(orderedPeriod);
+const quoteListQuery = once(() =>
+  z
+    .strictObject({
+      ...pageQuery(),
+      ...createdFilters(),
+      status: z.enum(QUOTE_STATUSES, { error: 'status is OPEN, EXPIRED or BOOKED' }).optional().meta({ description: 'OPEN, EXPIRED or BOOKED' }),
+    })
+    .superRefine(orderedPeriod),
+);
 
-const templateQuerySchema = z.strictObject({
-  template: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'template names are letters, digits, - and _ (at most 64)' })
-    .optional()
-    .meta({ description: 'BOL template name (default `standard`)' }),
-});
+const templateQuery = once(() =>
+  z.strictObject({
+    template: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'template names are letters, digits, - and _ (at most 64)' })
+      .optional()
+      .meta({ description: 'BOL template name (default `standard`)' }),
+  }),
+);
 
-const labelQuerySchema = z.strictObject({
-  format: z.enum(['pdf', 'zpl'], { error: 'format is pdf or zpl' }).optional().meta({ description: 'pdf (4x6 in pages, the default) or zpl (203 dpi thermal printers)' }),
-});
+const labelQuery = once(() =>
+  z.strictObject({
+    format: z.enum(['pdf', 'zpl'], { error: 'format is pdf or zpl' }).optional().meta({ description: 'pdf (4x6 in pages, the default) or zpl (203 dpi thermal printers)' }),
+  }),
+);
 
 export const ZPL_TYPE = 'application/zpl';
 
-const quotePage = pageSchema(quoteSchema);
-const shipmentPage = pageSchema(shipmentSchema);
-const bolTemplateList = z.object({ items: z.array(bolTemplateInfoSchema) });
+const quotePage = onFirstUse(() => pageSchema(quoteSchema));
+const shipmentPage = onFirstUse(() => pageSchema(shipmentSchema));
+const bolTemplateList = onFirstUse(() => z.object({ items: z.array(bolTemplateInfoSchema) }));
 
 const WRITE_ERRORS = [400, 401, 413, 415, 422, 500] as const;
 
@@ -256,7 +276,9 @@ export const operations = {
     method: 'GET',
     path: `${API_PREFIX}/quote`,
     params: [],
-    query: quoteListQuerySchema,
+    get query() {
+      return quoteListQuery();
+    },
     response: { status: 200, description: 'A page of quotes', id: 'QuotePage', schema: quotePage },
     errors: [400, 401, 500],
     summary: 'Quotes, newest first',
@@ -290,7 +312,9 @@ export const operations = {
     method: 'GET',
     path: `${API_PREFIX}/shipment`,
     params: [],
-    query: shipmentListQuerySchema,
+    get query() {
+      return shipmentListQuery();
+    },
     response: { status: 200, description: 'A page of shipments', id: 'ShipmentPage', schema: shipmentPage },
     errors: [400, 401, 500],
     summary: 'Shipments, newest first',
@@ -379,7 +403,9 @@ export const operations = {
     method: 'GET',
     path: `${API_PREFIX}/shipment/{shipmentId}/labels`,
     params: ['shipmentId'],
-    query: labelQuerySchema,
+    get query() {
+      return labelQuery();
+    },
     response: {
       status: 200,
       description: 'One GS1 logistic label per handling unit, each with its own SSCC: 4x6 in PDF pages or ZPL',
@@ -407,7 +433,9 @@ export const operations = {
     method: 'GET',
     path: `${API_PREFIX}/shipment/{shipmentId}/bol`,
     params: ['shipmentId'],
-    query: templateQuerySchema,
+    get query() {
+      return templateQuery();
+    },
     response: { status: 200, description: 'The Bill of Lading as PDF', mediaType: PDF_TYPE, fileName: ([id]) => `bol-${id}.pdf` },
     errors: [400, 401, 404, 500],
     summary: 'The Bill of Lading of a shipment as PDF',

@@ -7,6 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Shipment } from '../domain/schemas.js';
 import { createBolRenderer } from './render.js';
+import { useZoneTransitions } from '../domain/dates.js';
+import { readZoneTransitions } from '../geo/zoneTransitions.js';
 
 interface RenderJob {
   id: number;
@@ -16,6 +18,8 @@ interface RenderJob {
 }
 
 const port = parentPort!;
+// The dates a BOL prints in its origin's zone come from the build's tables, as in the CLI's thread (src/cli/main.ts).
+useZoneTransitions(readZoneTransitions);
 // One job at a time (the pool may hand over several: they wait their turn), so the zone is the job's.
 let originTimeZone: string | null = null;
 const renderer = createBolRenderer({ templatesDir: (workerData as { templatesDir: string }).templatesDir, timeZoneOf: () => originTimeZone ?? undefined });

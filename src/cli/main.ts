@@ -6,8 +6,12 @@ import { reportError } from './errors.js';
 import { IO, type IOStreams } from './output.js';
 import { buildProgram } from './program.js';
 import { topicArgv } from './commands/helpTopics.js';
+import { useZoneTransitions } from '../domain/dates.js';
+import { readZoneTransitions } from '../geo/zoneTransitions.js';
 
 export async function main(argv: string[], streams: IOStreams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Zones' offsets and names from the build's files: no ICU zone data for the zones they cover.
+  useZoneTransitions(readZoneTransitions);
   const contexts: CommandContext[] = [];
   const program = await buildProgram(streams, env, contexts, argv);
   // Every command, not only the root: a subcommand's unknown option must exit 2 through the catch below.

@@ -8,6 +8,7 @@ import Table from 'cli-table3';
 import { printable } from '../printable.js';
 import { fitTable, type FitStep } from './tableLayout.js';
 import { describeWarning, type Warning } from '../domain/warnings.js';
+import { formatDate, tabulatedWallClock } from '../domain/dates.js';
 
 export interface IOStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -169,6 +170,8 @@ const instantFormats = new Map<string, Intl.DateTimeFormat>();
 /** "Thu 2026-11-26 17:00 EST" in the given zone (UTC when unknown). */
 export function formatInstant(iso: string, timeZone = 'UTC'): string {
   const date = new Date(iso);
+  const clock = tabulatedWallClock(date, timeZone);
+  if (clock) return `${formatDate(clock.date)} ${clock.time.slice(0, 5)} ${clock.zoneName}`;
   let format = instantFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
@@ -192,6 +195,8 @@ const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "2026-11-30T17:00:00-05:00": the ETA as a local time with its offset, for scripts. */
 export function localIsoInstant(iso: string, timeZone: string): string {
+  const clock = tabulatedWallClock(new Date(iso), timeZone);
+  if (clock) return `${clock.date}T${clock.time}${offsetText(clock.offsetMs)}`;
   let format = offsetFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
@@ -212,7 +217,15 @@ export function localIsoInstant(iso: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
-export { formatDate } from '../domain/dates.js';
+/** "-05:00", "+05:45", "+00:00" (Intl's longOffset without its "GMT"; seconds only when there are some). */
+function offsetText(offsetMs: number): string {
+  const total = Math.abs(offsetMs) / 1000;
+  const two = (value: number) => String(value).padStart(2, '0');
+  const seconds = total % 60;
+  return `${offsetMs < 0 ? '-' : '+'}${two(Math.floor(total / 3600))}:${two(Math.floor(total / 60) % 60)}${seconds === 0 ? '' : `:${two(seconds)}`}`;
+}
+
+export { formatDate };
 
 export function truncate(text: string, width: number): string {
   if (width <= 1) return text.slice(0, Math.max(0, width));

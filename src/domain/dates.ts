@@ -125,53 +125,131 @@ export function utcDateOf(instant: Date): string {
 // ---------------------------------------------------------------------------------------------
 // Time zones
 
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+/**
+ * A zone's UTC offsets and en-US short names ("EST", "GMT+9") over a span of instants, exactly as
+ * Intl gives them: the build writes one for each zone of the ZIP geodata (scripts/zoneTransitions.mjs).
+ * The first Intl.DateTimeFormat of a process costs about 15 ms (ICU's zone, calendar and pattern
+ * data), more than the rest of a quote's dates; a command that reads its zone's periods from a
+ * small file never pays it.
+ */
+export interface ZoneTransitions {
+  timeZone: string;
+  /** The instants covered (epoch ms): from <= instant < until. */
+  from: number;
+  until: number;
+  /** In order, the first starting at `from`: when the period starts (epoch ms), its UTC offset (ms) and short name. */
+  periods: ReadonlyArray<readonly [start: number, offsetMs: number, name: string]>;
+}
 
-function offsetFormatter(timeZone: unknown): Intl.DateTimeFormat {
+/** A zone's transitions, or undefined when there are none for it (Intl then answers). */
+export type ZoneTransitionSource = (timeZone: string) => ZoneTransitions | undefined;
+
+/** A zone as this module reads it: its transitions when known, Intl for the instants they do not cover. */
+interface Zone {
+  name: string;
+  transitions: ZoneTransitions | undefined;
+  /** Built on first use: 'longOffset' names the UTC offset directly ('GMT-05:00'), no wall-clock parts to take apart. */
+  offsetFormat: Intl.DateTimeFormat | undefined;
+  /**
+   * Intl's offsets per quarter hour: a batch asks for thousands of instants minutes apart, and
+   * formatToParts costs ~30 µs. Zones change offset on quarter-hour UTC instants (true of every
+   * zone's rules since the 1970s; the API only takes dates from today on).
+   */
+  offsetMemo: Map<number, number>;
+}
+
+let transitionSource: ZoneTransitionSource = () => undefined;
+const zones = new Map<string, Zone>();
+
+/**
+ * Where zones' transitions come from: the CLI reads the build's files (src/geo/zoneTransitions.ts).
+ * Without a source, every offset and name comes from Intl; with one, the same ones, sooner.
+ */
+export function useZoneTransitions(source: ZoneTransitionSource): void {
+  transitionSource = source;
+  zones.clear();
+  zonedInstantCache.clear();
+}
+
+/** Zones named so far (a name Intl refuses too, so that its file is looked for once). */
+const ZONE_LIMIT = 1000;
+
+function zoneEntry(timeZone: string): Zone {
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    if (zones.size >= ZONE_LIMIT) zones.clear();
+    zone = { name: timeZone, transitions: transitionSource(timeZone), offsetFormat: undefined, offsetMemo: new Map() };
+    zones.set(timeZone, zone);
+  }
+  return zone;
+}
+
+function zoneNamed(timeZone: unknown): Zone {
   if (typeof timeZone !== 'string' || timeZone === '') {
     throw new RangeError(`timeZone must be an IANA time zone name such as America/Chicago, got ${describeValue(timeZone)}`);
   }
-  let formatter = offsetFormatters.get(timeZone);
-  if (!formatter) {
-    try {
-      // 'longOffset' names the UTC offset directly ('GMT-05:00'), so no wall-clock parts (and no
-      // era or two-digit-year quirks) have to be taken apart.
-      formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    } catch (error) {
-      if (error instanceof RangeError) {
-        throw new RangeError(`unknown time zone ${describeValue(timeZone)}: expected an IANA name such as America/Chicago`, { cause: error });
-      }
-      throw error;
-    }
-    offsetFormatters.set(timeZone, formatter);
-  }
-  return formatter;
+  const zone = zoneEntry(timeZone);
+  // A zone without transitions is checked now, so that an unknown one is refused before any instant.
+  if (!zone.transitions) offsetFormatOf(zone);
+  return zone;
 }
 
-const OFFSET_PATTERN = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/;
+/** True for a zone that has transitions or that Intl knows. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    zoneNamed(timeZone);
+    return true;
+  } catch (error) {
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
+}
 
-/** The zone's UTC offset in ms at an instant (local wall clock = instant + offset). */
-/**
- * Offsets per zone and quarter hour: a batch asks for thousands of instants minutes apart, and
- * formatToParts costs ~30 µs. Zones change offset on quarter-hour UTC instants (true of every
- * zone's rules since the 1970s; the API only takes dates from today on).
- */
-const offsetMemo = new WeakMap<Intl.DateTimeFormat, Map<number, number>>();
+function offsetFormatOf(zone: Zone): Intl.DateTimeFormat {
+  try {
+    return (zone.offsetFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: zone.name, timeZoneName: 'longOffset' }));
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new RangeError(`unknown time zone ${describeValue(zone.name)}: expected an IANA name such as America/Chicago`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The period of the zone's transitions at an instant, undefined outside them. */
+function periodAt(zone: Zone, epochMs: number): readonly [start: number, offsetMs: number, name: string] | undefined {
+  const transitions = zone.transitions;
+  if (!transitions || !(epochMs >= transitions.from && epochMs < transitions.until)) return undefined;
+  const { periods } = transitions;
+  let low = 0;
+  let high = periods.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (periods[middle]![0] <= epochMs) low = middle;
+    else high = middle - 1;
+  }
+  return periods[low];
+}
+
 const QUARTER_HOUR_MS = 900_000;
 const OFFSET_MEMO_LIMIT = 10_000;
 
-function offsetMsAt(epochMs: number, formatter: Intl.DateTimeFormat): number {
-  let memo = offsetMemo.get(formatter);
-  if (!memo) offsetMemo.set(formatter, (memo = new Map()));
+/** The zone's UTC offset in ms at an instant (local wall clock = instant + offset). */
+function offsetMsAt(epochMs: number, zone: Zone): number {
+  const period = periodAt(zone, epochMs);
+  if (period) return period[1];
+  const memo = zone.offsetMemo;
   const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
   let offset = memo.get(quarter);
   if (offset === undefined) {
     if (memo.size >= OFFSET_MEMO_LIMIT) memo.clear();
-    offset = readOffsetMs(epochMs, formatter);
+    offset = readOffsetMs(epochMs, offsetFormatOf(zone));
     memo.set(quarter, offset);
   }
   return offset;
 }
+
+const OFFSET_PATTERN = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/;
 
 function readOffsetMs(epochMs: number, formatter: Intl.DateTimeFormat): number {
   const name = formatter.formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
@@ -181,6 +259,34 @@ function readOffsetMs(epochMs: number, formatter: Intl.DateTimeFormat): number {
   if (sign === undefined) return 0; // plain 'GMT'
   const magnitude = (Number(hours) * 3600 + Number(minutes ?? 0) * 60 + Number(seconds ?? 0)) * 1000;
   return sign === '-' ? -magnitude : magnitude;
+}
+
+/** An instant as a zone's clocks show it, with the zone's UTC offset and en-US short name then. */
+export interface WallClock {
+  /** YYYY-MM-DD */
+  date: string;
+  /** "17:00:00" */
+  time: string;
+  offsetMs: number;
+  /** "EST", "CDT", "GMT+9", "UTC": what Intl's timeZoneName 'short' writes in en-US. */
+  zoneName: string;
+}
+
+/**
+ * The wall clock in a zone at an instant that the zone's transitions cover; undefined for any
+ * other instant or zone (and an invalid Date), which the caller formats with Intl.
+ */
+export function tabulatedWallClock(instant: Date, timeZone: string): WallClock | undefined {
+  if (typeof timeZone !== 'string' || timeZone === '') return undefined;
+  const epochMs = instant.getTime();
+  const period = periodAt(zoneEntry(timeZone), epochMs);
+  if (!period) return undefined;
+  const localMs = epochMs + period[1];
+  const dayNumber = Math.floor(localMs / MS_PER_DAY);
+  const seconds = Math.floor((localMs - dayNumber * MS_PER_DAY) / 1000);
+  const two = (value: number) => String(value).padStart(2, '0');
+  const time = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
+  return { date: dateOfDayNumber(dayNumber), time, offsetMs: period[1], zoneName: period[2] };
 }
 
 /**
@@ -198,7 +304,7 @@ export function localDateInZone(instant: Date, timeZone: string): string {
     throw new RangeError(`instant must be a valid Date, got ${describeValue(instant)}`);
   }
   const epochMs = instant.getTime();
-  const localMs = epochMs + offsetMsAt(epochMs, offsetFormatter(timeZone));
+  const localMs = epochMs + offsetMsAt(epochMs, zoneNamed(timeZone));
   return dateOfDayNumber(Math.floor(localMs / MS_PER_DAY));
 }
 
@@ -221,7 +327,7 @@ export function zonedTimeToUtc(date: string, time: string, timeZone: string): Da
   const dayNumber = dayNumberOf(date, 'date');
   const timeMatch = typeof time === 'string' ? TIME_PATTERN.exec(time) : null;
   if (!timeMatch) throw new RangeError(`time must be a wall-clock time written HH:MM (00:00-23:59), got ${describeValue(time)}`);
-  const formatter = offsetFormatter(timeZone);
+  const zone = zoneNamed(timeZone);
 
   const cacheKey = `${timeZone}\u0000${date}T${time}`;
   const cached = zonedInstantCache.get(cacheKey);
@@ -230,14 +336,14 @@ export function zonedTimeToUtc(date: string, time: string, timeZone: string): Da
   const wallMs = dayNumber * MS_PER_DAY + (Number(timeMatch[1]) * 60 + Number(timeMatch[2])) * 60_000;
   // Real offsets are within a day of UTC, so the offsets a day either side of the wall time are
   // those before and after any transition that could touch it.
-  const offsetBefore = offsetMsAt(wallMs - MS_PER_DAY, formatter);
-  const offsetAfter = offsetMsAt(wallMs + MS_PER_DAY, formatter);
+  const offsetBefore = offsetMsAt(wallMs - MS_PER_DAY, zone);
+  const offsetAfter = offsetMsAt(wallMs + MS_PER_DAY, zone);
   let epochMs = wallMs - offsetBefore; // right for a plain day, an overlap (earlier instant) and a gap
-  if (offsetBefore !== offsetAfter && offsetMsAt(epochMs, formatter) !== offsetBefore) {
+  if (offsetBefore !== offsetAfter && offsetMsAt(epochMs, zone) !== offsetBefore) {
     const readWithAfter = wallMs - offsetAfter;
     // Not valid with the old offset: the wall time is after the change (valid with the new offset)
     // or inside the gap, where the old offset is kept on purpose (moved forward by the gap).
-    if (offsetMsAt(readWithAfter, formatter) === offsetAfter) epochMs = readWithAfter;
+    if (offsetMsAt(readWithAfter, zone) === offsetAfter) epochMs = readWithAfter;
   }
 
   if (zonedInstantCache.size >= ZONED_INSTANT_CACHE_LIMIT) zonedInstantCache.clear();

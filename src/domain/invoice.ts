@@ -12,6 +12,7 @@
  *   linehaul to the cent, whatever the rounding.
  */
 import { z } from 'zod';
+import { onFirstUse } from './schemaOnFirstUse.js';
 import { allocateCents } from './allocateCents.js';
 import { FREIGHT_CHARGE_TERMS } from './carrier.js';
 import { freightTotals } from './freightTotals.js';
@@ -23,54 +24,58 @@ import { ShipperError, type ErrorCode } from './errors.js';
 export const INVOICE_LINE_KINDS = ['FREIGHT', 'DISCOUNT', 'FUEL_SURCHARGE', 'ACCESSORIAL'] as const;
 export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
 
-export const invoiceLineSchema = z.object({
-  kind: z.enum(INVOICE_LINE_KINDS).meta({ description: 'FREIGHT (one per order component), DISCOUNT, FUEL_SURCHARGE or ACCESSORIAL' }),
-  description: z.string().nullable().meta({ description: "The component's description, or what the charge is" }),
-  amountInCents: z.number().int().meta({ description: 'Negative for the discount' }),
-  componentIndex: z.number().int().nullable().meta({ description: 'FREIGHT: the position of the order component (0-based)' }),
-  nmfcCode: z.string().nullable(),
-  freightClass: freightClassSchema.nullable(),
-  palletCount: z.number().int().nullable(),
-  pieceCount: z.number().int().nullable(),
-  poundsWeight: z.number().nullable(),
-  code: z.string().nullable().meta({ description: 'ACCESSORIAL: the accessorial code' }),
-});
+export const invoiceLineSchema = onFirstUse(() =>
+  z.object({
+    kind: z.enum(INVOICE_LINE_KINDS).meta({ description: 'FREIGHT (one per order component), DISCOUNT, FUEL_SURCHARGE or ACCESSORIAL' }),
+    description: z.string().nullable().meta({ description: "The component's description, or what the charge is" }),
+    amountInCents: z.number().int().meta({ description: 'Negative for the discount' }),
+    componentIndex: z.number().int().nullable().meta({ description: 'FREIGHT: the position of the order component (0-based)' }),
+    nmfcCode: z.string().nullable(),
+    freightClass: freightClassSchema.nullable(),
+    palletCount: z.number().int().nullable(),
+    pieceCount: z.number().int().nullable(),
+    poundsWeight: z.number().nullable(),
+    code: z.string().nullable().meta({ description: 'ACCESSORIAL: the accessorial code' }),
+  }),
+);
 export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
 
-export const invoiceSchema = z.object({
-  invoiceNumber: z.string().meta({ description: "INV- and the order number's digits: unique, never reused", example: 'INV-000123' }),
-  shipmentId: z.string(),
-  orderNumber: z.string(),
-  bolNumber: z.string(),
-  proNumber: z.string().nullable(),
-  refNumber: z.string().nullable(),
-  quoteId: z.string(),
-  invoiceDate: isoDateSchema.meta({ description: 'The pickup day: freight is invoiced on the day it ships' }),
-  pickupDate: isoDateSchema,
-  estimatedDeliveryDate: instantSchema.nullable(),
-  bookedAt: instantSchema,
-  currency: z.literal('USD'),
-  freightChargeTerms: z.enum(FREIGHT_CHARGE_TERMS),
-  billTo: storedAddressSchema.meta({ description: 'Who pays the freight: the shipper (PREPAID), the consignee (COLLECT) or the third party (THIRD_PARTY)' }),
-  shipper: storedAddressSchema,
-  consignee: storedAddressSchema,
-  carrier: z.object({ name: z.string(), scac: z.string() }).nullable(),
-  miles: z.number().int(),
-  minimumChargeApplied: z.boolean().meta({ description: "The tariff's minimum charge replaced the discounted linehaul (no discount)" }),
-  lines: z
-    .array(invoiceLineSchema)
-    .meta({ description: 'FREIGHT lines in component order, then DISCOUNT, FUEL_SURCHARGE and each ACCESSORIAL; they add up to totals.totalInCents' }),
-  totals: z.object({
-    linehaulInCents: z.number().int(),
-    discountInCents: z.number().int(),
-    fuelSurchargeInCents: z.number().int(),
-    accessorialsInCents: z.number().int(),
-    totalInCents: z.number().int().meta({ description: 'The booked price (quotedPriceInCents)' }),
-    palletCount: z.number().int(),
-    pieceCount: z.number().int(),
-    poundsWeight: z.number(),
+export const invoiceSchema = onFirstUse(() =>
+  z.object({
+    invoiceNumber: z.string().meta({ description: "INV- and the order number's digits: unique, never reused", example: 'INV-000123' }),
+    shipmentId: z.string(),
+    orderNumber: z.string(),
+    bolNumber: z.string(),
+    proNumber: z.string().nullable(),
+    refNumber: z.string().nullable(),
+    quoteId: z.string(),
+    invoiceDate: isoDateSchema.meta({ description: 'The pickup day: freight is invoiced on the day it ships' }),
+    pickupDate: isoDateSchema,
+    estimatedDeliveryDate: instantSchema.nullable(),
+    bookedAt: instantSchema,
+    currency: z.literal('USD'),
+    freightChargeTerms: z.enum(FREIGHT_CHARGE_TERMS),
+    billTo: storedAddressSchema.meta({ description: 'Who pays the freight: the shipper (PREPAID), the consignee (COLLECT) or the third party (THIRD_PARTY)' }),
+    shipper: storedAddressSchema,
+    consignee: storedAddressSchema,
+    carrier: z.object({ name: z.string(), scac: z.string() }).nullable(),
+    miles: z.number().int(),
+    minimumChargeApplied: z.boolean().meta({ description: "The tariff's minimum charge replaced the discounted linehaul (no discount)" }),
+    lines: z
+      .array(invoiceLineSchema)
+      .meta({ description: 'FREIGHT lines in component order, then DISCOUNT, FUEL_SURCHARGE and each ACCESSORIAL; they add up to totals.totalInCents' }),
+    totals: z.object({
+      linehaulInCents: z.number().int(),
+      discountInCents: z.number().int(),
+      fuelSurchargeInCents: z.number().int(),
+      accessorialsInCents: z.number().int(),
+      totalInCents: z.number().int().meta({ description: 'The booked price (quotedPriceInCents)' }),
+      palletCount: z.number().int(),
+      pieceCount: z.number().int(),
+      poundsWeight: z.number(),
+    }),
   }),
-});
+);
 export type Invoice = z.infer<typeof invoiceSchema>;
 
 /** Whether any freight line gives its pieces: a total of pieces none gave would print a false 0. */

@@ -25,6 +25,7 @@ import {
 import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_STATUSES } from './statuses.js';
 import { ZIP_CODE_PATTERN } from './zipCode.js';
 import { DATE_PATTERN, isCalendarDate } from './dates.js';
+import { onFirstUse } from './schemaOnFirstUse.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -386,34 +387,36 @@ export type Quote = z.infer<typeof quoteSchema>;
 // ---------------------------------------------------------------------------------------------
 // Shipments
 
-export const shipmentRequestSchema = z
-  .strictObject({
-    quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
-    refNumber: withoutControlCharacters(z.string({ error: 'refNumber must be a string' }).trim())
-      .max(64, { message: 'must be at most 64 characters' })
-      .nullish()
-      .transform((value) => (value ? value : null))
-      .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
-    shipper: addressSchema,
-    consignee: addressSchema,
-    specialInstructions: optionalText(1000, 'Special instructions printed on the BOL', true),
-    pickupDate: isoDateSchema.optional(),
-    accessorials: accessorialsSchema,
-    orderComponents: orderComponentsSchema,
-    rebookQuote: z
-      .boolean({ error: 'rebookQuote is true or false' })
-      .optional()
-      .meta({ description: 'Book a second shipment on a quote that already has an active one (refused otherwise, 409)' }),
-    duplicateRefNumber: z
-      .enum(['WARN', 'REFUSE'], { error: 'duplicateRefNumber is WARN or REFUSE' })
-      .default('WARN')
-      .meta({ description: 'When an active shipment already has this refNumber: book with a warning (WARN, the default) or refuse (REFUSE, 409)' }),
-    ...carrierRequestShape(addressSchema),
-  })
-  .superRefine((request, ctx) => {
-    const violation = emergencyPhoneViolation(request);
-    if (violation) ctx.addIssue({ code: 'custom', path: [violation.field], message: violation.message });
-  });
+export const shipmentRequestSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      quoteId: z.string().min(1).optional().meta({ description: 'Quote to book; without it the service quotes first' }),
+      refNumber: withoutControlCharacters(z.string({ error: 'refNumber must be a string' }).trim())
+        .max(64, { message: 'must be at most 64 characters' })
+        .nullish()
+        .transform((value) => (value ? value : null))
+        .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
+      shipper: addressSchema,
+      consignee: addressSchema,
+      specialInstructions: optionalText(1000, 'Special instructions printed on the BOL', true),
+      pickupDate: isoDateSchema.optional(),
+      accessorials: accessorialsSchema,
+      orderComponents: orderComponentsSchema,
+      rebookQuote: z
+        .boolean({ error: 'rebookQuote is true or false' })
+        .optional()
+        .meta({ description: 'Book a second shipment on a quote that already has an active one (refused otherwise, 409)' }),
+      duplicateRefNumber: z
+        .enum(['WARN', 'REFUSE'], { error: 'duplicateRefNumber is WARN or REFUSE' })
+        .default('WARN')
+        .meta({ description: 'When an active shipment already has this refNumber: book with a warning (WARN, the default) or refuse (REFUSE, 409)' }),
+      ...carrierRequestShape(addressSchema),
+    })
+    .superRefine((request, ctx) => {
+      const violation = emergencyPhoneViolation(request);
+      if (violation) ctx.addIssue({ code: 'custom', path: [violation.field], message: violation.message });
+    }),
+);
 export type ShipmentRequestInput = z.input<typeof shipmentRequestSchema>;
 export type ShipmentRequest = z.output<typeof shipmentRequestSchema>;
 
@@ -462,8 +465,6 @@ export const shipmentSchema = z.object({
 });
 export type Shipment = z.output<typeof shipmentSchema>;
 
-const carrierUpdateFields = carrierRequestShape(addressSchema);
-
 /** What a booking's freight is made of: it cannot change after booking (cancel and book again). */
 const FIXED_AFTER_BOOKING = [
   'quoteId',
@@ -492,66 +493,75 @@ const updatePhone = (description: string) =>
     .meta({ description: `${description}; null clears it` });
 
 /** PATCH /v1/shipper/shipment/{shipmentId} (extension): what the carrier assigns after booking. */
-export const shipmentUpdateSchema = z
-  .strictObject({
-    carrier: carrierUpdateFields.carrier,
-    proNumber: carrierUpdateFields.proNumber,
-    trailerNumber: carrierUpdateFields.trailerNumber,
-    sealNumbers: carrierUpdateFields.sealNumbers,
-    // What an eBOL needs and a booking may lack (issue 20, item 17): until the pickup day.
-    shipperPhone: updatePhone('The shipper contact phone'),
-    consigneePhone: updatePhone('The consignee contact phone'),
-    emergencyContactPhone: updatePhone('The emergency response phone (49 CFR 172.604); required while a line is hazardous'),
-    lineDescriptions: z
-      .array(
-        z.strictObject({
-          line: z.number({ error: 'line is a line number' }).int({ message: 'line is a whole number' }).min(1, { message: 'lines are numbered from 1' }),
-          description: withoutControlCharacters(z.string({ error: 'description must be a string' }).trim(), true)
-            .min(1, { message: 'a description cannot be empty' })
-            .max(256, { message: 'must be at most 256 characters' }),
-        }),
-        { error: 'lineDescriptions is a list of { line, description }' },
-      )
-      .min(1, { message: 'give at least one line' })
-      .max(FREIGHT_LIMITS.maxHandlingUnits, { message: `at most ${FREIGHT_LIMITS.maxHandlingUnits} lines` })
-      .optional()
-      .meta({ description: 'New descriptions of order components by line number (1 = the first), e.g. what an eBOL needs; the freight itself stays as booked' }),
-    ...Object.fromEntries(FIXED_AFTER_BOOKING.map((field) => [field, fixedField(field)])),
-  })
-  .meta({
-    description:
-      'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; and, until the pickup day, the contact and emergency phones and line descriptions. null clears one. The freight cannot change here.',
-  });
+export const shipmentUpdateSchema = onFirstUse(() => {
+  const carrierUpdateFields = carrierRequestShape(addressSchema);
+  return z
+    .strictObject({
+      carrier: carrierUpdateFields.carrier,
+      proNumber: carrierUpdateFields.proNumber,
+      trailerNumber: carrierUpdateFields.trailerNumber,
+      sealNumbers: carrierUpdateFields.sealNumbers,
+      // What an eBOL needs and a booking may lack (issue 20, item 17): until the pickup day.
+      shipperPhone: updatePhone('The shipper contact phone'),
+      consigneePhone: updatePhone('The consignee contact phone'),
+      emergencyContactPhone: updatePhone('The emergency response phone (49 CFR 172.604); required while a line is hazardous'),
+      lineDescriptions: z
+        .array(
+          z.strictObject({
+            line: z.number({ error: 'line is a line number' }).int({ message: 'line is a whole number' }).min(1, { message: 'lines are numbered from 1' }),
+            description: withoutControlCharacters(z.string({ error: 'description must be a string' }).trim(), true)
+              .min(1, { message: 'a description cannot be empty' })
+              .max(256, { message: 'must be at most 256 characters' }),
+          }),
+          { error: 'lineDescriptions is a list of { line, description }' },
+        )
+        .min(1, { message: 'give at least one line' })
+        .max(FREIGHT_LIMITS.maxHandlingUnits, { message: `at most ${FREIGHT_LIMITS.maxHandlingUnits} lines` })
+        .optional()
+        .meta({ description: 'New descriptions of order components by line number (1 = the first), e.g. what an eBOL needs; the freight itself stays as booked' }),
+      ...Object.fromEntries(FIXED_AFTER_BOOKING.map((field) => [field, fixedField(field)])),
+    })
+    .meta({
+      description:
+        'The carrier, PRO, trailer and seal numbers, as the carrier assigns them after booking; and, until the pickup day, the contact and emergency phones and line descriptions. null clears one. The freight cannot change here.',
+    });
+});
 
 /** POST /v1/shipper/shipment/{shipmentId}/tender (extension): a file for the carrier's systems. */
-export const tenderRequestSchema = z.strictObject({
-  format: z
-    .enum(['ebol', 'x12-204', 'x12-211'], { error: 'format is ebol, x12-204 or x12-211' })
-    .meta({ description: 'NMFTA eBOL 2.1 request, X12 004010 204 load tender or 211 bill of lading' }),
-});
+export const tenderRequestSchema = onFirstUse(() =>
+  z.strictObject({
+    format: z
+      .enum(['ebol', 'x12-204', 'x12-211'], { error: 'format is ebol, x12-204 or x12-211' })
+      .meta({ description: 'NMFTA eBOL 2.1 request, X12 004010 204 load tender or 211 bill of lading' }),
+  }),
+);
 
-export const tenderDocumentSchema = z.object({
-  format: z.enum(['ebol', 'x12-204', 'x12-211']),
-  contentType: z.string().meta({ description: 'application/json (eBOL) or application/edi-x12' }),
-  fileName: z.string().meta({ example: '06141410000001231.204.edi' }),
-  content: z.string().meta({ description: 'The file, as text' }),
-  controlNumber: z.number().int().nullable().meta({ description: 'The X12 interchange and group control number (never repeated); null for the eBOL' }),
-});
+export const tenderDocumentSchema = onFirstUse(() =>
+  z.object({
+    format: z.enum(['ebol', 'x12-204', 'x12-211']),
+    contentType: z.string().meta({ description: 'application/json (eBOL) or application/edi-x12' }),
+    fileName: z.string().meta({ example: '06141410000001231.204.edi' }),
+    content: z.string().meta({ description: 'The file, as text' }),
+    controlNumber: z.number().int().nullable().meta({ description: 'The X12 interchange and group control number (never repeated); null for the eBOL' }),
+  }),
+);
 export type TenderDocument = z.infer<typeof tenderDocumentSchema>;
 
 /** POST /v1/shipper/shipment/{shipmentId}/cancel (extension). */
-export const cancelRequestSchema = z
-  .strictObject({
-    reason: withoutControlCharacters(z.string({ error: 'reason must be a string' }).trim())
-      .max(500, { message: 'must be at most 500 characters' })
-      // Only spaces, or null: no reason given.
-      .transform((reason) => reason || undefined)
-      .nullish()
-      .meta({ description: 'Why the shipment is cancelled; printed across its voided BOL' }),
-  })
-  // No body, or JSON null: a cancellation without a reason.
-  .nullish()
-  .transform((value) => ({ reason: value?.reason ?? undefined }));
+export const cancelRequestSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      reason: withoutControlCharacters(z.string({ error: 'reason must be a string' }).trim())
+        .max(500, { message: 'must be at most 500 characters' })
+        // Only spaces, or null: no reason given.
+        .transform((reason) => reason || undefined)
+        .nullish()
+        .meta({ description: 'Why the shipment is cancelled; printed across its voided BOL' }),
+    })
+    // No body, or JSON null: a cancellation without a reason.
+    .nullish()
+    .transform((value) => ({ reason: value?.reason ?? undefined })),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Transit tables (extension: POST /v1/shipper/transit). Read-only: nothing is quoted or stored.
@@ -561,62 +571,68 @@ export { MAX_TRANSIT_DESTINATIONS, MAX_TRANSIT_LANE_DAYS, MAX_TRANSIT_PICKUP_DAY
 // Not toLocaleString: at module load its first call would load ICU's number data for every command.
 const count = formatLimit;
 
-export const transitRequestSchema = z
-  .strictObject({
-    origin: placeInputSchema,
-    destinations: z
-      .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
-      .min(1, { message: 'at least one destination is required' })
-      .max(MAX_TRANSIT_DESTINATIONS, { message: `at most ${MAX_TRANSIT_DESTINATIONS} destinations per request` }),
-    pickupDate: isoDateSchema.optional().meta({ description: 'First pickup date to show; default the next business day. A closed day is shown with the reason' }),
-    pickupDays: z
-      .number({ error: 'pickupDays must be a number' })
-      .int({ message: 'pickupDays must be a whole number' })
-      .min(1, { message: 'pickupDays must be at least 1' })
-      .max(MAX_TRANSIT_PICKUP_DAYS, { message: `pickupDays must be at most ${MAX_TRANSIT_PICKUP_DAYS}` })
-      .default(1)
-      .meta({ description: 'How many business (pickup) days to show per lane, from pickupDate on' }),
-  })
-  // The answer grows with lanes x days: bounded as a whole, not only each factor.
-  .superRefine((request, ctx) => {
-    const laneDays = request.destinations.length * request.pickupDays;
-    if (laneDays > MAX_TRANSIT_LANE_DAYS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['pickupDays'],
-        message: `${count(request.destinations.length)} destinations x ${count(request.pickupDays)} pickup days is ${count(laneDays)} lane-days; at most ${count(MAX_TRANSIT_LANE_DAYS)} per request (fewer destinations or days per request)`,
-      });
-    }
-  })
-  .meta({
-    description: `At most ${count(MAX_TRANSIT_LANE_DAYS)} lane-days (destinations x pickupDays) per request`,
-    'x-max-lane-days': MAX_TRANSIT_LANE_DAYS,
-  });
+export const transitRequestSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      origin: placeInputSchema,
+      destinations: z
+        .array(placeInputSchema, { error: (issue) => (issue.input === undefined ? 'destinations is required' : 'destinations must be a list') })
+        .min(1, { message: 'at least one destination is required' })
+        .max(MAX_TRANSIT_DESTINATIONS, { message: `at most ${MAX_TRANSIT_DESTINATIONS} destinations per request` }),
+      pickupDate: isoDateSchema.optional().meta({ description: 'First pickup date to show; default the next business day. A closed day is shown with the reason' }),
+      pickupDays: z
+        .number({ error: 'pickupDays must be a number' })
+        .int({ message: 'pickupDays must be a whole number' })
+        .min(1, { message: 'pickupDays must be at least 1' })
+        .max(MAX_TRANSIT_PICKUP_DAYS, { message: `pickupDays must be at most ${MAX_TRANSIT_PICKUP_DAYS}` })
+        .default(1)
+        .meta({ description: 'How many business (pickup) days to show per lane, from pickupDate on' }),
+    })
+    // The answer grows with lanes x days: bounded as a whole, not only each factor.
+    .superRefine((request, ctx) => {
+      const laneDays = request.destinations.length * request.pickupDays;
+      if (laneDays > MAX_TRANSIT_LANE_DAYS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['pickupDays'],
+          message: `${count(request.destinations.length)} destinations x ${count(request.pickupDays)} pickup days is ${count(laneDays)} lane-days; at most ${count(MAX_TRANSIT_LANE_DAYS)} per request (fewer destinations or days per request)`,
+        });
+      }
+    })
+    .meta({
+      description: `At most ${count(MAX_TRANSIT_LANE_DAYS)} lane-days (destinations x pickupDays) per request`,
+      'x-max-lane-days': MAX_TRANSIT_LANE_DAYS,
+    }),
+);
 export type TransitRequestInput = z.input<typeof transitRequestSchema>;
 
-export const closedDaySchema = z.object({ date: isoDateSchema, reason: z.string() });
+export const closedDaySchema = onFirstUse(() => z.object({ date: isoDateSchema, reason: z.string() }));
 
-export const transitRowSchema = z.object({
-  pickupDate: isoDateSchema,
-  pickupAvailable: z.boolean().meta({ description: 'false on weekends and carrier holidays' }),
-  closedReason: z.string().nullable().meta({ description: 'Why there is no pickup that day, e.g. "Thanksgiving (carrier holiday)"' }),
-  transitDays: z.number().int().nullable().meta({ description: 'null without coverage or without a pickup' }),
-  deliveryDate: isoDateSchema.nullable().meta({ description: 'Delivery day, local to the destination' }),
-  estimatedDeliveryDate: instantSchema.nullable().meta({ description: 'Delivery day at the destination cut-off, as a UTC instant' }),
-  skippedDays: z.array(closedDaySchema).meta({ description: 'Closed days between pickup and delivery that transit days do not count' }),
-});
+export const transitRowSchema = onFirstUse(() =>
+  z.object({
+    pickupDate: isoDateSchema,
+    pickupAvailable: z.boolean().meta({ description: 'false on weekends and carrier holidays' }),
+    closedReason: z.string().nullable().meta({ description: 'Why there is no pickup that day, e.g. "Thanksgiving (carrier holiday)"' }),
+    transitDays: z.number().int().nullable().meta({ description: 'null without coverage or without a pickup' }),
+    deliveryDate: isoDateSchema.nullable().meta({ description: 'Delivery day, local to the destination' }),
+    estimatedDeliveryDate: instantSchema.nullable().meta({ description: 'Delivery day at the destination cut-off, as a UTC instant' }),
+    skippedDays: z.array(closedDaySchema).meta({ description: 'Closed days between pickup and delivery that transit days do not count' }),
+  }),
+);
 export type TransitRow = z.infer<typeof transitRowSchema>;
 
-export const transitLaneSchema = z.object({
-  origin: placeSchema,
-  destination: placeSchema.extend({ timeZone: z.string().meta({ description: 'IANA time zone of the destination' }) }),
-  miles: z.number().int(),
-  covered: z.boolean().meta({ description: 'false when the tariff does not serve the lane (no transit days, no ETA)' }),
-  rows: z.array(transitRowSchema),
-});
+export const transitLaneSchema = onFirstUse(() =>
+  z.object({
+    origin: placeSchema,
+    destination: placeSchema.extend({ timeZone: z.string().meta({ description: 'IANA time zone of the destination' }) }),
+    miles: z.number().int(),
+    covered: z.boolean().meta({ description: 'false when the tariff does not serve the lane (no transit days, no ETA)' }),
+    rows: z.array(transitRowSchema),
+  }),
+);
 export type TransitLane = z.infer<typeof transitLaneSchema>;
 
-export const transitTableSchema = z.object({ lanes: z.array(transitLaneSchema) });
+export const transitTableSchema = onFirstUse(() => z.object({ lanes: z.array(transitLaneSchema) }));
 export type TransitTable = z.infer<typeof transitTableSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -698,34 +714,38 @@ const batchLimits = {
   'x-max-order-components': MAX_BATCH_COMPONENTS,
 };
 
-export const shipmentBatchRequestSchema = z
-  .strictObject({
-    items: batchItems(
-      z.strictObject({
-        request: batchShipmentRequest,
-        idempotencyKey: idempotencyKeySchema.optional().meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
-      }),
-    ),
-  })
-  .superRefine(boundedComponents)
-  .meta(batchLimits);
+export const shipmentBatchRequestSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      items: batchItems(
+        z.strictObject({
+          request: batchShipmentRequest,
+          idempotencyKey: idempotencyKeySchema.optional().meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
+        }),
+      ),
+    })
+    .superRefine(boundedComponents)
+    .meta(batchLimits),
+);
 
-export const shipmentPreviewRequestSchema = z
-  .strictObject({
-    items: batchItems(
-      z.strictObject({
-        request: batchShipmentRequest,
-        idempotencyKey: idempotencyKeySchema
-          .optional()
-          .meta({ description: 'The key the item would be booked with: an item already booked under it comes back `replayed`, priced as it was booked' }),
+export const shipmentPreviewRequestSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      items: batchItems(
+        z.strictObject({
+          request: batchShipmentRequest,
+          idempotencyKey: idempotencyKeySchema
+            .optional()
+            .meta({ description: 'The key the item would be booked with: an item already booked under it comes back `replayed`, priced as it was booked' }),
+        }),
+      ),
+      freightCheck: z.boolean().optional().meta({
+        description: "false: the items are validated and priced without the freight check's warnings (shipper import's check pass, whose booking gives them); default true",
       }),
-    ),
-    freightCheck: z.boolean().optional().meta({
-      description: "false: the items are validated and priced without the freight check's warnings (shipper import's check pass, whose booking gives them); default true",
-    }),
-  })
-  .superRefine(boundedComponents)
-  .meta(batchLimits);
+    })
+    .superRefine(boundedComponents)
+    .meta(batchLimits),
+);
 
 const batchOutcomeSchema = <T extends z.ZodType>(data: T) =>
   z.union([
@@ -738,9 +758,13 @@ const batchOutcomeSchema = <T extends z.ZodType>(data: T) =>
     z.object({ ok: z.literal(false), problem: problemDetailSchema.meta({ description: 'What a single request would have answered (4xx)' }) }),
   ]);
 
-export const shipmentBatchResultSchema = z.object({
-  items: z.array(batchOutcomeSchema(shipmentSchema)).meta({ description: 'One outcome per item, in the order of the request' }),
-});
-export const shipmentPreviewResultSchema = z.object({
-  items: z.array(batchOutcomeSchema(quoteSchema)).meta({ description: 'The quote each item would be booked on; nothing is stored' }),
-});
+export const shipmentBatchResultSchema = onFirstUse(() =>
+  z.object({
+    items: z.array(batchOutcomeSchema(shipmentSchema)).meta({ description: 'One outcome per item, in the order of the request' }),
+  }),
+);
+export const shipmentPreviewResultSchema = onFirstUse(() =>
+  z.object({
+    items: z.array(batchOutcomeSchema(quoteSchema)).meta({ description: 'The quote each item would be booked on; nothing is stored' }),
+  }),
+);

@@ -17,6 +17,7 @@
  * (some carriers send X6 "en route to delivery" for their line-haul): carrierProfile.ts.
  */
 import { z } from 'zod';
+import { onFirstUse } from './schemaOnFirstUse.js';
 import { localDateInZone } from './dates.js';
 import { businessDaysBetween, DEFAULT_CARRIER_HOLIDAYS, type HolidayCalendar } from './transit.js';
 import { TRACKING_STATUSES } from './statuses.js';
@@ -132,23 +133,25 @@ export const eventPlaceSchema = z
   .meta({ description: 'Where the event happened, as the carrier named it' });
 export type EventPlace = z.output<typeof eventPlaceSchema>;
 
-export const shipmentEventSchema = z.object({
-  id: z.string().meta({ description: 'Event identifier (from its digest)' }),
-  shipmentId: z.string(),
-  occurredAt: instant.meta({ description: "When it happened (UTC), resolved from the carrier's local date and time with the zone of the place" }),
-  timeZone: z.string().nullable().meta({ description: 'IANA time zone of the place (the timeline shows local times in it); null when unknown' }),
-  milestone: z.enum(EVENT_MILESTONES),
-  statusCode: z.string().nullable().meta({ description: "The carrier's status code: X12 AT701, or the ITV milestone or message" }),
-  reasonCode: z.string().nullable().meta({ description: "The carrier's reason code: X12 AT702, or the ITV delay reason" }),
-  scac: z.string().nullable().meta({ description: 'The SCAC of the carrier that sent it' }),
-  place: eventPlaceSchema.nullable(),
-  source: z.enum(EVENT_SOURCES),
-  messageReference: z.string().nullable().meta({ description: 'The message it came from, e.g. "tracking.edi line 14 (ISA 000000123, ST 0001)"' }),
-  estimatedDeliveryAt: instant.nullable().meta({ description: "The carrier's delivery ETA the message gave, if any" }),
-  note: z.string().nullable(),
-  digest: z.string().meta({ description: 'SHA-256 of what the event says (not when it was received): a resent message has the same digest and is dropped' }),
-  receivedAt: instant,
-});
+export const shipmentEventSchema = onFirstUse(() =>
+  z.object({
+    id: z.string().meta({ description: 'Event identifier (from its digest)' }),
+    shipmentId: z.string(),
+    occurredAt: instant.meta({ description: "When it happened (UTC), resolved from the carrier's local date and time with the zone of the place" }),
+    timeZone: z.string().nullable().meta({ description: 'IANA time zone of the place (the timeline shows local times in it); null when unknown' }),
+    milestone: z.enum(EVENT_MILESTONES),
+    statusCode: z.string().nullable().meta({ description: "The carrier's status code: X12 AT701, or the ITV milestone or message" }),
+    reasonCode: z.string().nullable().meta({ description: "The carrier's reason code: X12 AT702, or the ITV delay reason" }),
+    scac: z.string().nullable().meta({ description: 'The SCAC of the carrier that sent it' }),
+    place: eventPlaceSchema.nullable(),
+    source: z.enum(EVENT_SOURCES),
+    messageReference: z.string().nullable().meta({ description: 'The message it came from, e.g. "tracking.edi line 14 (ISA 000000123, ST 0001)"' }),
+    estimatedDeliveryAt: instant.nullable().meta({ description: "The carrier's delivery ETA the message gave, if any" }),
+    note: z.string().nullable(),
+    digest: z.string().meta({ description: 'SHA-256 of what the event says (not when it was received): a resent message has the same digest and is dropped' }),
+    receivedAt: instant,
+  }),
+);
 export type ShipmentEvent = z.output<typeof shipmentEventSchema>;
 
 /** The content of an event that makes it the same event when a partner sends it again. */
@@ -229,14 +232,16 @@ export function summarizeTracking(events: readonly ShipmentEvent[]): TrackingSum
 // Late or on time
 
 export const PUNCTUALITY = ['ON_TIME', 'LATE', 'UNKNOWN'] as const;
-export const punctualitySchema = z.object({
-  status: z.enum(PUNCTUALITY).meta({ description: 'Against the quoted ETA: ON_TIME, LATE, or UNKNOWN (no ETA was quoted)' }),
-  basis: z
-    .enum(['DELIVERED', 'OVERDUE', 'CARRIER_ETA', 'QUOTED_ETA', 'NO_ETA'])
-    .meta({ description: "What the judgement rests on: the delivery, the quoted ETA having passed, the carrier's ETA, or the quoted ETA still ahead" }),
-  promisedDate: z.string().nullable().meta({ description: 'The delivery day the quote promised, local to the consignee' }),
-  daysLate: z.number().int().nullable().meta({ description: 'Business days after the promised day (0 when on time); null without an ETA' }),
-});
+export const punctualitySchema = onFirstUse(() =>
+  z.object({
+    status: z.enum(PUNCTUALITY).meta({ description: 'Against the quoted ETA: ON_TIME, LATE, or UNKNOWN (no ETA was quoted)' }),
+    basis: z
+      .enum(['DELIVERED', 'OVERDUE', 'CARRIER_ETA', 'QUOTED_ETA', 'NO_ETA'])
+      .meta({ description: "What the judgement rests on: the delivery, the quoted ETA having passed, the carrier's ETA, or the quoted ETA still ahead" }),
+    promisedDate: z.string().nullable().meta({ description: 'The delivery day the quote promised, local to the consignee' }),
+    daysLate: z.number().int().nullable().meta({ description: 'Business days after the promised day (0 when on time); null without an ETA' }),
+  }),
+);
 export type Punctuality = z.output<typeof punctualitySchema>;
 
 export interface PunctualityInput {
@@ -284,23 +289,25 @@ export const MAX_EVENT_LEAD_MS = 2 * 60 * 60 * 1000;
 // ---------------------------------------------------------------------------------------------
 // The tracking of one shipment, as answered
 
-export const shipmentTrackingSchema = z.object({
-  shipmentId: z.string(),
-  orderNumber: z.string(),
-  bolNumber: z.string(),
-  proNumber: z.string().nullable(),
-  carrier: z.object({ name: z.string(), scac: z.string() }).nullable(),
-  status: z.string().meta({ description: 'The booking status: BOOKED or CANCELLED' }),
-  trackingStatus: z.enum(TRACKING_STATUSES),
-  currentEvent: shipmentEventSchema.nullable().meta({ description: 'The event that set the tracking status' }),
-  pickupDate: z.string(),
-  estimatedDeliveryDate: instant.nullable().meta({ description: "The quote's ETA (the promise)" }),
-  carrierEstimatedDeliveryDate: instant.nullable().meta({ description: "The carrier's latest ETA" }),
-  deliveredAt: instant.nullable(),
-  destinationTimeZone: z.string(),
-  punctuality: punctualitySchema,
-  events: z.array(shipmentEventSchema).meta({ description: 'Every event, by event time' }),
-});
+export const shipmentTrackingSchema = onFirstUse(() =>
+  z.object({
+    shipmentId: z.string(),
+    orderNumber: z.string(),
+    bolNumber: z.string(),
+    proNumber: z.string().nullable(),
+    carrier: z.object({ name: z.string(), scac: z.string() }).nullable(),
+    status: z.string().meta({ description: 'The booking status: BOOKED or CANCELLED' }),
+    trackingStatus: z.enum(TRACKING_STATUSES),
+    currentEvent: shipmentEventSchema.nullable().meta({ description: 'The event that set the tracking status' }),
+    pickupDate: z.string(),
+    estimatedDeliveryDate: instant.nullable().meta({ description: "The quote's ETA (the promise)" }),
+    carrierEstimatedDeliveryDate: instant.nullable().meta({ description: "The carrier's latest ETA" }),
+    deliveredAt: instant.nullable(),
+    destinationTimeZone: z.string(),
+    punctuality: punctualitySchema,
+    events: z.array(shipmentEventSchema).meta({ description: 'Every event, by event time' }),
+  }),
+);
 export type ShipmentTracking = z.output<typeof shipmentTrackingSchema>;
 
 /** The tracking of a shipment from its events, as GET .../events answers it. */

@@ -12,6 +12,8 @@ import { SCAC_PATTERN } from './carrier.js';
 import { problemDetailSchema } from './schemas.js';
 import { TRACKING_STATUSES } from './statuses.js';
 import { EVENT_MILESTONES, EVENT_SOURCES, shipmentEventSchema, shipmentTrackingSchema } from './tracking.js';
+import { isTimeZone } from './dates.js';
+import { onFirstUse } from './schemaOnFirstUse.js';
 
 /** Limits that keep one request a carrier's message or a day's batch, not a dump. */
 export const MAX_EVENTS_PER_REQUEST = 1000;
@@ -30,120 +32,125 @@ const shortText = (field: string, max: number) =>
     .min(1, { message: `${field} cannot be empty` })
     .max(max, { message: `${field} is at most ${max} characters` });
 
-/** Known answers: building an Intl.DateTimeFormat costs ~0.4 ms, and an import names the same few zones thousands of times. */
+/** Known answers: an import names the same few zones thousands of times, and a refused one costs an Intl.DateTimeFormat each time. */
 const zoneValidity = new Map<string, boolean>();
 
-function isTimeZone(zone: string): boolean {
+function isKnownZone(zone: string): boolean {
   let valid = zoneValidity.get(zone);
   if (valid === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      valid = true;
-    } catch {
-      valid = false;
-    }
+    valid = isTimeZone(zone);
     if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
   }
   return valid;
 }
 
-export const shipmentEventInputSchema = z
-  .strictObject({
-    occurredAt: instantWithOffset('occurredAt').meta({ description: 'When it happened, with its offset (the local time at the place and its offset, or UTC)' }),
-    statusCode: z
-      .string({ error: 'statusCode must be a string' })
-      .trim()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,39}$/, { message: 'statusCode is an X12 AT7 status code (X6, D1, ...) or an ITV milestone (Out for Delivery)' })
-      .optional()
-      .meta({ description: 'The X12 AT7 status code (ITV milestone or message for source itv-json)' }),
-    reasonCode: shortText('reasonCode', 20).optional().meta({ description: 'X12 AT702 reason code, or the ITV delay reason (310-1)' }),
-    milestone: z
-      .enum(EVENT_MILESTONES, { error: `milestone is one of ${EVENT_MILESTONES.join(', ')}` })
-      .optional()
-      .meta({ description: "What the event says of the freight, when not the status code's default; DELIVERED only with statusCode D1" }),
-    scac: z
-      .string({ error: 'scac must be a string' })
-      .trim()
-      .transform((value) => value.toUpperCase())
-      .pipe(z.string().regex(SCAC_PATTERN, { message: 'a SCAC is 2 to 4 letters, e.g. ODFL' }))
-      .optional(),
-    place: z
-      .strictObject({
-        city: shortText('city', 60).optional(),
-        state: shortText('state', 3).optional(),
-        postalCode: shortText('postalCode', 10).optional(),
-        countryCode: shortText('countryCode', 3).optional(),
-      })
-      .optional(),
-    timeZone: z
-      .string({ error: 'timeZone must be a string' })
-      .refine(isTimeZone, { message: 'timeZone is an IANA time zone such as America/Chicago' })
-      .optional()
-      .meta({ description: "IANA zone of the place, for local times on the timeline (default: the place's ZIP)" }),
-    source: z.enum(EVENT_SOURCES, { error: `source is one of ${EVENT_SOURCES.join(', ')}` }).default('api'),
-    messageReference: shortText('messageReference', 200).optional(),
-    estimatedDeliveryAt: instantWithOffset('estimatedDeliveryAt').optional().meta({ description: "The carrier's delivery ETA this message gives" }),
-    note: shortText('note', 500).optional(),
-  })
-  .superRefine((event, ctx) => {
-    if (!event.statusCode && !event.milestone) ctx.addIssue({ code: 'custom', path: ['statusCode'], message: 'give a statusCode (X12 AT7, e.g. X6) or a milestone' });
-    if (event.milestone === 'ESTIMATE' && !event.estimatedDeliveryAt)
-      ctx.addIssue({ code: 'custom', path: ['estimatedDeliveryAt'], message: 'an ESTIMATE event gives estimatedDeliveryAt' });
-  });
+export const shipmentEventInputSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      occurredAt: instantWithOffset('occurredAt').meta({ description: 'When it happened, with its offset (the local time at the place and its offset, or UTC)' }),
+      statusCode: z
+        .string({ error: 'statusCode must be a string' })
+        .trim()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,39}$/, { message: 'statusCode is an X12 AT7 status code (X6, D1, ...) or an ITV milestone (Out for Delivery)' })
+        .optional()
+        .meta({ description: 'The X12 AT7 status code (ITV milestone or message for source itv-json)' }),
+      reasonCode: shortText('reasonCode', 20).optional().meta({ description: 'X12 AT702 reason code, or the ITV delay reason (310-1)' }),
+      milestone: z
+        .enum(EVENT_MILESTONES, { error: `milestone is one of ${EVENT_MILESTONES.join(', ')}` })
+        .optional()
+        .meta({ description: "What the event says of the freight, when not the status code's default; DELIVERED only with statusCode D1" }),
+      scac: z
+        .string({ error: 'scac must be a string' })
+        .trim()
+        .transform((value) => value.toUpperCase())
+        .pipe(z.string().regex(SCAC_PATTERN, { message: 'a SCAC is 2 to 4 letters, e.g. ODFL' }))
+        .optional(),
+      place: z
+        .strictObject({
+          city: shortText('city', 60).optional(),
+          state: shortText('state', 3).optional(),
+          postalCode: shortText('postalCode', 10).optional(),
+          countryCode: shortText('countryCode', 3).optional(),
+        })
+        .optional(),
+      timeZone: z
+        .string({ error: 'timeZone must be a string' })
+        .refine(isKnownZone, { message: 'timeZone is an IANA time zone such as America/Chicago' })
+        .optional()
+        .meta({ description: "IANA zone of the place, for local times on the timeline (default: the place's ZIP)" }),
+      source: z.enum(EVENT_SOURCES, { error: `source is one of ${EVENT_SOURCES.join(', ')}` }).default('api'),
+      messageReference: shortText('messageReference', 200).optional(),
+      estimatedDeliveryAt: instantWithOffset('estimatedDeliveryAt').optional().meta({ description: "The carrier's delivery ETA this message gives" }),
+      note: shortText('note', 500).optional(),
+    })
+    .superRefine((event, ctx) => {
+      if (!event.statusCode && !event.milestone) ctx.addIssue({ code: 'custom', path: ['statusCode'], message: 'give a statusCode (X12 AT7, e.g. X6) or a milestone' });
+      if (event.milestone === 'ESTIMATE' && !event.estimatedDeliveryAt)
+        ctx.addIssue({ code: 'custom', path: ['estimatedDeliveryAt'], message: 'an ESTIMATE event gives estimatedDeliveryAt' });
+    }),
+);
 export type ShipmentEventInput = z.output<typeof shipmentEventInputSchema>;
 
-export const shipmentEventsRequestSchema = z.strictObject({
-  events: z
-    .array(shipmentEventInputSchema, { error: (issue) => (issue.input === undefined ? 'events is required' : 'events must be a list') })
-    .min(1, { message: 'at least one event is required' })
-    .max(MAX_EVENTS_PER_REQUEST, { message: `at most ${MAX_EVENTS_PER_REQUEST} events per request` }),
-});
+export const shipmentEventsRequestSchema = onFirstUse(() =>
+  z.strictObject({
+    events: z
+      .array(shipmentEventInputSchema, { error: (issue) => (issue.input === undefined ? 'events is required' : 'events must be a list') })
+      .min(1, { message: 'at least one event is required' })
+      .max(MAX_EVENTS_PER_REQUEST, { message: `at most ${MAX_EVENTS_PER_REQUEST} events per request` }),
+  }),
+);
 export type ShipmentEventsRequestInput = z.input<typeof shipmentEventsRequestSchema>;
 
-export const shipmentEventsResultSchema = z.object({
-  added: z.array(shipmentEventSchema).meta({ description: 'The events recorded by this request' }),
-  duplicates: z.number().int().meta({ description: 'Events already recorded (a message sent again), dropped' }),
-  tracking: shipmentTrackingSchema,
-});
+export const shipmentEventsResultSchema = onFirstUse(() =>
+  z.object({
+    added: z.array(shipmentEventSchema).meta({ description: 'The events recorded by this request' }),
+    duplicates: z.number().int().meta({ description: 'Events already recorded (a message sent again), dropped' }),
+    tracking: shipmentTrackingSchema,
+  }),
+);
 export type ShipmentEventsResult = z.output<typeof shipmentEventsResultSchema>;
 
 /** POST /v1/shipper/shipment-events (extension): events of many shipments in one unit of work. */
 export const MAX_BATCH_SHIPMENTS = 500;
 export const MAX_BATCH_EVENTS = 10_000;
 
-export const shipmentEventsBatchRequestSchema = z
-  .strictObject({
+export const shipmentEventsBatchRequestSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      items: z
+        .array(
+          z.strictObject({
+            shipmentId: z.string({ error: 'shipmentId must be a string' }).min(1, { message: 'shipmentId is required' }),
+            events: shipmentEventsRequestSchema.unwrap().shape.events,
+          }),
+          { error: (issue) => (issue.input === undefined ? 'items is required' : 'items must be a list') },
+        )
+        .min(1, { message: 'at least one item is required' })
+        .max(MAX_BATCH_SHIPMENTS, { message: `at most ${MAX_BATCH_SHIPMENTS} shipments per request` }),
+    })
+    .superRefine((batch, ctx) => {
+      const total = batch.items.reduce((sum, item) => sum + item.events.length, 0);
+      if (total > MAX_BATCH_EVENTS) ctx.addIssue({ code: 'custom', path: ['items'], message: `the items hold ${total} events; at most ${MAX_BATCH_EVENTS} per request` });
+    })
+    .meta({ description: `At most ${MAX_BATCH_SHIPMENTS} shipments and ${MAX_BATCH_EVENTS} events per request` }),
+);
+
+export const shipmentEventsBatchResultSchema = onFirstUse(() =>
+  z.object({
     items: z
       .array(
-        z.strictObject({
-          shipmentId: z.string({ error: 'shipmentId must be a string' }).min(1, { message: 'shipmentId is required' }),
-          events: shipmentEventsRequestSchema.shape.events,
-        }),
-        { error: (issue) => (issue.input === undefined ? 'items is required' : 'items must be a list') },
+        z.union([
+          z.object({
+            ok: z.literal(true),
+            shipmentId: z.string(),
+            added: z.array(shipmentEventSchema),
+            duplicates: z.number().int(),
+            trackingStatus: z.enum(TRACKING_STATUSES),
+          }),
+          z.object({ ok: z.literal(false), shipmentId: z.string(), problem: problemDetailSchema.meta({ description: 'What a single POST .../events would have answered (4xx)' }) }),
+        ]),
       )
-      .min(1, { message: 'at least one item is required' })
-      .max(MAX_BATCH_SHIPMENTS, { message: `at most ${MAX_BATCH_SHIPMENTS} shipments per request` }),
-  })
-  .superRefine((batch, ctx) => {
-    const total = batch.items.reduce((sum, item) => sum + item.events.length, 0);
-    if (total > MAX_BATCH_EVENTS) ctx.addIssue({ code: 'custom', path: ['items'], message: `the items hold ${total} events; at most ${MAX_BATCH_EVENTS} per request` });
-  })
-  .meta({ description: `At most ${MAX_BATCH_SHIPMENTS} shipments and ${MAX_BATCH_EVENTS} events per request` });
-
-export const shipmentEventsBatchResultSchema = z.object({
-  items: z
-    .array(
-      z.union([
-        z.object({
-          ok: z.literal(true),
-          shipmentId: z.string(),
-          added: z.array(shipmentEventSchema),
-          duplicates: z.number().int(),
-          trackingStatus: z.enum(TRACKING_STATUSES),
-        }),
-        z.object({ ok: z.literal(false), shipmentId: z.string(), problem: problemDetailSchema.meta({ description: 'What a single POST .../events would have answered (4xx)' }) }),
-      ]),
-    )
-    .meta({ description: 'One outcome per item, in the order of the request' }),
-});
+      .meta({ description: 'One outcome per item, in the order of the request' }),
+  }),
+);
 export type ShipmentEventsBatchResult = z.output<typeof shipmentEventsBatchResultSchema>;

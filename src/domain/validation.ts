@@ -59,7 +59,11 @@ interface SchemaDef {
   element?: unknown;
   items?: unknown[];
 }
-const defOf = (schema: unknown): SchemaDef => (schema as { _zod: { def: SchemaDef } })._zod.def;
+/** A schema's definition; a lazy schema's is that of the schema it builds (schemas.ts builds some on first use). */
+function defOf(schema: unknown): SchemaDef {
+  const internals = (schema as { _zod: { def: SchemaDef; innerType?: unknown } })._zod;
+  return internals.def.type === 'lazy' ? defOf(internals.innerType) : internals.def;
+}
 
 /** Through wrappers (optional, nullable, default...) and pipes to the schema of what the client sends. */
 function innermost(schema: unknown): SchemaDef {

@@ -5,10 +5,12 @@
  * that imported a zod schema once pulled 750 KB of zod into start-up). The build lists the source
  * modules of each file of dist/ in dist/modules.json (scripts/build.mjs).
  */
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ISOLATED_SETTINGS, ROOT, tempDir } from '../helpers/cli.js';
 
 const DIST = join(ROOT, 'dist');
 const modules = JSON.parse(readFileSync(join(DIST, 'modules.json'), 'utf8')) as Record<string, string[]>;
@@ -98,10 +100,51 @@ describe('the start-up closure of the bundle', () => {
     expect(quote.size).toBeLessThanOrEqual(30);
   });
 
+  it("leaves zod's compiler and JSON Schema reader out of the bundle (scripts/build.mjs), whose names throw", () => {
+    const zod = readFileSync(fileOf('node_modules/zod/v4/core/schemas.js'), 'utf8');
+    expect(zod).toContain("zod's compile is not in shipper's bundle");
+    expect(zod).not.toContain('this schema must use the runtime parser');
+    expect(zod).toContain("zod's fromJSONSchema is not in shipper's bundle");
+    expect(zod).not.toContain('External $ref is not supported');
+  });
+
   it('finds the heavy packages where they are (the walk and dist/modules.json work)', () => {
     expect(heavyIn(closureOf(fileOf('src/api/local.ts')), ['zod'])).not.toEqual([]);
     expect(heavyIn(program, ['commander'])).not.toEqual([]);
     const chunks = readdirSync(join(DIST, 'chunks')).filter((file) => file.endsWith('.js'));
     expect(chunks.filter((file) => modules[`chunks/${file}`] === undefined)).toEqual([]);
+  });
+});
+
+describe('the start-up of a local quote from the bundle (test/helpers/startupProbe.mjs)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir('shipper-startup-'));
+  });
+  afterAll(() => cleanup());
+
+  /** What the probe saw of a command run from the bundle. */
+  async function probe(args: string[]): Promise<{ compiledFunctions: number; dateTimeFormats: number; modules: string[] }> {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, SHIPPER_NOW: '2026-11-23T15:00:00Z' };
+    for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+    const { stderr } = await promisify(execFile)(process.execPath, ['--import', join(ROOT, 'test', 'helpers', 'startupProbe.mjs'), BIN, '--store', dir, ...args], { env });
+    const line = stderr.split('\n').find((text) => text.startsWith('STARTUP_PROBE '));
+    expect(line, stderr).toBeDefined();
+    return JSON.parse(line!.slice('STARTUP_PROBE '.length)) as { compiledFunctions: number; dateTimeFormats: number; modules: string[] };
+  }
+
+  it("compiles no zod parser before a schema's 8th parse, builds no ICU date format and loads no Web Crypto", async () => {
+    const quote = await probe(['quote', '--from', '60607', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=books']);
+    // scripts/build.mjs: zod's object parsers compile on their 8th parse (one array of the tariff has more rows); zones come from dist/geo/tz; built-ins are required.
+    expect(quote.compiledFunctions).toBeLessThanOrEqual(1);
+    expect(quote.dateTimeFormats).toBe(0);
+    expect(quote.modules).toContain('crypto');
+    expect(quote.modules).not.toContain('internal/crypto/webcrypto');
+  });
+
+  it('compiles the parsers of a schema that parses many times (the probe counts them)', async () => {
+    for (let count = 0; count < 9; count++) await probe(['quote', '--from', '60607', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=books']);
+    expect((await probe(['quote', 'list'])).compiledFunctions).toBeGreaterThan(1);
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/api/problems.js';
 import { BILL_FORMATS } from '../../src/audit/bill.js';
-import { SETTING_KINDS } from '../../src/config/settings.js';
+import { SETTING_KINDS } from '../../src/config/settingKinds.js';
 import { TENDER_FORMATS } from '../../src/edi/tender.js';
 import { COLUMN_ALIASES, COLUMNS } from '../../src/import/columns.js';
 import { HELP_TOPICS, topicArgv } from '../../src/cli/commands/helpTopics.js';

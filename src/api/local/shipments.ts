@@ -1,8 +1,7 @@
 /** Shipments of the local engine once booked: reading them, lists with filters, updating, cancelling. */
-import type { z } from 'zod';
 import type { Warning } from '../../domain/warnings.js';
 import { utcDateOf } from '../../domain/dates.js';
-import { createdRange, type shipmentListQuerySchema } from '../operations.js';
+import { createdRange, type ShipmentListQuery } from '../operations.js';
 import { normalisedOrderNumber, normalisedProNumber } from '../../domain/recordKeys.js';
 import type { Page, Shipment } from '../../domain/schemas.js';
 import type { ShipperStore } from '../../store/ports.js';
@@ -12,8 +11,6 @@ import { proHolder, proTaken } from './carrierNumbers.js';
 import type { BodyOf } from './input.js';
 import { answerPage, guardStore, pageRequest, SHIPMENT_ID } from './records.js';
 import { filteredPage } from './trackingFilter.js';
-
-export type ShipmentListQuery = z.output<typeof shipmentListQuerySchema>;
 
 /** Checks a PRO a request gives against the carrier's block (carrierNumbers.ts). */
 export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; message: string }>; warnings: Warning[] };

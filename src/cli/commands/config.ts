@@ -8,10 +8,11 @@ import type { ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 
-// zod and the settings module load on use, not when the program is built.
+// zod and the settings modules load on use, not when the program is built.
 const settingsModule = () => import('../../config/settings.js');
+const settingKindsModule = () => import('../../config/settingKinds.js');
 
-/** Shown in help; the parsers of these keys are SETTING_KINDS in config/settings.ts. */
+/** Shown in help; the parsers of these keys are SETTING_KINDS in config/settingKinds.ts. */
 const SETTINGS_HELP = `\nSettings:\n${settingsList(100).join('\n')}`;
 
 /** `baseUrl` and `apiKey` alone mean those of the profile in effect. */
@@ -21,7 +22,7 @@ async function canonicalKey(ctx: CommandContext, key: string): Promise<string> {
 }
 
 async function kindOf(key: string) {
-  const { settingKindOf, SETTING_KINDS } = await settingsModule();
+  const { settingKindOf, SETTING_KINDS } = await settingKindsModule();
   const kind = settingKindOf(key);
   if (!kind) {
     throw new UsageError(`unknown setting ${key}`, `settings: ${SETTING_KINDS.map((candidate) => candidate.key).join(', ')}, baseUrl, apiKey`);
@@ -31,7 +32,7 @@ async function kindOf(key: string) {
 
 async function display(key: string, value: unknown): Promise<string> {
   if (value === undefined) return '';
-  const { maskSecret, settingKindOf } = await settingsModule();
+  const [{ maskSecret }, { settingKindOf }] = await Promise.all([settingsModule(), settingKindsModule()]);
   if (settingKindOf(key)?.secret && typeof value === 'string') return maskSecret(value);
   // A database URL's password is never shown.
   if (key === 'store' && typeof value === 'string') return (await import('../../config/storeLocation.js')).redactUrl(value);

@@ -1,6 +1,6 @@
 /**
  * `shipper help settings` (and `shipper config --help`): every setting `shipper config set` takes,
- * each with what it does. Kept apart from SETTING_KINDS (config/settings.ts) so help loads no zod;
+ * each with what it does. Kept apart from SETTING_KINDS (config/settingKinds.ts) so help loads no zod;
  * a test checks that both name the same keys.
  */
 import { termList } from './wrap.js';

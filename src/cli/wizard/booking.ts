@@ -31,7 +31,7 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
     await prompter.input({
       message: 'Your reference, e.g. a PO number (optional)',
       validate: (value) => {
-        const result = shipmentRequestSchema.shape.refNumber.safeParse(value);
+        const result = shipmentRequestSchema.unwrap().shape.refNumber.safeParse(value);
         return result.success ? true : `${result.error.issues[0]?.message} (refNumber)`;
       },
     })

@@ -5,6 +5,7 @@
  * Pure: zod only.
  */
 import { z } from 'zod';
+import { onFirstUse } from '../schemaOnFirstUse.js';
 import { SCAC_PATTERN } from '../carrier.js';
 import { DEFAULT_INSPECTION_RULES, inspectionRulesSchema } from '../inspectionRules.js';
 import { FREIGHT_CLASSES, isoDateSchema } from '../schemas.js';
@@ -41,81 +42,89 @@ const freightClass = z.enum(FREIGHT_CLASSES, { error: `a class of the 13-subprov
 
 const byBreakShape = Object.fromEntries(WEIGHT_BREAKS.map((name) => [name, percentText])) as Record<WeightBreak, typeof percentText>;
 
-export const discountSchema = z
-  .strictObject({
-    percent: percentText.optional().meta({ description: 'One discount for every weight break' }),
-    byBreak: z
-      .strictObject({ MC: percentText.default('0'), ...byBreakShape })
-      .optional()
-      .meta({ description: 'A discount per weight break; MC discounts the minimum charge (default "0")' }),
-  })
-  .superRefine((discount, ctx) => {
-    if ((discount.percent === undefined) === (discount.byBreak === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'give either percent or byBreak' });
-    }
-  });
-
-const lengthTierSchema = z.strictObject({
-  atLeastInches: z.number().positive(),
-  amountInCents: cents('amountInCents'),
-});
-
-export const agreementAccessorialSchema = z
-  .strictObject({
-    description: z.string().trim().min(1).max(100).optional(),
-    amountInCents: cents('amountInCents').optional(),
-    byLength: z.array(lengthTierSchema).min(1).optional().meta({ description: 'OVERLENGTH: the charge of the longest unit, by the longest tier it reaches' }),
-  })
-  .superRefine((charge, ctx) => {
-    if ((charge.amountInCents === undefined) === (charge.byLength === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'give either amountInCents or byLength' });
-    }
-    charge.byLength?.forEach((tier, index, tiers) => {
-      if (index > 0 && tier.atLeastInches <= tiers[index - 1]!.atLeastInches) {
-        ctx.addIssue({ code: 'custom', path: ['byLength', index, 'atLeastInches'], message: 'tiers must ascend' });
+export const discountSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      percent: percentText.optional().meta({ description: 'One discount for every weight break' }),
+      byBreak: z
+        .strictObject({ MC: percentText.default('0'), ...byBreakShape })
+        .optional()
+        .meta({ description: 'A discount per weight break; MC discounts the minimum charge (default "0")' }),
+    })
+    .superRefine((discount, ctx) => {
+      if ((discount.percent === undefined) === (discount.byBreak === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'give either percent or byBreak' });
       }
-    });
-  });
+    }),
+);
 
-export const agreementSchema = z
-  .strictObject({
-    scac: z.string().regex(SCAC_PATTERN, { message: 'a SCAC is 2 to 4 capital letters, e.g. ODFL' }),
-    carrierName: z.string().trim().min(1).max(100),
-    agreement: z.string().trim().min(1).max(64).meta({ description: 'The agreement (pricing) number' }),
-    effective: isoDateSchema,
-    expires: isoDateSchema,
-    discount: discountSchema,
-    absoluteMinimumChargeInCents: cents('absoluteMinimumChargeInCents'),
-    deficitRating: z.boolean({ error: 'deficitRating is true or false' }),
-    fak: z.array(z.strictObject({ classes: z.array(freightClass).min(1), ratedAs: freightClass })).default([]),
-    accessorials: z
-      .record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' }), agreementAccessorialSchema)
-      .default({}),
-    fuelAppliesToAccessorials: z.boolean({ error: 'fuelAppliesToAccessorials is true or false' }).default(false),
-    liability: z
-      .strictObject({
-        newCentsPerPound: cents('newCentsPerPound').meta({ description: 'Carrier liability for new goods, cents per pound' }),
-        maxPerShipmentInCents: cents('maxPerShipmentInCents').optional(),
-      })
-      .optional(),
-    inspection: inspectionRulesSchema.default(DEFAULT_INSPECTION_RULES),
-  })
-  .superRefine((agreement, ctx) => {
-    if (agreement.expires < agreement.effective)
-      ctx.addIssue({ code: 'custom', path: ['expires'], message: `expires (${agreement.expires}) before effective (${agreement.effective})` });
-    const mapped = new Map<string, number>();
-    agreement.fak.forEach((entry, index) => {
-      entry.classes.forEach((name, position) => {
-        if (mapped.has(name)) {
-          ctx.addIssue({ code: 'custom', path: ['fak', index, 'classes', position], message: `class ${name} is already mapped by fak[${mapped.get(name)}]` });
+const lengthTierSchema = onFirstUse(() =>
+  z.strictObject({
+    atLeastInches: z.number().positive(),
+    amountInCents: cents('amountInCents'),
+  }),
+);
+
+export const agreementAccessorialSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      description: z.string().trim().min(1).max(100).optional(),
+      amountInCents: cents('amountInCents').optional(),
+      byLength: z.array(lengthTierSchema).min(1).optional().meta({ description: 'OVERLENGTH: the charge of the longest unit, by the longest tier it reaches' }),
+    })
+    .superRefine((charge, ctx) => {
+      if ((charge.amountInCents === undefined) === (charge.byLength === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'give either amountInCents or byLength' });
+      }
+      charge.byLength?.forEach((tier, index, tiers) => {
+        if (index > 0 && tier.atLeastInches <= tiers[index - 1]!.atLeastInches) {
+          ctx.addIssue({ code: 'custom', path: ['byLength', index, 'atLeastInches'], message: 'tiers must ascend' });
         }
-        mapped.set(name, index);
       });
-    });
-    for (const [code, charge] of Object.entries(agreement.accessorials)) {
-      if (charge.byLength && code !== 'OVERLENGTH') ctx.addIssue({ code: 'custom', path: ['accessorials', code, 'byLength'], message: 'length tiers are for OVERLENGTH only' });
-    }
-  });
+    }),
+);
+
+export const agreementSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      scac: z.string().regex(SCAC_PATTERN, { message: 'a SCAC is 2 to 4 capital letters, e.g. ODFL' }),
+      carrierName: z.string().trim().min(1).max(100),
+      agreement: z.string().trim().min(1).max(64).meta({ description: 'The agreement (pricing) number' }),
+      effective: isoDateSchema,
+      expires: isoDateSchema,
+      discount: discountSchema,
+      absoluteMinimumChargeInCents: cents('absoluteMinimumChargeInCents'),
+      deficitRating: z.boolean({ error: 'deficitRating is true or false' }),
+      fak: z.array(z.strictObject({ classes: z.array(freightClass).min(1), ratedAs: freightClass })).default([]),
+      accessorials: z
+        .record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, { message: 'accessorial codes are written in capitals, e.g. LIFTGATE_DELIVERY' }), agreementAccessorialSchema)
+        .default({}),
+      fuelAppliesToAccessorials: z.boolean({ error: 'fuelAppliesToAccessorials is true or false' }).default(false),
+      liability: z
+        .strictObject({
+          newCentsPerPound: cents('newCentsPerPound').meta({ description: 'Carrier liability for new goods, cents per pound' }),
+          maxPerShipmentInCents: cents('maxPerShipmentInCents').optional(),
+        })
+        .optional(),
+      inspection: inspectionRulesSchema.default(DEFAULT_INSPECTION_RULES),
+    })
+    .superRefine((agreement, ctx) => {
+      if (agreement.expires < agreement.effective)
+        ctx.addIssue({ code: 'custom', path: ['expires'], message: `expires (${agreement.expires}) before effective (${agreement.effective})` });
+      const mapped = new Map<string, number>();
+      agreement.fak.forEach((entry, index) => {
+        entry.classes.forEach((name, position) => {
+          if (mapped.has(name)) {
+            ctx.addIssue({ code: 'custom', path: ['fak', index, 'classes', position], message: `class ${name} is already mapped by fak[${mapped.get(name)}]` });
+          }
+          mapped.set(name, index);
+        });
+      });
+      for (const [code, charge] of Object.entries(agreement.accessorials)) {
+        if (charge.byLength && code !== 'OVERLENGTH') ctx.addIssue({ code: 'custom', path: ['accessorials', code, 'byLength'], message: 'length tiers are for OVERLENGTH only' });
+      }
+    }),
+);
 export type Agreement = z.output<typeof agreementSchema>;
 
 /** The class a line is rated at: the FAK class when the agreement maps its class, else its own. */

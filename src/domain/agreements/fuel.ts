@@ -4,6 +4,7 @@
  * date; and the rule that picks a pickup date's index week. Pure: zod and date arithmetic.
  */
 import { z } from 'zod';
+import { onFirstUse } from '../schemaOnFirstUse.js';
 import { isoDateSchema } from '../schemas.js';
 import { addDays, daysBetween, weekdayOf } from '../dates.js';
 import { add, compare, ofDecimal, ratio, sub, ZERO, mul, type Ratio } from './ratio.js';
@@ -12,40 +13,42 @@ import { percentText } from './agreement.js';
 const mills = z.number().int({ message: 'a price in mills is a whole number (3712 = $3.712)' }).min(0).max(100_000);
 const stepSchema = z.strictObject({ stepMills: mills.min(1), stepPercent: percentText });
 
-export const fuelTableSchema = z
-  .strictObject({
-    effectiveDaysAfterIndexMonday: z.number().int().min(0).max(6).meta({ description: 'Days after the index Monday on which its percentage takes effect (2: the Wednesday)' }),
-    versions: z
-      .array(
-        z
-          .strictObject({
-            from: isoDateSchema,
-            bands: z.array(z.strictObject({ atLeastMills: mills, lessThanMills: mills, percent: percentText })).min(1),
-            below: stepSchema.optional(),
-            above: stepSchema.optional(),
-          })
-          .superRefine((version, ctx) => {
-            version.bands.forEach((band, index) => {
-              if (band.lessThanMills <= band.atLeastMills) ctx.addIssue({ code: 'custom', path: ['bands', index, 'lessThanMills'], message: 'must be above atLeastMills' });
-              const previous = version.bands[index - 1];
-              if (previous && band.atLeastMills !== previous.lessThanMills) {
-                ctx.addIssue({
-                  code: 'custom',
-                  path: ['bands', index, 'atLeastMills'],
-                  message: `bands must ascend without gaps: the previous band ends at ${previous.lessThanMills}`,
-                });
-              }
-            });
-          }),
-      )
-      .min(1),
-  })
-  .superRefine((table, ctx) => {
-    table.versions.forEach((version, index) => {
-      const previous = table.versions[index - 1];
-      if (previous && version.from <= previous.from) ctx.addIssue({ code: 'custom', path: ['versions', index, 'from'], message: 'versions must ascend by from' });
-    });
-  });
+export const fuelTableSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      effectiveDaysAfterIndexMonday: z.number().int().min(0).max(6).meta({ description: 'Days after the index Monday on which its percentage takes effect (2: the Wednesday)' }),
+      versions: z
+        .array(
+          z
+            .strictObject({
+              from: isoDateSchema,
+              bands: z.array(z.strictObject({ atLeastMills: mills, lessThanMills: mills, percent: percentText })).min(1),
+              below: stepSchema.optional(),
+              above: stepSchema.optional(),
+            })
+            .superRefine((version, ctx) => {
+              version.bands.forEach((band, index) => {
+                if (band.lessThanMills <= band.atLeastMills) ctx.addIssue({ code: 'custom', path: ['bands', index, 'lessThanMills'], message: 'must be above atLeastMills' });
+                const previous = version.bands[index - 1];
+                if (previous && band.atLeastMills !== previous.lessThanMills) {
+                  ctx.addIssue({
+                    code: 'custom',
+                    path: ['bands', index, 'atLeastMills'],
+                    message: `bands must ascend without gaps: the previous band ends at ${previous.lessThanMills}`,
+                  });
+                }
+              });
+            }),
+        )
+        .min(1),
+    })
+    .superRefine((table, ctx) => {
+      table.versions.forEach((version, index) => {
+        const previous = table.versions[index - 1];
+        if (previous && version.from <= previous.from) ctx.addIssue({ code: 'custom', path: ['versions', index, 'from'], message: 'versions must ascend by from' });
+      });
+    }),
+);
 export type FuelTable = z.output<typeof fuelTableSchema>;
 export type FuelTableVersion = FuelTable['versions'][number];
 
