@@ -58,7 +58,8 @@ describe.each([
     });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    // 'close', not 'exit': the child's last lines may still be in the pipe when it exits.
+    const [, signal] = (await once(child, 'close')) as [number | null, string | null];
     expect(signal).toBe('SIGKILL');
     const acknowledged = [...stdout.matchAll(/^ {4}(\{"line".*\}),?$/gm)].map((match) => JSON.parse(match[1]!) as { id: string; orderNumber: string });
     // The first chunk was acknowledged before the second commit was killed.

@@ -86,7 +86,7 @@ describe('import killed with SIGKILL at a random point', () => {
         acknowledged = [...stdout.matchAll(/^ {4}(\{"line".*\}),?$/gm)].map((match) => JSON.parse(match[1]!));
         if (acknowledged.length >= killAfter) child.kill('SIGKILL');
       });
-      const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+      const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
       if (signal !== 'SIGKILL') expect(code).toBe(0); // finished before the kill point: still a valid run
 
       const partial = await allShipments(shipper);
