@@ -241,7 +241,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
     value: {
       id,
       quotedPriceInCents,
-      quoteExpirationTime: new Date(now.getTime() + tariff.quoteLifetimeHours * 3_600_000).toISOString(),
+      quoteExpirationTime: quoteExpirationTime(tariff, now),
       transitDays,
       estimatedDeliveryDate,
       pickupDate: pickup.value,
@@ -256,6 +256,20 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
     },
     warnings: beyondLtlWarnings(request.orderComponents),
   };
+}
+
+/** When a quote rated at `now` expires: the tariff's quote lifetime later. */
+function quoteExpirationTime(tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date): string {
+  return new Date(now.getTime() + tariff.quoteLifetimeHours * 3_600_000).toISOString();
+}
+
+/**
+ * A quote that rateQuote gave for a request, as rating the same request with the same tariff at
+ * `now` gives it when the day at the origin is the same: only the id and the instants differ (the
+ * price, the pickup day and the ETA depend on the day, not the hour). The nested parts are shared.
+ */
+export function restampedQuote(quote: Quote, id: string, tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date): Quote {
+  return { ...quote, id, quoteExpirationTime: quoteExpirationTime(tariff, now), createdAt: now.toISOString() };
 }
 
 export function placeOf(place: ZipPlace) {
