@@ -5,6 +5,8 @@
  * prints as (47.5, 1200, 0.1) and the density weight x 1728 / (pallets x L x W x H) is compared
  * with each boundary as a fraction of BigInts. In floating point 1,000 lb on a 48x48x50 pallet is
  * 14.999999999999998 pcf and would land one class too high; here it is exactly 15, class 70.
+ * Whole pounds, pallets and inches (most freight) make the same fractions with numbers for parts
+ * (wholeDensity): every product stays a safe integer, as exact and far cheaper than BigInts.
  */
 import type { Dimensions, FreightClass } from './schemas.js';
 
@@ -25,6 +27,10 @@ const DENSITY_SCALE: ReadonlyArray<readonly [numerator: bigint, denominator: big
   [2n, 1n, '250'],
   [1n, 1n, '300'],
 ];
+/** DENSITY_SCALE with numbers for parts, for wholeDensity's fractions. */
+const WHOLE_SCALE: ReadonlyArray<readonly [numerator: number, denominator: number, freightClass: FreightClass]> = DENSITY_SCALE.map(
+  ([numerator, denominator, freightClass]) => [Number(numerator), Number(denominator), freightClass] as const,
+);
 
 /** A non-negative exact fraction. */
 interface Fraction {
@@ -64,6 +70,47 @@ export function exactDensity(poundsWeight: number, palletCount: number, dimensio
   };
 }
 
+/** An exact density whose parts are safe integers, with room for the products classOfWhole and componentDensity make of them. */
+interface WholeFraction {
+  numerator: number;
+  denominator: number;
+}
+
+const isWhole = (value: number) => Number.isSafeInteger(value) && value >= 0;
+
+/**
+ * The exact density as a fraction of numbers, when the inputs are whole and small enough that
+ * 200 x numerator + 100 x denominator is a safe integer: that bounds every product and sum made
+ * of its parts below (scale bounds are at most 50/1), so each is computed exactly. Undefined
+ * otherwise (a decimal, a zero side, an enormous number): the BigInt fractions decide.
+ */
+function wholeDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions): WholeFraction | undefined {
+  const { length, width, height } = dimensions;
+  if (!isWhole(poundsWeight) || !isWhole(palletCount) || !isWhole(length) || !isWhole(width) || !isWhole(height)) return undefined;
+  const numerator = poundsWeight * 1728;
+  // A product of whole numbers that is a safe integer was computed exactly (so was each partial product, which is no larger).
+  const denominator = palletCount * length * width * height;
+  if (denominator === 0 || !Number.isSafeInteger(200 * numerator + 100 * denominator)) return undefined;
+  return { numerator, denominator };
+}
+
+/** classOf for a wholeDensity. */
+function classOfWhole(density: WholeFraction): { freightClass: FreightClass; upper: WholeFraction | null } {
+  let upper: WholeFraction | null = null;
+  for (const [numerator, denominator, freightClass] of WHOLE_SCALE) {
+    if (density.numerator * denominator >= numerator * density.denominator) return { freightClass, upper };
+    upper = { numerator, denominator };
+  }
+  return { freightClass: '400', upper };
+}
+
+/** floor(dividend / divisor) of safe non-negative integers whose sum is safe: the quotient in floating point is off by at most one, which is corrected. */
+function floorDivide(dividend: number, divisor: number): number {
+  const quotient = Math.floor(dividend / divisor);
+  if (quotient * divisor > dividend) return quotient - 1;
+  return (quotient + 1) * divisor <= dividend ? quotient + 1 : quotient;
+}
+
 function atLeast(value: Fraction, numerator: bigint, denominator: bigint): boolean {
   return value.numerator * denominator >= numerator * value.denominator;
 }
@@ -89,6 +136,14 @@ export interface ComponentDensity {
 
 /** The density shown and the class of a component, both from the exact density. */
 export function componentDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions): ComponentDensity {
+  const whole = wholeDensity(poundsWeight, palletCount, dimensions);
+  if (whole) {
+    // As below, with numbers for parts.
+    const { freightClass, upper } = classOfWhole(whole);
+    let hundredths = floorDivide(200 * whole.numerator + whole.denominator, 2 * whole.denominator);
+    if (upper && hundredths * upper.denominator >= 100 * upper.numerator) hundredths = floorDivide(100 * whole.numerator, whole.denominator);
+    return { densityPcf: hundredths / 100, freightClass };
+  }
   const density = exactDensity(poundsWeight, palletCount, dimensions);
   const { freightClass, upper } = classOf(density);
   // Hundredths, half up: floor((100 n + d / 2) / d) = floor((200 n + d) / 2d).
@@ -102,6 +157,12 @@ export function componentDensity(poundsWeight: number, palletCount: number, dime
 /** The class of a density already known in pcf (a number, taken as the decimal it prints as). */
 export function freightClassForDensity(pcf: number): FreightClass {
   return classOf(decimalFraction(pcf)).freightClass;
+}
+
+/** The class of a component's density (componentDensity's, without the density shown): for the freight check's what-ifs. */
+export function componentClass(poundsWeight: number, palletCount: number, dimensions: Dimensions): FreightClass {
+  const whole = wholeDensity(poundsWeight, palletCount, dimensions);
+  return whole ? classOfWhole(whole).freightClass : classOf(exactDensity(poundsWeight, palletCount, dimensions)).freightClass;
 }
 
 /** The class of an exact density (weight x 1728 / cube as a fraction): for the freight check's what-ifs. */

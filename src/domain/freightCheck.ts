@@ -6,7 +6,7 @@
  * through a `Rerate` function so that whoever priced the quote (the tariff, an agreement) prices
  * the what-if too. Pure: no I/O. Sources of the defaults: docs/warnings.md.
  */
-import { componentDensity, decimalFraction, exactDensity, freightClassOfExactDensity } from './density.js';
+import { componentClass, componentDensity, decimalFraction, exactDensity, freightClassOfExactDensity } from './density.js';
 import type { InspectionRules } from './inspectionRules.js';
 import { formatLimit } from './limits.js';
 import { formatCents } from './money.js';
@@ -59,17 +59,22 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
   const declared = component.freightClass;
   // Each variant's class first; its words and shown density only for the one named (most lines have none).
   type Variant = { side: 'height' | 'length' | 'width'; freightClass: FreightClass; dimensions: Dimensions } | { side: 'weight'; freightClass: FreightClass; density: Fraction };
-  const variants: Variant[] = [];
+  // The variant of the highest class above the declared one; on a tie the first.
+  let chosen: Variant | undefined;
+  let chosenRank = rank(declared);
   // Height first: what a dimensioner most often reads larger (an overhang, a wrap); on a tie it is the one named.
   for (const side of ['height', 'length', 'width'] as const) {
     const larger = { ...dimensions, [side]: dimensions[side] + dimensionInches };
-    variants.push({ side, freightClass: freightClassOfExactDensity(exactDensity(poundsWeight, palletCount, larger)), dimensions: larger });
+    const freightClass = componentClass(poundsWeight, palletCount, larger);
+    if (rank(freightClass) > chosenRank) {
+      chosen = { side, freightClass, dimensions: larger };
+      chosenRank = rank(freightClass);
+    }
   }
   const lighter = lighterDensity(poundsWeight, palletCount, dimensions, weightPercent);
-  variants.push({ side: 'weight', freightClass: freightClassOfExactDensity(lighter), density: lighter });
-  const changed = variants.filter((variant) => rank(variant.freightClass) > rank(declared));
-  if (changed.length === 0) return [];
-  const chosen = changed.reduce((a, b) => (rank(b.freightClass) > rank(a.freightClass) ? b : a));
+  const lighterClass = freightClassOfExactDensity(lighter);
+  if (rank(lighterClass) > chosenRank) chosen = { side: 'weight', freightClass: lighterClass, density: lighter };
+  if (!chosen) return [];
   const worst =
     chosen.side === 'weight'
       ? {

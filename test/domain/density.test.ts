@@ -189,6 +189,35 @@ describe('componentDensity: the density shown never contradicts the class', () =
     );
   });
 
+  it('shows exactly the oracle density and class for whole pounds, pallets and inches, small or too large for exact numbers', () => {
+    // Hundredths of weight x 1728 / cube, half up, cut to the hundredth below when that reaches the next class.
+    const oracle = (weight: bigint, cube: bigint) => {
+      const freightClass = SCALE_TWICE.find(([twice]) => 2n * 1728n * weight >= twice * cube)?.[1] ?? '400';
+      const upperTwice = SCALE_TWICE[SCALE_TWICE.findIndex(([, known]) => known === freightClass) - 1]?.[0] ?? (freightClass === '400' ? 2n : undefined);
+      let hundredths = (200n * 1728n * weight + cube) / (2n * cube);
+      if (upperTwice !== undefined && 2n * hundredths >= 100n * upperTwice) hundredths = (100n * 1728n * weight) / cube;
+      return { densityPcf: Number(hundredths) / 100, freightClass };
+    };
+    const whole = (max: number) => fc.oneof(fc.integer({ min: 1, max }), fc.integer({ min: 1, max: 200 }));
+    fc.assert(
+      fc.property(
+        fc.oneof(whole(50_000), fc.integer({ min: 1, max: 2 ** 45 })),
+        whole(60),
+        whole(700),
+        whole(110),
+        fc.oneof(whole(120), fc.integer({ min: 1, max: 2 ** 30 })),
+        (weight, pallets, length, width, height) => {
+          const cube = BigInt(pallets) * BigInt(length) * BigInt(width) * BigInt(height);
+          expect(componentDensity(weight, pallets, { length, width, height })).toEqual(oracle(BigInt(weight), cube));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    // On a boundary: exactly 15 pcf, and a pound under it.
+    expect(componentDensity(1000, 1, { length: 48, width: 48, height: 50 })).toEqual(oracle(1000n, 48n * 48n * 50n));
+    expect(componentDensity(999, 1, { length: 48, width: 48, height: 50 })).toEqual(oracle(999n, 48n * 48n * 50n));
+  });
+
   it('keeps the old figures where no boundary is near: 1,200 lb on two 48x40x48 pallets is 11.25 pcf', () => {
     expect(componentDensity(1200, 2, { length: 48, width: 40, height: 48 })).toEqual({ densityPcf: 11.25, freightClass: '92.5' });
     // Dimensions are those of ONE pallet: twice the pallets, half the density.
