@@ -54,7 +54,9 @@ describe('canonicalJson', () => {
     for (let depth = 0; depth < 100; depth++) deep = { depth, inner: deep };
     const odd = [
       { b: 1, a: { toJSON: () => ({ z: 1, y: 2 }) } },
-      { b: [1, , 3], a: new Date('2026-11-23T00:00:00Z') },
+      // A hole in an array (written null).
+      { b: Object.assign(new Array<number>(3), { 0: 1, 2: 3 }), a: new Date('2026-11-23T00:00:00Z') },
+      Object.assign(new Array<number>(3), { 0: 1, 2: 3 }),
       { 10: 'ten', 2: 'two', b: 'b', 1.5: 'x', a: undefined, f: () => 1, s: Symbol('s') },
       [undefined, () => 1, Number.NaN, -0, Infinity, new Box(), new String('text'), new Number(2)],
       Object.assign(Object.create(null) as object, { b: 1, a: { d: 1, c: 2 } }),
