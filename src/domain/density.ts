@@ -104,13 +104,6 @@ function classOfWhole(density: WholeFraction): { freightClass: FreightClass; upp
   return { freightClass: '400', upper };
 }
 
-/** floor(dividend / divisor) of safe non-negative integers whose sum is safe: the quotient in floating point is off by at most one, which is corrected. */
-function floorDivide(dividend: number, divisor: number): number {
-  const quotient = Math.floor(dividend / divisor);
-  if (quotient * divisor > dividend) return quotient - 1;
-  return (quotient + 1) * divisor <= dividend ? quotient + 1 : quotient;
-}
-
 function atLeast(value: Fraction, numerator: bigint, denominator: bigint): boolean {
   return value.numerator * denominator >= numerator * value.denominator;
 }
@@ -140,8 +133,9 @@ export function componentDensity(poundsWeight: number, palletCount: number, dime
   if (whole) {
     // As below, with numbers for parts.
     const { freightClass, upper } = classOfWhole(whole);
-    let hundredths = floorDivide(200 * whole.numerator + whole.denominator, 2 * whole.denominator);
-    if (upper && hundredths * upper.denominator >= 100 * upper.numerator) hundredths = floorDivide(100 * whole.numerator, whole.denominator);
+    // The floor of a safe integer over another is exact: the quotient never rounds up to the next whole number.
+    let hundredths = Math.floor((200 * whole.numerator + whole.denominator) / (2 * whole.denominator));
+    if (upper && hundredths * upper.denominator >= 100 * upper.numerator) hundredths = Math.floor((100 * whole.numerator) / whole.denominator);
     return { densityPcf: hundredths / 100, freightClass };
   }
   const density = exactDensity(poundsWeight, palletCount, dimensions);

@@ -145,11 +145,12 @@ export interface RateQuoteInput {
   destination: ZipPlace;
   tariff: Tariff;
   now: Date;
+  /** The date at the origin at `now`, when the caller has worked it out already. */
+  today?: string | undefined;
 }
 
-/** The pickup date a request asks for, or the next business day at the origin. */
-export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date): Rated<string> {
-  const today = localDateInZone(now, origin.timeZone);
+/** The pickup date a request asks for, or the next business day at the origin (`today` there at `now`). */
+export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date, today = localDateInZone(now, origin.timeZone)): Rated<string> {
   if (requested === undefined) return { ok: true, value: nextBusinessDay(today, tariff.holidays) };
   if (requested < today) {
     return { ok: false, violations: [{ field: 'pickupDate', message: `${requested} is in the past (today is ${today} at the origin)` }] };
@@ -211,7 +212,7 @@ function unsafePrice(price: PriceBreakdown & { quotedPriceInCents: number }): Vi
   ];
 }
 
-export function rateQuote({ id, request, origin, destination, tariff, now }: RateQuoteInput): RatedQuote {
+export function rateQuote({ id, request, origin, destination, tariff, now, today }: RateQuoteInput): RatedQuote {
   const violations: Violation[] = [];
   // Indexes of the list as sent; a code sent twice is one service, charged once.
   const accessorials = [...new Set(request.accessorials)];
@@ -223,7 +224,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
       });
     }
   });
-  const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now);
+  const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now, today);
   if (!pickup.ok) violations.push(...pickup.violations);
   if (!pickup.ok || violations.length > 0) return { ok: false, violations };
 

@@ -121,12 +121,12 @@ export class Quotes {
     if (earlier && earlier.tariff === tariff && earlier.today === today) {
       return { ok: true, value: restampedQuote(earlier.quote, this.deps.ids.quote(now), tariff, now), warnings: [...earlier.warnings] };
     }
-    const rated = this.rate(quoteRequestForShipment(request), tariff, now);
+    const rated = this.rate(quoteRequestForShipment(request), tariff, now, today);
     if (rated.ok && today !== undefined) this.shipmentRatings.set(request, { tariff, today, quote: rated.value, warnings: [...rated.warnings] });
     return rated;
   }
 
-  private rate(request: QuoteRequest, tariff: Tariff, now = this.deps.now()): RatedQuote {
+  private rate(request: QuoteRequest, tariff: Tariff, now = this.deps.now(), today?: string): RatedQuote {
     return rateQuote({
       id: this.deps.ids.quote(now),
       request,
@@ -134,6 +134,7 @@ export class Quotes {
       destination: this.deps.zips.lookup(request.destination.postalCode)!,
       tariff,
       now,
+      today,
     });
   }
 
