@@ -64,7 +64,11 @@ describe('allocateCents', () => {
       const order = big.map((weight, index) => ({ index, remainder: (BigInt(total) * weight) % sum }));
       order.sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
       let left = BigInt(total) - shares.reduce((a, b) => a + b, 0n);
-      for (const { index } of order) if (left > 0n) ((shares[index]! += 1n), (left -= 1n));
+      for (const { index } of order) {
+        if (left === 0n) break;
+        shares[index]! += 1n;
+        left -= 1n;
+      }
       return shares.map(Number);
     };
     const weight = fc.oneof(fc.integer({ min: 0, max: 60_000_000 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.constantFrom(0, 1, 3, 7));
