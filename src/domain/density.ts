@@ -155,11 +155,19 @@ export function freightClassForDensity(pcf: number): FreightClass {
 
 /** The class of a component's density (componentDensity's, without the density shown): for the freight check's what-ifs. */
 export function componentClass(poundsWeight: number, palletCount: number, dimensions: Dimensions): FreightClass {
-  const whole = wholeDensity(poundsWeight, palletCount, dimensions);
-  return whole ? classOfWhole(whole).freightClass : classOf(exactDensity(poundsWeight, palletCount, dimensions)).freightClass;
+  return scaledWeightClass(poundsWeight, palletCount, dimensions, { numerator: 1, denominator: 1 });
 }
 
-/** The class of an exact density (weight x 1728 / cube as a fraction): for the freight check's what-ifs. */
-export function freightClassOfExactDensity(density: { numerator: bigint; denominator: bigint }): FreightClass {
-  return classOf(density).freightClass;
+/**
+ * The class of a component whose weight is scaled by `scale` (a fraction of whole numbers, the
+ * denominator positive): the freight check's what-if of a scale that reads a percentage less.
+ */
+export function scaledWeightClass(poundsWeight: number, palletCount: number, dimensions: Dimensions, scale: { numerator: number; denominator: number }): FreightClass {
+  const whole = wholeDensity(poundsWeight, palletCount, dimensions);
+  if (whole && isWhole(scale.numerator) && isWhole(scale.denominator) && scale.denominator > 0) {
+    const scaled = { numerator: whole.numerator * scale.numerator, denominator: whole.denominator * scale.denominator };
+    if (Number.isSafeInteger(200 * scaled.numerator + 100 * scaled.denominator)) return classOfWhole(scaled).freightClass;
+  }
+  const density = exactDensity(poundsWeight, palletCount, dimensions);
+  return classOf({ numerator: density.numerator * BigInt(scale.numerator), denominator: density.denominator * BigInt(scale.denominator) }).freightClass;
 }

@@ -6,7 +6,7 @@
  * through a `Rerate` function so that whoever priced the quote (the tariff, an agreement) prices
  * the what-if too. Pure: no I/O. Sources of the defaults: docs/warnings.md.
  */
-import { componentClass, componentDensity, decimalFraction, exactDensity, freightClassOfExactDensity } from './density.js';
+import { componentClass, componentDensity, decimalFraction, exactDensity, scaledWeightClass } from './density.js';
 import type { InspectionRules } from './inspectionRules.js';
 import { formatLimit } from './limits.js';
 import { formatCents } from './money.js';
@@ -58,7 +58,7 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
   const { poundsWeight, palletCount, dimensions } = component;
   const declared = component.freightClass;
   // Each variant's class first; its words and shown density only for the one named (most lines have none).
-  type Variant = { side: 'height' | 'length' | 'width'; freightClass: FreightClass; dimensions: Dimensions } | { side: 'weight'; freightClass: FreightClass; density: Fraction };
+  type Variant = { side: 'height' | 'length' | 'width'; freightClass: FreightClass; dimensions: Dimensions } | { side: 'weight'; freightClass: FreightClass };
   // The variant of the highest class above the declared one; on a tie the first.
   let chosen: Variant | undefined;
   let chosenRank = rank(declared);
@@ -71,16 +71,20 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
       chosenRank = rank(freightClass);
     }
   }
-  const lighter = lighterDensity(poundsWeight, palletCount, dimensions, weightPercent);
-  const lighterClass = freightClassOfExactDensity(lighter);
-  if (rank(lighterClass) > chosenRank) chosen = { side: 'weight', freightClass: lighterClass, density: lighter };
+  const cut = decimalParts(weightPercent);
+  // x (100 - p) / 100 with p = cut.numerator / cut.denominator
+  const lighterClass = scaledWeightClass(poundsWeight, palletCount, dimensions, {
+    numerator: Number(100n * cut.denominator - cut.numerator),
+    denominator: Number(100n * cut.denominator),
+  });
+  if (rank(lighterClass) > chosenRank) chosen = { side: 'weight', freightClass: lighterClass };
   if (!chosen) return [];
   const worst =
     chosen.side === 'weight'
       ? {
           what: `${weightPercent} % less weight`,
           freightClass: chosen.freightClass,
-          densityPcf: Number((chosen.density.numerator * 100n) / chosen.density.denominator) / 100,
+          densityPcf: hundredthsDown(lighterDensity(poundsWeight, palletCount, dimensions, weightPercent)) / 100,
           dimensions,
           pounds: Math.round(poundsWeight * (1 - Number(weightPercent) / 100) * 100) / 100,
         }
@@ -368,6 +372,11 @@ function lighterDensity(poundsWeight: number, palletCount: number, dimensions: D
   const cut = decimalParts(percent);
   // x (100 - p) / 100 with p = cut.numerator / cut.denominator
   return { numerator: density.numerator * (100n * cut.denominator - cut.numerator), denominator: density.denominator * 100n * cut.denominator };
+}
+
+/** A density's whole hundredths, rounded down. */
+function hundredthsDown(density: Fraction): number {
+  return Number((density.numerator * 100n) / density.denominator);
 }
 
 function exactSum(parts: Fraction[]): Fraction {

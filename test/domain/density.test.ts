@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { componentDensity, decimalFraction, freightClassForDensity } from '../../src/domain/density.js';
+import { componentClass, componentDensity, decimalFraction, freightClassForDensity, scaledWeightClass } from '../../src/domain/density.js';
 import { FREIGHT_CLASSES } from '../../src/domain/schemas.js';
 
 /**
@@ -148,6 +148,38 @@ describe('componentDensity: the class on every boundary of the scale', () => {
         expect(classOf(Number(weight), pallets, Number(length), Number(width), Number(height))).toBe(oracleClass(weight, String(pallets), length, width, height));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('componentClass and scaledWeightClass (the freight check what-ifs)', () => {
+  it('class a weight scaled by a fraction exactly, whole or decimal, small or too large for exact numbers', () => {
+    // weight x scale x 1728 / cube >= twice / 2, all in BigInts (weights with up to 2 decimals).
+    const oracle = (hundredthsOfPound: bigint, cube: bigint, numerator: bigint, denominator: bigint) =>
+      SCALE_TWICE.find(([twice]) => 2n * 1728n * hundredthsOfPound * numerator >= twice * cube * denominator * 100n)?.[1] ?? '400';
+    const side = fc.oneof(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 2 ** 30 }));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: 1, max: 50_000 }).map((pounds) => pounds * 100),
+          fc.integer({ min: 1, max: 4_500_000 }),
+          fc.integer({ min: 1, max: 2 ** 45 }).map((pounds) => pounds * 100),
+        ),
+        fc.integer({ min: 1, max: 60 }),
+        side,
+        side,
+        side,
+        fc.constantFrom([1, 1], [90, 100], [975, 1000], [0, 100], [1, 3]),
+        (hundredthsOfPound, pallets, length, width, height, [numerator, denominator]) => {
+          const weight = hundredthsOfPound / 100;
+          const cube = BigInt(pallets) * BigInt(length) * BigInt(width) * BigInt(height);
+          const expected = oracle(BigInt(hundredthsOfPound), cube, BigInt(numerator!), BigInt(denominator!));
+          expect(scaledWeightClass(weight, pallets, { length, width, height }, { numerator: numerator!, denominator: denominator! })).toBe(expected);
+          if (numerator === 1 && denominator === 1)
+            expect(componentClass(weight, pallets, { length, width, height })).toBe(componentDensity(weight, pallets, { length, width, height }).freightClass);
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });
