@@ -188,14 +188,8 @@ function noDescription(input: FreightCheckInput, component: RatedOrderComponent,
 
 function cubicCapacity(input: FreightCheckInput): Warning[] {
   const { minimumCubicFeet, belowDensityPcf } = input.rules.cubicCapacity;
+  if (!takesCubicCapacity(input.orderComponents, minimumCubicFeet, belowDensityPcf)) return [];
   const cube = exactCubicInches(input.orderComponents);
-  const pounds = exactSum(input.orderComponents.map((component) => decimalFraction(component.poundsWeight)));
-  const minimumCube = decimalFraction(minimumCubicFeet);
-  const pcf = decimalParts(belowDensityPcf);
-  // cube >= minimum (both in cubic inches) and pounds x 1728 / cube < pcf
-  const bigEnough = cube.numerator * minimumCube.denominator >= BigInt(CUBIC_INCHES_PER_CUBIC_FOOT) * minimumCube.numerator * cube.denominator;
-  const tooLight = pounds.numerator * 1728n * cube.denominator * pcf.denominator < pcf.numerator * cube.numerator * pounds.denominator;
-  if (!bigEnough || !tooLight) return [];
   const cubicFeet = Number(cube.numerator) / Number(cube.denominator) / CUBIC_INCHES_PER_CUBIC_FOOT;
   const totalPounds = totalWeight(input.orderComponents);
   const density = totalPounds / cubicFeet;
@@ -212,6 +206,42 @@ function cubicCapacity(input: FreightCheckInput): Warning[] {
       },
     ),
   ];
+}
+
+/** Whether the shipment's cube is at least `minimumCubicFeet` and its density below `belowDensityPcf`, exactly. */
+function takesCubicCapacity(components: ReadonlyArray<RatedOrderComponent>, minimumCubicFeet: number, belowDensityPcf: string): boolean {
+  const minimumCube = decimalFraction(minimumCubicFeet);
+  const pcf = decimalParts(belowDensityPcf);
+  // cube >= minimum (both in cubic inches) and pounds x 1728 / cube < pcf
+  const whole = wholeTotals(components);
+  if (whole) {
+    const sides = [
+      whole.cubicInches * Number(minimumCube.denominator),
+      CUBIC_INCHES_PER_CUBIC_FOOT * Number(minimumCube.numerator),
+      whole.pounds * 1728 * Number(pcf.denominator),
+      Number(pcf.numerator) * whole.cubicInches,
+    ] as const;
+    // Products of non-negative whole numbers that are safe integers were computed exactly.
+    if (sides.every(Number.isSafeInteger)) return sides[0] >= sides[1] && sides[2] < sides[3];
+  }
+  const cube = exactCubicInches(components);
+  const pounds = exactSum(components.map((component) => decimalFraction(component.poundsWeight)));
+  const bigEnough = cube.numerator * minimumCube.denominator >= BigInt(CUBIC_INCHES_PER_CUBIC_FOOT) * minimumCube.numerator * cube.denominator;
+  const tooLight = pounds.numerator * 1728n * cube.denominator * pcf.denominator < pcf.numerator * cube.numerator * pounds.denominator;
+  return bigEnough && tooLight;
+}
+
+/** The cubic inches and pounds of lines in whole pounds, pallets and inches (most freight), when both sums are safe integers; else undefined. */
+function wholeTotals(components: ReadonlyArray<RatedOrderComponent>): { cubicInches: number; pounds: number } | undefined {
+  let cubicInches = 0;
+  let pounds = 0;
+  for (const { palletCount, poundsWeight, dimensions } of components) {
+    const factors = [palletCount, poundsWeight, dimensions.length, dimensions.width, dimensions.height];
+    if (!factors.every((value) => Number.isSafeInteger(value) && value >= 0)) return undefined;
+    cubicInches += palletCount * dimensions.length * dimensions.width * dimensions.height;
+    pounds += poundsWeight;
+  }
+  return Number.isSafeInteger(cubicInches) && Number.isSafeInteger(pounds) ? { cubicInches, pounds } : undefined;
 }
 
 /**
