@@ -57,35 +57,3 @@ function copy(value: unknown, depth: number): unknown {
   }
   return object;
 }
-
-/**
- * Whether JSON leaves `value` as it is: plain objects (as literals build them) and arrays of
- * strings, booleans, null and finite numbers other than -0, with no undefined member, hole,
- * toJSON or `__proto__` key. Then jsonCopy(value) is only a copy equal to it, and a check that
- * reads without writing (a schema's) can read `value` itself: most records are such data.
- */
-export function isJsonData(value: unknown, depth = 0): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0);
-    case 'object':
-      break;
-    default:
-      return false;
-  }
-  if (value === null) return true;
-  if (depth >= MAX_DEPTH) return false;
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-    for (let index = 0; index < value.length; index++) if (!isJsonData(value[index], depth + 1)) return false;
-    return true;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__' || !isJsonData((value as Record<string, unknown>)[key], depth + 1)) return false;
-  }
-  return true;
-}

@@ -10,7 +10,7 @@ import type { IdempotencyReads, PageRequest as StorePageRequest, QuoteReads, Shi
 import { StoreError } from '../../store/storeError.js';
 import { constraintViolation, internalError, ProblemError } from '../problems.js';
 import type { ApiResult } from '../types.js';
-import { isJsonData, jsonCopy } from './jsonCopy.js';
+import { jsonCopy } from './jsonCopy.js';
 
 export const QUOTE_ID = /^qt_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const SHIPMENT_ID = /^sh_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -52,8 +52,8 @@ export function answerPage<T>(page: StorePage<T>): ApiResult<Page<T>> {
  * The store's own schema must read back what is written: JSON has no NaN or Infinity (they
  * become null), so a record is checked as it will be read, before it is written (and before any
  * number is spent on it). `refusal` is the 500's message. (jsonCopy: the record as JSON leaves it,
- * without the text; a record that JSON leaves as it is, most, is checked as it is.)
+ * without the text.)
  */
 export function assertReadsBack(schema: z.ZodType, record: unknown, refusal: string): void {
-  if (!schema.safeParse(isJsonData(record) ? record : jsonCopy(record)).success) throw internalError(refusal);
+  if (!schema.safeParse(jsonCopy(record)).success) throw internalError(refusal);
 }
