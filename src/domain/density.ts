@@ -6,7 +6,7 @@
  * with each boundary as a fraction of BigInts. In floating point 1,000 lb on a 48x48x50 pallet is
  * 14.999999999999998 pcf and would land one class too high; here it is exactly 15, class 70.
  * Whole pounds, pallets and inches (most freight) make the same fractions with numbers for parts
- * (wholeDensity): every product stays a safe integer, as exact and far cheaper than BigInts.
+ * (fitsNumbers): every product stays a safe integer, as exact and far cheaper than BigInts.
  */
 import type { Dimensions, FreightClass } from './schemas.js';
 
@@ -27,10 +27,11 @@ const DENSITY_SCALE: ReadonlyArray<readonly [numerator: bigint, denominator: big
   [2n, 1n, '250'],
   [1n, 1n, '300'],
 ];
-/** DENSITY_SCALE with numbers for parts, for wholeDensity's fractions. */
-const WHOLE_SCALE: ReadonlyArray<readonly [numerator: number, denominator: number, freightClass: FreightClass]> = DENSITY_SCALE.map(
-  ([numerator, denominator, freightClass]) => [Number(numerator), Number(denominator), freightClass] as const,
-);
+/** The bounds of DENSITY_SCALE with numbers for parts, for densities in numbers (fitsNumbers). */
+const WHOLE_BOUNDS: ReadonlyArray<{ numerator: number; denominator: number }> = DENSITY_SCALE.map(([numerator, denominator]) => ({
+  numerator: Number(numerator),
+  denominator: Number(denominator),
+}));
 
 /** A non-negative exact fraction. */
 interface Fraction {
@@ -70,39 +71,31 @@ export function exactDensity(poundsWeight: number, palletCount: number, dimensio
   };
 }
 
-/** An exact density whose parts are safe integers, with room for the products classOfWhole and componentDensity make of them. */
-interface WholeFraction {
-  numerator: number;
-  denominator: number;
-}
-
 const isWhole = (value: number) => Number.isSafeInteger(value) && value >= 0;
 
-/**
- * The exact density as a fraction of numbers, when the inputs are whole and small enough that
- * 200 x numerator + 100 x denominator is a safe integer: that bounds every product and sum made
- * of its parts below (scale bounds are at most 50/1), so each is computed exactly. Undefined
- * otherwise (a decimal, a zero side, an enormous number): the BigInt fractions decide.
- */
-function wholeDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions): WholeFraction | undefined {
-  const { length, width, height } = dimensions;
-  if (!isWhole(poundsWeight) || !isWhole(palletCount) || !isWhole(length) || !isWhole(width) || !isWhole(height)) return undefined;
-  const numerator = poundsWeight * 1728;
-  // A product of whole numbers that is a safe integer was computed exactly (so was each partial product, which is no larger).
-  const denominator = palletCount * length * width * height;
-  if (denominator === 0 || !Number.isSafeInteger(200 * numerator + 100 * denominator)) return undefined;
-  return { numerator, denominator };
+/** Whether pounds, pallets and sides are whole numbers: weight x 1728 / cube is then a fraction of whole numbers. */
+function wholeInputs(poundsWeight: number, palletCount: number, dimensions: Dimensions): boolean {
+  return isWhole(poundsWeight) && isWhole(palletCount) && isWhole(dimensions.length) && isWhole(dimensions.width) && isWhole(dimensions.height);
 }
 
-/** classOf for a wholeDensity. */
-function classOfWhole(density: WholeFraction): { freightClass: FreightClass; upper: WholeFraction | null } {
-  let upper: WholeFraction | null = null;
-  for (const [numerator, denominator, freightClass] of WHOLE_SCALE) {
-    if (density.numerator * denominator >= numerator * density.denominator) return { freightClass, upper };
-    upper = { numerator, denominator };
-  }
-  return { freightClass: '400', upper };
+/**
+ * Whether a density of whole numbers leaves room in numbers for every product made of it below:
+ * 200 x numerator + 100 x denominator a safe integer (scale bounds are at most 50/1) bounds them
+ * all, and a product of non-negative whole numbers that is a safe integer was computed exactly
+ * (so was each partial product, which is no larger). Otherwise the BigInt fractions decide.
+ */
+function fitsNumbers(numerator: number, denominator: number): boolean {
+  return denominator > 0 && Number.isSafeInteger(200 * numerator + 100 * denominator);
 }
+
+/** classOf for a density in numbers (fitsNumbers): the index in DENSITY_SCALE of its class, the scale's length for class 400. */
+function wholeClassIndex(numerator: number, denominator: number): number {
+  let index = 0;
+  while (index < WHOLE_BOUNDS.length && numerator * WHOLE_BOUNDS[index]!.denominator < WHOLE_BOUNDS[index]!.numerator * denominator) index++;
+  return index;
+}
+
+const classAt = (index: number): FreightClass => DENSITY_SCALE[index]?.[2] ?? '400';
 
 function atLeast(value: Fraction, numerator: bigint, denominator: bigint): boolean {
   return value.numerator * denominator >= numerator * value.denominator;
@@ -129,14 +122,18 @@ export interface ComponentDensity {
 
 /** The density shown and the class of a component, both from the exact density. */
 export function componentDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions): ComponentDensity {
-  const whole = wholeDensity(poundsWeight, palletCount, dimensions);
-  if (whole) {
-    // As below, with numbers for parts.
-    const { freightClass, upper } = classOfWhole(whole);
-    // The floor of a safe integer over another is exact: the quotient never rounds up to the next whole number.
-    let hundredths = Math.floor((200 * whole.numerator + whole.denominator) / (2 * whole.denominator));
-    if (upper && hundredths * upper.denominator >= 100 * upper.numerator) hundredths = Math.floor((100 * whole.numerator) / whole.denominator);
-    return { densityPcf: hundredths / 100, freightClass };
+  if (wholeInputs(poundsWeight, palletCount, dimensions)) {
+    const numerator = poundsWeight * 1728;
+    const denominator = palletCount * dimensions.length * dimensions.width * dimensions.height;
+    if (fitsNumbers(numerator, denominator)) {
+      // As below, with numbers for parts. The floor of a safe integer over another is exact: the
+      // quotient never rounds up to the next whole number.
+      const index = wholeClassIndex(numerator, denominator);
+      const upper = WHOLE_BOUNDS[index - 1];
+      let hundredths = Math.floor((200 * numerator + denominator) / (2 * denominator));
+      if (upper && hundredths * upper.denominator >= 100 * upper.numerator) hundredths = Math.floor((100 * numerator) / denominator);
+      return { densityPcf: hundredths / 100, freightClass: classAt(index) };
+    }
   }
   const density = exactDensity(poundsWeight, palletCount, dimensions);
   const { freightClass, upper } = classOf(density);
@@ -163,10 +160,10 @@ export function componentClass(poundsWeight: number, palletCount: number, dimens
  * denominator positive): the freight check's what-if of a scale that reads a percentage less.
  */
 export function scaledWeightClass(poundsWeight: number, palletCount: number, dimensions: Dimensions, scale: { numerator: number; denominator: number }): FreightClass {
-  const whole = wholeDensity(poundsWeight, palletCount, dimensions);
-  if (whole && isWhole(scale.numerator) && isWhole(scale.denominator) && scale.denominator > 0) {
-    const scaled = { numerator: whole.numerator * scale.numerator, denominator: whole.denominator * scale.denominator };
-    if (Number.isSafeInteger(200 * scaled.numerator + 100 * scaled.denominator)) return classOfWhole(scaled).freightClass;
+  if (wholeInputs(poundsWeight, palletCount, dimensions) && isWhole(scale.numerator) && isWhole(scale.denominator)) {
+    const numerator = poundsWeight * 1728 * scale.numerator;
+    const denominator = palletCount * dimensions.length * dimensions.width * dimensions.height * scale.denominator;
+    if (fitsNumbers(numerator, denominator)) return classAt(wholeClassIndex(numerator, denominator));
   }
   const density = exactDensity(poundsWeight, palletCount, dimensions);
   return classOf({ numerator: density.numerator * BigInt(scale.numerator), denominator: density.denominator * BigInt(scale.denominator) }).freightClass;

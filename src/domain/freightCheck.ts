@@ -64,7 +64,7 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
   let chosenRank = rank(declared);
   // Height first: what a dimensioner most often reads larger (an overhang, a wrap); on a tie it is the one named.
   for (const side of ['height', 'length', 'width'] as const) {
-    const larger = { ...dimensions, [side]: dimensions[side] + dimensionInches };
+    const larger = withLargerSide(dimensions, side, dimensionInches);
     const freightClass = componentClass(poundsWeight, palletCount, larger);
     if (rank(freightClass) > chosenRank) {
       chosen = { side, freightClass, dimensions: larger };
@@ -115,6 +115,11 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
       },
     ),
   ];
+}
+
+/** The dimensions with one side `inches` larger. */
+function withLargerSide({ length, width, height }: Dimensions, side: 'height' | 'length' | 'width', inches: number): Dimensions {
+  return { length: side === 'length' ? length + inches : length, width: side === 'width' ? width + inches : width, height: side === 'height' ? height + inches : height };
 }
 
 function nonStackableHeight(input: FreightCheckInput, component: RatedOrderComponent, index: number): Warning[] {
@@ -215,14 +220,12 @@ function takesCubicCapacity(components: ReadonlyArray<RatedOrderComponent>, mini
   // cube >= minimum (both in cubic inches) and pounds x 1728 / cube < pcf
   const whole = wholeTotals(components);
   if (whole) {
-    const sides = [
-      whole.cubicInches * Number(minimumCube.denominator),
-      CUBIC_INCHES_PER_CUBIC_FOOT * Number(minimumCube.numerator),
-      whole.pounds * 1728 * Number(pcf.denominator),
-      Number(pcf.numerator) * whole.cubicInches,
-    ] as const;
+    const cube = whole.cubicInches * Number(minimumCube.denominator);
+    const minimum = CUBIC_INCHES_PER_CUBIC_FOOT * Number(minimumCube.numerator);
+    const weight = whole.pounds * 1728 * Number(pcf.denominator);
+    const bound = Number(pcf.numerator) * whole.cubicInches;
     // Products of non-negative whole numbers that are safe integers were computed exactly.
-    if (sides.every(Number.isSafeInteger)) return sides[0] >= sides[1] && sides[2] < sides[3];
+    if (Number.isSafeInteger(cube) && Number.isSafeInteger(minimum) && Number.isSafeInteger(weight) && Number.isSafeInteger(bound)) return cube >= minimum && weight < bound;
   }
   const cube = exactCubicInches(components);
   const pounds = exactSum(components.map((component) => decimalFraction(component.poundsWeight)));
@@ -236,13 +239,15 @@ function wholeTotals(components: ReadonlyArray<RatedOrderComponent>): { cubicInc
   let cubicInches = 0;
   let pounds = 0;
   for (const { palletCount, poundsWeight, dimensions } of components) {
-    const factors = [palletCount, poundsWeight, dimensions.length, dimensions.width, dimensions.height];
-    if (!factors.every((value) => Number.isSafeInteger(value) && value >= 0)) return undefined;
-    cubicInches += palletCount * dimensions.length * dimensions.width * dimensions.height;
+    const { length, width, height } = dimensions;
+    if (!isWhole(palletCount) || !isWhole(poundsWeight) || !isWhole(length) || !isWhole(width) || !isWhole(height)) return undefined;
+    cubicInches += palletCount * length * width * height;
     pounds += poundsWeight;
   }
   return Number.isSafeInteger(cubicInches) && Number.isSafeInteger(pounds) ? { cubicInches, pounds } : undefined;
 }
+
+const isWhole = (value: number) => Number.isSafeInteger(value) && value >= 0;
 
 /**
  * The inches of trailer floor the shipment takes: each line's units stacked (only when marked
