@@ -12,6 +12,8 @@ export function allocateCents(total: number, weights: readonly number[]): number
     if (total !== 0) throw new RangeError('cannot share a total among no lines');
     return [];
   }
+  const whole = wholeShares(total, weights);
+  if (whole) return whole;
   const fractions = weights.map((weight) => decimalFraction(weight));
   const denominator = fractions.reduce((product, fraction) => lcm(product, fraction.denominator), 1n);
   let scaled = fractions.map((fraction) => fraction.numerator * (denominator / fraction.denominator));
@@ -31,6 +33,32 @@ export function allocateCents(total: number, weights: readonly number[]): number
     left -= 1n;
   }
   return shares.map(Number);
+}
+
+/**
+ * The same shares in number arithmetic, for whole weights (a line's pounds times a rate in whole
+ * cents) small enough that total x their sum is a safe integer: every product below is then
+ * exact, and so is each quotient's floor (a safe integer divided by another never rounds up to
+ * the next whole number). Undefined otherwise, and BigInts decide.
+ */
+function wholeShares(total: number, weights: readonly number[]): number[] | undefined {
+  let sum = 0;
+  for (const weight of weights) {
+    if (!Number.isSafeInteger(weight) || weight < 0) return undefined;
+    sum += weight;
+  }
+  // A sum or product of non-negative whole numbers that is a safe integer was computed exactly, and so was each part of it.
+  if (sum === 0 || !Number.isSafeInteger(total * sum)) return undefined;
+  const shares = weights.map((weight) => Math.floor((total * weight) / sum));
+  const remainders = weights.map((weight, index) => ({ index, remainder: total * weight - shares[index]! * sum }));
+  let left = total - shares.reduce((a, b) => a + b, 0);
+  remainders.sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : b.remainder - a.remainder));
+  for (const { index } of remainders) {
+    if (left === 0) break;
+    shares[index]! += 1;
+    left -= 1;
+  }
+  return shares;
 }
 
 function gcd(a: bigint, b: bigint): bigint {

@@ -1,10 +1,18 @@
 /**
  * JSON with object keys sorted and undefined members left out: two objects with the same content
  * serialise to the same text whatever order their keys were set in (hashes of requests).
- * The native serialiser does the work; the replacer only re-inserts each object's keys in order.
+ *
+ * The text is, by definition, `JSON.stringify(value, sortKeys)`: the native serialiser, with a
+ * replacer that re-inserts each object's keys in order. Plain data (what requests are) is first
+ * copied with its keys sorted the same way and serialised without a replacer, which writes the
+ * same text at half the cost: the serialiser calls a replacer back for every value. Anything
+ * else (a toJSON, a class instance, a boxed primitive, nesting past MAX_DEPTH or a cycle) goes
+ * through the definition itself, so the text, or the error, is always its own.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, sortKeys) ?? 'null';
+  const sorted = sortedCopy(value, 0);
+  if (sorted === NOT_PLAIN) return JSON.stringify(value, sortKeys) ?? 'null';
+  return JSON.stringify(sorted) ?? 'null';
 }
 
 function sortKeys(_key: string, value: unknown): unknown {
@@ -12,10 +20,40 @@ function sortKeys(_key: string, value: unknown): unknown {
   // A plain object (one without a prototype is a slow dictionary to V8, a third slower to
   // serialise); a member named __proto__ is defined as one, not taken as the object's prototype.
   const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) setMember(sorted, key, (value as Record<string, unknown>)[key]);
+  return sorted;
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain data');
+/** Deeper than any request: past it the definition decides (a cycle is its TypeError, not a stack overflow here). */
+const MAX_DEPTH = 64;
+
+/** What sortKeys makes of each object of plain data, made in one pass; NOT_PLAIN where the definition must decide. */
+function sortedCopy(value: unknown, depth: number): unknown {
+  // Primitives as they are: the serialiser writes them (or leaves them out) as with the replacer.
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item = sortedCopy(value[index], depth + 1);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      items[index] = item;
+    }
+    return items;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
-    const member = (value as Record<string, unknown>)[key];
-    if (key === '__proto__') Object.defineProperty(sorted, key, { value: member, enumerable: true, writable: true, configurable: true });
-    else sorted[key] = member;
+    const member = sortedCopy((value as Record<string, unknown>)[key], depth + 1);
+    if (member === NOT_PLAIN) return NOT_PLAIN;
+    setMember(sorted, key, member);
   }
   return sorted;
+}
+
+function setMember(object: Record<string, unknown>, key: string, member: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value: member, enumerable: true, writable: true, configurable: true });
+  else object[key] = member;
 }

@@ -30,8 +30,8 @@ export function controlCharacterProblem(text: string, multiLine = false): string
 
 /** The string schema refusing control characters: every one in a single-line field, all but tab and line breaks in a multi-line one. */
 export function withoutControlCharacters(schema: z.ZodString, multiLine = false): z.ZodString {
-  return schema.superRefine((value, ctx) => {
-    const problem = controlCharacterProblem(value, multiLine);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  // A refinement, not a superRefine: that one gives every value it checks a function of its own (zod's addIssue).
+  return schema.refine((value) => (multiLine ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL).exec(value) === null, {
+    error: (issue) => controlCharacterProblem(issue.input as string, multiLine),
   });
 }

@@ -5,6 +5,8 @@
  * prints as (47.5, 1200, 0.1) and the density weight x 1728 / (pallets x L x W x H) is compared
  * with each boundary as a fraction of BigInts. In floating point 1,000 lb on a 48x48x50 pallet is
  * 14.999999999999998 pcf and would land one class too high; here it is exactly 15, class 70.
+ * Whole pounds, pallets and inches (most freight) make the same fractions with numbers for parts
+ * (fitsNumbers): every product stays a safe integer, as exact and far cheaper than BigInts.
  */
 import type { Dimensions, FreightClass } from './schemas.js';
 
@@ -25,6 +27,11 @@ const DENSITY_SCALE: ReadonlyArray<readonly [numerator: bigint, denominator: big
   [2n, 1n, '250'],
   [1n, 1n, '300'],
 ];
+/** The bounds of DENSITY_SCALE with numbers for parts, for densities in numbers (fitsNumbers). */
+const WHOLE_BOUNDS: ReadonlyArray<{ numerator: number; denominator: number }> = DENSITY_SCALE.map(([numerator, denominator]) => ({
+  numerator: Number(numerator),
+  denominator: Number(denominator),
+}));
 
 /** A non-negative exact fraction. */
 interface Fraction {
@@ -64,6 +71,32 @@ export function exactDensity(poundsWeight: number, palletCount: number, dimensio
   };
 }
 
+const isWhole = (value: number) => Number.isSafeInteger(value) && value >= 0;
+
+/** Whether pounds, pallets and sides are whole numbers: weight x 1728 / cube is then a fraction of whole numbers. */
+function wholeInputs(poundsWeight: number, palletCount: number, dimensions: Dimensions): boolean {
+  return isWhole(poundsWeight) && isWhole(palletCount) && isWhole(dimensions.length) && isWhole(dimensions.width) && isWhole(dimensions.height);
+}
+
+/**
+ * Whether a density of whole numbers leaves room in numbers for every product made of it below:
+ * 200 x numerator + 100 x denominator a safe integer (scale bounds are at most 50/1) bounds them
+ * all, and a product of non-negative whole numbers that is a safe integer was computed exactly
+ * (so was each partial product, which is no larger). Otherwise the BigInt fractions decide.
+ */
+function fitsNumbers(numerator: number, denominator: number): boolean {
+  return denominator > 0 && Number.isSafeInteger(200 * numerator + 100 * denominator);
+}
+
+/** classOf for a density in numbers (fitsNumbers): the index in DENSITY_SCALE of its class, the scale's length for class 400. */
+function wholeClassIndex(numerator: number, denominator: number): number {
+  let index = 0;
+  while (index < WHOLE_BOUNDS.length && numerator * WHOLE_BOUNDS[index]!.denominator < WHOLE_BOUNDS[index]!.numerator * denominator) index++;
+  return index;
+}
+
+const classAt = (index: number): FreightClass => DENSITY_SCALE[index]?.[2] ?? '400';
+
 function atLeast(value: Fraction, numerator: bigint, denominator: bigint): boolean {
   return value.numerator * denominator >= numerator * value.denominator;
 }
@@ -89,6 +122,19 @@ export interface ComponentDensity {
 
 /** The density shown and the class of a component, both from the exact density. */
 export function componentDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions): ComponentDensity {
+  if (wholeInputs(poundsWeight, palletCount, dimensions)) {
+    const numerator = poundsWeight * 1728;
+    const denominator = palletCount * dimensions.length * dimensions.width * dimensions.height;
+    if (fitsNumbers(numerator, denominator)) {
+      // As below, with numbers for parts. The floor of a safe integer over another is exact: the
+      // quotient never rounds up to the next whole number.
+      const index = wholeClassIndex(numerator, denominator);
+      const upper = WHOLE_BOUNDS[index - 1];
+      let hundredths = Math.floor((200 * numerator + denominator) / (2 * denominator));
+      if (upper && hundredths * upper.denominator >= 100 * upper.numerator) hundredths = Math.floor((100 * numerator) / denominator);
+      return { densityPcf: hundredths / 100, freightClass: classAt(index) };
+    }
+  }
   const density = exactDensity(poundsWeight, palletCount, dimensions);
   const { freightClass, upper } = classOf(density);
   // Hundredths, half up: floor((100 n + d / 2) / d) = floor((200 n + d) / 2d).
@@ -104,7 +150,21 @@ export function freightClassForDensity(pcf: number): FreightClass {
   return classOf(decimalFraction(pcf)).freightClass;
 }
 
-/** The class of an exact density (weight x 1728 / cube as a fraction): for the freight check's what-ifs. */
-export function freightClassOfExactDensity(density: { numerator: bigint; denominator: bigint }): FreightClass {
-  return classOf(density).freightClass;
+/** The class of a component's density (componentDensity's, without the density shown): for the freight check's what-ifs. */
+export function componentClass(poundsWeight: number, palletCount: number, dimensions: Dimensions): FreightClass {
+  return scaledWeightClass(poundsWeight, palletCount, dimensions, { numerator: 1, denominator: 1 });
+}
+
+/**
+ * The class of a component whose weight is scaled by `scale` (a fraction of whole numbers, the
+ * denominator positive): the freight check's what-if of a scale that reads a percentage less.
+ */
+export function scaledWeightClass(poundsWeight: number, palletCount: number, dimensions: Dimensions, scale: { numerator: number; denominator: number }): FreightClass {
+  if (wholeInputs(poundsWeight, palletCount, dimensions) && isWhole(scale.numerator) && isWhole(scale.denominator)) {
+    const numerator = poundsWeight * 1728 * scale.numerator;
+    const denominator = palletCount * dimensions.length * dimensions.width * dimensions.height * scale.denominator;
+    if (fitsNumbers(numerator, denominator)) return classAt(wholeClassIndex(numerator, denominator));
+  }
+  const density = exactDensity(poundsWeight, palletCount, dimensions);
+  return classOf({ numerator: density.numerator * BigInt(scale.numerator), denominator: density.denominator * BigInt(scale.denominator) }).freightClass;
 }

@@ -6,7 +6,7 @@
  * through a `Rerate` function so that whoever priced the quote (the tariff, an agreement) prices
  * the what-if too. Pure: no I/O. Sources of the defaults: docs/warnings.md.
  */
-import { componentDensity, decimalFraction, exactDensity, freightClassOfExactDensity } from './density.js';
+import { componentClass, componentDensity, decimalFraction, exactDensity, scaledWeightClass } from './density.js';
 import type { InspectionRules } from './inspectionRules.js';
 import { formatLimit } from './limits.js';
 import { formatCents } from './money.js';
@@ -58,24 +58,33 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
   const { poundsWeight, palletCount, dimensions } = component;
   const declared = component.freightClass;
   // Each variant's class first; its words and shown density only for the one named (most lines have none).
-  type Variant = { side: 'height' | 'length' | 'width'; freightClass: FreightClass; dimensions: Dimensions } | { side: 'weight'; freightClass: FreightClass; density: Fraction };
-  const variants: Variant[] = [];
+  type Variant = { side: 'height' | 'length' | 'width'; freightClass: FreightClass; dimensions: Dimensions } | { side: 'weight'; freightClass: FreightClass };
+  // The variant of the highest class above the declared one; on a tie the first.
+  let chosen: Variant | undefined;
+  let chosenRank = rank(declared);
   // Height first: what a dimensioner most often reads larger (an overhang, a wrap); on a tie it is the one named.
   for (const side of ['height', 'length', 'width'] as const) {
-    const larger = { ...dimensions, [side]: dimensions[side] + dimensionInches };
-    variants.push({ side, freightClass: freightClassOfExactDensity(exactDensity(poundsWeight, palletCount, larger)), dimensions: larger });
+    const larger = withLargerSide(dimensions, side, dimensionInches);
+    const freightClass = componentClass(poundsWeight, palletCount, larger);
+    if (rank(freightClass) > chosenRank) {
+      chosen = { side, freightClass, dimensions: larger };
+      chosenRank = rank(freightClass);
+    }
   }
-  const lighter = lighterDensity(poundsWeight, palletCount, dimensions, weightPercent);
-  variants.push({ side: 'weight', freightClass: freightClassOfExactDensity(lighter), density: lighter });
-  const changed = variants.filter((variant) => rank(variant.freightClass) > rank(declared));
-  if (changed.length === 0) return [];
-  const chosen = changed.reduce((a, b) => (rank(b.freightClass) > rank(a.freightClass) ? b : a));
+  const cut = decimalParts(weightPercent);
+  // x (100 - p) / 100 with p = cut.numerator / cut.denominator
+  const lighterClass = scaledWeightClass(poundsWeight, palletCount, dimensions, {
+    numerator: Number(100n * cut.denominator - cut.numerator),
+    denominator: Number(100n * cut.denominator),
+  });
+  if (rank(lighterClass) > chosenRank) chosen = { side: 'weight', freightClass: lighterClass };
+  if (!chosen) return [];
   const worst =
     chosen.side === 'weight'
       ? {
           what: `${weightPercent} % less weight`,
           freightClass: chosen.freightClass,
-          densityPcf: Number((chosen.density.numerator * 100n) / chosen.density.denominator) / 100,
+          densityPcf: hundredthsDown(lighterDensity(poundsWeight, palletCount, dimensions, weightPercent)) / 100,
           dimensions,
           pounds: Math.round(poundsWeight * (1 - Number(weightPercent) / 100) * 100) / 100,
         }
@@ -106,6 +115,11 @@ function densityMargin(input: FreightCheckInput, component: RatedOrderComponent,
       },
     ),
   ];
+}
+
+/** The dimensions with one side `inches` larger. */
+function withLargerSide({ length, width, height }: Dimensions, side: 'height' | 'length' | 'width', inches: number): Dimensions {
+  return { length: side === 'length' ? length + inches : length, width: side === 'width' ? width + inches : width, height: side === 'height' ? height + inches : height };
 }
 
 function nonStackableHeight(input: FreightCheckInput, component: RatedOrderComponent, index: number): Warning[] {
@@ -179,14 +193,8 @@ function noDescription(input: FreightCheckInput, component: RatedOrderComponent,
 
 function cubicCapacity(input: FreightCheckInput): Warning[] {
   const { minimumCubicFeet, belowDensityPcf } = input.rules.cubicCapacity;
+  if (!takesCubicCapacity(input.orderComponents, minimumCubicFeet, belowDensityPcf)) return [];
   const cube = exactCubicInches(input.orderComponents);
-  const pounds = exactSum(input.orderComponents.map((component) => decimalFraction(component.poundsWeight)));
-  const minimumCube = decimalFraction(minimumCubicFeet);
-  const pcf = decimalParts(belowDensityPcf);
-  // cube >= minimum (both in cubic inches) and pounds x 1728 / cube < pcf
-  const bigEnough = cube.numerator * minimumCube.denominator >= BigInt(CUBIC_INCHES_PER_CUBIC_FOOT) * minimumCube.numerator * cube.denominator;
-  const tooLight = pounds.numerator * 1728n * cube.denominator * pcf.denominator < pcf.numerator * cube.numerator * pounds.denominator;
-  if (!bigEnough || !tooLight) return [];
   const cubicFeet = Number(cube.numerator) / Number(cube.denominator) / CUBIC_INCHES_PER_CUBIC_FOOT;
   const totalPounds = totalWeight(input.orderComponents);
   const density = totalPounds / cubicFeet;
@@ -204,6 +212,42 @@ function cubicCapacity(input: FreightCheckInput): Warning[] {
     ),
   ];
 }
+
+/** Whether the shipment's cube is at least `minimumCubicFeet` and its density below `belowDensityPcf`, exactly. */
+function takesCubicCapacity(components: ReadonlyArray<RatedOrderComponent>, minimumCubicFeet: number, belowDensityPcf: string): boolean {
+  const minimumCube = decimalFraction(minimumCubicFeet);
+  const pcf = decimalParts(belowDensityPcf);
+  // cube >= minimum (both in cubic inches) and pounds x 1728 / cube < pcf
+  const whole = wholeTotals(components);
+  if (whole) {
+    const cube = whole.cubicInches * Number(minimumCube.denominator);
+    const minimum = CUBIC_INCHES_PER_CUBIC_FOOT * Number(minimumCube.numerator);
+    const weight = whole.pounds * 1728 * Number(pcf.denominator);
+    const bound = Number(pcf.numerator) * whole.cubicInches;
+    // Products of non-negative whole numbers that are safe integers were computed exactly.
+    if (Number.isSafeInteger(cube) && Number.isSafeInteger(minimum) && Number.isSafeInteger(weight) && Number.isSafeInteger(bound)) return cube >= minimum && weight < bound;
+  }
+  const cube = exactCubicInches(components);
+  const pounds = exactSum(components.map((component) => decimalFraction(component.poundsWeight)));
+  const bigEnough = cube.numerator * minimumCube.denominator >= BigInt(CUBIC_INCHES_PER_CUBIC_FOOT) * minimumCube.numerator * cube.denominator;
+  const tooLight = pounds.numerator * 1728n * cube.denominator * pcf.denominator < pcf.numerator * cube.numerator * pounds.denominator;
+  return bigEnough && tooLight;
+}
+
+/** The cubic inches and pounds of lines in whole pounds, pallets and inches (most freight), when both sums are safe integers; else undefined. */
+function wholeTotals(components: ReadonlyArray<RatedOrderComponent>): { cubicInches: number; pounds: number } | undefined {
+  let cubicInches = 0;
+  let pounds = 0;
+  for (const { palletCount, poundsWeight, dimensions } of components) {
+    const { length, width, height } = dimensions;
+    if (!isWhole(palletCount) || !isWhole(poundsWeight) || !isWhole(length) || !isWhole(width) || !isWhole(height)) return undefined;
+    cubicInches += palletCount * length * width * height;
+    pounds += poundsWeight;
+  }
+  return Number.isSafeInteger(cubicInches) && Number.isSafeInteger(pounds) ? { cubicInches, pounds } : undefined;
+}
+
+const isWhole = (value: number) => Number.isSafeInteger(value) && value >= 0;
 
 /**
  * The inches of trailer floor the shipment takes: each line's units stacked (only when marked
@@ -363,6 +407,11 @@ function lighterDensity(poundsWeight: number, palletCount: number, dimensions: D
   const cut = decimalParts(percent);
   // x (100 - p) / 100 with p = cut.numerator / cut.denominator
   return { numerator: density.numerator * (100n * cut.denominator - cut.numerator), denominator: density.denominator * 100n * cut.denominator };
+}
+
+/** A density's whole hundredths, rounded down. */
+function hundredthsDown(density: Fraction): number {
+  return Number((density.numerator * 100n) / density.denominator);
 }
 
 function exactSum(parts: Fraction[]): Fraction {

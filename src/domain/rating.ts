@@ -145,11 +145,12 @@ export interface RateQuoteInput {
   destination: ZipPlace;
   tariff: Tariff;
   now: Date;
+  /** The date at the origin at `now`, when the caller has worked it out already. */
+  today?: string | undefined;
 }
 
-/** The pickup date a request asks for, or the next business day at the origin. */
-export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date): Rated<string> {
-  const today = localDateInZone(now, origin.timeZone);
+/** The pickup date a request asks for, or the next business day at the origin (`today` there at `now`). */
+export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date, today = localDateInZone(now, origin.timeZone)): Rated<string> {
   if (requested === undefined) return { ok: true, value: nextBusinessDay(today, tariff.holidays) };
   if (requested < today) {
     return { ok: false, violations: [{ field: 'pickupDate', message: `${requested} is in the past (today is ${today} at the origin)` }] };
@@ -211,7 +212,7 @@ function unsafePrice(price: PriceBreakdown & { quotedPriceInCents: number }): Vi
   ];
 }
 
-export function rateQuote({ id, request, origin, destination, tariff, now }: RateQuoteInput): RatedQuote {
+export function rateQuote({ id, request, origin, destination, tariff, now, today }: RateQuoteInput): RatedQuote {
   const violations: Violation[] = [];
   // Indexes of the list as sent; a code sent twice is one service, charged once.
   const accessorials = [...new Set(request.accessorials)];
@@ -223,7 +224,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
       });
     }
   });
-  const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now);
+  const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now, today);
   if (!pickup.ok) violations.push(...pickup.violations);
   if (!pickup.ok || violations.length > 0) return { ok: false, violations };
 
@@ -241,7 +242,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
     value: {
       id,
       quotedPriceInCents,
-      quoteExpirationTime: new Date(now.getTime() + tariff.quoteLifetimeHours * 3_600_000).toISOString(),
+      quoteExpirationTime: quoteExpirationTime(tariff, now),
       transitDays,
       estimatedDeliveryDate,
       pickupDate: pickup.value,
@@ -256,6 +257,20 @@ export function rateQuote({ id, request, origin, destination, tariff, now }: Rat
     },
     warnings: beyondLtlWarnings(request.orderComponents),
   };
+}
+
+/** When a quote rated at `now` expires: the tariff's quote lifetime later. */
+function quoteExpirationTime(tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date): string {
+  return new Date(now.getTime() + tariff.quoteLifetimeHours * 3_600_000).toISOString();
+}
+
+/**
+ * A quote that rateQuote gave for a request, as rating the same request with the same tariff at
+ * `now` gives it when the day at the origin is the same: only the id and the instants differ (the
+ * price, the pickup day and the ETA depend on the day, not the hour). The nested parts are shared.
+ */
+export function restampedQuote(quote: Quote, id: string, tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date): Quote {
+  return { ...quote, id, quoteExpirationTime: quoteExpirationTime(tariff, now), createdAt: now.toISOString() };
 }
 
 export function placeOf(place: ZipPlace) {

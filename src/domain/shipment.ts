@@ -129,3 +129,35 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     carrierEstimatedDeliveryDate: null,
   };
 }
+
+/** The numbers a booking gives a shipment once they are reserved, and what comes with them. */
+export interface ShipmentNumbers {
+  id: string;
+  orderNumber: string;
+  bolNumber: string;
+  ssccs: string[];
+  /** The PRO number assigned from the carrier's block, when the request gave none. */
+  proNumber?: string | null | undefined;
+  /** The quote's id (a quote-first booking's own quote is named after the shipment). */
+  quoteId: string;
+  now: Date;
+}
+
+/**
+ * The shipment buildShipment gives with these numbers, from the one it gave with placeholders
+ * for the same request and quote (a booking checks its record before it spends numbers on it):
+ * the same record, key for key, without building the lines again.
+ */
+export function withNumbers(provisional: Shipment, numbers: ShipmentNumbers): Shipment {
+  return {
+    ...provisional,
+    id: numbers.id,
+    orderNumber: numbers.orderNumber,
+    bolNumber: numbers.bolNumber,
+    quoteId: numbers.quoteId,
+    createdAt: numbers.now.toISOString(),
+    // A PRO the request gave is the provisional record's already.
+    proNumber: provisional.proNumber ?? numbers.proNumber ?? null,
+    ssccs: numbers.ssccs,
+  };
+}

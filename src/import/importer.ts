@@ -14,7 +14,7 @@
  *      keys), and the booking books those, the very requests the check judged (LocalApi keeps
  *      its judgement of each request object; bookingChecks.ts).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { warning, type Warning } from '../domain/warnings.js';
 import { LINE_PREFIX } from '../domain/freightCheck.js';
 import type { ShipperApi } from '../api/types.js';
@@ -411,7 +411,7 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Diges
   }
   const components = Array.isArray(request.orderComponents) ? request.orderComponents : [];
   asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
-  const digest = createHash('sha256').update(canonicalJson(asWritten)).digest();
+  const digest = hash('sha256', canonicalJson(asWritten), 'buffer');
   // One entry per shipment of the file, counted under the digest (its first 128 bits) in typed arrays.
   const occurrence = (occurrences.get(digest)?.[0] ?? 0) + 1;
   occurrences.set(digest, [occurrence]);
@@ -430,7 +430,7 @@ function splitShipment(group: RowGroup, header: CsvHeader, state: ScanState, con
   if (key === null) return undefined;
   const linesOf = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}-${to}`);
   const lines = linesOf(first.line, group.rows.at(-1)!.line);
-  const digest = createHash('sha256').update(key).digest();
+  const digest = hash('sha256', key, 'buffer');
   const seen = state.groupLines.get(digest);
   const earlier = seen ? linesOf(seen[0]!, seen[1]!) : undefined;
   if (earlier === undefined && !state.splitKeys.has(key)) {

@@ -335,6 +335,26 @@ describe('LocalApi.previewShipments', () => {
   });
 });
 
+describe('LocalApi: a request previewed, then booked (an import books the objects its check priced)', () => {
+  it('books at the price previewed, stamped with the booking instant, and rates it again once the day at the origin has changed', async () => {
+    const { api, clock } = apiAt(store.dir);
+    const sameDay = shipmentRequest({ refNumber: 'PO-same-day' });
+    const nextDay = shipmentRequest({ refNumber: 'PO-next-day' });
+    const previewed = (await api.previewShipments({ items: [{ request: sameDay }, { request: nextDay }], freightCheck: false })).data.items;
+    expect(previewed.map((outcome) => outcome.ok && outcome.data.pickupDate)).toEqual(['2026-11-19', '2026-11-19']);
+    clock.now = new Date('2026-11-18T23:00:00.000Z');
+    const [first] = (await api.createShipments({ items: [{ request: sameDay }] })).data.items;
+    expect(first!.ok && first!.data).toMatchObject({ pickupDate: '2026-11-19', createdAt: '2026-11-18T23:00:00.000Z' });
+    expect(first!.ok && first!.data.quotedPriceInCents).toBe(previewed[0]!.ok && previewed[0]!.data.quotedPriceInCents);
+    const ownQuote = (await api.getQuote(first!.ok ? first!.data.quoteId : '')).data;
+    expect(ownQuote).toMatchObject({ createdAt: '2026-11-18T23:00:00.000Z', quoteExpirationTime: '2026-11-25T23:00:00.000Z' });
+    // Thursday 01:00 in Chicago: Thursday is no longer the next business day.
+    clock.now = new Date('2026-11-19T07:00:00.000Z');
+    const [second] = (await api.createShipments({ items: [{ request: nextDay }] })).data.items;
+    expect(second!.ok && second!.data.pickupDate).toBe('2026-11-20');
+  });
+});
+
 describe('a damaged shipment file', () => {
   it('is named by the error and does not hide the other shipments from the list', async () => {
     const { api } = apiAt(store.dir);

@@ -24,4 +24,56 @@ describe('canonicalJson', () => {
       { numRuns: 300 },
     );
   });
+
+  it('writes what the native serialiser with a key-sorting replacer writes, for any value (toJSON, instances, holes, integer keys, cycles)', () => {
+    // The definition: canonicalJson copies plain data sorted and writes it without the replacer.
+    const sortKeys = (_key: string, value: unknown) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(value).sort())
+        Object.defineProperty(sorted, key, { value: (value as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
+      return sorted;
+    };
+    const definition = (value: unknown) => JSON.stringify(value, sortKeys) ?? 'null';
+    const outcome = (write: () => string) => {
+      try {
+        return write();
+      } catch (error) {
+        return `${(error as Error).name}`;
+      }
+    };
+    class Box {
+      constructor(
+        readonly b = 1,
+        readonly a = 2,
+      ) {}
+    }
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    let deep: unknown = { end: true };
+    for (let depth = 0; depth < 100; depth++) deep = { depth, inner: deep };
+    const odd = [
+      { b: 1, a: { toJSON: () => ({ z: 1, y: 2 }) } },
+      // A hole in an array (written null).
+      { b: Object.assign(new Array<number>(3), { 0: 1, 2: 3 }), a: new Date('2026-11-23T00:00:00Z') },
+      Object.assign(new Array<number>(3), { 0: 1, 2: 3 }),
+      { 10: 'ten', 2: 'two', b: 'b', 1.5: 'x', a: undefined, f: () => 1, s: Symbol('s') },
+      [undefined, () => 1, Number.NaN, -0, Infinity, new Box(), new String('text'), new Number(2)],
+      Object.assign(Object.create(null) as object, { b: 1, a: { d: 1, c: 2 } }),
+      JSON.parse('{"b":{"__proto__":{"y":1,"x":2}},"a":1}') as unknown,
+      cyclic,
+      deep,
+      undefined,
+      'text',
+      null,
+      10n,
+    ];
+    for (const value of odd) expect(outcome(() => canonicalJson(value))).toBe(outcome(() => definition(value)));
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withBoxedValues: true, withSparseArray: true, withDate: true, withMap: true, withObjectString: true }), (value) => {
+        expect(outcome(() => canonicalJson(value))).toBe(outcome(() => definition(value)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { componentDensity, decimalFraction, freightClassForDensity } from '../../src/domain/density.js';
+import { componentClass, componentDensity, decimalFraction, freightClassForDensity, scaledWeightClass } from '../../src/domain/density.js';
 import { FREIGHT_CLASSES } from '../../src/domain/schemas.js';
 
 /**
@@ -152,6 +152,38 @@ describe('componentDensity: the class on every boundary of the scale', () => {
   });
 });
 
+describe('componentClass and scaledWeightClass (the freight check what-ifs)', () => {
+  it('class a weight scaled by a fraction exactly, whole or decimal, small or too large for exact numbers', () => {
+    // weight x scale x 1728 / cube >= twice / 2, all in BigInts (weights with up to 2 decimals).
+    const oracle = (hundredthsOfPound: bigint, cube: bigint, numerator: bigint, denominator: bigint) =>
+      SCALE_TWICE.find(([twice]) => 2n * 1728n * hundredthsOfPound * numerator >= twice * cube * denominator * 100n)?.[1] ?? '400';
+    const side = fc.oneof(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 2 ** 30 }));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: 1, max: 50_000 }).map((pounds) => pounds * 100),
+          fc.integer({ min: 1, max: 4_500_000 }),
+          fc.integer({ min: 1, max: 2 ** 45 }).map((pounds) => pounds * 100),
+        ),
+        fc.integer({ min: 1, max: 60 }),
+        side,
+        side,
+        side,
+        fc.constantFrom([1, 1], [90, 100], [975, 1000], [0, 100], [1, 3]),
+        (hundredthsOfPound, pallets, length, width, height, [numerator, denominator]) => {
+          const weight = hundredthsOfPound / 100;
+          const cube = BigInt(pallets) * BigInt(length) * BigInt(width) * BigInt(height);
+          const expected = oracle(BigInt(hundredthsOfPound), cube, BigInt(numerator!), BigInt(denominator!));
+          expect(scaledWeightClass(weight, pallets, { length, width, height }, { numerator: numerator!, denominator: denominator! })).toBe(expected);
+          if (numerator === 1 && denominator === 1)
+            expect(componentClass(weight, pallets, { length, width, height })).toBe(componentDensity(weight, pallets, { length, width, height }).freightClass);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('componentDensity: the density shown never contradicts the class', () => {
   it.each([
     // [lb on one cubic foot, shown pcf, class]
@@ -187,6 +219,35 @@ describe('componentDensity: the density shown never contradicts the class', () =
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('shows exactly the oracle density and class for whole pounds, pallets and inches, small or too large for exact numbers', () => {
+    // Hundredths of weight x 1728 / cube, half up, cut to the hundredth below when that reaches the next class.
+    const oracle = (weight: bigint, cube: bigint) => {
+      const freightClass = SCALE_TWICE.find(([twice]) => 2n * 1728n * weight >= twice * cube)?.[1] ?? '400';
+      const upperTwice = SCALE_TWICE[SCALE_TWICE.findIndex(([, known]) => known === freightClass) - 1]?.[0] ?? (freightClass === '400' ? 2n : undefined);
+      let hundredths = (200n * 1728n * weight + cube) / (2n * cube);
+      if (upperTwice !== undefined && 2n * hundredths >= 100n * upperTwice) hundredths = (100n * 1728n * weight) / cube;
+      return { densityPcf: Number(hundredths) / 100, freightClass };
+    };
+    const whole = (max: number) => fc.oneof(fc.integer({ min: 1, max }), fc.integer({ min: 1, max: 200 }));
+    fc.assert(
+      fc.property(
+        fc.oneof(whole(50_000), fc.integer({ min: 1, max: 2 ** 45 })),
+        whole(60),
+        whole(700),
+        whole(110),
+        fc.oneof(whole(120), fc.integer({ min: 1, max: 2 ** 30 })),
+        (weight, pallets, length, width, height) => {
+          const cube = BigInt(pallets) * BigInt(length) * BigInt(width) * BigInt(height);
+          expect(componentDensity(weight, pallets, { length, width, height })).toEqual(oracle(BigInt(weight), cube));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    // On a boundary: exactly 15 pcf, and a pound under it.
+    expect(componentDensity(1000, 1, { length: 48, width: 48, height: 50 })).toEqual(oracle(1000n, 48n * 48n * 50n));
+    expect(componentDensity(999, 1, { length: 48, width: 48, height: 50 })).toEqual(oracle(999n, 48n * 48n * 50n));
   });
 
   it('keeps the old figures where no boundary is near: 1,200 lb on two 48x40x48 pallets is 11.25 pcf', () => {

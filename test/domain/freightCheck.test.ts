@@ -3,6 +3,7 @@
  * stake against the tariff's own rating (priceShipment at the risk class or weight).
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkFreight, linearInches, type Rerate } from '../../src/domain/freightCheck.js';
 import { DEFAULT_INSPECTION_RULES, inspectionRulesSchema } from '../../src/domain/inspectionRules.js';
@@ -132,6 +133,43 @@ describe('CUBIC_CAPACITY (750 cu ft or more below 6 pcf)', () => {
     expect(codes(check([line(10, 4500, [48, 45, 60])]), 'CUBIC_CAPACITY')).toEqual([]);
     expect(codes(check([line(10, 3000, [48, 45, 59.9])]), 'CUBIC_CAPACITY')).toEqual([]);
     expect(codes(check([line(10, 3000, [48, 45, 60.1])]), 'CUBIC_CAPACITY')).toHaveLength(1);
+    // Whole inches and pounds on both sides of both thresholds, over two lines.
+    expect(codes(check([line(5, 2000, [48, 45, 60]), line(5, 2500, [48, 45, 60])]), 'CUBIC_CAPACITY')).toEqual([]);
+    expect(codes(check([line(5, 2000, [48, 45, 60]), line(5, 2499, [48, 45, 60])]), 'CUBIC_CAPACITY')).toHaveLength(1);
+    expect(codes(check([line(5, 2000, [48, 45, 60]), line(5, 2000, [48, 45, 59])]), 'CUBIC_CAPACITY')).toEqual([]);
+  });
+  it('agrees with exact arithmetic on random whole and decimal freight, and on rules in decimals', () => {
+    // cube >= minimum x 1728 and pounds x 1728 < pcf x cube, in BigInts of tenths.
+    const tenths = (value: number) => BigInt(Math.round(value * 10));
+    const oracle = (components: RatedOrderComponent[], minimumCubicFeet: number, pcf: string) => {
+      const cube = components.reduce(
+        (sum, { palletCount, dimensions: { length, width, height } }) => sum + BigInt(palletCount) * tenths(length) * tenths(width) * tenths(height),
+        0n,
+      );
+      const pounds = components.reduce((sum, component) => sum + tenths(component.poundsWeight), 0n);
+      const [whole = '0', fraction = ''] = pcf.split('.');
+      const pcfScaled = BigInt(whole + fraction);
+      const pcfScale = 10n ** BigInt(fraction.length);
+      return cube >= tenths(minimumCubicFeet) * 1728n * 100n && pounds * 1728n * 100n * pcfScale < pcfScaled * cube;
+    };
+    const size = (max: number) =>
+      fc.oneof(
+        fc.integer({ min: 1, max }),
+        fc.integer({ min: 10, max: max * 10 }).map((value) => value / 10),
+      );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 30 }), size(20_000), size(100), size(100), size(100)), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(750, 100, 100.5),
+        fc.constantFrom('6', '2.5', '12.25'),
+        (lines, minimumCubicFeet, belowDensityPcf) => {
+          const components = lines.map(([pallets, pounds, length, width, height]) => line(pallets, pounds, [length, width, height]));
+          const rules = { ...DEFAULT_INSPECTION_RULES, cubicCapacity: { minimumCubicFeet, belowDensityPcf } };
+          expect(codes(check(components, rules), 'CUBIC_CAPACITY').length).toBe(oracle(components, minimumCubicFeet, belowDensityPcf) ? 1 : 0);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

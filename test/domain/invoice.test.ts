@@ -56,6 +56,35 @@ describe('allocateCents', () => {
     expect(() => allocateCents(1, [])).toThrow(RangeError);
   });
 
+  it('gives the exact largest-remainder shares for whole weights, small or too large for exact numbers', () => {
+    const oracle = (total: number, weights: number[]) => {
+      const big = weights.map(BigInt);
+      const sum = big.reduce((a, b) => a + b, 0n);
+      const shares = big.map((weight) => (BigInt(total) * weight) / sum);
+      const order = big.map((weight, index) => ({ index, remainder: (BigInt(total) * weight) % sum }));
+      order.sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
+      let left = BigInt(total) - shares.reduce((a, b) => a + b, 0n);
+      for (const { index } of order) {
+        if (left === 0n) break;
+        shares[index]! += 1n;
+        left -= 1n;
+      }
+      return shares.map(Number);
+    };
+    const weight = fc.oneof(fc.integer({ min: 0, max: 60_000_000 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.constantFrom(0, 1, 3, 7));
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })),
+        fc.array(weight, { minLength: 1, maxLength: 12 }),
+        (total, weights) => {
+          fc.pre(weights.some((item) => item > 0));
+          expect(allocateCents(total, weights)).toEqual(oracle(total, weights));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('always adds up to the total (random totals and weights)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10_000_000_000 }), fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 60 }), (total, weights) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { beyondLtlWarnings, distanceBandIndex, priceShipment, rateComponent, rateQuote, roundCents, weightBreakIndex } from '../../src/domain/rating.js';
+import { beyondLtlWarnings, distanceBandIndex, priceShipment, rateComponent, rateQuote, restampedQuote, roundCents, weightBreakIndex } from '../../src/domain/rating.js';
 import type { ZipPlace } from '../../src/domain/zipCode.js';
 import { quoteRequestSchema, type RatedOrderComponent } from '../../src/domain/schemas.js';
 import { tariffSchema, type Tariff } from '../../src/domain/tariff.js';
@@ -274,6 +274,26 @@ describe('bands and breaks', () => {
     expect(weightBreakIndex(499.9, tariff)).toBe(0);
     expect(weightBreakIndex(500, tariff)).toBe(1);
     expect(weightBreakIndex(50_000, tariff)).toBe(tariff.weightBreaks.length - 1);
+  });
+});
+
+describe('restampedQuote', () => {
+  const at = (instant: string, overrides: Record<string, unknown> = {}) => {
+    const rated = rateQuote({ id: 'qt_later', request: request(overrides), origin: chicago, destination: newYork, tariff, now: new Date(instant) });
+    if (!rated.ok) throw new Error(JSON.stringify(rated.violations));
+    return rated.value;
+  };
+  it('is the quote rating the same request gives later the same day at the origin, with its id and instants', () => {
+    // Sunday in Chicago from 06:00Z to 05:59Z the next morning: the pickup day (Monday) is the same.
+    for (const overrides of [{}, { pickupDate: '2026-11-24', accessorials: ['LIFTGATE_DELIVERY'] }]) {
+      const early = at('2026-11-22T06:00:00Z', overrides);
+      const later = new Date('2026-11-23T05:59:00Z');
+      expect(restampedQuote({ ...early, id: 'qt_early' }, 'qt_later', tariff, later)).toEqual(at(later.toISOString(), overrides));
+    }
+  });
+  it('keeps the key order of a rated quote (records are written as they are)', () => {
+    const early = at('2026-11-22T06:00:00Z');
+    expect(Object.keys(restampedQuote(early, 'qt_other', tariff, new Date('2026-11-22T07:00:00Z')))).toEqual(Object.keys(early));
   });
 });
 

@@ -190,6 +190,28 @@ describe('shipment request validation', () => {
   });
 });
 
+describe('control characters in text fields', () => {
+  const shipment = (overrides: Record<string, unknown>) => ({
+    shipper: address,
+    consignee: { ...address, postalCode: '10001', city: 'New York', state: 'NY' },
+    orderComponents: [component],
+    ...overrides,
+  });
+  it('name the character and where it is, in single-line and multi-line fields, beside the other checks of the field', () => {
+    const single = 'must be one line of text without control characters such as ESC, BEL or a line break';
+    expect(violationsOf(shipment({ refNumber: 'PO\u001b[2J' }), shipmentRequestSchema)).toEqual([{ field: 'refNumber', message: `${single} (found ESC at character 3)` }]);
+    expect(violationsOf(shipment({ refNumber: `PO\r1${'x'.repeat(70)}` }), shipmentRequestSchema)).toEqual([
+      { field: 'refNumber', message: `${single} (found carriage return at character 3)` },
+      { field: 'refNumber', message: 'must be at most 64 characters' },
+    ]);
+    expect(violationsOf(shipment({ trailerNumber: 'TR\u0085' }), shipmentRequestSchema)).toEqual([{ field: 'trailerNumber', message: `${single} (found U+0085 at character 3)` }]);
+    expect(violationsOf(shipment({ specialInstructions: 'Dock 4\n\tcall\u0007' }), shipmentRequestSchema)).toEqual([
+      { field: 'specialInstructions', message: 'must not contain control characters other than tabs and line breaks (found BEL at character 13)' },
+    ]);
+    expect(parseRequest(shipmentRequestSchema, shipment({ specialInstructions: 'Dock 4\n\tcall first' })).ok).toBe(true);
+  });
+});
+
 describe('freight limits (README "Limits": one 53 ft trailer)', () => {
   const accepted = (componentOverrides: Record<string, unknown>, more: Array<Record<string, unknown>> = []) =>
     parseRequest(quoteRequestSchema, { ...quoteRequest(), orderComponents: [{ ...component, ...componentOverrides }, ...more] }).ok;

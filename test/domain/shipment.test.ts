@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shipmentRequestSchema, type Quote, type ShipmentRequest } from '../../src/domain/schemas.js';
-import { buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField } from '../../src/domain/shipment.js';
+import { buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField, withNumbers } from '../../src/domain/shipment.js';
 
 const quote: Quote = {
   id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P',
@@ -136,6 +136,43 @@ describe('the shipment record', () => {
       expect.objectContaining({ description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10, freightClass: '92.5', densityPcf: 11.25 }),
       expect.objectContaining({ description: null, pieceCount: 0, freightClass: '125' }),
     ]);
+  });
+});
+
+describe('withNumbers', () => {
+  const carrierQuote: Quote = {
+    ...quote,
+    orderComponents: [{ ...quote.orderComponents[0]!, stackable: true }, quote.orderComponents[1]!],
+    pricedBy: { kind: 'TARIFF', tariff: 'Shipper LTL', version: '2026-01-01' },
+    carrier: { scac: 'SPLX', name: 'Splendid Express' },
+  };
+  it.each([
+    ['no PRO given, one from the carrier block', request(), quote, 'SPLX1000'],
+    ['no PRO given, none assigned', request(), quote, undefined],
+    ['a PRO given by the request (it wins)', request({ proNumber: '4711', carrier: { name: 'Splendid', scac: 'SPLX' } }), quote, 'SPLX1002'],
+    ["a quote naming its pricing and carrier, a line's stackable said on the quote", request(), carrierQuote, 'SPLX1001'],
+  ])('gives the record buildShipment gives with the numbers, key for key: %s', (_case, shipmentRequest, onQuote, proNumber) => {
+    const provisional = buildShipment({
+      id: 'sh_00000000000000000000000000',
+      orderNumber: 'SO-000000',
+      bolNumber: '00000000000000000',
+      ssccs: [],
+      request: shipmentRequest,
+      quote: onQuote,
+      now: new Date('2026-11-22T13:00:00Z'),
+    });
+    const numbers = {
+      id: 'sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Q',
+      orderNumber: 'SO-000042',
+      bolNumber: '06141410000000425',
+      ssccs: ['006141410000000016', '006141410000000023'],
+      proNumber,
+    };
+    const named = { ...onQuote, id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Q' };
+    const now = new Date('2026-11-22T13:00:05Z');
+    expect(JSON.stringify(withNumbers(provisional, { ...numbers, quoteId: named.id, now }))).toBe(
+      JSON.stringify(buildShipment({ ...numbers, request: shipmentRequest, quote: named, now })),
+    );
   });
 });
 

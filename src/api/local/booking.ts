@@ -10,7 +10,7 @@ import { warning, type Warning } from '../../domain/warnings.js';
 import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
 import { normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment, ShipmentRequest } from '../../domain/schemas.js';
-import { buildShipment, shipmentFieldOfQuoteField } from '../../domain/shipment.js';
+import { buildShipment, shipmentFieldOfQuoteField, withNumbers } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
 import { constraintViolation, idempotencyKeyReused, ProblemError } from '../problems.js';
@@ -59,6 +59,8 @@ interface Booking {
   quote: Quote | undefined;
   /** The quote was rated for this booking and must be stored with it. */
   newQuote: boolean;
+  /** Its record with placeholder numbers, checked before numbers are spent on it (provisionalShipment). */
+  provisional: Shipment | undefined;
 }
 
 export class Bookings {
@@ -181,7 +183,7 @@ export class Bookings {
           continue;
         }
       }
-      bookings.push({ candidate, id: undefined, serial: undefined, quote: undefined, newQuote: false });
+      bookings.push({ candidate, id: undefined, serial: undefined, quote: undefined, newQuote: false, provisional: undefined });
     }
 
     // A recorded key whose shipment is missing was interrupted after its numbers were reserved:
@@ -190,7 +192,7 @@ export class Bookings {
     replays.forEach(({ candidate, shipmentId, serial }, position) => {
       const shipment = replayed[position];
       if (shipment) outcomes[candidate.index] = { ok: true, data: shipment, warnings: candidate.warnings, replayed: true };
-      else bookings.push({ candidate, id: shipmentId, serial, quote: undefined, newQuote: false });
+      else bookings.push({ candidate, id: shipmentId, serial, quote: undefined, newQuote: false, provisional: undefined });
     });
     bookings.sort((a, b) => a.candidate.index - b.candidate.index);
 
@@ -204,7 +206,8 @@ export class Bookings {
         booking.newQuote = checked.newQuote;
         candidate.request = checked.request;
         // No number is spent on a record that could not be read back.
-        assertReadable(this.provisionalShipment(booking), booking.newQuote ? booking.quote : undefined);
+        booking.provisional = this.provisionalShipment(booking);
+        assertReadable(booking.provisional, booking.newQuote ? booking.quote : undefined);
         ready.push(booking);
         batch.take(candidate.request, candidate.index);
       } catch (error) {
@@ -239,14 +242,14 @@ export class Bookings {
     for (const booking of ready) {
       if (booking.newQuote) booking.quote = { ...booking.quote!, id: quoteIdOfBooking(booking.id!) };
     }
+    // The records checked before, with their numbers.
     const shipments = ready.map((booking, position) =>
-      buildShipment({
+      withNumbers(booking.provisional!, {
         id: booking.id!,
         orderNumber: numbering.orderNumber(booking.serial!),
         bolNumber: numbering.bolNumber(booking.serial!),
         ...carrierNumbers[position]!,
-        request: booking.candidate.request,
-        quote: booking.quote!,
+        quoteId: booking.quote!.id,
         now,
       }),
     );
@@ -261,7 +264,7 @@ export class Bookings {
   }
 
   /** The shipment a booking would write, with placeholder numbers: checked before any number is spent. */
-  private provisionalShipment(booking: Booking): unknown {
+  private provisionalShipment(booking: Booking): Shipment {
     return buildShipment({
       id: booking.id ?? 'sh_00000000000000000000000000',
       orderNumber: 'SO-000000',

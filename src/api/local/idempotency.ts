@@ -4,7 +4,7 @@
  * with another body is refused (422). Shipment records also hold the serial of the booking.
  * They are kept by the store (its idempotency port); these are the rules around them.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../../domain/canonicalJson.js';
 import type { IdempotencyReads, IdempotencyRecord, IdempotencyScope } from '../../store/ports.js';
 import { idempotencyKeyReused } from '../problems.js';
@@ -13,7 +13,7 @@ export type { IdempotencyRecord, IdempotencyScope };
 
 /** A hash of the request that ignores key order, so a re-sent body matches itself. */
 export function requestHash(raw: unknown): string {
-  return createHash('sha256').update(canonicalJson(raw)).digest('hex');
+  return hash('sha256', canonicalJson(raw), 'hex');
 }
 
 /**

@@ -4,7 +4,7 @@
 import { checkAddressAgainstZip, type AddressZipCheck } from '../../domain/addressZip.js';
 import type { Warning } from '../../domain/warnings.js';
 import { isZipCode, type ZipLookup } from '../../domain/zipCode.js';
-import { beyondLtlWarnings, rateQuote, type RatedQuote } from '../../domain/rating.js';
+import { beyondLtlWarnings, rateQuote, restampedQuote, type RatedQuote } from '../../domain/rating.js';
 import { quoteSchema, type Page, type Quote, type QuoteRequest, type Shipment, type ShipmentRequest, type Violation } from '../../domain/schemas.js';
 import { quoteRequestForShipment } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
@@ -105,13 +105,28 @@ export class Quotes {
     };
   }
 
+  /**
+   * The last quote rated for each shipment request object (weakly held): an import's booking
+   * books the very objects its check priced, so it rates one again only when the tariff or the
+   * day at the origin changed in between (restampedQuote).
+   */
+  private readonly shipmentRatings = new WeakMap<ShipmentRequest, { tariff: Tariff; today: string; quote: Quote; warnings: Warning[] }>();
+
   /** The quote a shipment request without quoteId is booked on (not stored here). */
-  rateForShipment(request: ShipmentRequest, tariff: Tariff) {
-    return this.rate(quoteRequestForShipment(request), tariff);
+  rateForShipment(request: ShipmentRequest, tariff: Tariff): RatedQuote {
+    const now = this.deps.now();
+    const origin = this.deps.zips.lookup(request.shipper.postalCode);
+    const today = origin && localDateInZone(now, origin.timeZone);
+    const earlier = this.shipmentRatings.get(request);
+    if (earlier && earlier.tariff === tariff && earlier.today === today) {
+      return { ok: true, value: restampedQuote(earlier.quote, this.deps.ids.quote(now), tariff, now), warnings: [...earlier.warnings] };
+    }
+    const rated = this.rate(quoteRequestForShipment(request), tariff, now, today);
+    if (rated.ok && today !== undefined) this.shipmentRatings.set(request, { tariff, today, quote: rated.value, warnings: [...rated.warnings] });
+    return rated;
   }
 
-  private rate(request: QuoteRequest, tariff: Tariff) {
-    const now = this.deps.now();
+  private rate(request: QuoteRequest, tariff: Tariff, now = this.deps.now(), today?: string): RatedQuote {
     return rateQuote({
       id: this.deps.ids.quote(now),
       request,
@@ -119,6 +134,7 @@ export class Quotes {
       destination: this.deps.zips.lookup(request.destination.postalCode)!,
       tariff,
       now,
+      today,
     });
   }
 
