@@ -182,6 +182,8 @@ export class BucketLogs {
   private read(relative: string, from = 0): Buffer | undefined | 'shorter' {
     const file = join(this.root, relative);
     try {
+      // A bucket not made yet is the common case of a new store's look-ups: asked without the exception a failed open costs.
+      if (!fs.statSync(file, { throwIfNoEntry: false })) return undefined;
       if (from === 0) return fs.readFileSync(file);
       const fd = fs.openSync(file, 'r');
       try {
@@ -205,6 +207,7 @@ export class BucketLogs {
     const file = join(this.root, relative);
     let fd: number;
     try {
+      if (!fs.statSync(file, { throwIfNoEntry: false })) return { size: 0, endsClean: true };
       fd = fs.openSync(file, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, endsClean: true };
