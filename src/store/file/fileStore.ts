@@ -96,25 +96,18 @@ const idempotencyId = (scope: IdempotencyScope, key: string) => hashOf(`${scope}
 const idempotencyBucket = (id: string) => `idempotency/${(parseInt(id.slice(0, 3), 16) >> 2).toString(16).padStart(3, '0')}.log`;
 const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
 /**
- * Quotes saved by POST quote live in bucket logs too, a line `{"i":id,"q":quote}` each, by the
- * second their id was made in (its first eight time characters) and its last character (32 a
- * second, which a monotonic id changes): a busy server appends a batch of quotes to a few files
- * instead of creating a file each, and a bucket holds a second's quotes of one of 32 kinds, so a
- * look-up reads little. Stores written before keep a file per quote (`quotes/<id>.json`), still read.
+ * Quotes saved by POST quote and shipments live in bucket logs too, a line `{"i":id,"q":quote}`
+ * or `{"i":id,"s":shipment}` per version (the last line of an id is the record as it is now), by
+ * the second their id was made in (its first eight time characters) and its last character (32 a
+ * second, which a monotonic id changes): a busy server or an import appends a batch to a few
+ * files instead of creating a file each (creating files was most of an import's time), and a
+ * bucket holds a second's records of one of 32 kinds, so a look-up reads little. Stores written
+ * before keep a file per quote and per shipment (`quotes/<id>.json`, `shipments/<id>.json`), still
+ * read; a shipment's bucket line supersedes its file once it is written again. Shipment ids that
+ * are not a ULID's (no booking makes them) keep a file each.
  */
-const QUOTE_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
-const quoteBucket = (id: string) => `quotes/${id.slice(3, 11)}-${id.slice(-1)}.log`;
-/**
- * Shipments live in bucket logs as well, a line `{"i":id,"s":record}` per version (the last line
- * of an id is the shipment as it is now), by the second their id was made in and its last
- * character, as quotes: a booking appends a line instead of creating a file (creating files was
- * most of an import's time), and a bucket holds what a second's bookings of one kind wrote. Stores
- * written before keep a file per shipment (`shipments/<id>.json`), still read, and superseded by a
- * bucket's line once the shipment is written again. Ids that are not a ULID's (no booking makes
- * them) keep a file each.
- */
-const SHIPMENT_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
-const shipmentBucket = (id: string) => `shipments/${id.slice(3, 11)}-${id.slice(-1)}.log`;
+const SECOND_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
+const secondBucket = (collection: 'quotes' | 'shipments', id: string) => `${collection}/${id.slice(3, 11)}-${id.slice(-1)}.log`;
 /** The quote a quote-first booking priced shares its shipment's ULID: `qt_X` for `sh_X`. */
 const shipmentOfOwnQuote = (quoteId: string) => `sh_${quoteId.slice(3)}`;
 
@@ -320,7 +313,7 @@ export class FileStore implements ShipperStore {
       error.code === 'ENOENT' ? ([] as string[]) : Promise.reject(new StoreError(`cannot list ${this.files.collectionDir('shipments')}: ${describeFileError(error)}`)),
     );
     const buckets = names
-      .filter((name) => SHIPMENT_BUCKET.test(name))
+      .filter((name) => SECOND_BUCKET.test(name))
       .sort()
       .reverse();
     const fileIds = names.filter((name) => name.endsWith('.json') && isSafeRecordId(name.slice(0, -5))).map((name) => name.slice(0, -5));
@@ -335,7 +328,7 @@ export class FileStore implements ShipperStore {
   private async eachShipment<S extends z.ZodType>(
     schema: S,
     visit: (id: string, record: z.output<S> | undefined, damaged: { text: string } | undefined) => void,
-    { newest, unreadable }: { newest?: number; unreadable?: (bucket: string, error: StoreError) => void } = {},
+    { newest, unreadable }: { newest?: number; unreadable?: (bucket: string) => void } = {},
   ): Promise<void> {
     const { buckets, fileIds } = await this.shipmentDirectory();
     const logged = new Set<string>();
@@ -349,17 +342,19 @@ export class FileStore implements ShipperStore {
         read = this.logs.keyedLines(`shipments/${name}`, 'i');
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
-        unreadable?.(name, error);
+        unreadable?.(name);
       }
       if (!read) continue;
       for (const [id, line] of read.lines) {
         logged.add(id);
         const outcome = lastOf(read, id);
-        if (outcome === 'damaged' || outcome === undefined) visit(id, undefined, { text: line.text });
-        else {
-          const record = recordOfText(outcome, 's', schema);
-          visit(id, record, record === undefined ? { text: outcome } : undefined);
+        let record: z.output<S> | undefined;
+        try {
+          record = shipmentOfLine(name, id, outcome ?? 'damaged', schema);
+        } catch (error) {
+          if (!(error instanceof StoreError)) throw error;
         }
+        visit(id, record, record === undefined ? { text: line.text } : undefined);
       }
       // A line no record's: what can be read of it still names the shipment (salvageKeys).
       for (const { text } of read.garbled) {
@@ -408,7 +403,7 @@ export class FileStore implements ShipperStore {
    */
   storedShipment<S extends z.ZodType>(id: string, schema: S): z.output<S> | undefined | Promise<z.output<S> | undefined> {
     if (!SHIPMENT_ID.test(id)) return isSafeRecordId(id) ? this.files.get('shipments', id, schema) : undefined;
-    const bucket = shipmentBucket(id);
+    const bucket = secondBucket('shipments', id);
     const logged = this.files.cachedInBucket(bucket, id, schema, () => {
       const line = this.logs.lastLine(bucket, 'i', id);
       return line === undefined ? undefined : shipmentOfLine(join(this.root, bucket), id, line, schema);
@@ -481,7 +476,7 @@ class FileTransaction implements StoreTransaction {
     );
     const logged: Array<readonly [string, string]> = [];
     [...this.shipmentPuts].forEach(([id, record], position) => {
-      if (SHIPMENT_ID.test(id)) logged.push([shipmentBucket(id), JSON.stringify({ i: id, s: record })]);
+      if (SHIPMENT_ID.test(id)) logged.push([secondBucket('shipments', id), JSON.stringify({ i: id, s: record })]);
       else writes.push({ path: files.relativeFileOf('shipments', id), text: RecordFiles.text(record) });
       const before = previous[position] ? keysOf(previous[position]) : {};
       const after = keysOf(record);
@@ -491,7 +486,7 @@ class FileTransaction implements StoreTransaction {
       }
     });
     writes.push(...this.store.logs.appendAll(logged));
-    writes.push(...this.store.logs.appendAll([...this.quotePuts].map(([id, quote]) => [quoteBucket(id), JSON.stringify({ i: id, q: quote })] as const)));
+    writes.push(...this.store.logs.appendAll([...this.quotePuts].map(([id, quote]) => [secondBucket('quotes', id), JSON.stringify({ i: id, q: quote })] as const)));
     writes.push(...this.store.logs.appendAll([...this.idempotencyPuts].map(([id, record]) => [idempotencyBucket(id), JSON.stringify({ h: id, r: record })] as const)));
     for (const [week, price] of this.fuelPuts) writes.push({ path: files.relativeFileOf('fuel-prices', week), text: RecordFiles.text(price) });
     if (this.eventAppends.length > 0) {
@@ -716,7 +711,7 @@ class QuoteQueries implements QuoteWrites {
 
   /** A quote of a bucket (the last line of its id), if any; a line that does not read is damage. */
   private logged(id: string): Quote | undefined {
-    const bucket = quoteBucket(id);
+    const bucket = secondBucket('quotes', id);
     return this.store.files.cachedInBucket(bucket, id, quoteSchema, () => this.readLogged(bucket, id));
   }
 
@@ -739,7 +734,7 @@ class QuoteQueries implements QuoteWrites {
   /** Quote ids newest first (buckets by second, newest first; and the files of an older store), older than `before`. */
   private async newestIds(before: string | undefined, limit: number): Promise<{ ids: string[]; more: boolean }> {
     const names = await readdir(this.store.files.collectionDir('quotes')).catch(() => [] as string[]);
-    const seconds = [...new Set(names.filter((name) => QUOTE_BUCKET.test(name)).map((name) => name.slice(0, 8)))].sort().reverse();
+    const seconds = [...new Set(names.filter((name) => SECOND_BUCKET.test(name)).map((name) => name.slice(0, 8)))].sort().reverse();
     const ids: string[] = [];
     for (const second of seconds) {
       if (before !== undefined && second > before.slice(3, 11)) continue;
@@ -947,16 +942,6 @@ class FileAuditedBills implements AuditedBillRepository {
       'audited-bills',
       [...byId].map(([id, record]) => ({ id, record })),
     );
-  }
-}
-
-/** The record a line holds in `field`, read by its schema; undefined when it does not read. */
-function recordOfText<S extends z.ZodType>(line: string, field: string, schema: S): z.output<S> | undefined {
-  try {
-    const record = schema.safeParse((JSON.parse(line) as Record<string, unknown>)[field]);
-    return record.success ? (record.data as z.output<S>) : undefined;
-  } catch {
-    return undefined;
   }
 }
 
