@@ -1,7 +1,7 @@
 /**
  * The file store's group commit under kill -9 at its own kill points (src/store/file/killPoints.ts):
  * inside the journal write (a torn line), between the journal and the files, while the files are
- * put in place, and during compaction. An import of 600 shipments (two chunks) is killed in its
+ * put in place, during compaction, and between the two steps of a merge of the pending log. An import of 600 shipments (two chunks) is killed in its
  * second commit; then every shipment it acknowledged is present exactly once, every command reads
  * the store, a re-run books only the rest, and no order, BOL, SSCC number is issued twice.
  */
@@ -44,6 +44,7 @@ describe.each([
   ['between the journal and the files', 'after-journal@2', {}],
   ['while the files are put in place', 'during-apply@2', {}],
   ['during compaction', 'during-compaction@2', { SHIPPER_JOURNAL_LIMIT: '1' }],
+  ['between the two steps of a merge of the idempotency records', 'during-merge@2', { SHIPPER_PENDING_LIMIT: '1' }],
 ] as const)('an import killed %s', (_where, point, extra) => {
   it('keeps what it acknowledged exactly once; a re-run books only the rest; no number twice', { timeout: 120_000 }, async () => {
     const dir = join(work.dir, point.replace(/\W/g, '-'));

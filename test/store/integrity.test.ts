@@ -262,3 +262,73 @@ describe('a power cut (the machine lost its page cache)', () => {
     }
   });
 });
+
+describe('idempotency records: the pending log and its merge into the buckets', () => {
+  const pendingLog = (store: string) => join(store, 'idempotency', 'pending.log');
+  const buckets = async (store: string) => (await readdir(join(store, 'idempotency'))).filter((name) => /^[0-9a-f]{3}\.log$/.test(name));
+
+  it('a key is answered before, across and after merges, by this process and by a new one; another body under it is still a 422', async () => {
+    const store = freshStore();
+    const { api } = apiAt(store);
+    const first = await api.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' });
+    // Before any merge: the record is a line of the pending log, no bucket exists.
+    expect(await readFile(pendingLog(store), 'utf8')).toContain('"resourceId"');
+    expect(await buckets(store)).toEqual([]);
+    vi.stubEnv('SHIPPER_PENDING_LIMIT', '1');
+    try {
+      // Each booking with a key now moves the pending log into the buckets.
+      const second = await api.createShipment(shipmentRequest({ refNumber: 'PO-2' }), { idempotencyKey: 'key-2' });
+      expect(await readFile(pendingLog(store), 'utf8')).toBe('');
+      expect((await buckets(store)).length).toBeGreaterThan(0);
+      for (const reader of [api, apiAt(store).api]) {
+        expect((await reader.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' })).data.id).toBe(first.data.id);
+        expect((await reader.createShipment(shipmentRequest({ refNumber: 'PO-2' }), { idempotencyKey: 'key-2' })).data.id).toBe(second.data.id);
+        expect((await problemOf(reader.createShipment(shipmentRequest({ refNumber: 'PO-other' }), { idempotencyKey: 'key-1' }))).status).toBe(422);
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    // After the merge, new records go to the (new, empty) pending log again and are found there.
+    const third = await api.createShipment(shipmentRequest({ refNumber: 'PO-3' }), { idempotencyKey: 'key-3' });
+    expect(await readFile(pendingLog(store), 'utf8')).toContain(third.data.id);
+    expect((await apiAt(store).api.createShipment(shipmentRequest({ refNumber: 'PO-3' }), { idempotencyKey: 'key-3' })).data.id).toBe(third.data.id);
+    expect((await api.listShipments({ limit: 10 })).data.items).toHaveLength(3);
+  });
+
+  it('a record both in the pending log and in its bucket (a merge killed between its two steps) reads as one; the next merge finishes', async () => {
+    const store = freshStore();
+    const { api } = apiAt(store);
+    const booked = await api.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' });
+    // What the first step of a merge leaves: the line appended to its bucket, the pending log as it was.
+    const line = (await readFile(pendingLog(store), 'utf8')).trim();
+    const id = (JSON.parse(line) as { h: string }).h;
+    await writeFile(join(store, 'idempotency', `${(parseInt(id.slice(0, 3), 16) >> 2).toString(16).padStart(3, '0')}.log`), `${line}\n`);
+    const { api: after } = apiAt(store);
+    expect((await after.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' })).data.id).toBe(booked.data.id);
+    vi.stubEnv('SHIPPER_PENDING_LIMIT', '1');
+    try {
+      await after.createShipment(shipmentRequest({ refNumber: 'PO-2' }), { idempotencyKey: 'key-2' });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(await readFile(pendingLog(store), 'utf8')).toBe('');
+    expect((await apiAt(store).api.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' })).data.id).toBe(booked.data.id);
+    expect((await after.listShipments({ limit: 10 })).data.items).toHaveLength(2);
+  });
+
+  it.each([
+    ['garbled', (log: string) => writeFile(log, 'not json\n', { flag: 'a' })],
+    ['zeroed', (log: string) => writeFile(log, Buffer.alloc(4096))],
+  ])('a %s pending log: a booking with a key says the records are damaged (exit 5), never books it twice', async (_how, damage) => {
+    const store = freshStore();
+    const shipper = storeCli(store);
+    const booked = await shipper([...BOOK_ONE_PALLET, '--idempotency-key', 'key-1']);
+    expect(booked.code, booked.stderr).toBe(0);
+    await damage(pendingLog(store));
+    const again = await shipper([...BOOK_ONE_PALLET, '--idempotency-key', 'key-1']);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toBe(`shipper: the idempotency records ${pendingLog(store)} are damaged\n`);
+    const list = await shipper(['shipment', 'list', '--json']);
+    expect((JSON.parse(list.stdout) as { items: unknown[] }).items).toHaveLength(1);
+  });
+});

@@ -29,6 +29,8 @@ export interface BucketAppend {
 export class BucketLogs {
   /** Buckets of records read whole (quotes, shipments), each record's last line by its key, while the bucket is unchanged. */
   private readonly keyed = new Map<string, { version: string; read: KeyedLines }>();
+  /** What was read of each pending log (pending). */
+  private readonly pendingReads = new Map<string, PendingLines>();
 
   constructor(private readonly root: string) {}
 
@@ -157,6 +159,31 @@ export class BucketLogs {
     return [...whole.matchAll(field)].map((match) => match[1]!);
   }
 
+  /**
+   * A pending log (see PendingLines) read up to date: what this process read of it before is kept
+   * while the file keeps its inode and only grows, so a look-up reads only the lines appended since
+   * (usually none: one stat). Undefined when the log does not exist.
+   */
+  pending(relative: string, lineStart: string): PendingLines | undefined {
+    const file = `${this.root}/${relative}`;
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(file, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
+    }
+    if (!stat) {
+      this.pendingReads.delete(relative);
+      return undefined;
+    }
+    let read = this.pendingReads.get(relative);
+    // Replaced (a merge writes an empty one) or cut by hand: read again from the start.
+    if (!read || read.ino !== stat.ino || stat.size < read.whole) read = new PendingLines(stat.ino);
+    if (stat.size !== read.size) read.take(this.readFrom(file, read.whole, stat.size), lineStart);
+    this.pendingReads.set(relative, read);
+    return read;
+  }
+
   /** The appends of lines to buckets: one journal write a bucket, its lines in their order. */
   appendAll(lines: Iterable<readonly [bucket: string, line: string]>): BucketAppend[] {
     const byBucket = new Map<string, string[]>();
@@ -198,6 +225,24 @@ export class BucketLogs {
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
+    }
+  }
+
+  /** The bytes of `file` from `from` to `to` (its size when stat'ed; fewer if it was cut since). */
+  private readFrom(file: string, from: number, to: number): Buffer {
+    try {
+      const fd = fs.openSync(file, 'r');
+      try {
+        const bytes = Buffer.allocUnsafe(to - from);
+        let done = 0;
+        for (let got = -1; done < bytes.length && got !== 0; done += got) got = fs.readSync(fd, bytes, done, bytes.length - done, from + done);
+        return bytes.subarray(0, done);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
       throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
     }
   }
@@ -256,6 +301,77 @@ function wellFormed(bytes: Buffer, from: number, whole: number, lineStart: Buffe
   const started = (startsWith(lineStart) ? 1 : 0) + count(Buffer.concat([NEWLINE_BYTES, lineStart]));
   const empty = (startsWith(NEWLINE_BYTES) ? 1 : 0) + count(EMPTY_LINE);
   return started + empty === lines;
+}
+
+/**
+ * A pending log: the lines of a collection of buckets (idempotency records, index entries) that
+ * have not reached their bucket yet. A batch appends its lines to the one pending log of the
+ * collection instead of to hundreds of buckets (each a file to open, and to create in a new
+ * store); when the log has grown past a limit, the store moves its lines into their buckets in
+ * one journal batch and then replaces the log with an empty one (fileStore.ts, mergePending). A
+ * reader looks in the pending log first and then in the bucket, so a line being moved is found
+ * in one or the other (or both: the same line twice, which the readers allow).
+ *
+ * Its lines by key: the line's start up to its first field's value (`{"h":"ID",`), as written.
+ */
+export class PendingLines {
+  /** Bytes read of whole lines. */
+  whole = 0;
+  /** The file's size at the last read (an unfinished last line is read again when it grows). */
+  size = 0;
+  readonly byKey = new Map<string, string[]>();
+  /** Lines that are no key's: the log is damaged. */
+  garbled = 0;
+  /** The last line, unfinished, cannot be the start of one: damaged too (until it is finished or cut). */
+  badTail = false;
+
+  constructor(readonly ino: number) {}
+
+  /** Whether a line that is no key's may hide any key's newest line. */
+  get damaged(): boolean {
+    return this.garbled > 0 || this.badTail;
+  }
+
+  /** The lines of a key (its line start, as `start`), oldest first. */
+  linesOf(start: string): readonly string[] {
+    return this.byKey.get(start) ?? NO_LINES;
+  }
+
+  /** Takes the bytes read from `whole` on. */
+  take(bytes: Buffer, lineStart: string): void {
+    const end = bytes.lastIndexOf(NEWLINE) + 1;
+    const text = bytes.toString('utf8', 0, end);
+    for (let from = 0; from < text.length; ) {
+      const newline = text.indexOf('\n', from);
+      const line = text.slice(from, newline);
+      from = newline + 1;
+      if (line.length === 0) continue;
+      const start = keyedStart(line, lineStart);
+      if (start === undefined) {
+        this.garbled++;
+        continue;
+      }
+      const lines = this.byKey.get(start);
+      if (lines) lines.push(line);
+      else this.byKey.set(start, [line]);
+    }
+    this.whole += end;
+    this.size = this.whole + (bytes.length - end);
+    this.badTail = !beginsLine(bytes.toString('utf8', end, Math.min(bytes.length, end + lineStart.length + 1)), lineStart);
+  }
+}
+
+const NO_LINES: readonly string[] = [];
+
+/** A line's start up to and with the comma after its first field's value (a JSON string), or undefined when it does not start so. */
+export function keyedStart(line: string, lineStart: string): string | undefined {
+  if (!line.startsWith(lineStart) || line.charCodeAt(lineStart.length) !== 0x22) return undefined;
+  for (let at = lineStart.length + 1; at < line.length; at++) {
+    const code = line.charCodeAt(at);
+    if (code === 0x5c) at++;
+    else if (code === 0x22) return line.charCodeAt(at + 1) === 0x2c ? line.slice(0, at + 2) : undefined;
+  }
+  return undefined;
 }
 
 const NEWLINE = 0x0a;

@@ -48,6 +48,7 @@ import { StoreError } from '../storeError.js';
 import { FileCounters, type CounterRecords } from './counters.js';
 import { Journal, type JournalWrite } from './journal.js';
 import { BucketLogs, lastOf, type KeyedLines } from './bucketLogs.js';
+import { killPoint } from './killPoints.js';
 import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
 import { listPage, type IdSource } from './lists.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
@@ -93,8 +94,17 @@ const idempotencyId = (scope: IdempotencyScope, key: string) => hashOf(`${scope}
  * line `{"h":id,"r":record}` each: a keyed booking creates no file of its own. Stores written
  * before keep a file per record (`idempotency/<id>.json`), still read.
  */
-const idempotencyBucket = (id: string) => `idempotency/${(parseInt(id.slice(0, 3), 16) >> 2).toString(16).padStart(3, '0')}.log`;
+const idempotencyBucket = (id: string) => `idempotency/${((parseInt(id.slice(0, 3), 16) || 0) >> 2).toString(16).padStart(3, '0')}.log`;
 const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
+/**
+ * A batch's idempotency records go to one pending log first (bucketLogs.ts, PendingLines), and
+ * reach their buckets together once it holds pendingLimit() bytes (mergePending): an
+ * import appends to one file a batch, not to hundreds, and a new store does not create its
+ * thousand buckets while it books.
+ */
+const IDEMPOTENCY_PENDING = 'idempotency/pending.log';
+/** Bytes (SHIPPER_PENDING_LIMIT overrides them, for tests): about 6,000 records, a few milliseconds to read for a process that starts. */
+const pendingLimit = () => (Number(process.env.SHIPPER_PENDING_LIMIT) > 0 ? Number(process.env.SHIPPER_PENDING_LIMIT) : 2 * 1024 * 1024);
 /**
  * Quotes saved by POST quote and shipments live in bucket logs too, a line `{"i":id,"q":quote}`
  * or `{"i":id,"s":shipment}` per version (the last line of an id is the record as it is now), by
@@ -278,6 +288,27 @@ export class FileStore implements ShipperStore {
   async indexKeys(kind: IndexKind, tx: FileTransaction | undefined): Promise<string[]> {
     await this.lookup(kind, '-', tx);
     return this.indexes.keys(kind);
+  }
+
+  /**
+   * Moves the idempotency records of the pending log into their buckets once it has grown past its
+   * limit (see PendingLines): one journal batch appends them to their buckets, and only then a
+   * second replaces the log with an empty one. Inside the lock. Readers read the log before the
+   * buckets, so a record is found in one or the other throughout; a merge killed between the two
+   * batches leaves its records in both, and the next moves them again (a record twice in its
+   * bucket reads as once: its last line wins). A damaged log is left as it is: its look-ups say so.
+   */
+  async mergePending(): Promise<void> {
+    const pending = this.logs.pending(IDEMPOTENCY_PENDING, '{"h":');
+    if (!pending || pending.size < pendingLimit() || pending.damaged) return;
+    const moved: Array<readonly [string, string]> = [];
+    for (const [start, lines] of pending.byKey) {
+      const bucket = idempotencyBucket(start.slice('{"h":"'.length, -2));
+      for (const line of lines) moved.push([bucket, line]);
+    }
+    await this.journal.commit(this.logs.appendAll(moved));
+    killPoint('during-merge')?.();
+    await this.journal.commit([{ path: IDEMPOTENCY_PENDING, text: '' }]);
   }
 
   private readonly recordFilesFound = new Map<string, boolean>();
@@ -487,7 +518,7 @@ class FileTransaction implements StoreTransaction {
     });
     writes.push(...this.store.logs.appendAll(logged));
     writes.push(...this.store.logs.appendAll([...this.quotePuts].map(([id, quote]) => [secondBucket('quotes', id), JSON.stringify({ i: id, q: quote })] as const)));
-    writes.push(...this.store.logs.appendAll([...this.idempotencyPuts].map(([id, record]) => [idempotencyBucket(id), JSON.stringify({ h: id, r: record })] as const)));
+    writes.push(...this.store.logs.appendAll([...this.idempotencyPuts].map(([id, record]) => [IDEMPOTENCY_PENDING, JSON.stringify({ h: id, r: record })] as const)));
     for (const [week, price] of this.fuelPuts) writes.push({ path: files.relativeFileOf('fuel-prices', week), text: RecordFiles.text(price) });
     if (this.eventAppends.length > 0) {
       const byShipment = new Map<string, ShipmentEventRecord[]>();
@@ -513,6 +544,7 @@ class FileTransaction implements StoreTransaction {
     const trusted = touchesRecords ? await indexes.trustedKinds() : [];
     await journal.commit(writes);
     if (touchesRecords) await indexes.markTrusted([...trusted, ...changes.map((change) => change.kind)]);
+    if (this.idempotencyPuts.size > 0) await this.store.mergePending();
   }
 }
 
@@ -766,10 +798,15 @@ class IdempotencyQueries implements IdempotencyWrites {
     return stored && withoutKey(stored);
   }
 
-  /** The record of `id` in its bucket (the last line of it), if any. */
+  /** The record of `id`: its last line in the pending log, else in its bucket; the pending log is read first (see PendingLines). */
   private logged(id: string): z.output<typeof idempotencySchema> | undefined {
+    const start = idempotencyLineStart(id);
+    const pending = this.store.logs.pending(IDEMPOTENCY_PENDING, '{"h":');
+    const newest = pending?.linesOf(start).at(-1);
+    if (pending?.damaged) throw new StoreError(`the idempotency records ${join(this.store.root, IDEMPOTENCY_PENDING)} are damaged`, join(this.store.root, IDEMPOTENCY_PENDING));
+    if (newest !== undefined) return recordOfLine(newest, 'r', idempotencySchema, 'the idempotency records', join(this.store.root, IDEMPOTENCY_PENDING));
     const bucket = idempotencyBucket(id);
-    const lines = this.store.logs.findLines(bucket, '{"h":', idempotencyLineStart(id));
+    const lines = this.store.logs.findLines(bucket, '{"h":', start);
     return recordOfLine(lines === 'damaged' ? lines : lines?.at(-1), 'r', idempotencySchema, 'the idempotency records', join(this.store.root, bucket));
   }
 
@@ -785,18 +822,30 @@ class IdempotencyQueries implements IdempotencyWrites {
       const stored = await this.store.files.get('idempotency', id, idempotencySchema);
       if (stored?.key !== undefined) yield { key: stored.key, record: withoutKey(stored) };
     }
-    const buckets = (await readdir(this.store.files.collectionDir('idempotency')).catch(() => [] as string[])).filter((name) => name.endsWith('.log')).sort();
-    for (const name of buckets) {
-      const lines = this.store.logs.all(`idempotency/${name}`);
-      if (lines === 'damaged') throw new StoreError(`the idempotency records ${join(this.store.root, 'idempotency', name)} are damaged`);
+    const names = (await readdir(this.store.files.collectionDir('idempotency')).catch(() => [] as string[])).filter((name) => name.endsWith('.log') && `idempotency/${name}` !== IDEMPOTENCY_PENDING);
+    // The pending log is read first (see PendingLines) and its lines are newer than the buckets'.
+    const pending = this.store.logs.all(IDEMPOTENCY_PENDING);
+    const latest = (lines: unknown[] | undefined, into: Map<string, unknown>) => {
       // The last line of an id is its record.
-      const latest = new Map<string, unknown>();
-      for (const line of lines ?? []) latest.set(String((line as { h?: unknown }).h), (line as { r?: unknown }).r);
-      for (const value of latest.values()) {
+      for (const line of lines ?? []) into.set(String((line as { h?: unknown }).h), (line as { r?: unknown }).r);
+      return into;
+    };
+    const damaged = (name: string) => new StoreError(`the idempotency records ${join(this.store.root, 'idempotency', name)} are damaged`);
+    if (pending === 'damaged') throw damaged('pending.log');
+    const newer = latest(pending, new Map());
+    const records = (values: Iterable<unknown>) =>
+      [...values].flatMap((value) => {
         const stored = idempotencySchema.safeParse(value);
-        if (stored.success && stored.data.key !== undefined) yield { key: stored.data.key, record: withoutKey(stored.data) };
-      }
+        return stored.success && stored.data.key !== undefined ? [{ key: stored.data.key, record: withoutKey(stored.data) }] : [];
+      });
+    for (const name of names.sort()) {
+      const lines = this.store.logs.all(`idempotency/${name}`);
+      if (lines === 'damaged') throw damaged(name);
+      const bucket = latest(lines, new Map());
+      for (const id of bucket.keys()) if (newer.has(id)) bucket.delete(id);
+      yield* records(bucket.values());
     }
+    yield* records(newer.values());
   }
 }
 

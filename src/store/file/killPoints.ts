@@ -4,7 +4,7 @@
  * itself with SIGKILL at that point of a commit, as `kill -9` or a power cut would stop it. Unset
  * (always, outside the tests) it costs one environment read.
  */
-export type KillPoint = 'journal-write' | 'after-journal' | 'during-apply' | 'during-compaction';
+export type KillPoint = 'journal-write' | 'after-journal' | 'during-apply' | 'during-compaction' | 'during-merge';
 
 const reached = new Map<KillPoint, number>();
 
