@@ -263,7 +263,7 @@ describe('a power cut (the machine lost its page cache)', () => {
   });
 });
 
-describe('idempotency records: the pending log and its merge into the buckets', () => {
+describe('pending logs (idempotency records, reference entries) and their merge into the buckets', () => {
   const pendingLog = (store: string) => join(store, 'idempotency', 'pending.log');
   const buckets = async (store: string) => (await readdir(join(store, 'idempotency'))).filter((name) => /^[0-9a-f]{3}\.log$/.test(name));
 
@@ -293,6 +293,28 @@ describe('idempotency records: the pending log and its merge into the buckets', 
     expect(await readFile(pendingLog(store), 'utf8')).toContain(third.data.id);
     expect((await apiAt(store).api.createShipment(shipmentRequest({ refNumber: 'PO-3' }), { idempotencyKey: 'key-3' })).data.id).toBe(third.data.id);
     expect((await api.listShipments({ limit: 10 })).data.items).toHaveLength(3);
+  });
+
+  it('a reference shared by bookings before, across and after merges: every holder listed, a duplicate refused, in this process and a new one', async () => {
+    const store = freshStore();
+    const { api } = apiAt(store);
+    const holders = async (reader: typeof api) => (await reader.listShipments({ refNumber: 'PO-SHARED', limit: 50 })).data.items.map((shipment) => shipment.orderNumber).sort();
+    await api.createShipment(shipmentRequest({ refNumber: 'PO-SHARED' }));
+    expect(await readFile(join(store, 'index', 'ref', 'pending.log'), 'utf8')).toContain('"PO-SHARED"');
+    vi.stubEnv('SHIPPER_PENDING_LIMIT', '1');
+    try {
+      await api.createShipment(shipmentRequest({ refNumber: 'PO-SHARED' }));
+      expect(await readFile(join(store, 'index', 'ref', 'pending.log'), 'utf8')).toBe('');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    await api.createShipment(shipmentRequest({ refNumber: 'PO-SHARED' }));
+    await api.createShipment(shipmentRequest({ refNumber: 'PO-OTHER' }));
+    for (const reader of [api, apiAt(store).api]) {
+      expect(await holders(reader)).toEqual(['SO-000001', 'SO-000002', 'SO-000003']);
+      const refused = await problemOf(reader.createShipment({ ...shipmentRequest({ refNumber: 'PO-SHARED' }), duplicateRefNumber: 'REFUSE' }));
+      expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining('already booked as SO-000001, SO-000002, SO-000003') });
+    }
   });
 
   it('a record both in the pending log and in its bucket (a merge killed between its two steps) reads as one; the next merge finishes', async () => {

@@ -177,9 +177,10 @@ export class BucketLogs {
       return undefined;
     }
     let read = this.pendingReads.get(relative);
-    // Replaced (a merge writes an empty one) or cut by hand: read again from the start.
-    if (!read || read.ino !== stat.ino || stat.size < read.whole) read = new PendingLines(stat.ino);
+    // Replaced (a merge writes an empty one), cut, or rewritten at its size by hand: read again from the start.
+    if (!read || read.ino !== stat.ino || stat.size < read.size || (stat.size === read.size && stat.mtimeMs !== read.mtimeMs)) read = new PendingLines(stat.ino);
     if (stat.size !== read.size) read.take(this.readFrom(file, read.whole, stat.size), lineStart);
+    read.mtimeMs = stat.mtimeMs;
     this.pendingReads.set(relative, read);
     return read;
   }
@@ -319,6 +320,7 @@ export class PendingLines {
   whole = 0;
   /** The file's size at the last read (an unfinished last line is read again when it grows). */
   size = 0;
+  mtimeMs = 0;
   readonly byKey = new Map<string, string[]>();
   /** Lines that are no key's: the log is damaged. */
   garbled = 0;

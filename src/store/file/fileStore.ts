@@ -291,24 +291,30 @@ export class FileStore implements ShipperStore {
   }
 
   /**
-   * Moves the idempotency records of the pending log into their buckets once it has grown past its
-   * limit (see PendingLines): one journal batch appends them to their buckets, and only then a
-   * second replaces the log with an empty one. Inside the lock. Readers read the log before the
-   * buckets, so a record is found in one or the other throughout; a merge killed between the two
-   * batches leaves its records in both, and the next moves them again (a record twice in its
-   * bucket reads as once: its last line wins). A damaged log is left as it is: its look-ups say so.
+   * Moves the lines of each pending log (idempotency records, index entries) that has grown past
+   * the limit into their buckets (see PendingLines): one journal batch appends them to their
+   * buckets, and only then a second replaces each log with an empty one. Inside the lock. Readers
+   * read a log before its buckets, so a line is found in one or the other throughout; a merge
+   * killed between the two batches leaves its lines in both, and the next moves them again (a
+   * record twice in its bucket reads as once: its last line wins; an entry added twice is added
+   * once). A damaged log is left as it is: its look-ups say so (an index is rebuilt).
    */
   async mergePending(): Promise<void> {
+    const limit = pendingLimit();
+    const moves = this.indexes.pendingMoves(limit);
     const pending = this.logs.pending(IDEMPOTENCY_PENDING, '{"h":');
-    if (!pending || pending.size < pendingLimit() || pending.damaged) return;
-    const moved: Array<readonly [string, string]> = [];
-    for (const [start, lines] of pending.byKey) {
-      const bucket = idempotencyBucket(start.slice('{"h":"'.length, -2));
-      for (const line of lines) moved.push([bucket, line]);
+    if (pending && pending.size >= limit && !pending.damaged) {
+      const lines: Array<readonly [string, string]> = [];
+      for (const [start, records] of pending.byKey) {
+        const bucket = idempotencyBucket(start.slice('{"h":"'.length, -2));
+        for (const line of records) lines.push([bucket, line]);
+      }
+      moves.push({ pending: IDEMPOTENCY_PENDING, lines });
     }
-    await this.journal.commit(this.logs.appendAll(moved));
+    if (moves.length === 0) return;
+    await this.journal.commit(this.logs.appendAll(moves.flatMap((move) => move.lines)));
     killPoint('during-merge')?.();
-    await this.journal.commit([{ path: IDEMPOTENCY_PENDING, text: '' }]);
+    await this.journal.commit(moves.map((move) => ({ path: move.pending, text: '' })));
   }
 
   private readonly recordFilesFound = new Map<string, boolean>();
@@ -543,8 +549,9 @@ class FileTransaction implements StoreTransaction {
     const touchesRecords = writes.some((write) => /^(shipments|events|index)\//.test(write.path));
     const trusted = touchesRecords ? await indexes.trustedKinds() : [];
     await journal.commit(writes);
+    // Before the indexes are marked: a merge changes their directories.
+    await this.store.mergePending();
     if (touchesRecords) await indexes.markTrusted([...trusted, ...changes.map((change) => change.kind)]);
-    if (this.idempotencyPuts.size > 0) await this.store.mergePending();
   }
 }
 

@@ -75,23 +75,67 @@ function parseEntry(line: string): Partial<EntryLine> | undefined {
   }
 }
 
+/**
+ * Adds a key's entry lines (`start` is their common beginning) to `into`, in order; false when a
+ * line is not an entry of the key (damage). The ids stay sorted while only larger ones are added.
+ */
+function foldEntries(into: KeyIds, lines: readonly string[], start: string, key: string): boolean {
+  for (const line of lines) {
+    // As this writes them, `{"k":KEY,"a":"ID"}`, taken apart without JSON.parse (a window of the
+    // created index may hold a whole import's ids); anything else is parsed, and checked.
+    const plain = PLAIN_ENTRY_TAIL.exec(line.slice(start.length));
+    const entry = plain ? { k: key, [plain[1]!]: plain[2]! } : parseEntry(line);
+    const { k, a: added, r: removed } = entry ?? {};
+    if (k !== key || (typeof added !== 'string') === (typeof removed !== 'string')) return false;
+    if (added !== undefined && !into.ids.has(added)) {
+      into.ids.add(added);
+      if (into.sorted && (into.sorted.length === 0 || into.sorted.at(-1)! < added)) into.sorted.push(added);
+      else into.sorted = undefined;
+    }
+    if (removed !== undefined && into.ids.delete(removed)) into.sorted = undefined;
+  }
+  return true;
+}
+
 /** The state file's layout tag: a store whose indexes were written otherwise (one file a key) rebuilds them. */
 const LAYOUT = 'buckets-2';
 
-/** What was read of a key's lines: its ids (sorted too, once asked), and the bucket as it was then. */
-interface FoldedKey {
+/** A key's ids (sorted too, once asked). */
+interface KeyIds {
+  ids: Set<string>;
+  sorted: string[] | undefined;
+}
+
+/** What was read of a key's lines in its bucket: its ids, and the bucket as it was then. */
+interface FoldedKey extends KeyIds {
   ino: number;
   size: number;
   mtimeMs: number;
   whole: number;
-  ids: Set<string>;
-  sorted: string[] | undefined;
 }
+
+/** A key's ids with its lines of the pending log: `base` (its bucket's, as read) and the first `count` pending lines folded. */
+interface PendingFold {
+  base: FoldedKey | undefined;
+  ino: number;
+  count: number;
+  folded: KeyIds;
+}
+
+/**
+ * Kinds whose entries go to a pending log first (bucketLogs.ts, PendingLines): their keys are
+ * spread over 256 buckets by hash, so a batch's entries would touch hundreds of files (and create
+ * them, in a new store). Serials and creation windows keep their buckets: a batch's are a few.
+ */
+const PENDING_KINDS: ReadonlySet<IndexKind> = new Set(['ref', 'pro', 'quote', 'message']);
+const ENTRY_START = '{"k":';
 
 export class KeyIndexes {
   private readonly root: string;
   /** What was read of a key's lines: the ids, and the bucket as it was (readBucket). */
   private readonly folded = new Map<string, FoldedKey>();
+  /** A key's ids with its pending lines (readKey), while neither its bucket nor the pending log changed but by growing. */
+  private readonly withPending = new Map<string, PendingFold>();
   /** Each index's directory identity when this process last found it trusted. */
   private readonly lastTrusted = new Map<IndexKind, string>();
 
@@ -124,13 +168,17 @@ export class KeyIndexes {
     return `index/${kind}/${bucket}.log`;
   }
 
+  private pendingLog(kind: IndexKind): string {
+    return `index/${kind}/pending.log`;
+  }
+
   /**
    * The ids under a key, from a trusted index: undefined when the index cannot be trusted now
    * (the caller takes the lock and calls ensureTrusted, then reads again).
    */
   async read(kind: IndexKind, key: string, known = false): Promise<string[] | undefined> {
     const trusted = known || this.isTrusted(kind);
-    const folded = this.readBucket(kind, key);
+    const folded = this.readKey(kind, key);
     if (!trusted || folded === 'damaged') return undefined;
     return [...(folded?.ids ?? [])];
   }
@@ -141,7 +189,7 @@ export class KeyIndexes {
    */
   async readSorted(kind: IndexKind, key: string, known = false): Promise<readonly string[] | undefined> {
     const trusted = known || this.isTrusted(kind);
-    const folded = this.readBucket(kind, key);
+    const folded = this.readKey(kind, key);
     if (!trusted || folded === 'damaged') return undefined;
     if (!folded) return [];
     folded.sorted ??= [...folded.ids].sort();
@@ -152,7 +200,7 @@ export class KeyIndexes {
   async ensureTrusted(kinds: readonly IndexKind[], damagedKey?: { kind: IndexKind; key: string }): Promise<void> {
     const untrusted: IndexKind[] = [];
     for (const kind of new Set(kinds)) if (!this.isTrusted(kind)) untrusted.push(kind);
-    if (damagedKey && !untrusted.includes(damagedKey.kind) && this.readBucket(damagedKey.kind, damagedKey.key) === 'damaged') untrusted.push(damagedKey.kind);
+    if (damagedKey && !untrusted.includes(damagedKey.kind) && this.readKey(damagedKey.kind, damagedKey.key) === 'damaged') untrusted.push(damagedKey.kind);
     if (untrusted.length > 0) await this.rebuild(untrusted);
   }
 
@@ -163,7 +211,8 @@ export class KeyIndexes {
     return this.logs.appendAll(
       changes.map((change) => {
         const line: EntryLine = change.remove ? { k: change.key, r: change.id } : { k: change.key, a: change.id };
-        return [this.relativeBucket(change.kind, this.bucketOf(change.kind, change.key)), JSON.stringify(line)] as const;
+        const file = PENDING_KINDS.has(change.kind) ? this.pendingLog(change.kind) : this.relativeBucket(change.kind, this.bucketOf(change.kind, change.key));
+        return [file, JSON.stringify(line)] as const;
       }),
     );
   }
@@ -171,7 +220,27 @@ export class KeyIndexes {
   /** The keys of an index with safe names (the created buckets), from its directory. */
   async keys(kind: IndexKind): Promise<string[]> {
     const names = await fs.promises.readdir(this.dirOf(kind)).catch(() => [] as string[]);
-    return names.filter((name) => name.endsWith('.log')).map((name) => name.slice(0, -'.log'.length));
+    return names.filter((name) => name.endsWith('.log') && name !== 'pending.log').map((name) => name.slice(0, -'.log'.length));
+  }
+
+  /**
+   * Inside the lock: the entries of each pending log that holds `limit` bytes or more, by the
+   * bucket they belong in (fileStore.ts, mergePending, moves them). A damaged log is not moved:
+   * its index is rebuilt on its next use.
+   */
+  pendingMoves(limit: number): Array<{ pending: string; lines: Array<readonly [string, string]> }> {
+    const moves: Array<{ pending: string; lines: Array<readonly [string, string]> }> = [];
+    for (const kind of PENDING_KINDS) {
+      const pending = this.logs.pending(this.pendingLog(kind), ENTRY_START);
+      if (!pending || pending.size < limit || pending.damaged) continue;
+      const lines: Array<readonly [string, string]> = [];
+      for (const [start, entries] of pending.byKey) {
+        const bucket = this.relativeBucket(kind, this.bucketOf(kind, JSON.parse(start.slice(ENTRY_START.length, -1)) as string));
+        for (const entry of entries) lines.push([bucket, entry]);
+      }
+      moves.push({ pending: this.pendingLog(kind), lines });
+    }
+    return moves;
   }
 
   /** The indexes trusted now (inside the lock). */
@@ -230,6 +299,32 @@ export class KeyIndexes {
   }
 
   /**
+   * The ids under `key`: its bucket's, then, for the kinds that have one, its lines of the pending
+   * log, which is read first (a merge appends to the buckets before it empties the log). Folded
+   * anew only when the bucket changed or the log was replaced; lines appended since are added.
+   */
+  private readKey(kind: IndexKind, key: string): KeyIds | undefined | 'damaged' {
+    if (!PENDING_KINDS.has(kind)) return this.readBucket(kind, key);
+    const pending = this.logs.pending(this.pendingLog(kind), ENTRY_START);
+    if (pending?.damaged) return 'damaged';
+    const start = `${ENTRY_START}${JSON.stringify(key)},`;
+    const lines = pending?.linesOf(start) ?? [];
+    const base = this.readBucket(kind, key);
+    if (lines.length === 0 || base === 'damaged') return base;
+    const cacheKey = `${kind}\u0000${key}`;
+    let fold = this.withPending.get(cacheKey);
+    if (!fold || fold.base !== base || fold.ino !== pending!.ino || fold.count > lines.length) {
+      fold = { base, ino: pending!.ino, count: 0, folded: { ids: new Set(base?.ids), sorted: base?.sorted ? [...base.sorted] : base?.ids.size ? undefined : [] } };
+    }
+    this.withPending.delete(cacheKey);
+    if (!foldEntries(fold.folded, lines.slice(fold.count), start, key)) return 'damaged';
+    fold.count = lines.length;
+    this.withPending.set(cacheKey, fold);
+    if (this.withPending.size > FOLDED_KEYS) this.withPending.delete(this.withPending.keys().next().value!);
+    return fold.folded;
+  }
+
+  /**
    * The ids under `key`, from its bucket's lines (undefined: no such bucket yet). What was read of
    * a key is kept with where the bucket's whole lines ended, so the next look-up reads only the
    * lines appended since (a reference that every booking of a server shares, a window of the
@@ -250,24 +345,9 @@ export class KeyIndexes {
     const found = this.logs.findLinesSince(path, '{"k":', start, grown ? cached.whole : 0);
     this.folded.delete(cacheKey);
     if (found === undefined || found === 'damaged') return found;
-    const ids = grown ? cached.ids : new Set<string>();
-    // Kept sorted while only larger ids are added.
-    let sorted = grown ? cached.sorted : undefined;
-    for (const line of found.lines) {
-      // As this writes them, `{"k":KEY,"a":"ID"}`, taken apart without JSON.parse (a window of the
-      // created index may hold a whole import's ids); anything else is parsed, and checked.
-      const plain = PLAIN_ENTRY_TAIL.exec(line.slice(start.length));
-      const entry = plain ? { k: key, [plain[1]!]: plain[2]! } : parseEntry(line);
-      const { k, a: added, r: removed } = entry ?? {};
-      if (k !== key || (typeof added !== 'string') === (typeof removed !== 'string')) return 'damaged';
-      if (added !== undefined && !ids.has(added)) {
-        ids.add(added);
-        if (sorted && (sorted.length === 0 || sorted.at(-1)! < added)) sorted.push(added);
-        else sorted = undefined;
-      }
-      if (removed !== undefined && ids.delete(removed)) sorted = undefined;
-    }
-    const folded = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, whole: found.whole, ids, sorted };
+    const into: KeyIds = grown ? { ids: cached.ids, sorted: cached.sorted } : { ids: new Set<string>(), sorted: undefined };
+    if (!foldEntries(into, found.lines, start, key)) return 'damaged';
+    const folded = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, whole: found.whole, ids: into.ids, sorted: into.sorted };
     this.folded.set(cacheKey, folded);
     if (this.folded.size > FOLDED_KEYS) this.folded.delete(this.folded.keys().next().value!);
     return folded;
