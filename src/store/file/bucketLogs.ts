@@ -343,7 +343,7 @@ export class PendingLines {
   take(bytes: Buffer, lineStart: string): void {
     const end = bytes.lastIndexOf(NEWLINE) + 1;
     const text = bytes.toString('utf8', 0, end);
-    for (let from = 0; from < text.length; ) {
+    for (let from = 0; from < text.length;) {
       const newline = text.indexOf('\n', from);
       const line = text.slice(from, newline);
       from = newline + 1;

@@ -318,6 +318,8 @@ export class FileStore implements ShipperStore {
   }
 
   private readonly recordFilesFound = new Map<string, boolean>();
+  /** Idempotency buckets found missing, with the pending log's inode then (IdempotencyQueries.logged). */
+  readonly absentBuckets = new Map<string, number>();
 
   /**
    * Whether a collection kept in bucket logs also holds records of the older layout, a file each:
@@ -813,7 +815,10 @@ class IdempotencyQueries implements IdempotencyWrites {
     if (pending?.damaged) throw new StoreError(`the idempotency records ${join(this.store.root, IDEMPOTENCY_PENDING)} are damaged`, join(this.store.root, IDEMPOTENCY_PENDING));
     if (newest !== undefined) return recordOfLine(newest, 'r', idempotencySchema, 'the idempotency records', join(this.store.root, IDEMPOTENCY_PENDING));
     const bucket = idempotencyBucket(id);
+    // A bucket changes only when the pending log is merged into it, which ends by replacing the log.
+    if (pending && this.store.absentBuckets.get(bucket) === pending.ino) return undefined;
     const lines = this.store.logs.findLines(bucket, '{"h":', start);
+    if (pending && lines === undefined) this.store.absentBuckets.set(bucket, pending.ino);
     return recordOfLine(lines === 'damaged' ? lines : lines?.at(-1), 'r', idempotencySchema, 'the idempotency records', join(this.store.root, bucket));
   }
 
@@ -829,7 +834,9 @@ class IdempotencyQueries implements IdempotencyWrites {
       const stored = await this.store.files.get('idempotency', id, idempotencySchema);
       if (stored?.key !== undefined) yield { key: stored.key, record: withoutKey(stored) };
     }
-    const names = (await readdir(this.store.files.collectionDir('idempotency')).catch(() => [] as string[])).filter((name) => name.endsWith('.log') && `idempotency/${name}` !== IDEMPOTENCY_PENDING);
+    const names = (await readdir(this.store.files.collectionDir('idempotency')).catch(() => [] as string[])).filter(
+      (name) => name.endsWith('.log') && `idempotency/${name}` !== IDEMPOTENCY_PENDING,
+    );
     // The pending log is read first (see PendingLines) and its lines are newer than the buckets'.
     const pending = this.store.logs.all(IDEMPOTENCY_PENDING);
     const latest = (lines: unknown[] | undefined, into: Map<string, unknown>) => {

@@ -97,8 +97,11 @@ function foldEntries(into: KeyIds, lines: readonly string[], start: string, key:
   return true;
 }
 
-/** The state file's layout tag: a store whose indexes were written otherwise (one file a key) rebuilds them. */
-const LAYOUT = 'buckets-2';
+/**
+ * The state file's layout tag: a store whose indexes were written otherwise (one file a key; or
+ * without pending logs, which an older shipper does not read) rebuilds them, either way.
+ */
+const LAYOUT = 'buckets-3';
 
 /** A key's ids (sorted too, once asked). */
 interface KeyIds {
@@ -112,6 +115,8 @@ interface FoldedKey extends KeyIds {
   size: number;
   mtimeMs: number;
   whole: number;
+  /** The inode of the kind's pending log when the bucket was read (see readBucket). */
+  pendingIno: number | undefined;
 }
 
 /** A key's ids with its lines of the pending log: `base` (its bucket's, as read) and the first `count` pending lines folded. */
@@ -136,6 +141,8 @@ export class KeyIndexes {
   private readonly folded = new Map<string, FoldedKey>();
   /** A key's ids with its pending lines (readKey), while neither its bucket nor the pending log changed but by growing. */
   private readonly withPending = new Map<string, PendingFold>();
+  /** Keys whose bucket did not exist, with the pending log's inode then (readBucket). */
+  private readonly absent = new Map<string, number>();
   /** Each index's directory identity when this process last found it trusted. */
   private readonly lastTrusted = new Map<IndexKind, string>();
 
@@ -279,9 +286,10 @@ export class KeyIndexes {
   private identity(kind: IndexKind): string | undefined {
     const records = join(this.storeRoot, kind === 'message' ? 'events' : 'shipments');
     try {
-      const index = fs.statSync(this.dirOf(kind), { bigint: true });
-      const source = fs.statSync(records, { bigint: true, throwIfNoEntry: false });
-      return `${index.ino} ${index.mtimeNs} ${source ? `${source.ino} ${source.mtimeNs}` : '-'}`;
+      // Not bigint: twice as dear, and a double holds an mtime to a quarter of a microsecond.
+      const index = fs.statSync(this.dirOf(kind));
+      const source = fs.statSync(records, { throwIfNoEntry: false });
+      return `${index.ino} ${index.mtimeMs} ${source ? `${source.ino} ${source.mtimeMs}` : '-'}`;
     } catch {
       return undefined;
     }
@@ -309,7 +317,7 @@ export class KeyIndexes {
     if (pending?.damaged) return 'damaged';
     const start = `${ENTRY_START}${JSON.stringify(key)},`;
     const lines = pending?.linesOf(start) ?? [];
-    const base = this.readBucket(kind, key);
+    const base = this.readBucket(kind, key, pending?.ino);
     if (lines.length === 0 || base === 'damaged') return base;
     const cacheKey = `${kind}\u0000${key}`;
     let fold = this.withPending.get(cacheKey);
@@ -330,24 +338,36 @@ export class KeyIndexes {
    * lines appended since (a reference that every booking of a server shares, a window of the
    * created index); a bucket replaced, cut or rewritten at its size is read again.
    */
-  private readBucket(kind: IndexKind, key: string): FoldedKey | undefined | 'damaged' {
+  private readBucket(kind: IndexKind, key: string, pendingIno?: number): FoldedKey | undefined | 'damaged' {
     const path = this.relativeBucket(kind, this.bucketOf(kind, key));
     const cacheKey = `${path}\u0000${key}`;
-    const stat = fs.statSync(`${this.storeRoot}/${path}`, { throwIfNoEntry: false });
     const cached = this.folded.get(cacheKey);
+    // The buckets of a kind with a pending log change only when it is merged into them, and a merge
+    // ends by replacing the log: while its inode is the one they were read under, they are as read.
+    if (pendingIno !== undefined && (cached?.pendingIno === pendingIno || this.absent.get(cacheKey) === pendingIno)) return cached;
+    const stat = fs.statSync(`${this.storeRoot}/${path}`, { throwIfNoEntry: false });
     if (!stat) {
       this.folded.delete(cacheKey);
+      if (pendingIno !== undefined) {
+        this.absent.delete(cacheKey);
+        this.absent.set(cacheKey, pendingIno);
+        if (this.absent.size > FOLDED_KEYS) this.absent.delete(this.absent.keys().next().value!);
+      }
       return undefined;
     }
+    this.absent.delete(cacheKey);
     const grown = cached !== undefined && cached.ino === stat.ino && (stat.size > cached.size || (stat.size === cached.size && stat.mtimeMs === cached.mtimeMs));
-    if (grown && stat.size === cached.size) return cached;
+    if (grown && stat.size === cached.size) {
+      cached.pendingIno = pendingIno;
+      return cached;
+    }
     const start = `{"k":${JSON.stringify(key)},`;
     const found = this.logs.findLinesSince(path, '{"k":', start, grown ? cached.whole : 0);
     this.folded.delete(cacheKey);
     if (found === undefined || found === 'damaged') return found;
     const into: KeyIds = grown ? { ids: cached.ids, sorted: cached.sorted } : { ids: new Set<string>(), sorted: undefined };
     if (!foldEntries(into, found.lines, start, key)) return 'damaged';
-    const folded = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, whole: found.whole, ids: into.ids, sorted: into.sorted };
+    const folded = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, whole: found.whole, ids: into.ids, sorted: into.sorted, pendingIno };
     this.folded.set(cacheKey, folded);
     if (this.folded.size > FOLDED_KEYS) this.folded.delete(this.folded.keys().next().value!);
     return folded;
