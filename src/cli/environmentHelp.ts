@@ -103,9 +103,10 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
     title: "The store's crash tests (never needed otherwise)",
     variables: [
       { name: 'SHIPPER_JOURNAL_LIMIT', what: "bytes of the store's journal after which it is compacted (default 32 MiB)", precedence: '' },
+      { name: 'SHIPPER_PENDING_LIMIT', what: 'bytes of a pending log after which it is merged into its buckets (default 2 MiB)', precedence: '' },
       {
         name: 'SHIPPER_KILL_AT',
-        what: 'a kill point of the store (journal-write, after-journal, during-apply, during-compaction[@N]): the process kills itself there',
+        what: 'a kill point of the store (journal-write, after-journal, during-apply, during-compaction, during-merge[@N]): the process kills itself there',
         precedence: '',
       },
     ],
