@@ -4,10 +4,12 @@
  * line being written, and a bucket garbled or replaced is noticed as damaged. A store written
  * with a file per index entry, idempotency record and shipment (before bucket logs) keeps working.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BucketLogs, writeAt, type BucketAppend } from '../../src/store/file/bucketLogs.js';
+import { appendText, BucketLogs, writeAt, type BucketAppend } from '../../src/store/file/bucketLogs.js';
+import { Journal } from '../../src/store/file/journal.js';
 import { KeyIndexes } from '../../src/store/file/keyIndexes.js';
 import { importShipments } from '../../src/import/importer.js';
 import { tempDir } from '../helpers/cli.js';
@@ -29,7 +31,7 @@ async function freshRoot(): Promise<string> {
 
 /** Applies a journal write of BucketLogs.append as the journal does. */
 function apply(root: string, write: BucketAppend): void {
-  writeAt(join(root, write.path), write.append, write.at);
+  writeAt(join(root, write.path), appendText(write), write.at);
 }
 
 describe('bucket logs', () => {
@@ -39,7 +41,7 @@ describe('bucket logs', () => {
     const first = logs.append('b/00.log', ['{"k":"A","a":"1"}', '{"k":"B","a":"2"}']);
     apply(root, first);
     const second = logs.append('b/00.log', ['{"k":"A","r":"1"}']);
-    expect(second).toMatchObject({ at: first.append.length });
+    expect(second).toMatchObject({ at: appendText(first).length });
     apply(root, second);
     const once = await readFile(join(root, 'b/00.log'), 'utf8');
     // A crash lost the record of what was applied: both lines are applied again, in order.
@@ -57,7 +59,7 @@ describe('bucket logs', () => {
     apply(root, logs.append('b/00.log', ['{"k":"A","a":"1"}']));
     const write = logs.append('b/00.log', ['{"k":"B","a":"2"}', '{"k":"C","a":"3"}']);
     // The kill: half of the append written.
-    writeAt(join(root, write.path), write.append.slice(0, 25), write.at);
+    writeAt(join(root, write.path), appendText(write).slice(0, 25), write.at);
     // A reader meanwhile sees the whole lines only: the torn one is a line being written.
     expect(logs.findLines('b/00.log', '{"k":', '{"k":"C",')).toEqual([]);
     expect(logs.findLines('b/00.log', '{"k":', '{"k":"B",')).toEqual(['{"k":"B","a":"2"}']);
@@ -241,5 +243,45 @@ describe('what an engine keeps of an index bucket', () => {
     // Noticed, and rebuilt from the records: the buckets are lines of entries again.
     const lines = (await Promise.all((await readdir(refIndex)).map((name) => readFile(join(refIndex, name), 'utf8')))).join('').trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { k: string }).k)).toEqual(['PO-SHARED', 'PO-SHARED', 'PO-SHARED']);
+  });
+});
+
+describe('the journal of bucket appends', () => {
+  it('replays its appends byte for byte, from its own lines and from lines of the format before (sha256, escaped text)', async () => {
+    const root = await freshRoot();
+    const logs = new BucketLogs(root);
+    const journal = new Journal(root);
+    const lines = ['{"k":"A","a":"sh_1"}', '{"k":"é \\"q\\" \\u0007","a":"sh_2"}', '{"i":"x","s":{"n":[1,2.5,-3e-7],"t":null,"u":"\\ud800"}}'];
+    await journal.commit([logs.append('b/00.log', lines)]);
+    const once = await readFile(join(root, 'b/00.log'), 'utf8');
+    expect(once).toBe(`${lines.join('\n')}\n`);
+    // The journal holds the lines as they are (no escaped copy), under a CRC-32.
+    const text = await readFile(journal.file, 'utf8');
+    expect(text).toMatch(/^[0-9a-f]{8} \{"w":\[\{"p":"b\/00\.log","l":\[\{"k":"A","a":"sh_1"\},/);
+    // Lost from the page cache: the file cut, the mark gone; recover writes the same bytes.
+    await writeFile(join(root, 'b/00.log'), '');
+    await rm(join(root, 'journal', 'applied'));
+    expect(await journal.recover()).toBe(true);
+    expect(await readFile(join(root, 'b/00.log'), 'utf8')).toBe(once);
+
+    // A line of the format before: a sha256 prefix and the appended text as a JSON string.
+    const json = JSON.stringify({ w: [{ p: 'b/01.log', a: `${lines[1]}\n`, o: 0 }] });
+    await writeFile(journal.file, `${createHash('sha256').update(json).digest('hex').slice(0, 16)} ${json}\n`);
+    await writeFile(join(root, 'journal', 'applied'), '0');
+    expect(await new Journal(root).recover()).toBe(true);
+    expect(await readFile(join(root, 'b/01.log'), 'utf8')).toBe(`${lines[1]}\n`);
+  });
+
+  it('a line whose CRC does not match is damage in the middle and a torn write at the end', async () => {
+    const root = await freshRoot();
+    const journal = new Journal(root);
+    await journal.commit([new BucketLogs(root).append('b/00.log', ['{"k":"A","a":"sh_1"}'])]);
+    const good = await readFile(journal.file, 'utf8');
+    await writeFile(join(root, 'journal', 'applied'), '0');
+    await writeFile(journal.file, `${good.replace('"sh_1"', '"sh_9"')}${good}`);
+    await expect(new Journal(root).recover()).rejects.toThrow(/journal .* is damaged at byte 0/);
+    await writeFile(journal.file, `${good}${good.slice(0, 20)}`);
+    expect(await new Journal(root).recover()).toBe(true);
+    expect(await readFile(journal.file, 'utf8')).toBe(good);
   });
 });

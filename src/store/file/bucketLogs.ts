@@ -6,7 +6,7 @@
  * line to a few hundred bucket files instead of creating 1,500 files.
  *
  * A bucket is a file of JSON lines. Lines are only appended, through the journal (journal.ts): a
- * batch's lines for one bucket are one write `{path, append, at}`, where `at` is the bucket's size
+ * batch's lines for one bucket are one write `{path, lines, at}`, where `at` is the bucket's size
  * before the batch. Applying it, first or again after a crash, cuts the file to `at` and writes
  * the lines there, so a replay never doubles a line nor leaves a torn one in the middle.
  * A reader without the lock may see a line being written: the last line, without its newline, is
@@ -19,11 +19,21 @@ import { join } from 'node:path';
 import { StoreError } from '../storeError.js';
 import { describeFileError } from '../../fs/durableWrite.js';
 
-/** A journal write (journal.ts) that appends lines to a bucket at `at`, its size before them. */
+/**
+ * A journal write (journal.ts) that appends lines to a bucket at `at`, its size before them.
+ * Each line is a JSON text (the journal holds them as the elements of an array, unescaped);
+ * `closeFirst`: the bucket ends with an unfinished line, which is closed first.
+ */
 export interface BucketAppend {
   path: string;
-  append: string;
+  lines: readonly string[];
   at: number;
+  closeFirst: boolean;
+}
+
+/** The text an append writes at its `at`. */
+export function appendText(write: Pick<BucketAppend, 'lines' | 'closeFirst'>): string {
+  return `${write.closeFirst ? '\n' : ''}${write.lines.join('\n')}\n`;
 }
 
 export class BucketLogs {
@@ -200,7 +210,7 @@ export class BucketLogs {
   append(relative: string, lines: readonly string[]): BucketAppend {
     const { size, endsClean } = this.tail(relative);
     // A line left unfinished (never acknowledged) is closed first, so that it cannot swallow the next.
-    return { path: relative, append: `${endsClean ? '' : '\n'}${lines.join('\n')}\n`, at: size };
+    return { path: relative, lines, at: size, closeFirst: !endsClean };
   }
 
   /** A bucket's bytes; undefined when it does not exist. */
