@@ -41,6 +41,8 @@ export class BucketLogs {
   private readonly keyed = new Map<string, { version: string; read: KeyedLines }>();
   /** What was read of each pending log (pending). */
   private readonly pendingReads = new Map<string, PendingLines>();
+  /** The pending logs read in each unit of work holding the lock (pending's lockHold). */
+  private readonly readInHold = new WeakMap<object, Set<string>>();
 
   constructor(private readonly root: string) {}
 
@@ -172,9 +174,22 @@ export class BucketLogs {
   /**
    * A pending log (see PendingLines) read up to date: what this process read of it before is kept
    * while the file keeps its inode and only grows, so a look-up reads only the lines appended since
-   * (usually none: one stat). Undefined when the log does not exist.
+   * (usually none: one stat). Undefined when the log does not exist. `lockHold`: a unit of work
+   * holding the store's lock, in which nothing else writes: once read in it, the log is not
+   * stat'ed again until its commit.
    */
-  pending(relative: string, lineStart: string): PendingLines | undefined {
+  pending(relative: string, lineStart: string, lockHold?: object): PendingLines | undefined {
+    const held = lockHold === undefined ? undefined : this.readInHold.get(lockHold);
+    if (held?.has(relative)) return this.pendingReads.get(relative);
+    const read = this.pendingNow(relative, lineStart);
+    if (lockHold !== undefined) {
+      if (held) held.add(relative);
+      else this.readInHold.set(lockHold, new Set([relative]));
+    }
+    return read;
+  }
+
+  private pendingNow(relative: string, lineStart: string): PendingLines | undefined {
     const file = `${this.root}/${relative}`;
     let stat: fs.Stats | undefined;
     try {

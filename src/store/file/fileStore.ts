@@ -252,12 +252,12 @@ export class FileStore implements ShipperStore {
 
   /** The ids under an index key; an index that cannot be trusted is rebuilt first (under the lock, unless already held). */
   lookup(kind: IndexKind, key: string, tx: FileTransaction | undefined): Promise<string[]> {
-    return this.lookupWith((known) => this.indexes.read(kind, key, known), kind, key, tx);
+    return this.lookupWith((known) => this.indexes.read(kind, key, known, tx), kind, key, tx);
   }
 
   /** As lookup, the ids sorted ascending (not a copy: not to be changed). */
   lookupSorted(kind: IndexKind, key: string, tx: FileTransaction | undefined): Promise<readonly string[]> {
-    return this.lookupWith((known) => this.indexes.readSorted(kind, key, known), kind, key, tx);
+    return this.lookupWith((known) => this.indexes.readSorted(kind, key, known, tx), kind, key, tx);
   }
 
   private async lookupWith<T extends readonly string[]>(
@@ -810,7 +810,7 @@ class IdempotencyQueries implements IdempotencyWrites {
   /** The record of `id`: its last line in the pending log, else in its bucket; the pending log is read first (see PendingLines). */
   private logged(id: string): z.output<typeof idempotencySchema> | undefined {
     const start = idempotencyLineStart(id);
-    const pending = this.store.logs.pending(IDEMPOTENCY_PENDING, '{"h":');
+    const pending = this.store.logs.pending(IDEMPOTENCY_PENDING, '{"h":', this.tx);
     const newest = pending?.linesOf(start).at(-1);
     if (pending?.damaged) throw new StoreError(`the idempotency records ${join(this.store.root, IDEMPOTENCY_PENDING)} are damaged`, join(this.store.root, IDEMPOTENCY_PENDING));
     if (newest !== undefined) return recordOfLine(newest, 'r', idempotencySchema, 'the idempotency records', join(this.store.root, IDEMPOTENCY_PENDING));

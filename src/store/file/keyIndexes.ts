@@ -183,9 +183,9 @@ export class KeyIndexes {
    * The ids under a key, from a trusted index: undefined when the index cannot be trusted now
    * (the caller takes the lock and calls ensureTrusted, then reads again).
    */
-  async read(kind: IndexKind, key: string, known = false): Promise<string[] | undefined> {
+  async read(kind: IndexKind, key: string, known = false, lockHold?: object): Promise<string[] | undefined> {
     const trusted = known || this.isTrusted(kind);
-    const folded = this.readKey(kind, key);
+    const folded = this.readKey(kind, key, lockHold);
     if (!trusted || folded === 'damaged') return undefined;
     return [...(folded?.ids ?? [])];
   }
@@ -194,9 +194,9 @@ export class KeyIndexes {
    * As read, the ids sorted (ascending), not copied: a key every booking shares (a reference used
    * for everything) is sorted once and then kept sorted as bookings append larger ids.
    */
-  async readSorted(kind: IndexKind, key: string, known = false): Promise<readonly string[] | undefined> {
+  async readSorted(kind: IndexKind, key: string, known = false, lockHold?: object): Promise<readonly string[] | undefined> {
     const trusted = known || this.isTrusted(kind);
-    const folded = this.readKey(kind, key);
+    const folded = this.readKey(kind, key, lockHold);
     if (!trusted || folded === 'damaged') return undefined;
     if (!folded) return [];
     folded.sorted ??= [...folded.ids].sort();
@@ -311,9 +311,9 @@ export class KeyIndexes {
    * log, which is read first (a merge appends to the buckets before it empties the log). Folded
    * anew only when the bucket changed or the log was replaced; lines appended since are added.
    */
-  private readKey(kind: IndexKind, key: string): KeyIds | undefined | 'damaged' {
+  private readKey(kind: IndexKind, key: string, lockHold?: object): KeyIds | undefined | 'damaged' {
     if (!PENDING_KINDS.has(kind)) return this.readBucket(kind, key);
-    const pending = this.logs.pending(this.pendingLog(kind), ENTRY_START);
+    const pending = this.logs.pending(this.pendingLog(kind), ENTRY_START, lockHold);
     if (pending?.damaged) return 'damaged';
     const start = `${ENTRY_START}${JSON.stringify(key)},`;
     const lines = pending?.linesOf(start) ?? [];
