@@ -141,7 +141,7 @@ export class KeyIndexes {
   private readonly folded = new Map<string, FoldedKey>();
   /** A key's ids with its pending lines (readKey), while neither its bucket nor the pending log changed but by growing. */
   private readonly withPending = new Map<string, PendingFold>();
-  /** Keys whose bucket did not exist, with the pending log's inode then (readBucket). */
+  /** Buckets that did not exist, with their kind's pending log's inode then (readBucket). */
   private readonly absent = new Map<string, number>();
   /** Each index's directory identity when this process last found it trusted. */
   private readonly lastTrusted = new Map<IndexKind, string>();
@@ -344,18 +344,14 @@ export class KeyIndexes {
     const cached = this.folded.get(cacheKey);
     // The buckets of a kind with a pending log change only when it is merged into them, and a merge
     // ends by replacing the log: while its inode is the one they were read under, they are as read.
-    if (pendingIno !== undefined && (cached?.pendingIno === pendingIno || this.absent.get(cacheKey) === pendingIno)) return cached;
+    if (pendingIno !== undefined && (cached?.pendingIno === pendingIno || this.absent.get(path) === pendingIno)) return cached;
     const stat = fs.statSync(`${this.storeRoot}/${path}`, { throwIfNoEntry: false });
     if (!stat) {
       this.folded.delete(cacheKey);
-      if (pendingIno !== undefined) {
-        this.absent.delete(cacheKey);
-        this.absent.set(cacheKey, pendingIno);
-        if (this.absent.size > FOLDED_KEYS) this.absent.delete(this.absent.keys().next().value!);
-      }
+      if (pendingIno !== undefined) this.absent.set(path, pendingIno);
       return undefined;
     }
-    this.absent.delete(cacheKey);
+    this.absent.delete(path);
     const grown = cached !== undefined && cached.ino === stat.ino && (stat.size > cached.size || (stat.size === cached.size && stat.mtimeMs === cached.mtimeMs));
     if (grown && stat.size === cached.size) {
       cached.pendingIno = pendingIno;
