@@ -41,8 +41,9 @@ export class BucketLogs {
   private readonly keyed = new Map<string, { version: string; read: KeyedLines }>();
   /** What was read of each pending log (pending). */
   private readonly pendingReads = new Map<string, PendingLines>();
-  /** The pending logs read in each unit of work holding the lock (pending's lockHold). */
+  /** The pending logs read in each unit of work holding the lock, or in each run of look-ups (pending). */
   private readonly readInHold = new WeakMap<object, Set<string>>();
+  private currentBurst: object | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -179,14 +180,35 @@ export class BucketLogs {
    * stat'ed again until its commit.
    */
   pending(relative: string, lineStart: string, lockHold?: object): PendingLines | undefined {
-    const held = lockHold === undefined ? undefined : this.readInHold.get(lockHold);
+    const span = lockHold ?? this.burst();
+    const held = this.readInHold.get(span);
     if (held?.has(relative)) return this.pendingReads.get(relative);
     const read = this.pendingNow(relative, lineStart);
-    if (lockHold !== undefined) {
-      if (held) held.add(relative);
-      else this.readInHold.set(lockHold, new Set([relative]));
-    }
+    if (held) held.add(relative);
+    else this.readInHold.set(span, new Set([relative]));
     return read;
+  }
+
+  /**
+   * The look-ups of one synchronous run of this process (until its event loop turns: a chunk of
+   * an import's check, a batch of a server's): a pending log read in it is taken as it was then,
+   * as if all of them were made at once, at its start (another process's write is seen by the
+   * next run, as it would be had it come a moment later). A write by this process ends the run.
+   */
+  burst(): object {
+    if (!this.currentBurst) {
+      const burst = {};
+      this.currentBurst = burst;
+      setImmediate(() => {
+        if (this.currentBurst === burst) this.currentBurst = undefined;
+      });
+    }
+    return this.currentBurst;
+  }
+
+  /** After this process wrote to the store: the next look-up reads anew. */
+  endBurst(): void {
+    this.currentBurst = undefined;
   }
 
   private pendingNow(relative: string, lineStart: string): PendingLines | undefined {

@@ -172,8 +172,9 @@ export class FileStore implements ShipperStore {
     options: FileStoreOptions = {},
   ) {
     this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries });
-    this.journal = new Journal(root);
     this.logs = new BucketLogs(root);
+    // What this process writes, its next look-up reads.
+    this.journal = new Journal(root, () => this.logs.endBurst());
     this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() }, this.logs, () => this.journal.compactIfAny());
     this.shipments = new ShipmentQueries(this, undefined);
     const quotes = new QuoteQueries(this, undefined);

@@ -54,7 +54,11 @@ export class Journal {
   /** Directories whose temporary files of killed writers this process removed (once each). */
   private readonly sweptDirs = new Set<string>();
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    /** Called when files were written (applied, first or again). */
+    private readonly written: () => void = () => undefined,
+  ) {
     this.dir = join(root, 'journal');
     this.file = join(this.dir, 'journal.log');
     this.appliedFile = join(this.dir, 'applied');
@@ -180,6 +184,14 @@ export class Journal {
 
   /** Puts a batch's files in place: the staged ones by rename, or (replay) written again from the journal. */
   private async applyBatch(batch: readonly JournalWrite[] | undefined, staged: readonly Staged[] | undefined): Promise<void> {
+    try {
+      await this.applyEntries(batch, staged);
+    } finally {
+      this.written();
+    }
+  }
+
+  private async applyEntries(batch: readonly JournalWrite[] | undefined, staged: readonly Staged[] | undefined): Promise<void> {
     const entries: readonly Staged[] =
       staged ??
       batch!.map((write) => ({

@@ -145,6 +145,8 @@ export class KeyIndexes {
   private readonly absent = new Map<string, number>();
   /** Each index's directory identity when this process last found it trusted. */
   private readonly lastTrusted = new Map<IndexKind, string>();
+  /** The run of look-ups (BucketLogs.burst) each index was last found trusted in. */
+  private readonly trustedInBurst = new Map<IndexKind, object>();
 
   constructor(
     private readonly storeRoot: string,
@@ -264,10 +266,16 @@ export class KeyIndexes {
   // Look-ups are synchronous: a stat or a read of a small file costs a few microseconds, the round
   // trip through the thread pool far more (readTextSync).
   private isTrusted(kind: IndexKind): boolean {
+    // Found trusted in this run of look-ups (BucketLogs.burst): the directories are taken as they were then.
+    const burst = this.logs.burst();
+    if (this.trustedInBurst.get(kind) === burst) return true;
     const now = this.identity(kind);
     if (now === undefined) return false;
     // The directory as it was when last found trusted: nothing changed it since (one stat, no read).
-    if (this.lastTrusted.get(kind) === now) return true;
+    if (this.lastTrusted.get(kind) === now) {
+      this.trustedInBurst.set(kind, burst);
+      return true;
+    }
     let state: string | undefined;
     try {
       state = readTextSync(this.stateFile(kind));
@@ -276,6 +284,7 @@ export class KeyIndexes {
     }
     const trusted = state !== undefined && state.trim() === `${LAYOUT} ${now}`;
     if (trusted) this.lastTrusted.set(kind, now);
+    if (trusted) this.trustedInBurst.set(kind, burst);
     return trusted;
   }
 
@@ -394,6 +403,7 @@ export class KeyIndexes {
         await mapInOrder([...buckets], 32, ([bucket, bucketKeys]) => writeNewFile(join(fresh, `${bucket}.log`), Buffer.from(text(bucketKeys))));
         await rename(dir, old).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
         await rename(fresh, dir);
+        this.logs.endBurst();
         await rm(old, { recursive: true, force: true });
       } catch (error) {
         await rm(fresh, { recursive: true, force: true }).catch(() => undefined);
