@@ -281,7 +281,13 @@ export class FileStore implements ShipperStore {
     const ids = await read(false);
     if (ids) return ids;
     // A store that never held what this index is built from: nothing to find, nothing to build (a look-up writes nothing).
-    if (!(await this.files.collectionExists(kind === 'message' ? 'events' : 'shipments'))) return [] as readonly string[] as T;
+    const collection = kind === 'message' ? 'events' : 'shipments';
+    const burst = this.logs.burst();
+    if (this.missingInBurst.get(collection) === burst) return [] as readonly string[] as T;
+    if (!(await this.files.collectionExists(collection))) {
+      this.missingInBurst.set(collection, burst);
+      return [] as readonly string[] as T;
+    }
     return this.locked(afterTrusted);
   }
 
@@ -319,6 +325,8 @@ export class FileStore implements ShipperStore {
   }
 
   private readonly recordFilesFound = new Map<string, boolean>();
+  /** Collections found missing in a run of look-ups (BucketLogs.burst): a new store's, until its first batch. */
+  private readonly missingInBurst = new Map<string, object>();
   /** Idempotency buckets found missing, with the pending log's inode then (IdempotencyQueries.logged). */
   readonly absentBuckets = new Map<string, number>();
 
@@ -816,10 +824,12 @@ class IdempotencyQueries implements IdempotencyWrites {
     if (pending?.damaged) throw new StoreError(`the idempotency records ${join(this.store.root, IDEMPOTENCY_PENDING)} are damaged`, join(this.store.root, IDEMPOTENCY_PENDING));
     if (newest !== undefined) return recordOfLine(newest, 'r', idempotencySchema, 'the idempotency records', join(this.store.root, IDEMPOTENCY_PENDING));
     const bucket = idempotencyBucket(id);
-    // A bucket changes only when the pending log is merged into it, which ends by replacing the log.
-    if (pending && this.store.absentBuckets.get(bucket) === pending.ino) return undefined;
+    // A bucket changes only when the pending log is merged into it, which ends by replacing the log
+    // (a store without one yet: 0, until the first batch makes it).
+    const version = pending?.ino ?? 0;
+    if (this.store.absentBuckets.get(bucket) === version) return undefined;
     const lines = this.store.logs.findLines(bucket, '{"h":', start);
-    if (pending && lines === undefined) this.store.absentBuckets.set(bucket, pending.ino);
+    if (lines === undefined) this.store.absentBuckets.set(bucket, version);
     return recordOfLine(lines === 'damaged' ? lines : lines?.at(-1), 'r', idempotencySchema, 'the idempotency records', join(this.store.root, bucket));
   }
 

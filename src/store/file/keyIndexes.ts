@@ -145,8 +145,8 @@ export class KeyIndexes {
   private readonly absent = new Map<string, number>();
   /** Each index's directory identity when this process last found it trusted. */
   private readonly lastTrusted = new Map<IndexKind, string>();
-  /** The run of look-ups (BucketLogs.burst) each index was last found trusted in. */
-  private readonly trustedInBurst = new Map<IndexKind, object>();
+  /** The run of look-ups (BucketLogs.burst) each index was last found trusted in, or found missing. */
+  private readonly trustedInBurst = new Map<IndexKind, { burst: object; trusted: boolean }>();
 
   constructor(
     private readonly storeRoot: string,
@@ -268,12 +268,17 @@ export class KeyIndexes {
   private isTrusted(kind: IndexKind): boolean {
     // Found trusted in this run of look-ups (BucketLogs.burst): the directories are taken as they were then.
     const burst = this.logs.burst();
-    if (this.trustedInBurst.get(kind) === burst) return true;
+    const known = this.trustedInBurst.get(kind);
+    if (known?.burst === burst) return known.trusted;
     const now = this.identity(kind);
-    if (now === undefined) return false;
+    if (now === undefined) {
+      // No index yet (a new store's first look-ups): so for the run.
+      this.trustedInBurst.set(kind, { burst, trusted: false });
+      return false;
+    }
     // The directory as it was when last found trusted: nothing changed it since (one stat, no read).
     if (this.lastTrusted.get(kind) === now) {
-      this.trustedInBurst.set(kind, burst);
+      this.trustedInBurst.set(kind, { burst, trusted: true });
       return true;
     }
     let state: string | undefined;
@@ -284,7 +289,7 @@ export class KeyIndexes {
     }
     const trusted = state !== undefined && state.trim() === `${LAYOUT} ${now}`;
     if (trusted) this.lastTrusted.set(kind, now);
-    if (trusted) this.trustedInBurst.set(kind, burst);
+    if (trusted) this.trustedInBurst.set(kind, { burst, trusted });
     return trusted;
   }
 
@@ -326,7 +331,8 @@ export class KeyIndexes {
     if (pending?.damaged) return 'damaged';
     const start = `${ENTRY_START}${JSON.stringify(key)},`;
     const lines = pending?.linesOf(start) ?? [];
-    const base = this.readBucket(kind, key, pending?.ino);
+    // No pending log (a store none was written to yet): 0, which a rebuild or a merge changes by making one.
+    const base = this.readBucket(kind, key, pending?.ino ?? 0);
     if (lines.length === 0 || base === 'damaged') return base;
     const cacheKey = `${kind}\u0000${key}`;
     let fold = this.withPending.get(cacheKey);
@@ -401,6 +407,9 @@ export class KeyIndexes {
         await rm(fresh, { recursive: true, force: true });
         await makeDirectory(fresh);
         await mapInOrder([...buckets], 32, ([bucket, bucketKeys]) => writeNewFile(join(fresh, `${bucket}.log`), Buffer.from(text(bucketKeys))));
+        // An empty pending log of its own: readers that kept buckets under the old one's inode (or
+        // under none) read these again (readBucket).
+        if (PENDING_KINDS.has(kind)) await writeNewFile(join(fresh, 'pending.log'), Buffer.alloc(0));
         await rename(dir, old).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
         await rename(fresh, dir);
         this.logs.endBurst();
