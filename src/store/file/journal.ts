@@ -115,7 +115,7 @@ export class Journal {
     if (writes.length === 0) return;
     const staged = await this.stage(writes);
     const json = `{"w":[${writes.map(journalEntry).join(',')}]}`;
-    const line = Buffer.from(`${digest(json)} ${json}\n`);
+    const line = journalLine(json);
     let start: number;
     try {
       await this.ensureDir(this.dir);
@@ -305,12 +305,22 @@ function journalEntry(write: JournalWrite): string {
   return JSON.stringify({ p: write.path, t: write.text, ...(write.inPlace ? { x: 1 } : {}) });
 }
 
-let crc32: ((text: string) => number) | undefined;
+let crc32: ((data: string | Uint8Array) => number) | undefined;
 /** CRC-32 (zlib's, loaded when the first batch is committed): it tells a torn or garbled line, fast enough to go unseen. */
-const digest = (json: string) => {
+const digest = (json: string | Uint8Array) => {
   crc32 ??= (createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib')).crc32;
   return crc32(json).toString(16).padStart(8, '0');
 };
+
+/** `<digest> <json>\n` as bytes: the JSON encoded once, and its CRC taken over those bytes (a batch of 500 bookings is megabytes). */
+function journalLine(json: string): Buffer {
+  const length = Buffer.byteLength(json);
+  const line = Buffer.allocUnsafe(9 + length + 1);
+  line.write(json, 9);
+  line.write(`${digest(line.subarray(9, 9 + length))} `, 0, 'latin1');
+  line[9 + length] = 0x0a;
+  return line;
+}
 const legacyDigest = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 16);
 
 function parseLine(line: string): JournalWrite[] | undefined {
