@@ -263,11 +263,7 @@ export class BucketLogs {
       const fd = fs.openSync(file, 'r');
       try {
         const size = fs.fstatSync(fd).size;
-        if (size < from) return 'shorter';
-        const bytes = Buffer.allocUnsafe(size - from);
-        let done = 0;
-        for (let got = -1; done < bytes.length && got !== 0; done += got) got = fs.readSync(fd, bytes, done, bytes.length - done, from + done);
-        return bytes.subarray(0, done);
+        return size < from ? 'shorter' : readRange(fd, from, size);
       } finally {
         fs.closeSync(fd);
       }
@@ -282,10 +278,7 @@ export class BucketLogs {
     try {
       const fd = fs.openSync(file, 'r');
       try {
-        const bytes = Buffer.allocUnsafe(to - from);
-        let done = 0;
-        for (let got = -1; done < bytes.length && got !== 0; done += got) got = fs.readSync(fd, bytes, done, bytes.length - done, from + done);
-        return bytes.subarray(0, done);
+        return readRange(fd, from, to);
       } finally {
         fs.closeSync(fd);
       }
@@ -428,6 +421,14 @@ const NEWLINE = 0x0a;
 const KEYED_BUCKETS = 64;
 const NEWLINE_BYTES = Buffer.from('\n');
 const EMPTY_LINE = Buffer.from('\n\n');
+
+/** The bytes of an open file from `from` to `to` (fewer when it ends before). */
+function readRange(fd: number, from: number, to: number): Buffer {
+  const bytes = Buffer.allocUnsafe(to - from);
+  let done = 0;
+  for (let got = -1; done < bytes.length && got !== 0; done += got) got = fs.readSync(fd, bytes, done, bytes.length - done, from + done);
+  return bytes.subarray(0, done);
+}
 
 /** Whether a last line without its newline can be one being written: a torn append starts a line like any other. */
 function beginsLine(tail: string, lineStart: string): boolean {
