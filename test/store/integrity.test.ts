@@ -4,6 +4,8 @@
  * shipment of its carrier, no counter goes back, a damaged shipment found by a number says it is
  * damaged, and look-ups by number answer from the index whatever the order of ids.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -314,6 +316,37 @@ describe('pending logs (idempotency records, reference entries) and their merge 
       expect(await holders(reader)).toEqual(['SO-000001', 'SO-000002', 'SO-000003']);
       const refused = await problemOf(reader.createShipment({ ...shipmentRequest({ refNumber: 'PO-SHARED' }), duplicateRefNumber: 'REFUSE' }));
       expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining('already booked as SO-000001, SO-000002, SO-000003') });
+    }
+  });
+
+  it('a key that is not in its bucket is answered without reading the bucket again (a few hundred KB at a million records)', async () => {
+    const store = freshStore();
+    const { api } = apiAt(store);
+    vi.stubEnv('SHIPPER_PENDING_LIMIT', '1');
+    try {
+      const items = Array.from({ length: 40 }, (_, index) => ({ request: shipmentRequest({ refNumber: `PO-${index}` }), idempotencyKey: `known-${index}` }));
+      await api.createShipments({ items });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const bucketOf = (key: string) =>
+      `${((parseInt(createHash('sha256').update(`shipment\u0000${key}`).digest('hex').slice(0, 3), 16) >> 2) as number).toString(16).padStart(3, '0')}.log`;
+    const existing = new Set(await buckets(store));
+    // 100 new keys, each of whose bucket exists.
+    const fresh: string[] = [];
+    for (let n = 0; fresh.length < 100; n++) if (existing.has(bucketOf(`new-${n}`))) fresh.push(`new-${n}`);
+    const reader = apiAt(store).api;
+    const reads = vi.spyOn(fs, 'readFileSync');
+    try {
+      const { data } = await reader.previewShipments({ items: fresh.map((key, index) => ({ request: shipmentRequest({ refNumber: `NEW-${index}` }), idempotencyKey: key })) });
+      expect(data.items.every((item) => item.ok && !item.replayed)).toBe(true);
+      const bucketReads = reads.mock.calls.filter(([file]) => /idempotency\/[0-9a-f]{3}\.log$/.test(String(file)));
+      expect(bucketReads.length).toBeLessThanOrEqual(new Set(fresh.map(bucketOf)).size);
+      // The keys that are there still answer their shipments.
+      const again = await reader.previewShipments({ items: [{ request: shipmentRequest({ refNumber: 'PO-7' }), idempotencyKey: 'known-7' }] });
+      expect(again.data.items[0]).toMatchObject({ ok: true, replayed: true });
+    } finally {
+      reads.mockRestore();
     }
   });
 

@@ -173,6 +173,28 @@ export class BucketLogs {
   }
 
   /**
+   * The first field's values of a bucket's whole lines (`{"h":"ID",...`: the keys it holds), read
+   * without parsing a line: undefined when the bucket does not exist, 'damaged' when a line does
+   * not start with `lineStart` (as findLines).
+   */
+  keysIn(relative: string, lineStart: string): string[] | undefined | 'damaged' {
+    const bytes = this.read(relative);
+    if (bytes === undefined) return undefined;
+    const whole = bytes.lastIndexOf(NEWLINE) + 1;
+    if (!wellFormed(bytes, 0, whole, Buffer.from(lineStart)) || !beginsLine(bytes.toString('utf8', whole), lineStart)) return 'damaged';
+    const keys: string[] = [];
+    const text = bytes.toString('utf8', 0, whole);
+    for (let from = 0; from < text.length;) {
+      const end = text.indexOf('\n', from);
+      const start = keyedStart(text.slice(from, end), lineStart);
+      from = end + 1;
+      if (start === undefined) continue;
+      keys.push(start.slice(lineStart.length + 1, -2));
+    }
+    return keys;
+  }
+
+  /**
    * A pending log (see PendingLines) read up to date: what this process read of it before is kept
    * while the file keeps its inode and only grows, so a look-up reads only the lines appended since
    * (usually none: one stat). Undefined when the log does not exist. `lockHold`: a unit of work

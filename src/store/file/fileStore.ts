@@ -327,8 +327,13 @@ export class FileStore implements ShipperStore {
   private readonly recordFilesFound = new Map<string, boolean>();
   /** Collections found missing in a run of look-ups (BucketLogs.burst): a new store's, until its first batch. */
   private readonly missingInBurst = new Map<string, object>();
-  /** Idempotency buckets found missing, with the pending log's inode then (IdempotencyQueries.logged). */
-  readonly absentBuckets = new Map<string, number>();
+  /**
+   * What each idempotency bucket holds, as the first 32 bits of its records' ids (sorted), with
+   * the pending log's inode when it was read (null: the bucket does not exist): a look-up of a key
+   * that is not there (every new booking of an import) answers without reading the bucket, which
+   * holds a few hundred kilobytes at a million records (IdempotencyQueries.logged).
+   */
+  readonly idempotencyBuckets = new Map<string, { version: number; ids: Uint32Array | null }>();
 
   /**
    * Whether a collection kept in bucket logs also holds records of the older layout, a file each:
@@ -827,9 +832,15 @@ class IdempotencyQueries implements IdempotencyWrites {
     // A bucket changes only when the pending log is merged into it, which ends by replacing the log
     // (a store without one yet: 0, until the first batch makes it).
     const version = pending?.ino ?? 0;
-    if (this.store.absentBuckets.get(bucket) === version) return undefined;
+    let held = this.store.idempotencyBuckets.get(bucket);
+    if (held?.version !== version) {
+      const keys = this.store.logs.keysIn(bucket, '{"h":');
+      // A damaged bucket is read line by line below, which says so.
+      held = keys === 'damaged' ? undefined : { version, ids: keys === undefined ? null : idPrefixes(keys) };
+      if (held) this.store.idempotencyBuckets.set(bucket, held);
+    }
+    if (held && (held.ids === null || !hasPrefix(held.ids, idPrefix(id)))) return undefined;
     const lines = this.store.logs.findLines(bucket, '{"h":', start);
-    if (lines === undefined) this.store.absentBuckets.set(bucket, version);
     return recordOfLine(lines === 'damaged' ? lines : lines?.at(-1), 'r', idempotencySchema, 'the idempotency records', join(this.store.root, bucket));
   }
 
@@ -872,6 +883,25 @@ class IdempotencyQueries implements IdempotencyWrites {
     }
     yield* records(newer.values());
   }
+}
+
+/** An idempotency record's id (a sha256 in hex) as its first 32 bits. */
+const idPrefix = (id: string) => parseInt(id.slice(0, 8), 16) >>> 0;
+
+function idPrefixes(ids: readonly string[]): Uint32Array {
+  return Uint32Array.from(ids, idPrefix).sort();
+}
+
+function hasPrefix(sorted: Uint32Array, prefix: number): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! === prefix) return true;
+    if (sorted[middle]! < prefix) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 function withoutKey(record: IdempotencyRecord & { key?: string | undefined }): IdempotencyRecord {
