@@ -86,7 +86,11 @@ describe('canonicalJson', () => {
         Object.defineProperty(sorted, key, { value: (value as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
       return sorted;
     };
-    const key = fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), fc.string({ unit: 'grapheme', maxLength: 3 }), fc.constantFrom('a', 'a2', 'a10', '10', '2', '\uFF01', '\u{1F600}', '\uFFFF', 'B', '_'));
+    const key = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 4 }),
+      fc.string({ unit: 'grapheme', maxLength: 3 }),
+      fc.constantFrom('a', 'a2', 'a10', '10', '2', '\uFF01', '\u{1F600}', '\uFFFF', 'B', '_'),
+    );
     fc.assert(
       fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 40 }), (record) => {
         expect(canonicalJson(record)).toBe(JSON.stringify(record, sortKeys));
@@ -104,7 +108,12 @@ describe('canonicalJson', () => {
       accessorials: ['LIFTGATE_DELIVERY'],
       orderComponents: [
         { poundsWeight: 500.5, palletCount: 2, dimensions: { width: 40, length: 48, height: 48 }, description: 'Line\n2 \u{1F4E6}', pieceCount: 0 },
-        { palletCount: 1, poundsWeight: 200, dimensions: { length: 48, width: 40, height: 36 }, hazmat: { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' } },
+        {
+          palletCount: 1,
+          poundsWeight: 200,
+          dimensions: { length: 48, width: 40, height: 36 },
+          hazmat: { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' },
+        },
       ],
       emergencyContactPhone: '800-424-9300',
       '\u{1F600}': 1,
