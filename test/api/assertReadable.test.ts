@@ -159,7 +159,19 @@ describe('assertReadable given the request', () => {
         const { request, quote, shipment } = records!;
         // The request's own values are the record's (what lets the check leave them unread).
         expect(shipment.shipper).toBe(request.shipper);
-        for (const [index, line] of shipment.orderComponents.entries()) for (const field of REQUEST_LINE_FIELDS) expect(line[field]).toBe(request.orderComponents[index]![field]);
+        for (const [index, line] of shipment.orderComponents.entries()) {
+          const [sent, quoted] = [request.orderComponents[index]!, quote.orderComponents[index]!];
+          for (const field of REQUEST_LINE_FIELDS) expect(line[field]).toBe(sent[field]);
+          // bookedLine (domain/shipment.ts) writes the line member by member: the same members, in the same order, as spreading it.
+          const spread = {
+            ...sent,
+            ...(sent.stackable === undefined && quoted.stackable !== undefined ? { stackable: quoted.stackable } : {}),
+            densityPcf: quoted.densityPcf,
+            freightClass: quoted.freightClass,
+          };
+          expect(JSON.stringify(line)).toBe(JSON.stringify(spread));
+          expect(Object.keys(line)).toEqual(Object.keys(spread));
+        }
         expect(fullVerdict(shipment, quote)).toBe(true);
         expect(verdict(shipment, quote, request)).toBe(true);
       }),
