@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dollarsText, formatCents } from '../../src/domain/money.js';
 import { formatLimit } from '../../src/domain/limits.js';
+import { groupedDigits } from '../../src/domain/numberText.js';
 
 /** Written independently of the code under test: digits grouped by hand. */
 function referenceDollars(cents: number): string {
@@ -66,6 +67,19 @@ describe('formatLimit', () => {
     fc.assert(
       fc.property(fc.oneof(fc.double({ min: -2000, max: 2000 }), fc.integer({ min: -5000, max: 5000 }), fc.double()), (value) => {
         expect(formatLimit(value)).toBe(bySeparator(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('groupedDigits', () => {
+  it('writes what the separator regex writes, for any text', () => {
+    const byRegex = (text: string) => text.replace(/\B(?=(\d{3})+$)/g, ',');
+    for (const text of ['', '1', '12', '123', '1234', '123456', '1234567', '-1234', '1e+21', 'Infinity', 'NaN', '12a456']) expect(groupedDigits(text)).toBe(byRegex(text));
+    fc.assert(
+      fc.property(fc.oneof(fc.stringMatching(/^\d{0,25}$/), fc.string(), fc.bigInt({ min: 0n }).map(String)), (text) => {
+        expect(groupedDigits(text)).toBe(byRegex(text));
       }),
       { numRuns: 2000 },
     );
