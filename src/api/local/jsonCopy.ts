@@ -62,9 +62,10 @@ function copy(value: unknown, depth: number): unknown {
  * Whether JSON leaves the value as it is (`JSON.parse(JSON.stringify(value))` would be equal to it,
  * key for key and in the same order): plain objects and arrays of strings, booleans, null and
  * finite numbers other than -0, without an undefined member or item (nor a function or symbol),
- * a toJSON, a `__proto__` key or an object without a prototype, at most MAX_DEPTH deep. Then checking the value is checking its
- * JSON copy, without making it. Conservative: `false` for anything JSON might change (an inherited
- * enumerable member, too, is looked at). Pure, and allocates nothing.
+ * a toJSON, a `__proto__` key or an object without a prototype, at most MAX_DEPTH deep. Then
+ * checking the value is checking its JSON copy, without making it. Conservative: `false` for
+ * anything JSON might change (an inherited enumerable member, too, is looked at). Pure, and
+ * allocates nothing.
  */
 export function keptByJson(value: unknown, depth = 0): boolean {
   switch (typeof value) {
