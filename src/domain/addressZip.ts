@@ -71,7 +71,8 @@ export function checkAddressAgainstZip(address: AddressPlace, place: ZipPlaceNam
     });
   }
   const city = typeof address.city === 'string' ? address.city.trim() : '';
-  if (city !== '' && cityKey(city) !== cityKey(place.city)) {
+  // The same text in any case has the same key (cityKey starts by upper-casing): most addresses are written as the ZIP's city.
+  if (city !== '' && city.toUpperCase() !== place.city.toUpperCase() && cityKey(city) !== cityKey(place.city)) {
     warnings.push(
       warning(
         'ADDRESS_CITY_MISMATCH',

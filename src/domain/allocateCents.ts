@@ -49,15 +49,23 @@ function wholeShares(total: number, weights: readonly number[]): number[] | unde
   }
   // A sum or product of non-negative whole numbers that is a safe integer was computed exactly, and so was each part of it.
   if (sum === 0 || !Number.isSafeInteger(total * sum)) return undefined;
-  const shares = weights.map((weight) => Math.floor((total * weight) / sum));
-  const remainders = weights.map((weight, index) => ({ index, remainder: total * weight - shares[index]! * sum }));
-  let left = total - shares.reduce((a, b) => a + b, 0);
-  remainders.sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : b.remainder - a.remainder));
-  for (const { index } of remainders) {
-    if (left === 0) break;
-    shares[index]! += 1;
-    left -= 1;
+  // Plain loops and number arrays (no object per line): this runs for every quote.
+  const count = weights.length;
+  const shares = new Array<number>(count);
+  const remainders = new Array<number>(count);
+  const order = new Array<number>(count);
+  let left = total;
+  for (let index = 0; index < count; index++) {
+    const product = total * weights[index]!;
+    const share = Math.floor(product / sum);
+    shares[index] = share;
+    remainders[index] = product - share * sum;
+    order[index] = index;
+    left -= share;
   }
+  // Fewer cents are left than lines: one each to the largest remainders, the earlier line first among equal ones (exact differences of safe integers).
+  order.sort((a, b) => remainders[b]! - remainders[a]! || a - b);
+  for (let rank = 0; rank < left; rank++) shares[order[rank]!]! += 1;
   return shares;
 }
 

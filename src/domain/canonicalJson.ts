@@ -45,12 +45,38 @@ function sortedCopy(value: unknown, depth: number): unknown {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
+  const keys = sortedKeys(Object.keys(value));
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
     const member = sortedCopy((value as Record<string, unknown>)[key], depth + 1);
     if (member === NOT_PLAIN) return NOT_PLAIN;
     setMember(sorted, key, member);
   }
   return sorted;
+}
+
+/** Objects with more keys than this are sorted by Array.prototype.sort; fewer (every request's), by insertion. */
+const INSERTION_SORT_KEYS = 16;
+
+/**
+ * The keys in the order `keys.sort()` gives (by UTF-16 code units, as `<` compares strings; keys
+ * are distinct, so stability does not matter), sorted in place. The objects of a request have a
+ * handful of keys: an insertion sort of those costs less than the built-in sort's generic
+ * comparison, about a fifth of canonicalJson.
+ */
+function sortedKeys(keys: string[]): string[] {
+  if (keys.length > INSERTION_SORT_KEYS) return keys.sort();
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index]!;
+    let at = index - 1;
+    if (keys[at]! < key) continue;
+    while (at >= 0 && keys[at]! > key) {
+      keys[at + 1] = keys[at]!;
+      at--;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
 }
 
 function setMember(object: Record<string, unknown>, key: string, member: unknown): void {

@@ -397,9 +397,16 @@ function totalWeight(components: ReadonlyArray<RatedOrderComponent>): number {
 
 /** "2.5" as 25/10, exactly. */
 function decimalParts(text: string): Fraction {
+  // The texts are the rules' few settings: their parts are kept (BigInts from text cost, on every line of every check). Never changed by callers.
+  const known = decimals.get(text);
+  if (known) return known;
   const [whole = '0', fraction = ''] = text.split('.');
-  return { numerator: BigInt(whole + fraction), denominator: 10n ** BigInt(fraction.length) };
+  const parts = { numerator: BigInt(whole + fraction), denominator: 10n ** BigInt(fraction.length) };
+  if (decimals.size >= 64) decimals.clear();
+  decimals.set(text, parts);
+  return parts;
 }
+const decimals = new Map<string, Fraction>();
 
 /** The exact density of a line whose weight is `percent` % lower. */
 function lighterDensity(poundsWeight: number, palletCount: number, dimensions: Dimensions, percent: string): Fraction {

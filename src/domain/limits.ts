@@ -1,4 +1,6 @@
 /** Request limits shared by the zod schemas and the CLI, kept free of zod so the CLI's start-up stays light. */
+import { groupedDigits } from './numberText.js';
+
 export const MAX_TRANSIT_DESTINATIONS = 1000;
 export const MAX_TRANSIT_PICKUP_DAYS = 60;
 /**
@@ -61,6 +63,8 @@ export const BEYOND_LTL = {
 
 /** 45000 -> "45,000", 45000.5 -> "45,000.5": numbers in messages are written as people write them. */
 export function formatLimit(value: number): string {
+  // Below 1,000 there is no separator to add (most numbers of a warning's words: feet, inches, pallets).
+  if (Math.abs(value) < 1000) return String(value);
   const [whole, fraction] = String(value).split('.');
-  return `${whole!.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction === undefined ? '' : `.${fraction}`}`;
+  return `${groupedDigits(whole!)}${fraction === undefined ? '' : `.${fraction}`}`;
 }

@@ -1,4 +1,6 @@
 /** Dollars as people type them ($1,250.50, 1250.5, 1250) to whole cents. Pure. */
+import { groupedDigits } from './numberText.js';
+
 export type DollarsReading = { cents: number } | { problem: string };
 
 export function parseDollars(text: string): DollarsReading {
@@ -20,7 +22,7 @@ export function formatCents(cents: number): string {
   // Whole cents below 10^15 are what Intl prints (their dollars, 15 digits at most, survive the division exactly).
   if (Number.isInteger(cents) && Math.abs(cents) < 1e15) {
     const whole = Math.abs(cents);
-    const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
+    const dollars = groupedDigits(String(Math.floor(whole / 100)));
     // -0 (a rounded -0.4 cents) is no debt.
     return `${cents < 0 ? '-' : ''}$${dollars}.${String(whole % 100).padStart(2, '0')}`;
   }

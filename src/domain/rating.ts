@@ -58,19 +58,11 @@ export function weightBreakIndex(totalPounds: number, tariff: Tariff): number {
 
 export function rateComponent(component: OrderComponent): RatedOrderComponent {
   const { densityPcf, freightClass } = componentDensity(component.poundsWeight, component.palletCount, component.dimensions);
-  return {
-    palletCount: component.palletCount,
-    poundsWeight: component.poundsWeight,
-    dimensions: component.dimensions,
-    description: component.description,
-    nmfcCode: component.nmfcCode,
-    packagingType: component.packagingType,
-    pieceCount: component.pieceCount,
-    hazmat: component.hazmat,
-    ...(component.stackable !== undefined ? { stackable: component.stackable } : {}),
-    densityPcf,
-    freightClass,
-  };
+  const { palletCount, poundsWeight, dimensions, description, nmfcCode, packagingType, pieceCount, hazmat, stackable } = component;
+  // Two literals rather than a conditional spread, which costs several times as much (every line of every quote).
+  return stackable === undefined
+    ? { palletCount, poundsWeight, dimensions, description, nmfcCode, packagingType, pieceCount, hazmat, densityPcf, freightClass }
+    : { palletCount, poundsWeight, dimensions, description, nmfcCode, packagingType, pieceCount, hazmat, stackable, densityPcf, freightClass };
 }
 
 export function isCovered(place: ZipPlace, tariff: Tariff): boolean {
@@ -114,15 +106,18 @@ export function priceShipment(
   // Each line's share of the linehaul as priced, recorded so that an invoice never re-derives it.
   const lineWeights = lines ? components.map((component) => component.poundsWeight * rateFor(component.freightClass)) : [];
   const lineLinehaulsInCents = lines && Number.isSafeInteger(linehaulInCents) && lineWeights.every(Number.isFinite) ? allocateCents(linehaulInCents, lineWeights) : undefined;
-  return {
-    linehaulInCents,
-    discountInCents,
-    minimumChargeApplied,
-    fuelSurchargeInCents,
-    accessorialsInCents,
-    ...(lineLinehaulsInCents ? { lineLinehaulsInCents } : {}),
-    quotedPriceInCents,
-  };
+  // Two literals rather than a conditional spread, which costs several times as much (every quote, every freight check's what-if).
+  return lineLinehaulsInCents
+    ? { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, lineLinehaulsInCents, quotedPriceInCents }
+    : { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, quotedPriceInCents };
+}
+
+/** The breakdown of a price, without its total: the same members in the same order (no rest pattern, which copies generically). */
+function breakdownOf(price: PriceBreakdown): PriceBreakdown {
+  const { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, lineLinehaulsInCents } = price;
+  return lineLinehaulsInCents
+    ? { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents, lineLinehaulsInCents }
+    : { linehaulInCents, discountInCents, minimumChargeApplied, fuelSurchargeInCents, accessorialsInCents };
 }
 
 /**
@@ -233,7 +228,8 @@ export function rateQuote({ id, request, origin, destination, tariff, now, today
   const price = priceShipment(orderComponents, miles, accessorials, tariff);
   const priceViolations = unsafePrice(price);
   if (priceViolations.length > 0) return { ok: false, violations: priceViolations };
-  const { quotedPriceInCents, ...priceBreakdown } = price;
+  const { quotedPriceInCents } = price;
+  const priceBreakdown = breakdownOf(price);
 
   const { transitDays, estimatedDeliveryDate } = laneDelivery(pickup.value, laneTransitDays(origin, destination, miles, tariff), destination, tariff);
 

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { warningSchema } from './warningSchema.js';
 import { withoutControlCharacters } from './controlCharacters.js';
-import { carrierRecordShape, carrierRequestShape, contactPhoneSchema, emergencyPhoneViolation, hazmatSchema, SCAC_PATTERN, storedHazmatSchema } from './carrier.js';
+import { carrierRecordShape, carrierRequestShape, contactPhoneSchema, emergencyPhoneViolation, hazmatSchema, SCAC_PATTERN, storedHazmatSchema, type Hazmat } from './carrier.js';
 import { pricedBySchema, quoteCarrierSchema } from './pricedBy.js';
 import {
   FREIGHT_LIMITS,
@@ -175,17 +175,32 @@ export const orderComponentInputSchema = z
     },
     { when: () => true },
   )
-  .transform(({ palletDimensions, freightClass: _refused, dimensions, ...rest }) => ({
-    palletCount: rest.palletCount,
-    poundsWeight: rest.poundsWeight,
-    dimensions: dimensions ?? { length: palletDimensions![0], width: palletDimensions![1], height: palletDimensions![2] },
-    description: rest.description,
-    nmfcCode: rest.nmfcCode,
-    packagingType: rest.packagingType,
-    pieceCount: rest.pieceCount,
-    hazmat: rest.hazmat,
-    ...(rest.stackable !== undefined ? { stackable: rest.stackable } : {}),
-  }));
+  // Member by member, without a rest pattern or a spread: it runs for every line of every request.
+  .transform((component) => {
+    const { palletDimensions, dimensions } = component;
+    const line: {
+      palletCount: number;
+      poundsWeight: number;
+      dimensions: Dimensions;
+      description: string | null;
+      nmfcCode: string | null;
+      packagingType: string | null;
+      pieceCount: number | null;
+      hazmat: Hazmat | null;
+      stackable?: boolean;
+    } = {
+      palletCount: component.palletCount,
+      poundsWeight: component.poundsWeight,
+      dimensions: dimensions ?? { length: palletDimensions![0], width: palletDimensions![1], height: palletDimensions![2] },
+      description: component.description,
+      nmfcCode: component.nmfcCode,
+      packagingType: component.packagingType,
+      pieceCount: component.pieceCount,
+      hazmat: component.hazmat,
+    };
+    if (component.stackable !== undefined) line.stackable = component.stackable;
+    return line;
+  });
 export type OrderComponentInput = z.input<typeof orderComponentInputSchema>;
 export type OrderComponent = z.output<typeof orderComponentInputSchema>;
 

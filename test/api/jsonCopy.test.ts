@@ -2,8 +2,9 @@
  * jsonCopy is JSON.parse(JSON.stringify(x)) without the text: the same value (deep, key order
  * included) for plain data, and JSON's own answer or error for anything else.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonCopy } from '../../src/api/local/jsonCopy.js';
+import { jsonCopy, keptByJson } from '../../src/api/local/jsonCopy.js';
 
 const viaText = (value: unknown) => JSON.parse(JSON.stringify(value) as string) as unknown;
 
@@ -56,5 +57,61 @@ describe('jsonCopy', () => {
     expect(() => jsonCopy({ big: 1n })).toThrow(TypeError);
     expect(() => jsonCopy(cyclic)).toThrow(TypeError);
     expect(() => jsonCopy(undefined)).toThrow(SyntaxError);
+  });
+});
+
+describe('keptByJson', () => {
+  /** The value and its JSON copy alike, key order and -0 included. */
+  const same = (a: unknown, b: unknown): boolean => {
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+    if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+    const keys = Object.keys(a);
+    return JSON.stringify(keys) === JSON.stringify(Object.keys(b)) && keys.every((key) => same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  };
+  const copyOf = (value: unknown): unknown => {
+    try {
+      return JSON.parse(JSON.stringify(value) as string);
+    } catch {
+      return Symbol('no copy');
+    }
+  };
+
+  it('says yes only when the JSON copy would be the value itself', () => {
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withBoxedValues: true, withSparseArray: true, withDate: true, withMap: true, withBigInt: true }), (value) => {
+        if (keptByJson(value)) expect(same(copyOf(value), value)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        // What JSON.parse gives, JSON keeps (but -0, which it writes 0).
+        expect(keptByJson(value)).toBe(same(copyOf(value), value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('says no to what JSON changes or refuses', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    for (const value of [
+      Number.NaN,
+      Infinity,
+      -0,
+      undefined,
+      [undefined],
+      { a: undefined },
+      { f: () => 1 },
+      Object.assign(new Array<number>(3), { 0: 1, 2: 3 }),
+      { at: new Date(0) },
+      { big: 1n },
+      cyclic,
+      new Map(),
+      JSON.parse('{"__proto__": {}}') as unknown,
+    ]) {
+      expect(keptByJson(value)).toBe(false);
+    }
+    expect(keptByJson({ a: [1, 'b', null, true, { c: 2.5 }] })).toBe(true);
   });
 });

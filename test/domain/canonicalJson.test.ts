@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonicalJson.js';
+import { requestHash, shipmentRequestHash } from '../../src/api/local/idempotency.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and leaves out undefined members', () => {
@@ -75,5 +76,58 @@ describe('canonicalJson', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('sorts keys by UTF-16 code units, as Array.prototype.sort does, with few keys and with many (the insertion sort and the built-in one)', () => {
+    const sortKeys = (_key: string, value: unknown) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(value).sort())
+        Object.defineProperty(sorted, key, { value: (value as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
+      return sorted;
+    };
+    const key = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 4 }),
+      fc.string({ unit: 'grapheme', maxLength: 3 }),
+      fc.constantFrom('a', 'a2', 'a10', '10', '2', '\uFF01', '\u{1F600}', '\uFFFF', 'B', '_'),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 40 }), (record) => {
+        expect(canonicalJson(record)).toBe(JSON.stringify(record, sortKeys));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives the request hashes that stored idempotency records hold (the text of earlier releases, byte for byte)', () => {
+    // Worked out with the canonicalJson and hashes of commit 2ec190f; they must never change.
+    const request = {
+      refNumber: 'PO-1',
+      shipper: { name: 'Acme "DC"', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' },
+      consignee: { name: 'Zoë\u00e9 Store', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001', phone: null },
+      accessorials: ['LIFTGATE_DELIVERY'],
+      orderComponents: [
+        { poundsWeight: 500.5, palletCount: 2, dimensions: { width: 40, length: 48, height: 48 }, description: 'Line\n2 \u{1F4E6}', pieceCount: 0 },
+        {
+          palletCount: 1,
+          poundsWeight: 200,
+          dimensions: { length: 48, width: 40, height: 36 },
+          hazmat: { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' },
+        },
+      ],
+      emergencyContactPhone: '800-424-9300',
+      '\u{1F600}': 1,
+      '\uFFFF': 2,
+      '\uFF01': 7,
+      a10: 3,
+      a2: 4,
+      10: 'ten',
+      2: 'two',
+      B: 5,
+      _: 6,
+      undef: undefined,
+    };
+    expect(requestHash(request)).toBe('44948e294573e59d80c4fb0d9e214a95c23c63d530d5c98d75c4722701c95b68');
+    expect(shipmentRequestHash(request)).toBe('d26f69b77e2bb3af886424f97860c8769c7ee12fbd81722e5d7ff852e9ffa579');
   });
 });

@@ -316,3 +316,27 @@ describe('tariff validation', () => {
     expect(problems((copy) => (copy.holidays.rules = ['FESTIVUS']))[0]).toMatch(/^holidays\.rules\[0\]/);
   });
 });
+
+describe('the members of a quote, in the order stored quotes and shipments have them', () => {
+  const LINE = ['palletCount', 'poundsWeight', 'dimensions', 'description', 'nmfcCode', 'packagingType', 'pieceCount', 'hazmat'];
+  it('writes a line and the breakdown member by member, as the spreads they replaced did', () => {
+    const rated = quote({
+      orderComponents: [
+        { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } },
+        { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 }, stackable: false },
+      ],
+    });
+    expect(Object.keys(rated.orderComponents[0]!)).toEqual([...LINE, 'densityPcf', 'freightClass']);
+    expect(Object.keys(rated.orderComponents[1]!)).toEqual([...LINE, 'stackable', 'densityPcf', 'freightClass']);
+    expect(Object.keys(rated.priceBreakdown)).toEqual([
+      'linehaulInCents',
+      'discountInCents',
+      'minimumChargeApplied',
+      'fuelSurchargeInCents',
+      'accessorialsInCents',
+      'lineLinehaulsInCents',
+    ]);
+    const unshared = priceShipment(rated.orderComponents, rated.miles, [], tariff, { lines: false });
+    expect(Object.keys(unshared)).toEqual(['linehaulInCents', 'discountInCents', 'minimumChargeApplied', 'fuelSurchargeInCents', 'accessorialsInCents', 'quotedPriceInCents']);
+  });
+});

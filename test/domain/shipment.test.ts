@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shipmentRequestSchema, type Quote, type ShipmentRequest } from '../../src/domain/schemas.js';
-import { buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField, withNumbers } from '../../src/domain/shipment.js';
+import { bookedLine, buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField, withNumbers } from '../../src/domain/shipment.js';
 
 const quote: Quote = {
   id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P',
@@ -136,6 +136,38 @@ describe('the shipment record', () => {
       expect.objectContaining({ description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10, freightClass: '92.5', densityPcf: 11.25 }),
       expect.objectContaining({ description: null, pieceCount: 0, freightClass: '125' }),
     ]);
+  });
+});
+
+describe('bookedLine', () => {
+  /** What buildShipment wrote before bookedLine: the request's line spread, then its stackable from the quote, density and class. */
+  const spread = (component: ShipmentRequest['orderComponents'][number], quoted: Quote['orderComponents'][number]) => ({
+    ...component,
+    ...(component.stackable === undefined && quoted.stackable !== undefined ? { stackable: quoted.stackable } : {}),
+    densityPcf: quoted.densityPcf,
+    freightClass: quoted.freightClass,
+  });
+  it.each([
+    ['said nowhere', undefined, undefined],
+    ['said at booking', false, undefined],
+    ['said on the quote only', undefined, true],
+    ['said on both (the booking wins)', false, true],
+  ])('is the line spread as before, key for key, stackable %s', (_case, atBooking, onQuote) => {
+    const component = request({
+      orderComponents: [
+        {
+          palletCount: 2,
+          poundsWeight: 1200,
+          dimensions: { length: 48, width: 40, height: 48 },
+          description: 'Machine parts',
+          ...(atBooking === undefined ? {} : { stackable: atBooking }),
+        },
+      ],
+    }).orderComponents[0]!;
+    const quoted = onQuote === undefined ? quote.orderComponents[0]! : { ...quote.orderComponents[0]!, stackable: onQuote };
+    const line = bookedLine(component, quoted);
+    expect(Object.keys(line)).toEqual(Object.keys(spread(component, quoted)));
+    expect(JSON.stringify(line)).toBe(JSON.stringify(spread(component, quoted)));
   });
 });
 

@@ -207,7 +207,7 @@ export class Bookings {
         candidate.request = checked.request;
         // No number is spent on a record that could not be read back.
         booking.provisional = this.provisionalShipment(booking);
-        assertReadable(booking.provisional, booking.newQuote ? booking.quote : undefined);
+        assertReadable(booking.provisional, booking.newQuote ? booking.quote : undefined, candidate.request);
         ready.push(booking);
         batch.take(candidate.request, candidate.index);
       } catch (error) {

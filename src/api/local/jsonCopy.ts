@@ -57,3 +57,38 @@ function copy(value: unknown, depth: number): unknown {
   }
   return object;
 }
+
+/**
+ * Whether JSON leaves the value as it is (`JSON.parse(JSON.stringify(value))` would be equal to it,
+ * key for key and in the same order): plain objects and arrays of strings, booleans, null and
+ * finite numbers other than -0, without an undefined member or item (nor a function or symbol),
+ * a toJSON, a `__proto__` key or an object without a prototype, at most MAX_DEPTH deep. Then
+ * checking the value is checking its JSON copy, without making it. Conservative: `false` for
+ * anything JSON might change (an inherited enumerable member, too, is looked at). Pure, and
+ * allocates nothing.
+ */
+export function keptByJson(value: unknown, depth = 0): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth >= MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!keptByJson(value[index], depth + 1)) return false;
+    return true;
+  }
+  // An object without a prototype too: its copy would have one.
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) {
+    if (key === '__proto__' || !keptByJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
