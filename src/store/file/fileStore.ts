@@ -334,6 +334,23 @@ export class FileStore implements ShipperStore {
    * holds a few hundred kilobytes at a million records (IdempotencyQueries.logged).
    */
   readonly idempotencyBuckets = new Map<string, { version: number; ids: Uint32Array | null }>();
+  private bucketNames: { version: number; names: Set<string> } | undefined;
+
+  /** The idempotency buckets there are (relative paths), listed once while the pending log keeps its inode (`version`). */
+  idempotencyBucketNames(version: number): Set<string> {
+    if (this.bucketNames?.version !== version) {
+      const dir = this.files.collectionDir('idempotency');
+      let names: string[];
+      try {
+        names = fs.readdirSync(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StoreError(`cannot read ${dir}: ${describeFileError(error)}`, dir);
+        names = [];
+      }
+      this.bucketNames = { version, names: new Set(names.map((name) => `idempotency/${name}`)) };
+    }
+    return this.bucketNames.names;
+  }
 
   /**
    * Whether a collection kept in bucket logs also holds records of the older layout, a file each:
@@ -834,7 +851,8 @@ class IdempotencyQueries implements IdempotencyWrites {
     const version = pending?.ino ?? 0;
     let held = this.store.idempotencyBuckets.get(bucket);
     if (held?.version !== version) {
-      const keys = this.store.logs.keysIn(bucket, '{"h":');
+      // The buckets that exist, listed once a version: a new store's look-ups stat none.
+      const keys = this.store.idempotencyBucketNames(version).has(bucket) ? this.store.logs.keysIn(bucket, '{"h":') : undefined;
       // A damaged bucket is read line by line below, which says so.
       held = keys === 'damaged' ? undefined : { version, ids: keys === undefined ? null : idPrefixes(keys) };
       if (held) this.store.idempotencyBuckets.set(bucket, held);
