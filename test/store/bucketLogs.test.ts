@@ -285,3 +285,26 @@ describe('the journal of bucket appends', () => {
     expect(await readFile(journal.file, 'utf8')).toBe(good);
   });
 });
+
+describe('a pending log', () => {
+  it("indexes its lines by key as written (escapes too), takes only what was appended since, and is damaged by a line that is no key's", async () => {
+    const root = await freshRoot();
+    const logs = new BucketLogs(root);
+    const file = join(root, 'b', 'pending.log');
+    const quoted = JSON.stringify('PO "7"\u00e9\\');
+    await writeFile(file, `{"k":"A","a":"1"}\n{"k":${quoted},"a":"2"}\n{"k":"A","r":"1"}\n`);
+    const read = logs.pending('b/pending.log', '{"k":')!;
+    expect(read.damaged).toBe(false);
+    expect(read.linesOf('{"k":"A",')).toEqual(['{"k":"A","a":"1"}', '{"k":"A","r":"1"}']);
+    expect(read.linesOf(`{"k":${quoted},`)).toEqual([`{"k":${quoted},"a":"2"}`]);
+    // An unfinished last line is not read until it ends.
+    await writeFile(file, '{"k":"B","a":"3"', { flag: 'a' });
+    expect(logs.pending('b/pending.log', '{"k":')!.linesOf('{"k":"B",')).toEqual([]);
+    await writeFile(file, '}\n', { flag: 'a' });
+    expect(logs.pending('b/pending.log', '{"k":')!.linesOf('{"k":"B",')).toEqual(['{"k":"B","a":"3"}']);
+    for (const bad of ['{"k":"C\u0000","a":"4"}', '{"k":"C\\x","a":"4"}', '[1,2]', '\u0000'.repeat(16)]) {
+      await writeFile(file, `{"k":"A","a":"1"}\n${bad}\n`);
+      expect(new BucketLogs(root).pending('b/pending.log', '{"k":')!.damaged, bad).toBe(true);
+    }
+  });
+});

@@ -427,15 +427,35 @@ export class PendingLines {
 
 const NO_LINES: readonly string[] = [];
 
-/** A line's start up to and with the comma after its first field's value (a JSON string), or undefined when it does not start so. */
+/**
+ * A line's start up to and with the comma after its first field's value, or undefined when that
+ * value is not a well-formed JSON string (a control character in it, an escape JSON does not
+ * know) or no comma follows it.
+ */
 export function keyedStart(line: string, lineStart: string): string | undefined {
   if (!line.startsWith(lineStart) || line.charCodeAt(lineStart.length) !== 0x22) return undefined;
+  let escaped = false;
   for (let at = lineStart.length + 1; at < line.length; at++) {
     const code = line.charCodeAt(at);
-    if (code === 0x5c) at++;
-    else if (code === 0x22) return line.charCodeAt(at + 1) === 0x2c ? line.slice(0, at + 2) : undefined;
+    if (code < 0x20) return undefined;
+    if (code === 0x5c) {
+      escaped = true;
+      at++;
+    } else if (code === 0x22) {
+      if (line.charCodeAt(at + 1) !== 0x2c) return undefined;
+      if (escaped && !isJsonString(line.slice(lineStart.length, at + 1))) return undefined;
+      return line.slice(0, at + 2);
+    }
   }
   return undefined;
+}
+
+function isJsonString(text: string): boolean {
+  try {
+    return typeof JSON.parse(text) === 'string';
+  } catch {
+    return false;
+  }
 }
 
 const NEWLINE = 0x0a;

@@ -582,8 +582,10 @@ class FileTransaction implements StoreTransaction {
     const touchesRecords = writes.some((write) => /^(shipments|events|index)\//.test(write.path));
     const trusted = touchesRecords ? await indexes.trustedKinds() : [];
     await journal.commit(writes);
-    // Before the indexes are marked: a merge changes their directories.
-    await this.store.mergePending();
+    // Before the indexes are marked: a merge changes their directories. The batch is committed
+    // whatever becomes of the merge: one that fails (a full disk) leaves every line where a reader
+    // finds it, and the next batch merges again.
+    await this.store.mergePending().catch(() => undefined);
     if (touchesRecords) await indexes.markTrusted([...trusted, ...changes.map((change) => change.kind)]);
   }
 }

@@ -244,6 +244,7 @@ export class KeyIndexes {
       if (!pending || pending.size < limit || pending.damaged) continue;
       const lines: Array<readonly [string, string]> = [];
       for (const [start, entries] of pending.byKey) {
+        // Its key read as JSON reads it (keyedStart took only well-formed ones).
         const bucket = this.relativeBucket(kind, this.bucketOf(kind, JSON.parse(start.slice(ENTRY_START.length, -1)) as string));
         for (const entry of entries) lines.push([bucket, entry]);
       }
