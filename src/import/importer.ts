@@ -19,12 +19,12 @@ import { warning, type Warning } from '../domain/warnings.js';
 import { LINE_PREFIX } from '../domain/freightCheck.js';
 import type { ShipperApi } from '../api/types.js';
 import { ShipperError, type ErrorCode } from '../domain/errors.js';
-import { canonicalJson } from '../domain/canonicalJson.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
 import { RejectFile, rejectFileBom } from './rejectFile.js';
 import type { CsvHeader } from './columns.js';
 import { DigestTable } from './digestTable.js';
+import { importKeyOf } from './importKey.js';
 import { locateViolations } from './locate.js';
 import type { CsvViolation, CsvWarning, RowGroup } from './rows.js';
 import { groupKeyOf, groupRows, prepareShipment, type LocationResolver, type PreparedShipment } from './shipmentRows.js';
@@ -129,6 +129,8 @@ export interface ImportSummary {
   /** How many warnings of each code the shipments earned (the freight check's included), by code. */
   warnings: Record<string, number>;
 }
+
+export { importKeyOf } from './importKey.js';
 
 export const MAX_LISTED_VIOLATIONS = 100;
 /** Warnings (a ZIP padded with its lost zero) printed one per line; the rest are counted. */
@@ -302,7 +304,12 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     async resolve(name) {
       const address = await context.locations.resolve(name);
       if (address) {
-        const copy = { ...address };
+        // A copy of its own (the name is known by it), keyed in sorted order as the file's addresses are (importKey.ts).
+        const copy: Record<string, unknown> = {};
+        for (const key of Object.keys(address).sort()) {
+          if (key === '__proto__') Object.defineProperty(copy, key, { value: address[key], enumerable: true, writable: true, configurable: true });
+          else copy[key] = address[key];
+        }
         locationNames.set(copy, name.toLowerCase());
         return copy;
       }
@@ -393,29 +400,6 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     }
     throw error;
   }
-}
-
-/**
- * The idempotency key of a shipment of the file: what the file says of the order, not the file's
- * bytes. The shipment request as the file writes it (saved locations by name, numbers as numbers,
- * components in any order) is hashed, and the n-th identical order of one file gets `#n`. So the
- * same orders exported again, with rows added, saved with another delimiter or line ending, or in
- * another row order, have the same keys, and the API answers the shipments booked the first time.
- */
-export function importKeyOf(request: Record<string, unknown>, occurrences: DigestTable, locationNames: WeakMap<object, string>): string {
-  const asWritten: Record<string, unknown> = { ...request };
-  for (const party of ['shipper', 'consignee']) {
-    const address = request[party];
-    const name = typeof address === 'object' && address !== null ? locationNames.get(address) : undefined;
-    if (name !== undefined) asWritten[party] = { savedLocation: name };
-  }
-  const components = Array.isArray(request.orderComponents) ? request.orderComponents : [];
-  asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
-  const digest = hash('sha256', canonicalJson(asWritten), 'buffer');
-  // One entry per shipment of the file, counted under the digest (its first 128 bits) in typed arrays.
-  const occurrence = (occurrences.get(digest)?.[0] ?? 0) + 1;
-  occurrences.set(digest, [occurrence]);
-  return `shipper-import:v2:${digest.toString('hex')}#${occurrence}`;
 }
 
 /**
