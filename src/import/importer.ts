@@ -135,8 +135,6 @@ export interface ImportSummary {
   warnings: Record<string, number>;
 }
 
-export { importKeyOf } from './importKey.js';
-
 export const MAX_LISTED_VIOLATIONS = 100;
 /** Warnings (a ZIP padded with its lost zero) printed one per line; the rest are counted. */
 export const MAX_LISTED_WARNINGS = 20;

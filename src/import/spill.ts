@@ -78,9 +78,9 @@ export class Spill {
     await this.flush();
     const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
     let carry: Buffer | undefined;
-    for (let position = 0; position < this.written; ) {
+    for (let position = 0; position < this.written;) {
       const { bytesRead } = await this.handle.read(buffer, 0, BUFFER_BYTES, position);
-      if (bytesRead === 0) throw new Error('the import\'s temporary file ended early');
+      if (bytesRead === 0) throw new Error("the import's temporary file ended early");
       position += bytesRead;
       const bytes = carry ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
       // Whole lines only: a character cut by the buffer's end waits with the rest of its line.
@@ -90,7 +90,7 @@ export class Spill {
       lines.pop();
       for (const text of lines) yield shipmentOf(JSON.parse(text) as Line);
     }
-    if (carry && carry.length > 0) throw new Error('the import\'s temporary file ends inside a line');
+    if (carry && carry.length > 0) throw new Error("the import's temporary file ends inside a line");
   }
 
   /** Closes the file (and removes it where it could not be unlinked at open). */
@@ -106,7 +106,7 @@ export class Spill {
     const bytes = Buffer.from(`${this.pending.join('\n')}\n`, 'utf8');
     this.pending = [];
     this.pendingLength = 0;
-    for (let offset = 0; offset < bytes.length; ) {
+    for (let offset = 0; offset < bytes.length;) {
       const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset, this.written);
       offset += bytesWritten;
       this.written += bytesWritten;

@@ -36,9 +36,16 @@ async function csv(content: string, name = 'orders.csv'): Promise<string> {
 /** Imports with a spill from the first shipment on (retainedRows 1); `spilled` says whether the booking found the spill's file in the directory (it should not: it is unlinked at once). */
 async function spilling(file: string, options: Partial<ImportOptions> = {}, resolver = noLocations, target: LocalApi = api) {
   let leftAtBooking: string[] | undefined;
-  const summary = await importShipments(target, resolver, { file, retainedRows: 1, chunkSize: 3, spillDirectory, ...options }, { phase: (phase) => {
-    if (phase === 'booking') leftAtBooking = readdirSync(spillDirectory);
-  } });
+  const summary = await importShipments(
+    target,
+    resolver,
+    { file, retainedRows: 1, chunkSize: 3, spillDirectory, ...options },
+    {
+      phase: (phase) => {
+        if (phase === 'booking') leftAtBooking = readdirSync(spillDirectory);
+      },
+    },
+  );
   return { summary, leftAtBooking };
 }
 
@@ -84,7 +91,13 @@ describe('a file longer than the check keeps in memory', () => {
 
   it('with a shipment split in the file is read again: the booking refuses the split shipment whole, as without a spill', async () => {
     const lines = [csvLine(HEADER)];
-    for (const [ref, first] of [['PO-1', true], ['PO-2', true], ['PO-1', false], ['PO-3', true]] as const) lines.push(csvLine(rowCells(ref, first)));
+    for (const [ref, first] of [
+      ['PO-1', true],
+      ['PO-2', true],
+      ['PO-1', false],
+      ['PO-3', true],
+    ] as const)
+      lines.push(csvLine(rowCells(ref, first)));
     const file = await csv(`${lines.join('\n')}\n`);
     const outcomes = [];
     for (const retainedRows of [1, 100]) {
