@@ -24,7 +24,7 @@ import {
 } from './cells.js';
 import { headerName, lineOf, locateViolations, sortViolations, type SourceNotes } from './locate.js';
 
-import { cellOf, type CsvRow, type CsvViolation, type CsvWarning, type RowGroup } from './rows.js';
+import { cellAt, cellOf, type CsvRow, type CsvViolation, type CsvWarning, type RowGroup } from './rows.js';
 
 /**
  * The request a group of rows makes, as the API will receive it (cells as spreadsheets write them
@@ -83,7 +83,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   // Cells beyond the header, or under a column without a name, would be silently lost.
   for (const row of group.rows) {
     row.cells.forEach((cell, position) => {
-      if (cell.trim() === '' || header.columns[position]) return;
+      if (header.columns[position] || cell.trim() === '') return;
       violations.push({
         line: row.line,
         column: position < header.cells.length ? `#${position + 1}` : null,
@@ -101,8 +101,10 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   const shipmentValue = (column: string): string => {
     let value = '';
     let valueLine = first.line;
+    const position = header.positions.get(column);
+    if (position === undefined) return value;
     for (const row of group.rows) {
-      const cell = cellOf(row, header, column);
+      const cell = cellAt(row, position);
       if (cell === '') continue;
       if (value === '') {
         value = cell;
