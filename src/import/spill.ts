@@ -27,8 +27,9 @@ type Line = { rows: Array<[number, ...string[]]>; key?: string; request?: Record
 const BUFFER_BYTES = 1024 * 1024;
 
 export class Spill {
-  private pending: string[] = [];
-  private pendingLength = 0;
+  /** Lines are written into it as bytes at once, so that no text waits on the heap (it would outlive the young generation). */
+  private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
   private written = 0;
   /** Shipments written. */
   count = 0;
@@ -67,45 +68,60 @@ export class Spill {
       line.request = request;
     } else line.violations = prepared.violations;
     const text = JSON.stringify(line);
-    this.pending.push(text);
-    this.pendingLength += text.length + 1;
     this.count++;
-    if (this.pendingLength >= BUFFER_BYTES) await this.flush();
+    // At most 3 bytes of UTF-8 a UTF-16 unit: room is made before writing, never after.
+    const most = text.length * 3 + 1;
+    if (most > this.buffer.length - this.used) await this.flush();
+    if (most > this.buffer.length) {
+      await this.append(Buffer.from(`${text}\n`, 'utf8'));
+      return;
+    }
+    this.used += this.buffer.write(text, this.used, 'utf8');
+    this.buffer[this.used++] = 0x0a;
   }
 
-  /** The shipments written, in order, read back a buffer at a time. */
+  /** The shipments written, in order, read back a buffer at a time, one line parsed at a time. */
   async *read(): AsyncGenerator<SpilledShipment> {
     await this.flush();
-    const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-    let carry: Buffer | undefined;
+    let buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+    let filled = 0;
     for (let position = 0; position < this.written;) {
-      const { bytesRead } = await this.handle.read(buffer, 0, BUFFER_BYTES, position);
+      // A line longer than the buffer: a larger one.
+      if (filled === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+      const { bytesRead } = await this.handle.read(buffer, filled, buffer.length - filled, position);
       if (bytesRead === 0) throw new Error("the import's temporary file ended early");
       position += bytesRead;
-      const bytes = carry ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-      // Whole lines only: a character cut by the buffer's end waits with the rest of its line.
-      const end = bytes.lastIndexOf(0x0a) + 1;
-      carry = Buffer.from(bytes.subarray(end));
-      const lines = bytes.toString('utf8', 0, end).split('\n');
-      lines.pop();
-      for (const text of lines) yield shipmentOf(JSON.parse(text) as Line);
+      filled += bytesRead;
+      const bytes = buffer.subarray(0, filled);
+      let start = 0;
+      for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
+        const line = JSON.parse(bytes.toString('utf8', start, end)) as Line;
+        start = end + 1;
+        yield shipmentOf(line);
+      }
+      // The start of the next line (a character cut by the buffer's end included) waits for the rest.
+      buffer.copy(buffer, 0, start, filled);
+      filled -= start;
     }
-    if (carry && carry.length > 0) throw new Error("the import's temporary file ends inside a line");
+    if (filled > 0) throw new Error("the import's temporary file ends inside a line");
   }
 
   /** Closes the file (and removes it where it could not be unlinked at open). */
   async close(): Promise<void> {
-    this.pending = [];
+    this.used = 0;
     await this.handle.close().catch(() => undefined);
     if (this.leftover) await rm(this.leftover, { recursive: true, force: true });
     this.leftover = undefined;
   }
 
   private async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const bytes = Buffer.from(`${this.pending.join('\n')}\n`, 'utf8');
-    this.pending = [];
-    this.pendingLength = 0;
+    if (this.used === 0) return;
+    const bytes = this.buffer.subarray(0, this.used);
+    this.used = 0;
+    await this.append(bytes);
+  }
+
+  private async append(bytes: Buffer): Promise<void> {
     for (let offset = 0; offset < bytes.length;) {
       const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset, this.written);
       offset += bytesWritten;
