@@ -164,7 +164,8 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
       }
       nextLine++;
       if (blank) continue;
-      return { line, cells };
+      // A copy of exactly its length: csv-parse's array, grown by push, has room for twice as many (rows a short file's check keeps).
+      return { line, cells: cells.slice() };
     }
   };
 
