@@ -6,6 +6,9 @@ import { readdirSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RemoteApi } from '../../src/api/remote.js';
+import type { ShipperApi } from '../../src/api/types.js';
+import { createShipperServer } from '../../src/server/server.js';
 import type { LocalApi } from '../../src/api/local.js';
 import { ImportCancelledError, ImportInterruptedError, ImportRejectedError, importShipments, type ImportOptions } from '../../src/import/importer.js';
 import type { LocationResolver } from '../../src/import/shipmentRows.js';
@@ -34,7 +37,7 @@ async function csv(content: string, name = 'orders.csv'): Promise<string> {
 }
 
 /** Imports with a spill from the first shipment on (retainedRows 1); `spilled` says whether the booking found the spill's file in the directory (it should not: it is unlinked at once). */
-async function spilling(file: string, options: Partial<ImportOptions> = {}, resolver = noLocations, target: LocalApi = api) {
+async function spilling(file: string, options: Partial<ImportOptions> = {}, resolver = noLocations, target: ShipperApi = api) {
   let leftAtBooking: string[] | undefined;
   const summary = await importShipments(
     target,
@@ -86,6 +89,21 @@ describe('a file longer than the check keeps in memory', () => {
     expect(outcomes[0]!.summary).toMatchObject({ booked: 7, rejectedShipments: 1, rejectedRows: 2 });
     expect(outcomes[0]!.rejects).toMatch(/heavy/);
     expect(outcomes[0]).toEqual(outcomes[1]);
+    expect(await readdir(spillDirectory)).toEqual([]);
+  });
+
+  it('books through a server (remote mode) what the check spilled, and a re-import there or locally recognises it', async () => {
+    const file = await csv(shipmentsCsv(7, 2));
+    const server = createShipperServer({ api });
+    const address = await server.listen(0, '127.0.0.1');
+    try {
+      const remote = new RemoteApi({ baseUrl: `http://127.0.0.1:${address.port}`, retries: 0 });
+      expect((await spilling(file, {}, noLocations, remote)).summary).toMatchObject({ booked: 7, rows: 14 });
+      expect((await spilling(file, {}, noLocations, remote)).summary).toMatchObject({ booked: 0, alreadyBooked: 7 });
+    } finally {
+      await server.close();
+    }
+    expect((await spilling(file)).summary).toMatchObject({ booked: 0, alreadyBooked: 7 });
     expect(await readdir(spillDirectory)).toEqual([]);
   });
 
