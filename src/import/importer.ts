@@ -358,23 +358,33 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     }
   }
   // The check keeps what it read for the booking: in memory up to RETAINED_ROWS rows, then in a
-  // spill (what was kept so far included). A split shipment means reading the file again: nothing more is kept.
+  // spill (what was kept so far included). A split shipment, or a spill that cannot be made or
+  // written (a full or read-only temporary directory), means reading the file again, as before
+  // spills (slower, not wrong): nothing more is kept.
+  let keeping = true;
+  const stopKeeping = async () => {
+    keeping = false;
+    state.retained = undefined;
+    const spill = context.kept!.spill;
+    context.kept!.spill = undefined;
+    await spill?.close();
+  };
   const keep = async (shipment: Retained, rows: number) => {
+    if (!keeping) return;
+    if (state.splitKeys.size > 0) return stopKeeping();
     const owner = context.kept!;
-    if (state.splitKeys.size > 0) {
-      state.retained = undefined;
-      await owner.spill?.close();
-      owner.spill = undefined;
-      return;
-    }
     state.retainedRows += rows;
-    if (state.retained && state.retainedRows > (options.retainedRows ?? RETAINED_ROWS)) {
-      owner.spill = await Spill.create(options.spillDirectory);
-      for (const earlier of state.retained) await owner.spill.write(earlier);
-      state.retained = undefined;
+    try {
+      if (state.retained && state.retainedRows > (options.retainedRows ?? RETAINED_ROWS)) {
+        owner.spill = await Spill.create(options.spillDirectory);
+        for (const earlier of state.retained) await owner.spill.write(earlier);
+        state.retained = undefined;
+      }
+      if (state.retained) state.retained.push(shipment);
+      else await owner.spill?.write(shipment);
+    } catch {
+      await stopKeeping();
     }
-    if (state.retained) state.retained.push(shipment);
-    else await owner.spill?.write(shipment);
   };
   let chunk: PreparedShipment[] = [];
   let chunkRows = 0;

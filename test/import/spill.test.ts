@@ -107,6 +107,20 @@ describe('a file longer than the check keeps in memory', () => {
     expect(await readdir(spillDirectory)).toEqual([]);
   });
 
+  it('is read again when the temporary file cannot be made (no such directory): booked all the same', async () => {
+    const file = await csv(shipmentsCsv(6, 2));
+    const calls = { previewed: 0 };
+    const counting = Object.create(api) as LocalApi;
+    counting.previewShipments = async (body) => {
+      calls.previewed += body.items.length;
+      return api.previewShipments(body);
+    };
+    const { summary } = await spilling(file, { spillDirectory: join(work.dir, 'no', 'such', 'directory') }, noLocations, counting);
+    expect(summary).toMatchObject({ booked: 6, rows: 12, rejectedShipments: 0 });
+    expect(calls.previewed).toBe(6);
+    expect((await spilling(file)).summary).toMatchObject({ booked: 0, alreadyBooked: 6 });
+  });
+
   it('with a shipment split in the file is read again: the booking refuses the split shipment whole, as without a spill', async () => {
     const lines = [csvLine(HEADER)];
     for (const [ref, first] of [
