@@ -358,9 +358,10 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     }
   }
   // The check keeps what it read for the booking: in memory up to RETAINED_ROWS rows, then in a
-  // spill (what was kept so far included). A split shipment, or a spill that cannot be made or
-  // written (a full or read-only temporary directory), means reading the file again, as before
-  // spills (slower, not wrong): nothing more is kept.
+  // spill (what was kept so far included). Nothing more is kept after a split shipment (the file
+  // is read again), a refused one (nothing is booked, unless --skip-invalid), or a spill that
+  // cannot be made or written (a full or read-only temporary directory: the file is read again,
+  // as before spills; slower, not wrong).
   let keeping = true;
   const stopKeeping = async () => {
     keeping = false;
@@ -371,7 +372,8 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
   };
   const keep = async (shipment: Retained, rows: number) => {
     if (!keeping) return;
-    if (state.splitKeys.size > 0) return stopKeeping();
+    // A file with a shipment refused by the check is not booked at all (unless --skip-invalid).
+    if (state.splitKeys.size > 0 || (!context.skipInvalid && state.summary.rejectedShipments > 0)) return stopKeeping();
     const owner = context.kept!;
     state.retainedRows += rows;
     try {
