@@ -149,13 +149,23 @@ export async function openCsvFile(path: string, options: CsvOpenOptions = {}): P
         return undefined;
       }
       recordsRead++;
+      // One pass over the cells (this runs for every row): what they count, newlines, whether any has text.
       const cells = result.value;
-      for (const cell of cells) charactersRead += cell.length + 1;
-      // Cells that shipper's own CSVs escaped against formula injection read back as they were.
-      const row = { line: nextLine, cells: cells.map(restoreFormulaCell) };
-      nextLine += 1 + newlinesIn(cells);
-      if (cells.every((cell) => cell.trim() === '')) continue;
-      return row;
+      const line = nextLine;
+      let blank = true;
+      for (let index = 0; index < cells.length; index++) {
+        const cell = cells[index]!;
+        charactersRead += cell.length + 1;
+        if (cell === '') continue;
+        if (blank && cell.trim() !== '') blank = false;
+        for (let at = cell.indexOf('\n'); at !== -1; at = cell.indexOf('\n', at + 1)) nextLine++;
+        // Cells that shipper's own CSVs escaped against formula injection read back as they were.
+        if (cell.charCodeAt(0) === 39 /* ' */) cells[index] = restoreFormulaCell(cell);
+      }
+      nextLine++;
+      if (blank) continue;
+      // A copy of exactly its length: csv-parse's array, grown by push, has room for twice as many (rows a short file's check keeps).
+      return { line, cells: cells.slice() };
     }
   };
 
@@ -349,14 +359,6 @@ export function sniffDelimiter(text: string): string {
     }
   }
   return best;
-}
-
-function newlinesIn(cells: string[]): number {
-  let count = 0;
-  for (const cell of cells) {
-    for (let at = cell.indexOf('\n'); at !== -1; at = cell.indexOf('\n', at + 1)) count++;
-  }
-  return count;
 }
 
 /** What each csv-parse error means to whoever wrote the file, by its code (without the CSV_ prefix some codes have). */

@@ -6,26 +6,29 @@
  *      --skip-invalid rows are at stake) priced by the API without booking. A file with any
  *      invalid shipment stops here with every problem listed: nothing is booked.
  *      --dry-run stops here in any case.
- *   2. book: the file is read again and booked in chunks (LocalApi: one lock and a few rounds of
+ *   2. book: what the check read is booked in chunks (LocalApi: one lock and a few rounds of
  *      parallel writes per chunk; remote: one POST per shipment), each shipment with an
  *      idempotency key derived from its content, so that a re-import or a re-run after a crash
  *      returns the shipments already booked instead of booking them twice. A file of at most
- *      RETAINED_ROWS rows is not read again: the check keeps what it read (the requests, their
- *      keys), and the booking books those, the very requests the check judged (LocalApi keeps
- *      its judgement of each request object; bookingChecks.ts).
+ *      RETAINED_ROWS rows is kept in memory by the check (the requests, their keys), and the
+ *      booking books those, the very requests the check judged (LocalApi keeps its judgement of
+ *      each request object; bookingChecks.ts). A longer one is spilled by the check to a
+ *      temporary file and read back from it (spill.ts): the file is not read, grouped, prepared
+ *      and keyed twice. A file with split shipments is read again (the booking refuses them whole).
  */
 import { hash } from 'node:crypto';
 import { warning, type Warning } from '../domain/warnings.js';
 import { LINE_PREFIX } from '../domain/freightCheck.js';
 import type { ShipperApi } from '../api/types.js';
 import { ShipperError, type ErrorCode } from '../domain/errors.js';
-import { canonicalJson } from '../domain/canonicalJson.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
 import { RejectFile, rejectFileBom } from './rejectFile.js';
 import type { CsvHeader } from './columns.js';
 import { DigestTable } from './digestTable.js';
+import { importKeyOf } from './importKey.js';
 import { locateViolations } from './locate.js';
+import { Spill } from './spill.js';
 import type { CsvViolation, CsvWarning, RowGroup } from './rows.js';
 import { groupKeyOf, groupRows, prepareShipment, type LocationResolver, type PreparedShipment } from './shipmentRows.js';
 
@@ -39,8 +42,10 @@ export interface ImportOptions {
   allowDuplicateRef?: boolean | undefined;
   /** Shipments per API batch (one lock and one round of writes in local mode). */
   chunkSize?: number | undefined;
-  /** A file of at most this many rows is not read again for the booking (default RETAINED_ROWS). */
+  /** A file of at most this many rows is kept in memory for the booking, a longer one in a temporary file (default RETAINED_ROWS). */
   retainedRows?: number | undefined;
+  /** Where the temporary file of a long file's booking is made (default: the system's temporary directory). */
+  spillDirectory?: string | undefined;
   /** Read the file in this encoding (--encoding); default: detected (byte order mark, UTF-8, else Windows-1252). */
   encoding?: CsvEncoding | undefined;
   /** Today's date (YYYY-MM-DD) at an origin ZIP, for pickup dates written in words or as 11/27; default: today in UTC. */
@@ -136,7 +141,7 @@ export const MAX_LISTED_WARNINGS = 20;
 const DEFAULT_CHUNK = 500;
 /** Also cut a chunk after this many rows, so that shipments of many rows keep memory flat too. */
 const CHUNK_ROWS = 5000;
-/** A file of at most this many rows is kept in memory by the check for the booking (about 3.5 KB a row: 35 MB at most); a longer one is read again, so memory stays flat. */
+/** A file of at most this many rows is kept in memory by the check for the booking (about 3.5 KB a row: 35 MB at most); a longer one goes to a temporary file, so memory stays flat. */
 export const RETAINED_ROWS = 10_000;
 
 /** A shipment of the file as the check read it: what the booking needs of it. */
@@ -213,7 +218,7 @@ interface ScanState {
   warnings: number;
   /** The request sent to the API for each valid shipment of the chunks in hand (withPolicy). */
   requests: Map<PreparedShipment, Record<string, unknown>>;
-  /** Checking: every shipment read, while the file is short enough (RETAINED_ROWS); undefined past that. */
+  /** Checking: every shipment read, while the file is short enough (RETAINED_ROWS); undefined past that (then in the spill). */
   retained: Retained[] | undefined;
   retainedRows: number;
   /** The reading of the file (its header and delimiter). */
@@ -225,32 +230,47 @@ export async function importShipments(api: ShipperApi, locations: LocationResolv
   const dryRun = Boolean(options.dryRun);
   const skipInvalid = Boolean(options.skipInvalid);
   const identity = await inspectCsvFile(file);
+  // The check's spill, if the file is long: removed however the import ends.
+  const kept: { spill: Spill | undefined } = { spill: undefined };
+  try {
+    // Pass 1: check (and price) everything before anything is booked.
+    listener.phase?.('checking', identity.size);
+    const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid, fileSize: identity.size, retain: !dryRun, kept });
+    if (checked.summary.rows === 0) throw new ImportFileError(`${file} has a header row but no shipment rows`);
+    if (dryRun) return checked.summary;
+    if (!skipInvalid && checked.summary.rejectedShipments > 0) throw new ImportRejectedError(checked.summary);
+    const fileHash = checked.fileHash;
+    // The booking pass counts occurrences and groups anew: the check's per-shipment maps go now, so
+    // that the two passes never hold theirs at once (only the split keys, usually none, are kept).
+    checked.occurrences = new DigestTable();
+    checked.groupLines = new DigestTable(2);
 
-  // Pass 1: check (and price) everything before anything is booked.
-  listener.phase?.('checking', identity.size);
-  const checked = await scan('checking', { api, locations, options, listener, dryRun, skipInvalid, fileSize: identity.size, retain: !dryRun });
-  if (checked.summary.rows === 0) throw new ImportFileError(`${file} has a header row but no shipment rows`);
-  if (dryRun) return checked.summary;
-  if (!skipInvalid && checked.summary.rejectedShipments > 0) throw new ImportRejectedError(checked.summary);
-  const fileHash = checked.fileHash;
-  // The booking pass counts occurrences and groups anew: the check's per-shipment maps go now, so
-  // that the two passes never hold theirs at once (only the split keys, usually none, are kept).
-  checked.occurrences = new DigestTable();
-  checked.groupLines = new DigestTable(2);
-
-  // Pass 2: book. The file must be the one that was checked.
-  const now = await inspectCsvFile(file);
-  if (now.size !== identity.size || now.mtimeMs !== identity.mtimeMs) {
-    throw new ImportFileError(`${file} changed while it was being checked; nothing was imported, run the import again`);
+    // Pass 2: book. The file must be the one that was checked.
+    const now = await inspectCsvFile(file);
+    if (now.size !== identity.size || now.mtimeMs !== identity.mtimeMs) {
+      throw new ImportFileError(`${file} changed while it was being checked; nothing was imported, run the import again`);
+    }
+    // The check found every shipment that the file holds, so booking counts shipments, not bytes.
+    const toBook = checked.summary.shipments - checked.summary.rejectedShipments;
+    listener.phase?.('booking', toBook);
+    // What the check kept (in memory or spilled) is booked as it was checked; a file that had split
+    // shipments is read again (their first rows, accepted by the check, are refused by the booking).
+    const shipments = checked.retained ? shipmentsKept(checked.retained) : kept.spill?.read();
+    const retained = checked.splitKeys.size === 0 && shipments && checked.reading ? { shipments, reading: checked.reading } : undefined;
+    checked.retained = undefined;
+    return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash, fileSize: identity.size, toBook, splitKeys: checked.splitKeys, retained }))
+      .summary;
+  } finally {
+    await kept.spill?.close();
   }
-  // The check found every shipment that the file holds, so booking counts shipments, not bytes.
-  const toBook = checked.summary.shipments - checked.summary.rejectedShipments;
-  listener.phase?.('booking', toBook);
-  // What the check kept is booked as it was checked; a file that had split shipments is read again (their first rows, accepted by the check, are refused by the booking).
-  const retained = checked.splitKeys.size === 0 && checked.retained && checked.reading ? { shipments: checked.retained, reading: checked.reading } : undefined;
-  checked.retained = undefined;
-  return (await scan('booking', { api, locations, options, listener, dryRun, skipInvalid, fileHash, fileSize: identity.size, toBook, splitKeys: checked.splitKeys, retained }))
-    .summary;
+}
+
+/** The shipments the check kept in memory, handed out once: what is booked is let go. */
+async function* shipmentsKept(kept: Retained[]): AsyncIterable<Retained> {
+  for (let index = 0; index < kept.length; index++) {
+    yield kept[index]!;
+    kept[index] = undefined as unknown as Retained;
+  }
 }
 
 interface ScanContext {
@@ -267,10 +287,12 @@ interface ScanContext {
   skipInvalid: boolean;
   /** Booking: the grouping keys the check found split (refused whole). */
   splitKeys?: Set<string> | undefined;
-  /** Checking: keep the shipments read for the booking (while the file is short enough). */
+  /** Checking: keep the shipments read for the booking (in memory while the file is short enough, else spilled). */
   retain?: boolean | undefined;
+  /** Checking: holds the spill once the file is too long to keep in memory (its owner closes it). */
+  kept?: { spill: Spill | undefined } | undefined;
   /** Booking: the shipments the check kept, booked instead of reading the file again. */
-  retained?: { shipments: Retained[]; reading: CsvReading } | undefined;
+  retained?: { shipments: AsyncIterable<Retained>; reading: CsvReading } | undefined;
 }
 
 async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState> {
@@ -302,7 +324,12 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     async resolve(name) {
       const address = await context.locations.resolve(name);
       if (address) {
-        const copy = { ...address };
+        // A copy of its own (the name is known by it), keyed in sorted order as the file's addresses are (importKey.ts).
+        const copy: Record<string, unknown> = {};
+        for (const key of Object.keys(address).sort()) {
+          if (key === '__proto__') Object.defineProperty(copy, key, { value: address[key], enumerable: true, writable: true, configurable: true });
+          else copy[key] = address[key];
+        }
         locationNames.set(copy, name.toLowerCase());
         return copy;
       }
@@ -330,17 +357,41 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
         : { prepared, key: undefined, request: undefined };
     }
   }
-  async function* shipmentsKept(kept: Retained[]): AsyncIterable<Retained> {
-    // Handed out once: what is booked is let go.
-    for (let index = 0; index < kept.length; index++) {
-      yield kept[index]!;
-      kept[index] = undefined as unknown as Retained;
+  // The check keeps what it read for the booking: in memory up to RETAINED_ROWS rows, then in a
+  // spill (what was kept so far included). Nothing more is kept after a split shipment (the file
+  // is read again), a refused one (nothing is booked, unless --skip-invalid), or a spill that
+  // cannot be made or written (a full or read-only temporary directory: the file is read again,
+  // as before spills; slower, not wrong).
+  let keeping = true;
+  const stopKeeping = async () => {
+    keeping = false;
+    state.retained = undefined;
+    const spill = context.kept!.spill;
+    context.kept!.spill = undefined;
+    await spill?.close();
+  };
+  const keep = async (shipment: Retained, rows: number) => {
+    if (!keeping) return;
+    // A file with a shipment refused by the check is not booked at all (unless --skip-invalid).
+    if (state.splitKeys.size > 0 || (!context.skipInvalid && state.summary.rejectedShipments > 0)) return stopKeeping();
+    const owner = context.kept!;
+    state.retainedRows += rows;
+    try {
+      if (state.retained && state.retainedRows > (options.retainedRows ?? RETAINED_ROWS)) {
+        owner.spill = await Spill.create(options.spillDirectory);
+        for (const earlier of state.retained) await owner.spill.write(earlier);
+        state.retained = undefined;
+      }
+      if (state.retained) state.retained.push(shipment);
+      else await owner.spill?.write(shipment);
+    } catch {
+      await stopKeeping();
     }
-  }
+  };
   let chunk: PreparedShipment[] = [];
   let chunkRows = 0;
   try {
-    for await (const shipment of context.retained ? shipmentsKept(context.retained.shipments) : shipmentsOfFile()) {
+    for await (const shipment of context.retained ? context.retained.shipments : shipmentsOfFile()) {
       const { prepared, key, request } = shipment;
       const { group } = prepared;
       if (options.signal?.aborted) throw new ImportCancelledError(undefined);
@@ -350,11 +401,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
         state.keys.set(prepared, key);
         state.requests.set(prepared, request);
       }
-      if (state.retained) {
-        state.retainedRows += group.rows.length;
-        if (state.retainedRows <= (options.retainedRows ?? RETAINED_ROWS)) state.retained.push(shipment);
-        else state.retained = undefined;
-      }
+      if (context.retain) await keep(shipment, group.rows.length);
       // Warnings are the check's to give (the booking pass reads the same cells again).
       if (phase === 'checking') for (const warning of prepared.warnings) warn(state, listener, warning);
       chunk.push(prepared);
@@ -393,29 +440,6 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     }
     throw error;
   }
-}
-
-/**
- * The idempotency key of a shipment of the file: what the file says of the order, not the file's
- * bytes. The shipment request as the file writes it (saved locations by name, numbers as numbers,
- * components in any order) is hashed, and the n-th identical order of one file gets `#n`. So the
- * same orders exported again, with rows added, saved with another delimiter or line ending, or in
- * another row order, have the same keys, and the API answers the shipments booked the first time.
- */
-export function importKeyOf(request: Record<string, unknown>, occurrences: DigestTable, locationNames: WeakMap<object, string>): string {
-  const asWritten: Record<string, unknown> = { ...request };
-  for (const party of ['shipper', 'consignee']) {
-    const address = request[party];
-    const name = typeof address === 'object' && address !== null ? locationNames.get(address) : undefined;
-    if (name !== undefined) asWritten[party] = { savedLocation: name };
-  }
-  const components = Array.isArray(request.orderComponents) ? request.orderComponents : [];
-  asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
-  const digest = hash('sha256', canonicalJson(asWritten), 'buffer');
-  // One entry per shipment of the file, counted under the digest (its first 128 bits) in typed arrays.
-  const occurrence = (occurrences.get(digest)?.[0] ?? 0) + 1;
-  occurrences.set(digest, [occurrence]);
-  return `shipper-import:v2:${digest.toString('hex')}#${occurrence}`;
 }
 
 /**

@@ -32,7 +32,13 @@ export interface CsvWarning {
 
 export function cellOf(row: CsvRow, header: CsvHeader, column: string): string {
   const position = header.positions.get(column);
-  return position === undefined ? '' : unwrapTextFormula((row.cells[position] ?? '').trim());
+  return position === undefined ? '' : cellAt(row, position);
+}
+
+/** The cell at a column's position (header.positions), as cellOf reads it. */
+export function cellAt(row: CsvRow, position: number): string {
+  const cell = row.cells[position];
+  return cell === undefined || cell === '' ? '' : unwrapTextFormula(cell.trim());
 }
 
 /** `="02134"`: how exports keep a spreadsheet from dropping leading zeros (written `"=""02134"""` in the CSV). The text inside is the value. */

@@ -7,7 +7,7 @@
  */
 import { shipmentRequestSchema } from '../domain/schemas.js';
 import { violationsFromZod } from '../domain/validation.js';
-import { ADDRESS_FIELDS, addressColumn, HAZMAT_COLUMNS, type CsvHeader } from './columns.js';
+import { ADDRESS_FIELDS, addressColumn, HAZMAT_COLUMNS, type AddressField, type CsvHeader } from './columns.js';
 import {
   clip,
   readDateCell,
@@ -24,7 +24,7 @@ import {
 } from './cells.js';
 import { headerName, lineOf, locateViolations, sortViolations, type SourceNotes } from './locate.js';
 
-import { cellOf, type CsvRow, type CsvViolation, type CsvWarning, type RowGroup } from './rows.js';
+import { cellAt, cellOf, type CsvRow, type CsvViolation, type CsvWarning, type RowGroup } from './rows.js';
 
 /**
  * The request a group of rows makes, as the API will receive it (cells as spreadsheets write them
@@ -83,7 +83,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   // Cells beyond the header, or under a column without a name, would be silently lost.
   for (const row of group.rows) {
     row.cells.forEach((cell, position) => {
-      if (cell.trim() === '' || header.columns[position]) return;
+      if (header.columns[position] || cell.trim() === '') return;
       violations.push({
         line: row.line,
         column: position < header.cells.length ? `#${position + 1}` : null,
@@ -101,8 +101,10 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   const shipmentValue = (column: string): string => {
     let value = '';
     let valueLine = first.line;
+    const position = header.positions.get(column);
+    if (position === undefined) return value;
     for (const row of group.rows) {
-      const cell = cellOf(row, header, column);
+      const cell = cellAt(row, position);
       if (cell === '') continue;
       if (value === '') {
         value = cell;
@@ -154,7 +156,8 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
 
   for (const party of ['shipper', 'consignee', 'billTo'] as const) {
     const locationName = header.positions.has(party) ? shipmentValue(party) : '';
-    const address: Record<string, unknown> = {};
+    // Read in column order (so are problems listed), keyed in sorted order (as components are).
+    const values = new Map<AddressField, unknown>();
     for (const field of ADDRESS_FIELDS) {
       const column = addressColumn(party, field);
       if (!header.positions.has(column)) continue;
@@ -162,8 +165,10 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
       if (!text) continue;
       const read = field === 'postalCode' ? readPostalCodeCell : field === 'phone' ? readIdentifierCell : undefined;
       const value = read ? readCell(read(text), lineOf(group, header, column), column, `${party}.${field}`, text) : text;
-      if (value) address[field] = value;
+      if (value) values.set(field, value);
     }
+    const address: Record<string, unknown> = {};
+    if (values.size > 0) for (const field of SORTED_ADDRESS_FIELDS) if (values.has(field)) address[field] = values.get(field);
     if (locationName) {
       notes.fromLocation[party] = true;
       if (Object.keys(address).length > 0) {
@@ -199,37 +204,47 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   const pickupDate = shipmentCell('pickupDate', (text) => readDateCell(text, delimiter, today));
   if (pickupDate) request.pickupDate = pickupDate;
 
+  // Each component's keys are set in sorted order (the cells are read, and refused, in column
+  // order): its import key's canonical text is then its own JSON, without a sorted copy (importKey.ts).
   request.orderComponents = group.rows.map((row, index) => {
-    const component: Record<string, unknown> = {};
     const path = `orderComponents[${index}]`;
     const numberAt = (column: 'palletCount' | 'poundsWeight' | 'pieceCount' | 'length' | 'width' | 'height', field: string) => {
       const text = cellOf(row, header, column);
       const reading = readNumberCell(text, delimiter);
       return reading && readCell(reading, row.line, column, `${path}.${field}`, text);
     };
-    for (const field of ['palletCount', 'poundsWeight', 'pieceCount'] as const) {
-      const value = numberAt(field, field);
-      if (value !== undefined) component[field] = value;
-    }
-    const [length, width, height] = (['length', 'width', 'height'] as const).map((side) => numberAt(side, `dimensions.${side}`));
-    if (length !== undefined || width !== undefined || height !== undefined) component.dimensions = { length, width, height };
-    for (const field of ['description', 'nmfcCode', 'packagingType'] as const) {
-      const text = cellOf(row, header, field);
-      const value = field === 'nmfcCode' && text ? readCell(readIdentifierCell(text), row.line, field, `${path}.${field}`, text) : text;
-      if (value) component[field] = value;
-    }
-    const stackable = cellOf(row, header, 'stackable');
-    if (stackable !== '') component.stackable = readCell(readYesNoCell(stackable), row.line, 'stackable', `${path}.stackable`, stackable);
+    const palletCount = numberAt('palletCount', 'palletCount');
+    const poundsWeight = numberAt('poundsWeight', 'poundsWeight');
+    const pieceCount = numberAt('pieceCount', 'pieceCount');
+    const length = numberAt('length', 'dimensions.length');
+    const width = numberAt('width', 'dimensions.width');
+    const height = numberAt('height', 'dimensions.height');
+    const description = cellOf(row, header, 'description');
+    const nmfcText = cellOf(row, header, 'nmfcCode');
+    const nmfcCode = nmfcText ? readCell(readIdentifierCell(nmfcText), row.line, 'nmfcCode', `${path}.nmfcCode`, nmfcText) : nmfcText;
+    const packagingType = cellOf(row, header, 'packagingType');
+    const stackableText = cellOf(row, header, 'stackable');
+    const stackable = stackableText !== '' ? readCell(readYesNoCell(stackableText), row.line, 'stackable', `${path}.stackable`, stackableText) : undefined;
     // Any hazmat cell makes the line hazardous: the schema then asks for the rest of the description.
+    let hazmat: Record<string, unknown> | undefined;
     if (HAZMAT_COLUMNS.some((column) => cellOf(row, header, column) !== '')) {
-      const hazmat: Record<string, unknown> = {};
-      for (const column of HAZMAT_COLUMNS) {
+      hazmat = {};
+      for (const column of SORTED_HAZMAT_COLUMNS) {
         const text = cellOf(row, header, column);
         if (text === '') continue;
         hazmat[column] = column === 'packingGroup' ? readCell(readPackingGroupCell(text), row.line, column, `${path}.hazmat.${column}`, text) : text;
       }
-      component.hazmat = hazmat;
     }
+    const component: Record<string, unknown> = {};
+    if (description) component.description = description;
+    if (length !== undefined || width !== undefined || height !== undefined) component.dimensions = { height, length, width };
+    if (hazmat) component.hazmat = hazmat;
+    if (nmfcCode) component.nmfcCode = nmfcCode;
+    if (packagingType) component.packagingType = packagingType;
+    if (palletCount !== undefined) component.palletCount = palletCount;
+    if (pieceCount !== undefined) component.pieceCount = pieceCount;
+    if (poundsWeight !== undefined) component.poundsWeight = poundsWeight;
+    if (stackableText !== '') component.stackable = stackable;
     return component;
   });
 
@@ -243,6 +258,10 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   }
   return { ok: false, group, violations: sortViolations(violations), warnings };
 }
+
+/** The hazmat columns in the order of their keys (the order they are read in is HAZMAT_COLUMNS'). */
+const SORTED_HAZMAT_COLUMNS = [...HAZMAT_COLUMNS].sort();
+const SORTED_ADDRESS_FIELDS = [...ADDRESS_FIELDS].sort();
 
 type ShipmentCellReader = <T>(column: string, read: (text: string) => CellReading<T>) => T | undefined;
 
@@ -263,7 +282,7 @@ function readCarrierFields(request: Record<string, unknown>, value: (column: str
   const terms = cell('freightTerms', readFreightTermsCell);
   const billTo = request.billTo;
   delete request.billTo;
-  if (terms || billTo) request.freightChargeTerms = { terms: terms ?? 'THIRD_PARTY', ...(billTo ? { billTo } : {}) };
+  if (terms || billTo) request.freightChargeTerms = { ...(billTo ? { billTo } : {}), terms: terms ?? 'THIRD_PARTY' };
   const declared = value('declaredValue');
   if (declared) {
     // "2.50/lb" is per pound, as --declared-value takes it.
@@ -278,13 +297,13 @@ function readCarrierFields(request: Record<string, unknown>, value: (column: str
   const feeTerms = cell('codFeeTerms', readFreightTermsCell);
   const customerCheck = cell('codCustomerCheck', readYesNoCell);
   if (cod !== undefined) {
-    request.cod = { amountInCents: cod, ...(feeTerms ? { feeTerms } : {}), ...(customerCheck ? { customerCheckAcceptable: true } : {}) };
+    request.cod = { amountInCents: cod, ...(customerCheck ? { customerCheckAcceptable: true } : {}), ...(feeTerms ? { feeTerms } : {}) };
   } else if (feeTerms !== undefined || customerCheck) {
-    request.cod = { ...(feeTerms ? { feeTerms } : {}), ...(customerCheck ? { customerCheckAcceptable: true } : {}) };
+    request.cod = { ...(customerCheck ? { customerCheckAcceptable: true } : {}), ...(feeTerms ? { feeTerms } : {}) };
   }
   const readyTime = cell('readyTime', readTimeCell);
   const closeTime = cell('closeTime', readTimeCell);
-  if (readyTime !== undefined || closeTime !== undefined) request.pickupWindow = { ...(readyTime ? { readyTime } : {}), ...(closeTime ? { closeTime } : {}) };
+  if (readyTime !== undefined || closeTime !== undefined) request.pickupWindow = { ...(closeTime ? { closeTime } : {}), ...(readyTime ? { readyTime } : {}) };
   const fob = value('fob');
   if (fob) request.fob = fob.toUpperCase().replace(/\s+/g, '_');
   if (cell('masterBol', readYesNoCell)) request.masterBol = true;

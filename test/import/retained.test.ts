@@ -1,7 +1,7 @@
 /**
- * A file of at most RETAINED_ROWS rows is read once: the booking books the very requests the
- * check judged (the same objects, which the engine judges once), and a longer file is read again
- * so that memory stays flat.
+ * A file of at most RETAINED_ROWS rows is kept in memory: the booking books the very requests the
+ * check judged (the same objects, which the engine judges once), and a longer file is spilled to a
+ * temporary file and booked from it (spill.test.ts) so that memory stays flat.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -55,9 +55,9 @@ describe('the booking of a short file', () => {
     );
   });
 
-  // 24 rows: one more than is kept (read again), or exactly as many (kept).
+  // 24 rows: one more than is kept (spilled), or exactly as many (kept).
   it.each([
-    [23, 'read again: other objects, the same requests'],
+    [23, 'spilled: other objects, the same requests'],
     [24, 'kept: the same objects'],
   ] as const)('a file of 24 rows with %i kept is %s', async (retainedRows, _outcome) => {
     const file = join(work.dir, `edge-${retainedRows}.csv`);

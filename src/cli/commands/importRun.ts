@@ -29,6 +29,42 @@ export interface ImportCommandOptions {
 /** Problems printed on the terminal; the rest are in the reject file (or --json). */
 const LISTED_ON_TERMINAL = 20;
 
+/**
+ * Which warnings an import prints: each once, and of the freight check's (which may warn on every
+ * line of a large file) the first LISTED_ON_TERMINAL; the summary counts them all. A warning
+ * without a CSV line (a batch's, given with each chunk) is remembered for the whole import; a
+ * line's warnings come with their shipment, once, and are remembered until it is reported; one not
+ * printed is not remembered. So memory stays flat however many lines warn.
+ */
+export class PrintedWarnings {
+  private readonly unlined = new Set<string>();
+  private readonly ofShipment = new Set<string>();
+  private freightListed = 0;
+
+  /** Whether to print this warning (`lined`: it names a CSV line). */
+  admit(code: string, message: string, lined: boolean): boolean {
+    const key = `${code} ${message}`;
+    const printed = lined ? this.ofShipment : this.unlined;
+    if (printed.has(key)) return false;
+    if (isFreightCheckCode(code)) {
+      if (this.freightListed >= LISTED_ON_TERMINAL) return false;
+      this.freightListed++;
+    }
+    printed.add(key);
+    return true;
+  }
+
+  /** The shipment whose warnings came last has been reported. */
+  shipmentReported(): void {
+    this.ofShipment.clear();
+  }
+
+  /** How many warnings are remembered (for tests: it must not grow with the file). */
+  get remembered(): number {
+    return this.unlined.size + this.ofShipment.size;
+  }
+}
+
 /** `orders.csv` -> `orders.rejected.csv`, beside the input. */
 export function defaultRejectsPath(file: string): string {
   const extension = extname(file);
@@ -65,8 +101,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     if (!todayByOrigin.has(key)) todayByOrigin.set(key, localDateInZone(clock(), (zip ? zips.lookup(zip)?.timeZone : undefined) ?? 'America/Chicago'));
     return todayByOrigin.get(key)!;
   };
-  const warned = new Set<string>();
-  let freightWarningsListed = 0;
+  const printed = new PrintedWarnings();
 
   // Ctrl-C: stop after the shipments being booked now, and say what was booked; twice: at once.
   const cancel = new AbortController();
@@ -103,6 +138,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
         },
         progress: ({ done, shipments }) => progress?.update(done, shipments),
         shipment: (shipment) => {
+          printed.shipmentReported();
           document?.shipment(shipment);
           // -q: the id of every shipment of the file as it is booked (or found booked), one per line; --json wins.
           if (!document && io.options.quiet && shipment.id) io.out(shipment.id);
@@ -110,11 +146,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
         warning: (item, csvLine) => {
           const column = typeof item.detail?.column === 'string' ? `, column ${item.detail.column}` : '';
           const message = csvLine !== undefined ? `line ${csvLine}${column}: ${item.message}` : item.message;
-          const key = `${item.code} ${message}`;
-          if (warned.has(key)) return;
-          warned.add(key);
-          // The freight check may warn on every line of a large file: the first are listed, the summary counts them all.
-          if (isFreightCheckCode(item.code) && ++freightWarningsListed > LISTED_ON_TERMINAL) return;
+          if (!printed.admit(item.code, message, csvLine !== undefined)) return;
           progress?.clear();
           io.warn({ code: item.code, message });
         },
