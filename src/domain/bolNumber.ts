@@ -19,12 +19,16 @@ export function assertGs1CompanyPrefix(companyPrefix: string): void {
 
 /** GS1 mod-10: weights 3,1,3,1... from the rightmost data digit; check = (10 - sum mod 10) mod 10. */
 export function gs1CheckDigit(digits: string): number {
-  if (!/^\d+$/.test(digits)) throw new RangeError(`GS1 data must be digits, got "${digits}"`);
+  // One pass that checks each character too (a pallet's SSCC is made per pallet of every booking).
   let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    const digit = digits.charCodeAt(digits.length - 1 - i) - 48;
-    sum += digit * (i % 2 === 0 ? 3 : 1);
+  let weight = 3;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const digit = digits.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) throw new RangeError(`GS1 data must be digits, got "${digits}"`);
+    sum += digit * weight;
+    weight = 4 - weight;
   }
+  if (digits.length === 0) throw new RangeError(`GS1 data must be digits, got ""`);
   return (10 - (sum % 10)) % 10;
 }
 

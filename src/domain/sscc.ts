@@ -11,9 +11,14 @@ export const SSCC_APPLICATION_IDENTIFIER = '00';
 
 /** How many serial references a company prefix leaves per extension digit: 10^(16 - prefix length). */
 export function ssccSerialCapacity(companyPrefix: string): number {
-  assertGs1CompanyPrefix(companyPrefix);
+  // The prefix is checked once, not for every pallet of every booking.
+  if (companyPrefix !== lastPrefixChecked) {
+    assertGs1CompanyPrefix(companyPrefix);
+    lastPrefixChecked = companyPrefix;
+  }
   return 10 ** (SSCC_LENGTH - 2 - companyPrefix.length);
 }
+let lastPrefixChecked: string | undefined;
 
 /**
  * The SSCC of `serial` under `companyPrefix`. Refuses a serial that does not fit the digits the
