@@ -3,6 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonicalJson.js';
 import { requestHash, shipmentRequestHash } from '../../src/api/local/idempotency.js';
 
+/** The definition of the order: JSON.stringify's replacer that writes each object's keys sorted as Array.prototype.sort does. */
+const sortKeys = (_key: string, value: unknown) => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort())
+    Object.defineProperty(sorted, key, { value: (value as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
+  return sorted;
+};
+
 describe('canonicalJson', () => {
   it('sorts keys at every depth and leaves out undefined members', () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"z":1}]},"b":1}');
@@ -28,13 +37,6 @@ describe('canonicalJson', () => {
 
   it('writes what the native serialiser with a key-sorting replacer writes, for any value (toJSON, instances, holes, integer keys, cycles)', () => {
     // The definition: canonicalJson copies plain data sorted and writes it without the replacer.
-    const sortKeys = (_key: string, value: unknown) => {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-      const sorted: Record<string, unknown> = {};
-      for (const key of Object.keys(value).sort())
-        Object.defineProperty(sorted, key, { value: (value as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
-      return sorted;
-    };
     const definition = (value: unknown) => JSON.stringify(value, sortKeys) ?? 'null';
     const outcome = (write: () => string) => {
       try {
@@ -79,13 +81,6 @@ describe('canonicalJson', () => {
   });
 
   it('sorts keys by UTF-16 code units, as Array.prototype.sort does, with few keys and with many (the insertion sort and the built-in one)', () => {
-    const sortKeys = (_key: string, value: unknown) => {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-      const sorted: Record<string, unknown> = {};
-      for (const key of Object.keys(value).sort())
-        Object.defineProperty(sorted, key, { value: (value as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
-      return sorted;
-    };
     const key = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 4 }),
       fc.string({ unit: 'grapheme', maxLength: 3 }),

@@ -56,13 +56,7 @@ export class BucketLogs {
    * whose own line is garbled is damaged; the others of its bucket still read.
    */
   lastLine(relative: string, field: string, key: string): string | undefined | 'damaged' {
-    const file = `${this.root}/${relative}`;
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(file, { throwIfNoEntry: false });
-    } catch (error) {
-      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
-    }
+    const stat = statOf(`${this.root}/${relative}`);
     if (!stat) return undefined;
     const version = `${stat.ino} ${stat.size} ${stat.mtimeMs}`;
     let cached = this.keyed.get(relative);
@@ -235,12 +229,7 @@ export class BucketLogs {
 
   private pendingNow(relative: string, lineStart: string): PendingLines | undefined {
     const file = `${this.root}/${relative}`;
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(file, { throwIfNoEntry: false });
-    } catch (error) {
-      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
-    }
+    const stat = statOf(file);
     if (!stat) {
       this.pendingReads.delete(relative);
       return undefined;
@@ -463,6 +452,15 @@ const NEWLINE = 0x0a;
 const KEYED_BUCKETS = 64;
 const NEWLINE_BYTES = Buffer.from('\n');
 const EMPTY_LINE = Buffer.from('\n\n');
+
+/** A file's stat, undefined when it does not exist; any other failure is the store's. */
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
+  }
+}
 
 /** The bytes of an open file from `from` to `to` (fewer when it ends before). */
 function readRange(fd: number, from: number, to: number): Buffer {
