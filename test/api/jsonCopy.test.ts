@@ -85,6 +85,9 @@ describe('keptByJson', () => {
     );
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
+        // An own "__proto__" key is answered no on purpose (the safe answer: the record is then
+        // read back from its JSON copy, as before).
+        if (JSON.stringify(value)?.includes('"__proto__":')) return expect(keptByJson(value)).toBe(false);
         // What JSON.parse gives, JSON keeps (but -0, which it writes 0).
         expect(keptByJson(value)).toBe(same(copyOf(value), value));
       }),
