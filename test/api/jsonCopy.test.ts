@@ -87,9 +87,9 @@ describe('keptByJson', () => {
       fc.property(fc.jsonValue(), (value) => {
         // An own "__proto__" key is answered no on purpose (the safe answer: the record is then
         // read back from its JSON copy, as before).
-        if (JSON.stringify(value)?.includes('"__proto__":')) return expect(keptByJson(value)).toBe(false);
+        const expected = JSON.stringify(value)?.includes('"__proto__":') ? false : same(copyOf(value), value);
         // What JSON.parse gives, JSON keeps (but -0, which it writes 0).
-        expect(keptByJson(value)).toBe(same(copyOf(value), value));
+        expect(keptByJson(value)).toBe(expected);
       }),
       { numRuns: 500 },
     );
