@@ -10,6 +10,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
+import { FileStore } from '../../src/store/file/fileStore.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { proCheckDigit } from '../../src/domain/proNumber.js';
 import { storeCli, tempDir } from '../helpers/cli.js';
@@ -295,6 +296,30 @@ describe('pending logs (idempotency records, reference entries) and their merge 
     expect(await readFile(pendingLog(store), 'utf8')).toContain(third.data.id);
     expect((await apiAt(store).api.createShipment(shipmentRequest({ refNumber: 'PO-3' }), { idempotencyKey: 'key-3' })).data.id).toBe(third.data.id);
     expect((await api.listShipments({ limit: 10 })).data.items).toHaveLength(3);
+  });
+
+  it('a pending log is merged when it holds the limit exactly, not one byte before', async () => {
+    const store = freshStore();
+    const { api } = apiAt(store);
+    await api.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' });
+    const size = (await readFile(pendingLog(store))).length;
+    const engine = new FileStore(store);
+    // An empty unit of work commits nothing: this is only the merge, under the lock as a commit's is.
+    const mergeAt = async (limit: number) => {
+      vi.stubEnv('SHIPPER_PENDING_LIMIT', String(limit));
+      try {
+        await engine.withTransaction(() => engine.mergePending());
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    };
+    await mergeAt(size + 1);
+    expect((await readFile(pendingLog(store))).length).toBe(size);
+    expect(await buckets(store)).toEqual([]);
+    await mergeAt(size);
+    expect(await readFile(pendingLog(store), 'utf8')).toBe('');
+    expect(await buckets(store)).toHaveLength(1);
+    expect((await apiAt(store).api.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' })).replayed).toBe(true);
   });
 
   it('a reference shared by bookings before, across and after merges: every holder listed, a duplicate refused, in this process and a new one', async () => {

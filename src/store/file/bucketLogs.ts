@@ -390,6 +390,16 @@ export class PendingLines {
     return this.byKey.get(start) ?? NO_LINES;
   }
 
+  /** Every line with the bucket `bucketOf` names for its key (the key as its JSON text), each key's in their order: what a merge appends. */
+  byBucket(bucketOf: (keyJson: string) => string): Array<readonly [bucket: string, line: string]> {
+    const moved: Array<readonly [string, string]> = [];
+    for (const [start, lines] of this.byKey) {
+      const bucket = bucketOf(start.slice(start.indexOf(':') + 1, -1));
+      for (const line of lines) moved.push([bucket, line]);
+    }
+    return moved;
+  }
+
   /** Takes the bytes read from `whole` on. */
   take(bytes: Buffer, lineStart: string): void {
     const end = bytes.lastIndexOf(NEWLINE) + 1;

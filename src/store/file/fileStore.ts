@@ -95,7 +95,9 @@ const idempotencyId = (scope: IdempotencyScope, key: string) => hashOf(`${scope}
  * before keep a file per record (`idempotency/<id>.json`), still read.
  */
 const idempotencyBucket = (id: string) => `idempotency/${((parseInt(id.slice(0, 3), 16) || 0) >> 2).toString(16).padStart(3, '0')}.log`;
-const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
+/** A record's line starts `{"h":"<id>",`: its first field, the id, found without parsing the line. */
+const IDEMPOTENCY_LINE_START = '{"h":';
+const idempotencyLineStart = (id: string) => `${IDEMPOTENCY_LINE_START}${JSON.stringify(id)},`;
 /**
  * A batch's idempotency records go to one pending log first (bucketLogs.ts, PendingLines), and
  * reach their buckets together once it holds pendingLimit() bytes (mergePending): an
@@ -103,7 +105,10 @@ const idempotencyLineStart = (id: string) => `{"h":${JSON.stringify(id)},`;
  * thousand buckets while it books.
  */
 const IDEMPOTENCY_PENDING = 'idempotency/pending.log';
-/** Bytes (SHIPPER_PENDING_LIMIT overrides them, for tests): about 6,000 records, a few milliseconds to read for a process that starts. */
+/**
+ * Bytes (SHIPPER_PENDING_LIMIT overrides them, for tests): about 6,300 records, which a process
+ * that starts reads whole at its first keyed look-up (28 ms cold, 6.5 ms warm, measured).
+ */
 const pendingLimit = () => (Number(process.env.SHIPPER_PENDING_LIMIT) > 0 ? Number(process.env.SHIPPER_PENDING_LIMIT) : 2 * 1024 * 1024);
 /**
  * Quotes saved by POST quote and shipments live in bucket logs too, a line `{"i":id,"q":quote}`
@@ -309,14 +314,9 @@ export class FileStore implements ShipperStore {
   async mergePending(): Promise<void> {
     const limit = pendingLimit();
     const moves = this.indexes.pendingMoves(limit);
-    const pending = this.logs.pending(IDEMPOTENCY_PENDING, '{"h":');
+    const pending = this.logs.pending(IDEMPOTENCY_PENDING, IDEMPOTENCY_LINE_START);
     if (pending && pending.size >= limit && !pending.damaged) {
-      const lines: Array<readonly [string, string]> = [];
-      for (const [start, records] of pending.byKey) {
-        const bucket = idempotencyBucket(start.slice('{"h":"'.length, -2));
-        for (const line of records) lines.push([bucket, line]);
-      }
-      moves.push({ pending: IDEMPOTENCY_PENDING, lines });
+      moves.push({ pending: IDEMPOTENCY_PENDING, lines: pending.byBucket((key) => idempotencyBucket(key.slice(1, -1))) });
     }
     if (moves.length === 0) return;
     await this.journal.commit(this.logs.appendAll(moves.flatMap((move) => move.lines)));
@@ -843,7 +843,7 @@ class IdempotencyQueries implements IdempotencyWrites {
   /** The record of `id`: its last line in the pending log, else in its bucket; the pending log is read first (see PendingLines). */
   private logged(id: string): z.output<typeof idempotencySchema> | undefined {
     const start = idempotencyLineStart(id);
-    const pending = this.store.logs.pending(IDEMPOTENCY_PENDING, '{"h":', this.tx);
+    const pending = this.store.logs.pending(IDEMPOTENCY_PENDING, IDEMPOTENCY_LINE_START, this.tx);
     const newest = pending?.linesOf(start).at(-1);
     if (pending?.damaged) throw new StoreError(`the idempotency records ${join(this.store.root, IDEMPOTENCY_PENDING)} are damaged`, join(this.store.root, IDEMPOTENCY_PENDING));
     if (newest !== undefined) return recordOfLine(newest, 'r', idempotencySchema, 'the idempotency records', join(this.store.root, IDEMPOTENCY_PENDING));
@@ -854,13 +854,13 @@ class IdempotencyQueries implements IdempotencyWrites {
     let held = this.store.idempotencyBuckets.get(bucket);
     if (held?.version !== version) {
       // The buckets that exist, listed once a version: a new store's look-ups stat none.
-      const keys = this.store.idempotencyBucketNames(version).has(bucket) ? this.store.logs.keysIn(bucket, '{"h":') : undefined;
+      const keys = this.store.idempotencyBucketNames(version).has(bucket) ? this.store.logs.keysIn(bucket, IDEMPOTENCY_LINE_START) : undefined;
       // A damaged bucket is read line by line below, which says so.
       held = keys === 'damaged' ? undefined : { version, ids: keys === undefined ? null : idPrefixes(keys) };
       if (held) this.store.idempotencyBuckets.set(bucket, held);
     }
     if (held && (held.ids === null || !hasPrefix(held.ids, idPrefix(id)))) return undefined;
-    const lines = this.store.logs.findLines(bucket, '{"h":', start);
+    const lines = this.store.logs.findLines(bucket, IDEMPOTENCY_LINE_START, start);
     return recordOfLine(lines === 'damaged' ? lines : lines?.at(-1), 'r', idempotencySchema, 'the idempotency records', join(this.store.root, bucket));
   }
 

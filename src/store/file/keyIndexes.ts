@@ -242,12 +242,8 @@ export class KeyIndexes {
     for (const kind of PENDING_KINDS) {
       const pending = this.logs.pending(this.pendingLog(kind), ENTRY_START);
       if (!pending || pending.size < limit || pending.damaged) continue;
-      const lines: Array<readonly [string, string]> = [];
-      for (const [start, entries] of pending.byKey) {
-        // Its key read as JSON reads it (keyedStart took only well-formed ones).
-        const bucket = this.relativeBucket(kind, this.bucketOf(kind, JSON.parse(start.slice(ENTRY_START.length, -1)) as string));
-        for (const entry of entries) lines.push([bucket, entry]);
-      }
+      // A key read as JSON reads it (keyedStart took only well-formed ones).
+      const lines = pending.byBucket((key) => this.relativeBucket(kind, this.bucketOf(kind, JSON.parse(key) as string)));
       moves.push({ pending: this.pendingLog(kind), lines });
     }
     return moves;
@@ -289,8 +285,10 @@ export class KeyIndexes {
       state = undefined;
     }
     const trusted = state !== undefined && state.trim() === `${LAYOUT} ${now}`;
-    if (trusted) this.lastTrusted.set(kind, now);
-    if (trusted) this.trustedInBurst.set(kind, { burst, trusted });
+    if (trusted) {
+      this.lastTrusted.set(kind, now);
+      this.trustedInBurst.set(kind, { burst, trusted });
+    }
     return trusted;
   }
 
@@ -373,8 +371,8 @@ export class KeyIndexes {
       cached.pendingIno = pendingIno;
       return cached;
     }
-    const start = `{"k":${JSON.stringify(key)},`;
-    const found = this.logs.findLinesSince(path, '{"k":', start, grown ? cached.whole : 0);
+    const start = `${ENTRY_START}${JSON.stringify(key)},`;
+    const found = this.logs.findLinesSince(path, ENTRY_START, start, grown ? cached.whole : 0);
     this.folded.delete(cacheKey);
     if (found === undefined || found === 'damaged') return found;
     const into: KeyIds = grown ? { ids: cached.ids, sorted: cached.sorted } : { ids: new Set<string>(), sorted: undefined };
