@@ -126,3 +126,60 @@ describe('canonicalJson', () => {
     expect(shipmentRequestHash(request)).toBe('d26f69b77e2bb3af886424f97860c8769c7ee12fbd81722e5d7ff852e9ffa579');
   });
 });
+
+describe('canonicalJson on values of every kind', () => {
+  const definition = (value: unknown) => JSON.stringify(value, sortKeys) ?? 'null';
+
+  it("writes the definition's text, byte for byte, keys in order or not, plain or not", () => {
+    class Box {
+      constructor(readonly value: number) {}
+    }
+    const withProto = JSON.parse('{"b":1,"__proto__":{"x":1},"a":2}') as unknown;
+    const values: unknown[] = [
+      null,
+      undefined,
+      'text "quoted" \\ \n ✓ \ud800',
+      0,
+      -0,
+      1.5e300,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      true,
+      [],
+      {},
+      [1, undefined, 'a', null, () => 1, Symbol('s')],
+      { b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined }, f: () => 1 },
+      { a: 1, b: { c: 2, d: [{ e: 3, f: 4 }] } },
+      { 10: 'ten', 9: 'nine', a: 'a', B: 'B' },
+      withProto,
+      Object.assign(Object.create(null) as object, { b: 2, a: 1 }),
+      { date: new Date(0), a: 1 },
+      { box: new Box(1) },
+      { toJSON: () => ({ b: 1, a: 2 }) },
+      { nested: { toJSON: () => 'x' }, a: 1 },
+      { a: new String('boxed'), b: new Number(2) },
+      Array.from({ length: 3 }),
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(definition(value));
+    let deep: unknown = { leaf: 1 };
+    for (let depth = 0; depth < 70; depth++) deep = { [`k${depth % 3}`]: deep, a: depth };
+    expect(canonicalJson(deep)).toBe(definition(deep));
+  });
+
+  it('throws the errors the definition throws (a BigInt, a cycle)', () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    const errorOf = (write: () => string): unknown => {
+      try {
+        return write();
+      } catch (error) {
+        return error;
+      }
+    };
+    for (const value of [{ a: 1n }, cycle]) {
+      const [theirs, mine] = [errorOf(() => definition(value)), errorOf(() => canonicalJson(value))];
+      expect(theirs).toBeInstanceOf(Error);
+      expect((mine as Error).constructor).toBe((theirs as Error).constructor);
+    }
+  });
+});

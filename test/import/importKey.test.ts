@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonicalJson.js';
 import { openCsvFile } from '../../src/import/csvFile.js';
 import { DigestTable } from '../../src/import/digestTable.js';
-import { canonicalText, importKeyOf } from '../../src/import/importKey.js';
+import { importKeyOf } from '../../src/import/importKey.js';
 import { groupRows, prepareShipment, type LocationResolver } from '../../src/import/shipmentRows.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -28,61 +28,6 @@ function referenceKey(request: Record<string, unknown>, occurrences: DigestTable
   occurrences.set(digest, [occurrence]);
   return `shipper-import:v2:${digest.toString('hex')}#${occurrence}`;
 }
-
-describe('canonicalText', () => {
-  it("writes canonicalJson's text, byte for byte, sorted or not, plain or not", () => {
-    class Box {
-      constructor(readonly value: number) {}
-    }
-    const withProto = JSON.parse('{"b":1,"__proto__":{"x":1},"a":2}') as unknown;
-    const values: unknown[] = [
-      null,
-      undefined,
-      'text "quoted" \\ \n ✓ \ud800',
-      0,
-      -0,
-      1.5e300,
-      Number.NaN,
-      Number.POSITIVE_INFINITY,
-      true,
-      [],
-      {},
-      [1, undefined, 'a', null, () => 1, Symbol('s')],
-      { b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined }, f: () => 1 },
-      { a: 1, b: { c: 2, d: [{ e: 3, f: 4 }] } },
-      { 10: 'ten', 9: 'nine', a: 'a', B: 'B' },
-      withProto,
-      Object.assign(Object.create(null) as object, { b: 2, a: 1 }),
-      { date: new Date(0), a: 1 },
-      { box: new Box(1) },
-      { toJSON: () => ({ b: 1, a: 2 }) },
-      { nested: { toJSON: () => 'x' }, a: 1 },
-      { a: new String('boxed'), b: new Number(2) },
-      Array.from({ length: 3 }),
-    ];
-    for (const value of values) expect(canonicalText(value)).toBe(canonicalJson(value));
-    let deep: unknown = { leaf: 1 };
-    for (let depth = 0; depth < 70; depth++) deep = { [`k${depth % 3}`]: deep, a: depth };
-    expect(canonicalText(deep)).toBe(canonicalJson(deep));
-  });
-
-  it('returns the same errors as canonicalJson (a BigInt, a cycle)', () => {
-    const cycle: Record<string, unknown> = { a: 1 };
-    cycle.self = cycle;
-    const errorOf = (write: () => string): unknown => {
-      try {
-        return write();
-      } catch (error) {
-        return error;
-      }
-    };
-    for (const value of [{ a: 1n }, cycle]) {
-      const [theirs, mine] = [errorOf(() => canonicalJson(value)), errorOf(() => canonicalText(value))];
-      expect(theirs).toBeInstanceOf(Error);
-      expect((mine as Error).constructor).toBe((theirs as Error).constructor);
-    }
-  });
-});
 
 describe('importKeyOf', () => {
   const dc = { street1: '1 Main St', name: 'DC One', city: 'Chicago', state: 'IL', postalCode: '60608' };
