@@ -91,11 +91,19 @@ export const storedDimensionsSchema = z
   .object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() })
   .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 
+/** Text that may be absent: null when absent or empty. */
 const optionalText = (max: number, description: string, multiLine = false) =>
+  optionalRawText(max, description, multiLine).transform((value) => (value === undefined || value === '' ? null : value));
+
+/**
+ * optionalText as sent, for objects that read it as null themselves (an order component: its own
+ * transform). Each transform is a pipe of zod's, a third of a request's parse when every text
+ * of every line had one.
+ */
+const optionalRawText = (max: number, description: string, multiLine = false) =>
   withoutControlCharacters(z.string({ error: 'must be a string' }), multiLine)
     .max(max, { message: `must be at most ${max} characters` })
     .nullish()
-    .transform((value) => (value === undefined || value === '' ? null : value))
     .meta({ description });
 
 /** Fields that the freight itself is made of; a shipment against a quote must repeat them exactly. */
@@ -121,16 +129,15 @@ const componentBaseShape = {
       description: 'DEPRECATED: positional [length, width, height] in inches; send `dimensions` instead',
     }),
   // Several lines allowed (a CSV cell with quoted line breaks): the BOL prints them on one row.
-  description: optionalText(256, 'Per-line description; each component is its own row on the BOL', true),
-  nmfcCode: optionalText(32, 'NMFC commodity code'),
-  packagingType: optionalText(32, 'Packaging type, free text: pallets, boxes, crates, bags...'),
+  description: optionalRawText(256, 'Per-line description; each component is its own row on the BOL', true),
+  nmfcCode: optionalRawText(32, 'NMFC commodity code'),
+  packagingType: optionalRawText(32, 'Packaging type, free text: pallets, boxes, crates, bags...'),
   pieceCount: z
     .number({ error: 'pieceCount must be a number' })
     .int({ message: 'pieceCount must be a whole number' })
     .min(0, { message: 'pieceCount must be 0 or more' })
     .max(FREIGHT_LIMITS.maxPieceCount, { message: `pieceCount must be at most ${formatLimit(FREIGHT_LIMITS.maxPieceCount)}` })
     .nullish()
-    .transform((value) => value ?? null)
     .meta({ description: 'Loose pieces inside the component, separate from palletCount; 0 is allowed' }),
   stackable: z.boolean({ error: 'stackable is true or false' }).optional().meta({
     description:
@@ -138,7 +145,6 @@ const componentBaseShape = {
   }),
   hazmat: hazmatSchema
     .nullish()
-    .transform((value) => value ?? null)
     .meta({ description: 'Hazardous material on this line (49 CFR 172.202); the shipment then needs emergencyContactPhone' }),
   freightClass: z
     .never({ error: 'freightClass is computed from density at quote time and cannot be sent' })
@@ -192,11 +198,12 @@ export const orderComponentInputSchema = z
       palletCount: component.palletCount,
       poundsWeight: component.poundsWeight,
       dimensions: dimensions ?? { length: palletDimensions![0], width: palletDimensions![1], height: palletDimensions![2] },
-      description: component.description,
-      nmfcCode: component.nmfcCode,
-      packagingType: component.packagingType,
-      pieceCount: component.pieceCount,
-      hazmat: component.hazmat,
+      // Absent, null or (text) empty: null.
+      description: component.description || null,
+      nmfcCode: component.nmfcCode || null,
+      packagingType: component.packagingType || null,
+      pieceCount: component.pieceCount ?? null,
+      hazmat: component.hazmat ?? null,
     };
     if (component.stackable !== undefined) line.stackable = component.stackable;
     return line;

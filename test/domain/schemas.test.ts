@@ -29,6 +29,18 @@ describe('quote request validation', () => {
     expect(parsed.warnings).toEqual([]);
   });
 
+  it("reads a line's texts sent empty or null, and its other fields sent null, as null; pieceCount 0 and text as sent", () => {
+    const nothing = { description: '', nmfcCode: null, packagingType: '', pieceCount: null, hazmat: null };
+    const sent = { description: ' Crates\nof parts ', nmfcCode: '161030', packagingType: 'crates', pieceCount: 0 };
+    const parsed = parseRequest(quoteRequestSchema, { ...quoteRequest(), orderComponents: [{ ...component, ...nothing }, { ...component, ...sent }] });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.orderComponents).toEqual([
+      { ...component, description: null, nmfcCode: null, packagingType: null, pieceCount: null, hazmat: null },
+      { ...component, ...sent, hazmat: null },
+    ]);
+  });
+
   it('reports every violation at once with paths written orderComponents[0].pieceCount', () => {
     const violations = violationsOf(quoteRequest({}, { pieceCount: -1, description: 'x'.repeat(257), nmfcCode: 'n'.repeat(33), packagingType: 'p'.repeat(33) }));
     expect(violations.map((violation) => violation.field).sort()).toEqual([

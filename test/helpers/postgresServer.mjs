@@ -44,10 +44,14 @@ function publish(name, text) {
   renameSync(join(stateDir, `${name}.tmp`), join(stateDir, name));
 }
 
+// Settled once initdb and start are over, however they went: a stop asked for before then waits
+// for them, so that no initdb is left writing into the directory the run is about to remove.
+let settle;
+const settled = new Promise((resolve) => (settle = resolve));
 let stopping;
 function stop() {
-  stopping ??= server
-    .stop()
+  stopping ??= settled
+    .then(() => server.stop())
     .catch(() => undefined)
     .then(() => process.exit(0));
   return stopping;
@@ -61,8 +65,10 @@ process.stdin.resume();
 try {
   await server.initialise();
   await server.start();
+  settle();
   publish('server.json', JSON.stringify({ url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres` }));
 } catch (error) {
+  settle();
   publish('error.txt', `PostgreSQL did not start: ${error?.message ?? error}\n${log.join('').slice(-4000)}`);
   await stop();
 }

@@ -37,9 +37,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    // A stop asked for during initdb waits for it (postgresServer.mjs); the kill only catches a hang.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     await exited;
     clearTimeout(timer);
-    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true, maxRetries: 5 });
   };
 }
