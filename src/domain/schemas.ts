@@ -143,9 +143,7 @@ const componentBaseShape = {
     description:
       'false: the units must not have freight loaded on them (classed at 96 in high, NON_STACKABLE_HEIGHT); true: they may be stacked two high (LINEAR_FEET); absent: not known (not stacked)',
   }),
-  hazmat: hazmatSchema
-    .nullish()
-    .meta({ description: 'Hazardous material on this line (49 CFR 172.202); the shipment then needs emergencyContactPhone' }),
+  hazmat: hazmatSchema.nullish().meta({ description: 'Hazardous material on this line (49 CFR 172.202); the shipment then needs emergencyContactPhone' }),
   freightClass: z
     .never({ error: 'freightClass is computed from density at quote time and cannot be sent' })
     .optional()

@@ -32,7 +32,13 @@ describe('quote request validation', () => {
   it("reads a line's texts sent empty or null, and its other fields sent null, as null; pieceCount 0 and text as sent", () => {
     const nothing = { description: '', nmfcCode: null, packagingType: '', pieceCount: null, hazmat: null };
     const sent = { description: ' Crates\nof parts ', nmfcCode: '161030', packagingType: 'crates', pieceCount: 0 };
-    const parsed = parseRequest(quoteRequestSchema, { ...quoteRequest(), orderComponents: [{ ...component, ...nothing }, { ...component, ...sent }] });
+    const parsed = parseRequest(quoteRequestSchema, {
+      ...quoteRequest(),
+      orderComponents: [
+        { ...component, ...nothing },
+        { ...component, ...sent },
+      ],
+    });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value.orderComponents).toEqual([
