@@ -2,7 +2,11 @@
  * What the check pass of a long import read (each shipment's rows, its request and key, or its
  * problems), written to a temporary file and read back by the booking pass, so that a file longer
  * than RETAINED_ROWS is not read, grouped, prepared and keyed a second time while memory stays
- * flat. One JSON line per shipment (JSON text has no raw newline), written and read 1 MB at a time.
+ * flat. One line per shipment, written and read 1 MB at a time: three JSON texts separated by tabs
+ * (JSON text has no raw tab or newline), the rows' line numbers, their cells, and the key and
+ * request or the problems. The cells are parsed only when the booking asks for them (a shipment
+ * it refuses): most are never read again, and a chunk's worth of them would outlive the young
+ * generation.
  *
  * The file is unlinked as soon as it is open (POSIX keeps it readable through the open handle):
  * nothing is left behind whatever ends the process, a kill included. Where an open file cannot be
@@ -21,8 +25,8 @@ export interface SpilledShipment {
   request: Record<string, unknown> | undefined;
 }
 
-/** A line of the file: the rows ([line, ...cells] each) and either the key and request or the problems. */
-type Line = { rows: Array<[number, ...string[]]>; key?: string; request?: Record<string, unknown>; violations?: CsvViolation[] };
+/** The last part of a line: the key and request, or the problems. */
+type Outcome = { key?: string; request?: Record<string, unknown>; violations?: CsvViolation[] };
 
 const BUFFER_BYTES = 1024 * 1024;
 
@@ -62,12 +66,9 @@ export class Spill {
 
   async write(shipment: SpilledShipment): Promise<void> {
     const { prepared, key, request } = shipment;
-    const line: Line = { rows: prepared.group.rows.map((row) => [row.line, ...row.cells]) };
-    if (prepared.ok) {
-      line.key = key;
-      line.request = request;
-    } else line.violations = prepared.violations;
-    const text = JSON.stringify(line);
+    const { rows } = prepared.group;
+    const outcome: Outcome = prepared.ok ? { key, request } : { violations: prepared.violations };
+    const text = `${JSON.stringify(rows.map((row) => row.line))}\t${JSON.stringify(rows.map((row) => row.cells))}\t${JSON.stringify(outcome)}`;
     this.count++;
     // At most 3 bytes of UTF-8 a UTF-16 unit: room is made before writing, never after.
     const most = text.length * 3 + 1;
@@ -95,9 +96,14 @@ export class Spill {
       const bytes = buffer.subarray(0, filled);
       let start = 0;
       for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
-        const line = JSON.parse(bytes.toString('utf8', start, end)) as Line;
+        const first = bytes.indexOf(0x09, start);
+        const second = bytes.indexOf(0x09, first + 1);
+        if (first === -1 || second === -1 || second > end) throw new Error("the import's temporary file has a damaged line");
+        const lines = JSON.parse(bytes.toString('latin1', start, first)) as number[];
+        const cells = bytes.toString('utf8', first + 1, second);
+        const outcome = JSON.parse(bytes.toString('utf8', second + 1, end)) as Outcome;
         start = end + 1;
-        yield shipmentOf(line);
+        yield shipmentOf(lines, cells, outcome);
       }
       // The start of the next line (a character cut by the buffer's end included) waits for the rest.
       buffer.copy(buffer, 0, start, filled);
@@ -130,10 +136,19 @@ export class Spill {
   }
 }
 
-function shipmentOf(line: Line): SpilledShipment {
-  const group: RowGroup = { rows: line.rows.map(([number, ...cells]): CsvRow => ({ line: number, cells })) };
-  if (line.violations) return { prepared: { ok: false, group, violations: line.violations, warnings: [] }, key: undefined, request: undefined };
-  const request = line.request!;
+function shipmentOf(lines: number[], cellsText: string, outcome: Outcome): SpilledShipment {
+  let cells: string[][] | undefined;
+  const cellsAt = (index: number) => (cells ??= JSON.parse(cellsText) as string[][])[index]!;
+  const group: RowGroup = {
+    rows: lines.map((line, index): CsvRow => ({
+      line,
+      get cells() {
+        return cellsAt(index);
+      },
+    })),
+  };
+  if (outcome.violations) return { prepared: { ok: false, group, violations: outcome.violations, warnings: [] }, key: undefined, request: undefined };
+  const request = outcome.request!;
   // The check's warnings were given by the check; the booking gives none of its own from the cells.
-  return { prepared: { ok: true, group, request, warnings: [] }, key: line.key, request };
+  return { prepared: { ok: true, group, request, warnings: [] }, key: outcome.key, request };
 }

@@ -177,14 +177,14 @@ describe('the temporary file', () => {
     expect(await readdir(spillDirectory)).toEqual([]);
   });
 
-  it('gives back what was written, in order, lines longer than its buffer and characters cut by it included', async () => {
+  it('gives back what was written, in order, lines longer than its buffer, characters cut by it, and tabs and line breaks in cells included', async () => {
     const spill = await Spill.create(spillDirectory);
     expect(await readdir(spillDirectory)).toEqual([]);
     const long = 'é✓'.repeat(200_000);
     const shipments = Array.from({ length: 50 }, (_, index) => ({
       prepared: {
         ok: index % 7 !== 3,
-        group: { rows: [{ line: 2 + index, cells: [`PO-${index}`, index % 10 === 0 ? long : `x${index}`, ''] }] },
+        group: { rows: [{ line: 2 + index, cells: [`PO-${index}`, index % 10 === 0 ? long : `x${index}`, index % 3 === 0 ? 'tab\there\r\nand "there"' : ''] }] },
         request: { refNumber: `PO-${index}`, note: index % 10 === 5 ? long : 'n' },
         violations: [{ line: 2 + index, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', message: 'bad' }],
         warnings: [],

@@ -314,12 +314,12 @@ const digest = (json: string | Uint8Array) => {
 
 /** `<digest> <json>\n` as bytes: the JSON encoded once, and its CRC taken over those bytes (a batch of 500 bookings is megabytes). */
 function journalLine(json: string): Buffer {
-  const length = Buffer.byteLength(json);
-  const line = Buffer.allocUnsafe(9 + length + 1);
-  line.write(json, 9);
-  line.write(`${digest(line.subarray(9, 9 + length))} `, 0, 'latin1');
-  line[9 + length] = 0x0a;
-  return line;
+  // Room for the longest encoding (3 bytes a UTF-16 unit) instead of a first pass that measures it.
+  const room = Buffer.allocUnsafe(9 + json.length * 3 + 1);
+  const length = room.write(json, 9);
+  room.write(`${digest(room.subarray(9, 9 + length))} `, 0, 'latin1');
+  room[9 + length] = 0x0a;
+  return room.subarray(0, 9 + length + 1);
 }
 const legacyDigest = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 16);
 
