@@ -16,7 +16,6 @@
  *      temporary file and read back from it (spill.ts): the file is not read, grouped, prepared
  *      and keyed twice. A file with split shipments is read again (the booking refuses them whole).
  */
-import { hash } from 'node:crypto';
 import { warning, type Warning } from '../domain/warnings.js';
 import { LINE_PREFIX } from '../domain/freightCheck.js';
 import type { ShipperApi } from '../api/types.js';
@@ -24,13 +23,12 @@ import { ShipperError, type ErrorCode } from '../domain/errors.js';
 import type { ProblemDetail } from '../domain/schemas.js';
 import { ImportFileError, inspectCsvFile, openCsvFile, type CsvEncoding, type CsvReading } from './csvFile.js';
 import { RejectFile, rejectFileBom } from './rejectFile.js';
-import type { CsvHeader } from './columns.js';
 import { DigestTable } from './digestTable.js';
-import { importKeyOf } from './importKey.js';
+import { fileShipments, type FileShipment } from './fileShipments.js';
 import { locateViolations } from './locate.js';
 import { Spill } from './spill.js';
 import type { CsvViolation, CsvWarning, RowGroup } from './rows.js';
-import { groupKeyOf, groupRows, prepareShipment, type LocationResolver, type PreparedShipment } from './shipmentRows.js';
+import type { LocationResolver, PreparedShipment } from './shipmentRows.js';
 
 export interface ImportOptions {
   file: string;
@@ -145,12 +143,7 @@ const CHUNK_ROWS = 5000;
 export const RETAINED_ROWS = 10_000;
 
 /** A shipment of the file as the check read it: what the booking needs of it. */
-interface Retained {
-  prepared: PreparedShipment;
-  /** Its idempotency key and its request as sent to the API (valid shipments). */
-  key: string | undefined;
-  request: Record<string, unknown> | undefined;
-}
+type Retained = FileShipment;
 
 /** The file has invalid shipments and nothing was booked (default all-or-nothing mode). */
 export class ImportRejectedError extends ShipperError {
@@ -209,8 +202,6 @@ interface ScanState {
   occurrences: DigestTable;
   /** The import key of each valid shipment of the chunks in hand (see importKeyOf). */
   keys: Map<PreparedShipment, string>;
-  /** Each grouping key (shipmentKey, else refNumber) seen so far, by digest, with the first and last line of its first rows. */
-  groupLines: DigestTable;
   /** Grouping keys whose rows are not next to each other: found by the check, refused whole by the booking. */
   splitKeys: Set<string>;
   /** Booking: shipments booked, found booked already or refused by the API, for the progress. */
@@ -240,10 +231,9 @@ export async function importShipments(api: ShipperApi, locations: LocationResolv
     if (dryRun) return checked.summary;
     if (!skipInvalid && checked.summary.rejectedShipments > 0) throw new ImportRejectedError(checked.summary);
     const fileHash = checked.fileHash;
-    // The booking pass counts occurrences and groups anew: the check's per-shipment maps go now, so
+    // The booking pass counts occurrences and groups anew: the check's per-shipment table goes now, so
     // that the two passes never hold theirs at once (only the split keys, usually none, are kept).
     checked.occurrences = new DigestTable();
-    checked.groupLines = new DigestTable(2);
 
     // Pass 2: book. The file must be the one that was checked.
     const now = await inspectCsvFile(file);
@@ -307,7 +297,6 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     fileHash: context.fileHash,
     occurrences: new DigestTable(),
     keys: new Map(),
-    groupLines: new DigestTable(2),
     splitKeys: context.splitKeys ?? new Set(),
     handled: 0,
     warnings: 0,
@@ -318,24 +307,6 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
   };
   const cells = { delimiter: reading.delimiter, todayAt: options.todayAt, carrierNameOf: options.carrierNameOf };
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
-  // Which resolved addresses came from which saved location, so an order is recognised by what the file says.
-  const locationNames = new WeakMap<object, string>();
-  const locations: LocationResolver = {
-    async resolve(name) {
-      const address = await context.locations.resolve(name);
-      if (address) {
-        // A copy of its own (the name is known by it), keyed in sorted order as the file's addresses are (importKey.ts).
-        const copy: Record<string, unknown> = {};
-        for (const key of Object.keys(address).sort()) {
-          if (key === '__proto__') Object.defineProperty(copy, key, { value: address[key], enumerable: true, writable: true, configurable: true });
-          else copy[key] = address[key];
-        }
-        locationNames.set(copy, name.toLowerCase());
-        return copy;
-      }
-      return address;
-    },
-  };
   const handle = phase === 'checking' ? checkChunk : bookChunk;
   // One chunk is booked while the next is read and validated: the writes of the one (the I/O
   // threads) overlap the parsing of the other (the main thread). Chunks are handled in file order.
@@ -348,15 +319,15 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     if (phase === 'checking') await inFlight;
   };
   // The shipments of the file, read (and, booking, split ones refused) or as the check kept them.
-  async function* shipmentsOfFile(): AsyncIterable<Retained> {
-    for await (const group of groupRows(reading.rows, reading.header)) {
-      const split = splitShipment(group, reading.header, state, context);
-      const prepared = split ?? (await prepareShipment(group, reading.header, locations, cells));
-      yield prepared.ok
-        ? { prepared, key: importKeyOf(prepared.request, state.occurrences, locationNames), request: withPolicy(prepared.request, context) }
-        : { prepared, key: undefined, request: undefined };
-    }
-  }
+  const shipmentsOfFile = () =>
+    fileShipments(reading, {
+      locations: context.locations,
+      cells,
+      allowDuplicateRef: Boolean(options.allowDuplicateRef),
+      occurrences: state.occurrences,
+      splitKeys: state.splitKeys,
+      booking: phase === 'booking',
+    });
   // The check keeps what it read for the booking: in memory up to RETAINED_ROWS rows, then in a
   // spill (what was kept so far included). Nothing more is kept after a split shipment (the file
   // is read again), a refused one (nothing is booked, unless --skip-invalid), or a spill that
@@ -440,35 +411,6 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     }
     throw error;
   }
-}
-
-/**
- * Rows of one shipment that are not next to each other (a sheet sorted by SKU) would become two
- * shipments with the same reference: refused, naming the lines, never guessed. The check refuses
- * the rows that come back; the booking refuses every row of such a shipment, so no part of it is
- * booked. Memory holds one key and one line range per shipment, not its rows.
- */
-function splitShipment(group: RowGroup, header: CsvHeader, state: ScanState, context: ScanContext): PreparedShipment | undefined {
-  const first = group.rows[0]!;
-  const key = groupKeyOf(first, header);
-  if (key === null) return undefined;
-  const linesOf = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}-${to}`);
-  const lines = linesOf(first.line, group.rows.at(-1)!.line);
-  const digest = hash('sha256', key, 'buffer');
-  const seen = state.groupLines.get(digest);
-  const earlier = seen ? linesOf(seen[0]!, seen[1]!) : undefined;
-  if (earlier === undefined && !state.splitKeys.has(key)) {
-    state.groupLines.set(digest, [first.line, group.rows.at(-1)!.line]);
-    return undefined;
-  }
-  state.splitKeys.add(key);
-  const what = key.startsWith('k\u0000') ? `shipmentKey ${key.slice(2)}` : `refNumber ${key.slice(2)}`;
-  const column = key.startsWith('k\u0000') ? 'shipmentKey' : 'refNumber';
-  const message =
-    earlier !== undefined && context.splitKeys === undefined
-      ? `the rows of ${what} are not next to each other (${earlier}, then ${lines}): sort the file by ${column} so that each shipment's rows follow one another; nothing of this shipment was booked`
-      : `the rows of ${what} are not next to each other in the file: sort it by ${column}; nothing of this shipment was booked`;
-  return { ok: false, group, warnings: [], violations: [{ line: first.line, column: header.cells[header.positions.get(column) ?? -1]?.trim() ?? column, field: column, message }] };
 }
 
 async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: ScanContext, reading: CsvReading): Promise<void> {
@@ -571,11 +513,6 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
   if (unexpected && !context.skipInvalid) {
     throw new ImportInterruptedError(interruptedMessage(state.summary, describeRejection(state.summary)), state.summary);
   }
-}
-
-/** A reference that a booked shipment already has is refused unless --allow-duplicate-ref. */
-function withPolicy(request: Record<string, unknown>, context: ScanContext): Record<string, unknown> {
-  return { ...request, duplicateRefNumber: context.options.allowDuplicateRef ? 'WARN' : 'REFUSE' };
 }
 
 function warn(state: ScanState, listener: ImportListener, cell: CsvWarning): void {
