@@ -5,6 +5,7 @@
  * mapped back to the CSV line and column it came from. Pure, apart from resolving saved locations
  * through the resolver it is given.
  */
+import { shipmentRequestSchema } from '../domain/schemas.js';
 import { violationsFromZod } from '../domain/validation.js';
 import { ADDRESS_FIELDS, addressColumn, HAZMAT_COLUMNS, type AddressField, type CsvHeader } from './columns.js';
 import {
@@ -37,13 +38,10 @@ export type PreparedShipment =
 export interface CellContext {
   /** The file's delimiter: in a `;` or tab file a comma or a three-decimal point in a number, or a day/month date, is ambiguous. */
   delimiter?: string | undefined;
-  /**
-   * Today's date (YYYY-MM-DD) at the shipment's origin ZIP: a pickup date in words (`friday`, `+3`)
-   * counts from it, as --pickup-date does. A promise where the answer comes from another thread.
-   */
-  todayAt?: ((originPostalCode: string | undefined) => string | Promise<string>) | undefined;
+  /** Today's date (YYYY-MM-DD) at the shipment's origin ZIP: a pickup date in words (`friday`, `+3`) counts from it, as --pickup-date does. */
+  todayAt?: ((originPostalCode: string | undefined) => string) | undefined;
   /** The carrier's name for a SCAC given without a carrierName (the carriers' settings); default: the SCAC. */
-  carrierNameOf?: ((scac: string) => string | undefined | Promise<string | undefined>) | undefined;
+  carrierNameOf?: ((scac: string) => string | undefined) | undefined;
 }
 
 /** Saved locations by name (case-insensitive); undefined when there is none. */
@@ -100,14 +98,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   }
 
   // Shipment-level columns: the first non-empty value counts; later rows repeat it or leave it empty.
-  // Read once per column (a second reading would refuse a differing value twice).
-  const shipmentValues = new Map<string, string>();
   const shipmentValue = (column: string): string => {
-    let value = shipmentValues.get(column);
-    if (value === undefined) shipmentValues.set(column, (value = readShipmentValue(column)));
-    return value;
-  };
-  const readShipmentValue = (column: string): string => {
     let value = '';
     let valueLine = first.line;
     const position = header.positions.get(column);
@@ -205,14 +196,12 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
       request[party] = address;
     }
   }
-  const scac = shipmentValue('scac');
-  const nameOfScac = scac && !shipmentValue('carrierName') ? await context.carrierNameOf?.(scac.toUpperCase()) : undefined;
-  readCarrierFields(request, shipmentValue, shipmentCell, nameOfScac, delimiter);
+  readCarrierFields(request, shipmentValue, shipmentCell, context, delimiter);
 
-  // Words and US dates count from today at the origin, as --pickup-date does (asked only when there is a date).
+  // Words and US dates count from today at the origin, as --pickup-date does.
   const origin = (request.shipper as { postalCode?: unknown }).postalCode;
-  const today = shipmentValue('pickupDate') ? await (context.todayAt ?? utcToday)(typeof origin === 'string' ? origin.slice(0, 5) : undefined) : '';
-  const pickupDate = shipmentCell('pickupDate', (text) => readDateCell(text, delimiter, () => today));
+  const today = () => (context.todayAt ?? utcToday)(typeof origin === 'string' ? origin.slice(0, 5) : undefined);
+  const pickupDate = shipmentCell('pickupDate', (text) => readDateCell(text, delimiter, today));
   if (pickupDate) request.pickupDate = pickupDate;
 
   // Each component's keys are set in sorted order (the cells are read, and refused, in column
@@ -261,9 +250,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
 
   if (violations.length === 0) return { ok: true, group, request, warnings };
   // Rejected before the API sees it: add what the API's schema would say, so every problem is
-  // listed at once (but not a second time for a cell already refused here). The schemas are loaded
-  // only then: a reading thread (readingWorker.ts) that meets no such shipment never loads zod.
-  const { shipmentRequestSchema } = await import('../domain/schemas.js');
+  // listed at once (but not a second time for a cell already refused here).
   const parsed = shipmentRequestSchema.safeParse(request);
   if (!parsed.success) {
     const refused = new Set(violations.map((violation) => violation.field));
@@ -283,11 +270,11 @@ type ShipmentCellReader = <T>(column: string, read: (text: string) => CellReadin
  * Only the columns a file has, and only non-empty values, add fields: a file without them makes
  * the same request (and the same re-import key) as before they existed.
  */
-function readCarrierFields(request: Record<string, unknown>, value: (column: string) => string, cell: ShipmentCellReader, nameOfScac: string | undefined, delimiter: string): void {
+function readCarrierFields(request: Record<string, unknown>, value: (column: string) => string, cell: ShipmentCellReader, context: CellContext, delimiter: string): void {
   const scac = value('scac');
   const carrierName = value('carrierName');
   if (scac || carrierName) {
-    const name = carrierName || nameOfScac || scac;
+    const name = carrierName || context.carrierNameOf?.(scac.toUpperCase()) || scac;
     request.carrier = { name, ...(scac ? { scac } : {}) };
   }
   const proNumber = cell('proNumber', readIdentifierCell);
