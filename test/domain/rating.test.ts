@@ -1,10 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { beyondLtlWarnings, distanceBandIndex, priceShipment, rateComponent, rateQuote, restampedQuote, roundCents, weightBreakIndex } from '../../src/domain/rating.js';
+import {
+  beyondLtlWarnings,
+  distanceBandIndex,
+  laneDelivery,
+  priceShipment,
+  rateComponent,
+  rateQuote,
+  restampedQuote,
+  roundCents,
+  weightBreakIndex,
+} from '../../src/domain/rating.js';
 import type { ZipPlace } from '../../src/domain/zipCode.js';
 import { quoteRequestSchema, type RatedOrderComponent } from '../../src/domain/schemas.js';
 import { tariffSchema, type Tariff } from '../../src/domain/tariff.js';
+import { DEFAULT_CARRIER_HOLIDAYS, estimateDelivery } from '../../src/domain/transit.js';
 import { formatFieldPath } from '../../src/domain/validation.js';
 
 const rawTariff = JSON.parse(readFileSync(new URL('../../templates/tariff/default.json', import.meta.url), 'utf8'));
@@ -338,5 +349,45 @@ describe('the members of a quote, in the order stored quotes and shipments have 
     ]);
     const unshared = priceShipment(rated.orderComponents, rated.miles, [], tariff, { lines: false });
     expect(Object.keys(unshared)).toEqual(['linehaulInCents', 'discountInCents', 'minimumChargeApplied', 'fuelSurchargeInCents', 'accessorialsInCents', 'quotedPriceInCents']);
+  });
+});
+
+describe('laneDelivery', () => {
+  it("answers what estimateDelivery works out, for each calendar and cut-off of its own, past its memory's bound too", () => {
+    const calendars = [
+      { rules: [...DEFAULT_CARRIER_HOLIDAYS.rules], extraDates: [], removedDates: [] },
+      { rules: [...DEFAULT_CARRIER_HOLIDAYS.rules], extraDates: ['2026-12-01', '2026-12-02'], removedDates: [] },
+    ];
+    const zones = ['America/New_York', 'America/Los_Angeles', 'Pacific/Honolulu'];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.constantFrom(...zones),
+        fc.constantFrom('17:00', '12:30'),
+        fc.constantFrom(0, 1),
+        (day, laneDays, timeZone, deliveryCutoff, calendar) => {
+          const pickupDate = new Date(Date.UTC(2026, 10, 1 + day)).toISOString().slice(0, 10);
+          const tariff = { deliveryCutoff, holidays: calendars[calendar]! };
+          const { transitDays, estimatedDeliveryDate } = estimateDelivery({
+            pickupDate,
+            transitDays: laneDays,
+            destinationTimeZone: timeZone,
+            deliveryCutoff,
+            calendar: tariff.holidays,
+          });
+          expect(laneDelivery(pickupDate, laneDays, { timeZone }, tariff)).toEqual({ transitDays, estimatedDeliveryDate });
+          // Asked again: the same answer, which the caller cannot change for the next.
+          const again = laneDelivery(pickupDate, laneDays, { timeZone }, tariff);
+          expect(again).toEqual({ transitDays, estimatedDeliveryDate });
+          expect(Object.isFrozen(again)).toBe(true);
+        },
+      ),
+      { numRuns: 6000 },
+    );
+    expect(laneDelivery('2026-11-27', null, { timeZone: zones[0]! }, { deliveryCutoff: '17:00', holidays: calendars[0]! })).toEqual({
+      transitDays: null,
+      estimatedDeliveryDate: null,
+    });
   });
 });
