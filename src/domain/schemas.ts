@@ -267,7 +267,8 @@ export const postalCodeSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'postalCode is required' : 'postalCode must be a string') })
   .trim()
   .regex(ZIP_CODE_PATTERN, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
-  .transform((value) => value.slice(0, 5))
+  // In place (a check of zod's), not a transform: no pipe for the two ZIPs of every request.
+  .overwrite((value) => value.slice(0, 5))
   .meta({ description: 'US ZIP code; ZIP+4 is accepted and reduced to 5 digits', example: '60601' });
 
 export const countryCodeSchema = z
@@ -301,7 +302,7 @@ const addressShape = {
     .string({ error: 'state is required' })
     .trim()
     .regex(/^[A-Za-z]{2}$/, { message: 'must be a 2-letter state code' })
-    .transform((value) => value.toUpperCase()),
+    .toUpperCase(),
   postalCode: postalCodeSchema,
   countryCode: countryCodeSchema,
   contactName: optionalText(100, 'Contact person'),
