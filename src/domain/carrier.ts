@@ -136,13 +136,14 @@ const sealSchema = oneLine(z.string({ error: 'a seal number is a string' }).trim
  * (for a third-party bill-to).
  */
 export function carrierRequestShape<A extends z.ZodType>(address: A) {
+  // Absent or null is null: a default, not a transform (a pipe of zod's for each field of every request).
   return {
-    carrier: carrierSchema.nullish().transform((value) => value ?? null),
-    proNumber: proNumberSchema.nullish().transform((value) => value ?? null),
+    carrier: carrierSchema.nullable().default(null),
+    proNumber: proNumberSchema.nullable().default(null),
     freightChargeTerms: z
       .strictObject({
         terms: z.enum(FREIGHT_CHARGE_TERMS, { error: 'terms is PREPAID, COLLECT or THIRD_PARTY' }),
-        billTo: address.nullish().transform((value) => value ?? null),
+        billTo: address.nullable().default(null),
       })
       .superRefine((value, ctx) => {
         if (value.terms === 'THIRD_PARTY' && !value.billTo) {
@@ -159,13 +160,13 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
       .nullish()
       .transform((value) => value ?? { terms: 'PREPAID' as const, billTo: null })
       .meta({ description: 'Who pays the freight: PREPAID (the shipper, the default), COLLECT (the consignee) or THIRD_PARTY (billTo)' }),
-    declaredValue: declaredValueSchema.nullish().transform((value) => value ?? null),
-    cod: codSchema.nullish().transform((value) => value ?? null),
-    pickupWindow: pickupWindowSchema.nullish().transform((value) => value ?? null),
+    declaredValue: declaredValueSchema.nullable().default(null),
+    cod: codSchema.nullable().default(null),
+    pickupWindow: pickupWindowSchema.nullable().default(null),
     fob: z
       .enum(['ORIGIN', 'DESTINATION'], { error: 'fob is ORIGIN or DESTINATION' })
-      .nullish()
-      .transform((value) => value ?? null)
+      .nullable()
+      .default(null)
       .meta({ description: 'The FOB box of the VICS BOL: ticked at the ship-from (ORIGIN) or the ship-to (DESTINATION)' }),
     masterBol: z
       .boolean({ error: 'masterBol is true or false' })
@@ -173,8 +174,8 @@ export function carrierRequestShape<A extends z.ZodType>(address: A) {
       .transform((value) => value ?? false)
       .meta({ description: 'This is a master bill of lading with attached underlying bills' }),
     emergencyContactPhone: contactPhoneSchema
-      .nullish()
-      .transform((value) => value ?? null)
+      .nullable()
+      .default(null)
       .meta({ description: 'Emergency response telephone number (49 CFR 172.604); required when a line is hazardous' }),
     trailerNumber: oneLine(z.string({ error: 'trailerNumber must be a string' }).trim())
       .max(32, { message: 'must be at most 32 characters' })
