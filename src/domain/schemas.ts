@@ -91,9 +91,18 @@ export const storedDimensionsSchema = z
   .object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() })
   .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 
-/** Text that may be absent: null when absent or empty. */
+/**
+ * Text that may be absent: null when absent, null or empty. A default and a check in place rather
+ * than a transform, which zod runs as a pipe of steps for every such field of every request.
+ */
 const optionalText = (max: number, description: string, multiLine = false) =>
-  optionalRawText(max, description, multiLine).transform((value) => (value === undefined || value === '' ? null : value));
+  withoutControlCharacters(z.string({ error: 'must be a string' }), multiLine)
+    .max(max, { message: `must be at most ${max} characters` })
+    // Empty is null: typed as the string it replaces, which the nullable around it makes string | null.
+    .overwrite((value) => (value === '' ? (null as unknown as string) : value))
+    .nullable()
+    .default(null)
+    .meta({ description });
 
 /**
  * optionalText as sent, for objects that read it as null themselves (an order component: its own

@@ -172,6 +172,33 @@ describe('quote request validation', () => {
 describe('shipment request validation', () => {
   const shipment = { shipper: address, consignee: { ...address, postalCode: '10001', city: 'New York', state: 'ny' }, orderComponents: [component] };
 
+  it('reads optional texts sent empty, null or not at all as null, a ZIP+4 as its ZIP, and the carrier fields left out as null', () => {
+    const parsed = parseRequest(shipmentRequestSchema, {
+      ...shipment,
+      shipper: { ...address, postalCode: '60601-1234', street2: '', contactName: null },
+      consignee: { ...shipment.consignee, street2: 'Dock 4', phone: '' },
+      specialInstructions: '',
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const { shipper, consignee, specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone, freightChargeTerms } = parsed.value;
+    expect(shipper).toMatchObject({ postalCode: '60601', street2: null, contactName: null, phone: null });
+    expect(consignee).toMatchObject({ street2: 'Dock 4', contactName: null, phone: null, state: 'NY' });
+    expect({ specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone }).toEqual({
+      specialInstructions: null,
+      carrier: null,
+      proNumber: null,
+      declaredValue: null,
+      cod: null,
+      pickupWindow: null,
+      fob: null,
+      emergencyContactPhone: null,
+    });
+    expect(freightChargeTerms).toEqual({ terms: 'PREPAID', billTo: null });
+    const withNulls = parseRequest(shipmentRequestSchema, { ...shipment, carrier: null, proNumber: null, fob: null, specialInstructions: null });
+    expect(withNulls.ok && [withNulls.value.carrier, withNulls.value.proNumber, withNulls.value.fob, withNulls.value.specialInstructions]).toEqual([null, null, null, null]);
+  });
+
   it('accepts a shipment with addresses and normalises state codes and the refNumber', () => {
     const parsed = parseRequest(shipmentRequestSchema, { ...shipment, refNumber: '  PO-77 ' });
     expect(parsed.ok).toBe(true);
