@@ -91,13 +91,16 @@ export const storedDimensionsSchema = z
   .object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() })
   .meta({ description: 'Dimensions of ONE pallet (handling unit), in inches' });
 
+/** Text of at most `max` characters without the control characters its kind refuses. */
+const boundedText = (max: number, multiLine: boolean) =>
+  withoutControlCharacters(z.string({ error: 'must be a string' }), multiLine).max(max, { message: `must be at most ${max} characters` });
+
 /**
  * Text that may be absent: null when absent, null or empty. A default and a check in place rather
  * than a transform, which zod runs as a pipe of steps for every such field of every request.
  */
 const optionalText = (max: number, description: string, multiLine = false) =>
-  withoutControlCharacters(z.string({ error: 'must be a string' }), multiLine)
-    .max(max, { message: `must be at most ${max} characters` })
+  boundedText(max, multiLine)
     // Empty is null: typed as the string it replaces, which the nullable around it makes string | null.
     .overwrite((value) => (value === '' ? (null as unknown as string) : value))
     .nullable()
@@ -109,11 +112,7 @@ const optionalText = (max: number, description: string, multiLine = false) =>
  * transform). Each transform is a pipe of zod's, a third of a request's parse when every text
  * of every line had one.
  */
-const optionalRawText = (max: number, description: string, multiLine = false) =>
-  withoutControlCharacters(z.string({ error: 'must be a string' }), multiLine)
-    .max(max, { message: `must be at most ${max} characters` })
-    .nullish()
-    .meta({ description });
+const optionalRawText = (max: number, description: string, multiLine = false) => boundedText(max, multiLine).nullish().meta({ description });
 
 /** Fields that the freight itself is made of; a shipment against a quote must repeat them exactly. */
 const componentBaseShape = {

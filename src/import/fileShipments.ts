@@ -1,10 +1,11 @@
 /**
  * The shipments of an import file as a pass reads them: rows grouped, each group prepared into a
  * request (saved locations resolved), keyed for idempotency, and given the import's reference
- * policy; a shipment whose rows are split across the file refused whole. Run by the importer's
- * own thread, or by the reading thread of a long file's check (readingWorker.ts).
+ * policy; a shipment whose rows are split across the file refused whole. Both passes of an import
+ * read a file this way (the booking's only when the check kept nothing: importer.ts).
  */
 import { hash } from 'node:crypto';
+import { setMember } from '../domain/canonicalJson.js';
 import type { CsvReading } from './csvFile.js';
 import type { CsvHeader } from './columns.js';
 import { DigestTable } from './digestTable.js';
@@ -44,10 +45,7 @@ export async function* fileShipments(reading: CsvReading, options: FileShipments
       if (!address) return address;
       // A copy of its own (the name is known by it), keyed in sorted order as the file's addresses are (importKey.ts).
       const copy: Record<string, unknown> = {};
-      for (const key of Object.keys(address).sort()) {
-        if (key === '__proto__') Object.defineProperty(copy, key, { value: address[key], enumerable: true, writable: true, configurable: true });
-        else copy[key] = address[key];
-      }
+      for (const key of Object.keys(address).sort()) setMember(copy, key, address[key]);
       locationNames.set(copy, name.toLowerCase());
       return copy;
     },

@@ -251,13 +251,16 @@ describe('the journal of bucket appends', () => {
     const root = await freshRoot();
     const logs = new BucketLogs(root);
     const journal = new Journal(root);
-    const lines = ['{"k":"A","a":"sh_1"}', '{"k":"é \\"q\\" \\u0007","a":"sh_2"}', '{"i":"x","s":{"n":[1,2.5,-3e-7],"t":null,"u":"\\ud800"}}'];
+    const lines = ['{"k":"A","a":"sh_1"}', '{"k":"é \\"q\\" \\u0007","a":"sh_2"}', '{"i":"x","s":{"n":[1,2.5,-3e-7],"t":null,"u":"\\ud800"}}', '{"k":"✓ 😀","a":"sh_3"}'];
     await journal.commit([logs.append('b/00.log', lines)]);
     const once = await readFile(join(root, 'b/00.log'), 'utf8');
     expect(once).toBe(`${lines.join('\n')}\n`);
     // The journal holds the lines as they are (no escaped copy), under a CRC-32.
     const text = await readFile(journal.file, 'utf8');
     expect(text).toMatch(/^[0-9a-f]{8} \{"w":\[\{"p":"b\/00\.log","l":\[\{"k":"A","a":"sh_1"\},/);
+    // One line, as long as its characters encode (2, 3 and 4 bytes among them), and nothing after it.
+    expect(text.split('\n')).toEqual([expect.stringContaining('"k":"✓ 😀"'), '']);
+    expect(text).not.toContain('\0');
     // Lost from the page cache: the file cut, the mark gone; recover writes the same bytes.
     await writeFile(join(root, 'b/00.log'), '');
     await rm(join(root, 'journal', 'applied'));
