@@ -385,6 +385,23 @@ describe('laneDelivery', () => {
       ),
       { numRuns: 6000 },
     );
+    // Past the bound of its memory (4,096 answers a calendar): 5,200 lanes of one calendar, then the first ones again.
+    const crowded = { deliveryCutoff: '17:00', holidays: { rules: [...DEFAULT_CARRIER_HOLIDAYS.rules], extraDates: [], removedDates: [] } };
+    for (const days of [400, 20]) {
+      for (let day = 0; day < days; day++) {
+        const pickupDate = new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10);
+        for (let laneDays = 0; laneDays < 13; laneDays++) {
+          const { transitDays, estimatedDeliveryDate } = estimateDelivery({
+            pickupDate,
+            transitDays: laneDays,
+            destinationTimeZone: zones[0]!,
+            deliveryCutoff: '17:00',
+            calendar: crowded.holidays,
+          });
+          expect(laneDelivery(pickupDate, laneDays, { timeZone: zones[0]! }, crowded)).toEqual({ transitDays, estimatedDeliveryDate });
+        }
+      }
+    }
     expect(laneDelivery('2026-11-27', null, { timeZone: zones[0]! }, { deliveryCutoff: '17:00', holidays: calendars[0]! })).toEqual({
       transitDays: null,
       estimatedDeliveryDate: null,
