@@ -26,7 +26,7 @@ function sortKeys(_key: string, value: unknown): unknown {
 }
 
 const NOT_PLAIN: unique symbol = Symbol('not plain data');
-/** Deeper than any request: past it the definition decides (a cycle is its TypeError, not a stack overflow here). */
+/** Deeper than any request: past it the definition decides (a cycle included: its own RangeError, as the native serialiser's). */
 const MAX_DEPTH = 64;
 
 /**

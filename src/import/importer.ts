@@ -142,9 +142,6 @@ const CHUNK_ROWS = 5000;
 /** A file of at most this many rows is kept in memory by the check for the booking (about 3.5 KB a row: 35 MB at most); a longer one goes to a temporary file, so memory stays flat. */
 export const RETAINED_ROWS = 10_000;
 
-/** A shipment of the file as the check read it: what the booking needs of it. */
-type Retained = FileShipment;
-
 /** The file has invalid shipments and nothing was booked (default all-or-nothing mode). */
 export class ImportRejectedError extends ShipperError {
   readonly code: ErrorCode = 'IMPORT_REJECTED';
@@ -210,7 +207,7 @@ interface ScanState {
   /** The request sent to the API for each valid shipment of the chunks in hand (withPolicy). */
   requests: Map<PreparedShipment, Record<string, unknown>>;
   /** Checking: every shipment read, while the file is short enough (RETAINED_ROWS); undefined past that (then in the spill). */
-  retained: Retained[] | undefined;
+  retained: FileShipment[] | undefined;
   retainedRows: number;
   /** The reading of the file (its header and delimiter). */
   reading: CsvReading | undefined;
@@ -256,10 +253,10 @@ export async function importShipments(api: ShipperApi, locations: LocationResolv
 }
 
 /** The shipments the check kept in memory, handed out once: what is booked is let go. */
-async function* shipmentsKept(kept: Retained[]): AsyncIterable<Retained> {
+async function* shipmentsKept(kept: FileShipment[]): AsyncIterable<FileShipment> {
   for (let index = 0; index < kept.length; index++) {
     yield kept[index]!;
-    kept[index] = undefined as unknown as Retained;
+    kept[index] = undefined as unknown as FileShipment;
   }
 }
 
@@ -282,7 +279,7 @@ interface ScanContext {
   /** Checking: holds the spill once the file is too long to keep in memory (its owner closes it). */
   kept?: { spill: Spill | undefined } | undefined;
   /** Booking: the shipments the check kept, booked instead of reading the file again. */
-  retained?: { shipments: AsyncIterable<Retained>; reading: CsvReading } | undefined;
+  retained?: { shipments: AsyncIterable<FileShipment>; reading: CsvReading } | undefined;
 }
 
 async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState> {
@@ -341,7 +338,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     context.kept!.spill = undefined;
     await spill?.close();
   };
-  const keep = async (shipment: Retained, rows: number) => {
+  const keep = async (shipment: FileShipment, rows: number) => {
     if (!keeping) return;
     // A file with a shipment refused by the check is not booked at all (unless --skip-invalid).
     if (state.splitKeys.size > 0 || (!context.skipInvalid && state.summary.rejectedShipments > 0)) return stopKeeping();

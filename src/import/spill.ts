@@ -16,14 +16,7 @@ import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CsvRow, CsvViolation, RowGroup } from './rows.js';
-import type { PreparedShipment } from './shipmentRows.js';
-
-/** A shipment as the booking needs it: what the check prepared, its key and its request as sent. */
-export interface SpilledShipment {
-  prepared: PreparedShipment;
-  key: string | undefined;
-  request: Record<string, unknown> | undefined;
-}
+import type { FileShipment } from './fileShipments.js';
 
 /** The last part of a line: the key and request, or the problems. */
 type Outcome = { key?: string; request?: Record<string, unknown>; violations?: CsvViolation[] };
@@ -64,7 +57,7 @@ export class Spill {
     }
   }
 
-  async write(shipment: SpilledShipment): Promise<void> {
+  async write(shipment: FileShipment): Promise<void> {
     const { prepared, key, request } = shipment;
     const { rows } = prepared.group;
     const outcome: Outcome = prepared.ok ? { key, request } : { violations: prepared.violations };
@@ -82,7 +75,7 @@ export class Spill {
   }
 
   /** The shipments written, in order, read back a buffer at a time, one line parsed at a time. */
-  async *read(): AsyncGenerator<SpilledShipment> {
+  async *read(): AsyncGenerator<FileShipment> {
     await this.flush();
     let buffer = Buffer.allocUnsafe(BUFFER_BYTES);
     let filled = 0;
@@ -136,7 +129,7 @@ export class Spill {
   }
 }
 
-function shipmentOf(lines: number[], cellsText: string, outcome: Outcome): SpilledShipment {
+function shipmentOf(lines: number[], cellsText: string, outcome: Outcome): FileShipment {
   let cells: string[][] | undefined;
   const cellsAt = (index: number) => (cells ??= JSON.parse(cellsText) as string[][])[index]!;
   const group: RowGroup = {
