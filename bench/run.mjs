@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The order of `all`: the quick start-up figures first, the long and disk-heavy ones last. */
-const ORDER = ['startup', 'quote', 'rates', 'transit', 'wizard', 'store', 'bol', 'labels', 'edi', 'audit', 'track', 'import', 'serve', 'postgres'];
+const ORDER = ['startup', 'quote', 'rates', 'transit', 'wizard', 'store', 'bol', 'labels', 'edi', 'audit', 'track', 'import', 'serve', 'crash', 'postgres'];
 /** `all` is every script in bench/ (a new one is never left out), in ORDER, others before the last two. */
 const scripts = readdirSync(join(root, 'bench'))
   .filter((name) => name.endsWith('.ts') && name !== 'lib.ts')
