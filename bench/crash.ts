@@ -69,7 +69,7 @@ interface StoredShipment {
   ssccs?: string[] | null;
 }
 
-function writeFile(path: string, prefix: string): string[] {
+function writeImportFile(path: string, prefix: string): string[] {
   const references = Array.from({ length: FILE_SHIPMENTS }, (_, index) => `${prefix}-${String(index).padStart(5, '0')}`);
   const lines = [
     'refNumber,shipperName,shipperStreet1,shipperCity,shipperState,shipperPostalCode,consigneeName,consigneeStreet1,consigneeCity,consigneeState,consigneePostalCode,palletCount,poundsWeight,length,width,height,description',
@@ -132,7 +132,7 @@ async function importCampaign(): Promise<Campaign> {
   // An import that finished before its kill is no fault: files are added until enough were killed.
   for (let round = 0; campaign.faults < IMPORT_KILLS && round < IMPORT_KILLS * 3; round++) {
     const file = join(work, `import-${round}.csv`);
-    campaign.expected.push(...writeFile(file, `I${round}`));
+    campaign.expected.push(...writeImportFile(file, `I${round}`));
     const killed = await runImport(campaign.store, file, { killAfter: random(0, FILE_SHIPMENTS - 200), extraMs: random(0, 200) });
     campaign.acknowledged.push(...killed.acknowledged);
     if (killed.killed) {
@@ -148,7 +148,7 @@ async function killPointCampaign(): Promise<Campaign & { reached: string[] }> {
   const campaign = { store: join(work, 'kill-points'), faults: 0, beforeKills: 0, acknowledged: [] as Acknowledged[], expected: [] as string[], reached: [] as string[] };
   for (const [round, point] of KILL_POINTS.entries()) {
     const file = join(work, `point-${round}.csv`);
-    campaign.expected.push(...writeFile(file, `P${round}`));
+    campaign.expected.push(...writeImportFile(file, `P${round}`));
     const killed = await runImport(campaign.store, file, { env: { SHIPPER_KILL_AT: `${point}@${random(1, 2)}` } });
     campaign.acknowledged.push(...killed.acknowledged);
     if (killed.killed) {
