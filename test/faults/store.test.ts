@@ -151,10 +151,13 @@ describe('a damaged store file', () => {
     expect(items.map((shipment) => shipment.id).sort()).toEqual(intact.sort());
     expect(warnings).toMatch(/^warning: .*shipments/);
     expect(warnings).not.toMatch(CONTROL);
-    // The others still read, and booking goes on.
+    // The others still read, and booking goes on. A shipment's bucket is its id's second of
+    // creation and last character: booked in the same second, it could be the damaged bucket
+    // itself (1 in 32), which it cannot be written to. A day later it never is.
     for (const id of intact) expect((await cli(['shipment', 'get', id])).code).toBe(0);
-    const booked = await cli([...BOOK_ONE_PALLET]);
+    const booked = await runInProcess(['--store', store, ...BOOK_ONE_PALLET], { env: { SHIPPER_NOW: new Date(Date.now() + 86_400_000).toISOString() } });
     expect(booked.code, booked.stderr).toBe(0);
+    expect(shipmentBucketOf((JSON.parse(booked.stdout) as Shipment).id)).not.toBe(shipmentBucketOf(ids[1]!));
   });
 
   it('a dangling symbolic link in the place of a bucket: its shipments are not there (exit 4)', async () => {
