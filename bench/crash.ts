@@ -103,8 +103,9 @@ function writeImportFile(path: string, prefix: string): string[] {
 const streamed = (stdout: string): Acknowledged[] => [...stdout.matchAll(/^ {4}(\{"line".*\}),?$/gm)].map((match) => JSON.parse(match[1]!) as Acknowledged);
 
 /**
- * Runs an import; `kill` decides, from what it acknowledged so far, when to SIGKILL it (or the
- * store kills itself at a kill point). Resolves with what it acknowledged and whether it was killed.
+ * Runs an import, SIGKILLed `extraMs` after it has acknowledged `killAfter` shipments (or killed by
+ * the store itself at the kill point its `env` names). Resolves with what it acknowledged and
+ * whether it was killed (an import that finished first was not).
  */
 async function runImport(
   store: string,
@@ -189,7 +190,7 @@ async function serveCampaign(): Promise<Campaign> {
       consignee: { name: 'Store 1', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' },
       orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 }, description: 'Cartons' }],
     });
-  const book = async (url: string, reference: string): Promise<Acknowledged | undefined> => {
+  const book = async (url: string, reference: string): Promise<Acknowledged> => {
     const response = await fetch(`${url}/v1/shipper/shipment`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': `crash-${reference}` },
@@ -210,7 +211,7 @@ async function serveCampaign(): Promise<Campaign> {
         const reference = `S-${String(next++).padStart(6, '0')}`;
         campaign.expected.push(reference);
         try {
-          campaign.acknowledged.push((await book(server.url, reference))!);
+          campaign.acknowledged.push(await book(server.url, reference));
           if (++answered >= killAfter && !stopped) {
             stopped = true;
             server.child.kill('SIGKILL');
@@ -228,7 +229,7 @@ async function serveCampaign(): Promise<Campaign> {
     campaign.faults++;
     campaign.beforeKills += answered;
     const restarted = await startServe(campaign.store);
-    for (const reference of unanswered) campaign.acknowledged.push((await book(restarted.url, reference))!);
+    for (const reference of unanswered) campaign.acknowledged.push(await book(restarted.url, reference));
     restarted.child.kill('SIGTERM');
     await restarted.closed;
   }
