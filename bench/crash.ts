@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, figure, row } from './lib.js';
+import { BIN, figure, row, startUrlChild } from './lib.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -162,24 +162,7 @@ async function killPointCampaign(): Promise<Campaign & { reached: string[] }> {
   return campaign;
 }
 
-async function startServe(store: string): Promise<{ url: string; child: ReturnType<typeof spawn>; closed: Promise<unknown> }> {
-  const child = spawn(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0'], { stdio: ['ignore', 'pipe', 'ignore'], env: env() });
-  // Waited for after the kill, which may come before anyone listens.
-  const closed = once(child, 'close');
-  let stdout = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      try {
-        resolve((JSON.parse(stdout) as { url: string }).url);
-      } catch {
-        // not the whole line yet
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`shipper serve exited ${code} before listening`)));
-  });
-  return { url, child, closed };
-}
+const startServe = (store: string) => startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0'], { env: env() });
 
 async function serveCampaign(): Promise<Campaign> {
   const campaign: Campaign = { store: join(work, 'serve'), faults: 0, beforeKills: 0, acknowledged: [], expected: [] };

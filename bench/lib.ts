@@ -1,6 +1,8 @@
 /** Shared helpers of the benchmark scripts: timing child processes and printing figures. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 export const ROOT = process.cwd();
 export const BIN = join(ROOT, 'bin', 'shipper.js');
@@ -44,4 +46,45 @@ export interface Figure {
 
 export function figure(entry: Figure): void {
   console.log(`BENCH_FIGURE ${JSON.stringify(entry)}`);
+}
+
+export interface UrlChild {
+  url: string;
+  child: ChildProcess;
+  /** Settles when the child has exited and closed its pipes (made at spawn: a kill may come first). */
+  closed: Promise<unknown>;
+}
+
+/**
+ * Starts a server that prints `{"url": ...}` first on stdout (`shipper serve --json`, a
+ * hello-world), and resolves once it has; rejects if it prints something else or exits first.
+ */
+export async function startUrlChild(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stderr?: 'inherit' | 'ignore' } = {}): Promise<UrlChild> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', options.stderr ?? 'ignore'], env: options.env ?? process.env });
+  const closed = once(child, 'close');
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    lines.on('line', (line) => {
+      buffer += line;
+      let answer: { url?: string };
+      try {
+        answer = JSON.parse(buffer) as { url?: string };
+      } catch {
+        return; // the JSON spans several lines: keep reading
+      }
+      if (answer.url) resolve(answer.url);
+      else reject(new Error(`${command} ${args.join(' ')} did not start: ${buffer}`));
+    });
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited ${code}`)));
+  });
+  return { url, child, closed };
+}
+
+/** Sends the signal (unless the child has exited already) and waits for the exit. */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
 }

@@ -20,10 +20,9 @@ import { chmodSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rm
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { createServer } from 'node:net';
 import postgres from 'postgres';
-import { BIN, figure, ROOT, row } from './lib.js';
+import { BIN, figure, ROOT, row, startUrlChild, stopChild, type UrlChild } from './lib.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -84,36 +83,13 @@ async function createDatabase(serverUrl: string, name: string): Promise<string> 
   return url.href;
 }
 
-async function startServe(store: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, '--store', store, '--json', '--quiet', 'serve', '--port', '0'], {
-    stdio: ['ignore', 'pipe', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'],
+async function startServe(store: string): Promise<UrlChild> {
+  const server = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', '--quiet', 'serve', '--port', '0'], {
+    stderr: process.env.BENCH_DEBUG ? 'inherit' : 'ignore',
     env: { ...process.env, SHIPPER_CONFIG_DIR: work },
   });
-  if (process.env.BENCH_DEBUG) child.once('exit', (code, signal) => console.error(`serve exited ${code} ${signal}`));
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    lines.on('line', (line) => {
-      buffer += line;
-      let answer: { url?: string } | undefined;
-      try {
-        answer = JSON.parse(buffer) as { url?: string };
-      } catch {
-        return; // more lines
-      }
-      if (answer.url) resolve(answer.url);
-      else reject(new Error(`shipper serve did not start: ${buffer}`));
-    });
-    child.once('exit', (code) => reject(new Error(`shipper serve exited ${code}`)));
-  });
-  return { url, child };
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  await exited;
+  if (process.env.BENCH_DEBUG) server.child.once('exit', (code, signal) => console.error(`serve exited ${code} ${signal}`));
+  return server;
 }
 
 interface Load {
@@ -164,7 +140,7 @@ async function serveFigures(label: string, store: string) {
     }
     return { quote, shipment, get };
   } finally {
-    await stop(server.child);
+    await stopChild(server.child);
   }
 }
 
@@ -222,7 +198,7 @@ try {
     load(a.url, 'POST', '/v1/shipper/shipment', SHIPMENT_REQUEST, DURATION, CONNECTIONS / 2),
     load(b.url, 'POST', '/v1/shipper/shipment', SHIPMENT_REQUEST, DURATION, CONNECTIONS / 2),
   ]);
-  await Promise.all([stop(a.child), stop(b.child)]);
+  await Promise.all([stopChild(a.child), stopChild(b.child)]);
   const twoAnswers = [...orderNumbers(loadA.answers), ...orderNumbers(loadB.answers)];
   const two = await numbering(shared);
   const sharedSql = postgres(shared, { max: 1 });
@@ -252,15 +228,15 @@ try {
   for (let round = 0; round < 2; round++) {
     const running = load(c.url, 'POST', '/v1/shipper/shipment', SHIPMENT_REQUEST, DURATION, CONNECTIONS / 2);
     await new Promise((resolve) => setTimeout(resolve, (DURATION * 1000) / 2));
-    await stop(c.child, 'SIGKILL');
+    await stopChild(c.child, 'SIGKILL');
     phases.push(running);
     // Under heavy load a start can time out reaching the database: try again once.
     c = await startServe(crash).catch(() => startServe(crash));
   }
   const loads = await Promise.all(phases);
   clearInterval(cutter);
-  await stop(c.child);
-  await stop(d.child);
+  await stopChild(c.child);
+  await stopChild(d.child);
   await admin.end();
   for (const one of loads) acknowledged.push(...orderNumbers(one.answers));
   const after = await numbering(crash);

@@ -14,15 +14,14 @@
  * are a floor; the ratio to hello-world says how much of the machine the API itself costs.
  */
 import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { LocalApi } from '../src/api/local.js';
 import type { QuoteRequestInput } from '../src/domain/schemas.js';
-import { BIN, figure, row } from './lib.js';
+import { BIN, figure, row, startUrlChild, stopChild, type UrlChild } from './lib.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -48,25 +47,6 @@ const SHIPMENT_REQUEST = JSON.stringify({
   orderComponents: (JSON.parse(QUOTE_REQUEST) as { orderComponents: unknown[] }).orderComponents,
 });
 
-/** Starts a child that prints `{"url": ...}` as its first stdout line. */
-async function startChild(command: string, childArgs: string[], stderr: 'inherit' | 'ignore' = 'inherit'): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(command, childArgs, { stdio: ['ignore', 'pipe', stderr] });
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    lines.on('line', (line) => {
-      buffer += line;
-      try {
-        resolve((JSON.parse(buffer) as { url: string }).url);
-      } catch {
-        // the JSON spans several lines: keep reading
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${command} ${childArgs.join(' ')} exited ${code}`)));
-  });
-  return { url, child };
-}
-
 /**
  * Writes are bound by fsync: before each writing phase, let the kernel finish writing back what
  * earlier phases (or an earlier run) left dirty, so that a phase does not pay for the one before.
@@ -74,13 +54,6 @@ async function startChild(command: string, childArgs: string[], stderr: 'inherit
  */
 function settleDisk(): void {
   spawnSync('sync', { stdio: 'ignore' });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 interface Figures {
@@ -154,13 +127,17 @@ function print(label: string, figures: Figures, baseline?: Figures): void {
 
 const store = await mkdtemp(join(tmpdir(), 'shipper-bench-serve-'));
 const engineStore = await mkdtemp(join(tmpdir(), 'shipper-bench-engine-'));
-const hello = await startChild(process.execPath, [
-  '-e',
-  "const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json'});r.end('{\"hello\":\"world\"}')});s.listen(0,'127.0.0.1',()=>console.log(JSON.stringify({url:'http://127.0.0.1:'+s.address().port})));process.on('SIGTERM',()=>s.close(()=>process.exit(0)));setTimeout(()=>{},1e9)",
-]);
+const hello = await startUrlChild(
+  process.execPath,
+  [
+    '-e',
+    "const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json'});r.end('{\"hello\":\"world\"}')});s.listen(0,'127.0.0.1',()=>console.log(JSON.stringify({url:'http://127.0.0.1:'+s.address().port})));process.on('SIGTERM',()=>s.close(()=>process.exit(0)));setTimeout(()=>{},1e9)",
+  ],
+  { stderr: 'inherit' },
+);
 // The access log is on (the default), written to /dev/null.
-const shipper = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0'], 'ignore');
-let uncached: { url: string; child: ChildProcess } | undefined;
+const shipper = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0']);
+let uncached: UrlChild | undefined;
 let failed: boolean;
 try {
   console.log(`shipper serve on loopback, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`);
@@ -178,7 +155,7 @@ try {
   const someId = created[0];
   if (!someId) throw new Error('no quote was created');
   const get = await load({ url: `${shipper.url}/v1/shipper/quote/${someId}` });
-  uncached = await startChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0'], 'ignore');
+  uncached = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0']);
   const getUncached = await load({ url: `${uncached.url}/v1/shipper/quote/${someId}` });
   settleDisk();
   const engine = await engineCreates(engineStore);
