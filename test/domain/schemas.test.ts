@@ -199,6 +199,32 @@ describe('shipment request validation', () => {
     expect(withNulls.ok && [withNulls.value.carrier, withNulls.value.proNumber, withNulls.value.fob, withNulls.value.specialInstructions]).toEqual([null, null, null, null]);
   });
 
+  it('holds optional texts to their length on the boundary, and refuses what is no text of theirs', () => {
+    const atMost = parseRequest(shipmentRequestSchema, {
+      ...shipment,
+      shipper: { ...address, street2: 's'.repeat(100), contactName: 'c'.repeat(100), phone: '5'.repeat(32) },
+      specialInstructions: `${'i'.repeat(500)}\n${'j'.repeat(499)}`,
+    });
+    expect(atMost.ok && [atMost.value.shipper.street2?.length, atMost.value.shipper.phone?.length, atMost.value.specialInstructions?.length]).toEqual([100, 32, 1000]);
+    const over = violationsOf(
+      { ...shipment, shipper: { ...address, street2: 's'.repeat(101), contactName: 'c'.repeat(101), phone: '5'.repeat(33) }, specialInstructions: 'i'.repeat(1001) },
+      shipmentRequestSchema,
+    );
+    expect(over.map((violation) => [violation.field, violation.message]).sort()).toEqual([
+      ['shipper.contactName', 'must be at most 100 characters'],
+      ['shipper.phone', 'must be at most 32 characters'],
+      ['shipper.street2', 'must be at most 100 characters'],
+      ['specialInstructions', 'must be at most 1000 characters'],
+    ]);
+    // Not text at all, or a control character its kind refuses (a line break only where lines are allowed).
+    const absurd = violationsOf(
+      { ...shipment, shipper: { ...address, contactName: 42, street2: 'Dock\t4', phone: 'a\nb' }, specialInstructions: 'x\u0007' },
+      shipmentRequestSchema,
+    );
+    expect(absurd.map((violation) => violation.field).sort()).toEqual(['shipper.contactName', 'shipper.phone', 'shipper.street2', 'specialInstructions']);
+    expect(absurd.find((violation) => violation.field === 'shipper.contactName')?.message).toBe('must be a string');
+  });
+
   it('accepts a shipment with addresses and normalises state codes and the refNumber', () => {
     const parsed = parseRequest(shipmentRequestSchema, { ...shipment, refNumber: '  PO-77 ' });
     expect(parsed.ok).toBe(true);
