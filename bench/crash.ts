@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, figure, row, startUrlChild } from './lib.js';
+import { BIN, figure, row, startUrlChild, stopChild } from './lib.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -207,14 +207,12 @@ async function serveCampaign(): Promise<Campaign> {
       }
     });
     await Promise.all(clients);
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-    await server.closed;
+    await stopChild(server.child, 'SIGKILL');
     campaign.faults++;
     campaign.beforeKills += answered;
     const restarted = await startServe(campaign.store);
     for (const reference of unanswered) campaign.acknowledged.push(await book(restarted.url, reference));
-    restarted.child.kill('SIGTERM');
-    await restarted.closed;
+    await stopChild(restarted.child);
   }
   return campaign;
 }

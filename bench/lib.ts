@@ -51,8 +51,6 @@ export function figure(entry: Figure): void {
 export interface UrlChild {
   url: string;
   child: ChildProcess;
-  /** Settles when the child has exited and closed its pipes (made at spawn: a kill may come first). */
-  closed: Promise<unknown>;
 }
 
 /**
@@ -61,7 +59,6 @@ export interface UrlChild {
  */
 export async function startUrlChild(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stderr?: 'inherit' | 'ignore' } = {}): Promise<UrlChild> {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', options.stderr ?? 'ignore'], env: options.env ?? process.env });
-  const closed = once(child, 'close');
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
@@ -78,7 +75,7 @@ export async function startUrlChild(command: string, args: string[], options: { 
     });
     child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited ${code}`)));
   });
-  return { url, child, closed };
+  return { url, child };
 }
 
 /** Sends the signal (unless the child has exited already) and waits for the exit. */
