@@ -42,12 +42,7 @@ async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
 }
 
 async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
-  const [{ parseFuelHistory, usdPerGallonOf }, { openStore }, { guardStore }, settings] = await Promise.all([
-    import('../../domain/agreements/fuelHistory.js'),
-    import('../../store/open.js'),
-    import('../../api/local/records.js'),
-    ctx.settings(),
-  ]);
+  const [{ parseFuelHistory, usdPerGallonOf }, { guardStore }] = await Promise.all([import('../../domain/agreements/fuelHistory.js'), import('../../api/local/records.js')]);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -61,27 +56,24 @@ async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
     throw new CliError(`${faults.length} bad line${faults.length === 1 ? '' : 's'} in ${file}: nothing imported`, 'REJECTED');
   }
   if (weeks.length === 0) throw new CliError(`no weekly prices in ${file}: expected EIA's CSV download or the header week,usdPerGallon`, 'REJECTED');
-  const store = await openStore(settings.store);
-  try {
-    // One unit of work: the whole file or nothing; a week imported again takes the new price.
-    const result = await guardStore(() =>
-      store.withTransaction(async (tx) => {
-        const known = new Map((await tx.fuelPrices.list()).map((price) => [price.week, price.usdPerGallon]));
-        const prices = weeks.map(({ week, mills }) => ({ week, usdPerGallon: usdPerGallonOf(mills) }));
-        const added = prices.filter((price) => !known.has(price.week)).length;
-        const changed = prices.filter((price) => known.has(price.week) && known.get(price.week) !== price.usdPerGallon).length;
-        tx.fuelPrices.putMany(prices);
-        return { added, changed, total: new Set([...known.keys(), ...prices.map((price) => price.week)]).size };
-      }),
-    );
-    const sorted = weeks.map((week) => week.week).sort();
-    if (ctx.io.options.json) return ctx.io.json({ ...result, from: sorted[0], to: sorted.at(-1) });
-    ctx.io.info(
-      `imported ${weeks.length} week${weeks.length === 1 ? '' : 's'} (${sorted[0]} to ${sorted.at(-1)}): ${result.added} new, ${result.changed} changed; ${result.total} in the store`,
-    );
-  } finally {
-    await store.close();
-  }
+  // The store in use (--store: a directory or a PostgreSQL database), where the engine reads them.
+  const store = await ctx.store();
+  // One unit of work: the whole file or nothing; a week imported again takes the new price.
+  const result = await guardStore(() =>
+    store.withTransaction(async (tx) => {
+      const known = new Map((await tx.fuelPrices.list()).map((price) => [price.week, price.usdPerGallon]));
+      const prices = weeks.map(({ week, mills }) => ({ week, usdPerGallon: usdPerGallonOf(mills) }));
+      const added = prices.filter((price) => !known.has(price.week)).length;
+      const changed = prices.filter((price) => known.has(price.week) && known.get(price.week) !== price.usdPerGallon).length;
+      tx.fuelPrices.putMany(prices);
+      return { added, changed, total: new Set([...known.keys(), ...prices.map((price) => price.week)]).size };
+    }),
+  );
+  const sorted = weeks.map((week) => week.week).sort();
+  if (ctx.io.options.json) return ctx.io.json({ ...result, from: sorted[0], to: sorted.at(-1) });
+  ctx.io.info(
+    `imported ${weeks.length} week${weeks.length === 1 ? '' : 's'} (${sorted[0]} to ${sorted.at(-1)}): ${result.added} new, ${result.changed} changed; ${result.total} in the store`,
+  );
 }
 
 interface FuelShowOptions {
