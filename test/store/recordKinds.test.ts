@@ -42,10 +42,7 @@ interface StoreUnderTest {
 }
 
 describe.each([
-  [
-    'file store',
-    async (): Promise<StoreUnderTest> => ({ store: await temp() }),
-  ],
+  ['file store', async (): Promise<StoreUnderTest> => ({ store: await temp() })],
   [
     'PostgreSQL store',
     async (): Promise<StoreUnderTest> => {
@@ -83,7 +80,21 @@ describe.each([
   });
 
   it('location add: the saved location is listed and shown by other processes', async () => {
-    const added = await shipper(['location', 'add', 'Chicago-DC', '--name', 'Acme Chicago DC', '--street1', '2100 S Halsted St', '--city', 'Chicago', '--state', 'IL', '--zip', '60608']);
+    const added = await shipper([
+      'location',
+      'add',
+      'Chicago-DC',
+      '--name',
+      'Acme Chicago DC',
+      '--street1',
+      '2100 S Halsted St',
+      '--city',
+      'Chicago',
+      '--state',
+      'IL',
+      '--zip',
+      '60608',
+    ]);
     expect(added.code, added.stderr).toBe(0);
     const listed = await shipper(['--json', 'location', 'list']);
     expect(listed.code, listed.stderr).toBe(0);
