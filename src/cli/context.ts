@@ -1,13 +1,14 @@
 /**
  * What every command gets (the factory of the GitHub CLI): the IO layer, the global options, the
  * settings resolved once, and the parts built from them on first use: the one API (local or
- * remote), the clock, the ZIP geodata and the saved locations. Commands that never need them
- * (help, config) never load them.
+ * remote), the store in use, the clock, the ZIP geodata and the saved locations. Commands that
+ * never need them (help, config) never load them.
  */
 import type { Command } from 'commander';
 import { warning } from '../domain/warnings.js';
 import type { LocalApi } from '../api/local.js';
 import type { ShipperStore } from '../store/ports.js';
+import type { OpenLocationOptions } from '../store/openLocation.js';
 import { UsageError } from '../api/problems.js';
 import type { ShipperApi } from '../api/types.js';
 import { isLoopbackHost, serverRootOf } from '../api/wire.js';
@@ -39,6 +40,7 @@ export type ContextFactory = (command: Command) => CommandContext;
 export class CommandContext {
   private apiPromise: Promise<ShipperApi> | undefined;
   private localApiPromise: Promise<LocalApi> | undefined;
+  private storePromise: Promise<ShipperStore> | undefined;
   private openedStore: ShipperStore | undefined;
   private resolved: Settings | undefined;
   private zipDirectory: ZipLookup | undefined;
@@ -112,10 +114,30 @@ export class CommandContext {
     return this.zipDirectory;
   }
 
-  /** Saved locations: the address book in the local store, also in remote mode (they are the user's own). */
+  /**
+   * The store in use (--store, SHIPPER_STORE, the config's store, else the data directory): the
+   * file store of a directory or the PostgreSQL database of a URL, opened once per command. The
+   * engine, fuel prices, saved locations and audited bills all go through it: no command opens
+   * another (test/architecture/storeAccess.test.ts).
+   */
+  store(): Promise<ShipperStore> {
+    return this.openStore({});
+  }
+
+  /** The first caller's options win: the engine's (serve: more connections, migrate, cache) when it opens the store. */
+  private openStore(options: OpenLocationOptions): Promise<ShipperStore> {
+    this.storePromise ??= (async () => {
+      const [settings, { openStoreAt }] = await Promise.all([this.settings(), import('../store/openLocation.js')]);
+      this.openedStore = await openStoreAt(settings.storeLocation, options);
+      return this.openedStore;
+    })();
+    return this.storePromise;
+  }
+
+  /** Saved locations: the address book in the store in use, also in remote mode (they are the user's own). */
   async locations(): Promise<LocationBook> {
-    const [{ LocationBook }, { openStore }, settings] = await Promise.all([import('../store/locations.js'), import('../store/open.js'), this.settings()]);
-    return new LocationBook((await openStore(settings.store)).locations);
+    const [{ LocationBook }, store] = await Promise.all([import('../store/locations.js'), this.store()]);
+    return new LocationBook(store.locations);
   }
 
   api(): Promise<ShipperApi> {
@@ -158,12 +180,8 @@ export class CommandContext {
   localApi(options: { cacheEntries?: number; bolCompanyPrefix?: string | undefined; serve?: boolean } = {}): Promise<LocalApi> {
     this.localApiPromise ??= (async () => {
       const [settings, { LocalApi }, now, zips] = await Promise.all([this.settings(), import('../api/local.js'), this.clock(), this.zips()]);
-      // A PostgreSQL store (--store postgres://...): a server migrates it when it is behind and keeps more connections.
-      const store =
-        settings.storeLocation.kind === 'postgres'
-          ? await (await import('../store/openLocation.js')).openStoreAt(settings.storeLocation, { migrate: options.serve, connections: options.serve ? 16 : 2 })
-          : undefined;
-      this.openedStore = store;
+      // A server keeps more connections to a PostgreSQL store and migrates it when it is behind; a file store caches records.
+      const store = await this.openStore({ migrate: options.serve, connections: options.serve ? 16 : 2, cacheEntries: options.cacheEntries });
       return new LocalApi({
         store,
         storeDir: settings.store,

@@ -4,7 +4,7 @@
  * and `shipper fuel show --carrier SCAC --date D` (which week's price and which percentage apply).
  */
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
@@ -41,47 +41,57 @@ async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
   if (!ctx.io.options.json) ctx.io.info(`${agreements.length} agreement${agreements.length === 1 ? '' : 's'} OK`);
 }
 
-async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
-  const [{ parseFuelHistory, usdPerGallonOf }, { openStore }, { guardStore }, settings] = await Promise.all([
-    import('../../domain/agreements/fuelHistory.js'),
-    import('../../store/open.js'),
-    import('../../api/local/records.js'),
-    ctx.settings(),
-  ]);
-  let text: string;
+/** A weekly price file is small (the whole series since 1994 is about 40 KB); anything near this is not one. */
+const MAX_FUEL_FILE_BYTES = 4 * 1024 * 1024;
+
+async function readPriceFile(file: string): Promise<string> {
+  let handle;
   try {
-    text = await readFile(file, 'utf8');
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    if (size <= MAX_FUEL_FILE_BYTES) return await handle.readFile('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`, code === 'ENOENT' ? 'NOT_FOUND' : 'LOCAL_FAILURE');
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
-  const { weeks, faults } = parseFuelHistory(text);
+  throw new CliError(`${file} is larger than 4 MiB: a weekly price file holds at most 5,000 weeks; nothing imported`, 'REJECTED');
+}
+
+async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
+  const [{ parseFuelHistory, usdPerGallonOf }, { guardStore }, { utcDateOf }, now] = await Promise.all([
+    import('../../domain/agreements/fuelHistory.js'),
+    import('../../api/local/records.js'),
+    import('../../domain/dates.js'),
+    ctx.clock(),
+  ]);
+  const text = await readPriceFile(file);
+  // Weeks from the start of the series (1994-03-21) to a week after today, at most 5,000 a file.
+  const { weeks, faults } = parseFuelHistory(text, { today: utcDateOf(now()) });
   if (faults.length > 0) {
     for (const fault of faults.slice(0, 20)) ctx.io.error(`${file}:${fault.line}: ${fault.message}`);
     throw new CliError(`${faults.length} bad line${faults.length === 1 ? '' : 's'} in ${file}: nothing imported`, 'REJECTED');
   }
   if (weeks.length === 0) throw new CliError(`no weekly prices in ${file}: expected EIA's CSV download or the header week,usdPerGallon`, 'REJECTED');
-  const store = await openStore(settings.store);
-  try {
-    // One unit of work: the whole file or nothing; a week imported again takes the new price.
-    const result = await guardStore(() =>
-      store.withTransaction(async (tx) => {
-        const known = new Map((await tx.fuelPrices.list()).map((price) => [price.week, price.usdPerGallon]));
-        const prices = weeks.map(({ week, mills }) => ({ week, usdPerGallon: usdPerGallonOf(mills) }));
-        const added = prices.filter((price) => !known.has(price.week)).length;
-        const changed = prices.filter((price) => known.has(price.week) && known.get(price.week) !== price.usdPerGallon).length;
-        tx.fuelPrices.putMany(prices);
-        return { added, changed, total: new Set([...known.keys(), ...prices.map((price) => price.week)]).size };
-      }),
-    );
-    const sorted = weeks.map((week) => week.week).sort();
-    if (ctx.io.options.json) return ctx.io.json({ ...result, from: sorted[0], to: sorted.at(-1) });
-    ctx.io.info(
-      `imported ${weeks.length} week${weeks.length === 1 ? '' : 's'} (${sorted[0]} to ${sorted.at(-1)}): ${result.added} new, ${result.changed} changed; ${result.total} in the store`,
-    );
-  } finally {
-    await store.close();
-  }
+  // The store in use (--store: a directory or a PostgreSQL database), where the engine reads them.
+  const store = await ctx.store();
+  // One unit of work: the whole file or nothing; a week imported again takes the new price.
+  const result = await guardStore(() =>
+    store.withTransaction(async (tx) => {
+      const known = new Map((await tx.fuelPrices.list()).map((price) => [price.week, price.usdPerGallon]));
+      const prices = weeks.map(({ week, mills }) => ({ week, usdPerGallon: usdPerGallonOf(mills) }));
+      const added = prices.filter((price) => !known.has(price.week)).length;
+      const changed = prices.filter((price) => known.has(price.week) && known.get(price.week) !== price.usdPerGallon).length;
+      tx.fuelPrices.putMany(prices);
+      return { added, changed, total: new Set([...known.keys(), ...prices.map((price) => price.week)]).size };
+    }),
+  );
+  const sorted = weeks.map((week) => week.week).sort();
+  if (ctx.io.options.json) return ctx.io.json({ ...result, from: sorted[0], to: sorted.at(-1) });
+  ctx.io.info(
+    `imported ${weeks.length} week${weeks.length === 1 ? '' : 's'} (${sorted[0]} to ${sorted.at(-1)}): ${result.added} new, ${result.changed} changed; ${result.total} in the store`,
+  );
 }
 
 interface FuelShowOptions {

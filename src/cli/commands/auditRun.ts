@@ -149,14 +149,13 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   const save = options.save && !options.dryRun;
   if (files.length === 0) throw new UsageError('no bill file given', 'example: shipper audit bills.csv carrier-210.edi');
   const bills = await readBills(ctx, files);
-  const [settings, api, { auditBill }, { billKeys, ShipmentsByKey }, { earlierAuditOf, flagDuplicates }, { AuditedBills }, { openStore }] = await Promise.all([
+  const [settings, api, { auditBill }, { billKeys, ShipmentsByKey }, { earlierAuditOf, flagDuplicates }, { AuditedBills }] = await Promise.all([
     ctx.settings(),
     ctx.api(),
     import('../../audit/audit.js'),
     import('../../audit/matching.js'),
     import('../../audit/duplicates.js'),
     import('../../audit/store.js'),
-    import('../../store/open.js'),
   ]);
   const tariff = await loadTariff(settings.tariff);
   // The agreements that priced carrier quotes re-rate their shipments (--tariffs); none without it.
@@ -165,7 +164,8 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   const shipments = await shipmentsFor(api, billKeys(bills));
   const byKey = new ShipmentsByKey(shipments);
   const auditedAt = (await ctx.clock())().toISOString();
-  const book = new AuditedBills((await openStore(settings.store)).auditedBills);
+  // The store in use (--store: a directory or a PostgreSQL database), also in remote mode: bills are the user's own papers.
+  const book = new AuditedBills((await ctx.store()).auditedBills);
   const { audits: earlier, warnings } = await book.list();
   ctx.io.warnAll(warnings);
   const results = flagDuplicates(

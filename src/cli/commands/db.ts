@@ -78,16 +78,10 @@ export function registerDbCommands(program: ShipperCommand, context: ContextFact
 // ---------------------------------------------------------------------------------------------
 // shipper store export|import
 
-/** The store in effect, prepared (a database at this shipper's schema). */
+/** The store in effect, prepared (a database at this shipper's schema); the context closes it. */
 async function preparedStore(ctx: CommandContext) {
-  const [{ openStoreAt }, settings] = await Promise.all([import('../../store/openLocation.js'), ctx.settings()]);
-  const store = await openStoreAt(settings.storeLocation);
-  try {
-    await store.prepare();
-  } catch (error) {
-    await store.close().catch(() => undefined);
-    throw error;
-  }
+  const store = await ctx.store();
+  await store.prepare();
   return store;
 }
 

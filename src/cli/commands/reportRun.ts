@@ -38,10 +38,10 @@ async function bookedShipments(ctx: CommandContext, api: ShipperApi, options: { 
   return shipments;
 }
 
-/** The audited bills of the local store (also in remote mode: they are the user's own papers). */
+/** The audited bills of the store in use (also in remote mode: they are the user's own papers). */
 async function auditedBills(ctx: CommandContext): Promise<AuditResult[]> {
-  const [settings, { AuditedBills }, { openStore }] = await Promise.all([ctx.settings(), import('../../audit/store.js'), import('../../store/open.js')]);
-  const { audits, warnings } = await new AuditedBills((await openStore(settings.store)).auditedBills).list();
+  const [{ AuditedBills }, store] = await Promise.all([import('../../audit/store.js'), ctx.store()]);
+  const { audits, warnings } = await new AuditedBills(store.auditedBills).list();
   ctx.io.warnAll(warnings);
   return audits;
 }
