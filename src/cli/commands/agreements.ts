@@ -4,11 +4,11 @@
  * and `shipper fuel show --carrier SCAC --date D` (which week's price and which percentage apply).
  */
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { CliError, UsageError } from '../errors.js';
+import { NotRegularFileError, readRegularText } from '../../fs/regularFile.js';
 
 async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
   const { agreementsDirOf, loadAgreementDirectory } = await import('../../agreements/loadAgreements.js');
@@ -50,8 +50,9 @@ async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
   ]);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularText(file);
   } catch (error) {
+    if (error instanceof NotRegularFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`, code === 'ENOENT' ? 'NOT_FOUND' : 'LOCAL_FAILURE');
   }
