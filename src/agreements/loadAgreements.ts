@@ -4,7 +4,7 @@
  * docs/agreements.md). Every fault is reported as `<agreement>/<file>:<line>: <message>`, paths
  * relative to DIR, so `shipper tariff check` and a failed load say exactly where to look.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { agreementSchema } from '../domain/agreements/agreement.js';
@@ -14,6 +14,7 @@ import type { CarrierAgreement } from '../domain/agreements/rateAgreement.js';
 import { parseTransit } from '../domain/agreements/transitTable.js';
 import { parseRequest } from '../domain/validation.js';
 import { describeFileError } from '../fs/durableWrite.js';
+import { NotRegularFileError, readRegularText } from '../fs/regularFile.js';
 import { templatesDir } from '../paths.js';
 import { jsonSyntaxProblem, printable } from '../printable.js';
 
@@ -45,9 +46,10 @@ export function lineOfJsonPath(text: string, path: ReadonlyArray<PropertyKey>): 
   return text.slice(0, offset).split('\n').length;
 }
 
+/** A regular file's text; a FIFO or a device is refused (it would block or never end), a missing file is undefined. */
 async function readText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -82,7 +84,7 @@ async function loadOne(root: string, directory: string, faults: AgreementFault[]
     try {
       return await readText(join(dir, file));
     } catch (error) {
-      fault(file, 1, `cannot be read: ${describeFileError(error)}`);
+      fault(file, 1, error instanceof NotRegularFileError ? `is ${error.kind}, not a regular file: refused` : `cannot be read: ${describeFileError(error)}`);
       return undefined;
     }
   };

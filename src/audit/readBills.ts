@@ -38,6 +38,8 @@ export async function readBillFile(path: string): Promise<BillsRead> {
     throw new BillFileError(error.code === 'ENOENT' ? `${path}: no such file` : `cannot read ${path}: ${error.message}`, 'usage');
   });
   if (info.isDirectory()) throw new BillFileError(`${path} is a directory, not a bill file (CSV or X12 210)`, 'usage');
+  // A FIFO or a device (its size 0) would block or never end.
+  if (!info.isFile()) throw new BillFileError(`${path} is not a regular file (a named pipe, a socket or a device)`, 'usage');
   if (info.size === 0) throw new BillFileError(`${path} is empty: a bill file is a CSV with a header row or an X12 210 interchange`, 'rejected');
   if (info.size > MAX_BILL_FILE_BYTES)
     throw new BillFileError(`${path} is ${Math.round(info.size / 1048576)} MB; split bill files larger than ${MAX_BILL_FILE_BYTES / 1048576} MB`, 'rejected');

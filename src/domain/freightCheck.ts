@@ -191,22 +191,52 @@ function noDescription(input: FreightCheckInput, component: RatedOrderComponent,
 // -----------------------------------------------------------------------------------------------
 // Shipment rules
 
+/**
+ * The units as a carrier cubes them: a non-stackable unit (nothing can be loaded on top of it) at
+ * `nonStackableHeightInches` when it is lower (Dugan item 650 B.1: 96 in), the others as declared.
+ */
+function asCubed(components: ReadonlyArray<RatedOrderComponent>, nonStackableHeightInches: number): ReadonlyArray<RatedOrderComponent> {
+  if (!components.some((component) => component.stackable === false && component.dimensions.height < nonStackableHeightInches)) return components;
+  return components.map((component) =>
+    component.stackable === false && component.dimensions.height < nonStackableHeightInches
+      ? { ...component, dimensions: { ...component.dimensions, height: nonStackableHeightInches } }
+      : component,
+  );
+}
+
 function cubicCapacity(input: FreightCheckInput): Warning[] {
-  const { minimumCubicFeet, belowDensityPcf } = input.rules.cubicCapacity;
-  if (!takesCubicCapacity(input.orderComponents, minimumCubicFeet, belowDensityPcf)) return [];
-  const cube = exactCubicInches(input.orderComponents);
+  const { minimumCubicFeet, belowDensityPcf, ratedClass } = input.rules.cubicCapacity;
+  const heightInches = input.rules.nonStackableHeightInches;
+  const cubed = asCubed(input.orderComponents, heightInches);
+  if (!takesCubicCapacity(cubed, minimumCubicFeet, belowDensityPcf)) return [];
+  const raised = cubed !== input.orderComponents;
+  const cube = exactCubicInches(cubed);
   const cubicFeet = Number(cube.numerator) / Number(cube.denominator) / CUBIC_INCHES_PER_CUBIC_FOOT;
   const totalPounds = totalWeight(input.orderComponents);
   const density = totalPounds / cubicFeet;
   const minimumPounds = Math.ceil(cubicFeet * Number(belowDensityPcf));
-  const price = stakeOfWeight(input, minimumPounds, `${formatLimit(round2(cubicFeet))} cu ft at ${belowDensityPcf} pcf: ${formatLimit(minimumPounds)} lb`);
+  // Dugan item 650 C.1: the constructed weight at class 125 (the rules' ratedClass), a minimum charge.
+  const price = stakeOfMinimum(
+    input,
+    minimumPounds,
+    ratedClass,
+    `${formatLimit(round2(cubicFeet))} cu ft at ${belowDensityPcf} pcf: ${formatLimit(minimumPounds)} lb at class ${ratedClass}`,
+  );
   return [
     warning(
       'CUBIC_CAPACITY',
-      `the shipment takes ${formatLimit(round2(cubicFeet))} cu ft at ${density.toFixed(2)} pcf (${formatLimit(minimumCubicFeet)} cu ft or more below ${belowDensityPcf} pcf): carriers charge it as if it weighed ${formatLimit(minimumPounds)} lb, or as volume LTL${priceWords(price)}`,
+      `the shipment takes ${formatLimit(round2(cubicFeet))} cu ft${raised ? ` (its non-stackable units cubed at ${formatLimit(heightInches)} in high)` : ''} at ${density.toFixed(2)} pcf (${formatLimit(minimumCubicFeet)} cu ft or more below ${belowDensityPcf} pcf): carriers charge it as if it weighed ${formatLimit(minimumPounds)} lb at class ${ratedClass}, or as volume LTL${priceWords(price)}`,
       {
         field: 'orderComponents',
-        detail: { cubicFeet: round2(cubicFeet), densityPcf: round2(density), minimumCubicFeet, belowDensityPcf, minimumPounds },
+        detail: {
+          cubicFeet: round2(cubicFeet),
+          densityPcf: round2(density),
+          minimumCubicFeet,
+          belowDensityPcf,
+          minimumPounds,
+          ratedClass,
+          ...(raised ? { nonStackableHeightInches: heightInches } : {}),
+        },
         ...(price ? { priceAtStake: price } : {}),
       },
     ),
@@ -361,6 +391,19 @@ function stakeOfWeight(input: FreightCheckInput, minimumPounds: number, basis: s
     input.orderComponents.map((component) => ({ ...component, poundsWeight: component.poundsWeight * factor })),
     basis,
   );
+}
+
+/**
+ * A minimum charge: the shipment rated as if it weighed `minimumPounds` (each line's weight raised
+ * in proportion), every line at `freightClass`; never below the quoted price.
+ */
+function stakeOfMinimum(input: FreightCheckInput, minimumPounds: number, freightClass: FreightClass, basis: string): PriceAtStake | undefined {
+  const total = totalWeight(input.orderComponents);
+  const factor = minimumPounds > total ? minimumPounds / total : 1;
+  const atRisk = input.rerate?.(input.orderComponents.map((component) => ({ ...component, poundsWeight: component.poundsWeight * factor, freightClass })));
+  if (atRisk === undefined || atRisk === null) return undefined;
+  const charged = Math.max(atRisk, input.quotedPriceInCents);
+  return { quotedPriceInCents: input.quotedPriceInCents, atRiskPriceInCents: charged, differenceInCents: charged - input.quotedPriceInCents, basis };
 }
 
 function stake(input: FreightCheckInput, components: RatedOrderComponent[], basis: string): PriceAtStake | undefined {

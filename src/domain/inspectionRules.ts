@@ -5,6 +5,7 @@
  * names only what differs. Pure: zod only.
  */
 import { z } from 'zod';
+import { FREIGHT_CLASSES } from './schemas.js';
 
 const inches = z.number().positive().max(1200);
 const decimalPercent = z.string().regex(/^\d{1,3}(\.\d{1,4})?$/, { message: 'must be a decimal string such as "2" or "2.5"' });
@@ -17,10 +18,19 @@ export const inspectionRulesSchema = z.strictObject({
   nonStackableHeightInches: inches.default(96),
   /** WIDE_FREIGHT: a unit at least this wide is classed as if it were `wideRatedWidthInches` wide. */
   wideFreight: z.strictObject({ fromInches: inches.default(70), ratedWidthInches: inches.default(96) }).default({ fromInches: 70, ratedWidthInches: 96 }),
-  /** CUBIC_CAPACITY: a shipment of at least this cube and below this density is charged by cube. */
+  /**
+   * CUBIC_CAPACITY: a shipment of at least this cube and below this density is charged by cube:
+   * its constructed weight (cube x `belowDensityPcf`) at `ratedClass` (Dugan item 650 C.1: class
+   * 125). A non-stackable unit is cubed at `nonStackableHeightInches` (item 650 B.1: 96 in).
+   */
   cubicCapacity: z
-    .strictObject({ minimumCubicFeet: z.number().positive().default(750), belowDensityPcf: decimalPcf.default('6') })
-    .default({ minimumCubicFeet: 750, belowDensityPcf: '6' }),
+    .strictObject({
+      minimumCubicFeet: z.number().positive().default(750),
+      belowDensityPcf: decimalPcf.default('6'),
+      // A class every re-rate prices (the tariff's too): one of the density scale's 13.
+      ratedClass: z.enum(FREIGHT_CLASSES, { error: `a class of the density scale, written as a string: ${FREIGHT_CLASSES.join(', ')}` }).default('125'),
+    })
+    .default({ minimumCubicFeet: 750, belowDensityPcf: '6', ratedClass: '125' }),
   /**
    * LINEAR_FEET: the trailer length a shipment takes, against this limit, on a trailer of this
    * inside size; over it the carrier rates the shipment as if it weighed `minimumPoundsPerFoot`

@@ -71,6 +71,14 @@ export const freightClassSchema = z.enum(FREIGHT_CLASSES).meta({
 });
 export type FreightClass = z.infer<typeof freightClassSchema>;
 
+/**
+ * All 18 NMFC classes, those of the 13-subprovision scale and 77.5, 110, 150, 200, 500 besides:
+ * carriers' tariffs, base rates and FAK ranges are written over all of them (issue 39), while
+ * density yields only the 13.
+ */
+export const NMFC_CLASSES = ['50', '55', '60', '65', '70', '77.5', '85', '92.5', '100', '110', '125', '150', '175', '200', '250', '300', '400', '500'] as const;
+export type NmfcClass = (typeof NMFC_CLASSES)[number];
+
 // ---------------------------------------------------------------------------------------------
 // Order components
 

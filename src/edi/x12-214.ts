@@ -97,13 +97,18 @@ function readTransaction(st: X12ReadSegment, segments: readonly X12ReadSegment[]
     issues.push({ file, line: st.line, message: 'the 214 names no shipment: no PRO (B1001), no bill of lading (B1002, L11*BM) and no reference' });
     return;
   }
-  const at7s = segments.filter((segment) => segment.tag === 'AT7');
-  if (at7s.length === 0) issues.push({ file, line: st.line, message: 'the 214 has no AT7 status' });
-  for (const at7 of at7s) {
+  if (!segments.some((segment) => segment.tag === 'AT7')) issues.push({ file, line: st.line, message: 'the 214 has no AT7 status' });
+  // One pass (a copy of the rest of the set per AT7 made a set of 100,000 statuses quadratic).
+  for (let index = 0; index < segments.length; index += 1) {
+    const at7 = segments[index]!;
+    if (at7.tag !== 'AT7') continue;
     // The place: the MS1 after this AT7, before the next AT7 or LX.
-    const after = segments.slice(segments.indexOf(at7) + 1);
-    const end = after.findIndex((segment) => segment.tag === 'AT7' || segment.tag === 'LX');
-    const ms1 = (end === -1 ? after : after.slice(0, end)).find((segment) => segment.tag === 'MS1');
+    let ms1: X12ReadSegment | undefined;
+    for (let next = index + 1; next < segments.length && !ms1; next += 1) {
+      const tag = segments[next]!.tag;
+      if (tag === 'AT7' || tag === 'LX') break;
+      if (tag === 'MS1') ms1 = segments[next];
+    }
     const status = value(at7, 1).toUpperCase();
     const appointment = value(at7, 3).toUpperCase();
     const code = status || appointment;

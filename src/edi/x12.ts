@@ -412,6 +412,12 @@ export interface X12Interchange {
   groups: X12FunctionalGroup[];
 }
 
+/**
+ * The most segments (ST and SE included) a transaction set may have: one shipment's 214 or one
+ * freight bill's 210 has tens; a set beyond this is refused with its line (docs/x12.md).
+ */
+export const MAX_X12_SET_SEGMENTS = 10_000;
+
 export type X12ReadResult = { ok: true; interchange: X12Interchange; warnings: X12Issue[] } | { ok: false; errors: X12Issue[] };
 
 /**
@@ -431,7 +437,8 @@ export function readX12Interchange(text: string): X12ReadResult {
   const groups: X12FunctionalGroup[] = [];
   let iea: X12ReadSegment | null = null;
   let group: { gs: X12ReadSegment; transactionSets: X12TransactionSet[] } | null = null;
-  let set: { st: X12ReadSegment; segments: X12ReadSegment[] } | null = null;
+  // `beyond`: segments past MAX_X12_SET_SEGMENTS, counted (for SE01) and not kept.
+  let set: { st: X12ReadSegment; segments: X12ReadSegment[]; beyond: number } | null = null;
 
   for (const segment of segments.slice(1)) {
     if (iea) {
@@ -451,14 +458,14 @@ export function readX12Interchange(text: string): X12ReadResult {
       case 'ST':
         if (!group) issue(segment, 'ST outside a functional group (no GS before it)');
         if (set) issue(segment, `ST inside the transaction set ${elementOf(set.st, 2)} (line ${set.st.line}): its SE is missing`);
-        set = { st: segment, segments: [] };
+        set = { st: segment, segments: [], beyond: 0 };
         break;
       case 'SE': {
         if (!set) {
           issue(segment, 'SE without an ST');
           break;
         }
-        const counted = set.segments.length + 2;
+        const counted = set.segments.length + set.beyond + 2;
         if (elementOf(segment, 1) !== String(counted)) {
           issue(segment, `SE01 says ${JSON.stringify(elementOf(segment, 1))} segments; the transaction set ${elementOf(set.st, 2)} has ${counted} (ST and SE included)`);
         }
@@ -503,7 +510,17 @@ export function readX12Interchange(text: string): X12ReadResult {
         break;
       default:
         if (!set) issue(segment, `${segment.tag} outside a transaction set (between ST and SE)`);
-        else set.segments.push(segment);
+        else if (set.segments.length + 2 < MAX_X12_SET_SEGMENTS) set.segments.push(segment);
+        else {
+          // Said once, at the first segment over the bound; the set is refused, the reading goes on to its SE.
+          if (set.beyond === 0) {
+            issue(
+              segment,
+              `the transaction set ${elementOf(set.st, 2)} (line ${set.st.line}) has more than ${MAX_X12_SET_SEGMENTS.toLocaleString('en-US')} segments (ST and SE included), more than one shipment's status or bill ever needs: refused`,
+            );
+          }
+          set.beyond += 1;
+        }
     }
   }
   if (!iea) {

@@ -115,19 +115,23 @@ export function readX12Interchanges(input: string): X12InterchangesRead {
     };
     const result = readX12Interchange(unwrap ? kept.map((index) => piece[index]).join('') : piece);
     if (!result.ok) {
-      errors.push(...result.errors.map(shift));
+      // One push per item: spreading a list of 100,000 into push() overflows the stack.
+      for (const error of result.errors) errors.push(shift(error));
       if (!text.startsWith('ISA', offset)) break; // not an interchange: nothing after it can be trusted to start one
     } else {
       const { interchange } = result;
       const segments: X12ReadSegment[] = [interchange.isa, interchange.iea];
       for (const group of interchange.groups) {
         segments.push(group.gs, group.ge);
-        for (const set of group.transactionSets) segments.push(set.st, set.se, ...set.segments);
+        for (const set of group.transactionSets) {
+          segments.push(set.st, set.se);
+          for (const segment of set.segments) segments.push(segment);
+        }
       }
       // The same segment objects may appear twice (a GE standing in for a missing SE): shift each once.
       new Set(segments).forEach(shift);
       interchanges.push(interchange);
-      warnings.push(...result.warnings.map(shift));
+      for (const warning of result.warnings) warnings.push(shift(warning));
     }
     offset = end;
   }

@@ -52,6 +52,8 @@ export async function inspectCsvFile(path: string): Promise<FileIdentity> {
     throw new ImportFileError(code === 'ENOENT' ? `${path}: no such file` : `cannot read ${path}: ${(error as Error).message}`, 'usage');
   }
   if (info.isDirectory()) throw new ImportFileError(`${path} is a directory, not a CSV file`, 'usage');
+  // A FIFO or a device (its size 0) would block or never end.
+  if (!info.isFile()) throw new ImportFileError(`${path} is not a regular file (a named pipe, a socket or a device)`, 'usage');
   if (info.size === 0) throw new ImportFileError(`${path} is empty: a shipment CSV needs a header row and at least one row`);
   return { size: info.size, mtimeMs: info.mtimeMs };
 }

@@ -158,8 +158,9 @@ export async function importStatusMessages(api: ShipperApi, files: readonly Mess
   const messages: StatusMessage[] = [];
   for (const file of files) {
     const read = readMessageFile(file);
-    messages.push(...read.messages);
-    report.issues.push(...read.issues);
+    // One push per item: a file's 100,000 messages spread into push() would overflow the stack.
+    for (const message of read.messages) messages.push(message);
+    for (const issue of read.issues) report.issues.push(issue);
   }
   report.messages = messages.length;
   const matcher = new Matcher(api);
@@ -183,7 +184,7 @@ export async function importStatusMessages(api: ShipperApi, files: readonly Mess
       report.issues.push({ file: message.file, line: message.line, message: (error as Error).message });
       continue;
     }
-    report.warnings.push(...time.warnings);
+    for (const warning of time.warnings) report.warnings.push(warning);
     if (time.occurredAt.getTime() > latest) {
       report.refused.push({
         reference: message.reference,

@@ -218,6 +218,31 @@ describe('tariff check and bad files', () => {
     expect(quoted.stderr).toContain('tstc/base-rates.csv:4');
   });
 
+  it('77.5 and the other classes density never yields are taken in FAK and base rates: tariff check passes, a quote rates class 85 as 77.5 (issue 39)', async () => {
+    const root = join(dir, 'nmfc18');
+    writeAgreement(root, 'tstc', {
+      'agreement.json': {
+        ...WORKED_AGREEMENT,
+        fak: [
+          { classes: ['50', '55', '60', '65', '70', '77.5', '85'], ratedAs: '77.5' },
+          { classes: ['110', '150', '200', '500'], ratedAs: '125' },
+        ],
+      },
+      'base-rates.csv': `${WORKED_BASE_RATES}\n606,100,77.5,9500,9000,8100,7500,6800,5400,4900,4600,4400,4300\n606,100,500,9500,30000,29000,28000,27000,26000,25000,24000,23000,22000\n`,
+      'fuel.json': FUEL_TABLE,
+    });
+    const checked = await shipper(['tariff', 'check', root]);
+    expect(checked.stderr).toBe('');
+    expect(checked.stdout).toContain('tstc: TSTC Test Carrier Lines, agreement TST-2026-001 (2026-01-01 to 2027-12-31), 4 base rate rows');
+    expect(checked.code).toBe(0);
+    const quoted = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72', '--carrier', 'TSTC'], { SHIPPER_TARIFFS: root });
+    expect(quoted.code, quoted.stderr).toBe(0);
+    const [quote] = quoteSchema.array().parse(JSON.parse(quoted.stdout));
+    expect(quote!.pricedBy).toMatchObject({ kind: 'AGREEMENT', ratedAsPounds: 5000, weightBreak: 'M5M', lines: [{ actualClass: '85', ratedClass: '77.5' }] });
+    // $2,700.00 gross, 72 % off: $756.00; fuel 32.45 % of it $245.32.
+    expect(quote!.quotedPriceInCents).toBe(100132);
+  });
+
   it('fuel import refuses a bad file whole and reads the EIA download format', async () => {
     await writeFile(join(dir, 'bad.csv'), 'week,usdPerGallon\n2026-11-17,3.7\n2026-11-23,abc\n');
     const bad = await shipper(['fuel', 'import', join(dir, 'bad.csv')]);

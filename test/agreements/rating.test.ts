@@ -4,6 +4,7 @@ import { parseBaseRates } from '../../src/domain/agreements/baseRates.js';
 import { fuelPercentFor, fuelTableSchema, indexMondayFor, indexPriceFor, versionInForce } from '../../src/domain/agreements/fuel.js';
 import { priceWithAgreement, type CarrierAgreement } from '../../src/domain/agreements/rateAgreement.js';
 import { toDecimalString } from '../../src/domain/agreements/ratio.js';
+import { FREIGHT_CLASSES, NMFC_CLASSES } from '../../src/domain/schemas.js';
 import { parseRequest } from '../../src/domain/validation.js';
 import { FUEL_TABLE, WORKED_AGREEMENT, WORKED_BASE_RATES } from './fixtures.js';
 
@@ -190,14 +191,74 @@ describe('base-rates.csv and agreement.json faults', () => {
     expect(table.lane(607, 101).get('125')!.perCwtInCents.L5C).toBe(13010);
   });
   it('bad cells are named by line and column', () => {
-    const { faults } = parseBaseRates(`${WORKED_BASE_RATES}\n6060,100,77.5,x,1,1,1,1,1,1,1,1,0`);
+    const { faults } = parseBaseRates(`${WORKED_BASE_RATES}\n6060,100,77,x,1,1,1,1,1,1,1,1,0`);
     expect(faults).toHaveLength(1);
     expect(faults[0]!.line).toBe(4);
-    expect(faults[0]!.message).toMatch(/origin_zip3 "6060".*class "77.5".*MC "x".*M40M is 0/);
+    expect(faults[0]!.message).toMatch(/origin_zip3 "6060".*class "77" is not an NMFC class \(50, 55, 60, 65, 70, 77.5, 85, .*, 500\).*MC "x".*M40M is 0/);
   });
   it('unknown keys of agreement.json are refused with a did-you-mean', () => {
     const parsed = parseRequest(agreementSchema, { ...WORKED_AGREEMENT, deficitRatng: true });
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.violations).toContainEqual({ field: 'deficitRatng', message: 'unknown field deficitRatng (did you mean deficitRating?)' });
+  });
+});
+
+describe('all 18 NMFC classes in agreements (issue 39, item 11: 77.5 was refused as "not a class of the 13-subprovision scale")', () => {
+  const ROW = '9500,9000,8100,7500,6800,5400,4900,4600,4400,4300';
+
+  it('a FAK list, its ratedAs and base-rate rows take every one of the 18 classes; density still yields the 13', () => {
+    expect(NMFC_CLASSES).toHaveLength(18);
+    expect(FREIGHT_CLASSES).toHaveLength(13);
+    expect(FREIGHT_CLASSES.every((name) => (NMFC_CLASSES as readonly string[]).includes(name))).toBe(true);
+    for (const ratedAs of NMFC_CLASSES) {
+      const parsed = parseRequest(agreementSchema, { ...WORKED_AGREEMENT, fak: [{ classes: [...NMFC_CLASSES], ratedAs }] });
+      expect(parsed.ok, ratedAs).toBe(true);
+    }
+    const { table, faults } = parseBaseRates([WORKED_BASE_RATES.split('\n')[0], ...NMFC_CLASSES.map((name) => `606,100,${name},${ROW}`)].join('\n'));
+    expect(faults).toEqual([]);
+    expect([...table.lane(606, 100).keys()].sort()).toEqual([...NMFC_CLASSES].sort());
+    expect(table.lane(606, 100).get('77.5')!.line).toBe(7);
+  });
+
+  it('refuses what is not an NMFC class, naming the 18: 77, 80, 77.50, 600, a number', () => {
+    for (const bad of ['77', '80', '77.50', '600', 77.5]) {
+      const parsed = parseRequest(agreementSchema, { ...WORKED_AGREEMENT, fak: [{ classes: ['70', bad], ratedAs: '77.5' }] });
+      expect(parsed.ok, String(bad)).toBe(false);
+      if (!parsed.ok)
+        expect(parsed.violations[0]!.message).toContain('an NMFC class, written as a string: 50, 55, 60, 65, 70, 77.5, 85, 92.5, 100, 110, 125, 150, 175, 200, 250, 300, 400, 500');
+    }
+  });
+
+  it('4,200 lb class 85 rated as FAK 77.5 from the 77.5 row: M5M 50 cwt x $54.00 = $2,700.00, 72 % off, fuel 32.45 %: $1,001.32', () => {
+    const carrier = carrierOf({ fak: [{ classes: ['50', '55', '60', '65', '70', '77.5', '85'], ratedAs: '77.5' }] }, `${WORKED_BASE_RATES}\n606,100,77.5,${ROW}`);
+    const outcome = priceWithAgreement({
+      carrier,
+      components: [freight(4200, '85')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: prices,
+    });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    expect(outcome.price.rating).toMatchObject({ ratedAsPounds: 5000, weightBreak: 'M5M', grossInCents: 270000, discountInCents: 194400, netLinehaulInCents: 75600 });
+    expect(outcome.price.rating.lines).toEqual([{ actualClass: '85', ratedClass: '77.5' }]);
+    // 32.45 % of $756.00 = $245.322 -> $245.32.
+    expect(outcome.price.fuelSurchargeInCents).toBe(24532);
+    expect(outcome.price.quotedPriceInCents).toBe(100132);
+  });
+
+  it('a FAK to 77.5 on a lane without a 77.5 row is a reason, not a price', () => {
+    const carrier = carrierOf({ fak: [{ classes: ['85'], ratedAs: '77.5' }] });
+    const outcome = priceWithAgreement({
+      carrier,
+      components: [freight(4200, '85')],
+      originZip: '60601',
+      destinationZip: '10001',
+      accessorials: [],
+      pickupDate: '2026-12-02',
+      fuelPrices: prices,
+    });
+    expect(outcome).toEqual({ ok: false, reason: 'no base rates for class 77.5 on lane 606 -> 100' });
   });
 });

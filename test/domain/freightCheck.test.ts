@@ -122,12 +122,14 @@ describe('WIDE_FREIGHT (70 in or wider classed at 96 in wide)', () => {
 
 describe('CUBIC_CAPACITY (750 cu ft or more below 6 pcf)', () => {
   // 10 x 48x45x60 in = 1,296,000 cu in = 750 cu ft exactly; 4,500 lb is exactly 6 pcf.
-  it('750 cu ft at 4,499 lb (below 6 pcf): charged as 4,500 lb, priced by the tariff at that weight', () => {
+  it('750 cu ft at 4,499 lb (below 6 pcf): charged as 4,500 lb at class 125, a minimum charge (never below the quote)', () => {
     const components = [line(10, 4499, [48, 45, 60])];
     const [warned] = codes(check(components), 'CUBIC_CAPACITY');
-    expect(warned!.detail).toMatchObject({ cubicFeet: 750, minimumPounds: 4500, minimumCubicFeet: 750, belowDensityPcf: '6' });
-    const heavier = priceShipment([{ ...components[0]!, poundsWeight: 4500 }], MILES, [], tariff).quotedPriceInCents;
-    expect(warned!.priceAtStake!.atRiskPriceInCents).toBe(heavier);
+    expect(warned!.detail).toMatchObject({ cubicFeet: 750, minimumPounds: 4500, minimumCubicFeet: 750, belowDensityPcf: '6', ratedClass: '125' });
+    const quoted = priceShipment(components, MILES, [], tariff).quotedPriceInCents;
+    const constructed = priceShipment([{ ...components[0]!, poundsWeight: 4500, freightClass: '125' }], MILES, [], tariff).quotedPriceInCents;
+    expect(warned!.priceAtStake!.atRiskPriceInCents).toBe(Math.max(quoted, constructed));
+    expect(warned!.priceAtStake!.basis).toBe('750 cu ft at 6 pcf: 4,500 lb at class 125');
   });
   it('exactly 6 pcf: none; just under 750 cu ft: none; just over: warned', () => {
     expect(codes(check([line(10, 4500, [48, 45, 60])]), 'CUBIC_CAPACITY')).toEqual([]);
@@ -164,12 +166,97 @@ describe('CUBIC_CAPACITY (750 cu ft or more below 6 pcf)', () => {
         fc.constantFrom('6', '2.5', '12.25'),
         (lines, minimumCubicFeet, belowDensityPcf) => {
           const components = lines.map(([pallets, pounds, length, width, height]) => line(pallets, pounds, [length, width, height]));
-          const rules = { ...DEFAULT_INSPECTION_RULES, cubicCapacity: { minimumCubicFeet, belowDensityPcf } };
+          const rules = { ...DEFAULT_INSPECTION_RULES, cubicCapacity: { ...DEFAULT_INSPECTION_RULES.cubicCapacity, minimumCubicFeet, belowDensityPcf } };
           expect(codes(check(components, rules), 'CUBIC_CAPACITY').length).toBe(oracle(components, minimumCubicFeet, belowDensityPcf) ? 1 : 0);
         },
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('CUBIC_CAPACITY cubes a non-stackable unit at 96 in (Dugan item 650 B.1) and rates the constructed weight at class 125 (C.1)', () => {
+  const pallets = (count: number, pounds: number, stackable?: boolean, height = 55) => [line(count, pounds, [48, 48, height], stackable === undefined ? {} : { stackable })];
+  /** A rerate that also says what it was asked to price. */
+  function recording() {
+    const asked: RatedOrderComponent[][] = [];
+    const recorder: Rerate = (components) => {
+      asked.push([...components]);
+      return rerate(components);
+    };
+    return { asked, recorder };
+  }
+
+  it('6 pallets 48x48x55 at 2,600 lb, not stackable: 768 cu ft at 3.39 pcf, warned beside NON_STACKABLE_HEIGHT (only that was said)', () => {
+    const components = pallets(6, 2600, false);
+    const { asked, recorder } = recording();
+    const quotedPriceInCents = priceShipment(components, MILES, [], tariff).quotedPriceInCents;
+    const warnings = checkFreight({ orderComponents: components, quotedPriceInCents, rules: DEFAULT_INSPECTION_RULES, rerate: recorder });
+    expect(warnings.map((item) => item.code)).toEqual(expect.arrayContaining(['NON_STACKABLE_HEIGHT', 'CUBIC_CAPACITY']));
+    const [warned] = codes(warnings, 'CUBIC_CAPACITY');
+    expect(warned!.detail).toEqual({
+      cubicFeet: 768,
+      densityPcf: 3.39,
+      minimumCubicFeet: 750,
+      belowDensityPcf: '6',
+      minimumPounds: 4608,
+      ratedClass: '125',
+      nonStackableHeightInches: 96,
+    });
+    expect(warned!.message).toContain('the shipment takes 768 cu ft (its non-stackable units cubed at 96 in high) at 3.39 pcf');
+    expect(warned!.message).toContain('as if it weighed 4,608 lb at class 125');
+    // The constructed weight, 768 x 6 = 4,608 lb, at class 125: the price at stake.
+    const cubed = asked.find((components) => components.every((component) => component.freightClass === '125'))!;
+    expect(cubed.reduce((sum, component) => sum + component.poundsWeight, 0)).toBeCloseTo(4608, 9);
+    const constructed = priceShipment([{ ...components[0]!, poundsWeight: 4608, freightClass: '125' }], MILES, [], tariff).quotedPriceInCents;
+    expect(constructed).toBeGreaterThan(quotedPriceInCents);
+    expect(warned!.priceAtStake).toEqual({
+      quotedPriceInCents,
+      atRiskPriceInCents: constructed,
+      differenceInCents: constructed - quotedPriceInCents,
+      basis: '768 cu ft at 6 pcf: 4,608 lb at class 125',
+    });
+  });
+
+  it('the same freight stackable, or not said: 440 cu ft as declared, no CUBIC_CAPACITY', () => {
+    expect(codes(check(pallets(6, 2600, true)), 'CUBIC_CAPACITY')).toEqual([]);
+    expect(codes(check(pallets(6, 2600)), 'CUBIC_CAPACITY')).toEqual([]);
+  });
+
+  it('on the thresholds at 96 in: exactly 6 pcf (4,608 lb) none, 4,607 lb warned; 5 pallets (640 cu ft) none', () => {
+    expect(codes(check(pallets(6, 4608, false)), 'CUBIC_CAPACITY')).toEqual([]);
+    expect(codes(check(pallets(6, 4607, false)), 'CUBIC_CAPACITY')).toHaveLength(1);
+    expect(codes(check(pallets(5, 2000, false)), 'CUBIC_CAPACITY')).toEqual([]);
+  });
+
+  it('a non-stackable unit taller than 96 in is cubed as declared (never lowered)', () => {
+    // 6 x 48x48x100 = 800 cu ft; at 96 in it would be 768.
+    const [warned] = codes(check(pallets(6, 2600, false, 100)), 'CUBIC_CAPACITY');
+    expect(warned!.detail).toMatchObject({ cubicFeet: 800 });
+    expect(warned!.detail).not.toHaveProperty('nonStackableHeightInches');
+  });
+
+  it("an agreement's inspection names its own class and height: class 100 at 90 in", () => {
+    const rules = inspectionRulesSchema.parse({ nonStackableHeightInches: 90, cubicCapacity: { ratedClass: '100' } });
+    expect(rules.cubicCapacity).toEqual({ minimumCubicFeet: 750, belowDensityPcf: '6', ratedClass: '100' });
+    // 7 x 48x48x90 = 840 cu ft at 2,600 lb (3.1 pcf).
+    const [warned] = codes(check(pallets(7, 2600, false), rules), 'CUBIC_CAPACITY');
+    expect(warned!.detail).toMatchObject({ cubicFeet: 840, minimumPounds: 5040, ratedClass: '100', nonStackableHeightInches: 90 });
+    expect(warned!.priceAtStake!.basis).toBe('840 cu ft at 6 pcf: 5,040 lb at class 100');
+  });
+
+  it('refuses a rated class no re-rate can price (77.5, "125.0", a number)', () => {
+    for (const ratedClass of ['77.5', '125.0', 125]) expect(inspectionRulesSchema.safeParse({ cubicCapacity: { ratedClass } }).success, String(ratedClass)).toBe(false);
+  });
+
+  it('a minimum charge never lowers the price: 4,400 lb of class 175 on 750 cu ft costs more than 4,500 lb at class 125, so $0.00 is at stake', () => {
+    const components = [line(10, 4400, [48, 45, 60])];
+    const quoted = priceShipment(components, MILES, [], tariff).quotedPriceInCents;
+    const constructed = priceShipment([{ ...components[0]!, poundsWeight: 4500, freightClass: '125' }], MILES, [], tariff).quotedPriceInCents;
+    expect(components[0]!.freightClass).toBe('175');
+    expect(constructed).toBeLessThan(quoted);
+    const [warned] = codes(check(components), 'CUBIC_CAPACITY');
+    expect(warned!.priceAtStake).toMatchObject({ quotedPriceInCents: quoted, atRiskPriceInCents: quoted, differenceInCents: 0 });
   });
 });
 

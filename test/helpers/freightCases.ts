@@ -41,6 +41,25 @@ export const BOUNDARY_CASES: BoundaryCase[] = [
   { code: 'CUBIC_CAPACITY', name: 'on: 750 cu ft at exactly 6 pcf', lines: [described({ pallets: 10, weight: 4500, dims: [48, 45, 60] })], warns: false },
   { code: 'CUBIC_CAPACITY', name: 'below: 4,499 lb (under 6 pcf)', lines: [described({ pallets: 10, weight: 4499, dims: [48, 45, 60] })], warns: true },
   { code: 'CUBIC_CAPACITY', name: 'above: 4,501 lb', lines: [described({ pallets: 10, weight: 4501, dims: [48, 45, 60] })], warns: false },
+  // Not stackable: cubed at 96 in (Dugan item 650 B.1), 6 x 48x48x96 = 768 cu ft; 4,608 lb is exactly 6 pcf.
+  {
+    code: 'CUBIC_CAPACITY',
+    name: 'not stackable: 6 x 48x48x55 at 2,600 lb cubed at 96 in, 768 cu ft',
+    lines: [described({ pallets: 6, weight: 2600, dims: [48, 48, 55], stackable: false })],
+    warns: true,
+  },
+  {
+    code: 'CUBIC_CAPACITY',
+    name: 'not stackable, on: 4,608 lb is exactly 6 pcf at 96 in',
+    lines: [described({ pallets: 6, weight: 4608, dims: [48, 48, 55], stackable: false })],
+    warns: false,
+  },
+  {
+    code: 'CUBIC_CAPACITY',
+    name: 'stackable: the same freight is 440 cu ft as declared',
+    lines: [described({ pallets: 6, weight: 2600, dims: [48, 48, 55], stackable: true })],
+    warns: false,
+  },
   // 6 pallets two across: three rows.
   { code: 'LINEAR_FEET', name: 'on: 6 x 48 in is exactly 12 ft', lines: [described({ pallets: 6, weight: 3000, dims: [48, 40, 48] })], warns: false },
   { code: 'LINEAR_FEET', name: 'below: 6 x 47 in', lines: [described({ pallets: 6, weight: 3000, dims: [47, 40, 48] })], warns: false },
@@ -87,7 +106,10 @@ export function expectedAtRisk(quote: Pick<Quote, 'orderComponents' | 'miles' | 
   if (warning.code === 'CUBIC_CAPACITY' || warning.code === 'LINEAR_FEET') {
     const total = quote.orderComponents.reduce((sum, component) => sum + component.poundsWeight, 0);
     const factor = Math.max(1, Number(detail.minimumPounds) / total);
-    return price(quote.orderComponents.map((component) => ({ ...component, poundsWeight: component.poundsWeight * factor })));
+    if (warning.code === 'LINEAR_FEET') return price(quote.orderComponents.map((component) => ({ ...component, poundsWeight: component.poundsWeight * factor })));
+    // A minimum charge: the constructed weight at the rule's class (125), never below the quote.
+    const freightClass = detail.ratedClass as RatedOrderComponent['freightClass'];
+    return Math.max(quote.quotedPriceInCents, price(quote.orderComponents.map((component) => ({ ...component, poundsWeight: component.poundsWeight * factor, freightClass }))));
   }
   return price(
     quote.orderComponents.map((component, index) => (index === warning.line ? { ...component, freightClass: detail.riskClass as RatedOrderComponent['freightClass'] } : component)),

@@ -1,8 +1,8 @@
 /** The tariff of the local engine: read and validated once, on first use. */
-import { readFile } from 'node:fs/promises';
 import { tariffSchema, type Tariff } from '../../domain/tariff.js';
 import { formatFieldPath } from '../../domain/validation.js';
 import { describeFileError } from '../../fs/durableWrite.js';
+import { NotRegularFileError, readRegularText } from '../../fs/regularFile.js';
 import { defaultTariffFile } from '../../paths.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { ProblemError, PROBLEM_TYPE_BASE } from '../problems.js';
@@ -31,11 +31,12 @@ export class TariffProvider {
     let json: unknown;
     let text = '';
     try {
-      text = await readFile(this.file, 'utf8');
+      text = await readRegularText(this.file);
       json = JSON.parse(text);
     } catch (error) {
       // Never the file's own text (jsonSyntaxProblem): it would reach the terminal as it is.
-      const reason = error instanceof SyntaxError ? jsonSyntaxProblem(error, text) : describeFileError(error);
+      const reason =
+        error instanceof SyntaxError ? jsonSyntaxProblem(error, text) : error instanceof NotRegularFileError ? `it is ${error.kind}, not a regular file` : describeFileError(error);
       throw tariffFailure(`cannot read the tariff ${this.file}: ${reason}`);
     }
     const parsed = tariffSchema.safeParse(json);

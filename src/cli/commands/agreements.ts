@@ -4,11 +4,11 @@
  * and `shipper fuel show --carrier SCAC --date D` (which week's price and which percentage apply).
  */
 import type { Command } from 'commander';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { CliError, UsageError } from '../errors.js';
+import { NotRegularFileError, readBoundedRegularFile } from '../../fs/regularFile.js';
 
 async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
   const { agreementsDirOf, loadAgreementDirectory } = await import('../../agreements/loadAgreements.js');
@@ -45,17 +45,15 @@ async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
 const MAX_FUEL_FILE_BYTES = 4 * 1024 * 1024;
 
 async function readPriceFile(file: string): Promise<string> {
-  let handle;
+  let bytes: Buffer | undefined;
   try {
-    handle = await open(file, 'r');
-    const { size } = await handle.stat();
-    if (size <= MAX_FUEL_FILE_BYTES) return await handle.readFile('utf8');
+    bytes = await readBoundedRegularFile(file, MAX_FUEL_FILE_BYTES);
   } catch (error) {
+    if (error instanceof NotRegularFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`, code === 'ENOENT' ? 'NOT_FOUND' : 'LOCAL_FAILURE');
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
+  if (bytes) return bytes.toString('utf8');
   throw new CliError(`${file} is larger than 4 MiB: a weekly price file holds at most 5,000 weeks; nothing imported`, 'REJECTED');
 }
 

@@ -39,8 +39,9 @@ async function readBills(ctx: CommandContext, files: readonly string[]): Promise
   const issues: BillIssue[] = [];
   for (const file of files) {
     const read = await readBillFile(file);
-    if (read.ok) bills.push(...read.bills);
-    else issues.push(...read.issues);
+    // One push per item: a file's bills spread into push() overflow the stack from about 100,000.
+    if (read.ok) for (const bill of read.bills) bills.push(bill);
+    else for (const issue of read.issues) issues.push(issue);
   }
   if (issues.length > 0) {
     // Every problem at once, each where it is; nothing is audited or saved.

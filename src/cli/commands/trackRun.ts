@@ -4,9 +4,10 @@
  * through the API, so the same import feeds a server.
  */
 import { isUtf8 } from 'node:buffer';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { CommandContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { readRegularFile } from '../../fs/regularFile.js';
 import { notFound } from '../../api/problems.js';
 import { plural } from '../output.js';
 import { shipmentIdOf } from '../shipmentRef.js';
@@ -42,7 +43,8 @@ async function readMessageText(path: string): Promise<string> {
   });
   if (info.isDirectory()) throw new UsageError(`${path} is a directory, not a status message file (X12 214 or ITV JSON)`);
   if (info.size > MAX_MESSAGE_FILE_BYTES) throw new CliError(`${path} is ${Math.round(info.size / 1048576)} MB; split status files larger than 256 MB`, 'REJECTED');
-  const bytes = await readFile(path);
+  // A FIFO or a device would block or never end: refused (exit 2) before a byte is read.
+  const bytes = await readRegularFile(path);
   if (bytes.includes(0)) throw new CliError(`${path} is not a text file (binary data or UTF-16); nothing was imported`, 'REJECTED');
   if (!isUtf8(bytes)) throw new CliError(`${path} is not UTF-8 text; nothing was imported`, 'REJECTED');
   return bytes.toString('utf8');

@@ -10,7 +10,7 @@ export const WARNING_DESCRIPTIONS: Record<WarningCode, string> = {
   DENSITY_MARGIN: 'the class changes if a dimension is measured 1 in larger or the weight 2 % lower (a dimensioner or scale reading away)',
   NON_STACKABLE_HEIGHT: 'a line marked stackable=false is classed as if 96 in high',
   WIDE_FREIGHT: 'a unit 70 in wide or wider is classed as if 96 in wide',
-  CUBIC_CAPACITY: 'the shipment takes 750 cu ft or more below 6 pcf: carriers charge it by cube',
+  CUBIC_CAPACITY: 'the shipment takes 750 cu ft or more below 6 pcf (non-stackable units cubed at 96 in): carriers charge its cube x 6 lb at class 125',
   LINEAR_FEET: 'the pallets take more than 12 ft of trailer: ask for a volume LTL or truckload quote',
   OVERLENGTH: 'a unit of 96 in or longer: the overlength band and its fee',
   NO_DESCRIPTION: 'a line without description and NMFC code: an inspector may class it 125',

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { onFirstUse } from '../schemaOnFirstUse.js';
 import { SCAC_PATTERN } from '../carrier.js';
 import { DEFAULT_INSPECTION_RULES, inspectionRulesSchema } from '../inspectionRules.js';
-import { FREIGHT_CLASSES, isoDateSchema } from '../schemas.js';
+import { NMFC_CLASSES, isoDateSchema, type NmfcClass } from '../schemas.js';
 
 /** The weight breaks of a base rate table (CzarLite's), lightest first, and the pounds each starts at. */
 export const WEIGHT_BREAKS = ['L5C', 'M5C', 'M1M', 'M2M', 'M5M', 'M10M', 'M20M', 'M30M', 'M40M'] as const;
@@ -38,7 +38,8 @@ const cents = (field: string) =>
     .min(0, { message: `${field} cannot be negative` })
     .max(1_000_000_000, { message: `${field} is at most 1000000000 cents` });
 
-const freightClass = z.enum(FREIGHT_CLASSES, { error: `a class of the 13-subprovision scale, written as a string: ${FREIGHT_CLASSES.join(', ')}` });
+// Every NMFC class: a tariff's FAK ranges name 77.5, 110, 150... though density yields only 13 of them.
+const freightClass = z.enum(NMFC_CLASSES, { error: `an NMFC class, written as a string: ${NMFC_CLASSES.join(', ')}` });
 
 const byBreakShape = Object.fromEntries(WEIGHT_BREAKS.map((name) => [name, percentText])) as Record<WeightBreak, typeof percentText>;
 
@@ -128,6 +129,6 @@ export const agreementSchema = onFirstUse(() =>
 export type Agreement = z.output<typeof agreementSchema>;
 
 /** The class a line is rated at: the FAK class when the agreement maps its class, else its own. */
-export function ratedClass(agreement: Pick<Agreement, 'fak'>, actual: (typeof FREIGHT_CLASSES)[number]): (typeof FREIGHT_CLASSES)[number] {
+export function ratedClass(agreement: Pick<Agreement, 'fak'>, actual: NmfcClass): NmfcClass {
   return agreement.fak.find((entry) => entry.classes.includes(actual))?.ratedAs ?? actual;
 }

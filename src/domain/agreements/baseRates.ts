@@ -3,7 +3,7 @@
  * class and weight break, in cents per hundredweight; MC, the minimum charge, in cents per
  * shipment. Pure: text in, a table and its faults out.
  */
-import { FREIGHT_CLASSES, type FreightClass } from '../schemas.js';
+import { NMFC_CLASSES, type NmfcClass } from '../schemas.js';
 import { WEIGHT_BREAKS, type WeightBreak } from './agreement.js';
 import { csvLines, LaneIndex, parseZip3Range, type TableFault } from './laneTable.js';
 
@@ -30,12 +30,12 @@ export class BaseRateTable {
   }
 
   /** The most specific rates of a lane, by class (only the classes the table has for it). */
-  lane(originZip3: number, destinationZip3: number): Map<FreightClass, LaneRates> {
-    const found = new Map<FreightClass, LaneRates>();
+  lane(originZip3: number, destinationZip3: number): Map<NmfcClass, LaneRates> {
+    const found = new Map<NmfcClass, LaneRates>();
     for (const [classIndex, row] of this.index.bestRows(originZip3, destinationZip3)) {
       const base = row * RATE_COLUMNS;
       const perCwtInCents = Object.fromEntries(WEIGHT_BREAKS.map((name, i) => [name, this.rates[base + 1 + i]!])) as Record<WeightBreak, number>;
-      found.set(FREIGHT_CLASSES[classIndex]!, { minimumChargeInCents: this.rates[base]!, perCwtInCents, line: this.index.lineOf(row) });
+      found.set(NMFC_CLASSES[classIndex]!, { minimumChargeInCents: this.rates[base]!, perCwtInCents, line: this.index.lineOf(row) });
     }
     return found;
   }
@@ -74,12 +74,13 @@ export function parseBaseRates(text: string): { table: BaseRateTable; faults: Ta
     }
     const origin = parseZip3Range(cells[0]!);
     const destination = parseZip3Range(cells[1]!);
-    const classIndex = FREIGHT_CLASSES.indexOf(cells[2] as FreightClass);
+    // Every NMFC class: carriers' base rates have columns for 77.5, 110, 150, 200 and 500 too.
+    const classIndex = NMFC_CLASSES.indexOf(cells[2] as NmfcClass);
     const values = cells.slice(3).map(wholeCents);
     const problems: string[] = [];
     if (!origin) problems.push(`origin_zip3 "${cells[0]}" is not a ZIP3 (606) or a range (600-629)`);
     if (!destination) problems.push(`dest_zip3 "${cells[1]}" is not a ZIP3 (606) or a range (600-629)`);
-    if (classIndex === -1) problems.push(`class "${cells[2]}" is not one of ${FREIGHT_CLASSES.join(', ')}`);
+    if (classIndex === -1) problems.push(`class "${cells[2]}" is not an NMFC class (${NMFC_CLASSES.join(', ')})`);
     values.forEach((value, i) => {
       if (Number.isNaN(value)) problems.push(`${BASE_RATES_HEADER[3 + i]} "${cells[3 + i]}" is not a whole number of cents`);
       else if (i > 0 && value === 0) problems.push(`${BASE_RATES_HEADER[3 + i]} is 0: a rate per hundredweight is at least 1 cent`);
@@ -96,6 +97,6 @@ export function parseBaseRates(text: string): { table: BaseRateTable; faults: Ta
     }
     rates32.set(values, row * RATE_COLUMNS);
   }
-  if (faults.length === 0) faults.push(...index.conflicts((key) => `class ${FREIGHT_CLASSES[key]}`).slice(0, MAX_FAULTS_PER_FILE));
+  if (faults.length === 0) faults.push(...index.conflicts((key) => `class ${NMFC_CLASSES[key]}`).slice(0, MAX_FAULTS_PER_FILE));
   return { table: new BaseRateTable(index, rates32), faults };
 }
