@@ -138,18 +138,18 @@ export class IO {
   /**
    * A table that never wraps on a terminal: while it is wider than the terminal, `steps` run in
    * order (shrink, drop or shorten columns: tableLayout.ts), each table saying what gives way
-   * first. Piped output keeps whole cells.
+   * first; the columns in `whole` are never cut. Piped output keeps whole cells, however wide.
    */
   fittedTable(
     head: string[],
     rows: Array<Array<string | number>>,
     steps: ReadonlyArray<FitStep>,
-    options: { minWidth?: number; compact?: boolean; ruleBefore?: number[] } = {},
+    options: { minWidth?: number; compact?: boolean; ruleBefore?: number[]; whole?: number[] } = {},
   ): string {
     // Measured as they will be written: a control character of data takes the room of its escape.
     const cells = rows.map((row) => row.map((cell) => this.escaped(String(cell))));
     const shown = steps.map((step) => ('replace' in step ? { ...step, cells: step.cells.map((cell) => this.escaped(cell)) } : step));
-    const fitted = this.isStdoutTTY ? fitTable(head, cells, this.terminalWidth, shown, options.minWidth) : { head, rows: cells, colWidths: undefined };
+    const fitted = this.isStdoutTTY ? fitTable(head, cells, this.terminalWidth, shown, options.minWidth, options.whole) : { head, rows: cells, colWidths: undefined };
     return this.table(fitted.head, fitted.rows, {
       ...(options.compact !== undefined ? { compact: options.compact } : {}),
       ...(options.ruleBefore ? { ruleBefore: options.ruleBefore } : {}),
