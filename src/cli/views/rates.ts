@@ -61,5 +61,5 @@ export function printRates(io: IO, rates: Rates, zips: ZipLookup): void {
     io.out('No carrier prices this shipment.');
   }
   for (const line of rates.uncovered)
-    io.out(`  ${c.yellow(`${line.carrier.scac}`)} ${line.carrier.name === line.carrier.scac ? '' : `${line.carrier.name} `}not quoted: ${line.reason}`);
+    io.field(`  ${c.yellow(`${line.carrier.scac}`)} ${line.carrier.name === line.carrier.scac ? '' : `${line.carrier.name} `}not quoted: ${line.reason}`, 4);
 }
