@@ -62,7 +62,8 @@ export class IO {
   /**
    * A line of a detail view ("  Shipper      name, street, city...") that never wraps on a
    * terminal: words that pass the width go on lines of their own under the value (`indent`
-   * columns in). Piped output keeps one line.
+   * columns in). A word wider than the terminal alone (an id, a path) is printed whole, never cut:
+   * the terminal wraps it, and it can still be copied. Piped output keeps one line.
    */
   field(raw: string, indent: number): void {
     const text = this.escaped(raw);
@@ -77,7 +78,7 @@ export class IO {
       } else line = line === '' ? word : `${line} ${word}`;
     }
     lines.push(line);
-    this.out(lines.map((part) => truncate(part, width)).join('\n'));
+    this.out(lines.join('\n'));
   }
 
   /**
@@ -272,11 +273,6 @@ function offsetText(offsetMs: number): string {
 }
 
 export { formatDate };
-
-export function truncate(text: string, width: number): string {
-  if (width <= 1) return text.slice(0, Math.max(0, width));
-  return [...text].length > width ? `${[...text].slice(0, width - 1).join('')}…` : text;
-}
 
 export function plural(count: number, word: string, pluralWord = `${word}s`): string {
   return `${formatNumber(count)} ${count === 1 ? word : pluralWord}`;
