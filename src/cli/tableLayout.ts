@@ -81,7 +81,11 @@ export function fitTable(
       shrunk.push(...step.shrink);
     }
   }
-  if (excess() > 0) shrink(kept.filter((column) => !whole.includes(column)), LAST_RESORT_WIDTH + CELL_PADDING);
+  if (excess() > 0)
+    shrink(
+      kept.filter((column) => !whole.includes(column)),
+      LAST_RESORT_WIDTH + CELL_PADDING,
+    );
   // Leaving a column out may have freed more room than needed: give it back, last shrunk first.
   for (const column of shrunk.reverse()) {
     if (!kept.includes(column)) continue;

@@ -40,7 +40,9 @@ describe('store export and import count with thousands separators', () => {
     await writeFile(big, `${[...lines, ...prices].join('\n')}\n`);
     const imported = await cli(['store', 'import', big], { store: 'target' });
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stdout).toMatch(/^Imported 0 shipments, 1 quote, 0 idempotency keys, 0 shipment events, 1,200 fuel prices, 0 saved locations, 0 audited bills, 0 counters from /);
+    expect(imported.stdout).toMatch(
+      /^Imported 0 shipments, 1 quote, 0 idempotency keys, 0 shipment events, 1,200 fuel prices, 0 saved locations, 0 audited bills, 0 counters from /,
+    );
     const again = await cli(['store', 'export', '--to', join(dir.dir, 'again.jsonl')], { store: 'target' });
     expect(again.stdout).toContain('1,200 fuel prices');
     expect(again.stdout).not.toMatch(/\b1200\b/);
@@ -55,7 +57,9 @@ describe('a warning about a -c line says which -c', () => {
     expect(result.stderr).toMatch(/^warning: \[NO_DESCRIPTION\] line 2 \(the 2nd -c\): no description and no NMFC code/m);
     expect(result.stderr).not.toMatch(/\] line 1\b/);
     const json = await cli(['--json', ...args]);
-    expect((JSON.parse(json.stdout) as { warnings: Array<{ message: string }> }).warnings.map((item) => item.message)).toContainEqual(expect.stringMatching(/^line 2: no description/));
+    expect((JSON.parse(json.stdout) as { warnings: Array<{ message: string }> }).warnings.map((item) => item.message)).toContainEqual(
+      expect.stringMatching(/^line 2: no description/),
+    );
   });
 
   it('ordinals, and lines past the -c flags given (a quote\'s) keep "line N"', () => {
@@ -86,24 +90,27 @@ describe('a warning about a -c line says which -c', () => {
 describe('shipment list at 80 columns', () => {
   it('a delivered shipment shows DELIVERED, not an ETA; one in transit its ETA day', async () => {
     const book = async (pro: string) =>
-      cli([
-        '-q',
-        'ship',
-        '--shipper',
-        'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
-        '--consignee',
-        'name="Harbor Foods International Wholesale",street1="1 Penn Plaza",city="New York",state=NY,zip=10001',
-        '-c',
-        'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
-        '--ref',
-        'PURCHASE-ORDER-2026-11-0001',
-        '--carrier',
-        'Old Dominion',
-        '--scac',
-        'ODFL',
-        '--pro',
-        pro,
-      ], { store: 'tracked' });
+      cli(
+        [
+          '-q',
+          'ship',
+          '--shipper',
+          'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
+          '--consignee',
+          'name="Harbor Foods International Wholesale",street1="1 Penn Plaza",city="New York",state=NY,zip=10001',
+          '-c',
+          'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
+          '--ref',
+          'PURCHASE-ORDER-2026-11-0001',
+          '--carrier',
+          'Old Dominion',
+          '--scac',
+          'ODFL',
+          '--pro',
+          pro,
+        ],
+        { store: 'tracked' },
+      );
     expect((await book('1234567897')).code).toBe(0);
     expect((await book('1234567901')).code).toBe(0);
     await cli(['track', 'import', join(FIXTURES, 'odfl-214-a.edi'), join(FIXTURES, 'odfl-214-b.edi')], { store: 'tracked', now: '2026-11-30T18:00:00Z' });

@@ -146,7 +146,19 @@ describe('control characters of every source reach the terminal as escapes', () 
     expect(tty.code).not.toBe(0);
     expect(tty.stderr).toMatch(/saml\/agreement\.json:1: carrierName: must be one line of text without control characters .*found ESC at character 7/);
     // The rate shop prices with the two good agreements and names the refused one, escaped.
-    const rates = await expectEscaped(['--tariffs', path('agreements'), 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--carrier', 'all']);
+    const rates = await expectEscaped([
+      '--tariffs',
+      path('agreements'),
+      'quote',
+      '--from',
+      '60601',
+      '--to',
+      '10001',
+      '-c',
+      'pallets=2,weight=1200,dims=48x40x48',
+      '--carrier',
+      'all',
+    ]);
     expect(rates.piped.stdout).not.toContain('pwned');
   });
 

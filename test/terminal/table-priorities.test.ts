@@ -11,7 +11,21 @@ import { runInProcess } from '../helpers/inProcess.js';
 
 const FIXTURES = fileURLToPath(new URL('../tracking/fixtures/', import.meta.url));
 const DIESEL = fileURLToPath(new URL('../../templates/agreements/diesel-sample.csv', import.meta.url));
-const RATE_SHOP = ['--tariffs', 'samples', 'quote', '--from', '60601', '--to', '10001', '--pickup-date', '2026-12-02', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--carrier', 'all'];
+const RATE_SHOP = [
+  '--tariffs',
+  'samples',
+  'quote',
+  '--from',
+  '60601',
+  '--to',
+  '10001',
+  '--pickup-date',
+  '2026-12-02',
+  '-c',
+  'pallets=2,weight=1200,dims=48x40x48',
+  '--carrier',
+  'all',
+];
 const QUOTE_ID = /qt_[0-9A-HJKMNP-TV-Z]{26}/g;
 const ETA = /\b(Mon|Tue|Wed|Thu|Fri) 2026-12-\d\d 17:00 EST\b/g;
 const TOTAL = /\$3\d\d\.\d\d\b/g;
@@ -82,7 +96,12 @@ describe('the rate shop on a terminal', () => {
     expect(longest(result.stdout)).toBeLessThanOrEqual(80);
     const rows = tableRows(result.stdout);
     expect(rows[0]).toEqual(['Carrier', 'ETA', 'Total', 'Quote']);
-    expect(rows.slice(1).map((row) => row[0]).sort()).toEqual(['SAML', 'SCFR', 'SPLX']);
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row[0])
+        .sort(),
+    ).toEqual(['SAML', 'SCFR', 'SPLX']);
     for (const row of rows.slice(1)) {
       expect(row[1]).toMatch(new RegExp(`^${ETA.source}$`));
       expect(row[2]).toMatch(new RegExp(`^${TOTAL.source}$`));
