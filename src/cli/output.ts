@@ -167,8 +167,13 @@ export class IO {
  * ESC [ params m; any other sequence (cursor moves, clearing, titles, hyperlinks) is not one.
  */
 const SGR = /\u001B\[([0-9;]*)m/g;
-/** SGR parameters our styling uses; 8 (concealed text), blinking and the rest are never let through. */
-const OUR_SGR = /^(?:|0|1|2|3|4|7|9|2[1-479]|3[0-79]|4[0-79]|9[0-7]|10[0-7]|[34]8;5;\d{1,3}|[34]8;2;\d{1,3};\d{1,3};\d{1,3})$/;
+/**
+ * The SGR parameters our styling writes (chalk's bold, dim, red, green, yellow, blue, cyan and the
+ * grey of table borders, their resets): a foreground colour on the terminal's own background. Any
+ * other (a background, black or white text, 8 concealed, blinking, 256 and true colours) is data,
+ * so data cannot hide text by painting it in the background's colour.
+ */
+const OUR_SGR = /^(?:|0|1|2|22|3[1-6]|39|90)$/;
 
 /**
  * Text on its way to a terminal: every control character written as a visible escape

@@ -200,6 +200,21 @@ describe('the edge keeps our colours and nothing else', () => {
     const ours = `${chalk.bold.red('CANCELLED')} ${chalk.grey('│')} ${chalk.green('OK')}`;
     expect(terminalText(ours, true)).toBe(ours);
     expect(terminalText(`${chalk.red('x')}${HOSTILE}\u001b[8mhidden\u001b[0m`, true)).toBe(`${chalk.red('x')}${SHOWN}\\x1B[8mhidden\u001b[0m`);
+    // Black on black, a background, 256 colours: data painting text away is escaped too.
+    expect(terminalText('\u001b[30;40mgone\u001b[47m\u001b[38;5;16m', true)).toBe('\\x1B[30;40mgone\\x1B[47m\\x1B[38;5;16m');
+    // Every style the views use stays.
+    const styles = [
+      chalk.bold('a'),
+      chalk.dim('b'),
+      chalk.red('c'),
+      chalk.green('d'),
+      chalk.yellow('e'),
+      chalk.blue('f'),
+      chalk.cyan('g'),
+      chalk.grey('h'),
+      chalk.bold.green('i'),
+    ].join(' ');
+    expect(terminalText(styles, true)).toBe(styles);
     // Without colour nothing of ours is an ESC: every one is data.
     expect(terminalText(ours, false)).toBe(ours.replace(/\u001b/g, '\\x1B'));
     expect(terminalText('line 1\n\tline 2', false)).toBe('line 1\n\tline 2');
