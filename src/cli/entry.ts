@@ -3,6 +3,7 @@
  * answered here, from the version baked in at build time, without loading commander and the
  * commands; every other command line loads the program (src/cli/main.ts) and runs it.
  */
+import { printable } from '../printable.js';
 import { versionText } from './version.js';
 
 // `shipper quote list | head`: a closed pipe ends the output, not the process with a stack trace.
@@ -24,7 +25,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`shipper: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`shipper: unexpected error: ${printable(error instanceof Error ? error.message : String(error))}\n`);
       process.exitCode = ExitCode.local;
     },
   );

@@ -131,7 +131,7 @@ describe('shipper check ID', () => {
     expect(quoted.code, quoted.stderr).toBe(0);
     const quote = JSON.parse(quoted.stdout) as { id: string; warnings: Warning[] };
     expect(quote.warnings.map((item) => item.code)).toEqual(['NON_STACKABLE_HEIGHT', 'WIDE_FREIGHT']);
-    expect(quoted.stderr).toMatch(/^warning: \[NON_STACKABLE_HEIGHT\] line 1: not stackable/m);
+    expect(quoted.stderr).toMatch(/^warning: \[NON_STACKABLE_HEIGHT\] line 1 \(the 1st -c\): not stackable/m);
     const checked = await spawned(['check', quote.id, '--fail-on', 'risk', '--json']);
     expect(checked.code).toBe(1);
     const report = JSON.parse(checked.stdout) as { warnings: Warning[]; differenceInCents: number };

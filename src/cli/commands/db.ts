@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { CliError, UsageError } from '../errors.js';
+import { plural } from '../output.js';
 
 /** The PostgreSQL URL of the store in effect; a directory store has no schema to migrate. */
 async function databaseUrl(ctx: CommandContext): Promise<string> {
@@ -183,16 +184,17 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
 
 function describeCounts(counts: Record<string, number | undefined>): string {
   const names: Record<string, string> = {
-    shipment: 'shipments',
-    quote: 'quotes',
-    idempotency: 'idempotency keys',
-    event: 'shipment events',
-    fuelPrice: 'fuel prices',
-    location: 'saved locations',
-    auditedBill: 'audited bills',
-    counter: 'counters',
+    shipment: 'shipment',
+    quote: 'quote',
+    idempotency: 'idempotency key',
+    event: 'shipment event',
+    fuelPrice: 'fuel price',
+    location: 'saved location',
+    auditedBill: 'audited bill',
+    counter: 'counter',
   };
-  const parts = Object.entries(names).map(([type, name]) => `${counts[type] ?? 0} ${name}`);
+  // Counts as everywhere else: 12,013 shipments, 1 quote.
+  const parts = Object.entries(names).map(([type, name]) => plural(counts[type] ?? 0, name));
   return parts.join(', ');
 }
 

@@ -77,7 +77,7 @@ describe('shipper store export / import on PostgreSQL', () => {
     const target = await migratedStore();
     const imported = await runCli(['--store', target.url, 'store', 'import', first]);
     expect(imported).toMatchObject({ code: 0, stderr: '' });
-    expect(imported.stdout).toMatch(/^Imported 2 shipments, 1 quotes, 1 idempotency keys, 1 shipment events, 1 fuel prices, 1 saved locations, 1 audited bills, 3 counters from /);
+    expect(imported.stdout).toMatch(/^Imported 2 shipments, 1 quote, 1 idempotency key, 1 shipment event, 1 fuel price, 1 saved location, 1 audited bill, 3 counters from /);
     // Again: the same records replaced, nothing doubled.
     expect((await runCli(['--store', target.url, 'store', 'import', first])).code).toBe(0);
 
