@@ -22,10 +22,10 @@ export const ExitCode = {
   /** Remote mode: the server is down, slow, refuses the key or answers garbage. */
   remote: 3,
   notFound: 4,
+  /** The local store or tariff is damaged or unreadable; a file could not be written. */
+  local: 5,
   /** `shipper audit`: the bills were read and audited, and something is disputed (a broken bill file is 1, rejected input). */
   disputed: 6,
-  /** The local store or tariff is damaged or unreadable. */
-  local: 5,
   /** Ctrl-C. */
   interrupted: 130,
 } as const;
