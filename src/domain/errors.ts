@@ -69,6 +69,8 @@ export const ERRORS = {
   LABEL: { exit: ExitCode.rejected, status: 409, type: 'conflict', title: 'Conflict' },
   /** The shipment has no invoice (cancelled, a price that does not add up). */
   INVOICE: { exit: ExitCode.rejected, status: 409, type: 'conflict', title: 'Conflict' },
+  /** Rate shopping priced nothing: no carrier asked serves the lane or the freight (reason `no_coverage`). */
+  NO_COVERAGE: { exit: ExitCode.rejected, status: 422, type: 'no-coverage', title: 'No Coverage' },
 
   NOT_FOUND: { exit: ExitCode.notFound, status: 404, type: 'not-found', title: 'Not Found' },
   DISPUTED: { exit: ExitCode.disputed, status: 400, type: 'failure', title: 'Failure' },

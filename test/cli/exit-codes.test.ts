@@ -90,6 +90,7 @@ describe('each error class', () => {
       [new ImportInterruptedError('stopped', summary), { code: 'IMPORT_INTERRUPTED', exit: 1, status: 409, type: 'import-interrupted' }],
       [new LabelError('cancelled: no labels'), { code: 'LABEL', exit: 1, status: 409, type: 'conflict' }],
       [new InvoiceError('cancelled: no invoice'), { code: 'INVOICE', exit: 1, status: 409, type: 'conflict' }],
+      [new CliError('no carrier prices this shipment', 'NO_COVERAGE'), { code: 'NO_COVERAGE', exit: 1, status: 422, type: 'no-coverage' }],
       [new RemoteError('the server is down'), { code: 'REMOTE_FAILURE', exit: 3, status: 502, type: 'remote-failure' }],
       [new StoreError('cannot read /s/shipments/a.json'), { code: 'STORE_FAILURE', exit: 5, status: 500, type: 'store-failure' }],
       [new LockError('cannot lock the store', '/s/locks/a.lock'), { code: 'STORE_LOCK', exit: 5, status: 500, type: 'store-failure' }],
@@ -191,6 +192,8 @@ const EVERY_COMMAND: ReadonlyArray<[command: string, kind: keyof typeof ExitCode
   ['quote', 'usage', ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--nonsense']],
   ['quote', 'rejected', ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=0,dims=48x40x48']],
   ['quote', 'notFound', ['quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z']],
+  // Rate shopping that prices nothing (no carrier serves the lane) is a failure, not an empty success.
+  ['quote', 'rejected', ['--tariffs', 'samples', 'quote', '--from', '33101', '--to', '10001', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'all']],
   ['transit', 'usage', ['transit', '--from', '60601']],
   ['transit', 'rejected', ['transit', '--from', '60601', '--to', '00000']],
   // A directory named on the command line that is not there is usage; faults in one are the tariff's (5).
