@@ -23,7 +23,13 @@ export async function main(argv: string[], streams: IOStreams = process, env: No
   const json = argv.includes('--json');
   try {
     const helpAt = commandNameOf(argv) === 'help' ? argv.indexOf('help') : -1;
-    const unknownHelp = helpAt < 0 ? undefined : unknownHelpSubject(argv[helpAt + 1], program.commands.map((command) => command.name()));
+    const unknownHelp =
+      helpAt < 0
+        ? undefined
+        : unknownHelpSubject(
+            argv[helpAt + 1],
+            program.commands.map((command) => command.name()),
+          );
     if (unknownHelp) throw unknownHelp;
     await program.parseAsync(topicArgv(argv), { from: 'user' });
     return ExitCode.ok;

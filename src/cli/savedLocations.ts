@@ -15,7 +15,10 @@ export async function partyAddress(ctx: CommandContext, value: string, flag: str
   const book = await ctx.locations();
   const saved = await book.get(value.trim());
   if (!saved) {
-    const closest = closestLocationName(value, (await book.list()).map((location) => location.name));
+    const closest = closestLocationName(
+      value,
+      (await book.list()).map((location) => location.name),
+    );
     throw makeProblem(
       404,
       'not-found',

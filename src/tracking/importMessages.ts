@@ -144,7 +144,11 @@ class Matcher {
     if (proNumber) {
       const carried = this.pros.get(normalisedPro(proNumber)) ?? [];
       // The PRO of this carrier: a shipment with another carrier's SCAC is another carrier's PRO.
-      const { fitting: candidates, why } = this.booked(scac ? carried.filter((shipment) => !shipment.carrier || shipment.carrier.scac === scac) : carried, eventTime, `PRO ${proNumber}`);
+      const { fitting: candidates, why } = this.booked(
+        scac ? carried.filter((shipment) => !shipment.carrier || shipment.carrier.scac === scac) : carried,
+        eventTime,
+        `PRO ${proNumber}`,
+      );
       const found = single(candidates);
       if (found && found !== 'ambiguous') return { shipment: found };
       reasons.push(why ?? (found === 'ambiguous' ? `PRO ${proNumber} is on ${candidates.length} shipments` : `no shipment has PRO ${proNumber}${scac ? ` of ${scac}` : ''}`));

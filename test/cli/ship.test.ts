@@ -159,7 +159,9 @@ describe('shipper ship --quote', () => {
     expect(problem.violations.map((violation) => violation.field)).toEqual(['orderComponents[0].palletCount', 'orderComponents[0].dimensions.height']);
 
     // 169 hours later a quote (168 h) for a pickup day after that has expired.
-    const aheadId = JSON.parse((await shipper(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--pickup-date', '2026-11-30', '--json'])).stdout).id as string;
+    const aheadId = JSON.parse(
+      (await shipper(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--pickup-date', '2026-11-30', '--json'])).stdout,
+    ).id as string;
     const later = new Date(Date.parse(WEDNESDAY) + 169 * 3_600_000).toISOString();
     const expired = await shipper(['ship', '--quote', aheadId, '--shipper', 'chicago-dc', '--consignee', 'nyc-store'], { SHIPPER_NOW: later });
     expect(expired.code).toBe(1);

@@ -292,7 +292,24 @@ describe('an event from before the booking (issue 39: the README tour on the rea
     const run = (args: string[], now: string) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: now, SHIPPER_CONFIG_DIR: join(dir.dir, 'config') } });
     for (const now of bookedAt) {
       const booked = await run(
-        ['-q', 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48', '--ref', 'PO-4471', '--carrier', 'Old Dominion', '--scac', 'ODFL', '--pro', '1234567897'],
+        [
+          '-q',
+          'ship',
+          '--shipper',
+          SHIPPER,
+          '--consignee',
+          CONSIGNEE,
+          '-c',
+          'pallets=2,weight=1200,dims=48x40x48',
+          '--ref',
+          'PO-4471',
+          '--carrier',
+          'Old Dominion',
+          '--scac',
+          'ODFL',
+          '--pro',
+          '1234567897',
+        ],
         now,
       );
       expect(booked.code, booked.stderr).toBe(0);
@@ -328,7 +345,9 @@ describe('an event from before the booking (issue 39: the README tour on the rea
     const over = await storeWith(['2026-11-25T15:31:00Z']);
     const refused = JSON.parse((await over(['--json', 'track', 'import', SAMPLE], '2026-12-01T15:00:00Z')).stdout) as { added: number; unmatched: Array<{ reason: string }> };
     expect(refused.added).toBe(5);
-    expect(refused.unmatched.map(({ reason }) => reason)).toEqual([expect.stringMatching(/^the event of 2026-11-24 15:30 UTC is more than 24 hours before PRO 1234567897 was booked/)]);
+    expect(refused.unmatched.map(({ reason }) => reason)).toEqual([
+      expect.stringMatching(/^the event of 2026-11-24 15:30 UTC is more than 24 hours before PRO 1234567897 was booked/),
+    ]);
   });
 
   it('a PRO found on a shipment booked after the event does not take it: the older shipment its BOL number names does', async () => {

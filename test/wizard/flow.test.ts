@@ -584,10 +584,13 @@ describe('saved locations near the ZIP typed (issue 39, item 20)', () => {
         expect(choices.map((choice) => choice.name)).toEqual(['60609 as typed', 'chicago-dc: Chicago, IL 60608']);
         return choices[1]!.value;
       }),
-      ...rest(step('Ship from (Chicago, IL 60608)', (choices) => choices[0]!.value), [
-        // Atlanta's saved store at 30303 is near the delivery ZIP 30301: offered, the ZIP as typed kept.
-        step('Delivery at 30301 (Atlanta, GA), or at a saved location nearby?', (choices) => choices[0]!.value),
-      ]),
+      ...rest(
+        step('Ship from (Chicago, IL 60608)', (choices) => choices[0]!.value),
+        [
+          // Atlanta's saved store at 30303 is near the delivery ZIP 30301: offered, the ZIP as typed kept.
+          step('Delivery at 30301 (Atlanta, GA), or at a saved location nearby?', (choices) => choices[0]!.value),
+        ],
+      ),
     ]);
     await h.book.save('chicago-dc', DOCK_60608);
     await h.book.save('atlanta', ATLANTA);
@@ -598,11 +601,7 @@ describe('saved locations near the ZIP typed (issue 39, item 20)', () => {
   });
 
   it('takes a saved location by name at the ZIP prompt, and says "did you mean" for a mistyped one', async () => {
-    const h = harness([
-      step('Pickup ZIP', 'chicago-d'),
-      step('Pickup ZIP', 'Chicago-DC'),
-      ...rest(step('Ship from', (choices) => choices[0]!.value)),
-    ]);
+    const h = harness([step('Pickup ZIP', 'chicago-d'), step('Pickup ZIP', 'Chicago-DC'), ...rest(step('Ship from', (choices) => choices[0]!.value))]);
     await h.book.save('chicago-dc', DOCK_60608);
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
     expect(h.prompter.rejected).toEqual([

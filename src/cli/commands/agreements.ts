@@ -55,7 +55,10 @@ async function runFuelImport(ctx: CommandContext, file: string): Promise<void> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (code ?? 'unreadable')}`, code === 'ENOENT' || code === 'EISDIR' ? 'INPUT_FILE' : 'LOCAL_FAILURE');
+    throw new CliError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (code ?? 'unreadable')}`,
+      code === 'ENOENT' || code === 'EISDIR' ? 'INPUT_FILE' : 'LOCAL_FAILURE',
+    );
   }
   const { weeks, faults } = parseFuelHistory(text);
   if (faults.length > 0) {

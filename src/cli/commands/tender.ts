@@ -45,7 +45,10 @@ async function serverSettingsError(ctx: CommandContext, error: unknown): Promise
   const { baseUrl } = await ctx.settings();
   const server = baseUrl ? `the server ${baseUrl}` : 'the server';
   const missing = fields.map((violation) => `${violation.field}: ${violation.message}`).join('; ');
-  return new CliError(`the ${name} settings of ${server} are incomplete (${missing}); its operator sets them where shipper serve runs: shipper config set here changes nothing`, error);
+  return new CliError(
+    `the ${name} settings of ${server} are incomplete (${missing}); its operator sets them where shipper serve runs: shipper config set here changes nothing`,
+    error,
+  );
 }
 
 export function registerTenderCommand(program: ShipperCommand, context: ContextFactory): void {

@@ -134,7 +134,10 @@ async function askZip(deps: WizardDeps, role: 'origin' | 'destination', preset: 
       if (location) return zipProblem(location.address.postalCode, field, deps.zips);
       const problem = zipProblem(value, field, deps.zips);
       if (problem === true || saved.length === 0 || /^\d/.test(value.trim())) return problem;
-      const closest = closestLocationName(value, saved.map((location) => location.name));
+      const closest = closestLocationName(
+        value,
+        saved.map((location) => location.name),
+      );
       return `no saved location named ${value.trim()}${closest ? ` (did you mean ${closest}?)` : ''}; a ZIP code is 5 digits, e.g. 60601 (${field})`;
     },
   });
@@ -144,7 +147,11 @@ async function askZip(deps: WizardDeps, role: 'origin' | 'destination', preset: 
   const choice = await deps.prompter.select<ZipPlace>({
     message: `${role === 'origin' ? 'Pickup' : 'Delivery'} at ${place.postalCode} (${place.city}, ${place.state}), or at a saved location nearby?`,
     choices: [
-      { name: `${place.postalCode} as typed${same.length > 0 ? ` (saved there: ${same.map((location) => location.name).join(', ')})` : ''}`, value: place, short: place.postalCode },
+      {
+        name: `${place.postalCode} as typed${same.length > 0 ? ` (saved there: ${same.map((location) => location.name).join(', ')})` : ''}`,
+        value: place,
+        short: place.postalCode,
+      },
       ...near.map((location) => ({
         name: `${location.name}: ${location.address.city}, ${location.address.state} ${location.address.postalCode}`,
         value: deps.zips.lookup(location.address.postalCode.slice(0, 5)) ?? place,
