@@ -197,6 +197,7 @@ export class CommandContext {
         ssccExtensionDigit: settings.ssccExtensionDigit,
         x12: settings.x12,
         ebol: settings.ebol,
+        served: options.serve,
       });
     })();
     return this.localApiPromise;

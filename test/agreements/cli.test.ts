@@ -164,10 +164,35 @@ describe('rate shopping on the shipped samples', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/SAML Sample Motor Lines/);
     expect(result.stdout).toMatch(/SPLX Sample Plains Express not quoted: no base rates for lane 900 -> 981/);
-    const none = await shipper(['quote', '--from', '33101', '--to', '10001', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
-    expect(none.code, none.stderr).toBe(0);
-    expect(none.stdout).toContain('No carrier prices this shipment.');
-    expect(none.stdout).toContain('ZZZZ not quoted: no agreement with this carrier is loaded');
+  });
+
+  it('rate shopping that prices nothing fails (exit 1) with each reason on stderr, nothing on stdout for -q, a no_coverage ProblemDetail for --json', async () => {
+    const FREIGHT = ['-c', 'pallets=1,weight=800,dims=48x40x48'];
+    const none = await shipper(['quote', '--from', '33101', '--to', '10001', ...FREIGHT, '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain(
+      'shipper: no carrier prices this shipment: ZZZZ: no agreement with this carrier is loaded; SAML Sample Motor Lines: no base rates for lane 331 -> 100\n',
+    );
+    // Q=$(shipper -q ...) gets no id and a failure, not an empty id and success.
+    const quiet = await shipper(['-q', 'quote', '--from', '33101', '--to', '10001', ...FREIGHT, '--carrier', 'ODFL'], samples);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toContain('shipper: no carrier prices this shipment: ODFL: no agreement with this carrier is loaded\n');
+    const json = await shipper(['--json', 'quote', '--from', '33101', '--to', '10001', ...FREIGHT, '--carrier', 'all'], samples);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      type: 'urn:shipper:problem:no-coverage',
+      title: 'No Coverage',
+      status: 422,
+      detail: expect.stringMatching(/^no carrier prices this shipment: SAML Sample Motor Lines: no base rates for lane 331 -> 100; /),
+      reason: 'no_coverage',
+      violations: ['SAML', 'SCFR', 'SPLX'].map((scac) => ({ field: `carrier.${scac}`, message: 'no base rates for lane 331 -> 100' })),
+    });
+    // One carrier that prices is success, as before (exit 0, its quote).
+    const one = await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=2,weight=1200,dims=48x40x48', '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/^qt_\w+\n$/);
   });
 
   it('without --tariffs the shipped tariff prices as before, and --carrier says what is missing', async () => {

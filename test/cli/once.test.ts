@@ -282,9 +282,15 @@ describe('the pickup day ends at midnight at the origin', () => {
     };
     const [before, onTheBoundary] = [await newQuote(), await newQuote()];
     expect(before.pickupDate).toBe('2026-11-24');
-    // Open while its pickup day lasts at the origin, though the quote is valid until 2026-11-30.
-    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
-    expect((await at('2026-11-25T07:59:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
+    // One moment, the last at which it can be booked: the end of its pickup day at the origin (before
+    // its 168-hour lifetime), as quoteExpirationTime, the price line and the status all say.
+    expect(before.quoteExpirationTime).toBe('2026-11-25T07:59:59.999Z');
+    for (const instant of ['2026-11-23T15:00:00Z', '2026-11-25T07:59:00Z']) {
+      const shown = (await at(instant, ['quote', 'get', before.id])).stdout;
+      expect(shown).toMatch(/Price {5}\S+ {2}valid until Tue 2026-11-24 23:59 PST\n/);
+      expect(shown).toMatch(/Status {4}open until Tue 2026-11-24 23:59 PST\n/);
+      expect(shown).not.toMatch(/2026-11-30|through its pickup day/);
+    }
     const booked = await at('2026-11-25T07:59:00Z', ['ship', '--quote', before.id, '--shipper', la, '--consignee', CONSIGNEE, '--json']);
     expect(booked.code, booked.stderr).toBe(0);
     expect((JSON.parse(booked.stdout) as Shipment).pickupDate).toBe('2026-11-24');

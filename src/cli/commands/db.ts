@@ -141,7 +141,11 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
   const path = resolve(file);
   const input = createReadStream(path);
   await new Promise<void>((done, fail) => input.once('open', () => done()).once('error', fail)).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, 'LOCAL_FAILURE');
+    // A file named on the command line that is not there is a usage error (2), as for every command.
+    throw new CliError(
+      `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+      error.code === 'ENOENT' || error.code === 'EISDIR' ? 'INPUT_FILE' : 'LOCAL_FAILURE',
+    );
   });
   /** Every line checked before it is written; the first bad one stops the import (nothing written: one unit of work). */
   async function* lines(): AsyncIterable<import('../../store/transfer.js').TransferLine> {

@@ -1,10 +1,12 @@
 /** `shipper quote`, `shipper quote get ID`, `shipper quote list`. */
 import type { Command } from 'commander';
+import { ERRORS, PROBLEM_TYPE_BASE } from '../../domain/errors.js';
+import type { Rates } from '../../domain/rates.js';
 import type { Quote, QuoteRequestInput } from '../../domain/schemas.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
-import { UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
 import { withListDates } from '../listDates.js';
 import { addListFilters, collect, explicitLimit, listQueryFromOptions, parseZipFilter, type ListFilterOptions } from '../optionParsers.js';
@@ -50,9 +52,34 @@ async function runRateShopping(ctx: CommandContext, request: QuoteRequestInput, 
       componentFlags,
     ),
   );
+  if (rates.items.length === 0) throw noCoverage(rates, scacs, all);
   if (ctx.io.options.json) return ctx.io.json(rates.items);
   if (ctx.io.options.quiet) return rates.items.forEach((quote) => ctx.io.out(quote.id));
   printRates(ctx.io, rates, await ctx.zips());
+}
+
+/**
+ * Rate shopping that prices nothing fails (exit 1), so that `Q=$(shipper -q quote ... --carrier X)`
+ * never hands a script an empty id with success: each carrier's reason on stderr, and with --json
+ * a ProblemDetail with the published reason `no_coverage` and one violation per carrier.
+ */
+function noCoverage(rates: Rates, scacs: readonly string[], all: boolean): CliError {
+  const said = rates.uncovered.map((line) => `${line.carrier.scac}${line.carrier.name === line.carrier.scac ? '' : ` ${line.carrier.name}`}: ${line.reason}`);
+  const message = `no carrier prices this shipment${said.length > 0 ? `: ${said.join('; ')}` : ''}`;
+  const { type, title, status } = ERRORS.NO_COVERAGE;
+  return new CliError(message, 'NO_COVERAGE', {
+    problem: {
+      type: `${PROBLEM_TYPE_BASE}${type}`,
+      title,
+      status,
+      detail: message,
+      reason: 'no_coverage',
+      violations: rates.uncovered.map((line) => {
+        const index = all ? -1 : scacs.indexOf(line.carrier.scac);
+        return { field: index >= 0 ? `carrierScacs[${index}]` : `carrier.${line.carrier.scac}`, message: line.reason };
+      }),
+    },
+  });
 }
 
 export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void> {
