@@ -19,7 +19,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // What commander prints for it (the program declares the same text): the version, then a newline.
   process.stdout.write(`${versionText()}\n`);
 } else {
-  const [{ main }, { ExitCode }] = await Promise.all([import('./main.js'), import('../api/problems.js')]);
+  const [{ main }, { ExitCode }, { redactDatabaseUrls }] = await Promise.all([import('./main.js'), import('../api/problems.js'), import('../config/storeLocation.js')]);
+  // Other local users read a process's arguments (ps, /proc/PID/cmdline) for as long as it runs:
+  // from here on they read the command line without a database URL's password or an API key.
+  // (Node writes the title over the arguments' own memory, all of it; what was read stays in argv.)
+  process.title = ['shipper', ...argv.map((arg, index) => (argv[index - 1] === '--api-key' ? '****' : redactDatabaseUrls(arg.replace(/^(--api-key=).*/s, '$1****'))))].join(' ');
   main(argv).then(
     (code) => {
       process.exitCode = code;

@@ -28,11 +28,21 @@ export function parseStoreLocation(text: string): StoreLocation {
   let parsed: URL;
   try {
     parsed = new URL(url);
+    // The driver %-decodes the user, the password and the hosts: a bad escape (%zz) is refused here,
+    // and a NUL, which the protocol's zero-terminated strings cannot carry.
+    const decoded = [parsed.username, parsed.password, authorityHosts(url)].map((part) => decodeURIComponent(part));
+    if (decoded.some((part) => part.includes('\0'))) throw new RangeError('NUL');
   } catch {
     throw new StoreLocationError(`the store ${redactDatabaseUrls(url)} is not a valid PostgreSQL URL (postgres://user@host:5432/database)`);
   }
   if (!parsed.hostname && !parsed.searchParams.get('host')) throw new StoreLocationError(`the store ${redactUrl(url)} names no host (postgres://user@host:5432/database)`);
   return { kind: 'postgres', url };
+}
+
+/** What follows the user and password in the URL's authority (the host, or hosts, and port), as the driver reads it. */
+function authorityHosts(url: string): string {
+  const authority = url.slice(url.indexOf('://') + 3).split(/[?/]/)[0] ?? '';
+  return authority.slice(authority.indexOf('@') + 1);
 }
 
 /** The URL with its password replaced by ****: what may be shown of a store location. */
