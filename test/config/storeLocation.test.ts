@@ -51,3 +51,38 @@ describe('a store URL with a %-escape that does not decode', () => {
     expect(() => parseStoreLocation('postgres://%zz@127.0.0.1:1/db')).toThrow(StoreLocationError);
   });
 });
+
+describe('a store URL the driver would take but not use', () => {
+  it('with an escaped comma in the host (a second host slipped past the URL check) is the store location message, not a connection without end', async () => {
+    const result = await runCli(['--store', 'postgres://u@h%2Cx:1/db', 'db', 'status']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(INVALID);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('with a target_session_attrs the driver does not know names the values it takes, exit 2, not "unexpected error"', async () => {
+    const result = await runCli(['--store', 'postgres://u:hunter2@127.0.0.1:1/db?target_session_attrs=bogus', 'db', 'status']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^shipper: the store postgres:\/\/u:\*\*\*\*@127\.0\.0\.1:1\/db\?target_session_attrs=bogus asks for target_session_attrs=bogus: it is one of read-write, read-only, primary, standby, prefer-standby/,
+    );
+    expect(result.stderr).not.toMatch(/unexpected error|hunter2/);
+  });
+
+  it('keeps every target_session_attrs the driver takes (the boundary)', () => {
+    for (const attrs of ['read-write', 'read-only', 'primary', 'standby', 'prefer-standby']) {
+      expect(parseStoreLocation(`postgres://u@127.0.0.1:1/db?target_session_attrs=${attrs}`).kind).toBe('postgres');
+    }
+    expect(() => parseStoreLocation('postgres://u@127.0.0.1:1/db?target_session_attrs=any')).toThrow(StoreLocationError);
+  });
+});
+
+describe('a PG* variable the driver does not take', () => {
+  it('PGTARGETSESSIONATTRS=bogus is a setting to correct (exit 2, one line naming the store), not "unexpected error"', async () => {
+    const result = await runCli(['--store', 'postgres://u:hunter2@127.0.0.1:1/db', 'db', 'status'], { env: { PGTARGETSESSIONATTRS: 'bogus' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^shipper: the store postgres:\/\/u:\*\*\*\*@127\.0\.0\.1:1\/db cannot be opened: target_session_attrs bogus is not supported/);
+    expect(result.stderr).not.toMatch(/unexpected error|hunter2/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -5,7 +5,7 @@
  * with one line that names the database without its password.
  */
 import type { Sql } from 'postgres';
-import { redactUrl } from '../../config/storeLocation.js';
+import { redactDatabaseUrls, redactUrl, StoreLocationError } from '../../config/storeLocation.js';
 import { StoreError, StoreUnavailableError } from '../storeError.js';
 import { databaseUnavailable, isDatabaseFailure } from './failures.js';
 import { passwordFromFile } from './passwordFile.js';
@@ -19,11 +19,17 @@ export interface ConnectOptions {
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Sql> {
   const { default: postgres } = await import('postgres');
   surviveWritesOnClosedConnections();
-  if (new URL(url).password || process.env.PGPASSWORD) return postgres(url, poolOptions(options));
-  // No password given: the password file's, read when the server asks for one (as libpq reads it
-  // at each connection), for the host, port, database and user the driver settled on.
-  const sql: Sql = postgres(url, { ...poolOptions(options), pass: () => passwordFor(url, sql.options) });
-  return sql;
+  try {
+    if (new URL(url).password || process.env.PGPASSWORD) return postgres(url, poolOptions(options));
+    // No password given: the password file's, read when the server asks for one (as libpq reads it
+    // at each connection), for the host, port, database and user the driver settled on.
+    const sql: Sql = postgres(url, { ...poolOptions(options), pass: () => passwordFor(url, sql.options) });
+    return sql;
+  } catch (error) {
+    // The driver reads its options from the URL and the PG* variables and throws on what it does
+    // not take (PGTARGETSESSIONATTRS=bogus): a setting to correct, not an unexpected error.
+    throw new StoreLocationError(`the store ${redactUrl(url)} cannot be opened: ${redactDatabaseUrls((error as Error).message)}`);
+  }
 }
 
 /** Why the password file was not used, by store URL: said when that store refuses the login. */
