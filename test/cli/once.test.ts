@@ -404,7 +404,8 @@ describe('BOL company prefix', () => {
     }
     expect(documentation.stderr().split(DOCUMENTATION_PREFIX_WARNING)).toHaveLength(2);
     for (const bad of ['081234', '08123456789']) {
-      const refused = await runCli(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
+      // A start-up error (it never listens): in process, as in test/cli/serve.test.ts.
+      const refused = await runInProcess(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
       expect(refused.code, bad).toBe(2);
       expect(refused.stderr).toMatch(/7 to 10 digits/);
     }
