@@ -14,7 +14,7 @@ const TEST = join(import.meta.dirname, '..');
 
 /** The files that start the built CLI, and why a process of its own is needed there. */
 const NEEDS_A_PROCESS: Record<string, string> = {
-  'agreements/http.test.ts': 'shipper serve --tariffs, and remote mode against it',
+  'agreements/http.test.ts': 'rates and carrier quotes from shipper serve --tariffs',
   'cli/audit.test.ts': 'auditing against a running shipper serve',
   'cli/check.test.ts': 'one shipper check by the bundle (lazily loaded command code)',
   'cli/ebol-readiness.test.ts': 'the eBOL warnings over HTTP from shipper serve',
@@ -44,7 +44,7 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'store/integrity.test.ts': 'bookings by several processes under one fixed clock; shipper serve’s log',
   'store/postgres/serve.test.ts': 'two shipper serve on one database, the database going away',
   'terminal/completion.test.ts': 'the completion scripts run the binary from a shell',
-  'tracking/trackCli.test.ts': 'track import and its help by the bundle (lazily loaded EDI code)',
+  'tracking/trackCli.test.ts': 'a 214 imported by the bundle (it loads the tracking code it needs)',
   'transit/badLanes.test.ts': 'bad lanes over HTTP from shipper serve',
   'wizard/pty.test.ts': 'the wizard in a pseudo-terminal',
 };
