@@ -1,6 +1,7 @@
 /**
- * Carrier agreements through the spawned CLI (issue 25): the worked examples, booking on a
- * carrier's quote, rate shopping on the samples, fuel weeks and `tariff check` faults.
+ * Carrier agreements through the CLI (issue 25; main() in process, as test/cli/inProcess.test.ts
+ * holds it to the binary): the worked examples, booking on a carrier's quote, rate shopping on the
+ * samples, fuel weeks and `tariff check` faults.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratesSchema } from '../../src/domain/rates.js';
 import { quoteSchema, shipmentSchema } from '../../src/domain/schemas.js';
 import { invoiceSchema } from '../../src/domain/invoice.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { FUEL_TABLE, WORKED_AGREEMENT, WORKED_BASE_RATES, writeAgreement } from './fixtures.js';
 
 let dir: string;
 let agreements: string;
 let env: Record<string, string>;
-const shipper = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
+const shipper = (args: string[], extra: Record<string, string> = {}) => runInProcess(args, { env: { ...env, ...extra } });
 const LANE = ['--from', '60601', '--to', '10001', '--pickup-date', '2026-12-02'];
 const ADDRESSES = ['--shipper', 'name=Acme DC,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=Store 9,street1=5 5th Ave,city=New York,state=NY,zip=10001'];
 

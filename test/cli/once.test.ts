@@ -410,7 +410,8 @@ describe('BOL company prefix', () => {
     }
     expect(documentation.stderr().split(DOCUMENTATION_PREFIX_WARNING)).toHaveLength(2);
     for (const bad of ['081234', '08123456789']) {
-      const refused = await runCli(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
+      // A start-up error (it never listens): in process, as in test/cli/serve.test.ts.
+      const refused = await runInProcess(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
       expect(refused.code, bad).toBe(2);
       expect(refused.stderr).toMatch(/7 to 10 digits/);
     }
@@ -449,8 +450,10 @@ describe('counters never go back', () => {
 describe('counters across processes', () => {
   it('hands distinct numbers, above every one in the store, to processes booking at once after the counter file was deleted, and after counter and mark were lowered', async () => {
     const store = join(work.dir, 'processes');
-    const ship = () => runCli(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW });
-    const before = [await ship(), await ship()].map((result) => JSON.parse(result.stdout) as Shipment);
+    const args = ['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'];
+    const ship = () => runCli(args, { env: NOW });
+    // The bookings before the race need no process of their own.
+    const before = [await runInProcess(args, { env: NOW }), await runInProcess(args, { env: NOW })].map((result) => JSON.parse(result.stdout) as Shipment);
     await rm(join(store, 'counters', 'orders.json'));
     const racing = await Promise.all(Array.from({ length: 6 }, ship));
     const numbers = racing.map((result) => {
