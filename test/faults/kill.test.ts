@@ -146,8 +146,8 @@ describe('bol --all killed with SIGKILL at a random point', () => {
       const rerun = await shipper(['bol', '--all', '-o', out, '--json']);
       const report = JSON.parse(rerun.stdout) as { written: unknown[]; skipped: unknown[] };
       expect(report.written.length + report.skipped.length).toBe(count);
-      // Kept files mean exit 1 (a script notices); none kept means everything was written now.
-      expect(rerun.code).toBe(report.skipped.length > 0 ? 1 : 0);
+      // Kept files mean exit 2 (docs/exit-codes.md: an output file that exists, without --force); none kept means everything was written now.
+      expect(rerun.code).toBe(report.skipped.length > 0 ? 2 : 0);
       const names = (await readdir(out)).sort();
       expect(names).toEqual(shipments.map((shipment) => `BOL-${shipment.orderNumber}.pdf`).sort());
       for (const name of names) expect((await readFile(join(out, name))).subarray(-6).toString()).toMatch(/%%EOF\s*$/);
