@@ -115,7 +115,7 @@ export class CommandContext {
   /** Saved locations: the address book in the local store, also in remote mode (they are the user's own). */
   async locations(): Promise<LocationBook> {
     const [{ LocationBook }, { openStore }, settings] = await Promise.all([import('../store/locations.js'), import('../store/open.js'), this.settings()]);
-    return new LocationBook((await openStore(settings.store)).locations);
+    return new LocationBook((await openStore(settings.store, { onWarning: (item) => this.io.warn(item) })).locations);
   }
 
   api(): Promise<ShipperApi> {
@@ -173,6 +173,7 @@ export class CommandContext {
         zips,
         now,
         cacheEntries: options.cacheEntries,
+        storeWarning: (item) => this.io.warn(item),
         carriers: settings.carriers,
         ssccExtensionDigit: settings.ssccExtensionDigit,
         x12: settings.x12,

@@ -10,6 +10,8 @@ export interface OpenLocationOptions {
   migrate?: boolean | undefined;
   /** Connections a PostgreSQL store may open (a server: 10, a command: 2). */
   connections?: number | undefined;
+  /** Told what a file store did that its user should know (its journal cut). */
+  onWarning?: ((item: { code: 'STORE_JOURNAL_CUT'; message: string }) => void) | undefined;
 }
 
 export async function openStoreAt(location: StoreLocation, options: OpenLocationOptions = {}): Promise<ShipperStore> {
@@ -18,5 +20,5 @@ export async function openStoreAt(location: StoreLocation, options: OpenLocation
     return PostgresStore.open({ url: location.url, max: options.connections ?? 2, migrateOnPrepare: options.migrate });
   }
   const { openStore } = await import('./open.js');
-  return openStore(location.dir);
+  return openStore(location.dir, { onWarning: options.onWarning });
 }

@@ -81,7 +81,7 @@ export function registerDbCommands(program: ShipperCommand, context: ContextFact
 /** The store in effect, prepared (a database at this shipper's schema). */
 async function preparedStore(ctx: CommandContext) {
   const [{ openStoreAt }, settings] = await Promise.all([import('../../store/openLocation.js'), ctx.settings()]);
-  const store = await openStoreAt(settings.storeLocation);
+  const store = await openStoreAt(settings.storeLocation, { onWarning: (item) => ctx.io.warn(item) });
   try {
     await store.prepare();
   } catch (error) {
@@ -114,7 +114,7 @@ export async function runStoreExport(ctx: CommandContext, options: { to: string;
     const { proBlockCounter } = await import('../../api/local/carrierNumbers.js');
     const { carriers } = await ctx.settings();
     const proBlocks = Object.entries(carriers).flatMap(([scac, carrier]) => (carrier.proRange ? [proBlockCounter(scac, carrier.proRange)] : []));
-    const lines = isTransferable(store) ? store.exportLines(now()) : exportThroughPorts(store, now(), proBlocks);
+    const lines = isTransferable(store) ? store.exportLines(now(), (item) => ctx.io.warn(item)) : exportThroughPorts(store, now(), proBlocks);
     for await (const line of lines) {
       transfer.countLine(counts, line);
       if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
