@@ -46,7 +46,8 @@ import type {
 } from '../ports.js';
 import { StoreError, StoreReadOnlyError } from '../storeError.js';
 import { FileCounters, type CounterRecords } from './counters.js';
-import { Journal, type JournalWrite, type StoreWarning } from './journal.js';
+import { Journal, type JournalScan, type JournalWrite, type StoreWarning } from './journal.js';
+import type { JournalCheck, JournalRepair } from '../check.js';
 import { BucketLogs, lastOf, type KeyedLines } from './bucketLogs.js';
 import { killPoint } from './killPoints.js';
 import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
@@ -204,6 +205,8 @@ export class FileStore implements ShipperStore {
   readOnly: string | undefined;
 
   assertWritable(): void {
+    // Made writable again since (remounted read-write): writes resume without a restart.
+    if (this.readOnly !== undefined) this.readOnly = readOnlyReason(this.root);
     if (this.readOnly !== undefined)
       throw new StoreReadOnlyError(`the store ${this.root} is read-only (${this.readOnly}): it is read, and nothing is written to it until it is writable again`, this.root);
   }
@@ -236,6 +239,29 @@ export class FileStore implements ShipperStore {
       await this.locked(async () => undefined).catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error)));
     }
     yield* exportSnapshot(this.root, this.journal, now, warn);
+  }
+
+  /** store check: what the journal holds past its applied mark, read without the lock and without writing. */
+  async checkJournal(): Promise<JournalCheck> {
+    return checkOf(this.journal.file, await this.journal.inspect());
+  }
+
+  /**
+   * store repair: under the lock (without recover, which refuses a damaged journal), the whole lines
+   * before any damage applied, then the journal cut from the damage (or from the bytes after its
+   * last whole line) with a copy of what was cut kept beside it.
+   */
+  async repairJournal(): Promise<JournalRepair> {
+    this.assertWritable();
+    return this.files.withLock('shipments', async () => {
+      const { scan, copy } = await this.journal.repair();
+      const at = scan.damage?.at ?? scan.tail?.at;
+      return {
+        found: checkOf(this.journal.file, scan),
+        applied: scan.pending.length,
+        cut: at !== undefined && copy !== undefined ? { at, bytes: scan.size - at, copy } : null,
+      };
+    });
   }
 
   importLines(lines: AsyncIterable<TransferLine>): Promise<TransferCounts> {
@@ -1174,4 +1200,8 @@ function readOnlyReason(root: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'EROFS' || code === 'EACCES' || code === 'EPERM' ? describeFileError(error) : undefined;
   }
+}
+
+function checkOf(journal: string, scan: JournalScan): JournalCheck {
+  return { journal, bytes: scan.size, applied: scan.applied, pendingLines: scan.pending.length, tail: scan.tail ?? null, damage: scan.damage ?? null };
 }

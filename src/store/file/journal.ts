@@ -164,7 +164,7 @@ export class Journal {
   private async cut(tail: { at: number; bytes: number; torn: boolean }, text: Buffer, warn: ((item: StoreWarning) => void) | undefined): Promise<string | undefined> {
     let copy: string | undefined;
     if (!tail.torn) {
-      copy = join(this.dir, `cut-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${tail.at}.log`);
+      copy = join(this.dir, `cut-${new Date().toISOString().replace(/[-:.]/g, '')}-${tail.at}-${process.pid}.log`);
       try {
         await writeNewFileDurably(copy, text.subarray(tail.at, tail.at + tail.bytes));
       } catch (error) {
