@@ -58,7 +58,13 @@ async function cutCopies(store: string): Promise<string[]> {
 
 async function exported(cli: ReturnType<typeof storeCli>, file: string, extra: string[] = []): Promise<{ result: CliResult; lines: Array<{ type: string; shipment?: Shipment }> }> {
   const result = await cli(['store', 'export', '--to', file, '--force', ...extra]);
-  const lines = result.code === 0 ? (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; shipment?: Shipment }) : [];
+  const lines =
+    result.code === 0
+      ? (await readFile(file, 'utf8'))
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { type: string; shipment?: Shipment })
+      : [];
   return { result, lines };
 }
 
@@ -133,7 +139,9 @@ describe('a damaged journal (a bad line with a whole line after it)', () => {
     const { result, lines } = await exported(cli, join(work.dir, `damaged-${case_}.jsonl`));
     expect(result.code, result.stderr).toBe(0);
     expect(shipmentIds(lines)).toEqual([id]);
-    expect(result.stderr).toContain(`warning: [RECORD_UNREADABLE] the store's journal ${journalOf(store)} is damaged at byte ${before.length}: exported every record written before it`);
+    expect(result.stderr).toContain(
+      `warning: [RECORD_UNREADABLE] the store's journal ${journalOf(store)} is damaged at byte ${before.length}: exported every record written before it`,
+    );
 
     const check = await cli(['store', 'check', '--json']);
     expect(check.code).toBe(5);
@@ -207,10 +215,12 @@ describe('a read-only store', () => {
       expect(lines.filter((line) => line.type === 'counter')).toContainEqual({ type: 'counter', name: 'orders', last: 2 });
       const check = await cli(['store', 'check']);
       expect(check.code, check.stderr).toBe(0);
-      expect(check.stdout).toContain('1 whole line not applied yet (committed by a command that stopped): the next write applies them');
+      expect(check.stdout).toContain('1 whole line not applied yet (committed by a command that stopped): the next write applies it');
       const repair = await cli(['store', 'repair']);
       expect(repair.code).toBe(5);
-      expect(repair.stderr).toMatch(/^shipper: the store .* is read-only \((the file system is read-only|permission denied)\): it is read, and nothing is written to it until it is writable again\n$/);
+      expect(repair.stderr).toMatch(
+        /^shipper: the store .* is read-only \((the file system is read-only|permission denied)\): it is read, and nothing is written to it until it is writable again\n$/,
+      );
     } finally {
       await readOnly.restore();
     }
@@ -236,7 +246,10 @@ describe('a read-only store', () => {
       });
       expect((await call('GET', `/v1/shipper/shipment/${id}`)).status).toBe(200);
       const quote = { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] };
-      const writes = [await call('POST', '/v1/shipper/quote', quote), await call('POST', '/v1/shipper/shipment', { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] })];
+      const writes = [
+        await call('POST', '/v1/shipper/quote', quote),
+        await call('POST', '/v1/shipper/shipment', { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] }),
+      ];
       for (const answer of writes) {
         expect(answer.status, answer.text).toBe(503);
         expect(answer.retryAfter).not.toBeNull();

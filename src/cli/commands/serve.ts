@@ -96,7 +96,9 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const readOnly = api.store.readOnly;
   if (io.options.json) io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey), ...(readOnly !== undefined ? { readOnly: true } : {}) });
   else {
-    stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.location}${readOnly !== undefined ? ', read-only' : ''}${apiKey ? ', API key required' : ''})\n`);
+    stderr.write(
+      `shipper serve: the Shipper Freight API on ${url} (store ${api.store.location}${readOnly !== undefined ? ', read-only' : ''}${apiKey ? ', API key required' : ''})\n`,
+    );
     stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
   }
   if (readOnly !== undefined) {

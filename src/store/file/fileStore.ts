@@ -184,11 +184,7 @@ export class FileStore implements ShipperStore {
     this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries });
     this.logs = new BucketLogs(root);
     // What this process writes, its next look-up reads.
-    this.journal = new Journal(
-      root,
-      () => this.logs.endBurst(),
-      options.onWarning ?? ((item) => process.stderr.write(`warning: [${item.code}] ${item.message}\n`)),
-    );
+    this.journal = new Journal(root, () => this.logs.endBurst(), options.onWarning ?? ((item) => process.stderr.write(`warning: [${item.code}] ${item.message}\n`)));
     this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() }, this.logs, () => this.journal.compactIfAny());
     this.shipments = new ShipmentQueries(this, undefined);
     const quotes = new QuoteQueries(this, undefined);

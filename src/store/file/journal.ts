@@ -139,7 +139,7 @@ export class Journal {
         // A whole line further on: this is no torn or appended tail, but damage.
         let wholeAfter = 0;
         let firstWhole: number | undefined;
-        for (let start = end; start >= 0 && start + 1 < text.length; ) {
+        for (let start = end; start >= 0 && start + 1 < text.length;) {
           const next = text.indexOf(0x0a, start + 1);
           if (next < 0) break;
           if (parseLine(text.subarray(start + 1, next).toString('utf8'))) {

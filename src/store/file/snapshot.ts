@@ -128,7 +128,7 @@ export async function* exportSnapshot(root: string, journal: Journal, now: Date,
   if (scan.damage) {
     warn({
       code: 'RECORD_UNREADABLE',
-      message: `the store's journal ${journal.file} is damaged at byte ${scan.damage.at}: exported every record written before it; the ${scan.damage.linesAfter} whole line${scan.damage.linesAfter === 1 ? '' : 's'} after it are not (shipper store check)`,
+      message: `the store's journal ${journal.file} is damaged at byte ${scan.damage.at}: exported every record written before it; the ${scan.damage.linesAfter} whole line${scan.damage.linesAfter === 1 ? '' : 's'} after it ${scan.damage.linesAfter === 1 ? 'is' : 'are'} not (shipper store check)`,
     });
   }
   yield headerLine(now);
@@ -167,9 +167,7 @@ export async function* exportSnapshot(root: string, journal: Journal, now: Date,
       damagedRecord(`the events of shipment ${id}`);
       continue;
     }
-    const sorted = [...events.data.events].sort(
-      (a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.recordedAt.localeCompare(b.recordedAt) || a.id.localeCompare(b.id),
-    );
+    const sorted = [...events.data.events].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.recordedAt.localeCompare(b.recordedAt) || a.id.localeCompare(b.id));
     for (const event of sorted) yield { type: 'event', event };
   }
 
