@@ -45,6 +45,7 @@ import type {
   WeeklyFuelPrice,
 } from '../ports.js';
 import { StoreError, StoreReadOnlyError } from '../storeError.js';
+import { StoreBusyError } from './storeLock.js';
 import { FileCounters, type CounterRecords } from './counters.js';
 import { Journal, type JournalScan, type JournalWrite, type StoreWarning } from './journal.js';
 import type { JournalCheck, JournalRepair } from '../check.js';
@@ -271,10 +272,21 @@ export class FileStore implements ShipperStore {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return this.files.withLock('shipments', async () => {
-      await this.journal.recover();
-      return fn();
-    });
+    let held = false;
+    return this.files
+      .withLock('shipments', async () => {
+        held = true;
+        await this.journal.recover();
+        return fn();
+      })
+      .catch((error: unknown) => {
+        // The lock could not be taken because the store became read-only (remounted read-only
+        // after a disk error, say): said as such (503 from a server), with the lock's own message.
+        if (!held && error instanceof StoreError && !(error instanceof StoreBusyError) && readOnlyReason(this.root) !== undefined) {
+          throw new StoreReadOnlyError(error.message, error.subject);
+        }
+        throw error;
+      });
   }
 
   withTransaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
