@@ -205,7 +205,8 @@ const linesOf = (count: number) => `${count.toLocaleString('en-US')} whole line$
 /** The lines `store check` prints about what it found, and whether a repair is needed. */
 function describeCheck(check: import('../../store/check.js').JournalCheck): string[] {
   const lines = [`Journal ${check.journal}: ${bytesOf(check.bytes)}, ${bytesOf(check.applied)} applied`];
-  if (check.pendingLines > 0) lines.push(`  ${linesOf(check.pendingLines)} not applied yet (committed by a command that stopped): the next write applies ${check.pendingLines === 1 ? 'it' : 'them'}`);
+  if (check.pendingLines > 0)
+    lines.push(`  ${linesOf(check.pendingLines)} not applied yet (committed by a command that stopped): the next write applies ${check.pendingLines === 1 ? 'it' : 'them'}`);
   if (check.tail) {
     lines.push(
       check.tail.torn

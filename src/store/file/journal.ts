@@ -386,7 +386,7 @@ export interface JournalScan {
 }
 
 /** The journal holds a bad line with whole lines after it: writes stop until `shipper store repair`. */
-export class JournalDamagedError extends StoreError {
+class JournalDamagedError extends StoreError {
   constructor(file: string, damage: { at: number; bytes: number; linesAfter: number }) {
     super(
       `the store's journal ${file} is damaged at byte ${damage.at} (${damage.bytes} byte${damage.bytes === 1 ? '' : 's'} that are no journal line, then ${damage.linesAfter} whole line${damage.linesAfter === 1 ? '' : 's'}); every record written before it reads, and shipper store export exports them; shipper store check says what shipper store repair would cut`,
