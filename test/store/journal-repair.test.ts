@@ -190,6 +190,16 @@ describe('a damaged journal (a bad line with a whole line after it)', () => {
     expect(JSON.parse(nothing.stdout)).toMatchObject({ applied: 0, cut: null, found: { damage: null, tail: null } });
   });
 
+  it('store check and repair of a directory that holds no store: exit 4, and no store is made there', async () => {
+    const missing = join(work.dir, `no-store-${++case_}`);
+    for (const command of ['check', 'repair']) {
+      const result = await runInProcess(['--store', missing, 'store', command]);
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe(`shipper: there is no store at ${missing}\n`);
+    }
+    await expect(readdir(missing)).rejects.toThrow(/ENOENT/);
+  });
+
   it('store check and repair refuse a PostgreSQL store with one line (exit 2)', async () => {
     const result = await runInProcess(['--store', 'postgres://nobody@127.0.0.1:1/none', 'store', 'check']);
     expect(result.code).toBe(2);

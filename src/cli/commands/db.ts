@@ -194,6 +194,9 @@ async function checkableStore(ctx: CommandContext) {
   if (storeLocation.kind === 'postgres') {
     throw new UsageError('the store is a PostgreSQL database, which keeps no journal of its own to check or repair', 'store check and store repair are for a directory store');
   }
+  // Checking a directory that holds no store must not make one there (a mistyped --store).
+  const { stat } = await import('node:fs/promises');
+  if (!(await stat(storeLocation.dir).catch(() => undefined))?.isDirectory()) throw new CliError(`there is no store at ${storeLocation.dir}`, 'NOT_FOUND');
   const [{ isCheckable }, store] = await Promise.all([import('../../store/check.js'), preparedStore(ctx)]);
   if (!isCheckable(store)) throw new UsageError('this store keeps no journal to check or repair');
   return store;
