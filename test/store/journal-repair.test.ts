@@ -256,22 +256,24 @@ describe('a read-only store', () => {
     const { store, id } = await storeWithOne();
     const readOnly = { current: undefined as Awaited<ReturnType<typeof makeReadOnly>> | undefined };
     readOnly.current = await makeReadOnly(store);
-    const serve = await startServe({ store });
+    let serve: Awaited<ReturnType<typeof startServe>> | undefined;
     try {
+      // Started inside the try: a server that does not start must not leave the mount behind.
+      serve = await startServe({ store });
       const call = async (method: string, path: string, body?: unknown) => {
-        const answer = await fetch(`${serve.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        const answer = await fetch(`${serve!.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
         return { status: answer.status, retryAfter: answer.headers.get('retry-after'), text: await answer.text() };
       };
       // Written right after the URL: waited for, as the server's output arrives.
       await new Promise<void>((resolve) => {
-        const seen = () => /warning: \[STORE_READ_ONLY\] the store .* is read-only/.test(serve.stderr()) && resolve();
-        serve.child.stderr!.on('data', seen);
+        const seen = () => /warning: \[STORE_READ_ONLY\] the store .* is read-only/.test(serve!.stderr()) && resolve();
+        serve!.child.stderr!.on('data', seen);
         // Whatever it wrote, by the time it has written its other warning (or ended).
-        serve.child.stderr!.on('data', () => /DOCUMENTATION_PREFIX/.test(serve.stderr()) && resolve());
-        serve.child.once('exit', () => resolve());
+        serve!.child.stderr!.on('data', () => /DOCUMENTATION_PREFIX/.test(serve!.stderr()) && resolve());
+        serve!.child.once('exit', () => resolve());
         seen();
       });
-      expect(serve.stderr()).toMatch(/warning: \[STORE_READ_ONLY\] the store .* is read-only \((the file system is read-only|permission denied)\)/);
+      expect(serve!.stderr()).toMatch(/warning: \[STORE_READ_ONLY\] the store .* is read-only \((the file system is read-only|permission denied)\)/);
       expect((await call('GET', `/v1/shipper/shipment/${id}`)).status).toBe(200);
       const quote = { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] };
       const writes = [
@@ -296,7 +298,7 @@ describe('a read-only store', () => {
       expect(booked.status, booked.text).toBe(201);
     } finally {
       await readOnly.current?.restore();
-      await serve.stop();
+      await serve?.stop();
     }
   });
 });
