@@ -53,6 +53,8 @@ export interface LocalApiOptions extends NumberingOptions {
   now?: () => Date;
   /** Records kept in memory after a read (a long-running server); 0 or absent: none. */
   cacheEntries?: number | undefined;
+  /** Told what the file store did that its user should know (its journal cut); default: stderr. */
+  storeWarning?: ((item: { code: 'STORE_JOURNAL_CUT'; message: string }) => void) | undefined;
   /** What the shipper knows of each carrier, by SCAC (PRO block, cut-off, X12 ids). */
   carriers?: CarrierProfiles | undefined;
   ssccExtensionDigit?: number | undefined;
@@ -110,7 +112,7 @@ export class LocalApi implements ShipperApi {
   private readonly tracking: Tracking;
 
   constructor(options: LocalApiOptions) {
-    this.store = options.store ?? new FileStore(options.storeDir, { cacheEntries: options.cacheEntries });
+    this.store = options.store ?? new FileStore(options.storeDir, { cacheEntries: options.cacheEntries, onWarning: options.storeWarning });
     this.now = options.now ?? (() => new Date());
     this.zips = options.zips ?? new ZipDirectory();
     this.tariffs = new TariffProvider(options.tariffFile);

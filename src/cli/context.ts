@@ -130,7 +130,7 @@ export class CommandContext {
   private openStore(options: OpenLocationOptions): Promise<ShipperStore> {
     this.storePromise ??= (async () => {
       const [settings, { openStoreAt }] = await Promise.all([this.settings(), import('../store/openLocation.js')]);
-      this.openedStore = await openStoreAt(settings.storeLocation, options);
+      this.openedStore = await openStoreAt(settings.storeLocation, { ...options, onWarning: (item) => this.io.warn(item) });
       return this.openedStore;
     })();
     return this.storePromise;
@@ -193,6 +193,7 @@ export class CommandContext {
         zips,
         now,
         cacheEntries: options.cacheEntries,
+        storeWarning: (item) => this.io.warn(item),
         carriers: settings.carriers,
         ssccExtensionDigit: settings.ssccExtensionDigit,
         x12: settings.x12,

@@ -92,6 +92,14 @@ export const ERRORS = {
   },
   /** The database is down, unreachable, read-only or of another schema version: the server answers 503 with Retry-After. */
   STORE_UNAVAILABLE: { exit: ExitCode.local, status: 503, type: 'store-unavailable', title: 'Store Unavailable', publicDetail: UNAVAILABLE_DETAIL },
+  /** The file store is read-only (a read-only mount, no write permission): reads are answered, writes refused (503, as the operator may make it writable again). */
+  STORE_READ_ONLY: {
+    exit: ExitCode.local,
+    status: 503,
+    type: 'store-read-only',
+    title: 'Store Read-Only',
+    publicDetail: "the service's store is read-only: it answers reads and refuses every write until its operator makes the store writable again",
+  },
   /** A file could not be written whole (full disk, no permission); nothing partial was left. */
   FILE_WRITE: {
     exit: ExitCode.local,

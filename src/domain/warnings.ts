@@ -31,6 +31,9 @@ export const WARNING_CODES = [
   'RECORD_UNREADABLE',
   'ZIP_PADDED',
   'FILE_CHANGED',
+  // The store: what it cut or cannot write.
+  'STORE_JOURNAL_CUT',
+  'STORE_READ_ONLY',
   'REJECTS_FILE_KEPT',
   'MORE_WARNINGS',
   // Carrier files: what a format has no place for.

@@ -15,6 +15,8 @@ export interface OpenLocationOptions {
   connections?: number | undefined;
   /** A file store keeps this many records in memory after a read (a long-running server). */
   cacheEntries?: number | undefined;
+  /** Told what a file store did that its user should know (its journal cut). */
+  onWarning?: ((item: { code: 'STORE_JOURNAL_CUT'; message: string }) => void) | undefined;
 }
 
 export async function openStoreAt(location: StoreLocation, options: OpenLocationOptions = {}): Promise<ShipperStore> {
@@ -23,5 +25,5 @@ export async function openStoreAt(location: StoreLocation, options: OpenLocation
     return PostgresStore.open({ url: location.url, max: options.connections ?? 2, migrateOnPrepare: options.migrate });
   }
   const { FileStore } = await import('./file/fileStore.js');
-  return new FileStore(location.dir, { cacheEntries: options.cacheEntries });
+  return new FileStore(location.dir, { cacheEntries: options.cacheEntries, onWarning: options.onWarning });
 }

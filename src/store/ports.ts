@@ -295,7 +295,12 @@ export interface ShipperStore {
    */
   withTransaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
 
-  /** Checks the store can be used (created, writable): a server fails at start-up, not at its first booking. */
+  /**
+   * Checks the store can be used (created, writable): a server fails at start-up, not at its first
+   * booking. A file store that exists but cannot be written opens read-only instead (readOnly).
+   */
   prepare(): Promise<void>;
+  /** Why the store is read-only, when prepare() found it so: reads are answered, every write throws StoreReadOnlyError. */
+  readonly readOnly?: string | undefined;
   close(): Promise<void>;
 }

@@ -20,6 +20,16 @@ export class StoreError extends ShipperError {
   }
 }
 
+/** The store is read-only (found when it was prepared): a write is refused before it touches a file. */
+export class StoreReadOnlyError extends StoreError {
+  override readonly code: ErrorCode = 'STORE_READ_ONLY';
+
+  constructor(message: string, subject?: string) {
+    super(message, subject);
+    this.name = 'StoreReadOnlyError';
+  }
+}
+
 /**
  * The store cannot be reached now (its database is down, unreachable, read-only, or of another
  * schema version): the API answers 503 with Retry-After, the CLI exits 5. The message names the

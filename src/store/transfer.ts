@@ -53,7 +53,8 @@ export function countLine(counts: TransferCounts, line: TransferLine): void {
 
 /** A store that reads and writes the transfer format in bulk itself. */
 export interface TransferableStore {
-  exportLines(now: Date): AsyncIterable<TransferLine>;
+  /** `warn`: told of records left out (damaged) and of what else the export could not read. */
+  exportLines(now: Date, warn?: (item: { code: 'RECORD_UNREADABLE'; message: string }) => void): AsyncIterable<TransferLine>;
   /** Imports the lines (the header already checked) as one unit of work. */
   importLines(lines: AsyncIterable<TransferLine>): Promise<TransferCounts>;
 }

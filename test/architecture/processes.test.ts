@@ -43,6 +43,8 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'server/invoice.test.ts': 'invoices over HTTP from shipper serve',
   'server/limits.test.ts': 'request limits of shipper serve',
   'store/integrity.test.ts': 'bookings by several processes under one fixed clock; shipper serve’s log',
+  'store/journal-repair.test.ts': 'a booking killed at a journal kill point; shipper serve on a read-only store',
+  'store/update-race.test.ts': 'an HTTP PATCH to shipper serve racing three CLI updates of one shipment',
   'store/postgres/secrets.test.ts': 'the process title of shipper serve in /proc/PID/cmdline',
   'store/postgres/serve.test.ts': 'two shipper serve on one database, the database going away',
   'store/recordKinds.test.ts': 'each record kind written by one process and read by another (issue 39, item 1)',

@@ -1,6 +1,7 @@
 /**
- * `shipper db migrate|status`: the schema of a PostgreSQL store (docs/postgres.md), and
- * `shipper store export|import`: every record of a store as JSON lines, to move between stores.
+ * `shipper db migrate|status`: the schema of a PostgreSQL store (docs/postgres.md),
+ * `shipper store export|import`: every record of a store as JSON lines, to move between stores, and
+ * `shipper store check|repair`: the file store's journal (docs/store-repair.md).
  */
 import type { Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
@@ -109,7 +110,7 @@ export async function runStoreExport(ctx: CommandContext, options: { to: string;
     const { proBlockCounter } = await import('../../api/local/carrierNumbers.js');
     const { carriers } = await ctx.settings();
     const proBlocks = Object.entries(carriers).flatMap(([scac, carrier]) => (carrier.proRange ? [proBlockCounter(scac, carrier.proRange)] : []));
-    const lines = isTransferable(store) ? store.exportLines(now()) : exportThroughPorts(store, now(), proBlocks);
+    const lines = isTransferable(store) ? store.exportLines(now(), (item) => ctx.io.warn(item)) : exportThroughPorts(store, now(), proBlocks);
     for await (const line of lines) {
       transfer.countLine(counts, line);
       if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
@@ -186,6 +187,77 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
   ctx.io.info(`Imported ${describeCounts(counts)} from ${path}`);
 }
 
+/** The store in effect, when it keeps a journal (the file store); a database has none of its own. */
+async function checkableStore(ctx: CommandContext) {
+  const { storeLocation } = await ctx.settings();
+  if (storeLocation.kind === 'postgres') {
+    throw new UsageError('the store is a PostgreSQL database, which keeps no journal of its own to check or repair', 'store check and store repair are for a directory store');
+  }
+  // Checking a directory that holds no store must not make one there (a mistyped --store).
+  const { stat } = await import('node:fs/promises');
+  if (!(await stat(storeLocation.dir).catch(() => undefined))?.isDirectory()) throw new CliError(`there is no store at ${storeLocation.dir}`, 'NOT_FOUND');
+  const [{ isCheckable }, store] = await Promise.all([import('../../store/check.js'), preparedStore(ctx)]);
+  if (!isCheckable(store)) throw new UsageError('this store keeps no journal to check or repair');
+  return store;
+}
+
+const bytesOf = (count: number) => `${count.toLocaleString('en-US')} byte${count === 1 ? '' : 's'}`;
+const linesOf = (count: number) => `${count.toLocaleString('en-US')} whole line${count === 1 ? '' : 's'}`;
+
+/** The lines `store check` prints about what it found, and whether a repair is needed. */
+function describeCheck(check: import('../../store/check.js').JournalCheck): string[] {
+  const lines = [`Journal ${check.journal}: ${bytesOf(check.bytes)}, ${bytesOf(check.applied)} applied`];
+  if (check.pendingLines > 0)
+    lines.push(`  ${linesOf(check.pendingLines)} not applied yet (committed by a command that stopped): the next write applies ${check.pendingLines === 1 ? 'it' : 'them'}`);
+  if (check.tail) {
+    lines.push(
+      check.tail.torn
+        ? `  ${bytesOf(check.tail.bytes)} at byte ${check.tail.at}: a line a stopped command was writing (never acknowledged): the next write cuts it`
+        : `  ${bytesOf(check.tail.bytes)} at byte ${check.tail.at}, after the last whole line (no command wrote them whole, never acknowledged): the next write cuts them and keeps a copy`,
+    );
+  }
+  if (check.damage) {
+    lines.push(
+      `  damaged at byte ${check.damage.at}: ${bytesOf(check.damage.bytes)} that are no journal line, then ${linesOf(check.damage.linesAfter)}; writes are refused`,
+      `  shipper store repair would apply the lines before byte ${check.damage.at} and cut the journal from there (${bytesOf(check.bytes - check.damage.at)}, kept in a copy beside it); the ${linesOf(check.damage.linesAfter)} after the damage would not be applied`,
+    );
+  }
+  if (!check.tail && !check.damage) lines.push(check.pendingLines > 0 ? '  nothing to repair' : '  sound: nothing to apply, nothing to repair');
+  return lines;
+}
+
+export async function runStoreCheck(ctx: CommandContext): Promise<void> {
+  const store = await checkableStore(ctx);
+  let check;
+  try {
+    check = await store.checkJournal();
+  } finally {
+    await store.close();
+  }
+  if (ctx.io.options.json) ctx.io.json({ ...check, repairNeeded: check.damage !== null });
+  else for (const line of describeCheck(check)) ctx.io.out(line);
+  if (check.damage) {
+    throw new CliError(`the store's journal is damaged at byte ${check.damage.at}: shipper store repair cuts it from there, keeping a copy`, 'LOCAL_FAILURE', {
+      jsonWritten: ctx.io.options.json,
+    });
+  }
+}
+
+export async function runStoreRepair(ctx: CommandContext): Promise<void> {
+  const store = await checkableStore(ctx);
+  let repair;
+  try {
+    repair = await store.repairJournal();
+  } finally {
+    await store.close();
+  }
+  if (ctx.io.options.json) return ctx.io.json(repair);
+  if (repair.applied > 0) ctx.io.info(`Applied ${linesOf(repair.applied)} the journal held`);
+  if (repair.cut) {
+    ctx.io.info(`Cut ${bytesOf(repair.cut.bytes)} from byte ${repair.cut.at} of the journal ${repair.found.journal}; they are kept in ${repair.cut.copy}`);
+  } else ctx.io.info('Nothing to cut: the journal is sound');
+}
+
 function describeCounts(counts: Record<string, number | undefined>): string {
   const names: Record<string, string> = {
     shipment: 'shipment',
@@ -205,7 +277,7 @@ function describeCounts(counts: Record<string, number | undefined>): string {
 export function registerStoreCommands(program: ShipperCommand, context: ContextFactory): void {
   const store = program
     .command('store')
-    .description('move every record of a store to another: export, import (JSON lines)')
+    .description('move every record of a store to another (export, import: JSON lines); check and repair its journal')
     .examples('shipper --store ~/.local/share/shipper store export --to shipper.jsonl', 'shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl');
   store
     .command('export')
@@ -214,6 +286,16 @@ export function registerStoreCommands(program: ShipperCommand, context: ContextF
     .option('--force', 'overwrite the file if it exists')
     .examples('shipper --store ~/.local/share/shipper store export --to shipper.jsonl', 'shipper --store postgres://shipper@db.internal/shipper store import shipper.jsonl')
     .action(async (options: { to: string; force?: boolean }, command: Command) => runStoreExport(context(command), options));
+  store
+    .command('check')
+    .description("check the store's journal (reads only): lines not applied yet, bytes after its last whole line, damage; exit 5 when it needs store repair")
+    .examples('shipper --store ~/.local/share/shipper store check', 'shipper --store ./store store check --json')
+    .action(async (_options: unknown, command: Command) => runStoreCheck(context(command)));
+  store
+    .command('repair')
+    .description("apply the journal's whole lines up to any damage and cut the rest, keeping a copy of what was cut beside it (journal/cut-*.log)")
+    .examples('shipper --store ~/.local/share/shipper store check && shipper --store ~/.local/share/shipper store repair')
+    .action(async (_options: unknown, command: Command) => runStoreRepair(context(command)));
   store
     .command('import <file>')
     .description('add the records of an export to the store in effect (same ids replaced; counters only raised, so no number is issued again)')

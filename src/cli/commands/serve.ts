@@ -93,10 +93,21 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
 
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  if (io.options.json) io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey) });
+  const readOnly = api.store.readOnly;
+  if (io.options.json) io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey), ...(readOnly !== undefined ? { readOnly: true } : {}) });
   else {
-    stderr.write(`shipper serve: the Shipper Freight API on ${url} (store ${api.store.location}${apiKey ? ', API key required' : ''})\n`);
+    stderr.write(
+      `shipper serve: the Shipper Freight API on ${url} (store ${api.store.location}${readOnly !== undefined ? ', read-only' : ''}${apiKey ? ', API key required' : ''})\n`,
+    );
     stderr.write(`shipper serve: OpenAPI document at ${url}${OPENAPI_PATH}; Ctrl-C stops\n`);
+  }
+  if (readOnly !== undefined) {
+    io.warn(
+      warning(
+        'STORE_READ_ONLY',
+        `the store ${api.store.location} is read-only (${readOnly}): reads are answered, every write is refused with 503 Store Read-Only until the store is writable again`,
+      ),
+    );
   }
   if (api.numbering.usesDocumentationPrefix) io.warn(warning('DOCUMENTATION_PREFIX', DOCUMENTATION_PREFIX_WARNING));
   if (!isLoopbackHost(options.host) && !apiKey) {

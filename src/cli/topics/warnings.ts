@@ -24,6 +24,8 @@ export const WARNING_DESCRIPTIONS: Record<WarningCode, string> = {
   RECORD_UNREADABLE: 'a damaged record was left out of a list (the message names it)',
   ZIP_PADDED: 'a CSV ZIP had lost its leading zero (a spreadsheet) and was padded',
   FILE_CHANGED: 'the CSV file changed while it was imported',
+  STORE_JOURNAL_CUT: "bytes after the store journal's last whole line (never acknowledged) were cut; a copy is kept beside it (journal/cut-*.log)",
+  STORE_READ_ONLY: 'the store is read-only: shipper serve answers reads and refuses writes (503), store export still exports',
   REJECTS_FILE_KEPT: 'the reject file existed: another name was used',
   MORE_WARNINGS: 'more warnings than are listed',
   TENDER_FIELD_DROPPED: 'the carrier file (eBOL, X12 204/211) has no place for a value',

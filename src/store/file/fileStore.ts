@@ -44,13 +44,17 @@ import type {
   StoreTransaction,
   WeeklyFuelPrice,
 } from '../ports.js';
-import { StoreError } from '../storeError.js';
+import { StoreError, StoreReadOnlyError } from '../storeError.js';
+import { StoreBusyError } from './storeLock.js';
 import { FileCounters, type CounterRecords } from './counters.js';
-import { Journal, type JournalWrite } from './journal.js';
+import { Journal, type JournalScan, type JournalWrite, type StoreWarning } from './journal.js';
+import type { JournalCheck, JournalRepair } from '../check.js';
 import { BucketLogs, lastOf, type KeyedLines } from './bucketLogs.js';
 import { killPoint } from './killPoints.js';
 import { KeyIndexes, type IndexChange, type IndexKeys, type IndexKind } from './keyIndexes.js';
 import { listPage, type IdSource } from './lists.js';
+import { exportSnapshot, type SnapshotWarning } from './snapshot.js';
+import { importThroughPorts, type TransferCounts, type TransferLine } from '../transfer.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
 import { shipmentEventRecordSchema as eventRecordSchema } from '../recordSchemas.js';
 
@@ -148,6 +152,8 @@ function splitRecord(record: StoredShipment): ShipmentRecord {
 export interface FileStoreOptions {
   /** Records kept in memory after a read (a long-running server); 0 or absent: none. */
   cacheEntries?: number | undefined;
+  /** Told what the store did that its user should know (bytes cut off the journal); default: stderr. */
+  onWarning?: ((item: StoreWarning) => void) | undefined;
 }
 
 export class FileStore implements ShipperStore {
@@ -179,7 +185,7 @@ export class FileStore implements ShipperStore {
     this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries });
     this.logs = new BucketLogs(root);
     // What this process writes, its next look-up reads.
-    this.journal = new Journal(root, () => this.logs.endBurst());
+    this.journal = new Journal(root, () => this.logs.endBurst(), options.onWarning ?? ((item) => process.stderr.write(`warning: [${item.code}] ${item.message}\n`)));
     this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() }, this.logs, () => this.journal.compactIfAny());
     this.shipments = new ShipmentQueries(this, undefined);
     const quotes = new QuoteQueries(this, undefined);
@@ -188,26 +194,99 @@ export class FileStore implements ShipperStore {
     this.imports = ledgerOf(this.idempotency);
     this.events = new EventQueries(this, undefined);
     this.fuelPrices = new FuelPriceQueries(this, undefined);
-    this.locations = new FileLocations(this.files);
-    this.auditedBills = new FileAuditedBills(this.files);
+    this.locations = new FileLocations(this.files, () => this.assertWritable());
+    this.auditedBills = new FileAuditedBills(this.files, () => this.assertWritable());
+  }
+
+  /** Why the store is read-only (prepare found it so): then every write throws StoreReadOnlyError before it touches a file. */
+  readOnly: string | undefined;
+
+  assertWritable(): void {
+    // Made writable again since (remounted read-write): writes resume without a restart.
+    if (this.readOnly !== undefined) this.readOnly = readOnlyReason(this.root);
+    if (this.readOnly !== undefined)
+      throw new StoreReadOnlyError(`the store ${this.root} is read-only (${this.readOnly}): it is read, and nothing is written to it until it is writable again`, this.root);
   }
 
   get location(): string {
     return this.root;
   }
 
-  prepare(): Promise<void> {
-    return this.files.prepare();
+  /** As the port says; a store directory that exists and reads but cannot be written (a read-only mount, no permission) opens read-only. */
+  async prepare(): Promise<void> {
+    try {
+      await this.files.prepare();
+    } catch (error) {
+      const reason = readOnlyReason(this.root);
+      if (reason === undefined) throw error;
+      this.readOnly = reason;
+    }
   }
 
   async close(): Promise<void> {}
 
+  /**
+   * store export: the journal's pending lines applied first when the store can be written (under
+   * its lock), then every record read from the files (snapshot.ts), which writes nothing: a
+   * read-only store, a full disk or a damaged journal still exports what was applied.
+   */
+  async *exportLines(now: Date, warn: (item: SnapshotWarning) => void = () => undefined): AsyncIterable<TransferLine> {
+    if (this.readOnly === undefined) {
+      // What cannot be recovered now (no lock on a full disk, a damaged journal) is read as it is.
+      await this.locked(async () => undefined).catch((error: unknown) => (error instanceof StoreError ? undefined : Promise.reject(error)));
+    }
+    yield* exportSnapshot(this.root, this.journal, now, warn);
+  }
+
+  /** store check: what the journal holds past its applied mark, read without the lock and without writing. */
+  async checkJournal(): Promise<JournalCheck> {
+    return checkOf(this.journal.file, await this.journal.inspect());
+  }
+
+  /**
+   * store repair: under the lock (without recover, which refuses a damaged journal), the whole lines
+   * before any damage applied, then the journal cut from the damage (or from the bytes after its
+   * last whole line) with a copy of what was cut kept beside it.
+   */
+  async repairJournal(): Promise<JournalRepair> {
+    this.assertWritable();
+    return this.files.withLock('shipments', async () => {
+      const { scan, copy } = await this.journal.repair();
+      const at = scan.damage?.at ?? scan.tail?.at;
+      return {
+        found: checkOf(this.journal.file, scan),
+        applied: scan.pending.length,
+        cut: at !== undefined && copy !== undefined ? { at, bytes: scan.size - at, copy } : null,
+      };
+    });
+  }
+
+  importLines(lines: AsyncIterable<TransferLine>): Promise<TransferCounts> {
+    return importThroughPorts(this, lines);
+  }
+
   /** Runs fn under the store's lock, after finishing what a crashed process committed. */
   locked<T>(fn: () => Promise<T>): Promise<T> {
-    return this.files.withLock('shipments', async () => {
-      await this.journal.recover();
-      return fn();
-    });
+    try {
+      this.assertWritable();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    let held = false;
+    return this.files
+      .withLock('shipments', async () => {
+        held = true;
+        await this.journal.recover();
+        return fn();
+      })
+      .catch((error: unknown) => {
+        // The lock could not be taken because the store became read-only (remounted read-only
+        // after a disk error, say): said as such (503 from a server), with the lock's own message.
+        if (!held && error instanceof StoreError && !(error instanceof StoreBusyError) && readOnlyReason(this.root) !== undefined) {
+          throw new StoreReadOnlyError(error.message, error.subject);
+        }
+        throw error;
+      });
   }
 
   withTransaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -1002,7 +1081,10 @@ class FuelPriceQueries implements FuelPriceWrites {
 const locationId = (name: string) => name.toLowerCase();
 
 class FileLocations implements LocationRepository {
-  constructor(private readonly files: RecordFiles) {}
+  constructor(
+    private readonly files: RecordFiles,
+    private readonly writable: () => void,
+  ) {}
 
   async get(name: string): Promise<SavedLocationRecord | undefined> {
     if (!isSafeRecordId(locationId(name))) return undefined;
@@ -1010,10 +1092,12 @@ class FileLocations implements LocationRepository {
   }
 
   async put(location: SavedLocationRecord): Promise<void> {
+    this.writable();
     await this.files.put('locations', locationId(location.name), location);
   }
 
   async remove(name: string): Promise<boolean> {
+    this.writable();
     if (!isSafeRecordId(locationId(name))) return false;
     return this.files.remove('locations', locationId(name));
   }
@@ -1041,7 +1125,10 @@ class FileLocations implements LocationRepository {
 }
 
 class FileAuditedBills implements AuditedBillRepository {
-  constructor(private readonly files: RecordFiles) {}
+  constructor(
+    private readonly files: RecordFiles,
+    private readonly writable: () => void,
+  ) {}
 
   async list(): Promise<{ records: unknown[]; warnings: string[] }> {
     const { ids } = await this.files.listIds('audited-bills', { limit: Number.MAX_SAFE_INTEGER });
@@ -1060,6 +1147,7 @@ class FileAuditedBills implements AuditedBillRepository {
   }
 
   async putMany(records: ReadonlyArray<{ billKey: string; record: unknown }>): Promise<void> {
+    this.writable();
     // The last of a bill in a run is the one kept.
     const byId = new Map(records.map(({ billKey, record }) => [hashOf(billKey), record]));
     await this.files.putMany(
@@ -1107,4 +1195,21 @@ function recordOfLine<S extends z.ZodType>(line: string | undefined | 'damaged',
   }
   if (!record?.success) throw new StoreError(`${what} ${file} are damaged`, file);
   return record.data as z.output<S>;
+}
+
+/** Why a store directory that exists and reads cannot be written (a read-only mount, no permission), or undefined when it can, or is no readable directory. */
+function readOnlyReason(root: string): string | undefined {
+  try {
+    if (!fs.statSync(root).isDirectory()) return undefined;
+    fs.accessSync(root, fs.constants.R_OK | fs.constants.X_OK);
+    fs.accessSync(root, fs.constants.W_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EROFS' || code === 'EACCES' || code === 'EPERM' ? describeFileError(error) : undefined;
+  }
+}
+
+function checkOf(journal: string, scan: JournalScan): JournalCheck {
+  return { journal, bytes: scan.size, applied: scan.applied, pendingLines: scan.pending.length, tail: scan.tail ?? null, damage: scan.damage ?? null };
 }

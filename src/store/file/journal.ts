@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { readFile, rename, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { mapInOrder } from '../../concurrency.js';
-import { appendDurably, describeFileError, removeOrphanedTemporaries, temporaryPathFor, writeNewFile } from '../../fs/durableWrite.js';
+import { appendDurably, describeFileError, removeOrphanedTemporaries, temporaryPathFor, writeNewFile, writeNewFileDurably } from '../../fs/durableWrite.js';
 import { makeDirectory } from '../../fs/makeDirectory.js';
 import { StoreError } from '../storeError.js';
 import { appendText, overwriteMark, writeAt, type BucketAppend } from './bucketLogs.js';
@@ -58,6 +58,8 @@ export class Journal {
     private readonly root: string,
     /** Called when files were written (applied, first or again). */
     private readonly written: () => void = () => undefined,
+    /** Told what recover cut (bytes appended behind the store's back). */
+    private readonly warn?: (item: StoreWarning) => void,
   ) {
     this.dir = join(root, 'journal');
     this.file = join(this.dir, 'journal.log');
@@ -66,8 +68,13 @@ export class Journal {
   }
 
   /**
-   * Applies the lines a crashed process committed but did not apply, and cuts off a line it was
-   * killed while writing (never acknowledged). Inside the store's lock. Returns whether it applied any.
+   * Applies the lines a crashed process committed but did not apply, and cuts off what follows the
+   * last whole line when no whole line follows it: a line a kill tore during its write, or bytes
+   * appended behind the store's back. Neither was ever acknowledged (a batch is acknowledged only
+   * after its line is whole and synced, and the next writer recovers first). A torn line is cut
+   * silently, anything else is kept in a copy (`journal/cut-*.log`) and named in a warning. A bad
+   * line with a whole line after it is damage: the lines before it are applied and the store refuses
+   * writes (`shipper store check`, `shipper store repair`). Inside the store's lock. Returns whether it applied any.
    */
   async recover(): Promise<boolean> {
     const [size, applied] = await Promise.all([this.size(), this.applied()]);
@@ -77,33 +84,101 @@ export class Journal {
       await this.setApplied(size);
       return false;
     }
-    let text: Buffer;
+    const scan = this.scanFrom(await this.read(), applied);
+    for (const line of scan.pending) await this.applyBatch(line.writes, undefined);
+    if (scan.damage) {
+      await this.setApplied(scan.damage.at);
+      throw new JournalDamagedError(this.file, scan.damage);
+    }
+    if (scan.tail) await this.cut(scan.tail, scan.bytes, this.warn && !scan.tail.torn ? this.warn : undefined);
+    await this.setApplied(scan.end);
+    return scan.pending.length > 0;
+  }
+
+  /**
+   * What the journal holds past its applied mark, read without writing anything (store check,
+   * store export): the whole lines not applied yet (up to any damage), the bytes after the last
+   * whole line (cut by the next writer), and damage (a bad line with a whole line after it).
+   */
+  async inspect(): Promise<JournalScan> {
+    const [size, applied] = await Promise.all([this.size(), this.applied()]);
+    if (applied >= size) return { size, applied: Math.min(applied, size), bytes: Buffer.alloc(0), pending: [], end: size };
+    return { size, applied, ...this.scanFrom(await this.read(), applied) };
+  }
+
+  /**
+   * Cuts the journal where nothing whole follows that was not applied (store repair): applies the
+   * whole lines before the first damage, then cuts from there, keeping a copy of the cut bytes.
+   * Inside the store's lock. Returns what it found and the copy it kept (none: nothing to cut).
+   */
+  async repair(): Promise<{ scan: JournalScan; copy: string | undefined }> {
+    const scan = await this.inspect();
+    for (const line of scan.pending) await this.applyBatch(line.writes, undefined);
+    const from = scan.damage?.at ?? scan.tail?.at;
+    let copy: string | undefined;
+    if (from !== undefined) copy = await this.cut({ at: from, bytes: scan.size - from, torn: false }, scan.bytes, undefined);
+    await this.setApplied(from ?? scan.end);
+    return { scan, copy };
+  }
+
+  private async read(): Promise<Buffer> {
     try {
-      text = await readFile(this.file);
+      return await readFile(this.file);
     } catch (error) {
       throw new StoreError(`cannot read ${this.file}: ${describeFileError(error)}`, this.file);
     }
+  }
+
+  private scanFrom(text: Buffer, applied: number): Omit<JournalScan, 'size' | 'applied'> {
+    const pending: JournalScan['pending'] = [];
     let offset = applied;
-    let any = false;
     while (offset < text.length) {
       const end = text.indexOf(0x0a, offset);
-      const batch = end < 0 ? undefined : parseLine(text.subarray(offset, end).toString('utf8'));
-      if (!batch) {
-        if (end >= 0 && end + 1 < text.length) {
-          throw new StoreError(`the store's journal ${this.file} is damaged at byte ${offset}; restore the store from a backup`, this.file);
+      const writes = end < 0 ? undefined : parseLine(text.subarray(offset, end).toString('utf8'));
+      if (!writes) {
+        // A whole line further on: this is no torn or appended tail, but damage.
+        let wholeAfter = 0;
+        let firstWhole: number | undefined;
+        for (let start = end; start >= 0 && start + 1 < text.length;) {
+          const next = text.indexOf(0x0a, start + 1);
+          if (next < 0) break;
+          if (parseLine(text.subarray(start + 1, next).toString('utf8'))) {
+            wholeAfter++;
+            firstWhole ??= start + 1;
+          }
+          start = next;
         }
-        // The last line, torn by a kill during its write: it was never acknowledged.
-        await truncate(this.file, offset).catch((error: unknown) => {
-          throw new StoreError(`cannot repair ${this.file}: ${describeFileError(error)}`, this.file);
-        });
-        break;
+        const rest = text.subarray(offset);
+        if (firstWhole !== undefined) return { bytes: text, pending, end: offset, damage: { at: offset, bytes: firstWhole - offset, linesAfter: wholeAfter } };
+        // What a kill leaves: the start of a line (its digest, a space, the JSON), no newline.
+        const torn = !rest.includes(0x0a) && /^[0-9a-f]{0,8}( \{|$| $)/.test(rest.subarray(0, 11).toString('latin1'));
+        return { bytes: text, pending, end: offset, tail: { at: offset, bytes: rest.length, torn } };
       }
-      await this.applyBatch(batch, undefined);
-      any = true;
+      pending.push({ at: offset, writes });
       offset = end + 1;
     }
-    await this.setApplied(offset);
-    return any;
+    return { bytes: text, pending, end: offset };
+  }
+
+  /** Cuts the journal at `tail.at`, a copy of the cut bytes kept first (unless torn); returns the copy's path. */
+  private async cut(tail: { at: number; bytes: number; torn: boolean }, text: Buffer, warn: ((item: StoreWarning) => void) | undefined): Promise<string | undefined> {
+    let copy: string | undefined;
+    if (!tail.torn) {
+      copy = join(this.dir, `cut-${new Date().toISOString().replace(/[-:.]/g, '')}-${tail.at}-${process.pid}.log`);
+      try {
+        await writeNewFileDurably(copy, text.subarray(tail.at, tail.at + tail.bytes));
+      } catch (error) {
+        throw new StoreError(`cannot keep a copy of what follows the journal's last whole line in ${copy}: ${describeFileError(error)}`, copy);
+      }
+    }
+    await truncate(this.file, tail.at).catch((error: unknown) => {
+      throw new StoreError(`cannot repair ${this.file}: ${describeFileError(error)}`, this.file);
+    });
+    warn?.({
+      code: 'STORE_JOURNAL_CUT',
+      message: `the store's journal ${this.file} ended in ${tail.bytes} byte${tail.bytes === 1 ? '' : 's'} after its last whole line, which no command wrote whole (never acknowledged): cut, and kept in ${copy}`,
+    });
+    return copy;
   }
 
   /**
@@ -285,6 +360,39 @@ export class Journal {
     } catch (error) {
       throw new StoreError(`cannot write ${this.appliedFile}: ${describeFileError(error)}`, this.appliedFile);
     }
+  }
+}
+
+/** A warning of the store (its code is one of domain/warnings.ts). */
+export interface StoreWarning {
+  code: 'STORE_JOURNAL_CUT';
+  message: string;
+}
+
+/** What the journal holds past its applied mark (Journal.inspect). */
+export interface JournalScan {
+  size: number;
+  applied: number;
+  /** The journal as read. */
+  bytes: Buffer;
+  /** Whole lines not applied yet, before any damage: committed batches. */
+  pending: Array<{ at: number; writes: JournalWrite[] }>;
+  /** Where the whole lines end. */
+  end: number;
+  /** Bytes after the last whole line with no whole line after them: never acknowledged; `torn` when they are the start of a line (a kill). */
+  tail?: { at: number; bytes: number; torn: boolean };
+  /** A bad line with whole lines after it: `bytes` bad bytes at `at`, then `linesAfter` whole lines (and whatever else) up to the end. */
+  damage?: { at: number; bytes: number; linesAfter: number };
+}
+
+/** The journal holds a bad line with whole lines after it: writes stop until `shipper store repair`. */
+class JournalDamagedError extends StoreError {
+  constructor(file: string, damage: { at: number; bytes: number; linesAfter: number }) {
+    super(
+      `the store's journal ${file} is damaged at byte ${damage.at} (${damage.bytes} byte${damage.bytes === 1 ? '' : 's'} that are no journal line, then ${damage.linesAfter} whole line${damage.linesAfter === 1 ? '' : 's'}); every record written before it reads, and shipper store export exports them; shipper store check says what shipper store repair would cut`,
+      file,
+    );
+    this.name = 'JournalDamagedError';
   }
 }
 
