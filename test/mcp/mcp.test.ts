@@ -1,0 +1,244 @@
+/**
+ * `shipper mcp` through a real MCP client: the SDK's Client over stdio, spawning the built
+ * bin/shipper.js in a temporary directory with its own store (issue 44).
+ */
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ISOLATED_SETTINGS, runCli, tempDir } from '../helpers/cli.js';
+import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { readPdf } from '../bol/pdf-reader.js';
+
+const NOW = '2026-11-18T18:00:00.000Z';
+
+interface Session {
+  client: Client;
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+async function connect(cwd: string, args: string[] = []): Promise<Session> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, SHIPPER_NOW: NOW })) if (value !== undefined) env[key] = value;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--store', join(cwd, 'store'), 'mcp', ...args], cwd, env, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'shipper-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>> & { structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ type: string; text?: string }> };
+
+async function call(session: Session, name: string, args: Record<string, unknown>): Promise<Result> {
+  return (await session.client.callTool({ name, arguments: args })) as Result;
+}
+
+const textOf = (result: Result) => result.content.map((part) => part.text ?? '').join('\n');
+
+const QUOTE = { origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] };
+const BOOKING = { refNumber: 'PO-MCP-1', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+
+describe('shipper mcp: a real MCP client over stdio', () => {
+  let work: { dir: string; cleanup: () => Promise<void> };
+  let session: Session;
+
+  beforeAll(async () => {
+    work = await tempDir('shipper-mcp-');
+    session = await connect(work.dir);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await work?.cleanup();
+  });
+
+  it('lists the tools of the operations table, each with an input schema that compiles and annotations', async () => {
+    const { tools } = await session.client.listTools();
+    const names = tools.map((tool) => tool.name);
+    for (const name of [
+      'create_quote',
+      'shop_rates',
+      'preview_shipments',
+      'create_shipment',
+      'get_shipment',
+      'list_shipments',
+      'cancel_shipment',
+      'list_shipment_events',
+      'transit_times',
+      'get_invoice',
+      'render_bol',
+      'render_labels',
+      'render_invoice',
+      'import_csv',
+    ]) {
+      expect(names).toContain(name);
+    }
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
+      expect(typeof tool.annotations?.destructiveHint, tool.name).toBe('boolean');
+      expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean');
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('get_shipment')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get('cancel_shipment')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.get('create_shipment')!.inputSchema.properties).toHaveProperty('confirm');
+    expect(byName.get('create_shipment')!.inputSchema.properties).toHaveProperty('idempotencyKey');
+    // The body's fields are the tool's own: the schema of the table's ShipmentRequest.
+    expect(byName.get('create_shipment')!.inputSchema.properties).toHaveProperty('orderComponents');
+    expect(byName.get('render_bol')!.inputSchema.properties).toHaveProperty('path');
+  });
+
+  it('quotes, answering the --json JSON and a text summary', async () => {
+    const result = await call(session, 'create_quote', QUOTE);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent!.id).toMatch(/^qt_/);
+    expect(result.structuredContent!.quotedPriceInCents).toEqual(expect.any(Number));
+    expect(textOf(result)).toContain(String(result.structuredContent!.id));
+    const cli = await runCli(['--store', join(work.dir, 'store'), '--json', 'quote', 'get', String(result.structuredContent!.id)], { env: { SHIPPER_NOW: NOW } });
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout).quotedPriceInCents).toBe(result.structuredContent!.quotedPriceInCents);
+  });
+
+  it('books nothing without confirm: true, and says what it would book', async () => {
+    const result = await call(session, 'create_shipment', BOOKING);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent!.confirmed).toBe(false);
+    expect(textOf(result)).toMatch(/confirm: true/);
+    const list = await call(session, 'list_shipments', {});
+    expect(list.structuredContent!.items).toEqual([]);
+  });
+
+  it('books with confirm: true once per arguments, finds, tracks, writes the BOL and cancels the shipment', async () => {
+    const booked = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
+    expect(booked.isError, textOf(booked)).toBeFalsy();
+    const shipment = booked.structuredContent!;
+    expect(shipment.status).toBe('BOOKED');
+    expect(shipment.orderNumber).toMatch(/^SO-\d+/);
+
+    // A retried call (the same arguments) books once: the derived idempotency key replays it.
+    const retried = await call(session, 'create_shipment', { confirm: true, ...BOOKING });
+    expect(retried.structuredContent!.id).toBe(shipment.id);
+    expect(retried.structuredContent!.replayed).toBe(true);
+    expect((await call(session, 'list_shipments', {})).structuredContent!.items).toHaveLength(1);
+
+    const found = await call(session, 'get_shipment', { shipmentId: shipment.orderNumber });
+    expect(found.structuredContent!.id).toBe(shipment.id);
+    const listed = await call(session, 'list_shipments', { refNumber: 'PO-MCP-1' });
+    expect((listed.structuredContent!.items as Array<{ id: string }>).map((item) => item.id)).toEqual([shipment.id]);
+
+    const tracking = await call(session, 'list_shipment_events', { shipmentId: shipment.orderNumber });
+    expect(tracking.isError, textOf(tracking)).toBeFalsy();
+    expect(tracking.structuredContent!.orderNumber).toBe(shipment.orderNumber);
+    expect(tracking.structuredContent!.trackingStatus).toEqual(expect.any(String));
+
+    const bol = await call(session, 'render_bol', { shipmentId: shipment.orderNumber, path: 'docs/bol.pdf' });
+    expect(bol.isError, textOf(bol)).toBeFalsy();
+    expect(bol.structuredContent!.path).toBe(join('docs', 'bol.pdf'));
+    const pdf = await readPdf(new Uint8Array(await readFile(join(work.dir, 'docs', 'bol.pdf'))));
+    expect(pdf.pages.map((page) => page.text).join(' ')).toContain(String(shipment.orderNumber));
+
+    const unconfirmed = await call(session, 'cancel_shipment', { shipmentId: shipment.orderNumber });
+    expect(unconfirmed.structuredContent!.confirmed).toBe(false);
+    expect((await call(session, 'get_shipment', { shipmentId: shipment.id })).structuredContent!.status).toBe('BOOKED');
+
+    const cancelled = await call(session, 'cancel_shipment', { shipmentId: shipment.orderNumber, confirm: true });
+    expect(cancelled.isError, textOf(cancelled)).toBeFalsy();
+    expect(cancelled.structuredContent!.status).toBe('CANCELLED');
+  });
+
+  it('writes files only under the directory it was started in', async () => {
+    const quote = await call(session, 'create_quote', QUOTE);
+    const booked = await call(session, 'create_shipment', {
+      quoteId: quote.structuredContent!.id,
+      refNumber: 'PO-MCP-2',
+      shipper: CHICAGO_DC,
+      consignee: NYC_STORE,
+      orderComponents: [PALLETS],
+      confirm: true,
+    });
+    expect(booked.isError, textOf(booked)).toBeFalsy();
+    const outside = await call(session, 'render_bol', { shipmentId: booked.structuredContent!.id, path: '../escaped.pdf' });
+    expect(outside.isError).toBe(true);
+    expect(outside.structuredContent!.violations).toEqual([expect.objectContaining({ field: 'path' })]);
+    await mkdir(join(work.dir, 'link-parent'));
+    await symlink('/tmp', join(work.dir, 'link-parent', 'out'));
+    const viaLink = await call(session, 'render_bol', { shipmentId: booked.structuredContent!.id, path: 'link-parent/out/bol.pdf' });
+    expect(viaLink.isError).toBe(true);
+  });
+
+  it('answers bad input with isError and the violations naming the field, and keeps serving', async () => {
+    const negative = await call(session, 'create_quote', { ...QUOTE, orderComponents: [{ ...PALLETS, poundsWeight: -5 }] });
+    expect(negative.isError).toBe(true);
+    const fields = (negative.structuredContent!.violations as Array<{ field: string }>).map((violation) => violation.field);
+    expect(fields.some((field) => field.includes('poundsWeight'))).toBe(true);
+    expect(textOf(negative)).toContain('poundsWeight');
+
+    const unknown = await call(session, 'create_quote', { ...QUOTE, colour: 'red' });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.structuredContent!.violations)).toContain('colour');
+
+    const unknownOnRead = await call(session, 'get_shipment', { shipmentId: 'SO-000001', verbose: true });
+    expect(unknownOnRead.isError).toBe(true);
+    expect(unknownOnRead.structuredContent!.violations).toEqual([expect.objectContaining({ field: 'verbose' })]);
+
+    // A booking without confirm is checked all the same.
+    const badBooking = await call(session, 'create_shipment', { ...BOOKING, orderComponents: [{ ...PALLETS, poundsWeight: -5 }] });
+    expect(badBooking.isError).toBe(true);
+
+    const after = await call(session, 'create_quote', QUOTE);
+    expect(after.isError).toBeFalsy();
+    expect(session.stderr()).not.toContain('unexpected');
+  });
+
+  it('imports a CSV file as a dry run unless confirmed', async () => {
+    const csv = await readFile(new URL('../../templates/import/shipments-sample.csv', import.meta.url), 'utf8');
+    await writeFile(join(work.dir, 'orders.csv'), csv);
+    const before = ((await call(session, 'list_shipments', { limit: 500 })).structuredContent!.items as unknown[]).length;
+    const dry = await call(session, 'import_csv', { file: 'orders.csv' });
+    expect(dry.isError, textOf(dry)).toBeFalsy();
+    expect(dry.structuredContent!.dryRun).toBe(true);
+    expect(((await call(session, 'list_shipments', { limit: 500 })).structuredContent!.items as unknown[]).length).toBe(before);
+    const booked = await call(session, 'import_csv', { file: 'orders.csv', confirm: true });
+    expect(booked.isError, textOf(booked)).toBeFalsy();
+    const summary = booked.structuredContent!.summary as { booked: number };
+    expect(summary.booked).toBeGreaterThan(0);
+    expect(((await call(session, 'list_shipments', { limit: 500 })).structuredContent!.items as unknown[]).length).toBe(before + summary.booked);
+    const outside = await call(session, 'import_csv', { file: '/etc/passwd' });
+    expect(outside.isError).toBe(true);
+  });
+});
+
+describe('shipper mcp --read-only', () => {
+  let work: { dir: string; cleanup: () => Promise<void> };
+  let session: Session;
+
+  beforeAll(async () => {
+    work = await tempDir('shipper-mcp-ro-');
+    session = await connect(work.dir, ['--read-only']);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await work?.cleanup();
+  });
+
+  it('lists only reading tools and refuses a call to a writing one', async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+    const names = tools.map((tool) => tool.name);
+    for (const name of ['create_shipment', 'cancel_shipment', 'create_quote', 'import_csv', 'render_bol']) expect(names).not.toContain(name);
+    expect(names).toContain('preview_shipments');
+
+    const refused = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('--read-only');
+    const list = await call(session, 'list_shipments', {});
+    expect(list.structuredContent!.items).toEqual([]);
+  });
+});
