@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ISOLATED_SETTINGS, runCli, tempDir } from '../helpers/cli.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 import { readPdf } from '../bol/pdf-reader.js';
+import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const NOW = '2026-11-18T18:00:00.000Z';
 
@@ -20,9 +21,9 @@ interface Session {
   close: () => Promise<void>;
 }
 
-async function connect(cwd: string, args: string[] = []): Promise<Session> {
+async function connect(cwd: string, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<Session> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, SHIPPER_NOW: NOW })) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, SHIPPER_NOW: NOW, ...extraEnv })) if (value !== undefined) env[key] = value;
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--store', join(cwd, 'store'), 'mcp', ...args], cwd, env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -240,5 +241,40 @@ describe('shipper mcp --read-only', () => {
     expect(textOf(refused)).toContain('--read-only');
     const list = await call(session, 'list_shipments', {});
     expect(list.structuredContent!.items).toEqual([]);
+  });
+});
+
+describe('shipper mcp in remote mode (SHIPPER_BASE_URL and SHIPPER_API_KEY, as an MCP client configuration sets them)', () => {
+  let work: { dir: string; cleanup: () => Promise<void> };
+  let serve: ServeProcess;
+  let session: Session;
+
+  beforeAll(async () => {
+    work = await tempDir('shipper-mcp-remote-');
+    serve = await startServe({ store: join(work.dir, 'server-store'), globalArgs: ['--api-key', 'k-mcp'], env: { SHIPPER_NOW: NOW } });
+    session = await connect(work.dir, [], { SHIPPER_BASE_URL: serve.url, SHIPPER_API_KEY: 'k-mcp' });
+  });
+  afterAll(async () => {
+    await session?.close();
+    await serve?.stop();
+    await work?.cleanup();
+  });
+
+  it('books on the server, and answers a document as its download link or writes it to the path given', async () => {
+    const booked = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
+    expect(booked.isError, textOf(booked)).toBeFalsy();
+    const id = String(booked.structuredContent!.id);
+    // The server has it: the CLI against the same server finds it.
+    const cli = await runCli(['--base-url', serve.url, '--api-key', 'k-mcp', '--json', 'shipment', 'get', id]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout).orderNumber).toBe(booked.structuredContent!.orderNumber);
+
+    const link = await call(session, 'render_bol', { shipmentId: id });
+    expect(link.isError, textOf(link)).toBeFalsy();
+    expect(link.structuredContent!.url).toBe(`${serve.url}/v1/shipper/shipment/${id}/bol`);
+    const written = await call(session, 'render_labels', { shipmentId: id, path: 'labels.pdf' });
+    expect(written.isError, textOf(written)).toBeFalsy();
+    expect((await readFile(join(work.dir, 'labels.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(session.stderr()).toContain('remote mode');
   });
 });
