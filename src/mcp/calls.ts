@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { constraintViolation, makeProblem, ProblemError } from '../api/problems.js';
-import { operations, pathOf, type OperationSpec } from '../api/operations.js';
+import { mediaTypeOf, operations, pathOf, type OperationSpec } from '../api/operations.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import type { ProblemDetail, Violation } from '../domain/schemas.js';
 import type { Warning } from '../domain/warnings.js';
@@ -138,15 +138,35 @@ function split(tool: ShipperTool, spec: OperationSpec, args: JsonObject): SplitA
 
 type Method = (...args: unknown[]) => Promise<ApiResult<unknown>>;
 
+/**
+ * A batch booking's items without a key get the key a single create_shipment of the same request
+ * would derive: a retried batch books each item once, and an item booked alone comes back replayed.
+ */
+function withItemKeys(body: unknown): unknown {
+  const items = (body as JsonObject | undefined)?.items;
+  if (!Array.isArray(items)) return body;
+  return {
+    ...(body as JsonObject),
+    items: items.map((item: unknown) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+      const { request, idempotencyKey } = item as JsonObject;
+      if (idempotencyKey !== undefined || request === null || typeof request !== 'object' || Array.isArray(request)) return item;
+      return { ...(item as JsonObject), idempotencyKey: derivedIdempotencyKey('create_shipment', request as JsonObject) };
+    }),
+  };
+}
+
 /** Calls a tool generated from the operations table. */
 export async function callOperation(tool: ShipperTool, args: JsonObject, ctx: CallContext): Promise<ToolResult> {
   const spec: OperationSpec = operations[tool.operation!];
-  const { params, query, body } = split(tool, spec, args);
+  const parts = split(tool, spec, args);
+  const { params, query } = parts;
+  const body = tool.operation === 'createShipments' || tool.operation === 'previewShipments' ? withItemKeys(parts.body) : parts.body;
   const resolved = await Promise.all(tool.params.map((param, index) => (param === 'shipmentId' ? shipmentIdOf(ctx.api, params[index]!) : params[index]!)));
   const method = (ctx.api as unknown as Record<string, Method>)[tool.operation!]!.bind(ctx.api);
   const invoke = (options: JsonObject) => method(...resolved, ...(tool.hasBody ? [body] : []), options);
 
-  if (tool.kind === 'commit' && args.confirm !== true) return wouldDo(tool, resolved, body, ctx);
+  if (tool.kind === 'commit' && args.confirm !== true) return wouldDo(tool, resolved, body, args, ctx);
 
   const options: JsonObject = { ...query };
   if (spec.idempotent) {
@@ -168,17 +188,20 @@ export async function callOperation(tool: ShipperTool, args: JsonObject, ctx: Ca
 }
 
 /** Without confirm: what the call would do, changing nothing. */
-async function wouldDo(tool: ShipperTool, params: string[], body: unknown, ctx: CallContext): Promise<ToolResult> {
+async function wouldDo(tool: ShipperTool, params: string[], body: unknown, args: JsonObject, ctx: CallContext): Promise<ToolResult> {
   const base = { confirmed: false, tool: tool.name, wouldDo: tool.description.split('\n')[0] };
   const again = `Nothing was changed. To do it, call ${tool.name} again with the same arguments and confirm: true.`;
   if (tool.operation === 'createShipment' || tool.operation === 'createShipments') {
-    const items = tool.operation === 'createShipment' ? [{ request: body }] : (((body as JsonObject | undefined)?.items as unknown[] | undefined) ?? []);
+    const items =
+      tool.operation === 'createShipment'
+        ? [{ request: body, idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : derivedIdempotencyKey(tool.name, args) }]
+        : (((body as JsonObject | undefined)?.items as unknown[] | undefined) ?? []);
     const { data, warnings } = await ctx.api.previewShipments({ items: items as never });
-    const outcomes = data.items as Array<{ ok: boolean; quote?: JsonObject; problem?: ProblemDetail }>;
+    const outcomes = data.items as Array<{ ok: boolean; data?: JsonObject; replayed?: boolean; problem?: ProblemDetail }>;
     if (tool.operation === 'createShipment' && outcomes[0] && !outcomes[0].ok && outcomes[0].problem) return errorResult(outcomes[0].problem);
     const lines = outcomes.map((outcome, index) =>
-      outcome.ok && outcome.quote
-        ? `would book item ${index + 1}: ${summaryOf('createQuote', outcome.quote)}`
+      outcome.ok && outcome.data
+        ? `${outcome.replayed ? 'already booked' : 'would book'}${outcomes.length > 1 ? ` item ${index + 1}` : ''}: ${summaryOf('createQuote', outcome.data)}`
         : `item ${index + 1} would be refused: ${outcome.problem?.detail ?? outcome.problem?.title}`,
     );
     return successResult({ ...base, preview: data, warnings }, [...lines, ...warningLines(warnings), again].join('\n'));
@@ -206,7 +229,14 @@ async function document(
   const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)])).toString();
   const link = ctx.serverRoot ? new URL(`${pathOf(spec, params)}${search ? `?${search}` : ''}`, ctx.serverRoot).href : undefined;
   if (given === undefined) {
-    if (link) return successResult({ url: link, needsApiKey: true }, `download: ${link} (send the API key as the CLI does)`);
+    if (link) {
+      // The invoice's PDF shares its path with the JSON invoice: the Accept header chooses.
+      const mediaType = 'mediaType' in spec.response ? mediaTypeOf(spec.response, query) : undefined;
+      return successResult(
+        { url: link, mediaType, authorization: 'Bearer <the API key>' },
+        `download: ${link} (GET with Accept: ${mediaType ?? '*/*'} and the API key as Authorization: Bearer)`,
+      );
+    }
     throw constraintViolation([{ field: 'path', message: 'path is required: where to write the document, under the directory shipper mcp was started in' }]);
   }
   const target = await pathUnderRoot(ctx.root, given, 'path');

@@ -21,7 +21,7 @@ type JsonObject = Record<string, unknown>;
 /**
  * What a tool does to the world, which decides its annotations and whether it needs `confirm`:
  * - read: reads, or computes without storing (readOnlyHint);
- * - record: stores something that commits nobody (a quote, which expires);
+ * - record: stores something that commits nobody (a quote, which expires; a tender file's control numbers);
  * - document: reads a document and writes it to a file;
  * - commit: books, cancels or otherwise changes a shipment (needs `confirm: true`).
  */
@@ -34,6 +34,8 @@ export type ToolKind = 'read' | 'record' | 'document' | 'commit';
 const KINDS: Partial<Record<OperationName, ToolKind>> = {
   createQuote: 'record',
   shopRates: 'record',
+  // A file for the carrier's systems: it takes X12 control numbers and changes no shipment.
+  createTender: 'record',
   transitTimes: 'read',
   previewShipments: 'read',
 };

@@ -111,6 +111,9 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent!.confirmed).toBe(false);
     expect(textOf(result)).toMatch(/confirm: true/);
+    expect(textOf(result)).toMatch(/^would book: quote qt_\S+ \$[\d,]+\.\d\d/m);
+    const preview = result.structuredContent!.preview as { items: Array<{ ok: boolean; data: { quotedPriceInCents: number } }> };
+    expect(preview.items[0]!.ok).toBe(true);
     const list = await call(session, 'list_shipments', {});
     expect(list.structuredContent!.items).toEqual([]);
   });
@@ -127,6 +130,10 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(retried.structuredContent!.id).toBe(shipment.id);
     expect(retried.structuredContent!.replayed).toBe(true);
     expect((await call(session, 'list_shipments', {})).structuredContent!.items).toHaveLength(1);
+    // The batch tool derives each item's key the same way: the same request books once across both.
+    const batch = await call(session, 'create_shipments', { items: [{ request: BOOKING }], confirm: true });
+    expect(batch.isError, textOf(batch)).toBeFalsy();
+    expect(batch.structuredContent!.items).toEqual([expect.objectContaining({ ok: true, replayed: true, data: expect.objectContaining({ id: shipment.id }) })]);
 
     const found = await call(session, 'get_shipment', { shipmentId: shipment.orderNumber });
     expect(found.structuredContent!.id).toBe(shipment.id);
