@@ -18,7 +18,7 @@ import { writeFileDurably } from '../fs/durableWrite.js';
 import { makeDirectory } from '../fs/makeDirectory.js';
 import { VERSION } from '../cli/version.js';
 import { callOperation, errorResult, failureResult, pathUnderRoot, readOnlyRefusal, type CallContext, type ToolResult } from './calls.js';
-import { importTool, operationTools, type ShipperTool } from './tools.js';
+import { importTool, locationsTool, operationTools } from './tools.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -37,7 +37,7 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
   const remote = settings.mode === 'remote';
   const api = await ctx.api();
   const log = (line: string) => void options.stderr.write(`${line}\n`);
-  const all = [...operationTools({ remote }), importTool({ remote })];
+  const all = [...operationTools({ remote }), importTool({ remote }), locationsTool({ remote })];
   const offered = options.readOnly ? all.filter((tool) => tool.kind === 'read') : all;
   const byName = new Map(all.map((tool) => [tool.name, tool]));
   const calls: CallContext = {
@@ -83,6 +83,7 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
     if (options.readOnly && tool.kind !== 'read') return readOnlyRefusal(name);
     try {
       if (tool.operation) return await callOperation(tool, args, calls);
+      if (tool.name === 'list_locations') return await callLocations(ctx, args);
       return await callImport(ctx, args, calls);
     } catch (error) {
       return failureResult(error, log);
@@ -100,6 +101,17 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
   await server.connect(transport);
   log(`shipper mcp: serving ${offered.length} tools over stdio (${remote ? 'remote' : 'local'} mode${options.readOnly ? ', read-only' : ''})`);
   await closed;
+}
+
+async function callLocations(ctx: CommandContext, args: JsonObject): Promise<ToolResult> {
+  const unknown = Object.keys(args);
+  if (unknown.length > 0) throw constraintViolation(unknown.map((key) => ({ field: key, message: `${key} is not a field of list_locations` })));
+  const items = await (await ctx.locations()).list();
+  const lines = [
+    `${items.length} saved location(s)`,
+    ...items.map((item) => `- ${item.name}: ${[item.address.name, item.address.city, item.address.state, item.address.postalCode].filter(Boolean).join(', ')}`),
+  ];
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { items } };
 }
 
 /** import_csv: `shipper import` itself, its --json document captured instead of printed. */

@@ -213,7 +213,7 @@ export function operationTools(options: { remote: boolean }): ShipperTool[] {
   });
 }
 
-/** The CSV import, the one tool that is no operation of the table (it books through create_shipments' rules). */
+/** The CSV import, a tool that is no operation of the table (it books by the rules of create_shipment). */
 export function importTool(options: { remote: boolean }): ShipperTool {
   return {
     name: 'import_csv',
@@ -236,6 +236,22 @@ export function importTool(options: { remote: boolean }): ShipperTool {
       additionalProperties: false,
     },
     annotations: { title: 'Import shipments from a CSV file', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: options.remote },
+    params: [],
+    query: [],
+    flatBody: false,
+    hasBody: false,
+  };
+}
+
+/** The saved locations (`shipper location`), so that "from chicago-dc" becomes the address a booking takes. */
+export function locationsTool(options: { remote: boolean }): ShipperTool {
+  return {
+    name: 'list_locations',
+    kind: 'read',
+    description:
+      'The saved locations (shipper location add): each name with its address. Give the address as shipper or consignee of create_quote, create_shipment or preview_shipments when the user names a location.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: { title: 'Saved locations', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: options.remote },
     params: [],
     query: [],
     flatBody: false,

@@ -204,6 +204,30 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(session.stderr()).not.toContain('unexpected');
   });
 
+  it('lists the saved locations, so that a named location becomes an address', async () => {
+    const added = await runCli([
+      '--store',
+      join(work.dir, 'store'),
+      'location',
+      'add',
+      'chicago-dc',
+      '--name',
+      'Acme Chicago DC',
+      '--street1',
+      '2100 S Halsted St',
+      '--city',
+      'Chicago',
+      '--state',
+      'IL',
+      '--zip',
+      '60608',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const result = await call(session, 'list_locations', {});
+    expect(result.structuredContent!.items).toEqual([expect.objectContaining({ name: 'chicago-dc', address: expect.objectContaining({ postalCode: '60608' }) })]);
+    expect(textOf(result)).toContain('chicago-dc');
+  });
+
   it('imports a CSV file as a dry run unless confirmed', async () => {
     const csv = await readFile(new URL('../../templates/import/shipments-sample.csv', import.meta.url), 'utf8');
     await writeFile(join(work.dir, 'orders.csv'), csv);
@@ -259,7 +283,8 @@ describe('shipper mcp in remote mode (SHIPPER_BASE_URL and SHIPPER_API_KEY, as a
   beforeAll(async () => {
     work = await tempDir('shipper-mcp-remote-');
     serve = await startServe({ store: join(work.dir, 'server-store'), globalArgs: ['--api-key', 'k-mcp'], env: { SHIPPER_NOW: NOW } });
-    session = await connect(work.dir, [], { SHIPPER_BASE_URL: serve.url, SHIPPER_API_KEY: 'k-mcp' });
+    await mkdir(join(work.dir, 'out'));
+    session = await connect(work.dir, ['--root', 'out'], { SHIPPER_BASE_URL: serve.url, SHIPPER_API_KEY: 'k-mcp' });
   });
   afterAll(async () => {
     await session?.close();
@@ -281,7 +306,10 @@ describe('shipper mcp in remote mode (SHIPPER_BASE_URL and SHIPPER_API_KEY, as a
     expect(link.structuredContent!.url).toBe(`${serve.url}/v1/shipper/shipment/${id}/bol`);
     const written = await call(session, 'render_labels', { shipmentId: id, path: 'labels.pdf' });
     expect(written.isError, textOf(written)).toBeFalsy();
-    expect((await readFile(join(work.dir, 'labels.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    // --root out: the path is under that directory.
+    expect((await readFile(join(work.dir, 'out', 'labels.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    const above = await call(session, 'render_labels', { shipmentId: id, path: '../labels.pdf' });
+    expect(above.isError).toBe(true);
     expect(session.stderr()).toContain('remote mode');
   });
 });
