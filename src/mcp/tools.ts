@@ -43,8 +43,18 @@ const KINDS: Partial<Record<OperationName, ToolKind>> = {
 /** Changes that cannot be taken back by calling the tool again (MCP's destructiveHint). */
 const ADDITIVE: ReadonlySet<string> = new Set<OperationName>(['createShipment', 'createShipments', 'addShipmentEvents', 'addShipmentEventsBatch']);
 
-/** Calling again with the same arguments changes nothing more (MCP's idempotentHint). */
-const REPEATABLE: ReadonlySet<string> = new Set<OperationName>(['cancelShipment', 'updateShipment', 'addShipmentEvents', 'addShipmentEventsBatch']);
+/**
+ * Calling again with the same arguments changes nothing more (MCP's idempotentHint): bookings too,
+ * whose idempotency key is derived from the arguments when none is given (calls.ts).
+ */
+const REPEATABLE: ReadonlySet<string> = new Set<OperationName>([
+  'createShipment',
+  'createShipments',
+  'cancelShipment',
+  'updateShipment',
+  'addShipmentEvents',
+  'addShipmentEventsBatch',
+]);
 
 export interface ToolAnnotations {
   title: string;
