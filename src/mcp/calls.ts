@@ -59,6 +59,17 @@ function successResult(data: JsonObject, text: string): ToolResult {
   return { content: [{ type: 'text', text }], structuredContent: data };
 }
 
+/** The record's own warnings and the call's, each once (a quote carries the warnings its call earned). */
+function mergedWarnings(own: readonly Warning[] | undefined, earned: readonly Warning[]): Warning[] {
+  const seen = new Set<string>();
+  return [...(own ?? []), ...earned].filter((item) => {
+    const key = `${item.code} ${item.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 const warningLines = (warnings: readonly Warning[]) => warnings.map((item) => `warning: [${item.code}] ${item.message}`);
 
 /** Keys sorted at every level: the same arguments give the same text whatever their order. */
@@ -180,7 +191,7 @@ export async function callOperation(tool: ShipperTool, args: JsonObject, ctx: Ca
   const data = result.data as JsonObject;
   const structured: JsonObject = Array.isArray(data) ? { items: data } : { ...data };
   // The same JSON as --json: the warnings travel with the answer.
-  if (result.warnings.length > 0 || 'warnings' in structured) structured.warnings = [...((structured.warnings as Warning[] | undefined) ?? []), ...result.warnings];
+  if (result.warnings.length > 0 || 'warnings' in structured) structured.warnings = mergedWarnings(structured.warnings as Warning[] | undefined, result.warnings);
   if (result.replayed !== undefined && spec.idempotent) structured.replayed = result.replayed;
   const lines = [summaryOf(tool.operation!, structured), ...warningLines(result.warnings)];
   if (result.replayed) lines.push('(replayed: an earlier call with the same idempotency key did this; nothing new was done)');

@@ -73,9 +73,16 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
     tools: offered.map((tool) => ({ name: tool.name, title: tool.annotations.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<ToolResult> => {
-    const { name } = request.params;
-    const args = (request.params.arguments ?? {}) as JsonObject;
+  // Calls under way: when the client closes our input, they are answered before the server closes.
+  const pending = new Set<Promise<ToolResult>>();
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const answer = answerCall(request.params.name, (request.params.arguments ?? {}) as JsonObject);
+    pending.add(answer);
+    void answer.finally(() => pending.delete(answer));
+    return answer;
+  });
+
+  const answerCall = async (name: string, args: JsonObject): Promise<ToolResult> => {
     const tool = byName.get(name);
     if (!tool) {
       return errorResult(constraintViolation([{ field: 'name', message: `${name} is no tool of shipper; tools/list names them` }]).problem);
@@ -88,14 +95,20 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
     } catch (error) {
       return failureResult(error, log);
     }
-  });
+  };
 
   const transport = new StdioServerTransport(options.stdin as never, options.stdout as never);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     // The client ends the session by closing our standard input.
-    options.stdin.once('end', () => void transport.close());
-    options.stdin.once('close', () => void transport.close());
+    const finish = async () => {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      // The SDK sends an answer a few microtasks after its handler resolves.
+      await new Promise((next) => setImmediate(next));
+      await transport.close();
+    };
+    options.stdin.once('end', () => void finish());
+    options.stdin.once('close', () => void finish());
   });
   server.onerror = (error) => log(`shipper mcp: ${error.message}`);
   await server.connect(transport);

@@ -2,6 +2,7 @@
  * `shipper mcp` through a real MCP client: the SDK's Client over stdio, spawning the built
  * bin/shipper.js in a temporary directory with its own store (issue 44).
  */
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -104,6 +105,18 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const cli = await runCli(['--store', join(work.dir, 'store'), '--json', 'quote', 'get', String(result.structuredContent!.id)], { env: { SHIPPER_NOW: NOW } });
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout).quotedPriceInCents).toBe(result.structuredContent!.quotedPriceInCents);
+  });
+
+  it('gives the warnings with the answer: in the structured content and as text lines', async () => {
+    const result = await call(session, 'create_quote', {
+      ...QUOTE,
+      orderComponents: [{ palletCount: 6, poundsWeight: 2600, dimensions: { length: 48, width: 48, height: 55 }, stackable: false }],
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const codes = (result.structuredContent!.warnings as Array<{ code: string }>).map((item) => item.code);
+    expect(codes).toContain('NON_STACKABLE_HEIGHT');
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(textOf(result)).toMatch(/^warning: \[NON_STACKABLE_HEIGHT\] /m);
   });
 
   it('books nothing without confirm: true, and says what it would book', async () => {
@@ -311,5 +324,35 @@ describe('shipper mcp in remote mode (SHIPPER_BASE_URL and SHIPPER_API_KEY, as a
     const above = await call(session, 'render_labels', { shipmentId: id, path: '../labels.pdf' });
     expect(above.isError).toBe(true);
     expect(session.stderr()).toContain('remote mode');
+  });
+});
+
+describe('shipper mcp when the client closes its input', () => {
+  it('answers the calls under way, writes only JSON-RPC on stdout, and exits 0', async () => {
+    const work = await tempDir('shipper-mcp-eof-');
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, SHIPPER_NOW: NOW };
+      for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+      const child = spawn(process.execPath, [BIN, '--store', join(work.dir, 'store'), 'mcp'], { cwd: work.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const messages = [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_quote', arguments: QUOTE } },
+      ];
+      child.stdin.end(messages.map((message) => JSON.stringify(message)).join('\n') + '\n');
+      expect(await exited, stderr).toBe(0);
+      const lines = stdout.split('\n').filter((line) => line !== '');
+      const answers = lines.map((line) => JSON.parse(line) as { id?: number; result?: { structuredContent?: { id?: string } } });
+      expect(answers.every((answer) => 'jsonrpc' in answer)).toBe(true);
+      expect(answers.find((answer) => answer.id === 2)?.result?.structuredContent?.id).toMatch(/^qt_/);
+      expect(stderr).toContain('shipper mcp: serving');
+    } finally {
+      await work.cleanup();
+    }
   });
 });
