@@ -13,6 +13,7 @@ import { BIN, ISOLATED_SETTINGS, runCli, tempDir } from '../helpers/cli.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { testDatabase } from '../helpers/postgres.js';
 
 const NOW = '2026-11-18T18:00:00.000Z';
 
@@ -22,10 +23,10 @@ interface Session {
   close: () => Promise<void>;
 }
 
-async function connect(cwd: string, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<Session> {
+async function connect(cwd: string, args: string[] = [], extraEnv: Record<string, string> = {}, store = join(cwd, 'store')): Promise<Session> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, SHIPPER_NOW: NOW, ...extraEnv })) if (value !== undefined) env[key] = value;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--store', join(cwd, 'store'), 'mcp', ...args], cwd, env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--store', store, 'mcp', ...args], cwd, env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'shipper-test', version: '1.0.0' });
@@ -352,6 +353,27 @@ describe('shipper mcp when the client closes its input', () => {
       expect(answers.find((answer) => answer.id === 2)?.result?.structuredContent?.id).toMatch(/^qt_/);
       expect(stderr).toContain('shipper mcp: serving');
     } finally {
+      await work.cleanup();
+    }
+  });
+});
+
+describe('shipper mcp on a PostgreSQL store (--store postgres://...)', () => {
+  it('books into the database the CLI then reads', async () => {
+    const work = await tempDir('shipper-mcp-pg-');
+    const url = await testDatabase();
+    let session: Session | undefined;
+    try {
+      const migrated = await runCli(['--store', url, 'db', 'migrate']);
+      expect(migrated.code, migrated.stderr).toBe(0);
+      session = await connect(work.dir, [], {}, url);
+      const booked = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
+      expect(booked.isError, textOf(booked)).toBeFalsy();
+      const cli = await runCli(['--store', url, '--json', 'shipment', 'list']);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect((JSON.parse(cli.stdout) as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([booked.structuredContent!.id]);
+    } finally {
+      await session?.close();
       await work.cleanup();
     }
   });
