@@ -208,12 +208,16 @@ async function wouldDo(tool: ShipperTool, params: string[], body: unknown, args:
         ? [{ request: body, idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : derivedIdempotencyKey(tool.name, args) }]
         : (((body as JsonObject | undefined)?.items as unknown[] | undefined) ?? []);
     const { data, warnings } = await ctx.api.previewShipments({ items: items as never });
-    const outcomes = data.items as Array<{ ok: boolean; data?: JsonObject; replayed?: boolean; problem?: ProblemDetail }>;
+    const outcomes = data.items as Array<{ ok: boolean; data?: JsonObject; replayed?: boolean; warnings?: Warning[]; problem?: ProblemDetail }>;
     if (tool.operation === 'createShipment' && outcomes[0] && !outcomes[0].ok && outcomes[0].problem) return errorResult(outcomes[0].problem);
-    const lines = outcomes.map((outcome, index) =>
+    // Each item's line, then the freight check's warnings it earned.
+    const lines = outcomes.flatMap((outcome, index) =>
       outcome.ok && outcome.data
-        ? `${outcome.replayed ? 'already booked' : 'would book'}${outcomes.length > 1 ? ` item ${index + 1}` : ''}: ${summaryOf('createQuote', outcome.data)}`
-        : `item ${index + 1} would be refused: ${outcome.problem?.detail ?? outcome.problem?.title}`,
+        ? [
+            `${outcome.replayed ? 'already booked' : 'would book'}${outcomes.length > 1 ? ` item ${index + 1}` : ''}: ${summaryOf('createQuote', outcome.data)}`,
+            ...warningLines(outcome.warnings ?? []),
+          ]
+        : [`item ${index + 1} would be refused: ${outcome.problem?.detail ?? outcome.problem?.title}`],
     );
     return successResult({ ...base, preview: data, warnings }, [...lines, ...warningLines(warnings), again].join('\n'));
   }

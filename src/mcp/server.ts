@@ -59,10 +59,13 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
       capabilities: { tools: {} },
       instructions: [
         `shipper ${VERSION}: LTL freight in ${remote ? `remote mode (${calls.serverRoot ?? 'server'})` : 'local mode'}.`,
-        'Quote (create_quote, shop_rates), check freight (preview_shipments), book (create_shipment), find (get_shipment, list_shipments), track (list_shipment_events), documents (render_bol, render_labels, render_invoice), cancel (cancel_shipment), import a CSV (import_csv).',
-        'Tools that book, cancel or change a shipment do nothing without confirm: true: call them first without it to see what they would do, and confirm with the user.',
+        options.readOnly
+          ? 'Read-only: find (get_shipment, list_shipments, list_quotes), track (list_shipment_events), price without storing (preview_shipments, transit_times), invoices (get_invoice), saved locations (list_locations).'
+          : 'Quote (create_quote, shop_rates), check freight (preview_shipments), book (create_shipment), find (get_shipment, list_shipments), track (list_shipment_events), documents (render_bol, render_labels, render_invoice), cancel (cancel_shipment), import a CSV (import_csv), saved locations (list_locations).',
+        options.readOnly
+          ? ''
+          : 'Tools that book, cancel or change a shipment do nothing without confirm: true: call them first without it to see what they would do, and confirm with the user.',
         'Shipments are named by id (sh_...), order number (SO-000123) or BOL number. Money is in cents.',
-        options.readOnly ? 'This server is read-only: only the reading tools are offered.' : '',
       ]
         .filter(Boolean)
         .join('\n'),

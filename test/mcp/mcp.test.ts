@@ -280,6 +280,7 @@ describe('shipper mcp --read-only', () => {
     const names = tools.map((tool) => tool.name);
     for (const name of ['create_shipment', 'cancel_shipment', 'create_quote', 'import_csv', 'render_bol']) expect(names).not.toContain(name);
     expect(names).toContain('preview_shipments');
+    expect(session.client.getInstructions()).toMatch(/^Read-only:/m);
 
     const refused = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
     expect(refused.isError).toBe(true);
