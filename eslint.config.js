@@ -10,7 +10,7 @@ function layerRules(rules) {
 
 export default tseslint.config(
   // What .gitignore lists (build output, bench bundles and results) is not ours to lint.
-  { ignores: ['dist/', 'node_modules/', 'bench/out/', 'coverage/', '.tmp/'] },
+  { ignores: ['dist/', 'node_modules/', 'bench/out/', 'coverage/', '.tmp/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

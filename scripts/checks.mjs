@@ -1,18 +1,27 @@
 // The static checks of `npm test`, at the same time rather than one after another: the type check,
 // ESLint, Prettier and knip are each single-threaded, so on two cores two run at once. Each one's
 // output is printed when it ends (a failing one's in full); the exit code is non-zero if any fails.
-//   node scripts/checks.mjs
+// Each keeps what it found of unchanged files in .cache/checks/ (tsc's incremental build info,
+// ESLint's and Prettier's caches by file content, knip's): a second run checks what changed, about
+// 14 s of CPU instead of 64 s. --no-cache checks everything afresh (and leaves the caches alone).
+//   node scripts/checks.mjs [--no-cache]
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+const cached = !process.argv.includes('--no-cache');
+const cache = join(root, '.cache', 'checks');
 const CHECKS = [
-  ['tsc --noEmit', bin('tsc'), ['--noEmit']],
-  ['eslint .', bin('eslint'), ['.']],
-  ['prettier --check .', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
-  ['knip', bin('knip'), []],
+  ['tsc --noEmit', bin('tsc'), ['--noEmit', ...(cached ? ['--incremental', '--tsBuildInfoFile', join(cache, 'tsc.tsbuildinfo')] : [])]],
+  ['eslint .', bin('eslint'), ['.', ...(cached ? ['--cache', '--cache-strategy', 'content', '--cache-location', join(cache, 'eslint')] : [])]],
+  [
+    'prettier --check .',
+    bin('prettier'),
+    ['--check', '.', '--log-level', 'warn', ...(cached ? ['--cache', '--cache-strategy', 'content', '--cache-location', join(cache, 'prettier')] : [])],
+  ],
+  ['knip', bin('knip'), cached ? ['--cache', '--cache-location', join(cache, 'knip')] : []],
 ];
 
 const run = ([name, command, args]) =>

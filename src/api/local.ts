@@ -59,6 +59,8 @@ export interface LocalApiOptions extends NumberingOptions {
   /** X12 and eBOL settings of the carrier files (checked when a file is written). */
   x12?: Record<string, unknown> | undefined;
   ebol?: Record<string, unknown> | undefined;
+  /** The engine answers over HTTP (shipper serve): messages about its settings name the server. */
+  served?: boolean | undefined;
   /** The freight check's thresholds (default: DEFAULT_INSPECTION_RULES) and re-rating (default: the tariff). */
   freightCheck?: FreightCheckSettings | undefined;
 }
@@ -123,7 +125,7 @@ export class LocalApi implements ShipperApi {
     this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, this.now);
     this.carrierSettings = carriers;
-    this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {} }, this.zips);
+    this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {}, served: options.served ?? false }, this.zips);
     this.invoices = new Invoices(
       this.shipments,
       () => this.tariffs.load(),

@@ -137,5 +137,6 @@ export function layoutDisputePack(audit: AuditResult, shipment: Shipment | null,
       : "We have no shipment under this bill's PRO or bill of lading number. Please send the signed bill of lading and the delivery receipt that support it, or cancel the bill.",
     { size: 7.5 },
   );
-  return document.finish(`Dispute of ${name}${shipment ? ` · ${shipment.orderNumber} · BOL ${shipment.bolNumber}` : ''}`);
+  // The pack is one file: its pages count the BOL attached after them ("Page 1 of 2").
+  return document.finish(`Dispute of ${name}${shipment ? ` · ${shipment.orderNumber} · BOL ${shipment.bolNumber}` : ''}`, bolPages);
 }

@@ -2,7 +2,7 @@
  * The dispute pack as PDF: the dispute pages (disputeLayout.ts) followed by the shipment's Bill of
  * Lading, its pages copied as they are. Loads pdf-lib and fontkit: import lazily.
  */
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { Shipment } from '../domain/schemas.js';
 import { planToPdf } from '../invoice/pdf.js';
 import { loadDocumentFonts } from '../print/fonts.js';
@@ -23,7 +23,15 @@ export async function renderDisputePack(audit: AuditResult, shipment: Shipment |
   });
   if (bolDocument) {
     const pages = await doc.copyPages(bolDocument, bolDocument.getPageIndices());
-    for (const page of pages) doc.addPage(page);
+    // The BOL keeps its own "Page 1 of 1" (of the BOL); the pack's page number is stamped in its
+    // bottom margin (24 pt), so that no page of the pack reads as its only one.
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const total = plan.pages.length + pages.length;
+    pages.forEach((page, index) => {
+      doc.addPage(page);
+      const text = `Dispute pack page ${plan.pages.length + index + 1} of ${total}: the Bill of Lading, attached`;
+      page.drawText(text, { x: page.getWidth() - 24 - font.widthOfTextAtSize(text, 7), y: 9, size: 7, font, color: rgb(0.35, 0.35, 0.35) });
+    });
   }
   return doc.save();
 }

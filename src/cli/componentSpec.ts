@@ -109,3 +109,19 @@ export function parseComponentSpec(spec: string): Record<string, unknown> {
   }
   return component;
 }
+
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+
+/**
+ * Warnings about lines typed with -c, for stderr: "line 1: no description..." read as line 1 of a
+ * CSV file (as `shipper check` and the import name them), so a line given by a -c says which:
+ * "line 1 (the 1st -c): ...". Lines past the -c flags given (a quote's, kept by `ship --quote`)
+ * keep "line N". --json answers keep the API's words.
+ */
+export function namingComponentFlags<W extends { message: string }>(warnings: readonly W[], flags: number): W[] {
+  return warnings.map((item) => {
+    const line = /^line (\d+): /.exec(item.message);
+    const number = line ? Number(line[1]) : 0;
+    return number >= 1 && number <= flags ? { ...item, message: `line ${number} (the ${ordinal(number)} -c): ${item.message.slice(line![0].length)}` } : item;
+  });
+}

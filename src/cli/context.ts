@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { warning } from '../domain/warnings.js';
+import { printable } from '../printable.js';
 import type { LocalApi } from '../api/local.js';
 import type { ShipperStore } from '../store/ports.js';
 import type { OpenLocationOptions } from '../store/openLocation.js';
@@ -85,7 +86,8 @@ export class CommandContext {
   configLocation(): Promise<ConfigLocation> {
     this.configPromise ??= import('../config/settings.js').then(async ({ settleConfigLocation }) => {
       const location = await settleConfigLocation(this.env);
-      if (location.notice) this.io.streams.stderr.write(`shipper: ${location.notice}\n`);
+      // It names paths (from the environment): their control characters as escapes (printable.ts).
+      if (location.notice) this.io.streams.stderr.write(`shipper: ${printable(location.notice)}\n`);
       return location;
     });
     return this.configPromise;
@@ -195,6 +197,7 @@ export class CommandContext {
         ssccExtensionDigit: settings.ssccExtensionDigit,
         x12: settings.x12,
         ebol: settings.ebol,
+        served: options.serve,
       });
     })();
     return this.localApiPromise;

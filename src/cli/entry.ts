@@ -3,6 +3,7 @@
  * answered here, from the version baked in at build time, without loading commander and the
  * commands; every other command line loads the program (src/cli/main.ts) and runs it.
  */
+import { printable } from '../printable.js';
 import { versionText } from './version.js';
 
 // `shipper quote list | head`: a closed pipe ends the output, not the process with a stack trace.
@@ -18,13 +19,17 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // What commander prints for it (the program declares the same text): the version, then a newline.
   process.stdout.write(`${versionText()}\n`);
 } else {
-  const [{ main }, { ExitCode }] = await Promise.all([import('./main.js'), import('../api/problems.js')]);
+  const [{ main }, { ExitCode }, { redactDatabaseUrls }] = await Promise.all([import('./main.js'), import('../api/problems.js'), import('../config/storeLocation.js')]);
+  // Other local users read a process's arguments (ps, /proc/PID/cmdline) for as long as it runs:
+  // from here on they read the command line without a database URL's password or an API key.
+  // (Node writes the title over the arguments' own memory, all of it; what was read stays in argv.)
+  process.title = ['shipper', ...argv.map((arg, index) => (argv[index - 1] === '--api-key' ? '****' : redactDatabaseUrls(arg.replace(/^(--api-key=).*/s, '$1****'))))].join(' ');
   main(argv).then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`shipper: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`shipper: unexpected error: ${printable(error instanceof Error ? error.message : String(error))}\n`);
       process.exitCode = ExitCode.local;
     },
   );

@@ -30,6 +30,11 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
         what: 'the password of a PostgreSQL store whose URL carries none (kept out of the URL and the config file)',
         precedence: "a password in the store's URL beats it",
       },
+      {
+        name: 'PGPASSFILE',
+        what: 'the password file of a PostgreSQL store (lines host:port:database:user:password, chmod 600; default ~/.pgpass)',
+        precedence: "a password in the store's URL and PGPASSWORD beat it",
+      },
       { name: 'SHIPPER_TARIFF', what: 'the tariff JSON the local engine rates with', precedence: "--tariff beats it; it beats the config's tariff and the shipped tariff" },
       {
         name: 'SHIPPER_TARIFFS',

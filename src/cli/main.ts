@@ -4,8 +4,8 @@ import { ExitCode, UsageError } from '../api/problems.js';
 import type { CommandContext } from './context.js';
 import { reportError } from './errors.js';
 import { IO, type IOStreams } from './output.js';
-import { buildProgram } from './program.js';
-import { topicArgv } from './commands/helpTopics.js';
+import { buildProgram, commandNameOf } from './program.js';
+import { topicArgv, unknownHelpSubject } from './commands/helpTopics.js';
 import { useZoneTransitions } from '../domain/dates.js';
 import { readZoneTransitions } from '../geo/zoneTransitions.js';
 
@@ -22,6 +22,15 @@ export async function main(argv: string[], streams: IOStreams = process, env: No
   overrideExit(program);
   const json = argv.includes('--json');
   try {
+    const helpAt = commandNameOf(argv) === 'help' ? argv.indexOf('help') : -1;
+    const unknownHelp =
+      helpAt < 0
+        ? undefined
+        : unknownHelpSubject(
+            argv[helpAt + 1],
+            program.commands.map((command) => command.name()),
+          );
+    if (unknownHelp) throw unknownHelp;
     await program.parseAsync(topicArgv(argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {

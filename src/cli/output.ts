@@ -50,16 +50,23 @@ export class IO {
     return this.streams.stdout.columns && this.streams.stdout.columns > 20 ? this.streams.stdout.columns : 120;
   }
 
+  /**
+   * Every human-readable line reaches stdout through here, and so through terminalText(): a
+   * control character of data (an ESC in a 214's city, an OSC in a carrier's name, a CR, a BEL, a
+   * C1 CSI) is written as a visible escape, whatever view built the line. --json never comes here.
+   */
   out(text = ''): void {
-    this.streams.stdout.write(`${text}\n`);
+    this.streams.stdout.write(`${terminalText(text, this.color.level > 0)}\n`);
   }
 
   /**
    * A line of a detail view ("  Shipper      name, street, city...") that never wraps on a
    * terminal: words that pass the width go on lines of their own under the value (`indent`
-   * columns in). Piped output keeps one line.
+   * columns in). A word wider than the terminal alone (an id, a path) is printed whole, never cut:
+   * the terminal wraps it, and it can still be copied. Piped output keeps one line.
    */
-  field(text: string, indent: number): void {
+  field(raw: string, indent: number): void {
+    const text = this.escaped(raw);
     const width = this.terminalWidth;
     if (!this.isStdoutTTY || [...text].length <= width) return this.out(text);
     const lines: string[] = [];
@@ -71,7 +78,15 @@ export class IO {
       } else line = line === '' ? word : `${line} ${word}`;
     }
     lines.push(line);
-    this.out(lines.map((part) => truncate(part, width)).join('\n'));
+    this.out(lines.join('\n'));
+  }
+
+  /**
+   * Text as out() will write it (terminalText): what a table or a wrapped line measures, so that
+   * a control character shown as `\x1B` takes the room it will take.
+   */
+  escaped(text: string): string {
+    return terminalText(text, this.color.level > 0);
   }
 
   /** Human output: suppressed by --quiet; with --json the command prints JSON instead. */
@@ -87,7 +102,7 @@ export class IO {
   // characters (an ESC from a damaged file) from reaching the terminal.
   /** One line per warning, with its stable code: `warning: [CODE] message`. */
   warn(item: Pick<Warning, 'code' | 'message'>): void {
-    this.streams.stderr.write(`${this.errColor.yellow('warning:')} ${printable(describeWarning(item))}\n`);
+    this.streams.stderr.write(`${terminalText(`${this.errColor.yellow('warning:')} ${printable(describeWarning(item))}`, this.errColor.level > 0)}\n`);
   }
 
   warnAll(items: ReadonlyArray<Pick<Warning, 'code' | 'message'>>): void {
@@ -95,7 +110,7 @@ export class IO {
   }
 
   error(message: string): void {
-    this.streams.stderr.write(`${this.errColor.red(`shipper: ${printable(message)}`)}\n`);
+    this.streams.stderr.write(`${terminalText(this.errColor.red(`shipper: ${printable(message)}`), this.errColor.level > 0)}\n`);
   }
 
   /** Status lines for people (progress, "wrote file"): stderr, so stdout stays clean for pipes. */
@@ -107,7 +122,7 @@ export class IO {
     // Compact unless asked otherwise: a rule between every row doubles a list's height for nothing.
     const compact = options.compact ?? true;
     const table = new Table({
-      head: head.map((cell) => this.color.bold(cell)),
+      head: head.map((cell) => this.color.bold(this.escaped(cell))),
       style: { head: [], border: this.color.level > 0 ? ['grey'] : [] },
       wordWrap: false,
       ...(options.colWidths ? { colWidths: options.colWidths } : {}),
@@ -116,29 +131,66 @@ export class IO {
     });
     const rule = { mid: '─', 'left-mid': '├', 'mid-mid': '┼', 'right-mid': '┤' };
     const ruled = new Set([0, ...(options.ruleBefore ?? [])]);
-    rows.forEach((row, index) => table.push(row.map((cell) => (compact && ruled.has(index) ? { content: String(cell), chars: rule } : String(cell)))));
+    const cells = rows.map((row) => row.map((cell) => this.escaped(String(cell))));
+    cells.forEach((row, index) => table.push(row.map((cell) => (compact && ruled.has(index) ? { content: cell, chars: rule } : cell))));
     return table.toString();
   }
 
   /**
    * A table that never wraps on a terminal: while it is wider than the terminal, `steps` run in
    * order (shrink, drop or shorten columns: tableLayout.ts), each table saying what gives way
-   * first. Piped output keeps whole cells.
+   * first; the columns in `whole` are never cut. Piped output keeps whole cells, however wide.
    */
   fittedTable(
     head: string[],
     rows: Array<Array<string | number>>,
     steps: ReadonlyArray<FitStep>,
-    options: { minWidth?: number; compact?: boolean; ruleBefore?: number[] } = {},
+    options: { minWidth?: number; compact?: boolean; ruleBefore?: number[]; whole?: number[] } = {},
   ): string {
-    const cells = rows.map((row) => row.map(String));
-    const fitted = this.isStdoutTTY ? fitTable(head, cells, this.terminalWidth, steps, options.minWidth) : { head, rows: cells, colWidths: undefined };
+    // Measured as they will be written: a control character of data takes the room of its escape.
+    const cells = rows.map((row) => row.map((cell) => this.escaped(String(cell))));
+    const shown = steps.map((step) => ('replace' in step ? { ...step, cells: step.cells.map((cell) => this.escaped(cell)) } : step));
+    const fitted = this.isStdoutTTY ? fitTable(head, cells, this.terminalWidth, shown, options.minWidth, options.whole) : { head, rows: cells, colWidths: undefined };
     return this.table(fitted.head, fitted.rows, {
       ...(options.compact !== undefined ? { compact: options.compact } : {}),
       ...(options.ruleBefore ? { ruleBefore: options.ruleBefore } : {}),
       ...(fitted.colWidths ? { colWidths: fitted.colWidths } : {}),
     });
   }
+}
+
+// -----------------------------------------------------------------------------------------------
+// The edge: what a terminal receives
+
+/**
+ * A Select Graphic Rendition sequence (colour, bold) of the shape chalk and cli-table3 write,
+ * ESC [ params m; any other sequence (cursor moves, clearing, titles, hyperlinks) is not one.
+ */
+const SGR = /\u001B\[([0-9;]*)m/g;
+/**
+ * The SGR parameters our styling writes (chalk's bold, dim, red, green, yellow, blue, cyan and the
+ * grey of table borders, their resets): a foreground colour on the terminal's own background. Any
+ * other (a background, black or white text, 8 concealed, blinking, 256 and true colours) is data,
+ * so data cannot hide text by painting it in the background's colour.
+ */
+const OUR_SGR = /^(?:|0|1|2|22|3[1-6]|39|90)$/;
+
+/**
+ * Text on its way to a terminal: every control character written as a visible escape
+ * (printable(): ESC as `\x1B`, BEL `\x07`, CR `\x0D`, CSI `\x9B`), newlines and tabs kept. With
+ * colour on (`styled`), SGR sequences of our styling's shape stay, one parameter list at a time;
+ * without colour none of ours exists, so every ESC is data and is escaped.
+ */
+export function terminalText(text: string, styled: boolean): string {
+  if (!styled) return printable(text);
+  let result = '';
+  let last = 0;
+  for (const match of text.matchAll(SGR)) {
+    if (!OUR_SGR.test(match[1]!)) continue;
+    result += printable(text.slice(last, match.index)) + match[0];
+    last = match.index + match[0].length;
+  }
+  return result + printable(text.slice(last));
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -226,11 +278,6 @@ function offsetText(offsetMs: number): string {
 }
 
 export { formatDate };
-
-export function truncate(text: string, width: number): string {
-  if (width <= 1) return text.slice(0, Math.max(0, width));
-  return [...text].length > width ? `${[...text].slice(0, width - 1).join('')}…` : text;
-}
 
 export function plural(count: number, word: string, pluralWord = `${word}s`): string {
   return `${formatNumber(count)} ${count === 1 ? word : pluralWord}`;

@@ -7,6 +7,7 @@ import { EXAMPLES_FIRST, ShipperCommand } from './examples.js';
 import { CommandContext, type ContextFactory, type GlobalOptions } from './context.js';
 import { IO, type IOStreams } from './output.js';
 import { versionText } from './version.js';
+import { printable } from '../printable.js';
 
 type Register = (program: ShipperCommand, context: ContextFactory) => void;
 
@@ -76,7 +77,8 @@ function commanderErrorLine(text: string, program: Command, streams: IOStreams, 
     .filter(Boolean)
     .join(' ')}`;
   const io = new IO(streams, { json: false, quiet: false, color: program.opts().color !== false }, env);
-  return io.errColor.red(line);
+  // A usage error quotes what was typed: its control characters as escapes (printable.ts), before the colour.
+  return io.errColor.red(printable(line));
 }
 
 /** The program for this command line: the global flags and the command groups `argv` needs (all of them without `argv`). */

@@ -3,6 +3,7 @@
  * mode: they are the user's own address book), and `--shipper NAME|SPEC` resolution.
  */
 import { makeProblem } from '../api/problems.js';
+import { closestLocationName } from '../domain/locationMatch.js';
 import type { LocationResolver } from '../import/shipmentRows.js';
 import type { LocationBook } from '../store/locations.js';
 import { isAddressSpec, parseAddressSpec, ADDRESS_SPEC_EXAMPLE } from './addressSpec.js';
@@ -14,11 +15,15 @@ export async function partyAddress(ctx: CommandContext, value: string, flag: str
   const book = await ctx.locations();
   const saved = await book.get(value.trim());
   if (!saved) {
+    const closest = closestLocationName(
+      value,
+      (await book.list()).map((location) => location.name),
+    );
     throw makeProblem(
       404,
       'not-found',
       'Not Found',
-      `${flag} ${value}: no saved location of that name; see \`shipper location list\`, or write the address: ${flag} ${ADDRESS_SPEC_EXAMPLE}`,
+      `${flag} ${value}: no saved location of that name${closest ? ` (did you mean ${closest}?)` : ''}; see \`shipper location list\`, or write the address: ${flag} ${ADDRESS_SPEC_EXAMPLE}`,
     );
   }
   return { ...saved.address };

@@ -2,8 +2,9 @@
  * Fitting a cli-table3 table to the terminal: columns keep their natural width while the table
  * fits; otherwise the caller's steps run in order until it does: shrink a group of columns (their
  * cells are then truncated with "…" by cli-table3) or leave out an optional column. As a last
- * resort every column shrinks. A table is never wider than the terminal, so it never wraps into
- * garbage.
+ * resort every column shrinks but those the caller keeps whole (an id to copy, a price, an ETA:
+ * a cut one is useless). A table is never wider than the terminal, so it never wraps into garbage,
+ * unless the columns kept whole alone are wider: then they stay whole and the table wraps.
  */
 import { stripVTControlCharacters } from 'node:util';
 
@@ -36,7 +37,14 @@ export interface FittedTable {
 
 const tableWidth = (widths: ReadonlyArray<number>) => widths.reduce((sum, width) => sum + width, widths.length + 1);
 
-export function fitTable(head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, maxWidth: number, steps: ReadonlyArray<FitStep>, minWidth = 12): FittedTable {
+export function fitTable(
+  head: ReadonlyArray<string>,
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  maxWidth: number,
+  steps: ReadonlyArray<FitStep>,
+  minWidth = 12,
+  whole: ReadonlyArray<number> = [],
+): FittedTable {
   const heads = [...head];
   const cells = rows.map((row) => [...row]);
   const naturalWidth = (column: number) => Math.max(displayWidth(heads[column] ?? ''), ...cells.map((row) => displayWidth(row[column] ?? ''))) + CELL_PADDING;
@@ -73,7 +81,11 @@ export function fitTable(head: ReadonlyArray<string>, rows: ReadonlyArray<Readon
       shrunk.push(...step.shrink);
     }
   }
-  if (excess() > 0) shrink(kept, LAST_RESORT_WIDTH + CELL_PADDING);
+  if (excess() > 0)
+    shrink(
+      kept.filter((column) => !whole.includes(column)),
+      LAST_RESORT_WIDTH + CELL_PADDING,
+    );
   // Leaving a column out may have freed more room than needed: give it back, last shrunk first.
   for (const column of shrunk.reverse()) {
     if (!kept.includes(column)) continue;

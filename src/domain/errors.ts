@@ -22,10 +22,10 @@ export const ExitCode = {
   /** Remote mode: the server is down, slow, refuses the key or answers garbage. */
   remote: 3,
   notFound: 4,
+  /** The local store or tariff is damaged or unreadable; a file could not be written. */
+  local: 5,
   /** `shipper audit`: the bills were read and audited, and something is disputed (a broken bill file is 1, rejected input). */
   disputed: 6,
-  /** The local store or tariff is damaged or unreadable. */
-  local: 5,
   /** Ctrl-C. */
   interrupted: 130,
 } as const;
@@ -69,6 +69,8 @@ export const ERRORS = {
   LABEL: { exit: ExitCode.rejected, status: 409, type: 'conflict', title: 'Conflict' },
   /** The shipment has no invoice (cancelled, a price that does not add up). */
   INVOICE: { exit: ExitCode.rejected, status: 409, type: 'conflict', title: 'Conflict' },
+  /** Rate shopping priced nothing: no carrier asked serves the lane or the freight (reason `no_coverage`). */
+  NO_COVERAGE: { exit: ExitCode.rejected, status: 422, type: 'no-coverage', title: 'No Coverage' },
 
   NOT_FOUND: { exit: ExitCode.notFound, status: 404, type: 'not-found', title: 'Not Found' },
   DISPUTED: { exit: ExitCode.disputed, status: 400, type: 'failure', title: 'Failure' },

@@ -15,7 +15,7 @@ import { BEYOND_LTL, formatLimit } from './limits.js';
 import type { FreightClass, OrderComponent, PriceBreakdown, Quote, QuoteRequest, RatedOrderComponent, Violation } from './schemas.js';
 import type { Tariff } from './tariff.js';
 import { warning, type Warning } from './warnings.js';
-import { localDateInZone } from './dates.js';
+import { addDays, localDateInZone, zonedTimeToUtc } from './dates.js';
 import { businessDayReason, estimateDelivery, nextBusinessDay } from './transit.js';
 import type { ZipPlace } from './zipCode.js';
 
@@ -238,7 +238,7 @@ export function rateQuote({ id, request, origin, destination, tariff, now, today
     value: {
       id,
       quotedPriceInCents,
-      quoteExpirationTime: quoteExpirationTime(tariff, now),
+      quoteExpirationTime: quoteExpirationTime(tariff, now, pickup.value, origin.timeZone),
       transitDays,
       estimatedDeliveryDate,
       pickupDate: pickup.value,
@@ -255,9 +255,20 @@ export function rateQuote({ id, request, origin, destination, tariff, now, today
   };
 }
 
-/** When a quote rated at `now` expires: the tariff's quote lifetime later. */
-function quoteExpirationTime(tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date): string {
-  return new Date(now.getTime() + tariff.quoteLifetimeHours * 3_600_000).toISOString();
+/**
+ * The last moment a quote can be booked, its one validity: its lifetime (the tariff's
+ * quoteLifetimeHours after `now`; `also`, e.g. the end of the agreement that priced it), and never
+ * past the end of its pickup day at the origin (no shipment is picked up in the past), whichever
+ * comes first. The quote's quoteExpirationTime is this moment.
+ */
+export function quoteExpirationTime(tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date, pickupDate: string, originTimeZone: string, also = Infinity): string {
+  const lifetimeEnd = now.getTime() + tariff.quoteLifetimeHours * 3_600_000;
+  return new Date(Math.min(lifetimeEnd, pickupDayEnd(pickupDate, originTimeZone), also)).toISOString();
+}
+
+/** The last millisecond of a pickup day at the origin. */
+export function pickupDayEnd(pickupDate: string, originTimeZone: string): number {
+  return zonedTimeToUtc(addDays(pickupDate, 1), '00:00', originTimeZone).getTime() - 1;
 }
 
 /**
@@ -265,8 +276,8 @@ function quoteExpirationTime(tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Da
  * `now` gives it when the day at the origin is the same: only the id and the instants differ (the
  * price, the pickup day and the ETA depend on the day, not the hour). The nested parts are shared.
  */
-export function restampedQuote(quote: Quote, id: string, tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date): Quote {
-  return { ...quote, id, quoteExpirationTime: quoteExpirationTime(tariff, now), createdAt: now.toISOString() };
+export function restampedQuote(quote: Quote, id: string, tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date, originTimeZone: string): Quote {
+  return { ...quote, id, quoteExpirationTime: quoteExpirationTime(tariff, now, quote.pickupDate, originTimeZone), createdAt: now.toISOString() };
 }
 
 export function placeOf(place: ZipPlace) {

@@ -702,6 +702,8 @@ export const problemDetailSchema = z.object({
   status: z.number().int(),
   detail: z.string().optional(),
   instance: z.string().optional(),
+  /** A stable reason for scripts, where the published API gives one (e.g. `no_coverage`). */
+  reason: z.string().optional(),
   violations: z.array(violationSchema).optional(),
 });
 export type ProblemDetail = z.infer<typeof problemDetailSchema>;

@@ -208,9 +208,12 @@ export class FlowDocument {
     this.y += 6;
   }
 
-  /** The pages, each with "Page N of M" and `footer` at the bottom. */
-  finish(footer: string): DocumentPlan {
-    const count = this.pages.length;
+  /**
+   * The pages, each with "Page N of M" and `footer` at the bottom. `attachedPages`: pages that
+   * follow in the same file (a dispute pack's BOL), counted in M.
+   */
+  finish(footer: string, attachedPages = 0): DocumentPlan {
+    const count = this.pages.length + attachedPages;
     this.pages.forEach((page, index) => {
       const top = LETTER.height - MARGIN - SIZE.footer;
       page.hline(this.left, this.right, top - 3, 0.4, 'rule');

@@ -217,7 +217,7 @@ function drawLabel(page: PageOps, metrics: TextMetrics, shipment: Shipment, unit
     y += 2;
     const component = shipment.orderComponents[unit.componentIndex]!;
     const lines = shipment.orderComponents.length;
-    single(`CONTENTS: LINE ${unit.componentIndex + 1} OF ${lines}, PALLET ${unit.unitInComponent} OF ${component.palletCount} OF THE LINE`, left, y, width, SIZE.title, true);
+    single(contentsTitle(unit.componentIndex + 1, lines, unit.unitInComponent, component.palletCount), left, y, width, SIZE.title, true);
     y += titleHeight;
     const room = top + textHeight - GAP - y;
     const maxLines = Math.max(1, Math.floor(room / (SIZE.contents * LINE_SPACING)));
@@ -239,4 +239,14 @@ function drawLabel(page: PageOps, metrics: TextMetrics, shipment: Shipment, unit
   page.barcode('gs1-128', ssccElementString(sscc), SSCC_BARCODE_MODULES, barcodeX, top, BARCODE_WIDTH, BARCODE_HEIGHT);
   top += BARCODE_HEIGHT + 3;
   page.text(ssccHumanReadable(sscc, options.companyPrefix), LABEL_SIZE.width / 2, top, SIZE.hri, { bold: true, align: 'center', boxWidth: width });
+}
+
+/**
+ * The title over a pallet's contents. The PALLET box already says "2 of 5" of the shipment: the
+ * title names the line only when there are several ("CONTENTS: LINE 1 OF 3, PALLET 2 OF ITS 2",
+ * "CONTENTS: LINE 2 OF 3, ITS ONLY PALLET"); a shipment of one line says "CONTENTS".
+ */
+function contentsTitle(line: number, lines: number, pallet: number, pallets: number): string {
+  if (lines === 1) return 'CONTENTS';
+  return `CONTENTS: LINE ${line} OF ${lines}, ${pallets === 1 ? 'ITS ONLY PALLET' : `PALLET ${pallet} OF ITS ${pallets}`}`;
 }

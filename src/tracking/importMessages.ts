@@ -92,12 +92,40 @@ function single(candidates: readonly Shipment[]): Shipment | 'ambiguous' | undef
   return booked.length === 1 ? booked[0] : 'ambiguous';
 }
 
+/**
+ * How long before a shipment was booked an event may still be its own (a carrier's clock, a
+ * pickup recorded before the booking reached the system): a day. An earlier event is another
+ * shipment's (a reused PRO, an old reference) and is not applied.
+ */
+const EVENT_BEFORE_BOOKING_MS = 24 * 3_600_000;
+
+/** When the message's event happened, read for this shipment (its places give the zones); undefined when it cannot be read. */
+type EventTime = (shipment: Shipment) => Date | undefined;
+
 class Matcher {
   private pros = new Map<string, Shipment[]>();
   private bols = new Map<string, Shipment[]>();
   private refs = new Map<string, Shipment[]>();
 
   constructor(private readonly api: ShipperApi) {}
+
+  /**
+   * The candidates the event can belong to: those booked before it (within EVENT_BEFORE_BOOKING_MS);
+   * `why` says why none of them is when some were found by the key.
+   */
+  private booked(candidates: readonly Shipment[], eventTime: EventTime, key: string): { fitting: Shipment[]; why?: string } {
+    const fitting = candidates.filter((shipment) => {
+      const at = eventTime(shipment);
+      return at === undefined || at.getTime() >= Date.parse(shipment.createdAt) - EVENT_BEFORE_BOOKING_MS;
+    });
+    if (fitting.length > 0 || candidates.length === 0) return { fitting };
+    const at = eventTime(candidates[0]!)!;
+    const on = candidates.map((candidate) => `${candidate.orderNumber} (booked ${candidate.createdAt.slice(0, 16).replace('T', ' ')} UTC)`).join(', ');
+    return {
+      fitting,
+      why: `the event of ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC is more than 24 hours before ${key} was booked on ${on}: an event matches only a shipment booked before it (a reused PRO or reference)`,
+    };
+  }
 
   async prepare(messages: readonly StatusMessage[]): Promise<void> {
     const pros = new Set<string>();
@@ -110,37 +138,44 @@ class Matcher {
     this.bols = await byKeys(this.api, 'bolNumber', [...bols], (shipment) => shipment.bolNumber);
   }
 
-  async match(message: StatusMessage): Promise<{ shipment: Shipment } | { reason: string }> {
+  async match(message: StatusMessage, eventTime: EventTime): Promise<{ shipment: Shipment } | { reason: string }> {
     const { proNumber, scac, bolNumber, references, destinationPostalCode } = message.keys;
     const reasons: string[] = [];
     if (proNumber) {
       const carried = this.pros.get(normalisedPro(proNumber)) ?? [];
       // The PRO of this carrier: a shipment with another carrier's SCAC is another carrier's PRO.
-      const candidates = scac ? carried.filter((shipment) => !shipment.carrier || shipment.carrier.scac === scac) : carried;
+      const { fitting: candidates, why } = this.booked(
+        scac ? carried.filter((shipment) => !shipment.carrier || shipment.carrier.scac === scac) : carried,
+        eventTime,
+        `PRO ${proNumber}`,
+      );
       const found = single(candidates);
       if (found && found !== 'ambiguous') return { shipment: found };
-      reasons.push(found === 'ambiguous' ? `PRO ${proNumber} is on ${candidates.length} shipments` : `no shipment has PRO ${proNumber}${scac ? ` of ${scac}` : ''}`);
+      reasons.push(why ?? (found === 'ambiguous' ? `PRO ${proNumber} is on ${candidates.length} shipments` : `no shipment has PRO ${proNumber}${scac ? ` of ${scac}` : ''}`));
     }
     if (bolNumber) {
-      const found = single(this.bols.get(bolNumber) ?? []);
+      const { fitting, why } = this.booked(this.bols.get(bolNumber) ?? [], eventTime, `BOL ${bolNumber}`);
+      const found = single(fitting);
       if (found && found !== 'ambiguous') return { shipment: found };
-      reasons.push(`no shipment has BOL ${bolNumber}`);
+      reasons.push(why ?? `no shipment has BOL ${bolNumber}`);
     }
     const zip5 = destinationPostalCode ? leadingZip5(destinationPostalCode) : undefined;
     if (zip5) {
       for (const reference of references) {
         const key = `${reference}\u0000${zip5}`;
-        let candidates = this.refs.get(key);
-        if (!candidates) {
-          candidates = reference.length <= 64 ? await listAll(this.api, { refNumber: reference, to: zip5 }) : [];
-          this.refs.set(key, candidates);
+        let listed = this.refs.get(key);
+        if (!listed) {
+          listed = reference.length <= 64 ? await listAll(this.api, { refNumber: reference, to: zip5 }) : [];
+          this.refs.set(key, listed);
         }
+        const { fitting: candidates, why } = this.booked(listed, eventTime, `reference ${reference}`);
         const found = single(candidates);
         if (found && found !== 'ambiguous') return { shipment: found };
         reasons.push(
-          found === 'ambiguous'
-            ? `reference ${reference} to ${destinationPostalCode} is on ${candidates.length} shipments`
-            : `no shipment has reference ${reference} to ${destinationPostalCode}`,
+          why ??
+            (found === 'ambiguous'
+              ? `reference ${reference} to ${destinationPostalCode} is on ${candidates.length} shipments`
+              : `no shipment has reference ${reference} to ${destinationPostalCode}`),
         );
       }
     } else if (references.length > 0) reasons.push('a reference alone does not match: the message gives no destination ZIP');
@@ -170,7 +205,15 @@ export async function importStatusMessages(api: ShipperApi, files: readonly Mess
   const byShipment = new Map<string, { shipment: Shipment; pending: Pending[] }>();
   const latest = options.now.getTime() + MAX_EVENT_LEAD_MS;
   for (const message of messages) {
-    const matched = await matcher.match(message);
+    const eventTime: EventTime = (shipment) => {
+      try {
+        return resolveTime(message, shipment, options.zones).occurredAt;
+      } catch {
+        // Unreadable: reported below for the shipment it matches.
+        return undefined;
+      }
+    };
+    const matched = await matcher.match(message, eventTime);
     if ('reason' in matched) {
       report.unmatched.push({ reference: message.reference, keys: describeKeys(message), reason: matched.reason });
       continue;

@@ -1,6 +1,7 @@
 /**
- * Carrier agreements through the spawned CLI (issue 25): the worked examples, booking on a
- * carrier's quote, rate shopping on the samples, fuel weeks and `tariff check` faults.
+ * Carrier agreements through the CLI (issue 25; main() in process, as test/cli/inProcess.test.ts
+ * holds it to the binary): the worked examples, booking on a carrier's quote, rate shopping on the
+ * samples, fuel weeks and `tariff check` faults.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratesSchema } from '../../src/domain/rates.js';
 import { quoteSchema, shipmentSchema } from '../../src/domain/schemas.js';
 import { invoiceSchema } from '../../src/domain/invoice.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { FUEL_TABLE, WORKED_AGREEMENT, WORKED_BASE_RATES, writeAgreement } from './fixtures.js';
 
 let dir: string;
 let agreements: string;
 let env: Record<string, string>;
-const shipper = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
+const shipper = (args: string[], extra: Record<string, string> = {}) => runInProcess(args, { env: { ...env, ...extra } });
 const LANE = ['--from', '60601', '--to', '10001', '--pickup-date', '2026-12-02'];
 const ADDRESSES = ['--shipper', 'name=Acme DC,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=Store 9,street1=5 5th Ave,city=New York,state=NY,zip=10001'];
 
@@ -164,10 +165,35 @@ describe('rate shopping on the shipped samples', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/SAML Sample Motor Lines/);
     expect(result.stdout).toMatch(/SPLX Sample Plains Express not quoted: no base rates for lane 900 -> 981/);
-    const none = await shipper(['quote', '--from', '33101', '--to', '10001', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
-    expect(none.code, none.stderr).toBe(0);
-    expect(none.stdout).toContain('No carrier prices this shipment.');
-    expect(none.stdout).toContain('ZZZZ not quoted: no agreement with this carrier is loaded');
+  });
+
+  it('rate shopping that prices nothing fails (exit 1) with each reason on stderr, nothing on stdout for -q, a no_coverage ProblemDetail for --json', async () => {
+    const FREIGHT = ['-c', 'pallets=1,weight=800,dims=48x40x48'];
+    const none = await shipper(['quote', '--from', '33101', '--to', '10001', ...FREIGHT, '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain(
+      'shipper: no carrier prices this shipment: ZZZZ: no agreement with this carrier is loaded; SAML Sample Motor Lines: no base rates for lane 331 -> 100\n',
+    );
+    // Q=$(shipper -q ...) gets no id and a failure, not an empty id and success.
+    const quiet = await shipper(['-q', 'quote', '--from', '33101', '--to', '10001', ...FREIGHT, '--carrier', 'ODFL'], samples);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toContain('shipper: no carrier prices this shipment: ODFL: no agreement with this carrier is loaded\n');
+    const json = await shipper(['--json', 'quote', '--from', '33101', '--to', '10001', ...FREIGHT, '--carrier', 'all'], samples);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      type: 'urn:shipper:problem:no-coverage',
+      title: 'No Coverage',
+      status: 422,
+      detail: expect.stringMatching(/^no carrier prices this shipment: SAML Sample Motor Lines: no base rates for lane 331 -> 100; /),
+      reason: 'no_coverage',
+      violations: ['SAML', 'SCFR', 'SPLX'].map((scac) => ({ field: `carrier.${scac}`, message: 'no base rates for lane 331 -> 100' })),
+    });
+    // One carrier that prices is success, as before (exit 0, its quote).
+    const one = await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=2,weight=1200,dims=48x40x48', '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/^qt_\w+\n$/);
   });
 
   it('without --tariffs the shipped tariff prices as before, and --carrier says what is missing', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templatesDir } from '../../src/paths.js';
 import { quoteSchema } from '../../src/domain/schemas.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const quoteOf = async (args: string[]) => {
-  const result = await runCli(['--json', 'quote', ...LANE, ...args], { env });
+  const result = await runInProcess(['--json', 'quote', ...LANE, ...args], { env });
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as unknown;
 };

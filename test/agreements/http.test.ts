@@ -12,7 +12,7 @@ import { RemoteApi } from '../../src/api/remote.js';
 import { accessorialListSchema } from '../../src/domain/accessorials.js';
 import { ratesSchema } from '../../src/domain/rates.js';
 import { quoteSchema, shipmentSchema } from '../../src/domain/schemas.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { FUEL_TABLE, WORKED_AGREEMENT, WORKED_BASE_RATES, writeAgreement } from './fixtures.js';
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
   });
   const store = join(dir, 'store');
   await writeFile(join(dir, 'diesel.csv'), 'week,usdPerGallon\n2026-11-30,3.712\n');
-  const imported = await runCli(['--store', store, 'fuel', 'import', join(dir, 'diesel.csv')]);
+  const imported = await runInProcess(['--store', store, 'fuel', 'import', join(dir, 'diesel.csv')]);
   expect(imported.code, imported.stderr).toBe(0);
   server = await startServe({ store, globalArgs: ['--tariffs', agreements], env: { SHIPPER_NOW: NOW } });
 });
@@ -175,7 +175,7 @@ describe('the OpenAPI document and remote mode', () => {
   });
 
   it('shipper --base-url URL quote --carrier all prints the same table from the server', async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       [
         '--base-url',
         server.url,

@@ -66,11 +66,22 @@ describe('LocalApi.createShipment on a quote', () => {
     const { api, clock } = apiAt(store.dir);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' })))).status).toBe(404);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'not-a-quote' })))).status).toBe(404);
-    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+    // A pickup day after its lifetime: the lifetime closes it.
+    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS], pickupDate: '2026-11-30' });
+    expect(quote.quoteExpirationTime).toBe(new Date(Date.parse(quote.createdAt) + 168 * 3_600_000).toISOString());
     clock.now = new Date(Date.parse(quote.quoteExpirationTime) + 1000);
-    const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id })));
+    const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, pickupDate: '2026-11-30' })));
     expect(expired.status).toBe(409);
     expect(expired.problem.detail).toContain('expired');
+    // Its pickup day first: that day's end closes it (the one moment its quoteExpirationTime states), and the refusal names the day.
+    clock.now = new Date(WEDNESDAY);
+    const { data: soon } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+    expect(soon.pickupDate).toBe('2026-11-19');
+    expect(soon.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
+    clock.now = new Date(Date.parse(soon.quoteExpirationTime) + 1);
+    const passed = await problemOf(api.createShipment(shipmentRequest({ quoteId: soon.id })));
+    expect(passed.status).toBe(409);
+    expect(passed.problem.detail).toContain(`is for pickup on ${soon.pickupDate}, which has passed`);
     expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
 
@@ -349,7 +360,8 @@ describe('LocalApi: a request previewed, then booked (an import books the object
     expect(first!.ok && first!.data).toMatchObject({ pickupDate: '2026-11-19', createdAt: '2026-11-18T23:00:00.000Z' });
     expect(first!.ok && first!.data.quotedPriceInCents).toBe(previewed[0]!.ok && previewed[0]!.data.quotedPriceInCents);
     const ownQuote = (await api.getQuote(first!.ok ? first!.data.quoteId : '')).data;
-    expect(ownQuote).toMatchObject({ createdAt: '2026-11-18T23:00:00.000Z', quoteExpirationTime: '2026-11-25T23:00:00.000Z' });
+    // Valid until the end of its pickup day (Thursday 11-19 in Chicago), before its 168 hours.
+    expect(ownQuote).toMatchObject({ createdAt: '2026-11-18T23:00:00.000Z', quoteExpirationTime: '2026-11-20T05:59:59.999Z' });
     // Thursday 01:00 in Chicago: Thursday is no longer the next business day.
     clock.now = new Date('2026-11-19T07:00:00.000Z');
     const [second] = (await api.createShipments({ items: [{ request: nextDay }] })).data.items;

@@ -356,6 +356,22 @@ describe('shipper audit', () => {
     expect(unmatched.pages[0]!.text).toContain('We have no shipment under this bill');
   });
 
+  it('numbers the pages of a dispute pack as one file: the letter and the BOL attached (issue 39, item 21)', async () => {
+    const dir = await storeCopy('pack-pages');
+    const packs = join(store.dir, 'disputes-numbered');
+    expect((await audit(dir, [csvFile, '--dispute-dir', packs])).code).toBe(6);
+    const pack = await pdfAt(join(packs, 'dispute-I7204802.pdf'));
+    expect(pack.pages).toHaveLength(2);
+    expect(pack.pages[0]!.text).toContain('Page 1 of 2');
+    expect(pack.pages[0]!.text).not.toContain('Page 1 of 1');
+    // The BOL keeps its own numbering (of the BOL) and carries the pack's in its margin.
+    expect(pack.pages[1]!.text).toContain('BILL OF LADING');
+    expect(pack.pages[1]!.text).toContain('Dispute pack page 2 of 2: the Bill of Lading, attached');
+    // Without a shipment there is nothing attached: one page, 1 of 1.
+    const unmatched = await pdfAt(join(packs, 'dispute-I7209901.pdf'));
+    expect(unmatched.pages[0]!.text).toContain('Page 1 of 1');
+  });
+
   it('keeps the audited bills in the store: auditing them again finds the same, a second bill for a shipment is a DUPLICATE', async () => {
     const dir = await storeCopy('saved');
     expect((await audit(dir, [csvFile, '--json'])).code).toBe(6);

@@ -87,12 +87,12 @@ describe('BOL file names', () => {
 });
 
 describe('an existing PDF', () => {
-  it('is never replaced without --force: exit 1 naming it, its bytes untouched; --force replaces it', async () => {
+  it('is never replaced without --force: exit 2 (as every command’s existing output file) naming it, its bytes untouched; --force replaces it', async () => {
     const dir = await outDir();
     const file = join(dir, 'bol.pdf');
     await writeFile(file, 'the BOL a person annotated');
     const kept = await bol([shipments[0]!.id, '-o', file]);
-    expect(kept.code).toBe(1);
+    expect(kept.code).toBe(2);
     expect(kept.stderr).toBe(`shipper: ${file} exists: not replaced (--force replaces it)\n`);
     expect(await readFile(file, 'utf8')).toBe('the BOL a person annotated');
     const forced = await bol([shipments[0]!.id, '-o', file, '--force']);
@@ -100,12 +100,12 @@ describe('an existing PDF', () => {
     await expectWholeBol(file, shipments[0]!);
   });
 
-  it('of several: the others are written, the kept ones named, exit 1; --json lists them as skipped', async () => {
+  it('of several: the others are written, the kept ones named, exit 2; --json lists them as skipped', async () => {
     const dir = await outDir();
     const kept = join(dir, `BOL-${shipments[1]!.orderNumber}.pdf`);
     await writeFile(kept, 'keep me');
     const result = await bol([...shipments.map((shipment) => shipment.id), '-o', dir, '--json']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     const report = JSON.parse(result.stdout) as { written: Array<{ shipmentId: string }>; skipped: Array<{ shipmentId: string; file: string }> };
     expect(report.written.map((entry) => entry.shipmentId)).toEqual([shipments[0]!.id, shipments[2]!.id]);
     expect(report.skipped).toEqual([{ shipmentId: shipments[1]!.id, file: kept }]);
@@ -140,7 +140,7 @@ describe('writing BOLs when the disk fills up', () => {
       for (const shipment of shipments.slice(0, 2)) await expectWholeBol(join(disk.dir, `BOL-${shipment.orderNumber}.pdf`), shipment);
       disk.grow(64 * 1024 * 1024);
       const rerun = await bol([...shipments.map((shipment) => shipment.id), '-o', disk.dir]);
-      expect(rerun.code).toBe(1); // the two kept, the third written now
+      expect(rerun.code).toBe(2); // the two kept, the third written now
       await expectWholeBol(third, shipments[2]!);
     } finally {
       await disk.cleanup();

@@ -2,7 +2,8 @@
  * The freight check through the CLI: `quote` on each rule's threshold (stderr `warning: [CODE]`,
  * --json warnings[] with the price at stake against the rating), `shipper check` on a CSV (with a
  * Stackable column), a saved quote and a booked shipment, --fail-on levels and exit codes, and the
- * import's summary and --json lines.
+ * import's summary and --json lines. In process (main()), but for one `shipper check FILE` by the
+ * built binary (the command's lazily loaded code in the bundle).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -74,7 +75,7 @@ describe('shipper check FILE.csv', () => {
   });
 
   it('--fail-on risk and --fail-on warn exit 1; --json is the report, nothing booked', async () => {
-    const risk = await spawned(['check', file, '--fail-on', 'risk', '--json']);
+    const risk = await cli(['check', file, '--fail-on', 'risk', '--json']);
     expect(risk.code).toBe(1);
     const report = JSON.parse(risk.stdout) as { failed: boolean; counts: { risk: number; warn: number }; warnings: Array<Warning & { csvLine: number; level: string }> };
     expect(report).toMatchObject({ kind: 'csv', shipments: 3, failOn: 'risk', failed: true, counts: { risk: 1, warn: 1 } });
@@ -83,39 +84,39 @@ describe('shipper check FILE.csv', () => {
       [4, 'risk', 'NON_STACKABLE_HEIGHT'],
     ]);
     expect(risk.stderr).toBe('shipper: 1 warning at or above risk: the check fails (--fail-on risk)\n');
-    expect((await spawned(['check', file, '--fail-on', 'warn'])).code).toBe(1);
-    expect((await spawned(['shipment', 'list', '--json'])).stdout).toMatch(/"items": \[\]/);
+    expect((await cli(['check', file, '--fail-on', 'warn'])).code).toBe(1);
+    expect((await cli(['shipment', 'list', '--json'])).stdout).toMatch(/"items": \[\]/);
   });
 
   it('a file without risk passes --fail-on risk; one with only a warn passes risk and fails warn', async () => {
     const clean = join(dir, 'clean.csv');
     await writeFile(clean, `${HEADER}\n${row('CLEAN', 2, 1200, '48x40x48', 'Machine parts')}\n`);
-    const passed = await spawned(['check', clean, '--fail-on', 'warn']);
+    const passed = await cli(['check', clean, '--fail-on', 'warn']);
     expect(passed.code, passed.stderr).toBe(0);
     expect(passed.stdout).toMatch(/the freight check found no risk/);
     const warnOnly = join(dir, 'warn.csv');
     await writeFile(warnOnly, `${HEADER}\n${row('MARGIN', 1, 870, '48x40x52', 'Machine parts')}\n`);
-    expect((await spawned(['check', warnOnly, '--fail-on', 'risk'])).code).toBe(0);
-    expect((await spawned(['check', warnOnly, '--fail-on', 'warn'])).code).toBe(1);
+    expect((await cli(['check', warnOnly, '--fail-on', 'risk'])).code).toBe(0);
+    expect((await cli(['check', warnOnly, '--fail-on', 'warn'])).code).toBe(1);
   });
 
   it('a Stackable cell that is not yes or no is refused, naming its line; a --fail-on level that does not exist is a usage error', async () => {
     const bad = join(dir, 'bad.csv');
     await writeFile(bad, `${HEADER}\n${row('BAD', 1, 500, '48x40x48', 'Parts', 'perhaps')}\n`);
-    const refused = await spawned(['check', bad]);
+    const refused = await cli(['check', bad]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/1 shipment of .*bad\.csv would not import/);
-    const dry = await spawned(['import', bad, '--dry-run']);
+    const dry = await cli(['import', bad, '--dry-run']);
     expect(dry.stderr).toMatch(/line 2, column Stackable \(orderComponents\[0\]\.stackable\): "perhaps" is not yes or no/);
-    expect((await spawned(['check', bad, '--fail-on', 'maybe'])).code).toBe(2);
+    expect((await cli(['check', bad, '--fail-on', 'maybe'])).code).toBe(2);
   });
 
   it("import --dry-run: the summary counts the warnings by code, the --json lines carry each shipment's", async () => {
-    const human = await spawned(['import', file, '--dry-run']);
+    const human = await cli(['import', file, '--dry-run']);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/warnings: 1 DENSITY_MARGIN, 1 NON_STACKABLE_HEIGHT \(shipper check .*orders\.csv lists each with the price at stake\)/);
     expect(human.stderr).toMatch(/^warning: \[DENSITY_MARGIN\] line 3: 870 lb on 1 pallet/m);
-    const json = JSON.parse((await spawned(['import', file, '--dry-run', '--json'])).stdout) as {
+    const json = JSON.parse((await cli(['import', file, '--dry-run', '--json'])).stdout) as {
       shipments: Array<{ refNumber: string; warnings?: Warning[] }>;
       summary: { warnings: Record<string, number> };
     };
@@ -127,19 +128,19 @@ describe('shipper check FILE.csv', () => {
 
 describe('shipper check ID', () => {
   it('a saved quote and a booked shipment (by order number): the same findings; ship --json has warnings[]', async () => {
-    const quoted = await spawned([...LANE, '-c', 'pallets=1,weight=400,dims=48x72x40,desc=Cases,stackable=false', '--json']);
+    const quoted = await cli([...LANE, '-c', 'pallets=1,weight=400,dims=48x72x40,desc=Cases,stackable=false', '--json']);
     expect(quoted.code, quoted.stderr).toBe(0);
     const quote = JSON.parse(quoted.stdout) as { id: string; warnings: Warning[] };
     expect(quote.warnings.map((item) => item.code)).toEqual(['NON_STACKABLE_HEIGHT', 'WIDE_FREIGHT']);
-    expect(quoted.stderr).toMatch(/^warning: \[NON_STACKABLE_HEIGHT\] line 1: not stackable/m);
-    const checked = await spawned(['check', quote.id, '--fail-on', 'risk', '--json']);
+    expect(quoted.stderr).toMatch(/^warning: \[NON_STACKABLE_HEIGHT\] line 1 \(the 1st -c\): not stackable/m);
+    const checked = await cli(['check', quote.id, '--fail-on', 'risk', '--json']);
     expect(checked.code).toBe(1);
     const report = JSON.parse(checked.stdout) as { warnings: Warning[]; differenceInCents: number };
     expect(report.warnings.map((item) => item.code)).toEqual(['NON_STACKABLE_HEIGHT', 'WIDE_FREIGHT']);
     // Both rules rebill the same line: it is at stake once, at the larger of the two.
     expect(report.differenceInCents).toBe(Math.max(...report.warnings.map((item) => item.priceAtStake!.differenceInCents)));
 
-    const shipped = await spawned([
+    const shipped = await cli([
       'ship',
       '--quote',
       quote.id,
@@ -154,9 +155,9 @@ describe('shipper check ID', () => {
     expect(shipped.code, shipped.stderr).toBe(0);
     const shipment = JSON.parse(shipped.stdout) as { orderNumber: string; warnings: Warning[] };
     expect(shipment.warnings.map((item) => item.code)).toEqual(expect.arrayContaining(['NON_STACKABLE_HEIGHT', 'WIDE_FREIGHT']));
-    const byOrder = await spawned(['check', shipment.orderNumber]);
+    const byOrder = await cli(['check', shipment.orderNumber]);
     expect(byOrder.code).toBe(0);
     expect(byOrder.stdout).toMatch(new RegExp(`^Checked shipment sh_\\w+: 2 warnings \\(2 risk, 0 warn`));
-    expect((await spawned(['check', 'qt_00000000000000000000000000'])).code).toBe(4);
+    expect((await cli(['check', 'qt_00000000000000000000000000'])).code).toBe(4);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 20, item 17, through the spawned CLI and over HTTP: a booking for a carrier that takes
+ * Issue 20, item 17, through the CLI (main() in process) and over HTTP (a spawned `shipper serve`): a booking for a carrier that takes
  * eBOLs is warned of what an eBOL would lack (phones, line descriptions), and `shipment update`
  * adds them before pickup, after which `tender --format ebol` writes the request.
  */
@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shipment } from '../../src/domain/schemas.js';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 
 /** Tuesday 2026-11-24, 09:00 in Chicago: the default pickup is Wednesday 2026-11-25. */
@@ -18,7 +19,8 @@ const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip
 let dir: string;
 let cleanup: () => Promise<void>;
 let env: Record<string, string>;
-const cli = (args: string[], extra: Record<string, string> = {}): Promise<CliResult> => runCli(['--store', join(dir, 'store'), ...args], { env: { ...env, ...extra }, cwd: dir });
+const cli = (args: string[], extra: Record<string, string> = {}): Promise<CliResult> =>
+  runInProcess(['--store', join(dir, 'store'), ...args], { env: { ...env, ...extra }, cwd: dir });
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-ebol-ready-'));

@@ -1,11 +1,13 @@
 /**
  * The one table (domain/errors.ts ERRORS): every code has an exit code that `shipper help
  * exit-codes` explains, and a ProblemDetail that never shows a 5xx's detail to an HTTP client;
- * each error class gives the verdict of its row; and a few of them end the CLI as they should.
+ * each error class gives the verdict of its row; and every command ends with the exit code the
+ * table gives its failure (the one table that `shipper help exit-codes` and the README print).
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CliError, ProblemError, RemoteError, UsageError } from '../../src/api/problems.js';
 import { BillFileError } from '../../src/audit/readBills.js';
 import { BolTemplateError } from '../../src/bol/template.js';
@@ -20,7 +22,10 @@ import { LabelError } from '../../src/labels/layout.js';
 import { LockError, StoreBusyError } from '../../src/store/file/storeLock.js';
 import { SchemaMismatch } from '../../src/store/postgres/migrations.js';
 import { StoreError, StoreUnavailableError } from '../../src/store/storeError.js';
-import { tempDir } from '../helpers/cli.js';
+import { HELP_TOPICS } from '../../src/cli/commands/helpTopics.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { EXIT_CODE_MEANINGS, exitCodesHelp } from '../../src/cli/topics/exitCodes.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 const summary: ImportSummary = {
@@ -85,6 +90,7 @@ describe('each error class', () => {
       [new ImportInterruptedError('stopped', summary), { code: 'IMPORT_INTERRUPTED', exit: 1, status: 409, type: 'import-interrupted' }],
       [new LabelError('cancelled: no labels'), { code: 'LABEL', exit: 1, status: 409, type: 'conflict' }],
       [new InvoiceError('cancelled: no invoice'), { code: 'INVOICE', exit: 1, status: 409, type: 'conflict' }],
+      [new CliError('no carrier prices this shipment', 'NO_COVERAGE'), { code: 'NO_COVERAGE', exit: 1, status: 422, type: 'no-coverage' }],
       [new RemoteError('the server is down'), { code: 'REMOTE_FAILURE', exit: 3, status: 502, type: 'remote-failure' }],
       [new StoreError('cannot read /s/shipments/a.json'), { code: 'STORE_FAILURE', exit: 5, status: 500, type: 'store-failure' }],
       [new LockError('cannot lock the store', '/s/locks/a.lock'), { code: 'STORE_LOCK', exit: 5, status: 500, type: 'store-failure' }],
@@ -173,5 +179,124 @@ describe('the CLI ends with the verdict of the table', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 500 });
+  });
+});
+
+/**
+ * Every command held to the one table: for each, failures of the kinds it can meet, and the exit
+ * code `shipper help exit-codes` and the README give that kind. A command added without a line
+ * here fails the first test. `{store}`-free: each case runs on one store with one booked shipment;
+ * `{id}` is its id, `{dir}` a directory holding `exists.pdf`, `empty.csv` and nothing else.
+ */
+const EVERY_COMMAND: ReadonlyArray<[command: string, kind: keyof typeof ExitCode, args: readonly string[]]> = [
+  ['quote', 'usage', ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--nonsense']],
+  ['quote', 'rejected', ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=0,dims=48x40x48']],
+  ['quote', 'notFound', ['quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z']],
+  // Rate shopping that prices nothing (no carrier serves the lane) is a failure, not an empty success.
+  ['quote', 'rejected', ['--tariffs', 'samples', 'quote', '--from', '33101', '--to', '10001', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'all']],
+  ['transit', 'usage', ['transit', '--from', '60601']],
+  ['transit', 'rejected', ['transit', '--from', '60601', '--to', '00000']],
+  // A directory named on the command line that is not there is usage; faults in one are the tariff's (5).
+  ['tariff', 'usage', ['tariff', 'check', '{dir}/no-such-agreements']],
+  ['fuel', 'usage', ['fuel', 'import', '{dir}/missing.csv']],
+  ['fuel', 'usage', ['fuel', 'show', '--carrier', 'ODFL']],
+  ['ship', 'notFound', ['ship', '--quote', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', '--shipper', 'x', '--consignee', 'y']],
+  ['shipment', 'notFound', ['shipment', 'get', 'SO-999999']],
+  ['shipment', 'local', ['--store', '{dir}/exists.pdf', 'shipment', 'list']],
+  // The README's "import nosuchfile.csv": a file named on the command line that is not there is a usage error.
+  ['import', 'usage', ['import', '{dir}/nosuchfile.csv']],
+  ['import', 'rejected', ['import', '{dir}/empty.csv']],
+  ['check', 'usage', ['check', '{dir}/nosuchfile.csv']],
+  ['location', 'notFound', ['location', 'show', 'nosuch']],
+  // An output file that exists, without --force: a usage error for every command that writes one.
+  ['bol', 'usage', ['bol', '{id}', '-o', '{dir}/exists.pdf']],
+  ['labels', 'usage', ['labels', '{id}', '-o', '{dir}/exists.pdf']],
+  ['tender', 'usage', ['tender', '{id}', '--format', 'ebol', '-o', '{dir}/exists.pdf']],
+  ['invoice', 'usage', ['invoice', '{id}', '-o', '{dir}/exists.pdf']],
+  ['track', 'notFound', ['track', 'SO-999999']],
+  ['track', 'usage', ['track', 'import', '{dir}/missing.edi']],
+  ['audit', 'usage', ['audit', '{dir}/missing.csv']],
+  ['audit', 'rejected', ['audit', '{dir}/empty.csv']],
+  ['report', 'usage', ['report', 'spend', '--by', 'nonsense']],
+  ['serve', 'usage', ['serve', '--port', 'x']],
+  ['db', 'usage', ['db', 'status']],
+  ['store', 'usage', ['store', 'import', '{dir}/missing.jsonl']],
+  ['openapi', 'usage', ['openapi', '--nonsense']],
+  ['config', 'usage', ['config', 'set', 'nosuchkey', '1']],
+  ['completion', 'usage', ['completion', 'tcsh']],
+  ['help', 'usage', ['help', 'nonsense']],
+  ['help', 'ok', ['help', 'exit-codes']],
+];
+
+describe('every command keeps to the one table of exit codes', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let id: string;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+    await writeFile(join(dir, 'exists.pdf'), 'a file somebody keeps');
+    await writeFile(join(dir, 'empty.csv'), '');
+    const booked = await runInProcess([
+      '--store',
+      join(dir, 'store'),
+      '-q',
+      'ship',
+      '--from',
+      '60608',
+      '--to',
+      '10001',
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48,desc=Parts',
+      '--shipper',
+      'name=Acme,street1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
+      '--consignee',
+      'name=Beta,street1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
+    ]);
+    expect(booked.code, booked.stderr).toBe(0);
+    id = booked.stdout.trim();
+  });
+  afterAll(async () => cleanup());
+
+  it('has a case for every command of the program', async () => {
+    const streams = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() };
+    const program = await buildProgram(streams, {}, []);
+    const hidden = new Set([...HELP_TOPICS.map((topic) => topic.name), '__reference', '__complete']);
+    const commands = program.commands.map((command) => command.name()).filter((name) => !hidden.has(name));
+    expect(commands.length).toBeGreaterThan(20);
+    expect(new Set(EVERY_COMMAND.map(([command]) => command))).toEqual(new Set([...commands, 'help']));
+  });
+
+  it.each(EVERY_COMMAND)('%s exits with the code of "%s"', async (_command, kind, args) => {
+    const argv = args.map((arg) => arg.replace('{dir}', dir).replace('{id}', id));
+    const result = await runInProcess(argv[0] === '--store' ? argv : ['--store', join(dir, 'store'), ...argv]);
+    expect(result.code, result.stderr).toBe(ExitCode[kind]);
+    // A failure says what it is in one line at the end of stderr, never a stack trace.
+    if (kind !== 'ok') expect(result.stderr).toMatch(/shipper: .+\n$/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says "unknown help topic" in one line for a word that is no topic and no command, with the closest name', async () => {
+    const result = await runInProcess(['help', 'exitcodes']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'shipper: no help topic or command "exitcodes" (did you mean exit-codes?) (topics: environment, exit-codes, csv-columns, settings, formats, warnings; commands: shipper --help)\n',
+    );
+    // A command's help and a topic are still help (exit 0).
+    expect((await runInProcess(['help', 'quote'])).code).toBe(0);
+  });
+
+  it('lists the codes in order in help exit-codes, and the README lists the same codes in that order', async () => {
+    const listed = [...exitCodesHelp(200).matchAll(/^ {2}(\d+) {2,}/gm)].map((match) => Number(match[1]));
+    expect(listed).toEqual([0, 1, 2, 3, 4, 5, 6, 130]);
+    expect(listed).toEqual(Object.values(ExitCode));
+    expect(Object.keys(EXIT_CODE_MEANINGS)).toEqual(Object.keys(ExitCode));
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Exit codes'), readme.indexOf('## Documentation'));
+    expect([...table.matchAll(/^\| (\d+) \|/gm)].map((match) => Number(match[1]))).toEqual(listed);
+    // What the README says a missing input file and an existing output file are: usage (2), as the cases above.
+    expect(table).toMatch(/\| 2 \| usage error:[^\n]*a file named on the command line that does not exist[^\n]*an output file that exists without `--force`/);
+    expect(exitCodesHelp(1000)).toMatch(/2 +usage error:[^\n]*a file named on the command line that does not exist[^\n]*an output file that exists without --force/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 20, items 13 and 15, through the spawned CLI: a file whose rows of a shipment were put in
+ * Issue 20, items 13 and 15, through the CLI (main() in process): a file whose rows of a shipment were put in
  * another order imports again as the same shipment; a raw `="02134"` cell is read; a CSV parse
  * error names the column by its header, never csv-parse's field number.
  */
@@ -7,9 +7,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
-import { storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
 import { csvLine, HEADER, rowCells } from '../helpers/csv.js';
 import { WEDNESDAY } from '../helpers/fixtures.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 function storeNamed(name: string) {
-  const run = storeCli(join(dir, name));
+  const run = storeInProcess(join(dir, name));
   return (args: string[]): Promise<CliResult> => run(args, { env: { SHIPPER_NOW: WEDNESDAY }, cwd: dir });
 }
 

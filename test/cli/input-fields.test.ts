@@ -1,5 +1,6 @@
 /**
- * Issue 20, items 4, 12, 14 and 16, through the spawned CLI and over HTTP: control characters
+ * Issue 20, items 4, 12, 14 and 16, through the CLI (main() in process: none of this needs a
+ * process of its own) and over HTTP (a spawned `shipper serve`): control characters
  * refused in single-line fields and neutralised on output; a date without a year is the nearest
  * one (a day just passed is refused as past, not read as next year's); one number syntax in `-c`
  * as in the CSV; `shipment update --seal ''` clears the seals.
@@ -12,7 +13,8 @@ import type { Shipment } from '../../src/domain/schemas.js';
 import { parseUserDate } from '../../src/domain/dates.js';
 import { FileStore } from '../../src/store/file/fileStore.js';
 import { LocationBook } from '../../src/store/locations.js';
-import { storeCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 /** Tuesday 2026-11-24, 15:00 UTC (09:00 in Chicago). */
@@ -26,7 +28,7 @@ let cleanup: () => Promise<void>;
 let cli: (args: string[]) => Promise<CliResult>;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-input-'));
-  const run = storeCli(join(dir, 'store'));
+  const run = storeInProcess(join(dir, 'store'));
   cli = (args) => run(args, { env: { SHIPPER_NOW: NOW } });
 });
 afterAll(() => cleanup());

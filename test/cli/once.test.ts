@@ -282,9 +282,15 @@ describe('the pickup day ends at midnight at the origin', () => {
     };
     const [before, onTheBoundary] = [await newQuote(), await newQuote()];
     expect(before.pickupDate).toBe('2026-11-24');
-    // Open while its pickup day lasts at the origin, though the quote is valid until 2026-11-30.
-    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
-    expect((await at('2026-11-25T07:59:00Z', ['quote', 'get', before.id])).stdout).toMatch(/Status {4}open through its pickup day Tue 2026-11-24\n/);
+    // One moment, the last at which it can be booked: the end of its pickup day at the origin (before
+    // its 168-hour lifetime), as quoteExpirationTime, the price line and the status all say.
+    expect(before.quoteExpirationTime).toBe('2026-11-25T07:59:59.999Z');
+    for (const instant of ['2026-11-23T15:00:00Z', '2026-11-25T07:59:00Z']) {
+      const shown = (await at(instant, ['quote', 'get', before.id])).stdout;
+      expect(shown).toMatch(/Price {5}\S+ {2}valid until Tue 2026-11-24 23:59 PST\n/);
+      expect(shown).toMatch(/Status {4}open until Tue 2026-11-24 23:59 PST\n/);
+      expect(shown).not.toMatch(/2026-11-30|through its pickup day/);
+    }
     const booked = await at('2026-11-25T07:59:00Z', ['ship', '--quote', before.id, '--shipper', la, '--consignee', CONSIGNEE, '--json']);
     expect(booked.code, booked.stderr).toBe(0);
     expect((JSON.parse(booked.stdout) as Shipment).pickupDate).toBe('2026-11-24');
@@ -404,7 +410,8 @@ describe('BOL company prefix', () => {
     }
     expect(documentation.stderr().split(DOCUMENTATION_PREFIX_WARNING)).toHaveLength(2);
     for (const bad of ['081234', '08123456789']) {
-      const refused = await runCli(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
+      // A start-up error (it never listens): in process, as in test/cli/serve.test.ts.
+      const refused = await runInProcess(['--store', join(work.dir, 'prefix-bad'), 'serve', '--port', '0', '--bol-company-prefix', bad], { env: NOW });
       expect(refused.code, bad).toBe(2);
       expect(refused.stderr).toMatch(/7 to 10 digits/);
     }
@@ -443,8 +450,10 @@ describe('counters never go back', () => {
 describe('counters across processes', () => {
   it('hands distinct numbers, above every one in the store, to processes booking at once after the counter file was deleted, and after counter and mark were lowered', async () => {
     const store = join(work.dir, 'processes');
-    const ship = () => runCli(['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'], { env: NOW });
-    const before = [await ship(), await ship()].map((result) => JSON.parse(result.stdout) as Shipment);
+    const args = ['--store', store, 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--json'];
+    const ship = () => runCli(args, { env: NOW });
+    // The bookings before the race need no process of their own.
+    const before = [await runInProcess(args, { env: NOW }), await runInProcess(args, { env: NOW })].map((result) => JSON.parse(result.stdout) as Shipment);
     await rm(join(store, 'counters', 'orders.json'));
     const racing = await Promise.all(Array.from({ length: 6 }, ship));
     const numbers = racing.map((result) => {

@@ -1,8 +1,8 @@
 /**
  * Issue 20, item 18: remote mode when the answer to a booking is lost after the server booked it
  * (a connection cut off, a timeout). A real `shipper serve` behind a proxy in this process that
- * forwards the booking and then cuts the client off (or holds the answer back). The spawned CLI
- * says the shipment may exist, how to check, and the key that makes a re-run safe; a retry that
+ * forwards the booking and then cuts the client off (or holds the answer back). The CLI (main()
+ * in process, a client like any other to the server and the proxy) says the shipment may exist, how to check, and the key that makes a re-run safe; a retry that
  * the server answers from its idempotency record never says "--idempotency-key undefined".
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const NOW = '2026-11-24T15:00:00Z';
@@ -66,10 +67,12 @@ afterAll(async () => {
 });
 
 const ship = (baseUrl: string, extra: string[], env: Record<string, string> = {}) =>
-  runCli(['--base-url', baseUrl, '--store', join(dir, 'client'), 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=500,dims=48x40x48', ...extra], {
-    env: { SHIPPER_NOW: NOW, ...env },
-    timeoutMs: 60_000,
-  });
+  runInProcess(
+    ['--base-url', baseUrl, '--store', join(dir, 'client'), 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=500,dims=48x40x48', ...extra],
+    {
+      env: { SHIPPER_NOW: NOW, ...env },
+    },
+  );
 
 async function withRef(ref: string): Promise<Shipment[]> {
   const response = await fetch(`${serve.url}/v1/shipper/shipment?refNumber=${encodeURIComponent(ref)}&limit=100`);

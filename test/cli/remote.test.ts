@@ -134,6 +134,43 @@ describe('remote mode', () => {
     await vi.waitFor(() => expect(server.stderr()).toMatch(new RegExp(`${id}\\.json is damaged`)), { timeout: 5_000 });
   });
 
+  it('names the server when its X12 settings are incomplete: a config set here changes nothing', async () => {
+    const auth = ['--base-url', server.url, '--api-key', KEY];
+    const booked = await cli([
+      ...auth,
+      '-q',
+      'ship',
+      '--from',
+      '60608',
+      '--to',
+      '10001',
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48,desc=Parts',
+      '--shipper',
+      'name=Acme,street1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
+      '--consignee',
+      'name=Beta,street1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
+    ]);
+    expect(booked.code, booked.stderr).toBe(0);
+    const id = booked.stdout.trim();
+    expect((await cli([...auth, 'shipment', 'update', id, '--carrier', 'Old Dominion', '--scac', 'ODFL'])).code).toBe(0);
+    const tender = await cli([...auth, 'tender', id, '--format', 'x12-204', '-o', '-']);
+    expect(tender.code).toBe(1);
+    expect(tender.stderr).toContain(`the X12 settings of the server ${server.url} are incomplete (x12.senderId:`);
+    expect(tender.stderr).toContain('its operator sets them where shipper serve runs');
+    // Nothing tells the client to change its own config: that changes nothing.
+    expect(tender.stderr).not.toMatch(/set them: shipper config set/);
+    // The server's own answer, what any HTTP client reads, says they are the server's.
+    const answer = await fetch(`${server.url}/v1/shipper/shipment/${id}/tender`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ format: 'x12-211' }),
+    });
+    expect(answer.status).toBe(409);
+    const problem = (await answer.json()) as { detail: string };
+    expect(problem.detail).toMatch(/^the server's X12 settings are incomplete; the server's operator sets them where shipper serve runs/);
+  });
+
   it('needs a base URL for a profile without one', async () => {
     const result = await cli(['--profile', 'acme', '--remote', 'quote', 'list']);
     expect(result.code).toBe(2);

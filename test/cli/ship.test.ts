@@ -158,12 +158,19 @@ describe('shipper ship --quote', () => {
     expect(problem.status).toBe(409);
     expect(problem.violations.map((violation) => violation.field)).toEqual(['orderComponents[0].palletCount', 'orderComponents[0].dimensions.height']);
 
-    // 169 hours later the quote (168 h) has expired.
+    // 169 hours later a quote (168 h) for a pickup day after that has expired.
+    const aheadId = JSON.parse(
+      (await shipper(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--pickup-date', '2026-11-30', '--json'])).stdout,
+    ).id as string;
     const later = new Date(Date.parse(WEDNESDAY) + 169 * 3_600_000).toISOString();
-    const expired = await shipper(['ship', '--quote', quoted.id, '--shipper', 'chicago-dc', '--consignee', 'nyc-store'], { SHIPPER_NOW: later });
+    const expired = await shipper(['ship', '--quote', aheadId, '--shipper', 'chicago-dc', '--consignee', 'nyc-store'], { SHIPPER_NOW: later });
     expect(expired.code).toBe(1);
     expect(expired.stderr).toMatch(/expired at .*; request a new quote/);
     noStackTrace(expired);
+    // The first quote's pickup day (Thursday) ended first: that is what closed it, and the refusal says so.
+    const passed = await shipper(['ship', '--quote', quoted.id, '--shipper', 'chicago-dc', '--consignee', 'nyc-store'], { SHIPPER_NOW: later });
+    expect(passed.code).toBe(1);
+    expect(passed.stderr).toContain(`quote ${quoted.id} is for pickup on ${quoted.pickupDate}, which has passed`);
   });
 });
 
@@ -205,7 +212,13 @@ describe('shipper ship in one step', () => {
     expect(missing.stderr).toMatch(/missing --shipper NAME\|ADDRESS, --consignee NAME\|ADDRESS/);
     const unknown = await shipper(['ship', '--shipper', 'atlantis', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60']);
     expect(unknown.code).toBe(4);
-    expect(unknown.stderr).toMatch(/--shipper atlantis: no saved location of that name/);
+    expect(unknown.stderr).toMatch(/--shipper atlantis: no saved location of that name; see/);
+    // A mistyped name: the saved one it most likely means.
+    const typo = await shipper(['ship', '--shipper', 'chicago-d', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60']);
+    expect(typo.code).toBe(4);
+    expect(typo.stderr).toContain('--shipper chicago-d: no saved location of that name (did you mean chicago-dc?); see `shipper location list`');
+    const consignee = await shipper(['ship', '--shipper', 'chicago-dc', '--consignee', 'nyc-stroe', '-c', 'pallets=1,weight=500,dims=48x40x60']);
+    expect(consignee.stderr).toContain('--consignee nyc-stroe: no saved location of that name (did you mean NYC-Store?)');
     const lane = await shipper(['ship', '--from', '60601', '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60']);
     expect(lane.code).toBe(2);
     expect(lane.stderr).toMatch(/--from 60601 differs from the shipper's ZIP 60608/);

@@ -6,6 +6,7 @@ import {
   distanceBandIndex,
   laneDelivery,
   priceShipment,
+  quoteExpirationTime,
   rateComponent,
   rateQuote,
   restampedQuote,
@@ -66,7 +67,8 @@ describe('rateQuote', () => {
       createdAt: now.toISOString(),
     });
     expect(Number.isInteger(result.quotedPriceInCents)).toBe(true);
-    expect(result.quoteExpirationTime).toBe(new Date(now.getTime() + 168 * 3_600_000).toISOString());
+    // Its pickup day (Monday 11-23 in Chicago) ends before its lifetime (168 h): that is the one moment.
+    expect(result.quoteExpirationTime).toBe('2026-11-24T05:59:59.999Z');
     expect(result.estimatedDeliveryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(result.orderComponents[0]).toMatchObject({ freightClass: '92.5', densityPcf: 11.25 });
     expect(result.miles).toBeGreaterThan(780);
@@ -288,6 +290,30 @@ describe('bands and breaks', () => {
   });
 });
 
+describe('quoteExpirationTime: the one moment a quote can be booked until', () => {
+  const lifetime = { quoteLifetimeHours: 168 };
+  it('is the end of the pickup day at the origin when that comes first, in the origin’s zone', () => {
+    expect(quoteExpirationTime(lifetime, now, '2026-11-23', 'America/Chicago')).toBe('2026-11-24T05:59:59.999Z');
+    expect(quoteExpirationTime(lifetime, now, '2026-11-23', 'America/Los_Angeles')).toBe('2026-11-24T07:59:59.999Z');
+  });
+  it('is the lifetime when the pickup day ends later (a pickup a week or more ahead)', () => {
+    expect(quote({ pickupDate: '2026-12-04' }).quoteExpirationTime).toBe(new Date(now.getTime() + 168 * 3_600_000).toISOString());
+    // The wire's 2-day validity: the earlier of the two, whichever it is.
+    expect(quoteExpirationTime({ quoteLifetimeHours: 48 }, now, '2026-11-30', 'America/Chicago')).toBe('2026-11-24T12:00:00.000Z');
+  });
+  it('on the boundary: a lifetime ending one millisecond before, at, or after the pickup day’s end gives the earlier', () => {
+    const dayEnd = Date.parse('2026-11-24T05:59:59.999Z');
+    for (const offset of [-1, 0, 1]) {
+      const hours = (dayEnd + offset - now.getTime()) / 3_600_000;
+      expect(quoteExpirationTime({ quoteLifetimeHours: hours }, now, '2026-11-23', 'America/Chicago')).toBe(new Date(Math.min(dayEnd, dayEnd + offset)).toISOString());
+    }
+  });
+  it('never outlives what else ends it first (an agreement’s last day)', () => {
+    const agreementEnd = Date.parse('2026-11-23T23:59:59.999Z');
+    expect(quoteExpirationTime(lifetime, now, '2026-11-23', 'America/Chicago', agreementEnd)).toBe('2026-11-23T23:59:59.999Z');
+  });
+});
+
 describe('restampedQuote', () => {
   const at = (instant: string, overrides: Record<string, unknown> = {}) => {
     const rated = rateQuote({ id: 'qt_later', request: request(overrides), origin: chicago, destination: newYork, tariff, now: new Date(instant) });
@@ -299,12 +325,12 @@ describe('restampedQuote', () => {
     for (const overrides of [{}, { pickupDate: '2026-11-24', accessorials: ['LIFTGATE_DELIVERY'] }]) {
       const early = at('2026-11-22T06:00:00Z', overrides);
       const later = new Date('2026-11-23T05:59:00Z');
-      expect(restampedQuote({ ...early, id: 'qt_early' }, 'qt_later', tariff, later)).toEqual(at(later.toISOString(), overrides));
+      expect(restampedQuote({ ...early, id: 'qt_early' }, 'qt_later', tariff, later, chicago.timeZone)).toEqual(at(later.toISOString(), overrides));
     }
   });
   it('keeps the key order of a rated quote (records are written as they are)', () => {
     const early = at('2026-11-22T06:00:00Z');
-    expect(Object.keys(restampedQuote(early, 'qt_other', tariff, new Date('2026-11-22T07:00:00Z')))).toEqual(Object.keys(early));
+    expect(Object.keys(restampedQuote(early, 'qt_other', tariff, new Date('2026-11-22T07:00:00Z'), chicago.timeZone))).toEqual(Object.keys(early));
   });
 });
 

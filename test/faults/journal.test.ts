@@ -3,7 +3,9 @@
  * inside the journal write (a torn line), between the journal and the files, while the files are
  * put in place, during compaction, and between the two steps of a merge of the pending log. An import of 600 shipments (two chunks) is killed in its
  * second commit; then every shipment it acknowledged is present exactly once, every command reads
- * the store, a re-run books only the rest, and no order, BOL, SSCC number is issued twice.
+ * the store, a re-run books only the rest, and no order, BOL, SSCC number is issued twice. The
+ * killed import is a process of the built CLI; what reads, re-runs and books after it, once it
+ * died, runs main() in process (a store opened afresh, as by a new process).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,8 +13,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shipment } from '../../src/domain/schemas.js';
-import { BIN, ISOLATED_SETTINGS, storeCli, tempDir } from '../helpers/cli.js';
+import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { allShipmentsThrough, BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
@@ -51,7 +54,7 @@ describe.each([
     const store = join(dir, 'store');
     const file = join(work.dir, `${point.replace(/\W/g, '-')}.csv`);
     await writeFile(file, shipmentsCsv(TOTAL, 2, 'J'));
-    const shipper = storeCli(store);
+    const shipper = storeInProcess(store);
 
     const child = spawn(process.execPath, [BIN, '--store', store, 'import', file, '--json'], {
       stdio: ['ignore', 'pipe', 'pipe'],

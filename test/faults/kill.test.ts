@@ -5,7 +5,9 @@
  * finishes without duplicates. A lock the killed process held is taken over at once: its owner
  * file is set "refreshed in an hour" after the kill, so no staleness rule could explain it.
  *
- * Each test runs SHIPPER_FAULT_RUNS kills (default 1; e.g. 150 for a campaign).
+ * Each test runs SHIPPER_FAULT_RUNS kills (default 1; e.g. 150 for a campaign). The killed
+ * processes are the built CLI; what reads the store and runs again after a kill, once the process
+ * died, runs main() in process (a store opened afresh, the dead process's lock left as it was).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -17,9 +19,10 @@ import { LocalApi } from '../../src/api/local.js';
 import type { Shipment } from '../../src/domain/schemas.js';
 import { processStart } from '../../src/store/file/storeLock.js';
 import { readPdf } from '../bol/pdf-reader.js';
-import { BIN, ISOLATED_SETTINGS, storeCli, tempDir } from '../helpers/cli.js';
+import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 import { allShipmentsThrough } from '../helpers/shipmentsRead.js';
 
@@ -70,7 +73,7 @@ describe('import killed with SIGKILL at a random point', () => {
     for (let run = 0; run < RUNS; run++) {
       const dir = await freshDir('import');
       const store = join(dir, 'store');
-      const shipper = storeCli(store);
+      const shipper = storeInProcess(store);
       const total = 400;
       const file = join(dir, 'orders.csv');
       await writeFile(file, shipmentsCsv(total, 2, `R${run}`));
@@ -119,7 +122,7 @@ describe('bol --all killed with SIGKILL at a random point', () => {
       })
     ).data.items;
     const shipments = outcomes.map((outcome) => (outcome.ok ? outcome.data : expect.fail(JSON.stringify(outcome.problem))));
-    const shipper = storeCli(store);
+    const shipper = storeInProcess(store);
     for (let run = 0; run < RUNS; run++) {
       const out = join(dir, `bols-${run}`);
       await mkdir(out);
@@ -214,7 +217,7 @@ describe('shipper serve killed with SIGKILL under a load of bookings', () => {
         await restarted.stop();
       }
     }
-    const shipments = await allShipments(storeCli(store));
+    const shipments = await allShipments(storeInProcess(store));
     expectDistinctNumbers(shipments);
     expect(shipments.length).toBeGreaterThanOrEqual(acknowledged.size);
   });

@@ -218,7 +218,7 @@ describe('a local quote', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/ETA \w{3} 2026-\d\d-\d\d 17:00 PST/);
-    expect(result.stdout).toMatch(/valid until Mon 2026-11-30 09:00 CST/);
+    expect(result.stdout).toMatch(/valid until Tue 2026-11-24 23:59 CST/);
     expect(built).toEqual([]);
   });
 });

@@ -5,10 +5,15 @@
  * background while the run goes on: the tests that need it wait for it, the others never do.
  *
  * Run as root, PostgreSQL runs as the OS user `postgres`: its directory is a 0777 directory of its
- * own under the system's temporary directory (not the run's owner-only one).
+ * own under the system's temporary directory (not the run's owner-only one), and the binaries are
+ * mirrored there (postgresServer.mjs): the checkout may be in a directory only its owner can enter.
+ *
+ * Whatever keeps the server from starting is written to error.txt, which the tests waiting for the
+ * server read at once (test/helpers/postgres.ts): if the helper process itself ends without a word,
+ * this writes its stderr there.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,11 +35,34 @@ export default async function setup(): Promise<() => Promise<void>> {
   chmodSync(stateDir, 0o777);
   const port = await freePort();
   process.env.SHIPPER_TEST_PG_STATE = stateDir;
+  const stderrFile = join(stateDir, 'helper.stderr');
+  const stderr = openSync(stderrFile, 'w');
   const child = spawn(process.execPath, [join(import.meta.dirname, 'postgresServer.mjs'), stateDir, String(port)], {
-    stdio: ['pipe', 'ignore', 'ignore'],
+    stdio: ['pipe', 'ignore', stderr],
     env: { ...process.env, TMPDIR: stateDir },
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  closeSync(stderr);
+  const unheard = (cause: string) => {
+    if (existsSync(join(stateDir, 'server.json')) || existsSync(join(stateDir, 'error.txt'))) return;
+    let said = '';
+    try {
+      said = readFileSync(stderrFile, 'utf8').slice(-4000);
+    } catch {
+      // Nothing to add.
+    }
+    writeFileSync(join(stateDir, 'error.txt.tmp'), `PostgreSQL did not start: its helper process ${cause}\n${said}`);
+    renameSync(join(stateDir, 'error.txt.tmp'), join(stateDir, 'error.txt'));
+  };
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (error) => {
+      unheard(`could not be started (${error.message})`);
+      resolve();
+    });
+    child.once('exit', (code, signal) => {
+      unheard(`ended (${code === null ? signal : `exit code ${code}`})`);
+      resolve();
+    });
+  });
   return async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     // A stop asked for during initdb waits for it (postgresServer.mjs); the kill only catches a hang.

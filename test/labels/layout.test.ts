@@ -84,7 +84,18 @@ describe('layoutLabels', () => {
   });
 
   it("prints the line's contents, with the hazardous basic description first", () => {
-    expect(labelTexts(1)).toEqual(expect.arrayContaining(['CONTENTS: LINE 1 OF 3, PALLET 2 OF 2 OF THE LINE', 'Steel shelving units']));
+    expect(labelTexts(1)).toEqual(expect.arrayContaining(['CONTENTS: LINE 1 OF 3, PALLET 2 OF ITS 2', 'Steel shelving units']));
+    expect(labelTexts(2)).toContain('CONTENTS: LINE 2 OF 3, ITS ONLY PALLET');
+  });
+
+  it('a shipment of one line says CONTENTS, not "LINE 1 OF 1, PALLET 1 OF 2 OF THE LINE" (issue 39, item 21)', () => {
+    const oneLine = layoutLabels(makeShipment({ components: [component({ palletCount: 2, description: 'Castings' })] }), ssccs(2), metrics, { companyPrefix: '0614141' });
+    for (const label of oneLine.labels) {
+      const words = texts(label.ops).map((op) => op.text);
+      expect(words).toContain('CONTENTS');
+      expect(words.join(' ')).not.toMatch(/LINE 1 OF 1|OF THE LINE/);
+    }
+    expect(texts(oneLine.labels[1]!.ops).map((op) => op.text)).toContain('2 of 2');
     const hazardous = labelTexts(2);
     expect(hazardous.indexOf('UN1263, Paint, 3, PG III')).toBeGreaterThan(-1);
     expect(hazardous.indexOf('UN1263, Paint, 3, PG III')).toBeLessThan(hazardous.indexOf('Paint in pails'));

@@ -163,11 +163,11 @@ describe('pallet labels as PDF', () => {
   it("prints each pallet's line, with the hazardous basic description on the paint pallet", () => {
     const contents = pdf.pages.map((page) => page.lines.find((line) => line.startsWith('CONTENTS:')));
     expect(contents).toEqual([
-      'CONTENTS: LINE 1 OF 3, PALLET 1 OF 2 OF THE LINE',
-      'CONTENTS: LINE 1 OF 3, PALLET 2 OF 2 OF THE LINE',
-      'CONTENTS: LINE 2 OF 3, PALLET 1 OF 1 OF THE LINE',
-      'CONTENTS: LINE 3 OF 3, PALLET 1 OF 2 OF THE LINE',
-      'CONTENTS: LINE 3 OF 3, PALLET 2 OF 2 OF THE LINE',
+      'CONTENTS: LINE 1 OF 3, PALLET 1 OF ITS 2',
+      'CONTENTS: LINE 1 OF 3, PALLET 2 OF ITS 2',
+      'CONTENTS: LINE 2 OF 3, ITS ONLY PALLET',
+      'CONTENTS: LINE 3 OF 3, PALLET 1 OF ITS 2',
+      'CONTENTS: LINE 3 OF 3, PALLET 2 OF ITS 2',
     ]);
     expect(pdf.pages[2]!.lines).toEqual(expect.arrayContaining(['UN1263, Paint, 3, PG III', 'Paint in 5 gal pails']));
     expect(pdf.pages[0]!.text).not.toContain('UN1263');

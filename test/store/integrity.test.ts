@@ -14,6 +14,7 @@ import { FileStore } from '../../src/store/file/fileStore.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { proCheckDigit } from '../../src/domain/proNumber.js';
 import { storeCli, tempDir } from '../helpers/cli.js';
+import { storeInProcess } from '../helpers/inProcess.js';
 import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
@@ -187,7 +188,10 @@ describe('every counter is protected against a restore from an older backup', ()
 describe('look-ups by number', () => {
   it('several processes with one fixed clock: every booking is found by its order and BOL number at once (tender and labels too)', { timeout: 120_000 }, async () => {
     const store = freshStore();
+    // Each booking a process of its own: ids made in one millisecond by different processes come
+    // in any order (one process's are monotonic). What reads them back needs no process of its own.
     const shipper = storeCli(store);
+    const reader = storeInProcess(store);
     const env = { SHIPPER_NOW: '2026-11-18T18:00:00Z' };
     const booked: Array<{ orderNumber: string; bolNumber: string; id: string }> = [];
     for (let n = 0; n < 6; n++) {
@@ -196,11 +200,11 @@ describe('look-ups by number', () => {
       booked.push(JSON.parse(result.stdout) as { orderNumber: string; bolNumber: string; id: string });
       const last = booked.at(-1)!;
       for (const reference of [last.orderNumber, last.bolNumber]) {
-        const found = await shipper(['shipment', 'get', reference, '--json'], { env });
+        const found = await reader(['shipment', 'get', reference, '--json'], { env });
         expect(found.code, `${reference}: ${found.stderr}`).toBe(0);
         expect((JSON.parse(found.stdout) as { id: string }).id).toBe(last.id);
       }
-      const labels = await shipper(['labels', last.orderNumber, '--format', 'zpl', '-o', join(work.dir, `labels-${case_}-${n}.zpl`)], { env });
+      const labels = await reader(['labels', last.orderNumber, '--format', 'zpl', '-o', join(work.dir, `labels-${case_}-${n}.zpl`)], { env });
       expect(labels.code, labels.stderr).toBe(0);
     }
     expect(new Set(booked.map((shipment) => shipment.orderNumber)).size).toBe(6);
@@ -211,7 +215,7 @@ describe('look-ups by number', () => {
     const { api } = apiAt(store);
     const { data } = await api.createShipment(shipmentRequest());
     await damageStoredShipment(store, data.id, '{"id": "sh_');
-    const shipper = storeCli(store);
+    const shipper = storeInProcess(store);
     for (const reference of [data.id, data.orderNumber, data.bolNumber]) {
       const result = await shipper(['shipment', 'get', reference]);
       expect(result.code, reference).toBe(5);
@@ -401,7 +405,7 @@ describe('pending logs (idempotency records, reference entries) and their merge 
     ['zeroed', (log: string) => writeFile(log, Buffer.alloc(4096))],
   ])('a %s pending log: a booking with a key says the records are damaged (exit 5), never books it twice', async (_how, damage) => {
     const store = freshStore();
-    const shipper = storeCli(store);
+    const shipper = storeInProcess(store);
     const booked = await shipper([...BOOK_ONE_PALLET, '--idempotency-key', 'key-1']);
     expect(booked.code, booked.stderr).toBe(0);
     await damage(pendingLog(store));

@@ -241,21 +241,22 @@ describe('ITV notifications (the example of docs/tracking.md)', () => {
 });
 
 describe('a 214 across the spring DST change', () => {
-  it('01:30 CST in Chicago and 03:30 EDT in Indianapolis on 2026-03-08, as clocks sprang forward, are the same instant', async () => {
+  it('01:30 CST in Chicago and 03:30 EDT in Indianapolis on 2027-03-14, as clocks sprang forward, are the same instant', async () => {
     const text = readFileSync(fixture('odfl-214-a.edi'), 'utf8')
-      .replace('AT7*X3*NS***20261124*0930*LT', 'AT7*X3*NS***20260308*0130*LT')
-      .replace('AT7*AF*NS***20261124*1410', 'AT7*AF*NS***20260308*0330')
+      .replace('AT7*X3*NS***20261124*0930*LT', 'AT7*X3*NS***20270314*0130*LT')
+      .replace('AT7*AF*NS***20261124*1410', 'AT7*AF*NS***20270314*0330')
       .replace('MS1*CHICAGO*IL*US~\nLX*3', 'MS1*INDIANAPOLIS*IN*US~\nLX*3');
     const file = join(dir.dir, 'dst.edi');
     await writeFile(file, text.replace(/ST\*214\*0002[\s\S]*?SE\*11\*0002~\n/, '').replace('GE*2*101', 'GE*1*101'));
-    const report = await json<{ added: number }>(['track', 'import', file]);
+    // After the booking (2026-11-23): an event from before it would be another shipment's.
+    const report = await json<{ added: number }>(['track', 'import', file], '2027-03-15T00:00:00Z');
     expect(report.added).toBe(2);
-    const tracking = shipmentTrackingSchema.parse(await json(['track', 'SO-000001']));
-    expect(tracking.events.filter((event) => event.occurredAt === '2026-03-08T07:30:00.000Z').map((event) => event.timeZone)).toEqual([
+    const tracking = shipmentTrackingSchema.parse(await json(['track', 'SO-000001'], '2027-03-15T00:00:00Z'));
+    expect(tracking.events.filter((event) => event.occurredAt === '2027-03-14T07:30:00.000Z').map((event) => event.timeZone)).toEqual([
       'America/Chicago',
       'America/Indiana/Indianapolis',
     ]);
-    // Earlier events do not demote a delivered shipment.
+    // Later messages of earlier steps do not demote a delivered shipment.
     expect(tracking.trackingStatus).toBe('DELIVERED');
   });
 });
@@ -277,5 +278,91 @@ describe('the built binary (bin/shipper.js)', () => {
     const help = await runCli(['track', '--help'], { env });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('shipper track import');
+  });
+});
+
+describe('an event from before the booking (issue 39: the README tour on the real clock)', () => {
+  const SAMPLE = join(fileURLToPath(new URL('../../templates/tracking/', import.meta.url)), 'sample-214.edi');
+  const SHIPPER = 'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608';
+  const CONSIGNEE = 'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001';
+
+  /** A store of its own, its shipments booked with ODFL's PRO 1234567897 (and PO-4471 to 10001, the sample's keys) at each instant. */
+  async function storeWith(bookedAt: readonly string[]) {
+    const store = join(dir.dir, `before-${bookedAt.join('-').replace(/[:.]/g, '')}`);
+    const run = (args: string[], now: string) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: now, SHIPPER_CONFIG_DIR: join(dir.dir, 'config') } });
+    for (const now of bookedAt) {
+      const booked = await run(
+        [
+          '-q',
+          'ship',
+          '--shipper',
+          SHIPPER,
+          '--consignee',
+          CONSIGNEE,
+          '-c',
+          'pallets=2,weight=1200,dims=48x40x48',
+          '--ref',
+          'PO-4471',
+          '--carrier',
+          'Old Dominion',
+          '--scac',
+          'ODFL',
+          '--pro',
+          '1234567897',
+        ],
+        now,
+      );
+      expect(booked.code, booked.stderr).toBe(0);
+    }
+    return run;
+  }
+
+  it('is not applied to a shipment booked more than 24 hours after it: unmatched with the reason, exit 1, no pickup, no delivery, not in the scorecard', async () => {
+    // Booked on Monday 2026-12-07 (pickup the 8th); the sample's events are of 2026-11-24 to 11-30.
+    const run = await storeWith(['2026-12-07T15:00:00Z']);
+    const imported = await run(['track', 'import', SAMPLE], '2026-12-07T16:00:00Z');
+    expect(imported.code).toBe(1);
+    expect(imported.stdout).toContain('0 events recorded on 0 shipments');
+    expect(imported.stderr).toContain(
+      'the event of 2026-11-24 15:30 UTC is more than 24 hours before PRO 1234567897 was booked on SO-000001 (booked 2026-12-07 15:00 UTC): an event matches only a shipment booked before it (a reused PRO or reference)',
+    );
+    const report = JSON.parse((await run(['--json', 'track', 'import', SAMPLE], '2026-12-07T16:00:00Z')).stdout) as { added: number; unmatched: Array<{ reason: string }> };
+    expect(report.added).toBe(0);
+    expect(report.unmatched).toHaveLength(6);
+    expect(report.unmatched.every(({ reason }) => reason.includes('more than 24 hours before PRO 1234567897 was booked'))).toBe(true);
+    const shown = await run(['track', 'SO-000001'], '2026-12-07T16:00:00Z');
+    expect(shown.stdout).toContain('Picked up:    not yet said by the carrier (booked for Tue 2026-12-08)');
+    expect(shown.stdout).not.toMatch(/2026-11-2\d|Delivered:|delivered on time/);
+    const scorecard = JSON.parse((await run(['--json', 'report', 'carriers', '--since', '2026-11-01'], '2026-12-07T16:00:00Z')).stdout) as { total: { delivered: number } };
+    expect(scorecard.total.delivered).toBe(0);
+  });
+
+  it('on the boundary: an event just under 24 hours before the booking is applied, one just over is not', async () => {
+    // The sample's first event: 2026-11-24 09:30 in Chicago, 15:30 UTC.
+    const under = await storeWith(['2026-11-25T15:29:00Z']);
+    const applied = JSON.parse((await under(['--json', 'track', 'import', SAMPLE], '2026-12-01T15:00:00Z')).stdout) as { added: number; unmatched: unknown[] };
+    expect(applied).toMatchObject({ added: 6, unmatched: [] });
+    const over = await storeWith(['2026-11-25T15:31:00Z']);
+    const refused = JSON.parse((await over(['--json', 'track', 'import', SAMPLE], '2026-12-01T15:00:00Z')).stdout) as { added: number; unmatched: Array<{ reason: string }> };
+    expect(refused.added).toBe(5);
+    expect(refused.unmatched.map(({ reason }) => reason)).toEqual([
+      expect.stringMatching(/^the event of 2026-11-24 15:30 UTC is more than 24 hours before PRO 1234567897 was booked/),
+    ]);
+  });
+
+  it('a PRO found on a shipment booked after the event does not take it: the older shipment its BOL number names does', async () => {
+    // SO-000001 booked 2026-11-23 without a PRO (its BOL number is the sample's); SO-000002 booked 2026-12-07 with the sample's PRO.
+    const store = join(dir.dir, 'before-reused');
+    const run = (args: string[], now: string) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: now, SHIPPER_CONFIG_DIR: join(dir.dir, 'config') } });
+    const freight = ['--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48'];
+    expect((await run(['-q', 'ship', ...freight, '--ref', 'PO-1'], '2026-11-23T15:00:00Z')).code).toBe(0);
+    const later = await run(['-q', 'ship', ...freight, '--ref', 'PO-2', '--carrier', 'Old Dominion', '--scac', 'ODFL', '--pro', '1234567897'], '2026-12-07T15:00:00Z');
+    expect(later.code, later.stderr).toBe(0);
+    const report = JSON.parse((await run(['--json', 'track', 'import', SAMPLE], '2026-12-07T16:00:00Z')).stdout) as { added: number; unmatched: unknown[] };
+    expect(report).toMatchObject({ added: 6, unmatched: [] });
+    const first = shipmentTrackingSchema.parse(JSON.parse((await run(['--json', 'track', 'SO-000001'], '2026-12-07T16:00:00Z')).stdout));
+    expect(first).toMatchObject({ trackingStatus: 'DELIVERED', deliveredAt: '2026-11-30T16:02:00.000Z' });
+    const second = shipmentTrackingSchema.parse(JSON.parse((await run(['--json', 'track', 'SO-000002'], '2026-12-07T16:00:00Z')).stdout));
+    expect(second.events).toEqual([]);
   });
 });

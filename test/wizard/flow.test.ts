@@ -551,3 +551,76 @@ describe('wizard answer checks', () => {
     expect(addressFieldProblem('street2', '', 'consignee')).toBe(true);
   });
 });
+
+describe('saved locations near the ZIP typed (issue 39, item 20)', () => {
+  const DOCK_60608 = { ...CHICAGO_DOCK, name: 'Acme Chicago DC', street1: '2100 S Halsted St', postalCode: '60608' };
+  const ATLANTA = { name: 'Peach Supply Co', street1: '1 Peachtree St', city: 'Atlanta', state: 'GA', postalCode: '30303', countryCode: 'US' as const };
+  const rest = (shipFrom: Step, deliveryNearby: Step[] = []): Step[] => [
+    step('Delivery ZIP', '30301'),
+    ...deliveryNearby,
+    step('Pickup date', ''),
+    step('Accessorial', []),
+    ...lineSteps('1', '500', '48x40x48'),
+    step('Book this shipment', true),
+    step('reference', ''),
+    shipFrom,
+    step('Ship to: company name', 'Store 9'),
+    step('Ship to: street', '5 Main St'),
+    step('street line 2', ''),
+    step('Ship to: city', ''),
+    step('Ship to: state', ''),
+    step('contact name', ''),
+    step('phone', ''),
+    step('Save this address', ''),
+    step('Add carrier details', false),
+    step('Print the Bill of Lading', false),
+  ];
+
+  it('offers the dock at 60608 for a pickup typed as 60609 (same 3-digit prefix): chosen, the quote and the booking are from it', async () => {
+    const h = harness([
+      step('Pickup ZIP (origin) or saved location', '60609'),
+      step(/^Pickup at 60609 \(Chicago, IL\), or at a saved location nearby\?$/, (choices) => {
+        // The ZIP as typed first; the nearby dock; not Atlanta.
+        expect(choices.map((choice) => choice.name)).toEqual(['60609 as typed', 'chicago-dc: Chicago, IL 60608']);
+        return choices[1]!.value;
+      }),
+      ...rest(
+        step('Ship from (Chicago, IL 60608)', (choices) => choices[0]!.value),
+        [
+          // Atlanta's saved store at 30303 is near the delivery ZIP 30301: offered, the ZIP as typed kept.
+          step('Delivery at 30301 (Atlanta, GA), or at a saved location nearby?', (choices) => choices[0]!.value),
+        ],
+      ),
+    ]);
+    await h.book.save('chicago-dc', DOCK_60608);
+    await h.book.save('atlanta', ATLANTA);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.remaining).toBe(0);
+    expect(result.quote.origin.postalCode).toBe('60608');
+    expect(result.shipment!.shipper).toMatchObject({ name: 'Acme Chicago DC', postalCode: '60608' });
+  });
+
+  it('takes a saved location by name at the ZIP prompt, and says "did you mean" for a mistyped one', async () => {
+    const h = harness([step('Pickup ZIP', 'chicago-d'), step('Pickup ZIP', 'Chicago-DC'), ...rest(step('Ship from', (choices) => choices[0]!.value))]);
+    await h.book.save('chicago-dc', DOCK_60608);
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+    expect(h.prompter.rejected).toEqual([
+      {
+        message: 'Pickup ZIP (origin) or saved location',
+        value: 'chicago-d',
+        reason: 'no saved location named chicago-d (did you mean chicago-dc?); a ZIP code is 5 digits, e.g. 60601 (origin.postalCode)',
+      },
+    ]);
+    expect(result.quote.origin.postalCode).toBe('60608');
+    expect(result.shipment!.shipper).toMatchObject({ postalCode: '60608' });
+  });
+
+  it('offers nothing for a ZIP with no saved location in its city or prefix, nor for one at the very ZIP (the address step offers that one)', async () => {
+    const h = harness([step('Pickup ZIP', '60609'), step('Delivery ZIP', '10001'), step('Pickup date', INTERRUPT)]);
+    await h.book.save('atlanta', ATLANTA);
+    await h.book.save('halsted', { ...DOCK_60608, postalCode: '60609' });
+    await expect(runWizardFlow(h.deps, NO_DEFAULTS)).rejects.toThrow();
+    // No "nearby?" question: after the pickup ZIP comes the delivery ZIP, then the date.
+    expect(h.prompter.asked).toEqual(['Pickup ZIP (origin) or saved location', 'Delivery ZIP (destination) or saved location', expect.stringMatching(/^Pickup date/)]);
+  });
+});

@@ -145,8 +145,8 @@ export class BookingChecks {
     if (request.pickupDate !== undefined && request.pickupDate !== quote.pickupDate) {
       laneViolations.push({ field: 'pickupDate', message: `the quote is for pickup on ${quote.pickupDate}` });
     }
-    if (!check.ok && check.reason === 'expired') throw conflict(`${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`);
-    // A quote lives a week, its pickup day may pass sooner: no shipment is picked up in the past.
+    // A quote expires at the end of its pickup day at the latest (no shipment is picked up in the
+    // past): when that day has passed, that is the reason given, before the expiry it caused.
     const zone = this.deps.zips.lookup(quote.origin.postalCode)?.timeZone ?? 'America/Chicago';
     const today = localDateInZone(this.deps.now(), zone);
     if (quote.pickupDate < today) {
@@ -155,6 +155,7 @@ export class BookingChecks {
         [{ field: 'quoteId', message: `its pickup day ${quote.pickupDate} has passed` }],
       );
     }
+    if (!check.ok && check.reason === 'expired') throw conflict(`${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`);
     const violations = [...(check.ok ? [] : check.violations), ...laneViolations];
     if (violations.length > 0) throw conflict(`the shipment does not match quote ${quote.id}`, violations);
     return quote;

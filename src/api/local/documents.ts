@@ -23,6 +23,8 @@ export interface CarrierFileSettings {
   carriers: CarrierProfiles;
   x12: Record<string, unknown>;
   ebol: Record<string, unknown>;
+  /** The engine answers over HTTP (shipper serve): its settings are the server's, set where it runs. */
+  served?: boolean;
 }
 
 export class Documents {
@@ -119,7 +121,7 @@ export class Documents {
     const [{ tenderFile }, { x12InterchangeSettingsSchema, ebolSettingsSchema }] = await Promise.all([import('../../edi/tender.js'), import('../../edi/settings.js')]);
     if (format === 'ebol') {
       const settings = ebolSettingsSchema.safeParse(this.settings.ebol);
-      if (!settings.success) throw settingsProblem('ebol', settings.error.issues);
+      if (!settings.success) throw settingsProblem('ebol', settings.error.issues, this.settings.served);
       return this.answer(tenderFile({ format, shipment, settings: settings.data }), null);
     }
     const scac = shipment.carrier?.scac;
@@ -128,7 +130,7 @@ export class Documents {
         { field: 'carrier', message: 'is required for X12' },
       ]);
     const settings = x12InterchangeSettingsSchema.safeParse({ receiverQualifier: '02', receiverId: scac, ...this.settings.x12, ...this.settings.carriers[scac]?.x12 });
-    if (!settings.success) throw settingsProblem('x12', settings.error.issues);
+    if (!settings.success) throw settingsProblem('x12', settings.error.issues, this.settings.served);
     const controlNumber = await control();
     return this.answer(
       tenderFile({ format, shipment, settings: settings.data, control: { interchangeControlNumber: controlNumber, groupControlNumber: controlNumber }, createdAt: now }),
@@ -148,11 +150,18 @@ export class Documents {
   }
 }
 
-/** Settings the operator must complete: named by key, with how to set them. */
-function settingsProblem(key: 'x12' | 'ebol', issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>) {
+/**
+ * Settings the operator must complete: named by key, with how to set them. A server's settings are
+ * its own: a client's `config set` changes nothing, so its answer names the server's operator.
+ */
+function settingsProblem(key: 'x12' | 'ebol', issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, served = false) {
   const violations = issues.map((issue) => ({ field: `${key}.${formatFieldPath(issue.path)}`, message: issue.message }));
+  const name = key === 'x12' ? 'X12' : 'eBOL';
+  const command = `shipper config set ${key} '{"senderId": "..."}'`;
   return conflict(
-    `the ${key === 'x12' ? 'X12' : 'eBOL'} settings are incomplete; set them: shipper config set ${key} '{"senderId": "..."}' (see shipper config --help)`,
+    served
+      ? `the server's ${name} settings are incomplete; the server's operator sets them where shipper serve runs (${command} there, then a restart of shipper serve)`
+      : `the ${name} settings are incomplete; set them: ${command} (see shipper config --help)`,
     violations,
   );
 }

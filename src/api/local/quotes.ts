@@ -119,7 +119,7 @@ export class Quotes {
     const today = origin && localDateInZone(now, origin.timeZone);
     const earlier = this.shipmentRatings.get(request);
     if (earlier && earlier.tariff === tariff && earlier.today === today) {
-      return { ok: true, value: restampedQuote(earlier.quote, this.deps.ids.quote(now), tariff, now), warnings: [...earlier.warnings] };
+      return { ok: true, value: restampedQuote(earlier.quote, this.deps.ids.quote(now), tariff, now, origin!.timeZone), warnings: [...earlier.warnings] };
     }
     const rated = this.rate(quoteRequestForShipment(request), tariff, now, today);
     if (rated.ok && today !== undefined) this.shipmentRatings.set(request, { tariff, today, quote: rated.value, warnings: [...rated.warnings] });

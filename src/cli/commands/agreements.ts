@@ -4,6 +4,7 @@
  * and `shipper fuel show --carrier SCAC --date D` (which week's price and which percentage apply).
  */
 import type { Command } from 'commander';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
@@ -12,6 +13,8 @@ import { NotRegularFileError, readBoundedRegularFile } from '../../fs/regularFil
 
 async function runTariffCheck(ctx: CommandContext, dir: string): Promise<void> {
   const { agreementsDirOf, loadAgreementDirectory } = await import('../../agreements/loadAgreements.js');
+  // A directory named on the command line that is not there is a usage error (2), as a missing input file is; faults in one are 5.
+  if (dir !== 'samples' && !(await stat(resolve(dir)).catch(() => undefined))) throw new CliError(`${dir}: no such directory`, 'INPUT_FILE');
   const { agreements, faults } = await loadAgreementDirectory(agreementsDirOf(dir === 'samples' ? dir : resolve(dir)));
   if (ctx.io.options.json) {
     ctx.io.json({
@@ -51,7 +54,10 @@ async function readPriceFile(file: string): Promise<string> {
   } catch (error) {
     if (error instanceof NotRegularFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`, code === 'ENOENT' ? 'NOT_FOUND' : 'LOCAL_FAILURE');
+    throw new CliError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (code ?? 'unreadable')}`,
+      code === 'ENOENT' || code === 'EISDIR' ? 'INPUT_FILE' : 'LOCAL_FAILURE',
+    );
   }
   if (bytes) return bytes.toString('utf8');
   throw new CliError(`${file} is larger than 4 MiB: a weekly price file holds at most 5,000 weeks; nothing imported`, 'REJECTED');

@@ -262,7 +262,8 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
       ids.length === 1
         ? `${skipped[0]!.file} exists: not replaced (--force replaces it)`
         : `${skipped.length} of ${ids.length} BOLs not written: their files exist (--force replaces them)`,
-      'REJECTED',
+      // As every command's output file that exists without --force: a usage error (help exit-codes).
+      'USAGE',
       { jsonWritten },
     );
   }
@@ -292,7 +293,7 @@ export function registerBolCommand(program: ShipperCommand, context: ContextFact
     .option('--all', 'every shipment in the store')
     .option('--ids-from <file>', 'read shipment ids from a file (- for stdin)')
     .option('--templates', 'list the BOL templates')
-    .option('--force', 'replace PDFs that exist (default: keep them and exit 1)')
+    .option('--force', 'replace PDFs that exist (default: keep them and exit 2)')
     .examples(
       'shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B                     (writes BOL-SO-000123.pdf here)',
       'shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B -o bol.pdf --force',

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { CliError, UsageError } from '../errors.js';
+import { plural } from '../output.js';
 
 /** The PostgreSQL URL of the store in effect; a directory store has no schema to migrate. */
 async function databaseUrl(ctx: CommandContext): Promise<string> {
@@ -140,7 +141,11 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
   const path = resolve(file);
   const input = createReadStream(path);
   await new Promise<void>((done, fail) => input.once('open', () => done()).once('error', fail)).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, 'LOCAL_FAILURE');
+    // A file named on the command line that is not there is a usage error (2), as for every command.
+    throw new CliError(
+      `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+      error.code === 'ENOENT' || error.code === 'EISDIR' ? 'INPUT_FILE' : 'LOCAL_FAILURE',
+    );
   });
   /** Every line checked before it is written; the first bad one stops the import (nothing written: one unit of work). */
   async function* lines(): AsyncIterable<import('../../store/transfer.js').TransferLine> {
@@ -183,16 +188,17 @@ export async function runStoreImport(ctx: CommandContext, file: string): Promise
 
 function describeCounts(counts: Record<string, number | undefined>): string {
   const names: Record<string, string> = {
-    shipment: 'shipments',
-    quote: 'quotes',
-    idempotency: 'idempotency keys',
-    event: 'shipment events',
-    fuelPrice: 'fuel prices',
-    location: 'saved locations',
-    auditedBill: 'audited bills',
-    counter: 'counters',
+    shipment: 'shipment',
+    quote: 'quote',
+    idempotency: 'idempotency key',
+    event: 'shipment event',
+    fuelPrice: 'fuel price',
+    location: 'saved location',
+    auditedBill: 'audited bill',
+    counter: 'counter',
   };
-  const parts = Object.entries(names).map(([type, name]) => `${counts[type] ?? 0} ${name}`);
+  // Counts as everywhere else: 12,013 shipments, 1 quote.
+  const parts = Object.entries(names).map(([type, name]) => plural(counts[type] ?? 0, name));
   return parts.join(', ');
 }
 

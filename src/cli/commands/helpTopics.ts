@@ -6,6 +6,8 @@
  * the preSubcommand hook loads it before commander formats the help, which it does synchronously.
  */
 import type { Command } from 'commander';
+import { UsageError } from '../../api/problems.js';
+import { didYouMean } from '../../domain/didYouMean.js';
 import type { ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 
@@ -59,4 +61,19 @@ export function topicArgv(argv: string[]): string[] {
   // Only when `help` is the command, not an option's value: every word before it is a flag.
   if (argv.slice(0, at).some((word) => !word.startsWith('-'))) return argv;
   return [...argv.slice(0, at), ...argv.slice(at + 1)];
+}
+
+/**
+ * `shipper help WORD` (the word after the command `help`) where WORD is no command and no topic: one line saying so (with the closest
+ * name), exit 2, rather than commander's whole help on stderr without a word about WORD.
+ */
+export function unknownHelpSubject(subject: string | undefined, commands: readonly string[]): UsageError | undefined {
+  if (subject === undefined || subject.startsWith('-')) return undefined;
+  const known = [...commands.filter((name) => name !== 'help'), ...HELP_TOPICS.map((topic) => topic.name)];
+  if (known.includes(subject)) return undefined;
+  const closest = didYouMean(subject, known);
+  return new UsageError(
+    `no help topic or command "${subject}"${closest ? ` (did you mean ${closest}?)` : ''}`,
+    `topics: ${HELP_TOPICS.map((topic) => topic.name).join(', ')}; commands: shipper --help`,
+  );
 }

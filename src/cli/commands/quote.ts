@@ -1,13 +1,16 @@
 /** `shipper quote`, `shipper quote get ID`, `shipper quote list`. */
 import type { Command } from 'commander';
+import { ERRORS, PROBLEM_TYPE_BASE } from '../../domain/errors.js';
+import type { Rates } from '../../domain/rates.js';
 import type { Quote, QuoteRequestInput } from '../../domain/schemas.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
-import { UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { writeListCsv } from '../listCsv.js';
 import { withListDates } from '../listDates.js';
 import { addListFilters, collect, explicitLimit, listQueryFromOptions, parseZipFilter, type ListFilterOptions } from '../optionParsers.js';
+import { namingComponentFlags } from '../componentSpec.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
 import { printQuote, printQuoteList, QUOTE_CSV_HEADER, quoteCsvRow } from '../views/quote.js';
@@ -20,10 +23,10 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
   }
   const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from);
   const request = quoteRequestFromOptions({ ...options, pickupDate });
-  if ((options.carrier ?? []).length > 0) return runRateShopping(ctx, request, options.carrier!);
+  if ((options.carrier ?? []).length > 0) return runRateShopping(ctx, request, options.carrier!, options.component.length);
   const api = await ctx.api();
   const { data: quote, warnings } = await api.createQuote(request);
-  ctx.io.warnAll(warnings);
+  ctx.io.warnAll(namingComponentFlags(warnings, options.component.length));
   // --json wins over --quiet: a script that asked for the document gets the document, with its warnings as the API answers them.
   if (ctx.io.options.json) return ctx.io.json({ ...quote, warnings });
   // -q: the id alone, for `Q=$(shipper -q quote ...)`.
@@ -32,7 +35,7 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
 }
 
 /** `--carrier all` or `--carrier SCAC...`: every agreement's quote in one table, cheapest first. */
-async function runRateShopping(ctx: CommandContext, request: QuoteRequestInput, carriers: string[]): Promise<void> {
+async function runRateShopping(ctx: CommandContext, request: QuoteRequestInput, carriers: string[], componentFlags: number): Promise<void> {
   const scacs = carriers
     .flatMap((value) => value.split(','))
     .map((value) => value.trim().toUpperCase())
@@ -43,10 +46,40 @@ async function runRateShopping(ctx: CommandContext, request: QuoteRequestInput, 
   const { data: rates, warnings } = await api.shopRates({ ...request, ...(all ? {} : { carrierScacs: scacs }) });
   // The table says which carriers gave no price: on stderr only what it does not show.
   const shown = new Set(rates.uncovered.map((line) => line.carrier.scac));
-  ctx.io.warnAll(warnings.filter((warning) => ctx.io.options.json || ![...shown].some((scac) => warning.message.startsWith(`${scac} (`))));
+  ctx.io.warnAll(
+    namingComponentFlags(
+      warnings.filter((warning) => ctx.io.options.json || ![...shown].some((scac) => warning.message.startsWith(`${scac} (`))),
+      componentFlags,
+    ),
+  );
+  if (rates.items.length === 0) throw noCoverage(rates, scacs, all);
   if (ctx.io.options.json) return ctx.io.json(rates.items);
   if (ctx.io.options.quiet) return rates.items.forEach((quote) => ctx.io.out(quote.id));
   printRates(ctx.io, rates, await ctx.zips());
+}
+
+/**
+ * Rate shopping that prices nothing fails (exit 1), so that `Q=$(shipper -q quote ... --carrier X)`
+ * never hands a script an empty id with success: each carrier's reason on stderr, and with --json
+ * a ProblemDetail with the published reason `no_coverage` and one violation per carrier.
+ */
+function noCoverage(rates: Rates, scacs: readonly string[], all: boolean): CliError {
+  const said = rates.uncovered.map((line) => `${line.carrier.scac}${line.carrier.name === line.carrier.scac ? '' : ` ${line.carrier.name}`}: ${line.reason}`);
+  const message = `no carrier prices this shipment${said.length > 0 ? `: ${said.join('; ')}` : ''}`;
+  const { type, title, status } = ERRORS.NO_COVERAGE;
+  return new CliError(message, 'NO_COVERAGE', {
+    problem: {
+      type: `${PROBLEM_TYPE_BASE}${type}`,
+      title,
+      status,
+      detail: message,
+      reason: 'no_coverage',
+      violations: rates.uncovered.map((line) => {
+        const index = all ? -1 : scacs.indexOf(line.carrier.scac);
+        return { field: index >= 0 ? `carrierScacs[${index}]` : `carrier.${line.carrier.scac}`, message: line.reason };
+      }),
+    },
+  });
 }
 
 export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void> {

@@ -9,7 +9,7 @@ import type { Quote, QuoteRequestInput, ShipmentRequestInput } from '../../domai
 import { formatCents } from '../output.js';
 import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
 import { addBookingCarrierFlags, carrierFieldsFromFlags, type BookingCarrierFlags } from '../carrierOptions.js';
-import { COMPONENT_SPEC_EXAMPLE, HAZMAT_SPEC_EXAMPLE, parseComponentSpec } from '../componentSpec.js';
+import { COMPONENT_SPEC_EXAMPLE, HAZMAT_SPEC_EXAMPLE, namingComponentFlags, parseComponentSpec } from '../componentSpec.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/limits.js';
@@ -185,7 +185,7 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
     if (error instanceof RemoteError && error.reached !== false && key !== undefined) throw mayHaveBooked(error, key, options);
     throw idempotencyKeyProblem(error, options.idempotencyKey);
   });
-  ctx.io.warnAll(warnings);
+  ctx.io.warnAll(namingComponentFlags(warnings, options.component.length));
   if (replayed) {
     ctx.io.note(
       options.idempotencyKey !== undefined

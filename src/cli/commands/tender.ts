@@ -1,5 +1,6 @@
 /** `shipper tender ID --format ebol|x12-204|x12-211 [-o FILE]`: the file for the carrier's systems. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { CliError, ProblemError } from '../../api/problems.js';
 import { offering } from '../optionParsers.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
@@ -17,7 +18,9 @@ export interface TenderOptions {
 export async function runTender(ctx: CommandContext, reference: string, options: TenderOptions): Promise<void> {
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
-  const { data: document, warnings } = await api.createTender(id, { format: options.format });
+  const { data: document, warnings } = await api.createTender(id, { format: options.format }).catch(async (error: unknown) => {
+    throw ctx.mode === 'remote' ? await serverSettingsError(ctx, error) : error;
+  });
   ctx.io.warnAll(warnings);
   if (ctx.io.options.json) return ctx.io.json(document);
   const file = await outputPath(options.output, document.fileName, Boolean(options.force));
@@ -27,6 +30,24 @@ export async function runTender(ctx: CommandContext, reference: string, options:
     new TextEncoder().encode(document.content),
     `the ${document.format}${document.controlNumber ? ` (control number ${document.controlNumber})` : ''}`,
     Boolean(options.force),
+  );
+}
+
+/**
+ * In remote mode the X12 and eBOL settings are the server's: `shipper config set` here changes
+ * nothing, so an incomplete setting is said as the server's, naming it, with its fields.
+ */
+async function serverSettingsError(ctx: CommandContext, error: unknown): Promise<unknown> {
+  if (!(error instanceof ProblemError)) return error;
+  const fields = (error.problem.violations ?? []).filter((violation) => /^(x12|ebol)\./.test(violation.field));
+  if (fields.length === 0) return error;
+  const name = fields[0]!.field.startsWith('x12.') ? 'X12' : 'eBOL';
+  const { baseUrl } = await ctx.settings();
+  const server = baseUrl ? `the server ${baseUrl}` : 'the server';
+  const missing = fields.map((violation) => `${violation.field}: ${violation.message}`).join('; ');
+  return new CliError(
+    `the ${name} settings of ${server} are incomplete (${missing}); its operator sets them where shipper serve runs: shipper config set here changes nothing`,
+    error,
   );
 }
 

@@ -283,7 +283,8 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
       laneStarts.push(rows.length);
       const line = /\b(line \d+)$/.exec(destination.source)?.[1];
       const to = line ? `${destination.postalCode} (${line})` : destination.postalCode;
-      rows.push([origin, to, '', ...(byDay ? [''] : []), c.red('no lane'), shortReason(destination), ...(byDay ? [''] : [])]);
+      // A line of the file as it will be written (io.escaped): its control characters measured as their escapes.
+      rows.push([origin, io.escaped(to), '', ...(byDay ? [''] : []), c.red('no lane'), io.escaped(shortReason(destination)), ...(byDay ? [''] : [])]);
     }
   };
   for (const [index, lane] of table.lanes.entries()) {

@@ -9,11 +9,12 @@ export const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
   ok: 'ok',
   rejected:
     'rejected input: every violation listed with its path (orderComponents[0].pieceCount); a conflict with the quote; a risk found by check --fail-on; unmatched tracking messages; a bill file audit cannot read',
-  usage: 'usage error: unknown flag, malformed value, missing argument, a prompt needed without a terminal',
+  usage:
+    'usage error: unknown flag, malformed value, missing argument, unknown help topic, a file named on the command line that does not exist, an output file that exists without --force, a prompt needed without a terminal',
   remote:
     'remote or network failure: the server is down, slow, refuses the key or answers garbage (after a booking was sent, the message says whether it may exist and how to re-run safely)',
   notFound: 'not found: no quote or shipment with that id, order number or BOL number',
-  local: 'store, database, tariff or file failure: the message names what failed (never a password)',
+  local: 'store, database or tariff failure, or a file that could not be written (full disk, no permission): the message names what failed (never a password)',
   disputed: 'audit: a bill disputed (a finding above the tolerance); a bill file that cannot be read is 1, so CI can tell them apart',
   interrupted: 'stopped with Ctrl-C: nothing half-written (during an import, after the shipments being booked, with their count)',
 };

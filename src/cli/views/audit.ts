@@ -44,16 +44,17 @@ export function printAudit(io: IO, results: readonly AuditResult[]): void {
   const starts: number[] = [];
   for (const result of results) {
     starts.push(rows.length);
+    // Measured as they will be written (io.escaped): a bill's control characters take the room of their escapes.
     const bill = [
       billName(result.bill),
       result.bill.proNumber ?? '',
       result.shipment?.orderNumber ?? '-',
       result.quotedInCents === null ? '-' : formatCents(result.quotedInCents),
       formatCents(result.billedInCents),
-    ];
+    ].map((cell) => io.escaped(cell));
     if (result.findings.length === 0) rows.push([...bill, io.color.green('OK'), '', 'as quoted']);
     result.findings.forEach((finding, index) => {
-      rows.push([...(index === 0 ? bill : ['', '', '', '', '']), io.color.red(finding.code), formatCents(finding.amountInCents), finding.message]);
+      rows.push([...(index === 0 ? bill : ['', '', '', '', '']), io.color.red(finding.code), formatCents(finding.amountInCents), finding.message].map((cell) => io.escaped(cell)));
     });
   }
   // A rule between bills only where a bill has several rows.

@@ -1,7 +1,7 @@
 /** How a quote looks to people: the detail view (quote, quote get, the wizard) and the list's rows. */
 import { freightTotals } from '../../domain/freightTotals.js';
 import type { Quote } from '../../domain/schemas.js';
-import { addDays, zonedTimeToUtc } from '../../domain/dates.js';
+import { pickupDayEnd } from '../../domain/rating.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 import { printableRecord } from '../../printable.js';
 import type { CsvCell } from '../fileOutput.js';
@@ -14,7 +14,9 @@ export function printQuote(io: IO, stored: Quote, zips: ZipLookup, now: Date): v
   const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
   // The quote is booked from the origin: its expiry is that dock's local time (the ETA is the destination's).
   const originZone = zips.lookup(quote.origin.postalCode)?.timeZone;
-  const expired = Date.parse(quote.quoteExpirationTime) <= now.getTime();
+  // One moment: the last at which it can be booked (a quote stored before it was so may state a later one).
+  const bookableUntil = lastBookableMoment(quote, originZone);
+  const expired = bookableUntil <= now.getTime();
   io.out(`${c.bold('Quote')} ${quote.id}`);
   io.field(
     `  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`,
@@ -28,7 +30,7 @@ export function printQuote(io: IO, stored: Quote, zips: ZipLookup, now: Date): v
       : `  Transit   ${plural(quote.transitDays, 'business day')} · ETA ${formatInstant(quote.estimatedDeliveryDate!, timeZone)}`,
   );
   io.out(
-    `  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`,
+    `  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(new Date(bookableUntil).toISOString(), originZone)}`,
   );
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED');
   if (booked.length > 0) io.out(`  Status    ${c.bold('booked')} as ${booked.map((booking) => `${booking.orderNumber} (${booking.shipmentId})`).join(', ')}`);
@@ -86,16 +88,18 @@ function agreementLines(quote: Quote): string[] {
 }
 
 /**
- * "open until Mon 2026-11-30 10:00 CST" (the origin's time), "open through its pickup day Tue
- * 2026-11-24" when that day ends first (a quote is not booked once its pickup day passed at the
- * origin, whatever its expiry), "expired Mon ...", "pickup day ... passed", "booked as SO-000001".
+ * "open until Tue 2026-11-24 23:59 CST" (the origin's time: the one moment the price line states
+ * too, the last at which the quote can be booked), "expired Mon ...", "pickup day ... passed",
+ * "booked as SO-000001".
  */
 export function quoteStatusText(quote: Quote, now: Date, originZone?: string): string {
   const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
   const closes = whatClosesQuote(quote, now, originZone);
   if (closes === 'pickup day') {
-    return quote.status === 'EXPIRED' ? `pickup day ${quote.pickupDate} passed (--requote)` : `open through its pickup day ${formatDate(quote.pickupDate)}`;
+    return quote.status === 'EXPIRED'
+      ? `pickup day ${quote.pickupDate} passed (--requote)`
+      : `open until ${formatInstant(new Date(lastBookableMoment(quote, originZone)).toISOString(), originZone)}`;
   }
   return `${quote.status === 'EXPIRED' || (!quote.status && closes === 'expired') ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`;
 }
@@ -110,6 +114,14 @@ export function quoteStatusShort(quote: Quote, now: Date, originZone?: string): 
 }
 
 /**
+ * The last moment a quote can be booked: its quoteExpirationTime, which the engine sets no later
+ * than the end of its pickup day at the origin; a quote stored before it did may state a later one.
+ */
+function lastBookableMoment(quote: Quote, originZone: string | undefined): number {
+  return Math.min(Date.parse(quote.quoteExpirationTime), pickupDayEnd(quote.pickupDate, originZone ?? 'America/Chicago'));
+}
+
+/**
  * What ends a quote's time to be booked: the end of its pickup day at the origin when that comes
  * before its expiry, else its expiry. Decided from the quote alone, so that the words agree with
  * the status the API computed at its own instant; `now` only serves quotes without a status.
@@ -117,8 +129,8 @@ export function quoteStatusShort(quote: Quote, now: Date, originZone?: string): 
 function whatClosesQuote(quote: Quote, now: Date, originZone: string | undefined): 'pickup day' | 'expiry' | 'expired' {
   const expiry = Date.parse(quote.quoteExpirationTime);
   // The zone the API judges the pickup day in (America/Chicago when the origin's is unknown).
-  const pickupDayEnds = zonedTimeToUtc(addDays(quote.pickupDate, 1), '00:00', originZone ?? 'America/Chicago').getTime();
-  if (pickupDayEnds < expiry) return 'pickup day';
+  const pickupDayEnds = pickupDayEnd(quote.pickupDate, originZone ?? 'America/Chicago');
+  if (pickupDayEnds <= expiry) return 'pickup day';
   return expiry <= now.getTime() ? 'expired' : 'expiry';
 }
 

@@ -12,7 +12,7 @@ export function printRates(io: IO, rates: Rates, zips: ZipLookup): void {
   const first = rates.items[0];
   if (first) {
     const place = (p: Quote['origin']) => `${p.city}, ${p.state} ${p.postalCode}`;
-    io.out(`${c.bold('Rates')} ${place(first.origin)} → ${place(first.destination)} · pickup ${first.pickupDate}`);
+    io.field(`${c.bold('Rates')} ${place(first.origin)} → ${place(first.destination)} · pickup ${first.pickupDate}`, 6);
     const timeZone = zips.lookup(first.destination.postalCode)?.timeZone;
     const originZone = zips.lookup(first.origin.postalCode)?.timeZone;
     const rows = rates.items.map((quote) => {
@@ -34,16 +34,32 @@ export function printRates(io: IO, rates: Rates, zips: ZipLookup): void {
       ];
     });
     io.out(
-      io.fittedTable(['', 'Carrier', 'Service', 'Days', 'ETA', 'Linehaul', 'Fuel', 'Accessorials', 'Total', 'Max liability', 'Expires', 'Quote'], rows, [
-        { shrink: [1], min: 8 },
-        { drop: 10 },
-        { drop: 9 },
-      ]),
+      // What a person books from never gives way: the quote id, the total and the ETA stay whole
+      // (docs/guides/scripting.md). The carrier's name shortens first, then the breakdown, the
+      // service, the days and the marks leave (the rows are cheapest first; the ETA says the
+      // fastest); the carrier is its SCAC last.
+      io.fittedTable(
+        ['', 'Carrier', 'Service', 'Days', 'ETA', 'Linehaul', 'Fuel', 'Accessorials', 'Total', 'Max liability', 'Expires', 'Quote'],
+        rows,
+        [
+          { shrink: [1], min: 8 },
+          { drop: 10 },
+          { drop: 9 },
+          { drop: 7 },
+          { drop: 6 },
+          { drop: 5 },
+          { drop: 2 },
+          { drop: 3 },
+          { drop: 0 },
+          { replace: 1, cells: rates.items.map((quote) => quote.carrier?.scac ?? quote.carrier?.name ?? '') },
+        ],
+        { whole: [4, 8, 11] },
+      ),
     );
-    io.info(`Book one: shipper ship --quote ${first.id} --shipper ... --consignee ...`);
+    if (!io.options.quiet) io.field(`Book one: shipper ship --quote ${first.id} --shipper ... --consignee ...`, 2);
   } else {
     io.out('No carrier prices this shipment.');
   }
   for (const line of rates.uncovered)
-    io.out(`  ${c.yellow(`${line.carrier.scac}`)} ${line.carrier.name === line.carrier.scac ? '' : `${line.carrier.name} `}not quoted: ${line.reason}`);
+    io.field(`  ${c.yellow(`${line.carrier.scac}`)} ${line.carrier.name === line.carrier.scac ? '' : `${line.carrier.name} `}not quoted: ${line.reason}`, 4);
 }

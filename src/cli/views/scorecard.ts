@@ -34,7 +34,19 @@ export function printScorecard(io: IO, scorecard: Scorecard): void {
     io.fittedTable(
       ['Carrier', 'Shipments', 'Delivered', 'On time', 'Avg days late', 'Worst', 'Transit quoted / actual', 'Exceptions', 'Disputed bills', 'At stake'],
       rows,
-      [{ shrink: [7], min: 14 }, { shrink: [0], min: 16 }, { drop: 5 }, { drop: 1 }, { shrink: [7], min: 8 }],
+      // The carrier is the row: never cut, it becomes its SCAC only after the lesser columns left
+      // (the worst delay, the counts, the disputes, the transit days) and the heads shortened.
+      [
+        { shrink: [7], min: 14 },
+        { drop: 5 },
+        { drop: 1 },
+        { drop: 8 },
+        { replace: 4, cells: rows.map((row) => row[4]!), head: 'Days late' },
+        { drop: 6 },
+        { shrink: [7], min: 8 },
+        { drop: 2 },
+        { replace: 0, cells: [...scorecard.rows.map((row) => row.scac ?? row.carrier), rows.at(-1)![0]!] },
+      ],
       { ruleBefore: [rows.length - 1] },
     ),
   );

@@ -103,7 +103,12 @@ export function printShipmentList(io: IO, records: Shipment[], zips: ZipLookup):
       { replace: 9, cells: etaDays },
       { drop: 6 },
       { drop: 5 },
-      { replace: 9, cells: shipments.map((shipment, index) => (cancelled(shipment) ? io.color.red('CANCELLED') : etaDays[index]!)), head: 'ETA / status' },
+      // The status column leaves next: what ends a shipment's ETA says so in its place (a delivered one has no ETA to show).
+      {
+        replace: 9,
+        cells: shipments.map((shipment, index) => (cancelled(shipment) ? io.color.red('CANCELLED') : shipment.trackingStatus === 'DELIVERED' ? 'DELIVERED' : etaDays[index]!)),
+        head: 'ETA / status',
+      },
       { drop: 2 },
       { shrink: [4], min: 12 },
       { drop: 0 },

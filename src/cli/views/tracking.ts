@@ -68,11 +68,13 @@ export function punctualityText(tracking: ShipmentTracking): string {
 
 export function printTracking(io: IO, tracking: ShipmentTracking): void {
   const carrier = tracking.carrier ? `${tracking.carrier.name} (${tracking.carrier.scac})` : 'no carrier recorded';
-  io.out(`${io.color.bold(tracking.orderNumber)}  BOL ${tracking.bolNumber}  PRO ${tracking.proNumber ?? '-'}  ${carrier}`);
+  // The carrier's words (a name, a place) may be long: wrapped under the value on a terminal, never cut.
+  io.field(`${io.color.bold(tracking.orderNumber)}  BOL ${tracking.bolNumber}  PRO ${tracking.proNumber ?? '-'}  ${carrier}`, 2);
   const current = tracking.currentEvent;
   const status = tracking.status === 'CANCELLED' ? `${trackingStatusText(tracking.trackingStatus)} (booking cancelled)` : trackingStatusText(tracking.trackingStatus);
-  io.out(
+  io.field(
     `Tracking:     ${io.color.bold(status.toUpperCase())}${current ? `  ${statusText(current)}${placeText(current) ? `, ${placeText(current)}` : ''}, ${localTime(current)}` : '  no carrier event yet'}`,
+    14,
   );
   const pickup = tracking.events.find((event) => event.milestone === 'PICKED_UP');
   io.out(

@@ -12,6 +12,7 @@ import { componentDensity } from '../../domain/density.js';
 import { checkFreight } from '../../domain/freightCheck.js';
 import { DEFAULT_INSPECTION_RULES } from '../../domain/inspectionRules.js';
 import { rateComponent } from '../../domain/rating.js';
+import { closestLocationName, locationsNear } from '../../domain/locationMatch.js';
 import type { ZipPlace } from '../../domain/zipCode.js';
 import type { OrderComponentInput, Quote, TransitRow } from '../../domain/schemas.js';
 import { DEFAULT_CARRIER_HOLIDAYS, businessDayReason, nextBusinessDay } from '../../domain/transit.js';
@@ -109,20 +110,57 @@ async function afterInterrupt<T>(message: string, step: () => Promise<T>): Promi
   }
 }
 
+/**
+ * The ZIP of a lane's end, or a saved location's name (its ZIP). When saved locations are near the
+ * ZIP typed but not at it (the same city, the same 3-digit prefix: a dock at 60608 for 60609), they
+ * are offered, since only a location at the quoted ZIP can be booked on the quote.
+ */
 async function askZip(deps: WizardDeps, role: 'origin' | 'destination', preset: string | undefined): Promise<ZipPlace> {
   const field = `${role}.postalCode`;
   const c = deps.io.color;
+  const saved = await deps.locations.list();
+  const named = (value: string) => saved.find((location) => location.name.toLowerCase() === value.trim().toLowerCase());
   const answer = await deps.prompter.input({
-    message: role === 'origin' ? 'Pickup ZIP (origin)' : 'Delivery ZIP (destination)',
+    message: `${role === 'origin' ? 'Pickup ZIP (origin)' : 'Delivery ZIP (destination)'}${saved.length > 0 ? ' or saved location' : ''}`,
     default: preset,
     transformer: (value, { isFinal }) => {
-      const hint = zipHint(value, deps.zips);
+      const location = named(value);
+      const hint = location ? `saved location: ${location.address.city}, ${location.address.state} ${location.address.postalCode}` : zipHint(value, deps.zips);
       if (!hint) return value;
       return `${isFinal ? c.cyan(value) : value}  ${hint === 'unknown ZIP' ? c.yellow(hint) : c.dim(hint)}`;
     },
-    validate: (value) => zipProblem(value, field, deps.zips),
+    validate: (value) => {
+      const location = named(value);
+      if (location) return zipProblem(location.address.postalCode, field, deps.zips);
+      const problem = zipProblem(value, field, deps.zips);
+      if (problem === true || saved.length === 0 || /^\d/.test(value.trim())) return problem;
+      const closest = closestLocationName(
+        value,
+        saved.map((location) => location.name),
+      );
+      return `no saved location named ${value.trim()}${closest ? ` (did you mean ${closest}?)` : ''}; a ZIP code is 5 digits, e.g. 60601 (${field})`;
+    },
   });
-  return deps.zips.lookup(answer.trim().slice(0, 5))!;
+  const place = deps.zips.lookup((named(answer)?.address.postalCode ?? answer).trim().slice(0, 5))!;
+  const { same, near } = locationsNear(saved, place);
+  if (named(answer) || near.length === 0) return place;
+  const choice = await deps.prompter.select<ZipPlace>({
+    message: `${role === 'origin' ? 'Pickup' : 'Delivery'} at ${place.postalCode} (${place.city}, ${place.state}), or at a saved location nearby?`,
+    choices: [
+      {
+        name: `${place.postalCode} as typed${same.length > 0 ? ` (saved there: ${same.map((location) => location.name).join(', ')})` : ''}`,
+        value: place,
+        short: place.postalCode,
+      },
+      ...near.map((location) => ({
+        name: `${location.name}: ${location.address.city}, ${location.address.state} ${location.address.postalCode}`,
+        value: deps.zips.lookup(location.address.postalCode.slice(0, 5)) ?? place,
+        short: location.name,
+      })),
+    ],
+    default: place,
+  });
+  return choice;
 }
 
 interface PickupCheck {

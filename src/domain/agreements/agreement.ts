@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { onFirstUse } from '../schemaOnFirstUse.js';
 import { SCAC_PATTERN } from '../carrier.js';
+import { withoutControlCharacters } from '../controlCharacters.js';
 import { DEFAULT_INSPECTION_RULES, inspectionRulesSchema } from '../inspectionRules.js';
 import { NMFC_CLASSES, isoDateSchema, type NmfcClass } from '../schemas.js';
 
@@ -69,7 +70,7 @@ const lengthTierSchema = onFirstUse(() =>
 export const agreementAccessorialSchema = onFirstUse(() =>
   z
     .strictObject({
-      description: z.string().trim().min(1).max(100).optional(),
+      description: withoutControlCharacters(z.string().trim().min(1).max(100)).optional(),
       amountInCents: cents('amountInCents').optional(),
       byLength: z.array(lengthTierSchema).min(1).optional().meta({ description: 'OVERLENGTH: the charge of the longest unit, by the longest tier it reaches' }),
     })
@@ -89,8 +90,9 @@ export const agreementSchema = onFirstUse(() =>
   z
     .strictObject({
       scac: z.string().regex(SCAC_PATTERN, { message: 'a SCAC is 2 to 4 capital letters, e.g. ODFL' }),
-      carrierName: z.string().trim().min(1).max(100),
-      agreement: z.string().trim().min(1).max(64).meta({ description: 'The agreement (pricing) number' }),
+      // Printed on terminals, quotes and BOLs: an ESC or a BEL there is refused by tariff check, as in what a client sends.
+      carrierName: withoutControlCharacters(z.string().trim().min(1).max(100)),
+      agreement: withoutControlCharacters(z.string().trim().min(1).max(64)).meta({ description: 'The agreement (pricing) number' }),
       effective: isoDateSchema,
       expires: isoDateSchema,
       discount: discountSchema,

@@ -3,7 +3,7 @@
  * calendar, lane and quote lifetime (the tariff's), with the carrier's transit days when its
  * transit.csv has the lane, else the tariff's from distance, marked estimated. Pure.
  */
-import { beyondLtlWarnings, laneDelivery, laneTransitDays, placeOf, rateComponent, resolvePickupDate, tariffMiles } from '../rating.js';
+import { beyondLtlWarnings, laneDelivery, laneTransitDays, placeOf, quoteExpirationTime, rateComponent, resolvePickupDate, tariffMiles } from '../rating.js';
 import type { ZipPlace } from '../zipCode.js';
 import type { Quote, QuoteRequest, Violation } from '../schemas.js';
 import type { Tariff } from '../tariff.js';
@@ -78,8 +78,7 @@ export function rateQuoteWithAgreement(input: AgreementQuoteInput, prepared?: Pr
   const warnings = [...price.warnings];
   const laneDays = price.transit?.days ?? laneTransitDays(origin, destination, miles, tariff);
   const { transitDays, estimatedDeliveryDate } = laneDelivery(pickup.value, laneDays, destination, tariff);
-  // A quote never outlives the agreement that priced it: at the latest, the end of its last day (UTC).
-  const lifetimeEnd = now.getTime() + tariff.quoteLifetimeHours * 3_600_000;
+  // A quote never outlives the agreement that priced it (at the latest, the end of its last day, UTC), nor its pickup day.
   const agreementEnd = Date.parse(`${carrier.agreement.expires}T23:59:59.999Z`);
   const { agreement } = carrier;
   return {
@@ -87,7 +86,7 @@ export function rateQuoteWithAgreement(input: AgreementQuoteInput, prepared?: Pr
     value: {
       id,
       quotedPriceInCents: price.quotedPriceInCents,
-      quoteExpirationTime: new Date(Math.min(lifetimeEnd, agreementEnd)).toISOString(),
+      quoteExpirationTime: quoteExpirationTime(tariff, now, pickup.value, origin.timeZone, agreementEnd),
       transitDays,
       estimatedDeliveryDate,
       pickupDate: pickup.value,

@@ -5,9 +5,10 @@
  * with one line that names the database without its password.
  */
 import type { Sql } from 'postgres';
-import { redactUrl } from '../../config/storeLocation.js';
+import { redactDatabaseUrls, redactUrl, StoreLocationError } from '../../config/storeLocation.js';
 import { StoreError, StoreUnavailableError } from '../storeError.js';
 import { databaseUnavailable, isDatabaseFailure } from './failures.js';
+import { passwordFromFile } from './passwordFile.js';
 import { SchemaMismatch } from './migrations.js';
 
 export interface ConnectOptions {
@@ -18,7 +19,38 @@ export interface ConnectOptions {
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Sql> {
   const { default: postgres } = await import('postgres');
   surviveWritesOnClosedConnections();
-  return postgres(url, poolOptions(options));
+  try {
+    if (new URL(url).password || process.env.PGPASSWORD) return postgres(url, poolOptions(options));
+    // No password given: the password file's, read when the server asks for one (as libpq reads it
+    // at each connection), for the host, port, database and user the driver settled on.
+    const sql: Sql = postgres(url, { ...poolOptions(options), pass: () => passwordFor(url, sql.options) });
+    return sql;
+  } catch (error) {
+    // The driver reads its options from the URL and the PG* variables and throws on what it does
+    // not take (PGTARGETSESSIONATTRS=bogus): a setting to correct, not an unexpected error.
+    throw new StoreLocationError(`the store ${redactUrl(url)} cannot be opened: ${redactDatabaseUrls((error as Error).message)}`);
+  }
+}
+
+/** Why the password file was not used, by store URL: said when that store refuses the login. */
+const ignoredPasswordFiles = new Map<string, string>();
+
+function passwordFor(url: string, options: Sql['options']): string {
+  try {
+    const host = options.host[0] ?? 'localhost';
+    const found = passwordFromFile({
+      // A Unix socket is "localhost" to the password file, as to libpq.
+      host: host.startsWith('/') || options.path ? 'localhost' : host,
+      port: options.port[0] ?? 5432,
+      database: options.database,
+      user: options.user,
+    });
+    if (found && 'ignored' in found) ignoredPasswordFiles.set(url, found.ignored);
+    return found && 'password' in found ? found.password : '';
+  } catch {
+    // The driver calls this from a socket's handler: a throw there would not reach the caller.
+    return '';
+  }
 }
 
 let surviving = false;
@@ -75,6 +107,11 @@ export function translateDatabaseError(error: unknown, url: string): unknown {
   // Said with the store's name (without its password); a SchemaMismatch is itself a StoreError.
   if (error instanceof SchemaMismatch) return new StoreUnavailableError(`the PostgreSQL store ${redactUrl(url)}: ${error.message}`);
   if (error instanceof StoreError) return error;
-  if (isDatabaseFailure(error)) return databaseUnavailable(error, url);
+  if (isDatabaseFailure(error)) {
+    const failure = databaseUnavailable(error, url);
+    const ignored = ignoredPasswordFiles.get(url);
+    const refused = (error as { code?: unknown }).code === '28P01';
+    return refused && ignored ? new StoreUnavailableError(`${failure.message}; ${ignored}`) : failure;
+  }
   return error;
 }

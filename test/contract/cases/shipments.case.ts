@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENTATION_PREFIX_WARNING } from '../../../src/domain/bolNumber.js';
 import { COMPONENT, expectProblem, fields, quoteRequest, shipmentRequest, messagesOf } from '../expect.js';
-import { CONTRACT_NOW, type ContractCase } from '../suite.js';
+import type { ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
   describe('shipments', () => {
@@ -85,20 +85,22 @@ const contract: ContractCase = (target) => {
     });
 
     it('refuses an expired quote with 409', async () => {
+      // Made 8 days ago for pickup today: its lifetime (168 hours) ended before its pickup day.
       const { data: old } = await target()
         .pastApi(8 * 24 * 3600 * 1000)
-        .createQuote(quoteRequest());
+        .createQuote(quoteRequest({ pickupDate: '2026-11-23' }));
+      expect(Date.parse(old.quoteExpirationTime) - Date.parse(old.createdAt)).toBe(168 * 3600 * 1000);
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
       expect(problem.detail).toMatch(/expired/);
     });
 
-    it('refuses with 409 a quote still valid whose pickup day has passed, names the way out, and answers it EXPIRED', async () => {
-      // Made last Wednesday afternoon for Thursday: valid for a week, its pickup day gone by Monday.
+    it('refuses with 409 a quote whose pickup day has passed, naming the day and the way out, and answers it EXPIRED', async () => {
+      // Made last Wednesday afternoon for Thursday: valid through Thursday at the origin (before its week), gone by Monday.
       const { data: old } = await target()
         .pastApi(5 * 24 * 3600 * 1000 - 3 * 3600 * 1000)
         .createQuote(quoteRequest());
       expect(old.pickupDate).toBe('2026-11-19');
-      expect(Date.parse(old.quoteExpirationTime)).toBeGreaterThan(Date.parse(CONTRACT_NOW));
+      expect(old.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
       expect(problem.detail).toContain(`quote ${old.id} is for pickup on 2026-11-19, which has passed (today is 2026-11-23 at the origin)`);
       expect(problem.detail).toContain(`shipper ship --quote ${old.id} --requote`);

@@ -1,11 +1,13 @@
 /**
- * `shipper db migrate|status` through the spawned CLI, the store chosen by --store, SHIPPER_STORE
+ * `shipper db migrate|status` through the CLI (main() in process; serve.test.ts runs the built
+ * binary on PostgreSQL), the store chosen by --store, SHIPPER_STORE
  * or `config set store`; a database that cannot be used is one line and exit 5, and its password
  * is never printed (config list/get, errors).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inProcess.js';
 import { testDatabase } from '../../helpers/postgres.js';
 
 let url: string;
@@ -32,36 +34,36 @@ function expectNoSecret(result: { stdout: string; stderr: string }) {
 describe('shipper db', () => {
   it('says a new database is behind, migrates it once, then says it is up to date (SHIPPER_STORE)', async () => {
     const env = { SHIPPER_STORE: url };
-    const before = await runCli(['db', 'status'], { env });
+    const before = await runInProcess(['db', 'status'], { env });
     expect(before.code).toBe(0);
     expect(before.stdout).toMatch(/Schema version 0 of 1: behind/);
     expect(before.stdout).toContain('pending  1 initial');
     expect(before.stdout).toContain('postgres://postgres:****@127.0.0.1');
     expectNoSecret(before);
 
-    const migrated = await runCli(['db', 'migrate'], { env });
+    const migrated = await runInProcess(['db', 'migrate'], { env });
     expect(migrated).toMatchObject({ code: 0, stdout: 'Migrated the database to schema version 1 (applied 1)\n' });
-    const again = await runCli(['--json', 'db', 'migrate'], { env });
+    const again = await runInProcess(['--json', 'db', 'migrate'], { env });
     expect(JSON.parse(again.stdout)).toEqual({ applied: [], current: 1, latest: 1 });
-    const status = await runCli(['--json', 'db', 'status'], { env });
+    const status = await runInProcess(['--json', 'db', 'status'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'up to date', current: 1, latest: 1, pending: [], applied: [{ version: 1, name: 'initial' }] });
     expectNoSecret(status);
   });
 
   it('takes the database from the config file, and never shows its password there', async () => {
     const env = { SHIPPER_CONFIG_DIR: configDir };
-    const set = await runCli(['config', 'set', 'store', url], { env });
+    const set = await runInProcess(['config', 'set', 'store', url], { env });
     expect(set.code).toBe(0);
     expectNoSecret(set);
-    const list = await runCli(['--json', 'config', 'list'], { env });
+    const list = await runInProcess(['--json', 'config', 'list'], { env });
     const listed = JSON.parse(list.stdout);
     expect(listed.settings.store).toBe(url.replace(`:${new URL(url).password}@`, ':****@'));
     expect(listed.effective.store).toBe(listed.settings.store);
     expect(listed.sources.store).toBe('config');
     expectNoSecret(list);
-    expectNoSecret(await runCli(['config', 'list'], { env }));
-    expectNoSecret(await runCli(['config', 'get', 'store'], { env }));
-    const status = await runCli(['--json', 'db', 'status'], { env });
+    expectNoSecret(await runInProcess(['config', 'list'], { env }));
+    expectNoSecret(await runInProcess(['config', 'get', 'store'], { env }));
+    const status = await runInProcess(['--json', 'db', 'status'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'up to date' });
   });
 
@@ -77,7 +79,7 @@ describe('shipper db', () => {
       [wrong.href, /refused the login/],
       [missing.href, /does not exist/],
     ] as const) {
-      const result = await runCli(['--store', target, 'db', 'status']);
+      const result = await runInProcess(['--store', target, 'db', 'status']);
       expect(result.code).toBe(5);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(line);
@@ -89,14 +91,14 @@ describe('shipper db', () => {
 
   it('refuses a database a newer shipper migrated (exit 5, one line)', async () => {
     const newer = await testDatabase();
-    expect((await runCli(['--store', newer, 'db', 'migrate'])).code).toBe(0);
+    expect((await runInProcess(['--store', newer, 'db', 'migrate'])).code).toBe(0);
     const sql = postgres(newer, { max: 1 });
     await sql`insert into shipper_migrations (version, name) values (2, 'from the future')`;
     await sql.end();
-    const migrate = await runCli(['--store', newer, 'db', 'migrate']);
+    const migrate = await runInProcess(['--store', newer, 'db', 'migrate']);
     expect(migrate.code).toBe(5);
     expect(migrate.stderr).toMatch(/schema is version 2, newer than this shipper's 1: .*upgrade shipper/);
-    const status = await runCli(['--store', newer, 'db', 'status']);
+    const status = await runInProcess(['--store', newer, 'db', 'status']);
     expect(status.code).toBe(5);
     expect(status.stdout).toMatch(/newer than this shipper/);
   });
@@ -104,10 +106,10 @@ describe('shipper db', () => {
   it('is a usage error on a directory store, and a bad URL is refused by config set', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
-    const result = await runCli(['--store', dir, 'db', 'status']);
+    const result = await runInProcess(['--store', dir, 'db', 'status']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/db commands are for a PostgreSQL store/);
-    const bad = await runCli(['config', 'set', 'store', 'postgres://user:hunter2@[bad/x'], { env: { SHIPPER_CONFIG_DIR: configDir } });
+    const bad = await runInProcess(['config', 'set', 'store', 'postgres://user:hunter2@[bad/x'], { env: { SHIPPER_CONFIG_DIR: configDir } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a valid PostgreSQL URL/);
     expect(bad.stderr).not.toContain('hunter2');

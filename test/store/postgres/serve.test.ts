@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inProcess.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../../helpers/fixtures.js';
 import { postgresServerUrl, testDatabase } from '../../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../../helpers/serve.js';
@@ -102,7 +103,8 @@ describe('shipper serve on PostgreSQL', () => {
   it('refuses to start on a database that is down: one line, exit 5, no password', async () => {
     const down = new URL(await testDatabase());
     down.port = '1';
-    const result = await runCli(['--store', down.href, 'serve', '--port', '0']);
+    // A start-up error (it never listens): in process, as in test/cli/serve.test.ts.
+    const result = await runInProcess(['--store', down.href, 'serve', '--port', '0']);
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/^shipper: the PostgreSQL store postgres:\/\/postgres:\*\*\*\*@127\.0\.0\.1:1\/\w+ is not accepting connections \(connection refused\)\n$/);
     expect(result.stdout).toBe('');

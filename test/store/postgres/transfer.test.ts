@@ -1,7 +1,7 @@
 /**
  * `shipper store export --to FILE` and `shipper store import FILE` on PostgreSQL, through the
- * spawned CLI: a round trip gives the same records, counters are only raised (no number issued
- * again), and a bad file imports nothing.
+ * CLI (main() in process; serve.test.ts runs the built binary on PostgreSQL): a round trip gives
+ * the same records, counters are only raised (no number issued again), and a bad file imports nothing.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,8 +10,9 @@ import { canonicalJson } from '../../../src/domain/canonicalJson.js';
 import type { Shipment } from '../../../src/domain/schemas.js';
 import { migrate } from '../../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../../src/store/postgres/postgresStore.js';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 import { apiAt, shipmentRequest } from '../../helpers/fixtures.js';
+import { runInProcess } from '../../helpers/inProcess.js';
 import { testDatabase } from '../../helpers/postgres.js';
 
 let dir: string;
@@ -70,19 +71,19 @@ afterAll(async () => {
 describe('shipper store export / import on PostgreSQL', () => {
   it('round-trips every record and the counters, and never issues a number again', async () => {
     const first = join(dir, 'first.jsonl');
-    const exported = await runCli(['--store', source.url, '--json', 'store', 'export', '--to', first]);
+    const exported = await runInProcess(['--store', source.url, '--json', 'store', 'export', '--to', first]);
     expect(exported.code).toBe(0);
     expect(JSON.parse(exported.stdout).counts).toEqual({ shipment: 2, quote: 1, idempotency: 1, event: 1, fuelPrice: 1, location: 1, auditedBill: 1, counter: 3 });
 
     const target = await migratedStore();
-    const imported = await runCli(['--store', target.url, 'store', 'import', first]);
+    const imported = await runInProcess(['--store', target.url, 'store', 'import', first]);
     expect(imported).toMatchObject({ code: 0, stderr: '' });
-    expect(imported.stdout).toMatch(/^Imported 2 shipments, 1 quotes, 1 idempotency keys, 1 shipment events, 1 fuel prices, 1 saved locations, 1 audited bills, 3 counters from /);
+    expect(imported.stdout).toMatch(/^Imported 2 shipments, 1 quote, 1 idempotency key, 1 shipment event, 1 fuel price, 1 saved location, 1 audited bill, 3 counters from /);
     // Again: the same records replaced, nothing doubled.
-    expect((await runCli(['--store', target.url, 'store', 'import', first])).code).toBe(0);
+    expect((await runInProcess(['--store', target.url, 'store', 'import', first])).code).toBe(0);
 
     const second = join(dir, 'second.jsonl');
-    expect((await runCli(['--store', target.url, 'store', 'export', '--to', second])).code).toBe(0);
+    expect((await runInProcess(['--store', target.url, 'store', 'export', '--to', second])).code).toBe(0);
     expect(withoutHeader(await readFile(second, 'utf8'))).toEqual(withoutHeader(await readFile(first, 'utf8')));
 
     expect(await target.withTransaction((tx) => tx.counters.reserve('orders', 1))).toBe(42);
@@ -102,7 +103,7 @@ describe('shipper store export / import on PostgreSQL', () => {
         .join('\n'),
     );
     const target = await migratedStore();
-    expect((await runCli(['--store', target.url, 'store', 'import', file])).code).toBe(0);
+    expect((await runInProcess(['--store', target.url, 'store', 'import', file])).code).toBe(0);
     expect(await target.withTransaction((tx) => tx.counters.reserve('orders', 1))).toBe(42);
   });
 
@@ -111,26 +112,26 @@ describe('shipper store export / import on PostgreSQL', () => {
     const broken = join(dir, 'broken.jsonl');
     await writeFile(broken, [...lines.slice(0, 3), '{"type":"shipment","shipment":{"id":"sh_x"}}', ...lines.slice(3)].join('\n'));
     const target = await migratedStore();
-    const result = await runCli(['--store', target.url, 'store', 'import', broken]);
+    const result = await runInProcess(['--store', target.url, 'store', 'import', broken]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/line 4: .*nothing was imported/);
     expect(await target.sql`select count(*)::int as n from shipments`).toEqual([{ n: 0 }]);
 
     const notExport = join(dir, 'not-export.jsonl');
     await writeFile(notExport, '{"hello": "world"}\n');
-    const refused = await runCli(['--store', target.url, 'store', 'import', notExport]);
+    const refused = await runInProcess(['--store', target.url, 'store', 'import', notExport]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/is not a shipper store export/);
-    expect((await runCli(['--store', target.url, 'store', 'import', join(dir, 'missing.jsonl')])).code).toBe(5);
+    expect((await runInProcess(['--store', target.url, 'store', 'import', join(dir, 'missing.jsonl')])).code).toBe(2);
   });
 
   it('refuses to overwrite an export without --force, and exit 5 when the database is down', async () => {
     const file = join(dir, 'first.jsonl');
-    const again = await runCli(['--store', source.url, 'store', 'export', '--to', file]);
+    const again = await runInProcess(['--store', source.url, 'store', 'export', '--to', file]);
     expect(again.code).toBe(2);
     const down = new URL(source.url);
     down.port = '1';
-    const failed = await runCli(['--store', down.href, 'store', 'export', '--to', join(dir, 'down.jsonl')]);
+    const failed = await runInProcess(['--store', down.href, 'store', 'export', '--to', join(dir, 'down.jsonl')]);
     expect(failed.code).toBe(5);
     expect(failed.stderr).toMatch(/is not accepting connections/);
     expect(failed.stderr).not.toContain(new URL(source.url).password);
@@ -150,16 +151,16 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     await api.close();
 
     const fromJson = join(dir, 'from-json.jsonl');
-    expect((await runCli(['--store', json, 'store', 'export', '--to', fromJson])).code).toBe(0);
+    expect((await runInProcess(['--store', json, 'store', 'export', '--to', fromJson])).code).toBe(0);
     const database = await migratedStore();
-    expect((await runCli(['--store', database.url, 'store', 'import', fromJson])).code).toBe(0);
+    expect((await runInProcess(['--store', database.url, 'store', 'import', fromJson])).code).toBe(0);
     const fromDatabase = join(dir, 'from-database.jsonl');
-    expect((await runCli(['--store', database.url, 'store', 'export', '--to', fromDatabase])).code).toBe(0);
+    expect((await runInProcess(['--store', database.url, 'store', 'export', '--to', fromDatabase])).code).toBe(0);
     const { dir: back, cleanup: cleanBack } = await tempDir();
     cleanups.push(cleanBack);
-    expect((await runCli(['--store', back, 'store', 'import', fromDatabase])).code).toBe(0);
+    expect((await runInProcess(['--store', back, 'store', 'import', fromDatabase])).code).toBe(0);
     const again = join(dir, 'again.jsonl');
-    expect((await runCli(['--store', back, 'store', 'export', '--to', again])).code).toBe(0);
+    expect((await runInProcess(['--store', back, 'store', 'export', '--to', again])).code).toBe(0);
 
     // jsonb keeps an object's keys in its own order: records are compared as JSON values.
     const records = async (file: string) =>
@@ -180,7 +181,7 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     await backApi.close();
 
     // The next booking on the database and on the store moved back takes the next order number.
-    const next = await runCli([
+    const next = await runInProcess([
       '--store',
       database.url,
       '--json',
@@ -194,7 +195,7 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     ]);
     expect(next.code, next.stderr).toBe(0);
     expect(JSON.parse(next.stdout).orderNumber).toBe('SO-000005');
-    const nextBack = await runCli([
+    const nextBack = await runInProcess([
       '--store',
       back,
       '--json',
@@ -222,7 +223,7 @@ describe('PRO blocks moved between stores', () => {
     const { dir: json, cleanup: cleanJson } = await tempDir();
     cleanups.push(cleanJson);
     const ship = (store: string) =>
-      runCli(
+      runInProcess(
         [
           '--store',
           store,
@@ -246,10 +247,10 @@ describe('PRO blocks moved between stores', () => {
       pros.push(JSON.parse(booked.stdout).proNumber);
     }
     const file = join(dir, 'pro.jsonl');
-    expect((await runCli(['--store', json, 'store', 'export', '--to', file], { env })).code).toBe(0);
+    expect((await runInProcess(['--store', json, 'store', 'export', '--to', file], { env })).code).toBe(0);
     expect(await readFile(file, 'utf8')).toMatch(/"type":"counter","name":"pro-odfl--70000000","last":2/);
     const database = await migratedStore();
-    expect((await runCli(['--store', database.url, 'store', 'import', file], { env })).code).toBe(0);
+    expect((await runInProcess(['--store', database.url, 'store', 'import', file], { env })).code).toBe(0);
     const next = await ship(database.url);
     expect(next.code, next.stderr).toBe(0);
     expect(pros).not.toContain(JSON.parse(next.stdout).proNumber);
