@@ -9,7 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ISOLATED_SETTINGS, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inProcess.js';
 import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
@@ -103,7 +104,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(result.structuredContent!.id).toMatch(/^qt_/);
     expect(result.structuredContent!.quotedPriceInCents).toEqual(expect.any(Number));
     expect(textOf(result)).toContain(String(result.structuredContent!.id));
-    const cli = await runCli(['--store', join(work.dir, 'store'), '--json', 'quote', 'get', String(result.structuredContent!.id)], { env: { SHIPPER_NOW: NOW } });
+    const cli = await runInProcess(['--store', join(work.dir, 'store'), '--json', 'quote', 'get', String(result.structuredContent!.id)], { env: { SHIPPER_NOW: NOW } });
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout).quotedPriceInCents).toBe(result.structuredContent!.quotedPriceInCents);
   });
@@ -219,7 +220,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
   });
 
   it('lists the saved locations, so that a named location becomes an address', async () => {
-    const added = await runCli([
+    const added = await runInProcess([
       '--store',
       join(work.dir, 'store'),
       'location',
@@ -312,7 +313,7 @@ describe('shipper mcp in remote mode (SHIPPER_BASE_URL and SHIPPER_API_KEY, as a
     expect(booked.isError, textOf(booked)).toBeFalsy();
     const id = String(booked.structuredContent!.id);
     // The server has it: the CLI against the same server finds it.
-    const cli = await runCli(['--base-url', serve.url, '--api-key', 'k-mcp', '--json', 'shipment', 'get', id]);
+    const cli = await runInProcess(['--base-url', serve.url, '--api-key', 'k-mcp', '--json', 'shipment', 'get', id]);
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout).orderNumber).toBe(booked.structuredContent!.orderNumber);
 
@@ -365,12 +366,12 @@ describe('shipper mcp on a PostgreSQL store (--store postgres://...)', () => {
     const url = await testDatabase();
     let session: Session | undefined;
     try {
-      const migrated = await runCli(['--store', url, 'db', 'migrate']);
+      const migrated = await runInProcess(['--store', url, 'db', 'migrate']);
       expect(migrated.code, migrated.stderr).toBe(0);
       session = await connect(work.dir, [], {}, url);
       const booked = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
       expect(booked.isError, textOf(booked)).toBeFalsy();
-      const cli = await runCli(['--store', url, '--json', 'shipment', 'list']);
+      const cli = await runInProcess(['--store', url, '--json', 'shipment', 'list']);
       expect(cli.code, cli.stderr).toBe(0);
       expect((JSON.parse(cli.stdout) as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([booked.structuredContent!.id]);
     } finally {
