@@ -36,6 +36,8 @@ export interface CallContext {
   serverRoot?: string | undefined;
   /** Writes a document (durably); resolves with the path written. */
   writeFile: (path: string, bytes: Uint8Array) => Promise<string>;
+  /** The clock (SHIPPER_NOW moves it, as for every command). */
+  now: () => Date;
   /** Writes a line for the operator (stderr). */
   log: (line: string) => void;
 }
@@ -83,11 +85,14 @@ function canonical(value: unknown): unknown {
   );
 }
 
-/** The idempotency key of a call without one: a digest of the tool and its canonical arguments. */
-export function derivedIdempotencyKey(tool: string, args: JsonObject): string {
+/**
+ * The idempotency key of a call without one: a digest of the tool, its canonical arguments and the
+ * day (UTC). A retry books once; the same booking asked for on another day is a new one.
+ */
+export function derivedIdempotencyKey(tool: string, args: JsonObject, day: string): string {
   const { confirm: _confirm, idempotencyKey: _key, ...rest } = args;
   const digest = createHash('sha256')
-    .update(JSON.stringify(canonical({ tool, arguments: rest })))
+    .update(JSON.stringify(canonical({ tool, arguments: rest, day })))
     .digest('hex');
   return `mcp-${digest.slice(0, 48)}`;
 }
@@ -153,7 +158,7 @@ type Method = (...args: unknown[]) => Promise<ApiResult<unknown>>;
  * A batch booking's items without a key get the key a single create_shipment of the same request
  * would derive: a retried batch books each item once, and an item booked alone comes back replayed.
  */
-function withItemKeys(body: unknown): unknown {
+function withItemKeys(body: unknown, day: string): unknown {
   const items = (body as JsonObject | undefined)?.items;
   if (!Array.isArray(items)) return body;
   return {
@@ -162,7 +167,7 @@ function withItemKeys(body: unknown): unknown {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
       const { request, idempotencyKey } = item as JsonObject;
       if (idempotencyKey !== undefined || request === null || typeof request !== 'object' || Array.isArray(request)) return item;
-      return { ...(item as JsonObject), idempotencyKey: derivedIdempotencyKey('create_shipment', request as JsonObject) };
+      return { ...(item as JsonObject), idempotencyKey: derivedIdempotencyKey('create_shipment', request as JsonObject, day) };
     }),
   };
 }
@@ -172,17 +177,18 @@ export async function callOperation(tool: ShipperTool, args: JsonObject, ctx: Ca
   const spec: OperationSpec = operations[tool.operation!];
   const parts = split(tool, spec, args);
   const { params, query } = parts;
-  const body = tool.operation === 'createShipments' || tool.operation === 'previewShipments' ? withItemKeys(parts.body) : parts.body;
+  const day = ctx.now().toISOString().slice(0, 10);
+  const body = tool.operation === 'createShipments' || tool.operation === 'previewShipments' ? withItemKeys(parts.body, day) : parts.body;
   const resolved = await Promise.all(tool.params.map((param, index) => (param === 'shipmentId' ? shipmentIdOf(ctx.api, params[index]!) : params[index]!)));
   const method = (ctx.api as unknown as Record<string, Method>)[tool.operation!]!.bind(ctx.api);
   const invoke = (options: JsonObject) => method(...resolved, ...(tool.hasBody ? [body] : []), options);
 
-  if (tool.kind === 'commit' && args.confirm !== true) return wouldDo(tool, resolved, body, args, ctx);
+  if (tool.kind === 'commit' && args.confirm !== true) return wouldDo(tool, resolved, body, args, day, ctx);
 
   const options: JsonObject = { ...query };
   if (spec.idempotent) {
     const given = args.idempotencyKey;
-    options.idempotencyKey = typeof given === 'string' ? given : tool.kind === 'commit' ? derivedIdempotencyKey(tool.name, args) : undefined;
+    options.idempotencyKey = typeof given === 'string' ? given : tool.kind === 'commit' ? derivedIdempotencyKey(tool.name, args, day) : undefined;
   }
 
   if (!('schema' in spec.response)) return document(tool, spec, resolved, query, args, invoke, ctx);
@@ -199,13 +205,13 @@ export async function callOperation(tool: ShipperTool, args: JsonObject, ctx: Ca
 }
 
 /** Without confirm: what the call would do, changing nothing. */
-async function wouldDo(tool: ShipperTool, params: string[], body: unknown, args: JsonObject, ctx: CallContext): Promise<ToolResult> {
+async function wouldDo(tool: ShipperTool, params: string[], body: unknown, args: JsonObject, day: string, ctx: CallContext): Promise<ToolResult> {
   const base = { confirmed: false, tool: tool.name, wouldDo: tool.description.split('\n')[0] };
   const again = `Nothing was changed. To do it, call ${tool.name} again with the same arguments and confirm: true.`;
   if (tool.operation === 'createShipment' || tool.operation === 'createShipments') {
     const items =
       tool.operation === 'createShipment'
-        ? [{ request: body, idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : derivedIdempotencyKey(tool.name, args) }]
+        ? [{ request: body, idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : derivedIdempotencyKey(tool.name, args, day) }]
         : (((body as JsonObject | undefined)?.items as unknown[] | undefined) ?? []);
     const { data, warnings } = await ctx.api.previewShipments({ items: items as never });
     const outcomes = data.items as Array<{ ok: boolean; data?: JsonObject; replayed?: boolean; warnings?: Warning[]; problem?: ProblemDetail }>;

@@ -35,7 +35,7 @@ export interface McpOptions {
 export async function serveMcp(ctx: CommandContext, options: McpOptions): Promise<void> {
   const settings = await ctx.settings();
   const remote = settings.mode === 'remote';
-  const api = await ctx.api();
+  const [api, now] = await Promise.all([ctx.api(), ctx.clock()]);
   const log = (line: string) => void options.stderr.write(`${line}\n`);
   const all = [...operationTools({ remote }), importTool({ remote }), locationsTool({ remote })];
   const offered = options.readOnly ? all.filter((tool) => tool.kind === 'read') : all;
@@ -44,6 +44,7 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
     api,
     root: options.root,
     readOnly: options.readOnly,
+    now,
     serverRoot: remote && settings.baseUrl ? serverRootOf(settings.baseUrl) : undefined,
     writeFile: async (path, bytes) => {
       // The path is under the root (checked): its missing directories are made, as `shipper bol -o` does.

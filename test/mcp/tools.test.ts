@@ -59,12 +59,15 @@ describe('tools from the operations table', () => {
 });
 
 describe('derived idempotency keys', () => {
-  it('are the same for the same arguments in any order, without confirm, and differ for other arguments', () => {
-    const a = derivedIdempotencyKey('create_shipment', { refNumber: 'PO-1', orderComponents: [{ palletCount: 1, poundsWeight: 100 }], confirm: true });
-    const b = derivedIdempotencyKey('create_shipment', { orderComponents: [{ poundsWeight: 100, palletCount: 1 }], refNumber: 'PO-1' });
-    const c = derivedIdempotencyKey('create_shipment', { refNumber: 'PO-2', orderComponents: [{ palletCount: 1, poundsWeight: 100 }] });
+  it('are the same for the same arguments in any order on one day, without confirm, and differ for other arguments or another day', () => {
+    const day = '2026-11-18';
+    const a = derivedIdempotencyKey('create_shipment', { refNumber: 'PO-1', orderComponents: [{ palletCount: 1, poundsWeight: 100 }], confirm: true }, day);
+    const b = derivedIdempotencyKey('create_shipment', { orderComponents: [{ poundsWeight: 100, palletCount: 1 }], refNumber: 'PO-1' }, day);
+    const c = derivedIdempotencyKey('create_shipment', { refNumber: 'PO-2', orderComponents: [{ palletCount: 1, poundsWeight: 100 }] }, day);
+    const nextDay = derivedIdempotencyKey('create_shipment', { refNumber: 'PO-1', orderComponents: [{ palletCount: 1, poundsWeight: 100 }] }, '2026-11-19');
     expect(a).toBe(b);
     expect(a).not.toBe(c);
+    expect(a).not.toBe(nextDay);
     expect(a).toMatch(/^[\x21-\x7E]{1,255}$/);
   });
 });
