@@ -13,6 +13,7 @@ import { mediaTypeOf, operations, pathOf, type OperationSpec } from '../api/oper
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import type { ProblemDetail, Violation } from '../domain/schemas.js';
 import type { Warning } from '../domain/warnings.js';
+import { utcDateOf } from '../domain/dates.js';
 import { asShipperError } from '../cli/errors.js';
 import { shipmentIdOf } from '../cli/shipmentRef.js';
 import type { ShipperTool } from './tools.js';
@@ -177,7 +178,7 @@ export async function callOperation(tool: ShipperTool, args: JsonObject, ctx: Ca
   const spec: OperationSpec = operations[tool.operation!];
   const parts = split(tool, spec, args);
   const { params, query } = parts;
-  const day = ctx.now().toISOString().slice(0, 10);
+  const day = utcDateOf(ctx.now());
   const body = tool.operation === 'createShipments' || tool.operation === 'previewShipments' ? withItemKeys(parts.body, day) : parts.body;
   const resolved = await Promise.all(tool.params.map((param, index) => (param === 'shipmentId' ? shipmentIdOf(ctx.api, params[index]!) : params[index]!)));
   const method = (ctx.api as unknown as Record<string, Method>)[tool.operation!]!.bind(ctx.api);
