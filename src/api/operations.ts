@@ -4,7 +4,8 @@
  * - the ShipperApi interface (types.ts), which both implementations satisfy;
  * - the server's routing and dispatch (server/routes.ts, server/server.ts);
  * - the remote client's calls (api/remote.ts);
- * - the OpenAPI `paths` (api/openapi.ts).
+ * - the OpenAPI `paths` (api/openapi.ts);
+ * - the MCP tools of `shipper mcp` (mcp/tools.ts).
  * (`shipper serve` keeps recently read records in memory below the API, in the store, so no
  * operation needs to say anything about caching.)
  *

@@ -33,6 +33,7 @@ const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Prom
   { names: ['audit'], load: async () => (await import('./commands/audit.js')).registerAuditCommand },
   { names: ['report'], load: async () => (await import('./commands/report.js')).registerReportCommands },
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServeCommands },
+  { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcpCommand },
   {
     names: ['db', 'store'],
     load: async () => {

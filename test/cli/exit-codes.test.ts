@@ -219,6 +219,7 @@ const EVERY_COMMAND: ReadonlyArray<[command: string, kind: keyof typeof ExitCode
   ['audit', 'rejected', ['audit', '{dir}/empty.csv']],
   ['report', 'usage', ['report', 'spend', '--by', 'nonsense']],
   ['serve', 'usage', ['serve', '--port', 'x']],
+  ['mcp', 'usage', ['mcp', '--root', '{dir}/no-such-directory']],
   ['db', 'usage', ['db', 'status']],
   ['store', 'usage', ['store', 'import', '{dir}/missing.jsonl']],
   ['openapi', 'usage', ['openapi', '--nonsense']],
