@@ -34,17 +34,18 @@ describe('shipper db', () => {
     const env = { SHIPPER_STORE: url };
     const before = await runCli(['db', 'status'], { env });
     expect(before.code).toBe(0);
-    expect(before.stdout).toMatch(/Schema version 0 of 1: behind/);
+    expect(before.stdout).toMatch(/Schema version 0 of 2: behind/);
     expect(before.stdout).toContain('pending  1 initial');
+    expect(before.stdout).toContain('pending  2 print_runs');
     expect(before.stdout).toContain('postgres://postgres:****@127.0.0.1');
     expectNoSecret(before);
 
     const migrated = await runCli(['db', 'migrate'], { env });
-    expect(migrated).toMatchObject({ code: 0, stdout: 'Migrated the database to schema version 1 (applied 1)\n' });
+    expect(migrated).toMatchObject({ code: 0, stdout: 'Migrated the database to schema version 2 (applied 2)\n' });
     const again = await runCli(['--json', 'db', 'migrate'], { env });
-    expect(JSON.parse(again.stdout)).toEqual({ applied: [], current: 1, latest: 1 });
+    expect(JSON.parse(again.stdout)).toEqual({ applied: [], current: 2, latest: 2 });
     const status = await runCli(['--json', 'db', 'status'], { env });
-    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'up to date', current: 1, latest: 1, pending: [], applied: [{ version: 1, name: 'initial' }] });
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'up to date', current: 2, latest: 2, pending: [], applied: [{ version: 1, name: 'initial' }, { version: 2, name: 'print_runs' }] });
     expectNoSecret(status);
   });
 
