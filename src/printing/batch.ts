@@ -14,7 +14,8 @@ export const printedDocumentSchema = z.object({
   key: z.string(),
   kind: z.enum(DOCUMENT_KINDS),
   shipmentId: z.string(),
-  fileName: z.string(),
+  /** The document's name, as its file would be named without the extension: BOL-SO-000123, labels-SO-000123. */
+  name: z.string(),
   printed: z.boolean(),
   printedAt: z.string().optional(),
   /** The spooler's request id, when it gave one. */
@@ -108,7 +109,7 @@ export async function runPrint(options: RunPrintOptions): Promise<RunPrintResult
     const session = options.sessions[document.kind]!;
     try {
       const { requestId } = await session.send(
-        { kind: document.kind, fileName: document.fileName, format: options.formatOf(document.kind), bytes } satisfies PrintDocument,
+        { kind: document.kind, name: document.name, format: options.formatOf(document.kind), bytes } satisfies PrintDocument,
         options.copies[document.kind] ?? 1,
       );
       document.printed = true;

@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import { parseTcpPrinter, tcpUrl, type TcpPrinterAddress } from './rawTcp.js';
-import { PrintError } from './errors.js';
 import { ConfigError } from '../config/settings.js';
 
 export const DOCUMENT_KINDS = ['bol', 'labels', 'invoice', 'dispute'] as const;
@@ -84,9 +83,9 @@ export function resolvePrinter(requested: string | undefined, kind: DocumentKind
   if (Object.hasOwn(config.printers, name)) return profilePrinter(name, config.printers[name]!);
   const address = parseTcpPrinter(name);
   if (address) return { name: tcpUrl(address), transport: { kind: 'zpl', address }, media: undefined, copies: undefined };
-  if (/^tcp:/i.test(name)) throw new PrintError(`printer ${name}: not a tcp://HOST[:PORT] address`, 'e.g. --printer tcp://192.168.1.50:9100');
+  if (/^tcp:/i.test(name)) throw new ConfigError(`printer ${name}: not a tcp://HOST[:PORT] address (e.g. --printer tcp://192.168.1.50:9100)`);
   if (!queueSchema.safeParse(name).success) {
-    throw new PrintError(`printer ${name}: no such printer, and not a queue name`, 'shipper printer list shows the printers; lpstat -p the queues');
+    throw new ConfigError(`printer ${name}: no such printer, and not a queue name (shipper printer list shows the printers; lpstat -p the queues)`);
   }
   return { name, transport: { kind: 'spooler', queue: name }, media: undefined, copies: undefined };
 }

@@ -28,26 +28,31 @@ export function parseTcpPrinter(text: string): TcpPrinterAddress | undefined {
   return { host, port: url.port ? Number(url.port) : JETDIRECT_PORT };
 }
 
+/** `printer zebra-2 (tcp://10.0.0.5:9100)`, or `printer tcp://10.0.0.5:9100` when it is named by its address. */
+export function printerLabel(printer: string, address: TcpPrinterAddress): string {
+  const url = tcpUrl(address);
+  return printer === url ? `printer ${url}` : `printer ${printer} (${url})`;
+}
+
 export function tcpUrl(address: TcpPrinterAddress): string {
   return `tcp://${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
 }
 
 function connectionFailure(error: NodeJS.ErrnoException, printer: string, address: TcpPrinterAddress): PrintError {
-  const where = tcpUrl(address);
   switch (error.code) {
     case 'ECONNREFUSED':
-      return new PrintError(`printer ${printer} (${where}) refused the connection`, 'check that it is on and that the port is its raw port (9100)');
+      return new PrintError(`${printerLabel(printer, address)} refused the connection`, 'check that it is on and that the port is its raw port (9100)');
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new PrintError(`printer ${printer}: host ${address.host} not found`, 'check the name in shipper printer list, or give its IP address');
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return new PrintError(`printer ${printer} (${where}) is unreachable`, 'check its network cable and IP address');
+      return new PrintError(`${printerLabel(printer, address)} is unreachable`, 'check its network cable and IP address');
     case 'ECONNRESET':
     case 'EPIPE':
-      return new PrintError(`printer ${printer} (${where}) dropped the connection before the document was complete`, 'check the printer, then run the command again with --resume');
+      return new PrintError(`${printerLabel(printer, address)} dropped the connection before the document was complete`, 'check the printer, then run the command again with --resume');
     default:
-      return new PrintError(`printer ${printer} (${where}): ${error.code ?? error.message}`, 'check the printer, then run the command again with --resume');
+      return new PrintError(`${printerLabel(printer, address)}: ${error.code ?? error.message}`, 'check the printer, then run the command again with --resume');
   }
 }
 
@@ -60,7 +65,7 @@ function open(address: TcpPrinterAddress, printer: string, { timeoutMs }: TcpTim
       reject(error);
     };
     socket.setTimeout(timeoutMs);
-    socket.once('timeout', () => fail(new PrintError(`printer ${printer} (${tcpUrl(address)}) did not answer within ${timeoutMs} ms`, 'check that it is on and reachable (print.timeoutMs sets the wait)')));
+    socket.once('timeout', () => fail(new PrintError(`${printerLabel(printer, address)} did not answer within ${timeoutMs} ms`, 'check that it is on and reachable (print.timeoutMs sets the wait)')));
     socket.once('error', (error) => fail(connectionFailure(error, printer, address)));
     socket.once('connect', () => {
       socket.removeAllListeners('timeout');
@@ -80,7 +85,7 @@ export async function sendRaw(address: TcpPrinterAddress, printer: string, bytes
     let failure: PrintError | undefined;
     socket.on('timeout', () => {
       failure ??= new PrintError(
-        `printer ${printer} (${tcpUrl(address)}) stopped taking data for ${timeouts.timeoutMs} ms; the document may be incomplete`,
+        `${printerLabel(printer, address)} stopped taking data for ${timeouts.timeoutMs} ms; the document may be incomplete`,
         'check the printer (paper, head, pause), then run the command again with --resume',
       );
       socket.destroy();
@@ -92,7 +97,7 @@ export async function sendRaw(address: TcpPrinterAddress, printer: string, bytes
     socket.on('data', () => undefined);
     socket.once('close', (hadError) => {
       if (failure) reject(failure);
-      else if (hadError) reject(new PrintError(`printer ${printer} (${tcpUrl(address)}) closed the connection with an error`, 'check the printer, then run again with --resume'));
+      else if (hadError) reject(new PrintError(`${printerLabel(printer, address)} closed the connection with an error`, 'check the printer, then run again with --resume'));
       else resolve();
     });
     socket.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -4,15 +4,15 @@
  */
 import { PrintError } from './errors.js';
 import { DEFAULT_MEDIA, type DocumentKind, type Printer } from './printers.js';
-import { queryStatus, sendRaw, tcpUrl } from './rawTcp.js';
+import { printerLabel, queryStatus, sendRaw } from './rawTcp.js';
 import { findSpooler, submitToSpooler, type Spooler } from './spooler.js';
 import { statusProblems } from './zplStatus.js';
 
 /** One document to print: its bytes are made when it is its turn (rendered, or fetched from the server). */
 export interface PrintDocument {
   kind: DocumentKind;
-  /** The job's title and, for the spooler, its file name (BOL-SO-000123.pdf). */
-  fileName: string;
+  /** The job's title and, with the format as extension, the spooler's file name: BOL-SO-000123. */
+  name: string;
   format: 'pdf' | 'zpl';
   bytes: Uint8Array;
 }
@@ -28,7 +28,7 @@ export function formatFor(printer: Printer, kind: DocumentKind): 'pdf' | 'zpl' {
   if (kind === 'labels') return 'zpl';
   const what = { bol: 'a BOL', invoice: 'an invoice', dispute: 'a dispute pack', labels: 'labels' }[kind];
   throw new PrintError(
-    `printer ${printer.name} (${tcpUrl(printer.transport.address)}) takes ZPL only: ${what} is a letter-size PDF and is not sent to it`,
+    `${printerLabel(printer.name, printer.transport.address)} takes ZPL only: ${what} is a letter-size PDF and is not sent to it`,
     `print it on a spooler queue: --printer QUEUE, or shipper config set print.${kind} NAME`,
   );
 }
@@ -49,7 +49,7 @@ export async function openPrinter(printer: Printer, options: SendOptions): Promi
     const status = await queryStatus(transport.address, printer.name, options);
     const problems = status ? statusProblems(status) : [];
     if (problems.length > 0) {
-      throw new PrintError(`printer ${printer.name} (${tcpUrl(transport.address)}) is not ready: ${problems.join(', ')}; nothing was sent`, 'fix it at the printer, then run the command again');
+      throw new PrintError(`${printerLabel(printer.name, transport.address)} is not ready: ${problems.join(', ')}; nothing was sent`, 'fix it at the printer, then run the command again');
     }
     return {
       printer,
@@ -67,14 +67,10 @@ export async function openPrinter(printer: Printer, options: SendOptions): Promi
     send: (document, copies) =>
       submitToSpooler(
         spooler,
-        { queue: transport.queue, copies, media: printer.media ?? defaultMedia(document.kind), title: document.fileName, fileName: document.fileName, bytes: document.bytes },
+        { queue: transport.queue, copies, media: printer.media ?? DEFAULT_MEDIA[document.kind], title: document.name, fileName: `${document.name}.${document.format}`, bytes: document.bytes },
         options,
       ),
   };
-}
-
-function defaultMedia(kind: DocumentKind): string {
-  return DEFAULT_MEDIA[kind];
 }
 
 function concatenate(parts: Uint8Array[]): Uint8Array {
