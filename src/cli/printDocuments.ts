@@ -65,17 +65,23 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
   const timeoutMs = printTimeout(ctx, config, printers.DEFAULT_PRINT_TIMEOUT_MS);
 
   let run: PrintRun;
-  if (flags.resume) {
-    const stored = await store.printRuns.lastOpen(scope);
-    if (!stored) throw new UsageError(`nothing to resume: every --print run of ${scopeName(scope)} finished`, 'run it with --print to print again');
+  const stored = flags.resume ? await store.printRuns.lastOpen(scope) : undefined;
+  const resuming = Boolean(stored);
+  if (flags.resume === true && !stored) {
+    throw new UsageError(`nothing to resume: every --print run of ${scopeName(scope)} finished`, 'run it with --print to print again');
+  }
+  if (stored) {
     const parsed = batch.printRunSchema.safeParse(stored.record);
     if (!parsed.success) throw new CliError(`the print run ${stored.id} in the store cannot be read: ${parsed.error.issues[0]!.message}`, 'STORE_FAILURE');
     run = parsed.data;
     // --printer and --copies given now beat the run's (the printer that jammed may be replaced).
-    for (const kind of Object.keys(run.printers)) {
-      if (flags.printer) run.printers[kind] = flags.printer;
-      if (flags.copies) run.copies[kind] = flags.copies;
+    for (const kind of Object.keys(run.printers) as DocumentKind[]) {
+      const printer = flags.printers?.[kind] ?? flags.printer;
+      const copies = flags.copiesByKind?.[kind] ?? flags.copies;
+      if (printer) run.printers[kind] = printer;
+      if (copies) run.copies[kind] = copies;
     }
+    if (flags.resume === 'if-open') ctx.io.note(`continuing print run ${run.id}: ${plural(batch.openDocuments(run).length, 'document')} not printed yet, the others not again`);
   } else {
     const seen = new Set<string>();
     const documents: PrintedDocument[] = [];
@@ -92,13 +98,13 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
   const kinds = [...new Set(run.documents.map((document) => document.kind))];
   const resolved = new Map<DocumentKind, Printer>();
   for (const kind of kinds) {
-    const printer = printers.resolvePrinter(flags.resume ? run.printers[kind] || undefined : flags.printer, kind, config);
+    const printer = printers.resolvePrinter(resuming ? run.printers[kind] || undefined : (flags.printers?.[kind] ?? flags.printer), kind, config);
     send.formatFor(printer, kind); // a BOL for a ZPL-only printer is refused now
     resolved.set(kind, printer);
-    if (!flags.resume) {
+    if (!resuming) {
       // As resolved again by --resume: the name given or configured ('' for the system's default queue).
       run.printers[kind] = printer.transport.kind === 'spooler' && printer.transport.queue === undefined ? '' : printer.name;
-      run.copies[kind] = flags.copies ?? printer.copies ?? 1;
+      run.copies[kind] = flags.copiesByKind?.[kind] ?? flags.copies ?? printer.copies ?? 1;
     }
   }
   const sessions: Partial<Record<DocumentKind, PrinterSession>> = {};

@@ -9,7 +9,12 @@ export interface PrintFlags {
   print?: boolean;
   printer?: string;
   copies?: number;
-  resume?: boolean;
+  /** true: --resume (a run must be open); 'if-open': resume the scope's open run, else start one (import). */
+  resume?: boolean | 'if-open';
+  /** A printer per kind of document (import: --bol-printer, --label-printer), beating --printer. */
+  printers?: Partial<Record<'bol' | 'labels' | 'invoice' | 'dispute', string | undefined>>;
+  /** Copies per kind of document, beating --copies (import: --copies counts BOLs only). */
+  copiesByKind?: Partial<Record<'bol' | 'labels' | 'invoice' | 'dispute', number | undefined>>;
 }
 
 function parseCopies(value: string): number {

@@ -261,3 +261,50 @@ describe('a batch of 50 that the printer drops after 20, and --resume', () => {
     expect(printer.documents).toHaveLength(50);
   });
 });
+
+describe('import --print: every booked shipment\'s BOL and labels, in file order, and a re-run finishes the rest', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let zebra: ThermalPrinter;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir('shipper-import-print-'));
+    zebra = await thermalPrinter();
+  });
+  afterAll(async () => {
+    await zebra.close();
+    await cleanup();
+  });
+
+  it('BOLs to the spooler, labels to the thermal printer; a printer that stops leaves the rest to a re-run of the same file', async () => {
+    const lp = await standInSpooler(join(dir, 'spool'));
+    const env = { SHIPPER_CONFIG_DIR: join(dir, 'config'), SHIPPER_NOW: '2026-11-18T18:00:00.000Z', PATH: lp.bin };
+    const shipper = (args: string[]) => runInProcess(['--store', join(dir, 'store'), ...args], { env, cwd: dir });
+    await writeFile(join(dir, 'batch.csv'), shipmentsCsv(4, 1));
+    zebra.acceptDocuments = 2;
+    const first = await shipper(['import', 'batch.csv', '--print', '--bol-printer', 'dock-laser', '--label-printer', zebra.url, '--copies', '3', '--json']);
+    expect(first.code, first.stderr).toBe(7);
+    const document = JSON.parse(first.stdout) as {
+      shipments: Array<{ id: string; orderNumber: string; line: number }>;
+      summary: { booked: number };
+      print: { printed: number; notPrinted: number; documents: Array<{ kind: string; shipmentId: string; printed: boolean }> };
+    };
+    expect(document.summary.booked).toBe(4);
+    const inFileOrder = [...document.shipments].sort((a, b) => a.line - b.line);
+    expect(document.print.documents.map((entry) => `${entry.kind}:${entry.shipmentId}`)).toEqual(inFileOrder.flatMap(({ id }) => [`bol:${id}`, `labels:${id}`]));
+    // BOL 1, labels 1, BOL 2, labels 2 went out; the third labels were refused, and nothing after them was sent.
+    expect(document.print.documents.map((entry) => entry.printed)).toEqual([true, true, true, true, true, false, false, false]);
+    expect(first.stderr).toContain('dropped the connection');
+    const jobs = await lp.jobs();
+    expect(jobs.map((job) => job.fileName)).toEqual(inFileOrder.slice(0, 3).map(({ orderNumber }) => `BOL-${orderNumber}.pdf`));
+    expect(jobs.every((job) => job.args.join(' ').startsWith('-d dock-laser -n 3 -o media=Letter'))).toBe(true);
+
+    zebra.acceptDocuments = Infinity;
+    const again = await shipper(['import', 'batch.csv', '--print', '--bol-printer', 'dock-laser', '--label-printer', zebra.url]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('continuing print run');
+    expect(again.stdout).toContain(`printed  labels-${inFileOrder[2]!.orderNumber}`);
+    expect(again.stdout).not.toContain(`printed  BOL-${inFileOrder[2]!.orderNumber}`);
+    expect((await lp.jobs()).map((job) => job.fileName)).toEqual(inFileOrder.map(({ orderNumber }) => `BOL-${orderNumber}.pdf`));
+    expect(zebra.documents).toHaveLength(4);
+  });
+});
