@@ -79,3 +79,39 @@ describe('invoice and dispute packs to the printer', () => {
     expect((await shipper(['audit', bills, '--no-save', '--print'])).code).toBe(2);
   });
 });
+
+describe('remote mode: documents fetched from the server, printed here, the run recorded in the local store', () => {
+  it('labels and a BOL of a shipment booked on the server', async () => {
+    const { startServe } = await import('../helpers/serve.js');
+    const { thermalPrinter } = await import('./standIns.js');
+    const { dir, cleanup } = await tempDir('shipper-print-remote-');
+    const serverStore = join(dir, 'server');
+    const api = new LocalApi({ storeDir: serverStore, now: () => new Date('2026-11-18T18:00:00.000Z') });
+    const { data: shipment } = await api.createShipment({ refNumber: 'PO-9', shipper: CHICAGO, consignee: ATLANTA, orderComponents: [MACHINE_PARTS] } as never);
+    await api.close();
+    const server = await startServe({ store: serverStore });
+    const zebra = await thermalPrinter();
+    const lp = await standInSpooler(join(dir, 'spool'));
+    try {
+      const env = { SHIPPER_CONFIG_DIR: join(dir, 'config'), PATH: lp.bin };
+      const remote = (args: string[]) => runInProcess(['--base-url', server.url, '--store', join(dir, 'local'), ...args], { env, cwd: dir });
+      const labels = await remote(['labels', shipment.orderNumber, '--print', '--printer', zebra.url]);
+      expect(labels.code, labels.stderr).toBe(0);
+      const local = await runInProcess(['--store', serverStore, 'labels', shipment.id, '--format', 'zpl', '-o', '-'], { env, cwd: dir });
+      expect(zebra.documents).toHaveLength(1);
+      expect(zebra.documents[0]!.toString('latin1')).toBe(local.stdout);
+      const bol = await remote(['bol', shipment.id, '--print', '--printer', 'dock']);
+      expect(bol.code, bol.stderr).toBe(0);
+      const [job] = await lp.jobs();
+      expect((await readPdf(new Uint8Array(job!.file))).pages[0]!.text).toContain(shipment.bolNumber);
+      // The runs are the user's own: in the local store, none in the server's.
+      const { readdir } = await import('node:fs/promises');
+      expect((await readdir(join(dir, 'local', 'print-runs'))).filter((name) => name.endsWith('.json'))).toHaveLength(2);
+      await expect(readdir(join(serverStore, 'print-runs'))).rejects.toThrow();
+    } finally {
+      await zebra.close();
+      await server.stop();
+      await cleanup();
+    }
+  });
+});
