@@ -87,12 +87,18 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
         what: 'your GS1 company prefix (7-10 digits) for BOL numbers and SSCCs',
         precedence: "the --bol-company-prefix of shipper serve beats it; it beats the config's bolCompanyPrefix",
       },
+      { name: 'SHIPPER_NOW', what: 'an ISO-8601 instant the clock starts at (it keeps running): demos and CI jobs with a fixed calendar', precedence: '' },
+    ],
+  },
+  {
+    title: 'Printing (--print)',
+    variables: [
       {
         name: 'SHIPPER_PRINT_TIMEOUT_MS',
         what: 'how long --print waits for a printer or the spooler (connecting, taking the data, closing), in ms (default 10000)',
         precedence: "it beats the config's print.timeoutMs",
       },
-      { name: 'SHIPPER_NOW', what: 'an ISO-8601 instant the clock starts at (it keeps running): demos and CI jobs with a fixed calendar', precedence: '' },
+      { name: 'PATH', what: 'where the spooler is looked for: lp, else lpr (docs/printing.md)', precedence: '' },
     ],
   },
   {
