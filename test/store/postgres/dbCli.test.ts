@@ -41,7 +41,7 @@ describe('shipper db', () => {
     expectNoSecret(before);
 
     const migrated = await runCli(['db', 'migrate'], { env });
-    expect(migrated).toMatchObject({ code: 0, stdout: 'Migrated the database to schema version 2 (applied 2)\n' });
+    expect(migrated).toMatchObject({ code: 0, stdout: 'Migrated the database to schema version 2 (applied 1, 2)\n' });
     const again = await runCli(['--json', 'db', 'migrate'], { env });
     expect(JSON.parse(again.stdout)).toEqual({ applied: [], current: 2, latest: 2 });
     const status = await runCli(['--json', 'db', 'status'], { env });
@@ -92,11 +92,11 @@ describe('shipper db', () => {
     const newer = await testDatabase();
     expect((await runCli(['--store', newer, 'db', 'migrate'])).code).toBe(0);
     const sql = postgres(newer, { max: 1 });
-    await sql`insert into shipper_migrations (version, name) values (2, 'from the future')`;
+    await sql`insert into shipper_migrations (version, name) values (3, 'from the future')`;
     await sql.end();
     const migrate = await runCli(['--store', newer, 'db', 'migrate']);
     expect(migrate.code).toBe(5);
-    expect(migrate.stderr).toMatch(/schema is version 2, newer than this shipper's 1: .*upgrade shipper/);
+    expect(migrate.stderr).toMatch(/schema is version 3, newer than this shipper's 2: .*upgrade shipper/);
     const status = await runCli(['--store', newer, 'db', 'status']);
     expect(status.code).toBe(5);
     expect(status.stdout).toMatch(/newer than this shipper/);
