@@ -15,7 +15,6 @@ import type { DocumentKind, Printer, PrintConfig } from '../printing/printers.js
 import type { PrintedDocument, PrintRun } from '../printing/batch.js';
 import type { PrinterSession } from '../printing/send.js';
 
-
 /** One document a command asks to print. */
 export interface PrintRequest {
   kind: DocumentKind;
@@ -53,16 +52,10 @@ function printTimeout(ctx: CommandContext, config: PrintConfig, fallback: number
  * it; never throws for a printer failure: it is returned, so that the command can end its report.
  */
 export async function printDocuments(ctx: CommandContext, scope: string, requests: PrintRequest[], flags: PrintFlags, produce: Producer): Promise<PrintOutcome> {
-  const [printers, batch, send, store, config, clock, { ulid }] = await Promise.all([
-    import('../printing/printers.js'),
-    import('../printing/batch.js'),
-    import('../printing/send.js'),
-    ctx.store(),
-    printConfig(ctx),
-    ctx.clock(),
-    import('ulid'),
-  ]);
-  const timeoutMs = printTimeout(ctx, config, printers.DEFAULT_PRINT_TIMEOUT_MS);
+  const [{ DEFAULT_PRINT_TIMEOUT_MS, resolvePrinter }, { openDocuments, printRunSchema, runPrint }, { formatFor, openPrinter }, store, config, clock, { ulid }] = await Promise.all(
+    [import('../printing/printers.js'), import('../printing/batch.js'), import('../printing/send.js'), ctx.store(), printConfig(ctx), ctx.clock(), import('ulid')],
+  );
+  const timeoutMs = printTimeout(ctx, config, DEFAULT_PRINT_TIMEOUT_MS);
 
   let run: PrintRun;
   const stored = flags.resume ? await store.printRuns.lastOpen(scope) : undefined;
@@ -71,7 +64,7 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
     throw new UsageError(`nothing to resume: every --print run of ${scopeName(scope)} finished`, 'run it with --print to print again');
   }
   if (stored) {
-    const parsed = batch.printRunSchema.safeParse(stored.record);
+    const parsed = printRunSchema.safeParse(stored.record);
     if (!parsed.success) throw new CliError(`the print run ${stored.id} in the store cannot be read: ${parsed.error.issues[0]!.message}`, 'STORE_FAILURE');
     run = parsed.data;
     // --printer and --copies given now beat the run's (the printer that jammed may be replaced).
@@ -81,7 +74,7 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
       if (printer) run.printers[kind] = printer;
       if (copies) run.copies[kind] = copies;
     }
-    if (flags.resume === 'if-open') ctx.io.note(`continuing print run ${run.id}: ${plural(batch.openDocuments(run).length, 'document')} not printed yet, the others not again`);
+    if (flags.resume === 'if-open') ctx.io.note(`continuing print run ${run.id}: ${plural(openDocuments(run).length, 'document')} not printed yet, the others not again`);
   } else {
     const seen = new Set<string>();
     const documents: PrintedDocument[] = [];
@@ -98,8 +91,8 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
   const kinds = [...new Set(run.documents.map((document) => document.kind))];
   const resolved = new Map<DocumentKind, Printer>();
   for (const kind of kinds) {
-    const printer = printers.resolvePrinter(resuming ? run.printers[kind] || undefined : (flags.printers?.[kind] ?? flags.printer), kind, config);
-    send.formatFor(printer, kind); // a BOL for a ZPL-only printer is refused now
+    const printer = resolvePrinter(resuming ? run.printers[kind] || undefined : (flags.printers?.[kind] ?? flags.printer), kind, config);
+    formatFor(printer, kind); // a BOL for a ZPL-only printer is refused now
     resolved.set(kind, printer);
     if (!resuming) {
       // As resolved again by --resume: the name given or configured ('' for the system's default queue).
@@ -111,7 +104,7 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
   const opened = new Map<string, Promise<PrinterSession>>();
   for (const [kind, printer] of resolved) {
     const key = JSON.stringify(printer.transport) + (printer.media ?? '');
-    if (!opened.has(key)) opened.set(key, send.openPrinter(printer, { env: ctx.env, timeoutMs }));
+    if (!opened.has(key)) opened.set(key, openPrinter(printer, { env: ctx.env, timeoutMs }));
     try {
       sessions[kind] = await opened.get(key)!;
     } catch (error) {
@@ -120,13 +113,13 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
   }
 
   const save = async (current: PrintRun) => {
-    await store.printRuns.put({ id: current.id, scope: current.scope, open: batch.openDocuments(current).length > 0, record: current });
+    await store.printRuns.put({ id: current.id, scope: current.scope, open: openDocuments(current).length > 0, record: current });
   };
   await save(run);
 
   const { io } = ctx;
   const progress = wantsProgress(Boolean(io.streams.stderr.isTTY), io.options, ctx.env) ? new ProgressBar(io.streams.stderr) : undefined;
-  const pending = batch.openDocuments(run).length;
+  const pending = openDocuments(run).length;
   progress?.start('Printing', pending, 'documents');
   const cancel = new AbortController();
   const onInterrupt = () => {
@@ -138,11 +131,11 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
   process.on('SIGINT', onInterrupt);
   let stoppedBy;
   try {
-    ({ stoppedBy } = await batch.runPrint({
+    ({ stoppedBy } = await runPrint({
       run,
       sessions,
       copies: run.copies,
-      formatOf: (kind) => send.formatFor(resolved.get(kind)!, kind),
+      formatOf: (kind) => formatFor(resolved.get(kind)!, kind),
       produce: (document, format) => produce(document.kind, document.shipmentId, format),
       save,
       now: clock,
@@ -154,7 +147,10 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
         if (document.printed) {
           const copies = run.copies[document.kind] ?? 1;
           if (io.options.quiet) io.out(document.name);
-          else io.out(`printed  ${document.name}  on ${printerName(run, document.kind)}${copies > 1 ? `  (${copies} copies)` : ''}${document.requestId ? `  ${document.requestId}` : ''}`);
+          else
+            io.out(
+              `printed  ${document.name}  on ${printerName(run, document.kind)}${copies > 1 ? `  (${copies} copies)` : ''}${document.requestId ? `  ${document.requestId}` : ''}`,
+            );
         } else if (document.reason && !stoppedByPrinter(document)) io.error(`${document.name}: not printed: ${document.reason}`);
       },
     }));
@@ -164,7 +160,7 @@ export async function printDocuments(ctx: CommandContext, scope: string, request
   }
   report(io, run, scope);
   if (stoppedBy) return { run, failure: new CliError(stoppedBy.line(), stoppedBy, { jsonWritten: io.options.json }) };
-  const missed = batch.openDocuments(run);
+  const missed = openDocuments(run);
   if (missed.length > 0) {
     return { run, failure: new CliError(`${plural(missed.length, 'document')} not printed (named above); the others were`, 'REJECTED', { jsonWritten: io.options.json }) };
   }

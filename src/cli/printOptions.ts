@@ -38,4 +38,3 @@ export function checkPrintFlags(flags: PrintFlags): boolean {
   if (!wanted && (flags.printer !== undefined || flags.copies !== undefined)) throw new UsageError('--printer and --copies need --print');
   return wanted;
 }
-

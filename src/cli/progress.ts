@@ -113,7 +113,9 @@ export class ProgressBar {
     const ratio = this.total > 0 ? done / this.total : 1;
     const settled = elapsedMs >= SETTLE_MS && done > 0;
     const counts =
-      this.unit === 'bytes' ? plural(shipments, 'shipment') : `${formatNumber(Math.min(done, this.total))}/${plural(this.total, this.unit === 'documents' ? 'document' : 'shipment')}`;
+      this.unit === 'bytes'
+        ? plural(shipments, 'shipment')
+        : `${formatNumber(Math.min(done, this.total))}/${plural(this.total, this.unit === 'documents' ? 'document' : 'shipment')}`;
     return {
       label: this.label,
       ratio,

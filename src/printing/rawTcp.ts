@@ -50,7 +50,10 @@ function connectionFailure(error: NodeJS.ErrnoException, printer: string, addres
       return new PrintError(`${printerLabel(printer, address)} is unreachable`, 'check its network cable and IP address');
     case 'ECONNRESET':
     case 'EPIPE':
-      return new PrintError(`${printerLabel(printer, address)} dropped the connection before the document was complete`, 'check the printer, then run the command again with --resume');
+      return new PrintError(
+        `${printerLabel(printer, address)} dropped the connection before the document was complete`,
+        'check the printer, then run the command again with --resume',
+      );
     default:
       return new PrintError(`${printerLabel(printer, address)}: ${error.code ?? error.message}`, 'check the printer, then run the command again with --resume');
   }
@@ -65,7 +68,9 @@ function open(address: TcpPrinterAddress, printer: string, { timeoutMs }: TcpTim
       reject(error);
     };
     socket.setTimeout(timeoutMs);
-    socket.once('timeout', () => fail(new PrintError(`${printerLabel(printer, address)} did not answer within ${timeoutMs} ms`, 'check that it is on and reachable (print.timeoutMs sets the wait)')));
+    socket.once('timeout', () =>
+      fail(new PrintError(`${printerLabel(printer, address)} did not answer within ${timeoutMs} ms`, 'check that it is on and reachable (print.timeoutMs sets the wait)')),
+    );
     socket.once('error', (error) => fail(connectionFailure(error, printer, address)));
     socket.once('connect', () => {
       socket.removeAllListeners('timeout');

@@ -49,7 +49,10 @@ export async function openPrinter(printer: Printer, options: SendOptions): Promi
     const status = await queryStatus(transport.address, printer.name, options);
     const problems = status ? statusProblems(status) : [];
     if (problems.length > 0) {
-      throw new PrintError(`${printerLabel(printer.name, transport.address)} is not ready: ${problems.join(', ')}; nothing was sent`, 'fix it at the printer, then run the command again');
+      throw new PrintError(
+        `${printerLabel(printer.name, transport.address)} is not ready: ${problems.join(', ')}; nothing was sent`,
+        'fix it at the printer, then run the command again',
+      );
     }
     return {
       printer,
@@ -67,7 +70,14 @@ export async function openPrinter(printer: Printer, options: SendOptions): Promi
     send: (document, copies) =>
       submitToSpooler(
         spooler,
-        { queue: transport.queue, copies, media: printer.media ?? DEFAULT_MEDIA[document.kind], title: document.name, fileName: `${document.name}.${document.format}`, bytes: document.bytes },
+        {
+          queue: transport.queue,
+          copies,
+          media: printer.media ?? DEFAULT_MEDIA[document.kind],
+          title: document.name,
+          fileName: `${document.name}.${document.format}`,
+          bytes: document.bytes,
+        },
         options,
       ),
   };

@@ -78,7 +78,10 @@ function refusal(spooler: Spooler, queue: string | undefined, output: string, ex
     return new PrintError(`${spooler.kind}: ${name} does not exist (${said})`, 'lpstat -p lists the queues; shipper printer list lists the printers you named');
   }
   if (/no default destination|no default printer/i.test(said)) {
-    return new PrintError(`${spooler.kind}: no default queue on this machine`, 'give --printer NAME, set print.bol / print.labels (shipper config set), or set a default queue (lpoptions -d QUEUE)');
+    return new PrintError(
+      `${spooler.kind}: no default queue on this machine`,
+      'give --printer NAME, set print.bol / print.labels (shipper config set), or set a default queue (lpoptions -d QUEUE)',
+    );
   }
   if (/not accepting|disabled|paused|stopped/i.test(said)) {
     return new PrintError(`${spooler.kind}: ${name} is not accepting jobs (${said})`, 'cupsenable / cupsaccept the queue, or choose another printer with --printer');
@@ -117,7 +120,10 @@ export async function submitToSpooler(spooler: Spooler, job: SpoolJob, options: 
     );
     if (error) throw new PrintError(`cannot run ${spooler.path}: ${error.code ?? error.message}`, 'check the CUPS client installation');
     if (timedOut) {
-      throw new PrintError(`${spooler.kind} did not answer within ${options.timeoutMs} ms${job.queue ? ` for queue ${job.queue}` : ''}`, 'check the CUPS service (lpstat -r); print.timeoutMs sets the wait');
+      throw new PrintError(
+        `${spooler.kind} did not answer within ${options.timeoutMs} ms${job.queue ? ` for queue ${job.queue}` : ''}`,
+        'check the CUPS service (lpstat -r); print.timeoutMs sets the wait',
+      );
     }
     if (code !== 0) throw refusal(spooler, job.queue, stderr || stdout, code);
     // CUPS: "request id is dock-123 (1 file(s))".

@@ -66,7 +66,9 @@ describe('labels --print to a thermal printer (raw ZPL over TCP)', () => {
     }
     const report = JSON.parse(result.stdout) as { printed: number; notPrinted: number; documents: Array<{ shipmentId: string; printed: boolean; document: string }> };
     expect(report).toMatchObject({ printed: 3, notPrinted: 0 });
-    expect(report.documents.map((document) => [document.shipmentId, document.printed, document.document])).toEqual(d.ids.map((id, index) => [id, true, `labels-${d.orderNumbers[index]}`]));
+    expect(report.documents.map((document) => [document.shipmentId, document.printed, document.document])).toEqual(
+      d.ids.map((id, index) => [id, true, `labels-${d.orderNumbers[index]}`]),
+    );
     await printer.close();
   });
 
@@ -262,7 +264,7 @@ describe('a batch of 50 that the printer drops after 20, and --resume', () => {
   });
 });
 
-describe('import --print: every booked shipment\'s BOL and labels, in file order, and a re-run finishes the rest', () => {
+describe("import --print: every booked shipment's BOL and labels, in file order, and a re-run finishes the rest", () => {
   let dir: string;
   let cleanup: () => Promise<void>;
   let zebra: ThermalPrinter;

@@ -49,7 +49,7 @@ describe('shipper printer', () => {
     expect(table.stdout).toMatch(/dock-laser[\s│]+queue HP_M507/);
   });
 
-  it('--print without --printer uses each document kind\'s printer and the profile\'s copies', async () => {
+  it("--print without --printer uses each document kind's printer and the profile's copies", async () => {
     const booked = await shipper([...BOOK_ONE_PALLET]);
     expect(booked.code, booked.stderr).toBe(0);
     const id = (JSON.parse(booked.stdout) as { id: string }).id;

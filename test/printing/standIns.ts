@@ -36,10 +36,11 @@ export async function thermalPrinter(): Promise<ThermalPrinter> {
     status: READY,
     acceptDocuments: Infinity,
     received: (count) => (printer.documents.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer((socket) => {
     sockets.add(socket);

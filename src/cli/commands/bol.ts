@@ -284,7 +284,10 @@ async function printBols(ctx: CommandContext, args: string[], options: BolOption
   // --all lists newest first; a dock prints in booking order (ids sort by creation time).
   if (options.all) references.reverse();
   if (!options.resume && references.length === 0) {
-    if (options.all) return ctx.io.options.json ? ctx.io.json(jsonOf({ id: '', scope: 'bol', startedAt: '', printers: {}, copies: {}, documents: [] })) : ctx.io.note('No shipments in the store: nothing printed');
+    if (options.all)
+      return ctx.io.options.json
+        ? ctx.io.json(jsonOf({ id: '', scope: 'bol', startedAt: '', printers: {}, copies: {}, documents: [] }))
+        : ctx.io.note('No shipments in the store: nothing printed');
     throw new UsageError('no shipment given', 'example: shipper bol <shipment-id> --print, shipper bol --all --print, shipper bol --resume');
   }
   const ids: string[] = [];
@@ -297,7 +300,11 @@ async function printBols(ctx: CommandContext, args: string[], options: BolOption
   let fileFailure: unknown;
   if (options.output && ids.length > 0) {
     try {
-      await runBol(capturingJson(ctx, (value) => (fileJson = value as Record<string, unknown>)), ids, { ...options, print: false, resume: false, printer: undefined, copies: undefined, all: false, idsFrom: undefined });
+      await runBol(
+        capturingJson(ctx, (value) => (fileJson = value as Record<string, unknown>)),
+        ids,
+        { ...options, print: false, resume: false, printer: undefined, copies: undefined, all: false, idsFrom: undefined },
+      );
     } catch (error) {
       fileFailure = error;
     }

@@ -87,7 +87,7 @@ export function registerImportCommand(program: ShipperCommand, context: ContextF
     .option('--printer <name>', 'with --print: the printer of both (default: print.bol and print.labels of the config, else the system default queue)')
     .option('--bol-printer <name>', 'with --print: the printer of the BOLs')
     .option('--label-printer <name>', 'with --print: the printer of the labels (a tcp:// ZPL printer, or a queue)')
-    .option('--copies <n>', 'with --print: copies of each BOL, 1-99 (labels: the printer profile\'s, else 1)', (value: string) => {
+    .option('--copies <n>', "with --print: copies of each BOL, 1-99 (labels: the printer profile's, else 1)", (value: string) => {
       if (!/^\d{1,2}$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number from 1 to 99');
       return Number(value);
     })

@@ -195,7 +195,12 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
  * labels). A re-run of the same file (the same bytes) continues the print run it left open: what
  * was printed is not printed again.
  */
-async function printImported(ctx: CommandContext, file: string, shipments: Array<{ line: number; id: string; orderNumber: string | undefined }>, options: ImportCommandOptions): Promise<PrintOutcome> {
+async function printImported(
+  ctx: CommandContext,
+  file: string,
+  shipments: Array<{ line: number; id: string; orderNumber: string | undefined }>,
+  options: ImportCommandOptions,
+): Promise<PrintOutcome> {
   const [{ printDocuments, warnOnce }, { capturingJson }, { createHash }, { readFile }] = await Promise.all([
     import('../printDocuments.js'),
     import('../printCapture.js'),

@@ -59,7 +59,11 @@ async function printInvoices(ctx: CommandContext, reference: string | undefined,
   const requests = [];
   if (reference !== undefined) {
     const id = await shipmentIdOf(api, reference);
-    await runInvoice(capturingJson(ctx, (value) => (shown = value)), id, { ...options, print: false, resume: false, printer: undefined, copies: undefined });
+    await runInvoice(
+      capturingJson(ctx, (value) => (shown = value)),
+      id,
+      { ...options, print: false, resume: false, printer: undefined, copies: undefined },
+    );
     const { data: invoice } = await api.getInvoice(id);
     requests.push({ kind: 'invoice' as const, shipmentId: id, name: invoice.invoiceNumber });
   }

@@ -23,7 +23,8 @@ export async function runLabels(ctx: CommandContext, references: string | string
   const list = typeof references === 'string' ? [references] : references;
   if (checkPrintFlags(options)) return printLabels(ctx, list, options);
   if (options.all) throw new UsageError('--all needs --print: labels are written one shipment at a time', 'shipper labels --all --print, or shipper labels <shipment> -o FILE');
-  if (list.length !== 1) throw new UsageError(list.length === 0 ? 'no shipment given' : 'one shipment at a time without --print', 'example: shipper labels <shipment> [-o labels.pdf]');
+  if (list.length !== 1)
+    throw new UsageError(list.length === 0 ? 'no shipment given' : 'one shipment at a time without --print', 'example: shipper labels <shipment> [-o labels.pdf]');
   const reference = list[0]!;
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
@@ -60,12 +61,17 @@ async function printLabels(ctx: CommandContext, references: string[], options: L
       // The store lists newest first; a dock prints in booking order.
       ids.push(...every.reverse());
     }
-    if (ids.length === 0 && !options.all) throw new UsageError('no shipment given', 'example: shipper labels <shipment> --print, shipper labels --all --print, shipper labels --resume');
+    if (ids.length === 0 && !options.all)
+      throw new UsageError('no shipment given', 'example: shipper labels <shipment> --print, shipper labels --all --print, shipper labels --resume');
   }
-  if (options.output && ids.length > 1) throw new UsageError('-o names the file of one shipment\'s labels; with several shipments, print without -o');
+  if (options.output && ids.length > 1) throw new UsageError("-o names the file of one shipment's labels; with several shipments, print without -o");
   let fileJson: Record<string, unknown> | undefined;
   if (options.output && ids.length === 1) {
-    await runLabels(capturingJson(ctx, (value) => (fileJson = value as Record<string, unknown>)), ids[0]!, { ...options, print: false, resume: false, printer: undefined, copies: undefined, all: false });
+    await runLabels(
+      capturingJson(ctx, (value) => (fileJson = value as Record<string, unknown>)),
+      ids[0]!,
+      { ...options, print: false, resume: false, printer: undefined, copies: undefined, all: false },
+    );
   }
   const requests = [];
   for (const shipmentId of [...new Set(ids)]) {

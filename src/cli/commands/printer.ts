@@ -43,7 +43,8 @@ export async function runPrinterAdd(ctx: CommandContext, name: string, options: 
   }
   const kinds = options.defaultFor === undefined ? [] : options.defaultFor.split(',').map((kind) => kind.trim().toLowerCase());
   for (const kind of kinds) if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`--default-for ${kind}: one of ${KINDS.join(', ')}`);
-  if (options.zpl && kinds.some((kind) => kind !== 'labels')) throw new UsageError('a ZPL printer prints labels only: BOLs, invoices and dispute packs are letter-size PDFs (--default-for labels)');
+  if (options.zpl && kinds.some((kind) => kind !== 'labels'))
+    throw new UsageError('a ZPL printer prints labels only: BOLs, invoices and dispute packs are letter-size PDFs (--default-for labels)');
   const existing = await currentConfig(ctx);
   const replaced = Object.hasOwn(existing.printers, name);
   const conf = await openConf(ctx);
@@ -53,7 +54,9 @@ export async function runPrinterAdd(ctx: CommandContext, name: string, options: 
   for (const kind of kinds) conf.set(`print.${kind}`, name);
   chmodSync(conf.path, 0o600);
   if (ctx.io.options.json) return ctx.io.json({ name, ...profile, defaultFor: kinds, replaced });
-  ctx.io.info(`${replaced ? 'Replaced' : 'Added'} printer ${name}${kinds.length > 0 ? `, the printer of ${kinds.join(', ')}` : ''}; shipper printer test ${name} prints a test ${options.zpl ? 'label' : 'page'}`);
+  ctx.io.info(
+    `${replaced ? 'Replaced' : 'Added'} printer ${name}${kinds.length > 0 ? `, the printer of ${kinds.join(', ')}` : ''}; shipper printer test ${name} prints a test ${options.zpl ? 'label' : 'page'}`,
+  );
 }
 
 export async function runPrinterList(ctx: CommandContext): Promise<void> {
@@ -72,7 +75,13 @@ export async function runPrinterList(ctx: CommandContext): Promise<void> {
     ctx.io.out(
       ctx.io.fittedTable(
         ['Printer', 'Prints to', 'Media', 'Copies', 'Default for'],
-        rows.map((row) => [row.name, row.transport, row.media ?? (row.zpl ? '4x6 (ZPL)' : `${DEFAULT_MEDIA.bol} / ${DEFAULT_MEDIA.labels}`), String(row.copies ?? 1), row.defaultFor.join(', ') || '-']),
+        rows.map((row) => [
+          row.name,
+          row.transport,
+          row.media ?? (row.zpl ? '4x6 (ZPL)' : `${DEFAULT_MEDIA.bol} / ${DEFAULT_MEDIA.labels}`),
+          String(row.copies ?? 1),
+          row.defaultFor.join(', ') || '-',
+        ]),
         [{ shrink: [1], min: 12 }],
       ),
     );
@@ -96,7 +105,9 @@ export async function runPrinterRemove(ctx: CommandContext, name: string): Promi
   for (const kind of cleared) conf.delete(`print.${kind}`);
   chmodSync(conf.path, 0o600);
   if (ctx.io.options.json) return ctx.io.json({ name, removed: true, defaultsCleared: cleared });
-  ctx.io.info(`Removed printer ${name}${cleared.length > 0 ? `; ${cleared.map((kind) => `print.${kind}`).join(', ')} unset (those documents go to the system default queue)` : ''}`);
+  ctx.io.info(
+    `Removed printer ${name}${cleared.length > 0 ? `; ${cleared.map((kind) => `print.${kind}`).join(', ')} unset (those documents go to the system default queue)` : ''}`,
+  );
 }
 
 /** A test page (PDF, the printer's media) or a test label (ZPL) that says which printer and when. */
@@ -104,7 +115,9 @@ export async function runPrinterTest(ctx: CommandContext, name: string): Promise
   const [config, printers, send, clock] = await Promise.all([currentConfig(ctx), printersModule(), import('../../printing/send.js'), ctx.clock()]);
   if (!Object.hasOwn(config.printers, name)) throw new CliError(`no printer ${name}; shipper printer list shows them`, 'NOT_FOUND');
   const printer = printers.profilePrinter(name, config.printers[name]!);
-  const when = clock().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const when = clock()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
   const where = printers.describeTransport(printer.transport);
   const timeoutMs = config.print.timeoutMs ?? printers.DEFAULT_PRINT_TIMEOUT_MS;
   const session = await send.openPrinter(printer, { env: ctx.env, timeoutMs });
@@ -131,7 +144,11 @@ export function registerPrinterCommands(program: ShipperCommand, context: Contex
   const printer = program
     .command('printer')
     .description('the dock printers documents go to with --print: spooler queues and ZPL thermal printers')
-    .examples('shipper printer add dock-laser --queue HP_LaserJet_M507 --copies 3 --default-for bol', 'shipper printer add zebra-2 --zpl tcp://10.0.0.50:9100 --default-for labels', 'shipper printer list');
+    .examples(
+      'shipper printer add dock-laser --queue HP_LaserJet_M507 --copies 3 --default-for bol',
+      'shipper printer add zebra-2 --zpl tcp://10.0.0.50:9100 --default-for labels',
+      'shipper printer list',
+    );
   printer
     .command('add <name>')
     .description('name a printer (replaces one of the same name)')
@@ -143,7 +160,10 @@ export function registerPrinterCommands(program: ShipperCommand, context: Contex
       return value;
     })
     .option('--default-for <kinds>', 'make it the printer of these documents: bol, labels, invoice, dispute (comma-separated)')
-    .examples('shipper printer add dock-laser --queue HP_LaserJet_M507 --copies 3 --default-for bol,invoice', 'shipper printer add zebra-2 --zpl tcp://10.0.0.50 --default-for labels')
+    .examples(
+      'shipper printer add dock-laser --queue HP_LaserJet_M507 --copies 3 --default-for bol,invoice',
+      'shipper printer add zebra-2 --zpl tcp://10.0.0.50 --default-for labels',
+    )
     .action(async (name: string, options: AddOptions, command: Command) => runPrinterAdd(context(command), name, options));
   printer
     .command('list')

@@ -45,7 +45,16 @@ describe('shipper db', () => {
     const again = await runCli(['--json', 'db', 'migrate'], { env });
     expect(JSON.parse(again.stdout)).toEqual({ applied: [], current: 2, latest: 2 });
     const status = await runCli(['--json', 'db', 'status'], { env });
-    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'up to date', current: 2, latest: 2, pending: [], applied: [{ version: 1, name: 'initial' }, { version: 2, name: 'print_runs' }] });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      state: 'up to date',
+      current: 2,
+      latest: 2,
+      pending: [],
+      applied: [
+        { version: 1, name: 'initial' },
+        { version: 2, name: 'print_runs' },
+      ],
+    });
     expectNoSecret(status);
   });
 
