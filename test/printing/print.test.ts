@@ -310,3 +310,48 @@ describe("import --print: every booked shipment's BOL and labels, in file order,
     expect(zebra.documents).toHaveLength(4);
   });
 });
+
+describe('Ctrl-C in the middle of a batch (a real process)', () => {
+  let d: Dock;
+  let printer: ThermalPrinter;
+  beforeAll(async () => {
+    d = await dock(8);
+    printer = await thermalPrinter();
+  });
+  afterAll(async () => {
+    await printer.close();
+    await d.cleanup();
+  });
+
+  it('finishes the document being sent, says which were sent and which not (exit 7), and --resume sends the rest', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN, ISOLATED_SETTINGS } = await import('../helpers/cli.js');
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, ...d.env };
+    for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+    const child = spawn(process.execPath, [BIN, '--store', join(d.dir, 'store'), '--json', 'labels', '--all', '--print', '--printer', printer.url], { env, cwd: d.dir });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // The third document is held open by the printer until Ctrl-C has been sent.
+    printer.onDocument = (index) => {
+      if (index !== 2) return;
+      child.kill('SIGINT');
+      return new Promise<void>((resolve) => child.stderr.on('data', () => stderr.includes('stopping after the document being sent') && resolve()));
+    };
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    printer.onDocument = undefined;
+    expect(code, stderr).toBe(7);
+    expect(stderr).toContain('stopped by Ctrl-C; run the command again with --resume to print the rest');
+    const report = JSON.parse(stdout) as { printed: number; notPrinted: number; documents: Array<{ printed: boolean; reason?: string }> };
+    expect(report).toMatchObject({ printed: 3, notPrinted: 5 });
+    expect(report.documents.slice(3).every((document) => !document.printed && document.reason)).toBe(true);
+    expect(printer.documents).toHaveLength(3);
+
+    const resumed = await d.shipper(['labels', '--resume', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ printed: 8, notPrinted: 0 });
+    expect(printer.documents).toHaveLength(8);
+    for (const [index, id] of d.ids.entries()) expect(printer.documents[index]!.equals(await zplOf(d, id)), `document ${index}`).toBe(true);
+  });
+});

@@ -20,6 +20,11 @@ export interface ThermalPrinter {
   status: string | undefined;
   /** Document connections accepted before the printer resets every later one (Infinity: never). */
   acceptDocuments: number;
+  /**
+   * Called when a document has arrived whole (index from 0); the printer closes its side of that
+   * connection once the promise it returns resolves (the sender waits for that close).
+   */
+  onDocument?: ((index: number) => Promise<void> | void) | undefined;
   /** Resolves when `count` documents have arrived whole. */
   received(count: number): Promise<void>;
   close(): Promise<void>;
@@ -42,7 +47,7 @@ export async function thermalPrinter(): Promise<ThermalPrinter> {
         server.close(() => resolve());
       }),
   };
-  const server: Server = createServer((socket) => {
+  const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
@@ -68,12 +73,13 @@ export async function thermalPrinter(): Promise<ThermalPrinter> {
       if (kind === 'document') chunks.push(chunk);
     });
     socket.on('end', () => {
-      if (kind !== 'document') return;
-      printer.documents.push(Buffer.concat(chunks));
+      if (kind !== 'document') return void socket.end();
+      const index = printer.documents.push(Buffer.concat(chunks)) - 1;
       for (const waiter of waiters.filter((candidate) => printer.documents.length >= candidate.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
       }
+      void Promise.resolve(printer.onDocument?.(index)).then(() => socket.end());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
