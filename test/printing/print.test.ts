@@ -355,3 +355,21 @@ describe('Ctrl-C in the middle of a batch (a real process)', () => {
     for (const [index, id] of d.ids.entries()) expect(printer.documents[index]!.equals(await zplOf(d, id)), `document ${index}`).toBe(true);
   });
 });
+
+describe('the progress bar', () => {
+  it('counts documents on a terminal, and is never drawn when stderr is not one', async () => {
+    const d = await dock(2);
+    const printer = await thermalPrinter();
+    try {
+      const shown = await runInProcess(['--store', join(d.dir, 'store'), 'labels', '--all', '--print', '--printer', printer.url], { env: d.env, cwd: d.dir, stderrColumns: 100 });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stderr).toMatch(/Printing .*2\/2 documents/);
+      const piped = await d.shipper(['labels', '--all', '--print', '--printer', printer.url]);
+      expect(piped.stderr).not.toContain('Printing');
+      expect(piped.stderr).toContain('Printed 2 documents');
+    } finally {
+      await printer.close();
+      await d.cleanup();
+    }
+  });
+});
