@@ -96,6 +96,17 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
     ],
   },
   {
+    title: 'Printing (--print)',
+    variables: [
+      {
+        name: 'SHIPPER_PRINT_TIMEOUT_MS',
+        what: 'how long --print waits for a printer or the spooler (connecting, taking the data, closing), in ms (default 10000)',
+        precedence: "it beats the config's print.timeoutMs",
+      },
+      { name: 'PATH', what: 'where the spooler is looked for: lp, else lpr (docs/printing.md)', precedence: '' },
+    ],
+  },
+  {
     title: 'Terminal',
     variables: [
       { name: 'NO_COLOR', what: 'set (any value): no colours', precedence: 'as --no-color' },

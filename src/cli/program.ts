@@ -27,6 +27,7 @@ const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Prom
   { names: ['location'], load: async () => (await import('./commands/location.js')).registerLocationCommands },
   { names: ['bol'], load: async () => (await import('./commands/bol.js')).registerBolCommand },
   { names: ['labels'], load: async () => (await import('./commands/labels.js')).registerLabelsCommand },
+  { names: ['printer'], load: async () => (await import('./commands/printer.js')).registerPrinterCommands },
   { names: ['tender'], load: async () => (await import('./commands/tender.js')).registerTenderCommand },
   { names: ['track'], load: async () => (await import('./commands/track.js')).registerTrackCommands },
   { names: ['invoice'], load: async () => (await import('./commands/invoice.js')).registerInvoiceCommand },

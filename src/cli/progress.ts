@@ -74,7 +74,7 @@ export function renderProgressLine(frame: ProgressFrame, columns: number): strin
 export class ProgressBar {
   private label = '';
   private total = 0;
-  private unit: 'bytes' | 'shipments' = 'shipments';
+  private unit: 'bytes' | 'shipments' | 'documents' = 'shipments';
   private startedAt = 0;
   private lastDraw = 0;
   private lastDone = 0;
@@ -89,7 +89,7 @@ export class ProgressBar {
    * A pass starts: `total` is what `done` counts up to: the file's bytes (checking: the total of
    * shipments is not known yet) or the shipments to book. Draws the empty bar.
    */
-  start(label: string, total: number, unit: 'bytes' | 'shipments'): void {
+  start(label: string, total: number, unit: 'bytes' | 'shipments' | 'documents'): void {
     this.label = label;
     this.total = total;
     this.unit = unit;
@@ -112,7 +112,10 @@ export class ProgressBar {
     const elapsedMs = this.clock() - this.startedAt;
     const ratio = this.total > 0 ? done / this.total : 1;
     const settled = elapsedMs >= SETTLE_MS && done > 0;
-    const counts = this.unit === 'shipments' ? `${formatNumber(Math.min(done, this.total))}/${plural(this.total, 'shipment')}` : plural(shipments, 'shipment');
+    const counts =
+      this.unit === 'bytes'
+        ? plural(shipments, 'shipment')
+        : `${formatNumber(Math.min(done, this.total))}/${plural(this.total, this.unit === 'documents' ? 'document' : 'shipment')}`;
     return {
       label: this.label,
       ratio,

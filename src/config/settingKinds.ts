@@ -85,6 +85,11 @@ export const SETTING_KINDS: SettingKind[] = [
   { key: 'carriers.<SCAC>', pattern: /^carriers\.[A-Z]{2,4}$/, value: jsonObject(carrierProfileSchemaForKey) },
   { key: 'x12', pattern: /^x12$/, value: jsonObject(x12SettingSchema) },
   { key: 'ebol', pattern: /^ebol$/, value: jsonObject(ebolSettingSchema) },
+  { key: 'print.bol', pattern: /^print\.bol$/, value: z.string().trim().min(1) },
+  { key: 'print.labels', pattern: /^print\.labels$/, value: z.string().trim().min(1) },
+  { key: 'print.invoice', pattern: /^print\.invoice$/, value: z.string().trim().min(1) },
+  { key: 'print.dispute', pattern: /^print\.dispute$/, value: z.string().trim().min(1) },
+  { key: 'print.timeoutMs', pattern: /^print\.timeoutMs$/, value: wholeNumber(100, 600_000) },
   { key: 'profiles.<profile>.baseUrl', pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.baseUrl$/, value: baseUrlSchema },
   {
     key: 'profiles.<profile>.apiKey',

@@ -26,6 +26,8 @@ export const ExitCode = {
   local: 5,
   /** `shipper audit`: the bills were read and audited, and something is disputed (a broken bill file is 1, rejected input). */
   disputed: 6,
+  /** Printing: the spooler or the printer is missing, unreachable, refused the document or is not ready. */
+  printing: 7,
   /** Ctrl-C. */
   interrupted: 130,
 } as const;
@@ -120,6 +122,15 @@ export const ERRORS = {
   LOCAL_FAILURE: { exit: ExitCode.local, status: 500, type: 'failure', title: 'Failure', publicDetail: 'the service failed to handle the request' },
   /** Not one of ours: a bug, or a failure nobody described (cli/errors.ts reports it). */
   UNEXPECTED: { exit: ExitCode.local, status: 500, type: 'internal-error', title: 'Unexpected Error', publicDetail: 'the service failed to handle the request' },
+
+  // Printing at the dock: exit 7 (src/printing/). Only the CLI prints; the server never answers these.
+  PRINT_FAILURE: {
+    exit: ExitCode.printing,
+    status: 503,
+    type: 'print-failure',
+    title: 'Not Printed',
+    publicDetail: 'the document could not be printed; the operator finds the cause in its log',
+  },
 
   // Ctrl-C: exit 130.
   INTERRUPTED: { exit: ExitCode.interrupted, status: 499, type: 'interrupted', title: 'Interrupted' },

@@ -263,6 +263,25 @@ export interface AuditedBillRepository {
   putMany(records: ReadonlyArray<{ billKey: string; record: unknown }>): Promise<void>;
 }
 
+/** A print run (src/printing/batch.ts): which documents of one request went to the printer. */
+export interface PrintRunRecord {
+  /** A ULID: runs sort by when they started. */
+  id: string;
+  /** What the run printed (`bol`, `labels`, `import:<digest>`): --resume takes the newest open run of its scope. */
+  scope: string;
+  /** True while some of its documents were not sent. */
+  open: boolean;
+  record: unknown;
+}
+
+export interface PrintRunRepository {
+  get(id: string): Promise<PrintRunRecord | undefined>;
+  /** Adds or replaces the run (saved after every document it sends). */
+  put(run: PrintRunRecord): Promise<void>;
+  /** The newest run of the scope that left documents unsent. */
+  lastOpen(scope: string): Promise<PrintRunRecord | undefined>;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The store and its unit of work
 
@@ -288,6 +307,8 @@ export interface ShipperStore {
   fuelPrices: FuelPriceReads;
   locations: LocationRepository;
   auditedBills: AuditedBillRepository;
+  /** What was printed, beside the documents (the user's own, local also in remote mode). */
+  printRuns: PrintRunRepository;
 
   /**
    * Runs `fn` as one unit of work: serialised with every other one on the store (all processes),

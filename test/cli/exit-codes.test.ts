@@ -210,6 +210,9 @@ const EVERY_COMMAND: ReadonlyArray<[command: string, kind: keyof typeof ExitCode
   ['location', 'notFound', ['location', 'show', 'nosuch']],
   // An output file that exists, without --force: a usage error for every command that writes one.
   ['bol', 'usage', ['bol', '{id}', '-o', '{dir}/exists.pdf']],
+  // Nothing listens on port 1 of the loopback: the printer refuses the connection.
+  ['labels', 'printing', ['labels', '{id}', '--print', '--printer', 'tcp://127.0.0.1:1']],
+  ['printer', 'notFound', ['printer', 'remove', 'nosuch']],
   ['labels', 'usage', ['labels', '{id}', '-o', '{dir}/exists.pdf']],
   ['tender', 'usage', ['tender', '{id}', '--format', 'ebol', '-o', '{dir}/exists.pdf']],
   ['invoice', 'usage', ['invoice', '{id}', '-o', '{dir}/exists.pdf']],
@@ -290,7 +293,7 @@ describe('every command keeps to the one table of exit codes', () => {
 
   it('lists the codes in order in help exit-codes, and the README lists the same codes in that order', async () => {
     const listed = [...exitCodesHelp(200).matchAll(/^ {2}(\d+) {2,}/gm)].map((match) => Number(match[1]));
-    expect(listed).toEqual([0, 1, 2, 3, 4, 5, 6, 130]);
+    expect(listed).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 130]);
     expect(listed).toEqual(Object.values(ExitCode));
     expect(Object.keys(EXIT_CODE_MEANINGS)).toEqual(Object.keys(ExitCode));
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');

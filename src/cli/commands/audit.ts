@@ -30,11 +30,18 @@ export function registerAuditCommand(program: ShipperCommand, context: ContextFa
     .option('--force', 'replace dispute packs that exist in --dispute-dir (default: refuse, nothing saved or written)')
     .option('--dry-run', 'a what-if run (e.g. another --tolerance): audit and show, save nothing, write nothing')
     .option('--no-save', 'do not keep the audited bills in the store (the spend report reads them)')
+    .option('--print', 'print each dispute pack written (with --dispute-dir) on the printer of dispute packs (print.dispute)')
+    .option('--printer <name>', 'with --print: a printer of shipper printer list, a spooler queue')
+    .option('--copies <n>', 'with --print: copies of each pack, 1-99', (value: string) => {
+      if (!/^\d{1,2}$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number from 1 to 99');
+      return Number(value);
+    })
     .examples(
       'shipper audit bills-2026-12.csv',
       'shipper audit RLCA-210.edi ODFL-210.edi --dispute-dir disputes/',
       `shipper audit bills.csv --tolerance 1.00 --json | jq '.summary'`,
       'shipper audit bills.csv --csv > audit.csv',
+      'shipper audit ODFL-210.edi --dispute-dir disputes/ --print --printer office',
     )
     .addHelpText(
       'after',

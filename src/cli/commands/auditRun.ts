@@ -23,6 +23,10 @@ import { AUDIT_CSV_HEADER, auditCsvRows, printAudit, summarise, summaryLine } fr
 
 export interface AuditCommandOptions {
   disputeDir?: string;
+  /** Send each dispute pack written to the printer of dispute packs (print.dispute) or --printer. */
+  print?: boolean;
+  printer?: string;
+  copies?: number;
   /** Cents. */
   tolerance: number;
   csv?: boolean;
@@ -146,6 +150,8 @@ async function writeDisputePacks(
 
 export async function runAudit(ctx: CommandContext, files: string[], options: AuditCommandOptions): Promise<void> {
   if (options.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
+  if (!options.print && (options.printer !== undefined || options.copies !== undefined)) throw new UsageError('--printer and --copies need --print');
+  if (options.print && !options.disputeDir) throw new UsageError('--print prints the dispute packs: give --dispute-dir DIR too (the packs are written there, then printed)');
   if (options.dryRun && options.disputeDir) throw new UsageError('--dry-run writes nothing; drop --dispute-dir, or drop --dry-run to write the packs');
   const save = options.save && !options.dryRun;
   if (files.length === 0) throw new UsageError('no bill file given', 'example: shipper audit bills.csv carrier-210.edi');
@@ -181,8 +187,10 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
   if (replaced.length > 0) ctx.io.note(replacedNote(replaced));
   const packs = await writeDisputePacks(ctx, api, planned, new Map(shipments.map((shipment) => [shipment.id, shipment])), options.force ?? false);
 
+  const printing = options.print && packs.length > 0 ? await printDisputePacks(ctx, auditedAt, packs, options) : undefined;
+
   const summary = summarise(results);
-  if (ctx.io.options.json) ctx.io.json({ files, bills: results, summary, saved: save, replaced, disputePacks: packs });
+  if (ctx.io.options.json) ctx.io.json({ files, bills: results, summary, saved: save, replaced, disputePacks: packs, ...(printing ? { print: printing.json } : {}) });
   else if (options.csv) ctx.io.streams.stdout.write(csvText(AUDIT_CSV_HEADER, auditCsvRows(results)));
   // --quiet: only the files written (the dispute packs); the exit code says whether anything is disputed.
   else if (ctx.io.options.quiet) packs.forEach((pack) => ctx.io.out(pack.file));
@@ -191,6 +199,8 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
     // Wrapped on a terminal (80 columns), one line when piped.
     ctx.io.field(summaryLine(summary), 2);
   }
+  // A pack that did not print is the dock's next job: exit 7 before the dispute's 6.
+  if (printing?.failure) throw new CliError(printing.failure.message, printing.failure, { jsonWritten: ctx.io.options.json });
   if (summary.disputed > 0) {
     // Exit 6, not 1: CI tells a real dispute from a bill file it could not read (1).
     throw new CliError(`${summary.disputed} of ${plural(summary.bills, 'bill')} disputed: ${formatCents(summary.disputedInCents)} at stake`, 'DISPUTED', {
@@ -200,6 +210,26 @@ export async function runAudit(ctx: CommandContext, files: string[], options: Au
 }
 
 /** The saved audits this run's results replace (same bill), with when they were made and what they found. */
+/** The dispute packs just written, sent to the printer in order (read back from their files). */
+async function printDisputePacks(ctx: CommandContext, auditedAt: string, packs: ReadonlyArray<{ bill: string; file: string }>, options: AuditCommandOptions) {
+  const [{ printDocuments, jsonOf }, { capturingJson }, { readFile }, { basename }] = await Promise.all([
+    import('../printDocuments.js'),
+    import('../printCapture.js'),
+    import('node:fs/promises'),
+    import('node:path'),
+  ]);
+  const files = new Map(packs.map((pack) => [pack.bill, pack.file]));
+  const inner = ctx.io.options.json ? capturingJson(ctx, () => undefined) : ctx;
+  const { run, failure } = await printDocuments(
+    inner,
+    `audit:${auditedAt}`,
+    packs.map((pack) => ({ kind: 'dispute' as const, shipmentId: pack.bill, name: basename(pack.file, '.pdf') })),
+    { print: true, printer: options.printer, copies: options.copies },
+    async (_kind, bill) => new Uint8Array(await readFile(files.get(bill)!)),
+  );
+  return { json: jsonOf(run), failure };
+}
+
 function replacedAudits(earlier: readonly AuditResult[], results: readonly AuditResult[]): Array<{ bill: string; auditedAt: string; status: string; disputedInCents: number }> {
   const now = new Set(results.map((result) => result.billKey));
   return earlier

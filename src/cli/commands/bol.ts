@@ -19,8 +19,9 @@ import { CliError, UsageError } from '../errors.js';
 import { formatNumber } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
+import { addPrintOptions, checkPrintFlags, type PrintFlags } from '../printOptions.js';
 
-export interface BolOptions {
+export interface BolOptions extends PrintFlags {
   template?: string;
   output?: string;
   all?: boolean;
@@ -113,6 +114,7 @@ function bolFileName(orderNumber: string | undefined, shipmentId: string): strin
 }
 
 export async function runBol(ctx: CommandContext, args: string[], options: BolOptions): Promise<void> {
+  if (checkPrintFlags(options) && !options.templates) return printBols(ctx, args, options);
   const api = await ctx.api();
   if (options.templates) return runBolTemplates(ctx, api);
   const orderNumbers = new Map<string, string>();
@@ -269,6 +271,62 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
   }
 }
 
+/**
+ * `bol --print`: the BOLs of the shipments asked for, rendered in order and sent to the printer
+ * (src/cli/printDocuments.ts); with -o they are written as without --print first. Without -o
+ * nothing is written: a dock that prints does not collect PDFs in its working directory.
+ */
+async function printBols(ctx: CommandContext, args: string[], options: BolOptions): Promise<void> {
+  const [{ printDocuments, jsonOf, warnOnce }, { capturingJson }] = await Promise.all([import('../printDocuments.js'), import('../printCapture.js')]);
+  const api = await ctx.api();
+  const template = options.template ?? 'standard';
+  const orderNumbers = new Map<string, string>();
+  const references = options.resume ? [] : await collectIds(ctx, api, args, options, orderNumbers);
+  // --all lists newest first; a dock prints in booking order (ids sort by creation time).
+  if (options.all) references.reverse();
+  if (!options.resume && references.length === 0) {
+    if (options.all)
+      return ctx.io.options.json
+        ? ctx.io.json(jsonOf({ id: '', scope: 'bol', startedAt: '', printers: {}, copies: {}, documents: [] }))
+        : ctx.io.note('No shipments in the store: nothing printed');
+    throw new UsageError('no shipment given', 'example: shipper bol <shipment-id> --print, shipper bol --all --print, shipper bol --resume');
+  }
+  const ids: string[] = [];
+  for (const reference of references) {
+    const id = await shipmentIdOf(api, reference);
+    ids.push(id);
+    if (!orderNumbers.has(id)) orderNumbers.set(id, (await api.getShipment(id)).data.orderNumber);
+  }
+  let fileJson: Record<string, unknown> | undefined;
+  let fileFailure: unknown;
+  if (options.output && ids.length > 0) {
+    try {
+      await runBol(
+        capturingJson(ctx, (value) => (fileJson = value as Record<string, unknown>)),
+        ids,
+        { ...options, print: false, resume: false, printer: undefined, copies: undefined, all: false, idsFrom: undefined },
+      );
+    } catch (error) {
+      fileFailure = error;
+    }
+  }
+  const requests = ids.map((shipmentId) => ({ kind: 'bol' as const, shipmentId, name: bolFileName(orderNumbers.get(shipmentId), shipmentId).replace(/\.pdf$/, '') }));
+  const warn = warnOnce(ctx.io);
+  const { run, failure } = await printDocuments(ctx, 'bol', requests, options, async (_kind, shipmentId) => {
+    const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
+    warn(warnings);
+    return pdf;
+  });
+  if (ctx.io.options.json) ctx.io.json({ ...(fileJson ?? {}), ...jsonOf(run) });
+  const jsonWritten = ctx.io.options.json === true;
+  if (failure) {
+    if (fileFailure instanceof Error) ctx.io.error(fileFailure.message);
+    throw failure;
+  }
+  if (fileFailure instanceof CliError || fileFailure instanceof ProblemError) throw new CliError(fileFailure.message, fileFailure, { jsonWritten });
+  if (fileFailure) throw fileFailure;
+}
+
 async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<void> {
   const {
     data: { items: templates },
@@ -284,7 +342,7 @@ async function runBolTemplates(ctx: CommandContext, api: ShipperApi): Promise<vo
 }
 
 export function registerBolCommand(program: ShipperCommand, context: ContextFactory): void {
-  program
+  const command = program
     .command('bol')
     .description('render Bill of Lading PDFs (one per shipment)')
     .argument('[shipments...]', 'shipment ids, order numbers (SO-000123) or BOL numbers; - reads them from stdin')
@@ -293,7 +351,8 @@ export function registerBolCommand(program: ShipperCommand, context: ContextFact
     .option('--all', 'every shipment in the store')
     .option('--ids-from <file>', 'read shipment ids from a file (- for stdin)')
     .option('--templates', 'list the BOL templates')
-    .option('--force', 'replace PDFs that exist (default: keep them and exit 2)')
+    .option('--force', 'replace PDFs that exist (default: keep them and exit 2)');
+  addPrintOptions(command, 'BOLs (Letter)')
     .examples(
       'shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B                     (writes BOL-SO-000123.pdf here)',
       'shipper bol sh_01JD3Y7T9Q2W5E8R1T4Y7V0A3B -o bol.pdf --force',
@@ -301,6 +360,8 @@ export function registerBolCommand(program: ShipperCommand, context: ContextFact
       `shipper shipment list --json | jq -r '.items[].id' | shipper bol - -o bols/`,
       'shipper bol --all -o bols/',
       'shipper bol --templates',
+      'shipper bol --all --print --printer dock-laser --copies 3',
+      'shipper bol --resume --print                          (after a jam: the BOLs not printed, none twice)',
     )
     .action(async (ids: string[], options: BolOptions, command: Command) => runBol(context(command), ids, options));
 }

@@ -49,7 +49,7 @@ function getPath(object: unknown, key: string): unknown {
 }
 
 /** conf, loaded only here: it owns writing the file (atomically, owner-only). */
-async function openConf(ctx: CommandContext) {
+export async function openConf(ctx: CommandContext) {
   const [{ default: Conf }, { dir, file }] = await Promise.all([import('conf'), ctx.configLocation()]);
   // conf would create the directory with mkdirSync({recursive}), which never returns for some paths (see makeDirectory).
   await makeDirectory(dir).catch((error: Error) => {

@@ -83,11 +83,20 @@ export function registerImportCommand(program: ShipperCommand, context: ContextF
         'windows-1252',
       ]),
     )
+    .option('--print', "print each booked shipment's BOL and labels, in file order, after the booking (a re-run of the same file prints only what did not print)")
+    .option('--printer <name>', 'with --print: the printer of both (default: print.bol and print.labels of the config, else the system default queue)')
+    .option('--bol-printer <name>', 'with --print: the printer of the BOLs')
+    .option('--label-printer <name>', 'with --print: the printer of the labels (a tcp:// ZPL printer, or a queue)')
+    .option('--copies <n>', "with --print: copies of each BOL, 1-99 (labels: the printer profile's, else 1)", (value: string) => {
+      if (!/^\d{1,2}$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number from 1 to 99');
+      return Number(value);
+    })
     .examples(
       'shipper import orders.csv --dry-run',
       'shipper import orders.csv',
       'shipper import orders.csv --skip-invalid --json > booked.json',
       'shipper import export.txt --encoding windows-1252',
+      'shipper import batch.csv --print --bol-printer dock-laser --label-printer zebra-2 --copies 3',
     )
     .addHelpText(
       'after',

@@ -17,8 +17,13 @@ import { formatCents, formatNumber, plural, type IO } from '../output.js';
 import { localDateInZone } from '../../domain/dates.js';
 import { ProgressBar, wantsProgress } from '../progress.js';
 import { cachedLocationResolver } from '../savedLocations.js';
+import type { PrintFlags } from '../printOptions.js';
+import type { PrintOutcome } from '../printDocuments.js';
 
-export interface ImportCommandOptions {
+export interface ImportCommandOptions extends Pick<PrintFlags, 'print' | 'printer' | 'copies'> {
+  /** --print: the printer of the BOLs, and of the labels, beating --printer. */
+  bolPrinter?: string;
+  labelPrinter?: string;
   dryRun?: boolean;
   skipInvalid?: boolean;
   rejects?: string;
@@ -73,6 +78,10 @@ export function defaultRejectsPath(file: string): string {
 
 export async function runImport(ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> {
   const { io } = ctx;
+  if (!options.print && [options.printer, options.bolPrinter, options.labelPrinter, options.copies].some((value) => value !== undefined)) {
+    throw new UsageError('--printer, --bol-printer, --label-printer and --copies need --print');
+  }
+  if (options.print && options.dryRun) throw new UsageError('--print books nothing with --dry-run, so it prints nothing: drop one of them');
   const rejectsFile = options.rejects ?? (options.skipInvalid && !options.dryRun ? defaultRejectsPath(file) : undefined);
   if (rejectsFile && resolve(rejectsFile) === resolve(file)) throw new UsageError('--rejects must not be the file being imported');
   // A reject file is never replaced (it may be the one being fixed). A name the user chose must
@@ -102,6 +111,8 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     return todayByOrigin.get(key)!;
   };
   const printed = new PrintedWarnings();
+  /** The file's shipments booked (now or by an earlier import), for --print: printed in file order. */
+  const bookedShipments: Array<{ line: number; id: string; orderNumber: string | undefined }> = [];
 
   // Ctrl-C: stop after the shipments being booked now, and say what was booked; twice: at once.
   const cancel = new AbortController();
@@ -139,6 +150,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
         progress: ({ done, shipments }) => progress?.update(done, shipments),
         shipment: (shipment) => {
           printed.shipmentReported();
+          if (options.print && shipment.id && shipment.status !== 'valid') bookedShipments.push({ line: shipment.line, id: shipment.id, orderNumber: shipment.orderNumber });
           document?.shipment(shipment);
           // -q: the id of every shipment of the file as it is booked (or found booked), one per line; --json wins.
           if (!document && io.options.quiet && shipment.id) io.out(shipment.id);
@@ -163,13 +175,71 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
     io.warn(warning('REJECTS_FILE_KEPT', `${rejectsFile} exists and was kept; the rejected rows are in ${summary.rejectsFile}`));
   }
 
-  if (document) document.finish(summary);
-  else printSummary(io, summary);
+  if (!document) printSummary(io, summary);
+  // --print: each booked shipment's BOL and labels, in file order, after the booking.
+  let printing: PrintOutcome | undefined;
+  if (options.print && !summary.dryRun && bookedShipments.length > 0) printing = await printImported(ctx, file, bookedShipments, options);
+  if (document) document.finish(summary, printing && (await import('../printDocuments.js')).jsonOf(printing.run));
   if (summary.rejectedShipments > 0) {
     const where = summary.rejectsFile ? `; fix them in ${summary.rejectsFile} and import that file` : '';
     const message = `${plural(summary.rejectedShipments, 'shipment')} (${plural(summary.rejectedRows, 'row')}) ${summary.dryRun ? 'invalid' : 'rejected and not booked'}${where}`;
-    throw new CliError([message, ...violationLines(summary)].join('\n'), 'REJECTED', { jsonWritten: Boolean(document) });
+    const rejected = new CliError([message, ...violationLines(summary)].join('\n'), 'REJECTED', { jsonWritten: Boolean(document) });
+    if (!printing?.failure) throw rejected;
+    io.error(rejected.message);
   }
+  if (printing?.failure) throw new CliError(printing.failure.message, printing.failure, { jsonWritten: Boolean(document) });
+}
+
+/**
+ * The BOL and the labels of each shipment of the file, in file order (a shipment's BOL, then its
+ * labels). A re-run of the same file (the same bytes) continues the print run it left open: what
+ * was printed is not printed again.
+ */
+async function printImported(
+  ctx: CommandContext,
+  file: string,
+  shipments: Array<{ line: number; id: string; orderNumber: string | undefined }>,
+  options: ImportCommandOptions,
+): Promise<PrintOutcome> {
+  const [{ printDocuments, warnOnce }, { capturingJson }, { createHash }, { readFile }] = await Promise.all([
+    import('../printDocuments.js'),
+    import('../printCapture.js'),
+    import('node:crypto'),
+    import('node:fs/promises'),
+  ]);
+  const api = await ctx.api();
+  const digest = createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex')
+    .slice(0, 32);
+  const ordered = [...shipments].sort((a, b) => a.line - b.line);
+  const requests = ordered.flatMap(({ id, orderNumber }) => {
+    const name = orderNumber && /^[A-Za-z0-9_-]{1,64}$/.test(orderNumber) ? orderNumber : id;
+    return [
+      { kind: 'bol' as const, shipmentId: id, name: `BOL-${name}` },
+      { kind: 'labels' as const, shipmentId: id, name: `labels-${name}` },
+    ];
+  });
+  const warn = warnOnce(ctx.io);
+  // Its JSON goes into the import's document (ImportDocument.finish), not beside it.
+  const inner = ctx.io.options.json ? capturingJson(ctx, () => undefined) : ctx;
+  return printDocuments(
+    inner,
+    `import:${digest}`,
+    requests,
+    {
+      print: true,
+      resume: 'if-open',
+      printer: options.printer,
+      printers: { bol: options.bolPrinter, labels: options.labelPrinter },
+      copiesByKind: { bol: options.copies },
+    },
+    async (kind, shipmentId, format) => {
+      const { data, warnings } = kind === 'bol' ? await api.renderBol(shipmentId, { template: 'standard' }) : await api.renderLabels(shipmentId, { format });
+      warn(warnings);
+      return data;
+    },
+  );
 }
 
 /** The first problems, one per line, for the terminal; the rest are counted (all are in the reject file). */
@@ -271,9 +341,10 @@ class ImportDocument {
     this.first = false;
   }
 
-  finish(summary: ImportSummary): void {
+  finish(summary: ImportSummary, print?: unknown): void {
     this.begin();
-    this.write(`${this.first ? '' : '\n  '}],\n  "summary": ${indent(JSON.stringify(summary, null, 2))}\n}\n`);
+    const printed = print === undefined ? '' : `,\n  "print": ${indent(JSON.stringify(print, null, 2))}`;
+    this.write(`${this.first ? '' : '\n  '}],\n  "summary": ${indent(JSON.stringify(summary, null, 2))}${printed}\n}\n`);
   }
 
   fail(summary: ImportSummary | null, problem: ProblemDetail): void {

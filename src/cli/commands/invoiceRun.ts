@@ -7,8 +7,9 @@ import { UsageError } from '../errors.js';
 import { FileWriteError, writeFileDurably } from '../../fs/durableWrite.js';
 import { formatNumber } from '../output.js';
 import { printInvoice } from '../views/invoice.js';
+import { checkPrintFlags, type PrintFlags } from '../printOptions.js';
 
-export interface InvoiceOptions {
+export interface InvoiceOptions extends PrintFlags {
   output?: string;
   force?: boolean;
 }
@@ -21,7 +22,9 @@ async function pdfPath(output: string, invoiceNumber: string): Promise<string> {
   return resolve(output);
 }
 
-export async function runInvoice(ctx: CommandContext, reference: string, options: InvoiceOptions): Promise<void> {
+export async function runInvoice(ctx: CommandContext, reference: string | undefined, options: InvoiceOptions): Promise<void> {
+  if (checkPrintFlags(options)) return printInvoices(ctx, reference, options);
+  if (reference === undefined) throw new UsageError('no shipment given', 'example: shipper invoice <shipment> [-o invoice.pdf]');
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
   const { data: invoice, warnings } = await api.getInvoice(id);
@@ -42,4 +45,34 @@ export async function runInvoice(ctx: CommandContext, reference: string, options
   }
   if (ctx.io.options.json) return ctx.io.json(invoice);
   printInvoice(ctx.io, invoice);
+}
+
+/**
+ * `invoice --print`: the invoice PDF to the printer of invoices (print.invoice); shown or written
+ * (-o) as without --print first. --resume sends it when the last run did not.
+ */
+async function printInvoices(ctx: CommandContext, reference: string | undefined, options: InvoiceOptions): Promise<void> {
+  const [{ printDocuments, jsonOf, warnOnce }, { capturingJson }] = await Promise.all([import('../printDocuments.js'), import('../printCapture.js')]);
+  const api = await ctx.api();
+  if (!options.resume && reference === undefined) throw new UsageError('no shipment given', 'example: shipper invoice <shipment> --print, shipper invoice --resume');
+  let shown: unknown;
+  const requests = [];
+  if (reference !== undefined) {
+    const id = await shipmentIdOf(api, reference);
+    await runInvoice(
+      capturingJson(ctx, (value) => (shown = value)),
+      id,
+      { ...options, print: false, resume: false, printer: undefined, copies: undefined },
+    );
+    const { data: invoice } = await api.getInvoice(id);
+    requests.push({ kind: 'invoice' as const, shipmentId: id, name: invoice.invoiceNumber });
+  }
+  const warn = warnOnce(ctx.io);
+  const { run, failure } = await printDocuments(ctx, 'invoice', requests, options, async (_kind, shipmentId) => {
+    const { data: pdf, warnings } = await api.renderInvoice(shipmentId);
+    warn(warnings);
+    return pdf;
+  });
+  if (ctx.io.options.json) ctx.io.json({ ...(shown && typeof shown === 'object' ? { invoice: shown } : {}), ...jsonOf(run) });
+  if (failure) throw failure;
 }

@@ -19,6 +19,11 @@ export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'carriers.<SCAC>': 'what you know of a carrier, as JSON: name, PRO block, pickup cut-off, X12 ids, tender formats',
   x12: 'your X12 interchange settings, as JSON: sender id and qualifier, usage (test or production)',
   ebol: 'your eBOL 2.1 settings, as JSON',
+  'print.bol': 'the printer of BOLs with --print: a printer of shipper printer list, a spooler queue (default: the system default queue)',
+  'print.labels': 'the printer of pallet labels with --print: a printer of shipper printer list, a queue, or tcp://HOST[:PORT] (raw ZPL)',
+  'print.invoice': 'the printer of invoices with --print',
+  'print.dispute': 'the printer of dispute packs with --print',
+  'print.timeoutMs': 'how long a printer or the spooler may keep a document waiting, in ms (100-600000; default 10000; env SHIPPER_PRINT_TIMEOUT_MS)',
   'profiles.<profile>.baseUrl': 'the base URL of a remote profile (sandbox and production have defaults)',
   'profiles.<profile>.apiKey': 'the API key of a remote profile (`-` reads it from stdin; never printed)',
 };

@@ -16,6 +16,8 @@ export const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
   notFound: 'not found: no quote or shipment with that id, order number or BOL number',
   local: 'store, database or tariff failure, or a file that could not be written (full disk, no permission): the message names what failed (never a password)',
   disputed: 'audit: a bill disputed (a finding above the tolerance); a bill file that cannot be read is 1, so CI can tell them apart',
+  printing:
+    'printing failed: no spooler (lp/lpr), an unknown queue, a printer unreachable, refusing the connection, timing out or not ready (paper out, head open, paused); the message names the printer; documents reported printed were accepted, the others were not sent (--resume sends them)',
   interrupted: 'stopped with Ctrl-C: nothing half-written (during an import, after the shipments being booked, with their count)',
 };
 

@@ -18,6 +18,8 @@ import { normalisedProNumber, normalisedReference, orderSerialOf, serialsOfBolNu
 import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
 import type {
   AuditedBillRepository,
+  PrintRunRecord,
+  PrintRunRepository,
   FuelPriceReads,
   FuelPriceWrites,
   IdempotencyReads,
@@ -173,6 +175,7 @@ export class FileStore implements ShipperStore {
   readonly fuelPrices: FuelPriceReads;
   readonly locations: LocationRepository;
   readonly auditedBills: AuditedBillRepository;
+  readonly printRuns: PrintRunRepository;
 
   private readonly quoteQueue: Array<{ quote: Quote; settle: (error?: unknown) => void }> = [];
   /** A unit of work is waiting for the lock to save the queued quotes. */
@@ -196,6 +199,7 @@ export class FileStore implements ShipperStore {
     this.fuelPrices = new FuelPriceQueries(this, undefined);
     this.locations = new FileLocations(this.files, () => this.assertWritable());
     this.auditedBills = new FileAuditedBills(this.files, () => this.assertWritable());
+    this.printRuns = new FilePrintRuns(this.files, () => this.assertWritable());
   }
 
   /** Why the store is read-only (prepare found it so): then every write throws StoreReadOnlyError before it touches a file. */
@@ -1154,6 +1158,40 @@ class FileAuditedBills implements AuditedBillRepository {
       'audited-bills',
       [...byId].map(([id, record]) => ({ id, record })),
     );
+  }
+}
+
+const printRunSchema = z.object({ id: z.string(), scope: z.string(), open: z.boolean(), record: z.unknown() });
+
+/** Print runs: a file each in `print-runs`, named by the run's ULID (newest last by name). */
+class FilePrintRuns implements PrintRunRepository {
+  constructor(
+    private readonly files: RecordFiles,
+    private readonly writable: () => void,
+  ) {}
+
+  async get(id: string): Promise<PrintRunRecord | undefined> {
+    if (!isSafeRecordId(id)) return undefined;
+    return this.files.get('print-runs', id, printRunSchema) as Promise<PrintRunRecord | undefined>;
+  }
+
+  async put(run: PrintRunRecord): Promise<void> {
+    this.writable();
+    if (!isSafeRecordId(run.id)) throw new StoreError(`print run id ${run.id} cannot name a file`, this.files.collectionDir('print-runs'));
+    await this.files.put('print-runs', run.id, run);
+  }
+
+  async lastOpen(scope: string): Promise<PrintRunRecord | undefined> {
+    // Newest first; a damaged record is skipped (the newest open run that reads is the one resumed).
+    const { ids } = await this.files.listIds('print-runs', { limit: Number.MAX_SAFE_INTEGER });
+    for (const id of ids) {
+      const run = await this.files.get('print-runs', id, printRunSchema).catch((error: unknown) => {
+        if (error instanceof StoreError) return undefined;
+        throw error;
+      });
+      if (run && run.scope === scope && run.open) return run as PrintRunRecord;
+    }
+    return undefined;
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import type { Sql } from 'postgres';
 import initial from './migrations/0001_initial.sql';
+import printRuns from './migrations/0002_print_runs.sql';
 import { StoreUnavailableError } from '../storeError.js';
 
 export interface Migration {
@@ -19,7 +20,10 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'print_runs', sql: printRuns },
+];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 

@@ -16,6 +16,8 @@ import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../do
 import { normalisedProNumber, normalisedReference } from '../../domain/recordKeys.js';
 import type {
   AuditedBillRepository,
+  PrintRunRecord,
+  PrintRunRepository,
   CounterName,
   Counters,
   CreatedRange,
@@ -400,6 +402,7 @@ export class PostgresStore implements ShipperStore, TransferableStore {
   readonly fuelPrices: FuelPriceReads;
   readonly locations: LocationRepository;
   readonly auditedBills: AuditedBillRepository;
+  readonly printRuns: PrintRunRepository;
 
   constructor(
     /** The pool (connection.ts connect(), or postgres(url, poolOptions()) in tests). */
@@ -417,6 +420,7 @@ export class PostgresStore implements ShipperStore, TransferableStore {
     this.fuelPrices = guard(new FuelPriceQueries(sql));
     this.locations = guard(new LocationRows(sql));
     this.auditedBills = guard(new AuditedBillRows(sql));
+    this.printRuns = guard(new PrintRunRows(sql));
   }
 
   /** Connects (lazily: the first query opens the pool). */
@@ -549,6 +553,27 @@ class AuditedBillRows implements AuditedBillRepository {
     if (records.length === 0) return;
     const rows = records.map(({ billKey, record }) => ({ bill_key: billKey, record: this.sql.json(record as never) }));
     await this.sql`insert into audited_bills ${this.sql(rows)} on conflict (bill_key) do update set record = excluded.record, updated_at = now()`;
+  }
+}
+
+class PrintRunRows implements PrintRunRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async get(id: string): Promise<PrintRunRecord | undefined> {
+    const [row] = await this.sql<Array<{ id: string; scope: string; open: boolean; record: unknown }>>`select id, scope, open, record from print_runs where id = ${id}`;
+    return row && { id: row.id, scope: row.scope, open: row.open, record: row.record };
+  }
+
+  async put(run: PrintRunRecord): Promise<void> {
+    const row = { id: run.id, scope: run.scope, open: run.open, record: this.sql.json(run.record as never) };
+    await this.sql`insert into print_runs ${this.sql(row)} on conflict (id) do update set open = excluded.open, record = excluded.record, updated_at = now()`;
+  }
+
+  async lastOpen(scope: string): Promise<PrintRunRecord | undefined> {
+    const [row] = await this.sql<
+      Array<{ id: string; scope: string; open: boolean; record: unknown }>
+    >`select id, scope, open, record from print_runs where scope = ${scope} and open order by id desc limit 1`;
+    return row && { id: row.id, scope: row.scope, open: row.open, record: row.record };
   }
 }
 

@@ -314,5 +314,24 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         expect(records.map((record) => (record as { n: number }).n).sort()).toEqual([2, 3]);
       });
     });
+
+    describe('print runs', () => {
+      it('put replaces a run by id; lastOpen is the newest open run of its scope, none once it is finished', async () => {
+        const older = '01KBY0000000000000000000A1';
+        const newer = '01KBY0000000000000000000B2';
+        const other = '01KBY0000000000000000000C3';
+        await store.printRuns.put({ id: older, scope: 'bol', open: true, record: { sent: 1 } });
+        await store.printRuns.put({ id: newer, scope: 'bol', open: true, record: { sent: 2 } });
+        await store.printRuns.put({ id: other, scope: 'labels', open: true, record: { sent: 3 } });
+        expect(await store.printRuns.lastOpen('bol')).toEqual({ id: newer, scope: 'bol', open: true, record: { sent: 2 } });
+        await store.printRuns.put({ id: newer, scope: 'bol', open: false, record: { sent: 5 } });
+        expect(await store.printRuns.get(newer)).toEqual({ id: newer, scope: 'bol', open: false, record: { sent: 5 } });
+        expect((await store.printRuns.lastOpen('bol'))?.id).toBe(older);
+        await store.printRuns.put({ id: older, scope: 'bol', open: false, record: { sent: 1 } });
+        expect(await store.printRuns.lastOpen('bol')).toBeUndefined();
+        expect(await store.printRuns.lastOpen('import:abc')).toBeUndefined();
+        expect(await store.printRuns.get('01KBY0000000000000000000Z9')).toBeUndefined();
+      });
+    });
   });
 }
