@@ -40,6 +40,8 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'faults/store.test.ts': 'a damaged store over HTTP from shipper serve',
   'fuzz/server.test.ts': 'hostile HTTP requests to shipper serve',
   'mcp/mcp.test.ts': 'shipper mcp spawned by a real MCP client over stdio (and against shipper serve in remote mode)',
+  'printing/documents.test.ts': 'documents of a shipper serve printed in remote mode',
+  'printing/print.test.ts': 'Ctrl-C (SIGINT) in the middle of a print run',
   'security/security.test.ts': 'probes against shipper serve; the config file’s mode under a umask',
   'server/invoice.test.ts': 'invoices over HTTP from shipper serve',
   'server/limits.test.ts': 'request limits of shipper serve',
