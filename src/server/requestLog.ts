@@ -1,0 +1,118 @@
+/**
+ * The log of `shipper serve` with pino: one JSON line per request (time, level, request id,
+ * operation, method, path, status, duration, bytes, remote address), plus start-up, store,
+ * readiness and shutdown events. `pretty` writes the same events as one human line each (the
+ * access-log line of earlier versions, with the request id after the time). Never a body, a
+ * header, a secret or a password: query parameters that look secret are masked, database URLs
+ * lose their password before they get here.
+ */
+import { randomUUID } from 'node:crypto';
+import { pino, type Level, type Logger } from 'pino';
+import { exchangeOf, type Layer } from './exchange.js';
+
+export type LogFormat = 'json' | 'pretty';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const REQUEST_ID_HEADER = 'x-request-id';
+/** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
+const USABLE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+export interface ServeLoggerOptions {
+  format: LogFormat;
+  level: LogLevel;
+  write: (line: string) => void;
+}
+
+export function createServeLogger(options: ServeLoggerOptions): Logger {
+  const stream = options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) };
+  return pino(
+    {
+      level: options.level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    stream,
+  );
+}
+
+/** One line per request once its answer is over (or the client went away), and the X-Request-Id header on every answer. */
+export function requestLogLayer(logger: Logger): Layer {
+  return (next) => (req, res) => {
+    const started = process.hrtime.bigint();
+    const exchange = exchangeOf(req);
+    const sent = req.headers[REQUEST_ID_HEADER];
+    exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, exchange.requestId);
+    let logged = false;
+    const write = () => {
+      if (logged) return;
+      logged = true;
+      const aborted = !res.writableFinished;
+      const status = res.headersSent ? res.statusCode : undefined;
+      const length = Number(res.getHeader('content-length'));
+      const entry = {
+        event: 'request',
+        reqId: exchange.requestId,
+        operation: exchange.operation,
+        method: req.method,
+        path: loggablePath(req.url),
+        status,
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        bytes: aborted || req.method === 'HEAD' || !Number.isFinite(length) ? 0 : length,
+        remoteAddress: req.socket.remoteAddress,
+        ...(aborted ? { aborted: true } : {}),
+        ...(exchange.failure ? { error: exchange.failure } : {}),
+      };
+      const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : 'info';
+      logger[level](entry, 'request');
+    };
+    res.once('finish', write);
+    res.once('close', write);
+    next(req, res);
+  };
+}
+
+/** The path and query, with the values of secret-looking parameters hidden (as the text access log did). */
+export function loggablePath(target = '/'): string {
+  const queryAt = target.indexOf('?');
+  if (queryAt === -1) return target;
+  const params = new URLSearchParams(target.slice(queryAt + 1));
+  for (const key of [...params.keys()]) if (/key|token|secret|passw|auth/i.test(key)) params.set(key, '***');
+  return `${target.slice(0, queryAt)}?${params.toString()}`;
+}
+
+interface LogEntry {
+  time?: string;
+  level?: string;
+  msg?: string;
+  event?: string;
+  reqId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  bytes?: number;
+  durationMs?: number;
+  remoteAddress?: string;
+  aborted?: boolean;
+  error?: string;
+}
+
+/** pino's JSON line as a human line: a request as the access log has always said it, an event as `shipper serve: ...`. */
+function prettyLine(json: string): string {
+  let entry: LogEntry;
+  try {
+    entry = JSON.parse(json) as LogEntry;
+  } catch {
+    return json;
+  }
+  if (entry.event === 'request') {
+    const status = entry.aborted ? `${entry.status ?? '-'} aborted` : String(entry.status);
+    const error = entry.error ? ` error=${JSON.stringify(entry.error)}` : '';
+    return `${entry.time} ${entry.reqId} ${entry.remoteAddress ?? '-'} "${entry.method} ${entry.path}" ${status} ${entry.bytes} ${(entry.durationMs ?? 0).toFixed(1)}ms${error}\n`;
+  }
+  if (entry.event === 'store-warning') return `${entry.time} warning: ${entry.msg}\n`;
+  if (entry.level === 'warn' && entry.event === 'warning') return `warning: ${entry.msg}\n`;
+  const error = entry.error ? `: ${entry.error}` : '';
+  return `shipper serve: ${entry.msg}${error}\n`;
+}
