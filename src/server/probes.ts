@@ -7,11 +7,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_TYPE } from '../api/operations.js';
 import { makeProblem } from '../api/problems.js';
+import { DEFAULT_READY_TIMEOUT_MS } from './defaults.js';
 import { sendPlain } from './exchange.js';
 
 export const HEALTHZ_PATH = '/healthz';
 export const READYZ_PATH = '/readyz';
-export const DEFAULT_READY_TIMEOUT_MS = 2_000;
 
 /** What the store says about itself (ShipperStore.readiness()). */
 export type StoreReadiness = { ok: true } | { ok: false; reason: 'unavailable' | 'schema'; message: string };

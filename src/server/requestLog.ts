@@ -8,13 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pino, type Level, type Logger } from 'pino';
+import type { LogFormat, LogLevel } from './defaults.js';
 import { exchangeOf, type Layer } from './exchange.js';
 
-export type LogFormat = 'json' | 'pretty';
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
+const PROBE_OPERATIONS = new Set(['healthz', 'readyz', 'metrics']);
 const USABLE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 export interface ServeLoggerOptions {
@@ -64,7 +63,9 @@ export function requestLogLayer(logger: Logger): Layer {
         ...(aborted ? { aborted: true } : {}),
         ...(exchange.failure ? { error: exchange.failure } : {}),
       };
-      const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : 'info';
+      // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
+      const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
+      const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
       logger[level](entry, 'request');
     };
     res.once('finish', write);

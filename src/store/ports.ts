@@ -277,6 +277,8 @@ export interface StoreTransaction {
   fuelPrices: FuelPriceWrites;
 }
 
+export type StoreReadiness = { ok: true } | { ok: false; reason: 'unavailable' | 'schema'; message: string };
+
 export interface ShipperStore {
   /** Where the store is, as the user named it (a directory; a database URL without its password). */
   readonly location: string;
@@ -297,5 +299,10 @@ export interface ShipperStore {
 
   /** Checks the store can be used (created, writable): a server fails at start-up, not at its first booking. */
   prepare(): Promise<void>;
+  /**
+   * For a readiness probe: the store answers a trivial query and its schema is this program's
+   * (migrations current). Never throws, never migrates; the caller bounds the time it may take.
+   */
+  readiness(): Promise<StoreReadiness>;
   close(): Promise<void>;
 }

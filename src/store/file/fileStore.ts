@@ -41,6 +41,7 @@ import type {
   ShipmentWrites,
   ShipperStore,
   StorePage,
+  StoreReadiness,
   StoreTransaction,
   WeeklyFuelPrice,
 } from '../ports.js';
@@ -198,6 +199,16 @@ export class FileStore implements ShipperStore {
 
   prepare(): Promise<void> {
     return this.files.prepare();
+  }
+
+  /** The directory is there and writable (the file store has no schema to migrate). */
+  async readiness(): Promise<StoreReadiness> {
+    try {
+      await this.files.prepare();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: 'unavailable', message: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   async close(): Promise<void> {}
