@@ -29,7 +29,7 @@ export interface ProbesOptions {
 
 const DETAILS: Record<NotReadyReason, string> = {
   draining: 'the server is shutting down: send requests to another instance',
-  'store-unavailable': 'the store is unavailable (its database does not answer)',
+  'store-unavailable': 'the store is unavailable',
   'store-schema': "the store's schema is not this version's: its migrations are not current",
   'store-timeout': 'the store did not answer the readiness check in time',
 };

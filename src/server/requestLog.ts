@@ -35,9 +35,17 @@ export function createServeLogger(options: ServeLoggerOptions): Logger {
   );
 }
 
-/** One line per request once its answer is over (or the client went away), and the X-Request-Id header on every answer. */
-export function requestLogLayer(logger: Logger): Layer {
-  return (next) => (req, res) => {
+/**
+ * One line per request once its answer is over (or the client went away), and the X-Request-Id
+ * header on every answer. `settled()`: every request begun has its line (a drain waits for the
+ * lines of the requests it cut before the server's last word).
+ */
+export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Promise<void> } {
+  let open = 0;
+  let waiting: Array<() => void> = [];
+  const settled = () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
+  const layer: Layer = (next) => (req, res) => {
+    open++;
     const started = process.hrtime.bigint();
     const exchange = exchangeOf(req);
     const sent = req.headers[REQUEST_ID_HEADER];
@@ -67,11 +75,17 @@ export function requestLogLayer(logger: Logger): Layer {
       const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
       const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
       logger[level](entry, 'request');
+      if (--open === 0 && waiting.length > 0) {
+        const resolved = waiting;
+        waiting = [];
+        resolved.forEach((resolve) => resolve());
+      }
     };
     res.once('finish', write);
     res.once('close', write);
     next(req, res);
   };
+  return { layer, settled };
 }
 
 /** The path and query, with the values of secret-looking parameters hidden (as the text access log did). */

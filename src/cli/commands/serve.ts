@@ -98,7 +98,6 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   await api.loadTariff();
   await api.agreements.load();
   await api.store.prepare();
-  logger.info({ event: 'store', store: api.store.location }, `store ready: ${api.store.location}`);
 
   const [{ createShipperServer }, { Probes }, { observabilityRoutes, createAdminServer }, { drainOnSignals }] = await Promise.all([
     import('../../server/server.js'),
@@ -119,7 +118,8 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   });
   const timeouts = { headersMs: options.headersTimeout, requestMs: options.requestTimeout, keepAliveMs: options.keepAliveTimeout };
   const logged = logger.isLevelEnabled('debug') || logger.isLevelEnabled('info') || logger.isLevelEnabled('error');
-  const outerLayers = [...(logged ? [requestLogLayer(logger)] : []), ...(metrics ? [metrics.layer()] : [])];
+  const requestLog = logged ? requestLogLayer(logger) : undefined;
+  const outerLayers = [...(requestLog ? [requestLog.layer] : []), ...(metrics ? [metrics.layer()] : [])];
   const admin = options.adminPort === undefined ? undefined : createAdminServer({ probes, metrics, layers: outerLayers, timeouts });
   const service = createShipperServer({
     api: metrics ? metrics.instrumentApi(api) : api,
@@ -182,7 +182,12 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     );
   }
   const { forced } = await stopped;
-  await api.store.close().catch((error: unknown) => logger.warn({ event: 'store', error: error instanceof Error ? error.message : String(error) }, 'closing the store failed'));
+  // The lines of the requests cut short come before the last word.
+  await requestLog?.settled();
+  await api.store.close().then(
+    () => logger.debug({ event: 'store', step: 'closed', store: api.store.location }, 'store closed'),
+    (error: unknown) => logger.warn({ event: 'store', step: 'close-failed', error: error instanceof Error ? error.message : String(error) }, 'closing the store failed'),
+  );
   logger.info({ event: 'stopped', forced }, 'stopped');
 }
 
