@@ -284,9 +284,15 @@ async function observabilityCost(): Promise<{ get: number; post: number }> {
   console.log('');
   const runs = (values: number[]) => values.map((value) => Math.round(value).toLocaleString('en-US')).join(', ');
   row(`metrics + logs off, GET quote (${ROUNDS} runs)`, `median ${Math.round(median(off.get)).toLocaleString('en-US')} req/s  [${runs(off.get)}]`);
-  row(`metrics + logs on,  GET quote (${ROUNDS} runs)`, `median ${Math.round(median(on.get)).toLocaleString('en-US')} req/s  [${runs(on.get)}]  (${(drop.get * 100).toFixed(1)} % drop)`);
+  row(
+    `metrics + logs on,  GET quote (${ROUNDS} runs)`,
+    `median ${Math.round(median(on.get)).toLocaleString('en-US')} req/s  [${runs(on.get)}]  (${(drop.get * 100).toFixed(1)} % drop)`,
+  );
   row(`metrics + logs off, POST quote (${ROUNDS} runs)`, `median ${Math.round(median(off.post)).toLocaleString('en-US')} req/s  [${runs(off.post)}]`);
-  row(`metrics + logs on,  POST quote (${ROUNDS} runs)`, `median ${Math.round(median(on.post)).toLocaleString('en-US')} req/s  [${runs(on.post)}]  (${(drop.post * 100).toFixed(1)} % drop)`);
+  row(
+    `metrics + logs on,  POST quote (${ROUNDS} runs)`,
+    `median ${Math.round(median(on.post)).toLocaleString('en-US')} req/s  [${runs(on.post)}]  (${(drop.post * 100).toFixed(1)} % drop)`,
+  );
   return drop;
 }
 

@@ -68,7 +68,9 @@ export class Probes {
       timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
       timer.unref();
     });
-    const checked = this.options.checkStore().catch((error: unknown): StoreReadiness => ({ ok: false, reason: 'unavailable', message: error instanceof Error ? error.message : String(error) }));
+    const checked = this.options
+      .checkStore()
+      .catch((error: unknown): StoreReadiness => ({ ok: false, reason: 'unavailable', message: error instanceof Error ? error.message : String(error) }));
     const outcome = await Promise.race([checked, timedOut]);
     clearTimeout(timer);
     let verdict: Verdict;
@@ -103,14 +105,16 @@ export class Probes {
       sendPlain(req, res, 200, '{"status":"ok"}', 'application/json; charset=utf-8');
       return true;
     }
-    void this.readiness().then((verdict) => {
-      if (verdict.ready) return sendPlain(req, res, 200, '{"status":"ready"}', 'application/json; charset=utf-8');
-      const problem = makeProblem(503, 'not-ready', 'Not Ready', verdict.detail).problem;
-      sendPlain(req, res, 503, JSON.stringify({ ...problem, instance: pathname, reason: verdict.reason }), `${PROBLEM_TYPE}; charset=utf-8`, {
-        // Draining: this instance is going away and will not come back; otherwise: look again soon.
-        ...(verdict.reason === 'draining' ? { connection: 'close' } : { 'retry-after': '1' }),
-      });
-    }).catch(() => res.destroy());
+    void this.readiness()
+      .then((verdict) => {
+        if (verdict.ready) return sendPlain(req, res, 200, '{"status":"ready"}', 'application/json; charset=utf-8');
+        const problem = makeProblem(503, 'not-ready', 'Not Ready', verdict.detail).problem;
+        sendPlain(req, res, 503, JSON.stringify({ ...problem, instance: pathname, reason: verdict.reason }), `${PROBLEM_TYPE}; charset=utf-8`, {
+          // Draining: this instance is going away and will not come back; otherwise: look again soon.
+          ...(verdict.reason === 'draining' ? { connection: 'close' } : { 'retry-after': '1' }),
+        });
+      })
+      .catch(() => res.destroy());
     return true;
   }
 }

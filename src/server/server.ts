@@ -81,7 +81,9 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const serverOptions = { keepAliveTimeout: timeouts.keepAliveMs, headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs };
-  const server = createServer(serverOptions, compose(options.layers ?? [], (req, res) => {
+  const server = createServer(serverOptions, compose(options.layers ?? [], serveRequest));
+
+  function serveRequest(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
     const url = requestUrl(req.url);
     const outcome: { bytes: number; failure?: string } = { bytes: 0 };
@@ -124,7 +126,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         exchangeOf(req).failure = outcome.failure;
         res.destroy();
       });
-  }));
+  }
 
   answerClientErrors(server);
 

@@ -16,7 +16,11 @@ import { shipmentRequest } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeOptions, type ServeProcess } from '../helpers/serve.js';
 
-const QUOTE = { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }] };
+const QUOTE = {
+  origin: { postalCode: '60601' },
+  destination: { postalCode: '10001' },
+  orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
+};
 const JSON_LOG = { SHIPPER_LOG: 'json' };
 const NOT_OPERATIONS = ['openapi', 'not-found', 'method-not-allowed', 'bad-id', 'unmatched', 'healthz', 'readyz', 'metrics'];
 
@@ -398,7 +402,16 @@ describe('serve: configuration from the environment', () => {
       expect(refused.stderr).toContain(`${variable}=${value}: `);
     }
     const help = await runInProcess(['serve', '--help']);
-    for (const variable of ['SHIPPER_HOST', 'SHIPPER_PORT', 'SHIPPER_ADMIN_PORT', 'SHIPPER_DRAIN_DELAY', 'SHIPPER_DRAIN_TIMEOUT', 'SHIPPER_LOG', 'SHIPPER_LOG_LEVEL', 'SHIPPER_STORE']) {
+    for (const variable of [
+      'SHIPPER_HOST',
+      'SHIPPER_PORT',
+      'SHIPPER_ADMIN_PORT',
+      'SHIPPER_DRAIN_DELAY',
+      'SHIPPER_DRAIN_TIMEOUT',
+      'SHIPPER_LOG',
+      'SHIPPER_LOG_LEVEL',
+      'SHIPPER_STORE',
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${variable} +--`, 'm'));
     }
   });

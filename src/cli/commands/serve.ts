@@ -60,7 +60,8 @@ function durationOption(min: number): (value: string) => number {
     const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
     const factor = { ms: 1, s: 1000, m: 60_000 }[(match?.[2] ?? 'ms').toLowerCase() as 'ms' | 's' | 'm'];
     const ms = match ? Math.round(Number(match[1]) * factor) : NaN;
-    if (!Number.isFinite(ms) || ms < min || ms > 3_600_000) throw new InvalidArgumentError(`must be a duration from ${min} ms to 1 hour: milliseconds (5000) or with a unit (500ms, 5s, 2m)`);
+    if (!Number.isFinite(ms) || ms < min || ms > 3_600_000)
+      throw new InvalidArgumentError(`must be a duration from ${min} ms to 1 hour: milliseconds (5000) or with a unit (500ms, 5s, 2m)`);
     return ms;
   };
 }
@@ -128,7 +129,9 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     timeouts,
     layers: [...outerLayers, ...(admin ? [] : [observabilityRoutes({ probes, metrics, apiKey })])],
     onStoreWarning: (message) => logger.warn({ event: 'store-warning' }, message),
-    onInternalError: settings.debug ? (error) => logger.error({ event: 'internal-error', error: error instanceof Error ? error.stack : String(error) }, 'internal error') : undefined,
+    onInternalError: settings.debug
+      ? (error) => logger.error({ event: 'internal-error', error: error instanceof Error ? error.stack : String(error) }, 'internal error')
+      : undefined,
   });
 
   let address;
@@ -222,10 +225,15 @@ export function registerServeCommands(program: ShipperCommand, context: ContextF
     .option('--drain-delay <duration>', 'after SIGTERM/SIGINT, how long /readyz says 503 while requests are still served', durationOption(0), DEFAULT_DRAIN_DELAY_MS)
     .option('--drain-timeout <duration>', 'then, how long requests in flight may take to finish before they are cut', durationOption(0), DEFAULT_DRAIN_TIMEOUT_MS)
     .addOption(new Option('--shutdown-grace <ms>', 'old name of --drain-timeout').argParser(durationOption(0)).hideHelp())
-    .option('--ready-timeout <duration>', 'how long the store may take to answer /readyz\'s check', durationOption(1), DEFAULT_READY_TIMEOUT_MS)
+    .option('--ready-timeout <duration>', "how long the store may take to answer /readyz's check", durationOption(1), DEFAULT_READY_TIMEOUT_MS)
     .option('--headers-timeout <duration>', 'time a client has to send the request headers', durationOption(1), DEFAULT_TIMEOUTS.headersMs)
     .option('--request-timeout <duration>', 'time a client has to send the whole request', durationOption(1), DEFAULT_TIMEOUTS.requestMs)
-    .option('--keep-alive-timeout <duration>', 'how long an idle keep-alive connection stays open (above your load balancer\'s idle timeout)', durationOption(1), DEFAULT_TIMEOUTS.keepAliveMs)
+    .option(
+      '--keep-alive-timeout <duration>',
+      "how long an idle keep-alive connection stays open (above your load balancer's idle timeout)",
+      durationOption(1),
+      DEFAULT_TIMEOUTS.keepAliveMs,
+    )
     .addOption(offering(new Option('--log <format>', 'log format: json or pretty (default: pretty on a terminal, json otherwise)').argParser(parseLogFormat), ['json', 'pretty']))
     .addOption(offering(new Option('--log-level <level>', 'least level logged (default: info; warn with --quiet)').argParser(parseLogLevel), [...LOG_LEVELS]))
     .option('--no-metrics', 'no /metrics (nothing counted)')

@@ -63,7 +63,8 @@ function parseSwitch(value: string): boolean {
 
 /** The lines `serve --help` shows. */
 export function serveEnvironmentHelp(command: Command): string {
-  const flagOf = (name: string) => command.options.find((option) => option.attributeName() === name && !option.negate)?.long ?? command.options.find((option) => option.attributeName() === name)?.long ?? name;
+  const flagOf = (name: string) =>
+    command.options.find((option) => option.attributeName() === name && !option.negate)?.long ?? command.options.find((option) => option.attributeName() === name)?.long ?? name;
   const rows = [...SERVE_ENV.map(([name, variable]) => [variable, flagOf(name)] as const), ...SERVE_GLOBAL_ENV.map(([flag, variable]) => [variable, flag] as const)];
   const width = Math.max(...rows.map(([variable]) => variable.length));
   return rows.map(([variable, flag]) => `  ${variable.padEnd(width)}  ${flag}`).join('\n');

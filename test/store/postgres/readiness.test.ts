@@ -59,13 +59,15 @@ describe('serve on PostgreSQL: the probes', () => {
       await sql.end();
     }
     expect((await readyz(server)).status).toBe(200);
-    expect(server.stderr()).toMatch(/shipper serve: not ready: the store's schema is not this version's: its migrations are not current: the PostgreSQL store postgres:\/\/postgres:\*\*\*\*@/);
+    expect(server.stderr()).toMatch(
+      /shipper serve: not ready: the store's schema is not this version's: its migrations are not current: the PostgreSQL store postgres:\/\/postgres:\*\*\*\*@/,
+    );
   });
 });
 
 describe('serve on PostgreSQL: a server that stops and comes back', () => {
   let database: ChildProcess;
-  let lines: Array<Record<string, unknown>> = [];
+  const lines: Array<Record<string, unknown>> = [];
   let databaseUrl: string;
 
   const event = (name: string, after: number) =>
@@ -132,7 +134,15 @@ describe('serve on PostgreSQL: a server that stops and comes back', () => {
     // Ready again, by itself: the same serve process, its pool reconnected.
     await vi.waitFor(async () => expect((await readyz(server)).status).toBe(200), { timeout: 60_000, interval: 100 });
     expect(server.child.exitCode).toBeNull();
-    expect((await fetch(`${server.url}/v1/shipper/shipment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...booking, refNumber: 'PO-BACK' }) })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${server.url}/v1/shipper/shipment`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...booking, refNumber: 'PO-BACK' }),
+        })
+      ).status,
+    ).toBe(201);
 
     const log = server.stderr();
     expect(log).toMatch(/shipper serve: not ready: the store is unavailable/);
