@@ -62,6 +62,23 @@ export class ServeMetrics {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
   }
 
+  // The labelled children, looked up once per label set instead of hashed on every request.
+  readonly #requestCounters = new Map<string, { inc(): void }>();
+  readonly #latencies = new Map<string, { observe(value: number): void }>();
+
+  #requestCounter(operation: string, method: string, status: number): { inc(): void } {
+    const key = `${operation} ${method} ${status}`;
+    let child = this.#requestCounters.get(key);
+    if (!child) this.#requestCounters.set(key, (child = this.requests.labels(operation, method, String(status))));
+    return child;
+  }
+
+  #latencyOf(operation: string): { observe(value: number): void } {
+    let child = this.#latencies.get(operation);
+    if (!child) this.#latencies.set(operation, (child = this.latency.labels(operation)));
+    return child;
+  }
+
   /** Counts every request that reaches the layers (the probes and /metrics too), once its answer is over. */
   layer(): Layer {
     return (next) => (req, res) => {
@@ -75,9 +92,9 @@ export class ServeMetrics {
         const { operation } = exchangeOf(req);
         const method = METHODS.has(req.method ?? '') ? req.method! : 'other';
         // A response that never got its headers out (the client went away first) has no status: 499, as nginx says.
-        const status = res.headersSent ? String(res.statusCode) : '499';
-        this.requests.labels(operation, method, status).inc();
-        this.latency.labels(operation).observe(Number(process.hrtime.bigint() - started) / 1e9);
+        const status = res.headersSent ? res.statusCode : 499;
+        this.#requestCounter(operation, method, status).inc();
+        this.#latencyOf(operation).observe(Number(process.hrtime.bigint() - started) / 1e9);
       };
       res.once('finish', finish);
       res.once('close', finish);

@@ -91,7 +91,12 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const stderr = io.streams.stderr;
   const { createServeLogger, requestLogLayer } = await import('../../server/requestLog.js');
   const format: LogFormat = options.log ?? (stderr.isTTY ? 'pretty' : 'json');
-  const logger = createServeLogger({ format, level: options.logLevel ?? (io.options.quiet ? 'warn' : 'info'), write: (line) => stderr.write(line) });
+  const { logger, flush } = createServeLogger({
+    format,
+    level: options.logLevel ?? (io.options.quiet ? 'warn' : 'info'),
+    write: (line) => stderr.write(line),
+    fd: stderr === process.stderr ? 2 : undefined,
+  });
   const warn = (item: Pick<Warning, 'code' | 'message'>) => (format === 'json' ? logger.warn({ event: 'warning', code: item.code }, item.message) : io.warn(item));
 
   const api = await ctx.localApi({ cacheEntries: options.cacheSize, bolCompanyPrefix: options.bolCompanyPrefix, serve: true });
@@ -192,6 +197,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     (error: unknown) => logger.warn({ event: 'store', step: 'close-failed', error: error instanceof Error ? error.message : String(error) }, 'closing the store failed'),
   );
   logger.info({ event: 'stopped', forced }, 'stopped');
+  flush();
 }
 
 function urlOf(address: AddressInfo): string {
