@@ -146,12 +146,21 @@ export class ServeMetrics {
         if (booked > 0) this.bookings.inc(booked);
       },
     };
+    // Methods come back bound to the engine itself: inside them `this` is never the proxy (whose
+    // trap would then run on every field the engine reads), and each is made once.
+    const methods = new Map<PropertyKey, unknown>();
     return new Proxy(api, {
-      get: (target, property, receiver) => {
-        const value = Reflect.get(target, property, receiver) as unknown;
+      get: (target, property) => {
+        const known = methods.get(property);
+        if (known) return known;
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== 'function') return value;
         const count = typeof property === 'string' ? counters[property] : undefined;
-        if (typeof value !== 'function' || !count) return value;
-        return (...args: unknown[]) => after(value.apply(target, args) as Promise<ApiResult<unknown>>, count);
+        const method = count
+          ? (...args: unknown[]) => after(value.apply(target, args) as Promise<ApiResult<unknown>>, count)
+          : (value as (...args: unknown[]) => unknown).bind(target);
+        methods.set(property, method);
+        return method;
       },
     });
   }
