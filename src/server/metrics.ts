@@ -166,26 +166,29 @@ export class ServeMetrics {
   }
 
   /**
-   * Times the store's calls in place (its repositories' methods and withTransaction), as the
-   * engine makes them. Calls inside a unit of work are part of its time, not counted apart.
+   * Times the store's calls as the engine makes them: the store's repositories are replaced by
+   * proxies whose methods time the real ones, called on the real repository (so a repository's
+   * own calls to its helpers are neither counted nor changed), and withTransaction likewise.
+   * Calls inside a unit of work are part of its time, not counted apart.
    */
   instrumentStore(store: object): void {
-    const seen = new Set<object>();
-    const wrap = (owner: Record<string, unknown>, method: string, call: string) => {
-      const original = owner[method] as (...args: unknown[]) => unknown;
+    const target = store as Record<string, unknown>;
+    const timed = (call: string, original: (...args: unknown[]) => unknown, self: unknown) => {
       const calls = { ok: this.storeCalls.labels(call, 'ok'), error: this.storeCalls.labels(call, 'error') };
       const latency = this.storeLatency.labels(call);
-      owner[method] = function (this: unknown, ...args: unknown[]) {
+      return (...args: unknown[]) => {
         const end = latency.startTimer();
         let result: unknown;
         try {
-          result = original.apply(this, args);
+          result = original.apply(self, args);
         } catch (error) {
           end();
           calls.error.inc();
           throw error;
         }
-        if (result instanceof Promise) {
+        // Only a plain promise is awaited here: a lazy query (postgres.js's, a Promise subclass
+        // that runs when awaited) is left to its caller.
+        if (result instanceof Promise && Object.getPrototypeOf(result) === Promise.prototype) {
           return result.then(
             (value: unknown) => {
               end();
@@ -204,25 +207,22 @@ export class ServeMetrics {
         return result;
       };
     };
-    const target = store as Record<string, unknown>;
-    if (typeof target.withTransaction === 'function') wrap(target, 'withTransaction', 'withTransaction');
+    if (typeof target.withTransaction === 'function') target.withTransaction = timed('withTransaction', target.withTransaction as (...args: unknown[]) => unknown, store);
     for (const name of REPOSITORIES) {
-      const repository = target[name] as Record<string, unknown> | undefined;
-      if (!repository || typeof repository !== 'object' || seen.has(repository)) continue;
-      seen.add(repository);
-      for (const method of methodNames(repository)) wrap(repository, method, `${name}.${method}`);
+      const repository = target[name];
+      if (!repository || typeof repository !== 'object') continue;
+      const methods = new Map<PropertyKey, unknown>();
+      target[name] = new Proxy(repository, {
+        get: (object, property) => {
+          const known = methods.get(property);
+          if (known) return known;
+          const value = Reflect.get(object, property) as unknown;
+          if (typeof value !== 'function' || typeof property !== 'string') return value;
+          const method = timed(`${name}.${property}`, value as (...args: unknown[]) => unknown, object);
+          methods.set(property, method);
+          return method;
+        },
+      });
     }
   }
-}
-
-function methodNames(object: object): string[] {
-  const names = new Set<string>();
-  for (let level: object | null = object; level && level !== Object.prototype; level = Object.getPrototypeOf(level) as object | null) {
-    for (const name of Object.getOwnPropertyNames(level)) {
-      if (name === 'constructor' || name.startsWith('_')) continue;
-      const descriptor = Object.getOwnPropertyDescriptor(level, name);
-      if (descriptor && typeof descriptor.value === 'function') names.add(name);
-    }
-  }
-  return [...names];
 }

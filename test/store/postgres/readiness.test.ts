@@ -59,6 +59,12 @@ describe('serve on PostgreSQL: the probes', () => {
       await sql.end();
     }
     expect((await readyz(server)).status).toBe(200);
+    // The store's calls are timed on PostgreSQL too, without changing what they do.
+    const booked = await fetch(`${server.url}/v1/shipper/shipment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(booking) });
+    expect(booked.status).toBe(201);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/^shipper_store_calls_total\{call="withTransaction",outcome="ok"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^shipper_bookings_total 1$/m);
     expect(server.stderr()).toMatch(
       /shipper serve: not ready: the store's schema is not this version's: its migrations are not current: the PostgreSQL store postgres:\/\/postgres:\*\*\*\*@/,
     );
