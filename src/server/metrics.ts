@@ -56,7 +56,6 @@ export class ServeMetrics {
     labelNames: ['operation'] as const,
     registers: [this.registry],
   });
-  readonly ready = new Gauge({ name: 'shipper_ready', help: '1 when /readyz answers 200, 0 when it answers 503 (draining, store down)', registers: [this.registry] });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
@@ -77,6 +76,21 @@ export class ServeMetrics {
     let child = this.#latencies.get(operation);
     if (!child) this.#latencies.set(operation, (child = this.latency.labels(operation)));
     return child;
+  }
+
+  /**
+   * `shipper_ready`: what /readyz would answer, checked at each scrape (1: 200, 0: 503), so it is
+   * right even where nothing probes the instance.
+   */
+  trackReadiness(ready: () => Promise<boolean>): void {
+    new Gauge({
+      name: 'shipper_ready',
+      help: '1 when /readyz answers 200, 0 when it answers 503 (draining, store down or behind), checked at the scrape',
+      registers: [this.registry],
+      async collect() {
+        this.set((await ready()) ? 1 : 0);
+      },
+    });
   }
 
   /** Counts every request that reaches the layers (the probes and /metrics too), once its answer is over. */

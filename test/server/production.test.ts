@@ -197,6 +197,7 @@ describe('serve: /metrics', () => {
     expect(changes(before.values, after.values, 'shipper_cancellations_total')).toEqual({ 'shipper_cancellations_total{}': 1 });
     expect(changes(before.values, after.values, 'shipper_idempotent_replays_total')).toEqual({ 'shipper_idempotent_replays_total{operation="createShipment"}': 1 });
     expect(after.values.get('shipper_http_requests_in_flight{}')).toBe(1);
+    expect(after.values.get('shipper_ready{}')).toBe(1);
 
     // Store calls: counted, by call names of the ports only.
     const storeCalls = [...after.values].filter(([key]) => key.startsWith('shipper_store_calls_total'));

@@ -117,11 +117,11 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     checkStore: () => api.store.readiness(),
     timeoutMs: options.readyTimeout,
     onChange: (verdict) => {
-      metrics?.ready.set(verdict.ready ? 1 : 0);
       if (verdict.ready) logger.info({ event: 'readiness', ready: true }, 'ready');
       else logger.warn({ event: 'readiness', ready: false, reason: verdict.reason, ...(verdict.internal ? { error: verdict.internal } : {}) }, `not ready: ${verdict.detail}`);
     },
   });
+  metrics?.trackReadiness(async () => (await probes.readiness()).ready);
   const timeouts = { headersMs: options.headersTimeout, requestMs: options.requestTimeout, keepAliveMs: options.keepAliveTimeout };
   const logged = logger.isLevelEnabled('debug') || logger.isLevelEnabled('info') || logger.isLevelEnabled('error');
   const requestLog = logged ? requestLogLayer(logger) : undefined;

@@ -133,6 +133,8 @@ describe('serve on PostgreSQL: a server that stops and comes back', () => {
     expect(down.body).toMatchObject({ type: 'urn:shipper:problem:not-ready', status: 503 });
     // The process itself is alive.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    // And says so to Prometheus.
+    expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/^shipper_ready 0$/m);
 
     seen = lines.length;
     database.stdin!.write('start\n');
@@ -140,6 +142,7 @@ describe('serve on PostgreSQL: a server that stops and comes back', () => {
     // Ready again, by itself: the same serve process, its pool reconnected.
     await vi.waitFor(async () => expect((await readyz(server)).status).toBe(200), { timeout: 60_000, interval: 100 });
     expect(server.child.exitCode).toBeNull();
+    expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/^shipper_ready 1$/m);
     expect(
       (
         await fetch(`${server.url}/v1/shipper/shipment`, {
