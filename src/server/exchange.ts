@@ -23,15 +23,12 @@ export interface Exchange {
   failure?: string | undefined;
 }
 
-const exchanges = new WeakMap<IncomingMessage, Exchange>();
+/** Kept on the request itself (a symbol no one else uses), not in a WeakMap: one per request adds up in garbage collection. */
+const EXCHANGE = Symbol('shipper.exchange');
+type WithExchange = IncomingMessage & { [EXCHANGE]?: Exchange };
 
 export function exchangeOf(req: IncomingMessage): Exchange {
-  let exchange = exchanges.get(req);
-  if (!exchange) {
-    exchange = { operation: 'unmatched', requestId: '' };
-    exchanges.set(req, exchange);
-  }
-  return exchange;
+  return ((req as WithExchange)[EXCHANGE] ??= { operation: 'unmatched', requestId: '', failure: undefined });
 }
 
 /** The first layer is the outermost: it sees the request first and the response last. */

@@ -191,7 +191,8 @@ export class ServeMetrics {
       const calls = { ok: this.storeCalls.labels(call, 'ok'), error: this.storeCalls.labels(call, 'error') };
       const latency = this.storeLatency.labels(call);
       return (...args: unknown[]) => {
-        const end = latency.startTimer();
+        const started = process.hrtime.bigint();
+        const end = () => latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
         let result: unknown;
         try {
           result = original.apply(self, args);

@@ -22,9 +22,9 @@ export interface ServeLoggerOptions {
   write: (line: string) => void;
   /**
    * The file descriptor `write` ends in, when it is the process's own stderr: JSON lines then go
-   * to it through pino's asynchronous destination, gathered up to 4 KiB or a quarter of a second
-   * (one system call for many requests instead of one each: under load, a write to a pipe costs
-   * more than the rest of a cached GET); `flush()` writes what is left before the process exits.
+   * to it through pino's destination, gathered up to 4 KiB or a quarter of a second and written
+   * at once (one system call for many requests instead of one each, and none on libuv's thread
+   * pool, which the file store needs); `flush()` writes what is left before the process exits.
    */
   fd?: number | undefined;
 }
@@ -39,7 +39,7 @@ export interface ServeLogger {
 }
 
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
-  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES }) : undefined;
+  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: true, minLength: FLUSH_BYTES }) : undefined;
   if (destination) setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
   const stream = destination ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
   const logger = pino(
