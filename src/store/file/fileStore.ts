@@ -43,6 +43,7 @@ import type {
   ShipmentWrites,
   ShipperStore,
   StorePage,
+  StoreReadiness,
   StoreTransaction,
   WeeklyFuelPrice,
 } from '../ports.js';
@@ -214,6 +215,16 @@ export class FileStore implements ShipperStore {
       const reason = readOnlyReason(this.root);
       if (reason === undefined) throw error;
       this.readOnly = reason;
+    }
+  }
+
+  /** The directory is there and writable (the file store has no schema to migrate). */
+  async readiness(): Promise<StoreReadiness> {
+    try {
+      await this.files.prepare();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: 'unavailable', message: error instanceof Error ? error.message : String(error) };
     }
   }
 
