@@ -66,10 +66,15 @@ describe.each([
     const [, signal] = (await once(child, 'close')) as [number | null, string | null];
     expect(signal).toBe('SIGKILL');
     const acknowledged = [...stdout.matchAll(/^ {4}(\{"line".*\}),?$/gm)].map((match) => JSON.parse(match[1]!) as { id: string; orderNumber: string });
-    // The first chunk was acknowledged before the second commit was killed.
-    expect(acknowledged).toHaveLength(500);
+    // The first chunk (500) was acknowledged before the second commit was killed. A pipe that the
+    // reader drains slowly (a loaded machine) fills, and Node keeps what did not fit in the child's
+    // memory, where SIGKILL loses it: so at most 500 lines arrive, and at least what a pipe holds.
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(acknowledged.length).toBeLessThanOrEqual(500);
 
     const partial = await allShipments(shipper);
+    // Every one of the first chunk was committed, whatever of its acknowledgement reached the pipe.
+    expect(partial.length).toBeGreaterThanOrEqual(500);
     expectNoNumberTwice(partial);
     const stored = new Map(partial.map((shipment) => [shipment.id, shipment.orderNumber]));
     for (const shipment of acknowledged) expect(stored.get(shipment.id), `acknowledged ${shipment.orderNumber} lost`).toBe(shipment.orderNumber);
