@@ -24,6 +24,8 @@ import { dirname } from 'node:path';
 
 /** The stats taken in one view are trusted at most this long, whatever the generation says. */
 const MAX_AGE_MS = 1_000;
+/** Stats kept in one view at most. */
+const MAX_KEPT = 20_000;
 /** Past this size, a writer holding the lock cuts the file back to nothing. */
 const CUT_AT = 64 * 1024;
 const ONE_BYTE = Buffer.from('\n');
@@ -61,6 +63,8 @@ export class StoreGeneration {
     this.check();
     if (this.stats.has(file)) return this.stats.get(file);
     const stat = fs.statSync(file, { throwIfNoEntry: false });
+    // Bounded: a second of reads of a huge store (a list of every shipment) keeps no more than this.
+    if (this.stats.size >= MAX_KEPT) this.stats = new Map();
     this.stats.set(file, stat);
     return stat;
   }
