@@ -146,7 +146,7 @@ async function postLoad(path: string, body: string, pick: (answer: Record<string
 
 function print(label: string, figures: Figures, baseline?: Figures, ratioOf?: number): void {
   const share = ratioOf ?? (baseline ? figures.rps / baseline.rps : undefined);
-  const ratio = share !== undefined ? `  (${(share * 100).toFixed(0)}% of hello-world${ratioOf !== undefined ? ', median of the rounds\' ratios' : ''})` : '';
+  const ratio = share !== undefined ? `  (${(share * 100).toFixed(0)}% of hello-world${ratioOf !== undefined ? ", median of the rounds' ratios" : ''})` : '';
   row(
     label,
     `${Math.round(figures.rps).toLocaleString('en-US').padStart(7)} req/s  p50 ${String(figures.p50).padStart(3)} ms  p99 ${String(figures.p99).padStart(3)} ms  errors ${figures.errors}  non-2xx ${figures.non2xx}${ratio}`,
@@ -227,7 +227,11 @@ try {
   const shipmentsStored = await countPages((cursor) => stored.listShipments({ limit: 500, ...(cursor ? { cursor } : {}) }));
 
   console.log('');
-  console.log(`medians of ${RUNS} rounds (load ${loadavg().map((value) => value.toFixed(1)).join(' ')} at the end):`);
+  console.log(
+    `medians of ${RUNS} rounds (load ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')} at the end):`,
+  );
   print('bare node:http hello-world (GET)', baseline);
   print('GET /v1/shipper/quote/{id}', get, baseline, medianRatio(gets, baselines));
   print('GET /v1/shipper/shipment/{id}', getShipment, baseline, medianRatio(getShipments, baselines));
@@ -281,7 +285,17 @@ try {
   figure({
     bench: 'serve',
     name: 'errors, non-2xx, lost quotes, shared order numbers',
-    value: get.errors + getShipment.errors + post.errors + postShipment.errors + get.non2xx + getShipment.non2xx + post.non2xx + postShipment.non2xx + missing + (booked.length - new Set(booked).size),
+    value:
+      get.errors +
+      getShipment.errors +
+      post.errors +
+      postShipment.errors +
+      get.non2xx +
+      getShipment.non2xx +
+      post.non2xx +
+      postShipment.non2xx +
+      missing +
+      (booked.length - new Set(booked).size),
     unit: '',
     target: { op: '=', value: 0 },
   });

@@ -22,7 +22,7 @@ afterAll(() => work.cleanup());
 const QUOTE = ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--json'];
 
 describe('serve and CLI processes on one file store', () => {
-  it("answers, at its next request, what a CLI process committed after the server cached the record or found it missing", async () => {
+  it('answers, at its next request, what a CLI process committed after the server cached the record or found it missing', async () => {
     const store = join(work.dir, 'cli-while-serve');
     const cli = storeCli(store);
     const booked = await cli([...BOOK_ONE_PALLET]);
