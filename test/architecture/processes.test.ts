@@ -46,6 +46,7 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'server/production.test.ts': 'shipper serve’s probes, metrics, logs and drain on signals',
   'server/invoice.test.ts': 'invoices over HTTP from shipper serve',
   'server/limits.test.ts': 'request limits of shipper serve',
+  'store/generation.test.ts': 'shipper serve seeing what CLI processes commit while it runs',
   'store/integrity.test.ts': 'bookings by several processes under one fixed clock; shipper serve’s log',
   'store/journal-repair.test.ts': 'a booking killed at a journal kill point; shipper serve on a read-only store',
   'store/update-race.test.ts': 'an HTTP PATCH to shipper serve racing three CLI updates of one shipment',

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { StoreError } from '../storeError.js';
 import { describeFileError } from '../../fs/durableWrite.js';
+import { StoreGeneration } from './generation.js';
 
 /**
  * A journal write (journal.ts) that appends lines to a bucket at `at`, its size before them.
@@ -44,8 +45,16 @@ export class BucketLogs {
   /** The pending logs read in each unit of work holding the lock, or in each run of look-ups (pending). */
   private readonly readInHold = new WeakMap<object, Set<string>>();
   private currentBurst: object | undefined;
+  /** Whether the store changed since a file was stat'ed (generation.ts): the stats of look-ups go through it. */
+  readonly generation: StoreGeneration;
 
-  constructor(private readonly root: string) {}
+  /** `options.keepStats`: a long-running server's (see StoreGeneration). */
+  constructor(
+    private readonly root: string,
+    options: { keepStats?: boolean } = {},
+  ) {
+    this.generation = new StoreGeneration(root, () => this.burst(), options.keepStats);
+  }
 
   /**
    * The last line of `key` in a bucket of records whose lines start `{"<field>":"<key>",`: the
@@ -56,7 +65,7 @@ export class BucketLogs {
    * whose own line is garbled is damaged; the others of its bucket still read.
    */
   lastLine(relative: string, field: string, key: string): string | undefined | 'damaged' {
-    const stat = statOf(`${this.root}/${relative}`);
+    const stat = this.statOf(`${this.root}/${relative}`);
     if (!stat) return undefined;
     const version = `${stat.ino} ${stat.size} ${stat.mtimeMs}`;
     let cached = this.keyed.get(relative);
@@ -222,14 +231,27 @@ export class BucketLogs {
     return this.currentBurst;
   }
 
-  /** After this process wrote to the store: the next look-up reads anew. */
+  /**
+   * After this process wrote to the store (under its lock): the next look-up reads anew, and other
+   * processes learn of the change by the store's generation (before it is acknowledged).
+   */
   endBurst(): void {
     this.currentBurst = undefined;
+    this.generation.bump(true);
+  }
+
+  /** A file's stat, undefined when it does not exist (through the generation); any other failure is the store's. */
+  private statOf(file: string): fs.Stats | undefined {
+    try {
+      return this.generation.stat(file);
+    } catch (error) {
+      throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
+    }
   }
 
   private pendingNow(relative: string, lineStart: string): PendingLines | undefined {
     const file = `${this.root}/${relative}`;
-    const stat = statOf(file);
+    const stat = this.statOf(file);
     if (!stat) {
       this.pendingReads.delete(relative);
       return undefined;
@@ -462,15 +484,6 @@ const NEWLINE = 0x0a;
 const KEYED_BUCKETS = 64;
 const NEWLINE_BYTES = Buffer.from('\n');
 const EMPTY_LINE = Buffer.from('\n\n');
-
-/** A file's stat, undefined when it does not exist; any other failure is the store's. */
-function statOf(file: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(file, { throwIfNoEntry: false });
-  } catch (error) {
-    throw new StoreError(`cannot read ${file}: ${describeFileError(error)}`, file);
-  }
-}
 
 /** The bytes of an open file from `from` to `to` (fewer when it ends before). */
 function readRange(fd: number, from: number, to: number): Buffer {

@@ -176,8 +176,10 @@ export class FileStore implements ShipperStore {
     readonly root: string,
     options: FileStoreOptions = {},
   ) {
-    this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries });
-    this.logs = new BucketLogs(root);
+    // A store object with a record cache is a long-running server's: it keeps the stats of what
+    // it reads while no shipper wrote to the store (generation.ts).
+    this.logs = new BucketLogs(root, { keepStats: (options.cacheEntries ?? 0) > 0 });
+    this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries, generation: this.logs.generation });
     // What this process writes, its next look-up reads.
     this.journal = new Journal(root, () => this.logs.endBurst(), options.onWarning ?? ((item) => process.stderr.write(`warning: [${item.code}] ${item.message}\n`)));
     this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() }, this.logs, () => this.journal.compactIfAny());

@@ -258,6 +258,8 @@ export class KeyIndexes {
   /** After a batch was applied: its indexes are as this writer left them. */
   async markTrusted(kinds: readonly IndexKind[]): Promise<void> {
     await Promise.all([...new Set(kinds)].map((kind) => this.writeState(kind)));
+    // Other processes trust the index again from their next look-up (generation.ts).
+    if (kinds.length > 0) this.logs.generation.bump(true);
   }
 
   // Look-ups are synchronous: a stat or a read of a small file costs a few microseconds, the round
@@ -296,12 +298,16 @@ export class KeyIndexes {
    * The index's directory and its records' directory as they are: a record added, removed or
    * renamed behind the store's back (a file restored by hand) makes the index untrusted too.
    */
-  private identity(kind: IndexKind): string | undefined {
+  private identity(kind: IndexKind, fresh = false): string | undefined {
     const records = join(this.storeRoot, kind === 'message' ? 'events' : 'shipments');
+    // A look-up's stats are taken as they were while no shipper wrote to the store (generation.ts);
+    // the state a writer records is the directories' as they are.
+    const stat = fresh ? (path: string) => fs.statSync(path, { throwIfNoEntry: false }) : (path: string) => this.logs.generation.stat(path);
     try {
       // Not bigint: twice as dear, and a double holds an mtime to a quarter of a microsecond.
-      const index = fs.statSync(this.dirOf(kind));
-      const source = fs.statSync(records, { throwIfNoEntry: false });
+      const index = stat(this.dirOf(kind));
+      if (!index) return undefined;
+      const source = stat(records);
       return `${index.ino} ${index.mtimeMs} ${source ? `${source.ino} ${source.mtimeMs}` : '-'}`;
     } catch {
       return undefined;
@@ -309,7 +315,7 @@ export class KeyIndexes {
   }
 
   private async writeState(kind: IndexKind): Promise<void> {
-    const identity = this.identity(kind);
+    const identity = this.identity(kind, true);
     if (identity === undefined) return;
     this.lastTrusted.set(kind, identity);
     try {
@@ -359,7 +365,7 @@ export class KeyIndexes {
     // The buckets of a kind with a pending log change only when it is merged into them, and a merge
     // ends by replacing the log: while its inode is the one they were read under, they are as read.
     if (pendingIno !== undefined && (cached?.pendingIno === pendingIno || this.absent.get(path) === pendingIno)) return cached;
-    const stat = fs.statSync(`${this.storeRoot}/${path}`, { throwIfNoEntry: false });
+    const stat = this.logs.generation.stat(`${this.storeRoot}/${path}`);
     if (!stat) {
       this.folded.delete(cacheKey);
       if (pendingIno !== undefined) this.absent.set(path, pendingIno);
@@ -418,6 +424,7 @@ export class KeyIndexes {
         throw new StoreError(`cannot rebuild the index ${dir}: ${describeFileError(error)}`, dir);
       }
       await this.writeState(kind);
+      this.logs.generation.bump(true);
     }
     await this.afterRebuild();
   }

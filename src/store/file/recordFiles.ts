@@ -16,6 +16,7 @@ import { makeDirectory } from '../../fs/makeDirectory.js';
 import { readTextSync } from '../../fs/readText.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { StoreError } from '../storeError.js';
+import type { StoreGeneration } from './generation.js';
 import { acquireLock } from './storeLock.js';
 
 /** Ids are used as file names: only these characters ever reach the file system. */
@@ -42,17 +43,26 @@ export class RecordFiles {
   private readonly directorySyncs = new DirectorySyncs();
 
   private readonly cache: RecordCache | undefined;
+  private readonly generation: StoreGeneration | undefined;
 
   /**
    * @param options.cacheEntries records kept in memory after a read (a long-running server): a
    *   cached record is answered again only while its file is the same file (inode, size and
    *   mtime, one stat), so writes by other processes are seen at once.
+   * @param options.generation the store's generation (generation.ts): a file is stat'ed again
+   *   only after a shipper wrote to the store, and what this writes moves it.
    */
   constructor(
     readonly root: string,
-    options: { cacheEntries?: number } = {},
+    options: { cacheEntries?: number | undefined; generation?: StoreGeneration } = {},
   ) {
     this.cache = options.cacheEntries ? new RecordCache(options.cacheEntries) : undefined;
+    this.generation = options.generation;
+  }
+
+  /** A file's stat (undefined: none), through the store's generation when there is one. */
+  private statOf(file: string): fs.Stats | undefined {
+    return this.generation ? this.generation.stat(file) : fs.statSync(file, STAT_QUIETLY);
   }
 
   /** Records held by the cache (for the server's bench and tests). */
@@ -98,12 +108,13 @@ export class RecordFiles {
       throw new StoreError(`cannot remove ${file}: ${describeFileError(error)}`, file);
     }
     await this.directorySyncs.sync(this.collectionDir(collection));
+    this.generation?.bump(false);
     return true;
   }
 
   /** Whether a collection was ever written (its directory exists). */
   async collectionExists(collection: string): Promise<boolean> {
-    return fs.statSync(this.collectionDir(collection), { throwIfNoEntry: false })?.isDirectory() ?? false;
+    return this.statOf(this.collectionDir(collection))?.isDirectory() ?? false;
   }
 
   collectionDir(collection: string): string {
@@ -140,7 +151,8 @@ export class RecordFiles {
     try {
       // Synchronously: one small file, and the thread pool's round trip costs more than the read (readTextSync).
       if (this.cache) {
-        const info = fs.statSync(file);
+        const info = this.statOf(file);
+        if (!info) return undefined;
         identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
         const hit = this.cache.get(file, schema, identity);
         if (hit !== undefined) return hit as z.output<S>;
@@ -165,7 +177,7 @@ export class RecordFiles {
     if (!this.cache) return read();
     // Joined by hand: `relative` is the store's own bucket name, and path.join costs more than the stat here.
     const file = `${this.root}/${relative}`;
-    const info = fs.statSync(file, STAT_QUIETLY);
+    const info = this.statOf(file);
     if (!info) return read();
     const identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
     const key = `${file}#${id}`;
@@ -208,6 +220,7 @@ export class RecordFiles {
       throw new StoreError(`cannot write ${file}: ${describeFileError(error)}`, file);
     }
     await this.directorySyncs.sync(dir);
+    this.generation?.bump(false);
   }
 
   /**
@@ -237,6 +250,8 @@ export class RecordFiles {
     } catch (error) {
       await Promise.all(writes.map(({ temp }) => unlink(temp).catch(() => undefined)));
       throw new StoreError(`cannot write to ${dir}: ${describeFileError(error)}`, dir);
+    } finally {
+      this.generation?.bump(false);
     }
   }
 

@@ -1,0 +1,82 @@
+/**
+ * A long-running server learns of other processes' writes by the store's generation
+ * (src/store/file/generation.ts) instead of stat-ing every file it reads: what a CLI process
+ * committed is answered by the server's next request after the CLI returned, records the server
+ * held in its cache included.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalApi } from '../../src/api/local.js';
+import { apiAt, shipmentRequest } from '../helpers/fixtures.js';
+import { storeCli, tempDir } from '../helpers/cli.js';
+import { startServe } from '../helpers/serve.js';
+import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
+
+let work: { dir: string; cleanup: () => Promise<void> };
+beforeAll(async () => {
+  work = await tempDir('shipper-generation-');
+});
+afterAll(() => work.cleanup());
+
+const QUOTE = ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--json'];
+
+describe('serve and CLI processes on one file store', () => {
+  it('answers, at its next request, what a CLI process committed after the server cached the record or found it missing', async () => {
+    const store = join(work.dir, 'cli-while-serve');
+    const cli = storeCli(store);
+    const booked = await cli([...BOOK_ONE_PALLET]);
+    expect(booked.code, booked.stderr).toBe(0);
+    const first = JSON.parse(booked.stdout) as { id: string; orderNumber: string; quoteId: string };
+    const serve = await startServe({ store });
+    const get = async (path: string) => {
+      const answer = await fetch(`${serve.url}/v1/shipper${path}`);
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    try {
+      for (let round = 0; round < 3; round++) {
+        // Read (and cached) by the server, twice so that the second is answered from its cache.
+        expect((await get(`/shipment/${first.id}`)).body).toMatchObject({ id: first.id, trailerNumber: round === 0 ? null : `TR-${round - 1}` });
+        expect((await get(`/shipment/${first.id}`)).status).toBe(200);
+        const updated = await cli(['shipment', 'update', first.id, '--trailer', `TR-${round}`]);
+        expect(updated.code, updated.stderr).toBe(0);
+        expect((await get(`/shipment/${first.id}`)).body).toMatchObject({ trailerNumber: `TR-${round}` });
+
+        // A quote and a shipment the server looked for before they existed.
+        const quoted = await cli(QUOTE);
+        expect(quoted.code, quoted.stderr).toBe(0);
+        const quoteId = (JSON.parse(quoted.stdout) as { id: string }).id;
+        expect((await get(`/quote/${quoteId}`)).status).toBe(200);
+        const next = await cli([...BOOK_ONE_PALLET]);
+        expect(next.code, next.stderr).toBe(0);
+        const shipment = JSON.parse(next.stdout) as { id: string; orderNumber: string };
+        expect((await get(`/shipment/${shipment.id}`)).body).toMatchObject({ id: shipment.id, orderNumber: shipment.orderNumber });
+        // By the indexes (order number) and newest first (the created index).
+        expect((await get(`/shipment?orderNumber=${shipment.orderNumber}`)).body).toMatchObject({ items: [{ id: shipment.id }] });
+        expect((await get(`/shipment?limit=1`)).body).toMatchObject({ items: [{ id: shipment.id }] });
+      }
+      const cancelled = await cli(['shipment', 'cancel', first.id]);
+      expect(cancelled.code, cancelled.stderr).toBe(0);
+      expect((await get(`/shipment/${first.id}`)).body).toMatchObject({ status: 'CANCELLED' });
+    } finally {
+      await serve.stop();
+    }
+  });
+});
+
+describe('the generation file', () => {
+  it('moves with every commit, and an engine with a record cache sees another one write at its next read', async () => {
+    const root = join(work.dir, 'two-engines');
+    const reader = new LocalApi({ storeDir: root, cacheEntries: 100 });
+    const { api: writer } = apiAt(root);
+    const sizeOf = async () => (await readFile(join(root, 'journal', 'generation')).catch(() => Buffer.alloc(0))).length;
+    const booked = (await writer.createShipment(shipmentRequest())).data;
+    const before = await sizeOf();
+    expect(before).toBeGreaterThan(0);
+    expect((await reader.getShipment(booked.id)).data.trailerNumber).toBeNull();
+    expect((await reader.getShipment(booked.id)).data.trailerNumber).toBeNull();
+    await writer.updateShipment(booked.id, { trailerNumber: 'TR-9' });
+    expect(await sizeOf()).toBeGreaterThan(before);
+    expect((await reader.getShipment(booked.id)).data.trailerNumber).toBe('TR-9');
+  });
+});
