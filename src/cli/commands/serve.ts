@@ -21,6 +21,8 @@ export interface ServeOptions {
   cacheSize: number;
   /** GS1 company prefix of the BOL numbers this server issues (over the settings). */
   bolCompanyPrefix?: string | undefined;
+  /** The token endpoint's throttle takes the client's address from X-Forwarded-For (a proxy in front is trusted). */
+  trustProxy?: boolean | undefined;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -48,10 +50,15 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   await api.store.prepare();
 
   const { createShipperServer } = await import('../../server/server.js');
+  const { ServeAuth } = await import('../../server/auth.js');
+  const clock = await ctx.clock();
+  const auth = new ServeAuth({ credentials: api.store.credentials, legacyKey: apiKey, now: () => clock().getTime(), trustProxy: options.trustProxy });
+  const openSandbox = await auth.open();
   const stderr = io.streams.stderr;
   const service = createShipperServer({
     api,
     apiKey,
+    auth,
     bodyLimitBytes: options.bodyLimit,
     accessLog: io.options.quiet ? undefined : (line) => stderr.write(`${line}\n`),
     onInternalError: settings.debug ? (error) => stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`) : undefined,
@@ -94,7 +101,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   const readOnly = api.store.readOnly;
-  if (io.options.json) io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey), ...(readOnly !== undefined ? { readOnly: true } : {}) });
+  if (io.options.json) io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey) || !openSandbox, openSandbox: openSandbox && !apiKey, ...(readOnly !== undefined ? { readOnly: true } : {}) });
   else {
     stderr.write(
       `shipper serve: the Shipper Freight API on ${url} (store ${api.store.location}${readOnly !== undefined ? ', read-only' : ''}${apiKey ? ', API key required' : ''})\n`,
@@ -109,8 +116,15 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
       ),
     );
   }
+  if (!io.options.quiet && !io.options.json) {
+    stderr.write(
+      openSandbox && !apiKey
+        ? 'shipper serve: open sandbox: the store has no client and no key, so every token request succeeds and calls without credentials belong to the default company (shipper credentials add-client, add-key)\n'
+        : `shipper serve: ${openSandbox ? 'the API key of --api-key' : 'client credentials, a bearer token (POST /v1/auth/token) and an API key (x-oway-api-key)'} required on /v1/shipper/**\n`,
+    );
+  }
   if (api.numbering.usesDocumentationPrefix) io.warn(warning('DOCUMENTATION_PREFIX', DOCUMENTATION_PREFIX_WARNING));
-  if (!isLoopbackHost(options.host) && !apiKey) {
+  if (!isLoopbackHost(options.host) && !apiKey && openSandbox) {
     io.warn(
       warning(
         'SERVE_WITHOUT_API_KEY',
@@ -131,13 +145,17 @@ export function registerServeCommands(program: ShipperCommand, context: ContextF
     .option('--body-limit <bytes>', 'largest request body accepted (larger: 413)', parsePositiveInteger, 1024 * 1024)
     .option('--cache-size <n>', 'quotes and shipments kept in memory for GETs (they never change once written; 0: none)', parseCount, 10_000)
     .option('--bol-company-prefix <digits>', 'GS1 company prefix of the BOL numbers this server issues (else the setting bolCompanyPrefix)', parseCompanyPrefix)
+    .option('--trust-proxy', 'a proxy in front sets X-Forwarded-For: the token endpoint throttles by its last address')
     .option('--shutdown-grace <ms>', 'how long requests in flight may take to finish after SIGINT/SIGTERM', parsePositiveInteger, 10_000)
     .examples('shipper serve', 'shipper --store ./ci-store serve --port 0 --json', 'SHIPPER_SERVE_API_KEY=s3cret shipper serve --host 0.0.0.0 --port 8080')
     .addHelpText(
       'after',
       `
+Credentials: once the store has a client or a key (shipper credentials add-client, add-key), every
+/v1/shipper/** call needs a bearer token from POST /v1/auth/token and a company key in
+x-oway-api-key (docs/credentials.md); a store without any is an open sandbox.
 API key: with the global --api-key KEY (or env SHIPPER_SERVE_API_KEY) every request needs
-"Authorization: Bearer KEY" (401 otherwise); the OpenAPI document stays public. SHIPPER_API_KEY,
+"Authorization: Bearer KEY" (401 otherwise), the default company's key; the OpenAPI document stays public. SHIPPER_API_KEY,
 the client's key, is not used by serve. --store, --tariff and SHIPPER_NOW apply as for local commands.
 One access-log line per request goes to stderr (--quiet: none). With --json the listening URL is
 printed on stdout as {"url": ...}.`,
