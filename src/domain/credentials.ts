@@ -87,8 +87,9 @@ export const FAILURE_WINDOW_MS = 60_000;
  * At the limit within the window the next attempt waits until the oldest of them leaves it.
  */
 export function throttle(failures: readonly number[], now: number, limit = FAILURE_LIMIT, windowMs = FAILURE_WINDOW_MS): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-  const recent = failures.filter((at) => at > now - windowMs && at <= now).sort((a, b) => a - b);
+  // A failure "in the future" (another instance's clock runs ahead) counts as recent.
+  const recent = failures.filter((at) => at > now - windowMs).sort((a, b) => a - b);
   if (recent.length < limit) return { allowed: true };
   const oldest = recent[recent.length - limit]!;
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+  return { allowed: false, retryAfterSeconds: Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((oldest + windowMs - now) / 1000))) };
 }

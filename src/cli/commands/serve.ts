@@ -116,7 +116,8 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
       ),
     );
   }
-  if (!io.options.quiet && !io.options.json) {
+  // Also with --json (stdout has the URL): the operator should know who may call.
+  if (!io.options.quiet) {
     stderr.write(
       openSandbox && !apiKey
         ? 'shipper serve: open sandbox: the store has no client and no key, so every token request succeeds and calls without credentials belong to the default company (shipper credentials add-client, add-key)\n'
