@@ -162,7 +162,8 @@ async function killPointCampaign(): Promise<Campaign & { reached: string[] }> {
   return campaign;
 }
 
-const startServe = (store: string) => startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0'], { env: env() });
+const startServe = (store: string) =>
+  startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0', '--drain-delay', '0'], { env: env() });
 
 async function serveCampaign(): Promise<Campaign> {
   const campaign: Campaign = { store: join(work, 'serve'), faults: 0, beforeKills: 0, acknowledged: [], expected: [] };

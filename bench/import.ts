@@ -219,7 +219,9 @@ async function measure(count: number): Promise<void> {
 
 /** The same import in remote mode, against `shipper serve` on a fresh store over loopback (the batch extensions). */
 async function remoteImport(file: string, serverStore: string, count: number): Promise<Run> {
-  const server = spawn(process.execPath, [BIN, '--store', serverStore, '--json', '--quiet', 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [BIN, '--store', serverStore, '--json', '--quiet', 'serve', '--port', '0', '--drain-delay', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const [line] = (await once(server.stdout!, 'data')) as [Buffer];
     const { url } = JSON.parse(line.toString('utf8')) as { url: string };

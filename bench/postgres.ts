@@ -84,7 +84,7 @@ async function createDatabase(serverUrl: string, name: string): Promise<string> 
 }
 
 async function startServe(store: string): Promise<UrlChild> {
-  const server = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', '--quiet', 'serve', '--port', '0'], {
+  const server = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', '--quiet', 'serve', '--port', '0', '--drain-delay', '0'], {
     stderr: process.env.BENCH_DEBUG ? 'inherit' : 'ignore',
     env: { ...process.env, SHIPPER_CONFIG_DIR: work },
   });

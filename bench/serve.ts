@@ -9,6 +9,11 @@
  * (`--cache-size 0`: every GET reads the store), and the local engine alone creating quotes
  * in this process with the same concurrency (no HTTP), which bounds what POST can reach.
  *
+ * Then the cost of metrics and JSON logs (issue 42): two servers on stores of their own, one with
+ * /metrics and a JSON log line per request (to /dev/null), one with neither (--no-metrics
+ * --log-level silent), measured in turn ROUNDS times each (--rounds 5; the order alternates),
+ * compared by their medians: on may cost at most 10 %.
+ *
  * Targets on the 2-core machine: GET >= 5,000 req/s, POST quote >= 1,000 req/s, p99 < 50 ms, no
  * errors, nothing lost. The load generator shares the two cores with the server, so the figures
  * are a floor; the ratio to hello-world says how much of the machine the API itself costs.
@@ -30,6 +35,10 @@ const option = (name: string, fallback: number) => {
 };
 const DURATION = option('duration', 5);
 const CONNECTIONS = option('connections', 32);
+/** Runs of each server in the comparison of metrics and logs on and off. */
+const ROUNDS = option('rounds', 5);
+/** No drain delay: the bench stops its servers at once. */
+const NO_DRAIN = ['--drain-delay', '0'];
 
 const QUOTE_REQUEST = JSON.stringify({
   origin: { postalCode: '60601' },
@@ -136,8 +145,10 @@ const hello = await startUrlChild(
   { stderr: 'inherit' },
 );
 // The access log is on (the default), written to /dev/null.
-const shipper = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0']);
+const shipper = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', ...NO_DRAIN]);
 let uncached: UrlChild | undefined;
+const compared: UrlChild[] = [];
+const comparedStores: string[] = [];
 let failed: boolean;
 try {
   console.log(`shipper serve on loopback, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`);
@@ -155,7 +166,7 @@ try {
   const someId = created[0];
   if (!someId) throw new Error('no quote was created');
   const get = await load({ url: `${shipper.url}/v1/shipper/quote/${someId}` });
-  uncached = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0']);
+  uncached = await startUrlChild(process.execPath, [BIN, '--store', store, '--json', 'serve', '--port', '0', '--cache-size', '0', ...NO_DRAIN]);
   const getUncached = await load({ url: `${uncached.url}/v1/shipper/quote/${someId}` });
   settleDisk();
   const engine = await engineCreates(engineStore);
@@ -205,6 +216,8 @@ try {
     ['zero errors and non-2xx', get.errors + post.errors + postShipment.errors + get.non2xx + post.non2xx + postShipment.non2xx === 0],
     ['nothing lost', missing === 0 && post.total === created.length && new Set(booked).size === booked.length && shipmentsStored >= booked.length],
   ];
+  const cost = await observabilityCost();
+  checks.push(['metrics and JSON logs cost <= 10 % (medians, GET and POST)', cost.get <= 0.1 && cost.post <= 0.1]);
   console.log('');
   for (const [label, ok] of checks) row(`target: ${label}`, ok ? 'met' : 'NOT MET');
   const helloWorld = { name: 'node:http hello-world', value: baseline.rps, unit: 'req/s' };
@@ -230,14 +243,58 @@ try {
     unit: '',
     target: { op: '=', value: 0 },
   });
-  failed = checks.slice(3).some(([, ok]) => !ok);
+  figure({ bench: 'serve', name: 'metrics and logs on: GET median drop', value: cost.get * 100, unit: '%', target: { op: '<=', value: 10 } });
+  figure({ bench: 'serve', name: 'metrics and logs on: POST quote median drop', value: cost.post * 100, unit: '%', target: { op: '<=', value: 10 } });
+  failed = checks.slice(3, 5).some(([, ok]) => !ok);
 } finally {
-  await Promise.all([stopChild(hello.child), stopChild(shipper.child), ...(uncached ? [stopChild(uncached.child)] : [])]);
+  await Promise.all([stopChild(hello.child), stopChild(shipper.child), ...(uncached ? [stopChild(uncached.child)] : []), ...compared.map((server) => stopChild(server.child))]);
+  await Promise.all(comparedStores.map((dir) => rm(dir, { recursive: true, force: true })));
   await rm(store, { recursive: true, force: true });
   await rm(engineStore, { recursive: true, force: true });
 }
 // Lost or failed requests are a defect; throughput below target on a loaded machine is a figure.
 process.exit(failed ? 1 : 0);
+
+/**
+ * Metrics and logs on against off: GET quote and POST quote on each, ROUNDS times, the order of
+ * the two servers alternating from round to round; the drop of the median req/s (0.05: 5 % fewer).
+ */
+async function observabilityCost(): Promise<{ get: number; post: number }> {
+  const start = async (name: string, flags: string[]) => {
+    const dir = await mkdtemp(join(tmpdir(), `shipper-bench-${name}-`));
+    comparedStores.push(dir);
+    const server = await startUrlChild(process.execPath, [BIN, '--store', dir, '--json', 'serve', '--port', '0', ...NO_DRAIN, ...flags]);
+    compared.push(server);
+    const response = await fetch(`${server.url}/v1/shipper/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST });
+    const { id } = (await response.json()) as { id: string };
+    await autocannon({ url: `${server.url}/v1/shipper/quote`, method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST, connections: 8, duration: 1 });
+    return { name, server, id, get: [] as number[], post: [] as number[] };
+  };
+  const off = await start('off', ['--no-metrics', '--log-level', 'silent']);
+  const on = await start('on', ['--log', 'json']);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const side of round % 2 === 0 ? [off, on] : [on, off]) {
+      side.get.push((await load({ url: `${side.server.url}/v1/shipper/quote/${side.id}` })).rps);
+      settleDisk();
+      side.post.push((await load({ url: `${side.server.url}/v1/shipper/quote`, method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST })).rps);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const drop = { get: 1 - median(on.get) / median(off.get), post: 1 - median(on.post) / median(off.post) };
+  console.log('');
+  const runs = (values: number[]) => values.map((value) => Math.round(value).toLocaleString('en-US')).join(', ');
+  row(`metrics + logs off, GET quote (${ROUNDS} runs)`, `median ${Math.round(median(off.get)).toLocaleString('en-US')} req/s  [${runs(off.get)}]`);
+  row(
+    `metrics + logs on,  GET quote (${ROUNDS} runs)`,
+    `median ${Math.round(median(on.get)).toLocaleString('en-US')} req/s  [${runs(on.get)}]  (${(drop.get * 100).toFixed(1)} % drop)`,
+  );
+  row(`metrics + logs off, POST quote (${ROUNDS} runs)`, `median ${Math.round(median(off.post)).toLocaleString('en-US')} req/s  [${runs(off.post)}]`);
+  row(
+    `metrics + logs on,  POST quote (${ROUNDS} runs)`,
+    `median ${Math.round(median(on.post)).toLocaleString('en-US')} req/s  [${runs(on.post)}]  (${(drop.post * 100).toFixed(1)} % drop)`,
+  );
+  return drop;
+}
 
 /** How many records a list holds, page after page. */
 async function countPages(page: (cursor: string | undefined) => Promise<{ data: { items: unknown[]; nextCursor: string | null } }>): Promise<number> {

@@ -94,6 +94,81 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
         precedence: '--api-key beats it; serve never uses SHIPPER_API_KEY',
       },
       {
+        name: 'SHIPPER_HOST',
+        what: 'the address shipper serve listens on',
+        precedence: '--host beats it',
+      },
+      {
+        name: 'SHIPPER_PORT',
+        what: "shipper serve's API port",
+        precedence: '--port beats it',
+      },
+      {
+        name: 'SHIPPER_ADMIN_HOST',
+        what: 'the address of the admin port (probes and metrics)',
+        precedence: '--admin-host beats it',
+      },
+      {
+        name: 'SHIPPER_ADMIN_PORT',
+        what: 'serve /healthz, /readyz and /metrics on this port of their own',
+        precedence: '--admin-port beats it',
+      },
+      {
+        name: 'SHIPPER_BODY_LIMIT',
+        what: 'the largest request body shipper serve accepts, in bytes',
+        precedence: '--body-limit beats it',
+      },
+      {
+        name: 'SHIPPER_CACHE_SIZE',
+        what: 'quotes and shipments shipper serve keeps in memory for GETs',
+        precedence: '--cache-size beats it',
+      },
+      {
+        name: 'SHIPPER_DRAIN_DELAY',
+        what: 'after SIGTERM, how long /readyz says 503 while serve still serves (5s)',
+        precedence: '--drain-delay beats it',
+      },
+      {
+        name: 'SHIPPER_DRAIN_TIMEOUT',
+        what: 'then, how long requests in flight may take before they are cut (10s)',
+        precedence: '--drain-timeout beats it',
+      },
+      {
+        name: 'SHIPPER_READY_TIMEOUT',
+        what: "how long the store may take to answer /readyz's check (2s)",
+        precedence: '--ready-timeout beats it',
+      },
+      {
+        name: 'SHIPPER_HEADERS_TIMEOUT',
+        what: 'time a client has to send its request headers (10s)',
+        precedence: '--headers-timeout beats it',
+      },
+      {
+        name: 'SHIPPER_REQUEST_TIMEOUT',
+        what: 'time a client has to send its whole request (30s)',
+        precedence: '--request-timeout beats it',
+      },
+      {
+        name: 'SHIPPER_KEEP_ALIVE_TIMEOUT',
+        what: 'how long an idle keep-alive connection stays open (5s)',
+        precedence: '--keep-alive-timeout beats it',
+      },
+      {
+        name: 'SHIPPER_LOG',
+        what: "shipper serve's log format: json or pretty",
+        precedence: '--log beats it',
+      },
+      {
+        name: 'SHIPPER_LOG_LEVEL',
+        what: "shipper serve's least level logged (info)",
+        precedence: '--log-level beats it',
+      },
+      {
+        name: 'SHIPPER_METRICS',
+        what: '0: shipper serve answers no /metrics and counts nothing',
+        precedence: '--no-metrics beats it',
+      },
+      {
         name: 'SHIPPER_BOL_COMPANY_PREFIX',
         what: 'your GS1 company prefix (7-10 digits) for BOL numbers and SSCCs',
         precedence: "the --bol-company-prefix of shipper serve beats it; it beats the config's bolCompanyPrefix",

@@ -25,6 +25,8 @@ import {
 import type { ProblemDetail } from '../domain/schemas.js';
 import { deprecationWarnings, parseRequest } from '../domain/validation.js';
 import { answerClientErrors } from './clientError.js';
+import { DEFAULT_TIMEOUTS, type ServerTimeouts } from './defaults.js';
+import { compose, exchangeOf, type Layer } from './exchange.js';
 import { malformedJsonDetail } from './jsonSyntax.js';
 import { matchRoute } from './routes.js';
 import type { ServeAuth } from './auth.js';
@@ -46,11 +48,18 @@ export interface ShipperServerOptions {
   accessLog?: ((line: string) => void) | undefined;
   /** Failures inside the service (500s), for the operator; never sent to the client. */
   onInternalError?: ((error: unknown) => void) | undefined;
+  /** What a damaged record's warning says (it names a file), for the operator; else the access log gets it. */
+  onStoreWarning?: ((message: string) => void) | undefined;
+  /** Layers around the dispatch (probes, metrics, request log), the first outermost (exchange.ts). */
+  layers?: readonly Layer[] | undefined;
+  timeouts?: Partial<ServerTimeouts> | undefined;
 }
 
 export interface ShipperServer {
   readonly server: Server;
   listen(port: number, host: string): Promise<AddressInfo>;
+  /** From now on every answer closes its connection (a drain has begun; the server still serves). */
+  drain(): void;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes what is left. */
   close(graceMs?: number): Promise<void>;
 }
@@ -68,12 +77,17 @@ interface Reply {
 export function createShipperServer(options: ShipperServerOptions): ShipperServer {
   const { api } = options;
   const serverLog = options.accessLog;
+  const warningLog = options.onStoreWarning ?? (serverLog ? (message: string) => serverLog(`${new Date().toISOString()} warning: ${message}`) : undefined);
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const expectedKeyDigest = options.apiKey ? sha256(options.apiKey) : undefined;
   let closing = false;
   let openApiText: string | undefined;
 
-  const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const serverOptions = { keepAliveTimeout: timeouts.keepAliveMs, headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs };
+  const server = createServer(serverOptions, compose(options.layers ?? [], serveRequest));
+
+  function serveRequest(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
     const url = requestUrl(req.url);
     const outcome: { bytes: number; failure?: string } = { bytes: 0 };
@@ -107,20 +121,23 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         return problemReply(internalError().problem);
       })
       .then((reply) => {
+        exchangeOf(req).failure = outcome.failure;
         outcome.bytes = send(req, res, url, reply);
       })
       .catch((error: unknown) => {
         // Writing failed (the client went away): nothing left to tell it.
         outcome.failure ??= error instanceof Error ? error.message : String(error);
+        exchangeOf(req).failure = outcome.failure;
         res.destroy();
       });
-  });
+  }
 
   answerClientErrors(server);
 
   async function handle(req: IncomingMessage, url: URL): Promise<Reply> {
     if (options.auth && url.pathname === TOKEN_PATH) return tokenReply(options.auth, req);
     const match = matchRoute(req.method ?? 'GET', url.pathname, req.headers.accept);
+    exchangeOf(req).operation = match.kind === 'operation' ? match.operation : match.kind;
     if (match.kind === 'not-found') throw makeProblem(404, 'not-found', 'Not Found', `no route ${req.method} ${truncateForDetail(url.pathname)}`);
     if (match.kind === 'method-not-allowed') {
       const problem = makeProblem(405, 'method-not-allowed', 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}; use ${match.allow.join(', ')}`);
@@ -170,7 +187,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     const body = spec.body ? await readJsonBody(req, bodyLimit, spec.body.optional) : undefined;
     const args: unknown[] = [...params, ...(spec.body ? [body] : []), options];
     const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
-    const result = servedWarnings(await method.apply(api, args), serverLog);
+    const result = servedWarnings(await method.apply(api, args), warningLog);
     const headers = warningHeaders(result);
     if ('mediaType' in spec.response) {
       headers['content-disposition'] = `inline; filename="${spec.response.fileName(params, options)}"`;
@@ -238,6 +255,9 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
         });
       });
     },
+    drain() {
+      closing = true;
+    },
     close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       closing = true;
       return new Promise<void>((resolve) => {
@@ -274,11 +294,11 @@ function problemReply(problem: ProblemDetail): Reply {
  * A damaged record's warning names its place in the store (a file path): the operator's log gets
  * that, the client a sentence without it (SPEC: never a path over HTTP).
  */
-function servedWarnings(result: ApiResult<unknown>, log: ((line: string) => void) | undefined): ApiResult<unknown> {
+function servedWarnings(result: ApiResult<unknown>, log: ((message: string) => void) | undefined): ApiResult<unknown> {
   if (!result.warnings.some((item) => item.code === 'RECORD_UNREADABLE')) return result;
   const warnings = result.warnings.map((item) => {
     if (item.code !== 'RECORD_UNREADABLE') return item;
-    log?.(`${new Date().toISOString()} warning: ${item.message}`);
+    log?.(item.message);
     return { ...item, message: 'a damaged record of the store was left out of this answer; the server log names it' };
   });
   return { ...result, warnings };
@@ -288,12 +308,12 @@ function warningHeaders(result: ApiResult<unknown>): Record<string, string | str
   return result.warnings.length > 0 ? { [WARNING_HEADER]: result.warnings.map(encodeWarningHeader) } : {};
 }
 
-function sha256(text: string): Buffer {
+export function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** Compares digests with timingSafeEqual: equal lengths, and the time taken says nothing about the key. */
-function authorized(header: string | undefined, expectedDigest: Buffer): boolean {
+export function authorized(header: string | undefined, expectedDigest: Buffer): boolean {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
   const presented = sha256(match?.[1] ?? '');
   return timingSafeEqual(presented, expectedDigest) && match !== null;

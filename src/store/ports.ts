@@ -316,6 +316,8 @@ export interface StoreTransaction {
   fuelPrices: FuelPriceWrites;
 }
 
+export type StoreReadiness = { ok: true } | { ok: false; reason: 'unavailable' | 'schema'; message: string };
+
 export interface ShipperStore {
   /** Where the store is, as the user named it (a directory; a database URL without its password). */
   readonly location: string;
@@ -345,5 +347,10 @@ export interface ShipperStore {
   prepare(): Promise<void>;
   /** Why the store is read-only, when prepare() found it so: reads are answered, every write throws StoreReadOnlyError. */
   readonly readOnly?: string | undefined;
+  /**
+   * For a readiness probe: the store answers a trivial query and its schema is this program's
+   * (migrations current). Never throws, never migrates; the caller bounds the time it may take.
+   */
+  readiness(): Promise<StoreReadiness>;
   close(): Promise<void>;
 }

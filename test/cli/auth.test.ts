@@ -5,6 +5,8 @@
  * and on a 401; status, logout and precedence; no secret in any output of the runs.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.js';
@@ -24,7 +26,29 @@ let clientId: string;
 let clientSecret: string;
 let apiKey: string;
 
-const tokenRequests = () => server.stderr().split('\n').filter((line) => line.includes('"POST /v1/auth/token" 200')).length;
+/** A proxy in front of serve that counts the token requests passing through it (the CLI's base URL is the proxy's). */
+let proxy: Server;
+let proxyUrl: string;
+let tokenCount = 0;
+const tokenRequests = () => tokenCount;
+
+function startProxy(target: string): Promise<void> {
+  proxy = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/v1/auth/token') tokenCount++;
+    const upstream = request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) =>
+    proxy.listen(0, '127.0.0.1', () => {
+      proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
+}
 
 async function configDir(): Promise<string> {
   const { dir, cleanup } = await tempDir('shipper-auth-config-');
@@ -47,9 +71,11 @@ beforeAll(async () => {
   ({ clientId, clientSecret } = JSON.parse(client.stdout) as { clientId: string; clientSecret: string });
   ({ apiKey } = JSON.parse(key.stdout) as { apiKey: string });
   server = await startServe({ store, env: { SHIPPER_NOW: T0, SHIPPER_CONFIG_DIR: await configDir() } });
+  await startProxy(server.url);
 });
 
 afterAll(async () => {
+  await new Promise((resolve) => proxy.close(resolve));
   await server.stop();
   outputs.push(server.stderr());
   for (const cleanup of cleanups) await cleanup();
@@ -60,7 +86,7 @@ describe('shipper auth', () => {
     const dir = await configDir();
     const env = { SHIPPER_CONFIG_DIR: dir };
     const before = tokenRequests();
-    const login = await run(['--profile', 'acme', '--base-url', server.url, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin', '--json'], env, `${clientSecret}\n${apiKey}\n`);
+    const login = await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin', '--json'], env, `${clientSecret}\n${apiKey}\n`);
     expect(login.code, login.stderr).toBe(0);
     expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'acme', clientId, clientSecret: `****${clientSecret.slice(-4)}`, apiKey: `****${apiKey.slice(-4)}` });
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
@@ -82,7 +108,7 @@ describe('shipper auth', () => {
 
   it('renews the token 5 minutes before it expires, not earlier', async () => {
     const dir = await configDir();
-    const env = { SHIPPER_CONFIG_DIR: dir, OWAY_BASE_URL: server.url, OWAY_M2M_CLIENT_ID: clientId, OWAY_M2M_CLIENT_SECRET: clientSecret, OWAY_API_KEY: apiKey };
+    const env = { SHIPPER_CONFIG_DIR: dir, OWAY_BASE_URL: proxyUrl, OWAY_M2M_CLIENT_ID: clientId, OWAY_M2M_CLIENT_SECRET: clientSecret, OWAY_API_KEY: apiKey };
     expect((await run(['shipment', 'list'], env)).code).toBe(0);
     const before = tokenRequests();
     expect((await run(['shipment', 'list'], { ...env, SHIPPER_NOW: at(24 * 60 - 6) })).code).toBe(0);
@@ -93,7 +119,7 @@ describe('shipper auth', () => {
 
   it('works from the official client variables alone; processes started together buy one token', async () => {
     const dir = await configDir();
-    const env = { SHIPPER_CONFIG_DIR: dir, SHIPPER_NOW: T0, OWAY_BASE_URL: server.url, OWAY_M2M_CLIENT_ID: clientId, OWAY_M2M_CLIENT_SECRET: clientSecret, OWAY_API_KEY: apiKey };
+    const env = { SHIPPER_CONFIG_DIR: dir, SHIPPER_NOW: T0, OWAY_BASE_URL: proxyUrl, OWAY_M2M_CLIENT_ID: clientId, OWAY_M2M_CLIENT_SECRET: clientSecret, OWAY_API_KEY: apiKey };
     const before = tokenRequests();
     const results = await Promise.all([1, 2, 3].map(() => runCli(['shipment', 'list', '--json'], { env })));
     for (const result of results) {
@@ -105,7 +131,7 @@ describe('shipper auth', () => {
 
   it('refreshes once on a 401 and tries again', async () => {
     const dir = await configDir();
-    const env = { SHIPPER_CONFIG_DIR: dir, OWAY_BASE_URL: server.url, OWAY_M2M_CLIENT_ID: clientId, OWAY_M2M_CLIENT_SECRET: clientSecret, OWAY_API_KEY: apiKey };
+    const env = { SHIPPER_CONFIG_DIR: dir, OWAY_BASE_URL: proxyUrl, OWAY_M2M_CLIENT_ID: clientId, OWAY_M2M_CLIENT_SECRET: clientSecret, OWAY_API_KEY: apiKey };
     expect((await run(['shipment', 'list'], env)).code).toBe(0);
     // The cached token no longer passes (as after a change of the server's signing key).
     const file = join(dir, 'tokens.json');
@@ -121,16 +147,16 @@ describe('shipper auth', () => {
   it('refuses a wrong secret without saving anything or showing the secret, and logs out', async () => {
     const dir = await configDir();
     const env = { SHIPPER_CONFIG_DIR: dir };
-    const wrong = await run(['--profile', 'acme', '--base-url', server.url, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'], env, `cs_wrong-secret-0001\n${apiKey}\n`);
+    const wrong = await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'], env, `cs_wrong-secret-0001\n${apiKey}\n`);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toContain('refused the client credentials');
     expect(wrong.stderr).not.toContain('cs_wrong-secret-0001');
     const none = await run(['--profile', 'acme', 'auth', 'status', '--json'], env);
     expect(JSON.parse(none.stdout)).toMatchObject({ loggedIn: false, clientId: null });
-    const noSecret = await run(['--profile', 'acme', '--base-url', server.url, 'auth', 'login', '--client-id', clientId], env);
+    const noSecret = await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId], env);
     expect(noSecret.code).toBe(2);
 
-    expect((await run(['--profile', 'acme', '--base-url', server.url, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'], env, `${clientSecret}\n${apiKey}\n`)).code).toBe(0);
+    expect((await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'], env, `${clientSecret}\n${apiKey}\n`)).code).toBe(0);
     const logout = await run(['--profile', 'acme', 'auth', 'logout', '--json'], env);
     expect(JSON.parse(logout.stdout)).toMatchObject({ profile: 'acme', removed: ['clientId', 'clientSecret', 'apiKey'] });
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(clientSecret);
@@ -139,7 +165,7 @@ describe('shipper auth', () => {
 
   it('logs in at a terminal prompt, the secrets masked as typed', async () => {
     const dir = await configDir();
-    const session = spawnCliInPty(['--profile', 'tty', '--base-url', server.url, 'auth', 'login'], { cwd: dir, env: { SHIPPER_CONFIG_DIR: dir, SHIPPER_NOW: T0 } });
+    const session = spawnCliInPty(['--profile', 'tty', '--base-url', proxyUrl, 'auth', 'login'], { cwd: dir, env: { SHIPPER_CONFIG_DIR: dir, SHIPPER_NOW: T0 } });
     try {
       await session.answer('Client id', clientId);
       await session.answer('Client secret', clientSecret);

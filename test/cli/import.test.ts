@@ -7,7 +7,7 @@ import type { Page, Shipment } from '../../src/domain/schemas.js';
 import { ROOT, tempDir, type CliResult } from '../helpers/cli.js';
 import { runInProcess, storeInProcess } from '../helpers/inProcess.js';
 import { csvLine, HEADER, rowCells, shipmentsCsv } from '../helpers/csv.js';
-import { WEDNESDAY } from '../helpers/fixtures.js';
+import { WEDNESDAY, CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let store: string;
@@ -129,21 +129,7 @@ describe('shipper import', () => {
   });
 
   it('reads a ;-delimited file with a BOM, CRLF, quoted newlines, header names in any case, and saved locations', async () => {
-    const added = await shipper([
-      'location',
-      'add',
-      'chicago-dc',
-      '--name',
-      'Acme Chicago DC',
-      '--street1',
-      '2100 S Halsted St',
-      '--city',
-      'Chicago',
-      '--state',
-      'IL',
-      '--zip',
-      '60608',
-    ]);
+    const added = await shipper(['location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS]);
     expect(added.code, added.stderr).toBe(0);
     const content =
       '\uFEFFREFNUMBER;Shipper;consignee name;consigneeStreet1;consigneeCity;consigneeState;consigneePostalCode;Pallet Count;poundsweight;length;width;height;Description;pieceCount\r\n' +

@@ -5,6 +5,7 @@
 import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
@@ -24,24 +25,7 @@ const lines = (text: string) => text.split('\n').filter(Boolean);
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-quiet-'));
   store = join(dir, 'store');
-  const saved = await run([
-    '-q',
-    'location',
-    'add',
-    'chicago-dc',
-    '--name',
-    'Acme Chicago DC',
-    '--street1',
-    '2100 S Halsted St',
-    '--city',
-    'Chicago',
-    '--state',
-    'IL',
-    '--zip',
-    '60608',
-    '--phone',
-    '312-555-0100',
-  ]);
+  const saved = await run(['-q', 'location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS, '--phone', '312-555-0100']);
   // location add -q: the name, which is what later commands take.
   expect(saved).toMatchObject({ code: 0, stdout: 'chicago-dc\n' });
 });

@@ -6,7 +6,7 @@ import { isValidBolNumber } from '../../src/domain/bolNumber.js';
 import type { Page, Quote, Shipment } from '../../src/domain/schemas.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { storeInProcess } from '../helpers/inProcess.js';
-import { WEDNESDAY } from '../helpers/fixtures.js';
+import { WEDNESDAY, CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
 let shipper: (args: string[], env?: Record<string, string>) => Promise<CliResult>;
@@ -16,25 +16,7 @@ beforeAll(async () => {
   const cli = storeInProcess(store.dir);
   shipper = (args, env = {}) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY, ...env } });
   for (const args of [
-    [
-      'location',
-      'add',
-      'chicago-dc',
-      '--name',
-      'Acme Chicago DC',
-      '--street1',
-      '2100 S Halsted St',
-      '--city',
-      'Chicago',
-      '--state',
-      'IL',
-      '--zip',
-      '60608',
-      '--contact',
-      'Dana Ruiz',
-      '--phone',
-      '312-555-0100',
-    ],
+    ['location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS, '--contact', 'Dana Ruiz', '--phone', '312-555-0100'],
     ['location', 'add', 'NYC-Store', '--name', 'Store 12', '--street1', '1 Penn Plaza', '--street2', 'Suite 200', '--city', 'New York', '--state', 'ny', '--zip', '10001'],
   ]) {
     const result = await shipper(args);

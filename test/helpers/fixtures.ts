@@ -3,6 +3,19 @@ import { LocalApi } from '../../src/api/local.js';
 import type { ShipmentRequestInput } from '../../src/domain/schemas.js';
 
 export const CHICAGO_DC = { name: 'Acme Chicago DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' };
+/** CHICAGO_DC as the options of `shipper location add NAME`. */
+export const CHICAGO_DC_FLAGS = [
+  '--name',
+  CHICAGO_DC.name,
+  '--street1',
+  CHICAGO_DC.street1,
+  '--city',
+  CHICAGO_DC.city,
+  '--state',
+  CHICAGO_DC.state,
+  '--zip',
+  CHICAGO_DC.postalCode,
+];
 export const NYC_STORE = { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' };
 
 export const PALLETS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };

@@ -7,6 +7,8 @@ import { BIN, ISOLATED_SETTINGS, ROOT } from './cli.js';
 
 export interface ServeProcess {
   url: string;
+  /** What serve printed on stdout with --json ({url, store, adminUrl, ...}). */
+  started: Record<string, unknown>;
   child: ChildProcess;
   /** Everything the server wrote on stderr so far (access log, notices). */
   stderr(): string;
@@ -26,7 +28,8 @@ export interface ServeOptions {
 }
 
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...ISOLATED_SETTINGS, ...options.env };
+  // The human log and no drain delay, as the tests written before them expect; a test of either sets its own.
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', SHIPPER_LOG: 'pretty', SHIPPER_DRAIN_DELAY: '0', ...ISOLATED_SETTINGS, ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const args = [BIN, '--store', options.store, '--json', ...(options.globalArgs ?? []), 'serve', '--port', '0', ...(options.serveArgs ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -35,14 +38,14 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
 
-  const url = await new Promise<string>((resolve, reject) => {
+  const started = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`shipper serve did not start within 15 s: ${stderr}`)), 15_000);
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       try {
-        const { url } = JSON.parse(stdout) as { url: string };
+        const printed = JSON.parse(stdout) as Record<string, unknown>;
         clearTimeout(timer);
-        resolve(url);
+        resolve(printed);
       } catch {
         // not the whole JSON yet
       }
@@ -54,7 +57,8 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   });
 
   return {
-    url,
+    url: started.url as string,
+    started,
     child,
     stderr: () => stderr,
     stdout: () => stdout,

@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { CHICAGO_DC, NYC_STORE, PALLETS, CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { testDatabase } from '../helpers/postgres.js';
@@ -220,23 +220,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
   });
 
   it('lists the saved locations, so that a named location becomes an address', async () => {
-    const added = await runInProcess([
-      '--store',
-      join(work.dir, 'store'),
-      'location',
-      'add',
-      'chicago-dc',
-      '--name',
-      'Acme Chicago DC',
-      '--street1',
-      '2100 S Halsted St',
-      '--city',
-      'Chicago',
-      '--state',
-      'IL',
-      '--zip',
-      '60608',
-    ]);
+    const added = await runInProcess(['--store', join(work.dir, 'store'), 'location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS]);
     expect(added.code, added.stderr).toBe(0);
     const result = await call(session, 'list_locations', {});
     expect(result.structuredContent!.items).toEqual([expect.objectContaining({ name: 'chicago-dc', address: expect.objectContaining({ postalCode: '60608' }) })]);

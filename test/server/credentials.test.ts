@@ -116,8 +116,10 @@ describe.each(STORES)('credentials on serve: $name', ({ open }) => {
     expect(JSON.parse(server.stdout())).toMatchObject({ apiKeyRequired: true, openSandbox: false });
   });
 
-  afterAll(() => {
-    outputs.push(server.stderr());
+  afterAll(async () => {
+    // Stopped first: the log is flushed before the process exits.
+    await Promise.all(servers.map((one) => one.stop()));
+    outputs.push(...servers.map((one) => one.stderr()));
     const secrets = [made.clientSecret, made.apiKey, accessToken];
     for (const text of outputs) for (const secret of secrets) if (secret) expect(text).not.toContain(secret);
   });
@@ -267,7 +269,8 @@ describe('an open sandbox: a store without clients or keys', () => {
     // Once a client exists the sandbox is closed, without a restart.
     await makeCredentials(dir);
     expect((await list(server, {})).status).toBe(401);
-    // Its notice, written before the URL, has come through by the time a request has been logged after it.
+    // Its start-up notice, in the log (flushed by the time it has stopped).
+    await server.stop();
     expect(server.stderr()).toContain('open sandbox');
   });
 

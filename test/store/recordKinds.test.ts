@@ -9,6 +9,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { testDatabase } from '../helpers/postgres.js';
 
@@ -80,21 +81,7 @@ describe.each([
   });
 
   it('location add: the saved location is listed and shown by other processes', async () => {
-    const added = await shipper([
-      'location',
-      'add',
-      'Chicago-DC',
-      '--name',
-      'Acme Chicago DC',
-      '--street1',
-      '2100 S Halsted St',
-      '--city',
-      'Chicago',
-      '--state',
-      'IL',
-      '--zip',
-      '60608',
-    ]);
+    const added = await shipper(['location', 'add', 'Chicago-DC', ...CHICAGO_DC_FLAGS]);
     expect(added.code, added.stderr).toBe(0);
     const listed = await shipper(['--json', 'location', 'list']);
     expect(listed.code, listed.stderr).toBe(0);

@@ -9,14 +9,12 @@
  * shipments, so counters and marks all restored from an older backup over newer shipments do not
  * go back either.
  */
-import { z } from 'zod';
 import type { Shipment } from '../../domain/schemas.js';
 import type { CounterName, Counters, ReserveOptions } from '../ports.js';
 import { StoreError } from '../storeError.js';
 import type { JournalWrite } from './journal.js';
 import { RecordFiles } from './recordFiles.js';
-
-const counterSchema = z.object({ last: z.number().int().min(0) });
+import { counterSchema } from './fileRecords.js';
 
 /** The shipments a counter's floor is read from: all of them, or the newest few. */
 export interface CounterRecords {

@@ -16,7 +16,7 @@ import { describeFileError } from '../../fs/durableWrite.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { FileCredentials } from './credentials.js';
 import { normalisedProNumber, normalisedReference, orderSerialOf, serialsOfBolNumber } from '../../domain/recordKeys.js';
-import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
+import { quoteSchema, type Quote, type Shipment } from '../../domain/schemas.js';
 import type {
   AuditedBillRepository,
   PrintRunRecord,
@@ -45,6 +45,7 @@ import type {
   ShipmentWrites,
   ShipperStore,
   StorePage,
+  StoreReadiness,
   StoreTransaction,
   WeeklyFuelPrice,
 } from '../ports.js';
@@ -60,25 +61,15 @@ import { listPage, type IdSource } from './lists.js';
 import { exportSnapshot, type SnapshotWarning } from './snapshot.js';
 import { importThroughPorts, type TransferCounts, type TransferLine } from '../transfer.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
+import { eventsFileSchema, idempotencySchema, storedShipmentSchema } from './fileRecords.js';
 import { shipmentEventRecordSchema as eventRecordSchema } from '../recordSchemas.js';
 
-/** A shipment's file: the Shipment, plus the quote its booking priced for itself. */
-export const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
 type StoredShipment = z.output<typeof storedShipmentSchema>;
 
 const SHIPMENT_ID = /^sh_[0-9A-HJKMNP-TV-Z]{26}$/;
 const QUOTE_ID = /^qt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const WEEK = /^\d{4}-\d{2}-\d{2}$/;
 
-const idempotencySchema = z.object({
-  scope: z.enum(['quote', 'shipment']),
-  requestHash: z.string(),
-  resourceId: z.string(),
-  serial: z.number().int().optional(),
-  /** The key itself (the file is named by its hash), so an export can carry it; records written before it was kept have none. */
-  key: z.string().optional(),
-});
-const eventsFileSchema = z.object({ shipmentId: z.string(), events: z.array(eventRecordSchema) });
 const fuelPriceSchema = z.object({ week: z.string(), usdPerGallon: z.string() });
 const locationSchema = z.object({ name: z.string(), address: z.unknown() });
 /** What a look-up reads of a shipment file whose record does not parse: its keys, if they can be found. */
@@ -228,6 +219,16 @@ export class FileStore implements ShipperStore {
       const reason = readOnlyReason(this.root);
       if (reason === undefined) throw error;
       this.readOnly = reason;
+    }
+  }
+
+  /** The directory is there and writable (the file store has no schema to migrate). */
+  async readiness(): Promise<StoreReadiness> {
+    try {
+      await this.files.prepare();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: 'unavailable', message: error instanceof Error ? error.message : String(error) };
     }
   }
 

@@ -8,24 +8,14 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { quoteSchema, shipmentSchema } from '../../domain/schemas.js';
+import { quoteSchema } from '../../domain/schemas.js';
 import { describeFileError } from '../../fs/durableWrite.js';
 import { StoreError } from '../storeError.js';
-import { shipmentEventRecordSchema } from '../recordSchemas.js';
 import { headerLine, type TransferLine } from '../transfer.js';
 import { appendText } from './bucketLogs.js';
+import { counterSchema, eventsFileSchema, idempotencySchema, storedShipmentSchema } from './fileRecords.js';
 import type { Journal, JournalWrite } from './journal.js';
 
-const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
-const eventsFileSchema = z.object({ shipmentId: z.string(), events: z.array(shipmentEventRecordSchema) });
-const idempotencySchema = z.object({
-  scope: z.enum(['quote', 'shipment']),
-  requestHash: z.string(),
-  resourceId: z.string(),
-  serial: z.number().int().optional(),
-  key: z.string().optional(),
-});
-const counterSchema = z.object({ last: z.number().int().min(0) });
 const SECOND_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
 const RECORD_FILE = /^([A-Za-z0-9_-]{1,128})\.json$/;
 const MARK_FILE = /^\.([a-z0-9][a-z0-9.-]*)\.high-water\.json$/;

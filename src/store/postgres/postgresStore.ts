@@ -46,15 +46,16 @@ import type {
   ShipmentStatus,
   ShipmentWrites,
   ShipperStore,
+  StoreReadiness,
   StorePage,
   StoreTransaction,
   WeeklyFuelPrice,
 } from '../ports.js';
 import { StoreError } from '../storeError.js';
-import { redactUrl } from '../../config/storeLocation.js';
+import { redactDatabaseUrls, redactUrl } from '../../config/storeLocation.js';
 import { connect, guardDatabase, translateDatabaseError } from './connection.js';
 import { CredentialRows } from './credentials.js';
-import { assertUsable, migrate, schemaStatus } from './migrations.js';
+import { assertUsable, migrate, schemaStatus, SchemaMismatch } from './migrations.js';
 import { exportTables, importLines } from './transfer.js';
 import type { TransferCounts, TransferLine, TransferableStore } from '../transfer.js';
 import { appendEvents, fiveDigits, putFuelPrices, putIdempotencies, putQuotes, putShipments, UNIT_OF_WORK_LOCK } from './writes.js';
@@ -479,6 +480,18 @@ export class PostgresStore implements ShipperStore, TransferableStore {
       this.ready = undefined;
       await this.usable();
     });
+  }
+
+  /** Two trivial queries: the database answers, and its migrations are this program's. */
+  async readiness(): Promise<StoreReadiness> {
+    try {
+      assertUsable(await schemaStatus(this.sql));
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof SchemaMismatch) return { ok: false, reason: 'schema', message: `the PostgreSQL store ${this.location}: ${error.message}` };
+      const translated = translateDatabaseError(error, this.options.url);
+      return { ok: false, reason: 'unavailable', message: redactDatabaseUrls(translated instanceof Error ? translated.message : String(translated)) };
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,161 @@
+/**
+ * The log of `shipper serve` with pino: one JSON line per request (time, level, request id,
+ * operation, method, path, status, duration, bytes, remote address), plus start-up, store,
+ * readiness and shutdown events. `pretty` writes the same events as one human line each (the
+ * access-log line of earlier versions, with the request id after the time). Never a body, a
+ * header, a secret or a password: query parameters that look secret are masked, database URLs
+ * lose their password before they get here.
+ */
+import { randomUUID } from 'node:crypto';
+import { pino, type Level, type Logger } from 'pino';
+import type { LogFormat, LogLevel } from './defaults.js';
+import { exchangeOf, type Layer } from './exchange.js';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+/** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
+const PROBE_OPERATIONS = new Set(['healthz', 'readyz', 'metrics']);
+const USABLE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+export interface ServeLoggerOptions {
+  format: LogFormat;
+  level: LogLevel;
+  write: (line: string) => void;
+  /**
+   * The file descriptor `write` ends in, when it is the process's own stderr: JSON lines then go
+   * to it through pino's destination, gathered up to 4 KiB or a quarter of a second and written
+   * at once (one system call for many requests instead of one each, and none on libuv's thread
+   * pool, which the file store needs); `flush()` writes what is left before the process exits.
+   */
+  fd?: number | undefined;
+}
+
+const FLUSH_BYTES = 4096;
+const FLUSH_INTERVAL_MS = 250;
+
+export interface ServeLogger {
+  logger: Logger;
+  /** Writes out what the asynchronous destination still holds (before the process exits). */
+  flush(): void;
+}
+
+export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
+  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: true, minLength: FLUSH_BYTES }) : undefined;
+  if (destination) setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
+  const stream = destination ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
+  const logger = pino(
+    {
+      level: options.level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    stream,
+  );
+  return {
+    logger,
+    flush() {
+      try {
+        destination?.flushSync();
+      } catch {
+        // Nothing written yet, or stderr is gone: nothing to save.
+      }
+    },
+  };
+}
+
+/**
+ * One line per request once its answer is over (or the client went away), and the X-Request-Id
+ * header on every answer. `settled()`: every request begun has its line (a drain waits for the
+ * lines of the requests it cut before the server's last word).
+ */
+export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Promise<void> } {
+  let open = 0;
+  let waiting: Array<() => void> = [];
+  const settled = () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
+  const layer: Layer = (next) => (req, res) => {
+    open++;
+    const started = process.hrtime.bigint();
+    const exchange = exchangeOf(req);
+    const sent = req.headers[REQUEST_ID_HEADER];
+    exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, exchange.requestId);
+    let logged = false;
+    const write = () => {
+      if (logged) return;
+      logged = true;
+      const aborted = !res.writableFinished;
+      const status = res.headersSent ? res.statusCode : undefined;
+      const length = Number(res.getHeader('content-length'));
+      const entry = {
+        event: 'request',
+        reqId: exchange.requestId,
+        operation: exchange.operation,
+        method: req.method,
+        path: loggablePath(req.url),
+        status,
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        bytes: aborted || req.method === 'HEAD' || !Number.isFinite(length) ? 0 : length,
+        remoteAddress: req.socket.remoteAddress,
+        ...(aborted ? { aborted: true } : {}),
+        ...(exchange.failure ? { error: exchange.failure } : {}),
+      };
+      // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
+      const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
+      const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
+      logger[level](entry, 'request');
+      if (--open === 0 && waiting.length > 0) {
+        const resolved = waiting;
+        waiting = [];
+        resolved.forEach((resolve) => resolve());
+      }
+    };
+    res.once('finish', write);
+    res.once('close', write);
+    next(req, res);
+  };
+  return { layer, settled };
+}
+
+/** The path and query, with the values of secret-looking parameters hidden (as the text access log did). */
+export function loggablePath(target = '/'): string {
+  const queryAt = target.indexOf('?');
+  if (queryAt === -1) return target;
+  const params = new URLSearchParams(target.slice(queryAt + 1));
+  for (const key of [...params.keys()]) if (/key|token|secret|passw|auth/i.test(key)) params.set(key, '***');
+  return `${target.slice(0, queryAt)}?${params.toString()}`;
+}
+
+interface LogEntry {
+  time?: string;
+  level?: string;
+  msg?: string;
+  event?: string;
+  reqId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  bytes?: number;
+  durationMs?: number;
+  remoteAddress?: string;
+  aborted?: boolean;
+  error?: string;
+}
+
+/** pino's JSON line as a human line: a request as the access log has always said it, an event as `shipper serve: ...`. */
+function prettyLine(json: string): string {
+  let entry: LogEntry;
+  try {
+    entry = JSON.parse(json) as LogEntry;
+  } catch {
+    return json;
+  }
+  if (entry.event === 'request') {
+    const status = entry.aborted ? `${entry.status ?? '-'} aborted` : String(entry.status);
+    const error = entry.error ? ` error=${JSON.stringify(entry.error)}` : '';
+    return `${entry.time} ${entry.reqId} ${entry.remoteAddress ?? '-'} "${entry.method} ${entry.path}" ${status} ${entry.bytes} ${(entry.durationMs ?? 0).toFixed(1)}ms${error}\n`;
+  }
+  if (entry.event === 'store-warning') return `${entry.time} warning: ${entry.msg}\n`;
+  if (entry.level === 'warn' && entry.event === 'warning') return `warning: ${entry.msg}\n`;
+  const error = entry.error ? `: ${entry.error}` : '';
+  return `shipper serve: ${entry.msg}${error}\n`;
+}
