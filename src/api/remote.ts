@@ -381,8 +381,8 @@ export class RemoteApi implements ShipperApi {
         detail: this.options.token
           ? `${this.origin} refused the client credentials or the API key (HTTP ${status}${problem?.detail ? `: ${problem.detail}` : ''}); check shipper auth status`
           : this.options.apiKey
-          ? `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`
-          : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
+            ? `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`
+            : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
       });
     }
     if (problem) return ProblemError.fromAnswer(problem);

@@ -28,7 +28,11 @@ export function newSigningSecret(): string {
 export function newClient(name: string, now: Date): { record: CredentialRecord; clientId: string; clientSecret: string } {
   const clientId = `cl_${ulid(now.getTime())}`;
   const clientSecret = `cs_${random()}`;
-  return { clientId, clientSecret, record: { id: clientId, kind: 'client', name, hash: sha256Hex(clientSecret), last4: clientSecret.slice(-4), createdAt: now.toISOString(), revokedAt: null } };
+  return {
+    clientId,
+    clientSecret,
+    record: { id: clientId, kind: 'client', name, hash: sha256Hex(clientSecret), last4: clientSecret.slice(-4), createdAt: now.toISOString(), revokedAt: null },
+  };
 }
 
 export function newApiKey(companyId: string, live: boolean, now: Date): { record: CredentialRecord; apiKey: string } {

@@ -76,7 +76,11 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
       },
       { name: 'SHIPPER_API_KEY', what: 'the API key sent to the server', precedence: "--api-key beats it; it beats OWAY_API_KEY and the profile's apiKey" },
       { name: 'SHIPPER_CLIENT_ID', what: 'the client id that buys bearer tokens (docs/credentials.md)', precedence: "it beats OWAY_M2M_CLIENT_ID and the profile's clientId" },
-      { name: 'SHIPPER_CLIENT_SECRET', what: 'the client secret that buys bearer tokens (never printed)', precedence: "it beats OWAY_M2M_CLIENT_SECRET and the profile's clientSecret" },
+      {
+        name: 'SHIPPER_CLIENT_SECRET',
+        what: 'the client secret that buys bearer tokens (never printed)',
+        precedence: "it beats OWAY_M2M_CLIENT_SECRET and the profile's clientSecret",
+      },
       { name: 'OWAY_BASE_URL', what: "the official client's base URL; implies remote mode", precedence: "SHIPPER_BASE_URL beats it; it beats the profile's baseUrl" },
       { name: 'OWAY_API_KEY', what: "the official client's company API key (x-oway-api-key)", precedence: "SHIPPER_API_KEY beats it; it beats the profile's apiKey" },
       { name: 'OWAY_M2M_CLIENT_ID', what: "the official client's client id", precedence: "SHIPPER_CLIENT_ID beats it; it beats the profile's clientId" },

@@ -19,10 +19,8 @@ export const DEFAULT_COMPANY = 'default';
 
 const CROCKFORD_ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const CLIENT_ID_PATTERN = new RegExp(`^cl_${CROCKFORD_ULID}$`);
-export const CLIENT_SECRET_PATTERN = /^cs_[A-Za-z0-9_-]{43}$/;
 /** `oway_sk_test_` or `oway_sk_live_`, the key's ULID (its id), then 43 random characters. */
 export const API_KEY_PATTERN = new RegExp(`^oway_sk_(test|live)_(${CROCKFORD_ULID})[A-Za-z0-9_-]{43}$`);
-export const KEY_ID_PATTERN = new RegExp(`^key_${CROCKFORD_ULID}$`);
 
 export const companyIdSchema = z
   .string()
@@ -70,10 +68,6 @@ export function keyIdOf(apiKey: string): string | undefined {
   return match ? `key_${match[2]}` : undefined;
 }
 
-export function isLiveKey(apiKey: string): boolean {
-  return apiKey.startsWith('oway_sk_live_');
-}
-
 /** True when the space-separated scope names `wanted`. */
 export function hasScope(scope: unknown, wanted: string): boolean {
   return typeof scope === 'string' && scope.split(' ').includes(wanted);
@@ -86,7 +80,12 @@ export const FAILURE_WINDOW_MS = 60_000;
  * The brute-force throttle: `failures` (ms since the epoch) of one client id from one address.
  * At the limit within the window the next attempt waits until the oldest of them leaves it.
  */
-export function throttle(failures: readonly number[], now: number, limit = FAILURE_LIMIT, windowMs = FAILURE_WINDOW_MS): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+export function throttle(
+  failures: readonly number[],
+  now: number,
+  limit = FAILURE_LIMIT,
+  windowMs = FAILURE_WINDOW_MS,
+): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
   // A failure "in the future" (another instance's clock runs ahead) counts as recent.
   const recent = failures.filter((at) => at > now - windowMs).sort((a, b) => a - b);
   if (recent.length < limit) return { allowed: true };

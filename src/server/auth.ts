@@ -87,7 +87,10 @@ export class ServeAuth {
       const at = now();
       const verdict = throttle(await credentials.failures(bucket, at - FAILURE_WINDOW_MS), at);
       if (!verdict.allowed) {
-        return { ...tokenError(429, 'too_many_requests', `too many failed token requests; try again in ${verdict.retryAfterSeconds} s`), headers: { 'retry-after': String(verdict.retryAfterSeconds) } };
+        return {
+          ...tokenError(429, 'too_many_requests', `too many failed token requests; try again in ${verdict.retryAfterSeconds} s`),
+          headers: { 'retry-after': String(verdict.retryAfterSeconds) },
+        };
       }
       const record = CLIENT_ID_PATTERN.test(clientId) ? await credentials.get(clientId) : undefined;
       const known = record?.kind === 'client' && record.revokedAt === null;

@@ -86,7 +86,11 @@ describe('shipper auth', () => {
     const dir = await configDir();
     const env = { SHIPPER_CONFIG_DIR: dir };
     const before = tokenRequests();
-    const login = await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin', '--json'], env, `${clientSecret}\n${apiKey}\n`);
+    const login = await run(
+      ['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin', '--json'],
+      env,
+      `${clientSecret}\n${apiKey}\n`,
+    );
     expect(login.code, login.stderr).toBe(0);
     expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'acme', clientId, clientSecret: `****${clientSecret.slice(-4)}`, apiKey: `****${apiKey.slice(-4)}` });
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
@@ -147,7 +151,11 @@ describe('shipper auth', () => {
   it('refuses a wrong secret without saving anything or showing the secret, and logs out', async () => {
     const dir = await configDir();
     const env = { SHIPPER_CONFIG_DIR: dir };
-    const wrong = await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'], env, `cs_wrong-secret-0001\n${apiKey}\n`);
+    const wrong = await run(
+      ['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'],
+      env,
+      `cs_wrong-secret-0001\n${apiKey}\n`,
+    );
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toContain('refused the client credentials');
     expect(wrong.stderr).not.toContain('cs_wrong-secret-0001');
@@ -156,7 +164,15 @@ describe('shipper auth', () => {
     const noSecret = await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId], env);
     expect(noSecret.code).toBe(2);
 
-    expect((await run(['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'], env, `${clientSecret}\n${apiKey}\n`)).code).toBe(0);
+    expect(
+      (
+        await run(
+          ['--profile', 'acme', '--base-url', proxyUrl, 'auth', 'login', '--client-id', clientId, '--client-secret-stdin', '--api-key-stdin'],
+          env,
+          `${clientSecret}\n${apiKey}\n`,
+        )
+      ).code,
+    ).toBe(0);
     const logout = await run(['--profile', 'acme', 'auth', 'logout', '--json'], env);
     expect(JSON.parse(logout.stdout)).toMatchObject({ profile: 'acme', removed: ['clientId', 'clientSecret', 'apiKey'] });
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(clientSecret);
@@ -184,10 +200,30 @@ describe('shipper auth', () => {
     const config = { profiles: { production: { baseUrl: 'http://profile.example', apiKey: 'profile-key', clientId: 'profile-id', clientSecret: 'profile-secret' } } };
     const oway = { OWAY_BASE_URL: 'http://oway.example', OWAY_API_KEY: 'oway-key', OWAY_M2M_CLIENT_ID: 'oway-id', OWAY_M2M_CLIENT_SECRET: 'oway-secret' };
     const shipper = { SHIPPER_BASE_URL: 'http://shipper.example', SHIPPER_API_KEY: 'shipper-key', SHIPPER_CLIENT_ID: 'shipper-id', SHIPPER_CLIENT_SECRET: 'shipper-secret' };
-    expect(resolveSettings({}, {}, config)).toMatchObject({ mode: 'local', baseUrl: 'http://profile.example', apiKey: 'profile-key', clientId: 'profile-id', clientSecret: 'profile-secret' });
-    expect(resolveSettings({}, oway, config)).toMatchObject({ mode: 'remote', baseUrl: 'http://oway.example', apiKey: 'oway-key', clientId: 'oway-id', clientSecret: 'oway-secret' });
-    expect(resolveSettings({}, { ...oway, ...shipper }, config)).toMatchObject({ baseUrl: 'http://shipper.example', apiKey: 'shipper-key', clientId: 'shipper-id', clientSecret: 'shipper-secret' });
-    expect(resolveSettings({ apiKey: 'flag-key', baseUrl: 'http://flag.example' }, { ...oway, ...shipper }, config)).toMatchObject({ baseUrl: 'http://flag.example', apiKey: 'flag-key' });
+    expect(resolveSettings({}, {}, config)).toMatchObject({
+      mode: 'local',
+      baseUrl: 'http://profile.example',
+      apiKey: 'profile-key',
+      clientId: 'profile-id',
+      clientSecret: 'profile-secret',
+    });
+    expect(resolveSettings({}, oway, config)).toMatchObject({
+      mode: 'remote',
+      baseUrl: 'http://oway.example',
+      apiKey: 'oway-key',
+      clientId: 'oway-id',
+      clientSecret: 'oway-secret',
+    });
+    expect(resolveSettings({}, { ...oway, ...shipper }, config)).toMatchObject({
+      baseUrl: 'http://shipper.example',
+      apiKey: 'shipper-key',
+      clientId: 'shipper-id',
+      clientSecret: 'shipper-secret',
+    });
+    expect(resolveSettings({ apiKey: 'flag-key', baseUrl: 'http://flag.example' }, { ...oway, ...shipper }, config)).toMatchObject({
+      baseUrl: 'http://flag.example',
+      apiKey: 'flag-key',
+    });
   });
 });
 

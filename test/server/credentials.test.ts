@@ -50,7 +50,11 @@ async function serve(store: string, options: { now?: string; globalArgs?: string
 }
 
 async function token(server: ServeProcess, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(`${server.url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, retryAfter: response.headers.get('retry-after'), json: JSON.parse(text) as Record<string, unknown> };
 }
@@ -182,7 +186,13 @@ describe.each(STORES)('credentials on serve: $name', ({ open }) => {
       .sign(new TextEncoder().encode('a-secret-that-is-not-the-stores-one-000000000000'));
     expect((await list(server, { ...key, authorization: `Bearer ${forged}` })).status).toBe(401);
     const secret = new TextEncoder().encode(await signingSecret());
-    const wrongScope = await new SignJWT({ scope: 'dev' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('shipper serve').setSubject(made.clientId).setIssuedAt(now).setExpirationTime(now + 3600).sign(secret);
+    const wrongScope = await new SignJWT({ scope: 'dev' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('shipper serve')
+      .setSubject(made.clientId)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .sign(secret);
     const scoped = await list(server, { ...key, authorization: `Bearer ${wrongScope}` });
     expect(scoped.status).toBe(403);
     expect(scoped.json.detail).toContain('scope');
@@ -277,7 +287,13 @@ describe('an open sandbox: a store without clients or keys', () => {
   it('refuses an absurd company or client name', async () => {
     const { dir, cleanup } = await tempDir('shipper-creds-names-');
     cleanups.push(cleanup);
-    for (const args of [['add-key', '../etc'], ['add-key', 'a'.repeat(65)], ['add-client', '\u0007bell'], ['add-client', ' '], ['add-client', 'n'.repeat(101)]]) {
+    for (const args of [
+      ['add-key', '../etc'],
+      ['add-key', 'a'.repeat(65)],
+      ['add-client', '\u0007bell'],
+      ['add-client', ' '],
+      ['add-client', 'n'.repeat(101)],
+    ]) {
       const result = await runInProcess(['--store', dir, 'credentials', ...args]);
       expect(result.code, args.join(' ')).toBe(2);
     }

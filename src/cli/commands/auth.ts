@@ -43,7 +43,8 @@ export async function runAuthLogin(ctx: CommandContext, options: LoginOptions, p
   const settings = await ctx.settings();
   const { masked } = await import('../../domain/credentials.js');
   const interactive = Boolean(ctx.io.streams.stdin.isTTY);
-  if ((options.clientSecretStdin || options.apiKeyStdin) && interactive) throw new UsageError('--client-secret-stdin and --api-key-stdin read a pipe, not a terminal', 'echo "$SECRET" | shipper auth login ... --client-secret-stdin');
+  if ((options.clientSecretStdin || options.apiKeyStdin) && interactive)
+    throw new UsageError('--client-secret-stdin and --api-key-stdin read a pipe, not a terminal', 'echo "$SECRET" | shipper auth login ... --client-secret-stdin');
   const lines = options.clientSecretStdin || options.apiKeyStdin ? await stdinLines(ctx) : [];
   let asker: LoginPrompter | undefined = prompter;
   const prompt = async () => (asker ??= await terminalPrompter(ctx));
@@ -53,14 +54,19 @@ export async function runAuthLogin(ctx: CommandContext, options: LoginOptions, p
   let clientSecret = options.clientSecretStdin ? lines.shift() : settings.clientSecret;
   if (!clientSecret && interactive && !options.clientSecretStdin) clientSecret = (await (await prompt()).secret('Client secret')).trim();
   let apiKey = options.apiKeyStdin ? lines.shift() : settings.apiKey;
-  if (!apiKey && interactive && !options.apiKeyStdin) apiKey = (await (await prompt()).secret("Company API key (x-oway-api-key)")).trim();
+  if (!apiKey && interactive && !options.apiKeyStdin) apiKey = (await (await prompt()).secret('Company API key (x-oway-api-key)')).trim();
   if (!clientId) throw new UsageError('no client id', 'give --client-id ID, set SHIPPER_CLIENT_ID or OWAY_M2M_CLIENT_ID, or run shipper auth login on a terminal');
   if (!clientSecret) throw new UsageError('no client secret', 'pipe it with --client-secret-stdin, or set SHIPPER_CLIENT_SECRET or OWAY_M2M_CLIENT_SECRET (never a flag value)');
   if (!apiKey) throw new UsageError('no API key', 'pipe it with --api-key-stdin (after the secret), or set SHIPPER_API_KEY or OWAY_API_KEY');
   if (!settings.baseUrl) throw new UsageError(`profile "${settings.profile}" has no base URL`, 'give --base-url URL, set SHIPPER_BASE_URL or OWAY_BASE_URL');
 
   // Checked before anything is saved: a token is bought (and cached for the next command).
-  const [{ TokenSource }, { dir }, clock, { serverRootOf }] = await Promise.all([import('../../auth/tokenSource.js'), ctx.configLocation(), ctx.clock(), import('../../api/wire.js')]);
+  const [{ TokenSource }, { dir }, clock, { serverRootOf }] = await Promise.all([
+    import('../../auth/tokenSource.js'),
+    ctx.configLocation(),
+    ctx.clock(),
+    import('../../api/wire.js'),
+  ]);
   const baseUrl = serverRootOf(settings.baseUrl);
   const tokens = new TokenSource({ baseUrl, clientId, clientSecret }, dir, () => clock().getTime());
   await tokens.get();
@@ -75,7 +81,14 @@ export async function runAuthLogin(ctx: CommandContext, options: LoginOptions, p
   conf.set(`${prefix}.clientSecret`, clientSecret);
   conf.set(`${prefix}.apiKey`, apiKey);
   chmodSync(conf.path, 0o600);
-  const summary = { profile: settings.profile, baseUrl, clientId, clientSecret: masked(clientSecret), apiKey: masked(apiKey), tokenExpiresAt: expires ? new Date(expires.expiresAt).toISOString() : null };
+  const summary = {
+    profile: settings.profile,
+    baseUrl,
+    clientId,
+    clientSecret: masked(clientSecret),
+    apiKey: masked(apiKey),
+    tokenExpiresAt: expires ? new Date(expires.expiresAt).toISOString() : null,
+  };
   if (ctx.io.options.json) return ctx.io.json(summary);
   ctx.io.info(`Logged in to ${baseUrl} as ${clientId} (profile ${settings.profile}; key ${summary.apiKey}). Remote commands of this profile now use these credentials.`);
 }
@@ -121,7 +134,9 @@ export async function runAuthLogout(ctx: CommandContext): Promise<void> {
   for (const key of had) conf.delete(`${prefix}.${key}`);
   chmodSync(conf.path, 0o600);
   if (ctx.io.options.json) return ctx.io.json({ profile: settings.profile, removed: had });
-  ctx.io.info(had.length > 0 ? `Logged out of profile ${settings.profile}: its client credentials, API key and cached token are removed` : `Profile ${settings.profile} held no credentials`);
+  ctx.io.info(
+    had.length > 0 ? `Logged out of profile ${settings.profile}: its client credentials, API key and cached token are removed` : `Profile ${settings.profile} held no credentials`,
+  );
 }
 
 export function registerAuthCommands(program: ShipperCommand, context: ContextFactory): void {
@@ -131,7 +146,7 @@ export function registerAuthCommands(program: ShipperCommand, context: ContextFa
     .examples('shipper --base-url http://127.0.0.1:8787 auth login', 'shipper --profile acme auth status', 'shipper --profile acme auth logout')
     .addHelpText(
       'after',
-      '\nPrecedence: flags, then SHIPPER_*, then the official client\'s OWAY_* variables (OWAY_M2M_CLIENT_ID, OWAY_M2M_CLIENT_SECRET, OWAY_API_KEY, OWAY_BASE_URL), then the profile. See docs/credentials.md.',
+      "\nPrecedence: flags, then SHIPPER_*, then the official client's OWAY_* variables (OWAY_M2M_CLIENT_ID, OWAY_M2M_CLIENT_SECRET, OWAY_API_KEY, OWAY_BASE_URL), then the profile. See docs/credentials.md.",
     );
   auth
     .command('login')

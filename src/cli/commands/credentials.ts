@@ -9,7 +9,11 @@ import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { CliError, UsageError } from '../errors.js';
 
-async function parsed<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, value: unknown, what: string): Promise<T> {
+async function parsed<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } },
+  value: unknown,
+  what: string,
+): Promise<T> {
   const result = schema.safeParse(value);
   if (!result.success) throw new UsageError(`${what}: ${result.error.issues.map((issue) => issue.message).join('; ')}`);
   return result.data;
@@ -81,7 +85,12 @@ export function registerCredentialsCommands(program: ShipperCommand, context: Co
   const credentials = program
     .command('credentials')
     .description("the store's clients and API keys for shipper serve: add-client, add-key, list, revoke")
-    .examples('shipper credentials add-client "Acme integration"', 'shipper credentials add-key acme --json', 'shipper credentials list', 'shipper credentials revoke key_01JD0000000000000000000000')
+    .examples(
+      'shipper credentials add-client "Acme integration"',
+      'shipper credentials add-key acme --json',
+      'shipper credentials list',
+      'shipper credentials revoke key_01JD0000000000000000000000',
+    )
     .addHelpText('after', '\nSecrets and keys are shown once and stored as hashes. A store with no client and no key is an open sandbox; see docs/credentials.md.');
   credentials
     .command('add-client')

@@ -180,7 +180,14 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const adminUrl = adminAddress ? urlOf(adminAddress) : undefined;
   const readOnly = api.store.readOnly;
   if (io.options.json)
-    io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey) || !openSandbox, openSandbox: openSandbox && !apiKey, ...(adminUrl ? { adminUrl } : {}), ...(readOnly !== undefined ? { readOnly: true } : {}) });
+    io.json({
+      url,
+      store: api.store.location,
+      apiKeyRequired: Boolean(apiKey) || !openSandbox,
+      openSandbox: openSandbox && !apiKey,
+      ...(adminUrl ? { adminUrl } : {}),
+      ...(readOnly !== undefined ? { readOnly: true } : {}),
+    });
   logger.info(
     {
       event: 'listening',

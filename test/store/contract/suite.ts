@@ -335,8 +335,25 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     });
 
     describe('credentials', () => {
-      const client = { id: 'cl_01KBY0000000000000000000A1', kind: 'client' as const, name: 'Acme', hash: 'a'.repeat(64), last4: 'wxyz', createdAt: '2026-11-23T15:00:00.000Z', revokedAt: null };
-      const key = { id: 'key_01KBY0000000000000000000B2', kind: 'key' as const, companyId: 'acme', live: false, hash: 'b'.repeat(64), last4: 'abcd', createdAt: '2026-11-23T15:00:01.000Z', revokedAt: null };
+      const client = {
+        id: 'cl_01KBY0000000000000000000A1',
+        kind: 'client' as const,
+        name: 'Acme',
+        hash: 'a'.repeat(64),
+        last4: 'wxyz',
+        createdAt: '2026-11-23T15:00:00.000Z',
+        revokedAt: null,
+      };
+      const key = {
+        id: 'key_01KBY0000000000000000000B2',
+        kind: 'key' as const,
+        companyId: 'acme',
+        live: false,
+        hash: 'b'.repeat(64),
+        last4: 'abcd',
+        createdAt: '2026-11-23T15:00:01.000Z',
+        revokedAt: null,
+      };
 
       it('adds, gets, lists oldest first and revokes clients and keys; revoking twice keeps the first instant', async () => {
         expect(await store.credentials.list()).toEqual([]);
