@@ -23,14 +23,10 @@ import {
 } from '../domain/credentials.js';
 import { matchesHash, newSigningSecret } from '../auth/secrets.js';
 import type { CredentialRepository } from '../store/ports.js';
+import { exchangeOf } from './exchange.js';
 
-/** Who made a request: the key and its company (the default company without credentials). */
-export interface Principal {
-  companyId: string;
-  /** The key's id; null for the open sandbox and for `serve --api-key`. */
-  keyId: string | null;
-  clientId: string | null;
-}
+/** Who made a request: the key and its company (the default company without credentials); the key's id is null for the open sandbox and `serve --api-key`. */
+export type Principal = NonNullable<ReturnType<typeof exchangeOf>['principal']>;
 
 export type TokenAnswer = { status: number; json: unknown; headers?: Record<string, string> };
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; detail: string };
@@ -46,11 +42,10 @@ export interface ServeAuthOptions {
 }
 
 const ISSUER = 'shipper serve';
-const principals = new WeakMap<IncomingMessage, Principal>();
 
-/** The key and company that made the request, once authenticated. */
+/** The key and company that made the request, once authenticated (kept on the request's exchange). */
 export function principalOf(req: IncomingMessage): Principal | undefined {
-  return principals.get(req);
+  return exchangeOf(req).principal;
 }
 
 export class ServeAuth {
@@ -114,7 +109,7 @@ export class ServeAuth {
   /** The checks of a /v1/shipper/** call; on success the principal is attached to `req`. */
   async authenticate(req: IncomingMessage): Promise<AuthOutcome> {
     const outcome = await this.check(req);
-    if (outcome.ok) principals.set(req, outcome.principal);
+    if (outcome.ok) exchangeOf(req).principal = outcome.principal;
     return outcome;
   }
 

@@ -31,8 +31,15 @@ const outputs: string[] = [];
 const cleanups: Array<() => Promise<void>> = [];
 const servers: ServeProcess[] = [];
 
+/** Stops it and waits for the end of its stderr (the exit comes before the last of the pipe is read). */
+async function stopped(server: ServeProcess): Promise<void> {
+  await server.stop();
+  const stderr = server.child.stderr!;
+  if (!stderr.closed) await new Promise((resolve) => stderr.once('close', resolve));
+}
+
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
+  await Promise.all(servers.map(stopped));
   for (const cleanup of cleanups) await cleanup();
 });
 
@@ -122,8 +129,10 @@ describe.each(STORES)('credentials on serve: $name', ({ open }) => {
 
   afterAll(async () => {
     // Stopped first: the log is flushed before the process exits.
-    await Promise.all(servers.map((one) => one.stop()));
+    await Promise.all(servers.map(stopped));
     outputs.push(...servers.map((one) => one.stderr()));
+    // Each request is attributable to its key: the log names the key's id and company, never the key.
+    expect(server.stderr()).toMatch(new RegExp(`"GET /v1/shipper/shipment" 200 .* key=${made.keyId} company=acme`));
     const secrets = [made.clientSecret, made.apiKey, accessToken];
     for (const text of outputs) for (const secret of secrets) if (secret) expect(text).not.toContain(secret);
   });
@@ -280,7 +289,7 @@ describe('an open sandbox: a store without clients or keys', () => {
     await makeCredentials(dir);
     expect((await list(server, {})).status).toBe(401);
     // Its start-up notice, in the log (flushed by the time it has stopped).
-    await server.stop();
+    await stopped(server);
     expect(server.stderr()).toContain('open sandbox');
   });
 
