@@ -25,10 +25,16 @@ import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
 import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
 import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER, WARNINGS_IN_BODY } from './wire.js';
 import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
+import { API_KEY_HEADER } from '../domain/credentials.js';
 
 export interface RemoteApiOptions {
   baseUrl: string;
   apiKey?: string | undefined;
+  /**
+   * Client credentials' bearer tokens (issue 41): when given, every call carries `Bearer <token>`
+   * and the API key as `x-oway-api-key`; a 401 refreshes the token once and tries again.
+   */
+  token?: { get(): Promise<string>; refresh(stale: string): Promise<string> } | undefined;
   /** Connect, first-byte and between-bytes timeout of one attempt. */
   timeoutMs?: number | undefined;
   /** Extra attempts after the first, for retryable failures. */
@@ -255,7 +261,13 @@ export class RemoteApi implements ShipperApi {
     const search = new URLSearchParams(options.query ?? {}).toString();
     const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
     const headers: Record<string, string> = { accept: `${options.accept}, application/problem+json;q=0.9`, 'user-agent': this.options.userAgent ?? 'shipper' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    const token = this.options.token;
+    let bearer: string | undefined;
+    if (token) {
+      bearer = await token.get();
+      headers.authorization = `Bearer ${bearer}`;
+      if (this.options.apiKey) headers[API_KEY_HEADER] = this.options.apiKey;
+    } else if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (method !== 'GET') {
       if (options.body !== undefined) headers['content-type'] = `${JSON_TYPE}; charset=utf-8`;
       // Every write carries a key: the one the caller chose, or a fresh one for this call, so that
@@ -263,10 +275,18 @@ export class RemoteApi implements ShipperApi {
       headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey ?? randomUUID();
     }
     try {
-      const response = await request(url, { dispatcher: this.dispatcher, method: method as 'GET', headers, body: options.body });
+      let response = await request(url, { dispatcher: this.dispatcher, method: method as 'GET', headers, body: options.body });
+      if (response.statusCode === 401 && token && bearer !== undefined) {
+        // The token expired or the server's signing key changed: one new token, one more try.
+        await response.body.dump();
+        const fresh = await token.refresh(bearer).catch((error: unknown) => Promise.reject(Object.assign(new Error('token refresh'), { tokenError: error })));
+        headers.authorization = `Bearer ${fresh}`;
+        response = await request(url, { dispatcher: this.dispatcher, method: method as 'GET', headers, body: options.body });
+      }
       const bytes = Buffer.from(await response.body.arrayBuffer());
       return { status: response.statusCode, headers: response.headers, body: bytes };
     } catch (error) {
+      if (typeof error === 'object' && error !== null && 'tokenError' in error) throw error.tokenError;
       throw this.networkError(error, method, path, this.attemptsOf(error));
     }
   }
@@ -358,9 +378,11 @@ export class RemoteApi implements ShipperApi {
         title: 'Unauthorized',
         ...problem,
         status,
-        detail: this.options.apiKey
-          ? `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`
-          : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
+        detail: this.options.token
+          ? `${this.origin} refused the client credentials or the API key (HTTP ${status}${problem?.detail ? `: ${problem.detail}` : ''}); check shipper auth status`
+          : this.options.apiKey
+            ? `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`
+            : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
       });
     }
     if (problem) return ProblemError.fromAnswer(problem);

@@ -172,10 +172,18 @@ export class CommandContext {
     return new RemoteApi({
       baseUrl: root,
       apiKey: settings.apiKey,
+      token: await this.tokenSource(settings, root),
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,
       userAgent: `shipper (node ${process.version})`,
     });
+  }
+
+  /** Client credentials' tokens (shipper auth login, SHIPPER_CLIENT_*, OWAY_M2M_CLIENT_*), cached beside the config file; none without credentials. */
+  async tokenSource(settings: Settings, baseUrl: string) {
+    if (!settings.clientId || !settings.clientSecret) return undefined;
+    const [{ TokenSource }, { dir }, clock] = await Promise.all([import('../auth/tokenSource.js'), this.configLocation(), this.clock()]);
+    return new TokenSource({ baseUrl, clientId: settings.clientId, clientSecret: settings.clientSecret }, dir, () => clock().getTime());
   }
 
   /** The local engine on the resolved store, whatever the mode (`shipper serve` exposes it). */

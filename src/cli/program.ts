@@ -34,6 +34,8 @@ const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; load: () => Prom
   { names: ['audit'], load: async () => (await import('./commands/audit.js')).registerAuditCommand },
   { names: ['report'], load: async () => (await import('./commands/report.js')).registerReportCommands },
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServeCommands },
+  { names: ['auth'], load: async () => (await import('./commands/auth.js')).registerAuthCommands },
+  { names: ['credentials'], load: async () => (await import('./commands/credentials.js')).registerCredentialsCommands },
   { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcpCommand },
   {
     names: ['db', 'store'],

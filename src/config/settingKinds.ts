@@ -97,6 +97,17 @@ export const SETTING_KINDS: SettingKind[] = [
     value: z.string().trim().min(1, { message: 'an API key cannot be empty' }),
     secret: true,
   },
+  {
+    key: 'profiles.<profile>.clientId',
+    pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.clientId$/,
+    value: z.string().trim().min(1, { message: 'a client id cannot be empty' }),
+  },
+  {
+    key: 'profiles.<profile>.clientSecret',
+    pattern: /^profiles\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.clientSecret$/,
+    value: z.string().trim().min(1, { message: 'a client secret cannot be empty' }),
+    secret: true,
+  },
 ];
 
 export function settingKindOf(key: string): SettingKind | undefined {

@@ -37,6 +37,9 @@ export const modeSchema = z.enum(['local', 'remote'], { error: 'must be local or
 const profileSchema = z.object({
   baseUrl: baseUrlSchema.optional(),
   apiKey: z.string().min(1).optional(),
+  /** Client credentials (shipper auth login): they buy the bearer token; the apiKey is the company's key. */
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
 });
 
 /** The config file. Unknown keys are kept (a newer shipper may have written them). */
@@ -181,6 +184,9 @@ export interface Settings {
   profile: string;
   baseUrl: string | undefined;
   apiKey: string | undefined;
+  /** Client credentials: flags of auth login, SHIPPER_CLIENT_ID/SECRET, OWAY_M2M_CLIENT_ID/SECRET, the profile. */
+  clientId: string | undefined;
+  clientSecret: string | undefined;
   timeoutMs: number;
   retries: number;
   /**
@@ -249,6 +255,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     ['flag', flags.local ? 'local' : flags.remote || flags.sandbox || flags.baseUrl ? 'remote' : undefined],
     ['env', envMode as 'local' | 'remote' | undefined],
     ['env', env.SHIPPER_BASE_URL ? 'remote' : undefined],
+    ['env', env.OWAY_BASE_URL ? 'remote' : undefined],
     ['config', config.mode],
   );
 
@@ -261,6 +268,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     ['flag', flags.baseUrl],
     ['flag', flags.sandbox ? (stored?.baseUrl ?? DEFAULT_PROFILES.sandbox.baseUrl) : undefined],
     ['env', env.SHIPPER_BASE_URL],
+    ['env', env.OWAY_BASE_URL],
     ['config', stored?.baseUrl],
     ['default', defaultBaseUrl(profile)],
   );
@@ -271,7 +279,10 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     baseUrl = parsed.data;
   }
 
-  const [apiKeySource, apiKey] = first<string>(['flag', flags.apiKey], ['env', env.SHIPPER_API_KEY], ['config', stored?.apiKey]);
+  // The official client's variables (OWAY_*) after shipper's own: a team that has them set needs nothing new.
+  const [apiKeySource, apiKey] = first<string>(['flag', flags.apiKey], ['env', env.SHIPPER_API_KEY], ['env', env.OWAY_API_KEY], ['config', stored?.apiKey]);
+  const [, clientId] = first<string>(['env', env.SHIPPER_CLIENT_ID], ['env', env.OWAY_M2M_CLIENT_ID], ['config', stored?.clientId]);
+  const [, clientSecret] = first<string>(['env', env.SHIPPER_CLIENT_SECRET], ['env', env.OWAY_M2M_CLIENT_SECRET], ['config', stored?.clientSecret]);
   const [timeoutSource, timeoutMs] = first<number>(['env', envInteger(env, 'SHIPPER_TIMEOUT_MS', 100, 600_000)], ['config', config.timeoutMs]);
   const [retriesSource, retries] = first<number>(['env', envInteger(env, 'SHIPPER_RETRIES', 0, 10)], ['config', config.retries]);
   const [storeSource, store] = first<string>(['flag', flags.store], ['env', env.SHIPPER_STORE], ['config', config.store]);
@@ -297,6 +308,8 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     profile,
     baseUrl,
     apiKey,
+    clientId,
+    clientSecret,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: retries ?? DEFAULT_RETRIES,
     store: storeLocation.kind === 'file' ? storeLocation.dir : defaultStoreDir(env),

@@ -21,6 +21,8 @@ export interface Exchange {
   requestId: string;
   /** What failed inside the service (a 5xx), for the operator's log only. */
   failure?: string | undefined;
+  /** Who made the request, once authenticated (server/auth.ts): its key and company, for the log and the records' scoping. */
+  principal?: { companyId: string; keyId: string | null; clientId: string | null } | undefined;
 }
 
 /** Kept on the request itself (a symbol no one else uses), not in a WeakMap: one per request adds up in garbage collection. */

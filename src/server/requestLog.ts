@@ -96,6 +96,8 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
         bytes: aborted || req.method === 'HEAD' || !Number.isFinite(length) ? 0 : length,
         remoteAddress: req.socket.remoteAddress,
+        // Each request is attributable to its key (issue 41): ids, never the key itself.
+        ...(exchange.principal?.keyId ? { companyId: exchange.principal.companyId, keyId: exchange.principal.keyId } : {}),
         ...(aborted ? { aborted: true } : {}),
         ...(exchange.failure ? { error: exchange.failure } : {}),
       };
@@ -139,6 +141,8 @@ interface LogEntry {
   remoteAddress?: string;
   aborted?: boolean;
   error?: string;
+  keyId?: string;
+  companyId?: string;
 }
 
 /** pino's JSON line as a human line: a request as the access log has always said it, an event as `shipper serve: ...`. */
@@ -152,7 +156,8 @@ function prettyLine(json: string): string {
   if (entry.event === 'request') {
     const status = entry.aborted ? `${entry.status ?? '-'} aborted` : String(entry.status);
     const error = entry.error ? ` error=${JSON.stringify(entry.error)}` : '';
-    return `${entry.time} ${entry.reqId} ${entry.remoteAddress ?? '-'} "${entry.method} ${entry.path}" ${status} ${entry.bytes} ${(entry.durationMs ?? 0).toFixed(1)}ms${error}\n`;
+    const key = entry.keyId ? ` key=${entry.keyId} company=${entry.companyId}` : '';
+    return `${entry.time} ${entry.reqId} ${entry.remoteAddress ?? '-'} "${entry.method} ${entry.path}" ${status} ${entry.bytes} ${(entry.durationMs ?? 0).toFixed(1)}ms${key}${error}\n`;
   }
   if (entry.event === 'store-warning') return `${entry.time} warning: ${entry.msg}\n`;
   if (entry.level === 'warn' && entry.event === 'warning') return `warning: ${entry.msg}\n`;

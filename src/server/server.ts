@@ -29,6 +29,8 @@ import { DEFAULT_TIMEOUTS, type ServerTimeouts } from './defaults.js';
 import { compose, exchangeOf, type Layer } from './exchange.js';
 import { malformedJsonDetail } from './jsonSyntax.js';
 import { matchRoute } from './routes.js';
+import type { ServeAuth } from './auth.js';
+import { TOKEN_PATH } from '../domain/credentials.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -39,6 +41,8 @@ export interface ShipperServerOptions {
   api: ShipperApi;
   /** When set, every API request needs `Authorization: Bearer <apiKey>` (the OpenAPI document stays public). */
   apiKey?: string | undefined;
+  /** The two-layer auth (issue 41): POST /v1/auth/token and the checks of every API call; over apiKey when given. */
+  auth?: ServeAuth | undefined;
   bodyLimitBytes?: number;
   /** One access-log line per request; none when absent. */
   accessLog?: ((line: string) => void) | undefined;
@@ -131,6 +135,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
   answerClientErrors(server);
 
   async function handle(req: IncomingMessage, url: URL): Promise<Reply> {
+    if (options.auth && url.pathname === TOKEN_PATH) return tokenReply(options.auth, req);
     const match = matchRoute(req.method ?? 'GET', url.pathname, req.headers.accept);
     exchangeOf(req).operation = match.kind === 'operation' ? match.operation : match.kind;
     if (match.kind === 'not-found') throw makeProblem(404, 'not-found', 'Not Found', `no route ${req.method} ${truncateForDetail(url.pathname)}`);
@@ -144,11 +149,30 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       return { status: 200, text: openApiText, headers: { 'cache-control': 'public, max-age=300' } };
     }
 
-    if (expectedKeyDigest && !authorized(req.headers.authorization, expectedKeyDigest)) {
+    if (options.auth) {
+      const outcome = await options.auth.authenticate(req);
+      if (!outcome.ok) {
+        const problem = outcome.status === 401 ? makeProblem(401, 'unauthorized', 'Unauthorized', outcome.detail) : makeProblem(403, 'forbidden', 'Forbidden', outcome.detail);
+        return { ...problemReply(problem.problem), headers: outcome.status === 401 ? { 'www-authenticate': 'Bearer realm="shipper"' } : {} };
+      }
+    } else if (expectedKeyDigest && !authorized(req.headers.authorization, expectedKeyDigest)) {
       const problem = makeProblem(401, 'unauthorized', 'Unauthorized', 'missing or wrong API key: send Authorization: Bearer <key>');
       return { ...problemReply(problem.problem), headers: { 'www-authenticate': 'Bearer realm="shipper"' } };
     }
     return dispatch(match.operation, match.params, req, url);
+  }
+
+  /** POST /v1/auth/token: the published body `{error, errorDescription}` for every refusal (400 for a body that is no JSON object). */
+  async function tokenReply(auth: ServeAuth, req: IncomingMessage): Promise<Reply> {
+    if (req.method !== 'POST') return { status: 405, headers: { allow: 'POST' }, json: { error: 'invalid_request', errorDescription: `use POST ${TOKEN_PATH}` } };
+    let body: unknown;
+    try {
+      body = await readJsonBody(req, bodyLimit);
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      return { status: error.problem.status === 413 ? 413 : 400, json: { error: 'invalid_request', errorDescription: error.problem.detail ?? error.problem.title } };
+    }
+    return auth.issueToken(body, req);
   }
 
   /**

@@ -20,6 +20,7 @@
  * - Numbers (counters) are never issued twice, also after a crash or a restore from an older
  *   backup of part of the store.
  */
+import type { CredentialRecord } from '../domain/credentials.js';
 import type { Quote, Shipment } from '../domain/schemas.js';
 
 export { StoreError } from './storeError.js';
@@ -283,6 +284,25 @@ export interface PrintRunRepository {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Credentials (issue 41): clients, API keys, the token signing secret, failed token requests
+
+export interface CredentialRepository {
+  get(id: string): Promise<CredentialRecord | undefined>;
+  /** Adds a client or key (a new id). */
+  add(record: CredentialRecord): Promise<void>;
+  /** Every client and key, oldest first. */
+  list(): Promise<CredentialRecord[]>;
+  /** Marks it revoked at `at` (kept revoked when it already was); the record, or undefined when there is none. */
+  revoke(id: string, at: string): Promise<CredentialRecord | undefined>;
+  /** The store's token signing secret: `candidate` when the store had none (kept from then on), else the one it has. */
+  signingSecret(candidate: string): Promise<string>;
+  /** Notes a failed token request in `bucket` (client id and address) at `at` (ms), forgetting those before `forgetBefore`. */
+  addFailure(bucket: string, at: number, forgetBefore: number): Promise<void>;
+  /** The failures of `bucket` since `since` (ms). */
+  failures(bucket: string, since: number): Promise<number[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The store and its unit of work
 
 /** What a transaction can read and write. */
@@ -311,6 +331,8 @@ export interface ShipperStore {
   auditedBills: AuditedBillRepository;
   /** What was printed, beside the documents (the user's own, local also in remote mode). */
   printRuns: PrintRunRepository;
+  /** Clients and API keys of `serve` (hashes only), its signing secret and its throttle's counters. */
+  credentials: CredentialRepository;
 
   /**
    * Runs `fn` as one unit of work: serialised with every other one on the store (all processes),

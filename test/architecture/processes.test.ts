@@ -16,6 +16,7 @@ const TEST = join(import.meta.dirname, '..');
 const NEEDS_A_PROCESS: Record<string, string> = {
   'agreements/notRegular.test.ts': 'a named pipe as an agreement file: a hang must stop a child, not the test worker',
   'agreements/http.test.ts': 'rates and carrier quotes from shipper serve --tariffs',
+  'cli/auth.test.ts': 'shipper serve as the token server; processes started together buying one token; login at a terminal prompt',
   'cli/audit.test.ts': 'auditing against a running shipper serve',
   'cli/check.test.ts': 'one shipper check by the bundle (lazily loaded command code)',
   'cli/ebol-readiness.test.ts': 'the eBOL warnings over HTTP from shipper serve',
@@ -43,6 +44,7 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'printing/documents.test.ts': 'documents of a shipper serve printed in remote mode',
   'printing/print.test.ts': 'Ctrl-C (SIGINT) in the middle of a print run',
   'security/security.test.ts': 'probes against shipper serve; the config file’s mode under a umask',
+  'server/credentials.test.ts': 'the token endpoint and checks of shipper serve, several instances on one store, clocks moved by SHIPPER_NOW',
   'server/production.test.ts': 'shipper serve’s probes, metrics, logs and drain on signals',
   'server/invoice.test.ts': 'invoices over HTTP from shipper serve',
   'server/limits.test.ts': 'request limits of shipper serve',

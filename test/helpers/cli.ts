@@ -26,6 +26,12 @@ export const ISOLATED_SETTINGS: Record<string, string | undefined> = {
   SHIPPER_RETRIES: undefined,
   SHIPPER_BOL_COMPANY_PREFIX: undefined,
   SHIPPER_TARIFFS: undefined,
+  SHIPPER_CLIENT_ID: undefined,
+  SHIPPER_CLIENT_SECRET: undefined,
+  OWAY_BASE_URL: undefined,
+  OWAY_API_KEY: undefined,
+  OWAY_M2M_CLIENT_ID: undefined,
+  OWAY_M2M_CLIENT_SECRET: undefined,
   SHIPPER_CONFIG_DIR: join(tmpdir(), `shipper-test-no-config-${process.pid}`),
 };
 

@@ -12,6 +12,8 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Everything the server wrote on stderr so far (access log, notices). */
   stderr(): string;
+  /** What it wrote on stdout (with --json: where it listens, whether it is an open sandbox). */
+  stdout(): string;
   /** Sends the signal and resolves with the exit code (128 + n when killed by a signal). */
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
@@ -59,6 +61,7 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
     started,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -23,6 +23,8 @@ export interface ServeOptions {
   cacheSize: number;
   /** GS1 company prefix of the BOL numbers this server issues (over the settings). */
   bolCompanyPrefix?: string | undefined;
+  /** The token endpoint's throttle takes the client's address from X-Forwarded-For (a proxy in front is trusted). */
+  trustProxy?: boolean | undefined;
   /** How long /readyz says 503 while the server still serves, after SIGTERM/SIGINT (ms). */
   drainDelay: number;
   /** How long requests in flight may take to finish once the listener is closed (ms). */
@@ -127,9 +129,14 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const requestLog = logged ? requestLogLayer(logger) : undefined;
   const outerLayers = [...(requestLog ? [requestLog.layer] : []), ...(metrics ? [metrics.layer()] : [])];
   const admin = options.adminPort === undefined ? undefined : createAdminServer({ probes, metrics, layers: outerLayers, timeouts });
+  const { ServeAuth } = await import('../../server/auth.js');
+  const clock = await ctx.clock();
+  const auth = new ServeAuth({ credentials: api.store.credentials, legacyKey: apiKey, now: () => clock().getTime(), trustProxy: options.trustProxy });
+  const openSandbox = await auth.open();
   const service = createShipperServer({
     api: metrics ? metrics.instrumentApi(api) : api,
     apiKey,
+    auth,
     bodyLimitBytes: options.bodyLimit,
     timeouts,
     layers: [...outerLayers, ...(admin ? [] : [observabilityRoutes({ probes, metrics, apiKey })])],
@@ -173,7 +180,14 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const adminUrl = adminAddress ? urlOf(adminAddress) : undefined;
   const readOnly = api.store.readOnly;
   if (io.options.json)
-    io.json({ url, store: api.store.location, apiKeyRequired: Boolean(apiKey), ...(adminUrl ? { adminUrl } : {}), ...(readOnly !== undefined ? { readOnly: true } : {}) });
+    io.json({
+      url,
+      store: api.store.location,
+      apiKeyRequired: Boolean(apiKey) || !openSandbox,
+      openSandbox: openSandbox && !apiKey,
+      ...(adminUrl ? { adminUrl } : {}),
+      ...(readOnly !== undefined ? { readOnly: true } : {}),
+    });
   logger.info(
     {
       event: 'listening',
@@ -199,8 +213,19 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
       ),
     );
   }
+  // Also with --json (stdout has the URL): the operator should know who may call.
+  if (openSandbox && !apiKey)
+    logger.info(
+      { event: 'auth', openSandbox: true },
+      'open sandbox: the store has no client and no key, so every token request succeeds and calls without credentials belong to the default company (shipper credentials add-client, add-key)',
+    );
+  else
+    logger.info(
+      { event: 'auth', openSandbox: false },
+      `${openSandbox ? 'the API key of --api-key' : 'client credentials, a bearer token (POST /v1/auth/token) and an API key (x-oway-api-key)'} required on /v1/shipper/**`,
+    );
   if (api.numbering.usesDocumentationPrefix) warn(warning('DOCUMENTATION_PREFIX', DOCUMENTATION_PREFIX_WARNING));
-  if (!isLoopbackHost(options.host) && !apiKey) {
+  if (!isLoopbackHost(options.host) && !apiKey && openSandbox) {
     warn(
       warning(
         'SERVE_WITHOUT_API_KEY',
@@ -247,6 +272,7 @@ export function registerServeCommands(program: ShipperCommand, context: ContextF
     .option('--body-limit <bytes>', 'largest request body accepted (larger: 413)', parsePositiveInteger, 1024 * 1024)
     .option('--cache-size <n>', 'quotes and shipments kept in memory for GETs (they never change once written; 0: none)', parseCount, 10_000)
     .option('--bol-company-prefix <digits>', 'GS1 company prefix of the BOL numbers this server issues (else the setting bolCompanyPrefix)', parseCompanyPrefix)
+    .option('--trust-proxy', 'a proxy in front sets X-Forwarded-For: the token endpoint throttles by its last address')
     .option('--drain-delay <duration>', 'after SIGTERM/SIGINT, how long /readyz says 503 while requests are still served', durationOption(0), DEFAULT_DRAIN_DELAY_MS)
     .option('--drain-timeout <duration>', 'then, how long requests in flight may take to finish before they are cut', durationOption(0), DEFAULT_DRAIN_TIMEOUT_MS)
     .addOption(new Option('--shutdown-grace <ms>', 'old name of --drain-timeout').argParser(durationOption(0)).hideHelp())
@@ -272,6 +298,9 @@ export function registerServeCommands(program: ShipperCommand, context: ContextF
     .addHelpText(
       'after',
       () => `
+Credentials: once the store has a client or a key (shipper credentials add-client, add-key), every
+/v1/shipper/** call needs a bearer token from POST /v1/auth/token and a company key in
+x-oway-api-key (docs/credentials.md); a store without any is an open sandbox.
 API key: with the global --api-key KEY (or env SHIPPER_SERVE_API_KEY) every request needs
 "Authorization: Bearer KEY" (401 otherwise); the OpenAPI document and the probes stay public,
 /metrics on the API port needs the key too. SHIPPER_API_KEY, the client's key, is not used by serve.

@@ -26,6 +26,8 @@ export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'print.timeoutMs': 'how long a printer or the spooler may keep a document waiting, in ms (100-600000; default 10000; env SHIPPER_PRINT_TIMEOUT_MS)',
   'profiles.<profile>.baseUrl': 'the base URL of a remote profile (sandbox and production have defaults)',
   'profiles.<profile>.apiKey': 'the API key of a remote profile (`-` reads it from stdin; never printed)',
+  'profiles.<profile>.clientId': 'the client id of a remote profile (shipper auth login saves it)',
+  'profiles.<profile>.clientSecret': 'the client secret of a remote profile (shipper auth login saves it; never printed)',
 };
 
 /** The settings, one per line with what it does: `shipper config --help` and `shipper help settings`. */

@@ -14,12 +14,14 @@ import { z } from 'zod';
 import { mapInOrder } from '../../concurrency.js';
 import { describeFileError } from '../../fs/durableWrite.js';
 import { jsonSyntaxProblem } from '../../printable.js';
+import { FileCredentials } from './credentials.js';
 import { normalisedProNumber, normalisedReference, orderSerialOf, serialsOfBolNumber } from '../../domain/recordKeys.js';
 import { quoteSchema, type Quote, type Shipment } from '../../domain/schemas.js';
 import type {
   AuditedBillRepository,
   PrintRunRecord,
   PrintRunRepository,
+  CredentialRepository,
   FuelPriceReads,
   FuelPriceWrites,
   IdempotencyReads,
@@ -167,6 +169,7 @@ export class FileStore implements ShipperStore {
   readonly locations: LocationRepository;
   readonly auditedBills: AuditedBillRepository;
   readonly printRuns: PrintRunRepository;
+  readonly credentials: CredentialRepository;
 
   private readonly quoteQueue: Array<{ quote: Quote; settle: (error?: unknown) => void }> = [];
   /** A unit of work is waiting for the lock to save the queued quotes. */
@@ -193,6 +196,7 @@ export class FileStore implements ShipperStore {
     this.locations = new FileLocations(this.files, () => this.assertWritable());
     this.auditedBills = new FileAuditedBills(this.files, () => this.assertWritable());
     this.printRuns = new FilePrintRuns(this.files, () => this.assertWritable());
+    this.credentials = new FileCredentials(this.files, () => this.assertWritable());
   }
 
   /** Why the store is read-only (prepare found it so): then every write throws StoreReadOnlyError before it touches a file. */

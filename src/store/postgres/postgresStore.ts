@@ -18,6 +18,7 @@ import type {
   AuditedBillRepository,
   PrintRunRecord,
   PrintRunRepository,
+  CredentialRepository,
   CounterName,
   Counters,
   CreatedRange,
@@ -53,6 +54,7 @@ import type {
 import { StoreError } from '../storeError.js';
 import { redactDatabaseUrls, redactUrl } from '../../config/storeLocation.js';
 import { connect, guardDatabase, translateDatabaseError } from './connection.js';
+import { CredentialRows } from './credentials.js';
 import { assertUsable, migrate, schemaStatus, SchemaMismatch } from './migrations.js';
 import { exportTables, importLines } from './transfer.js';
 import type { TransferCounts, TransferLine, TransferableStore } from '../transfer.js';
@@ -404,6 +406,7 @@ export class PostgresStore implements ShipperStore, TransferableStore {
   readonly locations: LocationRepository;
   readonly auditedBills: AuditedBillRepository;
   readonly printRuns: PrintRunRepository;
+  readonly credentials: CredentialRepository;
 
   constructor(
     /** The pool (connection.ts connect(), or postgres(url, poolOptions()) in tests). */
@@ -422,6 +425,7 @@ export class PostgresStore implements ShipperStore, TransferableStore {
     this.locations = guard(new LocationRows(sql));
     this.auditedBills = guard(new AuditedBillRows(sql));
     this.printRuns = guard(new PrintRunRows(sql));
+    this.credentials = guard(new CredentialRows(sql));
   }
 
   /** Connects (lazily: the first query opens the pool). */

@@ -17,6 +17,6 @@ storeContract('PostgreSQL store', async () => {
     return created;
   });
   const store = await PostgresStore.open({ url: await url, max: 4 });
-  await store.sql`truncate shipments, quotes, counters, idempotency_keys, shipment_events, fuel_prices, saved_locations, audited_bills, print_runs`;
+  await store.sql`truncate shipments, quotes, counters, idempotency_keys, shipment_events, fuel_prices, saved_locations, audited_bills, print_runs, credentials, auth_signing_key, auth_failures`;
   return { store, cleanup: () => store.close() };
 });

@@ -333,5 +333,57 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         expect(await store.printRuns.get('01KBY0000000000000000000Z9')).toBeUndefined();
       });
     });
+
+    describe('credentials', () => {
+      const client = {
+        id: 'cl_01KBY0000000000000000000A1',
+        kind: 'client' as const,
+        name: 'Acme',
+        hash: 'a'.repeat(64),
+        last4: 'wxyz',
+        createdAt: '2026-11-23T15:00:00.000Z',
+        revokedAt: null,
+      };
+      const key = {
+        id: 'key_01KBY0000000000000000000B2',
+        kind: 'key' as const,
+        companyId: 'acme',
+        live: false,
+        hash: 'b'.repeat(64),
+        last4: 'abcd',
+        createdAt: '2026-11-23T15:00:01.000Z',
+        revokedAt: null,
+      };
+
+      it('adds, gets, lists oldest first and revokes clients and keys; revoking twice keeps the first instant', async () => {
+        expect(await store.credentials.list()).toEqual([]);
+        await store.credentials.add(key);
+        await store.credentials.add(client);
+        expect(await store.credentials.get(client.id)).toEqual(client);
+        expect(await store.credentials.get('key_01KBY0000000000000000000Z9')).toBeUndefined();
+        expect(await store.credentials.get('../etc/passwd')).toBeUndefined();
+        expect((await store.credentials.list()).map((record) => record.id)).toEqual([client.id, key.id]);
+        expect(await store.credentials.revoke(key.id, '2026-11-24T00:00:00.000Z')).toEqual({ ...key, revokedAt: '2026-11-24T00:00:00.000Z' });
+        expect((await store.credentials.revoke(key.id, '2026-11-25T00:00:00.000Z'))?.revokedAt).toBe('2026-11-24T00:00:00.000Z');
+        expect(await store.credentials.revoke('cl_01KBY0000000000000000000Z9', '2026-11-25T00:00:00.000Z')).toBeUndefined();
+      });
+
+      it('keeps the first signing secret it is given', async () => {
+        const first = await store.credentials.signingSecret('s'.repeat(64));
+        expect(first).toBe('s'.repeat(64));
+        expect(await store.credentials.signingSecret('t'.repeat(64))).toBe(first);
+      });
+
+      it('counts failures per bucket since an instant and forgets old ones', async () => {
+        await store.credentials.addFailure('cl_1\n203.0.113.7', 1_000, 0);
+        await store.credentials.addFailure('cl_1\n203.0.113.7', 2_000, 0);
+        await store.credentials.addFailure('cl_1\n203.0.113.8', 2_500, 0);
+        expect(await store.credentials.failures('cl_1\n203.0.113.7', 0)).toEqual([1_000, 2_000]);
+        expect(await store.credentials.failures('cl_1\n203.0.113.7', 1_500)).toEqual([2_000]);
+        await store.credentials.addFailure('cl_1\n203.0.113.7', 70_000, 10_000);
+        expect(await store.credentials.failures('cl_1\n203.0.113.7', 0)).toEqual([70_000]);
+        expect(await store.credentials.failures('nobody', 0)).toEqual([]);
+      });
+    });
   });
 }
