@@ -224,6 +224,9 @@ const EVERY_COMMAND: ReadonlyArray<[command: string, kind: keyof typeof ExitCode
   ['serve', 'usage', ['serve', '--port', 'x']],
   ['mcp', 'usage', ['mcp', '--root', '{dir}/no-such-directory']],
   ['db', 'usage', ['db', 'status']],
+  ['credentials', 'notFound', ['credentials', 'revoke', 'nosuch']],
+  // No secret on standard input, in the environment or at a prompt (no terminal): the command line is incomplete.
+  ['auth', 'usage', ['auth', 'login', '--client-id', 'x']],
   ['store', 'usage', ['store', 'import', '{dir}/missing.jsonl']],
   ['openapi', 'usage', ['openapi', '--nonsense']],
   ['config', 'usage', ['config', 'set', 'nosuchkey', '1']],
