@@ -179,7 +179,7 @@ export class CommandContext {
     });
   }
 
-  /** Client credentials' tokens (shipper auth login, SHIPPER_CLIENT_*, OWAY_M2M_CLIENT_*), cached beside the config file; none without credentials. */
+  /** Client credentials' tokens (shipper auth login, SHIPPER_CLIENT_ID/SECRET, OWAY_M2M_CLIENT_ID/SECRET), cached beside the config file; none without credentials. */
   async tokenSource(settings: Settings, baseUrl: string) {
     if (!settings.clientId || !settings.clientSecret) return undefined;
     const [{ TokenSource }, { dir }, clock] = await Promise.all([import('../auth/tokenSource.js'), this.configLocation(), this.clock()]);

@@ -13,7 +13,7 @@ export const TOKEN_LIFETIME_SECONDS = 86_400;
 /** The header carrying the company's API key on every shipper call. */
 export const API_KEY_HEADER = 'x-oway-api-key';
 /** The scope every /v1/shipper/** call needs (403 without it, as published). */
-export const SHIPPER_SCOPE = 'shipper';
+export const SCOPE_SHIPPER = 'shipper';
 /** The company of records made without credentials (an open sandbox, `serve --api-key`). */
 export const DEFAULT_COMPANY = 'default';
 

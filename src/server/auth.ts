@@ -16,7 +16,7 @@ import {
   FAILURE_WINDOW_MS,
   hasScope,
   keyIdOf,
-  SHIPPER_SCOPE,
+  SCOPE_SHIPPER,
   throttle,
   TOKEN_LIFETIME_SECONDS,
   tokenRequestSchema,
@@ -96,7 +96,7 @@ export class ServeAuth {
     }
     const { SignJWT } = await import('jose');
     const issuedAt = Math.floor(now() / 1000);
-    const accessToken = await new SignJWT({ scope: `${SHIPPER_SCOPE} dev` })
+    const accessToken = await new SignJWT({ scope: `${SCOPE_SHIPPER} dev` })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(clientId)
@@ -138,7 +138,7 @@ export class ServeAuth {
       const client = clientId && CLIENT_ID_PATTERN.test(clientId) ? await this.options.credentials.get(clientId) : undefined;
       if (client?.kind !== 'client' || client.revokedAt !== null) return { ok: false, status: 401, detail: 'the token was issued to a client that is revoked or unknown' };
     }
-    if (!hasScope(scope, SHIPPER_SCOPE)) return { ok: false, status: 403, detail: `the token lacks the scope ${SHIPPER_SCOPE}` };
+    if (!hasScope(scope, SCOPE_SHIPPER)) return { ok: false, status: 403, detail: `the token lacks the scope ${SCOPE_SHIPPER}` };
 
     if (presentedKey === undefined) return { ok: false, status: 403, detail: `send the company's API key in ${API_KEY_HEADER}` };
     if (this.legacyDigest && timingSafeEqual(digest(presentedKey), this.legacyDigest)) return { ok: true, principal: { ...sandbox.principal, clientId: clientId ?? null } };
