@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino, type Level, type Logger } from 'pino';
 import type { LogFormat, LogLevel } from './defaults.js';
-import { exchangeOf, type Layer } from './exchange.js';
+import { exchangeOf, whenAnswered, type Layer } from './exchange.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
@@ -74,15 +74,12 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
   const settled = () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
   const layer: Layer = (next) => (req, res) => {
     open++;
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const exchange = exchangeOf(req);
     const sent = req.headers[REQUEST_ID_HEADER];
     exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
     res.setHeader(REQUEST_ID_HEADER, exchange.requestId);
-    let logged = false;
-    const write = () => {
-      if (logged) return;
-      logged = true;
+    whenAnswered(req, res, () => {
       const aborted = !res.writableFinished;
       const status = res.headersSent ? res.statusCode : undefined;
       const length = Number(res.getHeader('content-length'));
@@ -93,7 +90,7 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
         method: req.method,
         path: loggablePath(req.url),
         status,
-        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
         bytes: aborted || req.method === 'HEAD' || !Number.isFinite(length) ? 0 : length,
         remoteAddress: req.socket.remoteAddress,
         ...(aborted ? { aborted: true } : {}),
@@ -108,9 +105,7 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
         waiting = [];
         resolved.forEach((resolve) => resolve());
       }
-    };
-    res.once('finish', write);
-    res.once('close', write);
+    });
     next(req, res);
   };
   return { layer, settled };
