@@ -12,7 +12,9 @@ import { exchangeOf, sendPlain, whenAnswered, type Layer } from './exchange.js';
 
 export const METRICS_PATH = '/metrics';
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The methods a request is counted by (any other is 'other'), by their index. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'] as const;
+const OTHER_METHOD = METHODS.length - 1;
 /** Seconds: from a cached GET (well under a millisecond) to a slow PDF or a batch. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -130,6 +132,8 @@ export class ServeMetrics {
     LATENCY_BUCKETS,
   );
   #inFlight = 0;
+  /** Per operation: its latency's cell and its request counters' cells by method and status (status × 8 + method's index). */
+  readonly #operations = new Map<string, { latency: HistogramCell; requests: Map<number, CounterCell> }>();
   readonly #storeCalls = new TalliedCounter(
     'shipper_store_calls_total',
     'Calls into the store, by call (repository.method or withTransaction) and outcome (ok, error)',
@@ -187,14 +191,20 @@ export class ServeMetrics {
       whenAnswered(req, res, () => {
         this.#inFlight--;
         const { operation } = exchangeOf(req);
-        const method = METHODS.has(req.method ?? '') ? req.method! : 'other';
+        const index = METHODS.indexOf(req.method as (typeof METHODS)[number]);
+        const methodIndex = index === -1 ? OTHER_METHOD : index;
         // A response that never got its headers out (the client went away first) has no status: 499, as nginx says.
         const status = res.headersSent ? res.statusCode : 499;
-        this.#requests.cell(`${operation} ${method} ${status}`, () => ({ operation, method, status: String(status) })).value++;
-        this.#latency.observe(
-          this.#latency.cell(operation, () => ({ operation })),
-          (performance.now() - started) / 1e3,
-        );
+        let cells = this.#operations.get(operation);
+        if (!cells) this.#operations.set(operation, (cells = { latency: this.#latency.cell(operation, () => ({ operation })), requests: new Map() }));
+        let requests = cells.requests.get(status * 8 + methodIndex);
+        if (!requests) {
+          const method = METHODS[methodIndex]!;
+          requests = this.#requests.cell(`${operation} ${method} ${status}`, () => ({ operation, method, status: String(status) }));
+          cells.requests.set(status * 8 + methodIndex, requests);
+        }
+        requests.value++;
+        this.#latency.observe(cells.latency, (performance.now() - started) / 1e3);
       });
       next(req, res);
     };
