@@ -7,7 +7,7 @@
  * lose their password before they get here.
  */
 import { randomUUID } from 'node:crypto';
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { pino, type Level, type Logger } from 'pino';
 import type { LogFormat, LogLevel } from './defaults.js';
 import { exchangeOf, whenAnswered, type Exchange, type Layer } from './exchange.js';
@@ -87,11 +87,11 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
     const exchange = exchangeOf(req);
     const sent = req.headers[REQUEST_ID_HEADER];
     exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
-    res.writeHead = writeHeadWithRequestId as ServerResponse['writeHead'];
+    res.setHeader(REQUEST_ID_HEADER, exchange.requestId);
     whenAnswered(req, res, () => {
       const aborted = !res.writableFinished;
       const status = res.headersSent ? res.statusCode : undefined;
-      const length = Number((res as WithLength)[CONTENT_LENGTH] ?? res.getHeader('content-length'));
+      const length = Number(res.getHeader('content-length'));
       const duration = Math.round((performance.now() - started) * 100) / 100;
       const bytes = aborted || req.method === 'HEAD' || !Number.isFinite(length) ? 0 : length;
       // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
@@ -124,30 +124,6 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
     next(req, res);
   };
   return { layer, settled };
-}
-
-const CONTENT_LENGTH = Symbol('shipper.contentLength');
-type WithLength = ServerResponse & { [CONTENT_LENGTH]?: OutgoingHttpHeaders[string] };
-const writeHead = ServerResponse.prototype.writeHead as (this: ServerResponse, statusCode: number, ...rest: unknown[]) => ServerResponse;
-
-/**
- * writeHead with the X-Request-Id header among the answer's headers. Not set beforehand with
- * setHeader: a header set so sends writeHead down Node's slow path, which validates every other
- * header of the answer again, one setHeader each (a cost on every request).
- */
-function writeHeadWithRequestId(this: ServerResponse, statusCode: number, reason?: string | OutgoingHttpHeaders, headers?: OutgoingHttpHeaders): ServerResponse {
-  const id = exchangeOf(this.req).requestId;
-  const given =
-    typeof reason === 'object' && !Array.isArray(reason) && headers === undefined ? reason : typeof reason === 'string' && !Array.isArray(headers) ? headers : undefined;
-  if (given) {
-    // Headers given to writeHead are not kept where getHeader finds them: the log's bytes come from here.
-    (this as WithLength)[CONTENT_LENGTH] = given['content-length'];
-    const withId = { ...given, [REQUEST_ID_HEADER]: id };
-    return typeof reason === 'string' ? writeHead.call(this, statusCode, reason, withId) : writeHead.call(this, statusCode, withId);
-  }
-  // Implicit headers (end() without writeHead), raw header arrays: set it the ordinary way.
-  if (!this.headersSent) this.setHeader(REQUEST_ID_HEADER, id);
-  return writeHead.call(this, statusCode, reason, headers);
 }
 
 let timeMs = 0;
