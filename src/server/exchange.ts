@@ -23,6 +23,8 @@ export interface Exchange {
   failure?: string | undefined;
   /** Who made the request, once authenticated (server/auth.ts): its key and company, for the log and the records' scoping. */
   principal?: { companyId: string; keyId: string | null; clientId: string | null } | undefined;
+  /** What the layers run once the answer is over (whenAnswered): one 'close' listener for them all. */
+  answered?: Array<() => void> | undefined;
 }
 
 /** Kept on the request itself (a symbol no one else uses), not in a WeakMap: one per request adds up in garbage collection. */
@@ -30,7 +32,25 @@ const EXCHANGE = Symbol('shipper.exchange');
 type WithExchange = IncomingMessage & { [EXCHANGE]?: Exchange };
 
 export function exchangeOf(req: IncomingMessage): Exchange {
-  return ((req as WithExchange)[EXCHANGE] ??= { operation: 'unmatched', requestId: '', failure: undefined });
+  return ((req as WithExchange)[EXCHANGE] ??= { operation: 'unmatched', requestId: '', failure: undefined, answered: undefined });
+}
+
+/**
+ * Runs `done` once the answer is over: sent in full, or cut (the client went away). Node emits
+ * 'close' on every response, after 'finish' when there is one, so one listener, shared by all
+ * the layers of a request, sees both ends (a listener per layer and event cost a cached GET
+ * measurably).
+ */
+export function whenAnswered(req: IncomingMessage, res: ServerResponse, done: () => void): void {
+  const exchange = exchangeOf(req);
+  if (exchange.answered) {
+    exchange.answered.push(done);
+    return;
+  }
+  const answered = (exchange.answered = [done]);
+  res.on('close', () => {
+    for (const callback of answered) callback();
+  });
 }
 
 /** The first layer is the outermost: it sees the request first and the response last. */

@@ -6,48 +6,145 @@
  * order numbers, no company names. Loaded by `shipper serve` only (prom-client is not a start-up cost).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import type { ApiResult, ShipperApi } from '../api/types.js';
-import { exchangeOf, sendPlain, type Layer } from './exchange.js';
+import { exchangeOf, sendPlain, whenAnswered, type Layer } from './exchange.js';
 
 export const METRICS_PATH = '/metrics';
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The methods a request is counted by (any other is 'other'), by their index. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'] as const;
+const OTHER_METHOD = METHODS.length - 1;
 /** Seconds: from a cached GET (well under a millisecond) to a slow PDF or a batch. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** The store's repositories whose calls are counted (the ports of store/ports.ts). */
 const REPOSITORIES = ['shipments', 'quotes', 'idempotency', 'imports', 'events', 'fuelPrices', 'locations', 'auditedBills'] as const;
 
+/** One sample as prom-client's registry writes it out. */
+interface Sample {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+/**
+ * What prom-client's registry reads of a metric at the scrape (`get()`); the counters and
+ * histograms of every request are counted in plain numbers, not in prom-client's own metrics,
+ * whose `inc` and `observe` (their `labels(...)` children too) check and hash the label values
+ * on every call: at thousands of requests a second that was most of what metrics cost.
+ */
+abstract class Tally<Cell extends { labels: Record<string, string> }> {
+  readonly aggregator = 'sum';
+  readonly #cells = new Map<string, Cell>();
+  abstract readonly type: 'counter' | 'histogram';
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    registry: Registry,
+  ) {
+    registry.registerMetric(this as unknown as Metric);
+  }
+
+  protected abstract create(labels: Record<string, string>): Cell;
+  protected abstract samples(cell: Cell): Sample[];
+
+  /** The cell of one label set (`key` names it uniquely; `labels` makes its labels the first time). A cell never counted is not written out. */
+  cell(key: string, labels: () => Record<string, string>): Cell {
+    let cell = this.#cells.get(key);
+    if (!cell) this.#cells.set(key, (cell = this.create(labels())));
+    return cell;
+  }
+
+  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Sample[] }> {
+    const values = [...this.#cells.values()].flatMap((cell) => this.samples(cell));
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+}
+
+interface CounterCell {
+  labels: Record<string, string>;
+  value: number;
+}
+
+class TalliedCounter extends Tally<CounterCell> {
+  readonly type = 'counter';
+  protected create(labels: Record<string, string>): CounterCell {
+    return { labels, value: 0 };
+  }
+  protected samples(cell: CounterCell): Sample[] {
+    return cell.value === 0 ? [] : [{ labels: cell.labels, value: cell.value }];
+  }
+}
+
+interface HistogramCell {
+  labels: Record<string, string>;
+  /** Observations per bucket (not cumulative), the last one past the highest bound. */
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+class TalliedHistogram extends Tally<HistogramCell> {
+  readonly type = 'histogram';
+  constructor(
+    name: string,
+    help: string,
+    registry: Registry,
+    private readonly bounds: readonly number[],
+  ) {
+    super(name, help, registry);
+  }
+  protected create(labels: Record<string, string>): HistogramCell {
+    return { labels, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+  }
+  observe(cell: HistogramCell, seconds: number): void {
+    let bucket = 0;
+    while (bucket < this.bounds.length && seconds > this.bounds[bucket]!) bucket++;
+    cell.counts[bucket]!++;
+    cell.sum += seconds;
+    cell.count++;
+  }
+  protected samples(cell: HistogramCell): Sample[] {
+    if (cell.count === 0) return [];
+    let cumulative = 0;
+    const samples: Sample[] = this.bounds.map((le, bucket) => {
+      cumulative += cell.counts[bucket]!;
+      return { labels: { ...cell.labels, le }, value: cumulative, metricName: `${this.name}_bucket` };
+    });
+    samples.push(
+      { labels: { ...cell.labels, le: '+Inf' }, value: cell.count, metricName: `${this.name}_bucket` },
+      { labels: cell.labels, value: cell.sum, metricName: `${this.name}_sum` },
+      { labels: cell.labels, value: cell.count, metricName: `${this.name}_count` },
+    );
+    return samples;
+  }
+}
+
 export class ServeMetrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'shipper_http_requests_total',
-    help: 'HTTP requests answered, by operation (operations table name), method and status',
-    labelNames: ['operation', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly latency = new Histogram({
-    name: 'shipper_http_request_duration_seconds',
-    help: 'Time from the request to the last byte of the answer, by operation',
-    labelNames: ['operation'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly inFlight = new Gauge({ name: 'shipper_http_requests_in_flight', help: 'Requests being answered now', registers: [this.registry] });
-  readonly storeCalls = new Counter({
-    name: 'shipper_store_calls_total',
-    help: 'Calls into the store, by call (repository.method or withTransaction) and outcome (ok, error)',
-    labelNames: ['call', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly storeLatency = new Histogram({
-    name: 'shipper_store_call_duration_seconds',
-    help: 'Time of a store call (a unit of work includes waiting for the store lock), by call',
-    labelNames: ['call'] as const,
-    buckets: STORE_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly #requests = new TalliedCounter('shipper_http_requests_total', 'HTTP requests answered, by operation (operations table name), method and status', this.registry);
+  readonly #latency = new TalliedHistogram(
+    'shipper_http_request_duration_seconds',
+    'Time from the request to the last byte of the answer, by operation',
+    this.registry,
+    LATENCY_BUCKETS,
+  );
+  #inFlight = 0;
+  /** Per operation: its latency's cell and its request counters' cells by method and status (status × 8 + method's index). */
+  readonly #operations = new Map<string, { latency: HistogramCell; requests: Map<number, CounterCell> }>();
+  readonly #storeCalls = new TalliedCounter(
+    'shipper_store_calls_total',
+    'Calls into the store, by call (repository.method or withTransaction) and outcome (ok, error)',
+    this.registry,
+  );
+  readonly #storeLatency = new TalliedHistogram(
+    'shipper_store_call_duration_seconds',
+    'Time of a store call (a unit of work includes waiting for the store lock), by call',
+    this.registry,
+    STORE_BUCKETS,
+  );
   readonly bookings = new Counter({ name: 'shipper_bookings_total', help: 'Shipments booked (a replayed request books nothing)', registers: [this.registry] });
   readonly cancellations = new Counter({ name: 'shipper_cancellations_total', help: 'Shipments cancelled', registers: [this.registry] });
   readonly replays = new Counter({
@@ -58,24 +155,17 @@ export class ServeMetrics {
   });
 
   constructor() {
+    // The gauge reads the count at the scrape: nothing of prom-client's runs per request.
+    const inFlight = () => this.#inFlight;
+    new Gauge({
+      name: 'shipper_http_requests_in_flight',
+      help: 'Requests being answered now',
+      registers: [this.registry],
+      collect() {
+        this.set(inFlight());
+      },
+    });
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
-  }
-
-  // The labelled children, looked up once per label set instead of hashed on every request.
-  readonly #requestCounters = new Map<string, { inc(): void }>();
-  readonly #latencies = new Map<string, { observe(value: number): void }>();
-
-  #requestCounter(operation: string, method: string, status: number): { inc(): void } {
-    const key = `${operation} ${method} ${status}`;
-    let child = this.#requestCounters.get(key);
-    if (!child) this.#requestCounters.set(key, (child = this.requests.labels(operation, method, String(status))));
-    return child;
-  }
-
-  #latencyOf(operation: string): { observe(value: number): void } {
-    let child = this.#latencies.get(operation);
-    if (!child) this.#latencies.set(operation, (child = this.latency.labels(operation)));
-    return child;
   }
 
   /**
@@ -96,22 +186,26 @@ export class ServeMetrics {
   /** Counts every request that reaches the layers (the probes and /metrics too), once its answer is over. */
   layer(): Layer {
     return (next) => (req, res) => {
-      const started = process.hrtime.bigint();
-      this.inFlight.inc();
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        this.inFlight.dec();
+      const started = performance.now();
+      this.#inFlight++;
+      whenAnswered(req, res, () => {
+        this.#inFlight--;
         const { operation } = exchangeOf(req);
-        const method = METHODS.has(req.method ?? '') ? req.method! : 'other';
+        const index = METHODS.indexOf(req.method as (typeof METHODS)[number]);
+        const methodIndex = index === -1 ? OTHER_METHOD : index;
         // A response that never got its headers out (the client went away first) has no status: 499, as nginx says.
         const status = res.headersSent ? res.statusCode : 499;
-        this.#requestCounter(operation, method, status).inc();
-        this.#latencyOf(operation).observe(Number(process.hrtime.bigint() - started) / 1e9);
-      };
-      res.once('finish', finish);
-      res.once('close', finish);
+        let cells = this.#operations.get(operation);
+        if (!cells) this.#operations.set(operation, (cells = { latency: this.#latency.cell(operation, () => ({ operation })), requests: new Map() }));
+        let requests = cells.requests.get(status * 8 + methodIndex);
+        if (!requests) {
+          const method = METHODS[methodIndex]!;
+          requests = this.#requests.cell(`${operation} ${method} ${status}`, () => ({ operation, method, status: String(status) }));
+          cells.requests.set(status * 8 + methodIndex, requests);
+        }
+        requests.value++;
+        this.#latency.observe(cells.latency, (performance.now() - started) / 1e3);
+      });
       next(req, res);
     };
   }
@@ -188,17 +282,20 @@ export class ServeMetrics {
   instrumentStore(store: object): void {
     const target = store as Record<string, unknown>;
     const timed = (call: string, original: (...args: unknown[]) => unknown, self: unknown) => {
-      const calls = { ok: this.storeCalls.labels(call, 'ok'), error: this.storeCalls.labels(call, 'error') };
-      const latency = this.storeLatency.labels(call);
+      const ok = this.#storeCalls.cell(`${call} ok`, () => ({ call, outcome: 'ok' }));
+      const failed = this.#storeCalls.cell(`${call} error`, () => ({ call, outcome: 'error' }));
+      const latency = this.#storeLatency.cell(call, () => ({ call }));
+      const end = (started: number, outcome: CounterCell) => {
+        this.#storeLatency.observe(latency, (performance.now() - started) / 1e3);
+        outcome.value++;
+      };
       return (...args: unknown[]) => {
-        const started = process.hrtime.bigint();
-        const end = () => latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
+        const started = performance.now();
         let result: unknown;
         try {
           result = original.apply(self, args);
         } catch (error) {
-          end();
-          calls.error.inc();
+          end(started, failed);
           throw error;
         }
         // Only a plain promise is awaited here: a lazy query (postgres.js's, a Promise subclass
@@ -206,19 +303,16 @@ export class ServeMetrics {
         if (result instanceof Promise && Object.getPrototypeOf(result) === Promise.prototype) {
           return result.then(
             (value: unknown) => {
-              end();
-              calls.ok.inc();
+              end(started, ok);
               return value;
             },
             (error: unknown) => {
-              end();
-              calls.error.inc();
+              end(started, failed);
               throw error;
             },
           );
         }
-        end();
-        calls.ok.inc();
+        end(started, ok);
         return result;
       };
     };

@@ -180,6 +180,22 @@ describe.each(STORES)('credentials on serve: $name', ({ open }) => {
     expect(answer.status).toBe(200);
   });
 
+  it('names the key and its company in the JSON request log, never the key or the token', async () => {
+    const json = await serve(store, { serveArgs: ['--log', 'json'] });
+    const answer = await list(json, { authorization: `Bearer ${accessToken}`, 'x-oway-api-key': made.apiKey });
+    expect(answer.status).toBe(200);
+    await stopped(json);
+    const requests = json
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === 'request');
+    expect(requests).toContainEqual(expect.objectContaining({ path: '/v1/shipper/shipment', status: 200, companyId: 'acme', keyId: made.keyId }));
+    expect(json.stderr()).not.toContain(made.apiKey);
+    expect(json.stderr()).not.toContain(accessToken);
+  });
+
   it('refuses missing, malformed, forged and wrong-scope tokens, and missing or unknown keys', async () => {
     const key = { 'x-oway-api-key': made.apiKey };
     expect((await list(server, key)).status).toBe(401);
