@@ -16,6 +16,46 @@ export const CHICAGO_DC_FLAGS = [
   '--zip',
   CHICAGO_DC.postalCode,
 ];
+/**
+ * `shipper ship` arguments of the two shipments the tracking fixtures (test/tracking/fixtures) are
+ * about: ODFL's 214 finds the first by its PRO, SAIA's messages the second by BOL number, or by
+ * reference and destination ZIP. `carriers`: the carriers' names as booked (long ones for width tests).
+ */
+export function trackedShipmentArgs(carriers: readonly [string, string] = ['Old Dominion', 'Saia']): [string[], string[]] {
+  return [
+    [
+      '--shipper',
+      'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
+      '--consignee',
+      'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001',
+      '-c',
+      'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
+      '--ref',
+      'PO-4471',
+      '--carrier',
+      carriers[0],
+      '--scac',
+      'ODFL',
+      '--pro',
+      '1234567897',
+    ],
+    [
+      '--shipper',
+      'name="Desert Supply",street1="1 E Washington St",city=Phoenix,state=AZ,zip=85004',
+      '--consignee',
+      'name="Denver Store",street1="1600 Broadway",city=Denver,state=CO,zip=80202',
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48,desc=Parts',
+      '--ref',
+      'PO-9001',
+      '--carrier',
+      carriers[1],
+      '--scac',
+      'SAIA',
+    ],
+  ];
+}
+
 export const NYC_STORE = { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' };
 
 export const PALLETS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };

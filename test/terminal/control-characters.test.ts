@@ -13,6 +13,7 @@ import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackedShipmentArgs } from '../helpers/fixtures.js';
 import { Chalk } from 'chalk';
 import { IO, terminalText } from '../../src/cli/output.js';
 import { tempDir } from '../helpers/cli.js';
@@ -57,36 +58,7 @@ beforeAll(async () => {
     expect(result.code, result.stderr).toBe(0);
   };
   // The two shipments of the tracking fixtures: ODFL's 214 finds the first by PRO, SAIA's ITV the second by BOL number.
-  await book([
-    '--shipper',
-    'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
-    '--consignee',
-    'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001',
-    '-c',
-    'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
-    '--ref',
-    'PO-4471',
-    '--carrier',
-    'Old Dominion',
-    '--scac',
-    'ODFL',
-    '--pro',
-    '1234567897',
-  ]);
-  await book([
-    '--shipper',
-    'name="Desert Supply",street1="1 E Washington St",city=Phoenix,state=AZ,zip=85004',
-    '--consignee',
-    'name="Denver Store",street1="1600 Broadway",city=Denver,state=CO,zip=80202',
-    '-c',
-    'pallets=1,weight=500,dims=48x40x48,desc=Parts',
-    '--ref',
-    'PO-9001',
-    '--carrier',
-    'Saia',
-    '--scac',
-    'SAIA',
-  ]);
+  for (const args of trackedShipmentArgs()) await book(args);
 }, 60_000);
 afterAll(() => dir.cleanup());
 

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackedShipmentArgs } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
@@ -56,34 +57,7 @@ beforeAll(async () => {
   dir = await tempDir('shipper-priorities-');
   expect((await cli(['fuel', 'import', DIESEL])).code).toBe(0);
   const book = async (args: string[]) => expect((await cli(['-q', 'ship', ...args], undefined, '2026-11-23T15:00:00Z')).code).toBe(0);
-  await book([
-    '--shipper',
-    'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
-    '--consignee',
-    'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001',
-    '-c',
-    'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
-    '--carrier',
-    'Old Dominion Freight Line',
-    '--scac',
-    'ODFL',
-    '--pro',
-    '1234567897',
-  ]);
-  await book([
-    '--shipper',
-    'name="Desert Supply",street1="1 E Washington St",city=Phoenix,state=AZ,zip=85004',
-    '--consignee',
-    'name="Denver Store",street1="1600 Broadway",city=Denver,state=CO,zip=80202',
-    '-c',
-    'pallets=1,weight=500,dims=48x40x48,desc=Parts',
-    '--ref',
-    'PO-9001',
-    '--carrier',
-    'Saia LTL Freight',
-    '--scac',
-    'SAIA',
-  ]);
+  for (const args of trackedShipmentArgs(['Old Dominion Freight Line', 'Saia LTL Freight'])) await book(args);
   const imported = await cli(['track', 'import', join(FIXTURES, 'odfl-214-a.edi'), join(FIXTURES, 'saia-itv.json')], undefined, '2026-12-03T18:00:00Z');
   expect(imported.code, imported.stderr).toBe(0);
 }, 60_000);

@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackedShipmentArgs } from '../helpers/fixtures.js';
 import { shipmentTrackingSchema } from '../../src/domain/tracking.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
@@ -36,37 +37,8 @@ beforeAll(async () => {
     const result = await cli(['-q', 'ship', ...args], BOOKED_AT);
     expect(result.code, result.stderr).toBe(0);
   };
-  await book([
-    '--shipper',
-    'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
-    '--consignee',
-    'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001',
-    '-c',
-    'pallets=2,weight=1200,dims=48x40x48',
-    '--ref',
-    'PO-4471',
-    '--carrier',
-    'Old Dominion',
-    '--scac',
-    'ODFL',
-    '--pro',
-    '1234567897',
-  ]);
-  // No PRO: SAIA's messages find it by BOL number, or by reference and destination ZIP.
-  await book([
-    '--shipper',
-    'name="Desert Supply",street1="1 E Washington St",city=Phoenix,state=AZ,zip=85004',
-    '--consignee',
-    'name="Denver Store",street1="1600 Broadway",city=Denver,state=CO,zip=80202',
-    '-c',
-    'pallets=1,weight=500,dims=48x40x48',
-    '--ref',
-    'PO-9001',
-    '--carrier',
-    'Saia',
-    '--scac',
-    'SAIA',
-  ]);
+  // No PRO on the second: SAIA's messages find it by BOL number, or by reference and destination ZIP.
+  for (const args of trackedShipmentArgs()) await book(args);
 });
 afterAll(() => dir.cleanup());
 
