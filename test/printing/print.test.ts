@@ -361,7 +361,11 @@ describe('the progress bar', () => {
     const d = await dock(2);
     const printer = await thermalPrinter();
     try {
-      const shown = await runInProcess(['--store', join(d.dir, 'store'), 'labels', '--all', '--print', '--printer', printer.url], { env: { ...d.env, CI: undefined }, cwd: d.dir, stderrColumns: 100 });
+      const shown = await runInProcess(['--store', join(d.dir, 'store'), 'labels', '--all', '--print', '--printer', printer.url], {
+        env: { ...d.env, CI: undefined },
+        cwd: d.dir,
+        stderrColumns: 100,
+      });
       expect(shown.code, shown.stderr).toBe(0);
       expect(shown.stderr).toMatch(/Printing .*2\/2 documents/);
       const piped = await d.shipper(['labels', '--all', '--print', '--printer', printer.url]);
