@@ -187,7 +187,7 @@ export function checkComponent(component: ComponentInput, options: ComponentChec
   if (!Number.isFinite(poundsWeight)) {
     violations.push({ field: `${path}.poundsWeight`, reason: `poundsWeight must be a number of pounds (got ${String(poundsWeight)})` });
   } else if (countIsValid) {
-    // Compared as products, not by dividing: 2,500 lb per pallet on 3 pallets is exactly 7,500 lb.
+    // The weight per pallet is for the words; the limits are compared as products, with no rounding: 2,500 lb on each of 3 pallets is exactly 7,500 lb.
     const perPallet = Math.round((poundsWeight / palletCount) * 100) / 100;
     const on = `${formatLimit(poundsWeight)} lb on ${pallets(palletCount)} is ${formatLimit(perPallet)} lb per pallet`;
     if (poundsWeight < limits.minPoundsPerPallet * palletCount) {
