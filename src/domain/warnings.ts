@@ -27,6 +27,9 @@ export const WARNING_CODES = [
   'DOCUMENTATION_PREFIX',
   'PRO_OUT_OF_BLOCK',
   'PICKUP_AFTER_CUTOFF',
+  // The published limits (publishedLimits.ts): a pallet beyond the standard size, dimensions not given.
+  'OVERSIZE_PALLET',
+  'DIMENSIONS_ASSUMED',
   // Reading: damaged records, CSV cells read with a repair, files that changed.
   'RECORD_UNREADABLE',
   'ZIP_PADDED',

@@ -42,7 +42,7 @@ function fileOf(module: string): string {
 const closureOf = (...files: string[]) => new Set(files.flatMap((file) => [...staticClosure(file)]));
 const sizeOf = (closure: Set<string>) => [...closure].reduce((sum, file) => sum + readFileSync(file, 'utf8').length, 0);
 
-const HEAVY = ['zod', 'pdf-lib', '@pdf-lib', 'undici', '@inquirer', 'csv-parse', 'csv-stringify', 'iconv-lite', 'bwip-js', 'conf'];
+const HEAVY = ['zod', 'pdf-lib', '@pdf-lib', 'undici', '@inquirer', 'csv-parse', 'csv-stringify', 'iconv-lite', 'bwip-js', 'conf', 'libphonenumber-js'];
 const heavyIn = (closure: Set<string>, heavy: readonly string[]) =>
   [...closure].flatMap((file) => {
     const name = relative(DIST, file).split('\\').join('/');
