@@ -121,7 +121,7 @@ async function listen(respond: Responder, judgeAnswers: boolean): Promise<Publis
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
-      // A harness fault (the target unreachable, say) is an answer the test sees, not a hang.
+      // A fault of the harness itself is an answer the test sees, not a hang.
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`published-wire harness: ${String(error)}`);
     });
@@ -147,7 +147,18 @@ async function listen(respond: Responder, judgeAnswers: boolean): Promise<Publis
     if (operation) exchange.requestErrors.push(...checkRequest(api, operation, request));
     else exchange.requestErrors.push(`no operation of the published document is ${incoming.method} ${incoming.path}`);
 
-    const outgoing = await respond(api, incoming, operation, exchange.requestErrors);
+    let outgoing: Outgoing;
+    try {
+      outgoing = await respond(api, incoming, operation, exchange.requestErrors);
+    } catch (error) {
+      // The target did not answer (refused, reset): a 502 the test sees, and an error it can read.
+      const cause = (error as { cause?: unknown }).cause;
+      exchange.responseErrors.push(`no answer: ${String(error)}${cause ? ` (${String(cause)})` : ''}`);
+      outgoing = { status: 502, contentType: 'text/plain', body: Buffer.from(exchange.responseErrors[0]!) };
+      exchange.status = outgoing.status;
+      res.writeHead(outgoing.status, { 'content-type': 'text/plain' }).end(outgoing.body);
+      return;
+    }
     exchange.status = outgoing.status;
     if (operation && judgeAnswers) exchange.responseErrors.push(...checkResponse(api, operation, outgoing));
 

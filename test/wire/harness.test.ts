@@ -243,6 +243,18 @@ describe('the validating proxy', () => {
     expect(notJson.requests[0]!.responseErrors).toEqual(['the body of requestQuote 200 is not JSON']);
   });
 
+  it('answers 502 and records why when the target does not answer', async () => {
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const { port } = gone.address() as AddressInfo;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const server = await proxy(`http://127.0.0.1:${port}`);
+    expect((await post(`${server.url}/v1/shipper/quote`, quoteRequest)).status).toBe(502);
+    expect(server.requests).toEqual([
+      expect.objectContaining({ operationId: 'requestQuote', requestErrors: [], status: 502, responseErrors: [expect.stringContaining('ECONNREFUSED')] }),
+    ]);
+  });
+
   it('validates the request on its way through too', async () => {
     const server = await proxy(await target(200, { id: 'q1', quotedPriceInCents: 1 }));
     await post(`${server.url}/v1/shipper/quote`, { ...quoteRequest, orderComponents: [{ palletCount: 'two', poundsWeight: 500 }] });
