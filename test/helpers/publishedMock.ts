@@ -18,7 +18,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { OpenAPIBackend, type Operation } from 'openapi-backend';
+import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import addFormatsModule from 'ajv-formats';
 
 export const PUBLISHED_DOCUMENT_PATH = join(import.meta.dirname, '..', '..', 'reference', 'oway-shipper-api.openapi.json');
@@ -46,53 +46,92 @@ export interface PublishedServer {
 // ajv-formats is CommonJS with an `exports.default`; under NodeNext its default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: unknown) => void;
 
-let loaded: Promise<OpenAPIBackend> | undefined;
+export interface PublishedOptions {
+  /**
+   * Objects closed: a property the document does not name is an error, in a request body and in an
+   * answer. The published schemas allow any other property and require none in their answers, so
+   * without this an answer with `priceCents` instead of `quotedPriceInCents` passes.
+   */
+  closed?: boolean;
+}
 
-/** The document under openapi-backend, loaded once per worker. */
-export function publishedApi(): Promise<OpenAPIBackend> {
-  loaded ??= (async () => {
-    const api = new OpenAPIBackend({
-      definition: JSON.parse(readFileSync(PUBLISHED_DOCUMENT_PATH, 'utf8')),
-      // Without quick, init() validates the document and refuses it: the carrier schemas write exclusiveMaximum as a number (OpenAPI 3.1's form) in a 3.0.1 document.
-      quick: true,
-      ajvOpts: { allErrors: true },
-      customizeAjv: (ajv) => {
-        addFormats(ajv); // date-time, email, uri... (int32 and int64 stay unknown formats, ignored)
-        return ajv;
-      },
-    });
-    await api.init();
-    return api;
-  })();
-  return loaded;
+const loaded = new Map<boolean, Promise<OpenAPIBackend>>();
+
+/** The document under openapi-backend (closed or as published), loaded once per worker. */
+export function publishedApi(options: PublishedOptions = {}): Promise<OpenAPIBackend> {
+  const closed = options.closed ?? false;
+  if (!loaded.has(closed)) loaded.set(closed, load(closed));
+  return loaded.get(closed)!;
+}
+
+async function load(closed: boolean): Promise<OpenAPIBackend> {
+  const definition = JSON.parse(readFileSync(PUBLISHED_DOCUMENT_PATH, 'utf8')) as Document;
+  if (closed) close(definition);
+  const api = new OpenAPIBackend({
+    definition,
+    // Without quick, init() validates the document and refuses it: the carrier schemas write exclusiveMaximum as a number (OpenAPI 3.1's form) in a 3.0.1 document.
+    quick: true,
+    ajvOpts: { allErrors: true },
+    customizeAjv: (ajv) => {
+      addFormats(ajv); // date-time, email, uri... (int32 and int64 stay unknown formats, ignored)
+      return ajv;
+    },
+  });
+  await api.init();
+  return api;
+}
+
+/** additionalProperties: false on every schema that lists properties and says nothing of others (the document has no allOf, oneOf or anyOf). */
+function close(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Record<string, unknown>;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'example' || key === 'examples') continue;
+    if (key === 'properties' && typeof value === 'object' && value !== null) Object.values(value).forEach(close);
+    else close(value);
+  }
+  if (typeof schema.properties === 'object' && schema.properties !== null && schema.additionalProperties === undefined) schema.additionalProperties = false;
 }
 
 /** Starts the mock: the published document's examples, behind its request validation. */
-export function startPublishedMock(): Promise<PublishedServer> {
-  return listen(async (api, incoming, operation, requestErrors) => {
-    if (!operation) return answer(404, problem(404, 'Not Found', `no operation of the published document is ${incoming.method} ${incoming.path}`));
-    if (requestErrors.length > 0) return answer(400, problem(400, 'Bad Request', requestErrors.join('; ')));
-    const { status, mock } = api.mockResponseForOperation(operation.operationId!);
-    return mock === undefined ? { status, contentType: undefined, body: Buffer.alloc(0) } : answer(status, mock);
-  }, false);
+export function startPublishedMock(options: PublishedOptions = {}): Promise<PublishedServer> {
+  return listen(
+    options,
+    async (api, incoming, operation, requestErrors) => {
+      if (!operation) return answer(404, problem(404, 'Not Found', `no operation of the published document is ${incoming.method} ${incoming.path}`));
+      if (requestErrors.length > 0) return answer(400, problem(400, 'Bad Request', requestErrors.join('; ')));
+      const { status, mock } = api.mockResponseForOperation(operation.operationId!);
+      return mock === undefined ? { status, contentType: undefined, body: Buffer.alloc(0) } : answer(status, mock);
+    },
+    false,
+  );
 }
 
 /** Starts a validating proxy in front of `target` (a base URL such as `shipper serve`'s). */
-export function startPublishedProxy(target: string): Promise<PublishedServer> {
-  return listen(async (_api, incoming) => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) {
-      if (value === undefined || HOP_BY_HOP.has(name)) continue;
-      for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-    }
-    const response = await fetch(new URL(incoming.url, target), {
-      method: incoming.method,
-      headers,
-      body: incoming.body.length > 0 ? incoming.body : undefined,
-      redirect: 'manual',
-    });
-    return { status: response.status, contentType: response.headers.get('content-type') ?? undefined, body: Buffer.from(await response.arrayBuffer()), headers: response.headers };
-  }, true);
+export function startPublishedProxy(target: string, options: PublishedOptions = {}): Promise<PublishedServer> {
+  return listen(
+    options,
+    async (_api, incoming) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(incoming.headers)) {
+        if (value === undefined || HOP_BY_HOP.has(name)) continue;
+        for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+      }
+      const response = await fetch(new URL(incoming.url, target), {
+        method: incoming.method,
+        headers,
+        body: incoming.body.length > 0 ? incoming.body : undefined,
+        redirect: 'manual',
+      });
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type') ?? undefined,
+        body: Buffer.from(await response.arrayBuffer()),
+        headers: response.headers,
+      };
+    },
+    true,
+  );
 }
 
 interface Incoming {
@@ -115,8 +154,8 @@ type Responder = (api: OpenAPIBackend, incoming: Incoming, operation: Operation 
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
 /** judgeAnswers: the proxy's answers come from the target and are validated; the mock's come from the document itself. */
-async function listen(respond: Responder, judgeAnswers: boolean): Promise<PublishedServer> {
-  const api = await publishedApi();
+async function listen(options: PublishedOptions, respond: Responder, judgeAnswers: boolean): Promise<PublishedServer> {
+  const api = await publishedApi(options);
   const requests: WireExchange[] = [];
 
   const server = createServer((req, res) => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Oway, OwayError, type QuoteRequest } from '../vendor/oway-sdk/index.js';
 import { breakingChanges } from '../helpers/publishedDiff.js';
-import { PUBLISHED_DOCUMENT_PATH, startPublishedMock, startPublishedProxy, type PublishedServer } from '../helpers/publishedMock.js';
+import { PUBLISHED_DOCUMENT_PATH, startPublishedMock, startPublishedProxy, type PublishedOptions, type PublishedServer } from '../helpers/publishedMock.js';
 
 const published = JSON.parse(readFileSync(PUBLISHED_DOCUMENT_PATH, 'utf8')) as Record<string, any>;
 
@@ -38,8 +38,8 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function mock(): Promise<PublishedServer> {
-  const server = await startPublishedMock();
+async function mock(options: PublishedOptions = {}): Promise<PublishedServer> {
+  const server = await startPublishedMock(options);
   servers.push(server);
   return server;
 }
@@ -49,8 +49,8 @@ function post(url: string, body: unknown, headers: Record<string, string> = { au
 }
 
 describe('the published mock and the official SDK', () => {
-  it('quotes, books, confirms, tracks, fetches a document and cancels with every request valid', async () => {
-    const server = await mock();
+  it.each([{ closed: false }, { closed: true }])('quotes, books, confirms, tracks, fetches a document and cancels with every request valid (%o)', async (options) => {
+    const server = await mock(options);
     const oway = new Oway({ clientId: 'client', clientSecret: 'secret', apiKey: 'oway_sk_test', baseUrl: server.url, maxRetries: 0, timeout: 300_000 });
 
     const quote = await oway.quotes.create(quoteRequest);
@@ -181,8 +181,8 @@ describe('the validating proxy', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  async function proxy(to: string): Promise<PublishedServer> {
-    const server = await startPublishedProxy(to);
+  async function proxy(to: string, options: PublishedOptions = {}): Promise<PublishedServer> {
+    const server = await startPublishedProxy(to, options);
     servers.push(server);
     return server;
   }
@@ -253,6 +253,18 @@ describe('the validating proxy', () => {
     expect(server.requests).toEqual([
       expect.objectContaining({ operationId: 'requestQuote', requestErrors: [], status: 502, responseErrors: [expect.stringContaining('ECONNREFUSED')] }),
     ]);
+  });
+
+  it('with closed objects, records a field the document does not name, which the document as published lets through', async () => {
+    const renamed = await target(200, { id: 'q1', priceCents: 125000 });
+    const asPublished = await proxy(renamed);
+    const closed = await proxy(renamed, { closed: true });
+    for (const server of [asPublished, closed]) await post(`${server.url}/v1/shipper/quote`, { ...quoteRequest, origin: '90804' });
+    expect(asPublished.requests[0]).toMatchObject({ requestErrors: [], responseErrors: [] });
+    expect(closed.requests[0]).toMatchObject({
+      requestErrors: ['/requestBody must NOT have additional properties: origin'],
+      responseErrors: ['/ must NOT have additional properties: priceCents'],
+    });
   });
 
   it('validates the request on its way through too', async () => {
