@@ -5,14 +5,15 @@
  * - startPublishedMock(): validates every request against the document and answers from its
  *   examples and schemas (mockResponseForOperation); a request that breaks it gets a 400
  *   ProblemDetail listing the errors; a route the document does not have, a 404.
- * - startPublishedProxy(target): forwards every request to `target` (later `shipper serve`),
- *   passes its answer back unchanged and validates both the request and the answer (status,
- *   media type, body) against the document.
+ * - startPublishedProxy(target): forwards every request to `target` (an origin such as
+ *   `shipper serve`'s URL; a path in it is not kept), passes its answer back unchanged and
+ *   validates both the request and the answer (status, media type, body) against the document.
  *
- * Both record each exchange in `requests`. The document declares its two credentials
- * (securitySchemes: a Bearer token from POST /v1/auth/token and the `x-oway-api-key` header,
- * each described as required) without a `security` requirement that a validator could read, so
- * they are checked here, by hand, on every operation but getToken.
+ * Both take { closed: true } (PublishedOptions) and record each exchange in `requests`.
+ * openapi-backend refuses a query parameter the operation does not declare. The document
+ * declares its two credentials (securitySchemes: a Bearer token from POST /v1/auth/token and the
+ * `x-oway-api-key` header, each described as required) without a `security` requirement that a
+ * validator could read, so they are checked here, by hand, on every operation but getToken.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
