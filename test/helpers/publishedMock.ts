@@ -194,9 +194,8 @@ async function listen(options: PublishedOptions, respond: Responder, judgeAnswer
       // The target did not answer (refused, reset): a 502 the test sees, and an error it can read.
       const cause = (error as { cause?: unknown }).cause;
       exchange.responseErrors.push(`no answer: ${String(error)}${cause ? ` (${String(cause)})` : ''}`);
-      outgoing = { status: 502, contentType: 'text/plain', body: Buffer.from(exchange.responseErrors[0]!) };
-      exchange.status = outgoing.status;
-      res.writeHead(outgoing.status, { 'content-type': 'text/plain' }).end(outgoing.body);
+      exchange.status = 502;
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(exchange.responseErrors[0]);
       return;
     }
     exchange.status = outgoing.status;
