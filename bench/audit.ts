@@ -24,10 +24,10 @@ const NOW = '2026-11-18T18:00:00.000Z';
 try {
   const store = join(dir, 'store');
   const api = new LocalApi({ storeDir: store, now: () => new Date(NOW) });
-  const address = (name: string, city: string, state: string, postalCode: string) => ({ name, street1: '1 Main St', city, state, postalCode });
+  const address = (name: string, city: string, state: string, zipCode: string) => ({ name, address1: '1 Main St', city, state, zipCode });
   const request = (index: number) => ({
-    shipper: address('Acme Machine Co', 'Chicago', 'IL', '60601'),
-    consignee: address('Peach Supply Co', 'Atlanta', 'GA', '30303'),
+    pickupAddress: address('Acme Machine Co', 'Chicago', 'IL', '60601'),
+    deliveryAddress: address('Peach Supply Co', 'Atlanta', 'GA', '30303'),
     accessorials: ['LIFTGATE_DELIVERY'],
     carrier: { name: 'Roadrunner Freight', scac: 'RRFT' },
     proNumber: `72${String(index).padStart(6, '0')}`,

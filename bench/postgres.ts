@@ -34,14 +34,14 @@ const CONNECTIONS = option('connections', 32);
 const ROWS = option('rows', 100_000);
 
 const QUOTE_REQUEST = JSON.stringify({
-  origin: { postalCode: '60601' },
-  destination: { postalCode: '10001' },
+  pickupAddress: { zipCode: '60601' },
+  deliveryAddress: { zipCode: '10001' },
   orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', pieceCount: 10 }],
 });
 const SHIPMENT_REQUEST = JSON.stringify({
   refNumber: 'BENCH',
-  shipper: { name: 'Acme DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60601' },
-  consignee: { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' },
+  pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601' },
+  deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
   orderComponents: (JSON.parse(QUOTE_REQUEST) as { orderComponents: unknown[] }).orderComponents,
 });
 

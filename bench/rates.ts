@@ -54,9 +54,9 @@ try {
   // Records kept in memory after a read, as `shipper serve` keeps them (the fuel prices are read per request).
   const api = new LocalApi({ storeDir: join(work, 'store'), agreementsDir: dir, cacheEntries: 1000, now: () => new Date('2026-11-24T15:00:00Z') });
   const request = {
-    origin: { postalCode: '60601' },
-    destination: { postalCode: '10001' },
-    pickupDate: '2026-12-02',
+    pickupAddress: { zipCode: '60601' },
+    deliveryAddress: { zipCode: '10001' },
+    requiredPickupDate: '2026-12-02',
     orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
   };
   const loadStart = process.hrtime.bigint();

@@ -33,8 +33,8 @@ async function makeStore(count: number): Promise<{ store: string; sample: Shipme
   // One real booking as the template; its numbers follow the others'.
   const api = new LocalApi({ storeDir: join(store, 'template') });
   const { data: template } = await api.createShipment({
-    shipper: { name: 'A', street1: '1 Main St', city: 'Chicago', state: 'IL', postalCode: '60601' },
-    consignee: { name: 'B', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' },
+    pickupAddress: { name: 'A', address1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60601' },
+    deliveryAddress: { name: 'B', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
     orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
   });
   rmSync(join(store, 'template'), { recursive: true, force: true });
@@ -52,7 +52,7 @@ async function makeStore(count: number): Promise<{ store: string; sample: Shipme
           bolNumber: api.numbering.bolNumber(n),
           refNumber: `PO-${n}`,
           quoteId: `qt_${ulid}`,
-          status: n % 10 === 0 ? 'CANCELLED' : 'BOOKED',
+          orderStatus: n % 10 === 0 ? 'CANCELLED' : 'CONFIRMED',
           createdAt: new Date(start + n * 1000).toISOString(),
         };
         tx.shipments.put(shipment);

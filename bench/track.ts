@@ -53,13 +53,13 @@ function file214(count: number): string {
 try {
   const store = join(dir, 'store');
   const api = new LocalApi({ storeDir: store, now: () => new Date(BOOKED) });
-  const address = (name: string, city: string, state: string, postalCode: string) => ({ name, street1: '1 Main St', city, state, postalCode });
+  const address = (name: string, city: string, state: string, zipCode: string) => ({ name, address1: '1 Main St', city, state, zipCode });
   let started = performance.now();
   for (let first = 0; first < shipmentCount; first += 500) {
     const items = Array.from({ length: Math.min(500, shipmentCount - first) }, (_, offset) => ({
       request: {
-        shipper: address('Acme DC', 'Chicago', 'IL', '60608'),
-        consignee: address('Store 12', 'New York', 'NY', '10001'),
+        pickupAddress: address('Acme DC', 'Chicago', 'IL', '60608'),
+        deliveryAddress: address('Store 12', 'New York', 'NY', '10001'),
         carrier: { name: 'Old Dominion', scac: 'ODFL' },
         proNumber: `72${String(first + offset).padStart(6, '0')}`,
         orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],

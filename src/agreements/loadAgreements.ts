@@ -69,7 +69,7 @@ function parseJsonFile<S extends z.ZodType>(schema: S, text: string, where: stri
   for (const violation of parsed.violations) {
     // The field's names in order (`fak[0].classes[2]` -> fak, classes) find the line it is written on.
     const keys = violation.field.match(/[A-Za-z_$][\w$-]*/g) ?? [];
-    faults.push({ where: `${where}:${lineOfJsonPath(text, keys)}`, message: `${violation.field}: ${violation.message}` });
+    faults.push({ where: `${where}:${lineOfJsonPath(text, keys)}`, message: `${violation.field}: ${violation.reason}` });
   }
   return undefined;
 }

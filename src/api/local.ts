@@ -228,7 +228,7 @@ export class LocalApi implements ShipperApi {
     // Quotes booked under a reference: those of the shipments that carry it.
     const ids =
       refNumber !== undefined ? (await guardStore(() => this.store.shipments.findByReference(refNumber, { limit: MAX_PAGE_SIZE }))).map((shipment) => shipment.quoteId) : undefined;
-    return this.quotes.list(query, { ids, created: createdRange(since, until), destinationPostalCode: to?.slice(0, 5), status });
+    return this.quotes.list(query, { ids, created: createdRange(since, until), deliveryZipCode: to?.slice(0, 5), status });
   }
 
   // Shipments
@@ -293,7 +293,7 @@ export class LocalApi implements ShipperApi {
       update,
       named,
       ({ proNumber, carrier }) => checkCarrierDetails({ proNumber, carrier, pickupWindow: null }, this.carrierSettings, cutoff),
-      (postalCode) => localDateInZone(this.now(), this.zips.lookup(postalCode)?.timeZone ?? 'America/Chicago'),
+      (zipCode) => localDateInZone(this.now(), this.zips.lookup(zipCode)?.timeZone ?? 'America/Chicago'),
     );
   }
 
@@ -317,7 +317,7 @@ export class LocalApi implements ShipperApi {
    * under the lock, and kept, so every reprint shows the same ones.
    */
   private async withSsccs(shipment: Shipment): Promise<Shipment> {
-    if (shipment.ssccs.length === handlingUnitsOf(shipment) || shipment.status === 'CANCELLED') return shipment;
+    if (shipment.ssccs.length === handlingUnitsOf(shipment) || shipment.orderStatus === 'CANCELLED') return shipment;
     return guardStore(() =>
       this.store.withTransaction(async (tx) => {
         const record = await tx.shipments.getRecord(shipment.id);

@@ -39,7 +39,7 @@ import { accessorialListSchema } from '../domain/accessorials.js';
 import { invoiceSchema } from '../domain/invoice.js';
 import { ratesRequestSchema, ratesSchema } from '../domain/rates.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
-import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
+import { ORDER_STATUS_FILTERS, QUOTE_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
 import { shipmentTrackingSchema } from '../domain/tracking.js';
 import { ZIP_CODE_PATTERN } from '../domain/zipCode.js';
 import { DATE_PATTERN } from '../domain/dates.js';
@@ -183,7 +183,10 @@ const shipmentListQuery = once(() =>
     .strictObject({
       ...pageQuery(),
       ...createdFilters(),
-      status: z.enum(SHIPMENT_STATUSES, { error: 'status is BOOKED or CANCELLED' }).optional().meta({ description: 'BOOKED or CANCELLED' }),
+      orderStatus: z
+        .enum(ORDER_STATUS_FILTERS, { error: `orderStatus is one of ${ORDER_STATUS_FILTERS.join(', ')}` })
+        .optional()
+        .meta({ description: 'Only shipments in this order state; ACTIVE: in any state but CANCELLED' }),
       proNumber: keyListFilter('proNumber', /^[A-Za-z0-9 -]{1,24}(,[A-Za-z0-9 -]{1,24}){0,99}$/, '1234567-8,1234568-9').meta({
         description: 'Only shipments with one of these carrier PRO numbers (comma-separated, at most 100; case, spaces and dashes ignored)',
       }),

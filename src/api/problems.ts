@@ -63,7 +63,7 @@ export class ProblemError extends ShipperError {
     return exitCodeForStatus(this.#problem.status, this.fromServer);
   }
 
-  /** "unknown ZIP 00000 (origin.postalCode)": each violation written `message (field)`. */
+  /** "unknown ZIP 00000 (origin.zipCode)": each violation written `message (field)`. */
   override line(): string {
     return problemLine(this.toProblem());
   }
@@ -147,11 +147,11 @@ export class CliError extends ShipperError {
 
 /**
  * A problem as one line, each violation written `message (field)`: "unknown ZIP 00000
- * (origin.postalCode)". The generic "the request has N invalid fields" adds nothing and is left out.
+ * (origin.zipCode)". The generic "the request has N invalid fields" adds nothing and is left out.
  */
 export function problemLine(problem: ProblemDetail): string {
   // A violation the detail already says in full ("quote X is already booked as SO-1; ...") is not said twice.
-  const violations = (problem.violations ?? []).filter((violation) => !problem.detail?.includes(violation.message)).map((violation) => `${violation.message} (${violation.field})`);
+  const violations = (problem.violations ?? []).filter((violation) => !problem.detail?.includes(violation.reason)).map((violation) => `${violation.reason} (${violation.field})`);
   if (violations.length === 0) return problem.detail ?? problem.title;
   const generic = problem.status === 400 && problem.title === 'Constraint Violation';
   return generic || !problem.detail ? violations.join('; ') : `${problem.detail}: ${violations.join('; ')}`;

@@ -47,7 +47,7 @@ export const findingSchema = z.object({
 });
 export type Finding = z.infer<typeof findingSchema>;
 
-const placeSummary = z.object({ city: z.string(), state: z.string(), postalCode: z.string() });
+const placeSummary = z.object({ city: z.string(), state: z.string(), zipCode: z.string() });
 
 /** What the audit keeps of the shipment a bill matched (the spend report groups by it). */
 export const auditedShipmentSchema = z.object({
@@ -99,20 +99,20 @@ const pounds = (value: number): string => `${quantity.format(value)} lb`;
 const signed = (value: number): string => (value > 0 ? `+${quantity.format(value)}` : quantity.format(value));
 
 export function auditedShipmentOf(shipment: Shipment): AuditedShipment {
-  const place = (address: Shipment['shipper']) => ({ city: address.city, state: address.state, postalCode: address.postalCode });
+  const place = (address: Shipment['pickupAddress']) => ({ city: address.city, state: address.state, zipCode: address.zipCode });
   return {
     id: shipment.id,
     orderNumber: shipment.orderNumber,
     bolNumber: shipment.bolNumber,
     proNumber: shipment.proNumber,
-    status: shipment.status,
+    status: shipment.orderStatus,
     createdAt: shipment.createdAt,
-    pickupDate: shipment.pickupDate,
-    origin: place(shipment.shipper),
-    destination: place(shipment.consignee),
+    pickupDate: shipment.requiredPickupDate,
+    origin: place(shipment.pickupAddress),
+    destination: place(shipment.deliveryAddress),
     carrier: shipment.carrier ? { name: shipment.carrier.name, scac: shipment.carrier.scac } : null,
     poundsWeight: freightTotals(shipment.orderComponents).poundsWeight,
-    quotedPriceInCents: shipment.quotedPriceInCents,
+    quotedPriceInCents: shipment.totalPriceInCents,
   };
 }
 
@@ -150,10 +150,10 @@ function pricerOf(shipment: Shipment, options: AuditOptions): { price: FreightPr
       const outcome = priceWithAgreement({
         carrier: withoutFuel,
         components: lines.map((line) => ({ ...line, dimensions: { length: 1, width: 1, height: 1 } })),
-        originZip: shipment.shipper.postalCode,
-        destinationZip: shipment.consignee.postalCode,
+        originZip: shipment.pickupAddress.zipCode,
+        destinationZip: shipment.deliveryAddress.zipCode,
         accessorials: [],
-        pickupDate: shipment.pickupDate,
+        pickupDate: shipment.requiredPickupDate,
         fuelPrices: new Map(),
       });
       if (!outcome.ok) return byTariff(lines);
@@ -178,7 +178,7 @@ function result(bill: CarrierBill, match: BillMatch, findings: Finding[], option
     bill,
     matchedBy: match.shipment ? match.by : null,
     shipment: match.shipment ? auditedShipmentOf(match.shipment) : null,
-    quotedInCents: match.shipment ? match.shipment.quotedPriceInCents : null,
+    quotedInCents: match.shipment ? match.shipment.totalPriceInCents : null,
     billedInCents: bill.totalInCents,
     disputedInCents: disputed,
     status: kept.length > 0 ? 'DISPUTED' : 'OK',
@@ -191,7 +191,7 @@ export function auditBill(bill: CarrierBill, match: BillMatch, options: AuditOpt
   if (!match.shipment) return result(bill, match, [{ code: 'UNMATCHED', amountInCents: bill.totalInCents, message: match.reason }], options);
   const shipment = match.shipment;
   const key = match.by === 'PRO' ? `PRO ${bill.proNumber}` : `BOL ${bill.bolNumber}`;
-  if (shipment.status === 'CANCELLED') {
+  if (shipment.orderStatus === 'CANCELLED') {
     const when = shipment.cancelledAt ? ` on ${shipment.cancelledAt.slice(0, 10)}` : '';
     return result(
       bill,

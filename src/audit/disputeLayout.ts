@@ -36,7 +36,7 @@ export function chargeRows(audit: AuditResult, shipment: Shipment | null): Table
     rows.push(row(label, charge.amountInCents, match ? match.amountInCents : shipment ? 0 : null, { shaded: !match && shipment !== null }));
   }
   for (const charge of ordered.filter((candidate) => !candidate.used)) rows.push(row(`${charge.code} (not billed)`, 0, charge.amountInCents));
-  rows.push(row('Total', bill.totalInCents, shipment?.quotedPriceInCents ?? null, { bold: true, ruleAbove: true, shaded: true }));
+  rows.push(row('Total', bill.totalInCents, shipment?.totalPriceInCents ?? null, { bold: true, ruleAbove: true, shaded: true }));
   return rows;
 }
 
@@ -81,7 +81,7 @@ export function layoutDisputePack(audit: AuditResult, shipment: Shipment | null,
     ['Carrier', carrier],
     ['Our order', shipment ? shipment.orderNumber : 'none found'],
     ['Reference', shipment?.refNumber ?? ''],
-    ['Pickup date', shipment?.pickupDate ?? ''],
+    ['Pickup date', shipment?.requiredPickupDate ?? ''],
     ['Amount billed', formatCents(audit.billedInCents)],
     ['Amount quoted', audit.quotedInCents === null ? '-' : formatCents(audit.quotedInCents)],
     ['Amount disputed', formatCents(audit.disputedInCents)],
@@ -89,8 +89,8 @@ export function layoutDisputePack(audit: AuditResult, shipment: Shipment | null,
   ]);
   if (shipment) {
     document.boxes([
-      { title: 'Ship from', lines: addressLines(shipment.shipper), boldFirst: true },
-      { title: 'Ship to', lines: addressLines(shipment.consignee), boldFirst: true },
+      { title: 'Ship from', lines: addressLines(shipment.pickupAddress), boldFirst: true },
+      { title: 'Ship to', lines: addressLines(shipment.deliveryAddress), boldFirst: true },
     ]);
   }
   document.heading('What we dispute');

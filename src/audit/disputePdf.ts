@@ -18,7 +18,7 @@ export async function renderDisputePack(audit: AuditResult, shipment: Shipment |
   const doc = await planToPdf(plan, fonts, `dispute ${audit.billKey}`, {
     title: `Dispute of freight bill ${name}`,
     subject: shipment ? `Order ${shipment.orderNumber}, Bill of Lading ${shipment.bolNumber}` : 'No matching shipment',
-    author: shipment?.shipper.name ?? 'shipper',
+    author: shipment?.pickupAddress.name ?? 'shipper',
     date: new Date(audit.auditedAt),
   });
   if (bolDocument) {

@@ -38,7 +38,7 @@ export function freightCheckEvidence(
 ): FreightCheckEvidence {
   const warnings = checkFreight({
     orderComponents: shipment.orderComponents,
-    quotedPriceInCents: shipment.quotedPriceInCents,
+    quotedPriceInCents: shipment.totalPriceInCents,
     rules,
     rerate: tariffRerate(tariff, shipment.miles, shipment.accessorials),
   });

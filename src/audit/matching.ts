@@ -29,7 +29,7 @@ export function billKeys(bills: readonly CarrierBill[]): { pros: string[]; bols:
 }
 
 function best(candidates: readonly Shipment[]): Shipment | undefined {
-  return [...candidates].sort((a, b) => (a.status === b.status ? b.id.localeCompare(a.id) : a.status === 'BOOKED' ? -1 : 1))[0];
+  return [...candidates].sort((a, b) => (a.orderStatus === b.orderStatus ? b.id.localeCompare(a.id) : a.orderStatus !== 'CANCELLED' ? -1 : 1))[0];
 }
 
 export class ShipmentsByKey {

@@ -42,7 +42,7 @@ const within = (instant: number, period: Period) => (period.from === undefined |
 
 function groupOf(shipment: Shipment, by: SpendGrouping, billedScac: string | undefined): string {
   if (by === 'month') return shipment.createdAt.slice(0, 7);
-  if (by === 'lane') return `${shipment.shipper.city}, ${shipment.shipper.state} → ${shipment.consignee.city}, ${shipment.consignee.state}`;
+  if (by === 'lane') return `${shipment.pickupAddress.city}, ${shipment.pickupAddress.state} → ${shipment.deliveryAddress.city}, ${shipment.deliveryAddress.state}`;
   if (shipment.carrier) return `${shipment.carrier.name} (${shipment.carrier.scac})`;
   return billedScac ?? NO_CARRIER_GROUP;
 }
@@ -56,7 +56,7 @@ const emptyRow = (group: string): SpendRow => ({ group, shipments: 0, poundsWeig
 export function spendReport(shipments: readonly Shipment[], audits: readonly AuditResult[], by: SpendGrouping, period: Period = {}): SpendReport {
   const billsByShipment = new Map<string, AuditResult[]>();
   const unmatched: AuditResult[] = [];
-  const booked = new Map(shipments.filter((shipment) => shipment.status === 'BOOKED').map((shipment) => [shipment.id, shipment]));
+  const booked = new Map(shipments.filter((shipment) => shipment.orderStatus !== 'CANCELLED').map((shipment) => [shipment.id, shipment]));
   for (const audit of audits) {
     const matched = audit.shipment && !audit.findings.some((finding) => finding.code === 'UNMATCHED') ? audit.shipment.id : undefined;
     if (matched !== undefined) {
@@ -76,7 +76,7 @@ export function spendReport(shipments: readonly Shipment[], audits: readonly Aud
     if (shipment) {
       row.shipments += 1;
       row.poundsWeight += freightTotals(shipment.orderComponents).poundsWeight;
-      row.quotedInCents += shipment.quotedPriceInCents;
+      row.quotedInCents += shipment.totalPriceInCents;
     }
     for (const bill of bills) {
       row.bills += 1;

@@ -309,7 +309,7 @@ export function layoutBol(shipment: Shipment, template: BolTemplateSpec, metrics
     } else {
       page.text(`Continued on page ${number + 1}`, ctx.right, top + 3, SIZE.label, { align: 'right' });
     }
-    if (shipment.status === 'CANCELLED') drawVoidStamp(ctx, page);
+    if (shipment.orderStatus === 'CANCELLED') drawVoidStamp(ctx, page);
     return {
       number,
       kind: slot.kind,
@@ -486,7 +486,7 @@ function drawBand(ctx: Context, page: PageOps, number: number, pageCount: number
   const titleTop = top + (bandHeight - SIZE.title * LINE_SPACING - (subtitle ? 8 : 0)) / 2;
   page.text('BILL OF LADING', ctx.pageWidth / 2, titleTop, SIZE.title, { bold: true, color: 'accent', align: 'center' });
   if (subtitle) page.text(subtitle, ctx.pageWidth / 2, titleTop + SIZE.title * LINE_SPACING, SIZE.body, { bold: true, align: 'center' });
-  page.text(`Date: ${shipment.pickupDate}`, ctx.right, top + 4, SIZE.body, { align: 'right' });
+  page.text(`Date: ${shipment.requiredPickupDate}`, ctx.right, top + 4, SIZE.body, { align: 'right' });
   page.text(`Page ${number} of ${pageCount}`, ctx.right, top + 4 + SIZE.body * LINE_SPACING, SIZE.body, { bold: true, align: 'right' });
   page.hline(ctx.left, ctx.right, top + bandHeight + 3, 1.5, 'accent');
   return top + bandHeight + 7;
@@ -511,24 +511,24 @@ function drawColumn(ctx: Context, page: PageOps, x: number, top: number, width: 
   return y - top;
 }
 
-function addressLines(ctx: Context, address: Shipment['shipper']): string[] {
+function addressLines(ctx: Context, address: Shipment['pickupAddress']): string[] {
   const p = (text: string) => ctx.metrics.printable(oneLine(text));
-  const lines = [p(address.street1)];
-  if (address.street2) lines.push(p(address.street2));
-  lines.push(p(`${address.city}, ${address.state} ${address.postalCode}`));
+  const lines = [p(address.address1)];
+  if (address.address2) lines.push(p(address.address2));
+  lines.push(p(`${address.city}, ${address.state} ${address.zipCode}`));
   // Joined after collapsing, so the gap between the two survives.
-  const contact = [address.contactName ? p(`Contact: ${address.contactName}`) : '', address.phone ? p(`Phone: ${address.phone}`) : ''].filter(Boolean).join('\u2002\u2002');
+  const contact = [address.contactPerson ? p(`Contact: ${address.contactPerson}`) : '', address.phoneNumber ? p(`Phone: ${address.phoneNumber}`) : ''].filter(Boolean).join('\u2002\u2002');
   if (contact) lines.push(contact);
   return lines;
 }
 
 /** An address as lines of text: street, city line, contact and phone (for the third-party bill-to). */
 function addressTextLines(address: Address): string[] {
-  const lines = [address.street1];
-  if (address.street2) lines.push(address.street2);
-  lines.push(`${address.city}, ${address.state} ${address.postalCode}`);
-  if (address.contactName) lines.push(`Contact: ${address.contactName}`);
-  if (address.phone) lines.push(`Phone: ${address.phone}`);
+  const lines = [address.address1];
+  if (address.address2) lines.push(address.address2);
+  lines.push(`${address.city}, ${address.state} ${address.zipCode}`);
+  if (address.contactPerson) lines.push(`Contact: ${address.contactPerson}`);
+  if (address.phoneNumber) lines.push(`Phone: ${address.phoneNumber}`);
   return lines;
 }
 
@@ -574,7 +574,7 @@ function drawSlot(ctx: Context, page: PageOps, x: number, top: number, width: nu
   return page.lineHeight(SIZE.body) + 1.5;
 }
 
-function addressBox(ctx: Context, label: string, address: Shipment['shipper'], slots: Array<[string, string | null, SlotOptions?]>): BoxContent {
+function addressBox(ctx: Context, label: string, address: Shipment['pickupAddress'], slots: Array<[string, string | null, SlotOptions?]>): BoxContent {
   return {
     label,
     draw(page, x, top, width) {
@@ -643,8 +643,8 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
     },
   };
   const leftBoxes = [
-    addressBox(ctx, 'SHIP FROM', shipment.shipper, [['SID#:', shipment.id, { fob: shipment.fob === 'ORIGIN' }]]),
-    addressBox(ctx, 'SHIP TO', shipment.consignee, [
+    addressBox(ctx, 'SHIP FROM', shipment.pickupAddress, [['SID#:', shipment.id, { fob: shipment.fob === 'ORIGIN' }]]),
+    addressBox(ctx, 'SHIP TO', shipment.deliveryAddress, [
       ['Location #:', null],
       ['CID#:', null, { fob: shipment.fob === 'DESTINATION' }],
     ]),
@@ -699,7 +699,7 @@ function drawFirstPageHeader(ctx: Context, page: PageOps, number: number, pageCo
       ];
       for (const [term, label] of terms) checkX += p.checkbox(checkX, y, label, ctx.terms.terms === term, SIZE.body) + 12;
       y += p.lineHeight(SIZE.body) + 3;
-      y += drawSlot(ctx, p, x, y, width, 'Pickup date:', shipment.pickupDate);
+      y += drawSlot(ctx, p, x, y, width, 'Pickup date:', shipment.requiredPickupDate);
       y += 1;
       p.checkbox(x, y, 'Master Bill of Lading: with attached underlying Bills of Lading', shipment.masterBol, SIZE.label);
       y += p.lineHeight(SIZE.label) + 2;
@@ -737,8 +737,8 @@ function drawSupplementHeader(ctx: Context, page: PageOps, number: number, pageC
   const textWidth = ctx.width - BARCODE_BOX.width - 4 * PAD - 24;
   const summary = [
     `Customer order: ${ctx.referenceLine}`,
-    `Ship from: ${oneLine(shipment.shipper.name)}, ${shipment.shipper.city}, ${shipment.shipper.state}`,
-    `Ship to: ${oneLine(shipment.consignee.name)}, ${shipment.consignee.city}, ${shipment.consignee.state}`,
+    `Ship from: ${oneLine(shipment.pickupAddress.name)}, ${shipment.pickupAddress.city}, ${shipment.pickupAddress.state}`,
+    `Ship to: ${oneLine(shipment.deliveryAddress.name)}, ${shipment.deliveryAddress.city}, ${shipment.deliveryAddress.state}`,
     ...(ctx.carrier.scac || shipment.proNumber ? [`Carrier: ${[ctx.carrier.scac, shipment.proNumber ? `PRO ${shipment.proNumber}` : null].filter(Boolean).join(', ')}`] : []),
   ].map((line) => truncateToWidth(metrics.printable(line), textWidth, SIZE.body, false, metrics));
   const textHeight = SIZE.bolNumber * LINE_SPACING + 1 + summary.length * SIZE.body * LINE_SPACING;

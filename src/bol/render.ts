@@ -24,7 +24,7 @@ export interface BolRendererOptions {
   /** The folder holding `<name>.json` templates and their assets (the shipped one: `findBolTemplatesDir()`). */
   templatesDir: string;
   /** The IANA time zone of a ZIP, so that dates print as dates where they happen (UTC dates without it). */
-  timeZoneOf?: (postalCode: string) => string | undefined;
+  timeZoneOf?: (zipCode: string) => string | undefined;
 }
 
 export function createBolRenderer(options: BolRendererOptions): BolRenderer {
@@ -43,7 +43,7 @@ export function createBolRenderer(options: BolRendererOptions): BolRenderer {
   return {
     async render(shipment, templateName) {
       const [loadedFonts, template] = await Promise.all([loadDocumentFonts(), loadTemplate(templateName)]);
-      return renderBol(shipment, template, loadedFonts, { originTimeZone: options.timeZoneOf?.(shipment.shipper.postalCode) ?? null });
+      return renderBol(shipment, template, loadedFonts, { originTimeZone: options.timeZoneOf?.(shipment.pickupAddress.zipCode) ?? null });
     },
     templates: () => listBolTemplates(options.templatesDir),
   };
@@ -118,7 +118,7 @@ async function renderBol(shipment: Shipment, template: PreparedTemplate, fonts: 
     drawPage(page, pagePlan.ops, { regular, bold, barcodes, logo, palette });
   }
 
-  setDocumentInfo(doc, { title: `Bill of Lading ${shipment.bolNumber}`, subject: `Order ${shipment.orderNumber}`, author: shipment.shipper.name, date: documentDateOf(shipment) });
+  setDocumentInfo(doc, { title: `Bill of Lading ${shipment.bolNumber}`, subject: `Order ${shipment.orderNumber}`, author: shipment.pickupAddress.name, date: documentDateOf(shipment) });
   // A classic cross-reference table: pdf-lib compresses object streams with its JavaScript deflate,
   // which cost a BOL 2 to 3 ms (a tenth of its rendering) for 3 KB less in a 36 KB file.
   return doc.save({ useObjectStreams: false });

@@ -24,9 +24,9 @@ export function quoteRequestFromOptions(options: QuoteOptions): QuoteRequestInpu
     throw new UsageError(`missing ${missing.join(', ')}`, `example: shipper quote --from 60601 --to 10001 --component ${COMPONENT_SPEC_EXAMPLE}`);
   }
   return {
-    origin: { postalCode: options.from, countryCode: 'US' },
-    destination: { postalCode: options.to, countryCode: 'US' },
-    ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
+    pickupAddress: { zipCode: options.from, countryCode: 'US' },
+    deliveryAddress: { zipCode: options.to, countryCode: 'US' },
+    ...(options.pickupDate ? { requiredPickupDate: options.pickupDate } : {}),
     accessorials: normaliseAccessorials(options.accessorial),
     orderComponents: options.component.map(parseComponentSpec),
   } as QuoteRequestInput;

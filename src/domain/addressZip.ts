@@ -33,7 +33,7 @@ export const CROSS_STATE_ZIPS: Readonly<Record<string, { states: readonly string
 
 /** The ZIP's place as the geodata names it. */
 export interface ZipPlaceName {
-  postalCode: string;
+  zipCode: string;
   city: string;
   state: string;
 }
@@ -51,7 +51,7 @@ export interface AddressZipCheck {
 
 /** The states an address with this ZIP may name. */
 export function statesOfZip(place: ZipPlaceName): readonly string[] {
-  return CROSS_STATE_ZIPS[place.postalCode]?.states ?? [place.state];
+  return CROSS_STATE_ZIPS[place.zipCode]?.states ?? [place.state];
 }
 
 /**
@@ -67,7 +67,7 @@ export function checkAddressAgainstZip(address: AddressPlace, place: ZipPlaceNam
     const states = statesOfZip(place);
     violations.push({
       field: field('state'),
-      message: `${state} does not match ZIP ${place.postalCode}, which is in ${place.city}, ${place.state}${states.length > 1 ? ` (or ${states.slice(1).join(', ')})` : ''}; correct the state or the ZIP`,
+      reason: `${state} does not match ZIP ${place.zipCode}, which is in ${place.city}, ${place.state}${states.length > 1 ? ` (or ${states.slice(1).join(', ')})` : ''}; correct the state or the ZIP`,
     });
   }
   const city = typeof address.city === 'string' ? address.city.trim() : '';
@@ -76,7 +76,7 @@ export function checkAddressAgainstZip(address: AddressPlace, place: ZipPlaceNam
     warnings.push(
       warning(
         'ADDRESS_CITY_MISMATCH',
-        `${city} is not the USPS city of ZIP ${place.postalCode} (${place.city}, ${place.state}); check the address, carriers route by the ZIP (${field('city')})`,
+        `${city} is not the USPS city of ZIP ${place.zipCode} (${place.city}, ${place.state}); check the address, carriers route by the ZIP (${field('city')})`,
         {
           field: field('city'),
         },

@@ -210,5 +210,5 @@ export function carrierRecordShape<A extends z.ZodType>(address: A) {
 export function emergencyPhoneViolation(request: { emergencyContactPhone: string | null; orderComponents: ReadonlyArray<{ hazmat?: Hazmat | null }> }) {
   const first = request.orderComponents.findIndex((component) => component.hazmat);
   if (first === -1 || request.emergencyContactPhone) return undefined;
-  return { field: 'emergencyContactPhone', message: `orderComponents[${first}] is hazardous material: an emergency response telephone number is required` };
+  return { field: 'emergencyContactPhone', reason: `orderComponents[${first}] is hazardous material: an emergency response telephone number is required` };
 }

@@ -11,10 +11,10 @@ export const normaliseName = (name: string): string => name.replace(/[\s_-]+/g, 
  * edit distance, but unambiguous. Suggested only where the field exists.
  */
 const SYNONYMS: Record<string, string> = {
-  zip: 'postalCode',
-  zipcode: 'postalCode',
-  postcode: 'postalCode',
-  postal: 'postalCode',
+  zip: 'zipCode',
+  zipcode: 'zipCode',
+  postcode: 'zipCode',
+  postal: 'zipCode',
   country: 'countryCode',
   weight: 'poundsWeight',
   pounds: 'poundsWeight',
@@ -25,10 +25,10 @@ const SYNONYMS: Record<string, string> = {
   desc: 'description',
   nmfc: 'nmfcCode',
   packaging: 'packagingType',
-  street: 'street1',
-  address: 'street1',
+  street: 'address1',
+  address: 'address1',
   company: 'name',
-  contact: 'contactName',
+  contact: 'contactPerson',
   reference: 'refNumber',
   ref: 'refNumber',
 };

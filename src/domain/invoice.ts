@@ -122,7 +122,7 @@ export class InvoiceError extends ShipperError {
 
 /** The invoice of a booked shipment. Throws InvoiceError for a cancelled shipment or a price that does not add up. */
 export function buildInvoice(shipment: Shipment, options: InvoiceOptions): Invoice {
-  if (shipment.status === 'CANCELLED') throw new InvoiceError(`shipment ${shipment.orderNumber} was cancelled: it has no invoice`);
+  if (shipment.orderStatus === 'CANCELLED') throw new InvoiceError(`shipment ${shipment.orderNumber} was cancelled: it has no invoice`);
   const breakdown = shipment.priceBreakdown;
   const components = shipment.orderComponents;
   if (options.linehaulWeights.length !== components.length) throw new RangeError('one linehaul weight per order component is needed');
@@ -167,12 +167,12 @@ export function buildInvoice(shipment: Shipment, options: InvoiceOptions): Invoi
     ),
   ];
   const total = lines.reduce((sum, line) => sum + line.amountInCents, 0);
-  if (total !== shipment.quotedPriceInCents) {
-    throw new InvoiceError(`the price breakdown of ${shipment.orderNumber} adds up to ${total} cents, not its booked ${shipment.quotedPriceInCents}`);
+  if (total !== shipment.totalPriceInCents) {
+    throw new InvoiceError(`the price breakdown of ${shipment.orderNumber} adds up to ${total} cents, not its booked ${shipment.totalPriceInCents}`);
   }
   const terms = shipment.freightChargeTerms;
   const summed = freightTotals(components);
-  const billTo = terms.terms === 'COLLECT' ? shipment.consignee : terms.terms === 'THIRD_PARTY' && terms.billTo ? terms.billTo : shipment.shipper;
+  const billTo = terms.terms === 'COLLECT' ? shipment.deliveryAddress : terms.terms === 'THIRD_PARTY' && terms.billTo ? terms.billTo : shipment.pickupAddress;
   return {
     invoiceNumber: invoiceNumberFor(shipment.orderNumber),
     shipmentId: shipment.id,
@@ -181,15 +181,15 @@ export function buildInvoice(shipment: Shipment, options: InvoiceOptions): Invoi
     proNumber: shipment.proNumber,
     refNumber: shipment.refNumber,
     quoteId: shipment.quoteId,
-    invoiceDate: shipment.pickupDate,
-    pickupDate: shipment.pickupDate,
+    invoiceDate: shipment.requiredPickupDate,
+    pickupDate: shipment.requiredPickupDate,
     estimatedDeliveryDate: shipment.estimatedDeliveryDate,
     bookedAt: shipment.createdAt,
     currency: 'USD',
     freightChargeTerms: terms.terms,
     billTo,
-    shipper: shipment.shipper,
-    consignee: shipment.consignee,
+    shipper: shipment.pickupAddress,
+    consignee: shipment.deliveryAddress,
     carrier: shipment.carrier ? { name: shipment.carrier.name, scac: shipment.carrier.scac } : null,
     miles: shipment.miles,
     minimumChargeApplied: breakdown.minimumChargeApplied,

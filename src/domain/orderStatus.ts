@@ -19,17 +19,16 @@
  * - IN_TRANSIT is the published alias of PICKED_UP ("Freight in transit (alias for PICKED_UP)"):
  *   read as PICKED_UP, never written.
  */
-import type { SHIPMENT_STATUSES, TRACKING_STATUSES } from './statuses.js';
+import { ORDER_STATUSES, type OrderStatus, type TRACKING_STATUSES } from './statuses.js';
 
-/** The states, in the order an order moves through them; CANCELLED is off that line. */
-export const ORDER_STATUSES = ['INITIALIZED', 'CONFIRMED', 'ACCEPTED', 'ASSIGNED', 'PICKED_UP', 'DELIVERED', 'CANCELLED'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus };
 
 /** The published enum's other names for a state. */
 export const ORDER_STATUS_ALIASES: Readonly<Record<string, OrderStatus>> = { IN_TRANSIT: 'PICKED_UP' };
 
 type TrackingStatus = (typeof TRACKING_STATUSES)[number];
-type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+/** The booking status records had before the order states. */
+type ShipmentStatus = 'BOOKED' | 'CANCELLED';
 
 /** A state as the published enum writes it (IN_TRANSIT read as PICKED_UP); null for any other text. */
 export function readOrderStatus(text: string): OrderStatus | null {

@@ -148,13 +148,13 @@ export interface RateQuoteInput {
 export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date, today = localDateInZone(now, origin.timeZone)): Rated<string> {
   if (requested === undefined) return { ok: true, value: nextBusinessDay(today, tariff.holidays) };
   if (requested < today) {
-    return { ok: false, violations: [{ field: 'pickupDate', message: `${requested} is in the past (today is ${today} at the origin)` }] };
+    return { ok: false, violations: [{ field: 'pickupDate', reason: `${requested} is in the past (today is ${today} at the origin)` }] };
   }
   const reason = businessDayReason(requested, tariff.holidays);
   if (reason !== null) {
     return {
       ok: false,
-      violations: [{ field: 'pickupDate', message: `${requested} is ${reason}; carriers pick up on business days (next: ${nextBusinessDay(requested, tariff.holidays)})` }],
+      violations: [{ field: 'pickupDate', reason: `${requested} is ${reason}; carriers pick up on business days (next: ${nextBusinessDay(requested, tariff.holidays)})` }],
     };
   }
   return { ok: true, value: requested };
@@ -202,7 +202,7 @@ function unsafePrice(price: PriceBreakdown & { quotedPriceInCents: number }): Vi
   return [
     {
       field: 'orderComponents',
-      message: `the tariff prices this freight beyond ${formatLimit(Number.MAX_SAFE_INTEGER)} cents, the largest amount a quote can state exactly; check the tariff's rates`,
+      reason: `the tariff prices this freight beyond ${formatLimit(Number.MAX_SAFE_INTEGER)} cents, the largest amount a quote can state exactly; check the tariff's rates`,
     },
   ];
 }
@@ -215,11 +215,11 @@ export function rateQuote({ id, request, origin, destination, tariff, now, today
     if (!(code in tariff.accessorials) && request.accessorials.indexOf(code) === index) {
       violations.push({
         field: `accessorials[${index}]`,
-        message: `unknown accessorial ${code}; known: ${Object.keys(tariff.accessorials).join(', ')}`,
+        reason: `unknown accessorial ${code}; known: ${Object.keys(tariff.accessorials).join(', ')}`,
       });
     }
   });
-  const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now, today);
+  const pickup = resolvePickupDate(request.requiredPickupDate, origin, tariff, now, today);
   if (!pickup.ok) violations.push(...pickup.violations);
   if (!pickup.ok || violations.length > 0) return { ok: false, violations };
 
@@ -241,9 +241,9 @@ export function rateQuote({ id, request, origin, destination, tariff, now, today
       quoteExpirationTime: quoteExpirationTime(tariff, now, pickup.value, origin.timeZone),
       transitDays,
       estimatedDeliveryDate,
-      pickupDate: pickup.value,
-      origin: placeOf(origin),
-      destination: placeOf(destination),
+      requiredPickupDate: pickup.value,
+      pickupAddress: placeOf(origin),
+      deliveryAddress: placeOf(destination),
       miles,
       accessorials,
       orderComponents,
@@ -277,11 +277,11 @@ export function pickupDayEnd(pickupDate: string, originTimeZone: string): number
  * price, the pickup day and the ETA depend on the day, not the hour). The nested parts are shared.
  */
 export function restampedQuote(quote: Quote, id: string, tariff: Pick<Tariff, 'quoteLifetimeHours'>, now: Date, originTimeZone: string): Quote {
-  return { ...quote, id, quoteExpirationTime: quoteExpirationTime(tariff, now, quote.pickupDate, originTimeZone), createdAt: now.toISOString() };
+  return { ...quote, id, quoteExpirationTime: quoteExpirationTime(tariff, now, quote.requiredPickupDate, originTimeZone), createdAt: now.toISOString() };
 }
 
 export function placeOf(place: ZipPlace) {
-  return { postalCode: place.postalCode, countryCode: 'US', city: place.city, state: place.state };
+  return { zipCode: place.zipCode, countryCode: 'US', city: place.city, state: place.state };
 }
 
 /**

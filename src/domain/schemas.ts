@@ -22,7 +22,7 @@ import {
   MAX_TRANSIT_LANE_DAYS,
   MAX_TRANSIT_PICKUP_DAYS,
 } from './limits.js';
-import { QUOTE_STATUSES, SHIPMENT_STATUSES, TRACKING_STATUSES } from './statuses.js';
+import { ORDER_STATUSES, QUOTE_STATUSES, TRACKING_STATUSES } from './statuses.js';
 import { ZIP_CODE_PATTERN } from './zipCode.js';
 import { DATE_PATTERN, isCalendarDate } from './dates.js';
 import { onFirstUse } from './schemaOnFirstUse.js';
@@ -280,7 +280,7 @@ const orderComponentsSchema = z
 // Places and addresses
 
 export const postalCodeSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'postalCode is required' : 'postalCode must be a string') })
+  .string({ error: (issue) => (issue.input === undefined ? 'zipCode is required' : 'zipCode must be a string') })
   .trim()
   .regex(ZIP_CODE_PATTERN, { message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' })
   // In place (a check of zod's), not a transform: no pipe for the two ZIPs of every request.
@@ -293,12 +293,12 @@ export const countryCodeSchema = z
   .meta({ description: 'ISO 3166-1 alpha-2 country code; the service covers the US' });
 
 export const placeInputSchema = z.strictObject({
-  postalCode: postalCodeSchema,
+  zipCode: postalCodeSchema,
   countryCode: countryCodeSchema,
 });
 
 export const placeSchema = z.object({
-  postalCode: z.string(),
+  zipCode: z.string(),
   countryCode: z.string(),
   city: z.string(),
   state: z.string(),
@@ -311,18 +311,18 @@ const requiredText = (field: string, max: number) =>
 
 const addressShape = {
   name: requiredText('name', 100),
-  street1: requiredText('street1', 100),
-  street2: optionalText(100, 'Second address line'),
+  address1: requiredText('address1', 100),
+  address2: optionalText(100, 'Second address line'),
   city: requiredText('city', 60),
   state: z
     .string({ error: 'state is required' })
     .trim()
     .regex(/^[A-Za-z]{2}$/, { message: 'must be a 2-letter state code' })
     .toUpperCase(),
-  postalCode: postalCodeSchema,
+  zipCode: postalCodeSchema,
   countryCode: countryCodeSchema,
-  contactName: optionalText(100, 'Contact person'),
-  phone: optionalText(32, 'Contact phone number'),
+  contactPerson: optionalText(100, 'Contact person'),
+  phoneNumber: optionalText(32, 'Contact phone number'),
 };
 export const addressSchema = z.strictObject(addressShape);
 /** Text as stored: a record written before control characters were refused still reads (views neutralise them: printable.ts). */
@@ -334,11 +334,11 @@ const storedText = z
 export const storedAddressSchema = z.object({
   ...addressShape,
   name: z.string(),
-  street1: z.string(),
-  street2: storedText,
+  address1: z.string(),
+  address2: storedText,
   city: z.string(),
-  contactName: storedText,
-  phone: storedText,
+  contactPerson: storedText,
+  phoneNumber: storedText,
 });
 export type AddressInput = z.input<typeof addressSchema>;
 export type Address = z.output<typeof addressSchema>;
@@ -359,9 +359,9 @@ const accessorialsSchema = z
   .transform((codes) => codes ?? []);
 
 export const quoteRequestSchema = z.strictObject({
-  origin: placeInputSchema,
-  destination: placeInputSchema,
-  pickupDate: isoDateSchema.optional().meta({ description: 'Pickup date; default the next business day' }),
+  pickupAddress: placeInputSchema,
+  deliveryAddress: placeInputSchema,
+  requiredPickupDate: isoDateSchema.optional().meta({ description: 'Pickup date; default the next business day' }),
   accessorials: accessorialsSchema,
   orderComponents: orderComponentsSchema,
   carrierScac: z
@@ -402,9 +402,9 @@ export const quoteSchema = z.object({
   quoteExpirationTime: instantSchema.meta({ description: 'When the quote expires (ISO-8601 UTC)' }),
   transitDays: z.number().int().nullable().meta({ description: 'Business days to deliver after pickup; null without coverage' }),
   estimatedDeliveryDate: instantSchema.nullable().meta({ description: 'Delivery day at the destination cut-off, as a UTC instant; null without coverage' }),
-  pickupDate: isoDateSchema,
-  origin: placeSchema,
-  destination: placeSchema,
+  requiredPickupDate: isoDateSchema,
+  pickupAddress: placeSchema,
+  deliveryAddress: placeSchema,
   miles: z.number().int(),
   accessorials: z.array(z.string()),
   orderComponents: z.array(ratedOrderComponentSchema),
@@ -414,7 +414,7 @@ export const quoteSchema = z.object({
   pricedBy: pricedBySchema.optional(),
   status: z.enum(QUOTE_STATUSES).optional().meta({ description: 'When answered: OPEN (bookable until quoteExpirationTime), EXPIRED, or BOOKED (see bookings)' }),
   bookings: z
-    .array(z.object({ shipmentId: z.string(), orderNumber: z.string(), status: z.enum(SHIPMENT_STATUSES) }))
+    .array(z.object({ shipmentId: z.string(), orderNumber: z.string(), orderStatus: z.enum(ORDER_STATUSES) }))
     .optional()
     .meta({ description: 'When answered: the shipments booked on this quote, cancelled ones included' }),
   warnings: answeredWarnings,
@@ -433,10 +433,10 @@ export const shipmentRequestSchema = onFirstUse(() =>
         .nullish()
         .transform((value) => (value ? value : null))
         .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
-      shipper: addressSchema,
-      consignee: addressSchema,
+      pickupAddress: addressSchema,
+      deliveryAddress: addressSchema,
       specialInstructions: optionalText(1000, 'Special instructions printed on the BOL', true),
-      pickupDate: isoDateSchema.optional(),
+      requiredPickupDate: isoDateSchema.optional(),
       accessorials: accessorialsSchema,
       orderComponents: orderComponentsSchema,
       rebookQuote: z
@@ -451,7 +451,7 @@ export const shipmentRequestSchema = onFirstUse(() =>
     })
     .superRefine((request, ctx) => {
       const violation = emergencyPhoneViolation(request);
-      if (violation) ctx.addIssue({ code: 'custom', path: [violation.field], message: violation.message });
+      if (violation) ctx.addIssue({ code: 'custom', path: [violation.field], message: violation.reason });
     }),
 );
 export type ShipmentRequestInput = z.input<typeof shipmentRequestSchema>;
@@ -475,18 +475,18 @@ export const shipmentSchema = z.object({
     .regex(/^\d{17}$/)
     .meta({ description: '17-digit VICS BOL number with a mod-10 check digit' }),
   refNumber: z.string().nullable(),
-  status: z.enum(SHIPMENT_STATUSES),
+  orderStatus: z.enum(ORDER_STATUSES).meta({ description: 'The order state, as published: INITIALIZED, CONFIRMED, ACCEPTED, ASSIGNED, PICKED_UP, DELIVERED or CANCELLED' }),
   cancelledAt: instantSchema.nullable().default(null).meta({ description: 'When the shipment was cancelled; null while booked' }),
   cancellationReason: z.string().nullable().default(null),
   quoteId: z.string(),
-  quotedPriceInCents: z.number().int(),
+  totalPriceInCents: z.number().int(),
   transitDays: z.number().int().nullable(),
   estimatedDeliveryDate: instantSchema.nullable(),
-  pickupDate: isoDateSchema,
+  requiredPickupDate: isoDateSchema,
   miles: z.number().int(),
   accessorials: z.array(z.string()),
-  shipper: storedAddressSchema,
-  consignee: storedAddressSchema,
+  pickupAddress: storedAddressSchema,
+  deliveryAddress: storedAddressSchema,
   specialInstructions: z.string().nullable(),
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
@@ -506,9 +506,9 @@ export type Shipment = z.output<typeof shipmentSchema>;
 const FIXED_AFTER_BOOKING = [
   'quoteId',
   'refNumber',
-  'shipper',
-  'consignee',
-  'pickupDate',
+  'pickupAddress',
+  'deliveryAddress',
+  'requiredPickupDate',
   'accessorials',
   'orderComponents',
   'specialInstructions',
@@ -692,7 +692,7 @@ export const bolTemplateInfoSchema = z.object({
 
 export const violationSchema = z.object({
   field: z.string().meta({ example: 'orderComponents[0].pieceCount' }),
-  message: z.string(),
+  reason: z.string(),
 });
 export type Violation = z.infer<typeof violationSchema>;
 

@@ -7,15 +7,15 @@ import type { OrderComponent, Quote, QuoteRequest, RatedOrderComponent, Shipment
  */
 export function quoteRequestForShipment(request: ShipmentRequest): QuoteRequest {
   return {
-    origin: { postalCode: request.shipper.postalCode, countryCode: 'US' },
-    destination: { postalCode: request.consignee.postalCode, countryCode: 'US' },
-    pickupDate: request.pickupDate,
+    pickupAddress: { zipCode: request.pickupAddress.zipCode, countryCode: 'US' },
+    deliveryAddress: { zipCode: request.deliveryAddress.zipCode, countryCode: 'US' },
+    requiredPickupDate: request.requiredPickupDate,
     accessorials: request.accessorials,
     orderComponents: request.orderComponents,
   };
 }
 
-/** Quote violations renamed to the shipment fields they came from (origin -> shipper.postalCode). */
+/** Quote violations renamed to the shipment fields they came from (origin -> shipper.zipCode). */
 export function shipmentFieldOfQuoteField(field: string): string {
   if (field.startsWith('origin.')) return `shipper.${field.slice('origin.'.length)}`;
   if (field.startsWith('destination.')) return `consignee.${field.slice('destination.'.length)}`;
@@ -36,23 +36,23 @@ export function checkShipmentAgainstQuote(components: ReadonlyArray<OrderCompone
   if (components.length !== quote.orderComponents.length) {
     violations.push({
       field: 'orderComponents',
-      message: `the quote has ${quote.orderComponents.length} component(s), the shipment ${components.length}`,
+      reason: `the quote has ${quote.orderComponents.length} component(s), the shipment ${components.length}`,
     });
   } else {
     components.forEach((component, index) => {
       const quoted = quote.orderComponents[index]!;
       const field = `orderComponents[${index}]`;
       if (component.palletCount !== quoted.palletCount) {
-        violations.push({ field: `${field}.palletCount`, message: `quoted ${quoted.palletCount}, sent ${component.palletCount}` });
+        violations.push({ field: `${field}.palletCount`, reason: `quoted ${quoted.palletCount}, sent ${component.palletCount}` });
       }
       if (component.poundsWeight !== quoted.poundsWeight) {
-        violations.push({ field: `${field}.poundsWeight`, message: `quoted ${quoted.poundsWeight}, sent ${component.poundsWeight}` });
+        violations.push({ field: `${field}.poundsWeight`, reason: `quoted ${quoted.poundsWeight}, sent ${component.poundsWeight}` });
       }
       for (const side of ['length', 'width', 'height'] as const) {
         if (component.dimensions[side] !== quoted.dimensions[side]) {
           violations.push({
             field: `${field}.dimensions.${side}`,
-            message: `quoted ${quoted.dimensions[side]}, sent ${component.dimensions[side]}`,
+            reason: `quoted ${quoted.dimensions[side]}, sent ${component.dimensions[side]}`,
           });
         }
       }
@@ -84,18 +84,18 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     orderNumber,
     bolNumber,
     refNumber: request.refNumber,
-    status: 'BOOKED',
+    orderStatus: 'CONFIRMED',
     cancelledAt: null,
     cancellationReason: null,
     quoteId: quote.id,
-    quotedPriceInCents: quote.quotedPriceInCents,
+    totalPriceInCents: quote.quotedPriceInCents,
     transitDays: quote.transitDays,
     estimatedDeliveryDate: quote.estimatedDeliveryDate,
-    pickupDate: quote.pickupDate,
+    requiredPickupDate: quote.requiredPickupDate,
     miles: quote.miles,
     accessorials: quote.accessorials,
-    shipper: request.shipper,
-    consignee: request.consignee,
+    pickupAddress: request.pickupAddress,
+    deliveryAddress: request.deliveryAddress,
     specialInstructions: request.specialInstructions,
     orderComponents: request.orderComponents.map((component, index) => bookedLine(component, quote.orderComponents[index]!)),
     priceBreakdown: quote.priceBreakdown,

@@ -127,7 +127,7 @@ export const eventPlaceSchema = z
   .object({
     city: z.string().nullable(),
     state: z.string().nullable(),
-    postalCode: z.string().nullable(),
+    zipCode: z.string().nullable(),
     countryCode: z.string().nullable(),
   })
   .meta({ description: 'Where the event happened, as the carrier named it' });
@@ -164,7 +164,7 @@ export function eventIdentity(shipmentId: string, event: Pick<ShipmentEvent, 'oc
     statusCode: event.statusCode?.toUpperCase() ?? null,
     // NS (normal status) says no more than no reason at all.
     reasonCode: event.reasonCode && event.reasonCode.toUpperCase() !== 'NS' ? event.reasonCode.toUpperCase() : null,
-    place: place ? [place.city?.toUpperCase() ?? null, place.state?.toUpperCase() ?? null, place.postalCode?.slice(0, 5) ?? null] : null,
+    place: place ? [place.city?.toUpperCase() ?? null, place.state?.toUpperCase() ?? null, place.zipCode?.slice(0, 5) ?? null] : null,
     estimatedDeliveryAt: event.estimatedDeliveryAt,
   };
 }
@@ -296,10 +296,10 @@ export const shipmentTrackingSchema = onFirstUse(() =>
     bolNumber: z.string(),
     proNumber: z.string().nullable(),
     carrier: z.object({ name: z.string(), scac: z.string() }).nullable(),
-    status: z.string().meta({ description: 'The booking status: BOOKED or CANCELLED' }),
+    orderStatus: z.string().meta({ description: 'The order state (INITIALIZED, CONFIRMED, ... CANCELLED)' }),
     trackingStatus: z.enum(TRACKING_STATUSES),
     currentEvent: shipmentEventSchema.nullable().meta({ description: 'The event that set the tracking status' }),
-    pickupDate: z.string(),
+    requiredPickupDate: z.string(),
     estimatedDeliveryDate: instant.nullable().meta({ description: "The quote's ETA (the promise)" }),
     carrierEstimatedDeliveryDate: instant.nullable().meta({ description: "The carrier's latest ETA" }),
     deliveredAt: instant.nullable(),
@@ -312,7 +312,7 @@ export type ShipmentTracking = z.output<typeof shipmentTrackingSchema>;
 
 /** The tracking of a shipment from its events, as GET .../events answers it. */
 export function trackingOf(
-  shipment: Pick<Shipment, 'id' | 'orderNumber' | 'bolNumber' | 'proNumber' | 'carrier' | 'status' | 'pickupDate' | 'estimatedDeliveryDate'>,
+  shipment: Pick<Shipment, 'id' | 'orderNumber' | 'bolNumber' | 'proNumber' | 'carrier' | 'orderStatus' | 'requiredPickupDate' | 'estimatedDeliveryDate'>,
   events: readonly ShipmentEvent[],
   destinationTimeZone: string,
   now: Date,
@@ -325,10 +325,10 @@ export function trackingOf(
     bolNumber: shipment.bolNumber,
     proNumber: shipment.proNumber,
     carrier: shipment.carrier ? { name: shipment.carrier.name, scac: shipment.carrier.scac } : null,
-    status: shipment.status,
+    orderStatus: shipment.orderStatus,
     trackingStatus: summary.trackingStatus,
     currentEvent: summary.current,
-    pickupDate: shipment.pickupDate,
+    requiredPickupDate: shipment.requiredPickupDate,
     estimatedDeliveryDate: shipment.estimatedDeliveryDate,
     carrierEstimatedDeliveryDate: summary.carrierEstimatedDeliveryDate,
     deliveredAt: summary.deliveredAt,

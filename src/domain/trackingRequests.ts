@@ -69,7 +69,7 @@ export const shipmentEventInputSchema = onFirstUse(() =>
         .strictObject({
           city: shortText('city', 60).optional(),
           state: shortText('state', 3).optional(),
-          postalCode: shortText('postalCode', 10).optional(),
+          zipCode: shortText('zipCode', 10).optional(),
           countryCode: shortText('countryCode', 3).optional(),
         })
         .optional(),

@@ -35,7 +35,7 @@ export function violationsFromZod(error: z.ZodError, schema?: z.ZodType): Violat
     const key = `${field}\u0000${message}`;
     if (seen.has(key)) return;
     seen.add(key);
-    violations.push({ field, message });
+    violations.push({ field, reason: message });
   };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {

@@ -18,7 +18,7 @@ export function leadingZip5(text: string): string | undefined {
 
 /** A US ZIP resolved from geodata. */
 export interface ZipPlace {
-  postalCode: string;
+  zipCode: string;
   city: string;
   state: string;
   latitude: number;
@@ -28,5 +28,5 @@ export interface ZipPlace {
 
 /** The ZIP look-up port: the place of a ZIP (or of the first 5 digits of a ZIP+4), undefined when none is known. */
 export interface ZipLookup<Place = ZipPlace> {
-  lookup(postalCode: string): Place | undefined;
+  lookup(zipCode: string): Place | undefined;
 }

@@ -131,40 +131,40 @@ const wholeUp = (value: number): number => Math.max(1, Math.ceil(Math.round(valu
 export function ebolRequestForShipment(shipment: Shipment, settings: EbolSettings): CarrierFileResult<EbolRequest> {
   const violations: Violation[] = [];
   const warnings: Warning[] = [];
-  if (shipment.status === 'CANCELLED') {
-    return { ok: false, violations: [{ field: 'status', message: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }] };
+  if (shipment.orderStatus === 'CANCELLED') {
+    return { ok: false, violations: [{ field: 'status', reason: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }] };
   }
 
   const party = (address: Address, field: string, account: string | undefined, role: string): EbolParty => {
-    const phone = usPhone(address.phone);
+    const phone = usPhone(address.phoneNumber);
     if (!phone) {
       violations.push({
         field: `${field}.phone`,
-        message: address.phone
-          ? `"${address.phone}" is not a 10-digit US phone number, which the eBOL 2.1 ${role} contact needs`
+        reason: address.phoneNumber
+          ? `"${address.phoneNumber}" is not a 10-digit US phone number, which the eBOL 2.1 ${role} contact needs`
           : `the eBOL 2.1 ${role} contact needs a 10-digit phone number`,
       });
     }
     return {
       ...(account ? { account } : {}),
       name: address.name,
-      address1: address.street1,
-      ...(address.street2 ? { address2: address.street2 } : {}),
+      address1: address.address1,
+      ...(address.address2 ? { address2: address.address2 } : {}),
       city: address.city,
       stateProvince: address.state,
-      postalCode: address.postalCode,
+      postalCode: address.zipCode,
       country: 'USA',
       contact: {
         phone: phone?.digits ?? '',
         ...(phone?.extension ? { phoneExt: phone.extension } : {}),
-        ...(address.contactName ? { name: address.contactName } : {}),
+        ...(address.contactPerson ? { name: address.contactPerson } : {}),
       },
     };
   };
 
   const handlingUnits = shipment.orderComponents.map((component, index) => {
     const field = `orderComponents[${index}]`;
-    if (!component.description) violations.push({ field: `${field}.description`, message: 'the eBOL 2.1 needs a description of each line item' });
+    if (!component.description) violations.push({ field: `${field}.description`, reason: 'the eBOL 2.1 needs a description of each line item' });
     const kind = packagingKind(component.packagingType);
     if (component.packagingType && !kind)
       warnings.push(
@@ -239,17 +239,17 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     if (!phone) {
       violations.push({
         field: 'emergencyContactPhone',
-        message: shipment.emergencyContactPhone
+        reason: shipment.emergencyContactPhone
           ? `"${shipment.emergencyContactPhone}" is not a 10-digit US phone number, which the eBOL 2.1 emergency contact needs`
           : 'a hazardous line needs the emergency contact phone',
       });
     }
-    hazardousDetails = { emergencyContact: { name: settings.emergencyContactName ?? shipment.shipper.name, phone: phone?.digits ?? '' } };
+    hazardousDetails = { emergencyContact: { name: settings.emergencyContactName ?? shipment.pickupAddress.name, phone: phone?.digits ?? '' } };
   }
   let cod: NonNullable<EbolRequest['accessorials']>['cod'];
   if (shipment.cod) {
     codes.push('COD');
-    const remitTo = shipment.shipper;
+    const remitTo = shipment.pickupAddress;
     cod = {
       amount: dollarsText(shipment.cod.amountInCents),
       currency: 'USD',
@@ -257,11 +257,11 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
       customerCheckAcceptable: shipment.cod.customerCheckAcceptable,
       remitTo: {
         name: remitTo.name,
-        address1: remitTo.street1,
-        ...(remitTo.street2 ? { address2: remitTo.street2 } : {}),
+        address1: remitTo.address1,
+        ...(remitTo.address2 ? { address2: remitTo.address2 } : {}),
         city: remitTo.city,
         stateProvince: remitTo.state,
-        postalCode: remitTo.postalCode,
+        postalCode: remitTo.zipCode,
         country: 'USA',
       },
     };
@@ -293,7 +293,7 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
   const request: EbolRequest = {
     bol: {
       function: 'Create',
-      requestedPickupDate: `${shipment.pickupDate}T${shipment.pickupWindow ? `${shipment.pickupWindow.readyTime}:00.000` : '00:00:00.000'}`,
+      requestedPickupDate: `${shipment.requiredPickupDate}T${shipment.pickupWindow ? `${shipment.pickupWindow.readyTime}:00.000` : '00:00:00.000'}`,
       isTest: settings.isTest,
       requestorRole: settings.requestorRole,
       ...(shipment.specialInstructions ? { specialInstructions: shipment.specialInstructions } : {}),
@@ -333,8 +333,8 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     ...(codes.length > 0 || appointmentDetails || hazardousDetails || cod
       ? { accessorials: { codes, ...(hazardousDetails ? { hazardousDetails } : {}), ...(cod ? { cod } : {}), ...(appointmentDetails ? { appointmentDetails } : {}) } }
       : {}),
-    origin: party(shipment.shipper, 'shipper', settings.accounts.shipper, 'origin'),
-    destination: party(shipment.consignee, 'consignee', settings.accounts.consignee, 'destination'),
+    origin: party(shipment.pickupAddress, 'shipper', settings.accounts.shipper, 'origin'),
+    destination: party(shipment.deliveryAddress, 'consignee', settings.accounts.consignee, 'destination'),
     billTo: party(billTo, billToField(shipment), billToAccount, 'billTo'),
   };
   // The bill-to is the shipper or the consignee unless the terms are third party: one violation per field.

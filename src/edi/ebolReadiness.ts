@@ -9,15 +9,15 @@ import type { ShipmentRequest } from '../domain/schemas.js';
 import { usPhone } from './shipmentFacts.js';
 import { warning, type Warning } from '../domain/warnings.js';
 
-type Booked = Pick<ShipmentRequest, 'shipper' | 'consignee' | 'freightChargeTerms' | 'orderComponents' | 'emergencyContactPhone'>;
+type Booked = Pick<ShipmentRequest, 'pickupAddress' | 'deliveryAddress' | 'freightChargeTerms' | 'orderComponents' | 'emergencyContactPhone'>;
 
 /** The fields an eBOL would refuse, each as its path: `shipper.phone`, `orderComponents[1].description`. */
 export function ebolGaps(request: Booked): string[] {
   const gaps: string[] = [];
-  if (!usPhone(request.shipper.phone)) gaps.push('shipper.phone');
-  if (!usPhone(request.consignee.phone)) gaps.push('consignee.phone');
+  if (!usPhone(request.pickupAddress.phoneNumber)) gaps.push('shipper.phone');
+  if (!usPhone(request.deliveryAddress.phoneNumber)) gaps.push('consignee.phone');
   const { terms, billTo } = request.freightChargeTerms;
-  if (terms === 'THIRD_PARTY' && billTo && !usPhone(billTo.phone)) gaps.push('freightChargeTerms.billTo.phone');
+  if (terms === 'THIRD_PARTY' && billTo && !usPhone(billTo.phoneNumber)) gaps.push('freightChargeTerms.billTo.phone');
   request.orderComponents.forEach((component, index) => {
     if (!component.description) gaps.push(`orderComponents[${index}].description`);
   });

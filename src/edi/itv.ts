@@ -88,7 +88,7 @@ export function readItvStatusMessages(content: string, file: string): StatusMess
     const parsed = itvNotificationSchema.safeParse(item);
     if (!parsed.success) {
       for (const violation of violationsFromZod(parsed.error, itvNotificationSchema)) {
-        issues.push({ file, line: index + 1, message: `notification ${index + 1}${violation.field ? `, ${violation.field}` : ''}: ${violation.message}` });
+        issues.push({ file, line: index + 1, message: `notification ${index + 1}${violation.field ? `, ${violation.field}` : ''}: ${violation.reason}` });
       }
       return;
     }
@@ -129,7 +129,7 @@ function messageOf(notification: ItvNotification, file: string, index: number): 
       ? {
           city: terminal.City ?? terminal.city ?? null,
           state: (terminal.State ?? terminal.state)?.toUpperCase() ?? null,
-          postalCode: terminal.PostalCode ?? terminal.postalCode ?? null,
+          zipCode: terminal.PostalCode ?? terminal.postalCode ?? null,
           countryCode: terminal.Country ?? terminal.country ?? null,
         }
       : null,

@@ -9,7 +9,7 @@ import type { Address, Shipment } from '../domain/schemas.js';
 export function billToAddress(shipment: Shipment): Address {
   const { terms, billTo } = shipment.freightChargeTerms;
   if (terms === 'THIRD_PARTY' && billTo) return billTo;
-  return terms === 'COLLECT' ? shipment.consignee : shipment.shipper;
+  return terms === 'COLLECT' ? shipment.deliveryAddress : shipment.pickupAddress;
 }
 
 /** Field path of the bill-to address, for messages. */

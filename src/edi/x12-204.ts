@@ -95,7 +95,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       ...(isPickup ? pickupDateSegments(shipment) : []),
       ...handling[kind],
       ...(!isPickup && cod ? [['NTE', '', cod] as X12Segment] : []),
-      ...partySegments(writer, isPickup ? 'SH' : 'CN', isPickup ? shipment.shipper : shipment.consignee, isPickup ? 'shipper' : 'consignee'),
+      ...partySegments(writer, isPickup ? 'SH' : 'CN', isPickup ? shipment.pickupAddress : shipment.deliveryAddress, isPickup ? 'shipper' : 'consignee'),
       ...(isPickup ? shipment.orderComponents.flatMap((component, index) => lineItem(writer, shipment, index, warnings)) : []),
     ];
   };
@@ -110,7 +110,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       '',
       PAYMENT_METHOD[shipment.freightChargeTerms.terms],
     ],
-    ['B2A', shipment.status === 'CANCELLED' ? '01' : '00'],
+    ['B2A', shipment.orderStatus === 'CANCELLED' ? '01' : '00'],
     ...referenceSegments(writer, shipment, { bolNumber: true, pro: true }),
     ...handling.shipment,
     ...notes.map((note): X12Segment => ['NTE', '', note]),

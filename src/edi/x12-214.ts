@@ -153,7 +153,7 @@ function readTransaction(st: X12ReadSegment, segments: readonly X12ReadSegment[]
       // An ETA message happened when it was sent; its AT705/AT706 are the ETA.
       stamp: isEta ? { date: sent.date!, time: sent.time } : stamp,
       zone,
-      place: ms1 ? { city: value(ms1, 1) || null, state: value(ms1, 2).toUpperCase() || null, postalCode: null, countryCode: value(ms1, 3).toUpperCase() || null } : null,
+      place: ms1 ? { city: value(ms1, 1) || null, state: value(ms1, 2).toUpperCase() || null, zipCode: null, countryCode: value(ms1, 3).toUpperCase() || null } : null,
       eta: isEta ? { stamp, zone } : null,
       note: status ? null : `appointment status ${appointment}`,
       notices,

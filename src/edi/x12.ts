@@ -37,7 +37,7 @@ export class X12ElementWriter {
   constructor(readonly separators: X12Separators) {}
 
   fail(field: string, message: string): void {
-    if (!this.violations.some((violation) => violation.field === field && violation.message === message)) this.violations.push({ field, message });
+    if (!this.violations.some((violation) => violation.field === field && violation.reason === message)) this.violations.push({ field, reason: message });
   }
 
   /** The value in the X12 character set, checked for separators; '' when absent or unwritable. */
@@ -142,7 +142,7 @@ export class X12ElementWriter {
    * checked by field already passes; anything else is named by its element.
    */
   checkLengths(segments: readonly X12Segment[]): void {
-    for (const violation of checkElementLengths(segments)) this.fail(violation.field, violation.message);
+    for (const violation of checkElementLengths(segments)) this.fail(violation.field, violation.reason);
   }
 }
 

@@ -193,12 +193,12 @@ export function checkElementLengths(segments: readonly X12Segment[]): Violation[
       const id = elementId(tag, index + 1);
       const spec = (X12_ELEMENTS as Record<string, X12ElementSpec>)[id];
       if (!spec) {
-        violations.push({ field: id, message: `${id} is not an element shipper knows the 004010 length of` });
+        violations.push({ field: id, reason: `${id} is not an element shipper knows the 004010 length of` });
         return;
       }
       const length = x12Length(value, spec.type);
       if (length < spec.min || length > spec.max) {
-        violations.push({ field: id, message: `${JSON.stringify(value)} has ${length} characters; ${id} (${spec.name}) holds ${spec.min} to ${spec.max}` });
+        violations.push({ field: id, reason: `${JSON.stringify(value)} has ${length} characters; ${id} (${spec.name}) holds ${spec.min} to ${spec.max}` });
       }
     });
   }

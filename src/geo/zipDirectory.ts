@@ -16,14 +16,14 @@ export class ZipDirectory implements ZipLookup {
 
   constructor(private readonly dir: string = geodataDir()) {}
 
-  lookup(postalCode: string): ZipPlace | undefined {
-    const zip = leadingZip5(postalCode);
+  lookup(zipCode: string): ZipPlace | undefined {
+    const zip = leadingZip5(zipCode);
     if (!zip) return undefined;
     const zones = this.zoneList();
     const row = this.prefixTable(zip.slice(0, 3))?.[zip];
     if (!row) return undefined;
     const [latitude, longitude, city, state, zoneIndex] = row;
-    return { postalCode: zip, city, state, latitude, longitude, timeZone: zones[zoneIndex] ?? 'America/Chicago' };
+    return { zipCode: zip, city, state, latitude, longitude, timeZone: zones[zoneIndex] ?? 'America/Chicago' };
   }
 
   private zoneList(): string[] {

@@ -9,7 +9,7 @@
  * or a value we compute (`Class`) is refused with a message that says what to write: never guessed.
  */
 
-export const ADDRESS_FIELDS = ['name', 'street1', 'street2', 'city', 'state', 'postalCode', 'countryCode', 'contactName', 'phone'] as const;
+export const ADDRESS_FIELDS = ['name', 'address1', 'address2', 'city', 'state', 'zipCode', 'countryCode', 'contactPerson', 'phoneNumber'] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
 export type Party = 'shipper' | 'consignee' | 'billTo';
 /** The parties an address row needs; a bill-to is optional (third-party freight terms). */
@@ -172,14 +172,14 @@ export const PARTY_ALIASES: Readonly<Record<Party, readonly string[]>> = {
 /** What a party's address columns may end with: `Ship To Zip` is consigneePostalCode. */
 export const ADDRESS_FIELD_ALIASES: Readonly<Record<AddressField, readonly string[]>> = {
   name: ['Name', 'Company', 'Company Name'],
-  street1: ['Street1', 'Street', 'Street Address', 'Address', 'Address 1', 'Address Line 1', 'Addr1'],
-  street2: ['Street2', 'Address 2', 'Address Line 2', 'Addr2', 'Suite'],
+  address1: ['Street1', 'Street', 'Street Address', 'Address', 'Address 1', 'Address Line 1', 'Addr1'],
+  address2: ['Street2', 'Address 2', 'Address Line 2', 'Addr2', 'Suite'],
   city: ['City', 'Town'],
   state: ['State', 'ST', 'State Code', 'Province'],
-  postalCode: ['PostalCode', 'Postal Code', 'Zip', 'Zip Code', 'Zipcode', 'Zip+4', 'Postcode'],
+  zipCode: ['PostalCode', 'Postal Code', 'Zip', 'Zip Code', 'Zipcode', 'Zip+4', 'Postcode'],
   countryCode: ['CountryCode', 'Country', 'Country Code'],
-  contactName: ['ContactName', 'Contact', 'Contact Name', 'Attention', 'Attn'],
-  phone: ['Phone', 'Phone Number', 'Telephone', 'Tel'],
+  contactPerson: ['ContactName', 'Contact', 'Contact Name', 'Attention', 'Attn'],
+  phoneNumber: ['Phone', 'Phone Number', 'Telephone', 'Tel'],
 };
 
 /** Headers that are refused rather than guessed, each with what to write instead. */
@@ -190,13 +190,13 @@ export interface RefusedHeader {
 
 const SHIP_FROM_EXAMPLE: Partial<Record<AddressField, string>> = {
   name: 'Name',
-  street1: 'Address',
-  street2: 'Address 2',
+  address1: 'Address',
+  address2: 'Address 2',
   state: 'State',
-  postalCode: 'Zip',
+  zipCode: 'Zip',
   countryCode: 'Country',
-  contactName: 'Contact',
-  phone: 'Phone',
+  contactPerson: 'Contact',
+  phoneNumber: 'Phone',
 };
 
 export const REFUSED_HEADERS: ReadonlyArray<RefusedHeader> = [
@@ -259,7 +259,7 @@ const UNIT_MESSAGES = {
 
 export const REASON_COLUMN = 'reason';
 const REQUIRED_COMPONENT_COLUMNS = ['palletCount', 'poundsWeight', 'length', 'width', 'height'];
-const REQUIRED_ADDRESS_FIELDS: AddressField[] = ['name', 'street1', 'city', 'state', 'postalCode'];
+const REQUIRED_ADDRESS_FIELDS: AddressField[] = ['name', 'address1', 'city', 'state', 'zipCode'];
 
 /** Case, spaces and punctuation do not count; `#` and `+` do (`PO #`, `Zip+4`). */
 export function normaliseHeaderName(name: string): string {

@@ -21,15 +21,16 @@ import type { DigestTable } from './digestTable.js';
 export function importKeyOf(request: Record<string, unknown>, occurrences: DigestTable, locationNames: WeakMap<object, string>): string {
   // Members in sorted order, so that canonicalJson writes this object as it is, without a sorted copy.
   const asWritten: Record<string, unknown> = {};
-  for (const key of Object.keys(request).sort()) {
-    const member = request[key];
+  const legacy = (key: string) => LEGACY_REQUEST_NAMES[key] ?? key;
+  for (const key of Object.keys(request).sort((a, b) => (legacy(a) < legacy(b) ? -1 : legacy(a) > legacy(b) ? 1 : 0))) {
+    const member = key === 'pickupAddress' || key === 'deliveryAddress' ? request[key] : legacyMember(key, request[key]);
     if (key === 'orderComponents') {
       const components = Array.isArray(member) ? member : [];
       asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
       continue;
     }
-    const name = (key === 'shipper' || key === 'consignee') && typeof member === 'object' && member !== null ? locationNames.get(member) : undefined;
-    setMember(asWritten, key, name !== undefined ? { savedLocation: name } : member);
+    const name = (key === 'pickupAddress' || key === 'deliveryAddress') && typeof member === 'object' && member !== null ? locationNames.get(member) : undefined;
+    setMember(asWritten, legacy(key), name !== undefined ? { savedLocation: name } : legacyAddress(member));
   }
   // A request without components is written with an empty list of them (canonicalJson puts it in its place).
   if (!('orderComponents' in asWritten)) asWritten.orderComponents = [];
@@ -38,4 +39,25 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Diges
   const occurrence = (occurrences.get(digest)?.[0] ?? 0) + 1;
   occurrences.set(digest, [occurrence]);
   return `shipper-import:v2:${digest.toString('hex')}#${occurrence}`;
+}
+
+/**
+ * The names the request's fields had before the published wire (issue 40): the text hashed keeps
+ * them, so that a file imported before it is still recognised (its keys would change otherwise).
+ */
+const LEGACY_REQUEST_NAMES: Readonly<Record<string, string>> = { pickupAddress: 'shipper', deliveryAddress: 'consignee', requiredPickupDate: 'pickupDate' };
+const LEGACY_ADDRESS_NAMES: Readonly<Record<string, string>> = { address1: 'street1', address2: 'street2', zipCode: 'postalCode', contactPerson: 'contactName', phoneNumber: 'phone' };
+
+/** An address in its old names (canonicalJson sorts the copy); anything else as it is. */
+function legacyAddress(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('zipCode' in value || 'address1' in value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [LEGACY_ADDRESS_NAMES[key] ?? key, item]));
+}
+
+/** The addresses nested in the carrier's part (a bill-to, a COD's remit-to) in their old names. */
+function legacyMember(key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (key === 'freightChargeTerms' && 'billTo' in value) return { ...value, billTo: legacyAddress((value as { billTo: unknown }).billTo) };
+  if (key === 'cod' && 'remitTo' in value) return { ...value, remitTo: legacyAddress((value as { remitTo: unknown }).remitTo) };
+  return value;
 }

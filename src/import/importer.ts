@@ -490,7 +490,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
     if (outcome.replayed) state.summary.alreadyBooked++;
     else {
       state.summary.booked++;
-      state.summary.totalPriceInCents += shipment.quotedPriceInCents;
+      state.summary.totalPriceInCents += shipment.totalPriceInCents;
     }
     context.listener.shipment?.({
       line: prepared.group.rows[0]!.line,
@@ -500,7 +500,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
       id: shipment.id,
       orderNumber: shipment.orderNumber,
       bolNumber: shipment.bolNumber,
-      quotedPriceInCents: shipment.quotedPriceInCents,
+      quotedPriceInCents: shipment.totalPriceInCents,
       transitDays: shipment.transitDays,
       ...(warnings.length > 0 ? { warnings } : {}),
     });
@@ -545,9 +545,9 @@ async function reject(state: ScanState, group: RowGroup, violations: CsvViolatio
 function violationsOfProblem(problem: ProblemDetail, group: RowGroup, reading: CsvReading): CsvViolation[] {
   if (problem.status === 422 && problem.type.endsWith('idempotency-key-reused')) {
     const message = 'an earlier import of this same file booked this shipment with other data (has a saved location changed since?); it was not booked again';
-    return [{ line: group.rows[0]!.line, column: null, field: '(shipment)', message }];
+    return [{ line: group.rows[0]!.line, column: null, field: '(shipment)', reason: message }];
   }
-  const violations = problem.violations?.length ? problem.violations : [{ field: '(shipment)', message: problem.detail ?? problem.title }];
+  const violations = problem.violations?.length ? problem.violations : [{ field: '(shipment)', reason: problem.detail ?? problem.title }];
   return locateViolations(violations, group, reading.header);
 }
 
@@ -572,7 +572,7 @@ function emptySummary(file: string, dryRun: boolean): ImportSummary {
 
 function describeRejection(summary: ImportSummary): string {
   const first = summary.violations[0];
-  return first ? `line ${first.line}${first.column ? `, column ${first.column}` : ''}: ${first.message}` : 'a shipment was rejected';
+  return first ? `line ${first.line}${first.column ? `, column ${first.column}` : ''}: ${first.reason}` : 'a shipment was rejected';
 }
 
 /** The importer runs in the user's process: a store failure names its file (the server only logs it). */

@@ -21,7 +21,7 @@ export function locateViolations(violations: Violation[], group: RowGroup, heade
       line,
       column: column ? headerName(header, column) : null,
       field: violation.field,
-      message: violation.message,
+      reason: violation.reason,
       ...(value ? { value } : {}),
     };
   });
@@ -43,9 +43,9 @@ function locateField(field: string, group: RowGroup, header: CsvHeader, notes?: 
   }
   const carrierColumn = CARRIER_FIELD_COLUMNS.find(([prefix]) => field === prefix || field.startsWith(`${prefix}.`))?.[1].find((column) => header.positions.has(column));
   if (carrierColumn) return { line: lineOf(group, header, carrierColumn), column: carrierColumn };
-  const party = /^(shipper|consignee|freightChargeTerms\.billTo)(?:\.(\w+))?/.exec(field);
+  const party = /^(pickupAddress|deliveryAddress|freightChargeTerms\.billTo|billTo)(?:\.(\w+))?/.exec(field);
   if (party) {
-    const name = (party[1] === 'freightChargeTerms.billTo' ? 'billTo' : party[1]) as Party;
+    const name: Party = party[1] === 'pickupAddress' ? 'shipper' : party[1] === 'deliveryAddress' ? 'consignee' : 'billTo';
     const fromLocation = notes ? notes.fromLocation[name] : header.positions.has(name) && group.rows.some((row) => cellOf(row, header, name) !== '');
     const column = fromLocation || !party[2] ? name : `${name}${party[2].charAt(0).toUpperCase()}${party[2].slice(1)}`;
     const known = [column, name, ...(name === 'billTo' ? ['freightTerms'] : [])].find((candidate) => header.positions.has(candidate)) ?? null;

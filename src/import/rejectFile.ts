@@ -90,5 +90,5 @@ async function removeLeftovers(path: string): Promise<void> {
 
 export function describeViolation(violation: CsvViolation): string {
   const where = violation.column ?? (violation.field.startsWith('(') ? '' : violation.field);
-  return `${where ? `${where}: ` : ''}${violation.message}`;
+  return `${where ? `${where}: ` : ''}${violation.reason}`;
 }

@@ -18,7 +18,7 @@ export interface CsvViolation {
   column: string | null;
   /** The API field path, e.g. `orderComponents[1].poundsWeight`. */
   field: string;
-  message: string;
+  reason: string;
   /** The cell's text, when the problem is one cell. */
   value?: string | undefined;
 }

@@ -26,6 +26,9 @@ import { headerName, lineOf, locateViolations, sortViolations, type SourceNotes 
 
 import { cellAt, cellOf, type CsvRow, type CsvViolation, type CsvWarning, type RowGroup } from './rows.js';
 
+/** The request field each CSV party fills (a bill-to goes into freightChargeTerms below). */
+const REQUEST_FIELD_OF_PARTY = { shipper: 'pickupAddress', consignee: 'deliveryAddress', billTo: 'billTo' } as const;
+
 /**
  * The request a group of rows makes, as the API will receive it (cells as spreadsheets write them
  * made plain: `"1,200"` is 1200, `2134` is `02134`, `11/27/26` is `2026-11-27`; otherwise as typed:
@@ -88,7 +91,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
         line: row.line,
         column: position < header.cells.length ? `#${position + 1}` : null,
         field: '(row)',
-        message:
+        reason:
           position < header.cells.length
             ? `a value in column ${position + 1}, which has no name in the header`
             : `the row has ${row.cells.length} values but the header names ${header.cells.length} columns`,
@@ -114,7 +117,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
           line: row.line,
           column: headerName(header, column),
           field: column,
-          message: `differs from line ${valueLine} of the same shipment ("${clip(value)}"); repeat the value or leave it empty`,
+          reason: `differs from line ${valueLine} of the same shipment ("${clip(value)}"); repeat the value or leave it empty`,
           value: cell,
         });
       }
@@ -124,7 +127,7 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   /** A cell read by `read`: its value, or a violation (field: the API path) and undefined. */
   const readCell = <T>(reading: CellReading<T>, line: number, column: string, field: string, text: string): T | undefined => {
     if ('problem' in reading) {
-      violations.push({ line, column: headerName(header, column), field, message: reading.problem, value: text });
+      violations.push({ line, column: headerName(header, column), field, reason: reading.problem, value: text });
       return undefined;
     }
     if (reading.warning) warnings.push({ line, column: headerName(header, column), message: reading.warning });
@@ -155,6 +158,8 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
   }
 
   for (const party of ['shipper', 'consignee', 'billTo'] as const) {
+    // The CSV's parties are the request's stops: shipper the pickup, consignee the delivery.
+    const target = REQUEST_FIELD_OF_PARTY[party];
     const locationName = header.positions.has(party) ? shipmentValue(party) : '';
     // Read in column order (so are problems listed), keyed in sorted order (as components are).
     const values = new Map<AddressField, unknown>();
@@ -163,8 +168,8 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
       if (!header.positions.has(column)) continue;
       const text = shipmentValue(column);
       if (!text) continue;
-      const read = field === 'postalCode' ? readPostalCodeCell : field === 'phone' ? readIdentifierCell : undefined;
-      const value = read ? readCell(read(text), lineOf(group, header, column), column, `${party}.${field}`, text) : text;
+      const read = field === 'zipCode' ? readPostalCodeCell : field === 'phoneNumber' ? readIdentifierCell : undefined;
+      const value = read ? readCell(read(text), lineOf(group, header, column), column, `${target}.${field}`, text) : text;
       if (value) values.set(field, value);
     }
     const address: Record<string, unknown> = {};
@@ -175,34 +180,34 @@ export async function prepareShipment(group: RowGroup, header: CsvHeader, locati
         violations.push({
           line: first.line,
           column: headerName(header, party),
-          field: party,
-          message: `names the saved location "${clip(locationName)}" and also has ${party} address columns; use one or the other`,
+          field: target,
+          reason: `names the saved location "${clip(locationName)}" and also has ${party} address columns; use one or the other`,
           value: locationName,
         });
       }
       const saved = await locations.resolve(locationName);
-      if (saved) request[party] = saved;
+      if (saved) request[target] = saved;
       else {
         violations.push({
           line: lineOf(group, header, party),
           column: headerName(header, party),
-          field: party,
-          message: `no saved location named "${clip(locationName)}" (see: shipper location list)`,
+          field: target,
+          reason: `no saved location named "${clip(locationName)}" (see: shipper location list)`,
           value: locationName,
         });
-        request[party] = {};
+        request[target] = {};
       }
     } else if (party !== 'billTo' || Object.keys(address).length > 0) {
-      request[party] = address;
+      request[target] = address;
     }
   }
   readCarrierFields(request, shipmentValue, shipmentCell, context, delimiter);
 
   // Words and US dates count from today at the origin, as --pickup-date does.
-  const origin = (request.shipper as { postalCode?: unknown }).postalCode;
+  const origin = (request.pickupAddress as { zipCode?: unknown }).zipCode;
   const today = () => (context.todayAt ?? utcToday)(typeof origin === 'string' ? origin.slice(0, 5) : undefined);
   const pickupDate = shipmentCell('pickupDate', (text) => readDateCell(text, delimiter, today));
-  if (pickupDate) request.pickupDate = pickupDate;
+  if (pickupDate) request.requiredPickupDate = pickupDate;
 
   // Each component's keys are set in sorted order (the cells are read, and refused, in column
   // order): its import key's canonical text is then its own JSON, without a sorted copy (importKey.ts).

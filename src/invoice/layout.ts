@@ -16,8 +16,8 @@ export const formatQuantity = (value: number | null): string => (value === null 
 
 /** An address as the lines of its box: name, street, city line, contact. */
 export function addressLines(address: Address): string[] {
-  const contact = [address.contactName, address.phone].filter(Boolean).join(', ');
-  return [address.name, address.street1, address.street2 ?? '', `${address.city}, ${address.state} ${address.postalCode}`, contact].filter((line) => line !== '');
+  const contact = [address.contactPerson, address.phoneNumber].filter(Boolean).join(', ');
+  return [address.name, address.address1, address.address2 ?? '', `${address.city}, ${address.state} ${address.zipCode}`, contact].filter((line) => line !== '');
 }
 
 const TERMS: Record<Invoice['freightChargeTerms'], string> = { PREPAID: 'Prepaid', COLLECT: 'Collect', THIRD_PARTY: 'Third party' };

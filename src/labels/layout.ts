@@ -82,8 +82,8 @@ export interface LabelOptions {
  * Refuses what must not be labelled: a cancelled shipment (its pallets do not ship), and SSCCs
  * that are not one valid, distinct SSCC per handling unit.
  */
-export function checkLabelRequest(shipment: Pick<Shipment, 'orderNumber' | 'status' | 'orderComponents'>, ssccs: readonly string[]): void {
-  if (shipment.status === 'CANCELLED') throw new LabelError(`${shipment.orderNumber} is cancelled: its pallets get no labels`);
+export function checkLabelRequest(shipment: Pick<Shipment, 'orderNumber' | 'orderStatus' | 'orderComponents'>, ssccs: readonly string[]): void {
+  if (shipment.orderStatus === 'CANCELLED') throw new LabelError(`${shipment.orderNumber} is cancelled: its pallets get no labels`);
   const count = handlingUnits(shipment).length;
   if (count === 0) throw new LabelError(`${shipment.orderNumber} has no handling units to label`);
   if (ssccs.length !== count) throw new LabelError(`${shipment.orderNumber} has ${count} handling unit(s) and needs as many SSCCs; got ${ssccs.length}`);
@@ -123,7 +123,7 @@ function fit(metrics: TextMetrics, text: string, width: number, maxLines: number
 }
 
 function cityLine(address: Address): string {
-  return `${address.city}, ${address.state} ${address.postalCode}`;
+  return `${address.city}, ${address.state} ${address.zipCode}`;
 }
 
 function drawLabel(page: PageOps, metrics: TextMetrics, shipment: Shipment, unit: HandlingUnit, number: number, count: number, sscc: string, options: LabelOptions): void {
@@ -145,20 +145,20 @@ function drawLabel(page: PageOps, metrics: TextMetrics, shipment: Shipment, unit
   const toX = left + fromWidth + GAP;
   const toWidth = right - toX;
   {
-    const from = shipment.shipper;
+    const from = shipment.pickupAddress;
     let y = top;
     title('FROM', left, y);
     y += titleHeight;
     const name = fit(metrics, from.name, fromWidth - GAP, 2, SIZE.from, SIZE.title, true);
     y += put(name, left, y, true);
-    for (const line of [from.street1, from.street2, cityLine(from)]) if (line) y += single(line, left, y, fromWidth - GAP, SIZE.from);
+    for (const line of [from.address1, from.address2, cityLine(from)]) if (line) y += single(line, left, y, fromWidth - GAP, SIZE.from);
 
-    const to = shipment.consignee;
+    const to = shipment.deliveryAddress;
     y = top;
     title('TO', toX, y);
     y += titleHeight;
     y += put(fit(metrics, to.name, toWidth, 2, SIZE.toName, SIZE.to, true), toX, y, true);
-    for (const line of [to.street1, to.street2]) if (line) y += single(line, toX, y, toWidth, SIZE.to);
+    for (const line of [to.address1, to.address2]) if (line) y += single(line, toX, y, toWidth, SIZE.to);
     put(fit(metrics, cityLine(to), toWidth, 1, SIZE.toCity, SIZE.to, true), toX, y, true);
     page.vline(left + fromWidth, top, top + addressHeight - GAP);
   }
@@ -186,7 +186,7 @@ function drawLabel(page: PageOps, metrics: TextMetrics, shipment: Shipment, unit
     let bolY = top + titleHeight;
     bolY += put(fit(metrics, shipment.bolNumber, bolWidth, 1, SIZE.bol, SIZE.title, true), bolX, bolY, true);
     title('PICKUP DATE', bolX, bolY + 1);
-    single(shipment.pickupDate, bolX, bolY + titleHeight + 1, bolWidth, SIZE.carrier, true);
+    single(shipment.requiredPickupDate, bolX, bolY + titleHeight + 1, bolWidth, SIZE.carrier, true);
     page.vline(bolX - GAP / 2, top, top + carrierHeight - GAP);
   }
   top += carrierHeight;

@@ -26,7 +26,7 @@ export async function renderLabelsPdf(shipment: Shipment, layout: LabelLayout, f
   setDocumentInfo(doc, {
     title: `Pallet labels ${shipment.orderNumber}`,
     subject: `Bill of Lading ${shipment.bolNumber}, ${layout.labels.length} handling unit(s)`,
-    author: shipment.shipper.name,
+    author: shipment.pickupAddress.name,
     date: documentDateOf(shipment),
   });
   return doc.save();

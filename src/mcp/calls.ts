@@ -45,7 +45,7 @@ export interface CallContext {
 
 /** A failure as a tool result: the ProblemDetail as structured content, its one line as text. */
 export function errorResult(problem: ProblemDetail): ToolResult {
-  const violations = (problem.violations ?? []).map((violation) => `${violation.field}: ${violation.message}`);
+  const violations = (problem.violations ?? []).map((violation) => `${violation.field}: ${violation.reason}`);
   const text = [problem.detail ?? problem.title, ...violations].join('\n');
   return { content: [{ type: 'text', text }], structuredContent: { ...problem }, isError: true };
 }
@@ -100,7 +100,7 @@ export function derivedIdempotencyKey(tool: string, args: JsonObject, day: strin
 
 /** A path the assistant gives, resolved under the root; a violation of `field` when it leaves it. */
 export async function pathUnderRoot(root: string, given: string, field: string): Promise<string> {
-  const outside = () => constraintViolation([{ field, message: `${field} must be a path under ${root} (the directory shipper mcp was started in)` }]);
+  const outside = () => constraintViolation([{ field, reason: `${field} must be a path under ${root} (the directory shipper mcp was started in)` }]);
   if (given.includes('\0')) throw outside();
   const target = resolve(root, given);
   const realRoot = await realpath(root);
@@ -133,14 +133,14 @@ interface SplitArguments {
 function split(tool: ShipperTool, spec: OperationSpec, args: JsonObject): SplitArguments {
   const known = new Set(Object.keys((tool.inputSchema.properties as JsonObject | undefined) ?? {}));
   const violations: Violation[] = [];
-  for (const key of Object.keys(args)) if (!known.has(key)) violations.push({ field: key, message: `${key} is not a field of ${tool.name}` });
+  for (const key of Object.keys(args)) if (!known.has(key)) violations.push({ field: key, reason: `${key} is not a field of ${tool.name}` });
   const params: string[] = [];
   for (const param of tool.params) {
     const value = args[param];
-    if (typeof value !== 'string' || value.trim() === '') violations.push({ field: param, message: `${param} is required: a string` });
+    if (typeof value !== 'string' || value.trim() === '') violations.push({ field: param, reason: `${param} is required: a string` });
     else params.push(value);
   }
-  if (tool.kind === 'commit' && args.confirm !== undefined && typeof args.confirm !== 'boolean') violations.push({ field: 'confirm', message: 'confirm is true or false' });
+  if (tool.kind === 'commit' && args.confirm !== undefined && typeof args.confirm !== 'boolean') violations.push({ field: 'confirm', reason: 'confirm is true or false' });
   if (violations.length > 0) throw constraintViolation(violations);
   const query: JsonObject = {};
   for (const name of tool.query) if (args[name] !== undefined) query[name] = args[name];
@@ -259,11 +259,11 @@ async function document(
         `download: ${link} (GET with Accept: ${mediaType ?? '*/*'} and the API key as Authorization: Bearer)`,
       );
     }
-    throw constraintViolation([{ field: 'path', message: 'path is required: where to write the document, under the directory shipper mcp was started in' }]);
+    throw constraintViolation([{ field: 'path', reason: 'path is required: where to write the document, under the directory shipper mcp was started in' }]);
   }
   const target = await pathUnderRoot(ctx.root, given, 'path');
   const existing = await stat(target).catch(() => undefined);
-  if (existing?.isDirectory()) throw constraintViolation([{ field: 'path', message: `path ${given} is a directory: name the file` }]);
+  if (existing?.isDirectory()) throw constraintViolation([{ field: 'path', reason: `path ${given} is a directory: name the file` }]);
   const result = await invoke(query);
   const bytes = result.data as Uint8Array;
   const written = await ctx.writeFile(target, bytes);

@@ -89,7 +89,7 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
   const answerCall = async (name: string, args: JsonObject): Promise<ToolResult> => {
     const tool = byName.get(name);
     if (!tool) {
-      return errorResult(constraintViolation([{ field: 'name', message: `${name} is no tool of shipper; tools/list names them` }]).problem);
+      return errorResult(constraintViolation([{ field: 'name', reason: `${name} is no tool of shipper; tools/list names them` }]).problem);
     }
     if (options.readOnly && tool.kind !== 'read') return readOnlyRefusal(name);
     try {
@@ -122,11 +122,11 @@ export async function serveMcp(ctx: CommandContext, options: McpOptions): Promis
 
 async function callLocations(ctx: CommandContext, args: JsonObject): Promise<ToolResult> {
   const unknown = Object.keys(args);
-  if (unknown.length > 0) throw constraintViolation(unknown.map((key) => ({ field: key, message: `${key} is not a field of list_locations` })));
+  if (unknown.length > 0) throw constraintViolation(unknown.map((key) => ({ field: key, reason: `${key} is not a field of list_locations` })));
   const items = await (await ctx.locations()).list();
   const lines = [
     `${items.length} saved location(s)`,
-    ...items.map((item) => `- ${item.name}: ${[item.address.name, item.address.city, item.address.state, item.address.postalCode].filter(Boolean).join(', ')}`),
+    ...items.map((item) => `- ${item.name}: ${[item.address.name, item.address.city, item.address.state, item.address.zipCode].filter(Boolean).join(', ')}`),
   ];
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { items } };
 }
@@ -135,13 +135,13 @@ async function callLocations(ctx: CommandContext, args: JsonObject): Promise<Too
 async function callImport(ctx: CommandContext, args: JsonObject, calls: CallContext): Promise<ToolResult> {
   const known = new Set(['file', 'confirm', 'skipInvalid', 'allowDuplicateRef', 'encoding']);
   const unknown = Object.keys(args).filter((key) => !known.has(key));
-  const violations = unknown.map((key) => ({ field: key, message: `${key} is not a field of import_csv` }));
-  if (typeof args.file !== 'string' || args.file === '') violations.push({ field: 'file', message: 'file is required: the CSV file' });
+  const violations = unknown.map((key) => ({ field: key, reason: `${key} is not a field of import_csv` }));
+  if (typeof args.file !== 'string' || args.file === '') violations.push({ field: 'file', reason: 'file is required: the CSV file' });
   for (const flag of ['confirm', 'skipInvalid', 'allowDuplicateRef']) {
-    if (args[flag] !== undefined && typeof args[flag] !== 'boolean') violations.push({ field: flag, message: `${flag} is true or false` });
+    if (args[flag] !== undefined && typeof args[flag] !== 'boolean') violations.push({ field: flag, reason: `${flag} is true or false` });
   }
   const encodings = ['utf8', 'utf16le', 'utf16be', 'windows-1252'];
-  if (args.encoding !== undefined && !encodings.includes(String(args.encoding))) violations.push({ field: 'encoding', message: `encoding is one of ${encodings.join(', ')}` });
+  if (args.encoding !== undefined && !encodings.includes(String(args.encoding))) violations.push({ field: 'encoding', reason: `encoding is one of ${encodings.join(', ')}` });
   if (violations.length > 0) throw constraintViolation(violations);
   const file = await pathUnderRoot(calls.root, args.file as string, 'file');
 

@@ -20,9 +20,9 @@ export interface DocumentInfo {
 }
 
 /** A shipment's document date: when it was booked (its pickup day for a record without a readable one). */
-export function documentDateOf(shipment: { createdAt: string; pickupDate: string }): Date {
+export function documentDateOf(shipment: { createdAt: string; requiredPickupDate: string }): Date {
   const createdAt = new Date(shipment.createdAt);
-  return Number.isNaN(createdAt.getTime()) ? new Date(`${shipment.pickupDate}T00:00:00Z`) : createdAt;
+  return Number.isNaN(createdAt.getTime()) ? new Date(`${shipment.requiredPickupDate}T00:00:00Z`) : createdAt;
 }
 
 export function setDocumentInfo(doc: PDFDocument, info: DocumentInfo): void {

@@ -414,7 +414,7 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
   const value = req.headers[IDEMPOTENCY_KEY_HEADER];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw constraintViolation([{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters without spaces' }]);
+    throw constraintViolation([{ field: 'Idempotency-Key', reason: 'must be 1 to 255 printable ASCII characters without spaces' }]);
   }
   return value;
 }
@@ -425,7 +425,7 @@ function readQuery(spec: OperationSpec, url: URL): Record<string, unknown> {
   const raw: Record<string, string> = url.search === '' ? {} : Object.fromEntries(url.searchParams);
   if (!spec.query) {
     const unknown = Object.keys(raw);
-    if (unknown.length > 0) throw constraintViolation(unknown.map((name) => ({ field: name, message: `unknown query parameter ${name}` })));
+    if (unknown.length > 0) throw constraintViolation(unknown.map((name) => ({ field: name, reason: `unknown query parameter ${name}` })));
     return {};
   }
   const parsed = parseRequest(spec.query, raw);

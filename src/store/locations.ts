@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { addressSchema, storedAddressSchema, type Address, type AddressInput } from '../domain/schemas.js';
 import type { LocationRepository } from './ports.js';
 import { StoreError } from './storeError.js';
+import { parseStored, readsLegacy } from './legacyRead.js';
 
 export const locationNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'location names are letters, digits, - and _ (at most 64)' });
 
@@ -14,6 +15,7 @@ export const savedLocationSchema = z.object({ name: locationNameSchema, address:
 export type SavedLocation = z.output<typeof savedLocationSchema>;
 /** As read back: a location saved before control characters were refused still reads (a booking with it names the field). */
 const storedLocationSchema = z.object({ name: locationNameSchema, address: storedAddressSchema });
+readsLegacy(storedLocationSchema, 'location');
 
 export class LocationBook {
   constructor(private readonly store: LocationRepository) {}
@@ -62,7 +64,7 @@ export class LocationBook {
 
 /** A stored location through the API's schema: one that does not pass is damaged. */
 function readBack(stored: { name: string; address: unknown }): SavedLocation {
-  const parsed = storedLocationSchema.safeParse(stored);
+  const parsed = parseStored(storedLocationSchema, stored);
   if (!parsed.success) throw new StoreError(`the saved location ${stored.name} is damaged (it does not hold a valid address); save it again or remove it`);
   return parsed.data;
 }

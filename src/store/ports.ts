@@ -51,14 +51,15 @@ export interface CreatedRange {
 // ---------------------------------------------------------------------------------------------
 // Shipments
 
-export type ShipmentStatus = Shipment['status'];
+/** An order state, or ACTIVE: any state but CANCELLED. */
+export type ShipmentStatus = Shipment['orderStatus'] | 'ACTIVE';
 
 /** What a list of shipments can be filtered on. Every given filter must hold. */
 export interface ShipmentFilter {
-  status?: ShipmentStatus | undefined;
+  orderStatus?: ShipmentStatus | undefined;
   created?: CreatedRange | undefined;
   /** The consignee's 5-digit ZIP. */
-  consigneePostalCode?: string | undefined;
+  deliveryZipCode?: string | undefined;
   /** The customer's reference, matched as normalisedReference() does (case and spacing). */
   refNumber?: string | undefined;
   /** An order number as booked (`SO-000123`). */
@@ -89,7 +90,7 @@ export interface ShipmentReads {
   /** The shipments that carry this PRO (normalised), of this carrier (SCAC) when one is given. */
   findByProNumber(proNumber: string, scac?: string | undefined): Promise<Shipment[]>;
   /** The shipments that carry this reference, newest first; `status` and `limit` narrow them. */
-  findByReference(refNumber: string, options?: { status?: ShipmentStatus | undefined; limit?: number | undefined }): Promise<Shipment[]>;
+  findByReference(refNumber: string, options?: { orderStatus?: ShipmentStatus | undefined; limit?: number | undefined }): Promise<Shipment[]>;
   /** The shipments booked on a quote (cancelled ones too), oldest first; a quote-first booking's own quote finds its shipment. */
   findByQuote(quoteId: string): Promise<Shipment[]>;
   /** Newest first (by creation), filtered. */
@@ -109,7 +110,7 @@ export interface ShipmentWrites extends ShipmentReads {
 
 export interface QuoteFilter {
   created?: CreatedRange | undefined;
-  destinationPostalCode?: string | undefined;
+  deliveryZipCode?: string | undefined;
   /** Only these quotes. */
   ids?: readonly string[] | undefined;
 }

@@ -88,7 +88,7 @@ async function byKeys(api: ShipperApi, filter: 'proNumber' | 'bolNumber', keys: 
 /** One shipment of the candidates: the booked one when there is a single booked one, else the single one. */
 function single(candidates: readonly Shipment[]): Shipment | 'ambiguous' | undefined {
   if (candidates.length <= 1) return candidates[0];
-  const booked = candidates.filter((shipment) => shipment.status === 'BOOKED');
+  const booked = candidates.filter((shipment) => shipment.orderStatus !== 'CANCELLED');
   return booked.length === 1 ? booked[0] : 'ambiguous';
 }
 
@@ -246,7 +246,7 @@ export async function importStatusMessages(api: ShipperApi, files: readonly Mess
       ...(place
         ? {
             place: Object.fromEntries(
-              Object.entries({ city: place.city, state: place.state?.slice(0, 3), postalCode: place.postalCode?.slice(0, 10), countryCode: place.countryCode?.slice(0, 3) }).filter(
+              Object.entries({ city: place.city, state: place.state?.slice(0, 3), zipCode: place.zipCode?.slice(0, 10), countryCode: place.countryCode?.slice(0, 3) }).filter(
                 ([, value]) => value,
               ),
             ),
@@ -288,7 +288,7 @@ export async function importStatusMessages(api: ShipperApi, files: readonly Mess
     data.items.forEach((outcome, index) => {
       const { shipment, pending } = items[index]!;
       if (!outcome.ok) {
-        const detail = outcome.problem.violations?.map((violation) => `${violation.field}: ${violation.message}`).join('; ') || outcome.problem.detail || outcome.problem.title;
+        const detail = outcome.problem.violations?.map((violation) => `${violation.field}: ${violation.reason}`).join('; ') || outcome.problem.detail || outcome.problem.title;
         for (const { message } of pending) report.refused.push({ reference: message.reference, keys: describeKeys(message), reason: `${shipment.orderNumber}: ${detail}` });
         return;
       }

@@ -13,7 +13,7 @@ import { zoneGuessedWarning } from './warnings.js';
 import type { Warning } from '../domain/warnings.js';
 
 export interface PlaceZones {
-  zipZone(postalCode: string): string | undefined;
+  zipZone(zipCode: string): string | undefined;
   cityZone(city: string, state: string): string | undefined;
 }
 
@@ -29,15 +29,15 @@ export interface ResolvedTime {
 
 function placeZone(message: StatusMessage, shipment: Shipment, zones: PlaceZones): { zone: string | null; guessed: boolean } {
   const place = message.place;
-  if (place?.postalCode) {
-    const zone = zones.zipZone(place.postalCode);
+  if (place?.zipCode) {
+    const zone = zones.zipZone(place.zipCode);
     if (zone) return { zone, guessed: false };
   }
   if (place?.city && place.state) {
     const key = cityKey(place.city, place.state);
-    for (const party of [shipment.shipper, shipment.consignee]) {
+    for (const party of [shipment.pickupAddress, shipment.deliveryAddress]) {
       if (cityKey(party.city, party.state) === key) {
-        const zone = zones.zipZone(party.postalCode);
+        const zone = zones.zipZone(party.zipCode);
         if (zone) return { zone, guessed: false };
       }
     }
@@ -45,8 +45,8 @@ function placeZone(message: StatusMessage, shipment: Shipment, zones: PlaceZones
     if (zone) return { zone, guessed: false };
   }
   const milestone = message.statusCode ? milestoneOfCode(message.source, message.statusCode) : null;
-  const end = milestone && DELIVERY_SIDE.has(milestone) ? shipment.consignee : shipment.shipper;
-  return { zone: zones.zipZone(end.postalCode) ?? null, guessed: true };
+  const end = milestone && DELIVERY_SIDE.has(milestone) ? shipment.deliveryAddress : shipment.pickupAddress;
+  return { zone: zones.zipZone(end.zipCode) ?? null, guessed: true };
 }
 
 function read(stamp: LocalStamp, written: WrittenZone | 'local', local: string | null): Date {
@@ -67,7 +67,7 @@ export function resolveTime(message: StatusMessage, shipment: Shipment, zones: P
   return {
     occurredAt: read(message.stamp, written, zone),
     timeZone: display,
-    estimatedDeliveryAt: message.eta ? read(message.eta.stamp, message.eta.zone, zones.zipZone(shipment.consignee.postalCode) ?? zone) : null,
+    estimatedDeliveryAt: message.eta ? read(message.eta.stamp, message.eta.zone, zones.zipZone(shipment.deliveryAddress.zipCode) ?? zone) : null,
     warnings,
   };
 }

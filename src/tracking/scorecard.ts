@@ -128,7 +128,7 @@ export function carrierScorecard(
     if (!tally) tallies.set(key, (tally = newTally(scac ? `${name ?? scac} (${scac})` : NO_CARRIER, scac)));
     return tally;
   };
-  const booked = shipments.filter((shipment) => shipment.status === 'BOOKED');
+  const booked = shipments.filter((shipment) => shipment.orderStatus !== 'CANCELLED');
   for (const shipment of booked) {
     const tracking = trackings.get(shipment.id);
     const scac = shipment.carrier?.scac ?? tracking?.events.find((event) => event.scac)?.scac ?? null;
@@ -148,7 +148,7 @@ export function carrierScorecard(
     if (punctuality.status === 'ON_TIME') tally.onTime += 1;
     else if (punctuality.status === 'LATE') tally.daysLate.push(punctuality.daysLate ?? 0);
     const pickup = tracking.events.find((event) => event.milestone === 'PICKED_UP');
-    const pickedUpOn = pickup ? localDateInZone(new Date(pickup.occurredAt), pickup.timeZone ?? tracking.destinationTimeZone) : shipment.pickupDate;
+    const pickedUpOn = pickup ? localDateInZone(new Date(pickup.occurredAt), pickup.timeZone ?? tracking.destinationTimeZone) : shipment.requiredPickupDate;
     const deliveredOn = localDateInZone(new Date(tracking.deliveredAt), tracking.destinationTimeZone);
     if (shipment.transitDays !== null && deliveredOn >= pickedUpOn) {
       tally.quoted.push(shipment.transitDays);

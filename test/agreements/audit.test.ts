@@ -27,7 +27,7 @@ function agreementShipment() {
     originZip: '60601',
     destinationZip: '30303',
     accessorials: [],
-    pickupDate: base.pickupDate,
+    pickupDate: base.requiredPickupDate,
     fuelPrices: new Map(),
   });
   if (!outcome.ok) throw new Error(outcome.reason);
@@ -37,7 +37,7 @@ function agreementShipment() {
   const fuel = 13084;
   return {
     ...base,
-    quotedPriceInCents: 40320 + fuel,
+    totalPriceInCents: 40320 + fuel,
     priceBreakdown: {
       linehaulInCents: price.linehaulInCents,
       discountInCents: price.discountInCents,

@@ -18,7 +18,7 @@ let agreements: string;
 let env: Record<string, string>;
 const shipper = (args: string[], extra: Record<string, string> = {}) => runInProcess(args, { env: { ...env, ...extra } });
 const LANE = ['--from', '60601', '--to', '10001', '--pickup-date', '2026-12-02'];
-const ADDRESSES = ['--shipper', 'name=Acme DC,street1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=Store 9,street1=5 5th Ave,city=New York,state=NY,zip=10001'];
+const ADDRESSES = ['--shipper', 'name=Acme DC,address1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=Store 9,address1=5 5th Ave,city=New York,state=NY,zip=10001'];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'shipper-agreements-'));
@@ -188,7 +188,7 @@ describe('rate shopping on the shipped samples', () => {
       status: 422,
       detail: expect.stringMatching(/^no carrier prices this shipment: SAML Sample Motor Lines: no base rates for lane 331 -> 100; /),
       reason: 'no_coverage',
-      violations: ['SAML', 'SCFR', 'SPLX'].map((scac) => ({ field: `carrier.${scac}`, message: 'no base rates for lane 331 -> 100' })),
+      violations: ['SAML', 'SCFR', 'SPLX'].map((scac) => ({ field: `carrier.${scac}`, reason: 'no base rates for lane 331 -> 100' })),
     });
     // One carrier that prices is success, as before (exit 0, its quote).
     const one = await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=2,weight=1200,dims=48x40x48', '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);

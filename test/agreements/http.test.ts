@@ -21,9 +21,9 @@ let server: ServeProcess;
 const NOW = '2026-11-30T15:00:00Z';
 const freight = (poundsWeight: number, height: number, palletCount = 1) => ({ palletCount, poundsWeight, dimensions: { length: 48, width: 40, height } });
 const request = (extra: Record<string, unknown> = {}) => ({
-  origin: { postalCode: '60601' },
-  destination: { postalCode: '10001' },
-  pickupDate: '2026-12-02',
+  pickupAddress: { zipCode: '60601' },
+  deliveryAddress: { zipCode: '10001' },
+  requiredPickupDate: '2026-12-02',
   orderComponents: [freight(4200, 72, 4)],
   accessorials: ['NOTIFY'],
   ...extra,
@@ -94,7 +94,7 @@ describe('POST /v1/shipper/rates', () => {
   it('a bad request is a constraint violation with did-you-mean', async () => {
     const response = await post('/v1/shipper/rates', { ...request(), carrierScacss: ['TSTC'] });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ violations: [{ field: 'carrierScacss', message: 'unknown field carrierScacss (did you mean carrierScacs?)' }] });
+    expect(await response.json()).toMatchObject({ violations: [{ field: 'carrierScacss', reason: 'unknown field carrierScacss (did you mean carrierScacs?)' }] });
   });
 });
 
@@ -104,11 +104,11 @@ describe('a quote request naming carrierScac', () => {
     expect(response.status).toBe(201);
     const quote = quoteSchema.parse(await response.json());
     expect(quote).toMatchObject({ quotedPriceInCents: 98278, carrier: { scac: 'TSTC' }, pricedBy: { agreement: 'TST-2026-001', ratedAsPounds: 5000 } });
-    const address = (name: string, postalCode: string, city: string, state: string) => ({ name, street1: '1 Main St', city, state, postalCode });
+    const address = (name: string, zipCode: string, city: string, state: string) => ({ name, address1: '1 Main St', city, state, zipCode });
     const booked = await post('/v1/shipper/shipment', {
       quoteId: quote.id,
-      shipper: address('Acme', '60601', 'Chicago', 'IL'),
-      consignee: address('Store', '10001', 'New York', 'NY'),
+      pickupAddress: address('Acme', '60601', 'Chicago', 'IL'),
+      deliveryAddress: address('Store', '10001', 'New York', 'NY'),
       orderComponents: [freight(4200, 72, 4)],
     });
     expect(booked.status).toBe(201);
@@ -123,9 +123,9 @@ describe('a quote request naming carrierScac', () => {
   it('an unknown carrier or an uncovered lane is a violation on carrierScac', async () => {
     const unknown = await post('/v1/shipper/quote', request({ carrierScac: 'ZZZ' }));
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toMatchObject({ violations: [{ field: 'carrierScac', message: 'no agreement with ZZZ; loaded: TSTC, TWOC' }] });
-    const lane = await post('/v1/shipper/quote', request({ carrierScac: 'TSTC', destination: { postalCode: '90210' } }));
-    expect(await lane.json()).toMatchObject({ violations: [{ field: 'carrierScac', message: 'TSTC (Test Carrier Lines) gives no price: no base rates for lane 606 -> 902' }] });
+    expect(await unknown.json()).toMatchObject({ violations: [{ field: 'carrierScac', reason: 'no agreement with ZZZ; loaded: TSTC, TWOC' }] });
+    const lane = await post('/v1/shipper/quote', request({ carrierScac: 'TSTC', deliveryAddress: { zipCode: '90210' } }));
+    expect(await lane.json()).toMatchObject({ violations: [{ field: 'carrierScac', reason: 'TSTC (Test Carrier Lines) gives no price: no base rates for lane 606 -> 902' }] });
   });
 });
 

@@ -199,7 +199,7 @@ describe('base-rates.csv and agreement.json faults', () => {
   it('unknown keys of agreement.json are refused with a did-you-mean', () => {
     const parsed = parseRequest(agreementSchema, { ...WORKED_AGREEMENT, deficitRatng: true });
     expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.violations).toContainEqual({ field: 'deficitRatng', message: 'unknown field deficitRatng (did you mean deficitRating?)' });
+    if (!parsed.ok) expect(parsed.violations).toContainEqual({ field: 'deficitRatng', reason: 'unknown field deficitRatng (did you mean deficitRating?)' });
   });
 });
 
@@ -225,7 +225,7 @@ describe('all 18 NMFC classes in agreements (issue 39, item 11: 77.5 was refused
       const parsed = parseRequest(agreementSchema, { ...WORKED_AGREEMENT, fak: [{ classes: ['70', bad], ratedAs: '77.5' }] });
       expect(parsed.ok, String(bad)).toBe(false);
       if (!parsed.ok)
-        expect(parsed.violations[0]!.message).toContain('an NMFC class, written as a string: 50, 55, 60, 65, 70, 77.5, 85, 92.5, 100, 110, 125, 150, 175, 200, 250, 300, 400, 500');
+        expect(parsed.violations[0]!.reason).toContain('an NMFC class, written as a string: 50, 55, 60, 65, 70, 77.5, 85, 92.5, 100, 110, 125, 150, 175, 200, 250, 300, 400, 500');
     }
   });
 

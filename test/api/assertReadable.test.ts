@@ -30,9 +30,9 @@ let quote: Quote;
 beforeAll(async () => {
   work = await tempDir('shipper-readable-');
   const api = new LocalApi({ storeDir: work.dir });
-  const { data } = await api.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
+  const { data } = await api.createShipment({ pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
   record = await storedShipment(work.dir, data.id);
-  const quoted = await api.createQuote({ origin: { postalCode: CHICAGO_DC.postalCode }, destination: { postalCode: NYC_STORE.postalCode }, orderComponents: [PALLETS] });
+  const quoted = await api.createQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS] });
   quote = await storedQuote(work.dir, quoted.data.id);
 });
 afterAll(() => work.cleanup());
@@ -158,7 +158,7 @@ describe('assertReadable given the request', () => {
         fc.pre(records !== undefined);
         const { request, quote, shipment } = records!;
         // The request's own values are the record's (what lets the check leave them unread).
-        expect(shipment.shipper).toBe(request.shipper);
+        expect(shipment.pickupAddress).toBe(request.pickupAddress);
         for (const [index, line] of shipment.orderComponents.entries()) {
           const [sent, quoted] = [request.orderComponents[index]!, quote.orderComponents[index]!];
           for (const field of REQUEST_LINE_FIELDS) expect(line[field]).toBe(sent[field]);

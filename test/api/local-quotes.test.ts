@@ -5,8 +5,8 @@ import { tempDir } from '../helpers/cli.js';
 
 const now = () => new Date('2026-11-22T12:00:00Z');
 const request = (overrides: Record<string, unknown> = {}) => ({
-  origin: { postalCode: '60601' },
-  destination: { postalCode: '10001' },
+  pickupAddress: { zipCode: '60601' },
+  deliveryAddress: { zipCode: '10001' },
   orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
   ...overrides,
 });
@@ -41,14 +41,14 @@ describe('LocalApi quotes', () => {
 
   it('answers an unknown ZIP as a violation on its path, together with the other violations', async () => {
     const problem = await problemOf(
-      api.createQuote(request({ destination: { postalCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] })),
+      api.createQuote(request({ deliveryAddress: { zipCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] })),
     );
     expect(problem.status).toBe(400);
     expect(problem.problem.title).toBe('Constraint Violation');
     expect(problem.problem.violations).toEqual(
       expect.arrayContaining([
-        { field: 'destination.postalCode', message: 'unknown ZIP 00000' },
-        { field: 'orderComponents[0].palletCount', message: expect.any(String) },
+        { field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 00000' },
+        { field: 'orderComponents[0].palletCount', reason: expect.any(String) },
       ]),
     );
   });

@@ -32,7 +32,7 @@ async function files(collection: string): Promise<string[]> {
 describe('LocalApi.createShipment on a quote', () => {
   it('books the quoted freight with per-line text, the quoted class and price, a unique order number and a valid BOL number', async () => {
     const { api } = apiAt(store.dir);
-    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS, CRATE] });
+    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS, CRATE] });
     const { data: shipment, replayed } = await api.createShipment(
       shipmentRequest({
         quoteId: quote.id,
@@ -46,7 +46,7 @@ describe('LocalApi.createShipment on a quote', () => {
     expect(replayed).toBe(false);
     expect(shipment).toMatchObject({
       orderNumber: 'SO-000001',
-      status: 'BOOKED',
+      orderStatus: 'CONFIRMED',
       refNumber: 'PO-4711',
       quoteId: quote.id,
       quotedPriceInCents: quote.quotedPriceInCents,
@@ -67,32 +67,32 @@ describe('LocalApi.createShipment on a quote', () => {
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' })))).status).toBe(404);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'not-a-quote' })))).status).toBe(404);
     // A pickup day after its lifetime: the lifetime closes it.
-    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS], pickupDate: '2026-11-30' });
+    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS], requiredPickupDate: '2026-11-30' });
     expect(quote.quoteExpirationTime).toBe(new Date(Date.parse(quote.createdAt) + 168 * 3_600_000).toISOString());
     clock.now = new Date(Date.parse(quote.quoteExpirationTime) + 1000);
-    const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, pickupDate: '2026-11-30' })));
+    const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, requiredPickupDate: '2026-11-30' })));
     expect(expired.status).toBe(409);
     expect(expired.problem.detail).toContain('expired');
     // Its pickup day first: that day's end closes it (the one moment its quoteExpirationTime states), and the refusal names the day.
     clock.now = new Date(WEDNESDAY);
-    const { data: soon } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
-    expect(soon.pickupDate).toBe('2026-11-19');
+    const { data: soon } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
+    expect(soon.requiredPickupDate).toBe('2026-11-19');
     expect(soon.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
     clock.now = new Date(Date.parse(soon.quoteExpirationTime) + 1);
     const passed = await problemOf(api.createShipment(shipmentRequest({ quoteId: soon.id })));
     expect(passed.status).toBe(409);
-    expect(passed.problem.detail).toContain(`is for pickup on ${soon.pickupDate}, which has passed`);
+    expect(passed.problem.detail).toContain(`is for pickup on ${soon.requiredPickupDate}, which has passed`);
     expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
 
   it('is 409 with every difference named when the freight or lane differs from the quote', async () => {
     const { api } = apiAt(store.dir);
-    const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
     const mismatch = await problemOf(
       api.createShipment(
         shipmentRequest({
           quoteId: quote.id,
-          consignee: { ...NYC_STORE, postalCode: '10002' },
+          deliveryAddress: { ...NYC_STORE, zipCode: '10002' },
           orderComponents: [{ ...PALLETS, palletCount: 3, poundsWeight: 1300, dimensions: { length: 48, width: 40, height: 50 } }],
         }),
       ),
@@ -102,10 +102,10 @@ describe('LocalApi.createShipment on a quote', () => {
       'orderComponents[0].palletCount',
       'orderComponents[0].poundsWeight',
       'orderComponents[0].dimensions.height',
-      'consignee.postalCode',
+      'deliveryAddress.zipCode',
     ]);
     const count = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: [PALLETS, CRATE] })));
-    expect(count.problem.violations).toEqual([{ field: 'orderComponents', message: 'the quote has 1 component(s), the shipment 2' }]);
+    expect(count.problem.violations).toEqual([{ field: 'orderComponents', reason: 'the quote has 1 component(s), the shipment 2' }]);
     expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
 });
@@ -113,14 +113,14 @@ describe('LocalApi.createShipment on a quote', () => {
 describe('LocalApi.createShipment without a quote', () => {
   it('quotes first on the shipper -> consignee lane, books that quote, and keeps it readable by its id', async () => {
     const { api } = apiAt(store.dir);
-    const { data: shipment } = await api.createShipment(shipmentRequest({ accessorials: ['LIFTGATE_DELIVERY'], pickupDate: '2026-11-20' }));
+    const { data: shipment } = await api.createShipment(shipmentRequest({ accessorials: ['LIFTGATE_DELIVERY'], requiredPickupDate: '2026-11-20' }));
     expect(shipment.quoteId).toBe(`qt_${shipment.id.slice(3)}`);
     expect(JSON.stringify((await api.getShipment(shipment.id)).data)).not.toContain('"quote"');
     const { data: quote } = await new LocalApi({ storeDir: store.dir }).getQuote(shipment.quoteId);
-    expect(quote.origin.postalCode).toBe('60608');
-    expect(quote.destination.postalCode).toBe('10001');
+    expect(quote.pickupAddress.zipCode).toBe('60608');
+    expect(quote.deliveryAddress.zipCode).toBe('10001');
     expect(quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
-    expect(shipment).toMatchObject({ pickupDate: '2026-11-20', quotedPriceInCents: quote.quotedPriceInCents, accessorials: ['LIFTGATE_DELIVERY'] });
+    expect(shipment).toMatchObject({ requiredPickupDate: '2026-11-20', quotedPriceInCents: quote.quotedPriceInCents, accessorials: ['LIFTGATE_DELIVERY'] });
   });
 
   it('refuses freightClass and reports every violation of the request at once, booking nothing', async () => {
@@ -128,15 +128,15 @@ describe('LocalApi.createShipment without a quote', () => {
     const problem = await problemOf(
       api.createShipment({
         refNumber: 'r'.repeat(65),
-        shipper: { ...CHICAGO_DC, postalCode: '00000' },
-        consignee: { ...NYC_STORE, state: 'New York' },
+        pickupAddress: { ...CHICAGO_DC, zipCode: '00000' },
+        deliveryAddress: { ...NYC_STORE, state: 'New York' },
         orderComponents: [{ ...PALLETS, freightClass: '70', pieceCount: -1, description: 'd'.repeat(300) }],
       } as never),
     );
     expect(problem.status).toBe(400);
     expect(problem.problem.title).toBe('Constraint Violation');
     expect(problem.problem.violations?.map((violation) => violation.field).sort()).toEqual(
-      ['consignee.state', 'orderComponents[0].description', 'orderComponents[0].freightClass', 'orderComponents[0].pieceCount', 'refNumber', 'shipper.postalCode'].sort(),
+      ['deliveryAddress.state', 'orderComponents[0].description', 'orderComponents[0].freightClass', 'orderComponents[0].pieceCount', 'refNumber', 'pickupAddress.zipCode'].sort(),
     );
     expect(await storedShipmentIds(store.dir)).toEqual([]);
     expect(await files('counters')).toEqual([]);
@@ -285,7 +285,7 @@ describe('LocalApi.createShipments (batch)', () => {
     // The quotes they were priced on live in the shipments' files, one write per shipment.
     expect(await files('quotes')).toEqual([]);
     const a = outcomes[0]!;
-    expect(a.ok && (await api.getQuote(a.data.quoteId)).data.quotedPriceInCents).toBe(a.ok && a.data.quotedPriceInCents);
+    expect(a.ok && (await api.getQuote(a.data.quoteId)).data.quotedPriceInCents).toBe(a.ok && a.data.totalPriceInCents);
   });
 
   it('records each key and recognises it on a re-run, one by one too', async () => {
@@ -309,7 +309,7 @@ describe('LocalApi.createShipments (batch)', () => {
 
   it('refuses an envelope that is not one (400 on its field), before any item is judged', async () => {
     const { api } = apiAt(store.dir);
-    expect((await problemOf(api.createShipments({ items: [] }))).problem.violations).toEqual([{ field: 'items', message: 'at least one item is required' }]);
+    expect((await problemOf(api.createShipments({ items: [] }))).problem.violations).toEqual([{ field: 'items', reason: 'at least one item is required' }]);
     expect((await problemOf(api.createShipments({} as never))).problem.violations?.[0]?.field).toBe('items');
     expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
@@ -340,10 +340,10 @@ describe('LocalApi.createShipments (batch)', () => {
 describe('LocalApi.previewShipments', () => {
   it('validates and prices like a booking but writes nothing', async () => {
     const { api } = apiAt(store.dir);
-    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ consignee: { ...NYC_STORE, postalCode: '00001' } }) }] }))
+    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ deliveryAddress: { ...NYC_STORE, zipCode: '00001' } }) }] }))
       .data.items;
     expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
-    expect(!outcomes[1]!.ok && outcomes[1]!.problem.violations).toEqual([{ field: 'consignee.postalCode', message: 'unknown ZIP 00001' }]);
+    expect(!outcomes[1]!.ok && outcomes[1]!.problem.violations).toEqual([{ field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 00001' }]);
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);
   });
 });
@@ -354,18 +354,18 @@ describe('LocalApi: a request previewed, then booked (an import books the object
     const sameDay = shipmentRequest({ refNumber: 'PO-same-day' });
     const nextDay = shipmentRequest({ refNumber: 'PO-next-day' });
     const previewed = (await api.previewShipments({ items: [{ request: sameDay }, { request: nextDay }], freightCheck: false })).data.items;
-    expect(previewed.map((outcome) => outcome.ok && outcome.data.pickupDate)).toEqual(['2026-11-19', '2026-11-19']);
+    expect(previewed.map((outcome) => outcome.ok && outcome.data.requiredPickupDate)).toEqual(['2026-11-19', '2026-11-19']);
     clock.now = new Date('2026-11-18T23:00:00.000Z');
     const [first] = (await api.createShipments({ items: [{ request: sameDay }] })).data.items;
-    expect(first!.ok && first!.data).toMatchObject({ pickupDate: '2026-11-19', createdAt: '2026-11-18T23:00:00.000Z' });
-    expect(first!.ok && first!.data.quotedPriceInCents).toBe(previewed[0]!.ok && previewed[0]!.data.quotedPriceInCents);
+    expect(first!.ok && first!.data).toMatchObject({ requiredPickupDate: '2026-11-19', createdAt: '2026-11-18T23:00:00.000Z' });
+    expect(first!.ok && first!.data.totalPriceInCents).toBe(previewed[0]!.ok && previewed[0]!.data.quotedPriceInCents);
     const ownQuote = (await api.getQuote(first!.ok ? first!.data.quoteId : '')).data;
     // Valid until the end of its pickup day (Thursday 11-19 in Chicago), before its 168 hours.
     expect(ownQuote).toMatchObject({ createdAt: '2026-11-18T23:00:00.000Z', quoteExpirationTime: '2026-11-20T05:59:59.999Z' });
     // Thursday 01:00 in Chicago: Thursday is no longer the next business day.
     clock.now = new Date('2026-11-19T07:00:00.000Z');
     const [second] = (await api.createShipments({ items: [{ request: nextDay }] })).data.items;
-    expect(second!.ok && second!.data.pickupDate).toBe('2026-11-20');
+    expect(second!.ok && second!.data.requiredPickupDate).toBe('2026-11-20');
   });
 });
 
@@ -428,7 +428,7 @@ describe('the preview judges an item as its booking does', () => {
   it('a PRO on a quote a carrier agreement priced is checked for that carrier, before booking as when booking', async () => {
     const api = new LocalApi({ storeDir: store.dir, agreementsDir: 'samples', now: () => new Date(WEDNESDAY) });
     const quoteId = async () =>
-      (await api.createQuote({ origin: { postalCode: CHICAGO_DC.postalCode }, destination: { postalCode: NYC_STORE.postalCode }, orderComponents: [PALLETS], carrierScac: 'SPLX' }))
+      (await api.createQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS], carrierScac: 'SPLX' }))
         .data.id;
     // No carrier named: the booking is on the quote's carrier, and so is its PRO.
     const first = await api.createShipment(shipmentRequest({ quoteId: await quoteId(), proNumber: '4711' }));

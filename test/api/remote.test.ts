@@ -16,8 +16,8 @@ const QUOTE = {
   transitDays: 2,
   estimatedDeliveryDate: '2026-11-26T22:00:00.000Z',
   pickupDate: '2026-11-24',
-  origin: { postalCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
-  destination: { postalCode: '10001', countryCode: 'US', city: 'New York', state: 'NY' },
+  pickupAddress: { zipCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
+  deliveryAddress: { zipCode: '10001', countryCode: 'US', city: 'New York', state: 'NY' },
   miles: 838,
   accessorials: [],
   orderComponents: [
@@ -226,7 +226,7 @@ describe('failures as one clear message', () => {
   });
 
   it('a ProblemDetail becomes the same ProblemError as locally, violations and all', async () => {
-    const violations = [{ field: 'orderComponents[0].pieceCount', message: 'pieceCount must be 0 or more' }];
+    const violations = [{ field: 'orderComponents[0].pieceCount', reason: 'pieceCount must be 0 or more' }];
     const { url } = await script(problem(400, { title: 'Constraint Violation', violations }));
     const error = await failure(client(url).api.createQuote({} as never));
     expect(error).toBeInstanceOf(ProblemError);
@@ -295,8 +295,8 @@ describe('answers', () => {
 describe('batches', () => {
   const shipmentRequest = (ref: string) => ({
     refNumber: ref,
-    shipper: { name: 'A', street1: '1 A St', city: 'Chicago', state: 'IL', postalCode: '60601' },
-    consignee: { name: 'B', street1: '2 B St', city: 'New York', state: 'NY', postalCode: '10001' },
+    pickupAddress: { name: 'A', address1: '1 A St', city: 'Chicago', state: 'IL', zipCode: '60601' },
+    deliveryAddress: { name: 'B', address1: '2 B St', city: 'New York', state: 'NY', zipCode: '10001' },
     orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
   });
   const refusal = { ok: false, problem: { type: 'urn:x', title: 'T', status: 400, detail: 'no' } };

@@ -55,7 +55,7 @@ const codes = (result: AuditResult) => result.findings.map((finding) => [finding
 
 describe('auditBill', () => {
   it('a bill as quoted: OK, nothing at stake', () => {
-    expect(BOOKED.net + BOOKED.fuel + 7_500).toBe(SHIPMENT.quotedPriceInCents);
+    expect(BOOKED.net + BOOKED.fuel + 7_500).toBe(SHIPMENT.totalPriceInCents);
     const result = audit(exactBill());
     expect(result).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0, quotedInCents: 62_604, billedInCents: 62_604, matchedBy: 'PRO', billKey: 'RRFT|I7204815' });
     expect(result.shipment).toMatchObject({ orderNumber: 'SO-000001', poundsWeight: 1500, carrier: { scac: 'RRFT' } });
@@ -86,7 +86,7 @@ describe('auditBill', () => {
       'billed 1,750 lb, booked 1,500 lb (+250 lb); line 1: 1,450 lb billed, 1,200 lb booked; the freight check found no risk on line 1 before booking: the freight as declared was clear of the rules it checks',
     );
     expect(result.findings[0]!.freightCheck).toEqual({ warned: false, codes: [] });
-    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.totalPriceInCents);
   });
 
   it('RECLASS: line 2 billed as class 250 instead of the 175 its density gives', () => {
@@ -193,7 +193,7 @@ describe('auditBill', () => {
     const result = audit(bill);
     expect(result.findings.map((finding) => finding.code)).toEqual(['REWEIGH', 'RECLASS', 'ACCESSORIAL', 'FUEL', 'OVERCHARGE', 'OVERCHARGE', 'OVERCHARGE']);
     expect(result.findings.every((finding) => finding.amountInCents > 0)).toBe(true);
-    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.totalPriceInCents);
   });
 
   it('properties: a bill re-rated as billed is at stake for billed minus quoted; one that notes heavier or higher-class freight but charges the quote, for nothing', () => {
@@ -231,7 +231,7 @@ describe('auditBill', () => {
         });
         const result = audit(bill);
         expect(rerated.net + rerated.fuel).toBeGreaterThanOrEqual(BOOKED.net + BOOKED.fuel);
-        expect(result.disputedInCents).toBe(total - SHIPMENT.quotedPriceInCents);
+        expect(result.disputedInCents).toBe(total - SHIPMENT.totalPriceInCents);
         expect(result.findings.every((finding) => finding.amountInCents > 0)).toBe(true);
         // The same freight noted on a bill that charges exactly the quote: nothing at stake.
         expect(audit(exactBill({ lines: linesOf(freight) }))).toMatchObject({ status: 'OK', findings: [], disputedInCents: 0 });
@@ -280,7 +280,7 @@ describe('auditBill', () => {
       disputedInCents: 62_604,
       findings: [{ code: 'UNMATCHED', amountInCents: 62_604 }],
     });
-    const cancelled = audit(exactBill(), { shipment: { ...SHIPMENT, status: 'CANCELLED', cancelledAt: '2026-11-18T20:00:00.000Z' }, by: 'PRO' });
+    const cancelled = audit(exactBill(), { shipment: { ...SHIPMENT, orderStatus: 'CANCELLED', cancelledAt: '2026-11-18T20:00:00.000Z' }, by: 'PRO' });
     expect(cancelled.findings).toEqual([
       { code: 'UNMATCHED', amountInCents: 62_604, message: "PRO 7204801 is SO-000001's, which was cancelled on 2026-11-18: nothing moved to bill" },
     ]);
@@ -319,7 +319,7 @@ describe('auditBill', () => {
         freightCheck: { warned: false, codes: [] },
       },
     ]);
-    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.quotedPriceInCents);
+    expect(result.disputedInCents).toBe(bill.totalInCents - SHIPMENT.totalPriceInCents);
   });
 
   it('a reweigh or reclass the bill does not charge is not at stake: a class noted but rated as quoted, a reclass charged in part', () => {
@@ -380,7 +380,7 @@ describe('auditBill', () => {
 describe('matching bills to shipments', () => {
   const booked = pricedShipment({ serial: 1 });
   const other = pricedShipment({ serial: 2 });
-  const cancelledTwin = pricedShipment({ serial: 3, extra: { proNumber: '7204801', status: 'CANCELLED' } });
+  const cancelledTwin = pricedShipment({ serial: 3, extra: { proNumber: '7204801', orderStatus: 'CANCELLED' } });
   const index = new ShipmentsByKey([booked, other, cancelledTwin]);
 
   it('by BOL number first, then by PRO with case, spaces and dashes ignored; a booked shipment beats a cancelled one', () => {

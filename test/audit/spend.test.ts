@@ -7,8 +7,8 @@ import { pricedShipment, SPARE_BELTS, TARIFF } from './fixtures.js';
 
 const november = pricedShipment({ serial: 1 });
 const december = pricedShipment({ serial: 2, components: [SPARE_BELTS], extra: { createdAt: '2026-12-03T09:00:00.000Z', carrier: { name: 'Old Dominion', scac: 'ODFL' } } });
-const noCarrier = pricedShipment({ serial: 3, extra: { carrier: null, consignee: { ...november.consignee, city: 'Savannah', postalCode: '31401' } } });
-const cancelled = pricedShipment({ serial: 4, extra: { status: 'CANCELLED' } });
+const noCarrier = pricedShipment({ serial: 3, extra: { carrier: null, deliveryAddress: { ...november.deliveryAddress, city: 'Savannah', zipCode: '31401' } } });
+const cancelled = pricedShipment({ serial: 4, extra: { orderStatus: 'CANCELLED' } });
 
 function bill(proNumber: string, totalInCents: number, billDate = '2026-12-01', scac = 'RRFT'): CarrierBill {
   return {
@@ -38,16 +38,16 @@ describe('spendReport', () => {
   it('by carrier: the shipment’s carrier, else its bill’s SCAC; unmatched bills as their own group; a total row', () => {
     const report = spendReport([november, december, noCarrier, cancelled], audits, 'carrier');
     expect(report.rows.map((row) => [row.group, row.shipments, row.poundsWeight, row.quotedInCents, row.bills, row.billedInCents, row.disputedInCents])).toEqual([
-      ['Roadrunner Freight (RRFT)', 1, 1500, november.quotedPriceInCents, 1, 70_000, audits[0]!.disputedInCents],
-      ['SAIA', 1, 1500, noCarrier.quotedPriceInCents, 1, 62_604, audits[1]!.disputedInCents],
-      ['Old Dominion (ODFL)', 1, 300, december.quotedPriceInCents, 0, 0, 0],
+      ['Roadrunner Freight (RRFT)', 1, 1500, november.totalPriceInCents, 1, 70_000, audits[0]!.disputedInCents],
+      ['SAIA', 1, 1500, noCarrier.totalPriceInCents, 1, 62_604, audits[1]!.disputedInCents],
+      ['Old Dominion (ODFL)', 1, 300, december.totalPriceInCents, 0, 0, 0],
       ['(no shipment)', 0, 0, 0, 2, 16_700, 16_700],
     ]);
     expect(report.total).toEqual({
       group: 'Total',
       shipments: 3,
       poundsWeight: 3300,
-      quotedInCents: november.quotedPriceInCents + december.quotedPriceInCents + noCarrier.quotedPriceInCents,
+      quotedInCents: november.totalPriceInCents + december.totalPriceInCents + noCarrier.totalPriceInCents,
       bills: 4,
       billedInCents: 149_304,
       disputedInCents: report.rows.reduce((sum, row) => sum + row.disputedInCents, 0),

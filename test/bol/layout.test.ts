@@ -234,14 +234,14 @@ describe('layoutBol', () => {
 
 const ADDRESS = {
   name: 'ACME Payables',
-  street1: 'PO Box 4410',
-  street2: null,
+  address1: 'PO Box 4410',
+  address2: null,
   city: 'Columbus',
   state: 'OH',
-  postalCode: '43216',
+  zipCode: '43216',
   countryCode: 'US' as const,
-  contactName: 'Ana Ito',
-  phone: null,
+  contactPerson: 'Ana Ito',
+  phoneNumber: null,
 };
 const GASOLINE = { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' as const };
 const CARRIER_FIELDS = {
@@ -411,7 +411,7 @@ describe('a cancelled shipment', () => {
   it('prints VOID diagonally across every page, with the date and reason; a booked one has no stamp', () => {
     const cancelled = makeShipment({
       components: describedComponents(60),
-      extra: { status: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z', cancellationReason: 'order withdrawn' },
+      extra: { orderStatus: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z', cancellationReason: 'order withdrawn' },
     });
     const layout = layoutBol(cancelled, standard, metrics);
     expect(layout.pages.length).toBeGreaterThanOrEqual(2);
@@ -426,7 +426,7 @@ describe('a cancelled shipment', () => {
   });
 
   it('centres the VOID stamp on the page', () => {
-    const layout = layoutBol(makeShipment({ extra: { status: 'CANCELLED' } }), standard, metrics);
+    const layout = layoutBol(makeShipment({ extra: { orderStatus: 'CANCELLED' } }), standard, metrics);
     const stamp = layout.pages[0]!.ops.find((op) => op.kind === 'stamp' && op.text === 'VOID') as Extract<DrawOp, { kind: 'stamp' }>;
     const angle = (stamp.angle * Math.PI) / 180;
     const width = metrics.widthOf('VOID', stamp.size, true);

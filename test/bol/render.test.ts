@@ -159,14 +159,14 @@ describe('the reference line', () => {
     expect(pdf.pages[0]!.text).not.toContain('Freight Payables');
     const billedTo = {
       name: 'Freight Pay LLC',
-      street1: '1 Main St',
-      street2: null,
+      address1: '1 Main St',
+      address2: null,
       city: 'Dallas',
       state: 'TX',
-      postalCode: '75201',
+      zipCode: '75201',
       countryCode: 'US' as const,
-      contactName: null,
-      phone: null,
+      contactPerson: null,
+      phoneNumber: null,
     };
     const thirdParty = await renderAndRead(makeShipment({ extra: { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: billedTo } } }), 'acme-logistics');
     expect(thirdParty.pdf.pages[0]!.text).toContain('Freight Pay LLC');
@@ -327,14 +327,14 @@ describe('the carrier handoff fields, read back from the PDF', () => {
   const gasoline = { unNumber: 'UN1203', properShippingName: 'Gasoline', hazardClass: '3', packingGroup: 'II' as const };
   const billTo = {
     name: 'ACME Payables',
-    street1: 'PO Box 4410',
-    street2: null,
+    address1: 'PO Box 4410',
+    address2: null,
     city: 'Columbus',
     state: 'OH',
-    postalCode: '43216',
+    zipCode: '43216',
     countryCode: 'US' as const,
-    contactName: null,
-    phone: '614-555-0100',
+    contactPerson: null,
+    phoneNumber: '614-555-0100',
   };
   const loaded = () =>
     makeShipment({
@@ -426,7 +426,7 @@ describe('the carrier handoff fields, read back from the PDF', () => {
         orderNumber: 'SO-000061',
         bolNumber: makeShipment({ serial: 61 }).bolNumber,
         orderComponents: describedComponents(60),
-        status: 'CANCELLED',
+        orderStatus: 'CANCELLED',
         cancelledAt: '2026-11-21T10:00:00.000Z',
         cancellationReason: 'order withdrawn',
       },

@@ -40,7 +40,7 @@ describe('the BOL render pool', () => {
       // Cancelled at 10:30 UTC: the 22nd at the origin 14 hours ahead, the 20th 11 hours behind.
       const zones = ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'];
       const shipments = zones.map((_, index) =>
-        makeShipment({ serial: 70 + index, extra: { status: 'CANCELLED', cancelledAt: '2026-11-21T10:30:00.000Z', cancellationReason: 'order withdrawn' } }),
+        makeShipment({ serial: 70 + index, extra: { orderStatus: 'CANCELLED', cancelledAt: '2026-11-21T10:30:00.000Z', cancellationReason: 'order withdrawn' } }),
       );
       const pdfs = await Promise.all(shipments.map((shipment, index) => single.render(shipment, 'standard', zones[index]!)));
       for (const [index, shipment] of shipments.entries()) {

@@ -27,8 +27,8 @@ async function bookShipments(storeDir: string): Promise<Shipment[]> {
   for (const proNumber of ['7204801', null, '7204803', '7204804']) {
     const { data } = await api.createShipment({
       refNumber: `PO-${shipments.length + 1}`,
-      shipper: CHICAGO,
-      consignee: ATLANTA,
+      pickupAddress: CHICAGO,
+      deliveryAddress: ATLANTA,
       accessorials: ['LIFTGATE_DELIVERY'],
       carrier: { name: 'Roadrunner Freight', scac: 'RRFT' },
       proNumber,
@@ -574,7 +574,7 @@ describe('shipper invoice', () => {
   it('a total of pieces only when a line gives its pieces', async () => {
     const dir = join(store.dir, 'no-pieces');
     const api = new LocalApi({ storeDir: dir, now: () => new Date(BOOKED_AT) });
-    const { data } = await api.createShipment({ shipper: CHICAGO, consignee: ATLANTA, orderComponents: [SPARE_BELTS] } as never);
+    const { data } = await api.createShipment({ pickupAddress: CHICAGO, deliveryAddress: ATLANTA, orderComponents: [SPARE_BELTS] } as never);
     await api.close();
     const { code, stdout } = await runInProcess(['--store', dir, 'invoice', data.id]);
     expect(code).toBe(0);

@@ -13,7 +13,7 @@ let cleanups: Array<() => Promise<void>> = [];
 let cli: ReturnType<typeof storeInProcess>;
 let shipments: Shipment[];
 
-const address = (name: string, postalCode: string, city: string, state: string) => ({ name, street1: '1 Dock Rd', city, state, postalCode });
+const address = (name: string, zipCode: string, city: string, state: string) => ({ name, address1: '1 Dock Rd', city, state, zipCode });
 
 beforeAll(async () => {
   const storeTemp = await tempDir();
@@ -27,8 +27,8 @@ beforeAll(async () => {
   for (const refNumber of ['PO-7781', null]) {
     const { data } = await api.createShipment({
       refNumber,
-      shipper: address('Acme Widgets', '60601', 'Chicago', 'IL'),
-      consignee: address('Métro Électrique', '10001', 'New York', 'NY'),
+      pickupAddress: address('Acme Widgets', '60601', 'Chicago', 'IL'),
+      deliveryAddress: address('Métro Électrique', '10001', 'New York', 'NY'),
       orderComponents: [
         {
           palletCount: 2,

@@ -16,8 +16,8 @@ import { el, find, findAll, groupsStartingAt, parseX12 } from '../edi/x12Reader.
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
-const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0142';
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0100';
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0142';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0100';
 const PARTS = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,nmfc=161030-02,pkg=crates,pieces=10';
 const PAINT = 'pallets=1,weight=400,dims=48x40x40,desc=Paint,un=UN1263,psn=Paint,hazclass=3,pg=III,pkg=pails,pieces=20';
 const CARRIER_FLAGS = [

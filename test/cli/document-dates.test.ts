@@ -12,8 +12,8 @@ import { readPdf } from '../bol/pdf-reader.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
-const SHIPPER = 'name=Acme Machine Co,street1=1200 W Lake St,city=Chicago,state=IL,zip=60607';
-const LOS_ANGELES = 'name=Pacific Parts,street1=200 N Spring St,city=Los Angeles,state=CA,zip=90012';
+const SHIPPER = 'name=Acme Machine Co,address1=1200 W Lake St,city=Chicago,state=IL,zip=60607';
+const LOS_ANGELES = 'name=Pacific Parts,address1=200 N Spring St,city=Los Angeles,state=CA,zip=90012';
 const CHICAGO_ZONE = 'America/Chicago';
 const PACIFIC_ZONE = 'America/Los_Angeles';
 

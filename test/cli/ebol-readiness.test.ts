@@ -13,8 +13,8 @@ import { startServe } from '../helpers/serve.js';
 
 /** Tuesday 2026-11-24, 09:00 in Chicago: the default pickup is Wednesday 2026-11-25. */
 const NOW = '2026-11-24T15:00:00Z';
-const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -82,7 +82,7 @@ describe('a booking for a carrier that takes eBOLs', () => {
       // Nothing else moved.
       orderNumber: shipment.orderNumber,
       bolNumber: shipment.bolNumber,
-      quotedPriceInCents: shipment.quotedPriceInCents,
+      totalPriceInCents: shipment.totalPriceInCents,
     });
 
     const file = join(dir, 'ebol.json');
@@ -111,7 +111,7 @@ describe('a booking for a carrier that takes eBOLs', () => {
     ]);
     // The last --shipper and --consignee win; the two lines without desc still lack one.
     expect(complete.result.stderr).toContain('lacks what one needs: orderComponents[0].description, orderComponents[1].description');
-    expect(complete.result.stderr).not.toContain('shipper.phone');
+    expect(complete.result.stderr).not.toContain('pickupAddress.phoneNumber');
     const other = await book(['--scac', 'RLCA']);
     expect(other.result.stderr).not.toMatch(/eBOL/);
   });
@@ -123,12 +123,12 @@ describe('a booking for a carrier that takes eBOLs', () => {
     expect(noLine.stderr).toContain(`${shipment.orderNumber} has 2 lines: there is no line 3 (lineDescriptions[0].line)`);
     expect((await cli(['shipment', 'update', shipment.id, '--description', 'Castings'])).code).toBe(2);
     // On the pickup day itself: still allowed (the boundary).
-    const onTheDay = await cli(['shipment', 'update', shipment.id, '--consignee-phone', '212-555-0199'], { SHIPPER_NOW: `${shipment.pickupDate}T22:00:00Z` });
+    const onTheDay = await cli(['shipment', 'update', shipment.id, '--consignee-phone', '212-555-0199'], { SHIPPER_NOW: `${shipment.requiredPickupDate}T22:00:00Z` });
     expect(onTheDay.code, onTheDay.stderr).toBe(0);
-    const dayAfter = new Date(Date.parse(`${shipment.pickupDate}T15:00:00Z`) + 86_400_000).toISOString();
+    const dayAfter = new Date(Date.parse(`${shipment.requiredPickupDate}T15:00:00Z`) + 86_400_000).toISOString();
     const late = await cli(['shipment', 'update', shipment.id, '--consignee-phone', '212-555-0100'], { SHIPPER_NOW: dayAfter });
     expect(late.code).toBe(1);
-    expect(late.stderr).toContain(`was to be picked up on ${shipment.pickupDate}: its phones and line descriptions can change until the pickup day`);
+    expect(late.stderr).toContain(`was to be picked up on ${shipment.requiredPickupDate}: its phones and line descriptions can change until the pickup day`);
     // The carrier's numbers still can change after pickup.
     expect((await cli(['shipment', 'update', shipment.id, '--trailer', '53-77'], { SHIPPER_NOW: dayAfter })).code).toBe(0);
   });
@@ -140,8 +140,8 @@ describe('a booking for a carrier that takes eBOLs', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          shipper: { name: 'Acme DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' },
-          consignee: { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' },
+          shipper: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' },
+          consignee: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
           emergencyContactPhone: '800-424-9300',
           orderComponents: [
             {

@@ -40,7 +40,7 @@ const summary: ImportSummary = {
   rejectedRows: 1,
   totalPriceInCents: 10_000,
   rejectsFile: null,
-  violations: [{ line: 3, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', message: 'must be a number' }],
+  violations: [{ line: 3, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', reason: 'must be a number' }],
   moreViolations: 0,
   warnings: {},
 };
@@ -150,7 +150,7 @@ describe('the CLI ends with the verdict of the table', () => {
   it('exits 2 on a setting that cannot be used, with one line and a usage ProblemDetail', async () => {
     const result = await runInProcess(['quote', 'list', '--json'], { env: { SHIPPER_NOW: 'yesterday-ish' } });
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual(['shipper: SHIPPER_NOW=yesterday-ish is not an ISO-8601 instant']);
+    expect(result.stderr.trim().split('\n')).toEqual(['pickupAddress: SHIPPER_NOW=yesterday-ish is not an ISO-8601 instant']);
     expect(JSON.parse(result.stdout)).toMatchObject({ type: 'urn:shipper:problem:usage', status: 400 });
   });
 
@@ -256,9 +256,9 @@ describe('every command keeps to the one table of exit codes', () => {
       '-c',
       'pallets=1,weight=500,dims=48x40x48,desc=Parts',
       '--shipper',
-      'name=Acme,street1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
+      'name=Acme,address1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
       '--consignee',
-      'name=Beta,street1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
+      'name=Beta,address1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
     ]);
     expect(booked.code, booked.stderr).toBe(0);
     id = booked.stdout.trim();

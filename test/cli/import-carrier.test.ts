@@ -224,7 +224,7 @@ describe.each(modes)('import with the carrier columns ($mode)', ({ mode, args })
     const [thirdParty] = (JSON.parse((await cli(['shipment', 'list', '--ref', `C-${mode}-2`, '--json'])).stdout) as { items: Shipment[] }).items;
     expect(thirdParty).toMatchObject({
       proNumber: '1234-5678-2',
-      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Acme Payables', street1: '200 W Monroe St', city: 'Chicago', state: 'IL', postalCode: '60606' } },
+      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Acme Payables', address1: '200 W Monroe St', city: 'Chicago', state: 'IL', zipCode: '60606' } },
       declaredValue: { amountInCents: 500_000, per: 'SHIPMENT' },
       cod: { amountInCents: 125_050, feeTerms: 'PREPAID', customerCheckAcceptable: false },
       pickupWindow: { readyTime: '14:59', closeTime: '17:00' },

@@ -60,8 +60,8 @@ async function storedShipmentCount(): Promise<number> {
 
 /** Every name of the export, exactly, in the booked shipment. */
 function expectNamesIntact(shipment: Shipment): void {
-  expect(shipment.shipper.name).toBe(NAMES.shipper);
-  expect(shipment.consignee.name).toBe(NAMES.consignee);
+  expect(shipment.pickupAddress.name).toBe(NAMES.shipper);
+  expect(shipment.deliveryAddress.name).toBe(NAMES.consignee);
   expect(shipment.orderComponents[0]!.description).toBe(NAMES.description);
   expect(shipment.specialInstructions).toBe(NAMES.instructions);
 }
@@ -82,8 +82,8 @@ describe('files as Excel writes them', () => {
     const shipment = await bookedShipment(document.shipments[0]!.id!);
     expectNamesIntact(shipment);
     expect(shipment.refNumber).toBe('PO-1001');
-    expect(shipment.consignee.postalCode).toBe('02108');
-    expect(shipment.pickupDate).toBe('2026-11-27');
+    expect(shipment.deliveryAddress.zipCode).toBe('02108');
+    expect(shipment.requiredPickupDate).toBe('2026-11-27');
     expect(shipment.orderComponents.map((component) => [component.poundsWeight, component.nmfcCode, component.pieceCount])).toEqual([
       [1200, '161030', 10],
       [350, null, 4],
@@ -146,8 +146,8 @@ describe('cells as spreadsheets write them', () => {
     // Nothing but the one line about the BOL numbers' GS1 prefix (this store has none of its own).
     expect(result.stderr).toBe(`warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}\n`);
     const shipment = await bookedShipment((JSON.parse(result.stdout) as ImportDocument).shipments[0]!.id!);
-    expect(shipment.pickupDate).toBe('2026-11-19');
-    expect(shipment.consignee.postalCode).toBe('02108');
+    expect(shipment.requiredPickupDate).toBe('2026-11-19');
+    expect(shipment.deliveryAddress.zipCode).toBe('02108');
   });
 
   it('a number with its thousands separator in the wrong place is refused with line, column and value', async () => {
@@ -225,15 +225,15 @@ describe('ZIP codes in a file', () => {
   it('the CLI takes ZIP+4 without the hyphen too (quote, location add, transit), and refuses 10 digits', async () => {
     const quote = await shipper(['quote', '--from', '606011234', '--to', '10001-0001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json']);
     expect(quote.code, quote.stderr).toBe(0);
-    expect(JSON.parse(quote.stdout)).toMatchObject({ origin: { postalCode: '60601' }, destination: { postalCode: '10001' } });
+    expect(JSON.parse(quote.stdout)).toMatchObject({ pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' } });
     const tooLong = await shipper(['quote', '--from', '6060112345', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48']);
     expect(tooLong.code).toBe(1);
-    expect(tooLong.stderr).toMatch(/must be a 5-digit US ZIP code \(ZIP\+4 accepted\) \(origin\.postalCode\)/);
-    const saved = await shipper(['location', 'add', 'dock', '--name', 'Dock', '--street1', '1 Main St', '--city', 'Chicago', '--state', 'IL', '--zip', '606011234']);
+    expect(tooLong.stderr).toMatch(/must be a 5-digit US ZIP code \(ZIP\+4 accepted\) \(origin\.zipCode\)/);
+    const saved = await shipper(['location', 'add', 'dock', '--name', 'Dock', '--address1', '1 Main St', '--city', 'Chicago', '--state', 'IL', '--zip', '606011234']);
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).toContain('Chicago, IL 60601');
     const transit = await shipper(['transit', '--from', '606011234', '--to', '100011234', '--json']);
     expect(transit.code, transit.stderr).toBe(0);
-    expect(JSON.parse(transit.stdout)).toMatchObject({ lanes: [{ origin: { postalCode: '60601' }, destination: { postalCode: '10001' } }] });
+    expect(JSON.parse(transit.stdout)).toMatchObject({ lanes: [{ origin: { zipCode: '60601' }, destination: { zipCode: '10001' } }] });
   });
 });

@@ -79,7 +79,7 @@ describe('raw ="..." cells and parse errors (item 15)', () => {
     const result = await cli(['import', path, '--json']);
     expect(result.code, result.stderr).toBe(0);
     const [shipment] = (JSON.parse((await cli(['shipment', 'list', '--json'])).stdout) as Page<Shipment>).items;
-    expect(shipment!.consignee.postalCode).toBe('02134');
+    expect(shipment!.deliveryAddress.zipCode).toBe('02134');
     expect(shipment!.refNumber).toBe('00715');
   });
 

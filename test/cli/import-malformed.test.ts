@@ -125,8 +125,8 @@ describe('a malformed CSV', () => {
     const problem = JSON.parse(result.stdout) as { title: string; violations: unknown[] };
     expect(problem.title).toBe('Constraint Violation');
     expect(problem.violations).toEqual([
-      { line: 2, column: 'palletCount', field: 'orderComponents[0].palletCount', message: 'palletCount must be at least 1', value: '0' },
-      { line: 2, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be at least 1 lb', value: '-5' },
+      { line: 2, column: 'palletCount', field: 'orderComponents[0].palletCount', reason: 'palletCount must be at least 1', value: '0' },
+      { line: 2, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', reason: 'poundsWeight must be at least 1 lb', value: '-5' },
     ]);
   });
 

@@ -138,7 +138,7 @@ describe('shipper import', () => {
     const result = await shipper(['import', await file('european.csv', content), '--json']);
     expect(result.code, result.stderr).toBe(0);
     const [shipment] = await shipments();
-    expect(shipment!.shipper.name).toBe('Acme Chicago DC');
+    expect(shipment!.pickupAddress.name).toBe('Acme Chicago DC');
     expect(shipment!.orderComponents.map((component) => component.description)).toEqual(['Two lines:\r\nparts; boxed', 'Belts']);
   });
 

@@ -19,8 +19,8 @@ import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 /** Tuesday 2026-11-24, 15:00 UTC (09:00 in Chicago). */
 const NOW = '2026-11-24T15:00:00Z';
-const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0100';
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0100';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
 const FREIGHT = 'pallets=2,weight=1200,dims=48x40x48';
 
 let dir: string;
@@ -69,14 +69,14 @@ describe('control characters (item 4)', () => {
       name: 'old-dc',
       address: {
         name: 'Old\u001b[31m DC',
-        street1: '1 Main St',
-        street2: null,
+        address1: '1 Main St',
+        address2: null,
         city: 'Chicago',
         state: 'IL',
-        postalCode: '60608',
+        zipCode: '60608',
         countryCode: 'US',
-        contactName: null,
-        phone: null,
+        contactPerson: null,
+        phoneNumber: null,
       },
     });
     const shown = await cli(['location', 'list']);
@@ -95,8 +95,8 @@ describe('control characters (item 4)', () => {
     afterAll(() => serve.stop());
 
     const body = (extra: Record<string, unknown>) => ({
-      shipper: { name: 'Acme DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' },
-      consignee: { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' },
+      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' },
+      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
       ...extra,
     });
@@ -108,11 +108,11 @@ describe('control characters (item 4)', () => {
         refNumber: 'A\u001b]0;pwned\u0007',
         trailerNumber: 'T\n2',
         sealNumbers: ['ok', 'S\u0085'],
-        consignee: { ...body({}).consignee, name: 'Store\u001b[31m 12' },
+        deliveryAddress: { ...body({}).deliveryAddress, name: 'Store\u001b[31m 12' },
       });
       expect(response.status).toBe(400);
       const problem = (await response.json()) as { violations: Array<{ field: string; message: string }> };
-      expect(problem.violations.map((violation) => violation.field).sort()).toEqual(['consignee.name', 'refNumber', 'sealNumbers[1]', 'trailerNumber']);
+      expect(problem.violations.map((violation) => violation.field).sort()).toEqual(['deliveryAddress.name', 'refNumber', 'sealNumbers[1]', 'trailerNumber']);
       expect(problem.violations.find((violation) => violation.field === 'sealNumbers[1]')?.message).toContain('U+0085');
     });
 
@@ -137,7 +137,7 @@ describe('control characters (item 4)', () => {
         refNumber: 'PO\u001b[2J\u001b]0;owned\u0007-9\rX',
         trailerNumber: 'T\u001b[31m-1',
         sealNumbers: ['S\u0007-1'],
-        consignee: { ...shipment.consignee, name: 'Store\n12' },
+        deliveryAddress: { ...shipment.deliveryAddress, name: 'Store\n12' },
       };
       server = createServer((request, response) => {
         response.setHeader('content-type', 'application/json');

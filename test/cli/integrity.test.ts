@@ -17,8 +17,8 @@ import { csvLine, HEADER, rowCells } from '../helpers/csv.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 const NOW = '2026-11-23T15:00:00.000Z';
-const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
 const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48';
 
 const dirs: Array<() => Promise<void>> = [];
@@ -67,7 +67,7 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
     );
     const infinite = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=1e400,dims=48x40x48', '--json']);
     expect(infinite.code).toBe(1);
-    expect(JSON.parse(infinite.stdout)).toMatchObject({ status: 400, violations: [{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }] });
+    expect(JSON.parse(infinite.stdout)).toMatchObject({ status: 400, violations: [{ field: 'orderComponents[0].poundsWeight', reason: 'poundsWeight must be a finite number' }] });
   });
 
   it('quotes freight beyond standard LTL with one warning line naming volume LTL or truckload', async () => {
@@ -89,7 +89,7 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
     expect(side.stderr).toMatch(/unknown key "hieght" \(length, width and height go in dims=LxWxH\) in --component/);
     const address = await shipper(mode, ['ship', '--shipper', `${SHIPPER},zipcode=60608`, '--consignee', CONSIGNEE, '-c', COMPONENT]);
     expect(address.code).toBe(2);
-    expect(address.stderr).toMatch(/unknown key "zipcode" \(did you mean postalCode\?\) in --shipper/);
+    expect(address.stderr).toMatch(/unknown key "zipcode" \(did you mean zipCode\?\) in --shipper/);
     // Nothing close: the keys are listed, no guess.
     expect((await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', `${COMPONENT},xyz=1`])).stderr).toMatch(
       /unknown key "xyz" in --component [^(]*\(keys: pallets, weight, dims/,

@@ -49,8 +49,8 @@ beforeAll(async () => {
   await writeFile(file, shipmentsCsv(IMPORTED, 1));
   expect((await run(['import', file])).code).toBe(0);
   // One with a carrier and a PRO, one cancelled, one whose reference a spreadsheet would run as a formula.
-  const consignee = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
-  const shipper = 'name=Acme Chicago DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
+  const consignee = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+  const shipper = 'name=Acme Chicago DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
   const formula = await run(['-q', 'ship', '--shipper', shipper, '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48', '--ref', '=HYPERLINK("http://x.example")']);
   expect(formula.code).toBe(0);
   cancelledId = formula.stdout.trim();
@@ -76,18 +76,18 @@ describe('shipment list --csv', () => {
       expect(row).toMatchObject({
         orderNumber: shipment.orderNumber,
         bolNumber: shipment.bolNumber,
-        status: shipment.status,
-        pickupDate: shipment.pickupDate,
-        originPostalCode: shipment.shipper.postalCode,
-        destinationPostalCode: shipment.consignee.postalCode,
-        destinationCity: shipment.consignee.city,
+        status: shipment.orderStatus,
+        requiredPickupDate: shipment.requiredPickupDate,
+        originPostalCode: shipment.pickupAddress.zipCode,
+        destinationPostalCode: shipment.deliveryAddress.zipCode,
+        destinationCity: shipment.deliveryAddress.city,
         pallets: String(shipment.orderComponents.reduce((sum, line) => sum + line.palletCount, 0)),
         poundsWeight: String(shipment.orderComponents.reduce((sum, line) => sum + line.poundsWeight, 0)),
         estimatedDeliveryDate: shipment.estimatedDeliveryDate ?? '',
         quoteId: shipment.quoteId,
       });
       // Dollars, exact to the cent.
-      expect(Math.round(Number(row.price) * 100)).toBe(shipment.quotedPriceInCents);
+      expect(Math.round(Number(row.price) * 100)).toBe(shipment.totalPriceInCents);
     }
   });
 
@@ -154,8 +154,8 @@ describe('quote list --csv', () => {
     const quote = (args: string[]) => run(['-q', 'quote', '--from', '60608', '-c', 'pallets=1,weight=500,dims=48x40x48', ...args], quoteStore);
     const open = (await quote(['--to', '90210', '-a', 'liftgate_delivery'])).stdout.trim();
     const booked = (await quote(['--to', '10001'])).stdout.trim();
-    const consignee = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
-    const shipper = 'name=Acme Chicago DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
+    const consignee = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+    const shipper = 'name=Acme Chicago DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
     expect((await run(['ship', '--quote', booked, '--shipper', shipper, '--consignee', consignee], quoteStore)).code).toBe(0);
     const rows = records((await run(['quote', 'list', '--csv'], quoteStore)).stdout);
     expect(rows.map((row) => row.id).sort()).toEqual([open, booked].sort());
@@ -170,7 +170,7 @@ describe('quote list --csv', () => {
       pallets: '1',
       poundsWeight: '500',
       expiresAt: json.quoteExpirationTime,
-      pickupDate: json.pickupDate,
+      pickupDate: json.requiredPickupDate,
       estimatedDeliveryLocal: expect.stringMatching(/T17:00:00-08:00$/),
       price: String(json.quotedPriceInCents / 100),
     });

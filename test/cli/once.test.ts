@@ -18,8 +18,8 @@ import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { storedShipmentIds } from '../helpers/storedShipments.js';
 
 const NOW = { SHIPPER_NOW: '2026-11-23T15:00:00Z' };
-const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
 const LINE = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,nmfc=161030,pkg=crates,pieces=10';
 
 let work: { dir: string; cleanup: () => Promise<void> };
@@ -131,7 +131,7 @@ describe.each(MODES)('%s mode', (mode) => {
     await json(mode, ['shipment', 'cancel', twice.id]);
     const free = await json<Quote>(mode, ['quote', 'get', quote.id]);
     expect(free.status).toBe('OPEN');
-    expect(free.bookings?.map((booking) => booking.status)).toEqual(['CANCELLED', 'CANCELLED']);
+    expect(free.bookings?.map((booking) => booking.orderStatus)).toEqual(['CANCELLED', 'CANCELLED']);
     const third = await json<Shipment>(mode, ['ship', '--quote', quote.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE]);
     expect(Number(third.orderNumber.slice(3))).toBeGreaterThan(Number(twice.orderNumber.slice(3)));
   });
@@ -154,7 +154,7 @@ describe.each(MODES)('%s mode', (mode) => {
   it('cancels: status and reason, lists show and filter it, twice answers the same, unknown is exit 4, the BOL says VOID', async () => {
     const shipment = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', `CXL-${mode}`]);
     const cancelled = await json<Shipment>(mode, ['shipment', 'cancel', shipment.id, '--reason', 'customer cancelled the order']);
-    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancellationReason: 'customer cancelled the order', orderNumber: shipment.orderNumber, bolNumber: shipment.bolNumber });
+    expect(cancelled).toMatchObject({ orderStatus: 'CANCELLED', cancellationReason: 'customer cancelled the order', orderNumber: shipment.orderNumber, bolNumber: shipment.bolNumber });
     expect(cancelled.cancelledAt).toMatch(/^2026-11-23T15:/);
     const again = await cli(mode, ['shipment', 'cancel', shipment.id, '--json']);
     expect(again.code).toBe(0);
@@ -180,11 +180,11 @@ describe.each(MODES)('%s mode', (mode) => {
     const store = mode === 'local' ? stores.local : stores.remote;
     const past = new LocalApi({ storeDir: store, now: () => new Date('2026-11-18T18:00:00Z') });
     const { data: old } = await past.createQuote({
-      origin: { postalCode: '60608' },
-      destination: { postalCode: '10001' },
+      pickupAddress: { zipCode: '60608' },
+      deliveryAddress: { zipCode: '10001' },
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }],
     });
-    expect(old.pickupDate).toBe('2026-11-19');
+    expect(old.requiredPickupDate).toBe('2026-11-19');
     const refused = await cli(mode, ['ship', '--quote', old.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`quote ${old.id} is for pickup on 2026-11-19, which has passed (today is 2026-11-23 at the origin)`);
@@ -193,7 +193,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(requoted.code, requoted.stderr).toBe(0);
     const shipment = JSON.parse(requoted.stdout) as Shipment;
     expect(shipment.quoteId).not.toBe(old.id);
-    expect(shipment.pickupDate).toBe('2026-11-24');
+    expect(shipment.requiredPickupDate).toBe('2026-11-24');
     expect(shipment.orderComponents[0]!.description).toBe('Machine parts');
     expect(requoted.stderr).toMatch(
       new RegExp(`requoted ${old.id} \\(\\$[\\d,.]+, pickup 2026-11-19\\) as qt_\\w+ \\(\\$[\\d,.]+, pickup 2026-11-24\\): (the same price|[+-]\\$[\\d,.]+)`),
@@ -233,7 +233,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(tender.code, tender.stderr).toBe(0);
     expect((await cli(mode, ['labels', booked.orderNumber, '-o', join(outDir, 'labels.pdf')])).code).toBe(0);
     const cancelled = await json<Shipment>(mode, ['shipment', 'cancel', booked.bolNumber, '--reason', 'by BOL number']);
-    expect(cancelled).toMatchObject({ id: booked.id, status: 'CANCELLED' });
+    expect(cancelled).toMatchObject({ id: booked.id, orderStatus: 'CANCELLED' });
     // A number no shipment has: not found, exit 4, naming it as typed.
     const unknown = await cli(mode, ['shipment', 'cancel', 'SO-999999']);
     expect(unknown.code).toBe(4);
@@ -242,7 +242,7 @@ describe.each(MODES)('%s mode', (mode) => {
   });
 
   it('filters lists by day and destination, on the bounds', async () => {
-    const before = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', 'name=Peach,street1=1 Peachtree St,city=Atlanta,state=GA,zip=30303', '-c', LINE]);
+    const before = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', 'name=Peach,address1=1 Peachtree St,city=Atlanta,state=GA,zip=30303', '-c', LINE]);
     const day = before.createdAt.slice(0, 10);
     const ids = async (args: string[]) => (await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--limit', '500', ...args])).items.map((item) => item.id);
     expect(await ids(['--since', day, '--until', day, '--to', '30303'])).toContain(before.id);
@@ -266,7 +266,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(swappedDays.stderr).toContain('until 2026-11-23 is before since 2026-11-24');
     expect((await cli(mode, ['quote', 'list', '--since', '2026-11-23', '--until', '2026-11-23'])).code).toBe(0);
     const quotes = await json<{ items: Quote[] }>(mode, ['quote', 'list', '--status', 'open', '--to', '10001', '--limit', '500']);
-    expect(quotes.items.every((quote) => quote.status === 'OPEN' && quote.destination.postalCode === '10001')).toBe(true);
+    expect(quotes.items.every((quote) => quote.status === 'OPEN' && quote.deliveryAddress.zipCode === '10001')).toBe(true);
   });
 });
 
@@ -274,14 +274,14 @@ describe('the pickup day ends at midnight at the origin', () => {
   it('books a quote at 23:59 of its pickup day in Los Angeles (07:59 UTC the next day) and refuses it at 00:00, as quote get says', async () => {
     const store = join(work.dir, 'pickup-day');
     const at = (instant: string, args: string[]) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: instant } });
-    const la = 'name=West DC,street1=9450 Wilshire Blvd,city=Beverly Hills,state=CA,zip=90210';
+    const la = 'name=West DC,address1=9450 Wilshire Blvd,city=Beverly Hills,state=CA,zip=90210';
     const newQuote = async () => {
       const made = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '-c', LINE, '--json']);
       expect(made.code, made.stderr).toBe(0);
       return JSON.parse(made.stdout) as Quote;
     };
     const [before, onTheBoundary] = [await newQuote(), await newQuote()];
-    expect(before.pickupDate).toBe('2026-11-24');
+    expect(before.requiredPickupDate).toBe('2026-11-24');
     // One moment, the last at which it can be booked: the end of its pickup day at the origin (before
     // its 168-hour lifetime), as quoteExpirationTime, the price line and the status all say.
     expect(before.quoteExpirationTime).toBe('2026-11-25T07:59:59.999Z');
@@ -293,7 +293,7 @@ describe('the pickup day ends at midnight at the origin', () => {
     }
     const booked = await at('2026-11-25T07:59:00Z', ['ship', '--quote', before.id, '--shipper', la, '--consignee', CONSIGNEE, '--json']);
     expect(booked.code, booked.stderr).toBe(0);
-    expect((JSON.parse(booked.stdout) as Shipment).pickupDate).toBe('2026-11-24');
+    expect((JSON.parse(booked.stdout) as Shipment).requiredPickupDate).toBe('2026-11-24');
 
     expect((await at('2026-11-25T08:00:00Z', ['quote', 'get', onTheBoundary.id])).stdout).toMatch(/Status {4}pickup day 2026-11-24 passed \(--requote\)/);
     const refused = await at('2026-11-25T08:00:00Z', ['ship', '--quote', onTheBoundary.id, '--shipper', la, '--consignee', CONSIGNEE]);

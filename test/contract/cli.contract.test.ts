@@ -37,8 +37,8 @@ const LATER = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 3600_000).toISO
 const SOON = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 1800_000).toISOString() };
 
 const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,pieces=0';
-const SHIPPER = 'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60601';
-const CONSIGNEE = 'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60601';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
 const SAMPLE_CSV = fileURLToPath(new URL('../../templates/import/shipments-sample.csv', import.meta.url));
 const SAMPLE_BILLS = fileURLToPath(new URL('../../templates/audit/bills-sample.csv', import.meta.url));
 const SCENARIOS: Scenario[] = [

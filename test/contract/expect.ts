@@ -20,7 +20,7 @@ export async function expectProblem(call: Promise<unknown>, status: number): Pro
 
 export const fields = (problem: ProblemDetail): string[] => (problem.violations ?? []).map((violation) => violation.field).sort();
 
-export const LANE = { origin: { postalCode: '60601', countryCode: 'US' }, destination: { postalCode: '10001', countryCode: 'US' } } as const;
+export const LANE = { pickupAddress: { zipCode: '60601', countryCode: 'US' }, deliveryAddress: { zipCode: '10001', countryCode: 'US' } } as const;
 
 export const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
 
@@ -29,11 +29,11 @@ export function quoteRequest(overrides: Record<string, unknown> = {}): QuoteRequ
   return { ...LANE, orderComponents: [COMPONENT], ...overrides } as QuoteRequestInput;
 }
 
-export const SHIPPER = { name: 'Acme Tools', street1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', postalCode: '60601', countryCode: 'US' };
-export const CONSIGNEE = { name: 'Hudson Supply', street1: '350 5th Ave', city: 'New York', state: 'NY', postalCode: '10001', countryCode: 'US' };
+export const SHIPPER = { name: 'Acme Tools', address1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60601', countryCode: 'US' };
+export const CONSIGNEE = { name: 'Hudson Supply', address1: '350 5th Ave', city: 'New York', state: 'NY', zipCode: '10001', countryCode: 'US' };
 
 export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
-  return { shipper: SHIPPER, consignee: CONSIGNEE, orderComponents: [COMPONENT], ...overrides } as ShipmentRequestInput;
+  return { pickupAddress: SHIPPER, deliveryAddress: CONSIGNEE, orderComponents: [COMPONENT], ...overrides } as ShipmentRequestInput;
 }
 
 /** The messages of the warnings that are not the freight check's (the check has its own cases). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAddressAgainstZip, cityKey, CROSS_STATE_ZIPS } from '../../src/domain/addressZip.js';
 import { ZipDirectory } from '../../src/geo/zipDirectory.js';
 
-const NEW_YORK = { postalCode: '10001', city: 'New York', state: 'NY' };
+const NEW_YORK = { zipCode: '10001', city: 'New York', state: 'NY' };
 
 describe('checkAddressAgainstZip', () => {
   it("accepts the ZIP's own city and state, in any case and spacing", () => {
@@ -11,12 +11,12 @@ describe('checkAddressAgainstZip', () => {
 
   it("refuses a state that contradicts the ZIP, naming the ZIP's place, on the party's path", () => {
     expect(checkAddressAgainstZip({ city: 'Chicago', state: 'IL' }, NEW_YORK, 'consignee')).toEqual({
-      violations: [{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }],
+      violations: [{ field: 'deliveryAddress.state', reason: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }],
       warnings: [
         {
           code: 'ADDRESS_CITY_MISMATCH',
           message: 'Chicago is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
-          field: 'consignee.city',
+          field: 'deliveryAddress.city',
         },
       ],
     });
@@ -31,10 +31,10 @@ describe('checkAddressAgainstZip', () => {
   });
 
   it('accepts either state of a ZIP that crosses a state line, and names both when refusing a third', () => {
-    const texhoma = { postalCode: '73949', city: 'Texhoma', state: 'OK' };
+    const texhoma = { zipCode: '73949', city: 'Texhoma', state: 'OK' };
     expect(checkAddressAgainstZip({ city: 'Texhoma', state: 'TX' }, texhoma, 'shipper').violations).toEqual([]);
     expect(checkAddressAgainstZip({ city: 'Texhoma', state: 'NM' }, texhoma, 'shipper').violations).toEqual([
-      { field: 'shipper.state', message: 'NM does not match ZIP 73949, which is in Texhoma, OK (or TX); correct the state or the ZIP' },
+      { field: 'pickupAddress.state', reason: 'NM does not match ZIP 73949, which is in Texhoma, OK (or TX); correct the state or the ZIP' },
     ]);
   });
 

@@ -4,11 +4,11 @@ import { hazmatBasicDescription } from '../../src/domain/hazmatDescription.js';
 import { shipmentRequestSchema, shipmentSchema } from '../../src/domain/schemas.js';
 import { parseRequest } from '../../src/domain/validation.js';
 
-const ADDRESS = { name: 'Acme', street1: '1 Main St', city: 'Chicago', state: 'IL', postalCode: '60601' };
+const ADDRESS = { name: 'Acme', address1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60601' };
 const LINE = { palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } };
 const request = (extra: Record<string, unknown> = {}, line: Record<string, unknown> = {}) => ({
-  shipper: ADDRESS,
-  consignee: { ...ADDRESS, city: 'New York', state: 'NY', postalCode: '10001' },
+  pickupAddress: ADDRESS,
+  deliveryAddress: { ...ADDRESS, city: 'New York', state: 'NY', zipCode: '10001' },
   orderComponents: [{ ...LINE, ...line }],
   ...extra,
 });
@@ -43,7 +43,7 @@ describe('carrier fields of a shipment request', () => {
     expect(fieldsOf(request({ pickupWindow: { readyTime: '14:00', closeTime: '14:00' } }))).toEqual(['pickupWindow.closeTime']);
     const messages = (raw: unknown) => {
       const parsed = parseRequest(shipmentRequestSchema, raw);
-      return parsed.ok ? [] : parsed.violations.map((violation) => violation.message);
+      return parsed.ok ? [] : parsed.violations.map((violation) => violation.reason);
     };
     expect(messages(request({ pickupWindow: { readyTime: '14:00', closeTime: '13:59' } }))).toEqual([
       'the dock closes (13:59) before the freight is ready (14:00): the window is empty',

@@ -21,9 +21,9 @@ describe('didYouMean', () => {
   });
 
   it('suggests a field only where it exists, and nothing for names far from every field', () => {
-    expect(didYouMean('zipcode', ['postalCode', 'countryCode'])).toBe('postalCode');
+    expect(didYouMean('zipcode', ['zipCode', 'countryCode'])).toBe('zipCode');
     expect(didYouMean('zipcode', COMPONENT_FIELDS)).toBeUndefined();
-    expect(didYouMean('contry', ['postalCode', 'countryCode'])).toBe('countryCode');
+    expect(didYouMean('contry', ['zipCode', 'countryCode'])).toBe('countryCode');
     for (const far of ['hazmat', 'futureField', 'x', '', '---']) expect(didYouMean(far, COMPONENT_FIELDS), far).toBeUndefined();
   });
 

@@ -126,7 +126,7 @@ describe('buildInvoice', () => {
       pieceCount: 10,
       poundsWeight: 1500,
     });
-    expect(sum(invoice.lines.map((line) => line.amountInCents))).toBe(shipment.quotedPriceInCents);
+    expect(sum(invoice.lines.map((line) => line.amountInCents))).toBe(shipment.totalPriceInCents);
   });
 
   it('names accessorials with the descriptions given', () => {
@@ -141,11 +141,11 @@ describe('buildInvoice', () => {
     expect(invoice.minimumChargeApplied).toBe(true);
     expect(sum(invoice.lines.filter((line) => line.kind === 'FREIGHT').map((line) => line.amountInCents))).toBe(12_500);
     expect(invoice.lines.find((line) => line.kind === 'DISCOUNT')).toMatchObject({ amountInCents: 0, description: 'Discount: none, the minimum charge applies' });
-    expect(invoice.totals.totalInCents).toBe(shipment.quotedPriceInCents);
+    expect(invoice.totals.totalInCents).toBe(shipment.totalPriceInCents);
   });
 
   it('bills the shipper (prepaid), the consignee (collect) or the third party', () => {
-    const thirdParty = { ...ATLANTA, name: 'Freight Pay LLC', city: 'Dallas', state: 'TX', postalCode: '75201' };
+    const thirdParty = { ...ATLANTA, name: 'Freight Pay LLC', city: 'Dallas', state: 'TX', zipCode: '75201' };
     expect(invoiceOf(pricedShipment({ extra: { freightChargeTerms: { terms: 'COLLECT', billTo: null } } }))).toMatchObject({ freightChargeTerms: 'COLLECT', billTo: ATLANTA });
     expect(invoiceOf(pricedShipment({ extra: { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: thirdParty } } }))).toMatchObject({
       freightChargeTerms: 'THIRD_PARTY',
@@ -156,7 +156,7 @@ describe('buildInvoice', () => {
   it('refuses a cancelled shipment and a breakdown that does not add up to the booked price', () => {
     expect(() => invoiceOf(pricedShipment({ extra: { status: 'CANCELLED' } }))).toThrow(InvoiceError);
     const shipment = pricedShipment();
-    expect(() => invoiceOf({ ...shipment, quotedPriceInCents: shipment.quotedPriceInCents + 1 })).toThrow(/adds up to 62604 cents, not its booked 62605/);
+    expect(() => invoiceOf({ ...shipment, totalPriceInCents: shipment.totalPriceInCents + 1 })).toThrow(/adds up to 62604 cents, not its booked 62605/);
     expect(() => buildInvoice(shipment, { linehaulWeights: [1] })).toThrow(RangeError);
   });
 
@@ -188,10 +188,10 @@ describe('buildInvoice', () => {
         const rated = components.map(rateComponent);
         const price = priceShipment(rated, miles, accessorials, TARIFF);
         const shipment = pricedShipment({ components: components as never, miles, accessorials });
-        expect(shipment.quotedPriceInCents).toBe(price.quotedPriceInCents);
+        expect(shipment.totalPriceInCents).toBe(price.quotedPriceInCents);
         const invoice = invoiceOf(shipment);
-        expect(sum(invoice.lines.map((line) => line.amountInCents))).toBe(shipment.quotedPriceInCents);
-        expect(invoice.totals.totalInCents).toBe(shipment.quotedPriceInCents);
+        expect(sum(invoice.lines.map((line) => line.amountInCents))).toBe(shipment.totalPriceInCents);
+        expect(invoice.totals.totalInCents).toBe(shipment.totalPriceInCents);
         const freight = invoice.lines.filter((line) => line.kind === 'FREIGHT');
         expect(freight.map((line) => line.componentIndex)).toEqual(components.map((_, index) => index));
         expect(sum(freight.map((line) => line.amountInCents))).toBe(shipment.priceBreakdown.linehaulInCents);
@@ -216,7 +216,7 @@ describe('buildInvoice', () => {
     const shipment = pricedShipment({ components: Array.from({ length: 60 }, () => line) as never, miles: 3_000 });
     const invoice = invoiceOf(shipment);
     expect(invoice.lines.filter((entry) => entry.kind === 'FREIGHT')).toHaveLength(60);
-    expect(sum(invoice.lines.map((entry) => entry.amountInCents))).toBe(shipment.quotedPriceInCents);
+    expect(sum(invoice.lines.map((entry) => entry.amountInCents))).toBe(shipment.totalPriceInCents);
   });
 });
 

@@ -6,7 +6,7 @@ import { parseRequest } from '../../src/domain/validation.js';
 const range = (input: ProNumberRangeInput) => proNumberRangeSchema.parse(input);
 const violations = (input: unknown) => {
   const parsed = parseRequest(proNumberRangeSchema, input);
-  return parsed.ok ? [] : parsed.violations.map((violation) => `${violation.message} (${violation.field})`);
+  return parsed.ok ? [] : parsed.violations.map((violation) => `${violation.reason} (${violation.field})`);
 };
 
 describe('PRO check digits on published examples', () => {

@@ -22,16 +22,16 @@ import { formatFieldPath } from '../../src/domain/validation.js';
 const rawTariff = JSON.parse(readFileSync(new URL('../../templates/tariff/default.json', import.meta.url), 'utf8'));
 const tariff: Tariff = tariffSchema.parse(rawTariff);
 
-const chicago: ZipPlace = { postalCode: '60601', city: 'Chicago', state: 'IL', latitude: 41.8858, longitude: -87.6181, timeZone: 'America/Chicago' };
-const newYork: ZipPlace = { postalCode: '10001', city: 'New York', state: 'NY', latitude: 40.7484, longitude: -73.9967, timeZone: 'America/New_York' };
-const anchorage: ZipPlace = { postalCode: '99501', city: 'Anchorage', state: 'AK', latitude: 61.2116, longitude: -149.8761, timeZone: 'America/Anchorage' };
+const chicago: ZipPlace = { zipCode: '60601', city: 'Chicago', state: 'IL', latitude: 41.8858, longitude: -87.6181, timeZone: 'America/Chicago' };
+const newYork: ZipPlace = { zipCode: '10001', city: 'New York', state: 'NY', latitude: 40.7484, longitude: -73.9967, timeZone: 'America/New_York' };
+const anchorage: ZipPlace = { zipCode: '99501', city: 'Anchorage', state: 'AK', latitude: 61.2116, longitude: -149.8761, timeZone: 'America/Anchorage' };
 // Sunday 2026-11-22 12:00 UTC: the next business day is Monday 2026-11-23.
 const now = new Date('2026-11-22T12:00:00Z');
 
 const request = (overrides: Record<string, unknown> = {}) =>
   quoteRequestSchema.parse({
-    origin: { postalCode: '60601' },
-    destination: { postalCode: '10001' },
+    pickupAddress: { zipCode: '60601' },
+    deliveryAddress: { zipCode: '10001' },
     orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
     ...overrides,
   });
@@ -62,8 +62,8 @@ describe('rateQuote', () => {
       id: 'qt_test',
       transitDays: 3,
       pickupDate: '2026-11-23',
-      origin: { postalCode: '60601', city: 'Chicago', state: 'IL', countryCode: 'US' },
-      destination: { postalCode: '10001', city: 'New York', state: 'NY', countryCode: 'US' },
+      pickupAddress: { zipCode: '60601', city: 'Chicago', state: 'IL', countryCode: 'US' },
+      deliveryAddress: { zipCode: '10001', city: 'New York', state: 'NY', countryCode: 'US' },
       createdAt: now.toISOString(),
     });
     expect(Number.isInteger(result.quotedPriceInCents)).toBe(true);
@@ -115,7 +115,7 @@ describe('rateQuote', () => {
     if (result.ok) return;
     expect(result.violations.map((violation) => violation.field).sort()).toEqual(['accessorials[0]', 'pickupDate']);
     const weekend = rateQuote({ id: 'x', request: request({ pickupDate: '2026-11-28' }), origin: chicago, destination: newYork, tariff, now });
-    expect(!weekend.ok && weekend.violations[0]!.message).toContain('Saturday');
+    expect(!weekend.ok && weekend.violations[0]!.reason).toContain('Saturday');
   });
 
   it('uses the whole shipment weight to pick the weight break', () => {
@@ -264,7 +264,7 @@ describe('prices are safe integers whatever the tariff says', () => {
   it('refuses with a violation, never NaN, Infinity or null, when a rate overflows', () => {
     for (const rate of [1e300, Number.MAX_VALUE, 1e20]) {
       const result = rateWith(withRate(rate));
-      expect(result).toEqual({ ok: false, violations: [{ field: 'orderComponents', message: expect.stringContaining('9,007,199,254,740,991 cents') }] });
+      expect(result).toEqual({ ok: false, violations: [{ field: 'orderComponents', reason: expect.stringContaining('9,007,199,254,740,991 cents') }] });
     }
   });
 

@@ -41,6 +41,6 @@ describe('onFirstUse', () => {
   it('lets an unknown field of a schema built on first use name the field it most likely means', () => {
     const parsed = parseRequest(shipmentRequestSchema, { refnumber: 'PO-1' });
     expect(parsed.ok).toBe(false);
-    expect(!parsed.ok && parsed.violations).toContainEqual({ field: 'refnumber', message: 'unknown field refnumber (did you mean refNumber?)' });
+    expect(!parsed.ok && parsed.violations).toContainEqual({ field: 'refnumber', reason: 'unknown field refnumber (did you mean refNumber?)' });
   });
 });

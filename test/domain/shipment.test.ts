@@ -8,9 +8,9 @@ const quote: Quote = {
   quoteExpirationTime: '2026-11-30T12:00:00.000Z',
   transitDays: 3,
   estimatedDeliveryDate: '2026-11-26T22:00:00.000Z',
-  pickupDate: '2026-11-23',
-  origin: { postalCode: '60608', countryCode: 'US', city: 'Chicago', state: 'IL' },
-  destination: { postalCode: '10001', countryCode: 'US', city: 'New York', state: 'NY' },
+  requiredPickupDate: '2026-11-23',
+  pickupAddress: { zipCode: '60608', countryCode: 'US', city: 'Chicago', state: 'IL' },
+  deliveryAddress: { zipCode: '10001', countryCode: 'US', city: 'New York', state: 'NY' },
   miles: 841,
   accessorials: ['LIFTGATE_DELIVERY'],
   orderComponents: [
@@ -43,14 +43,14 @@ const quote: Quote = {
   createdAt: '2026-11-22T12:00:00.000Z',
 };
 
-const address = { name: 'Acme DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'il', postalCode: '60608' };
+const address = { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'il', zipCode: '60608' };
 
 function request(overrides: Record<string, unknown> = {}): ShipmentRequest {
   return shipmentRequestSchema.parse({
     quoteId: quote.id,
     refNumber: 'PO-1',
-    shipper: address,
-    consignee: { ...address, name: 'Store 12', city: 'New York', state: 'NY', postalCode: '10001' },
+    pickupAddress: address,
+    deliveryAddress: { ...address, name: 'Store 12', city: 'New York', state: 'NY', zipCode: '10001' },
     orderComponents: [
       {
         palletCount: 2,
@@ -103,7 +103,7 @@ describe('booking against a quote', () => {
         'orderComponents[0].dimensions.height',
         'orderComponents[1].poundsWeight',
       ]);
-      expect(check.violations[0]!.message).toBe('quoted 2, sent 3');
+      expect(check.violations[0]!.reason).toBe('quoted 2, sent 3');
     }
   });
 });
@@ -121,17 +121,17 @@ describe('the shipment record', () => {
     });
     expect(shipment.ssccs).toHaveLength(3);
     expect(shipment).toMatchObject({
-      status: 'BOOKED',
+      orderStatus: 'CONFIRMED',
       refNumber: 'PO-1',
       quoteId: quote.id,
-      quotedPriceInCents: quote.quotedPriceInCents,
+      totalPriceInCents: quote.quotedPriceInCents,
       transitDays: 3,
       estimatedDeliveryDate: quote.estimatedDeliveryDate,
-      pickupDate: quote.pickupDate,
+      pickupDate: quote.requiredPickupDate,
       accessorials: ['LIFTGATE_DELIVERY'],
       createdAt: '2026-11-22T13:00:00.000Z',
     });
-    expect(shipment.shipper.state).toBe('IL');
+    expect(shipment.pickupAddress.state).toBe('IL');
     expect(shipment.orderComponents).toEqual([
       expect.objectContaining({ description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 10, freightClass: '92.5', densityPcf: 11.25 }),
       expect.objectContaining({ description: null, pieceCount: 0, freightClass: '125' }),
@@ -210,19 +210,19 @@ describe('withNumbers', () => {
 
 describe('quote-first booking', () => {
   it('quotes on the lane from the shipper to the consignee', () => {
-    const quoteRequest = quoteRequestForShipment(request({ quoteId: undefined, pickupDate: '2026-11-24', accessorials: ['APPOINTMENT'] }));
+    const quoteRequest = quoteRequestForShipment(request({ quoteId: undefined, requiredPickupDate: '2026-11-24', accessorials: ['APPOINTMENT'] }));
     expect(quoteRequest).toMatchObject({
-      origin: { postalCode: '60608', countryCode: 'US' },
-      destination: { postalCode: '10001', countryCode: 'US' },
-      pickupDate: '2026-11-24',
+      pickupAddress: { zipCode: '60608', countryCode: 'US' },
+      deliveryAddress: { zipCode: '10001', countryCode: 'US' },
+      requiredPickupDate: '2026-11-24',
       accessorials: ['APPOINTMENT'],
     });
     expect(quoteRequest.orderComponents).toHaveLength(2);
   });
 
   it('names quote violations by the shipment fields the user wrote', () => {
-    expect(shipmentFieldOfQuoteField('origin.postalCode')).toBe('shipper.postalCode');
-    expect(shipmentFieldOfQuoteField('destination.postalCode')).toBe('consignee.postalCode');
+    expect(shipmentFieldOfQuoteField('pickupAddress.zipCode')).toBe('pickupAddress.zipCode');
+    expect(shipmentFieldOfQuoteField('deliveryAddress.zipCode')).toBe('deliveryAddress.zipCode');
     expect(shipmentFieldOfQuoteField('accessorials[1]')).toBe('accessorials[1]');
   });
 });
@@ -230,17 +230,17 @@ describe('quote-first booking', () => {
 describe('the shipment request schema', () => {
   it('refuses freightClass on a component and reports every violation at once', () => {
     const result = shipmentRequestSchema.safeParse({
-      shipper: { ...address, postalCode: '6060' },
-      consignee: { name: '' },
+      pickupAddress: { ...address, zipCode: '6060' },
+      deliveryAddress: { name: '' },
       orderComponents: [{ palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 40 }, freightClass: '70', pieceCount: -1, description: 'x'.repeat(257) }],
     });
     expect(result.success).toBe(false);
     const paths = result.error!.issues.map((issue) => issue.path.join('.'));
     expect(paths).toEqual(
       expect.arrayContaining([
-        'shipper.postalCode',
-        'consignee.name',
-        'consignee.street1',
+        'pickupAddress.zipCode',
+        'deliveryAddress.name',
+        'deliveryAddress.address1',
         'orderComponents.0.freightClass',
         'orderComponents.0.pieceCount',
         'orderComponents.0.description',
@@ -250,8 +250,8 @@ describe('the shipment request schema', () => {
 
   it('accepts pieceCount 0 and the limits exactly: 256, 32 and 32 characters', () => {
     const parsed = shipmentRequestSchema.safeParse({
-      shipper: address,
-      consignee: address,
+      pickupAddress: address,
+      deliveryAddress: address,
       orderComponents: [
         {
           palletCount: 1,

@@ -37,6 +37,6 @@ describe('tenderFile', () => {
 
   it('passes the violations through: nothing is written', () => {
     const result = tenderFile({ format: 'x12-211', shipment: minimalShipment(), settings: x12Settings(), control: CONTROL, createdAt: CREATED_AT });
-    expect(result).toEqual({ ok: false, violations: [{ field: 'carrier', message: "a 211 bill of lading names the carrier: set the shipment's carrier (name and SCAC) first" }] });
+    expect(result).toEqual({ ok: false, violations: [{ field: 'carrier', reason: "a 211 bill of lading names the carrier: set the shipment's carrier (name and SCAC) first" }] });
   });
 });

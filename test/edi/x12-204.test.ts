@@ -150,9 +150,9 @@ describe('the X12 204 load tender of a shipment', () => {
     const [billTo] = groupsStartingAt(parsed.body, 'N1', 'S5');
     expect(billTo!.map((segment) => [segment.tag, ...segment.elements])).toEqual([
       ['N1', 'BT', THIRD_PARTY.name],
-      ['N3', THIRD_PARTY.street1, THIRD_PARTY.street2],
+      ['N3', THIRD_PARTY.address1, THIRD_PARTY.address2],
       ['N4', 'Chicago', 'IL', '60601', 'US'],
-      ['G61', 'CN', 'Accounts Payable', 'TE', THIRD_PARTY.phone],
+      ['G61', 'CN', 'Accounts Payable', 'TE', THIRD_PARTY.phoneNumber],
     ]);
     const [pickup, delivery] = stops(parsed);
     expect(findAll(pickup!, 'G62').map((segment) => segment.elements)).toEqual([
@@ -199,7 +199,7 @@ describe('the X12 204 load tender of a shipment', () => {
   it('a tender names its carrier: without one it is refused, nothing written', () => {
     expect(tender(minimalShipment())).toEqual({
       ok: false,
-      violations: [{ field: 'carrier', message: "a 204 load tender names the carrier: set the shipment's carrier (name and SCAC) first" }],
+      violations: [{ field: 'carrier', reason: "a 204 load tender names the carrier: set the shipment's carrier (name and SCAC) first" }],
     });
   });
 
@@ -215,7 +215,7 @@ describe('the X12 204 load tender of a shipment', () => {
     expect(el(find(groupsStartingAt(stops(parsed)[0]!, 'OID').at(-1)!, 'L5'), 1)).toBe('999');
     expect(tender(shipment({ orderComponents: manyLines(1000) }))).toEqual({
       ok: false,
-      violations: [{ field: 'orderComponents', message: 'a 204 carries at most 999 line items (L501 has 3 digits); this shipment has 1000' }],
+      violations: [{ field: 'orderComponents', reason: 'a 204 carries at most 999 line items (L501 has 3 digits); this shipment has 1000' }],
     });
   });
 
@@ -223,7 +223,7 @@ describe('the X12 204 load tender of a shipment', () => {
     const description = 'Heavy-duty industrial shelving components including uprights and beams';
     const name = 'The Very Long Named Consolidated Freight Receiving Department of Atlanta';
     const { parsed, warnings } = parsedTender(
-      shipment({ orderComponents: [line({ description })], consignee: { name, street1: '2 Elm St', city: 'Atlanta', state: 'GA', postalCode: '30336' } }),
+      shipment({ orderComponents: [line({ description })], consignee: { name, address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336' } }),
     );
     expect(el(find(parsed.body, 'L5'), 2)).toBe('Heavy-duty industrial shelving components');
     expect(warnings).toEqual([`orderComponents[0].description has more than the 50 characters of L502: the tender carries "Heavy-duty industrial shelving components"`]);
@@ -234,7 +234,7 @@ describe('the X12 204 load tender of a shipment', () => {
   it('accented letters are transliterated, emoji and CJK refused with their field, separators refused, ":" kept', () => {
     const accented = parsedTender(
       shipment({
-        consignee: { name: 'Café Zürich Größe', street1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', postalCode: '30336' },
+        consignee: { name: 'Café Zürich Größe', address1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', zipCode: '30336' },
         orderComponents: [line({ description: 'Crème brûlée: 12 "units"' })],
       }),
     );
@@ -244,17 +244,17 @@ describe('the X12 204 load tender of a shipment', () => {
 
     const refused = tender(
       shipment({
-        shipper: { name: 'Tokyo 日本製 🚚', street1: 'a*b', city: 'Chicago', state: 'IL', postalCode: '60607' },
+        shipper: { name: 'Tokyo 日本製 🚚', address1: 'a*b', city: 'Chicago', state: 'IL', zipCode: '60607' },
         orderComponents: [line({ description: 'Widgets > 10kg' }), line({ description: 'Tilde ~ inside' })],
       }),
     );
     expect(refused).toEqual({
       ok: false,
       violations: [
-        { field: 'shipper.name', message: '"日", "本", "製", "🚚" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' },
-        { field: 'shipper.street1', message: 'contains "*", the X12 element separator: choose other separators in the X12 settings' },
-        { field: 'orderComponents[0].description', message: 'contains ">", the X12 sub-element separator: choose other separators in the X12 settings' },
-        { field: 'orderComponents[1].description', message: 'contains "~", the X12 segment separator: choose other separators in the X12 settings' },
+        { field: 'shipper.name', reason: '"日", "本", "製", "🚚" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' },
+        { field: 'shipper.address1', reason: 'contains "*", the X12 element separator: choose other separators in the X12 settings' },
+        { field: 'orderComponents[0].description', reason: 'contains ">", the X12 sub-element separator: choose other separators in the X12 settings' },
+        { field: 'orderComponents[1].description', reason: 'contains "~", the X12 segment separator: choose other separators in the X12 settings' },
       ],
     });
   });
@@ -286,10 +286,10 @@ describe('the X12 204 load tender of a shipment', () => {
     expect(tender(shipment({ orderComponents: [line({ poundsWeight: 12_345_678_901 })] }))).toEqual({
       ok: false,
       violations: [
-        { field: 'orderComponents', message: '12345678901 does not fit S503 (at most 10 digits)' },
-        { field: 'orderComponents[0].poundsWeight', message: '12345678901 does not fit OID07 (at most 10 digits)' },
-        { field: 'orderComponents[0].poundsWeight', message: '12345678901 does not fit AT803 (at most 10 digits)' },
-        { field: 'orderComponents', message: '12345678901 does not fit L301 (at most 10 digits)' },
+        { field: 'orderComponents', reason: '12345678901 does not fit S503 (at most 10 digits)' },
+        { field: 'orderComponents[0].poundsWeight', reason: '12345678901 does not fit OID07 (at most 10 digits)' },
+        { field: 'orderComponents[0].poundsWeight', reason: '12345678901 does not fit AT803 (at most 10 digits)' },
+        { field: 'orderComponents', reason: '12345678901 does not fit L301 (at most 10 digits)' },
       ],
     });
     const { parsed } = parsedTender(shipment({ orderComponents: [line({ poundsWeight: 0.004 }), line({ poundsWeight: 9_999_999_999.4 })] }));

@@ -113,9 +113,9 @@ describe('the X12 211 bill of lading of a shipment', () => {
     const billTo = groupsStartingAt(parsed.body, 'N1', 'AT1')[2]!;
     expect(billTo.map((segment) => [segment.tag, ...segment.elements])).toEqual([
       ['N1', 'BT', THIRD_PARTY.name],
-      ['N3', THIRD_PARTY.street1, THIRD_PARTY.street2],
+      ['N3', THIRD_PARTY.address1, THIRD_PARTY.address2],
       ['N4', 'Chicago', 'IL', '60601', 'US'],
-      ['G61', 'CN', 'Accounts Payable', 'TE', THIRD_PARTY.phone],
+      ['G61', 'CN', 'Accounts Payable', 'TE', THIRD_PARTY.phoneNumber],
     ]);
     expectLineItems(parsed, source);
   });
@@ -130,14 +130,14 @@ describe('the X12 211 bill of lading of a shipment', () => {
   it('refused without a carrier (BOL01 is mandatory), and when the remarks do not fit K1', () => {
     expect(bill(minimalShipment())).toEqual({
       ok: false,
-      violations: [{ field: 'carrier', message: "a 211 bill of lading names the carrier: set the shipment's carrier (name and SCAC) first" }],
+      violations: [{ field: 'carrier', reason: "a 211 bill of lading names the carrier: set the shipment's carrier (name and SCAC) first" }],
     });
     // 10 K1 of 2 x 30 characters: 600 characters fit at most.
     const words = (count: number) => Array.from({ length: count }, (_, index) => `word${String(index).padStart(5, '0')}`).join(' ');
     expect(bill(shipment({ specialInstructions: words(50) })).ok).toBe(true);
     expect(bill(shipment({ specialInstructions: words(61) }))).toEqual({
       ok: false,
-      violations: [{ field: 'specialInstructions', message: 'is too long for K101/K102 (10 remarks of 2 x 30): at most 20 pieces of 30 characters (about 600 characters)' }],
+      violations: [{ field: 'specialInstructions', reason: 'is too long for K101/K102 (10 remarks of 2 x 30): at most 20 pieces of 30 characters (about 600 characters)' }],
     });
   });
 
@@ -147,7 +147,7 @@ describe('the X12 211 bill of lading of a shipment', () => {
     expectLineItems(parsed, source);
     expect(bill(shipment({ orderComponents: manyLines(1000) }))).toEqual({
       ok: false,
-      violations: [{ field: 'orderComponents', message: 'a 211 carries at most 999 line items (AT101 has 3 digits); this shipment has 1000' }],
+      violations: [{ field: 'orderComponents', reason: 'a 211 carries at most 999 line items (AT101 has 3 digits); this shipment has 1000' }],
     });
   });
 
@@ -160,7 +160,7 @@ describe('the X12 211 bill of lading of a shipment', () => {
     expect(bill(shipment({ orderComponents: [line({ description: 'Box 📦' })] }))).toEqual({
       ok: false,
       violations: [
-        { field: 'orderComponents[0].description', message: '"📦" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' },
+        { field: 'orderComponents[0].description', reason: '"📦" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' },
       ],
     });
   });

@@ -58,7 +58,7 @@ const longest = (): Shipment =>
   fullShipment({
     refNumber: 'R'.repeat(22),
     specialInstructions: `Call ahead. ${'Deliver to the rear dock only between eight and four. '.repeat(10)}`.slice(0, 400),
-    shipper: { ...fullShipment().shipper, name: `Midwest ${'Fixtures '.repeat(12)}`.trim().slice(0, 100), street1: 'S'.repeat(50), street2: 'Dock 4, Building 12, Gate C' },
+    shipper: { ...fullShipment().pickupAddress, name: `Midwest ${'Fixtures '.repeat(12)}`.trim().slice(0, 100), address1: 'S'.repeat(50), address2: 'Dock 4, Building 12, Gate C' },
     orderComponents: [
       line({ palletCount: 2, poundsWeight: 1200.5, description: LONG, nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 9_999_999 }),
       ...fullShipment().orderComponents.slice(1),
@@ -76,8 +76,8 @@ describe('the 004010 element table', () => {
 
   it('counts digits only for numbers, and names elements it does not know', () => {
     expect(checkElementLengths([['L3', '12345678.99', 'G']])).toEqual([]);
-    expect(checkElementLengths([['L3', '123456789.01', 'G']])).toEqual([{ field: 'L301', message: '"123456789.01" has 11 characters; L301 (Weight) holds 1 to 10' }]);
-    expect(checkElementLengths([['ZZ', 'x']])).toEqual([{ field: 'ZZ01', message: 'ZZ01 is not an element shipper knows the 004010 length of' }]);
+    expect(checkElementLengths([['L3', '123456789.01', 'G']])).toEqual([{ field: 'L301', reason: '"123456789.01" has 11 characters; L301 (Weight) holds 1 to 10' }]);
+    expect(checkElementLengths([['ZZ', 'x']])).toEqual([{ field: 'ZZ01', reason: 'ZZ01 is not an element shipper knows the 004010 length of' }]);
   });
 });
 
@@ -117,7 +117,7 @@ describe('a hazard class longer than LH201 holds', () => {
     for (const { write } of Object.values(WRITERS)) {
       const result = write({ shipment: broken, settings: x12Settings(), control: CONTROL, createdAt: CREATED_AT });
       expect(result.ok).toBe(false);
-      expect(!result.ok && result.violations).toContainEqual({ field: 'orderComponents[1].hazmat.hazardClass', message: 'has 9 characters; LH201 holds at most 7' });
+      expect(!result.ok && result.violations).toContainEqual({ field: 'orderComponents[1].hazmat.hazardClass', reason: 'has 9 characters; LH201 holds at most 7' });
     }
   });
 });
@@ -136,6 +136,6 @@ describe('the 210 the audit reads', () => {
       ['L3', '', '', '', '', '80124'],
     ];
     expect(checkElementLengths(bill)).toEqual([]);
-    expect(checkElementLengths([['B3', '', 'I'.repeat(23)]])).toEqual([{ field: 'B302', message: `"${'I'.repeat(23)}" has 23 characters; B302 (Invoice Number) holds 1 to 22` }]);
+    expect(checkElementLengths([['B3', '', 'I'.repeat(23)]])).toEqual([{ field: 'B302', reason: `"${'I'.repeat(23)}" has 23 characters; B302 (Invoice Number) holds 1 to 22` }]);
   });
 });

@@ -36,7 +36,7 @@ async function storeWith(shipments: number): Promise<{ store: string; ids: strin
   const api = new LocalApi({ storeDir: store });
   const outcomes = (
     await api.createShipments({
-      items: Array.from({ length: shipments }, (_, index) => ({ request: { refNumber: `S-${index}`, shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
+      items: Array.from({ length: shipments }, (_, index) => ({ request: { refNumber: `S-${index}`, pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
     })
   ).data.items;
   const ids = outcomes.map((outcome) => (outcome.ok ? outcome.data.id : expect.fail('booking failed')));
@@ -231,8 +231,8 @@ describe('the SSCC and PRO counters', () => {
   const carriers = { ODFL: { name: 'Old Dominion Freight Line', proRange: { ...block, prefix: '' } } };
   const book = (api: LocalApi, pallets: number) =>
     api.createShipment({
-      shipper: CHICAGO_DC,
-      consignee: NYC_STORE,
+      pickupAddress: CHICAGO_DC,
+      deliveryAddress: NYC_STORE,
       orderComponents: [{ ...PALLETS, palletCount: pallets }],
       carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
     });
@@ -317,7 +317,7 @@ describe('a read-only store (a read-only mount when root, else permissions)', ()
       const booked = await cli(ship());
       expect(booked.code).toBe(5);
       expect(booked.stderr).toBe(`shipper: cannot lock the store in ${join(store, 'locks')}: ${why}\n`);
-      const location = await cli(['location', 'add', 'dock', '--name', 'Dock', '--street1', '1 Main St', '--city', 'Chicago', '--state', 'IL', '--zip', '60601']);
+      const location = await cli(['location', 'add', 'dock', '--name', 'Dock', '--address1', '1 Main St', '--city', 'Chicago', '--state', 'IL', '--zip', '60601']);
       expect(location.code).toBe(5);
       expect(location.stderr).toBe(`shipper: cannot create the store directory ${join(store, 'locations')}: ${why}\n`);
       for (const result of [quote, booked, location]) expect(result.stderr).not.toMatch(/busy/);
@@ -383,8 +383,8 @@ describe('a store failure over HTTP (shipper serve)', () => {
       };
       const answers = [await call('GET', `/v1/shipper/shipment/${ids[1]}`)];
       readOnly.current = await makeReadOnly(store);
-      const request = { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
-      answers.push(await call('POST', '/v1/shipper/quote', { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] }));
+      const request = { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+      answers.push(await call('POST', '/v1/shipper/quote', { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] }));
       answers.push(await call('POST', '/v1/shipper/shipment', request));
       for (const [index, answer] of answers.entries()) {
         // A store that became read-only under the server: its writes are 503 Store Read-Only (issue 39; docs/store-repair.md).

@@ -94,7 +94,7 @@ export class Tally {
 // Places and days
 
 export interface ZipEntry {
-  postalCode: string;
+  zipCode: string;
   city: string;
   state: string;
 }
@@ -106,9 +106,9 @@ function loadZips(): ZipEntry[] {
   for (const file of readdirSync(dir).sort()) {
     if (!/^\d{3}\.json$/.test(file)) continue;
     const table = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, [number, number, string, string, number]>;
-    for (const [postalCode, row] of Object.entries(table)) {
+    for (const [zipCode, row] of Object.entries(table)) {
       // APO/FPO military mail ZIPs are refused with their reason (a test of their own): not valid freight lanes.
-      if (militaryMailReason(postalCode, row[3]) === null) entries.push({ postalCode, city: row[2], state: row[3] });
+      if (militaryMailReason(zipCode, row[3]) === null) entries.push({ zipCode, city: row[2], state: row[3] });
     }
   }
   if (entries.length < 1000) throw new Error(`the ZIP geodata in ${dir} has ${entries.length} ZIPs; run npm run build`);
@@ -312,14 +312,14 @@ export function addressArb(options: { text?: (options: TextOptions) => fc.Arbitr
     fc
       .record({
         name: text({ max: 100, required: true }),
-        street1: text({ max: 100, required: true }),
-        street2: optional(text({ max: 100 })),
+        address1: text({ max: 100, required: true }),
+        address2: optional(text({ max: 100 })),
         city: exact ? fc.constant(zip.city) : fc.constantFrom(zip.city, zip.city.toUpperCase(), `  ${zip.city} `),
         state: exact ? fc.constant(zip.state) : fc.constantFrom(zip.state, zip.state.toLowerCase(), ` ${zip.state}`),
-        postalCode: exact ? fc.constant(zip.postalCode) : postalCodeTextArb(zip.postalCode),
+        zipCode: exact ? fc.constant(zip.zipCode) : postalCodeTextArb(zip.zipCode),
         countryCode: exact ? fc.constant(undefined) : fc.constantFrom(undefined, 'US'),
-        contactName: optional(text({ max: 100 })),
-        phone: optional(text({ max: 32 })),
+        contactPerson: optional(text({ max: 100 })),
+        phoneNumber: optional(text({ max: 32 })),
       })
       .map(compact),
   );
@@ -387,10 +387,10 @@ export function shipmentRequestArb(options: ShipmentOptions = {}): fc.Arbitrary<
     fc
       .record({
         refNumber: optional(text({ max: 64 })),
-        shipper: addressArb({ text, exact }),
-        consignee: addressArb({ text, exact }),
+        pickupAddress: addressArb({ text, exact }),
+        deliveryAddress: addressArb({ text, exact }),
         specialInstructions: optional(text({ max: 1000 })),
-        pickupDate: fc.option(pickupDateArb, { nil: undefined }),
+        requiredPickupDate: fc.option(pickupDateArb, { nil: undefined }),
         accessorials: fc.option(accessorialsArb, { nil: undefined }),
         orderComponents: componentsArb(lines, hazardous, text),
         carrierFields: carrierFieldsArb(options, hazardous),
@@ -401,11 +401,11 @@ export function shipmentRequestArb(options: ShipmentOptions = {}): fc.Arbitrary<
 
 /** The quote a shipment request would be priced on: its lane, pickup date, accessorials and freight. */
 export function quoteRequestFor(shipment: Json): Json {
-  const postalCode = (party: unknown) => (party as { postalCode: string }).postalCode;
+  const zipCode = (party: unknown) => (party as { zipCode: string }).zipCode;
   return compact({
-    origin: { postalCode: postalCode(shipment.shipper) },
-    destination: { postalCode: postalCode(shipment.consignee) },
-    pickupDate: shipment.pickupDate,
+    pickupAddress: { zipCode: zipCode(shipment.shipper) },
+    deliveryAddress: { zipCode: zipCode(shipment.consignee) },
+    requiredPickupDate: shipment.pickupDate,
     accessorials: shipment.accessorials,
     orderComponents: shipment.orderComponents,
   });
@@ -413,8 +413,8 @@ export function quoteRequestFor(shipment: Json): Json {
 
 export const quoteRequestArb: fc.Arbitrary<Json> = fc
   .record({
-    origin: zipArb.chain((zip) => fc.record({ postalCode: postalCodeTextArb(zip.postalCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
-    destination: zipArb.chain((zip) => fc.record({ postalCode: postalCodeTextArb(zip.postalCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
+    origin: zipArb.chain((zip) => fc.record({ zipCode: postalCodeTextArb(zip.zipCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
+    destination: zipArb.chain((zip) => fc.record({ zipCode: postalCodeTextArb(zip.zipCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
     pickupDate: fc.option(pickupDateArb, { nil: undefined }),
     accessorials: fc.option(accessorialsArb, { nil: undefined }),
     lines: fc.integer({ min: 1, max: 4 }),
@@ -423,9 +423,9 @@ export const quoteRequestArb: fc.Arbitrary<Json> = fc
 
 export const transitRequestArb: fc.Arbitrary<Json> = fc
   .record({
-    origin: zipArb.map((zip) => ({ postalCode: zip.postalCode })),
+    origin: zipArb.map((zip) => ({ zipCode: zip.zipCode })),
     destinations: fc.array(
-      zipArb.chain((zip) => fc.record({ postalCode: postalCodeTextArb(zip.postalCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
+      zipArb.chain((zip) => fc.record({ zipCode: postalCodeTextArb(zip.zipCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
       { minLength: 1, maxLength: 12 },
     ),
     pickupDate: fc.option(pickupDateArb, { nil: undefined }),
@@ -491,7 +491,7 @@ const COMPONENT = 'orderComponents\\[\\d+\\]';
 export const SHIPMENT_RULES: MutationRules = {
   required: [
     /^(shipper|consignee|orderComponents)$/,
-    new RegExp(`^${ADDRESS}\\.(name|street1|city|state|postalCode)$`),
+    new RegExp(`^${ADDRESS}\\.(name|address1|city|state|zipCode)$`),
     new RegExp(`^${COMPONENT}$`),
     new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight|dimensions|palletDimensions)$`),
     new RegExp(`^${COMPONENT}\\.(dimensions\\.(length|width|height)|palletDimensions\\[\\d\\])$`),
@@ -503,14 +503,14 @@ export const SHIPMENT_RULES: MutationRules = {
     /^(accessorials|sealNumbers)\[\d+\]$/,
   ],
   zeroAllowed: [/\.pieceCount$/],
-  emptyAllowed: [/(^|\.)(description|nmfcCode|packagingType|street2|contactName|phone|refNumber|specialInstructions|trailerNumber)$/],
+  emptyAllowed: [/(^|\.)(description|nmfcCode|packagingType|address2|contactPerson|phone|refNumber|specialInstructions|trailerNumber)$/],
   codes: [/^accessorials\[\d+\]$/],
 };
 
 export const QUOTE_RULES: MutationRules = {
   required: [
     /^(origin|destination|orderComponents)$/,
-    /^(origin|destination)\.postalCode$/,
+    /^(origin|destination)\.zipCode$/,
     new RegExp(`^${COMPONENT}$`),
     new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight|dimensions|palletDimensions)$`),
     new RegExp(`^${COMPONENT}\\.(dimensions\\.(length|width|height)|palletDimensions\\[\\d\\])$`),
@@ -522,7 +522,7 @@ export const QUOTE_RULES: MutationRules = {
 };
 
 export const TRANSIT_RULES: MutationRules = {
-  required: [/^(origin|destinations)$/, /^origin\.postalCode$/, /^destinations\[\d+\](\.postalCode)?$/],
+  required: [/^(origin|destinations)$/, /^origin\.zipCode$/, /^destinations\[\d+\](\.zipCode)?$/],
   zeroAllowed: [],
   emptyAllowed: [],
   codes: [],

@@ -105,8 +105,8 @@ function printedTexts(shipment: Shipment): string[] {
     shipment.carrier?.name,
     ...shipment.sealNumbers,
   ];
-  for (const party of [shipment.shipper, shipment.consignee, shipment.freightChargeTerms.billTo]) {
-    if (party) texts.push(party.name, party.street1, party.street2, party.city, party.contactName, party.phone);
+  for (const party of [shipment.pickupAddress, shipment.deliveryAddress, shipment.freightChargeTerms.billTo]) {
+    if (party) texts.push(party.name, party.address1, party.address2, party.city, party.contactPerson, party.phoneNumber);
   }
   for (const component of shipment.orderComponents) texts.push(component.description, component.nmfcCode, component.packagingType, component.hazmat?.properShippingName);
   return texts.filter((text): text is string => typeof text === 'string');
@@ -209,20 +209,20 @@ describe('counterexamples the properties found (kept as plain examples): every f
     // Before: with every text at its limit in unbroken W's, page 1's header ran 120 pt below the
     // bottom of the page, taking the carrier table's head with it.
     const w = (length: number) => 'W'.repeat(length);
-    const address = (postalCode: string, city: string, state: string) => ({
+    const address = (zipCode: string, city: string, state: string) => ({
       name: w(100),
-      street1: w(100),
-      street2: w(100),
+      address1: w(100),
+      address2: w(100),
       city,
       state,
-      postalCode,
-      contactName: w(100),
-      phone: w(32),
+      zipCode,
+      contactPerson: w(100),
+      phoneNumber: w(32),
     });
     const request = {
       refNumber: w(64),
-      shipper: address('60601', 'Chicago', 'IL'),
-      consignee: address('10001', 'New York', 'NY'),
+      pickupAddress: address('60601', 'Chicago', 'IL'),
+      deliveryAddress: address('10001', 'New York', 'NY'),
       specialInstructions: w(1000),
       accessorials: [
         'LIFTGATE_PICKUP',

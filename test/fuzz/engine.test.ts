@@ -93,7 +93,7 @@ describe('valid requests', () => {
           const onQuote = await api.createShipment({ ...first, quoteId: quote.id } as ShipmentRequestInput);
           const quoteFirst = await api.createShipment(second as ShipmentRequestInput);
           expect(onQuote.data.quoteId).toBe(quote.id);
-          expect(onQuote.data.quotedPriceInCents).toBe(quote.quotedPriceInCents);
+          expect(onQuote.data.totalPriceInCents).toBe(quote.quotedPriceInCents);
           for (const [{ data: shipment }, asked] of [
             [onQuote, first],
             [quoteFirst, second],
@@ -189,8 +189,8 @@ describe('invalid requests', () => {
 
 describe('counterexamples the properties found (kept as plain examples)', () => {
   const quote = (accessorials: string[]) => ({
-    origin: { postalCode: '60601' },
-    destination: { postalCode: '10001' },
+    pickupAddress: { zipCode: '60601' },
+    deliveryAddress: { zipCode: '10001' },
     accessorials,
     orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
   });
@@ -198,7 +198,7 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
   it('names an unknown accessorial at the index it was sent at, after a repeated code', async () => {
     // Before: accessorials[1], the index in the list without repeats, which held LIFTGATE_PICKUP.
     const error = await rejection(() => api.createQuote(quote(['LIFTGATE_PICKUP', 'LIFTGATE_PICKUP', 'ZZ_UNKNOWN', 'ZZ_UNKNOWN'])));
-    expect(error?.problem.violations).toEqual([{ field: 'accessorials[2]', message: expect.stringMatching(/^unknown accessorial ZZ_UNKNOWN; known: LIFTGATE_PICKUP, /) }]);
+    expect(error?.problem.violations).toEqual([{ field: 'accessorials[2]', reason: expect.stringMatching(/^unknown accessorial ZZ_UNKNOWN; known: LIFTGATE_PICKUP, /) }]);
   });
 
   it('still charges a repeated accessorial once and answers it once', async () => {

@@ -37,7 +37,7 @@ const csvTextArb = (options: TextOptions) =>
   );
 
 const PARTIES = ['shipper', 'consignee', 'billTo'] as const;
-const ADDRESS_FIELDS = ['name', 'street1', 'street2', 'city', 'state', 'postalCode', 'countryCode', 'contactName', 'phone'] as const;
+const ADDRESS_FIELDS = ['name', 'address1', 'address2', 'city', 'state', 'zipCode', 'countryCode', 'contactPerson', 'phone'] as const;
 const SHIPMENT_COLUMNS = [
   'shipmentKey',
   'refNumber',

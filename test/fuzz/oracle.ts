@@ -130,11 +130,11 @@ export function expectProblemAbout(problem: unknown, expectation: ProblemExpecta
     const resolution = resolveField(expectation.input, violation.field);
     expect(resolution, `violation ${JSON.stringify(violation)} resolves in the input`).toMatchObject({ ok: true });
     // A message that names the value it refuses names the value at its path.
-    const unknownCode = /^unknown accessorial (\S+);/.exec(violation.message);
+    const unknownCode = /^unknown accessorial (\S+);/.exec(violation.reason);
     if (unknownCode && resolution.ok && resolution.how === 'value') {
       expect(valueAt(expectation.input, parseField(violation.field)!), `${violation.field} holds the code ${unknownCode[1]} its message names`).toBe(unknownCode[1]);
     }
-    expect(violation.message.trim().length, `violation ${JSON.stringify(violation)} has a message`).toBeGreaterThan(0);
+    expect(violation.reason.trim().length, `violation ${JSON.stringify(violation)} has a message`).toBeGreaterThan(0);
   }
   // Mutations the schema must refuse are named (the tariff judges only what the schema passed;
   // an unknown accessorial is held to the value check above instead).
@@ -175,14 +175,14 @@ const trimmed = (value: unknown) => (value as string).trim();
 export function expectedAddress(address: Json) {
   return {
     name: trimmed(address.name),
-    street1: trimmed(address.street1),
-    street2: optionalText(address.street2),
+    address1: trimmed(address.address1),
+    address2: optionalText(address.address2),
     city: trimmed(address.city),
     state: trimmed(address.state).toUpperCase(),
-    postalCode: trimmed(address.postalCode).slice(0, 5),
+    zipCode: trimmed(address.zipCode).slice(0, 5),
     countryCode: 'US',
-    contactName: optionalText(address.contactName),
-    phone: optionalText(address.phone),
+    contactPerson: optionalText(address.contactPerson),
+    phoneNumber: optionalText(address.phone),
   };
 }
 
@@ -244,12 +244,12 @@ export function expectedCarrierFields(request: Json) {
 /** Every field of the shipment request is present in the shipment as the API answers it. */
 export function expectShipmentAsRequested(shipment: Shipment, request: Json): void {
   const refNumber = typeof request.refNumber === 'string' ? request.refNumber.trim() || null : null;
-  expect(shipment.status).toBe('BOOKED');
+  expect(shipment.orderStatus).toBe('BOOKED');
   expect(shipment.refNumber).toBe(refNumber);
-  expect(shipment.shipper).toEqual(expectedAddress(request.shipper as Json));
-  expect(shipment.consignee).toEqual(expectedAddress(request.consignee as Json));
+  expect(shipment.pickupAddress).toEqual(expectedAddress(request.shipper as Json));
+  expect(shipment.deliveryAddress).toEqual(expectedAddress(request.consignee as Json));
   expect(shipment.specialInstructions).toBe(optionalText(request.specialInstructions));
-  expectPickupDate(shipment.pickupDate, request.pickupDate);
+  expectPickupDate(shipment.requiredPickupDate, request.pickupDate);
   expect(shipment.accessorials).toEqual(accessorialsOf(request));
   const components = request.orderComponents as Json[];
   expect(shipment.orderComponents).toHaveLength(components.length);
@@ -261,10 +261,10 @@ export function expectShipmentAsRequested(shipment: Shipment, request: Json): vo
 }
 
 export function expectQuoteAsRequested(quote: Quote, request: Json): void {
-  const zip = (place: unknown) => trimmed((place as Json).postalCode).slice(0, 5);
-  expect(quote.origin.postalCode).toBe(zip(request.origin));
-  expect(quote.destination.postalCode).toBe(zip(request.destination));
-  expectPickupDate(quote.pickupDate, request.pickupDate);
+  const zip = (place: unknown) => trimmed((place as Json).zipCode).slice(0, 5);
+  expect(quote.pickupAddress.zipCode).toBe(zip(request.origin));
+  expect(quote.deliveryAddress.zipCode).toBe(zip(request.destination));
+  expectPickupDate(quote.requiredPickupDate, request.pickupDate);
   expect(quote.accessorials).toEqual(accessorialsOf(request));
   const components = request.orderComponents as Json[];
   expect(quote.orderComponents).toHaveLength(components.length);
@@ -272,18 +272,19 @@ export function expectQuoteAsRequested(quote: Quote, request: Json): void {
   expectPriceAddsUp(quote);
 }
 
-function expectPriceAddsUp(priced: Pick<Quote, 'quotedPriceInCents' | 'priceBreakdown'>): void {
+function expectPriceAddsUp(priced: Pick<Quote, 'priceBreakdown'> & ({ quotedPriceInCents: number } | { totalPriceInCents: number })): void {
   const { linehaulInCents, discountInCents, fuelSurchargeInCents, accessorialsInCents } = priced.priceBreakdown;
-  expect(Number.isSafeInteger(priced.quotedPriceInCents) && priced.quotedPriceInCents > 0).toBe(true);
-  expect(linehaulInCents - discountInCents + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0)).toBe(priced.quotedPriceInCents);
+  const price = 'quotedPriceInCents' in priced ? priced.quotedPriceInCents : priced.totalPriceInCents;
+  expect(Number.isSafeInteger(price) && price > 0).toBe(true);
+  expect(linehaulInCents - discountInCents + fuelSurchargeInCents + accessorialsInCents.reduce((sum, charge) => sum + charge.amountInCents, 0)).toBe(price);
 }
 
 export function expectTransitAsRequested(table: TransitTable, request: Json): void {
   const destinations = request.destinations as Json[];
   expect(table.lanes).toHaveLength(destinations.length);
   table.lanes.forEach((lane, index) => {
-    expect(lane.origin.postalCode).toBe(trimmed((request.origin as Json).postalCode).slice(0, 5));
-    expect(lane.destination.postalCode).toBe(trimmed(destinations[index]!.postalCode).slice(0, 5));
+    expect(lane.origin.zipCode).toBe(trimmed((request.origin as Json).zipCode).slice(0, 5));
+    expect(lane.destination.zipCode).toBe(trimmed(destinations[index]!.zipCode).slice(0, 5));
     expect(lane.rows.filter((row) => row.pickupAvailable)).toHaveLength((request.pickupDays as number | undefined) ?? 1);
     if (typeof request.pickupDate === 'string') expect(lane.rows[0]!.pickupDate).toBe(request.pickupDate);
   });

@@ -81,8 +81,8 @@ it(
       fc.property(shipmentRequestArb(), (request: Json) => {
         tally.add('valid');
         const parsed = shipmentRequestSchema.parse(request);
-        expect(parsed.shipper).toEqual(expectedAddress(request.shipper as Json));
-        expect(parsed.consignee).toEqual(expectedAddress(request.consignee as Json));
+        expect(parsed.pickupAddress).toEqual(expectedAddress(request.shipper as Json));
+        expect(parsed.deliveryAddress).toEqual(expectedAddress(request.consignee as Json));
         (request.orderComponents as Json[]).forEach((component, index) => expect(parsed.orderComponents[index]).toEqual(expectedComponent(component)));
         for (const [field, value] of Object.entries(expectedCarrierFields(request))) expect(parsed[field as keyof typeof parsed], field).toEqual(value);
       }),
@@ -94,8 +94,8 @@ it(
 
 describe('counterexamples the properties found (kept as plain examples)', () => {
   const valid = {
-    origin: { postalCode: '60601' },
-    destination: { postalCode: '10001' },
+    pickupAddress: { zipCode: '60601' },
+    deliveryAddress: { zipCode: '10001' },
     orderComponents: [{ palletCount: 1, poundsWeight: 100, dimensions: { length: 40, width: 40, height: 40 } }],
   };
 
@@ -105,10 +105,10 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.violations).toEqual([
-      { field: 'orderComponents[0][""]', message: 'unknown field ""' },
-      { field: '["a.b"]', message: 'unknown field "a.b"' },
-      { field: '[" "]', message: 'unknown field " "' },
-      { field: '["zz\\u0000"]', message: 'unknown field "zz\\u0000"' },
+      { field: 'orderComponents[0][""]', reason: 'unknown field ""' },
+      { field: '["a.b"]', reason: 'unknown field "a.b"' },
+      { field: '[" "]', reason: 'unknown field " "' },
+      { field: '["zz\\u0000"]', reason: 'unknown field "zz\\u0000"' },
     ]);
     // Before: `a.b`, ` `, `zz<NUL>` and `orderComponents[0].`: a path that named another field, or none.
     expect(parsed.violations.map((violation) => resolveField(input, violation.field))).toEqual(Array(4).fill({ ok: true, how: 'value' }));
@@ -126,7 +126,7 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
       expect(parsed.ok).toBe(false);
       if (!parsed.ok)
         expect(parsed.violations.filter((violation) => violation.field.startsWith('orderComponents'))).toEqual([
-          { field: 'orderComponents[0]', message: 'expected object, received array' },
+          { field: 'orderComponents[0]', reason: 'expected object, received array' },
         ]);
     }
   });

@@ -459,7 +459,7 @@ describe('hostile requests', () => {
         ['a batch of 501 empty items', JSON.stringify({ items: Array(501).fill({ request: {} }) }), [400]],
         [
           'a transit table of 1,000 destinations x 60 days',
-          JSON.stringify({ origin: { postalCode: '60601' }, destinations: Array(1000).fill({ postalCode: '10001' }), pickupDays: 60 }),
+          JSON.stringify({ origin: { zipCode: '60601' }, destinations: Array(1000).fill({ zipCode: '10001' }), pickupDays: 60 }),
           [400],
         ],
       ];
@@ -489,8 +489,8 @@ describe('hostile requests', () => {
 });
 
 const QUOTE = {
-  origin: { postalCode: '60601' },
-  destination: { postalCode: '10001' },
+  pickupAddress: { zipCode: '60601' },
+  deliveryAddress: { zipCode: '10001' },
   orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
 };
 
@@ -581,7 +581,7 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
     const sent: Sent = { method: 'POST', path: '/v1/shipper/quote', headers: { 'content-type': 'application/json' }, body: '{\n  "origin": \u001b[2J{"a":1}' };
     const problem = expectWellFormed(await send(sent), sent) as Json;
     expect(problem).toMatchObject({ status: 400, title: 'Malformed JSON', detail: 'the request body is not valid JSON (line 2, column 13)' });
-    const cut: Sent = { ...sent, body: '{"origin": {"postalCode": "606' };
+    const cut: Sent = { ...sent, body: '{"origin": {"zipCode": "606' };
     expect((expectWellFormed(await send(cut), cut) as Json).detail).toBe('the request body is not valid JSON: it ends before the JSON is complete (line 1, column 31)');
   });
 });

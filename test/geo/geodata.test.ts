@@ -55,10 +55,10 @@ describe('the built geodata', () => {
     for (const prefix of Array.from({ length: 1000 }, (_, index) => String(index).padStart(3, '0'))) {
       for (let zip = Number(prefix) * 100; zip < Number(prefix) * 100 + 100; zip++) {
         const place = zips.lookup(String(zip).padStart(5, '0'));
-        if (!place || MILITARY_STATES.includes(place.state) || stateBounds.exceptions[place.postalCode]) continue;
+        if (!place || MILITARY_STATES.includes(place.state) || stateBounds.exceptions[place.zipCode]) continue;
         const [south, north, west, east] = stateBounds.bounds[place.state]!;
         const margin = stateBounds.marginDegrees;
-        expect(place.latitude >= south - margin && place.latitude <= north + margin && place.longitude >= west - margin && place.longitude <= east + margin, place.postalCode).toBe(
+        expect(place.latitude >= south - margin && place.latitude <= north + margin && place.longitude >= west - margin && place.longitude <= east + margin, place.zipCode).toBe(
           true,
         );
         checked++;
@@ -99,7 +99,7 @@ describe('quotes to 10200 and to military mail ZIPs', () => {
       expect(refused.code, zip).toBe(1);
       const problem = JSON.parse(refused.stdout) as { violations: Array<{ field: string; message: string }> };
       expect(problem.violations).toEqual([
-        { field: 'destination.postalCode', message: expect.stringMatching(new RegExp(`^ZIP ${zip} is an APO/FPO military mail ZIP \\((AA|AE|AP), Armed Forces`)) },
+        { field: 'deliveryAddress.zipCode', reason: expect.stringMatching(new RegExp(`^ZIP ${zip} is an APO/FPO military mail ZIP \\((AA|AE|AP), Armed Forces`)) },
       ]);
     }
   });

@@ -91,8 +91,8 @@ describe('an ETA to the Hopi Reservation in summer', () => {
   // Monday 2026-07-13, 15:00 UTC (08:00 in Arizona): the next pickup day is Tuesday the 14th.
   const SUMMER = '2026-07-13T15:00:00.000Z';
   const request = {
-    origin: { postalCode: '86001' },
-    destination: { postalCode: '86039' },
+    pickupAddress: { zipCode: '86001' },
+    deliveryAddress: { zipCode: '86039' },
     orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
   };
 
@@ -104,7 +104,7 @@ describe('an ETA to the Hopi Reservation in summer', () => {
   it('is 17:00 MST (America/Phoenix), not 17:00 MDT: one day from Flagstaff, through a quote', async () => {
     const api = new LocalApi({ storeDir: store.dir, now: () => new Date(SUMMER) });
     const { data: quote } = await api.createQuote(request);
-    expect(quote.pickupDate).toBe('2026-07-14');
+    expect(quote.requiredPickupDate).toBe('2026-07-14');
     expect(quote.transitDays).toBe(1);
     // 17:00 at UTC-7 is midnight UTC; Denver's summer time (UTC-6) would say 23:00Z.
     expect(quote.estimatedDeliveryDate).toBe('2026-07-16T00:00:00.000Z');

@@ -2,19 +2,19 @@
 import { LocalApi } from '../../src/api/local.js';
 import type { ShipmentRequestInput } from '../../src/domain/schemas.js';
 
-export const CHICAGO_DC = { name: 'Acme Chicago DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' };
+export const CHICAGO_DC = { name: 'Acme Chicago DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' };
 /** CHICAGO_DC as the options of `shipper location add NAME`. */
 export const CHICAGO_DC_FLAGS = [
   '--name',
   CHICAGO_DC.name,
-  '--street1',
-  CHICAGO_DC.street1,
+  '--address1',
+  CHICAGO_DC.address1,
   '--city',
   CHICAGO_DC.city,
   '--state',
   CHICAGO_DC.state,
   '--zip',
-  CHICAGO_DC.postalCode,
+  CHICAGO_DC.zipCode,
 ];
 /**
  * `shipper ship` arguments of the two shipments the tracking fixtures (test/tracking/fixtures) are
@@ -25,9 +25,9 @@ export function trackedShipmentArgs(carriers: readonly [string, string] = ['Old 
   return [
     [
       '--shipper',
-      'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
+      'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
       '--consignee',
-      'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001',
+      'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001',
       '-c',
       'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
       '--ref',
@@ -41,9 +41,9 @@ export function trackedShipmentArgs(carriers: readonly [string, string] = ['Old 
     ],
     [
       '--shipper',
-      'name="Desert Supply",street1="1 E Washington St",city=Phoenix,state=AZ,zip=85004',
+      'name="Desert Supply",address1="1 E Washington St",city=Phoenix,state=AZ,zip=85004',
       '--consignee',
-      'name="Denver Store",street1="1600 Broadway",city=Denver,state=CO,zip=80202',
+      'name="Denver Store",address1="1600 Broadway",city=Denver,state=CO,zip=80202',
       '-c',
       'pallets=1,weight=500,dims=48x40x48,desc=Parts',
       '--ref',
@@ -56,7 +56,7 @@ export function trackedShipmentArgs(carriers: readonly [string, string] = ['Old 
   ];
 }
 
-export const NYC_STORE = { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' };
+export const NYC_STORE = { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' };
 
 export const PALLETS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
 export const CRATE = { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } };
@@ -72,5 +72,5 @@ export function apiAt(storeDir: string, start = WEDNESDAY): { api: LocalApi; clo
 
 /** A valid request, with overrides that may make it invalid on purpose (the API parses it at run time). */
 export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
-  return { refNumber: 'PO-4711', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS], ...overrides } as ShipmentRequestInput;
+  return { refNumber: 'PO-4711', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS], ...overrides } as ShipmentRequestInput;
 }

@@ -99,7 +99,12 @@ export const TARIFF: Tariff = tariffSchema.parse(JSON.parse(readFileSync(new URL
  * shipped tariff), independently of the check: the risk class on the line, the minimum weight on
  * the shipment, or the overlength fee on top.
  */
-export function expectedAtRisk(quote: Pick<Quote, 'orderComponents' | 'miles' | 'accessorials' | 'quotedPriceInCents'>, warning: Warning): number {
+export function expectedAtRisk(
+  record: Pick<Quote, 'orderComponents' | 'miles' | 'accessorials'> & ({ quotedPriceInCents: number } | { totalPriceInCents: number }),
+  warning: Warning,
+): number {
+  // A quote's price, or a shipment's (the price of the quote it was booked on).
+  const quote = { ...record, quotedPriceInCents: 'quotedPriceInCents' in record ? record.quotedPriceInCents : record.totalPriceInCents };
   const price = (components: RatedOrderComponent[]) => priceShipment(components, quote.miles, quote.accessorials, TARIFF).quotedPriceInCents;
   const detail = warning.detail ?? {};
   if (warning.code === 'OVERLENGTH') return quote.quotedPriceInCents + Number(detail.feeInCents);

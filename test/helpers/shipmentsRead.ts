@@ -26,9 +26,9 @@ export async function allShipmentsThrough(shipper: (args: string[]) => Promise<C
 export const BOOK_ONE_PALLET: readonly string[] = [
   'ship',
   '--shipper',
-  'name=A,street1=1 Main St,city=Chicago,state=IL,zip=60601',
+  'name=A,address1=1 Main St,city=Chicago,state=IL,zip=60601',
   '--consignee',
-  'name=B,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+  'name=B,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
   '-c',
   'pallets=1,weight=500,dims=48x40x48',
   '--json',

@@ -14,7 +14,7 @@ import { shipmentRequestSchema } from '../../src/domain/schemas.js';
 import { violationsFromZod } from '../../src/domain/validation.js';
 import { CHICAGO_DC, NYC_STORE } from '../helpers/fixtures.js';
 
-const BILLING_OFFICE = { name: 'Acme Payables', street1: '200 W Monroe St', city: 'Chicago', state: 'IL', postalCode: '60606' };
+const BILLING_OFFICE = { name: 'Acme Payables', address1: '200 W Monroe St', city: 'Chicago', state: 'IL', zipCode: '60606' };
 const locations: LocationResolver = {
   resolve: async (name) => ({ 'chicago-dc': CHICAGO_DC, 'nyc-store': NYC_STORE, 'acme-ap': BILLING_OFFICE })[name.toLowerCase()],
 };
@@ -78,7 +78,7 @@ async function requestOf(rows: CsvRow[], csvHeader = H, carrierNameOf?: (scac: s
 function locatedProblems(request: Record<string, unknown>, rows: CsvRow[], csvHeader = H) {
   const parsed = shipmentRequestSchema.safeParse(request);
   if (parsed.success) return [];
-  return locateViolations(violationsFromZod(parsed.error, shipmentRequestSchema), { rows }, csvHeader).map(({ line, column, message }) => ({ line, column, message }));
+  return locateViolations(violationsFromZod(parsed.error, shipmentRequestSchema), { rows }, csvHeader).map(({ line, column, reason }) => ({ line, column, reason }));
 }
 
 describe('the header', () => {
@@ -239,7 +239,7 @@ describe('the request a shipment makes', () => {
     );
     expect(prepared.ok).toBe(false);
     if (prepared.ok) return;
-    expect(prepared.violations.map(({ line, column, message }) => ({ line, column, message }))).toEqual([
+    expect(prepared.violations.map(({ line, column, reason }) => ({ line, column, reason }))).toEqual([
       { line: 2, column: 'Freight Terms', message: '"Net 30" is not freight terms: prepaid (PPD), collect (COL) or third party (3RD PARTY)' },
       { line: 2, column: 'COD Amount', message: '12.345 has more than 2 decimals; amounts are in dollars and cents' },
       { line: 2, column: 'Ready Time', message: '"13:00 PM": an hour before AM or PM is 1 to 12' },
@@ -264,7 +264,7 @@ describe('carrier cells as exports write them', () => {
   it("an amount just over $10,000,000 is the API's to refuse, exactly at it is taken", () => {
     const at = {
       ...shipmentRequestSchema.parse({
-        shipper: CHICAGO_DC,
+        pickupAddress: CHICAGO_DC,
         consignee: NYC_STORE,
         orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
       }),

@@ -45,12 +45,12 @@ describe('formula cells in the CSVs shipper writes', () => {
   });
 
   it('transit --csv: a place name from data cannot run as a formula, and the rest is as before', async () => {
-    const place = { postalCode: '60601', countryCode: 'US', city: "=cmd|'/C calc'!A0", state: 'IL' };
+    const place = { zipCode: '60601', countryCode: 'US', city: "=cmd|'/C calc'!A0", state: 'IL' };
     const table: TransitTable = {
       lanes: [
         {
           origin: place,
-          destination: { ...place, city: 'New York', state: 'NY', postalCode: '10001', timeZone: 'America/New_York' },
+          destination: { ...place, city: 'New York', state: 'NY', zipCode: '10001', timeZone: 'America/New_York' },
           miles: 838,
           covered: true,
           rows: [

@@ -30,12 +30,12 @@ function referenceKey(request: Record<string, unknown>, occurrences: DigestTable
 }
 
 describe('importKeyOf', () => {
-  const dc = { street1: '1 Main St', name: 'DC One', city: 'Chicago', state: 'IL', postalCode: '60608' };
+  const dc = { address1: '1 Main St', name: 'DC One', city: 'Chicago', state: 'IL', zipCode: '60608' };
   const requests: Array<Record<string, unknown>> = [
     {
       refNumber: 'PO-1',
-      shipper: { name: 'A', street1: '1 Main St', city: 'Chicago', state: 'IL', postalCode: '60608' },
-      consignee: { name: 'B', street1: '2 Main St', city: 'New York', state: 'NY', postalCode: '10001' },
+      pickupAddress: { name: 'A', address1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60608' },
+      deliveryAddress: { name: 'B', address1: '2 Main St', city: 'New York', state: 'NY', zipCode: '10001' },
       orderComponents: [
         { palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 }, description: 'Widgets, "boxed"' },
         { palletCount: 2, poundsWeight: 40.5, pieceCount: 3, hazmat: { unNumber: 'UN1263', properShippingName: 'Paint', hazardClass: '3', packingGroup: 'II' } },
@@ -45,12 +45,12 @@ describe('importKeyOf', () => {
       refNumber: 'PO-2',
       accessorials: ['LIFTGATE_DELIVERY'],
       shipper: dc,
-      consignee: { name: 'Ünïcødé ✓', street1: '2 Main St', city: 'New York', state: 'NY', postalCode: '10001' },
+      deliveryAddress: { name: 'Ünïcødé ✓', address1: '2 Main St', city: 'New York', state: 'NY', zipCode: '10001' },
       carrier: { name: 'Old Dominion', scac: 'ODFL' },
-      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Payer', city: 'Dallas', state: 'TX', postalCode: '75207' } },
+      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Payer', city: 'Dallas', state: 'TX', zipCode: '75207' } },
       cod: { amountInCents: 30000, feeTerms: 'PREPAID', customerCheckAcceptable: true },
       pickupWindow: { readyTime: '08:00', closeTime: '17:00' },
-      pickupDate: '2026-11-27',
+      requiredPickupDate: '2026-11-27',
       specialInstructions: 'Dock 4\nrear',
       orderComponents: [{ poundsWeight: 1200, palletCount: 1, dimensions: { length: 48, width: undefined, height: 36 }, stackable: false }],
     },
@@ -73,7 +73,7 @@ describe('importKeyOf', () => {
       { refNumber: 'X' },
       { zeta: 1, orderComponents: 'not a list', alpha: { b: 1, a: 2 } },
       { shipper: dc, consignee: dc, orderComponents: [{ b: 1, a: 2 }, { a: 1 }] },
-      { pickupDate: new Date(0), orderComponents: [{ weight: new Number(3) }] },
+      { requiredPickupDate: new Date(0), orderComponents: [{ weight: new Number(3) }] },
     ];
     const [mine, theirs] = [new DigestTable(), new DigestTable()];
     for (const request of [...odd, ...requests, ...odd]) expect(importKeyOf(request, mine, names)).toBe(referenceKey(request, theirs, names));
@@ -98,8 +98,8 @@ describe('importKeyOf', () => {
       const file = join(work.dir, 'orders.csv');
       await writeFile(file, `${header}\r\n${rows.join('\r\n')}\r\n`);
       const saved: Record<string, Record<string, unknown>> = {
-        dc1: { name: 'DC One', street1: '1 Main St', city: 'Chicago', state: 'IL', postalCode: '60608' },
-        'billing hq': { postalCode: '10001', name: 'HQ', city: 'New York', state: 'NY', street1: '1 Penn Plaza' },
+        dc1: { name: 'DC One', address1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60608' },
+        'billing hq': { zipCode: '10001', name: 'HQ', city: 'New York', state: 'NY', address1: '1 Penn Plaza' },
       };
       const names = new WeakMap<object, string>();
       const locations: LocationResolver = {

@@ -17,7 +17,7 @@ describe('the reject file', () => {
             { line: 3, cells: ['A', 'Say "hi"\nthere'] },
           ],
         },
-        [{ line: 3, column: 'description', field: 'orderComponents[1].description', message: 'must be at most 256 characters' }],
+        [{ line: 3, column: 'description', field: 'orderComponents[1].description', reason: 'must be at most 256 characters' }],
       );
       await expect(readFile(path)).rejects.toThrow(/ENOENT/);
       expect(await rejects.commit()).toBe(path);
@@ -35,7 +35,7 @@ describe('the reject file', () => {
     const { dir, cleanup } = await tempDir('shipper-rejects-');
     try {
       const rejects = new RejectFile(join(dir, 'again.csv'), ['refNumber', 'Reason', 'description'], ',', false);
-      await rejects.write({ rows: [{ line: 2, cells: ['A', 'old reason', 'x'] }] }, [{ line: 2, column: null, field: '(shipment)', message: 'new reason' }]);
+      await rejects.write({ rows: [{ line: 2, cells: ['A', 'old reason', 'x'] }] }, [{ line: 2, column: null, field: '(shipment)', reason: 'new reason' }]);
       await rejects.commit();
       expect(await readFile(join(dir, 'again.csv'), 'utf8')).toBe('refNumber,reason,description\r\nA,new reason,x\r\n');
     } finally {

@@ -78,8 +78,8 @@ describe("the engine's judgement of a request object", () => {
   it('is made once and lent out: warnings added to one answer are not in the next', async () => {
     const request = {
       refNumber: 'PO-1',
-      shipper: { name: 'A', street1: '1 Main St', city: 'Chicago', state: 'IL', postalCode: '60608' },
-      consignee: { name: 'B', street1: '2 Main St', city: 'New York', state: 'NY', postalCode: '10001' },
+      pickupAddress: { name: 'A', address1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60608' },
+      deliveryAddress: { name: 'B', address1: '2 Main St', city: 'New York', state: 'NY', zipCode: '10001' },
       orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
     };
     const first = await api.previewShipments({ items: [{ request }] });

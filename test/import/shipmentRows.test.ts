@@ -105,8 +105,8 @@ describe('a shipment from its rows', () => {
     expect(prepared.request).toEqual({
       refNumber: 'PO-1',
       accessorials: ['LIFTGATE_DELIVERY', 'APPOINTMENT'],
-      shipper: CHICAGO_DC,
-      consignee: { name: 'Store 12', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001' },
+      pickupAddress: CHICAGO_DC,
+      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
       orderComponents: [
         { palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 }, description: 'Parts', pieceCount: 0 },
         { palletCount: 1, poundsWeight: 1000, dimensions: { length: 48, width: 40, height: 40.5 } },
@@ -128,7 +128,7 @@ describe('a shipment from its rows', () => {
     );
     expect(prepared.ok).toBe(false);
     if (prepared.ok) return;
-    const found = prepared.violations.map((violation) => `${violation.line} ${violation.column} ${violation.message}`);
+    const found = prepared.violations.map((violation) => `${violation.line} ${violation.column} ${violation.reason}`);
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^3 accessorials differs from line 2 of the same shipment \("APPOINTMENT"\)/),
@@ -148,13 +148,13 @@ describe('violations mapped back to the CSV', () => {
   it('name the line and column of each field path', () => {
     const located = locateViolations(
       [
-        { field: 'orderComponents[0].pieceCount', message: 'pieceCount must be 0 or more' },
-        { field: 'orderComponents[1].dimensions.height', message: 'height must be a number' },
-        { field: 'orderComponents[1].dimensions', message: 'dimensions are required' },
-        { field: 'consignee.postalCode', message: 'unknown ZIP 10001' },
-        { field: 'shipper.postalCode', message: 'unknown ZIP' },
-        { field: 'accessorials[0]', message: 'unknown accessorial' },
-        { field: 'orderComponents', message: 'too many' },
+        { field: 'orderComponents[0].pieceCount', reason: 'pieceCount must be 0 or more' },
+        { field: 'orderComponents[1].dimensions.height', reason: 'height must be a number' },
+        { field: 'orderComponents[1].dimensions', reason: 'dimensions are required' },
+        { field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 10001' },
+        { field: 'pickupAddress.zipCode', reason: 'unknown ZIP' },
+        { field: 'accessorials[0]', reason: 'unknown accessorial' },
+        { field: 'orderComponents', reason: 'too many' },
       ],
       group,
       H,
@@ -172,7 +172,7 @@ describe('violations mapped back to the CSV', () => {
 
   it('use the header as written in the file', () => {
     const custom = header(COLUMNS.map((column) => (column === 'poundsWeight' ? 'Pounds Weight' : column)));
-    const [located] = locateViolations([{ field: 'orderComponents[0].poundsWeight', message: 'x' }], { rows: [row(2, FREIGHT)] }, custom);
+    const [located] = locateViolations([{ field: 'orderComponents[0].poundsWeight', reason: 'x' }], { rows: [row(2, FREIGHT)] }, custom);
     expect(located!.column).toBe('Pounds Weight');
   });
 });
@@ -352,8 +352,8 @@ describe('a shipment from cells as spreadsheets write them', () => {
     expect(prepared.warnings).toEqual([{ line: 4, column: 'consigneePostalCode', message: 'ZIP 2108 read as 02108 (a spreadsheet dropped its leading zero)' }]);
     expect(prepared.request).toMatchObject({
       refNumber: '000123',
-      pickupDate: '2026-11-20',
-      consignee: { postalCode: '02108' },
+      requiredPickupDate: '2026-11-20',
+      deliveryAddress: { zipCode: '02108' },
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, nmfcCode: '061700' }],
     });
   });
@@ -388,15 +388,15 @@ describe('a shipment from cells as spreadsheets write them', () => {
     expect(prepared.ok).toBe(false);
     if (prepared.ok) return;
     expect(prepared.violations.map((violation) => [violation.line, violation.column, violation.field, violation.value])).toEqual([
-      [2, 'consigneePostalCode', 'consignee.postalCode', '213'],
-      [2, 'consigneePhone', 'consignee.phone', '3.12555E+09'],
+      [2, 'consigneePostalCode', 'deliveryAddress.zipCode', '213'],
+      [2, 'consigneePhone', 'deliveryAddress.phoneNumber', '3.12555E+09'],
       [2, 'pickupDate', 'pickupDate', '13/27/2026'],
       [2, 'poundsWeight', 'orderComponents[0].poundsWeight', '1,20'],
       [2, 'palletCount', 'orderComponents[0].palletCount', '0'],
       [3, 'width', 'orderComponents[1].dimensions.width', '40,5'],
       [3, 'nmfcCode', 'orderComponents[1].nmfcCode', '1.6103E+05'],
     ]);
-    expect(prepared.violations[3]!.message).toMatch(/the commas are not thousands separators/);
-    expect(prepared.violations[4]!.message).toBe('palletCount must be at least 1');
+    expect(prepared.violations[3]!.reason).toMatch(/the commas are not thousands separators/);
+    expect(prepared.violations[4]!.reason).toBe('palletCount must be at least 1');
   });
 });

@@ -61,7 +61,7 @@ describe('a file longer than the check keeps in memory', () => {
     const resolver: LocationResolver = {
       resolve: async () => {
         resolved++;
-        return { name: 'Main DC', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' };
+        return { name: 'Main DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' };
       },
     };
     const { summary, leftAtBooking } = await spilling(file, {}, resolver);
@@ -83,7 +83,7 @@ describe('a file longer than the check keeps in memory', () => {
       const { api: fresh } = apiAt(join(work.dir, `store-${retainedRows}`));
       const rejectsFile = join(work.dir, `rejects-${retainedRows}.csv`);
       const { summary } = await spilling(file, { retainedRows, skipInvalid: true, rejectsFile }, noLocations, fresh);
-      const booked = (await fresh.listShipments({ limit: 100 })).data.items.map((shipment) => [shipment.refNumber, shipment.quotedPriceInCents]).sort();
+      const booked = (await fresh.listShipments({ limit: 100 })).data.items.map((shipment) => [shipment.refNumber, shipment.totalPriceInCents]).sort();
       outcomes.push({ summary: { ...summary, rejectsFile: null }, booked, rejects: await readFile(rejectsFile, 'utf8') });
     }
     expect(outcomes[0]!.summary).toMatchObject({ booked: 7, rejectedShipments: 1, rejectedRows: 2 });
@@ -186,7 +186,7 @@ describe('the temporary file', () => {
         ok: index % 7 !== 3,
         group: { rows: [{ line: 2 + index, cells: [`PO-${index}`, index % 10 === 0 ? long : `x${index}`, index % 3 === 0 ? 'tab\there\r\nand "there"' : ''] }] },
         request: { refNumber: `PO-${index}`, note: index % 10 === 5 ? long : 'n' },
-        violations: [{ line: 2 + index, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', message: 'bad' }],
+        violations: [{ line: 2 + index, column: 'poundsWeight', field: 'orderComponents[0].poundsWeight', reason: 'bad' }],
         warnings: [],
       },
       key: `key-${index}`,

@@ -51,7 +51,7 @@ describe('checkLabelRequest', () => {
   });
 
   it('refuses a cancelled shipment: its pallets do not ship', () => {
-    expect(() => checkLabelRequest({ ...shipment, status: 'CANCELLED' }, ssccs(6))).toThrow('SO-000123 is cancelled: its pallets get no labels');
+    expect(() => checkLabelRequest({ ...shipment, orderStatus: 'CANCELLED' }, ssccs(6))).toThrow('SO-000123 is cancelled: its pallets get no labels');
   });
 });
 

@@ -143,9 +143,9 @@ describe('pallet labels as PDF', () => {
     pdf.pages.forEach((page, index) => {
       const items = page.items.map((item) => item.str);
       for (const expected of [
-        shipment.shipper.name,
-        shipment.consignee.name,
-        `${shipment.consignee.city}, ${shipment.consignee.state} ${shipment.consignee.postalCode}`,
+        shipment.pickupAddress.name,
+        shipment.deliveryAddress.name,
+        `${shipment.deliveryAddress.city}, ${shipment.deliveryAddress.state} ${shipment.deliveryAddress.zipCode}`,
         shipment.refNumber,
         shipment.orderNumber,
         shipment.bolNumber,
@@ -180,7 +180,7 @@ describe('pallet labels as PDF', () => {
   });
 
   it('refuses a cancelled shipment and SSCCs that do not match the handling units', async () => {
-    await expect(renderLabels({ ...shipment, status: 'CANCELLED' }, ssccs, 'pdf')).rejects.toThrow(LabelError);
+    await expect(renderLabels({ ...shipment, orderStatus: 'CANCELLED' }, ssccs, 'pdf')).rejects.toThrow(LabelError);
     await expect(renderLabels(shipment, ssccs.slice(1), 'zpl')).rejects.toThrow('has 5 handling unit(s) and needs as many SSCCs; got 4');
   });
 });
@@ -233,8 +233,8 @@ describe('pallet labels as ZPL', () => {
     labels.forEach((label, index) => {
       const texts = label.fields.filter((field) => field.command === 'A0').map((field) => field.data);
       for (const expected of [
-        shipment.shipper.name,
-        shipment.consignee.name,
+        shipment.pickupAddress.name,
+        shipment.deliveryAddress.name,
         shipment.orderNumber,
         shipment.bolNumber,
         shipment.proNumber,

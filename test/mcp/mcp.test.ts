@@ -43,8 +43,8 @@ async function call(session: Session, name: string, args: Record<string, unknown
 
 const textOf = (result: Result) => result.content.map((part) => part.text ?? '').join('\n');
 
-const QUOTE = { origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] };
-const BOOKING = { refNumber: 'PO-MCP-1', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+const QUOTE = { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
+const BOOKING = { refNumber: 'PO-MCP-1', pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
 
 describe('shipper mcp: a real MCP client over stdio', () => {
   let work: { dir: string; cleanup: () => Promise<void> };
@@ -137,7 +137,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const booked = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
     expect(booked.isError, textOf(booked)).toBeFalsy();
     const shipment = booked.structuredContent!;
-    expect(shipment.status).toBe('BOOKED');
+    expect(shipment.orderStatus).toBe('CONFIRMED');
     expect(shipment.orderNumber).toMatch(/^SO-\d+/);
 
     // A retried call (the same arguments) books once: the derived idempotency key replays it.
@@ -168,11 +168,11 @@ describe('shipper mcp: a real MCP client over stdio', () => {
 
     const unconfirmed = await call(session, 'cancel_shipment', { shipmentId: shipment.orderNumber });
     expect(unconfirmed.structuredContent!.confirmed).toBe(false);
-    expect((await call(session, 'get_shipment', { shipmentId: shipment.id })).structuredContent!.status).toBe('BOOKED');
+    expect((await call(session, 'get_shipment', { shipmentId: shipment.id })).structuredContent!.orderStatus).toBe('CONFIRMED');
 
     const cancelled = await call(session, 'cancel_shipment', { shipmentId: shipment.orderNumber, confirm: true });
     expect(cancelled.isError, textOf(cancelled)).toBeFalsy();
-    expect(cancelled.structuredContent!.status).toBe('CANCELLED');
+    expect(cancelled.structuredContent!.orderStatus).toBe('CANCELLED');
   });
 
   it('writes files only under the directory it was started in', async () => {
@@ -180,7 +180,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const booked = await call(session, 'create_shipment', {
       quoteId: quote.structuredContent!.id,
       refNumber: 'PO-MCP-2',
-      shipper: CHICAGO_DC,
+      pickupAddress: CHICAGO_DC,
       consignee: NYC_STORE,
       orderComponents: [PALLETS],
       confirm: true,
@@ -223,7 +223,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const added = await runInProcess(['--store', join(work.dir, 'store'), 'location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS]);
     expect(added.code, added.stderr).toBe(0);
     const result = await call(session, 'list_locations', {});
-    expect(result.structuredContent!.items).toEqual([expect.objectContaining({ name: 'chicago-dc', address: expect.objectContaining({ postalCode: '60608' }) })]);
+    expect(result.structuredContent!.items).toEqual([expect.objectContaining({ name: 'chicago-dc', address: expect.objectContaining({ zipCode: '60608' }) })]);
     expect(textOf(result)).toContain('chicago-dc');
   });
 

@@ -73,7 +73,7 @@ describe('derived idempotency keys', () => {
 });
 
 describe('paths under the start directory', () => {
-  const outside = (field: string) => ({ problem: { status: 400, violations: [{ field, message: expect.stringContaining('must be a path under') }] } });
+  const outside = (field: string) => ({ problem: { status: 400, violations: [{ field, reason: expect.stringContaining('must be a path under') }] } });
   it('takes relative paths inside it and refuses .., absolute paths outside and symbolic links that lead out', async () => {
     const root = await mkdtemp(join(tmpdir(), 'shipper-mcp-root-'));
     try {

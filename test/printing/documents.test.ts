@@ -26,8 +26,8 @@ describe('invoice and dispute packs to the printer', () => {
     const api = new LocalApi({ storeDir: join(dir, 'store'), now: () => new Date('2026-11-18T18:00:00.000Z') });
     ({ data: shipment } = await api.createShipment({
       refNumber: 'PO-1',
-      shipper: CHICAGO,
-      consignee: ATLANTA,
+      pickupAddress: CHICAGO,
+      deliveryAddress: ATLANTA,
       accessorials: ['LIFTGATE_DELIVERY'],
       carrier: { name: 'Roadrunner Freight', scac: 'RRFT' },
       proNumber: '7204801',
@@ -87,7 +87,7 @@ describe('remote mode: documents fetched from the server, printed here, the run 
     const { dir, cleanup } = await tempDir('shipper-print-remote-');
     const serverStore = join(dir, 'server');
     const api = new LocalApi({ storeDir: serverStore, now: () => new Date('2026-11-18T18:00:00.000Z') });
-    const { data: shipment } = await api.createShipment({ refNumber: 'PO-9', shipper: CHICAGO, consignee: ATLANTA, orderComponents: [MACHINE_PARTS] } as never);
+    const { data: shipment } = await api.createShipment({ refNumber: 'PO-9', pickupAddress: CHICAGO, deliveryAddress: ATLANTA, orderComponents: [MACHINE_PARTS] } as never);
     await api.close();
     const server = await startServe({ store: serverStore });
     const zebra = await thermalPrinter();

@@ -28,7 +28,7 @@ beforeAll(async () => {
   work = await tempDir('shipper-security-');
   store = join(work.dir, 'store');
   const outcome = (
-    await new LocalApi({ storeDir: store }).createShipments({ items: [{ request: { refNumber: 'SEC-1', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } }] })
+    await new LocalApi({ storeDir: store }).createShipments({ items: [{ request: { refNumber: 'SEC-1', pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } }] })
   ).data.items[0]!;
   shipmentId = outcome.ok ? outcome.data.id : expect.fail('booking failed');
   serve = await startServe({ store, globalArgs: ['--api-key', KEY] });
@@ -64,7 +64,7 @@ function raw(
 }
 
 const json = { 'content-type': 'application/json' };
-const quoteBody = JSON.stringify({ origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+const quoteBody = JSON.stringify({ pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
 
 describe('the API key', () => {
   const routes: Array<[string, string, string?]> = [
@@ -167,7 +167,7 @@ describe('path traversal', () => {
   it.each(templates)('a BOL template %s is a 400 on template, never a file read', async (template) => {
     const answer = await raw('GET', `/v1/shipper/shipment/${shipmentId}/bol?template=${template}`);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body).violations).toEqual([{ field: 'template', message: 'template names are letters, digits, - and _ (at most 64)' }]);
+    expect(JSON.parse(answer.body).violations).toEqual([{ field: 'template', reason: 'template names are letters, digits, - and _ (at most 64)' }]);
   });
 
   it('a template name that fits the pattern but names no template is a clear 4xx', async () => {
@@ -205,10 +205,10 @@ describe('bodies', () => {
       'null',
       '[]',
       '"x"',
-      '{"__proto__": {"polluted": true}, "origin": {"postalCode": "60601"}}',
+      '{"__proto__": {"polluted": true}, "origin": {"zipCode": "60601"}}',
       '{"constructor": {"prototype": {"polluted": true}}}',
-      JSON.stringify({ origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: Array(20_000).fill({ palletCount: 'x' }) }),
-      '{"origin": {"postalCode": 1e999}}',
+      JSON.stringify({ pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: Array(20_000).fill({ palletCount: 'x' }) }),
+      '{"origin": {"zipCode": 1e999}}',
       Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]).toString('latin1'),
       `{"refNumber": "\u001b[2J\u001b]0;x\u0007"}`,
     ];

@@ -28,9 +28,9 @@ afterAll(async () => {
   await cleanup();
 });
 
-const LANE = { origin: { postalCode: '60601' }, destination: { postalCode: '30301' } };
-const SHIPPER = { name: 'Acme', street1: '100 N State St', city: 'Chicago', state: 'IL', postalCode: '60601', countryCode: 'US' };
-const CONSIGNEE = { name: 'Peach Supply', street1: '1 Peachtree St NE', city: 'Atlanta', state: 'GA', postalCode: '30301', countryCode: 'US' };
+const LANE = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '30301' } };
+const SHIPPER = { name: 'Acme', address1: '100 N State St', city: 'Chicago', state: 'IL', zipCode: '60601', countryCode: 'US' };
+const CONSIGNEE = { name: 'Peach Supply', address1: '1 Peachtree St NE', city: 'Atlanta', state: 'GA', zipCode: '30301', countryCode: 'US' };
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
   const response = await fetch(`${base}${path}`, {
@@ -70,8 +70,8 @@ describe('the check on what the API answers', () => {
     expect(fetched.json.warnings).toEqual([]);
     const booked = await call('POST', '/v1/shipper/shipment', {
       quoteId: created.json.id,
-      shipper: SHIPPER,
-      consignee: CONSIGNEE,
+      pickupAddress: SHIPPER,
+      deliveryAddress: CONSIGNEE,
       orderComponents: [{ ...componentJson({ pallets: 1, weight: 400, dims: [48, 40, 48], desc: 'Cases' }), stackable: false }],
     });
     expect(booked.status, JSON.stringify(booked.json)).toBe(201);
@@ -86,7 +86,7 @@ describe('the check on what the API answers', () => {
 
   it('the preview extension checks each item with what its request says of the lines', async () => {
     const item = (stackable: boolean) => ({
-      request: { shipper: SHIPPER, consignee: CONSIGNEE, orderComponents: [componentJson({ pallets: 1, weight: 400, dims: [48, 40, 48], desc: 'Cases', stackable })] },
+      request: { pickupAddress: SHIPPER, deliveryAddress: CONSIGNEE, orderComponents: [componentJson({ pallets: 1, weight: 400, dims: [48, 40, 48], desc: 'Cases', stackable })] },
     });
     const answer = await call('POST', '/v1/shipper/shipment-preview', { items: [item(true), item(false)] });
     expect(answer.status).toBe(200);
@@ -98,7 +98,7 @@ describe('the check on what the API answers', () => {
   it('refuses a stackable that is not true or false, on its path', async () => {
     const answer = await call('POST', '/v1/shipper/quote', { ...LANE, orderComponents: [{ ...componentJson({ pallets: 1, weight: 400, dims: [48, 40, 48] }), stackable: 'no' }] });
     expect(answer.status).toBe(400);
-    expect(answer.json.violations).toEqual([{ field: 'orderComponents[0].stackable', message: 'stackable is true or false' }]);
+    expect(answer.json.violations).toEqual([{ field: 'orderComponents[0].stackable', reason: 'stackable is true or false' }]);
   });
 
   it('the OpenAPI document has the Warning component, warnings[] on Quote and Shipment, and stackable on a line', async () => {

@@ -13,8 +13,8 @@ import { createShipperServer, type ShipperServer } from '../../src/server/server
 import { tempDir } from '../helpers/cli.js';
 
 const QUOTE = {
-  origin: { postalCode: '60601' },
-  destination: { postalCode: '10001' },
+  pickupAddress: { zipCode: '60601' },
+  deliveryAddress: { zipCode: '10001' },
   orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
 };
 
@@ -135,7 +135,7 @@ describe('quotes over HTTP', () => {
     expect((page.json().items as unknown[]).length).toBe(1);
     for (const limit of ['0', 'abc', '501', '1.5']) {
       const problem = expectProblem(await call(base, 'GET', `/v1/shipper/quote?limit=${limit}`), 400, 'Constraint Violation');
-      expect(problem.violations).toEqual([{ field: 'limit', message: expect.any(String) }]);
+      expect(problem.violations).toEqual([{ field: 'limit', reason: expect.any(String) }]);
     }
   });
 });
@@ -211,18 +211,18 @@ describe('errors as application/problem+json', () => {
 
   it('409 when a shipment does not match its quote', async () => {
     const { json } = await postJson(base, '/v1/shipper/quote', QUOTE);
-    const address = { name: 'A', street1: 'B', city: 'C', state: 'IL', postalCode: '60601' };
+    const address = { name: 'A', address1: 'B', city: 'C', state: 'IL', zipCode: '60601' };
     const problem = expectProblem(
       await postJson(base, '/v1/shipper/shipment', {
         quoteId: json().id,
-        shipper: address,
-        consignee: { ...address, state: 'NY', postalCode: '10001' },
+        pickupAddress: address,
+        deliveryAddress: { ...address, state: 'NY', zipCode: '10001' },
         orderComponents: [{ palletCount: 3, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
       }),
       409,
       'Conflict',
     );
-    expect(problem.violations).toEqual([{ field: 'orderComponents[0].palletCount', message: expect.any(String) }]);
+    expect(problem.violations).toEqual([{ field: 'orderComponents[0].palletCount', reason: expect.any(String) }]);
   });
 });
 
@@ -236,15 +236,15 @@ describe('Idempotency-Key', () => {
     expect(again.headers.location).toBe(first.headers.location);
     expectProblem(await postJson(base, '/v1/shipper/quote', { ...QUOTE, accessorials: ['LIFTGATE_DELIVERY'] }, { 'idempotency-key': 'k-123' }), 422);
     const bad = expectProblem(await postJson(base, '/v1/shipper/quote', QUOTE, { 'idempotency-key': 'has space' }), 400);
-    expect(bad.violations).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
+    expect(bad.violations).toEqual([{ field: 'Idempotency-Key', reason: expect.any(String) }]);
   });
 });
 
 describe('batch extensions', () => {
-  const address = { name: 'A', street1: 'B', city: 'C', state: 'IL', postalCode: '60601' };
+  const address = { name: 'A', address1: 'B', city: 'C', state: 'IL', zipCode: '60601' };
   const shipment = (pallets: number, pieceCount = 1) => ({
-    shipper: address,
-    consignee: { ...address, state: 'NY', postalCode: '10001' },
+    pickupAddress: address,
+    deliveryAddress: { ...address, state: 'NY', zipCode: '10001' },
     orderComponents: [{ palletCount: pallets, poundsWeight: 500 * pallets, dimensions: { length: 48, width: 40, height: 48 }, pieceCount }],
   });
 
@@ -258,7 +258,7 @@ describe('batch extensions', () => {
     expect(first.status).toBe(200);
     const outcomes = first.json().items as Array<Record<string, any>>;
     expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true]);
-    expect(outcomes[1]!.problem).toMatchObject({ status: 400, violations: [{ field: 'orderComponents[0].pieceCount', message: expect.any(String) }] });
+    expect(outcomes[1]!.problem).toMatchObject({ status: 400, violations: [{ field: 'orderComponents[0].pieceCount', reason: expect.any(String) }] });
     const [a, , c] = outcomes.map((outcome) => outcome.data);
     expect(Number(c.orderNumber.slice(3))).toBe(Number(a.orderNumber.slice(3)) + 1);
     expect(a.orderComponents[0].palletCount).toBe(1);
@@ -275,13 +275,13 @@ describe('batch extensions', () => {
   it('POST /shipment-preview prices without storing anything', async () => {
     const before = (await call(base, 'GET', '/v1/shipper/quote?limit=500')).json().items as unknown[];
     const answer = await postJson(base, '/v1/shipper/shipment-preview', {
-      items: [{ request: shipment(2) }, { request: { ...shipment(1), consignee: { ...address, postalCode: '00000' } } }],
+      items: [{ request: shipment(2) }, { request: { ...shipment(1), deliveryAddress: { ...address, zipCode: '00000' } } }],
     });
     expect(answer.status).toBe(200);
     const [priced, refused] = answer.json().items as Array<Record<string, any>>;
     expect(priced!.ok).toBe(true);
     expect(priced!.data.quotedPriceInCents).toBeGreaterThan(0);
-    expect(refused).toMatchObject({ ok: false, problem: { status: 400, violations: [{ field: 'consignee.postalCode' }] } });
+    expect(refused).toMatchObject({ ok: false, problem: { status: 400, violations: [{ field: 'deliveryAddress.zipCode' }] } });
     expect((await call(base, 'GET', '/v1/shipper/quote?limit=500')).json().items).toHaveLength(before.length);
   });
 
@@ -289,9 +289,9 @@ describe('batch extensions', () => {
     expectProblem(await postJson(base, '/v1/shipper/shipment-batch', {}), 400);
     expectProblem(await postJson(base, '/v1/shipper/shipment-batch', { items: [] }), 400);
     const tooMany = expectProblem(await postJson(base, '/v1/shipper/shipment-preview', { items: Array.from({ length: 501 }, () => ({ request: 1 })) }), 400);
-    expect(tooMany.violations).toEqual([{ field: 'items', message: 'at most 500 items per request' }]);
+    expect(tooMany.violations).toEqual([{ field: 'items', reason: 'at most 500 items per request' }]);
     const badKey = expectProblem(await postJson(base, '/v1/shipper/shipment-batch', { items: [{ request: {}, idempotencyKey: 'has space' }] }), 400);
-    expect(badKey.violations).toEqual([{ field: 'items[0].idempotencyKey', message: expect.any(String) }]);
+    expect(badKey.violations).toEqual([{ field: 'items[0].idempotencyKey', reason: expect.any(String) }]);
     expect((await call(base, 'GET', '/v1/shipper/shipment-batch')).status).toBe(405);
   });
 });

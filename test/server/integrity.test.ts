@@ -11,10 +11,10 @@ import { tempDir } from '../helpers/cli.js';
 
 // Described: the freight check has nothing to say about it (these tests are about other warnings).
 const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' };
-const QUOTE = { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [COMPONENT] };
-const SHIPPER = { name: 'Acme Tools', street1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', postalCode: '60601' };
-const CONSIGNEE = { name: 'Hudson Supply', street1: '350 5th Ave', city: 'New York', state: 'NY', postalCode: '10001' };
-const SHIPMENT = { shipper: SHIPPER, consignee: CONSIGNEE, orderComponents: [COMPONENT] };
+const QUOTE = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [COMPONENT] };
+const SHIPPER = { name: 'Acme Tools', address1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60601' };
+const CONSIGNEE = { name: 'Hudson Supply', address1: '350 5th Ave', city: 'New York', state: 'NY', zipCode: '10001' };
+const SHIPMENT = { pickupAddress: SHIPPER, deliveryAddress: CONSIGNEE, orderComponents: [COMPONENT] };
 
 let server: ShipperServer;
 let base: string;
@@ -54,13 +54,13 @@ describe('POST with a typo', () => {
     expect(answer.type).toBe('application/problem+json; charset=utf-8');
     expect(answer.json.violations).toEqual(
       expect.arrayContaining([
-        { field: 'accesorials', message: 'unknown field accesorials (did you mean accessorials?)' },
-        { field: 'orderComponents[0].descripton', message: 'unknown field descripton (did you mean description?)' },
+        { field: 'accesorials', reason: 'unknown field accesorials (did you mean accessorials?)' },
+        { field: 'orderComponents[0].descripton', reason: 'unknown field descripton (did you mean description?)' },
       ]),
     );
-    const shipment = await post('/v1/shipper/shipment', { ...SHIPMENT, shipper: { ...SHIPPER, zipcode: '60601' } });
+    const shipment = await post('/v1/shipper/shipment', { ...SHIPMENT, pickupAddress: { ...SHIPPER, zipcode: '60601' } });
     expect(shipment.status).toBe(400);
-    expect(shipment.json.violations).toEqual([{ field: 'shipper.zipcode', message: 'unknown field zipcode (did you mean postalCode?)' }]);
+    expect(shipment.json.violations).toEqual([{ field: 'shipper.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' }]);
     const list = await fetch(`${base}/v1/shipper/shipment?limit=5`).then((response) => response.json() as Promise<{ items: unknown[] }>);
     expect(list.items).toEqual([]);
   });
@@ -68,11 +68,11 @@ describe('POST with a typo', () => {
   it("in a batch envelope is a 400 of the envelope; in an item, that item's problem", async () => {
     const envelope = await post('/v1/shipper/shipment-batch', { items: [{ request: SHIPMENT, idempotencyKy: 'k-1' }] });
     expect(envelope.status).toBe(400);
-    expect(envelope.json.violations).toEqual([{ field: 'items[0].idempotencyKy', message: 'unknown field idempotencyKy (did you mean idempotencyKey?)' }]);
+    expect(envelope.json.violations).toEqual([{ field: 'items[0].idempotencyKy', reason: 'unknown field idempotencyKy (did you mean idempotencyKey?)' }]);
     const preview = await post('/v1/shipper/shipment-preview', { items: [{ request: SHIPMENT }, { request: { ...SHIPMENT, refnumber: 'PO-1' } }] });
     expect(preview.status).toBe(200);
     expect(preview.json.items.map((item: { ok: boolean }) => item.ok)).toEqual([true, false]);
-    expect(preview.json.items[1].problem.violations).toEqual([{ field: 'refnumber', message: 'unknown field refnumber (did you mean refNumber?)' }]);
+    expect(preview.json.items[1].problem.violations).toEqual([{ field: 'refnumber', reason: 'unknown field refnumber (did you mean refNumber?)' }]);
   });
 });
 
@@ -87,12 +87,12 @@ describe('POST with absurd numbers', () => {
     const refused = await post('/v1/shipper/shipment', body);
     expect(refused.status).toBe(400);
     expect(refused.json.violations).toEqual([
-      { field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer)' },
-      { field: 'orderComponents[0].dimensions.height', message: 'height must be at least 1 in' },
+      { field: 'orderComponents[0].poundsWeight', reason: 'poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer)' },
+      { field: 'orderComponents[0].dimensions.height', reason: 'height must be at least 1 in' },
     ]);
     const infinite = await post('/v1/shipper/quote', JSON.stringify(QUOTE).replace('"poundsWeight":1200', '"poundsWeight":1e400'));
     expect(infinite.status).toBe(400);
-    expect(infinite.json.violations).toEqual([{ field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be a finite number' }]);
+    expect(infinite.json.violations).toEqual([{ field: 'orderComponents[0].poundsWeight', reason: 'poundsWeight must be a finite number' }]);
     const after = await post('/v1/shipper/shipment', { ...SHIPMENT, refNumber: 'AFTER' });
     expect(Number(after.json.orderNumber.slice(3))).toBe(Number(before.json.orderNumber.slice(3)) + 1);
   });
@@ -109,10 +109,10 @@ describe('POST with absurd numbers', () => {
 
 describe('POST with an address that contradicts its ZIP', () => {
   it("is a 400 on the state, naming the ZIP's place; a city the ZIP does not name is a warning", async () => {
-    const refused = await post('/v1/shipper/shipment', { ...SHIPMENT, consignee: { ...CONSIGNEE, city: 'Chicago', state: 'IL' } });
+    const refused = await post('/v1/shipper/shipment', { ...SHIPMENT, deliveryAddress: { ...CONSIGNEE, city: 'Chicago', state: 'IL' } });
     expect(refused.status).toBe(400);
-    expect(refused.json.violations).toEqual([{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);
-    const warned = await post('/v1/shipper/shipment', { ...SHIPMENT, consignee: { ...CONSIGNEE, city: 'Brooklyn' } });
+    expect(refused.json.violations).toEqual([{ field: 'deliveryAddress.state', reason: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);
+    const warned = await post('/v1/shipper/shipment', { ...SHIPMENT, deliveryAddress: { ...CONSIGNEE, city: 'Brooklyn' } });
     expect(warned.status).toBe(201);
     // One X-Shipper-Warning per warning: the city, then the numbers' GS1 prefix (this server has none of its own).
     const warnings = decodeURIComponent(warned.warnings!);
@@ -125,12 +125,12 @@ describe('POST with an address that contradicts its ZIP', () => {
   });
 
   it('is an item problem in the batch and preview extensions', async () => {
-    const wrong = { ...SHIPMENT, shipper: { ...SHIPPER, state: 'WI' } };
+    const wrong = { ...SHIPMENT, pickupAddress: { ...SHIPPER, state: 'WI' } };
     for (const path of ['/v1/shipper/shipment-preview', '/v1/shipper/shipment-batch']) {
       const answer = await post(path, { items: [{ request: wrong }] });
       expect(answer.status, path).toBe(200);
       expect(answer.json.items[0].problem.violations, path).toEqual([
-        { field: 'shipper.state', message: 'WI does not match ZIP 60601, which is in Chicago, IL; correct the state or the ZIP' },
+        { field: 'pickupAddress.state', reason: 'WI does not match ZIP 60601, which is in Chicago, IL; correct the state or the ZIP' },
       ]);
     }
   });

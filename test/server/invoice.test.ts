@@ -71,7 +71,7 @@ describe('the invoice route over HTTP', () => {
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const invoice = (await response.json()) as { invoiceNumber: string; totals: { totalInCents: number } };
       expect(invoice.invoiceNumber).toBe(shipment.orderNumber.replace('SO-', 'INV-'));
-      expect(invoice.totals.totalInCents).toBe(shipment.quotedPriceInCents);
+      expect(invoice.totals.totalInCents).toBe(shipment.totalPriceInCents);
     }
   });
 

@@ -17,15 +17,15 @@ import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const transit = (destinations: number, pickupDays: number) => ({
-  origin: { postalCode: '60601' },
-  destinations: Array.from({ length: destinations }, () => ({ postalCode: '10001' })),
+  origin: { zipCode: '60601' },
+  destinations: Array.from({ length: destinations }, () => ({ zipCode: '10001' })),
   pickupDate: '2026-11-24',
   pickupDays,
 });
 const component = { palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 48 } };
 const batch = (items: number, componentsEach: number, extra = 0) => ({
   items: Array.from({ length: items }, (_, index) => ({
-    request: { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: Array(componentsEach + (index === 0 ? extra : 0)).fill(component) },
+    request: { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: Array(componentsEach + (index === 0 ? extra : 0)).fill(component) },
   })),
 });
 
@@ -69,7 +69,7 @@ describe('the limits in the schemas', () => {
         const parsed = parseRequest(schema, body);
         expect(parsed.ok).toBe(false);
         if (!parsed.ok) {
-          expect(parsed.violations).toEqual([{ field: 'items', message: `the items hold ${total} order components; at most 5,000 per request (send fewer items per request)` }]);
+          expect(parsed.violations).toEqual([{ field: 'items', reason: `the items hold ${total} order components; at most 5,000 per request (send fewer items per request)` }]);
         }
       }
       // Items that are not requests count nothing: each is refused on its own later.

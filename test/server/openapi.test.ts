@@ -192,11 +192,11 @@ describe('the schemas against the service', () => {
   afterAll(() => cleanup());
 
   const request = {
-    origin: { postalCode: '60601' },
-    destination: { postalCode: '10001-1234' },
+    pickupAddress: { zipCode: '60601' },
+    deliveryAddress: { zipCode: '10001-1234' },
     orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 }, pieceCount: 0 }],
   };
-  const address = { name: 'A', street1: 'B', city: 'C', state: 'il', postalCode: '60601' };
+  const address = { name: 'A', address1: 'B', city: 'C', state: 'il', zipCode: '60601' };
 
   it('the request schemas accept what the service accepts and refuse what it refuses', async () => {
     expect(validate('QuoteRequest', request).ok).toBe(true);
@@ -210,7 +210,7 @@ describe('the schemas against the service', () => {
       // Unknown fields (a typo must not silently change a price), at every level.
       { ...request, accesorials: ['LIFTGATE_DELIVERY'] },
       { ...request, orderComponents: [{ ...request.orderComponents[0], descripton: 'Pumps' }] },
-      { ...request, origin: { postalCode: '60601', zipcode: '60601' } },
+      { ...request, pickupAddress: { zipCode: '60601', zipcode: '60601' } },
       { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 40, height: 48, depth: 1 } }] },
       // Beyond the freight limits.
       { ...request, orderComponents: [{ ...request.orderComponents[0], poundsWeight: 1e308 }] },
@@ -226,19 +226,19 @@ describe('the schemas against the service', () => {
     expect(validate('Quote', quote)).toEqual({ ok: true, errors: null });
     const { data: shipment } = await api.createShipment({
       quoteId: quote.id,
-      shipper: address,
-      consignee: { ...address, state: 'NY', postalCode: '10001' },
+      pickupAddress: address,
+      deliveryAddress: { ...address, state: 'NY', zipCode: '10001' },
       orderComponents: request.orderComponents,
     });
     expect(validate('Shipment', shipment)).toEqual({ ok: true, errors: null });
-    expect(validate('ShipmentRequest', { shipper: address, consignee: address, orderComponents: request.orderComponents, refNumber: 'PO-1' }).ok).toBe(true);
+    expect(validate('ShipmentRequest', { pickupAddress: address, deliveryAddress: address, orderComponents: request.orderComponents, refNumber: 'PO-1' }).ok).toBe(true);
     const { data: page } = await api.listQuotes({ limit: 2 });
     expect(validate('QuotePage', page).ok).toBe(true);
     const problem = await api.getQuote('qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z').catch((error: { problem: unknown }) => error.problem);
     expect(validate('ProblemDetail', problem).ok).toBe(true);
 
     // The batch extensions: envelopes and mixed outcomes.
-    const shipmentRequest = { shipper: address, consignee: { ...address, state: 'NY', postalCode: '10001' }, orderComponents: request.orderComponents };
+    const shipmentRequest = { pickupAddress: address, deliveryAddress: { ...address, state: 'NY', zipCode: '10001' }, orderComponents: request.orderComponents };
     const invalid = { ...shipmentRequest, orderComponents: [{ ...request.orderComponents[0], pieceCount: -1 }] };
     const batch = { items: [{ request: shipmentRequest, idempotencyKey: 'openapi-1' }, { request: invalid }] };
     // The document asks for valid ShipmentRequests; the service still answers an invalid one item by item.

@@ -17,8 +17,8 @@ import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeOptions, type ServeProcess } from '../helpers/serve.js';
 
 const QUOTE = {
-  origin: { postalCode: '60601' },
-  destination: { postalCode: '10001' },
+  pickupAddress: { zipCode: '60601' },
+  deliveryAddress: { zipCode: '10001' },
   orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
 };
 const JSON_LOG = { SHIPPER_LOG: 'json' };
@@ -173,7 +173,7 @@ describe('serve: /metrics', () => {
     }
     for (let index = 0; index < 2; index++) expect((await fetch(`${server.url}/v1/shipper/quote/${quotes[index]!.id}`)).status).toBe(200);
     expect((await fetch(`${server.url}/v1/shipper/quote/Q-unknown-0001`)).status).toBe(404);
-    const booking = shipmentRequest({ refNumber: 'PO-METRICS-1', shipper: { ...shipmentRequest().shipper, name: 'Metrics Company Inc' } });
+    const booking = shipmentRequest({ refNumber: 'PO-METRICS-1', pickupAddress: { ...shipmentRequest().pickupAddress, name: 'Metrics Company Inc' } });
     const booked = await fetch(`${server.url}/v1/shipper/shipment`, json(booking, { 'idempotency-key': 'metrics-booking-1' }));
     expect(booked.status).toBe(201);
     const shipment = (await booked.json()) as { id: string; orderNumber: string; bolNumber: string };

@@ -132,8 +132,8 @@ describe('quotes in bucket logs', () => {
     const store = join(work.dir, `store-${++case_}`);
     const { api } = apiAt(store);
     const request = {
-      origin: { postalCode: '60608' },
-      destination: { postalCode: '10001' },
+      pickupAddress: { zipCode: '60608' },
+      deliveryAddress: { zipCode: '10001' },
       orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
     };
     const quotes = await Promise.all(Array.from({ length: 40 }, () => api.createQuote(request)));
@@ -196,21 +196,21 @@ describe('shipments in bucket logs', () => {
     expect(await readdir(shipments)).toContain(`${cancelled!.id.slice(3, 11)}-${cancelled!.id.slice(-1)}.log`);
     await rm(join(store, 'index'), { recursive: true });
     const { api: again } = apiAt(store);
-    expect((await again.getShipment(cancelled!.id)).data.status).toBe('CANCELLED');
+    expect((await again.getShipment(cancelled!.id)).data.orderStatus).toBe('CANCELLED');
     const after = await allShipmentsOf(store);
     expect(after.map((shipment) => shipment.id).sort()).toEqual([...ids].sort());
-    expect(after.find((shipment) => shipment.id === cancelled!.id)!.status).toBe('CANCELLED');
-    expect((await again.listShipments({ status: 'CANCELLED' })).data.items.map((shipment) => shipment.id)).toEqual([cancelled!.id]);
+    expect(after.find((shipment) => shipment.id === cancelled!.id)!.orderStatus).toBe('CANCELLED');
+    expect((await again.listShipments({ orderStatus: 'CANCELLED' })).data.items.map((shipment) => shipment.id)).toEqual([cancelled!.id]);
     // Numbers go on above those of the old files.
-    const booked = await again.createShipment({ shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
+    const booked = await again.createShipment({ pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
     expect(booked.data.orderNumber).toBe('SO-000041');
   });
 });
 
 /** Every shipment of a store, page after page, through a new engine, without a warning. */
-async function allShipmentsOf(store: string): Promise<Array<{ id: string; orderNumber: string; status: string }>> {
+async function allShipmentsOf(store: string): Promise<Array<{ id: string; orderNumber: string; orderStatus: string }>> {
   const { api } = apiAt(store);
-  const found: Array<{ id: string; orderNumber: string; status: string }> = [];
+  const found: Array<{ id: string; orderNumber: string; orderStatus: string }> = [];
   let cursor: string | undefined;
   do {
     const page = await api.listShipments({ limit: 7, ...(cursor ? { cursor } : {}) });
@@ -227,7 +227,7 @@ describe('what an engine keeps of an index bucket', () => {
     const { api: first } = apiAt(store);
     const { api: second } = apiAt(store);
     const holders = async (api: typeof first) => (await api.listShipments({ refNumber: 'PO-SHARED' })).data.items.map((shipment) => shipment.orderNumber).sort();
-    const request = { refNumber: 'PO-SHARED', shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+    const request = { refNumber: 'PO-SHARED', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
     await first.createShipment(request);
     expect(await holders(first)).toEqual(['SO-000001']);
     await second.createShipment(request);

@@ -57,7 +57,7 @@ describe('serve and CLI processes on one file store', () => {
       }
       const cancelled = await cli(['shipment', 'cancel', first.id]);
       expect(cancelled.code, cancelled.stderr).toBe(0);
-      expect((await get(`/shipment/${first.id}`)).body).toMatchObject({ status: 'CANCELLED' });
+      expect((await get(`/shipment/${first.id}`)).body).toMatchObject({ orderStatus: 'CANCELLED' });
     } finally {
       await serve.stop();
     }

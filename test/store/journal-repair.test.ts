@@ -281,10 +281,10 @@ describe('a read-only store', () => {
       });
       expect(serve!.stderr()).toMatch(/warning: \[STORE_READ_ONLY\] the store .* is read-only \((the file system is read-only|permission denied)\)/);
       expect((await call('GET', `/v1/shipper/shipment/${id}`)).status).toBe(200);
-      const quote = { origin: { postalCode: '60601' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] };
+      const quote = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
       const writes = [
         await call('POST', '/v1/shipper/quote', quote),
-        await call('POST', '/v1/shipper/shipment', { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] }),
+        await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] }),
       ];
       for (const answer of writes) {
         expect(answer.status, answer.text).toBe(503);

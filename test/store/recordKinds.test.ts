@@ -85,7 +85,7 @@ describe.each([
     expect(added.code, added.stderr).toBe(0);
     const listed = await shipper(['--json', 'location', 'list']);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toMatchObject([{ name: 'Chicago-DC', address: { city: 'Chicago', postalCode: '60608' } }]);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ name: 'Chicago-DC', address: { city: 'Chicago', zipCode: '60608' } }]);
     const shown = await shipper(['--json', 'location', 'show', 'chicago-dc']);
     expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'Chicago-DC' });
     if (target.rows) expect((await target.rows('saved_locations')).map((row) => row.name_key)).toEqual(['chicago-dc']);

@@ -24,7 +24,7 @@ let path: string;
 const scripts: Record<'bash' | 'zsh' | 'fish', string> = { bash: '', zsh: '', fish: '' };
 
 const addLocation = (storeDir: string, name: string) =>
-  runInProcess(['--store', storeDir, 'location', 'add', name, '--name', 'Acme', '--street1', '100 N State St', '--city', 'Chicago', '--state', 'IL', '--zip', '60601']);
+  runInProcess(['--store', storeDir, 'location', 'add', name, '--name', 'Acme', '--address1', '100 N State St', '--city', 'Chicago', '--state', 'IL', '--zip', '60601']);
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-completion-'));

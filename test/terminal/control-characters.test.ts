@@ -137,9 +137,9 @@ describe('control characters of every source reach the terminal as escapes', () 
   it("a remote server's answer: the rate shop's carrier, place and reasons", async () => {
     const quotes = await cli(['--json', '--tariffs', 'samples', 'quote', '--from', '90001', '--to', '98101', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'all']);
     expect(quotes.code, quotes.stderr).toBe(0);
-    const items = JSON.parse(quotes.stdout) as Array<{ id: string; carrier: { name: string }; origin: { city: string } }>;
+    const items = JSON.parse(quotes.stdout) as Array<{ id: string; carrier: { name: string }; pickupAddress: { city: string } }>;
     items[0]!.carrier.name = `Sample${HOSTILE}Coastal`;
-    items[0]!.origin.city = `Los Angeles${HOSTILE}`;
+    items[0]!.pickupAddress.city = `Los Angeles${HOSTILE}`;
     const answer = {
       items,
       uncovered: [{ carrier: { scac: 'ZZZZ', name: `Zed${HOSTILE}` }, agreement: null, reason: `no rates${HOSTILE}` }],

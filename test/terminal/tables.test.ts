@@ -25,15 +25,15 @@ const row = (pickupDate: string, transitDays: number | null) => ({
 const TABLE: TransitTable = {
   lanes: [
     {
-      origin: { postalCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
-      destination: { postalCode: '94105', countryCode: 'US', city: 'San Francisco Financial District Annex', state: 'CA', timeZone: 'America/Los_Angeles' },
+      origin: { zipCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
+      destination: { zipCode: '94105', countryCode: 'US', city: 'San Francisco Financial District Annex', state: 'CA', timeZone: 'America/Los_Angeles' },
       miles: 2187,
       covered: true,
       rows: [row('2026-10-06', 6)],
     },
     {
-      origin: { postalCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
-      destination: { postalCode: '99501', countryCode: 'US', city: 'Anchorage', state: 'AK', timeZone: 'America/Anchorage' },
+      origin: { zipCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
+      destination: { zipCode: '99501', countryCode: 'US', city: 'Anchorage', state: 'AK', timeZone: 'America/Anchorage' },
       miles: 3362,
       covered: false,
       rows: [row('2026-10-06', null)],

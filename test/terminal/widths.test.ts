@@ -32,7 +32,7 @@ beforeAll(async () => {
     'chicago-distribution-center-north',
     '--name',
     'Acme Industrial Machinery and Spare Parts Distribution Co',
-    '--street1',
+    '--address1',
     '2100 South Halsted Street Building 4',
     '--city',
     'Chicago',
@@ -45,8 +45,8 @@ beforeAll(async () => {
     '--phone',
     '312-555-0100',
   ]);
-  await seed(['location', 'add', 'nyc', '--name', 'Store 12', '--street1', '1 Penn Plaza', '--city', 'New York', '--state', 'NY', '--zip', '10001']);
-  const consignee = 'name=Harbor Foods International Wholesale,street1=55 Harbor Way,city=Long Beach,state=CA,zip=90802,contact=Pat Lee,phone=562-555-0110';
+  await seed(['location', 'add', 'nyc', '--name', 'Store 12', '--address1', '1 Penn Plaza', '--city', 'New York', '--state', 'NY', '--zip', '10001']);
+  const consignee = 'name=Harbor Foods International Wholesale,address1=55 Harbor Way,city=Long Beach,state=CA,zip=90802,contact=Pat Lee,phone=562-555-0110';
   shipmentId = await seed([
     '-q',
     'ship',

@@ -18,11 +18,11 @@ function shipment(id: string, scac: string | null, eta: string, transitDays = 3)
     bolNumber: '06141410000000012',
     proNumber: null,
     carrier: scac ? { name: scac === 'ODFL' ? 'Old Dominion' : 'Saia', scac } : null,
-    status: 'BOOKED',
+    orderStatus: 'CONFIRMED',
     pickupDate: '2026-11-24',
     estimatedDeliveryDate: eta,
     transitDays,
-    consignee: { postalCode: '10001' },
+    deliveryAddress: { zipCode: '10001' },
   } as unknown as Shipment;
 }
 

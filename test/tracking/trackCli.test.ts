@@ -255,8 +255,8 @@ describe('the built binary (bin/shipper.js)', () => {
 
 describe('an event from before the booking (issue 39: the README tour on the real clock)', () => {
   const SAMPLE = join(fileURLToPath(new URL('../../templates/tracking/', import.meta.url)), 'sample-214.edi');
-  const SHIPPER = 'name="Acme DC",street1="2100 S Halsted St",city=Chicago,state=IL,zip=60608';
-  const CONSIGNEE = 'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001';
+  const SHIPPER = 'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608';
+  const CONSIGNEE = 'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001';
 
   /** A store of its own, its shipments booked with ODFL's PRO 1234567897 (and PO-4471 to 10001, the sample's keys) at each instant. */
   async function storeWith(bookedAt: readonly string[]) {

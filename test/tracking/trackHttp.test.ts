@@ -48,7 +48,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
   const booked = await call('POST', '/v1/shipper/shipment', {
     refNumber: 'PO-4471',
-    shipper: CHICAGO_DC,
+    pickupAddress: CHICAGO_DC,
     consignee: NYC_STORE,
     orderComponents: [PALLETS],
     carrier: { name: 'Old Dominion', scac: 'ODFL' },
@@ -69,7 +69,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
   it('records events, maps codes to milestones, answers the tracking; the shipment carries trackingStatus', async () => {
     const posted = await call('POST', events(), {
       events: [
-        { occurredAt: '2026-11-24T14:10:00-06:00', statusCode: 'AF', place: { city: 'Chicago', state: 'IL', postalCode: '60608' }, source: 'x12-214' },
+        { occurredAt: '2026-11-24T14:10:00-06:00', statusCode: 'AF', place: { city: 'Chicago', state: 'IL', zipCode: '60608' }, source: 'x12-214' },
         { occurredAt: '2026-11-30T07:15:00-05:00', statusCode: 'X6', place: { city: 'New York', state: 'NY' }, timeZone: 'America/New_York' },
         { occurredAt: '2026-11-25T06:00:00-05:00', milestone: 'ESTIMATE', estimatedDeliveryAt: '2026-11-30T12:00:00-05:00', note: 'carrier ETA' },
       ],
@@ -138,7 +138,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
     });
     expect(rules.status).toBe(400);
     expect(rules.json().violations).toEqual([
-      { field: 'events[0].milestone', message: 'DELIVERED comes only from the carrier: statusCode D1 (X12 AT7, completed unloading) or the ITV Delivered milestone' },
+      { field: 'events[0].milestone', reason: 'DELIVERED comes only from the carrier: statusCode D1 (X12 AT7, completed unloading) or the ITV Delivered milestone' },
       {
         field: 'events[1].occurredAt',
         message: "2026-11-30T20:01:00Z is more than 2 hours ahead of the clock (2026-11-30T18:00:00.000Z): the carrier's clock or time zone is wrong",
@@ -150,7 +150,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
   it('404 for an unknown shipment, 409 for a cancelled one', async () => {
     expect((await call('GET', events('sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'))).status).toBe(404);
     expect((await call('POST', events('nope'), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] })).status).toBe(404);
-    const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { shipper: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] })).json());
+    const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] })).json());
     expect((await call('POST', `/v1/shipper/shipment/${other.id}/cancel`)).status).toBe(200);
     const refused = await call('POST', events(other.id), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] });
     expect(refused.status).toBe(409);

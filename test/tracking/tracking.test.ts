@@ -226,7 +226,7 @@ describe('ITV notifications', () => {
       statusCode: 'Out for Delivery',
       stamp: { date: '2026-11-30', time: '07:05:00' },
       zone: { offsetMinutes: -420 },
-      place: { city: 'Denver', state: 'CO', postalCode: '80216', countryCode: 'USA' },
+      place: { city: 'Denver', state: 'CO', zipCode: '80216', countryCode: 'USA' },
       eta: { stamp: { date: '2026-11-30', time: null }, zone: { offsetMinutes: -420 } },
       note: 'On the truck',
     });

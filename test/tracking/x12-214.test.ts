@@ -43,7 +43,7 @@ describe('reading X12 214 files', () => {
       statusCode: 'X3',
       stamp: { date: '2026-11-24', time: '09:30' },
       zone: 'local',
-      place: { city: 'CHICAGO', state: 'IL', postalCode: null, countryCode: 'US' },
+      place: { city: 'CHICAGO', state: 'IL', zipCode: null, countryCode: 'US' },
     });
     // No AT707 is local time too.
     expect(read.messages[1]).toMatchObject({ statusCode: 'AF', zone: 'local', stamp: { date: '2026-11-24', time: '14:10' } });

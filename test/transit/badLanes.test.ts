@@ -61,10 +61,10 @@ describe('a 1,000-lane file with two bad destinations', () => {
     expect(result.code).toBe(1);
     const document = JSON.parse(result.stdout) as TransitTable & { errors: unknown[] };
     expect(document.lanes).toHaveLength(998);
-    expect(document.lanes[UNKNOWN_LINE - 2]!.destination.postalCode).toBe(GOOD[(UNKNOWN_LINE - 1) % GOOD.length]);
+    expect(document.lanes[UNKNOWN_LINE - 2]!.destination.zipCode).toBe(GOOD[(UNKNOWN_LINE - 1) % GOOD.length]);
     expect(document.errors).toEqual([
-      { field: `destinations[${UNKNOWN_LINE - 2}].postalCode`, postalCode: '00000', source: `${bigFile} line ${UNKNOWN_LINE}`, message: 'unknown ZIP 00000' },
-      { field: `destinations[${NOT_A_ZIP_LINE - 2}].postalCode`, postalCode: '6O601', source: `${bigFile} line ${NOT_A_ZIP_LINE}`, message: '"6O601" is not a ZIP code' },
+      { field: `destinations[${UNKNOWN_LINE - 2}].zipCode`, zipCode: '00000', source: `${bigFile} line ${UNKNOWN_LINE}`, reason: 'unknown ZIP 00000' },
+      { field: `destinations[${NOT_A_ZIP_LINE - 2}].zipCode`, zipCode: '6O601', source: `${bigFile} line ${NOT_A_ZIP_LINE}`, reason: '"6O601" is not a ZIP code' },
     ]);
     expect(result.stderr).toBe('shipper: 2 of 1,000 destinations got no lane (00000, 6O601): the errors list says why\n');
   });
@@ -123,17 +123,17 @@ describe('edges', () => {
   it('every destination bad: nothing to show, the rejection naming each one (exit 1; --json a ProblemDetail)', async () => {
     const text = await transit(['--to', '00000,abc']);
     expect(text).toMatchObject({ code: 1, stdout: '' });
-    expect(text.stderr).toBe('shipper: unknown ZIP 00000 (destinations[0].postalCode); "abc" is not a ZIP code (destinations[1].postalCode)\n');
+    expect(text.stderr).toBe('shipper: unknown ZIP 00000 (destinations[0].zipCode); "abc" is not a ZIP code (destinations[1].zipCode)\n');
     const json = await transit(['--to', '00000', '--json']);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ status: 400, violations: [{ field: 'destinations[0].postalCode', message: 'unknown ZIP 00000' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 400, violations: [{ field: 'destinations[0].zipCode', reason: 'unknown ZIP 00000' }] });
   });
 
   it('a bad origin is still a rejection of the whole request', async () => {
     const result = await runInProcess(['transit', '--from', '00000', '--to', '10001,00001'], { env: { SHIPPER_NOW: NOW } });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^shipper: unknown ZIP 00000 \(origin\.postalCode\)/);
+    expect(result.stderr).toMatch(/^shipper: unknown ZIP 00000 \(origin\.zipCode\)/);
   });
 
   it('a file without a single ZIP is still a usage error', async () => {

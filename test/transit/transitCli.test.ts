@@ -98,7 +98,7 @@ describe('shipper transit', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const table = transitTableSchema.parse(JSON.parse(result.stdout));
-    expect(table.lanes.map((lane) => [lane.destination.postalCode, lane.covered, lane.rows.length])).toEqual([
+    expect(table.lanes.map((lane) => [lane.destination.zipCode, lane.covered, lane.rows.length])).toEqual([
       ['10001', true, 2],
       ['99501', false, 2],
     ]);
@@ -132,7 +132,7 @@ describe('shipper transit', () => {
     await writeFile(file, 'zip\r\n10001 # New York\r\n30301, 94105\r\n\r\n');
     const fromFile = await run(['--from', '60601', '--to', file, '--json']);
     expect(fromFile.code).toBe(0);
-    expect((JSON.parse(fromFile.stdout) as { lanes: Array<{ destination: { postalCode: string } }> }).lanes.map((lane) => lane.destination.postalCode)).toEqual([
+    expect((JSON.parse(fromFile.stdout) as { lanes: Array<{ destination: { zipCode: string } }> }).lanes.map((lane) => lane.destination.zipCode)).toEqual([
       '10001',
       '30301',
       '94105',
@@ -160,7 +160,7 @@ describe('shipper transit', () => {
       [['--from', '60601', '--to', '1234'], 2, /^shipper: --to 1234 is not a ZIP code/],
       [['--from', '60601', '--to', '10001', '--pickup-date', 'someday'], 2, /^shipper: --pickup-date: cannot read "someday" as a date/],
       [['--from', '60601', '--to', '10001', '--csv', '--json'], 2, /^shipper: --csv and --json cannot be combined/],
-      [['--from', '00000', '--to', '10001'], 1, /^shipper: unknown ZIP 00000 \(origin\.postalCode\)$/],
+      [['--from', '00000', '--to', '10001'], 1, /^shipper: unknown ZIP 00000 \(origin\.zipCode\)$/],
       [['--from', '60601', '--to', '10001', '--pickup-date', '2026-10-01'], 1, /^shipper: 2026-10-01 is in the past \(today is 2026-10-05 at the origin\) \(pickupDate\)$/],
     ];
     for (const [args, code, message] of cases) {
@@ -175,7 +175,7 @@ describe('shipper transit', () => {
   it('--json errors are a ProblemDetail on stdout', async () => {
     const result = await run(['--from', '60601', '--to', '00000', '--json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ status: 400, violations: [{ field: 'destinations[0].postalCode', message: 'unknown ZIP 00000' }] });
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 400, violations: [{ field: 'destinations[0].zipCode', reason: 'unknown ZIP 00000' }] });
   });
 
   it('--help lists examples', async () => {

@@ -104,9 +104,9 @@ describe('LocalApi.transitTimes', () => {
   afterEach(async () => cleanup());
 
   it('answers one lane per destination from the next business day, and stores nothing', async () => {
-    const { data } = await api.transitTimes({ origin: { postalCode: '60601' }, destinations: [{ postalCode: '10001' }, { postalCode: '30301-1234' }] });
+    const { data } = await api.transitTimes({ origin: { zipCode: '60601' }, destinations: [{ zipCode: '10001' }, { zipCode: '30301-1234' }] });
     expect(transitTableSchema.parse(data)).toEqual(data);
-    expect(data.lanes.map((lane) => [lane.destination.postalCode, lane.rows[0]!.pickupDate, lane.rows[0]!.transitDays])).toEqual([
+    expect(data.lanes.map((lane) => [lane.destination.zipCode, lane.rows[0]!.pickupDate, lane.rows[0]!.transitDays])).toEqual([
       ['10001', '2026-10-06', 3],
       ['30301', '2026-10-06', 3],
     ]);
@@ -115,25 +115,25 @@ describe('LocalApi.transitTimes', () => {
 
   it('reports every unknown ZIP and bad field at once, with its path', async () => {
     const error = (await api
-      .transitTimes({ origin: { postalCode: '00000' }, destinations: [{ postalCode: '10001' }, { postalCode: '00001' }, { postalCode: 'abc' }], pickupDays: 0 })
+      .transitTimes({ origin: { zipCode: '00000' }, destinations: [{ zipCode: '10001' }, { zipCode: '00001' }, { zipCode: 'abc' }], pickupDays: 0 })
       .catch((caught: unknown) => caught)) as ProblemError;
     expect(error).toBeInstanceOf(ProblemError);
     expect(error.status).toBe(400);
     expect(error.problem.violations).toEqual(
       expect.arrayContaining([
-        { field: 'origin.postalCode', message: 'unknown ZIP 00000' },
-        { field: 'destinations[1].postalCode', message: 'unknown ZIP 00001' },
-        { field: 'destinations[2].postalCode', message: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' },
-        { field: 'pickupDays', message: 'pickupDays must be at least 1' },
+        { field: 'origin.zipCode', reason: 'unknown ZIP 00000' },
+        { field: 'destinations[1].zipCode', reason: 'unknown ZIP 00001' },
+        { field: 'destinations[2].zipCode', reason: 'must be a 5-digit US ZIP code (ZIP+4 accepted)' },
+        { field: 'pickupDays', reason: 'pickupDays must be at least 1' },
       ]),
     );
   });
 
   it('refuses a pickup date in the past but shows a closed one', async () => {
-    await expect(api.transitTimes({ origin: { postalCode: '60601' }, destinations: [{ postalCode: '10001' }], pickupDate: '2026-10-02' })).rejects.toMatchObject({
-      problem: { violations: [{ field: 'pickupDate', message: '2026-10-02 is in the past (today is 2026-10-05 at the origin)' }] },
+    await expect(api.transitTimes({ origin: { zipCode: '60601' }, destinations: [{ zipCode: '10001' }], pickupDate: '2026-10-02' })).rejects.toMatchObject({
+      problem: { violations: [{ field: 'pickupDate', reason: '2026-10-02 is in the past (today is 2026-10-05 at the origin)' }] },
     });
-    const { data } = await api.transitTimes({ origin: { postalCode: '60601' }, destinations: [{ postalCode: '10001' }], pickupDate: '2026-10-11' });
+    const { data } = await api.transitTimes({ origin: { zipCode: '60601' }, destinations: [{ zipCode: '10001' }], pickupDate: '2026-10-11' });
     expect(data.lanes[0]!.rows.map((row) => [row.pickupDate, row.pickupAvailable])).toEqual([
       ['2026-10-11', false],
       ['2026-10-12', true],

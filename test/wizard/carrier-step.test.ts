@@ -144,7 +144,7 @@ describe('the carrier step of the wizard', () => {
       ['odfl1', 'a SCAC is 2 to 4 letters, e.g. ODFL (carrier.scac)'],
       ['1234-567', 'ODFL PRO numbers here are 8 digits and a check digit (9 characters) (proNumber)'],
       ['1234-5678-3', '1234-5678-3 fails the ODFL check digit (MOD7): it ends in 3, the check digit of 12345678 is 2 (proNumber)'],
-      ['6060', expect.stringMatching(/\(freightChargeTerms\.billTo\.postalCode\)$/)],
+      ['6060', expect.stringMatching(/\(freightChargeTerms\.billTo\.zipCode\)$/)],
       ['wi', 'WI does not match ZIP 60606, which is in Chicago, IL; correct the state or the ZIP (freightChargeTerms.billTo.state)'],
       ['16:00', 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty (pickupWindow.closeTime)'],
       ['10,000,000.01', 'amountInCents must be at most 1000000000 cents ($10,000,000) (declaredValue.amountInCents)'],
@@ -158,7 +158,7 @@ describe('the carrier step of the wizard', () => {
     expect(shipment).toMatchObject({
       refNumber: 'PO-HAZ-1',
       carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
-      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Acme Payables', street1: '200 W Monroe St', city: 'Chicago', state: 'IL', postalCode: '60606' } },
+      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Acme Payables', address1: '200 W Monroe St', city: 'Chicago', state: 'IL', zipCode: '60606' } },
       pickupWindow: { readyTime: '16:00', closeTime: '16:01' },
       declaredValue: { amountInCents: 1_000_000_000, per: 'SHIPMENT' },
       cod: { amountInCents: 125_050, feeTerms: 'PREPAID', customerCheckAcceptable: true },
@@ -211,7 +211,7 @@ describe('the carrier step of the wizard', () => {
       step('Hazardous materials', []),
       step('Print the Bill of Lading', false),
     ]);
-    await h.book.save('payables', { name: 'Acme Payables', street1: '1 Main St', city: 'Dallas', state: 'TX', postalCode: '75201', countryCode: 'US' });
+    await h.book.save('payables', { name: 'Acme Payables', address1: '1 Main St', city: 'Dallas', state: 'TX', zipCode: '75201', countryCode: 'US' });
     const { shipment } = await runWizardFlow(h.deps, { accessorials: [], components: [] });
     expect(h.prompter.remaining).toBe(0);
     expect(shipment).toMatchObject({
@@ -219,7 +219,7 @@ describe('the carrier step of the wizard', () => {
       proNumber: null,
       masterBol: true,
       fob: null,
-      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { city: 'Dallas', postalCode: '75201' } },
+      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { city: 'Dallas', zipCode: '75201' } },
     });
   });
 

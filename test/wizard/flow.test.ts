@@ -32,10 +32,10 @@ const NO_DEFAULTS: WizardDefaults = { accessorials: [], components: [] };
 
 const CHICAGO_DOCK = {
   name: 'Acme Machine Co',
-  street1: '100 N State St',
+  address1: '100 N State St',
   city: 'Chicago',
   state: 'IL',
-  postalCode: '60601',
+  zipCode: '60601',
   countryCode: 'US' as const,
 };
 
@@ -155,11 +155,11 @@ describe('quote wizard flow', () => {
       [1, 300, '175'],
     ]);
     expect(result.quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
-    expect(result.quote.pickupDate).toBe('2026-10-06'); // the next business day
+    expect(result.quote.requiredPickupDate).toBe('2026-10-06'); // the next business day
     const shipment = result.shipment!;
     expect(shipment.refNumber).toBe('PO-4471');
-    expect(shipment.shipper).toMatchObject({ name: 'Acme Machine Co', postalCode: '60601' });
-    expect(shipment.consignee).toMatchObject({ name: 'Peach Supply Co', city: 'Atlanta', state: 'GA', postalCode: '30301', contactName: 'Dana Lee', street2: null });
+    expect(shipment.pickupAddress).toMatchObject({ name: 'Acme Machine Co', zipCode: '60601' });
+    expect(shipment.deliveryAddress).toMatchObject({ name: 'Peach Supply Co', city: 'Atlanta', state: 'GA', zipCode: '30301', contactPerson: 'Dana Lee', address2: null });
     expect(shipment.orderComponents.map((line) => [line.description, line.nmfcCode, line.packagingType, line.pieceCount])).toEqual([
       ['Machine parts', '161030', 'crates', 10],
       ['Spare belts', null, null, null],
@@ -211,7 +211,7 @@ describe('quote wizard flow', () => {
         reason: 'IL does not match ZIP 99501, which is in Anchorage, AK; correct the state or the ZIP (consignee.state)',
       },
     ]);
-    expect(result.shipment!.consignee).toMatchObject({ city: 'Eagle River', state: 'AK', postalCode: '99501' });
+    expect(result.shipment!.deliveryAddress).toMatchObject({ city: 'Eagle River', state: 'AK', zipCode: '99501' });
     expect(h.stdout()).toContain(
       'warning: [ADDRESS_CITY_MISMATCH] Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)',
     );
@@ -254,8 +254,8 @@ describe('quote wizard flow', () => {
       step('Book this shipment', false),
     ]);
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
-    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual(['unknown ZIP 00000 (origin.postalCode)', 'a ZIP code is 5 digits, e.g. 60601 (origin.postalCode)']);
-    expect(result.quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago', state: 'IL' });
+    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual(['unknown ZIP 00000 (origin.zipCode)', 'a ZIP code is 5 digits, e.g. 60601 (origin.zipCode)']);
+    expect(result.quote.pickupAddress).toMatchObject({ zipCode: '60601', city: 'Chicago', state: 'IL' });
     expect(result.shipment).toBeUndefined();
     expect(await count(h.api, 'shipments')).toBe(0);
     expect(h.stdout()).toContain(`book it later with: shipper ship --quote ${result.quote.id}`);
@@ -278,7 +278,7 @@ describe('quote wizard flow', () => {
     expect(reasons[0]).toMatch(/^Sat 2026-10-10 is .*: carriers do not pick up; next pickup Mon 2026-10-12 \(pickupDate\)$/);
     expect(reasons[1]).toBe('2026-10-02 is in the past (today is 2026-10-05 at the origin) (pickupDate)');
     expect(reasons[2]).toMatch(/^cannot read "someday" as a date/);
-    expect(result.quote.pickupDate).toBe('2026-10-08');
+    expect(result.quote.requiredPickupDate).toBe('2026-10-08');
     expect(h.prompter.shown).toContain('thursday  Thu 2026-10-08');
   });
 
@@ -309,7 +309,7 @@ describe('quote wizard flow', () => {
     expect(reasons[1]).toBe('2026-10-04 is in the past (today is 2026-10-05 at the origin) (pickupDate)');
     expect(reasons[2]).toBe('poundsWeight must be a number (orderComponents[0].poundsWeight)');
     expect(reasons).toHaveLength(4);
-    expect(result.quote.pickupDate).toBe('2026-10-06');
+    expect(result.quote.requiredPickupDate).toBe('2026-10-06');
     expect(result.quote.orderComponents[0]!.poundsWeight).toBe(1200);
   });
 
@@ -327,7 +327,7 @@ describe('quote wizard flow', () => {
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
     expect(h.prompter.rejected).toHaveLength(1);
     expect(h.prompter.rejected[0]!.reason).toMatch(/^Thu 2026-11-26 is .*Thanksgiving.*: carriers do not pick up; next pickup Fri 2026-11-27/);
-    expect(result.quote.pickupDate).toBe('2026-11-27');
+    expect(result.quote.requiredPickupDate).toBe('2026-11-27');
   });
 
   it('checks each freight field with the API schema as it is typed', async () => {
@@ -480,7 +480,7 @@ describe('quote wizard flow', () => {
     ]);
     expect(readFileSync(join(dir, 'taken.pdf'), 'utf8')).toBe('keep me');
     expect(result.bolFile).toBe(join(dir, 'free.pdf'));
-    expect(result.shipment!.shipper.name).toBe('Acme Two');
+    expect(result.shipment!.pickupAddress.name).toBe('Acme Two');
     expect((await h.book.get('chicago-dock'))!.address.name).toBe('Acme Machine Co');
   });
 
@@ -493,7 +493,7 @@ describe('quote wizard flow', () => {
       accessorials: ['APPOINTMENT'],
       components: [{ palletCount: 2, poundsWeight: 800, dimensions: { length: 48, width: 40, height: 40 } }],
     });
-    expect(result.quote).toMatchObject({ pickupDate: '2026-10-09', destination: { postalCode: '94105', city: 'San Francisco' } });
+    expect(result.quote).toMatchObject({ pickupDate: '2026-10-09', deliveryAddress: { zipCode: '94105', city: 'San Francisco' } });
     expect(result.quote.orderComponents).toHaveLength(1);
     const accessorialChoices = h.prompter.choicesSeen.get('Accessorial services (space to select, enter when done)')!;
     expect(accessorialChoices.find((choice) => choice.value === 'APPOINTMENT')?.checked).toBe(true);
@@ -516,7 +516,7 @@ describe('quote wizard flow', () => {
     );
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
     expect(h.prompter.rejected[0]!.reason).toMatch(/^Sun 2026-10-11 is .*: carriers do not pick up; next pickup Mon 2026-10-12/);
-    expect(result.quote.pickupDate).toBe('2026-10-06');
+    expect(result.quote.requiredPickupDate).toBe('2026-10-06');
   });
 });
 
@@ -528,8 +528,8 @@ describe('wizard answer checks', () => {
     expect(zipHint('60601', zips)).toBe('Chicago, IL');
     expect(zipHint('99501', zips)).toBe('Anchorage, AK');
     expect(zipHint('00000', zips)).toBe('unknown ZIP');
-    expect(zipProblem('30301-1234', 'destination.postalCode', zips)).toBe(true);
-    expect(zipProblem('abcde', 'destination.postalCode', zips)).toBe('a ZIP code is 5 digits, e.g. 60601 (destination.postalCode)');
+    expect(zipProblem('30301-1234', 'deliveryAddress.zipCode', zips)).toBe(true);
+    expect(zipProblem('abcde', 'deliveryAddress.zipCode', zips)).toBe('a ZIP code is 5 digits, e.g. 60601 (destination.zipCode)');
   });
 
   it('reads dimensions and numbers the way people type them', () => {
@@ -548,13 +548,13 @@ describe('wizard answer checks', () => {
     expect(componentFieldProblem('dimensions', { length: 48, width: 40, height: -1 }, 0)).toBe('height must be at least 1 in (orderComponents[0].dimensions.height)');
     expect(addressFieldProblem('state', 'Illinois', 'shipper')).toBe('must be a 2-letter state code (shipper.state)');
     expect(addressFieldProblem('name', '  ', 'consignee')).toBe('name is required (consignee.name)');
-    expect(addressFieldProblem('street2', '', 'consignee')).toBe(true);
+    expect(addressFieldProblem('address2', '', 'consignee')).toBe(true);
   });
 });
 
 describe('saved locations near the ZIP typed (issue 39, item 20)', () => {
-  const DOCK_60608 = { ...CHICAGO_DOCK, name: 'Acme Chicago DC', street1: '2100 S Halsted St', postalCode: '60608' };
-  const ATLANTA = { name: 'Peach Supply Co', street1: '1 Peachtree St', city: 'Atlanta', state: 'GA', postalCode: '30303', countryCode: 'US' as const };
+  const DOCK_60608 = { ...CHICAGO_DOCK, name: 'Acme Chicago DC', address1: '2100 S Halsted St', zipCode: '60608' };
+  const ATLANTA = { name: 'Peach Supply Co', address1: '1 Peachtree St', city: 'Atlanta', state: 'GA', zipCode: '30303', countryCode: 'US' as const };
   const rest = (shipFrom: Step, deliveryNearby: Step[] = []): Step[] => [
     step('Delivery ZIP', '30301'),
     ...deliveryNearby,
@@ -596,8 +596,8 @@ describe('saved locations near the ZIP typed (issue 39, item 20)', () => {
     await h.book.save('atlanta', ATLANTA);
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
     expect(h.prompter.remaining).toBe(0);
-    expect(result.quote.origin.postalCode).toBe('60608');
-    expect(result.shipment!.shipper).toMatchObject({ name: 'Acme Chicago DC', postalCode: '60608' });
+    expect(result.quote.pickupAddress.zipCode).toBe('60608');
+    expect(result.shipment!.pickupAddress).toMatchObject({ name: 'Acme Chicago DC', zipCode: '60608' });
   });
 
   it('takes a saved location by name at the ZIP prompt, and says "did you mean" for a mistyped one', async () => {
@@ -608,17 +608,17 @@ describe('saved locations near the ZIP typed (issue 39, item 20)', () => {
       {
         message: 'Pickup ZIP (origin) or saved location',
         value: 'chicago-d',
-        reason: 'no saved location named chicago-d (did you mean chicago-dc?); a ZIP code is 5 digits, e.g. 60601 (origin.postalCode)',
+        reason: 'no saved location named chicago-d (did you mean chicago-dc?); a ZIP code is 5 digits, e.g. 60601 (origin.zipCode)',
       },
     ]);
-    expect(result.quote.origin.postalCode).toBe('60608');
-    expect(result.shipment!.shipper).toMatchObject({ postalCode: '60608' });
+    expect(result.quote.pickupAddress.zipCode).toBe('60608');
+    expect(result.shipment!.pickupAddress).toMatchObject({ zipCode: '60608' });
   });
 
   it('offers nothing for a ZIP with no saved location in its city or prefix, nor for one at the very ZIP (the address step offers that one)', async () => {
     const h = harness([step('Pickup ZIP', '60609'), step('Delivery ZIP', '10001'), step('Pickup date', INTERRUPT)]);
     await h.book.save('atlanta', ATLANTA);
-    await h.book.save('halsted', { ...DOCK_60608, postalCode: '60609' });
+    await h.book.save('halsted', { ...DOCK_60608, zipCode: '60609' });
     await expect(runWizardFlow(h.deps, NO_DEFAULTS)).rejects.toThrow();
     // No "nearby?" question: after the pickup ZIP comes the delivery ZIP, then the date.
     expect(h.prompter.asked).toEqual(['Pickup ZIP (origin) or saved location', 'Delivery ZIP (destination) or saved location', expect.stringMatching(/^Pickup date/)]);

@@ -24,10 +24,10 @@ beforeEach(async () => {
   store = join(dir, 'store');
   await new LocationBook(new FileStore(store).locations).save('chicago-dock', {
     name: 'Acme Machine Co',
-    street1: '100 N State St',
+    address1: '100 N State St',
     city: 'Chicago',
     state: 'IL',
-    postalCode: '60601',
+    zipCode: '60601',
     countryCode: 'US',
   });
 });
@@ -120,8 +120,8 @@ describe('quote wizard in a terminal', () => {
     expect(shipmentId).toBeDefined();
     const shipment = shipmentSchema.parse(await storedShipment(store, shipmentId!));
     expect(shipment.refNumber).toBe('PO-4471');
-    expect(shipment.shipper.name).toBe('Acme Machine Co');
-    expect(shipment.consignee).toMatchObject({ name: 'Peach Supply Co', city: 'Atlanta', state: 'GA' });
+    expect(shipment.pickupAddress.name).toBe('Acme Machine Co');
+    expect(shipment.deliveryAddress).toMatchObject({ name: 'Peach Supply Co', city: 'Atlanta', state: 'GA' });
     expect(shipment.accessorials).toEqual(['LIFTGATE_DELIVERY']);
     expect(shipment.orderComponents.map((line) => [line.palletCount, line.description, line.freightClass])).toEqual([
       [2, 'Machine parts', '92.5'],
@@ -138,7 +138,7 @@ describe('quote wizard in a terminal', () => {
   it('refuses an invalid ZIP at the prompt and takes the corrected one', async () => {
     const pty = wizard();
     await pty.answer('Pickup ZIP (origin)', '00000');
-    await pty.waitFor('unknown ZIP 00000 (origin.postalCode)');
+    await pty.waitFor('unknown ZIP 00000 (origin.zipCode)');
     pty.type(KEY.backspace.repeat(5));
     pty.type('60601');
     await pty.waitFor('Chicago, IL');
@@ -155,8 +155,8 @@ describe('quote wizard in a terminal', () => {
     const buckets = await ids('quotes');
     const lines = (await Promise.all(buckets.map((name) => readFile(join(store, 'quotes', name), 'utf8')))).join('').split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    const { q: quote } = JSON.parse(lines[0]!) as { q: { origin: { postalCode: string; city: string } } };
-    expect(quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago' });
+    const { q: quote } = JSON.parse(lines[0]!) as { q: { pickupAddress: { zipCode: string; city: string } } };
+    expect(quote.pickupAddress).toMatchObject({ zipCode: '60601', city: 'Chicago' });
     expect(await storedShipmentIds(store)).toEqual([]);
   });
 

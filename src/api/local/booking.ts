@@ -399,7 +399,7 @@ function withQuotedCarrier(request: ShipmentRequest, quote: Quote): ShipmentRequ
   throw constraintViolation([
     {
       field: 'carrier.scac',
-      message: `quote ${quote.id} is priced by the agreement of ${quoted.scac} (${quoted.name}), not ${request.carrier.scac}: book it on ${quoted.scac}, or quote ${request.carrier.scac}`,
+      reason: `quote ${quote.id} is priced by the agreement of ${quoted.scac} (${quoted.name}), not ${request.carrier.scac}: book it on ${quoted.scac}, or quote ${request.carrier.scac}`,
     },
   ]);
 }

@@ -56,12 +56,12 @@ export class BookingChecks {
     const { quoteId, rebookQuote } = request;
     if (!quoteId || rebookQuote) return;
     // The quote of a booking that quoted first counts too: its shipment is that quote's first booking.
-    const active = (await reads.shipments.findByQuote(quoteId)).filter((shipment) => shipment.status === 'BOOKED');
+    const active = (await reads.shipments.findByQuote(quoteId)).filter((shipment) => shipment.orderStatus !== 'CANCELLED');
     const earlier = batchQuotes.get(quoteId);
     if (active.length === 0 && earlier === undefined) return;
     const as = active.length > 0 ? `as ${active.map((shipment) => shipment.orderNumber).join(', ')}` : `by item ${earlier! + 1} of this batch`;
     throw conflict(`quote ${quoteId} is already booked ${as}; cancel that shipment first, or book it again on purpose with rebookQuote: true (shipper ship --book-again)`, [
-      { field: 'quoteId', message: `already booked ${as}` },
+      { field: 'quoteId', reason: `already booked ${as}` },
     ]);
   }
 
@@ -70,7 +70,7 @@ export class BookingChecks {
     const { refNumber, duplicateRefNumber } = request;
     if (!refNumber) return;
     // Three are named, a fourth says there are more.
-    const found = await reads.shipments.findByReference(refNumber, { status: 'BOOKED', limit: NAMED_HOLDERS + 1 });
+    const found = await reads.shipments.findByReference(refNumber, { orderStatus: 'ACTIVE', limit: NAMED_HOLDERS + 1 });
     const named = found
       .slice(0, NAMED_HOLDERS)
       .map((shipment) => shipment.orderNumber)
@@ -79,7 +79,7 @@ export class BookingChecks {
     if (named.length === 0 && earlier === undefined) return;
     const holders = [...named, ...(earlier !== undefined ? [`item ${earlier + 1} of this batch`] : [])].join(', ') + (found.length > NAMED_HOLDERS ? ' and others' : '');
     if (duplicateRefNumber === 'REFUSE') {
-      throw conflict(`refNumber ${refNumber} is already booked as ${holders}`, [{ field: 'refNumber', message: `${refNumber} is already booked as ${holders}` }]);
+      throw conflict(`refNumber ${refNumber} is already booked as ${holders}`, [{ field: 'refNumber', reason: `${refNumber} is already booked as ${holders}` }]);
     }
     warnings.push(warning('REFERENCE_TAKEN', `refNumber ${refNumber} is already booked as ${holders}; this is another shipment with the same reference`, { field: 'refNumber' }));
   }
@@ -104,7 +104,7 @@ export class BookingChecks {
     if (holder) throw proTaken(request.proNumber, holder, scac);
     const earlier = batchPros.get(proKey(request));
     if (earlier !== undefined) {
-      throw conflict(`PRO ${request.proNumber} is already on item ${earlier + 1} of this batch`, [{ field: 'proNumber', message: `already on item ${earlier + 1} of this batch` }]);
+      throw conflict(`PRO ${request.proNumber} is already on item ${earlier + 1} of this batch`, [{ field: 'proNumber', reason: `already on item ${earlier + 1} of this batch` }]);
     }
   }
 
@@ -136,23 +136,23 @@ export class BookingChecks {
     const quote = await this.deps.quotes.mustGet(quoteId, reads);
     const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.deps.now());
     const laneViolations: Violation[] = [];
-    if (request.shipper.postalCode !== quote.origin.postalCode) {
-      laneViolations.push({ field: 'shipper.postalCode', message: `the quote is from ${quote.origin.postalCode}` });
+    if (request.pickupAddress.zipCode !== quote.pickupAddress.zipCode) {
+      laneViolations.push({ field: 'shipper.zipCode', reason: `the quote is from ${quote.pickupAddress.zipCode}` });
     }
-    if (request.consignee.postalCode !== quote.destination.postalCode) {
-      laneViolations.push({ field: 'consignee.postalCode', message: `the quote is to ${quote.destination.postalCode}` });
+    if (request.deliveryAddress.zipCode !== quote.deliveryAddress.zipCode) {
+      laneViolations.push({ field: 'consignee.zipCode', reason: `the quote is to ${quote.deliveryAddress.zipCode}` });
     }
-    if (request.pickupDate !== undefined && request.pickupDate !== quote.pickupDate) {
-      laneViolations.push({ field: 'pickupDate', message: `the quote is for pickup on ${quote.pickupDate}` });
+    if (request.requiredPickupDate !== undefined && request.requiredPickupDate !== quote.requiredPickupDate) {
+      laneViolations.push({ field: 'pickupDate', reason: `the quote is for pickup on ${quote.requiredPickupDate}` });
     }
     // A quote expires at the end of its pickup day at the latest (no shipment is picked up in the
     // past): when that day has passed, that is the reason given, before the expiry it caused.
-    const zone = this.deps.zips.lookup(quote.origin.postalCode)?.timeZone ?? 'America/Chicago';
+    const zone = this.deps.zips.lookup(quote.pickupAddress.zipCode)?.timeZone ?? 'America/Chicago';
     const today = localDateInZone(this.deps.now(), zone);
-    if (quote.pickupDate < today) {
+    if (quote.requiredPickupDate < today) {
       throw conflict(
-        `quote ${quote.id} is for pickup on ${quote.pickupDate}, which has passed (today is ${today} at the origin); book the same freight on a new quote for the next pickup day: shipper ship --quote ${quote.id} --requote`,
-        [{ field: 'quoteId', message: `its pickup day ${quote.pickupDate} has passed` }],
+        `quote ${quote.id} is for pickup on ${quote.requiredPickupDate}, which has passed (today is ${today} at the origin); book the same freight on a new quote for the next pickup day: shipper ship --quote ${quote.id} --requote`,
+        [{ field: 'quoteId', reason: `its pickup day ${quote.requiredPickupDate} has passed` }],
       );
     }
     if (!check.ok && check.reason === 'expired') throw conflict(`${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`);
@@ -196,7 +196,7 @@ export const proKey = (request: Pick<ShipmentRequest, 'proNumber' | 'carrier'>):
  */
 export function assertReadable(shipment: Shipment, ownQuote: Quote | undefined, request?: ShipmentRequest): void {
   const refusal = 'the booking was refused: its record would not read back (a number out of range?); nothing was booked';
-  const ownParts = request !== undefined && shipment.shipper === request.shipper && shipment.consignee === request.consignee && requestsOwnLines(shipment.orderComponents, request);
+  const ownParts = request !== undefined && shipment.pickupAddress === request.pickupAddress && shipment.deliveryAddress === request.deliveryAddress && requestsOwnLines(shipment.orderComponents, request);
   if (ownParts && keptByJsonBesideRequest(shipment, SHIPMENT_PARTIES)) {
     if (!bookedRecordSchemas().shipment.safeParse(shipment).success) throw internalError(refusal);
   } else assertReadsBack(shipmentSchema, shipment, refusal);
@@ -274,7 +274,7 @@ function bookedRecordSchemas(): { shipment: z.ZodType; quote: z.ZodType } {
   if (bookedSchemas) return bookedSchemas;
   const lines = z.array(ratedOrderComponentSchema.omit(REQUEST_LINE_MASK));
   bookedSchemas = {
-    shipment: shipmentSchema.omit({ shipper: true, consignee: true }).extend({ orderComponents: lines }),
+    shipment: shipmentSchema.omit({ pickupAddress: true, deliveryAddress: true }).extend({ orderComponents: lines }),
     quote: quoteSchema.extend({ orderComponents: lines }),
   };
   return bookedSchemas;

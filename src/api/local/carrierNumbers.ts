@@ -37,7 +37,7 @@ export function checkCarrierDetails(
   const profile = scac ? settings.carriers[scac] : undefined;
   if (request.proNumber && profile?.proRange) {
     const check = checkProNumber(request.proNumber, profile.proRange);
-    if (!check.ok) violations.push({ field: 'proNumber', message: check.message });
+    if (!check.ok) violations.push({ field: 'proNumber', reason: check.message });
     else if (!check.inRange)
       warnings.push(
         warning('PRO_OUT_OF_BLOCK', `PRO ${request.proNumber} is not in the configured ${scac} block ${profile.proRange.first}-${profile.proRange.last} (proNumber)`, {
@@ -73,7 +73,7 @@ export async function proHolder(
 /** The refusal of a PRO another shipment of the carrier has. */
 export function proTaken(proNumber: string, holder: Pick<Shipment, 'id' | 'orderNumber'>, scac: string | null | undefined): ProblemError {
   return conflict(`PRO ${proNumber} is already on ${holder.orderNumber} (${holder.id})${scac ? ` for ${scac}` : ''}: a PRO number names one shipment of its carrier`, [
-    { field: 'proNumber', message: `already on ${holder.orderNumber}` },
+    { field: 'proNumber', reason: `already on ${holder.orderNumber}` },
   ]);
 }
 

@@ -62,7 +62,7 @@ export class Documents {
       names = await this.bolTemplateNames();
     }
     if (!names.has(template)) {
-      throw constraintViolation([{ field: 'template', message: `unknown BOL template "${template}"; known templates: ${[...names].join(', ')}` }]);
+      throw constraintViolation([{ field: 'template', reason: `unknown BOL template "${template}"; known templates: ${[...names].join(', ')}` }]);
     }
     // While another BOL renders (bol --all, a busy server), this one goes to a worker thread; so
     // do all BOLs once the workers run. A BOL asked for alone waits a turn of the event loop for
@@ -72,7 +72,7 @@ export class Documents {
     try {
       if (this.rendering === 1 && !this.pool) await new Promise((resolve) => setImmediate(resolve));
       if (this.rendering > 1 || (this.pool && (await this.pool)?.working)) {
-        const pdf = await (await this.renderPool())?.render(shipment, template, this.zips?.lookup(shipment.shipper.postalCode)?.timeZone ?? null);
+        const pdf = await (await this.renderPool())?.render(shipment, template, this.zips?.lookup(shipment.pickupAddress.zipCode)?.timeZone ?? null);
         if (pdf) return pdf;
       }
       this.bolRenderer ??= import('../../bol/index.js').then(({ createBolRenderer }) =>
@@ -102,7 +102,7 @@ export class Documents {
 
   /** One label per handling unit with the shipment's SSCCs; a cancelled shipment has none (409). */
   async renderLabels(shipment: Shipment, format: 'pdf' | 'zpl', companyPrefix: string): Promise<Uint8Array> {
-    if (shipment.status === 'CANCELLED') throw conflict(`${shipment.orderNumber} is cancelled: its pallets get no labels`);
+    if (shipment.orderStatus === 'CANCELLED') throw conflict(`${shipment.orderNumber} is cancelled: its pallets get no labels`);
     const { renderLabels, LabelError } = await import('../../labels/index.js');
     try {
       return await renderLabels(shipment, shipment.ssccs, format, { companyPrefix });
@@ -127,7 +127,7 @@ export class Documents {
     const scac = shipment.carrier?.scac;
     if (!scac)
       throw conflict(`an X12 ${format.slice(4)} goes to a carrier: ${shipment.orderNumber} has none yet (shipper shipment update ${shipment.id} --carrier NAME --scac SCAC)`, [
-        { field: 'carrier', message: 'is required for X12' },
+        { field: 'carrier', reason: 'is required for X12' },
       ]);
     const settings = x12InterchangeSettingsSchema.safeParse({ receiverQualifier: '02', receiverId: scac, ...this.settings.x12, ...this.settings.carriers[scac]?.x12 });
     if (!settings.success) throw settingsProblem('x12', settings.error.issues, this.settings.served);
@@ -155,7 +155,7 @@ export class Documents {
  * its own: a client's `config set` changes nothing, so its answer names the server's operator.
  */
 function settingsProblem(key: 'x12' | 'ebol', issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, served = false) {
-  const violations = issues.map((issue) => ({ field: `${key}.${formatFieldPath(issue.path)}`, message: issue.message }));
+  const violations = issues.map((issue) => ({ field: `${key}.${formatFieldPath(issue.path)}`, reason: issue.message }));
   const name = key === 'x12' ? 'X12' : 'eBOL';
   const command = `shipper config set ${key} '{"senderId": "..."}'`;
   return conflict(

@@ -18,16 +18,17 @@ import type { BatchOutcome } from '../types.js';
 /** What the check reads of a quote or a shipment. */
 export interface CheckedFreight {
   orderComponents: ReadonlyArray<RatedOrderComponent>;
-  quotedPriceInCents: number;
+  /** A quote's price. */
+  quotedPriceInCents?: number;
+  /** A shipment's price (the price of the quote it was booked on). */
+  totalPriceInCents?: number;
   miles: number;
   accessorials: ReadonlyArray<string>;
   /** What priced it: a carrier agreement's rules and rates then judge it (agreementCheck). */
   pricedBy?: PricedBy | undefined;
-  pickupDate?: string;
-  origin?: { postalCode: string };
-  destination?: { postalCode: string };
-  shipper?: { postalCode: string };
-  consignee?: { postalCode: string };
+  requiredPickupDate?: string;
+  pickupAddress?: { zipCode: string };
+  deliveryAddress?: { zipCode: string };
 }
 
 export interface FreightCheckSettings {
@@ -45,16 +46,16 @@ export function agreementCheck(record: CheckedFreight, agreements: readonly Carr
   const pricedBy = record.pricedBy;
   if (pricedBy?.kind !== 'AGREEMENT') return settings;
   const carrier = agreements.find((item) => item.agreement.scac === pricedBy.scac && item.agreement.agreement === pricedBy.agreement);
-  const originZip = (record.origin ?? record.shipper)?.postalCode;
-  const destinationZip = (record.destination ?? record.consignee)?.postalCode;
-  if (!carrier || !originZip || !destinationZip || !record.pickupDate) return settings;
-  const lane = { originZip, destinationZip, pickupDate: record.pickupDate, accessorials: record.accessorials, pricedBy };
+  const originZip = record.pickupAddress?.zipCode;
+  const destinationZip = record.deliveryAddress?.zipCode;
+  if (!carrier || !originZip || !destinationZip || !record.requiredPickupDate) return settings;
+  const lane = { originZip, destinationZip, pickupDate: record.requiredPickupDate, accessorials: record.accessorials, pricedBy };
   return { rules: carrier.agreement.inspection, rerateOf: () => agreementRerate(carrier, lane) };
 }
 
 export function freightWarnings(record: CheckedFreight, tariff: Tariff, settings: FreightCheckSettings = {}): Warning[] {
   const rerate = settings.rerateOf ? settings.rerateOf(record, tariff) : tariffRerate(tariff, record.miles, record.accessorials);
-  return checkFreight({ orderComponents: record.orderComponents, quotedPriceInCents: record.quotedPriceInCents, rules: settings.rules ?? DEFAULT_INSPECTION_RULES, rerate });
+  return checkFreight({ orderComponents: record.orderComponents, quotedPriceInCents: record.quotedPriceInCents ?? record.totalPriceInCents ?? 0, rules: settings.rules ?? DEFAULT_INSPECTION_RULES, rerate });
 }
 
 /** A batch outcome with the check's warnings added (the request's lines may say more than the quote's: stackable, a description). */

@@ -26,7 +26,7 @@ export class Invoices {
 
   async get(shipmentId: string): Promise<Invoice> {
     const shipment = await this.shipments.get(shipmentId);
-    if (shipment.status === 'CANCELLED') {
+    if (shipment.orderStatus === 'CANCELLED') {
       // The invoice does not exist; the shipment does: say why.
       throw makeProblem(
         404,
@@ -66,7 +66,7 @@ export class Invoices {
   async renderPdf(shipmentId: string): Promise<Uint8Array> {
     const invoice = await this.get(shipmentId);
     this.renderer ??= import('../../invoice/index.js').then(({ renderInvoicePdf }) => renderInvoicePdf);
-    const timeZoneOf = (postalCode: string) => this.zips?.lookup(postalCode)?.timeZone ?? null;
-    return (await this.renderer)(invoice, { originTimeZone: timeZoneOf(invoice.shipper.postalCode), destinationTimeZone: timeZoneOf(invoice.consignee.postalCode) });
+    const timeZoneOf = (zipCode: string) => this.zips?.lookup(zipCode)?.timeZone ?? null;
+    return (await this.renderer)(invoice, { originTimeZone: timeZoneOf(invoice.shipper.zipCode), destinationTimeZone: timeZoneOf(invoice.consignee.zipCode) });
   }
 }

@@ -91,17 +91,17 @@ export class Quotes {
     return this.answer(quote, await this.deps.store.shipments.findByQuote(id));
   }
 
-  private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'status'>>): Quote {
+  private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'orderStatus'>>): Quote {
     const { status: _stored, bookings: _storedBookings, ...stored } = quote;
-    const booked = bookings.some((shipment) => shipment.status === 'BOOKED');
+    const booked = bookings.some((shipment) => shipment.orderStatus !== 'CANCELLED');
     // A quote cannot be booked once it expired or its pickup day passed at the origin.
     const now = this.deps.now();
-    const zone = this.deps.zips.lookup(quote.origin.postalCode)?.timeZone ?? 'America/Chicago';
-    const expired = now.getTime() >= Date.parse(quote.quoteExpirationTime) || quote.pickupDate < localDateInZone(now, zone);
+    const zone = this.deps.zips.lookup(quote.pickupAddress.zipCode)?.timeZone ?? 'America/Chicago';
+    const expired = now.getTime() >= Date.parse(quote.quoteExpirationTime) || quote.requiredPickupDate < localDateInZone(now, zone);
     return {
       ...stored,
       status: booked ? 'BOOKED' : expired ? 'EXPIRED' : 'OPEN',
-      bookings: bookings.map((shipment) => ({ shipmentId: shipment.id, orderNumber: shipment.orderNumber, status: shipment.status })),
+      bookings: bookings.map((shipment) => ({ shipmentId: shipment.id, orderNumber: shipment.orderNumber, orderStatus: shipment.orderStatus })),
     };
   }
 
@@ -115,7 +115,7 @@ export class Quotes {
   /** The quote a shipment request without quoteId is booked on (not stored here). */
   rateForShipment(request: ShipmentRequest, tariff: Tariff): RatedQuote {
     const now = this.deps.now();
-    const origin = this.deps.zips.lookup(request.shipper.postalCode);
+    const origin = this.deps.zips.lookup(request.pickupAddress.zipCode);
     const today = origin && localDateInZone(now, origin.timeZone);
     const earlier = this.shipmentRatings.get(request);
     if (earlier && earlier.tariff === tariff && earlier.today === today) {
@@ -130,8 +130,8 @@ export class Quotes {
     return rateQuote({
       id: this.deps.ids.quote(now),
       request,
-      origin: this.deps.zips.lookup(request.origin.postalCode)!,
-      destination: this.deps.zips.lookup(request.destination.postalCode)!,
+      origin: this.deps.zips.lookup(request.pickupAddress.zipCode)!,
+      destination: this.deps.zips.lookup(request.deliveryAddress.zipCode)!,
       tariff,
       now,
       today,
@@ -158,12 +158,12 @@ export class Quotes {
 export function unknownZips(zips: ZipLookup, raw: unknown, paths: Array<Array<string | number>>): Violation[] {
   const violations: Violation[] = [];
   for (const path of paths) {
-    const place = path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | null | undefined)?.[key], raw) as { postalCode?: unknown } | undefined;
-    const postalCode = typeof place?.postalCode === 'string' ? place.postalCode.trim() : undefined;
-    if (!postalCode || !isZipCode(postalCode)) continue;
-    const known = zips.lookup(postalCode);
-    const message = known ? militaryMailReason(known.postalCode, known.state) : `unknown ZIP ${postalCode.slice(0, 5)}`;
-    if (message) violations.push({ field: formatFieldPath([...path, 'postalCode']), message });
+    const place = path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | null | undefined)?.[key], raw) as { zipCode?: unknown } | undefined;
+    const zipCode = typeof place?.zipCode === 'string' ? place.zipCode.trim() : undefined;
+    if (!zipCode || !isZipCode(zipCode)) continue;
+    const known = zips.lookup(zipCode);
+    const message = known ? militaryMailReason(known.zipCode, known.state) : `unknown ZIP ${zipCode.slice(0, 5)}`;
+    if (message) violations.push({ field: formatFieldPath([...path, 'zipCode']), reason: message });
   }
   return violations;
 }
@@ -189,8 +189,8 @@ export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipC
   ] as const;
   for (const [party, value] of parties) {
     const address = (typeof value === 'object' && !Array.isArray(value) ? value : undefined) as Record<string, unknown> | null | undefined;
-    const postalCode = typeof address?.postalCode === 'string' ? address.postalCode.trim() : '';
-    const place = isZipCode(postalCode) ? zips.lookup(postalCode) : undefined;
+    const zipCode = typeof address?.zipCode === 'string' ? address.zipCode.trim() : '';
+    const place = isZipCode(zipCode) ? zips.lookup(zipCode) : undefined;
     if (!address || !place) continue;
     const { violations, warnings } = checkAddressAgainstZip(address, place, party);
     check.violations.push(...violations);

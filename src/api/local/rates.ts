@@ -71,14 +71,14 @@ export class CarrierRating {
     if (!carrier) {
       return {
         ok: false,
-        violations: [{ field: 'carrierScac', message: `no agreement with ${request.carrierScac}; loaded: ${agreements.map((item) => item.agreement.scac).join(', ')}` }],
+        violations: [{ field: 'carrierScac', reason: `no agreement with ${request.carrierScac}; loaded: ${agreements.map((item) => item.agreement.scac).join(', ')}` }],
       };
     }
     const fuelPrices = await this.fuelHistory(request, tariff);
     const outcome = this.rateWith(carrier, request, tariff, fuelPrices);
     if (outcome.ok) return outcome;
     if (outcome.violations) return outcome;
-    return { ok: false, violations: [{ field: 'carrierScac', message: `${carrier.agreement.scac} (${carrier.agreement.carrierName}) gives no price: ${outcome.uncovered}` }] };
+    return { ok: false, violations: [{ field: 'carrierScac', reason: `${carrier.agreement.scac} (${carrier.agreement.carrierName}) gives no price: ${outcome.uncovered}` }] };
   }
 
   private rateWith(carrier: CarrierAgreement, request: QuoteRequest, tariff: Tariff, fuelPrices: Map<string, number>, prepared?: PreparedRequest) {
@@ -87,8 +87,8 @@ export class CarrierRating {
       {
         id: this.deps.ids.quote(now),
         request,
-        origin: this.deps.zips.lookup(request.origin.postalCode)!,
-        destination: this.deps.zips.lookup(request.destination.postalCode)!,
+        origin: this.deps.zips.lookup(request.pickupAddress.zipCode)!,
+        destination: this.deps.zips.lookup(request.deliveryAddress.zipCode)!,
         tariff,
         carrier,
         fuelPrices,
@@ -103,8 +103,8 @@ export class CarrierRating {
    * 12 days before), else, when they hold none that old, every week before it (the last price, stale).
    */
   private async fuelHistory(request: QuoteRequest, tariff: Tariff): Promise<Map<string, number>> {
-    const origin = this.deps.zips.lookup(request.origin.postalCode)!;
-    const pickup = resolvePickupDate(request.pickupDate, origin, tariff, this.deps.now());
+    const origin = this.deps.zips.lookup(request.pickupAddress.zipCode)!;
+    const pickup = resolvePickupDate(request.requiredPickupDate, origin, tariff, this.deps.now());
     const to = pickup.ok ? pickup.value : undefined;
     return guardStore(async () => {
       const recent = to ? historyOf(await this.deps.store.fuelPrices.list({ from: addDays(to, -35), to })) : new Map<string, number>();
@@ -127,7 +127,7 @@ export class CarrierRating {
     const quotes: Quote[] = [];
     const warnings = [...input.warnings];
     // The pickup date, classes and miles are the same for every carrier: worked out once.
-    const prepared = prepareRequest(request, this.deps.zips.lookup(request.origin.postalCode)!, this.deps.zips.lookup(request.destination.postalCode)!, tariff, this.deps.now());
+    const prepared = prepareRequest(request, this.deps.zips.lookup(request.pickupAddress.zipCode)!, this.deps.zips.lookup(request.deliveryAddress.zipCode)!, tariff, this.deps.now());
     if (!prepared.ok) throw constraintViolation(prepared.violations);
     let violations: Violation[] | undefined;
     for (const carrier of chosen) {

@@ -39,7 +39,7 @@ export interface PageRequest {
 
 /** The page a list operation asks for: size within bounds, a cursor of this list (else a 400). */
 export function pageRequest({ limit = DEFAULT_PAGE_SIZE, cursor }: PageRequest, idPattern: RegExp): StorePageRequest {
-  if (cursor !== undefined && !idPattern.test(cursor)) throw constraintViolation([{ field: 'cursor', message: 'is not a cursor of this list' }]);
+  if (cursor !== undefined && !idPattern.test(cursor)) throw constraintViolation([{ field: 'cursor', reason: 'is not a cursor of this list' }]);
   return { limit: Math.min(Math.max(1, Math.trunc(limit)), MAX_PAGE_SIZE), cursor };
 }
 

@@ -11,9 +11,10 @@ import { proHolder, proTaken } from './carrierNumbers.js';
 import type { BodyOf } from './input.js';
 import { answerPage, guardStore, pageRequest, SHIPMENT_ID } from './records.js';
 import { filteredPage } from './trackingFilter.js';
+import { cancelOrder } from '../../domain/orderStatus.js';
 
 /** Checks a PRO a request gives against the carrier's block (carrierNumbers.ts). */
-export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; message: string }>; warnings: Warning[] };
+export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; reason: string }>; warnings: Warning[] };
 
 /** The values of a comma-separated key filter, normalised (PRO) or trimmed (BOL), without duplicates. */
 export function keyFilterValues(list: string | undefined, kind: 'pro' | 'bol'): string[] {
@@ -40,12 +41,12 @@ export class Shipments {
    * `tracked` (the tracking filter, trackingFilter.ts) is judged here, page after page of the store's.
    */
   async list(query: ShipmentListQuery, tracked?: (shipment: Shipment) => boolean): Promise<ApiResult<Page<Shipment>>> {
-    const { since, until, to, status, refNumber } = query;
+    const { since, until, to, orderStatus, refNumber } = query;
     const page = pageRequest(query, SHIPMENT_ID);
     const filter = {
-      status,
+      orderStatus,
       created: createdRange(since, until),
-      consigneePostalCode: to?.slice(0, 5),
+      deliveryZipCode: to?.slice(0, 5),
       refNumber,
       orderNumber: query.orderNumber === undefined ? undefined : normalisedOrderNumber(query.orderNumber),
       bolNumbers: keyFilterValues(query.bolNumber, 'bol'),
@@ -64,7 +65,7 @@ export class Shipments {
     update: ShipmentUpdate,
     named: ReadonlySet<string>,
     checkPro: ProCheck,
-    todayAt: (postalCode: string) => string = () => utcDateOf(this.now()),
+    todayAt: (zipCode: string) => string = () => utcDateOf(this.now()),
   ): Promise<ApiResult<Shipment>> {
     const isNamed = (field: string) => named.has(field);
     await this.get(shipmentId);
@@ -73,11 +74,11 @@ export class Shipments {
         const record = await tx.shipments.getRecord(shipmentId);
         if (!record) throw notFound('shipment', shipmentId);
         const { shipment, ownQuote } = record;
-        if (shipment.status === 'CANCELLED') throw conflict(`${shipment.orderNumber} is cancelled: it cannot be updated`);
+        if (shipment.orderStatus === 'CANCELLED') throw conflict(`${shipment.orderNumber} is cancelled: it cannot be updated`);
         const changes = Object.fromEntries((['carrier', 'proNumber', 'trailerNumber', 'sealNumbers'] as const).filter(isNamed).map((field) => [field, update[field]])) as Partial<
           Pick<Shipment, 'carrier' | 'proNumber' | 'trailerNumber' | 'sealNumbers'>
         >;
-        const updated = { ...shipment, ...changes, ...contactChanges(shipment, update, isNamed, todayAt(shipment.shipper.postalCode)) };
+        const updated = { ...shipment, ...changes, ...contactChanges(shipment, update, isNamed, todayAt(shipment.pickupAddress.zipCode)) };
         const proChanged = isNamed('proNumber') || isNamed('carrier');
         const pro = proChanged ? checkPro({ proNumber: updated.proNumber, carrier: updated.carrier }) : { violations: [], warnings: [] };
         if (pro.violations.length > 0) throw constraintViolation(pro.violations);
@@ -93,8 +94,9 @@ export class Shipments {
   }
 
   /**
-   * BOOKED -> CANCELLED, in one unit of work (a booking and a cancellation never interleave).
-   * Cancelling again answers the cancelled shipment as it is.
+   * To CANCELLED while cancellable (before pickup: orderStatus.ts), in one unit of work (a booking
+   * and a cancellation never interleave). Cancelling again answers the cancelled shipment as it is;
+   * freight already picked up or delivered is refused (409).
    */
   async cancel(shipmentId: string, request: BodyOf<'cancelShipment'>): Promise<ApiResult<Shipment>> {
     await this.get(shipmentId);
@@ -103,8 +105,10 @@ export class Shipments {
         const record = await tx.shipments.getRecord(shipmentId);
         if (!record) throw notFound('shipment', shipmentId);
         const { shipment, ownQuote } = record;
-        if (shipment.status === 'CANCELLED') return { data: shipment, warnings: [] };
-        const cancelled = { ...shipment, status: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: request.reason ?? null };
+        if (shipment.orderStatus === 'CANCELLED') return { data: shipment, warnings: [] };
+        const transition = cancelOrder(shipment.orderStatus);
+        if (!transition.ok) throw conflict(`shipment ${shipment.orderNumber} cannot be cancelled: ${transition.reason}`);
+        const cancelled = { ...shipment, orderStatus: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: request.reason ?? null };
         tx.shipments.put(cancelled, ownQuote);
         return { data: cancelled, warnings: [] };
       }),
@@ -122,19 +126,19 @@ type ShipmentUpdate = BodyOf<'updateShipment'>;
 function contactChanges(record: Shipment, update: ShipmentUpdate, named: (field: string) => boolean, today: string): Partial<Shipment> {
   const fields = (['shipperPhone', 'consigneePhone', 'emergencyContactPhone', 'lineDescriptions'] as const).filter(named);
   if (fields.length === 0) return {};
-  if (record.pickupDate < today) {
-    throw conflict(`${record.orderNumber} was to be picked up on ${record.pickupDate}: its phones and line descriptions can change until the pickup day`, [
-      { field: fields[0]!, message: `the pickup day ${record.pickupDate} has passed (today is ${today} at the origin)` },
+  if (record.requiredPickupDate < today) {
+    throw conflict(`${record.orderNumber} was to be picked up on ${record.requiredPickupDate}: its phones and line descriptions can change until the pickup day`, [
+      { field: fields[0]!, reason: `the pickup day ${record.requiredPickupDate} has passed (today is ${today} at the origin)` },
     ]);
   }
   const changes: Partial<Shipment> = {};
-  if (named('shipperPhone')) changes.shipper = { ...record.shipper, phone: update.shipperPhone ?? null };
-  if (named('consigneePhone')) changes.consignee = { ...record.consignee, phone: update.consigneePhone ?? null };
+  if (named('shipperPhone')) changes.pickupAddress = { ...record.pickupAddress, phoneNumber: update.shipperPhone ?? null };
+  if (named('consigneePhone')) changes.deliveryAddress = { ...record.deliveryAddress, phoneNumber: update.consigneePhone ?? null };
   if (named('emergencyContactPhone')) {
     const hazardous = record.orderComponents.findIndex((component) => component.hazmat);
     if (hazardous !== -1 && !update.emergencyContactPhone) {
       throw constraintViolation([
-        { field: 'emergencyContactPhone', message: `orderComponents[${hazardous}] is hazardous material: the emergency response telephone number cannot be cleared` },
+        { field: 'emergencyContactPhone', reason: `orderComponents[${hazardous}] is hazardous material: the emergency response telephone number cannot be cleared` },
       ]);
     }
     changes.emergencyContactPhone = update.emergencyContactPhone ?? null;
@@ -142,7 +146,7 @@ function contactChanges(record: Shipment, update: ShipmentUpdate, named: (field:
   if (update.lineDescriptions) {
     const lines = record.orderComponents.length;
     const outside = update.lineDescriptions.flatMap(({ line }, index) =>
-      line > lines ? [{ field: `lineDescriptions[${index}].line`, message: `${record.orderNumber} has ${lines} line${lines === 1 ? '' : 's'}: there is no line ${line}` }] : [],
+      line > lines ? [{ field: `lineDescriptions[${index}].line`, reason: `${record.orderNumber} has ${lines} line${lines === 1 ? '' : 's'}: there is no line ${line}` }] : [],
     );
     if (outside.length > 0) throw constraintViolation(outside);
     const descriptions = new Map(update.lineDescriptions.map(({ line, description }) => [line - 1, description]));

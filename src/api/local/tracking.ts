@@ -34,6 +34,7 @@ import type { BodyOf } from './input.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
 import { guardStore, SHIPMENT_ID } from './records.js';
 import type { TrackingStore, TrackingTransaction } from './trackingStore.js';
+import { orderStatusAfterTracking } from '../../domain/orderStatus.js';
 
 export interface TrackingDeps {
   store: TrackingStore;
@@ -56,8 +57,8 @@ function eventOfRecord(record: ShipmentEventRecord): ShipmentEvent & RecordedUnd
 }
 
 /** The zone for local times at the shipment's consignee (the promise is a day there). */
-export function destinationZone(shipment: Pick<Shipment, 'consignee'>, zips: ZipLookup): string {
-  return zips.lookup(shipment.consignee.postalCode)?.timeZone ?? 'America/Chicago';
+export function destinationZone(shipment: Pick<Shipment, 'deliveryAddress'>, zips: ZipLookup): string {
+  return zips.lookup(shipment.deliveryAddress.zipCode)?.timeZone ?? 'America/Chicago';
 }
 
 export class Tracking {
@@ -83,7 +84,7 @@ export class Tracking {
   /** The events of one request as recorded: checked against the shipment and the clock (a ProblemError otherwise). */
   private async prepare(shipmentId: string, inputs: readonly ShipmentEventInput[]): Promise<Array<Omit<ShipmentEvent, 'id'>>> {
     const before = await this.shipment(shipmentId);
-    if (before.status === 'CANCELLED') throw conflict(`${before.orderNumber} is cancelled: it takes no tracking events`);
+    if (before.orderStatus === 'CANCELLED') throw conflict(`${before.orderNumber} is cancelled: it takes no tracking events`);
     const now = this.deps.now();
     const violations: Violation[] = [];
     const events = inputs.map((input, index) => this.eventOf(before, input, index, now, violations));
@@ -131,12 +132,21 @@ export class Tracking {
     const all = [...existing.map(withoutRecording), ...added];
     const summary = summarizeTracking(all);
     let shipment = current.shipment;
+    // The carrier's events move the order state on (ASSIGNED, PICKED_UP, DELIVERED), never back.
+    const orderStatus = orderStatusAfterTracking(shipment.orderStatus, summary.trackingStatus);
     if (
       summary.trackingStatus !== shipment.trackingStatus ||
       summary.deliveredAt !== shipment.deliveredAt ||
-      summary.carrierEstimatedDeliveryDate !== shipment.carrierEstimatedDeliveryDate
+      summary.carrierEstimatedDeliveryDate !== shipment.carrierEstimatedDeliveryDate ||
+      orderStatus !== shipment.orderStatus
     ) {
-      shipment = { ...shipment, trackingStatus: summary.trackingStatus, deliveredAt: summary.deliveredAt, carrierEstimatedDeliveryDate: summary.carrierEstimatedDeliveryDate };
+      shipment = {
+        ...shipment,
+        orderStatus,
+        trackingStatus: summary.trackingStatus,
+        deliveredAt: summary.deliveredAt,
+        carrierEstimatedDeliveryDate: summary.carrierEstimatedDeliveryDate,
+      };
       tx.shipments.put(shipment, current.ownQuote);
     }
     return { added, duplicates, shipment, all, replayed: false };
@@ -191,7 +201,7 @@ export class Tracking {
     if (Date.parse(occurredAt) > now.getTime() + MAX_EVENT_LEAD_MS) {
       violations.push({
         field: path('occurredAt'),
-        message: `${input.occurredAt} is more than 2 hours ahead of the clock (${now.toISOString()}): the carrier's clock or time zone is wrong`,
+        reason: `${input.occurredAt} is more than 2 hours ahead of the clock (${now.toISOString()}): the carrier's clock or time zone is wrong`,
       });
     }
     const scac = input.scac ?? shipment.carrier?.scac ?? null;
@@ -202,7 +212,7 @@ export class Tracking {
     if (milestone === 'DELIVERED' && !deliveredByCode) {
       violations.push({
         field: path('milestone'),
-        message: 'DELIVERED comes only from the carrier: statusCode D1 (X12 AT7, completed unloading) or the ITV Delivered milestone',
+        reason: 'DELIVERED comes only from the carrier: statusCode D1 (X12 AT7, completed unloading) or the ITV Delivered milestone',
       });
     }
     if (deliveredByCode && input.milestone && input.milestone !== 'DELIVERED') milestone = 'DELIVERED';
@@ -210,11 +220,11 @@ export class Tracking {
       ? {
           city: input.place.city ?? null,
           state: input.place.state?.toUpperCase() ?? null,
-          postalCode: input.place.postalCode ?? null,
+          zipCode: input.place.zipCode ?? null,
           countryCode: input.place.countryCode ?? null,
         }
       : null;
-    const timeZone = input.timeZone ?? (place?.postalCode ? (this.deps.zips.lookup(place.postalCode)?.timeZone ?? null) : null);
+    const timeZone = input.timeZone ?? (place?.zipCode ? (this.deps.zips.lookup(place.zipCode)?.timeZone ?? null) : null);
     const estimatedDeliveryAt = input.estimatedDeliveryAt ? new Date(input.estimatedDeliveryAt).toISOString() : null;
     const statusCode = input.statusCode ?? null;
     const reasonCode = input.reasonCode ?? null;

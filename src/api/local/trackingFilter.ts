@@ -14,7 +14,7 @@ const MOVING = new Set(['PICKED_UP', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'AT_DELIV
  * after it (all days local to the consignee). Cancelled shipments are never late.
  */
 export function isLate(shipment: Shipment, zips: ZipLookup, now: Date): boolean {
-  if (!shipment.estimatedDeliveryDate || shipment.status === 'CANCELLED') return false;
+  if (!shipment.estimatedDeliveryDate || shipment.orderStatus === 'CANCELLED') return false;
   const zone = destinationZone(shipment, zips);
   const promised = localDateInZone(new Date(shipment.estimatedDeliveryDate), zone);
   const dayOf = (instant: string | Date) => localDateInZone(new Date(instant), zone);

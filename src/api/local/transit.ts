@@ -11,14 +11,14 @@ import type { ZipLookup } from '../../domain/zipCode.js';
 
 export function transitTimes(input: Input<BodyOf<'transitTimes'>>, tariff: Tariff, zips: ZipLookup, now: Date): ApiResult<TransitTable> {
   const request = input.value;
-  const origin = zips.lookup(request.origin.postalCode)!;
+  const origin = zips.lookup(request.origin.zipCode)!;
   const today = localDateInZone(now, origin.timeZone);
   // Unlike a quote, a closed first day is no error here: the table shows why there is no pickup.
   const start = request.pickupDate ?? nextBusinessDay(today, tariff.holidays);
   if (start < today) {
-    throw constraintViolation([{ field: 'pickupDate', message: `${start} is in the past (today is ${today} at the origin)` }]);
+    throw constraintViolation([{ field: 'pickupDate', reason: `${start} is in the past (today is ${today} at the origin)` }]);
   }
   const days = pickupDays(start, request.pickupDays, tariff.holidays);
-  const lanes = request.destinations.map((destination) => transitForLane(origin, zips.lookup(destination.postalCode)!, days, tariff));
+  const lanes = request.destinations.map((destination) => transitForLane(origin, zips.lookup(destination.zipCode)!, days, tariff));
   return { data: { lanes }, warnings: input.warnings };
 }

@@ -58,7 +58,7 @@ async function readBills(ctx: CommandContext, files: readonly string[]): Promise
         title: 'Unreadable Bills',
         status: 400,
         detail: `${plural(issues.length, 'problem')} in the bills; nothing was audited`,
-        violations: issues.map((issue) => ({ field: `${issue.file} line ${issue.line}${issue.where ? `, ${issue.where}` : ''}`, message: issue.message })),
+        violations: issues.map((issue) => ({ field: `${issue.file} line ${issue.line}${issue.where ? `, ${issue.where}` : ''}`, reason: issue.message })),
       },
     });
   }

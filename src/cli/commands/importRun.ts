@@ -282,7 +282,7 @@ export function describeCsvViolation(violation: CsvViolation): string {
   const where = [`line ${violation.line}`, violation.column ? `column ${violation.column}` : ''].filter(Boolean).join(', ');
   const field = violation.field.startsWith('(') ? '' : ` (${violation.field})`;
   const value = violation.value !== undefined ? ` (got "${violation.value.length > 40 ? `${violation.value.slice(0, 39)}…` : violation.value}")` : '';
-  return `${where}${field}: ${violation.message}${value}`;
+  return `${where}${field}: ${violation.reason}${value}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** `shipper location add|list|show|remove`: named shipper/consignee addresses for `--shipper NAME` and CSV imports. */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { printableRecord } from '../../printable.js';
 import { conflict, constraintViolation, makeProblem } from '../../api/problems.js';
 import { checkAddressAgainstZip } from '../../domain/addressZip.js';
@@ -16,6 +16,9 @@ export interface LocationAddOptions {
   name?: string;
   street1?: string;
   street2?: string;
+  /** The published names of --street1 and --street2 (hidden aliases). */
+  address1?: string;
+  address2?: string;
   city?: string;
   state?: string;
   zip?: string;
@@ -29,27 +32,27 @@ export async function runLocationAdd(ctx: CommandContext, locationName: string, 
   const book = await ctx.locations();
   const address = {
     name: options.name,
-    street1: options.street1,
-    street2: options.street2,
+    address1: options.street1 ?? options.address1,
+    address2: options.street2 ?? options.address2,
     city: options.city,
     state: options.state,
-    postalCode: options.zip,
+    zipCode: options.zip,
     countryCode: options.country,
-    contactName: options.contact,
-    phone: options.phone,
+    contactPerson: options.contact,
+    phoneNumber: options.phone,
   };
   // The address schema checks the ZIP's form; whether it exists, and agrees with the city and state,
   // is known here from the geodata, by the rules the API applies to a shipment's addresses.
-  const place = await zipPlace(ctx, address.postalCode, address.countryCode);
+  const place = await zipPlace(ctx, address.zipCode, address.countryCode);
   const againstZip = place ? checkAddressAgainstZip(address, place, '') : { violations: [], warnings: [] };
-  const zipViolations = place === null ? [{ field: 'postalCode', message: `unknown ZIP ${address.postalCode?.trim()}` }] : againstZip.violations;
+  const zipViolations = place === null ? [{ field: 'zipCode', reason: `unknown ZIP ${address.zipCode?.trim()}` }] : againstZip.violations;
   // Raw flags: the API's address schema decides what is valid and names the field.
   const checked = book.check(locationName, address as unknown as AddressInput);
   if (!checked.ok || zipViolations.length > 0) {
-    // Paths are `address.postalCode`; the user typed the flags, so name the fields as the API does.
+    // Paths are `address.zipCode`; the user typed the flags, so name the fields as the API does.
     const violations = (checked.ok ? [] : violationsFromZod(checked.issues)).map((violation) => ({
       field: violation.field === 'name' ? 'location name' : violation.field.replace(/^address\./, ''),
-      message: violation.message,
+      reason: violation.reason,
     }));
     throw constraintViolation([...violations, ...zipViolations], `the location ${locationName} is not valid`);
   }
@@ -84,7 +87,7 @@ export async function runLocationList(ctx: CommandContext): Promise<void> {
       // Saved before control characters were refused: shown as escapes (printable.ts).
       locations
         .map(printableRecord)
-        .map((location) => [location.name, location.address.name, streetLine(location), location.address.contactName ?? '', location.address.phone ?? '']),
+        .map((location) => [location.name, location.address.name, streetLine(location), location.address.contactPerson ?? '', location.address.phoneNumber ?? '']),
       // On a narrow terminal the address and the company give way, then phone and contact leave
       // (location show has them); the name, what commands take, is never cut.
       [{ shrink: [2], min: 28 }, { shrink: [1], min: 16 }, { drop: 4 }, { drop: 3 }, { shrink: [2], min: 12 }, { shrink: [1], min: 8 }],
@@ -113,7 +116,7 @@ function unknownLocation(name: string) {
 
 function streetLine(location: SavedLocation): string {
   const { address } = location;
-  return [address.street1, address.street2, `${address.city}, ${address.state} ${address.postalCode}`].filter(Boolean).join(', ');
+  return [address.address1, address.address2, `${address.city}, ${address.state} ${address.zipCode}`].filter(Boolean).join(', ');
 }
 
 function oneLine(location: SavedLocation): string {
@@ -125,10 +128,10 @@ function printLocation(io: IO, saved: SavedLocation): void {
   const { address } = location;
   io.out(`${io.color.bold('Location')} ${location.name}`);
   io.out(`  ${address.name}`);
-  io.out(`  ${address.street1}`);
-  if (address.street2) io.out(`  ${address.street2}`);
-  io.out(`  ${address.city}, ${address.state} ${address.postalCode} ${address.countryCode}`);
-  if (address.contactName || address.phone) io.out(`  Contact: ${[address.contactName, address.phone].filter(Boolean).join(', ')}`);
+  io.out(`  ${address.address1}`);
+  if (address.address2) io.out(`  ${address.address2}`);
+  io.out(`  ${address.city}, ${address.state} ${address.zipCode} ${address.countryCode}`);
+  if (address.contactPerson || address.phoneNumber) io.out(`  Contact: ${[address.contactPerson, address.phoneNumber].filter(Boolean).join(', ')}`);
 }
 
 export function registerLocationCommands(program: ShipperCommand, context: ContextFactory): void {
@@ -146,8 +149,10 @@ export function registerLocationCommands(program: ShipperCommand, context: Conte
     .command('add <name>')
     .description('save an address under a name (letters, digits, - and _)')
     .option('--name <company>', 'company or site name printed on the BOL')
-    .option('--street1 <street>', 'street address')
-    .option('--street2 <line>', 'second address line')
+    .option('--street1 <street>', 'street address (or --address1, its published name)')
+    .option('--street2 <line>', 'second address line (or --address2)')
+    .addOption(new Option('--address1 <street>').hideHelp())
+    .addOption(new Option('--address2 <line>').hideHelp())
     .option('--city <city>', 'city')
     .option('--state <state>', '2-letter state code')
     .option('--zip <zip>', 'ZIP code')

@@ -76,7 +76,7 @@ function noCoverage(rates: Rates, scacs: readonly string[], all: boolean): CliEr
       reason: 'no_coverage',
       violations: rates.uncovered.map((line) => {
         const index = all ? -1 : scacs.indexOf(line.carrier.scac);
-        return { field: index >= 0 ? `carrierScacs[${index}]` : `carrier.${line.carrier.scac}`, message: line.reason };
+        return { field: index >= 0 ? `carrierScacs[${index}]` : `carrier.${line.carrier.scac}`, reason: line.reason };
       }),
     },
   });

@@ -30,7 +30,7 @@ async function bookedShipments(ctx: CommandContext, api: ShipperApi, options: { 
   const shipments: Shipment[] = [];
   let cursor: string | undefined;
   do {
-    const { data: page, warnings } = await api.listShipments({ status: 'BOOKED', since: options.since, until: options.until, limit: 500, cursor });
+    const { data: page, warnings } = await api.listShipments({ orderStatus: 'ACTIVE', since: options.since, until: options.until, limit: 500, cursor });
     ctx.io.warnAll(warnings);
     shipments.push(...page.items);
     cursor = page.nextCursor ?? undefined;

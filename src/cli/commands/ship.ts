@@ -36,7 +36,7 @@ export interface ShipOptions extends BookingCarrierFlags {
 }
 
 /** A consignee written inline whose city and state agree with its ZIP (the API checks them). */
-const CONSIGNEE_EXAMPLE = 'name="Store 12",street1="1 Penn Plaza",city="New York",state=NY,zip=10001';
+const CONSIGNEE_EXAMPLE = 'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001';
 const EXAMPLE = `shipper ship --quote QUOTE_ID --shipper chicago-dc --consignee ${CONSIGNEE_EXAMPLE}`;
 
 /** The API request the flags describe; `quote` is the booked quote, when --quote names one. */
@@ -61,9 +61,9 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
     ['--to', options.to, consignee, 'consignee'],
   ] as const) {
     if (!zip) continue;
-    if (address.postalCode === undefined || address.postalCode === '') address.postalCode = zip;
-    else if (String(address.postalCode).slice(0, 5) !== zip.trim().slice(0, 5)) {
-      throw new UsageError(`${flag} ${zip} differs from the ${party}'s ZIP ${String(address.postalCode)}; the lane runs from the shipper to the consignee`);
+    if (address.zipCode === undefined || address.zipCode === '') address.zipCode = zip;
+    else if (String(address.zipCode).slice(0, 5) !== zip.trim().slice(0, 5)) {
+      throw new UsageError(`${flag} ${zip} differs from the ${party}'s ZIP ${String(address.zipCode)}; the lane runs from the shipper to the consignee`);
     }
   }
 
@@ -72,10 +72,10 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
   return {
     ...(options.quote ? { quoteId: options.quote } : {}),
     ...(options.ref !== undefined ? { refNumber: options.ref } : {}),
-    shipper,
-    consignee,
+    pickupAddress: shipper,
+    deliveryAddress: consignee,
     ...(options.specialInstructions !== undefined ? { specialInstructions: options.specialInstructions } : {}),
-    ...(options.pickupDate ? { pickupDate: options.pickupDate } : {}),
+    ...(options.pickupDate ? { requiredPickupDate: options.pickupDate } : {}),
     ...(options.accessorial.length > 0 ? { accessorials: normaliseAccessorials(options.accessorial) } : {}),
     ...(options.bookAgain ? { rebookQuote: true } : {}),
     ...(await carrierFieldsFromFlags(ctx, options)),
@@ -111,8 +111,8 @@ export function bookedLines(specs: Array<Record<string, unknown>>, quote: Quote 
  */
 async function requote(ctx: CommandContext, api: ShipperApi, old: Quote, pickupDate: string | undefined): Promise<Quote> {
   const { data: fresh, warnings } = await api.createQuote({
-    origin: { postalCode: old.origin.postalCode, countryCode: 'US' },
-    destination: { postalCode: old.destination.postalCode, countryCode: 'US' },
+    pickupAddress: { zipCode: old.pickupAddress.zipCode, countryCode: 'US' },
+    deliveryAddress: { zipCode: old.deliveryAddress.zipCode, countryCode: 'US' },
     ...(pickupDate ? { pickupDate } : {}),
     accessorials: old.accessorials,
     orderComponents: bookedLines([], old) as QuoteRequestInput['orderComponents'],
@@ -121,7 +121,7 @@ async function requote(ctx: CommandContext, api: ShipperApi, old: Quote, pickupD
   const difference = fresh.quotedPriceInCents - old.quotedPriceInCents;
   const change = difference === 0 ? 'the same price' : `${difference > 0 ? '+' : '-'}${formatCents(Math.abs(difference))}`;
   ctx.io.note(
-    `requoted ${old.id} (${formatCents(old.quotedPriceInCents)}, pickup ${old.pickupDate}) as ${fresh.id} (${formatCents(fresh.quotedPriceInCents)}, pickup ${fresh.pickupDate}): ${change}`,
+    `requoted ${old.id} (${formatCents(old.quotedPriceInCents)}, pickup ${old.requiredPickupDate}) as ${fresh.id} (${formatCents(fresh.quotedPriceInCents)}, pickup ${fresh.requiredPickupDate}): ${change}`,
   );
   return fresh;
 }
@@ -168,7 +168,7 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
   if (options.bookAgain && !options.quote)
     throw new UsageError('--book-again books a quote (--quote ID) that already has a shipment; without --quote every booking is on a quote of its own');
   let quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
-  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from ?? quote?.origin.postalCode);
+  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from ?? quote?.pickupAddress.zipCode);
   if (options.requote && quote) {
     quote = await requote(ctx, api, quote, pickupDate);
     options = { ...options, quote: quote.id };

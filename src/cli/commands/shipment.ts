@@ -1,7 +1,7 @@
 /** `shipper shipment get ID`, `shipper shipment list`, `shipper shipment cancel ID`. */
 import { Option, type Command } from 'commander';
 import type { Shipment } from '../../domain/schemas.js';
-import { SHIPMENT_STATUSES, TRACKING_FILTERS } from '../../domain/statuses.js';
+import { ORDER_STATUS_FILTERS, TRACKING_FILTERS } from '../../domain/statuses.js';
 import { addCarrierFlags, carrierUpdateFromFlags, type CarrierFlags } from '../carrierOptions.js';
 import type { CommandContext, ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
@@ -22,7 +22,11 @@ export async function runShipmentGet(ctx: CommandContext, reference: string): Pr
 
 type ShipmentListOptions = ListFilterOptions & { tracking?: (typeof TRACKING_FILTERS)[number] };
 
-const shipmentQuery = (options: ShipmentListOptions) => ({ ...listQueryFromOptions(options), tracking: options.tracking });
+/** `--status booked`, the name from before the published order states, is ACTIVE: any state but CANCELLED. */
+const shipmentQuery = (options: ShipmentListOptions) => {
+  const { status, ...query } = listQueryFromOptions(options);
+  return { ...query, orderStatus: (status as string | undefined) === 'BOOKED' ? ('ACTIVE' as const) : status, tracking: options.tracking };
+};
 
 export async function runShipmentList(ctx: CommandContext, flags: ShipmentListOptions, limit?: number): Promise<void> {
   if (flags.csv && ctx.io.options.json) throw new UsageError('--csv and --json cannot be combined; pick one');
@@ -58,10 +62,10 @@ export async function runShipmentCancel(ctx: CommandContext, reference: string, 
   const id = await shipmentIdOf(api, reference);
   const { data: before } = await api.getShipment(id);
   const { data: shipment } = await api.cancelShipment(id, options.reason !== undefined ? { reason: options.reason } : undefined);
-  if (before.status === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled (${shipment.cancelledAt}); nothing changed`);
+  if (before.orderStatus === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled (${shipment.cancelledAt}); nothing changed`);
   if (ctx.io.options.json) return ctx.io.json(shipment);
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
-  printShipment(ctx.io, shipment, await ctx.zips(), before.status === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
+  printShipment(ctx.io, shipment, await ctx.zips(), before.orderStatus === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
 }
 
 /** The flags of `shipment update` beyond the carrier's: what an eBOL needs and a booking may lack. */
@@ -118,7 +122,7 @@ export function registerShipmentCommands(program: ShipperCommand, context: Conte
     .examples('shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --json')
     .action(async (id: string, _options: unknown, command: Command) => runShipmentGet(context(command), id));
 
-  addListFilters(shipment.command('list').description('list shipments, newest first, with their status'), SHIPMENT_STATUSES)
+  addListFilters(shipment.command('list').description('list shipments, newest first, with their status'), [...ORDER_STATUS_FILTERS, 'BOOKED'])
     .addOption(
       new Option('--tracking <state>', "where the freight is, from the carrier's events: delivered, in-transit, exception, or late (against the quoted ETA)").choices(
         TRACKING_FILTERS,

@@ -44,7 +44,7 @@ async function serverSettingsError(ctx: CommandContext, error: unknown): Promise
   const name = fields[0]!.field.startsWith('x12.') ? 'X12' : 'eBOL';
   const { baseUrl } = await ctx.settings();
   const server = baseUrl ? `the server ${baseUrl}` : 'the server';
-  const missing = fields.map((violation) => `${violation.field}: ${violation.message}`).join('; ');
+  const missing = fields.map((violation) => `${violation.field}: ${violation.reason}`).join('; ');
   return new CliError(
     `the ${name} settings of ${server} are incomplete (${missing}); its operator sets them where shipper serve runs: shipper config set here changes nothing`,
     error,

@@ -63,7 +63,7 @@ export async function runTrackImport(ctx: CommandContext, paths: string[]): Prom
   const cities = new CityZones();
   const report = await importStatusMessages(api, files, {
     now: clock(),
-    zones: { zipZone: (postalCode) => zips.lookup(postalCode)?.timeZone, cityZone: (city, state) => cities.lookup(city, state) },
+    zones: { zipZone: (zipCode) => zips.lookup(zipCode)?.timeZone, cityZone: (city, state) => cities.lookup(city, state) },
   });
   ctx.io.warnAll(report.warnings);
   const setAside = report.unmatched.length + report.refused.length + report.issues.length;

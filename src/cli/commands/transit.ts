@@ -33,9 +33,9 @@ export interface ZipSource {
 
 /** A destination that got no lane, with why: a row of its own in every output. */
 export interface BadDestination {
-  /** `destinations[3].postalCode`: its place among the destinations given, from 0. */
+  /** `destinations[3].zipCode`: its place among the destinations given, from 0. */
   field: string;
-  postalCode: string;
+  zipCode: string;
   /** `--to`, `zips.txt line 4`, `stdin line 2`. */
   source: string;
   /** `unknown ZIP 00000`, `"1000" is not a ZIP code`. */
@@ -108,8 +108,8 @@ const parsePickupDays = wholeNumberOption(1, MAX_TRANSIT_PICKUP_DAYS);
 export function transitRequestFromOptions(options: TransitOptions, destinations: ZipSource[], today: string): TransitRequestInput {
   const pickupDate = pickupDateFromFlag(options.pickupDate, today);
   return {
-    origin: { postalCode: options.from, countryCode: 'US' },
-    destinations: destinations.map(({ zip }) => ({ postalCode: zip, countryCode: 'US' })),
+    origin: { zipCode: options.from, countryCode: 'US' },
+    destinations: destinations.map(({ zip }) => ({ zipCode: zip, countryCode: 'US' })),
     ...(pickupDate ? { pickupDate } : {}),
     pickupDays: options.days,
     // The ZIPs pass through as written: the API's schema judges them and names the field.
@@ -135,7 +135,7 @@ function withSources(error: ProblemError, asked: Asked[]): ProblemError {
       const destination = index === undefined ? undefined : asked[Number(index)];
       if (!destination) return violation;
       const field = violation.field.replace(/^destinations\[\d+\]/, `destinations[${destination.index}]`);
-      return { field, message: destination.source !== '--to' ? `${violation.message} at ${destination.source}` : violation.message };
+      return { field, reason: destination.source !== '--to' ? `${violation.reason} at ${destination.source}` : violation.reason };
     }),
   });
 }
@@ -147,7 +147,7 @@ function destinationViolations(error: ProblemError, count: number): Map<number, 
   for (const violation of violations) {
     const index = /^destinations\[(\d+)\]/.exec(violation.field)?.[1];
     if (index === undefined || Number(index) >= count) return undefined;
-    if (!found.has(Number(index))) found.set(Number(index), violation.message);
+    if (!found.has(Number(index))) found.set(Number(index), violation.reason);
   }
   return found.size > 0 ? found : undefined;
 }
@@ -169,7 +169,7 @@ export async function transitLanes(
 ): Promise<{ table: TransitTable; bad: BadDestination[]; asked: Asked[] }> {
   const bad: BadDestination[] = [];
   const refuse = (destination: Asked, message: string) =>
-    bad.push({ field: `destinations[${destination.index}].postalCode`, postalCode: destination.zip, source: destination.source, message });
+    bad.push({ field: `destinations[${destination.index}].zipCode`, zipCode: destination.zip, source: destination.source, message });
   let asked: Asked[] = [];
   destinations.forEach((destination, index) => {
     if (destination.problem) refuse({ ...destination, index }, destination.problem);
@@ -190,7 +190,7 @@ export async function transitLanes(
   // No destination is good: nothing to show, a plain rejection (exit 1), every one named.
   bad.sort((a, b) => indexOf(a) - indexOf(b));
   throw constraintViolation(
-    bad.map((destination) => ({ field: destination.field, message: describeBadDestination(destination) })),
+    bad.map((destination) => ({ field: destination.field, reason: describeBadDestination(destination) })),
     bad.length === 1 ? undefined : `none of the ${bad.length} destinations is a known ZIP code`,
   );
 }
@@ -215,7 +215,7 @@ export async function runTransit(ctx: CommandContext, options: TransitOptions): 
   else printTransitTable(ctx.io, table, options.days, today, placed);
   if (bad.length > 0) {
     // Short enough for one line of a terminal: the output above says why, for each one.
-    const shown = bad.slice(0, 3).map((destination) => destination.postalCode);
+    const shown = bad.slice(0, 3).map((destination) => destination.zipCode);
     const more = bad.length - shown.length;
     const count = `${formatNumber(bad.length)} of ${formatNumber(destinations.length)} destinations`;
     const why = ctx.io.options.json ? 'the errors list says why' : options.csv ? 'the error column says why' : 'their rows say why';
@@ -247,7 +247,7 @@ export function skippedSummary(row: TransitRow): string {
 }
 
 /** ZIP first: when the column is truncated the exact part survives. */
-const placeLabel = (place: TransitLane['origin']) => `${place.postalCode} ${place.city}, ${place.state}`;
+const placeLabel = (place: TransitLane['origin']) => `${place.zipCode} ${place.city}, ${place.state}`;
 
 /** A bad destination and where its row goes: before the lane of this index (after every lane: lanes.length). */
 export interface PlacedBadDestination {
@@ -257,7 +257,7 @@ export interface PlacedBadDestination {
 
 /** "unknown ZIP", "not a ZIP code": the reason without the ZIP, which its row shows already. */
 function shortReason(bad: BadDestination): string {
-  return bad.message.replace(`"${bad.postalCode}" is `, '').replace(` ${bad.postalCode}`, '');
+  return bad.message.replace(`"${bad.zipCode}" is `, '').replace(` ${bad.zipCode}`, '');
 }
 
 export function printTransitTable(io: IO, table: TransitTable, pickupDays: number, today?: string, bad: ReadonlyArray<PlacedBadDestination> = []): void {
@@ -282,7 +282,7 @@ export function printTransitTable(io: IO, table: TransitTable, pickupDays: numbe
     for (const { destination } of bad.filter((placed) => placed.before === before)) {
       laneStarts.push(rows.length);
       const line = /\b(line \d+)$/.exec(destination.source)?.[1];
-      const to = line ? `${destination.postalCode} (${line})` : destination.postalCode;
+      const to = line ? `${destination.zipCode} (${line})` : destination.zipCode;
       // A line of the file as it will be written (io.escaped): its control characters measured as their escapes.
       rows.push([origin, io.escaped(to), '', ...(byDay ? [''] : []), c.red('no lane'), io.escaped(shortReason(destination)), ...(byDay ? [''] : [])]);
     }
@@ -376,10 +376,10 @@ export async function transitCsv(table: TransitTable, bad: ReadonlyArray<PlacedB
   const badRecords = (before: number) => {
     for (const { destination } of bad.filter((placed) => placed.before === before)) {
       const record: Partial<Record<(typeof CSV_COLUMNS)[number], Cell>> = {
-        originPostalCode: origin?.postalCode ?? null,
+        originPostalCode: origin?.zipCode ?? null,
         originCity: origin?.city ?? null,
         originState: origin?.state ?? null,
-        destinationPostalCode: destination.postalCode,
+        destinationPostalCode: destination.zipCode,
         error: describeBadDestination(destination),
       };
       records.push(CSV_COLUMNS.map((column) => record[column] ?? null));
@@ -389,10 +389,10 @@ export async function transitCsv(table: TransitTable, bad: ReadonlyArray<PlacedB
     badRecords(index);
     for (const row of lane.rows) {
       const record: Record<(typeof CSV_COLUMNS)[number], Cell> = {
-        originPostalCode: lane.origin.postalCode,
+        originPostalCode: lane.origin.zipCode,
         originCity: lane.origin.city,
         originState: lane.origin.state,
-        destinationPostalCode: lane.destination.postalCode,
+        destinationPostalCode: lane.destination.zipCode,
         destinationCity: lane.destination.city,
         destinationState: lane.destination.state,
         destinationTimeZone: lane.destination.timeZone,

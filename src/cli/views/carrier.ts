@@ -3,7 +3,7 @@ import { hazmatBasicDescription } from '../../domain/hazmatDescription.js';
 import type { Address, Shipment } from '../../domain/schemas.js';
 import { formatCents } from '../output.js';
 
-const shortAddress = (address: Address) => `${address.name}, ${address.city}, ${address.state} ${address.postalCode}`;
+const shortAddress = (address: Address) => `${address.name}, ${address.city}, ${address.state} ${address.zipCode}`;
 
 /** `Carrier      Old Dominion Freight Line (ODFL) · PRO 700000013`, terms, window, money, FOB: labelled lines. */
 export function carrierDetailLines(shipment: Shipment): string[] {

@@ -6,7 +6,7 @@ import { formatCents, formatDate, formatNumber, type IO } from '../output.js';
 const TERMS: Record<Invoice['freightChargeTerms'], string> = { PREPAID: 'prepaid', COLLECT: 'collect', THIRD_PARTY: 'third party' };
 
 function addressLine(address: Address): string {
-  return [address.name, address.street1, address.street2, `${address.city}, ${address.state} ${address.postalCode}`].filter(Boolean).join(', ');
+  return [address.name, address.address1, address.address2, `${address.city}, ${address.state} ${address.zipCode}`].filter(Boolean).join(', ');
 }
 
 export function printInvoice(io: IO, invoice: Invoice): void {

@@ -11,18 +11,18 @@ export function printQuote(io: IO, stored: Quote, zips: ZipLookup, now: Date): v
   // Data on its way to a terminal: control characters shown as escapes (printable.ts).
   const quote = printableRecord(stored);
   const c = io.color;
-  const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
+  const timeZone = zips.lookup(quote.deliveryAddress.zipCode)?.timeZone;
   // The quote is booked from the origin: its expiry is that dock's local time (the ETA is the destination's).
-  const originZone = zips.lookup(quote.origin.postalCode)?.timeZone;
+  const originZone = zips.lookup(quote.pickupAddress.zipCode)?.timeZone;
   // One moment: the last at which it can be booked (a quote stored before it was so may state a later one).
   const bookableUntil = lastBookableMoment(quote, originZone);
   const expired = bookableUntil <= now.getTime();
   io.out(`${c.bold('Quote')} ${quote.id}`);
   io.field(
-    `  Lane      ${quote.origin.city}, ${quote.origin.state} ${quote.origin.postalCode} → ${quote.destination.city}, ${quote.destination.state} ${quote.destination.postalCode} (${formatNumber(quote.miles)} mi)`,
+    `  Lane      ${quote.pickupAddress.city}, ${quote.pickupAddress.state} ${quote.pickupAddress.zipCode} → ${quote.deliveryAddress.city}, ${quote.deliveryAddress.state} ${quote.deliveryAddress.zipCode} (${formatNumber(quote.miles)} mi)`,
     12,
   );
-  io.out(`  Pickup    ${formatDate(quote.pickupDate)}`);
+  io.out(`  Pickup    ${formatDate(quote.requiredPickupDate)}`);
   for (const line of agreementLines(quote)) io.field(line, 12);
   io.out(
     quote.transitDays === null
@@ -32,7 +32,7 @@ export function printQuote(io: IO, stored: Quote, zips: ZipLookup, now: Date): v
   io.out(
     `  Price     ${c.bold.green(formatCents(quote.quotedPriceInCents))}  ${expired ? c.red('expired') : 'valid until'} ${formatInstant(new Date(bookableUntil).toISOString(), originZone)}`,
   );
-  const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED');
+  const booked = (quote.bookings ?? []).filter((booking) => booking.orderStatus !== 'CANCELLED');
   if (booked.length > 0) io.out(`  Status    ${c.bold('booked')} as ${booked.map((booking) => `${booking.orderNumber} (${booking.shipmentId})`).join(', ')}`);
   else if (quote.status) io.out(`  Status    ${quoteStatusText(quote, now, originZone)}`);
   io.out('');
@@ -93,12 +93,12 @@ function agreementLines(quote: Quote): string[] {
  * "booked as SO-000001".
  */
 export function quoteStatusText(quote: Quote, now: Date, originZone?: string): string {
-  const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
+  const booked = (quote.bookings ?? []).filter((booking) => booking.orderStatus !== 'CANCELLED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked as ${booked.join(', ')}`;
   const closes = whatClosesQuote(quote, now, originZone);
   if (closes === 'pickup day') {
     return quote.status === 'EXPIRED'
-      ? `pickup day ${quote.pickupDate} passed (--requote)`
+      ? `pickup day ${quote.requiredPickupDate} passed (--requote)`
       : `open until ${formatInstant(new Date(lastBookableMoment(quote, originZone)).toISOString(), originZone)}`;
   }
   return `${quote.status === 'EXPIRED' || (!quote.status && closes === 'expired') ? 'expired' : 'open until'} ${formatInstant(quote.quoteExpirationTime, originZone)}`;
@@ -106,7 +106,7 @@ export function quoteStatusText(quote: Quote, now: Date, originZone?: string): s
 
 /** "open", "expired", "booked SO-000001", "pickup passed": the status in a narrow column. */
 export function quoteStatusShort(quote: Quote, now: Date, originZone?: string): string {
-  const booked = (quote.bookings ?? []).filter((booking) => booking.status === 'BOOKED').map((booking) => booking.orderNumber);
+  const booked = (quote.bookings ?? []).filter((booking) => booking.orderStatus !== 'CANCELLED').map((booking) => booking.orderNumber);
   if (quote.status === 'BOOKED' && booked.length > 0) return `booked ${booked.join(', ')}`;
   const closes = whatClosesQuote(quote, now, originZone);
   if (quote.status === 'EXPIRED') return closes === 'pickup day' ? 'pickup passed' : 'expired';
@@ -118,7 +118,7 @@ export function quoteStatusShort(quote: Quote, now: Date, originZone?: string): 
  * than the end of its pickup day at the origin; a quote stored before it did may state a later one.
  */
 function lastBookableMoment(quote: Quote, originZone: string | undefined): number {
-  return Math.min(Date.parse(quote.quoteExpirationTime), pickupDayEnd(quote.pickupDate, originZone ?? 'America/Chicago'));
+  return Math.min(Date.parse(quote.quoteExpirationTime), pickupDayEnd(quote.requiredPickupDate, originZone ?? 'America/Chicago'));
 }
 
 /**
@@ -129,7 +129,7 @@ function lastBookableMoment(quote: Quote, originZone: string | undefined): numbe
 function whatClosesQuote(quote: Quote, now: Date, originZone: string | undefined): 'pickup day' | 'expiry' | 'expired' {
   const expiry = Date.parse(quote.quoteExpirationTime);
   // The zone the API judges the pickup day in (America/Chicago when the origin's is unknown).
-  const pickupDayEnds = pickupDayEnd(quote.pickupDate, originZone ?? 'America/Chicago');
+  const pickupDayEnds = pickupDayEnd(quote.requiredPickupDate, originZone ?? 'America/Chicago');
   if (pickupDayEnds <= expiry) return 'pickup day';
   return expiry <= now.getTime() ? 'expired' : 'expiry';
 }
@@ -142,24 +142,24 @@ function whatClosesQuote(quote: Quote, now: Date, originZone: string | undefined
  */
 export function printQuoteList(io: IO, stored: Quote[], zips: ZipLookup, now: Date): void {
   const quotes = stored.map(printableRecord);
-  const etas = quotes.map((quote) => (quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.destination.postalCode)?.timeZone) : '-'));
+  const etas = quotes.map((quote) => (quote.estimatedDeliveryDate ? formatInstant(quote.estimatedDeliveryDate, zips.lookup(quote.deliveryAddress.zipCode)?.timeZone) : '-'));
   const rows = quotes.map((quote, index) => [
     quote.id,
     quote.createdAt.slice(0, 10),
-    `${quote.origin.postalCode} ${quote.origin.city}, ${quote.origin.state} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`,
+    `${quote.pickupAddress.zipCode} ${quote.pickupAddress.city}, ${quote.pickupAddress.state} → ${quote.deliveryAddress.zipCode} ${quote.deliveryAddress.city}, ${quote.deliveryAddress.state}`,
     formatCents(quote.quotedPriceInCents),
     [...new Set(quote.orderComponents.map((component) => component.freightClass))].join(', '),
     String(quote.transitDays ?? 'no coverage'),
     etas[index]!,
-    quoteStatusText(quote, now, zips.lookup(quote.origin.postalCode)?.timeZone),
+    quoteStatusText(quote, now, zips.lookup(quote.pickupAddress.zipCode)?.timeZone),
   ]);
   io.out(
     io.fittedTable(['Quote', 'Created', 'Lane', 'Price', 'Class', 'Transit days', 'ETA', 'Status'], rows, [
       { drop: 5 },
-      { replace: 7, cells: quotes.map((quote) => quoteStatusShort(quote, now, zips.lookup(quote.origin.postalCode)?.timeZone)) },
+      { replace: 7, cells: quotes.map((quote) => quoteStatusShort(quote, now, zips.lookup(quote.pickupAddress.zipCode)?.timeZone)) },
       { replace: 6, cells: etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, '')) },
       // The ZIPs are exact, the destination's city helps: what is cut is the end of that city.
-      { replace: 2, cells: quotes.map((quote) => `${quote.origin.postalCode} → ${quote.destination.postalCode} ${quote.destination.city}, ${quote.destination.state}`) },
+      { replace: 2, cells: quotes.map((quote) => `${quote.pickupAddress.zipCode} → ${quote.deliveryAddress.zipCode} ${quote.deliveryAddress.city}, ${quote.deliveryAddress.state}`) },
       { drop: 4 },
       { drop: 1 },
       { shrink: [2], min: 14 },
@@ -195,7 +195,7 @@ export const QUOTE_CSV_HEADER = [
 
 export function quoteCsvRow(stored: Quote, zips: ZipLookup): CsvCell[] {
   const quote = printableRecord(stored);
-  const timeZone = zips.lookup(quote.destination.postalCode)?.timeZone;
+  const timeZone = zips.lookup(quote.deliveryAddress.zipCode)?.timeZone;
   const eta = quote.estimatedDeliveryDate;
   const freight = freightTotals(quote.orderComponents);
   const record: Record<(typeof QUOTE_CSV_HEADER)[number], CsvCell> = {
@@ -203,22 +203,22 @@ export function quoteCsvRow(stored: Quote, zips: ZipLookup): CsvCell[] {
     createdAt: quote.createdAt,
     status: quote.status ?? null,
     bookedAs: (quote.bookings ?? [])
-      .filter((booking) => booking.status === 'BOOKED')
+      .filter((booking) => booking.orderStatus !== 'CANCELLED')
       .map((booking) => booking.orderNumber)
       .join('|'),
-    originPostalCode: quote.origin.postalCode,
-    originCity: quote.origin.city,
-    originState: quote.origin.state,
-    destinationPostalCode: quote.destination.postalCode,
-    destinationCity: quote.destination.city,
-    destinationState: quote.destination.state,
+    originPostalCode: quote.pickupAddress.zipCode,
+    originCity: quote.pickupAddress.city,
+    originState: quote.pickupAddress.state,
+    destinationPostalCode: quote.deliveryAddress.zipCode,
+    destinationCity: quote.deliveryAddress.city,
+    destinationState: quote.deliveryAddress.state,
     miles: quote.miles,
     pallets: freight.pallets,
     poundsWeight: freight.poundsWeight,
     freightClasses: [...new Set(quote.orderComponents.map((component) => component.freightClass))].join('|'),
     accessorials: quote.accessorials.join('|'),
     price: quote.quotedPriceInCents / 100,
-    pickupDate: quote.pickupDate,
+    pickupDate: quote.requiredPickupDate,
     transitDays: quote.transitDays,
     estimatedDeliveryDate: eta,
     estimatedDeliveryLocal: eta && timeZone ? localIsoInstant(eta, timeZone) : null,

@@ -11,10 +11,10 @@ export function printRates(io: IO, rates: Rates, zips: ZipLookup): void {
   const c = io.color;
   const first = rates.items[0];
   if (first) {
-    const place = (p: Quote['origin']) => `${p.city}, ${p.state} ${p.postalCode}`;
-    io.field(`${c.bold('Rates')} ${place(first.origin)} → ${place(first.destination)} · pickup ${first.pickupDate}`, 6);
-    const timeZone = zips.lookup(first.destination.postalCode)?.timeZone;
-    const originZone = zips.lookup(first.origin.postalCode)?.timeZone;
+    const place = (p: Quote['pickupAddress']) => `${p.city}, ${p.state} ${p.zipCode}`;
+    io.field(`${c.bold('Rates')} ${place(first.pickupAddress)} → ${place(first.deliveryAddress)} · pickup ${first.requiredPickupDate}`, 6);
+    const timeZone = zips.lookup(first.deliveryAddress.zipCode)?.timeZone;
+    const originZone = zips.lookup(first.pickupAddress.zipCode)?.timeZone;
     const rows = rates.items.map((quote) => {
       const pricedBy = quote.pricedBy?.kind === 'AGREEMENT' ? quote.pricedBy : undefined;
       const marks = [quote.id === rates.cheapestQuoteId && 'cheapest', quote.id === rates.fastestQuoteId && 'fastest'].filter(Boolean).join(', ');

@@ -8,13 +8,13 @@ import { formatCents, formatDate, formatInstant, formatNumber, localIsoInstant, 
 import { carrierDetailLines, hazmatLines } from './carrier.js';
 
 function laneOf(shipment: Shipment): string {
-  const { shipper, consignee } = shipment;
-  return `${shipper.city}, ${shipper.state} → ${consignee.city}, ${consignee.state}`;
+  const { pickupAddress, deliveryAddress } = shipment;
+  return `${pickupAddress.city}, ${pickupAddress.state} → ${deliveryAddress.city}, ${deliveryAddress.state}`;
 }
 
 function addressLine(address: Address): string {
-  const contact = [address.contactName, address.phone].filter(Boolean).join(', ');
-  return [address.name, address.street1, address.street2, `${address.city}, ${address.state} ${address.postalCode}`].filter(Boolean).join(', ') + (contact ? ` (${contact})` : '');
+  const contact = [address.contactPerson, address.phoneNumber].filter(Boolean).join(', ');
+  return [address.name, address.address1, address.address2, `${address.city}, ${address.state} ${address.zipCode}`].filter(Boolean).join(', ') + (contact ? ` (${contact})` : '');
 }
 
 export function printShipment(io: IO, record: Shipment, zips: ZipLookup, heading = 'Shipment'): void {
@@ -28,25 +28,25 @@ export function printShipment(io: IO, record: Shipment, zips: ZipLookup, heading
     }),
     specialInstructions: record.specialInstructions === null ? null : printable(record.specialInstructions),
   };
-  const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
+  const timeZone = zips.lookup(shipment.deliveryAddress.zipCode)?.timeZone;
   const tracking = shipment.trackingStatus !== 'NONE' ? `, ${shipment.trackingStatus.replace(/_/g, ' ').toLowerCase()}` : '';
-  io.out(`${c.bold(heading)} ${shipment.id}  ${c.bold(shipment.orderNumber)}  ${shipment.status}${tracking}`);
+  io.out(`${c.bold(heading)} ${shipment.id}  ${c.bold(shipment.orderNumber)}  ${shipment.orderStatus}${tracking}`);
   io.out(`  BOL number   ${shipment.bolNumber}`);
   if (shipment.refNumber) io.out(`  Reference    ${shipment.refNumber}`);
-  io.field(`  Shipper      ${addressLine(shipment.shipper)}`, 15);
-  io.field(`  Consignee    ${addressLine(shipment.consignee)}`, 15);
+  io.field(`  Shipper      ${addressLine(shipment.pickupAddress)}`, 15);
+  io.field(`  Consignee    ${addressLine(shipment.deliveryAddress)}`, 15);
   io.out(`  Distance     ${formatNumber(shipment.miles)} mi`);
-  io.out(`  Pickup       ${formatDate(shipment.pickupDate)}`);
+  io.out(`  Pickup       ${formatDate(shipment.requiredPickupDate)}`);
   io.out(
     shipment.transitDays === null
       ? `  Transit      ${c.yellow('no coverage')} (no transit days or ETA on this lane)`
       : `  Transit      ${plural(shipment.transitDays, 'business day')} · ETA ${formatInstant(shipment.estimatedDeliveryDate!, timeZone)}`,
   );
-  io.out(`  Price        ${c.bold.green(formatCents(shipment.quotedPriceInCents))} (quote ${shipment.quoteId})`);
+  io.out(`  Price        ${c.bold.green(formatCents(shipment.totalPriceInCents))} (quote ${shipment.quoteId})`);
   if (shipment.accessorials.length > 0) io.out(`  Accessorials ${shipment.accessorials.join(', ')}`);
   if (shipment.specialInstructions) io.field(`  Instructions ${shipment.specialInstructions}`, 15);
   carrierDetailLines(shipment).forEach((line) => io.field(line, 15));
-  if (shipment.status === 'CANCELLED') {
+  if (shipment.orderStatus === 'CANCELLED') {
     io.out(`  ${c.red('Cancelled')}    ${shipment.cancelledAt ? formatInstant(shipment.cancelledAt) : ''}${shipment.cancellationReason ? `: ${shipment.cancellationReason}` : ''}`);
   }
   io.out('');
@@ -74,10 +74,10 @@ export function printShipment(io: IO, record: Shipment, zips: ZipLookup, heading
 export function printShipmentList(io: IO, records: Shipment[], zips: ZipLookup): void {
   const shipments = records.map(printableRecord);
   const etas = shipments.map((shipment) =>
-    shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.consignee.postalCode)?.timeZone) : '-',
+    shipment.estimatedDeliveryDate ? formatInstant(shipment.estimatedDeliveryDate, zips.lookup(shipment.deliveryAddress.zipCode)?.timeZone) : '-',
   );
   const etaDays = etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, ''));
-  const cancelled = (shipment: Shipment) => shipment.status === 'CANCELLED';
+  const cancelled = (shipment: Shipment) => shipment.orderStatus === 'CANCELLED';
   const freight = shipments.map((shipment) => freightTotals(shipment.orderComponents));
   const rows = shipments.map((shipment, index) => [
     shipment.id,
@@ -85,13 +85,13 @@ export function printShipmentList(io: IO, records: Shipment[], zips: ZipLookup):
     cancelled(shipment)
       ? io.color.red('CANCELLED')
       : shipment.trackingStatus !== 'NONE'
-        ? `${shipment.status}, ${shipment.trackingStatus.replace(/_/g, ' ').toLowerCase()}`
-        : shipment.status,
+        ? `${shipment.orderStatus}, ${shipment.trackingStatus.replace(/_/g, ' ').toLowerCase()}`
+        : shipment.orderStatus,
     shipment.refNumber ?? '',
     laneOf(shipment),
     formatNumber(freight[index]!.pallets),
     formatNumber(freight[index]!.poundsWeight),
-    formatCents(shipment.quotedPriceInCents),
+    formatCents(shipment.totalPriceInCents),
     String(shipment.transitDays ?? 'no coverage'),
     etas[index]!,
   ]);
@@ -155,33 +155,33 @@ export const SHIPMENT_CSV_HEADER = [
 export function shipmentCsvRow(stored: Shipment, zips: ZipLookup): CsvCell[] {
   // A CSV on stdout reaches terminals and logs too: no raw control characters (printable.ts).
   const shipment = printableRecord(stored);
-  const timeZone = zips.lookup(shipment.consignee.postalCode)?.timeZone;
+  const timeZone = zips.lookup(shipment.deliveryAddress.zipCode)?.timeZone;
   const eta = shipment.estimatedDeliveryDate;
   const freight = freightTotals(shipment.orderComponents);
   const record: Record<(typeof SHIPMENT_CSV_HEADER)[number], CsvCell> = {
     id: shipment.id,
     orderNumber: shipment.orderNumber,
     bolNumber: shipment.bolNumber,
-    status: shipment.status,
+    status: shipment.orderStatus,
     trackingStatus: shipment.trackingStatus,
     deliveredAt: shipment.deliveredAt,
     refNumber: shipment.refNumber,
     createdAt: shipment.createdAt,
-    pickupDate: shipment.pickupDate,
-    shipperName: shipment.shipper.name,
-    originPostalCode: shipment.shipper.postalCode,
-    originCity: shipment.shipper.city,
-    originState: shipment.shipper.state,
-    consigneeName: shipment.consignee.name,
-    destinationPostalCode: shipment.consignee.postalCode,
-    destinationCity: shipment.consignee.city,
-    destinationState: shipment.consignee.state,
+    pickupDate: shipment.requiredPickupDate,
+    shipperName: shipment.pickupAddress.name,
+    originPostalCode: shipment.pickupAddress.zipCode,
+    originCity: shipment.pickupAddress.city,
+    originState: shipment.pickupAddress.state,
+    consigneeName: shipment.deliveryAddress.name,
+    destinationPostalCode: shipment.deliveryAddress.zipCode,
+    destinationCity: shipment.deliveryAddress.city,
+    destinationState: shipment.deliveryAddress.state,
     miles: shipment.miles,
     pallets: freight.pallets,
     poundsWeight: freight.poundsWeight,
     freightClasses: [...new Set(shipment.orderComponents.map((component) => component.freightClass))].join('|'),
     accessorials: shipment.accessorials.join('|'),
-    price: shipment.quotedPriceInCents / 100,
+    price: shipment.totalPriceInCents / 100,
     transitDays: shipment.transitDays,
     estimatedDeliveryDate: eta,
     estimatedDeliveryLocal: eta && timeZone ? localIsoInstant(eta, timeZone) : null,

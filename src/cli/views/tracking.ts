@@ -43,7 +43,7 @@ function statusText(event: ShipmentEvent): string {
 function placeText(event: ShipmentEvent): string {
   const place = event.place;
   if (!place) return '';
-  return [place.city, place.state].filter(Boolean).join(', ') || place.postalCode || '';
+  return [place.city, place.state].filter(Boolean).join(', ') || place.zipCode || '';
 }
 
 /** The event's time where it happened (its place's zone; UTC when unknown). */
@@ -71,14 +71,14 @@ export function printTracking(io: IO, tracking: ShipmentTracking): void {
   // The carrier's words (a name, a place) may be long: wrapped under the value on a terminal, never cut.
   io.field(`${io.color.bold(tracking.orderNumber)}  BOL ${tracking.bolNumber}  PRO ${tracking.proNumber ?? '-'}  ${carrier}`, 2);
   const current = tracking.currentEvent;
-  const status = tracking.status === 'CANCELLED' ? `${trackingStatusText(tracking.trackingStatus)} (booking cancelled)` : trackingStatusText(tracking.trackingStatus);
+  const status = tracking.orderStatus === 'CANCELLED' ? `${trackingStatusText(tracking.trackingStatus)} (booking cancelled)` : trackingStatusText(tracking.trackingStatus);
   io.field(
     `Tracking:     ${io.color.bold(status.toUpperCase())}${current ? `  ${statusText(current)}${placeText(current) ? `, ${placeText(current)}` : ''}, ${localTime(current)}` : '  no carrier event yet'}`,
     14,
   );
   const pickup = tracking.events.find((event) => event.milestone === 'PICKED_UP');
   io.out(
-    `Picked up:    ${pickup ? `${localTime(pickup)} (booked for ${formatDate(tracking.pickupDate)})` : `not yet said by the carrier (booked for ${formatDate(tracking.pickupDate)})`}`,
+    `Picked up:    ${pickup ? `${localTime(pickup)} (booked for ${formatDate(tracking.requiredPickupDate)})` : `not yet said by the carrier (booked for ${formatDate(tracking.requiredPickupDate)})`}`,
   );
   const zone = tracking.destinationTimeZone;
   io.out(`Promised:     ${tracking.estimatedDeliveryDate ? `${formatInstant(tracking.estimatedDeliveryDate, zone)} (the quote's ETA)` : 'none (lane without coverage)'}`);

@@ -16,7 +16,7 @@ export function zipProblem(value: string, field: string, zips: WizardDeps['zips'
   if (!isZipCode(zip)) return `a ZIP code is 5 digits, e.g. 60601 (${field})`;
   const place = zips.lookup(zip);
   if (!place) return `unknown ZIP ${zip.slice(0, 5)} (${field})`;
-  const military = militaryMailReason(place.postalCode, place.state);
+  const military = militaryMailReason(place.zipCode, place.state);
   return military ? `${military} (${field})` : true;
 }
 
@@ -70,5 +70,5 @@ export function addressStateProblem(value: string, place: ZipPlaceName, role: st
   const form = addressFieldProblem('state', value, role);
   if (form !== true) return form;
   const [violation] = checkAddressAgainstZip({ state: value }, place, role).violations;
-  return violation ? `${violation.message} (${violation.field})` : true;
+  return violation ? `${violation.reason} (${violation.field})` : true;
 }

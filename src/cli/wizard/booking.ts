@@ -36,8 +36,8 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
       },
     })
   ).trim();
-  const shipper = await askAddress(deps, 'shipper', quote.origin);
-  const consignee = await askAddress(deps, 'consignee', quote.destination);
+  const shipper = await askAddress(deps, 'shipper', quote.pickupAddress);
+  const consignee = await askAddress(deps, 'consignee', quote.deliveryAddress);
   // The carrier's part is asked only when wanted: most bookings print it on the BOL later, or never.
   const carrier = (await prompter.confirm({ message: 'Add carrier details (carrier, PRO, freight terms, pickup window, COD, hazardous materials)?', default: false }))
     ? await askCarrierDetails(
@@ -49,8 +49,8 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
   const { data: shipment, warnings } = await deps.api.createShipment({
     quoteId: quote.id,
     ...(refNumber ? { refNumber } : {}),
-    shipper: shipper.address,
-    consignee: consignee.address,
+    pickupAddress: shipper.address,
+    deliveryAddress: consignee.address,
     ...carrier.fields,
     orderComponents: carrier.components as OrderComponentInput[],
   } as Parameters<WizardDeps['api']['createShipment']>[0]);
@@ -72,22 +72,22 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
       `  Carrier ${[shipment.carrier ? `${shipment.carrier.name} (${shipment.carrier.scac})` : null, shipment.proNumber ? `PRO ${shipment.proNumber}` : null].filter(Boolean).join(' · ')}`,
     );
   io.out(
-    `  Pickup ${formatDate(shipment.pickupDate)}${shipment.estimatedDeliveryDate ? ` · ETA ${formatInstant(shipment.estimatedDeliveryDate, deps.zips.lookup(shipment.consignee.postalCode)?.timeZone)}` : ''}`,
+    `  Pickup ${formatDate(shipment.requiredPickupDate)}${shipment.estimatedDeliveryDate ? ` · ETA ${formatInstant(shipment.estimatedDeliveryDate, deps.zips.lookup(shipment.deliveryAddress.zipCode)?.timeZone)}` : ''}`,
   );
   return shipment;
 }
 
-async function askAddress(deps: WizardDeps, role: 'shipper' | 'consignee', place: Quote['origin']): Promise<AddressAnswer> {
+async function askAddress(deps: WizardDeps, role: 'shipper' | 'consignee', place: Quote['pickupAddress']): Promise<AddressAnswer> {
   const { prompter, io } = deps;
   const label = role === 'shipper' ? 'Ship from' : 'Ship to';
   // Only locations on the quoted lane can be booked against this quote.
-  const saved = (await deps.locations.list()).filter((location) => location.address.postalCode === place.postalCode);
+  const saved = (await deps.locations.list()).filter((location) => location.address.zipCode === place.zipCode);
   if (saved.length > 0) {
     const choice = await prompter.select<SavedLocation | null>({
-      message: `${label} (${place.city}, ${place.state} ${place.postalCode})`,
+      message: `${label} (${place.city}, ${place.state} ${place.zipCode})`,
       choices: [
         ...saved.map((location) => ({
-          name: `${location.name}: ${location.address.name}, ${location.address.street1}, ${location.address.city}`,
+          name: `${location.name}: ${location.address.name}, ${location.address.address1}, ${location.address.city}`,
           value: location,
         })),
         { name: 'Enter a new address', value: null },
@@ -95,27 +95,27 @@ async function askAddress(deps: WizardDeps, role: 'shipper' | 'consignee', place
     });
     if (choice) return { address: choice.address, saveAs: null };
   } else {
-    io.info(io.color.bold(`${label} (${place.city}, ${place.state} ${place.postalCode})`));
+    io.info(io.color.bold(`${label} (${place.city}, ${place.state} ${place.zipCode})`));
   }
   const ask = (field: keyof typeof addressSchema.shape, message: string, preset?: string) =>
     prompter.input({ message: `${label}: ${message}`, default: preset, validate: (value) => addressFieldProblem(field, value, role) }).then((value) => value.trim());
   const name = await ask('name', 'company name');
-  const street1 = await ask('street1', 'street');
-  const street2 = await ask('street2', 'street line 2 (optional)');
+  const address1 = await ask('address1', 'street');
+  const address2 = await ask('address2', 'street line 2 (optional)');
   const city = await ask('city', 'city', place.city);
   const state = (await prompter.input({ message: `${label}: state`, default: place.state, validate: (value) => addressStateProblem(value, place, role) })).trim().toUpperCase();
-  const contactName = await ask('contactName', 'contact name (optional)');
-  const phone = await ask('phone', 'phone (optional)');
+  const contactPerson = await ask('contactPerson', 'contact name (optional)');
+  const phone = await ask('phoneNumber', 'phone (optional)');
   const address = addressSchema.parse({
     name,
-    street1,
-    street2: street2 || null,
+    address1,
+    address2: address2 || null,
     city,
     state,
-    postalCode: place.postalCode,
+    zipCode: place.zipCode,
     countryCode: 'US',
-    contactName: contactName || null,
-    phone: phone || null,
+    contactPerson: contactPerson || null,
+    phoneNumber: phone || null,
   });
   const saveAs = (
     await prompter.input({

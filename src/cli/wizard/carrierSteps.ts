@@ -229,11 +229,11 @@ async function askBillTo(deps: CarrierStepDeps): Promise<Address> {
       })
       .then((value) => value.trim());
   const name = await ask('name', 'company name');
-  const street1 = await ask('street1', 'street');
+  const address1 = await ask('address1', 'street');
   // The ZIP first: its place is the default city and state, and the state must agree with it (as the API checks).
-  const postalCode = await ask('postalCode', 'ZIP');
-  const place = deps.zips?.lookup(postalCode);
+  const zipCode = await ask('zipCode', 'ZIP');
+  const place = deps.zips?.lookup(zipCode);
   const city = await ask('city', 'city', place?.city);
   const state = (await ask('state', 'state', place?.state, (value) => (place ? addressStateProblem(value, place, 'freightChargeTerms.billTo') : true))).toUpperCase();
-  return addressSchema.parse({ name, street1, city, state, postalCode, countryCode: 'US' });
+  return addressSchema.parse({ name, address1, city, state, zipCode, countryCode: 'US' });
 }

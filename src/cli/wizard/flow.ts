@@ -41,9 +41,9 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
   const orderComponents = defaults.components.length > 0 ? defaults.components : await askComponents(deps);
 
   const request = {
-    origin: { postalCode: origin.postalCode, countryCode: 'US' as const },
-    destination: { postalCode: destination.postalCode, countryCode: 'US' as const },
-    pickupDate,
+    pickupAddress: { zipCode: origin.zipCode, countryCode: 'US' as const },
+    deliveryAddress: { zipCode: destination.zipCode, countryCode: 'US' as const },
+    requiredPickupDate: pickupDate,
     accessorials,
     // Answers pass through as typed: the API's schema judges them.
     orderComponents: orderComponents as OrderComponentInput[],
@@ -116,7 +116,7 @@ async function afterInterrupt<T>(message: string, step: () => Promise<T>): Promi
  * are offered, since only a location at the quoted ZIP can be booked on the quote.
  */
 async function askZip(deps: WizardDeps, role: 'origin' | 'destination', preset: string | undefined): Promise<ZipPlace> {
-  const field = `${role}.postalCode`;
+  const field = `${role}.zipCode`;
   const c = deps.io.color;
   const saved = await deps.locations.list();
   const named = (value: string) => saved.find((location) => location.name.toLowerCase() === value.trim().toLowerCase());
@@ -125,13 +125,13 @@ async function askZip(deps: WizardDeps, role: 'origin' | 'destination', preset: 
     default: preset,
     transformer: (value, { isFinal }) => {
       const location = named(value);
-      const hint = location ? `saved location: ${location.address.city}, ${location.address.state} ${location.address.postalCode}` : zipHint(value, deps.zips);
+      const hint = location ? `saved location: ${location.address.city}, ${location.address.state} ${location.address.zipCode}` : zipHint(value, deps.zips);
       if (!hint) return value;
       return `${isFinal ? c.cyan(value) : value}  ${hint === 'unknown ZIP' ? c.yellow(hint) : c.dim(hint)}`;
     },
     validate: (value) => {
       const location = named(value);
-      if (location) return zipProblem(location.address.postalCode, field, deps.zips);
+      if (location) return zipProblem(location.address.zipCode, field, deps.zips);
       const problem = zipProblem(value, field, deps.zips);
       if (problem === true || saved.length === 0 || /^\d/.test(value.trim())) return problem;
       const closest = closestLocationName(
@@ -141,20 +141,20 @@ async function askZip(deps: WizardDeps, role: 'origin' | 'destination', preset: 
       return `no saved location named ${value.trim()}${closest ? ` (did you mean ${closest}?)` : ''}; a ZIP code is 5 digits, e.g. 60601 (${field})`;
     },
   });
-  const place = deps.zips.lookup((named(answer)?.address.postalCode ?? answer).trim().slice(0, 5))!;
+  const place = deps.zips.lookup((named(answer)?.address.zipCode ?? answer).trim().slice(0, 5))!;
   const { same, near } = locationsNear(saved, place);
   if (named(answer) || near.length === 0) return place;
   const choice = await deps.prompter.select<ZipPlace>({
-    message: `${role === 'origin' ? 'Pickup' : 'Delivery'} at ${place.postalCode} (${place.city}, ${place.state}), or at a saved location nearby?`,
+    message: `${role === 'origin' ? 'Pickup' : 'Delivery'} at ${place.zipCode} (${place.city}, ${place.state}), or at a saved location nearby?`,
     choices: [
       {
-        name: `${place.postalCode} as typed${same.length > 0 ? ` (saved there: ${same.map((location) => location.name).join(', ')})` : ''}`,
+        name: `${place.zipCode} as typed${same.length > 0 ? ` (saved there: ${same.map((location) => location.name).join(', ')})` : ''}`,
         value: place,
-        short: place.postalCode,
+        short: place.zipCode,
       },
       ...near.map((location) => ({
-        name: `${location.name}: ${location.address.city}, ${location.address.state} ${location.address.postalCode}`,
-        value: deps.zips.lookup(location.address.postalCode.slice(0, 5)) ?? place,
+        name: `${location.name}: ${location.address.city}, ${location.address.state} ${location.address.zipCode}`,
+        value: deps.zips.lookup(location.address.zipCode.slice(0, 5)) ?? place,
         short: location.name,
       })),
     ],
@@ -177,8 +177,8 @@ interface PickupCheck {
 async function checkPickup(deps: WizardDeps, origin: ZipPlace, destination: ZipPlace, date: string | undefined): Promise<PickupCheck & { date: string }> {
   try {
     const { data } = await deps.api.transitTimes({
-      origin: { postalCode: origin.postalCode, countryCode: 'US' },
-      destinations: [{ postalCode: destination.postalCode, countryCode: 'US' }],
+      origin: { zipCode: origin.zipCode, countryCode: 'US' },
+      destinations: [{ zipCode: destination.zipCode, countryCode: 'US' }],
       ...(date ? { pickupDate: date } : {}),
     });
     const lane = data.lanes[0]!;

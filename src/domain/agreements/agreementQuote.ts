@@ -41,7 +41,7 @@ export function prepareRequest(
   tariff: Tariff,
   now: Date,
 ): { ok: true; value: PreparedRequest } | { ok: false; violations: Violation[] } {
-  const pickup = resolvePickupDate(request.pickupDate, origin, tariff, now);
+  const pickup = resolvePickupDate(request.requiredPickupDate, origin, tariff, now);
   if (!pickup.ok) return { ok: false, violations: pickup.violations };
   return {
     ok: true,
@@ -67,8 +67,8 @@ export function rateQuoteWithAgreement(input: AgreementQuoteInput, prepared?: Pr
   const outcome = priceWithAgreement({
     carrier,
     components: orderComponents,
-    originZip: origin.postalCode,
-    destinationZip: destination.postalCode,
+    originZip: origin.zipCode,
+    destinationZip: destination.zipCode,
     accessorials,
     pickupDate: pickup.value,
     fuelPrices,
@@ -89,9 +89,9 @@ export function rateQuoteWithAgreement(input: AgreementQuoteInput, prepared?: Pr
       quoteExpirationTime: quoteExpirationTime(tariff, now, pickup.value, origin.timeZone, agreementEnd),
       transitDays,
       estimatedDeliveryDate,
-      pickupDate: pickup.value,
-      origin: placeOf(origin),
-      destination: placeOf(destination),
+      requiredPickupDate: pickup.value,
+      pickupAddress: placeOf(origin),
+      deliveryAddress: placeOf(destination),
       miles,
       accessorials: price.accessorialsInCents.map((charge) => charge.code),
       orderComponents,

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { quoteSchema, shipmentSchema } from '../../domain/schemas.js';
 import { shipmentEventRecordSchema } from '../recordSchemas.js';
+import { readsLegacy } from '../legacyRead.js';
 
 /** A shipment's file: the Shipment, plus the quote its booking priced for itself. */
 export const storedShipmentSchema = shipmentSchema.extend({ quote: quoteSchema.optional() });
@@ -20,6 +21,8 @@ export const idempotencySchema = z.object({
 
 /** A shipment's events file. */
 export const eventsFileSchema = z.object({ shipmentId: z.string(), events: z.array(shipmentEventRecordSchema) });
+readsLegacy(storedShipmentSchema, 'shipment');
+readsLegacy(eventsFileSchema, 'eventsFile');
 
 /** A counter's file (and its high-water mark). */
 export const counterSchema = z.object({ last: z.number().int().min(0) });

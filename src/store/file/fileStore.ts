@@ -63,6 +63,7 @@ import { importThroughPorts, type TransferCounts, type TransferLine } from '../t
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
 import { eventsFileSchema, idempotencySchema, storedShipmentSchema } from './fileRecords.js';
 import { shipmentEventRecordSchema as eventRecordSchema } from '../recordSchemas.js';
+import { parseStored } from '../legacyRead.js';
 
 type StoredShipment = z.output<typeof storedShipmentSchema>;
 
@@ -763,12 +764,12 @@ class ShipmentQueries implements ShipmentWrites {
     );
   }
 
-  async findByReference(refNumber: string, options: { status?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
+  async findByReference(refNumber: string, options: { orderStatus?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
     const reference = normalisedReference(refNumber);
     const ascending = await this.store.lookupSorted('ref', reference, this.tx);
     const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
     const matches = (shipment: Shipment) =>
-      shipment.refNumber !== null && normalisedReference(shipment.refNumber) === reference && (options.status === undefined || shipment.status === options.status);
+      shipment.refNumber !== null && normalisedReference(shipment.refNumber) === reference && statusMatches(shipment.orderStatus, options.orderStatus);
     const found: Shipment[] = [];
     // A reference used for everything ("STOCK") has thousands: read a few at a time, newest first, until there are enough.
     for (let end = ascending.length; end > 0 && found.length < limit; end -= 8) {
@@ -792,7 +793,7 @@ class ShipmentQueries implements ShipmentWrites {
   }
 
   async list(filter: ShipmentFilter, page: PageRequest): Promise<StorePage<Shipment>> {
-    const { status, created, consigneePostalCode, refNumber, orderNumber, bolNumbers = [], proNumbers = [] } = filter;
+    const { orderStatus, created, deliveryZipCode, refNumber, orderNumber, bolNumbers = [], proNumbers = [] } = filter;
     const candidates: string[][] = [];
     if (orderNumber !== undefined) {
       const serial = orderSerialOf(orderNumber);
@@ -812,8 +813,8 @@ class ShipmentQueries implements ShipmentWrites {
       idPattern: SHIPMENT_ID,
       oldest: created?.from,
       keep: (shipment) =>
-        (status === undefined || shipment.status === status) &&
-        (consigneePostalCode === undefined || shipment.consignee.postalCode === consigneePostalCode) &&
+        statusMatches(shipment.orderStatus, orderStatus) &&
+        (deliveryZipCode === undefined || shipment.deliveryAddress.zipCode === deliveryZipCode) &&
         (orderNumber === undefined || shipment.orderNumber === orderNumber) &&
         (bolNumbers.length === 0 || bolNumbers.includes(shipment.bolNumber)) &&
         (pros.size === 0 || (shipment.proNumber !== null && pros.has(normalisedProNumber(shipment.proNumber)))) &&
@@ -884,12 +885,12 @@ class QuoteQueries implements QuoteWrites {
   }
 
   list(filter: QuoteFilter, page: PageRequest): Promise<StorePage<Quote>> {
-    const { created, destinationPostalCode, ids } = filter;
+    const { created, deliveryZipCode, ids } = filter;
     return listPage(this.store.files, 'quotes', quoteSchema, (quote) => quote, page, {
       ids,
       idPattern: QUOTE_ID,
       oldest: created?.from,
-      keep: (quote) => (destinationPostalCode === undefined || quote.destination.postalCode === destinationPostalCode) && inRange(quote.createdAt, created),
+      keep: (quote) => (deliveryZipCode === undefined || quote.deliveryAddress.zipCode === deliveryZipCode) && inRange(quote.createdAt, created),
       source: (before, limit) => this.newestIds(before, limit),
       get: (id) => this.get(id),
     });
@@ -1212,7 +1213,7 @@ function shipmentOfLine<S extends z.ZodType>(file: string, id: string, line: str
   } catch (error) {
     throw damaged(jsonSyntaxProblem(error, line));
   }
-  const record = schema.safeParse((json as { s?: unknown }).s);
+  const record = parseStored(schema, (json as { s?: unknown }).s);
   if (!record.success) throw damaged('it does not hold a valid record');
   return record.data as z.output<S>;
 }
@@ -1232,9 +1233,9 @@ function salvageKeys(id: string, text: string): z.output<typeof lenientKeysSchem
  */
 function recordOfLine<S extends z.ZodType>(line: string | undefined | 'damaged', field: string, schema: S, what: string, file: string): z.output<S> | undefined {
   if (line === undefined) return undefined;
-  let record: ReturnType<S['safeParse']> | undefined;
+  let record: z.ZodSafeParseResult<z.output<S>> | undefined;
   try {
-    record = line === 'damaged' ? undefined : (schema.safeParse((JSON.parse(line) as Record<string, unknown>)[field]) as ReturnType<S['safeParse']>);
+    record = line === 'damaged' ? undefined : parseStored(schema, (JSON.parse(line) as Record<string, unknown>)[field]);
   } catch {
     record = undefined;
   }
@@ -1257,4 +1258,9 @@ function readOnlyReason(root: string): string | undefined {
 
 function checkOf(journal: string, scan: JournalScan): JournalCheck {
   return { journal, bytes: scan.size, applied: scan.applied, pendingLines: scan.pending.length, tail: scan.tail ?? null, damage: scan.damage ?? null };
+}
+
+/** A shipment's state against a list filter: a state, ACTIVE (any but CANCELLED), or none. */
+function statusMatches(state: Shipment['orderStatus'], wanted: ShipmentStatus | undefined): boolean {
+  return wanted === undefined || (wanted === 'ACTIVE' ? state !== 'CANCELLED' : state === wanted);
 }

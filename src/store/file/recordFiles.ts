@@ -18,6 +18,7 @@ import { jsonSyntaxProblem } from '../../printable.js';
 import { StoreError } from '../storeError.js';
 import type { StoreGeneration } from './generation.js';
 import { acquireLock } from './storeLock.js';
+import { parseStored } from '../legacyRead.js';
 
 /** Ids are used as file names: only these characters ever reach the file system. */
 const RECORD_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -376,7 +377,7 @@ function parseRecord<S extends z.ZodType>(file: string, text: string, schema: S)
   } catch (error) {
     throw new StoreError(`store file ${file} is damaged (${jsonSyntaxProblem(error, text)}); restore it from a backup or remove it`, file);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = parseStored(schema, json);
   if (!parsed.success) {
     throw new StoreError(`store file ${file} is damaged (it does not hold a valid record); restore it from a backup or remove it`, file);
   }

@@ -15,6 +15,7 @@ import { headerLine, type TransferLine } from '../transfer.js';
 import { appendText } from './bucketLogs.js';
 import { counterSchema, eventsFileSchema, idempotencySchema, storedShipmentSchema } from './fileRecords.js';
 import type { Journal, JournalWrite } from './journal.js';
+import { parseStored } from '../legacyRead.js';
 
 const SECOND_BUCKET = /^[0-9A-HJKMNP-TV-Z]{8}-[0-9A-HJKMNP-TV-Z]\.log$/;
 const RECORD_FILE = /^([A-Za-z0-9_-]{1,128})\.json$/;
@@ -142,7 +143,7 @@ export async function* exportSnapshot(root: string, journal: Journal, now: Date,
   }
   for (const [id, path] of files) if (!shipments.has(id)) shipments.set(id, fileRecord(view.read(path as string)));
   for (const id of [...shipments.keys()].sort().reverse()) {
-    const record = storedShipmentSchema.safeParse(shipments.get(id));
+    const record = parseStored(storedShipmentSchema, shipments.get(id));
     if (!record.success) {
       damagedRecord(`shipment ${id}`);
       continue;
@@ -152,7 +153,7 @@ export async function* exportSnapshot(root: string, journal: Journal, now: Date,
     if (!RECORD_FILE.test(`${id}.json`)) continue;
     const stored = fileRecord(view.read(`events/${id}.json`));
     if (stored === undefined) continue;
-    const events = eventsFileSchema.safeParse(stored);
+    const events = parseStored(eventsFileSchema, stored);
     if (!events.success) {
       damagedRecord(`the events of shipment ${id}`);
       continue;
@@ -172,7 +173,7 @@ export async function* exportSnapshot(root: string, journal: Journal, now: Date,
     } else if (RECORD_FILE.test(name) && !quotes.has(RECORD_FILE.exec(name)![1]!)) quotes.set(RECORD_FILE.exec(name)![1]!, fileRecord(view.read(path)));
   }
   for (const id of [...quotes.keys()].sort().reverse()) {
-    const quote = quoteSchema.safeParse(quotes.get(id));
+    const quote = parseStored(quoteSchema, quotes.get(id));
     if (quote.success) yield { type: 'quote', quote: quote.data };
     else damagedRecord(`quote ${id}`);
   }

@@ -13,6 +13,7 @@ import type { Sql } from 'postgres';
 import initial from './migrations/0001_initial.sql';
 import printRuns from './migrations/0002_print_runs.sql';
 import credentials from './migrations/0003_credentials.sql';
+import publishedWire from './migrations/0004_published_wire.sql';
 import { StoreUnavailableError } from '../storeError.js';
 
 export interface Migration {
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'print_runs', sql: printRuns },
   { version: 3, name: 'credentials', sql: credentials },
+  { version: 4, name: 'published_wire', sql: publishedWire },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -60,6 +60,7 @@ import { exportTables, importLines } from './transfer.js';
 import type { TransferCounts, TransferLine, TransferableStore } from '../transfer.js';
 import { appendEvents, fiveDigits, putFuelPrices, putIdempotencies, putQuotes, putShipments, UNIT_OF_WORK_LOCK } from './writes.js';
 import { shipmentEventRecordSchema as eventRecordSchema } from '../recordSchemas.js';
+import { parseStored } from '../legacyRead.js';
 
 /** The most items one page gives, whatever is asked. */
 const MAX_PAGE = 1000;
@@ -82,7 +83,7 @@ export interface PostgresStoreOptions {
 // Records in and out
 
 function parseRecord<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = parseStored(schema, value);
   if (!parsed.success) throw new StoreError(`${what} in the database does not hold a valid record; restore it from a backup or remove it`, what);
   return parsed.data;
 }
@@ -158,10 +159,10 @@ class ShipmentQueries implements ShipmentReads {
     return rows.map(readShipment);
   }
 
-  async findByReference(refNumber: string, options: { status?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
+  async findByReference(refNumber: string, options: { orderStatus?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
     const rows = await this.sql<Array<{ id: string; record: unknown }>>`
       select id, record from shipments
-      where reference = ${normalisedReference(refNumber)} ${options.status ? this.sql`and status = ${options.status}` : this.sql``}
+      where reference = ${normalisedReference(refNumber)} ${statusIs(this.sql, options.orderStatus)}
       order by id desc
       ${options.limit !== undefined ? this.sql`limit ${options.limit}` : this.sql``}`;
     return rows.map(readShipment);
@@ -180,9 +181,9 @@ class ShipmentQueries implements ShipmentReads {
     const rows = await sql<Array<{ id: string; record: unknown }>>`
       select id, record from shipments
       where true
-        ${filter.status ? sql`and status = ${filter.status}` : sql``}
+        ${statusIs(sql, filter.orderStatus)}
         ${createdBetween(sql, 'created_at', filter.created)}
-        ${filter.consigneePostalCode ? sql`and consignee_postal_code = ${fiveDigits(filter.consigneePostalCode)}` : sql``}
+        ${filter.deliveryZipCode ? sql`and delivery_zip_code = ${fiveDigits(filter.deliveryZipCode)}` : sql``}
         ${filter.refNumber ? sql`and reference = ${normalisedReference(filter.refNumber)}` : sql``}
         ${filter.orderNumber ? sql`and order_number = ${filter.orderNumber}` : sql``}
         ${filter.bolNumbers?.length ? sql`and bol_number = any(${[...filter.bolNumbers]})` : sql``}
@@ -211,7 +212,7 @@ class QuoteQueries implements QuoteReads {
       select id, record from quotes
       where true
         ${createdBetween(sql, 'created_at', filter.created)}
-        ${filter.destinationPostalCode ? sql`and destination_postal_code = ${fiveDigits(filter.destinationPostalCode)}` : sql``}
+        ${filter.deliveryZipCode ? sql`and delivery_zip_code = ${fiveDigits(filter.deliveryZipCode)}` : sql``}
         ${filter.ids ? sql`and id = any(${[...filter.ids]})` : sql``}
         ${afterCursor(sql, page)}
       order by id desc
@@ -607,4 +608,10 @@ function guarded<T extends object>(target: T, url: string, usable: () => Promise
         });
     },
   });
+}
+
+/** `and order_status = ...` for a list filter: a state, ACTIVE (any but CANCELLED), or nothing. */
+function statusIs(sql: Queryable, wanted: ShipmentStatus | undefined) {
+  if (wanted === undefined) return sql``;
+  return wanted === 'ACTIVE' ? sql`and order_status <> 'CANCELLED'` : sql`and order_status = ${wanted}`;
 }

@@ -10,12 +10,13 @@ import { StoreError } from '../storeError.js';
 import type { IdempotencyRecord, ShipmentEventRecord, WeeklyFuelPrice } from '../ports.js';
 import { countLine, headerLine, marksOfShipment, type TransferCounts, type TransferLine } from '../transfer.js';
 import { appendEvents, putFuelPrices, putIdempotencies, putQuotes, putShipments, UNIT_OF_WORK_LOCK } from './writes.js';
+import { parseStored } from '../legacyRead.js';
 
 const ROWS_PER_FETCH = 1000;
 
 /** Records go out as the schemas read them (their fields in the schema's order); a damaged one stops the export, named. */
 function valid<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = parseStored(schema, value);
   if (!parsed.success) throw new StoreError(`${what} in the database does not hold a valid record; nothing was exported`, what);
   return parsed.data;
 }

@@ -14,7 +14,7 @@ type Queryable = Sql | TransactionSql;
 /** pg_advisory_xact_lock's key of the unit of work (and of an import), the same for every server. */
 export const UNIT_OF_WORK_LOCK = '6001379958372757250';
 
-export const fiveDigits = (postalCode: string) => postalCode.trim().slice(0, 5);
+export const fiveDigits = (zipCode: string) => zipCode.trim().slice(0, 5);
 
 function lastOfEachKey<T>(rows: readonly T[], key: (row: T) => string): T[] {
   return [...new Map(rows.map((row) => [key(row), row])).values()];
@@ -24,23 +24,23 @@ export function putShipments(sql: Queryable, items: ReadonlyArray<{ shipment: Sh
   const rows = lastOfEachKey(items, (item) => item.shipment.id).map(({ shipment, ownQuote }) => ({
     id: shipment.id,
     created_at: new Date(shipment.createdAt),
-    status: shipment.status,
+    order_status: shipment.orderStatus,
     order_number: shipment.orderNumber,
     bol_number: shipment.bolNumber,
     pro_number: shipment.proNumber ? normalisedProNumber(shipment.proNumber) : null,
     scac: shipment.carrier?.scac ?? null,
     reference: shipment.refNumber ? normalisedReference(shipment.refNumber) : null,
     quote_id: shipment.quoteId,
-    consignee_postal_code: fiveDigits(shipment.consignee.postalCode),
+    delivery_zip_code: fiveDigits(shipment.deliveryAddress.zipCode),
     record: sql.json(shipment as never),
     own_quote: ownQuote ? sql.json(ownQuote as never) : null,
   }));
   return sql`
     insert into shipments ${sql(rows)}
     on conflict (id) do update set
-      status = excluded.status, order_number = excluded.order_number, bol_number = excluded.bol_number,
+      order_status = excluded.order_status, order_number = excluded.order_number, bol_number = excluded.bol_number,
       pro_number = excluded.pro_number, scac = excluded.scac, reference = excluded.reference, quote_id = excluded.quote_id,
-      consignee_postal_code = excluded.consignee_postal_code, record = excluded.record,
+      delivery_zip_code = excluded.delivery_zip_code, record = excluded.record,
       own_quote = coalesce(excluded.own_quote, shipments.own_quote)`;
 }
 
@@ -48,10 +48,10 @@ export function putQuotes(sql: Queryable, quotes: readonly Quote[]) {
   const rows = lastOfEachKey(quotes, (quote) => quote.id).map((quote) => ({
     id: quote.id,
     created_at: new Date(quote.createdAt),
-    destination_postal_code: fiveDigits(quote.destination.postalCode),
+    delivery_zip_code: fiveDigits(quote.deliveryAddress.zipCode),
     record: sql.json(quote as never),
   }));
-  return sql`insert into quotes ${sql(rows)} on conflict (id) do update set record = excluded.record, destination_postal_code = excluded.destination_postal_code`;
+  return sql`insert into quotes ${sql(rows)} on conflict (id) do update set record = excluded.record, delivery_zip_code = excluded.delivery_zip_code`;
 }
 
 export function putIdempotencies(sql: Queryable, items: ReadonlyArray<{ key: string; record: IdempotencyRecord }>) {

@@ -25,7 +25,7 @@ const contract: ContractCase = (target) => {
       const { data: quote } = await api.createQuote(quoteRequest({ accessorials: codes }));
       expect(quote.priceBreakdown.accessorialsInCents).toEqual(list.items.map(({ code, amountInCents }) => ({ code, amountInCents })));
       const problem = await expectProblem(api.createQuote(quoteRequest({ accessorials: ['NOT_LISTED'] })), 400);
-      expect(problem.violations).toEqual([{ field: 'accessorials[0]', message: `unknown accessorial NOT_LISTED; known: ${codes.join(', ')}` }]);
+      expect(problem.violations).toEqual([{ field: 'accessorials[0]', reason: `unknown accessorial NOT_LISTED; known: ${codes.join(', ')}` }]);
     });
   });
 };

@@ -106,9 +106,9 @@ const contract: ContractCase = (target) => {
       for (const expected of [pro, '53-1187', '004471', '004472']) expect(text).toContain(expected);
 
       const freight = await expectProblem(api.updateShipment(booked.id, { orderComponents: [COMPONENT] } as never), 400);
-      expect(freight.violations?.[0]?.message).toMatch(/cannot change after booking/);
+      expect(freight.violations?.[0]?.reason).toMatch(/cannot change after booking/);
       const typo = await expectProblem(api.updateShipment(booked.id, { proNumbr: '1' } as never), 400);
-      expect(typo.violations?.[0]?.message).toMatch(/did you mean proNumber/);
+      expect(typo.violations?.[0]?.reason).toMatch(/did you mean proNumber/);
       const badPro = await expectProblem(api.updateShipment(booked.id, { proNumber: `${base}${(Number(proCheckDigit('MOD7', base)) + 1) % 7}` }), 400);
       expect(fields(badPro)).toEqual(['proNumber']);
       // Only what the body names changes: the trailer stays.
@@ -139,8 +139,8 @@ const contract: ContractCase = (target) => {
       const { api } = target();
       const { data: shipment } = await api.createShipment(
         withCarrier({
-          shipper: { ...shipmentRequest().shipper, phone: '312-555-0100' },
-          consignee: { ...shipmentRequest().consignee, phone: '212-555-0100' },
+          pickupAddress: { ...shipmentRequest().pickupAddress, phone: '312-555-0100' },
+          deliveryAddress: { ...shipmentRequest().deliveryAddress, phone: '212-555-0100' },
           orderComponents: [HAZMAT_LINE, { ...COMPONENT, description: 'Brushes', nmfcCode: '156600-02' }],
         }),
       );

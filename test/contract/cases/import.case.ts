@@ -35,7 +35,7 @@ const contract: ContractCase = (target) => {
           idempotencyKey: `${run}-2`,
         },
         {
-          request: shipmentRequest({ refNumber: 'BATCH-3', consignee: { name: 'Nowhere', street1: '1 Main St', city: 'X', state: 'NY', postalCode: '00000' } }),
+          request: shipmentRequest({ refNumber: 'BATCH-3', deliveryAddress: { name: 'Nowhere', address1: '1 Main St', city: 'X', state: 'NY', zipCode: '00000' } }),
           idempotencyKey: `${run}-3`,
         },
         { request: shipmentRequest({ refNumber: 'BATCH-4' }), idempotencyKey: `${run}-4` },
@@ -51,7 +51,7 @@ const contract: ContractCase = (target) => {
       expect((invalid.problem.violations ?? []).map((violation) => violation.field)).toEqual(
         expect.arrayContaining(['orderComponents[0].palletCount', 'orderComponents[0].freightClass']),
       );
-      expect(unknownZip.problem.violations?.map((violation) => violation.field)).toEqual(['consignee.postalCode']);
+      expect(unknownZip.problem.violations?.map((violation) => violation.field)).toEqual(['deliveryAddress.zipCode']);
 
       // The same keys again: the same shipments come back, marked replayed; nothing new is booked.
       const again = (await api.createShipments({ items: [items[0]!, items[3]!] })).data.items;

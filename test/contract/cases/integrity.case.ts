@@ -39,14 +39,14 @@ const contract: ContractCase = (target) => {
         400,
       );
       expect(problem.violations).toEqual([
-        { field: 'orderComponents[0].poundsWeight', message: 'poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer)' },
-        { field: 'orderComponents[0].dimensions.height', message: 'height must be at least 1 in' },
-        { field: 'orderComponents[1].palletCount', message: 'palletCount must be at most 60 (a 53 ft trailer holds 60 pallets double-stacked)' },
-        { field: 'orderComponents[1].poundsWeight', message: 'poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer)' },
-        { field: 'orderComponents[1].dimensions.length', message: 'length must be at most 636 in (the inside length of a 53 ft trailer)' },
-        { field: 'orderComponents[1].dimensions.width', message: "width must be at most 102 in (a trailer's width; give the longer side as length)" },
-        { field: 'orderComponents[1].dimensions.height', message: 'height must be at most 110 in (the inside height of a 53 ft trailer)' },
-        { field: 'orderComponents[1].pieceCount', message: 'pieceCount must be at most 99,999' },
+        { field: 'orderComponents[0].poundsWeight', reason: 'poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer)' },
+        { field: 'orderComponents[0].dimensions.height', reason: 'height must be at least 1 in' },
+        { field: 'orderComponents[1].palletCount', reason: 'palletCount must be at most 60 (a 53 ft trailer holds 60 pallets double-stacked)' },
+        { field: 'orderComponents[1].poundsWeight', reason: 'poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer)' },
+        { field: 'orderComponents[1].dimensions.length', reason: 'length must be at most 636 in (the inside length of a 53 ft trailer)' },
+        { field: 'orderComponents[1].dimensions.width', reason: "width must be at most 102 in (a trailer's width; give the longer side as length)" },
+        { field: 'orderComponents[1].dimensions.height', reason: 'height must be at most 110 in (the inside height of a 53 ft trailer)' },
+        { field: 'orderComponents[1].pieceCount', reason: 'pieceCount must be at most 99,999' },
       ]);
       await expectProblem(api.createQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, poundsWeight: 45_000.01 }] })), 400);
       // No order number was spent on the refused booking.
@@ -79,48 +79,48 @@ const contract: ContractCase = (target) => {
       );
       expect(quoteProblem.violations).toEqual(
         expect.arrayContaining([
-          { field: 'accesorials', message: 'unknown field accesorials (did you mean accessorials?)' },
-          { field: 'orderComponents[0].descripton', message: 'unknown field descripton (did you mean description?)' },
+          { field: 'accesorials', reason: 'unknown field accesorials (did you mean accessorials?)' },
+          { field: 'orderComponents[0].descripton', reason: 'unknown field descripton (did you mean description?)' },
         ]),
       );
       expect(quoteProblem.violations).toHaveLength(2);
-      const shipmentProblem = await expectProblem(api.createShipment(shipmentRequest({ shipper: { ...SHIPPER, zipcode: '60601' }, refnumber: 'PO-1' })), 400);
+      const shipmentProblem = await expectProblem(api.createShipment(shipmentRequest({ pickupAddress: { ...SHIPPER, zipcode: '60601' }, refnumber: 'PO-1' })), 400);
       expect(shipmentProblem.violations).toEqual(
         expect.arrayContaining([
-          { field: 'shipper.zipcode', message: 'unknown field zipcode (did you mean postalCode?)' },
-          { field: 'refnumber', message: 'unknown field refnumber (did you mean refNumber?)' },
+          { field: 'shipper.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' },
+          { field: 'refnumber', reason: 'unknown field refnumber (did you mean refNumber?)' },
         ]),
       );
-      const transitProblem = await expectProblem(api.transitTimes({ origin: { postalCode: '60601' }, destinations: [{ postalCode: '10001', contry: 'US' }] } as never), 400);
-      expect(transitProblem.violations).toEqual([{ field: 'destinations[0].contry', message: 'unknown field contry (did you mean countryCode?)' }]);
+      const transitProblem = await expectProblem(api.transitTimes({ origin: { zipCode: '60601' }, destinations: [{ zipCode: '10001', contry: 'US' }] } as never), 400);
+      expect(transitProblem.violations).toEqual([{ field: 'destinations[0].contry', reason: 'unknown field contry (did you mean countryCode?)' }]);
     });
 
     it('refuses a state that contradicts the ZIP, warns about another city, accepts both states of a ZIP on a state line', async () => {
       const { api } = target();
-      const problem = await expectProblem(api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Chicago', state: 'IL' } })), 400);
-      expect(problem.violations).toEqual([{ field: 'consignee.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);
-      const otherCity = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Manhattan' } }));
+      const problem = await expectProblem(api.createShipment(shipmentRequest({ deliveryAddress: { ...CONSIGNEE, city: 'Chicago', state: 'IL' } })), 400);
+      expect(problem.violations).toEqual([{ field: 'deliveryAddress.state', reason: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);
+      const otherCity = await api.createShipment(shipmentRequest({ deliveryAddress: { ...CONSIGNEE, city: 'Manhattan' } }));
       expect(messagesOf(otherCity.warnings)).toEqual([
         'Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
         DOCUMENTATION_PREFIX_WARNING,
       ]);
       // Spelling variants of the same city are no warning: "St. Louis" is "Saint Louis".
-      const spelled = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'St. Louis', state: 'mo', postalCode: '63101' } }));
+      const spelled = await api.createShipment(shipmentRequest({ deliveryAddress: { ...CONSIGNEE, city: 'St. Louis', state: 'mo', zipCode: '63101' } }));
       expect(messagesOf(spelled.warnings)).toEqual([DOCUMENTATION_PREFIX_WARNING]);
       // Texhoma straddles the Oklahoma-Texas line: its ZIP takes either state.
       for (const state of ['OK', 'TX']) {
-        const booked = await api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Texhoma', state, postalCode: '73949' } }));
-        expect(booked.data.consignee.state).toBe(state);
+        const booked = await api.createShipment(shipmentRequest({ deliveryAddress: { ...CONSIGNEE, city: 'Texhoma', state, zipCode: '73949' } }));
+        expect(booked.data.deliveryAddress.state).toBe(state);
       }
-      await expectProblem(api.createShipment(shipmentRequest({ consignee: { ...CONSIGNEE, city: 'Texhoma', state: 'NM', postalCode: '73949' } })), 400);
+      await expectProblem(api.createShipment(shipmentRequest({ deliveryAddress: { ...CONSIGNEE, city: 'Texhoma', state: 'NM', zipCode: '73949' } })), 400);
       // The third party billed is an address on the BOL and the invoice too.
       const billTo = (address: Record<string, string>) =>
         shipmentRequest({ freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { ...SHIPPER, name: 'Acme Payables', ...address } } } as never);
-      const wrongBillTo = await expectProblem(api.createShipment(billTo({ city: 'Chicago', state: 'IL', postalCode: '10001' })), 400);
+      const wrongBillTo = await expectProblem(api.createShipment(billTo({ city: 'Chicago', state: 'IL', zipCode: '10001' })), 400);
       expect(wrongBillTo.violations).toEqual([
-        { field: 'freightChargeTerms.billTo.state', message: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' },
+        { field: 'freightChargeTerms.billTo.state', reason: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' },
       ]);
-      const otherBillToCity = await api.createShipment(billTo({ city: 'Brooklyn', state: 'NY', postalCode: '10001' }));
+      const otherBillToCity = await api.createShipment(billTo({ city: 'Brooklyn', state: 'NY', zipCode: '10001' }));
       expect(messagesOf(otherBillToCity.warnings)).toEqual([
         'Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (freightChargeTerms.billTo.city)',
         DOCUMENTATION_PREFIX_WARNING,
@@ -129,11 +129,11 @@ const contract: ContractCase = (target) => {
 
     it('checks addresses in batches and previews item by item', async () => {
       const { api, mode } = target();
-      const wrongState = shipmentRequest({ shipper: { ...SHIPPER, state: 'WI' } });
+      const wrongState = shipmentRequest({ pickupAddress: { ...SHIPPER, state: 'WI' } });
       const preview = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: wrongState }] })).data.items;
       expect(preview.map((outcome) => outcome.ok)).toEqual([true, false]);
       expect(preview[1]!.ok === false && preview[1]!.problem.violations).toEqual([
-        { field: 'shipper.state', message: 'WI does not match ZIP 60601, which is in Chicago, IL; correct the state or the ZIP' },
+        { field: 'pickupAddress.state', reason: 'WI does not match ZIP 60601, which is in Chicago, IL; correct the state or the ZIP' },
       ]);
       const booked = (await api.createShipments({ items: [{ request: wrongState, idempotencyKey: `${mode}-integrity-${Date.now()}` }] })).data.items;
       expect(booked[0]!.ok).toBe(false);
@@ -141,9 +141,9 @@ const contract: ContractCase = (target) => {
 
     it('promises a summer ETA on the Hopi Reservation at 17:00 Arizona time (MST), not Navajo daylight time', async () => {
       const { data: quote } = await target().api.createQuote({
-        origin: { postalCode: '86001' },
-        destination: { postalCode: '86039' },
-        pickupDate: '2027-07-13',
+        pickupAddress: { zipCode: '86001' },
+        deliveryAddress: { zipCode: '86039' },
+        requiredPickupDate: '2027-07-13',
         orderComponents: [COMPONENT],
       });
       expect(quote.transitDays).toBe(1);

@@ -15,12 +15,12 @@ const contract: ContractCase = (target) => {
       expect(invoice).toMatchObject({
         invoiceNumber: shipment.orderNumber.replace('SO-', 'INV-'),
         shipmentId: shipment.id,
-        invoiceDate: shipment.pickupDate,
+        invoiceDate: shipment.requiredPickupDate,
         freightChargeTerms: 'COLLECT',
-        billTo: { name: shipment.consignee.name },
-        totals: { totalInCents: shipment.quotedPriceInCents },
+        billTo: { name: shipment.deliveryAddress.name },
+        totals: { totalInCents: shipment.totalPriceInCents },
       });
-      expect(invoice.lines.reduce((sum, line) => sum + line.amountInCents, 0)).toBe(shipment.quotedPriceInCents);
+      expect(invoice.lines.reduce((sum, line) => sum + line.amountInCents, 0)).toBe(shipment.totalPriceInCents);
       expect(invoice.lines.map((line) => line.kind)).toEqual(['FREIGHT', 'DISCOUNT', 'FUEL_SURCHARGE', 'ACCESSORIAL']);
     });
 

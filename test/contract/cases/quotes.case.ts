@@ -16,8 +16,8 @@ const contract: ContractCase = (target) => {
       expect(quote.quoteExpirationTime).toBe('2026-11-25T05:59:59.999Z');
       expect(quote.transitDays).toEqual(expect.any(Number));
       expect(quote.estimatedDeliveryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      expect(quote.pickupDate).toBe('2026-11-24');
-      expect(quote.origin).toMatchObject({ postalCode: '60601', city: 'Chicago', state: 'IL' });
+      expect(quote.requiredPickupDate).toBe('2026-11-24');
+      expect(quote.pickupAddress).toMatchObject({ zipCode: '60601', city: 'Chicago', state: 'IL' });
       expect(quote.orderComponents).toEqual([
         {
           ...COMPONENT,
@@ -48,8 +48,8 @@ const contract: ContractCase = (target) => {
     it('reports every violation at once, each with its field path', async () => {
       const problem = await expectProblem(
         target().api.createQuote({
-          origin: { postalCode: 'ABCDE' },
-          destination: { postalCode: '10001' },
+          pickupAddress: { zipCode: 'ABCDE' },
+          deliveryAddress: { zipCode: '10001' },
           orderComponents: [
             { ...COMPONENT, pieceCount: -1, description: 'x'.repeat(257) },
             { palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 0 }, nmfcCode: 'y'.repeat(33), packagingType: 'z'.repeat(33) },
@@ -64,7 +64,7 @@ const contract: ContractCase = (target) => {
         'orderComponents[1].dimensions.height',
         'orderComponents[1].nmfcCode',
         'orderComponents[1].packagingType',
-        'origin.postalCode',
+        'pickupAddress.zipCode',
       ]);
     });
 

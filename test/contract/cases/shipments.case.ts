@@ -19,13 +19,13 @@ const contract: ContractCase = (target) => {
       // No warning but the one a store without its own GS1 company prefix earns.
       expect(messagesOf(warnings)).toEqual([DOCUMENTATION_PREFIX_WARNING]);
       expect(shipment).toMatchObject({
-        status: 'BOOKED',
+        orderStatus: 'CONFIRMED',
         quoteId: quote.id,
         refNumber: 'PO-4711',
-        quotedPriceInCents: quote.quotedPriceInCents,
+        totalPriceInCents: quote.quotedPriceInCents,
         transitDays: quote.transitDays,
         estimatedDeliveryDate: quote.estimatedDeliveryDate,
-        pickupDate: quote.pickupDate,
+        pickupDate: quote.requiredPickupDate,
       });
       expect(shipment.id).toMatch(/^sh_[0-9A-Z]{26}$/);
       expect(shipment.orderNumber).toMatch(/^SO-\d{6,}$/);
@@ -37,9 +37,9 @@ const contract: ContractCase = (target) => {
       const { api } = target();
       const { data: shipment } = await api.createShipment(shipmentRequest());
       const { data: quote } = await api.getQuote(shipment.quoteId);
-      expect(quote.origin.postalCode).toBe('60601');
-      expect(quote.destination.postalCode).toBe('10001');
-      expect(shipment.quotedPriceInCents).toBe(quote.quotedPriceInCents);
+      expect(quote.pickupAddress.zipCode).toBe('60601');
+      expect(quote.deliveryAddress.zipCode).toBe('10001');
+      expect(shipment.totalPriceInCents).toBe(quote.quotedPriceInCents);
     });
 
     it('answers GET and the list with the booked shipments, newest first', async () => {
@@ -65,7 +65,7 @@ const contract: ContractCase = (target) => {
         ).toEqual([booked.id]);
       }
       // With another filter that the shipment does not pass: nothing.
-      expect((await api.listShipments({ orderNumber: booked.orderNumber, status: 'CANCELLED' })).data.items).toEqual([]);
+      expect((await api.listShipments({ orderNumber: booked.orderNumber, orderStatus: 'CANCELLED' })).data.items).toEqual([]);
       expect((await api.listShipments({ orderNumber: `SO-${serial + 1000}` })).data.items).toEqual([]);
       for (const bad of ['SO-', 'SO-12a', '123', 'SO-1234567890123456']) {
         const problem = await expectProblem(api.listShipments({ orderNumber: bad }), 400);
@@ -88,7 +88,7 @@ const contract: ContractCase = (target) => {
       // Made 8 days ago for pickup today: its lifetime (168 hours) ended before its pickup day.
       const { data: old } = await target()
         .pastApi(8 * 24 * 3600 * 1000)
-        .createQuote(quoteRequest({ pickupDate: '2026-11-23' }));
+        .createQuote(quoteRequest({ requiredPickupDate: '2026-11-23' }));
       expect(Date.parse(old.quoteExpirationTime) - Date.parse(old.createdAt)).toBe(168 * 3600 * 1000);
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
       expect(problem.detail).toMatch(/expired/);
@@ -99,12 +99,12 @@ const contract: ContractCase = (target) => {
       const { data: old } = await target()
         .pastApi(5 * 24 * 3600 * 1000 - 3 * 3600 * 1000)
         .createQuote(quoteRequest());
-      expect(old.pickupDate).toBe('2026-11-19');
+      expect(old.requiredPickupDate).toBe('2026-11-19');
       expect(old.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
       expect(problem.detail).toContain(`quote ${old.id} is for pickup on 2026-11-19, which has passed (today is 2026-11-23 at the origin)`);
       expect(problem.detail).toContain(`shipper ship --quote ${old.id} --requote`);
-      expect(problem.violations).toEqual([{ field: 'quoteId', message: 'its pickup day 2026-11-19 has passed' }]);
+      expect(problem.violations).toEqual([{ field: 'quoteId', reason: 'its pickup day 2026-11-19 has passed' }]);
       expect((await target().api.getQuote(old.id)).data.status).toBe('EXPIRED');
       const open = (await target().api.createQuote(quoteRequest())).data;
       expect((await target().api.getQuote(open.id)).data.status).toBe('OPEN');
@@ -114,15 +114,15 @@ const contract: ContractCase = (target) => {
       const problem = await expectProblem(
         target().api.createShipment(
           shipmentRequest({
-            shipper: { name: '' },
-            consignee: { ...shipmentRequest().consignee, state: 'New York' },
+            pickupAddress: { name: '' },
+            deliveryAddress: { ...shipmentRequest().deliveryAddress, state: 'New York' },
             orderComponents: [{ ...COMPONENT, freightClass: '85', pieceCount: 1.5 }],
           }),
         ),
         400,
       );
       expect(fields(problem)).toEqual(
-        expect.arrayContaining(['consignee.state', 'orderComponents[0].freightClass', 'orderComponents[0].pieceCount', 'shipper.name', 'shipper.postalCode']),
+        expect.arrayContaining(['deliveryAddress.state', 'orderComponents[0].freightClass', 'orderComponents[0].pieceCount', 'pickupAddress.name', 'pickupAddress.zipCode']),
       );
     });
 

@@ -7,12 +7,12 @@ const contract: ContractCase = (target) => {
   describe('transit tables', () => {
     it('answers one lane per destination with a row per pickup day, ETAs as UTC instants', async () => {
       const { data, warnings } = await target().api.transitTimes({
-        origin: { postalCode: '60601' },
-        destinations: [{ postalCode: '10001' }, { postalCode: '90012' }, { postalCode: '99501' }],
+        origin: { zipCode: '60601' },
+        destinations: [{ zipCode: '10001' }, { zipCode: '90012' }, { zipCode: '99501' }],
         pickupDays: 3,
       });
       expect(messagesOf(warnings)).toEqual([]);
-      expect(data.lanes.map((lane) => lane.destination.postalCode)).toEqual(['10001', '90012', '99501']);
+      expect(data.lanes.map((lane) => lane.destination.zipCode)).toEqual(['10001', '90012', '99501']);
       const [newYork, losAngeles, anchorage] = data.lanes;
       expect(newYork!.destination.timeZone).toBe('America/New_York');
       expect(losAngeles!.destination.timeZone).toBe('America/Los_Angeles');
@@ -36,14 +36,14 @@ const contract: ContractCase = (target) => {
 
     it('reports every bad field at once: unknown ZIPs by position, pickupDays out of range', async () => {
       const problem = await expectProblem(
-        target().api.transitTimes({ origin: { postalCode: '00000' }, destinations: [{ postalCode: '10001' }, { postalCode: '00001' }], pickupDays: 0 }),
+        target().api.transitTimes({ origin: { zipCode: '00000' }, destinations: [{ zipCode: '10001' }, { zipCode: '00001' }], pickupDays: 0 }),
         400,
       );
-      expect(fields(problem).sort()).toEqual(['destinations[1].postalCode', 'origin.postalCode', 'pickupDays']);
+      expect(fields(problem).sort()).toEqual(['destinations[1].zipCode', 'origin.zipCode', 'pickupDays']);
     });
 
     it('refuses a request without destinations', async () => {
-      const problem = await expectProblem(target().api.transitTimes({ origin: { postalCode: '60601' }, destinations: [] }), 400);
+      const problem = await expectProblem(target().api.transitTimes({ origin: { zipCode: '60601' }, destinations: [] }), 400);
       expect(fields(problem)).toEqual(['destinations']);
     });
   });

@@ -37,7 +37,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       work = await tempDir('shipper-contract-template-');
       const api = new LocalApi({ storeDir: work.dir, now: () => new Date(WEDNESDAY) });
       const { data: shipment } = await api.createShipment(shipmentRequest());
-      const { data: quote } = await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: [PALLETS] });
+      const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
       const { status: _status, bookings: _bookings, ...stored } = quote;
       template = { shipment, quote: stored };
     });
@@ -118,11 +118,11 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
 
       it('finds by reference (case and spacing ignored), newest first, by status, at most `limit`', async () => {
         const shipments = [1, 2, 3, 4].map((n) => shipment(n, { refNumber: n === 4 ? 'OTHER' : 'po-4471 ' }));
-        shipments[1] = { ...shipments[1]!, status: 'CANCELLED' };
+        shipments[1] = { ...shipments[1]!, orderStatus: 'CANCELLED' };
         await put(...shipments);
         const ids = (found: Shipment[]) => found.map((one) => one.orderNumber);
         expect(ids(await store.shipments.findByReference('PO-4471'))).toEqual(['SO-000003', 'SO-000002', 'SO-000001']);
-        expect(ids(await store.shipments.findByReference('PO-4471', { status: 'BOOKED' }))).toEqual(['SO-000003', 'SO-000001']);
+        expect(ids(await store.shipments.findByReference('PO-4471', { orderStatus: 'ACTIVE' }))).toEqual(['SO-000003', 'SO-000001']);
         expect(ids(await store.shipments.findByReference('PO-4471', { limit: 1 }))).toEqual(['SO-000003']);
         expect(await store.shipments.findByReference('PO-9')).toEqual([]);
       });
@@ -135,11 +135,11 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         await store.withTransaction(async (tx) => {
           // Two written here: one new, one stored before and now cancelled.
           tx.shipments.put(shipment(stored + 1, { refNumber: 'STOCK' }));
-          tx.shipments.put(shipment(stored, { refNumber: 'STOCK', status: 'CANCELLED' }));
+          tx.shipments.put(shipment(stored, { refNumber: 'STOCK', orderStatus: 'CANCELLED' }));
           const all = await tx.shipments.findByReference('STOCK');
           expect(orders(all)).toEqual(Array.from({ length: stored + 1 }, (_, index) => order(stored + 1 - index)));
-          expect(all.find((one) => one.orderNumber === order(stored))?.status).toBe('CANCELLED');
-          expect(orders(await tx.shipments.findByReference('STOCK', { status: 'BOOKED', limit: 4 }))).toEqual([stored + 1, stored - 1, stored - 2, stored - 3].map(order));
+          expect(all.find((one) => one.orderNumber === order(stored))?.orderStatus).toBe('CANCELLED');
+          expect(orders(await tx.shipments.findByReference('STOCK', { orderStatus: 'ACTIVE', limit: 4 }))).toEqual([stored + 1, stored - 1, stored - 2, stored - 3].map(order));
         });
       });
 
@@ -147,14 +147,14 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         const saved = quote(1);
         await store.quotes.put(saved);
         const a = shipment(1, { quoteId: saved.id });
-        const b = shipment(2, { quoteId: saved.id, status: 'CANCELLED' });
+        const b = shipment(2, { quoteId: saved.id, orderStatus: 'CANCELLED' });
         await put(a, b, shipment(3));
         expect((await store.shipments.findByQuote(saved.id)).map((found) => found.id).sort()).toEqual([a.id, b.id].sort());
         expect(await store.shipments.findByQuote(quote(9).id)).toEqual([]);
       });
 
       it('lists newest first with a cursor, and filters by status, created range, consignee ZIP and keys', async () => {
-        const shipments = [1, 2, 3, 4, 5].map((n) => shipment(n, n === 2 ? { status: 'CANCELLED' } : {}));
+        const shipments = [1, 2, 3, 4, 5].map((n) => shipment(n, n === 2 ? { orderStatus: 'CANCELLED' } : {}));
         await put(...shipments);
         const first = await store.shipments.list({}, { limit: 2 });
         expect(first.items.map((one) => one.orderNumber)).toEqual(['SO-000005', 'SO-000004']);
@@ -164,26 +164,26 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         const last = await store.shipments.list({}, { limit: 2, cursor: second.nextCursor! });
         expect(last).toMatchObject({ items: [{ orderNumber: 'SO-000001' }], nextCursor: null, warnings: [] });
         const orders = async (filter: Parameters<ShipperStore['shipments']['list']>[0]) => (await store.shipments.list(filter, { limit: 10 })).items.map((one) => one.orderNumber);
-        expect(await orders({ status: 'CANCELLED' })).toEqual(['SO-000002']);
+        expect(await orders({ orderStatus: 'CANCELLED' })).toEqual(['SO-000002']);
         expect(await orders({ created: { from: base + 2000, to: base + 4000 } })).toEqual(['SO-000004', 'SO-000003', 'SO-000002']);
-        expect(await orders({ consigneePostalCode: '10001' })).toHaveLength(5);
-        expect(await orders({ consigneePostalCode: '99999' })).toEqual([]);
+        expect(await orders({ deliveryZipCode: '10001' })).toHaveLength(5);
+        expect(await orders({ deliveryZipCode: '99999' })).toEqual([]);
         expect(await orders({ orderNumber: 'SO-000003' })).toEqual(['SO-000003']);
         expect(await orders({ bolNumbers: [shipments[0]!.bolNumber, shipments[4]!.bolNumber] })).toEqual(['SO-000005', 'SO-000001']);
         expect(await orders({ refNumber: 'po-4' })).toEqual(['SO-000004']);
-        expect(await orders({ refNumber: 'PO-4', status: 'CANCELLED' })).toEqual([]);
+        expect(await orders({ refNumber: 'PO-4', orderStatus: 'CANCELLED' })).toEqual([]);
       });
     });
 
     describe('quotes', () => {
       it('put (its own unit of work), get, and list newest first with filters', async () => {
-        const quotes = [1, 2, 3].map((n) => quote(n, n === 2 ? { destination: { ...template.quote.destination, postalCode: '30301' } } : {}));
+        const quotes = [1, 2, 3].map((n) => quote(n, n === 2 ? { deliveryAddress: { ...template.quote.deliveryAddress, zipCode: '30301' } } : {}));
         await Promise.all(quotes.map((one) => store.quotes.put(one)));
         expect(await store.quotes.get(quotes[0]!.id)).toEqual(quotes[0]);
         expect(await store.quotes.get(quote(9).id)).toBeUndefined();
         const ids = async (filter: Parameters<ShipperStore['quotes']['list']>[0]) => (await store.quotes.list(filter, { limit: 10 })).items.map((one) => one.id);
         expect(await ids({})).toEqual([quotes[2]!.id, quotes[1]!.id, quotes[0]!.id]);
-        expect(await ids({ destinationPostalCode: '30301' })).toEqual([quotes[1]!.id]);
+        expect(await ids({ deliveryZipCode: '30301' })).toEqual([quotes[1]!.id]);
         expect(await ids({ ids: [quotes[0]!.id, quote(9).id] })).toEqual([quotes[0]!.id]);
         expect(await ids({ created: { from: base + 2000 } })).toEqual([quotes[2]!.id, quotes[1]!.id]);
       });

@@ -151,7 +151,7 @@ describe('the PostgreSQL store', () => {
     expect(first.items.map((shipment) => shipment.orderNumber)).toEqual(['SO-9000007', 'SO-9000006', 'SO-9000005']);
     const second = await store.shipments.list({ created: { from: Date.parse(variant(1).createdAt) } }, { limit: 3, cursor: first.nextCursor! });
     expect(second.items.map((shipment) => shipment.orderNumber)).toEqual(['SO-9000004', 'SO-9000003', 'SO-9000002']);
-    const cancelled = await store.shipments.list({ status: 'CANCELLED', bolNumbers: [variant(2).bolNumber, variant(3).bolNumber] }, { limit: 10 });
+    const cancelled = await store.shipments.list({ orderStatus: 'CANCELLED', bolNumbers: [variant(2).bolNumber, variant(3).bolNumber] }, { limit: 10 });
     expect(cancelled.items.map((shipment) => shipment.orderNumber)).toEqual(['SO-9000002']);
 
     await admin`update shipments set record = record - 'bolNumber' where id = ${variant(5).id}`;

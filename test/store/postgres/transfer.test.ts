@@ -37,7 +37,7 @@ beforeAll(async () => {
   const { api } = apiAt(dir);
   const booked = (await api.createShipment(shipmentRequest())).data;
   const ownQuote = (await api.getQuote(booked.quoteId)).data;
-  const quote = (await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
+  const quote = (await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
     .data;
   const second: Shipment = {
     ...booked,
@@ -60,7 +60,7 @@ beforeAll(async () => {
     await tx.counters.reserve('sscc', 7);
     await tx.counters.reserve('pro-ODFL', 3);
   });
-  await source.locations.put({ name: 'Chicago-DC', address: shipmentRequest().shipper });
+  await source.locations.put({ name: 'Chicago-DC', address: shipmentRequest().pickupAddress });
   await source.auditedBills.putMany([{ billKey: 'ODFL 123', record: { billKey: 'ODFL 123', verdict: 'ok' } }]);
 });
 afterAll(async () => {
@@ -146,7 +146,7 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     for (const refNumber of ['PO-1', 'PO-2', 'PO-3']) await api.createShipment(shipmentRequest({ refNumber }));
     // A booking made with an idempotency key: the key travels with the store.
     const keyed = (await api.createShipment(shipmentRequest({ refNumber: 'PO-4' }), { idempotencyKey: 'erp-order-4' })).data;
-    const quote = (await api.createQuote({ origin: { postalCode: '60608' }, destination: { postalCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
+    const quote = (await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
       .data;
     await api.close();
 
@@ -187,9 +187,9 @@ describe('moving a JSON store into PostgreSQL and back', () => {
       '--json',
       'ship',
       '--shipper',
-      'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+      'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
       '--consignee',
-      'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+      'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
       '-c',
       'pallets=1,weight=500,dims=48x40x48',
     ]);
@@ -201,9 +201,9 @@ describe('moving a JSON store into PostgreSQL and back', () => {
       '--json',
       'ship',
       '--shipper',
-      'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+      'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
       '--consignee',
-      'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+      'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
       '-c',
       'pallets=1,weight=500,dims=48x40x48',
     ]);
@@ -232,9 +232,9 @@ describe('PRO blocks moved between stores', () => {
           '--scac',
           'ODFL',
           '--shipper',
-          'name=Acme DC,street1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+          'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
           '--consignee',
-          'name=Store 12,street1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+          'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
           '-c',
           'pallets=1,weight=500,dims=48x40x48',
         ],
