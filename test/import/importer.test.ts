@@ -109,7 +109,7 @@ describe('importShipments', () => {
     const file = await csv(`${lines.join('\n')}\n`);
     const error = (await run(api, file).catch((caught: unknown) => caught)) as ImportRejectedError;
     expect(error).toBeInstanceOf(ImportRejectedError);
-    expect(error.summary.violations[0]).toMatchObject({ line: 3, column: 'consigneePostalCode', message: 'unknown ZIP 00001' });
+    expect(error.summary.violations[0]).toMatchObject({ line: 3, column: 'consigneePostalCode', field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 00001' });
     expect(await shipmentFiles()).toEqual([]);
   });
 
