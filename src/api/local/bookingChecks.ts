@@ -123,7 +123,7 @@ export class BookingChecks {
   }
 
   private judge(raw: unknown): Checked {
-    const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
+    const zipViolations = unknownZips(this.deps.zips, raw, [['pickupAddress'], ['deliveryAddress']]);
     const addresses = addressesAgainstZips(this.deps.zips, raw);
     zipViolations.push(...addresses.violations);
     const parsed = judge(shipmentRequestSchema, raw, zipViolations);
@@ -206,7 +206,7 @@ export function assertReadable(shipment: Shipment, ownQuote: Quote | undefined, 
   } else assertReadsBack(quoteSchema, ownQuote, refusal);
 }
 
-const SHIPMENT_PARTIES: ReadonlySet<string> = new Set(['shipper', 'consignee']);
+const SHIPMENT_PARTIES: ReadonlySet<string> = new Set(['pickupAddress', 'deliveryAddress']);
 const NO_PARTIES: ReadonlySet<string> = new Set();
 
 /**
