@@ -52,7 +52,7 @@ describe('an index that is missing or damaged is rebuilt from the records before
     const { api: again } = apiAt(store);
     const refused = await problemOf(again.createShipment(shipmentRequest({ quoteId: quote.id, refNumber: 'PO-other' })));
     expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining(`already booked as ${first.orderNumber}`) });
-    expect((await again.getQuote(quote.id)).data).toMatchObject({ orderStatus: 'CONFIRMED', bookings: [{ orderNumber: first.orderNumber }] });
+    expect((await again.getQuote(quote.id)).data).toMatchObject({ status: 'BOOKED', bookings: [{ orderNumber: first.orderNumber }] });
   });
 
   it.each([
