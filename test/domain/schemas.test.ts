@@ -181,7 +181,8 @@ describe('shipment request validation', () => {
     });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    const { pickupAddress, deliveryAddress, specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone, freightChargeTerms } = parsed.value;
+    const { pickupAddress, deliveryAddress, specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone, freightChargeTerms } =
+      parsed.value;
     expect(pickupAddress).toMatchObject({ zipCode: '60601', address2: null, contactPerson: null, phoneNumber: null });
     expect(deliveryAddress).toMatchObject({ address2: 'Dock 4', contactPerson: null, phoneNumber: null, state: 'NY' });
     expect({ specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone }).toEqual({
@@ -205,7 +206,9 @@ describe('shipment request validation', () => {
       pickupAddress: { ...address, address2: 's'.repeat(100), contactPerson: 'c'.repeat(100), phoneNumber: '5'.repeat(32) },
       specialInstructions: `${'i'.repeat(500)}\n${'j'.repeat(499)}`,
     });
-    expect(atMost.ok && [atMost.value.pickupAddress.address2?.length, atMost.value.pickupAddress.phoneNumber?.length, atMost.value.specialInstructions?.length]).toEqual([100, 32, 1000]);
+    expect(atMost.ok && [atMost.value.pickupAddress.address2?.length, atMost.value.pickupAddress.phoneNumber?.length, atMost.value.specialInstructions?.length]).toEqual([
+      100, 32, 1000,
+    ]);
     const over = violationsOf(
       { ...shipment, pickupAddress: { ...address, address2: 's'.repeat(101), contactPerson: 'c'.repeat(101), phoneNumber: '5'.repeat(33) }, specialInstructions: 'i'.repeat(1001) },
       shipmentRequestSchema,
@@ -221,7 +224,12 @@ describe('shipment request validation', () => {
       { ...shipment, pickupAddress: { ...address, contactPerson: 42, address2: 'Dock\t4', phoneNumber: 'a\nb' }, specialInstructions: 'x\u0007' },
       shipmentRequestSchema,
     );
-    expect(absurd.map((violation) => violation.field).sort()).toEqual(['pickupAddress.address2', 'pickupAddress.contactPerson', 'pickupAddress.phoneNumber', 'specialInstructions']);
+    expect(absurd.map((violation) => violation.field).sort()).toEqual([
+      'pickupAddress.address2',
+      'pickupAddress.contactPerson',
+      'pickupAddress.phoneNumber',
+      'specialInstructions',
+    ]);
     expect(absurd.find((violation) => violation.field === 'pickupAddress.contactPerson')?.reason).toBe('must be a string');
   });
 

@@ -118,7 +118,9 @@ describe('bol --all killed with SIGKILL at a random point', () => {
     const count = 12;
     const outcomes = (
       await api.createShipments({
-        items: Array.from({ length: count }, (_, index) => ({ request: { refNumber: `B-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } })),
+        items: Array.from({ length: count }, (_, index) => ({
+          request: { refNumber: `B-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+        })),
       })
     ).data.items;
     const shipments = outcomes.map((outcome) => (outcome.ok ? outcome.data : expect.fail(JSON.stringify(outcome.problem))));

@@ -36,7 +36,9 @@ async function storeWith(shipments: number): Promise<{ store: string; ids: strin
   const api = new LocalApi({ storeDir: store });
   const outcomes = (
     await api.createShipments({
-      items: Array.from({ length: shipments }, (_, index) => ({ request: { refNumber: `S-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } })),
+      items: Array.from({ length: shipments }, (_, index) => ({
+        request: { refNumber: `S-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+      })),
     })
   ).data.items;
   const ids = outcomes.map((outcome) => (outcome.ok ? outcome.data.id : expect.fail('booking failed')));
