@@ -55,7 +55,7 @@ export function statesOfZip(place: ZipPlaceName): readonly string[] {
 }
 
 /**
- * `party` is the field path of the address (`shipper`, `consignee`; '' for a bare address such as
+ * `party` is the field path of the address (`pickupAddress`, `deliveryAddress`; '' for a bare address such as
  * a saved location's flags). Fields that are not strings are left to the schema.
  */
 export function checkAddressAgainstZip(address: AddressPlace, place: ZipPlaceName, party: string): AddressZipCheck {

@@ -98,8 +98,8 @@ describe('canonicalJson', () => {
     // Worked out with the canonicalJson and hashes of commit 2ec190f; they must never change.
     const request = {
       refNumber: 'PO-1',
-      pickupAddress: { name: 'Acme "DC"', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' },
-      deliveryAddress: { name: 'Zoë\u00e9 Store', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', phoneNumber: null },
+      shipper: { name: 'Acme "DC"', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' },
+      consignee: { name: 'Zoë\u00e9 Store', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001', phone: null },
       accessorials: ['LIFTGATE_DELIVERY'],
       orderComponents: [
         { poundsWeight: 500.5, palletCount: 2, dimensions: { width: 40, length: 48, height: 48 }, description: 'Line\n2 \u{1F4E6}', pieceCount: 0 },
