@@ -49,10 +49,10 @@ describe('LocalApi.createShipment on a quote', () => {
       orderStatus: 'CONFIRMED',
       refNumber: 'PO-4711',
       quoteId: quote.id,
-      quotedPriceInCents: quote.quotedPriceInCents,
+      totalPriceInCents: quote.quotedPriceInCents,
       transitDays: quote.transitDays,
       estimatedDeliveryDate: quote.estimatedDeliveryDate,
-      pickupDate: '2026-11-19',
+      requiredPickupDate: '2026-11-19',
       specialInstructions: 'Dock 4',
     });
     expect(isValidBolNumber(shipment.bolNumber)).toBe(true);
@@ -120,7 +120,7 @@ describe('LocalApi.createShipment without a quote', () => {
     expect(quote.pickupAddress.zipCode).toBe('60608');
     expect(quote.deliveryAddress.zipCode).toBe('10001');
     expect(quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
-    expect(shipment).toMatchObject({ requiredPickupDate: '2026-11-20', quotedPriceInCents: quote.quotedPriceInCents, accessorials: ['LIFTGATE_DELIVERY'] });
+    expect(shipment).toMatchObject({ requiredPickupDate: '2026-11-20', totalPriceInCents: quote.quotedPriceInCents, accessorials: ['LIFTGATE_DELIVERY'] });
   });
 
   it('refuses freightClass and reports every violation of the request at once, booking nothing', async () => {
@@ -144,9 +144,9 @@ describe('LocalApi.createShipment without a quote', () => {
 
   it('turns rating problems (unknown accessorial, weekend pickup) into violations of the shipment', async () => {
     const { api } = apiAt(store.dir);
-    const problem = await problemOf(api.createShipment(shipmentRequest({ accessorials: ['TELEPORT'], pickupDate: '2026-11-21' })));
+    const problem = await problemOf(api.createShipment(shipmentRequest({ accessorials: ['TELEPORT'], requiredPickupDate: '2026-11-21' })));
     expect(problem.status).toBe(400);
-    expect(problem.problem.violations?.map((violation) => violation.field)).toEqual(['accessorials[0]', 'pickupDate']);
+    expect(problem.problem.violations?.map((violation) => violation.field)).toEqual(['accessorials[0]', 'requiredPickupDate']);
   });
 });
 
