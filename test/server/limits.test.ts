@@ -52,7 +52,7 @@ describe('the limits in the schemas', () => {
       expect(parsed.violations).toEqual([
         {
           field: 'pickupDays',
-          message: `${destinations.toLocaleString('en-US')} destinations x ${days} pickup days is ${laneDays} lane-days; at most 5,000 per request (fewer destinations or days per request)`,
+          reason: `${destinations.toLocaleString('en-US')} destinations x ${days} pickup days is ${laneDays} lane-days; at most 5,000 per request (fewer destinations or days per request)`,
         },
       ]);
     }
