@@ -578,11 +578,11 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
 
   it("answers malformed JSON with where it stops, not with V8's message that quotes the body", async () => {
     // Before: `the request body is not valid JSON: Unexpected token '\u001b', "\u001b[2J{"a":1}" is not valid JSON`.
-    const sent: Sent = { method: 'POST', path: '/v1/shipper/quote', headers: { 'content-type': 'application/json' }, body: '{\n  "origin": \u001b[2J{"a":1}' };
+    const sent: Sent = { method: 'POST', path: '/v1/shipper/quote', headers: { 'content-type': 'application/json' }, body: '{\n  "pickupAddress": \u001b[2J{"a":1}' };
     const problem = expectWellFormed(await send(sent), sent) as Json;
-    expect(problem).toMatchObject({ status: 400, title: 'Malformed JSON', detail: 'the request body is not valid JSON (line 2, column 13)' });
-    const cut: Sent = { ...sent, body: '{"origin": {"zipCode": "606' };
-    expect((expectWellFormed(await send(cut), cut) as Json).detail).toBe('the request body is not valid JSON: it ends before the JSON is complete (line 1, column 31)');
+    expect(problem).toMatchObject({ status: 400, title: 'Malformed JSON', detail: 'the request body is not valid JSON (line 2, column 20)' });
+    const cut: Sent = { ...sent, body: '{"pickupAddress": {"zipCode": "606' };
+    expect((expectWellFormed(await send(cut), cut) as Json).detail).toBe('the request body is not valid JSON: it ends before the JSON is complete (line 1, column 35)');
   });
 });
 
