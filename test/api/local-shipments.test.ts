@@ -67,7 +67,12 @@ describe('LocalApi.createShipment on a quote', () => {
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' })))).status).toBe(404);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'not-a-quote' })))).status).toBe(404);
     // A pickup day after its lifetime: the lifetime closes it.
-    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS], requiredPickupDate: '2026-11-30' });
+    const { data: quote } = await api.createQuote({
+      pickupAddress: { zipCode: '60608' },
+      deliveryAddress: { zipCode: '10001' },
+      orderComponents: [PALLETS],
+      requiredPickupDate: '2026-11-30',
+    });
     expect(quote.quoteExpirationTime).toBe(new Date(Date.parse(quote.createdAt) + 168 * 3_600_000).toISOString());
     clock.now = new Date(Date.parse(quote.quoteExpirationTime) + 1000);
     const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, requiredPickupDate: '2026-11-30' })));
@@ -340,8 +345,9 @@ describe('LocalApi.createShipments (batch)', () => {
 describe('LocalApi.previewShipments', () => {
   it('validates and prices like a booking but writes nothing', async () => {
     const { api } = apiAt(store.dir);
-    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ deliveryAddress: { ...NYC_STORE, zipCode: '00001' } }) }] }))
-      .data.items;
+    const outcomes = (
+      await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ deliveryAddress: { ...NYC_STORE, zipCode: '00001' } }) }] })
+    ).data.items;
     expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
     expect(!outcomes[1]!.ok && outcomes[1]!.problem.violations).toEqual([{ field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 00001' }]);
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);

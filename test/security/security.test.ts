@@ -28,7 +28,9 @@ beforeAll(async () => {
   work = await tempDir('shipper-security-');
   store = join(work.dir, 'store');
   const outcome = (
-    await new LocalApi({ storeDir: store }).createShipments({ items: [{ request: { refNumber: 'SEC-1', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } }] })
+    await new LocalApi({ storeDir: store }).createShipments({
+      items: [{ request: { refNumber: 'SEC-1', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } }],
+    })
   ).data.items[0]!;
   shipmentId = outcome.ok ? outcome.data.id : expect.fail('booking failed');
   serve = await startServe({ store, globalArgs: ['--api-key', KEY] });

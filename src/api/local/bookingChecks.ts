@@ -196,7 +196,11 @@ export const proKey = (request: Pick<ShipmentRequest, 'proNumber' | 'carrier'>):
  */
 export function assertReadable(shipment: Shipment, ownQuote: Quote | undefined, request?: ShipmentRequest): void {
   const refusal = 'the booking was refused: its record would not read back (a number out of range?); nothing was booked';
-  const ownParts = request !== undefined && shipment.pickupAddress === request.pickupAddress && shipment.deliveryAddress === request.deliveryAddress && requestsOwnLines(shipment.orderComponents, request);
+  const ownParts =
+    request !== undefined &&
+    shipment.pickupAddress === request.pickupAddress &&
+    shipment.deliveryAddress === request.deliveryAddress &&
+    requestsOwnLines(shipment.orderComponents, request);
   if (ownParts && keptByJsonBesideRequest(shipment, SHIPMENT_PARTIES)) {
     if (!bookedRecordSchemas().shipment.safeParse(shipment).success) throw internalError(refusal);
   } else assertReadsBack(shipmentSchema, shipment, refusal);
