@@ -112,7 +112,7 @@ const contract: ContractCase = (target) => {
       expect(await listed({})).toEqual([rebooked.data.id, booked.id]);
       expect(await listed({ orderStatus: 'CANCELLED' })).toEqual([booked.id]);
       expect(await listed({ orderStatus: 'CONFIRMED' })).toEqual([rebooked.data.id]);
-      await expectProblem(api.listShipments({ status: 'VOID' } as never), 400);
+      await expectProblem(api.listShipments({ orderStatus: 'VOID' } as never), 400);
     });
 
     it('a cancelled quote booking frees the quote: OPEN again with its bookings listed', async () => {
