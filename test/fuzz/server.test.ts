@@ -279,7 +279,7 @@ const queryArb = fc.oneof(
     arbitrary: fc
       .array(
         fc.tuple(
-          fc.constantFrom('limit', 'cursor', 'status', 'since', 'until', 'to', 'refNumber', 'proNumber', 'bolNumber', 'template', 'format', 'zz', 'api_key'),
+          fc.constantFrom('limit', 'cursor', 'orderStatus', 'since', 'until', 'to', 'refNumber', 'proNumber', 'bolNumber', 'template', 'format', 'zz', 'api_key'),
           fc.oneof(
             fc.constantFrom('0', '-1', '1e400', 'NaN', '500', '501', '1.5', '', 'BOOKED', 'pdf', 'zpl', '2026-02-30', '../x', 'x'.repeat(2000)),
             fc.string({ unit: 'binary', maxLength: 16 }),
