@@ -182,7 +182,7 @@ export function expectedAddress(address: Json) {
     zipCode: trimmed(address.zipCode).slice(0, 5),
     countryCode: 'US',
     contactPerson: optionalText(address.contactPerson),
-    phoneNumber: optionalText(address.phone),
+    phoneNumber: optionalText(address.phoneNumber),
   };
 }
 
@@ -244,12 +244,12 @@ export function expectedCarrierFields(request: Json) {
 /** Every field of the shipment request is present in the shipment as the API answers it. */
 export function expectShipmentAsRequested(shipment: Shipment, request: Json): void {
   const refNumber = typeof request.refNumber === 'string' ? request.refNumber.trim() || null : null;
-  expect(shipment.orderStatus).toBe('BOOKED');
+  expect(shipment.orderStatus).toBe('CONFIRMED');
   expect(shipment.refNumber).toBe(refNumber);
-  expect(shipment.pickupAddress).toEqual(expectedAddress(request.shipper as Json));
-  expect(shipment.deliveryAddress).toEqual(expectedAddress(request.consignee as Json));
+  expect(shipment.pickupAddress).toEqual(expectedAddress(request.pickupAddress as Json));
+  expect(shipment.deliveryAddress).toEqual(expectedAddress(request.deliveryAddress as Json));
   expect(shipment.specialInstructions).toBe(optionalText(request.specialInstructions));
-  expectPickupDate(shipment.requiredPickupDate, request.pickupDate);
+  expectPickupDate(shipment.requiredPickupDate, request.requiredPickupDate);
   expect(shipment.accessorials).toEqual(accessorialsOf(request));
   const components = request.orderComponents as Json[];
   expect(shipment.orderComponents).toHaveLength(components.length);
@@ -262,9 +262,9 @@ export function expectShipmentAsRequested(shipment: Shipment, request: Json): vo
 
 export function expectQuoteAsRequested(quote: Quote, request: Json): void {
   const zip = (place: unknown) => trimmed((place as Json).zipCode).slice(0, 5);
-  expect(quote.pickupAddress.zipCode).toBe(zip(request.origin));
-  expect(quote.deliveryAddress.zipCode).toBe(zip(request.destination));
-  expectPickupDate(quote.requiredPickupDate, request.pickupDate);
+  expect(quote.pickupAddress.zipCode).toBe(zip(request.pickupAddress));
+  expect(quote.deliveryAddress.zipCode).toBe(zip(request.deliveryAddress));
+  expectPickupDate(quote.requiredPickupDate, request.requiredPickupDate);
   expect(quote.accessorials).toEqual(accessorialsOf(request));
   const components = request.orderComponents as Json[];
   expect(quote.orderComponents).toHaveLength(components.length);
