@@ -74,8 +74,8 @@ const QUOTE_WARNINGS_KEPT = 1000;
 
 /** Where a body names places whose ZIPs the geodata must know. (A booking's parties are checked per item: bookingChecks.ts.) */
 const ZIP_FIELDS: Partial<Record<BodyOperation, (raw: unknown) => Array<Array<string | number>>>> = {
-  createQuote: () => [['origin'], ['destination']],
-  shopRates: () => [['origin'], ['destination']],
+  createQuote: () => [['pickupAddress'], ['deliveryAddress']],
+  shopRates: () => [['pickupAddress'], ['deliveryAddress']],
   transitTimes: (raw) => {
     const destinations = (raw as { destinations?: unknown } | null)?.destinations;
     return [['origin'], ...(Array.isArray(destinations) ? destinations.map((_, index) => ['destinations', index]) : [])];

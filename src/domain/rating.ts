@@ -148,13 +148,13 @@ export interface RateQuoteInput {
 export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date, today = localDateInZone(now, origin.timeZone)): Rated<string> {
   if (requested === undefined) return { ok: true, value: nextBusinessDay(today, tariff.holidays) };
   if (requested < today) {
-    return { ok: false, violations: [{ field: 'pickupDate', reason: `${requested} is in the past (today is ${today} at the origin)` }] };
+    return { ok: false, violations: [{ field: 'requiredPickupDate', reason: `${requested} is in the past (today is ${today} at the origin)` }] };
   }
   const reason = businessDayReason(requested, tariff.holidays);
   if (reason !== null) {
     return {
       ok: false,
-      violations: [{ field: 'pickupDate', reason: `${requested} is ${reason}; carriers pick up on business days (next: ${nextBusinessDay(requested, tariff.holidays)})` }],
+      violations: [{ field: 'requiredPickupDate', reason: `${requested} is ${reason}; carriers pick up on business days (next: ${nextBusinessDay(requested, tariff.holidays)})` }],
     };
   }
   return { ok: true, value: requested };

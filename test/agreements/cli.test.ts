@@ -119,7 +119,7 @@ describe('booking a carrier quote', () => {
     const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=4,weight=4200,dims=48x40x72']);
     expect(booked.code, booked.stderr).toBe(0);
     const shipment = shipmentSchema.parse(JSON.parse(booked.stdout));
-    expect(shipment).toMatchObject({ quoteId, quotedPriceInCents: 98278, carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, pricedBy: { kind: 'AGREEMENT', scac: 'TSTC' } });
+    expect(shipment).toMatchObject({ quoteId, totalPriceInCents: 98278, carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, pricedBy: { kind: 'AGREEMENT', scac: 'TSTC' } });
     const invoice = await shipper(['--json', 'invoice', shipment.id]);
     expect(invoice.code, invoice.stderr).toBe(0);
     const parsed = invoiceSchema.parse(JSON.parse(invoice.stdout));

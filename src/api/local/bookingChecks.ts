@@ -123,7 +123,7 @@ export class BookingChecks {
   }
 
   private judge(raw: unknown): Checked {
-    const zipViolations = unknownZips(this.deps.zips, raw, [['shipper'], ['consignee']]);
+    const zipViolations = unknownZips(this.deps.zips, raw, [['pickupAddress'], ['deliveryAddress']]);
     const addresses = addressesAgainstZips(this.deps.zips, raw);
     zipViolations.push(...addresses.violations);
     const parsed = judge(shipmentRequestSchema, raw, zipViolations);
@@ -137,13 +137,13 @@ export class BookingChecks {
     const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.deps.now());
     const laneViolations: Violation[] = [];
     if (request.pickupAddress.zipCode !== quote.pickupAddress.zipCode) {
-      laneViolations.push({ field: 'shipper.zipCode', reason: `the quote is from ${quote.pickupAddress.zipCode}` });
+      laneViolations.push({ field: 'pickupAddress.zipCode', reason: `the quote is from ${quote.pickupAddress.zipCode}` });
     }
     if (request.deliveryAddress.zipCode !== quote.deliveryAddress.zipCode) {
-      laneViolations.push({ field: 'consignee.zipCode', reason: `the quote is to ${quote.deliveryAddress.zipCode}` });
+      laneViolations.push({ field: 'deliveryAddress.zipCode', reason: `the quote is to ${quote.deliveryAddress.zipCode}` });
     }
     if (request.requiredPickupDate !== undefined && request.requiredPickupDate !== quote.requiredPickupDate) {
-      laneViolations.push({ field: 'pickupDate', reason: `the quote is for pickup on ${quote.requiredPickupDate}` });
+      laneViolations.push({ field: 'requiredPickupDate', reason: `the quote is for pickup on ${quote.requiredPickupDate}` });
     }
     // A quote expires at the end of its pickup day at the latest (no shipment is picked up in the
     // past): when that day has passed, that is the reason given, before the expiry it caused.
@@ -206,7 +206,7 @@ export function assertReadable(shipment: Shipment, ownQuote: Quote | undefined, 
   } else assertReadsBack(quoteSchema, ownQuote, refusal);
 }
 
-const SHIPMENT_PARTIES: ReadonlySet<string> = new Set(['shipper', 'consignee']);
+const SHIPMENT_PARTIES: ReadonlySet<string> = new Set(['pickupAddress', 'deliveryAddress']);
 const NO_PARTIES: ReadonlySet<string> = new Set();
 
 /**

@@ -182,8 +182,8 @@ export function addressesAgainstZips(zips: ZipLookup, raw: unknown): AddressZipC
   const request = raw as Record<string, unknown> | null;
   const terms = request?.freightChargeTerms as Record<string, unknown> | null | undefined;
   const parties = [
-    ['shipper', request?.shipper],
-    ['consignee', request?.consignee],
+    ['pickupAddress', request?.pickupAddress],
+    ['deliveryAddress', request?.deliveryAddress],
     // The third party the carrier bills: printed on the BOL and the invoice, checked as the others are.
     ['freightChargeTerms.billTo', typeof terms === 'object' ? terms?.billTo : undefined],
   ] as const;
