@@ -18,7 +18,12 @@ let agreements: string;
 let env: Record<string, string>;
 const shipper = (args: string[], extra: Record<string, string> = {}) => runInProcess(args, { env: { ...env, ...extra } });
 const LANE = ['--from', '60601', '--to', '10001', '--pickup-date', '2026-12-02'];
-const ADDRESSES = ['--shipper', 'name=Acme DC,address1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=Store 9,address1=5 5th Ave,city=New York,state=NY,zip=10001'];
+const ADDRESSES = [
+  '--shipper',
+  'name=Acme DC,address1=1 Main St,city=Chicago,state=IL,zip=60601',
+  '--consignee',
+  'name=Store 9,address1=5 5th Ave,city=New York,state=NY,zip=10001',
+];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'shipper-agreements-'));

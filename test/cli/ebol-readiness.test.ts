@@ -159,7 +159,10 @@ describe('a booking for a carrier that takes eBOLs', () => {
         fetch(`${serve.url}/v1/shipper/shipment/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const ok = await patch({ shipperPhone: '312-555-0100', lineDescriptions: [{ line: 1, description: 'Paint, in pails' }] });
       expect(ok.status).toBe(200);
-      expect(await ok.json()).toMatchObject({ pickupAddress: { phoneNumber: '312-555-0100' }, orderComponents: [{ description: 'Paint, in pails', hazmat: { unNumber: 'UN1263' } }] });
+      expect(await ok.json()).toMatchObject({
+        pickupAddress: { phoneNumber: '312-555-0100' },
+        orderComponents: [{ description: 'Paint, in pails', hazmat: { unNumber: 'UN1263' } }],
+      });
       const cleared = await patch({ emergencyContactPhone: null });
       expect(cleared.status).toBe(400);
       expect(JSON.stringify(await cleared.json())).toContain('cannot be cleared');
