@@ -10,9 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pino, type Level, type Logger } from 'pino';
 import type { LogFormat, LogLevel } from './defaults.js';
-import { exchangeOf, whenAnswered, type Exchange, type Layer } from './exchange.js';
+import { exchangeOf, REQUEST_ID_HEADER, whenAnswered, type Exchange, type Layer } from './exchange.js';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
 /** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
 const PROBE_OPERATIONS = new Set(['healthz', 'readyz', 'metrics']);
 const USABLE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -86,14 +85,13 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
     const started = performance.now();
     const exchange = exchangeOf(req);
     const sent = req.headers[REQUEST_ID_HEADER];
+    // Sent with the answer's headers (exchange.ts writeHead).
     exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
-    res.setHeader(REQUEST_ID_HEADER, exchange.requestId);
     whenAnswered(req, res, () => {
       const aborted = !res.writableFinished;
       const status = res.headersSent ? res.statusCode : undefined;
-      const length = Number(res.getHeader('content-length'));
       const duration = Math.round((performance.now() - started) * 100) / 100;
-      const bytes = aborted || req.method === 'HEAD' || !Number.isFinite(length) ? 0 : length;
+      const bytes = aborted ? 0 : (exchange.bytes ?? 0);
       // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
       const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
       const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
