@@ -22,9 +22,9 @@ export interface ServeLoggerOptions {
   write: (line: string) => void;
   /**
    * The file descriptor `write` ends in, when it is the process's own stderr: JSON lines then go
-   * to it through pino's destination, gathered up to 4 KiB or a quarter of a second and written
-   * at once (one system call for many requests instead of one each, and none on libuv's thread
-   * pool, which the file store needs); `flush()` writes what is left before the process exits.
+   * to it through pino's asynchronous destination (sonic-boom), gathered up to 4 KiB or a quarter
+   * of a second and written at once, off the event loop (one write on libuv's thread pool for
+   * many requests, one at a time, in order); `flush()` writes what is left before the process exits.
    */
   fd?: number | undefined;
 }
@@ -34,8 +34,11 @@ const FLUSH_INTERVAL_MS = 250;
 
 export interface ServeLogger {
   logger: Logger;
-  /** Writes out what the asynchronous destination still holds (before the process exits). */
-  flush(): void;
+  /**
+   * Writes out what the asynchronous destination still holds, in order, and resolves once it is
+   * written: the last call before the process exits (no line may be logged after it).
+   */
+  flush(): Promise<void>;
 }
 
 /**
@@ -45,7 +48,9 @@ export interface ServeLogger {
 const STREAMS = new WeakMap<Logger, { write(line: string): unknown }>();
 
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
-  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: true, minLength: FLUSH_BYTES }) : undefined;
+  // Asynchronous: a line costs the request no system call (written a few kilobytes at a time), and
+  // a slow reader of stderr (a full pipe) holds one thread of the pool, not the event loop.
+  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES }) : undefined;
   if (destination) setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
   const stream = destination ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
   const logger = pino(
@@ -60,11 +65,15 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   STREAMS.set(logger, stream);
   return {
     logger,
-    flush() {
+    async flush() {
+      if (!destination) return;
+      // The write under way first (its callback comes once it is written; an error, stderr gone,
+      // ends the wait too), then what is left at once: written after it, so the lines keep their order.
+      await new Promise<void>((resolve) => destination.flush(() => resolve()));
       try {
-        destination?.flushSync();
+        destination.flushSync();
       } catch {
-        // Nothing written yet, or stderr is gone: nothing to save.
+        // Stderr is gone: nothing to save.
       }
     },
   };
