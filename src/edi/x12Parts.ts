@@ -23,7 +23,10 @@ export function partySegments(writer: X12ElementWriter, code: PartyCode, address
   const name = writer.pieces(address.name, `${field}.name`, 'N102', 3, 'N102 and N201/N202');
   segments.push(['N1', code, name[0] ?? '']);
   if (name.length > 1) segments.push(['N2', name[1]!, name[2] ?? '']);
-  const streets = [...writer.pieces(address.address1, `${field}.address1`, 'N301', 2, 'N301/N302'), ...writer.pieces(address.address2, `${field}.address2`, 'N301', 2, 'N301/N302')];
+  const streets = [
+    ...writer.pieces(address.address1, `${field}.address1`, 'N301', 2, 'N301/N302'),
+    ...writer.pieces(address.address2, `${field}.address2`, 'N301', 2, 'N301/N302'),
+  ];
   for (let index = 0; index < streets.length; index += 2) segments.push(['N3', streets[index]!, streets[index + 1] ?? '']);
   segments.push([
     'N4',

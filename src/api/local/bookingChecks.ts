@@ -137,17 +137,19 @@ export class BookingChecks {
     const check = checkShipmentAgainstQuote(request.orderComponents, quote, this.deps.now());
     const laneViolations: Violation[] = [];
     if (request.pickupAddress.zipCode !== quote.pickupAddress.zipCode) {
-      laneViolations.push({ field: 'shipper.zipCode', reason: `the quote is from ${quote.pickupAddress.zipCode}` });
+      laneViolations.push({ field: 'pickupAddress.zipCode', reason: `the quote is from ${quote.pickupAddress.zipCode}` });
     }
     if (request.deliveryAddress.zipCode !== quote.deliveryAddress.zipCode) {
-      laneViolations.push({ field: 'consignee.zipCode', reason: `the quote is to ${quote.deliveryAddress.zipCode}` });
-    }
-    if (request.requiredPickupDate !== undefined && request.requiredPickupDate !== quote.requiredPickupDate) {
-      laneViolations.push({ field: 'pickupDate', reason: `the quote is for pickup on ${quote.requiredPickupDate}` });
+      laneViolations.push({ field: 'deliveryAddress.zipCode', reason: `the quote is to ${quote.deliveryAddress.zipCode}` });
     }
     // A quote expires at the end of its pickup day at the latest (no shipment is picked up in the
     // past): when that day has passed, that is the reason given, before the expiry it caused.
     const zone = this.deps.zips.lookup(quote.pickupAddress.zipCode)?.timeZone ?? 'America/Chicago';
+    // A date-time (the published wire writes one) is its day at the pickup.
+    const sentDay = request.requiredPickupDate && request.requiredPickupDate.length > 10 ? localDateInZone(new Date(request.requiredPickupDate), zone) : request.requiredPickupDate;
+    if (sentDay !== undefined && sentDay !== quote.requiredPickupDate) {
+      laneViolations.push({ field: 'requiredPickupDate', reason: `the quote is for pickup on ${quote.requiredPickupDate}` });
+    }
     const today = localDateInZone(this.deps.now(), zone);
     if (quote.requiredPickupDate < today) {
       throw conflict(
@@ -196,7 +198,11 @@ export const proKey = (request: Pick<ShipmentRequest, 'proNumber' | 'carrier'>):
  */
 export function assertReadable(shipment: Shipment, ownQuote: Quote | undefined, request?: ShipmentRequest): void {
   const refusal = 'the booking was refused: its record would not read back (a number out of range?); nothing was booked';
-  const ownParts = request !== undefined && shipment.pickupAddress === request.pickupAddress && shipment.deliveryAddress === request.deliveryAddress && requestsOwnLines(shipment.orderComponents, request);
+  const ownParts =
+    request !== undefined &&
+    shipment.pickupAddress === request.pickupAddress &&
+    shipment.deliveryAddress === request.deliveryAddress &&
+    requestsOwnLines(shipment.orderComponents, request);
   if (ownParts && keptByJsonBesideRequest(shipment, SHIPMENT_PARTIES)) {
     if (!bookedRecordSchemas().shipment.safeParse(shipment).success) throw internalError(refusal);
   } else assertReadsBack(shipmentSchema, shipment, refusal);
