@@ -46,7 +46,13 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Diges
  * them, so that a file imported before it is still recognised (its keys would change otherwise).
  */
 const LEGACY_REQUEST_NAMES: Readonly<Record<string, string>> = { pickupAddress: 'shipper', deliveryAddress: 'consignee', requiredPickupDate: 'pickupDate' };
-const LEGACY_ADDRESS_NAMES: Readonly<Record<string, string>> = { address1: 'street1', address2: 'street2', zipCode: 'postalCode', contactPerson: 'contactName', phoneNumber: 'phone' };
+const LEGACY_ADDRESS_NAMES: Readonly<Record<string, string>> = {
+  address1: 'street1',
+  address2: 'street2',
+  zipCode: 'postalCode',
+  contactPerson: 'contactName',
+  phoneNumber: 'phone',
+};
 
 /** An address in its old names (canonicalJson sorts the copy); anything else as it is. */
 function legacyAddress(value: unknown): unknown {
