@@ -37,6 +37,7 @@ import { AgreementProvider } from './local/agreementProvider.js';
 import type { CarrierRating } from './local/rates.js';
 import { transitTimes } from './local/transit.js';
 import { Tracking } from './local/tracking.js';
+import { publishedTrackingOf } from '../domain/tracking.js';
 import { trackingFilterOf } from './local/trackingFilter.js';
 
 export interface LocalApiOptions extends NumberingOptions {
@@ -265,14 +266,25 @@ export class LocalApi implements ShipperApi {
   // Tracking
 
   async listShipmentEvents(shipmentId: string) {
-    return this.tracking.list(shipmentId);
+    return this.tracking.list(await this.shipments.idOf(shipmentId));
+  }
+
+  /** The published Tracking of an order (trackingOf's answer, in the published shape). */
+  async getTracking(orderNumber: string, options?: Options<'getTracking'>) {
+    queryOf(operations.getTracking, options);
+    const { data } = await this.tracking.list(await this.shipments.idOf(orderNumber));
+    return { data: publishedTrackingOf(data), warnings: [] };
+  }
+
+  async confirmShipment(...[orderNumber]: ArgsOf<(typeof operations)['confirmShipment']>) {
+    return this.checked(await this.shipments.confirm(orderNumber));
   }
 
   async addShipmentEvents(...[shipmentId, body, options]: ArgsOf<(typeof operations)['addShipmentEvents']>) {
     const request = this.bodyOf('addShipmentEvents', body).value;
     // The key is kept with the hash of the request as sent (idempotency.ts).
     const idempotency = options?.idempotencyKey !== undefined ? { key: options.idempotencyKey, requestHash: requestHash(body) } : undefined;
-    return this.tracking.record(shipmentId, request, idempotency);
+    return this.tracking.record(await this.shipments.idOf(shipmentId), request, idempotency);
   }
 
   async addShipmentEventsBatch(...[body]: ArgsOf<(typeof operations)['addShipmentEventsBatch']>) {

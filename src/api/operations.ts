@@ -40,7 +40,7 @@ import { invoiceSchema } from '../domain/invoice.js';
 import { ratesRequestSchema, ratesSchema } from '../domain/rates.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/limits.js';
 import { ORDER_STATUS_FILTERS, QUOTE_STATUSES, TRACKING_FILTERS } from '../domain/statuses.js';
-import { shipmentTrackingSchema } from '../domain/tracking.js';
+import { publishedTrackingSchema, shipmentTrackingSchema } from '../domain/tracking.js';
 import { ZIP_CODE_PATTERN } from '../domain/zipCode.js';
 import { DATE_PATTERN } from '../domain/dates.js';
 import { onFirstUse } from '../domain/schemaOnFirstUse.js';
@@ -83,7 +83,7 @@ export function mediaTypeOf(response: BinaryResponse, options: Record<string, un
 export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 500;
 
 export interface OperationSpec {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   /** Path template, parameters in braces: `/v1/shipper/quote/{quoteId}`. */
   path: string;
   /** The path parameters in the order the method takes them (ids of the store's alphabet). */
@@ -94,7 +94,7 @@ export interface OperationSpec {
   /** The operation honours an Idempotency-Key (header over HTTP, `idempotencyKey` option in the API). */
   idempotent?: boolean;
   response: JsonResponse | BinaryResponse;
-  /** For 201 answers: the operation whose path, filled with the created resource's id, is the Location. */
+  /** For operations that create a resource: the operation whose path, filled with its id, is the Location header. */
   location?: string;
   errors: readonly ErrorStatus[];
   summary: string;
@@ -239,6 +239,21 @@ const labelQuery = once(() =>
 
 export const ZPL_TYPE = 'application/zpl';
 
+/** `?include=location`, which the official client sends; shipper has no GPS points to add, so it changes nothing. */
+const trackingQuery = once(() =>
+  z.strictObject({
+    include: z.enum(['location'], { error: 'include is location' }).optional().meta({ description: 'Accepted for the official client; shipper has no location points to add' }),
+  }),
+);
+
+/** A PUT that takes no body: none, an empty one, or JSON null or {} (clients send Content-Type: application/json regardless). */
+const emptyBodySchema = onFirstUse(() =>
+  z
+    .strictObject({})
+    .nullish()
+    .transform(() => undefined),
+);
+
 const quotePage = onFirstUse(() => pageSchema(quoteSchema));
 const shipmentPage = onFirstUse(() => pageSchema(shipmentSchema));
 const bolTemplateList = onFirstUse(() => z.object({ items: z.array(bolTemplateInfoSchema) }));
@@ -256,12 +271,13 @@ export const operations = {
     params: [],
     body: { id: 'QuoteRequest', schema: quoteRequestSchema },
     idempotent: true,
-    response: { status: 201, description: 'The quote', id: 'Quote', schema: quoteSchema },
+    response: { status: 200, description: 'The quote', id: 'Quote', schema: quoteSchema },
     location: 'getQuote',
     errors: WRITE_ERRORS,
     summary: 'Quote a shipment: price, expiry, transit days and ETA, freight class from density',
     tags: ['Quotes'],
     extension: false,
+    operationId: 'requestQuote',
   }),
   shopRates: operation({
     method: 'POST',
@@ -305,7 +321,7 @@ export const operations = {
     params: [],
     body: { id: 'ShipmentRequest', schema: shipmentRequestSchema },
     idempotent: true,
-    response: { status: 201, description: 'The booked shipment', id: 'Shipment', schema: shipmentSchema },
+    response: { status: 200, description: 'The booked shipment', id: 'Shipment', schema: shipmentSchema },
     location: 'getShipment',
     errors: [400, 401, 404, 409, 413, 415, 422, 500],
     summary: 'Book a shipment, against a quote (`quoteId`) or quoting first on the shipper-to-consignee lane',
@@ -327,24 +343,50 @@ export const operations = {
   }),
   getShipment: operation({
     method: 'GET',
-    path: `${API_PREFIX}/shipment/{shipmentId}`,
-    params: ['shipmentId'],
+    path: `${API_PREFIX}/shipment/{orderNumber}`,
+    params: ['orderNumber'],
     response: { status: 200, description: 'The shipment', id: 'Shipment', schema: shipmentSchema },
     errors: [401, 404, 500],
-    summary: 'A shipment',
+    summary: 'A shipment, by its order number (SO-000123) or its id',
     tags: ['Shipments'],
-    extension: true,
+    extension: false,
+  }),
+  confirmShipment: operation({
+    method: 'PUT',
+    path: `${API_PREFIX}/shipment/{orderNumber}/confirm`,
+    params: ['orderNumber'],
+    body: { id: 'ConfirmRequest', schema: emptyBodySchema, optional: true },
+    response: { status: 200, description: 'The confirmed shipment', id: 'Shipment', schema: shipmentSchema },
+    errors: [400, 401, 404, 500],
+    summary: 'Confirm an order: INITIALIZED becomes CONFIRMED after the published checks (400 with every violation otherwise); an order already confirmed is answered as it is',
+    tags: ['Shipments'],
+    extension: false,
   }),
   cancelShipment: operation({
-    method: 'POST',
-    path: `${API_PREFIX}/shipment/{shipmentId}/cancel`,
-    params: ['shipmentId'],
+    method: 'PUT',
+    path: `${API_PREFIX}/shipment/{orderNumber}/cancel`,
+    params: ['orderNumber'],
     body: { id: 'CancelRequest', schema: cancelRequestSchema, optional: true },
     response: { status: 200, description: 'The cancelled shipment (cancelling again answers it again)', id: 'Shipment', schema: shipmentSchema },
-    errors: [400, 401, 404, 413, 415, 500],
-    summary: 'Cancel a shipment: BOOKED becomes CANCELLED; its order and BOL numbers are never given out again, its refNumber may be booked again',
+    errors: [400, 401, 404, 409, 413, 415, 500],
+    summary:
+      'Cancel an order while it is cancellable (before pickup; 409 after): it becomes CANCELLED; its order and BOL numbers are never given out again, its refNumber may be booked again. The body ({reason}) is an optional extension',
     tags: ['Shipments'],
-    extension: true,
+    extension: false,
+  }),
+  getTracking: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{orderNumber}/tracking`,
+    params: ['orderNumber'],
+    get query() {
+      return trackingQuery();
+    },
+    response: { status: 200, description: 'The order state and its pickup and delivery dates', id: 'Tracking', schema: publishedTrackingSchema },
+    errors: [400, 401, 404, 500],
+    summary: 'Track an order: its state, actual pickup and delivery, estimated delivery (the events and punctuality: GET .../events)',
+    tags: ['Tracking'],
+    extension: false,
+    operationId: 'trackShipment',
   }),
   updateShipment: operation({
     method: 'PATCH',

@@ -110,7 +110,7 @@ export class RemoteApi implements ShipperApi {
       // The decision is ours (see retryDecision); undici resends the request and keeps the last answer when we stop.
       throwOnError: false,
       maxRetries: this.retries,
-      methods: ['GET', 'HEAD', 'POST', 'PATCH'],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH'],
       statusCodes: RETRYABLE_STATUSES,
       errorCodes: RETRYABLE_ERROR_CODES,
       retry: (error, { state, opts }, callback) => this.retryDecision(error, state.counter, opts, callback),

@@ -517,7 +517,9 @@ function addressLines(ctx: Context, address: Shipment['pickupAddress']): string[
   if (address.address2) lines.push(p(address.address2));
   lines.push(p(`${address.city}, ${address.state} ${address.zipCode}`));
   // Joined after collapsing, so the gap between the two survives.
-  const contact = [address.contactPerson ? p(`Contact: ${address.contactPerson}`) : '', address.phoneNumber ? p(`Phone: ${address.phoneNumber}`) : ''].filter(Boolean).join('\u2002\u2002');
+  const contact = [address.contactPerson ? p(`Contact: ${address.contactPerson}`) : '', address.phoneNumber ? p(`Phone: ${address.phoneNumber}`) : '']
+    .filter(Boolean)
+    .join('\u2002\u2002');
   if (contact) lines.push(contact);
   return lines;
 }

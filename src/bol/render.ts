@@ -118,7 +118,12 @@ async function renderBol(shipment: Shipment, template: PreparedTemplate, fonts: 
     drawPage(page, pagePlan.ops, { regular, bold, barcodes, logo, palette });
   }
 
-  setDocumentInfo(doc, { title: `Bill of Lading ${shipment.bolNumber}`, subject: `Order ${shipment.orderNumber}`, author: shipment.pickupAddress.name, date: documentDateOf(shipment) });
+  setDocumentInfo(doc, {
+    title: `Bill of Lading ${shipment.bolNumber}`,
+    subject: `Order ${shipment.orderNumber}`,
+    author: shipment.pickupAddress.name,
+    date: documentDateOf(shipment),
+  });
   // A classic cross-reference table: pdf-lib compresses object streams with its JavaScript deflate,
   // which cost a BOL 2 to 3 ms (a tenth of its rendering) for 3 KB less in a 36 KB file.
   return doc.save({ useObjectStreams: false });

@@ -66,7 +66,13 @@ export function upgradeQuote(value: unknown): unknown {
   return { ...renamed(value, QUOTE_NAMES), pickupAddress, deliveryAddress };
 }
 
-const SHIPMENT_NAMES = { shipper: 'pickupAddress', consignee: 'deliveryAddress', pickupDate: 'requiredPickupDate', quotedPriceInCents: 'totalPriceInCents', status: 'orderStatus' } as const;
+const SHIPMENT_NAMES = {
+  shipper: 'pickupAddress',
+  consignee: 'deliveryAddress',
+  pickupDate: 'requiredPickupDate',
+  quotedPriceInCents: 'totalPriceInCents',
+  status: 'orderStatus',
+} as const;
 
 /** An address nested one level down (`freightChargeTerms.billTo`, `cod.remitTo`), upgraded in place of a copy. */
 function withNestedAddress(value: unknown, key: string): unknown {
@@ -90,7 +96,8 @@ export function upgradeShipment(value: unknown): unknown {
   const freightChargeTerms = withNestedAddress(value.freightChargeTerms, 'billTo');
   const cod = withNestedAddress(value.cod, 'remitTo');
   const quote = value.quote === undefined ? undefined : upgradeQuote(value.quote);
-  if (!old && pickupAddress === pickup && deliveryAddress === delivery && freightChargeTerms === value.freightChargeTerms && cod === value.cod && quote === value.quote) return value;
+  if (!old && pickupAddress === pickup && deliveryAddress === delivery && freightChargeTerms === value.freightChargeTerms && cod === value.cod && quote === value.quote)
+    return value;
   const upgraded: Raw = { ...renamed(value, SHIPMENT_NAMES), pickupAddress, deliveryAddress };
   if ('freightChargeTerms' in value) upgraded.freightChargeTerms = freightChargeTerms;
   if ('cod' in value) upgraded.cod = cod;

@@ -8,6 +8,7 @@
  * and bill it, so that a reader recomputes it from the invoice. The quoted price is the sum of the
  * rounded lines, so the breakdown always adds up to the price.
  */
+import { accessorialsOfAddressFlags, FLAG_CODES, STOPS, ADDRESS_FLAGS } from './addressAccessorials.js';
 import { allocateCents } from './allocateCents.js';
 import { componentDensity } from './density.js';
 import type { Rerate } from './freightCheck.js';
@@ -145,8 +146,10 @@ export interface RateQuoteInput {
 }
 
 /** The pickup date a request asks for, or the next business day at the origin (`today` there at `now`). */
-export function resolvePickupDate(requested: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date, today = localDateInZone(now, origin.timeZone)): Rated<string> {
-  if (requested === undefined) return { ok: true, value: nextBusinessDay(today, tariff.holidays) };
+export function resolvePickupDate(sent: string | undefined, origin: ZipPlace, tariff: Tariff, now: Date, today = localDateInZone(now, origin.timeZone)): Rated<string> {
+  if (sent === undefined) return { ok: true, value: nextBusinessDay(today, tariff.holidays) };
+  // A date-time (the published wire writes one) is its day at the pickup.
+  const requested = sent.length > 10 ? localDateInZone(new Date(sent), origin.timeZone) : sent;
   if (requested < today) {
     return { ok: false, violations: [{ field: 'requiredPickupDate', reason: `${requested} is in the past (today is ${today} at the origin)` }] };
   }
@@ -209,8 +212,9 @@ function unsafePrice(price: PriceBreakdown & { quotedPriceInCents: number }): Vi
 
 export function rateQuote({ id, request, origin, destination, tariff, now, today }: RateQuoteInput): RatedQuote {
   const violations: Violation[] = [];
-  // Indexes of the list as sent; a code sent twice is one service, charged once.
-  const accessorials = [...new Set(request.accessorials)];
+  // Indexes of the list as sent; a code sent twice is one service, charged once. The stops'
+  // service flags (liftgateRequired, ...) price as their codes, after those sent.
+  const accessorials = accessorialsOfAddressFlags(request, request.accessorials);
   request.accessorials.forEach((code, index) => {
     if (!(code in tariff.accessorials) && request.accessorials.indexOf(code) === index) {
       violations.push({
@@ -219,6 +223,12 @@ export function rateQuote({ id, request, origin, destination, tariff, now, today
       });
     }
   });
+  for (const code of accessorials.slice(new Set(request.accessorials).size)) {
+    if (!(code in tariff.accessorials)) {
+      const flag = flagOfCode(code);
+      violations.push({ field: flag ?? 'accessorials', reason: `the tariff does not price ${code}, which this flag stands for` });
+    }
+  }
   const pickup = resolvePickupDate(request.requiredPickupDate, origin, tariff, now, today);
   if (!pickup.ok) violations.push(...pickup.violations);
   if (!pickup.ok || violations.length > 0) return { ok: false, violations };
@@ -318,3 +328,9 @@ export function laneDelivery(
 
 const MAX_KNOWN_DELIVERIES = 4096;
 const deliveriesByCalendar = new WeakMap<object, Map<string, Readonly<{ transitDays: number; estimatedDeliveryDate: string }>>>();
+
+/** `deliveryAddress.liftgateRequired` for LIFTGATE_DELIVERY: the flag a code priced for. */
+function flagOfCode(code: string): string | undefined {
+  for (const stop of STOPS) for (const flag of ADDRESS_FLAGS) if (FLAG_CODES[stop][flag] === code) return `${stop}.${flag}`;
+  return undefined;
+}

@@ -15,6 +15,9 @@ export function normalisedReference(refNumber: string): string {
   return refNumber.trim().replace(/\s+/g, ' ').toUpperCase();
 }
 
+/** An order number as a path or a person may write it: `SO-000123`, `so123`, `SO-0123`. */
+export const ORDER_NUMBER = /^SO-?\d{1,15}$/i;
+
 /** An order number as booked (`SO-000123`), from `so123`, `SO-0123` and the like. */
 export function normalisedOrderNumber(orderNumber: string): string {
   return orderNumberFor(Number(orderNumber.trim().replace(/^SO-?/i, '')));

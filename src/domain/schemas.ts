@@ -26,6 +26,8 @@ import { ORDER_STATUSES, QUOTE_STATUSES, TRACKING_STATUSES } from './statuses.js
 import { ZIP_CODE_PATTERN } from './zipCode.js';
 import { DATE_PATTERN, isCalendarDate } from './dates.js';
 import { onFirstUse } from './schemaOnFirstUse.js';
+import { STORE_TIME_PATTERN } from './storeHours.js';
+import { DEFAULT_COMPANY_ID } from './companies.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -61,6 +63,23 @@ export const isoDateSchema = z
   .regex(DATE_PATTERN, { error: (issue) => `${JSON.stringify(issue.input)} is not a date written YYYY-MM-DD`, abort: true })
   .refine((value) => isCalendarDate(value), { error: (issue) => `${String(issue.input)} is not a real calendar date` })
   .meta({ description: 'A calendar date, YYYY-MM-DD', example: '2026-11-23' });
+
+/**
+ * A pickup day as sent: a date, or (as the published document writes it) a date-time, whose day
+ * at the pickup the engine takes (quotes.ts).
+ */
+export const pickupDateSchema = z
+  .string({ error: 'must be a date YYYY-MM-DD or a date-time' })
+  .refine(
+    (value) =>
+      value.length === 10
+        ? isoDateSchema.safeParse(value).success
+        : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
+    {
+      error: (issue) => `${JSON.stringify(issue.input)} is not a date (YYYY-MM-DD) or a date-time (2026-11-23T14:00:00Z)`,
+    },
+  )
+  .meta({ description: 'A date YYYY-MM-DD, or a date-time; stored as the day at the pickup', example: '2026-11-23' });
 
 export const instantSchema = z.string().meta({ description: 'An ISO-8601 UTC instant', example: '2026-11-23T22:00:00.000Z', format: 'date-time' });
 
@@ -297,6 +316,31 @@ export const placeInputSchema = z.strictObject({
   countryCode: countryCodeSchema,
 });
 
+/**
+ * A stop of a quote request: the ZIP prices it; the published Address's other fields may come
+ * with it (a client written from the published document sends the whole address) and are judged
+ * as an address's are, and the four service flags price as their accessorial codes.
+ */
+export const quoteStopSchema = onFirstUse(() =>
+  z.strictObject({
+    zipCode: postalCodeSchema,
+    countryCode: countryCodeSchema,
+    name: optionalRawText(100, 'Location or company name'),
+    address1: optionalRawText(100, 'Street address'),
+    address2: optionalRawText(100, 'Second address line'),
+    city: optionalRawText(60, 'City'),
+    state: z
+      .string({ error: 'state must be a string' })
+      .trim()
+      .regex(/^[A-Za-z]{2}$/, { message: 'must be a 2-letter state code' })
+      .toUpperCase()
+      .optional(),
+    contactPerson: optionalRawText(100, 'Contact person'),
+    phoneNumber: optionalRawText(32, 'Contact phone number'),
+    ...publishedAddressShape(),
+  }),
+);
+
 export const placeSchema = z.object({
   zipCode: z.string(),
   countryCode: z.string(),
@@ -308,6 +352,41 @@ const requiredText = (field: string, max: number) =>
   withoutControlCharacters(z.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) }).trim())
     .min(1, { message: `${field} is required` })
     .max(max, { message: `must be at most ${max} characters` });
+
+/** An opening or closing time, HH:mm (storeHours.ts). */
+const storeTimeSchema = (what: string, fallback: string) =>
+  z
+    .string({ error: `${what} must be a time HH:mm` })
+    .trim()
+    .regex(STORE_TIME_PATTERN, { message: `${what} must be a time HH:mm, e.g. ${fallback}` })
+    .optional()
+    .meta({ description: `${what === 'openTime' ? 'Opening' : 'Closing'} time at the stop, HH:mm; ${fallback} when absent` });
+
+const addressFlag = (what: string, description: string) =>
+  z
+    .boolean({ error: `${what} is true or false` })
+    .optional()
+    .meta({ description });
+
+/**
+ * The published Address's fields beyond the postal ones, optional (absent stays absent in
+ * records): the stop's hours, notes, and the four services the published wire writes as booleans
+ * (addressAccessorials.ts maps them to and from accessorial codes).
+ */
+function publishedAddressShape() {
+  return {
+    openTime: storeTimeSchema('openTime', '10:00'),
+    closeTime: storeTimeSchema('closeTime', '16:00'),
+    notes: withoutControlCharacters(z.string({ error: 'notes must be a string' }).trim(), true)
+      .max(500, { message: 'must be at most 500 characters' })
+      .optional()
+      .meta({ description: 'Notes for the driver at this stop' }),
+    liftgateRequired: addressFlag('liftgateRequired', 'A liftgate is needed at this stop (LIFTGATE_PICKUP or LIFTGATE_DELIVERY)'),
+    limitedAccess: addressFlag('limitedAccess', 'Limited access at this stop (LIMITED_ACCESS_PICKUP or LIMITED_ACCESS_DELIVERY)'),
+    appointmentRequired: addressFlag('appointmentRequired', 'The stop takes freight by appointment (APPOINTMENT at the delivery)'),
+    callAheadRequired: addressFlag('callAheadRequired', 'Call before arriving (NOTIFY at the delivery)'),
+  };
+}
 
 const addressShape = {
   name: requiredText('name', 100),
@@ -323,6 +402,7 @@ const addressShape = {
   countryCode: countryCodeSchema,
   contactPerson: optionalText(100, 'Contact person'),
   phoneNumber: optionalText(32, 'Contact phone number'),
+  ...publishedAddressShape(),
 };
 export const addressSchema = z.strictObject(addressShape);
 /** Text as stored: a record written before control characters were refused still reads (views neutralise them: printable.ts). */
@@ -359,9 +439,13 @@ const accessorialsSchema = z
   .transform((codes) => codes ?? []);
 
 export const quoteRequestSchema = z.strictObject({
-  pickupAddress: placeInputSchema,
-  deliveryAddress: placeInputSchema,
-  requiredPickupDate: isoDateSchema.optional().meta({ description: 'Pickup date; default the next business day' }),
+  get pickupAddress() {
+    return quoteStopSchema;
+  },
+  get deliveryAddress() {
+    return quoteStopSchema;
+  },
+  requiredPickupDate: pickupDateSchema.optional().meta({ description: 'Pickup date (YYYY-MM-DD, or a date-time: its day at the pickup); default the next business day' }),
   accessorials: accessorialsSchema,
   orderComponents: orderComponentsSchema,
   carrierScac: z
@@ -424,6 +508,52 @@ export type Quote = z.infer<typeof quoteSchema>;
 // ---------------------------------------------------------------------------------------------
 // Shipments
 
+const appointmentContactSchema = z.looseObject({ name: z.string().max(200).optional(), email: z.string().max(320).optional(), phone: z.string().max(32).optional() });
+/** The published AppointmentRequirementRequest: how the carrier books a stop's appointment. */
+const appointmentRequirementSchema = z
+  .strictObject({
+    channel: z.enum(['PHONE', 'EMAIL', 'PORTAL'], { error: 'channel is PHONE, EMAIL or PORTAL' }),
+    portalUrl: z.string().max(512).optional(),
+    contacts: z.array(appointmentContactSchema).max(20).optional(),
+    notes: z.string().max(1000).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.channel === 'PORTAL' && !value.portalUrl) ctx.addIssue({ code: 'custom', path: ['portalUrl'], message: 'portalUrl is required when channel is PORTAL' });
+    if (value.channel !== 'PORTAL' && value.portalUrl) ctx.addIssue({ code: 'custom', path: ['portalUrl'], message: 'portalUrl is given only when channel is PORTAL' });
+  });
+
+/** The published CreateShipmentRequest's fields beyond ours, optional here (a booking from the CLI may lack them). */
+function publishedShipmentShape() {
+  return {
+    description: optionalText(256, 'What the order is, for the carrier (the published request requires it)', true),
+    poNumber: optionalText(64, 'Purchase order number'),
+    requiredDeliveryBy: z.iso
+      .datetime({ offset: true, error: 'requiredDeliveryBy must be a date-time, e.g. 2026-11-25T17:00:00Z' })
+      .optional()
+      .meta({ description: 'Deliver by this instant' }),
+    appointments: z
+      .strictObject({ pickup: appointmentRequirementSchema.optional(), delivery: appointmentRequirementSchema.optional() })
+      .optional()
+      .meta({ description: "How each stop's appointment is scheduled, applied where that address has appointmentRequired" }),
+    shipperDispatch: z
+      .strictObject({
+        name: requiredText('name', 200),
+        email: z.string().max(320).optional(),
+        phone: z
+          .string()
+          .max(32)
+          .regex(/^\+[1-9]\d{1,14}$/, { message: 'phone must be E.164, e.g. +13125550100' })
+          .optional(),
+        scac: z
+          .string()
+          .regex(/^[A-Z]{2,4}$/, { message: 'a SCAC is 2 to 4 capital letters' })
+          .optional(),
+      })
+      .optional()
+      .meta({ description: "The shipper's own dispatch contact" }),
+  };
+}
+
 export const shipmentRequestSchema = onFirstUse(() =>
   z
     .strictObject({
@@ -435,8 +565,9 @@ export const shipmentRequestSchema = onFirstUse(() =>
         .meta({ description: "The customer's reference; printed on partner BOLs as `<refNumber> (<order number>)`" }),
       pickupAddress: addressSchema,
       deliveryAddress: addressSchema,
+      ...publishedShipmentShape(),
       specialInstructions: optionalText(1000, 'Special instructions printed on the BOL', true),
-      requiredPickupDate: isoDateSchema.optional(),
+      requiredPickupDate: pickupDateSchema.optional().meta({ description: "Pickup date (YYYY-MM-DD, or a date-time: its day at the pickup); a quote's when booked on one" }),
       accessorials: accessorialsSchema,
       orderComponents: orderComponentsSchema,
       rebookQuote: z
@@ -479,6 +610,14 @@ export const shipmentSchema = z.object({
   cancelledAt: instantSchema.nullable().default(null).meta({ description: 'When the shipment was cancelled; null while booked' }),
   cancellationReason: z.string().nullable().default(null),
   quoteId: z.string(),
+  companyId: z.string().default(DEFAULT_COMPANY_ID).meta({ description: 'The company the order belongs to' }),
+  userId: z.string().optional().meta({ description: 'Who created it; absent when no user is known (a local store, an API key without one)' }),
+  updatedAt: instantSchema.optional().meta({ description: 'When the order last changed; absent on records written before it was kept' }),
+  description: z.string().nullable().default(null),
+  poNumber: z.string().nullable().default(null),
+  requiredDeliveryBy: z.string().nullable().default(null),
+  appointments: z.looseObject({}).nullable().default(null),
+  shipperDispatch: z.looseObject({ name: z.string() }).nullable().default(null),
   totalPriceInCents: z.number().int(),
   transitDays: z.number().int().nullable(),
   estimatedDeliveryDate: instantSchema.nullable(),

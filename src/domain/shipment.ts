@@ -1,4 +1,6 @@
 /** Booking a shipment against a quote: pure rules of SPEC section 3. */
+import { accessorialsOfAddressFlags } from './addressAccessorials.js';
+import { DEFAULT_COMPANY_ID } from './companies.js';
 import type { OrderComponent, Quote, QuoteRequest, RatedOrderComponent, Shipment, ShipmentRequest, Violation } from './schemas.js';
 
 /**
@@ -10,15 +12,14 @@ export function quoteRequestForShipment(request: ShipmentRequest): QuoteRequest 
     pickupAddress: { zipCode: request.pickupAddress.zipCode, countryCode: 'US' },
     deliveryAddress: { zipCode: request.deliveryAddress.zipCode, countryCode: 'US' },
     requiredPickupDate: request.requiredPickupDate,
-    accessorials: request.accessorials,
+    // The stops' service flags (liftgateRequired, ...) price as their accessorial codes.
+    accessorials: accessorialsOfAddressFlags(request, request.accessorials),
     orderComponents: request.orderComponents,
   };
 }
 
-/** Quote violations renamed to the shipment fields they came from (origin -> shipper.zipCode). */
+/** Quote violations name the shipment fields they came from: both write the stops pickupAddress and deliveryAddress. */
 export function shipmentFieldOfQuoteField(field: string): string {
-  if (field.startsWith('origin.')) return `shipper.${field.slice('origin.'.length)}`;
-  if (field.startsWith('destination.')) return `consignee.${field.slice('destination.'.length)}`;
   return field;
 }
 
@@ -88,6 +89,13 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     cancelledAt: null,
     cancellationReason: null,
     quoteId: quote.id,
+    companyId: DEFAULT_COMPANY_ID,
+    updatedAt: now.toISOString(),
+    description: request.description,
+    poNumber: request.poNumber,
+    requiredDeliveryBy: request.requiredDeliveryBy ?? null,
+    appointments: request.appointments ?? null,
+    shipperDispatch: request.shipperDispatch ?? null,
     totalPriceInCents: quote.quotedPriceInCents,
     transitDays: quote.transitDays,
     estimatedDeliveryDate: quote.estimatedDeliveryDate,

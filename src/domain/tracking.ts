@@ -337,3 +337,42 @@ export function trackingOf(
     events: [...events].sort(compareEvents),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The published Tracking (GET /v1/shipper/shipment/{orderNumber}/tracking)
+
+export const publishedTrackingSchema = onFirstUse(() =>
+  z.object({
+    id: z.string().meta({ description: 'The order (shipment) id' }),
+    orderNumber: z.string(),
+    orderStatus: z.string().meta({ description: 'INITIALIZED, CONFIRMED, ACCEPTED, ASSIGNED, PICKED_UP, DELIVERED or CANCELLED' }),
+    actualPickupDate: instant.optional().meta({ description: 'When the carrier picked it up (its first pick-up event); absent until then' }),
+    actualDeliveryDate: instant.optional().meta({ description: 'When the carrier delivered it; absent until then' }),
+    estimatedDeliveryDate: instant.optional().meta({ description: "The carrier's latest ETA, else the quote's; absent without coverage" }),
+    trackingStatus: z.enum(TRACKING_STATUSES).meta({ description: 'Extension: where the freight is, finer than orderStatus' }),
+    requiredPickupDate: z.string().meta({ description: 'Extension: the pickup day booked (YYYY-MM-DD)' }),
+  }),
+);
+export type PublishedTracking = z.output<typeof publishedTrackingSchema>;
+
+/**
+ * A shipment's tracking in the published shape. The published estimatedPickupDate is a date-time;
+ * shipper knows the pickup day, not its hour, so it answers the day as requiredPickupDate instead.
+ */
+export function publishedTrackingOf(tracking: ShipmentTracking): PublishedTracking {
+  const pickedUp = tracking.events.find((event) => PICKED_UP_OR_LATER.has(event.milestone));
+  const estimated = tracking.carrierEstimatedDeliveryDate ?? tracking.estimatedDeliveryDate;
+  return {
+    id: tracking.shipmentId,
+    orderNumber: tracking.orderNumber,
+    orderStatus: tracking.orderStatus,
+    ...(pickedUp ? { actualPickupDate: pickedUp.occurredAt } : {}),
+    ...(tracking.deliveredAt ? { actualDeliveryDate: tracking.deliveredAt } : {}),
+    ...(estimated ? { estimatedDeliveryDate: estimated } : {}),
+    trackingStatus: tracking.trackingStatus,
+    requiredPickupDate: tracking.requiredPickupDate,
+  };
+}
+
+/** Milestones that say the freight has left the pickup (the first such event is the actual pickup). */
+const PICKED_UP_OR_LATER: ReadonlySet<EventMilestone> = new Set(['PICKED_UP', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'AT_DELIVERY', 'DELIVERED']);

@@ -132,14 +132,14 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
   const violations: Violation[] = [];
   const warnings: Warning[] = [];
   if (shipment.orderStatus === 'CANCELLED') {
-    return { ok: false, violations: [{ field: 'status', reason: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }] };
+    return { ok: false, violations: [{ field: 'orderStatus', reason: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }] };
   }
 
   const party = (address: Address, field: string, account: string | undefined, role: string): EbolParty => {
     const phone = usPhone(address.phoneNumber);
     if (!phone) {
       violations.push({
-        field: `${field}.phone`,
+        field: `${field}.phoneNumber`,
         reason: address.phoneNumber
           ? `"${address.phoneNumber}" is not a 10-digit US phone number, which the eBOL 2.1 ${role} contact needs`
           : `the eBOL 2.1 ${role} contact needs a 10-digit phone number`,
@@ -333,8 +333,8 @@ export function ebolRequestForShipment(shipment: Shipment, settings: EbolSetting
     ...(codes.length > 0 || appointmentDetails || hazardousDetails || cod
       ? { accessorials: { codes, ...(hazardousDetails ? { hazardousDetails } : {}), ...(cod ? { cod } : {}), ...(appointmentDetails ? { appointmentDetails } : {}) } }
       : {}),
-    origin: party(shipment.pickupAddress, 'shipper', settings.accounts.shipper, 'origin'),
-    destination: party(shipment.deliveryAddress, 'consignee', settings.accounts.consignee, 'destination'),
+    origin: party(shipment.pickupAddress, 'pickupAddress', settings.accounts.shipper, 'origin'),
+    destination: party(shipment.deliveryAddress, 'deliveryAddress', settings.accounts.consignee, 'destination'),
     billTo: party(billTo, billToField(shipment), billToAccount, 'billTo'),
   };
   // The bill-to is the shipper or the consignee unless the terms are third party: one violation per field.

@@ -11,13 +11,13 @@ import { warning, type Warning } from '../domain/warnings.js';
 
 type Booked = Pick<ShipmentRequest, 'pickupAddress' | 'deliveryAddress' | 'freightChargeTerms' | 'orderComponents' | 'emergencyContactPhone'>;
 
-/** The fields an eBOL would refuse, each as its path: `shipper.phone`, `orderComponents[1].description`. */
+/** The fields an eBOL would refuse, each as its path: `pickupAddress.phoneNumber`, `orderComponents[1].description`. */
 export function ebolGaps(request: Booked): string[] {
   const gaps: string[] = [];
-  if (!usPhone(request.pickupAddress.phoneNumber)) gaps.push('shipper.phone');
-  if (!usPhone(request.deliveryAddress.phoneNumber)) gaps.push('consignee.phone');
+  if (!usPhone(request.pickupAddress.phoneNumber)) gaps.push('pickupAddress.phoneNumber');
+  if (!usPhone(request.deliveryAddress.phoneNumber)) gaps.push('deliveryAddress.phoneNumber');
   const { terms, billTo } = request.freightChargeTerms;
-  if (terms === 'THIRD_PARTY' && billTo && !usPhone(billTo.phoneNumber)) gaps.push('freightChargeTerms.billTo.phone');
+  if (terms === 'THIRD_PARTY' && billTo && !usPhone(billTo.phoneNumber)) gaps.push('freightChargeTerms.billTo.phoneNumber');
   request.orderComponents.forEach((component, index) => {
     if (!component.description) gaps.push(`orderComponents[${index}].description`);
   });

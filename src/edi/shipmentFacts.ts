@@ -15,7 +15,7 @@ export function billToAddress(shipment: Shipment): Address {
 /** Field path of the bill-to address, for messages. */
 export function billToField(shipment: Shipment): string {
   const { terms } = shipment.freightChargeTerms;
-  return terms === 'THIRD_PARTY' ? 'freightChargeTerms.billTo' : terms === 'COLLECT' ? 'consignee' : 'shipper';
+  return terms === 'THIRD_PARTY' ? 'freightChargeTerms.billTo' : terms === 'COLLECT' ? 'deliveryAddress' : 'pickupAddress';
 }
 
 export const hasHazmat = (shipment: Shipment): boolean => shipment.orderComponents.some((component) => component.hazmat);

@@ -95,7 +95,7 @@ export function writeX12LoadTender(input: X12DocumentInput): CarrierFileResult<s
       ...(isPickup ? pickupDateSegments(shipment) : []),
       ...handling[kind],
       ...(!isPickup && cod ? [['NTE', '', cod] as X12Segment] : []),
-      ...partySegments(writer, isPickup ? 'SH' : 'CN', isPickup ? shipment.pickupAddress : shipment.deliveryAddress, isPickup ? 'shipper' : 'consignee'),
+      ...partySegments(writer, isPickup ? 'SH' : 'CN', isPickup ? shipment.pickupAddress : shipment.deliveryAddress, isPickup ? 'pickupAddress' : 'deliveryAddress'),
       ...(isPickup ? shipment.orderComponents.flatMap((component, index) => lineItem(writer, shipment, index, warnings)) : []),
     ];
   };

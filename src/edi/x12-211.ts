@@ -91,8 +91,8 @@ export function writeX12BillOfLading(input: X12DocumentInput): CarrierFileResult
     ...pickupDateSegments(shipment),
     ...handling,
     ...remarks.map(([first, second]): X12Segment => ['K1', first, second ?? '']),
-    ...partySegments(writer, 'SH', shipment.pickupAddress, 'shipper'),
-    ...partySegments(writer, 'CN', shipment.deliveryAddress, 'consignee'),
+    ...partySegments(writer, 'SH', shipment.pickupAddress, 'pickupAddress'),
+    ...partySegments(writer, 'CN', shipment.deliveryAddress, 'deliveryAddress'),
     ...partySegments(writer, 'BT', billToAddress(shipment), billToField(shipment)),
     ...shipment.orderComponents.flatMap((component, index): X12Segment[] => {
       const field = `orderComponents[${index}]`;

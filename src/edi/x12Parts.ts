@@ -23,7 +23,10 @@ export function partySegments(writer: X12ElementWriter, code: PartyCode, address
   const name = writer.pieces(address.name, `${field}.name`, 'N102', 3, 'N102 and N201/N202');
   segments.push(['N1', code, name[0] ?? '']);
   if (name.length > 1) segments.push(['N2', name[1]!, name[2] ?? '']);
-  const streets = [...writer.pieces(address.address1, `${field}.address1`, 'N301', 2, 'N301/N302'), ...writer.pieces(address.address2, `${field}.address2`, 'N301', 2, 'N301/N302')];
+  const streets = [
+    ...writer.pieces(address.address1, `${field}.address1`, 'N301', 2, 'N301/N302'),
+    ...writer.pieces(address.address2, `${field}.address2`, 'N301', 2, 'N301/N302'),
+  ];
   for (let index = 0; index < streets.length; index += 2) segments.push(['N3', streets[index]!, streets[index + 1] ?? '']);
   segments.push([
     'N4',
@@ -35,7 +38,7 @@ export function partySegments(writer: X12ElementWriter, code: PartyCode, address
   if (address.phoneNumber || address.contactPerson) {
     // Without a contact name the party's name stands in, cut to G6102's 60 characters (N1/N2 carry it whole).
     const contact = address.contactPerson ? writer.text(address.contactPerson, `${field}.contactPerson`, 'G6102') : writer.shortened(address.name, `${field}.name`, 'G6102').text;
-    const phone = writer.text(address.phoneNumber, `${field}.phone`, 'G6104');
+    const phone = writer.text(address.phoneNumber, `${field}.phoneNumber`, 'G6104');
     if (contact) segments.push(phone ? ['G61', CONTACT_FUNCTION[code], contact, 'TE', phone] : ['G61', CONTACT_FUNCTION[code], contact]);
   }
   return segments;
@@ -126,7 +129,7 @@ export function hazmatSegments(writer: X12ElementWriter, shipment: Shipment, com
   const hazmat = component.hazmat;
   if (!hazmat) return [];
   const field = `orderComponents[${index}].hazmat`;
-  const contactName = writer.shortened(shipment.pickupAddress.name, 'shipper.name', 'G6102').text || 'SHIPPER';
+  const contactName = writer.shortened(shipment.pickupAddress.name, 'pickupAddress.name', 'G6102').text || 'SHIPPER';
   const phone = writer.text(shipment.emergencyContactPhone, 'emergencyContactPhone', 'G6104', { required: true });
   const byPieces = component.pieceCount !== null && component.pieceCount > 0;
   const names = writer.pieces(hazmat.properShippingName, `${field}.properShippingName`, 'LH301', 10, 'LH301 (10 segments of 25)');

@@ -91,5 +91,10 @@ function splitShipment(group: RowGroup, header: CsvHeader, groupLines: DigestTab
     earlier !== undefined && !options.booking
       ? `the rows of ${what} are not next to each other (${earlier}, then ${lines}): sort the file by ${column} so that each shipment's rows follow one another; nothing of this shipment was booked`
       : `the rows of ${what} are not next to each other in the file: sort it by ${column}; nothing of this shipment was booked`;
-  return { ok: false, group, warnings: [], violations: [{ line: first.line, column: header.cells[header.positions.get(column) ?? -1]?.trim() ?? column, field: column, reason: message }] };
+  return {
+    ok: false,
+    group,
+    warnings: [],
+    violations: [{ line: first.line, column: header.cells[header.positions.get(column) ?? -1]?.trim() ?? column, field: column, reason: message }],
+  };
 }

@@ -51,6 +51,7 @@ const REPEATABLE: ReadonlySet<string> = new Set<OperationName>([
   'createShipment',
   'createShipments',
   'cancelShipment',
+  'confirmShipment',
   'updateShipment',
   'addShipmentEvents',
   'addShipmentEventsBatch',

@@ -8,6 +8,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The request id of every answer, when the request log is on (requestLog.ts). */
+export const REQUEST_ID_HEADER = 'x-request-id';
 export type Layer = (next: Handler) => Handler;
 
 export interface Exchange {
@@ -21,6 +24,8 @@ export interface Exchange {
   requestId: string;
   /** What failed inside the service (a 5xx), for the operator's log only. */
   failure?: string | undefined;
+  /** The answer's body size as sent (0 for HEAD), once written by send or sendPlain. */
+  bytes?: number | undefined;
   /** Who made the request, once authenticated (server/auth.ts): its key and company, for the log and the records' scoping. */
   principal?: { companyId: string; keyId: string | null; clientId: string | null } | undefined;
   /** What the layers run once the answer is over (whenAnswered): one 'close' listener for them all. */
@@ -32,7 +37,18 @@ const EXCHANGE = Symbol('shipper.exchange');
 type WithExchange = IncomingMessage & { [EXCHANGE]?: Exchange };
 
 export function exchangeOf(req: IncomingMessage): Exchange {
-  return ((req as WithExchange)[EXCHANGE] ??= { operation: 'unmatched', requestId: '', failure: undefined, answered: undefined });
+  return ((req as WithExchange)[EXCHANGE] ??= { operation: 'unmatched', requestId: '', failure: undefined, bytes: undefined, answered: undefined });
+}
+
+/**
+ * Writes the status and headers, with the request's X-Request-Id when it has one. The id goes in
+ * writeHead's own headers, not by setHeader beforehand: a header set before writeHead sends the
+ * whole answer down node:http's slower path (every header set and validated again one by one).
+ */
+export function writeHead(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string | string[] | number>): void {
+  const { requestId } = exchangeOf(req);
+  if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+  res.writeHead(status, headers);
 }
 
 /**
@@ -60,13 +76,15 @@ export function compose(layers: readonly Layer[], core: Handler): Handler {
 
 /** A small JSON answer written by a layer (probes, metrics), with the headers every answer of serve has. */
 export function sendPlain(req: IncomingMessage, res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
-  const payload = Buffer.from(body, 'utf8');
-  res.writeHead(status, {
+  const length = Buffer.byteLength(body, 'utf8');
+  writeHead(req, res, status, {
     'content-type': contentType,
-    'content-length': payload.byteLength,
+    'content-length': length,
     'x-content-type-options': 'nosniff',
     'cache-control': 'no-store',
     ...headers,
   });
-  res.end(req.method === 'HEAD' ? undefined : payload);
+  const head = req.method === 'HEAD';
+  exchangeOf(req).bytes = head ? 0 : length;
+  res.end(head ? undefined : body);
 }

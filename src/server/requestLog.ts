@@ -10,9 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pino, type Level, type Logger } from 'pino';
 import type { LogFormat, LogLevel } from './defaults.js';
-import { exchangeOf, whenAnswered, type Exchange, type Layer } from './exchange.js';
+import { exchangeOf, REQUEST_ID_HEADER, whenAnswered, type Exchange, type Layer } from './exchange.js';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
 /** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
 const PROBE_OPERATIONS = new Set(['healthz', 'readyz', 'metrics']);
 const USABLE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -23,9 +22,9 @@ export interface ServeLoggerOptions {
   write: (line: string) => void;
   /**
    * The file descriptor `write` ends in, when it is the process's own stderr: JSON lines then go
-   * to it through pino's destination, gathered up to 4 KiB or a quarter of a second and written
-   * at once (one system call for many requests instead of one each, and none on libuv's thread
-   * pool, which the file store needs); `flush()` writes what is left before the process exits.
+   * to it through pino's asynchronous destination (sonic-boom), gathered up to 4 KiB or a quarter
+   * of a second and written at once, off the event loop (one write on libuv's thread pool for
+   * many requests, one at a time, in order); `flush()` writes what is left before the process exits.
    */
   fd?: number | undefined;
 }
@@ -35,8 +34,11 @@ const FLUSH_INTERVAL_MS = 250;
 
 export interface ServeLogger {
   logger: Logger;
-  /** Writes out what the asynchronous destination still holds (before the process exits). */
-  flush(): void;
+  /**
+   * Writes out what the asynchronous destination still holds, in order, and resolves once it is
+   * written: the last call before the process exits (no line may be logged after it).
+   */
+  flush(): Promise<void>;
 }
 
 /**
@@ -46,7 +48,9 @@ export interface ServeLogger {
 const STREAMS = new WeakMap<Logger, { write(line: string): unknown }>();
 
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
-  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: true, minLength: FLUSH_BYTES }) : undefined;
+  // Asynchronous: a line costs the request no system call (written a few kilobytes at a time), and
+  // a slow reader of stderr (a full pipe) holds one thread of the pool, not the event loop.
+  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES }) : undefined;
   if (destination) setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
   const stream = destination ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
   const logger = pino(
@@ -61,11 +65,15 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   STREAMS.set(logger, stream);
   return {
     logger,
-    flush() {
+    async flush() {
+      if (!destination) return;
+      // The write under way first (its callback comes once it is written; an error, stderr gone,
+      // ends the wait too), then what is left at once: written after it, so the lines keep their order.
+      await new Promise<void>((resolve) => destination.flush(() => resolve()));
       try {
-        destination?.flushSync();
+        destination.flushSync();
       } catch {
-        // Nothing written yet, or stderr is gone: nothing to save.
+        // Stderr is gone: nothing to save.
       }
     },
   };
@@ -86,14 +94,13 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
     const started = performance.now();
     const exchange = exchangeOf(req);
     const sent = req.headers[REQUEST_ID_HEADER];
+    // Sent with the answer's headers (exchange.ts writeHead).
     exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
-    res.setHeader(REQUEST_ID_HEADER, exchange.requestId);
     whenAnswered(req, res, () => {
       const aborted = !res.writableFinished;
       const status = res.headersSent ? res.statusCode : undefined;
-      const length = Number(res.getHeader('content-length'));
       const duration = Math.round((performance.now() - started) * 100) / 100;
-      const bytes = aborted || req.method === 'HEAD' || !Number.isFinite(length) ? 0 : length;
+      const bytes = aborted ? 0 : (exchange.bytes ?? 0);
       // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
       const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
       const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';

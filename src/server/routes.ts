@@ -95,13 +95,16 @@ function findRoute(
 ): Exclude<RouteMatch, { kind: 'operation' }> | (Extract<RouteMatch, { kind: 'operation' }> & { negotiated: boolean }) {
   const wanted = method === 'HEAD' ? 'GET' : method;
   if (pathname === OPENAPI_PATH) return wanted === 'GET' ? { kind: 'openapi' } : { kind: 'method-not-allowed', allow: ['GET', 'HEAD'] };
-  const matches = ROUTES.flatMap((route) => {
+  // Only the routes of the most specific path shape (the most literal segments) answer this path:
+  // ROUTES are sorted by that, so the first match says which, and the routes after its shape's
+  // are not tried.
+  const best: Array<{ route: Route; values: string[] }> = [];
+  for (const route of ROUTES) {
+    if (best.length > 0 && route.literals !== best[0]!.route.literals) break;
     const found = route.pattern.exec(pathname);
-    return found ? [{ route, values: found.slice(1) }] : [];
-  });
-  if (matches.length === 0) return { kind: 'not-found' };
-  // Only the routes of the most specific path shape (the most literal segments) answer this path.
-  const best = matches.filter((match) => match.route.literals === matches[0]!.route.literals);
+    if (found) best.push({ route, values: found.slice(1) });
+  }
+  if (best.length === 0) return { kind: 'not-found' };
   const candidates = best.filter((match) => match.route.method === wanted);
   const chosen =
     candidates.length > 1
@@ -115,4 +118,34 @@ function findRoute(
   const bad = hit.values.findIndex((value) => !SAFE_ID.test(value));
   if (bad !== -1) return { kind: 'bad-id', resource: resourceOfParam(hit.route.params[bad]!), id: hit.values[bad]! };
   return { kind: 'operation', operation: hit.route.operation, params: hit.values, negotiated: candidates.length > 1 };
+}
+
+const URL_BASE = 'http://service.invalid';
+
+/** What the server reads of a request's target: its path, its query string and parameters. */
+export type RequestTarget = Pick<URL, 'pathname' | 'search' | 'searchParams'>;
+
+/**
+ * A path of plain segments (letters, digits, `_`, `-`, `~`, `.` inside a segment), without a query:
+ * what nearly every request is (an id, a collection), and what the URL parser would give back as
+ * it is (no dot segment, no empty one, nothing to percent-encode).
+ */
+const PLAIN_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9_~.-]+)+$/;
+
+/** The request target, parsed once; an absolute-form target the URL parser refuses (`GET http://[ HTTP/1.1`) is routed as "/", a 404. */
+export function requestUrl(target = '/'): RequestTarget {
+  // The URL parser's answer for a plain path is that path: no parser, no URL object per request.
+  if (PLAIN_PATH.test(target))
+    return {
+      pathname: target,
+      search: '',
+      get searchParams() {
+        return new URLSearchParams();
+      },
+    };
+  try {
+    return new URL(target, URL_BASE);
+  } catch {
+    return new URL(`${URL_BASE}/`);
+  }
 }

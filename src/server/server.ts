@@ -26,9 +26,9 @@ import type { ProblemDetail } from '../domain/schemas.js';
 import { deprecationWarnings, parseRequest } from '../domain/validation.js';
 import { answerClientErrors } from './clientError.js';
 import { DEFAULT_TIMEOUTS, type ServerTimeouts } from './defaults.js';
-import { compose, exchangeOf, type Layer } from './exchange.js';
+import { compose, exchangeOf, writeHead, type Layer } from './exchange.js';
 import { malformedJsonDetail } from './jsonSyntax.js';
-import { matchRoute } from './routes.js';
+import { matchRoute, requestUrl, type RequestTarget } from './routes.js';
 import type { ServeAuth } from './auth.js';
 import { TOKEN_PATH } from '../domain/credentials.js';
 
@@ -134,7 +134,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 
   answerClientErrors(server);
 
-  async function handle(req: IncomingMessage, url: URL): Promise<Reply> {
+  async function handle(req: IncomingMessage, url: RequestTarget): Promise<Reply> {
     if (options.auth && url.pathname === TOKEN_PATH) return tokenReply(options.auth, req);
     const match = matchRoute(req.method ?? 'GET', url.pathname, req.headers.accept);
     exchangeOf(req).operation = match.kind === 'operation' ? match.operation : match.kind;
@@ -180,7 +180,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
    * 415/413/400 as SPEC 3 says), then the options: query parameters (checked by the operation's
    * schema) and the Idempotency-Key where the operation honours one.
    */
-  async function dispatch(name: OperationName, params: string[], req: IncomingMessage, url: URL): Promise<Reply> {
+  async function dispatch(name: OperationName, params: string[], req: IncomingMessage, url: RequestTarget): Promise<Reply> {
     const spec: OperationSpec = operations[name];
     const options: Record<string, unknown> = readQuery(spec, url);
     if (spec.idempotent) options.idempotencyKey = readIdempotencyKey(req);
@@ -207,20 +207,28 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     return { status: spec.response.status, headers, json };
   }
 
-  /** Writes the reply; returns the body size for the access log. */
-  function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): number {
-    let payload: Buffer;
+  /**
+   * Writes the reply; returns the body size for the access log. A JSON body goes to node:http as
+   * the string it is: node:http then sends it in one write with the header block, where a Buffer
+   * (a copy of the text) is a second chunk of a writev.
+   */
+  function send(req: IncomingMessage, res: ServerResponse, url: RequestTarget, reply: Reply): number {
+    let payload: Buffer | string;
+    let length: number;
     let contentType = reply.contentType ?? JSON_TYPE;
-    if (reply.bytes) payload = Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength);
-    else {
+    if (reply.bytes) {
+      payload = Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength);
+      length = payload.byteLength;
+    } else {
       const json = reply.json as ProblemDetail | undefined;
       if (contentType === PROBLEM_TYPE && json && json.instance === undefined) json.instance = url.pathname;
-      payload = Buffer.from(reply.text ?? JSON.stringify(reply.json), 'utf8');
+      payload = reply.text ?? JSON.stringify(reply.json);
+      length = Buffer.byteLength(payload, 'utf8');
       contentType = `${contentType}; charset=utf-8`;
     }
     const headers: Record<string, string | string[] | number> = {
       'content-type': contentType,
-      'content-length': payload.byteLength,
+      'content-length': length,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
       ...reply.headers,
@@ -238,9 +246,11 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       });
       req.resume();
     }
-    res.writeHead(reply.status, headers);
-    res.end(req.method === 'HEAD' ? undefined : payload);
-    return payload.byteLength;
+    writeHead(req, res, reply.status, headers);
+    const head = req.method === 'HEAD';
+    exchangeOf(req).bytes = head ? 0 : length;
+    res.end(head ? undefined : payload);
+    return length;
   }
 
   return {
@@ -274,17 +284,6 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 }
 
 // -----------------------------------------------------------------------------------------------
-
-const URL_BASE = 'http://service.invalid';
-
-/** The request target as a URL, parsed once; an absolute-form target the URL parser refuses (`GET http://[ HTTP/1.1`) is routed as "/", a 404. */
-function requestUrl(target = '/'): URL {
-  try {
-    return new URL(target, URL_BASE);
-  } catch {
-    return new URL(`${URL_BASE}/`);
-  }
-}
 
 function problemReply(problem: ProblemDetail): Reply {
   return { status: problem.status, json: { ...problem }, contentType: PROBLEM_TYPE };
@@ -420,7 +419,7 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
 }
 
 /** Query parameters as the operation's schema reads them: unknown ones are refused, not ignored. */
-function readQuery(spec: OperationSpec, url: URL): Record<string, unknown> {
+function readQuery(spec: OperationSpec, url: RequestTarget): Record<string, unknown> {
   // No query string (most requests): no parameters to collect.
   const raw: Record<string, string> = url.search === '' ? {} : Object.fromEntries(url.searchParams);
   if (!spec.query) {
@@ -438,7 +437,7 @@ function truncateForDetail(text: string): string {
 }
 
 /** The path and query for the access log, with the values of secret-looking parameters hidden. */
-function loggablePath(url: URL): string {
+function loggablePath(url: RequestTarget): string {
   if (!url.search) return url.pathname;
   const params = new URLSearchParams(url.search);
   for (const key of [...params.keys()]) if (/key|token|secret|passw|auth/i.test(key)) params.set(key, '***');

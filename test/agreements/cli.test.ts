@@ -18,7 +18,12 @@ let agreements: string;
 let env: Record<string, string>;
 const shipper = (args: string[], extra: Record<string, string> = {}) => runInProcess(args, { env: { ...env, ...extra } });
 const LANE = ['--from', '60601', '--to', '10001', '--pickup-date', '2026-12-02'];
-const ADDRESSES = ['--shipper', 'name=Acme DC,address1=1 Main St,city=Chicago,state=IL,zip=60601', '--consignee', 'name=Store 9,address1=5 5th Ave,city=New York,state=NY,zip=10001'];
+const ADDRESSES = [
+  '--shipper',
+  'name=Acme DC,address1=1 Main St,city=Chicago,state=IL,zip=60601',
+  '--consignee',
+  'name=Store 9,address1=5 5th Ave,city=New York,state=NY,zip=10001',
+];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'shipper-agreements-'));
@@ -119,7 +124,7 @@ describe('booking a carrier quote', () => {
     const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=4,weight=4200,dims=48x40x72']);
     expect(booked.code, booked.stderr).toBe(0);
     const shipment = shipmentSchema.parse(JSON.parse(booked.stdout));
-    expect(shipment).toMatchObject({ quoteId, quotedPriceInCents: 98278, carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, pricedBy: { kind: 'AGREEMENT', scac: 'TSTC' } });
+    expect(shipment).toMatchObject({ quoteId, totalPriceInCents: 98278, carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, pricedBy: { kind: 'AGREEMENT', scac: 'TSTC' } });
     const invoice = await shipper(['--json', 'invoice', shipment.id]);
     expect(invoice.code, invoice.stderr).toBe(0);
     const parsed = invoiceSchema.parse(JSON.parse(invoice.stdout));

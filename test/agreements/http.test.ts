@@ -113,7 +113,7 @@ describe('a quote request naming carrierScac', () => {
     });
     expect(booked.status).toBe(201);
     const shipment = shipmentSchema.parse(await booked.json());
-    expect(shipment).toMatchObject({ carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, quotedPriceInCents: 98278 });
+    expect(shipment).toMatchObject({ carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, totalPriceInCents: 98278 });
     // The carrier's documents name it: the pallet labels (ZPL) carry its name and SCAC.
     const labels = await fetch(`${server.url}/v1/shipper/shipment/${shipment.id}/labels?format=zpl`);
     expect(labels.status).toBe(200);

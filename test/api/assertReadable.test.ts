@@ -66,7 +66,7 @@ describe('assertReadable', () => {
   it('refuses, as a 500 that books nothing, a record whose number would not survive JSON (Infinity, NaN) or is missing', () => {
     const components = record.orderComponents as Array<Record<string, unknown>>;
     for (const broken of [
-      { ...record, quotedPriceInCents: Number.POSITIVE_INFINITY },
+      { ...record, totalPriceInCents: Number.POSITIVE_INFINITY },
       { ...record, miles: Number.NaN },
       { ...record, orderComponents: [{ ...components[0], poundsWeight: Number.NEGATIVE_INFINITY }] },
       { ...record, orderNumber: undefined },

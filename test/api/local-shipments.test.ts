@@ -49,10 +49,10 @@ describe('LocalApi.createShipment on a quote', () => {
       orderStatus: 'CONFIRMED',
       refNumber: 'PO-4711',
       quoteId: quote.id,
-      quotedPriceInCents: quote.quotedPriceInCents,
+      totalPriceInCents: quote.quotedPriceInCents,
       transitDays: quote.transitDays,
       estimatedDeliveryDate: quote.estimatedDeliveryDate,
-      pickupDate: '2026-11-19',
+      requiredPickupDate: '2026-11-19',
       specialInstructions: 'Dock 4',
     });
     expect(isValidBolNumber(shipment.bolNumber)).toBe(true);
@@ -67,7 +67,12 @@ describe('LocalApi.createShipment on a quote', () => {
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' })))).status).toBe(404);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'not-a-quote' })))).status).toBe(404);
     // A pickup day after its lifetime: the lifetime closes it.
-    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS], requiredPickupDate: '2026-11-30' });
+    const { data: quote } = await api.createQuote({
+      pickupAddress: { zipCode: '60608' },
+      deliveryAddress: { zipCode: '10001' },
+      orderComponents: [PALLETS],
+      requiredPickupDate: '2026-11-30',
+    });
     expect(quote.quoteExpirationTime).toBe(new Date(Date.parse(quote.createdAt) + 168 * 3_600_000).toISOString());
     clock.now = new Date(Date.parse(quote.quoteExpirationTime) + 1000);
     const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, requiredPickupDate: '2026-11-30' })));
@@ -120,7 +125,7 @@ describe('LocalApi.createShipment without a quote', () => {
     expect(quote.pickupAddress.zipCode).toBe('60608');
     expect(quote.deliveryAddress.zipCode).toBe('10001');
     expect(quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
-    expect(shipment).toMatchObject({ requiredPickupDate: '2026-11-20', quotedPriceInCents: quote.quotedPriceInCents, accessorials: ['LIFTGATE_DELIVERY'] });
+    expect(shipment).toMatchObject({ requiredPickupDate: '2026-11-20', totalPriceInCents: quote.quotedPriceInCents, accessorials: ['LIFTGATE_DELIVERY'] });
   });
 
   it('refuses freightClass and reports every violation of the request at once, booking nothing', async () => {
@@ -144,9 +149,9 @@ describe('LocalApi.createShipment without a quote', () => {
 
   it('turns rating problems (unknown accessorial, weekend pickup) into violations of the shipment', async () => {
     const { api } = apiAt(store.dir);
-    const problem = await problemOf(api.createShipment(shipmentRequest({ accessorials: ['TELEPORT'], pickupDate: '2026-11-21' })));
+    const problem = await problemOf(api.createShipment(shipmentRequest({ accessorials: ['TELEPORT'], requiredPickupDate: '2026-11-21' })));
     expect(problem.status).toBe(400);
-    expect(problem.problem.violations?.map((violation) => violation.field)).toEqual(['accessorials[0]', 'pickupDate']);
+    expect(problem.problem.violations?.map((violation) => violation.field)).toEqual(['accessorials[0]', 'requiredPickupDate']);
   });
 });
 
@@ -340,8 +345,9 @@ describe('LocalApi.createShipments (batch)', () => {
 describe('LocalApi.previewShipments', () => {
   it('validates and prices like a booking but writes nothing', async () => {
     const { api } = apiAt(store.dir);
-    const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ deliveryAddress: { ...NYC_STORE, zipCode: '00001' } }) }] }))
-      .data.items;
+    const outcomes = (
+      await api.previewShipments({ items: [{ request: shipmentRequest() }, { request: shipmentRequest({ deliveryAddress: { ...NYC_STORE, zipCode: '00001' } }) }] })
+    ).data.items;
     expect(outcomes[0]!.ok && outcomes[0]!.data.quotedPriceInCents).toBeGreaterThan(0);
     expect(!outcomes[1]!.ok && outcomes[1]!.problem.violations).toEqual([{ field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 00001' }]);
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);

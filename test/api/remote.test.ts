@@ -15,7 +15,7 @@ const QUOTE = {
   quoteExpirationTime: '2026-11-30T15:00:00.000Z',
   transitDays: 2,
   estimatedDeliveryDate: '2026-11-26T22:00:00.000Z',
-  pickupDate: '2026-11-24',
+  requiredPickupDate: '2026-11-24',
   pickupAddress: { zipCode: '60601', countryCode: 'US', city: 'Chicago', state: 'IL' },
   deliveryAddress: { zipCode: '10001', countryCode: 'US', city: 'New York', state: 'NY' },
   miles: 838,

@@ -63,7 +63,7 @@ export interface ShipmentSpec {
   accessorials?: string[];
   shipperName?: string;
   consigneeName?: string;
-  /** Carrier fields and status as stored (carrier, proNumber, freightChargeTerms, cod, status...). */
+  /** Carrier fields and status as stored (carrier, proNumber, freightChargeTerms, cod, orderStatus...). */
   extra?: Partial<Shipment>;
 }
 
@@ -82,7 +82,7 @@ export function makeShipment(spec: ShipmentSpec = {}): Shipment {
     totalPriceInCents: 48_250,
     transitDays: 3,
     estimatedDeliveryDate: '2026-11-26T23:00:00.000Z',
-    pickupDate: '2026-11-23',
+    requiredPickupDate: '2026-11-23',
     miles: 712,
     accessorials: spec.accessorials ?? ['LIFTGATE_DELIVERY'],
     pickupAddress: {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   store = join(work.dir, 'store');
   const outcomes = (
     await new LocalApi({ storeDir: store }).createShipments({
-      items: ['PO-1', 'PO-2', 'PO-3'].map((refNumber) => ({ request: { refNumber, pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
+      items: ['PO-1', 'PO-2', 'PO-3'].map((refNumber) => ({ request: { refNumber, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } })),
     })
   ).data.items;
   shipments = outcomes.map((outcome) => (outcome.ok ? outcome.data : expect.fail('booking failed')));
@@ -67,7 +67,9 @@ describe('BOL file names', () => {
     const single = await tempDir('shipper-bol-single-');
     try {
       const outcome = (
-        await new LocalApi({ storeDir: single.dir }).createShipments({ items: [{ request: { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } }] })
+        await new LocalApi({ storeDir: single.dir }).createShipments({
+          items: [{ request: { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } }],
+        })
       ).data.items[0]!;
       const all = await runInProcess(['--store', single.dir, 'bol', '--all', '-o', join(dir, 'all.pdf')]);
       expect(all.code, all.stderr).toBe(0);
@@ -153,7 +155,9 @@ describe('writing BOLs when the disk fills up', () => {
     const api = new LocalApi({ storeDir: many });
     const booked = (
       await api.createShipments({
-        items: Array.from({ length: 100 }, (_, index) => ({ request: { refNumber: `PO-M${index}`, pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
+        items: Array.from({ length: 100 }, (_, index) => ({
+          request: { refNumber: `PO-M${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+        })),
       })
     ).data.items.map((outcome) => (outcome.ok ? outcome.data : expect.fail('booking failed')));
     const probe = await outDir();

@@ -52,7 +52,7 @@ describe('a booking for a carrier that takes eBOLs', () => {
   it('is warned of what an eBOL would lack; shipment update adds it before pickup; then the eBOL is written', async () => {
     const { result, shipment } = await book(['--scac', 'ODFL']);
     expect(result.stderr).toContain(
-      'warning: [EBOL_INCOMPLETE] ODFL takes eBOL 2.1 requests and this shipment lacks what one needs: shipper.phone, consignee.phone, orderComponents[0].description, orderComponents[1].description',
+      'warning: [EBOL_INCOMPLETE] ODFL takes eBOL 2.1 requests and this shipment lacks what one needs: pickupAddress.phoneNumber, deliveryAddress.phoneNumber, orderComponents[0].description, orderComponents[1].description',
     );
     const early = await cli(['tender', shipment.id, '--format', 'ebol', '-o', join(dir, 'early.json')]);
     expect(early.code).toBe(1);
@@ -73,8 +73,8 @@ describe('a booking for a carrier that takes eBOLs', () => {
     ]);
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout)).toMatchObject({
-      shipper: { phone: '312-555-0100' },
-      consignee: { phone: '(212) 555-0188' },
+      pickupAddress: { phoneNumber: '312-555-0100' },
+      deliveryAddress: { phoneNumber: '(212) 555-0188' },
       orderComponents: [
         { description: 'Machine parts', poundsWeight: 500 },
         { description: 'Spare belts', poundsWeight: 300 },
@@ -140,8 +140,8 @@ describe('a booking for a carrier that takes eBOLs', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          shipper: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' },
-          consignee: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
+          pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' },
+          deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
           emergencyContactPhone: '800-424-9300',
           orderComponents: [
             {
@@ -159,7 +159,10 @@ describe('a booking for a carrier that takes eBOLs', () => {
         fetch(`${serve.url}/v1/shipper/shipment/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const ok = await patch({ shipperPhone: '312-555-0100', lineDescriptions: [{ line: 1, description: 'Paint, in pails' }] });
       expect(ok.status).toBe(200);
-      expect(await ok.json()).toMatchObject({ shipper: { phone: '312-555-0100' }, orderComponents: [{ description: 'Paint, in pails', hazmat: { unNumber: 'UN1263' } }] });
+      expect(await ok.json()).toMatchObject({
+        pickupAddress: { phoneNumber: '312-555-0100' },
+        orderComponents: [{ description: 'Paint, in pails', hazmat: { unNumber: 'UN1263' } }],
+      });
       const cleared = await patch({ emergencyContactPhone: null });
       expect(cleared.status).toBe(400);
       expect(JSON.stringify(await cleared.json())).toContain('cannot be cleared');

@@ -150,7 +150,7 @@ describe('the CLI ends with the verdict of the table', () => {
   it('exits 2 on a setting that cannot be used, with one line and a usage ProblemDetail', async () => {
     const result = await runInProcess(['quote', 'list', '--json'], { env: { SHIPPER_NOW: 'yesterday-ish' } });
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual(['pickupAddress: SHIPPER_NOW=yesterday-ish is not an ISO-8601 instant']);
+    expect(result.stderr.trim().split('\n')).toEqual(['shipper: SHIPPER_NOW=yesterday-ish is not an ISO-8601 instant']);
     expect(JSON.parse(result.stdout)).toMatchObject({ type: 'urn:shipper:problem:usage', status: 400 });
   });
 

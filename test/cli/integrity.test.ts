@@ -87,9 +87,9 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
     const side = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,hieght=48']);
     expect(side.code).toBe(2);
     expect(side.stderr).toMatch(/unknown key "hieght" \(length, width and height go in dims=LxWxH\) in --component/);
-    const address = await shipper(mode, ['ship', '--shipper', `${SHIPPER},zipcode=60608`, '--consignee', CONSIGNEE, '-c', COMPONENT]);
+    const address = await shipper(mode, ['ship', '--shipper', `${SHIPPER},zipcod=60608`, '--consignee', CONSIGNEE, '-c', COMPONENT]);
     expect(address.code).toBe(2);
-    expect(address.stderr).toMatch(/unknown key "zipcode" \(did you mean zipCode\?\) in --shipper/);
+    expect(address.stderr).toMatch(/unknown key "zipcod" \(did you mean zipCode\?\) in --shipper/);
     // Nothing close: the keys are listed, no guess.
     expect((await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', `${COMPONENT},xyz=1`])).stderr).toMatch(
       /unknown key "xyz" in --component [^(]*\(keys: pallets, weight, dims/,
@@ -100,13 +100,13 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
     const before = await bookedCount(mode);
     const refused = await shipper(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE.replace('city=New York,state=NY', 'city=Chicago,state=IL'), '-c', COMPONENT]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim()).toBe('shipper: IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (consignee.state)');
+    expect(refused.stderr.trim()).toBe('shipper: IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (deliveryAddress.state)');
     expect(await bookedCount(mode)).toBe(before);
 
     const otherCity = await shipper(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE.replace('city=New York', 'city=Manhattan'), '-c', COMPONENT, '--json']);
     expect(otherCity.code, otherCity.stderr).toBe(0);
     expect(withoutFreightCheck(otherCity.stderr).trim().split('\n')).toEqual([
-      'warning: [ADDRESS_CITY_MISMATCH] Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
+      'warning: [ADDRESS_CITY_MISMATCH] Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (deliveryAddress.city)',
       `warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}`,
     ]);
     expect(await bookedCount(mode)).toBe(before + 1);
@@ -132,7 +132,7 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
       expect(result.stderr).toContain('line 3, column height (orderComponents[0].dimensions.height): height must be at least 1 in (got "5e-324")');
       expect(result.stderr).toContain('line 4, column length (orderComponents[0].dimensions.length): length must be a finite number (got "1e400")');
       expect(result.stderr).toContain(
-        'line 5, column consigneeState (consignee.state): NJ does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (got "NJ")',
+        'line 5, column consigneeState (deliveryAddress.state): NJ does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (got "NJ")',
       );
       expect(result.stdout + result.stderr).not.toMatch(/NaN|Infinity/);
       expect(await bookedCount(mode)).toBe(before);

@@ -77,7 +77,7 @@ describe('shipment list --csv', () => {
         orderNumber: shipment.orderNumber,
         bolNumber: shipment.bolNumber,
         status: shipment.orderStatus,
-        requiredPickupDate: shipment.requiredPickupDate,
+        pickupDate: shipment.requiredPickupDate,
         originPostalCode: shipment.pickupAddress.zipCode,
         destinationPostalCode: shipment.deliveryAddress.zipCode,
         destinationCity: shipment.deliveryAddress.city,
@@ -101,7 +101,7 @@ describe('shipment list --csv', () => {
       carrier: 'Old Dominion',
       scac: 'ODFL',
       proNumber: '1234567897',
-      status: 'BOOKED',
+      status: 'CONFIRMED',
       cancelledAt: '',
       freightChargeTerms: 'PREPAID',
     });

@@ -69,7 +69,7 @@ describe('shipper quote (in process, temporary store)', () => {
   it('names an unknown ZIP with its path', async () => {
     const result = await cli(['quote', '--from', '00000', '--to', '10001', '-c', 'pallets=1,weight=100,dims=48x40x48']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('unknown ZIP 00000 (origin.zipCode)');
+    expect(result.stderr).toContain('unknown ZIP 00000 (pickupAddress.zipCode)');
   });
 
   it('exits 2 naming the missing flags when there is no terminal to ask on', async () => {
@@ -149,7 +149,7 @@ describe('shipper quote (in process, temporary store)', () => {
     const env = { SHIPPER_NOW: '2026-11-23T15:00:00Z' }; // a Monday
     const friday = await cli([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48', '--pickup-date', 'friday', '--json'], { env });
     expect(friday.code).toBe(0);
-    expect(JSON.parse(friday.stdout).pickupDate).toBe('2026-11-27');
+    expect(JSON.parse(friday.stdout).requiredPickupDate).toBe('2026-11-27');
     const unreadable = await cli([...LANE, '-c', 'pallets=1,weight=500,dims=48x40x48', '--pickup-date', 'someday'], { env });
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toMatch(/^shipper: --pickup-date: cannot read "someday" as a date/);

@@ -243,7 +243,7 @@ describe('shipper shipment list / get', () => {
       expect(table.code).toBe(0);
       const lines = table.stdout.split('\n');
       for (const column of ['Shipment', 'Order', 'Ref', 'Lane', 'Pallets', 'Weight (lb)', 'Price', 'Transit days', 'ETA']) expect(lines[1]).toContain(column);
-      expect(lines[3]).toMatch(/│ SO-000003 │ BOOKED\s+│ L-3\s+│ Chicago, IL → New York, NY\s+│ 2\s+│ 1,300\s+│ \$[\d,.]+\s+│ \d\s+│ \w{3} \d{4}-\d\d-\d\d 17:00 E[SD]T/);
+      expect(lines[3]).toMatch(/│ SO-000003 │ CONFIRMED\s+│ L-3\s+│ Chicago, IL → New York, NY\s+│ 2\s+│ 1,300\s+│ \$[\d,.]+\s+│ \d\s+│ \w{3} \d{4}-\d\d-\d\d 17:00 E[SD]T/);
       expect(lines[4]).toContain('SO-000002'); // compact: no rule between rows
       expect(table.stdout).not.toContain('SO-000001');
       expect(table.stdout).toMatch(/More: shipper shipment list --cursor sh_/);

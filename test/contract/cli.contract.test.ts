@@ -199,7 +199,7 @@ describe.each(BACKENDS)('contract: the CLI, local and remote$name', (backend) =>
         /^warning: \[BEYOND_LTL\] beyond standard LTL: 13 pallets .*21,000 lb .*volume LTL or truckload.*\n$/,
       );
       expect(of('ship with a state against the ZIP', mode).stderr.trim()).toBe(
-        'shipper: NJ does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (consignee.state)',
+        'shipper: NJ does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP (deliveryAddress.state)',
       );
       expect(of('quote to the Hopi Reservation in summer', mode).stdout).toMatch(/ETA Wed 2027-07-14 17:00 MST/);
     }

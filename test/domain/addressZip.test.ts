@@ -6,16 +6,16 @@ const NEW_YORK = { zipCode: '10001', city: 'New York', state: 'NY' };
 
 describe('checkAddressAgainstZip', () => {
   it("accepts the ZIP's own city and state, in any case and spacing", () => {
-    expect(checkAddressAgainstZip({ city: ' new york ', state: 'ny' }, NEW_YORK, 'consignee')).toEqual({ violations: [], warnings: [] });
+    expect(checkAddressAgainstZip({ city: ' new york ', state: 'ny' }, NEW_YORK, 'deliveryAddress')).toEqual({ violations: [], warnings: [] });
   });
 
   it("refuses a state that contradicts the ZIP, naming the ZIP's place, on the party's path", () => {
-    expect(checkAddressAgainstZip({ city: 'Chicago', state: 'IL' }, NEW_YORK, 'consignee')).toEqual({
+    expect(checkAddressAgainstZip({ city: 'Chicago', state: 'IL' }, NEW_YORK, 'deliveryAddress')).toEqual({
       violations: [{ field: 'deliveryAddress.state', reason: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }],
       warnings: [
         {
           code: 'ADDRESS_CITY_MISMATCH',
-          message: 'Chicago is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
+          message: 'Chicago is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (deliveryAddress.city)',
           field: 'deliveryAddress.city',
         },
       ],
@@ -26,14 +26,14 @@ describe('checkAddressAgainstZip', () => {
 
   it('leaves what is not a 2-letter state or not a string to the schema', () => {
     for (const state of ['Illinois', '', 'I', 42, null, undefined]) {
-      expect(checkAddressAgainstZip({ state, city: 'New York' }, NEW_YORK, 'shipper'), String(state)).toEqual({ violations: [], warnings: [] });
+      expect(checkAddressAgainstZip({ state, city: 'New York' }, NEW_YORK, 'pickupAddress'), String(state)).toEqual({ violations: [], warnings: [] });
     }
   });
 
   it('accepts either state of a ZIP that crosses a state line, and names both when refusing a third', () => {
     const texhoma = { zipCode: '73949', city: 'Texhoma', state: 'OK' };
-    expect(checkAddressAgainstZip({ city: 'Texhoma', state: 'TX' }, texhoma, 'shipper').violations).toEqual([]);
-    expect(checkAddressAgainstZip({ city: 'Texhoma', state: 'NM' }, texhoma, 'shipper').violations).toEqual([
+    expect(checkAddressAgainstZip({ city: 'Texhoma', state: 'TX' }, texhoma, 'pickupAddress').violations).toEqual([]);
+    expect(checkAddressAgainstZip({ city: 'Texhoma', state: 'NM' }, texhoma, 'pickupAddress').violations).toEqual([
       { field: 'pickupAddress.state', reason: 'NM does not match ZIP 73949, which is in Texhoma, OK (or TX); correct the state or the ZIP' },
     ]);
   });

@@ -154,7 +154,7 @@ describe('buildInvoice', () => {
   });
 
   it('refuses a cancelled shipment and a breakdown that does not add up to the booked price', () => {
-    expect(() => invoiceOf(pricedShipment({ extra: { status: 'CANCELLED' } }))).toThrow(InvoiceError);
+    expect(() => invoiceOf(pricedShipment({ extra: { orderStatus: 'CANCELLED' } }))).toThrow(InvoiceError);
     const shipment = pricedShipment();
     expect(() => invoiceOf({ ...shipment, totalPriceInCents: shipment.totalPriceInCents + 1 })).toThrow(/adds up to 62604 cents, not its booked 62605/);
     expect(() => buildInvoice(shipment, { linehaulWeights: [1] })).toThrow(RangeError);

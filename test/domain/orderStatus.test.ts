@@ -58,7 +58,7 @@ describe('confirm', () => {
 describe('cancel', () => {
   it.each(['INITIALIZED', 'CONFIRMED', 'ACCEPTED', 'ASSIGNED'] as const)('cancels a %s order (before pickup)', (status) => {
     expect(isCancellable(status)).toBe(true);
-    expect(cancelOrder(status)).toEqual({ ok: true, orderStatus: 'CANCELLED' });
+    expect(cancelOrder(status)).toEqual({ ok: true, status: 'CANCELLED' });
   });
 
   it.each(['PICKED_UP', 'DELIVERED'] as const)('refuses a %s order: the freight has left', (status) => {
@@ -68,7 +68,7 @@ describe('cancel', () => {
 
   it('answers a cancelled order as it is (cancelling twice is no error), though it is not cancellable', () => {
     expect(isCancellable('CANCELLED')).toBe(false);
-    expect(cancelOrder('CANCELLED')).toEqual({ ok: true, orderStatus: 'CANCELLED' });
+    expect(cancelOrder('CANCELLED')).toEqual({ ok: true, status: 'CANCELLED' });
   });
 });
 

@@ -61,7 +61,7 @@ describe('rateQuote', () => {
     expect(result).toMatchObject({
       id: 'qt_test',
       transitDays: 3,
-      pickupDate: '2026-11-23',
+      requiredPickupDate: '2026-11-23',
       pickupAddress: { zipCode: '60601', city: 'Chicago', state: 'IL', countryCode: 'US' },
       deliveryAddress: { zipCode: '10001', city: 'New York', state: 'NY', countryCode: 'US' },
       createdAt: now.toISOString(),
@@ -110,11 +110,11 @@ describe('rateQuote', () => {
   });
 
   it('refuses an unknown accessorial and a pickup in the past or on a weekend', () => {
-    const result = rateQuote({ id: 'x', request: request({ accessorials: ['TELEPORT'], pickupDate: '2026-11-20' }), origin: chicago, destination: newYork, tariff, now });
+    const result = rateQuote({ id: 'x', request: request({ accessorials: ['TELEPORT'], requiredPickupDate: '2026-11-20' }), origin: chicago, destination: newYork, tariff, now });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.violations.map((violation) => violation.field).sort()).toEqual(['accessorials[0]', 'pickupDate']);
-    const weekend = rateQuote({ id: 'x', request: request({ pickupDate: '2026-11-28' }), origin: chicago, destination: newYork, tariff, now });
+    expect(result.violations.map((violation) => violation.field).sort()).toEqual(['accessorials[0]', 'requiredPickupDate']);
+    const weekend = rateQuote({ id: 'x', request: request({ requiredPickupDate: '2026-11-28' }), origin: chicago, destination: newYork, tariff, now });
     expect(!weekend.ok && weekend.violations[0]!.reason).toContain('Saturday');
   });
 
@@ -297,7 +297,7 @@ describe('quoteExpirationTime: the one moment a quote can be booked until', () =
     expect(quoteExpirationTime(lifetime, now, '2026-11-23', 'America/Los_Angeles')).toBe('2026-11-24T07:59:59.999Z');
   });
   it('is the lifetime when the pickup day ends later (a pickup a week or more ahead)', () => {
-    expect(quote({ pickupDate: '2026-12-04' }).quoteExpirationTime).toBe(new Date(now.getTime() + 168 * 3_600_000).toISOString());
+    expect(quote({ requiredPickupDate: '2026-12-04' }).quoteExpirationTime).toBe(new Date(now.getTime() + 168 * 3_600_000).toISOString());
     // The wire's 2-day validity: the earlier of the two, whichever it is.
     expect(quoteExpirationTime({ quoteLifetimeHours: 48 }, now, '2026-11-30', 'America/Chicago')).toBe('2026-11-24T12:00:00.000Z');
   });
@@ -322,7 +322,7 @@ describe('restampedQuote', () => {
   };
   it('is the quote rating the same request gives later the same day at the origin, with its id and instants', () => {
     // Sunday in Chicago from 06:00Z to 05:59Z the next morning: the pickup day (Monday) is the same.
-    for (const overrides of [{}, { pickupDate: '2026-11-24', accessorials: ['LIFTGATE_DELIVERY'] }]) {
+    for (const overrides of [{}, { requiredPickupDate: '2026-11-24', accessorials: ['LIFTGATE_DELIVERY'] }]) {
       const early = at('2026-11-22T06:00:00Z', overrides);
       const later = new Date('2026-11-23T05:59:00Z');
       expect(restampedQuote({ ...early, id: 'qt_early' }, 'qt_later', tariff, later, chicago.timeZone)).toEqual(at(later.toISOString(), overrides));

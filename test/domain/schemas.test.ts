@@ -113,7 +113,7 @@ describe('quote request validation', () => {
       ),
     );
     expect(violations).toEqual([
-      { field: 'origin.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' },
+      { field: 'pickupAddress.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' },
       { field: 'orderComponents[0].dimensions.hieght', reason: 'unknown field hieght (did you mean height?)' },
       { field: 'orderComponents[0].descripton', reason: 'unknown field descripton (did you mean description?)' },
       { field: 'accesorials', reason: 'unknown field accesorials (did you mean accessorials?)' },
@@ -148,7 +148,7 @@ describe('quote request validation', () => {
 
   it('checks ZIP syntax, dates and list sizes', () => {
     const violations = violationsOf(quoteRequest({ pickupAddress: { zipCode: '6060' }, requiredPickupDate: '2026-02-30', orderComponents: [] }));
-    expect(violations.map((violation) => violation.field).sort()).toEqual(['orderComponents', 'pickupAddress.zipCode', 'pickupDate']);
+    expect(violations.map((violation) => violation.field).sort()).toEqual(['orderComponents', 'pickupAddress.zipCode', 'requiredPickupDate']);
   });
 
   it('reduces ZIP+4 to five digits and refuses a non-US country', () => {
@@ -161,8 +161,8 @@ describe('quote request validation', () => {
     const violations = violationsOf({});
     expect(violations).toEqual(
       expect.arrayContaining([
-        { field: 'origin', reason: 'is required' },
-        { field: 'destination', reason: 'is required' },
+        { field: 'pickupAddress', reason: 'is required' },
+        { field: 'deliveryAddress', reason: 'is required' },
         { field: 'orderComponents', reason: 'orderComponents is required' },
       ]),
     );
@@ -176,12 +176,13 @@ describe('shipment request validation', () => {
     const parsed = parseRequest(shipmentRequestSchema, {
       ...shipment,
       pickupAddress: { ...address, zipCode: '60601-1234', address2: '', contactPerson: null },
-      deliveryAddress: { ...shipment.deliveryAddress, address2: 'Dock 4', phone: '' },
+      deliveryAddress: { ...shipment.deliveryAddress, address2: 'Dock 4', phoneNumber: '' },
       specialInstructions: '',
     });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    const { pickupAddress, deliveryAddress, specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone, freightChargeTerms } = parsed.value;
+    const { pickupAddress, deliveryAddress, specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone, freightChargeTerms } =
+      parsed.value;
     expect(pickupAddress).toMatchObject({ zipCode: '60601', address2: null, contactPerson: null, phoneNumber: null });
     expect(deliveryAddress).toMatchObject({ address2: 'Dock 4', contactPerson: null, phoneNumber: null, state: 'NY' });
     expect({ specialInstructions, carrier, proNumber, declaredValue, cod, pickupWindow, fob, emergencyContactPhone }).toEqual({
@@ -205,15 +206,17 @@ describe('shipment request validation', () => {
       pickupAddress: { ...address, address2: 's'.repeat(100), contactPerson: 'c'.repeat(100), phoneNumber: '5'.repeat(32) },
       specialInstructions: `${'i'.repeat(500)}\n${'j'.repeat(499)}`,
     });
-    expect(atMost.ok && [atMost.value.pickupAddress.address2?.length, atMost.value.pickupAddress.phoneNumber?.length, atMost.value.specialInstructions?.length]).toEqual([100, 32, 1000]);
+    expect(atMost.ok && [atMost.value.pickupAddress.address2?.length, atMost.value.pickupAddress.phoneNumber?.length, atMost.value.specialInstructions?.length]).toEqual([
+      100, 32, 1000,
+    ]);
     const over = violationsOf(
       { ...shipment, pickupAddress: { ...address, address2: 's'.repeat(101), contactPerson: 'c'.repeat(101), phoneNumber: '5'.repeat(33) }, specialInstructions: 'i'.repeat(1001) },
       shipmentRequestSchema,
     );
     expect(over.map((violation) => [violation.field, violation.reason]).sort()).toEqual([
+      ['pickupAddress.address2', 'must be at most 100 characters'],
       ['pickupAddress.contactPerson', 'must be at most 100 characters'],
       ['pickupAddress.phoneNumber', 'must be at most 32 characters'],
-      ['pickupAddress.address2', 'must be at most 100 characters'],
       ['specialInstructions', 'must be at most 1000 characters'],
     ]);
     // Not text at all, or a control character its kind refuses (a line break only where lines are allowed).
@@ -221,7 +224,12 @@ describe('shipment request validation', () => {
       { ...shipment, pickupAddress: { ...address, contactPerson: 42, address2: 'Dock\t4', phoneNumber: 'a\nb' }, specialInstructions: 'x\u0007' },
       shipmentRequestSchema,
     );
-    expect(absurd.map((violation) => violation.field).sort()).toEqual(['pickupAddress.contactPerson', 'pickupAddress.phoneNumber', 'pickupAddress.address2', 'specialInstructions']);
+    expect(absurd.map((violation) => violation.field).sort()).toEqual([
+      'pickupAddress.address2',
+      'pickupAddress.contactPerson',
+      'pickupAddress.phoneNumber',
+      'specialInstructions',
+    ]);
     expect(absurd.find((violation) => violation.field === 'pickupAddress.contactPerson')?.reason).toBe('must be a string');
   });
 
@@ -236,7 +244,7 @@ describe('shipment request validation', () => {
 
   it('limits refNumber to 64 characters and reports address fields with their paths', () => {
     const violations = violationsOf({ ...shipment, refNumber: 'r'.repeat(65), pickupAddress: { ...address, name: '', state: 'Illinois' } }, shipmentRequestSchema);
-    expect(violations.map((violation) => violation.field).sort()).toEqual(['refNumber', 'pickupAddress.name', 'pickupAddress.state']);
+    expect(violations.map((violation) => violation.field).sort()).toEqual(['pickupAddress.name', 'pickupAddress.state', 'refNumber']);
   });
 
   it('refuses unknown fields in addresses, at the top level and in components', () => {
@@ -247,8 +255,8 @@ describe('shipment request validation', () => {
     expect(violations).toEqual(
       expect.arrayContaining([
         { field: 'quoteID', reason: 'unknown field quoteID (did you mean quoteId?)' },
-        { field: 'shipper.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' },
-        { field: 'shipper.stat', reason: 'unknown field stat (did you mean state?)' },
+        { field: 'pickupAddress.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' },
+        { field: 'pickupAddress.stat', reason: 'unknown field stat (did you mean state?)' },
         { field: 'orderComponents[0].descripton', reason: 'unknown field descripton (did you mean description?)' },
       ]),
     );

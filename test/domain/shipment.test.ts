@@ -127,7 +127,7 @@ describe('the shipment record', () => {
       totalPriceInCents: quote.quotedPriceInCents,
       transitDays: 3,
       estimatedDeliveryDate: quote.estimatedDeliveryDate,
-      pickupDate: quote.requiredPickupDate,
+      requiredPickupDate: quote.requiredPickupDate,
       accessorials: ['LIFTGATE_DELIVERY'],
       createdAt: '2026-11-22T13:00:00.000Z',
     });

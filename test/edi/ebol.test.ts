@@ -48,8 +48,8 @@ function validRequest(source: Shipment, options = settings): { request: EbolRequ
 describe('the eBOL 2.1 request of a shipment', () => {
   it('a minimal shipment with the contacts and description the eBOL needs is a valid request', () => {
     const source = minimalShipment({
-      shipper: { name: 'A', address1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60607', phoneNumber: '3125550142' },
-      consignee: { name: 'B', address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '404.555.0199' },
+      pickupAddress: { name: 'A', address1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60607', phoneNumber: '3125550142' },
+      deliveryAddress: { name: 'B', address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '404.555.0199' },
       orderComponents: [line({ description: 'Boxed parts' })],
     });
     const { request, warnings } = validRequest(source);
@@ -96,8 +96,8 @@ describe('the eBOL 2.1 request of a shipment', () => {
       ok: false,
       violations: [
         { field: 'orderComponents[0].description', reason: 'the eBOL 2.1 needs a description of each line item' },
-        { field: 'shipper.phone', reason: 'the eBOL 2.1 origin contact needs a 10-digit phone number' },
-        { field: 'consignee.phone', reason: 'the eBOL 2.1 destination contact needs a 10-digit phone number' },
+        { field: 'pickupAddress.phoneNumber', reason: 'the eBOL 2.1 origin contact needs a 10-digit phone number' },
+        { field: 'deliveryAddress.phoneNumber', reason: 'the eBOL 2.1 destination contact needs a 10-digit phone number' },
       ],
     });
   });
@@ -106,15 +106,15 @@ describe('the eBOL 2.1 request of a shipment', () => {
     const { request } = validRequest(fullShipment());
     expect(request.billTo.contact).toEqual({ phone: '3125550100', phoneExt: '204', name: 'Accounts Payable' });
     const foreign = ebolRequestForShipment(
-      shipment({ consignee: { name: 'B', address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '+44 20 7946 0958' } }),
+      shipment({ deliveryAddress: { name: 'B', address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '+44 20 7946 0958' } }),
       settings,
     );
     expect(foreign).toEqual({
       ok: false,
-      violations: [{ field: 'consignee.phone', reason: '"+44 20 7946 0958" is not a 10-digit US phone number, which the eBOL 2.1 destination contact needs' }],
+      violations: [{ field: 'deliveryAddress.phoneNumber', reason: '"+44 20 7946 0958" is not a 10-digit US phone number, which the eBOL 2.1 destination contact needs' }],
     });
     const short = ebolRequestForShipment(
-      shipment({ consignee: { name: 'B', address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '555-0199' } }),
+      shipment({ deliveryAddress: { name: 'B', address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '555-0199' } }),
       settings,
     );
     expect(short.ok).toBe(false);
@@ -246,7 +246,7 @@ describe('the eBOL 2.1 request of a shipment', () => {
     const name = 'Café Zürich Größe — 日本製 🚚';
     const { request } = validRequest(
       shipment({
-        consignee: { name, address1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '404-555-0199' },
+        deliveryAddress: { name, address1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', zipCode: '30336', phoneNumber: '404-555-0199' },
         orderComponents: [line({ description: 'Жёлтый ящик ✓' })],
       }),
     );
@@ -282,10 +282,10 @@ describe('the eBOL 2.1 request of a shipment', () => {
   });
 
   it('a cancelled shipment has no eBOL to create', () => {
-    const result = ebolRequestForShipment(shipment({ status: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z' }), settings);
+    const result = ebolRequestForShipment(shipment({ orderStatus: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z' }), settings);
     expect(result).toEqual({
       ok: false,
-      violations: [{ field: 'status', reason: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }],
+      violations: [{ field: 'orderStatus', reason: 'the shipment is cancelled: an eBOL is created for a booked shipment (the eBOL API deletes by PRO)' }],
     });
   });
 

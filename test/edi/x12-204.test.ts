@@ -204,7 +204,7 @@ describe('the X12 204 load tender of a shipment', () => {
   });
 
   it('a cancelled shipment tenders a cancellation (B2A01 01)', () => {
-    const { parsed } = parsedTender(shipment({ status: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z' }));
+    const { parsed } = parsedTender(shipment({ orderStatus: 'CANCELLED', cancelledAt: '2026-11-21T10:00:00.000Z' }));
     expect(find(parsed.body, 'B2A')?.elements).toEqual(['01']);
   });
 
@@ -223,7 +223,7 @@ describe('the X12 204 load tender of a shipment', () => {
     const description = 'Heavy-duty industrial shelving components including uprights and beams';
     const name = 'The Very Long Named Consolidated Freight Receiving Department of Atlanta';
     const { parsed, warnings } = parsedTender(
-      shipment({ orderComponents: [line({ description })], consignee: { name, address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336' } }),
+      shipment({ orderComponents: [line({ description })], deliveryAddress: { name, address1: '2 Elm St', city: 'Atlanta', state: 'GA', zipCode: '30336' } }),
     );
     expect(el(find(parsed.body, 'L5'), 2)).toBe('Heavy-duty industrial shelving components');
     expect(warnings).toEqual([`orderComponents[0].description has more than the 50 characters of L502: the tender carries "Heavy-duty industrial shelving components"`]);
@@ -234,7 +234,7 @@ describe('the X12 204 load tender of a shipment', () => {
   it('accented letters are transliterated, emoji and CJK refused with their field, separators refused, ":" kept', () => {
     const accented = parsedTender(
       shipment({
-        consignee: { name: 'Café Zürich Größe', address1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', zipCode: '30336' },
+        deliveryAddress: { name: 'Café Zürich Größe', address1: 'Rue de l’Église 5', city: 'Atlanta', state: 'GA', zipCode: '30336' },
         orderComponents: [line({ description: 'Crème brûlée: 12 "units"' })],
       }),
     );
@@ -244,15 +244,15 @@ describe('the X12 204 load tender of a shipment', () => {
 
     const refused = tender(
       shipment({
-        shipper: { name: 'Tokyo 日本製 🚚', address1: 'a*b', city: 'Chicago', state: 'IL', zipCode: '60607' },
+        pickupAddress: { name: 'Tokyo 日本製 🚚', address1: 'a*b', city: 'Chicago', state: 'IL', zipCode: '60607' },
         orderComponents: [line({ description: 'Widgets > 10kg' }), line({ description: 'Tilde ~ inside' })],
       }),
     );
     expect(refused).toEqual({
       ok: false,
       violations: [
-        { field: 'shipper.name', reason: '"日", "本", "製", "🚚" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' },
-        { field: 'shipper.address1', reason: 'contains "*", the X12 element separator: choose other separators in the X12 settings' },
+        { field: 'pickupAddress.name', reason: '"日", "本", "製", "🚚" cannot be written in X12 (printable ASCII; accented Latin, Greek and Cyrillic letters are transliterated)' },
+        { field: 'pickupAddress.address1', reason: 'contains "*", the X12 element separator: choose other separators in the X12 settings' },
         { field: 'orderComponents[0].description', reason: 'contains ">", the X12 sub-element separator: choose other separators in the X12 settings' },
         { field: 'orderComponents[1].description', reason: 'contains "~", the X12 segment separator: choose other separators in the X12 settings' },
       ],

@@ -58,7 +58,12 @@ const longest = (): Shipment =>
   fullShipment({
     refNumber: 'R'.repeat(22),
     specialInstructions: `Call ahead. ${'Deliver to the rear dock only between eight and four. '.repeat(10)}`.slice(0, 400),
-    shipper: { ...fullShipment().pickupAddress, name: `Midwest ${'Fixtures '.repeat(12)}`.trim().slice(0, 100), address1: 'S'.repeat(50), address2: 'Dock 4, Building 12, Gate C' },
+    pickupAddress: {
+      ...fullShipment().pickupAddress,
+      name: `Midwest ${'Fixtures '.repeat(12)}`.trim().slice(0, 100),
+      address1: 'S'.repeat(50),
+      address2: 'Dock 4, Building 12, Gate C',
+    },
     orderComponents: [
       line({ palletCount: 2, poundsWeight: 1200.5, description: LONG, nmfcCode: '61680-03', packagingType: 'crates', pieceCount: 9_999_999 }),
       ...fullShipment().orderComponents.slice(1),

@@ -118,7 +118,9 @@ describe('bol --all killed with SIGKILL at a random point', () => {
     const count = 12;
     const outcomes = (
       await api.createShipments({
-        items: Array.from({ length: count }, (_, index) => ({ request: { refNumber: `B-${index}`, pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
+        items: Array.from({ length: count }, (_, index) => ({
+          request: { refNumber: `B-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+        })),
       })
     ).data.items;
     const shipments = outcomes.map((outcome) => (outcome.ok ? outcome.data : expect.fail(JSON.stringify(outcome.problem))));
@@ -160,7 +162,7 @@ describe('shipper serve killed with SIGKILL under a load of bookings', () => {
     const dir = await freshDir('serve');
     const store = join(dir, 'store');
     const acknowledged = new Map<string, string>();
-    const request = JSON.stringify({ refNumber: 'LOAD', pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
+    const request = JSON.stringify({ refNumber: 'LOAD', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
     for (let run = 0; run < RUNS; run++) {
       const serve = await startServe({ store, serveArgs: ['--cache-size', '0'] });
       const started = processStart(serve.child.pid!);

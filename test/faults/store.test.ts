@@ -36,7 +36,9 @@ async function storeWith(shipments: number): Promise<{ store: string; ids: strin
   const api = new LocalApi({ storeDir: store });
   const outcomes = (
     await api.createShipments({
-      items: Array.from({ length: shipments }, (_, index) => ({ request: { refNumber: `S-${index}`, pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } })),
+      items: Array.from({ length: shipments }, (_, index) => ({
+        request: { refNumber: `S-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+      })),
     })
   ).data.items;
   const ids = outcomes.map((outcome) => (outcome.ok ? outcome.data.id : expect.fail('booking failed')));
@@ -383,7 +385,7 @@ describe('a store failure over HTTP (shipper serve)', () => {
       };
       const answers = [await call('GET', `/v1/shipper/shipment/${ids[1]}`)];
       readOnly.current = await makeReadOnly(store);
-      const request = { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+      const request = { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
       answers.push(await call('POST', '/v1/shipper/quote', { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] }));
       answers.push(await call('POST', '/v1/shipper/shipment', request));
       for (const [index, answer] of answers.entries()) {

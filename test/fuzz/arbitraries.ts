@@ -403,9 +403,9 @@ export function shipmentRequestArb(options: ShipmentOptions = {}): fc.Arbitrary<
 export function quoteRequestFor(shipment: Json): Json {
   const zipCode = (party: unknown) => (party as { zipCode: string }).zipCode;
   return compact({
-    pickupAddress: { zipCode: zipCode(shipment.shipper) },
-    deliveryAddress: { zipCode: zipCode(shipment.consignee) },
-    requiredPickupDate: shipment.pickupDate,
+    pickupAddress: { zipCode: zipCode(shipment.pickupAddress) },
+    deliveryAddress: { zipCode: zipCode(shipment.deliveryAddress) },
+    requiredPickupDate: shipment.requiredPickupDate,
     accessorials: shipment.accessorials,
     orderComponents: shipment.orderComponents,
   });
@@ -413,9 +413,9 @@ export function quoteRequestFor(shipment: Json): Json {
 
 export const quoteRequestArb: fc.Arbitrary<Json> = fc
   .record({
-    origin: zipArb.chain((zip) => fc.record({ zipCode: postalCodeTextArb(zip.zipCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
-    destination: zipArb.chain((zip) => fc.record({ zipCode: postalCodeTextArb(zip.zipCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
-    pickupDate: fc.option(pickupDateArb, { nil: undefined }),
+    pickupAddress: zipArb.chain((zip) => fc.record({ zipCode: postalCodeTextArb(zip.zipCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
+    deliveryAddress: zipArb.chain((zip) => fc.record({ zipCode: postalCodeTextArb(zip.zipCode), countryCode: fc.constantFrom(undefined, 'US') }).map(compact)),
+    requiredPickupDate: fc.option(pickupDateArb, { nil: undefined }),
     accessorials: fc.option(accessorialsArb, { nil: undefined }),
     lines: fc.integer({ min: 1, max: 4 }),
   })
@@ -485,12 +485,12 @@ export interface MutationRules {
   codes: RegExp[];
 }
 
-const ADDRESS = '(shipper|consignee|freightChargeTerms\\.billTo)';
+const ADDRESS = '(pickupAddress|deliveryAddress|freightChargeTerms\\.billTo)';
 const COMPONENT = 'orderComponents\\[\\d+\\]';
 
 export const SHIPMENT_RULES: MutationRules = {
   required: [
-    /^(shipper|consignee|orderComponents)$/,
+    /^(pickupAddress|deliveryAddress|orderComponents)$/,
     new RegExp(`^${ADDRESS}\\.(name|address1|city|state|zipCode)$`),
     new RegExp(`^${COMPONENT}$`),
     new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight|dimensions|palletDimensions)$`),
@@ -503,14 +503,14 @@ export const SHIPMENT_RULES: MutationRules = {
     /^(accessorials|sealNumbers)\[\d+\]$/,
   ],
   zeroAllowed: [/\.pieceCount$/],
-  emptyAllowed: [/(^|\.)(description|nmfcCode|packagingType|address2|contactPerson|phone|refNumber|specialInstructions|trailerNumber)$/],
+  emptyAllowed: [/(^|\.)(description|nmfcCode|packagingType|address2|contactPerson|phoneNumber|refNumber|specialInstructions|trailerNumber)$/],
   codes: [/^accessorials\[\d+\]$/],
 };
 
 export const QUOTE_RULES: MutationRules = {
   required: [
-    /^(origin|destination|orderComponents)$/,
-    /^(origin|destination)\.zipCode$/,
+    /^(pickupAddress|deliveryAddress|orderComponents)$/,
+    /^(pickupAddress|deliveryAddress)\.zipCode$/,
     new RegExp(`^${COMPONENT}$`),
     new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight|dimensions|palletDimensions)$`),
     new RegExp(`^${COMPONENT}\\.(dimensions\\.(length|width|height)|palletDimensions\\[\\d\\])$`),

@@ -262,9 +262,9 @@ export function expectShipmentAsRequested(shipment: Shipment, request: Json): vo
 
 export function expectQuoteAsRequested(quote: Quote, request: Json): void {
   const zip = (place: unknown) => trimmed((place as Json).zipCode).slice(0, 5);
-  expect(quote.pickupAddress.zipCode).toBe(zip(request.origin));
-  expect(quote.deliveryAddress.zipCode).toBe(zip(request.destination));
-  expectPickupDate(quote.requiredPickupDate, request.pickupDate);
+  expect(quote.pickupAddress.zipCode).toBe(zip(request.pickupAddress));
+  expect(quote.deliveryAddress.zipCode).toBe(zip(request.deliveryAddress));
+  expectPickupDate(quote.requiredPickupDate, request.requiredPickupDate);
   expect(quote.accessorials).toEqual(accessorialsOf(request));
   const components = request.orderComponents as Json[];
   expect(quote.orderComponents).toHaveLength(components.length);

@@ -81,8 +81,8 @@ it(
       fc.property(shipmentRequestArb(), (request: Json) => {
         tally.add('valid');
         const parsed = shipmentRequestSchema.parse(request);
-        expect(parsed.pickupAddress).toEqual(expectedAddress(request.shipper as Json));
-        expect(parsed.deliveryAddress).toEqual(expectedAddress(request.consignee as Json));
+        expect(parsed.pickupAddress).toEqual(expectedAddress(request.pickupAddress as Json));
+        expect(parsed.deliveryAddress).toEqual(expectedAddress(request.deliveryAddress as Json));
         (request.orderComponents as Json[]).forEach((component, index) => expect(parsed.orderComponents[index]).toEqual(expectedComponent(component)));
         for (const [field, value] of Object.entries(expectedCarrierFields(request))) expect(parsed[field as keyof typeof parsed], field).toEqual(value);
       }),

@@ -97,7 +97,7 @@ describe('quotes to 10200 and to military mail ZIPs', () => {
     for (const zip of ['09001', '96201', '34001']) {
       const refused = await quote(zip);
       expect(refused.code, zip).toBe(1);
-      const problem = JSON.parse(refused.stdout) as { violations: Array<{ field: string; message: string }> };
+      const problem = JSON.parse(refused.stdout) as { violations: Array<{ field: string; reason: string }> };
       expect(problem.violations).toEqual([
         { field: 'deliveryAddress.zipCode', reason: expect.stringMatching(new RegExp(`^ZIP ${zip} is an APO/FPO military mail ZIP \\((AA|AE|AP), Armed Forces`)) },
       ]);

@@ -44,7 +44,7 @@ async function call(session: Session, name: string, args: Record<string, unknown
 const textOf = (result: Result) => result.content.map((part) => part.text ?? '').join('\n');
 
 const QUOTE = { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
-const BOOKING = { refNumber: 'PO-MCP-1', pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+const BOOKING = { refNumber: 'PO-MCP-1', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
 
 describe('shipper mcp: a real MCP client over stdio', () => {
   let work: { dir: string; cleanup: () => Promise<void> };
@@ -181,7 +181,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
       quoteId: quote.structuredContent!.id,
       refNumber: 'PO-MCP-2',
       pickupAddress: CHICAGO_DC,
-      consignee: NYC_STORE,
+      deliveryAddress: NYC_STORE,
       orderComponents: [PALLETS],
       confirm: true,
     });

@@ -28,7 +28,9 @@ beforeAll(async () => {
   work = await tempDir('shipper-security-');
   store = join(work.dir, 'store');
   const outcome = (
-    await new LocalApi({ storeDir: store }).createShipments({ items: [{ request: { refNumber: 'SEC-1', pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] } }] })
+    await new LocalApi({ storeDir: store }).createShipments({
+      items: [{ request: { refNumber: 'SEC-1', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } }],
+    })
   ).data.items[0]!;
   shipmentId = outcome.ok ? outcome.data.id : expect.fail('booking failed');
   serve = await startServe({ store, globalArgs: ['--api-key', KEY] });
@@ -205,10 +207,10 @@ describe('bodies', () => {
       'null',
       '[]',
       '"x"',
-      '{"__proto__": {"polluted": true}, "origin": {"zipCode": "60601"}}',
+      '{"__proto__": {"polluted": true}, "pickupAddress": {"zipCode": "60601"}}',
       '{"constructor": {"prototype": {"polluted": true}}}',
       JSON.stringify({ pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: Array(20_000).fill({ palletCount: 'x' }) }),
-      '{"origin": {"zipCode": 1e999}}',
+      '{"pickupAddress": {"zipCode": 1e999}}',
       Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]).toString('latin1'),
       `{"refNumber": "\u001b[2J\u001b]0;x\u0007"}`,
     ];

@@ -60,7 +60,7 @@ describe('POST with a typo', () => {
     );
     const shipment = await post('/v1/shipper/shipment', { ...SHIPMENT, pickupAddress: { ...SHIPPER, zipcode: '60601' } });
     expect(shipment.status).toBe(400);
-    expect(shipment.json.violations).toEqual([{ field: 'shipper.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' }]);
+    expect(shipment.json.violations).toEqual([{ field: 'pickupAddress.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' }]);
     const list = await fetch(`${base}/v1/shipper/shipment?limit=5`).then((response) => response.json() as Promise<{ items: unknown[] }>);
     expect(list.items).toEqual([]);
   });
@@ -118,7 +118,7 @@ describe('POST with an address that contradicts its ZIP', () => {
     const warnings = decodeURIComponent(warned.warnings!);
     expect(
       warnings.startsWith(
-        'ADDRESS_CITY_MISMATCH Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city), DOCUMENTATION_PREFIX ',
+        'ADDRESS_CITY_MISMATCH Brooklyn is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (deliveryAddress.city), DOCUMENTATION_PREFIX ',
       ),
     ).toBe(true);
     expect(warnings.endsWith(DOCUMENTATION_PREFIX_WARNING)).toBe(true);

@@ -25,7 +25,7 @@ const transit = (destinations: number, pickupDays: number) => ({
 const component = { palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 48 } };
 const batch = (items: number, componentsEach: number, extra = 0) => ({
   items: Array.from({ length: items }, (_, index) => ({
-    request: { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: Array(componentsEach + (index === 0 ? extra : 0)).fill(component) },
+    request: { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: Array(componentsEach + (index === 0 ? extra : 0)).fill(component) },
   })),
 });
 
@@ -52,7 +52,7 @@ describe('the limits in the schemas', () => {
       expect(parsed.violations).toEqual([
         {
           field: 'pickupDays',
-          message: `${destinations.toLocaleString('en-US')} destinations x ${days} pickup days is ${laneDays} lane-days; at most 5,000 per request (fewer destinations or days per request)`,
+          reason: `${destinations.toLocaleString('en-US')} destinations x ${days} pickup days is ${laneDays} lane-days; at most 5,000 per request (fewer destinations or days per request)`,
         },
       ]);
     }

@@ -67,7 +67,7 @@ describe('the OpenAPI document', () => {
     expect(schemas.ShipmentRequest.properties.orderComponents.items).toEqual({ $ref: '#/components/schemas/OrderComponent' });
     expect(schemas.QuoteRequest.properties.orderComponents.items).toEqual({ $ref: '#/components/schemas/OrderComponent' });
     expect(schemas.ProblemDetail.properties.violations.items).toEqual({ $ref: '#/components/schemas/Violation' });
-    expect(schemas.Violation.required).toEqual(['field', 'message']);
+    expect(schemas.Violation.required).toEqual(['field', 'reason']);
   });
 
   it('says additionalProperties: false on request schemas only (responses grow additively)', () => {
@@ -95,7 +95,7 @@ describe('the OpenAPI document', () => {
   it('marks the extensions, and only them', () => {
     const quote = schemas.Quote.properties;
     for (const seed of ['id', 'quotedPriceInCents', 'quoteExpirationTime', 'transitDays', 'estimatedDeliveryDate']) expect(quote[seed]['x-extension']).toBeUndefined();
-    for (const added of ['pickupDate', 'origin', 'miles', 'orderComponents', 'priceBreakdown', 'createdAt']) expect(quote[added]['x-extension']).toBe(true);
+    for (const added of ['requiredPickupDate', 'pickupAddress', 'miles', 'orderComponents', 'priceBreakdown', 'createdAt']) expect(quote[added]['x-extension']).toBe(true);
     expect(schemas.OrderComponent.properties.pieceCount['x-extension']).toBeUndefined();
     expect(schemas.RatedOrderComponent.properties.densityPcf['x-extension']).toBe(true);
     expect(schemas.Shipment['x-extension']).toBe(true);

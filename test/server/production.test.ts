@@ -297,6 +297,36 @@ describe('serve: logs', () => {
   });
 });
 
+describe('serve: the log on SIGTERM', () => {
+  it('loses no line: every request answered before the signal has its line, each once, and the last word is the last line', async () => {
+    const server = await serve({ env: JSON_LOG, serveArgs: ['--drain-delay', '0'] });
+    const sent: string[] = [];
+    // Many more lines than the destination gathers for one write (4 KiB), 16 requests at a time.
+    for (let batch = 0; batch < 40; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, index) =>
+          fetch(`${server.url}/v1/shipper/quote/qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z`, { headers: { 'x-request-id': `sigterm-${batch}-${index}` } }),
+        ),
+      );
+      for (const answer of answers) {
+        expect(answer.status).toBe(404);
+        sent.push(answer.headers.get('x-request-id')!);
+        await answer.arrayBuffer();
+      }
+    }
+    expect(await server.stop('SIGTERM')).toBe(0);
+    // The exit can come before the last of the pipe is read.
+    const stderr = server.child.stderr!;
+    if (!stderr.closed) await new Promise((resolve) => stderr.once('close', resolve));
+
+    const lines = logLines(server);
+    const logged = lines.filter((line) => line.event === 'request').map((line) => line.reqId as string);
+    expect(logged).toHaveLength(sent.length);
+    expect(new Set(logged)).toEqual(new Set(sent));
+    expect(lines.at(-1)).toMatchObject({ event: 'stopped', forced: false });
+  });
+});
+
 describe('serve: the graceful drain', () => {
   it('on SIGTERM: readiness 503 at once while requests are still served; after the delay new connections are refused; the slow request in flight completes with 200; exit 0', async () => {
     const server = await serve({ env: JSON_LOG, serveArgs: ['--drain-delay', '2s', '--drain-timeout', '60s'] });

@@ -1,8 +1,9 @@
 /** The route table, and that it agrees with the OpenAPI document operation by operation. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { operations } from '../../src/api/operations.js';
-import { matchRoute } from '../../src/server/routes.js';
+import { matchRoute, requestUrl } from '../../src/server/routes.js';
 
 describe('matchRoute', () => {
   it('maps every operation of the OpenAPI document', () => {
@@ -55,5 +56,60 @@ describe('matchRoute', () => {
     }
     // Checked only after the method: a wrong method on a bad id is still a 405.
     expect(matchRoute('DELETE', '/v1/shipper/quote/..')).toMatchObject({ kind: 'method-not-allowed' });
+  });
+});
+
+describe('requestUrl', () => {
+  // The URL parser's reading; a target it refuses is read as "/" (a 404).
+  const parsed = (target: string) => {
+    let url: URL;
+    try {
+      url = new URL(target, 'http://service.invalid');
+    } catch {
+      url = new URL('http://service.invalid/');
+    }
+    return { pathname: url.pathname, search: url.search, params: [...url.searchParams] };
+  };
+  const read = (target: string) => {
+    const url = requestUrl(target);
+    return { pathname: url.pathname, search: url.search, params: [...url.searchParams] };
+  };
+
+  it('reads a target as the URL parser does, plain paths (read without it) and paths it rewrites alike', () => {
+    const targets = [
+      '/v1/shipper/quote/qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z',
+      '/v1/shipper/shipment',
+      '/a.b/c~d/e-f_g',
+      '/...',
+      '/a./.b',
+      '/',
+      '/a/./b',
+      '/a/../b',
+      '/a/..',
+      '/.',
+      '//evil.example/x',
+      '/a//b',
+      '/a/',
+      '/%2e%2e/x',
+      '/a b',
+      '/ä',
+      '/a\\b',
+      '/v1/shipper/quote?limit=1&token=x',
+      '/x#y',
+      'http://other.example/v1/shipper/quote',
+      '*',
+    ];
+    for (const target of targets) expect(read(target), target).toEqual(parsed(target));
+  });
+
+  it('agrees with the URL parser on random targets made of path characters and the ones it treats apart', () => {
+    const piece = fc.constantFrom('/', '.', '..', 'a', 'Z', '0', '_', '-', '~', '%2e', '%', ' ', '?', '#', '&', '=', '\\', 'é', ':', '@');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const target = `/${pieces.join('')}`;
+        expect(read(target)).toEqual(parsed(target));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

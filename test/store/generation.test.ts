@@ -79,4 +79,33 @@ describe('the generation file', () => {
     expect(await sizeOf()).toBeGreaterThan(before);
     expect((await reader.getShipment(booked.id)).data.trailerNumber).toBe('TR-9');
   });
+
+  it('a server in an open sandbox sees a client another process added at its next look, before and after the credentials directory exists', async () => {
+    const root = join(work.dir, 'open-sandbox');
+    const server = new LocalApi({ storeDir: root, cacheEntries: 100 });
+    const { api: cli } = apiAt(root);
+    const credential = (id: string, kind: 'client' | 'key') => ({
+      id,
+      kind,
+      name: 'n',
+      hash: 'a'.repeat(64),
+      last4: 'abcd',
+      createdAt: '2026-12-07T00:00:00.000Z',
+      revokedAt: null,
+    });
+    // No directory yet: looked for, found missing, and kept so while no shipper writes.
+    expect(await server.store.credentials.list()).toEqual([]);
+    expect(await server.store.credentials.list()).toEqual([]);
+    await cli.store.credentials.add(credential('cli_01KAAAAAAAAAAAAAAAAAAAAAAA', 'client'));
+    expect((await server.store.credentials.list()).map((record) => record.id)).toEqual(['cli_01KAAAAAAAAAAAAAAAAAAAAAAA']);
+
+    // The directory made by the server itself (its token signing key, not a credential), then a key from another process.
+    const second = join(work.dir, 'open-sandbox-signed');
+    const signer = new LocalApi({ storeDir: second, cacheEntries: 100 });
+    await signer.store.credentials.signingSecret('s'.repeat(32));
+    expect(await signer.store.credentials.list()).toEqual([]);
+    expect(await signer.store.credentials.list()).toEqual([]);
+    await apiAt(second).api.store.credentials.add(credential('key_01KAAAAAAAAAAAAAAAAAAAAAAA', 'key'));
+    expect((await signer.store.credentials.list()).map((record) => record.id)).toEqual(['key_01KAAAAAAAAAAAAAAAAAAAAAAA']);
+  });
 });

@@ -52,7 +52,7 @@ describe('an index that is missing or damaged is rebuilt from the records before
     const { api: again } = apiAt(store);
     const refused = await problemOf(again.createShipment(shipmentRequest({ quoteId: quote.id, refNumber: 'PO-other' })));
     expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining(`already booked as ${first.orderNumber}`) });
-    expect((await again.getQuote(quote.id)).data).toMatchObject({ orderStatus: 'CONFIRMED', bookings: [{ orderNumber: first.orderNumber }] });
+    expect((await again.getQuote(quote.id)).data).toMatchObject({ status: 'BOOKED', bookings: [{ orderNumber: first.orderNumber }] });
   });
 
   it.each([
@@ -138,7 +138,13 @@ describe('every counter is protected against a restore from an older backup', ()
   const block = { scac: 'ODFL', first: '70000000', last: '70000999', checkDigit: 'MOD7', prefix: '' } as const;
   const carriers = { ODFL: { name: 'Old Dominion Freight Line', proRange: block } };
   const book = (api: LocalApi, ref: string) =>
-    api.createShipment({ refNumber: ref, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS], carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' } });
+    api.createShipment({
+      refNumber: ref,
+      pickupAddress: CHICAGO_DC,
+      deliveryAddress: NYC_STORE,
+      orderComponents: [PALLETS],
+      carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
+    });
 
   it('counters and all their marks restored older: no SSCC, PRO or order number is issued twice', async () => {
     const store = freshStore();

@@ -284,7 +284,7 @@ describe('a read-only store', () => {
       const quote = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
       const writes = [
         await call('POST', '/v1/shipper/quote', quote),
-        await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] }),
+        await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] }),
       ];
       for (const answer of writes) {
         expect(answer.status, answer.text).toBe(503);

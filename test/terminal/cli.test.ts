@@ -44,7 +44,7 @@ describe('errors', () => {
   it('violations are one line each naming the field, never a stack trace', async () => {
     const result = await cli(['quote', '--from', '00000', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x40,pieces=-1']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('shipper: pieceCount must be 0 or more (orderComponents[0].pieceCount); unknown ZIP 00000 (origin.zipCode)\n');
+    expect(result.stderr).toBe('shipper: pieceCount must be 0 or more (orderComponents[0].pieceCount); unknown ZIP 00000 (pickupAddress.zipCode)\n');
   });
 });
 

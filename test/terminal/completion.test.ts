@@ -122,7 +122,17 @@ describe('bash', () => {
     expect(bash(['shipper', 'bol', '-t', 'acme'])).toEqual(['acme-logistics']);
     expect(bash(['shipper', 'labels', 'sh_1', '--format', ''])).toEqual(['pdf', 'zpl']);
     expect(bash(['shipper', 'tender', 'sh_1', '--format', 'x12'])).toEqual(['x12-204', 'x12-211']);
-    expect(bash(['shipper', 'shipment', 'list', '--status', ''])).toEqual(['booked', 'cancelled']);
+    expect(bash(['shipper', 'shipment', 'list', '--status', ''])).toEqual([
+      'active',
+      'initialized',
+      'confirmed',
+      'accepted',
+      'assigned',
+      'picked_up',
+      'delivered',
+      'cancelled',
+      'booked',
+    ]);
     expect(bash(['shipper', 'quote', 'list', '--status', ''])).toEqual(['open', 'expired', 'booked']);
     expect(bash(['shipper', 'ship', '--terms', ''])).toEqual(['prepaid', 'collect', 'third-party']);
     expect(bash(['shipper', 'ship', '--fob', ''])).toEqual(['origin', 'destination']);

@@ -3,7 +3,7 @@ import { conflict, constraintViolation, notFound, problemLine } from '../../src/
 
 describe('error lines', () => {
   it('writes each violation as "message (field)" on one line', () => {
-    expect(problemLine(constraintViolation([{ field: 'pickupAddress.zipCode', reason: 'unknown ZIP 00000' }]).problem)).toBe('unknown ZIP 00000 (origin.zipCode)');
+    expect(problemLine(constraintViolation([{ field: 'pickupAddress.zipCode', reason: 'unknown ZIP 00000' }]).problem)).toBe('unknown ZIP 00000 (pickupAddress.zipCode)');
     expect(
       problemLine(
         constraintViolation([
@@ -11,7 +11,7 @@ describe('error lines', () => {
           { field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 00001' },
         ]).problem,
       ),
-    ).toBe('pieceCount must be 0 or more (orderComponents[0].pieceCount); unknown ZIP 00001 (destination.zipCode)');
+    ).toBe('pieceCount must be 0 or more (orderComponents[0].pieceCount); unknown ZIP 00001 (deliveryAddress.zipCode)');
   });
 
   it('keeps a specific detail in front of the violations and plain details as they are', () => {

@@ -19,7 +19,7 @@ function shipment(id: string, scac: string | null, eta: string, transitDays = 3)
     proNumber: null,
     carrier: scac ? { name: scac === 'ODFL' ? 'Old Dominion' : 'Saia', scac } : null,
     orderStatus: 'CONFIRMED',
-    pickupDate: '2026-11-24',
+    requiredPickupDate: '2026-11-24',
     estimatedDeliveryDate: eta,
     transitDays,
     deliveryAddress: { zipCode: '10001' },

@@ -109,11 +109,11 @@ describe('shipper track import', () => {
   });
 
   it('trackingStatus on the shipment, in --json and the list filters', async () => {
-    const list = await json<{ items: Array<{ orderNumber: string; trackingStatus: string; status: string }> }>(['shipment', 'list']);
+    const list = await json<{ items: Array<{ orderNumber: string; trackingStatus: string; orderStatus: string }> }>(['shipment', 'list']);
     // Booked in the same millisecond of the test clock: their order in the list is not the point.
-    expect(list.items.map((shipment) => [shipment.orderNumber, shipment.status, shipment.trackingStatus]).sort()).toEqual([
-      ['SO-000001', 'BOOKED', 'DELIVERED'],
-      ['SO-000002', 'BOOKED', 'EXCEPTION'],
+    expect(list.items.map((shipment) => [shipment.orderNumber, shipment.orderStatus, shipment.trackingStatus]).sort()).toEqual([
+      ['SO-000001', 'DELIVERED', 'DELIVERED'],
+      ['SO-000002', 'CONFIRMED', 'EXCEPTION'],
     ]);
     const orders = async (filter: string, now?: string) =>
       (await json<{ items: Array<{ orderNumber: string }> }>(['shipment', 'list', '--tracking', filter], now)).items.map((item) => item.orderNumber);

@@ -35,7 +35,7 @@ async function call(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unkno
   return {
     status: response.statusCode,
     headers: response.headers,
-    json: () => JSON.parse(text) as Record<string, unknown> & { violations?: Array<{ field: string; message: string }> },
+    json: () => JSON.parse(text) as Record<string, unknown> & { violations?: Array<{ field: string; reason: string }> },
   };
 }
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
   const booked = await call('POST', '/v1/shipper/shipment', {
     refNumber: 'PO-4471',
     pickupAddress: CHICAGO_DC,
-    consignee: NYC_STORE,
+    deliveryAddress: NYC_STORE,
     orderComponents: [PALLETS],
     carrier: { name: 'Old Dominion', scac: 'ODFL' },
     proNumber: '1234567897',
@@ -141,7 +141,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
       { field: 'events[0].milestone', reason: 'DELIVERED comes only from the carrier: statusCode D1 (X12 AT7, completed unloading) or the ITV Delivered milestone' },
       {
         field: 'events[1].occurredAt',
-        message: "2026-11-30T20:01:00Z is more than 2 hours ahead of the clock (2026-11-30T18:00:00.000Z): the carrier's clock or time zone is wrong",
+        reason: "2026-11-30T20:01:00Z is more than 2 hours ahead of the clock (2026-11-30T18:00:00.000Z): the carrier's clock or time zone is wrong",
       },
     ]);
     expect((await call('GET', events())).json()).toMatchObject({ trackingStatus: 'AT_DELIVERY' });
@@ -150,7 +150,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
   it('404 for an unknown shipment, 409 for a cancelled one', async () => {
     expect((await call('GET', events('sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'))).status).toBe(404);
     expect((await call('POST', events('nope'), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] })).status).toBe(404);
-    const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] })).json());
+    const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] })).json());
     expect((await call('POST', `/v1/shipper/shipment/${other.id}/cancel`)).status).toBe(200);
     const refused = await call('POST', events(other.id), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] });
     expect(refused.status).toBe(409);

@@ -142,12 +142,14 @@ export class BookingChecks {
     if (request.deliveryAddress.zipCode !== quote.deliveryAddress.zipCode) {
       laneViolations.push({ field: 'deliveryAddress.zipCode', reason: `the quote is to ${quote.deliveryAddress.zipCode}` });
     }
-    if (request.requiredPickupDate !== undefined && request.requiredPickupDate !== quote.requiredPickupDate) {
-      laneViolations.push({ field: 'requiredPickupDate', reason: `the quote is for pickup on ${quote.requiredPickupDate}` });
-    }
     // A quote expires at the end of its pickup day at the latest (no shipment is picked up in the
     // past): when that day has passed, that is the reason given, before the expiry it caused.
     const zone = this.deps.zips.lookup(quote.pickupAddress.zipCode)?.timeZone ?? 'America/Chicago';
+    // A date-time (the published wire writes one) is its day at the pickup.
+    const sentDay = request.requiredPickupDate && request.requiredPickupDate.length > 10 ? localDateInZone(new Date(request.requiredPickupDate), zone) : request.requiredPickupDate;
+    if (sentDay !== undefined && sentDay !== quote.requiredPickupDate) {
+      laneViolations.push({ field: 'requiredPickupDate', reason: `the quote is for pickup on ${quote.requiredPickupDate}` });
+    }
     const today = localDateInZone(this.deps.now(), zone);
     if (quote.requiredPickupDate < today) {
       throw conflict(

@@ -55,7 +55,12 @@ export function agreementCheck(record: CheckedFreight, agreements: readonly Carr
 
 export function freightWarnings(record: CheckedFreight, tariff: Tariff, settings: FreightCheckSettings = {}): Warning[] {
   const rerate = settings.rerateOf ? settings.rerateOf(record, tariff) : tariffRerate(tariff, record.miles, record.accessorials);
-  return checkFreight({ orderComponents: record.orderComponents, quotedPriceInCents: record.quotedPriceInCents ?? record.totalPriceInCents ?? 0, rules: settings.rules ?? DEFAULT_INSPECTION_RULES, rerate });
+  return checkFreight({
+    orderComponents: record.orderComponents,
+    quotedPriceInCents: record.quotedPriceInCents ?? record.totalPriceInCents ?? 0,
+    rules: settings.rules ?? DEFAULT_INSPECTION_RULES,
+    rerate,
+  });
 }
 
 /** A batch outcome with the check's warnings added (the request's lines may say more than the quote's: stackable, a description). */

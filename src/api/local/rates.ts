@@ -127,7 +127,13 @@ export class CarrierRating {
     const quotes: Quote[] = [];
     const warnings = [...input.warnings];
     // The pickup date, classes and miles are the same for every carrier: worked out once.
-    const prepared = prepareRequest(request, this.deps.zips.lookup(request.pickupAddress.zipCode)!, this.deps.zips.lookup(request.deliveryAddress.zipCode)!, tariff, this.deps.now());
+    const prepared = prepareRequest(
+      request,
+      this.deps.zips.lookup(request.pickupAddress.zipCode)!,
+      this.deps.zips.lookup(request.deliveryAddress.zipCode)!,
+      tariff,
+      this.deps.now(),
+    );
     if (!prepared.ok) throw constraintViolation(prepared.violations);
     let violations: Violation[] | undefined;
     for (const carrier of chosen) {

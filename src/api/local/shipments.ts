@@ -5,7 +5,9 @@ import { createdRange, type ShipmentListQuery } from '../operations.js';
 import { normalisedOrderNumber, normalisedProNumber } from '../../domain/recordKeys.js';
 import type { Page, Shipment } from '../../domain/schemas.js';
 import type { ShipperStore } from '../../store/ports.js';
-import { conflict, constraintViolation, notFound } from '../problems.js';
+import { conflict, constraintViolation, makeProblem, notFound } from '../problems.js';
+import { confirmViolations } from '../../domain/confirmChecks.js';
+import { ORDER_NUMBER } from '../../domain/recordKeys.js';
 import type { ApiResult } from '../types.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
 import type { BodyOf } from './input.js';
@@ -29,11 +31,52 @@ export class Shipments {
     private readonly now: () => Date,
   ) {}
 
-  async get(shipmentId: string): Promise<Shipment> {
-    if (!SHIPMENT_ID.test(shipmentId)) throw notFound('shipment', shipmentId);
-    const shipment = await guardStore(() => this.store.shipments.get(shipmentId));
-    if (!shipment) throw notFound('shipment', shipmentId);
+  /** A shipment by its id or, as the published paths name it, its order number (SO-000123). */
+  async get(reference: string): Promise<Shipment> {
+    if (ORDER_NUMBER.test(reference)) {
+      const shipment = await guardStore(() => this.store.shipments.findByOrderNumber(normalisedOrderNumber(reference)));
+      if (!shipment) throw notFound('shipment', reference);
+      return shipment;
+    }
+    if (!SHIPMENT_ID.test(reference)) throw notFound('shipment', reference);
+    const shipment = await guardStore(() => this.store.shipments.get(reference));
+    if (!shipment) throw notFound('shipment', reference);
     return shipment;
+  }
+
+  /** The id of a shipment named by its id or its order number. */
+  async idOf(reference: string): Promise<string> {
+    return SHIPMENT_ID.test(reference) ? reference : (await this.get(reference)).id;
+  }
+
+  /**
+   * `PUT .../confirm`: INITIALIZED to CONFIRMED after the published checks (confirmChecks.ts), in
+   * one unit of work; a failed check leaves it INITIALIZED and answers 400 with every violation.
+   * shipper books confirmed (a booking is INITIALIZED and confirmed at once), so confirming an
+   * order that is CONFIRMED or further on answers it as it is: a client written from the
+   * published document, which creates and then confirms, gets its order confirmed.
+   */
+  async confirm(reference: string): Promise<ApiResult<Shipment>> {
+    const shipmentId = await this.idOf(reference);
+    return guardStore(() =>
+      this.store.withTransaction(async (tx) => {
+        const record = await tx.shipments.getRecord(shipmentId);
+        if (!record) throw notFound('shipment', reference);
+        const { shipment, ownQuote } = record;
+        if (shipment.orderStatus !== 'INITIALIZED') {
+          if (shipment.orderStatus === 'CANCELLED')
+            throw makeProblem(400, 'invalid-state', 'Bad Request', `shipment ${shipment.orderNumber} is CANCELLED: only an INITIALIZED order can be confirmed`, {
+              reason: 'invalid_state',
+            });
+          return { data: shipment, warnings: [] };
+        }
+        const violations = confirmViolations({ ...shipment, description: shipment.description ?? '' });
+        if (violations.length > 0) throw constraintViolation(violations);
+        const confirmed = { ...shipment, orderStatus: 'CONFIRMED' as const, updatedAt: this.now().toISOString() };
+        tx.shipments.put(confirmed, ownQuote);
+        return { data: confirmed, warnings: [] };
+      }),
+    );
   }
 
   /**
@@ -68,7 +111,7 @@ export class Shipments {
     todayAt: (zipCode: string) => string = () => utcDateOf(this.now()),
   ): Promise<ApiResult<Shipment>> {
     const isNamed = (field: string) => named.has(field);
-    await this.get(shipmentId);
+    shipmentId = await this.idOf(shipmentId);
     return guardStore(() =>
       this.store.withTransaction(async (tx) => {
         const record = await tx.shipments.getRecord(shipmentId);
@@ -78,7 +121,7 @@ export class Shipments {
         const changes = Object.fromEntries((['carrier', 'proNumber', 'trailerNumber', 'sealNumbers'] as const).filter(isNamed).map((field) => [field, update[field]])) as Partial<
           Pick<Shipment, 'carrier' | 'proNumber' | 'trailerNumber' | 'sealNumbers'>
         >;
-        const updated = { ...shipment, ...changes, ...contactChanges(shipment, update, isNamed, todayAt(shipment.pickupAddress.zipCode)) };
+        const updated = { ...shipment, ...changes, ...contactChanges(shipment, update, isNamed, todayAt(shipment.pickupAddress.zipCode)), updatedAt: this.now().toISOString() };
         const proChanged = isNamed('proNumber') || isNamed('carrier');
         const pro = proChanged ? checkPro({ proNumber: updated.proNumber, carrier: updated.carrier }) : { violations: [], warnings: [] };
         if (pro.violations.length > 0) throw constraintViolation(pro.violations);
@@ -98,8 +141,8 @@ export class Shipments {
    * and a cancellation never interleave). Cancelling again answers the cancelled shipment as it is;
    * freight already picked up or delivered is refused (409).
    */
-  async cancel(shipmentId: string, request: BodyOf<'cancelShipment'>): Promise<ApiResult<Shipment>> {
-    await this.get(shipmentId);
+  async cancel(reference: string, request: BodyOf<'cancelShipment'>): Promise<ApiResult<Shipment>> {
+    const shipmentId = await this.idOf(reference);
     return guardStore(() =>
       this.store.withTransaction(async (tx) => {
         const record = await tx.shipments.getRecord(shipmentId);
@@ -108,7 +151,13 @@ export class Shipments {
         if (shipment.orderStatus === 'CANCELLED') return { data: shipment, warnings: [] };
         const transition = cancelOrder(shipment.orderStatus);
         if (!transition.ok) throw conflict(`shipment ${shipment.orderNumber} cannot be cancelled: ${transition.reason}`);
-        const cancelled = { ...shipment, orderStatus: 'CANCELLED' as const, cancelledAt: this.now().toISOString(), cancellationReason: request.reason ?? null };
+        const cancelled = {
+          ...shipment,
+          orderStatus: 'CANCELLED' as const,
+          updatedAt: this.now().toISOString(),
+          cancelledAt: this.now().toISOString(),
+          cancellationReason: request.reason ?? null,
+        };
         tx.shipments.put(cancelled, ownQuote);
         return { data: cancelled, warnings: [] };
       }),

@@ -35,6 +35,7 @@ import type { ZipLookup } from '../../domain/zipCode.js';
 import { guardStore, SHIPMENT_ID } from './records.js';
 import type { TrackingStore, TrackingTransaction } from './trackingStore.js';
 import { orderStatusAfterTracking } from '../../domain/orderStatus.js';
+import type { TRACKING_STATUSES } from '../../domain/statuses.js';
 
 export interface TrackingDeps {
   store: TrackingStore;
@@ -132,8 +133,9 @@ export class Tracking {
     const all = [...existing.map(withoutRecording), ...added];
     const summary = summarizeTracking(all);
     let shipment = current.shipment;
-    // The carrier's events move the order state on (ASSIGNED, PICKED_UP, DELIVERED), never back.
-    const orderStatus = orderStatusAfterTracking(shipment.orderStatus, summary.trackingStatus);
+    // Each of the carrier's events moves the order state on (ASSIGNED, PICKED_UP, DELIVERED), never
+    // back: freight picked up and then delayed (an EXCEPTION last) stays PICKED_UP.
+    const orderStatus = all.reduce((state, event) => orderStatusAfterTracking(state, trackingStatusOfMilestone(event.milestone)), shipment.orderStatus);
     if (
       summary.trackingStatus !== shipment.trackingStatus ||
       summary.deliveredAt !== shipment.deliveredAt ||
@@ -142,6 +144,7 @@ export class Tracking {
     ) {
       shipment = {
         ...shipment,
+        updatedAt: this.deps.now().toISOString(),
         orderStatus,
         trackingStatus: summary.trackingStatus,
         deliveredAt: summary.deliveredAt,
@@ -251,4 +254,9 @@ export class Tracking {
 function withoutRecording(event: ShipmentEvent & RecordedUnder): ShipmentEvent {
   const { idempotencyKeyDigest: _key, requestHash: _hash, ...rest } = event;
   return rest;
+}
+
+/** The tracking status an event's milestone stands for; an ETA or a note moves nothing. */
+function trackingStatusOfMilestone(milestone: string): (typeof TRACKING_STATUSES)[number] {
+  return milestone === 'ESTIMATE' || milestone === 'INFO' ? 'NONE' : (milestone as (typeof TRACKING_STATUSES)[number]);
 }

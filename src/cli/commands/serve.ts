@@ -241,7 +241,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     (error: unknown) => logger.warn({ event: 'store', step: 'close-failed', error: error instanceof Error ? error.message : String(error) }, 'closing the store failed'),
   );
   logger.info({ event: 'stopped', forced }, 'stopped');
-  flush();
+  await flush();
 }
 
 function urlOf(address: AddressInfo): string {

@@ -68,6 +68,21 @@ export async function runShipmentCancel(ctx: CommandContext, reference: string, 
   printShipment(ctx.io, shipment, await ctx.zips(), before.orderStatus === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
 }
 
+/**
+ * `shipment confirm ORDER`: the published confirm (INITIALIZED to CONFIRMED after its checks). A
+ * shipment shipper booked is confirmed already: it is answered as it is, with a note.
+ */
+export async function runShipmentConfirm(ctx: CommandContext, reference: string): Promise<void> {
+  const api = await ctx.api();
+  const id = await shipmentIdOf(api, reference);
+  const { data: before } = await api.getShipment(id);
+  const { data: shipment } = await api.confirmShipment(id);
+  if (before.orderStatus !== 'INITIALIZED') ctx.io.note(`${shipment.orderNumber} is ${shipment.orderStatus} already; nothing changed`);
+  if (ctx.io.options.json) return ctx.io.json(shipment);
+  if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
+  printShipment(ctx.io, shipment, await ctx.zips(), before.orderStatus === 'INITIALIZED' ? 'Confirmed shipment' : 'Shipment');
+}
+
 /** The flags of `shipment update` beyond the carrier's: what an eBOL needs and a booking may lack. */
 export interface ShipmentUpdateFlags extends CarrierFlags {
   shipperPhone?: string;
@@ -163,4 +178,11 @@ export function registerShipmentCommands(program: ShipperCommand, context: Conte
     .option('--reason <text>', 'why (printed on the voided BOL), at most 500 characters')
     .examples('shipper shipment cancel sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --reason "duplicate order"')
     .action(async (id: string, options: { reason?: string }, command: Command) => runShipmentCancel(context(command), id, options));
+
+  shipment
+    .command('confirm')
+    .argument('<shipment>', SHIPMENT_ARGUMENT)
+    .description('confirm an order created without confirmation (INITIALIZED): the published checks, then CONFIRMED')
+    .examples('shipper shipment confirm SO-000123')
+    .action(async (id: string, _options: unknown, command: Command) => runShipmentConfirm(context(command), id));
 }

@@ -39,11 +39,11 @@ export interface BadDestination {
   /** `--to`, `zips.txt line 4`, `stdin line 2`. */
   source: string;
   /** `unknown ZIP 00000`, `"1000" is not a ZIP code`. */
-  message: string;
+  reason: string;
 }
 
 /** "unknown ZIP 00000 at zips.txt line 4" (a ZIP typed after --to needs no place). */
-export const describeBadDestination = (bad: BadDestination): string => (bad.source === '--to' ? bad.message : `${bad.message} at ${bad.source}`);
+export const describeBadDestination = (bad: BadDestination): string => (bad.source === '--to' ? bad.reason : `${bad.reason} at ${bad.source}`);
 
 /**
  * ZIPs from a text file or stdin: separated by newlines, commas, semicolons or blanks; `#` starts
@@ -168,8 +168,8 @@ export async function transitLanes(
   today: string,
 ): Promise<{ table: TransitTable; bad: BadDestination[]; asked: Asked[] }> {
   const bad: BadDestination[] = [];
-  const refuse = (destination: Asked, message: string) =>
-    bad.push({ field: `destinations[${destination.index}].zipCode`, zipCode: destination.zip, source: destination.source, message });
+  const refuse = (destination: Asked, reason: string) =>
+    bad.push({ field: `destinations[${destination.index}].zipCode`, zipCode: destination.zip, source: destination.source, reason });
   let asked: Asked[] = [];
   destinations.forEach((destination, index) => {
     if (destination.problem) refuse({ ...destination, index }, destination.problem);
@@ -257,7 +257,7 @@ export interface PlacedBadDestination {
 
 /** "unknown ZIP", "not a ZIP code": the reason without the ZIP, which its row shows already. */
 function shortReason(bad: BadDestination): string {
-  return bad.message.replace(`"${bad.zipCode}" is `, '').replace(` ${bad.zipCode}`, '');
+  return bad.reason.replace(`"${bad.zipCode}" is `, '').replace(` ${bad.zipCode}`, '');
 }
 
 export function printTransitTable(io: IO, table: TransitTable, pickupDays: number, today?: string, bad: ReadonlyArray<PlacedBadDestination> = []): void {

@@ -159,7 +159,10 @@ export function printQuoteList(io: IO, stored: Quote[], zips: ZipLookup, now: Da
       { replace: 7, cells: quotes.map((quote) => quoteStatusShort(quote, now, zips.lookup(quote.pickupAddress.zipCode)?.timeZone)) },
       { replace: 6, cells: etas.map((eta) => eta.replace(/ \d{2}:\d{2} \S+$/, '')) },
       // The ZIPs are exact, the destination's city helps: what is cut is the end of that city.
-      { replace: 2, cells: quotes.map((quote) => `${quote.pickupAddress.zipCode} → ${quote.deliveryAddress.zipCode} ${quote.deliveryAddress.city}, ${quote.deliveryAddress.state}`) },
+      {
+        replace: 2,
+        cells: quotes.map((quote) => `${quote.pickupAddress.zipCode} → ${quote.deliveryAddress.zipCode} ${quote.deliveryAddress.city}, ${quote.deliveryAddress.state}`),
+      },
       { drop: 4 },
       { drop: 1 },
       { shrink: [2], min: 14 },

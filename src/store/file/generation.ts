@@ -37,6 +37,8 @@ export class StoreGeneration {
   private takenAt = 0;
   /** The stats taken in the current view (undefined: the file did not exist). */
   private stats = new Map<string, fs.Stats | undefined>();
+  /** The directories listed in the current view (undefined: the directory did not exist). */
+  private listings = new Map<string, readonly string[] | undefined>();
   /** The run of look-ups the generation was last checked in. */
   private checkedIn: object | undefined;
 
@@ -69,9 +71,25 @@ export class StoreGeneration {
     return stat;
   }
 
+  /**
+   * A small directory's names (undefined when it does not exist), as they were when last listed,
+   * if no shipper wrote to the store since: the same promise as stat's, for a directory's entries
+   * (a shipper that adds or removes a file moves the generation after). Listed synchronously: for
+   * directories of a few files (the credentials), never a collection of records that grows.
+   */
+  names(dir: string): readonly string[] | undefined {
+    if (!this.keepStats) return listQuietly(dir);
+    this.check();
+    if (this.listings.has(dir)) return this.listings.get(dir);
+    const names = listQuietly(dir);
+    this.listings.set(dir, names);
+    return names;
+  }
+
   /** This process wrote to the store: its next reads stat anew (others learn it by bump). */
   forget(): void {
     this.stats = new Map();
+    this.listings = new Map();
     this.checkedIn = undefined;
     this.seen = undefined;
   }
@@ -112,7 +130,17 @@ export class StoreGeneration {
       this.seen = identity;
       this.takenAt = now;
       this.stats = new Map();
+      this.listings = new Map();
     }
+  }
+}
+
+function listQuietly(dir: string): string[] | undefined {
+  try {
+    return fs.readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 

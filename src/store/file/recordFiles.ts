@@ -266,6 +266,24 @@ export class RecordFiles {
     return removeOrphanedTemporaries(this.collectionDir(collection), TEMPORARY_FILE);
   }
 
+  /**
+   * Every id of a small collection (the credentials: a few files), newest first. A long-running
+   * server lists its directory again only after a shipper wrote to the store (generation.ts): an
+   * open sandbox asks at every request whether a client or a key was added meanwhile, and that
+   * look costs nothing while the store is as it was.
+   */
+  smallCollectionIds(collection: string): string[] {
+    const dir = this.collectionDir(collection);
+    let names: readonly string[] | undefined;
+    try {
+      names = this.generation ? this.generation.names(dir) : fs.readdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new StoreError(`cannot list ${dir}: ${describeFileError(error)}`, dir);
+    }
+    return idsOf(names ?? [], undefined);
+  }
+
   /** Ids of a collection, newest first (ids sort by creation time). */
   async listIds(collection: string, { limit, before }: ListOptions): Promise<{ ids: string[]; more: boolean }> {
     let names: string[];
@@ -275,12 +293,7 @@ export class RecordFiles {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ids: [], more: false };
       throw new StoreError(`cannot list ${this.collectionDir(collection)}: ${describeFileError(error)}`, this.collectionDir(collection));
     }
-    const ids = names
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => name.slice(0, -'.json'.length))
-      .filter((id) => isSafeRecordId(id) && (before === undefined || id < before))
-      .sort()
-      .reverse();
+    const ids = idsOf(names, before);
     return { ids: ids.slice(0, limit), more: ids.length > limit };
   }
 
@@ -301,6 +314,16 @@ export class RecordFiles {
 }
 
 const STAT_QUIETLY = { throwIfNoEntry: false } as const;
+
+/** The records' ids among a directory's names, newest first (older than `before` when given). */
+function idsOf(names: readonly string[], before: string | undefined): string[] {
+  return names
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => name.slice(0, -'.json'.length))
+    .filter((id) => isSafeRecordId(id) && (before === undefined || id < before))
+    .sort()
+    .reverse();
+}
 
 interface FileIdentity {
   ino: number;

@@ -139,8 +139,8 @@ const contract: ContractCase = (target) => {
       const { api } = target();
       const { data: shipment } = await api.createShipment(
         withCarrier({
-          pickupAddress: { ...shipmentRequest().pickupAddress, phone: '312-555-0100' },
-          deliveryAddress: { ...shipmentRequest().deliveryAddress, phone: '212-555-0100' },
+          pickupAddress: { ...shipmentRequest().pickupAddress, phoneNumber: '312-555-0100' },
+          deliveryAddress: { ...shipmentRequest().deliveryAddress, phoneNumber: '212-555-0100' },
           orderComponents: [HAZMAT_LINE, { ...COMPONENT, description: 'Brushes', nmfcCode: '156600-02' }],
         }),
       );

@@ -87,7 +87,7 @@ const contract: ContractCase = (target) => {
       const shipmentProblem = await expectProblem(api.createShipment(shipmentRequest({ pickupAddress: { ...SHIPPER, zipcode: '60601' }, refnumber: 'PO-1' })), 400);
       expect(shipmentProblem.violations).toEqual(
         expect.arrayContaining([
-          { field: 'shipper.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' },
+          { field: 'pickupAddress.zipcode', reason: 'unknown field zipcode (did you mean zipCode?)' },
           { field: 'refnumber', reason: 'unknown field refnumber (did you mean refNumber?)' },
         ]),
       );
@@ -101,7 +101,7 @@ const contract: ContractCase = (target) => {
       expect(problem.violations).toEqual([{ field: 'deliveryAddress.state', reason: 'IL does not match ZIP 10001, which is in New York, NY; correct the state or the ZIP' }]);
       const otherCity = await api.createShipment(shipmentRequest({ deliveryAddress: { ...CONSIGNEE, city: 'Manhattan' } }));
       expect(messagesOf(otherCity.warnings)).toEqual([
-        'Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (consignee.city)',
+        'Manhattan is not the USPS city of ZIP 10001 (New York, NY); check the address, carriers route by the ZIP (deliveryAddress.city)',
         DOCUMENTATION_PREFIX_WARNING,
       ]);
       // Spelling variants of the same city are no warning: "St. Louis" is "Saint Louis".

@@ -25,7 +25,7 @@ const contract: ContractCase = (target) => {
         totalPriceInCents: quote.quotedPriceInCents,
         transitDays: quote.transitDays,
         estimatedDeliveryDate: quote.estimatedDeliveryDate,
-        pickupDate: quote.requiredPickupDate,
+        requiredPickupDate: quote.requiredPickupDate,
       });
       expect(shipment.id).toMatch(/^sh_[0-9A-Z]{26}$/);
       expect(shipment.orderNumber).toMatch(/^SO-\d{6,}$/);

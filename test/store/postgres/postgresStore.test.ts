@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { StoreUnavailableError } from '../../../src/store/storeError.js';
 import type { Quote, Shipment } from '../../../src/domain/schemas.js';
-import { migrate, schemaStatus, SCHEMA_VERSION } from '../../../src/store/postgres/migrations.js';
+import { migrate, MIGRATIONS, schemaStatus, SCHEMA_VERSION } from '../../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../../src/store/postgres/postgresStore.js';
 import { StoreError } from '../../../src/store/storeError.js';
 import { tempDir } from '../../helpers/cli.js';
 import { apiAt, shipmentRequest } from '../../helpers/fixtures.js';
+import { oldQuote, oldShipment } from '../../helpers/legacyRecords.js';
 import { testDatabase } from '../../helpers/postgres.js';
 
 let url: string;
@@ -61,7 +62,7 @@ describe('the PostgreSQL store', () => {
     expect((error as StoreUnavailableError).message).not.toContain(new URL(url).password);
 
     const [a, b] = await Promise.all([migrate((await openStore()).sql), migrate((await openStore()).sql)]);
-    expect([...a.applied, ...b.applied]).toEqual([1, 2, 3]);
+    expect([...a.applied, ...b.applied]).toEqual([1, 2, 3, 4]);
     expect(a.status).toMatchObject({ current: SCHEMA_VERSION, latest: SCHEMA_VERSION, pending: [] });
     await cli.prepare();
   });
@@ -145,7 +146,7 @@ describe('the PostgreSQL store', () => {
   it('lists newest first with a cursor and filters, skipping (and naming) a damaged record', async () => {
     const store = await openStore();
     await store.withTransaction(async (tx) => {
-      for (let n = 1; n <= 7; n++) tx.shipments.put(variant(n, { status: n % 2 ? 'BOOKED' : 'CANCELLED' } as Partial<Shipment>));
+      for (let n = 1; n <= 7; n++) tx.shipments.put(variant(n, { orderStatus: n % 2 ? 'CONFIRMED' : 'CANCELLED' }));
     });
     const first = await store.shipments.list({ created: { from: Date.parse(variant(1).createdAt) } }, { limit: 3 });
     expect(first.items.map((shipment) => shipment.orderNumber)).toEqual(['SO-9000007', 'SO-9000006', 'SO-9000005']);
@@ -172,6 +173,116 @@ describe('the PostgreSQL store', () => {
       expect(error.message).toMatch(new RegExp(`schema is version ${SCHEMA_VERSION + 1}, newer than this shipper's ${SCHEMA_VERSION}: .*upgrade shipper`));
     }
     expect((await schemaStatus(store.sql)).current).toBe(SCHEMA_VERSION + 1);
+  });
+
+  it('migrates a database at schema version 3 holding old rows to version 4: order_status and delivery_zip_code as they should be, reads in the published names', async () => {
+    const old = await testDatabase();
+    const sql = postgres(old, { max: 1, onnotice: () => undefined });
+    try {
+      // Schema version 3, as a shipper before the published wire left it.
+      await sql.begin(async (tx) => {
+        await tx.unsafe('CREATE TABLE shipper_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+        for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= 3)) {
+          await tx.unsafe(migration.sql);
+          await tx`insert into shipper_migrations (version, name) values (${migration.version}, ${migration.name})`;
+        }
+      });
+      expect((await schemaStatus(sql)).current).toBe(3);
+
+      // Its rows, written with the old names: the booking status beside the tracking status (none: a record older than tracking).
+      const cases = [
+        { n: 1, status: 'BOOKED', tracking: undefined, expected: 'CONFIRMED' },
+        { n: 2, status: 'BOOKED', tracking: 'NONE', expected: 'CONFIRMED' },
+        { n: 3, status: 'BOOKED', tracking: 'AT_PICKUP', expected: 'ASSIGNED' },
+        { n: 4, status: 'BOOKED', tracking: 'PICKED_UP', expected: 'PICKED_UP' },
+        { n: 5, status: 'BOOKED', tracking: 'IN_TRANSIT', expected: 'PICKED_UP' },
+        { n: 6, status: 'BOOKED', tracking: 'OUT_FOR_DELIVERY', expected: 'PICKED_UP' },
+        { n: 7, status: 'BOOKED', tracking: 'AT_DELIVERY', expected: 'PICKED_UP' },
+        { n: 8, status: 'BOOKED', tracking: 'DELIVERED', expected: 'DELIVERED' },
+        { n: 9, status: 'BOOKED', tracking: 'EXCEPTION', expected: 'CONFIRMED' },
+        { n: 10, status: 'CANCELLED', tracking: 'DELIVERED', expected: 'CANCELLED' },
+        { n: 11, status: 'CANCELLED', tracking: undefined, expected: 'CANCELLED' },
+      ] as const;
+      const extra = (n: number): Partial<Shipment> => ({
+        ...(n === 8 ? { deliveredAt: '2026-11-24T20:00:00.000Z' } : {}),
+        ...(n >= 10 ? { cancelledAt: '2026-11-18T19:00:00.000Z', cancellationReason: 'changed plans' } : {}),
+        // One delivered elsewhere: its ZIP column is the consignee's five digits.
+        ...(n === 11 ? { deliveryAddress: { ...booked.deliveryAddress, zipCode: '07302', city: 'Jersey City', state: 'NJ' } } : {}),
+      });
+      const quoteId = (n: number) => `qt_01KAAAAAAAAAAAAAAAAA${String(n).padStart(6, '0')}`;
+      const ownQuoteOf = (n: number): Quote => ({ ...ownQuote, id: quoteId(n) });
+      await sql`insert into shipments ${sql(
+        cases.map(({ n, status, tracking }) => {
+          const shipment = variant(n, { ...extra(n), quoteId: quoteId(n) });
+          return {
+            id: shipment.id,
+            created_at: new Date(shipment.createdAt),
+            status,
+            order_number: shipment.orderNumber,
+            bol_number: shipment.bolNumber,
+            pro_number: null,
+            scac: null,
+            reference: shipment.refNumber,
+            quote_id: shipment.quoteId,
+            consignee_postal_code: shipment.deliveryAddress.zipCode,
+            record: sql.json(oldShipment(shipment, status, tracking) as never),
+            own_quote: n === 1 ? sql.json(oldQuote(ownQuoteOf(1)) as never) : null,
+          };
+        }),
+      )}`;
+      const standalone = { ...ownQuote, id: quoteId(100) };
+      await sql`insert into quotes ${sql([{ id: standalone.id, created_at: new Date(standalone.createdAt), destination_postal_code: '10001', record: sql.json(oldQuote(standalone) as never) }])}`;
+
+      expect((await migrate(sql)).applied).toEqual([4]);
+      expect((await schemaStatus(sql)).current).toBe(4);
+
+      // The indexed copies, in SQL: renamed, and BOOKED become the state the carrier's events imply.
+      const rows = await sql<Array<{ id: string; order_status: string; delivery_zip_code: string }>>`select id, order_status, delivery_zip_code from shipments order by id`;
+      expect(rows).toEqual(cases.map(({ n, expected }) => ({ id: variant(n).id, order_status: expected, delivery_zip_code: n === 11 ? '07302' : '10001' })));
+      expect(await sql`select id, delivery_zip_code from quotes`).toEqual([{ id: standalone.id, delivery_zip_code: '10001' }]);
+      const columns = async (table: string) =>
+        (await sql<Array<{ column_name: string }>>`select column_name from information_schema.columns where table_name = ${table}`).map((row) => row.column_name);
+      expect(await columns('shipments')).toEqual(expect.arrayContaining(['order_status', 'delivery_zip_code']));
+      expect(await columns('shipments')).not.toEqual(expect.arrayContaining(['status']));
+      expect(await columns('shipments')).not.toEqual(expect.arrayContaining(['consignee_postal_code']));
+      expect(await columns('quotes')).toEqual(expect.arrayContaining(['delivery_zip_code']));
+      expect(await columns('quotes')).not.toEqual(expect.arrayContaining(['destination_postal_code']));
+      expect((await sql<Array<{ indexname: string }>>`select indexname from pg_indexes where tablename = 'shipments'`).map((row) => row.indexname)).toContain(
+        'shipments_order_status',
+      );
+      // The records themselves keep what they were written with.
+      expect(await sql`select count(*)::int as old from shipments where record ? 'shipper' and record ? 'status' and not record ? 'orderStatus'`).toEqual([{ old: cases.length }]);
+
+      // Read through the store: the published names, the same states.
+      const store = await openStore({ url: old });
+      await store.prepare();
+      for (const { n, tracking, expected } of cases) {
+        const read = (await store.shipments.get(variant(n).id))!;
+        const { trackingStatus: _written, ...rest } = variant(n, { ...extra(n), quoteId: quoteId(n) });
+        expect({ ...read, trackingStatus: undefined }, `case ${n}`).toEqual({ ...rest, orderStatus: expected, trackingStatus: undefined });
+        if (tracking !== undefined) expect(read.trackingStatus).toBe(tracking);
+        for (const name of ['shipper', 'consignee', 'pickupDate', 'quotedPriceInCents', 'status']) expect(read).not.toHaveProperty(name);
+        for (const name of ['street1', 'postalCode', 'contactName', 'phone']) expect(read.deliveryAddress).not.toHaveProperty(name);
+      }
+      const own = await store.shipments.getRecord(variant(1).id);
+      expect(own?.ownQuote).toEqual(ownQuoteOf(1));
+      expect(await store.quotes.get(standalone.id)).toEqual(standalone);
+      expect(await store.quotes.get(quoteId(1))).toEqual(ownQuoteOf(1));
+      const listed = async (filter: Parameters<typeof store.shipments.list>[0]) =>
+        (await store.shipments.list(filter, { limit: 50 })).items.map((shipment) => shipment.orderNumber).sort();
+      const orders = (...ns: number[]) => ns.map((n) => variant(n).orderNumber).sort();
+      expect(await listed({ orderStatus: 'ASSIGNED' })).toEqual(orders(3));
+      expect(await listed({ orderStatus: 'PICKED_UP' })).toEqual(orders(4, 5, 6, 7));
+      expect(await listed({ orderStatus: 'CONFIRMED' })).toEqual(orders(1, 2, 9));
+      expect(await listed({ orderStatus: 'DELIVERED' })).toEqual(orders(8));
+      expect(await listed({ orderStatus: 'CANCELLED' })).toEqual(orders(10, 11));
+      expect(await listed({ orderStatus: 'ACTIVE' })).toEqual(orders(1, 2, 3, 4, 5, 6, 7, 8, 9));
+      expect(await listed({ deliveryZipCode: '07302' })).toEqual(orders(11));
+      expect(await listed({ deliveryZipCode: '10001', orderStatus: 'CANCELLED' })).toEqual(orders(10));
+      expect((await store.quotes.list({ deliveryZipCode: '10001' }, { limit: 10 })).items.map((quote) => quote.id)).toEqual([standalone.id]);
+    } finally {
+      await sql.end();
+    }
   });
 
   it('says in one line, without the password, that a database is down, refuses the login or is read-only', async () => {

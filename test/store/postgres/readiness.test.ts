@@ -37,7 +37,7 @@ async function readyz(server: ServeProcess): Promise<{ status: number; body: Rec
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const booking = { refNumber: 'PO-READY', pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] };
+const booking = { refNumber: 'PO-READY', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
 
 describe('serve on PostgreSQL: the probes', () => {
   it('/healthz 200, /readyz 200 on a current schema and 503 (store-schema) while the database is at another version', async () => {

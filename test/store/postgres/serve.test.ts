@@ -25,7 +25,7 @@ async function serveOn(url: string): Promise<ServeProcess> {
   return server;
 }
 
-const booking = (refNumber: string) => ({ refNumber, pickupAddress: CHICAGO_DC, consignee: NYC_STORE, orderComponents: [PALLETS] });
+const booking = (refNumber: string) => ({ refNumber, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
 
 async function post(server: ServeProcess, path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/v1/shipper${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

@@ -1,0 +1,113 @@
+/**
+ * A client no one here wrote, against `shipper serve`: the official TypeScript SDK (vendored,
+ * test/vendor/oway-sdk) quotes, books, reads the order by its order number, confirms, tracks and
+ * cancels, through a proxy that checks every request and every answer against the published
+ * document with openapi-backend (test/helpers/publishedMock.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Oway } from '../vendor/oway-sdk/index.js';
+import { startPublishedProxy, type PublishedServer } from '../helpers/publishedMock.js';
+import { startServe, type ServeProcess } from '../helpers/serve.js';
+
+// A Wednesday afternoon in Chicago: Thursday is a business day.
+const NOW = '2026-11-18T18:00:00.000Z';
+
+const stop = (name: string, address1: string, city: string, state: string, zipCode: string, phoneNumber: string) => ({
+  name,
+  address1,
+  city,
+  state,
+  zipCode,
+  phoneNumber,
+  contactPerson: 'Dana Ruiz',
+});
+const pickupAddress = stop('Acme Chicago DC', '2100 S Halsted St', 'Chicago', 'IL', '60608', '+13125550100');
+const deliveryAddress = { ...stop('Beta Retail Atlanta', '3500 Fulton Industrial Blvd', 'Atlanta', 'GA', '30336', '+14045550199'), liftgateRequired: true };
+// Two pallets, 1,200 lb in all: a client written from the published document sends the component's weight (poundsWeight sums over components at confirm).
+const orderComponents = [{ palletCount: 2, poundsWeight: 1200, palletDimensions: [48, 40, 48] }];
+
+let dir: string;
+let serve: ServeProcess;
+let proxy: PublishedServer;
+let oway: Oway;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'shipper-sdk-'));
+  serve = await startServe({ store: join(dir, 'store'), env: { SHIPPER_NOW: NOW, SHIPPER_CONFIG_DIR: join(dir, 'config') } });
+  proxy = await startPublishedProxy(serve.url);
+  oway = new Oway({ clientId: 'client', clientSecret: 'secret', apiKey: 'oway_sk_test_sandbox', baseUrl: proxy.url, maxRetries: 0, timeout: 300_000 });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await serve?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the official SDK against shipper serve', () => {
+  it('quotes, books, reads by order number, confirms, tracks and cancels; every request and answer as published', async () => {
+    const quote = (await oway.quotes.create({ pickupAddress, deliveryAddress, orderComponents, requiredPickupDate: '2026-11-19T15:00:00Z' } as never)) as Record<string, unknown>;
+    expect(quote.quotedPriceInCents).toEqual(expect.any(Number));
+    // The published QuoteResponse's fields, and ours beside them: the class from the density of 1,200 lb over two 48x40x48 pallets.
+    expect(quote).toMatchObject({ transitDays: expect.any(Number), estimatedDeliveryDate: expect.any(String), requiredPickupDate: '2026-11-19' });
+    expect((quote.orderComponents as Array<{ densityPcf: number }>)[0]!.densityPcf).toBe(11.25);
+    // deliveryAddress.liftgateRequired prices as LIFTGATE_DELIVERY.
+    expect(quote.accessorials).toEqual(['LIFTGATE_DELIVERY']);
+    expect(await oway.quotes.retrieve(quote.id as string)).toMatchObject({ id: quote.id, quotedPriceInCents: quote.quotedPriceInCents });
+
+    const shipment = (await oway.shipments.create({
+      quoteId: quote.id,
+      pickupAddress,
+      deliveryAddress,
+      orderComponents,
+      description: 'Machine parts, crated',
+      poNumber: 'PO-7001',
+    } as never)) as Record<string, unknown>;
+    expect(shipment).toMatchObject({
+      orderNumber: expect.stringMatching(/^SO-\d{6}$/),
+      totalPriceInCents: quote.quotedPriceInCents,
+      companyId: 'default',
+      description: 'Machine parts, crated',
+      poNumber: 'PO-7001',
+    });
+    const orderNumber = shipment.orderNumber as string;
+    expect(await oway.shipments.retrieve(orderNumber)).toMatchObject({ id: shipment.id, orderNumber });
+    expect(await oway.shipments.confirm(orderNumber)).toMatchObject({ orderNumber, orderStatus: 'CONFIRMED' });
+    expect(await oway.shipments.tracking(orderNumber)).toMatchObject({ id: shipment.id, orderNumber, orderStatus: 'CONFIRMED', estimatedDeliveryDate: expect.any(String) });
+    await oway.shipments.cancel(orderNumber);
+    expect(await oway.shipments.retrieve(orderNumber)).toMatchObject({ orderNumber, orderStatus: 'CANCELLED' });
+
+    const exchanges = proxy.requests.filter((request) => request.path !== '/v1/auth/token');
+    expect(exchanges.map(({ method, operationId, status }) => `${method} ${operationId} ${status}`)).toEqual([
+      'POST requestQuote 200',
+      'GET getQuote 200',
+      'POST createShipment 200',
+      'GET getShipment 200',
+      'PUT confirmShipment 200',
+      'GET trackShipment 200',
+      'PUT cancelShipment 200',
+      'GET getShipment 200',
+    ]);
+    expect(proxy.requests.flatMap((request) => request.requestErrors.map((error) => `${request.method} ${request.path}: ${error}`))).toEqual([]);
+    expect(proxy.requests.flatMap((request) => request.responseErrors.map((error) => `${request.method} ${request.path}: ${error}`))).toEqual([]);
+  });
+
+  it('confirms and cancels through PUT without a body though the client says Content-Type: application/json', async () => {
+    const quote = (await oway.quotes.create({ pickupAddress, deliveryAddress, orderComponents } as never)) as { id: string };
+    const shipment = (await oway.shipments.create({ quoteId: quote.id, pickupAddress, deliveryAddress, orderComponents, description: 'Parts' } as never)) as {
+      orderNumber: string;
+    };
+    const put = (path: string) => fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' } });
+    expect((await put('confirm')).status).toBe(200);
+    const cancelled = await put('cancel');
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.json()).toMatchObject({ orderStatus: 'CANCELLED' });
+    // Confirming a cancelled order is refused as the published confirm refuses a state other than INITIALIZED.
+    const refused = await put('confirm');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ status: 400, reason: 'invalid_state' });
+  });
+});
