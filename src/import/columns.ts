@@ -49,7 +49,7 @@ export type ColumnSpec =
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** `shipperPostalCode`: the column of one field of a party's address. */
+/** `shipperZipCode`: the column of one field of a party's address. */
 export const addressColumn = (party: Party, field: AddressField): string => `${party}${capitalise(field)}`;
 
 export const COLUMNS: ReadonlyArray<ColumnSpec> = [
@@ -169,7 +169,11 @@ export const PARTY_ALIASES: Readonly<Record<Party, readonly string[]>> = {
   billTo: ['Bill To', 'Third Party', 'Third Party Bill To', 'Billing'],
 };
 
-/** What a party's address columns may end with: `Ship To Zip` is consigneePostalCode. */
+/**
+ * What a party's address columns may end with: `Ship To Zip` is consigneeZipCode. The first alias of
+ * a renamed field is its name before the published names (issue 40): `shipperPostalCode`,
+ * `consigneeStreet1`, ... of files written for earlier versions still read.
+ */
 export const ADDRESS_FIELD_ALIASES: Readonly<Record<AddressField, readonly string[]>> = {
   name: ['Name', 'Company', 'Company Name'],
   address1: ['Street1', 'Street', 'Street Address', 'Address', 'Address 1', 'Address Line 1', 'Addr1'],
@@ -239,7 +243,7 @@ export const REFUSED_HEADERS: ReadonlyArray<RefusedHeader> = [
   },
   {
     names: ['Customer', 'Customer Name', 'Customer Address', 'Customer City', 'Customer State', 'Customer Zip'],
-    message: 'is the customer where the freight goes? name the columns Ship To Name, Ship To Address, ... (consigneeName, consigneeStreet1, ...)',
+    message: 'is the customer where the freight goes? name the columns Ship To Name, Ship To Address, ... (consigneeName, consigneeAddress1, ...)',
   },
 ];
 

@@ -23,14 +23,15 @@ export function importKeyOf(request: Record<string, unknown>, occurrences: Diges
   const asWritten: Record<string, unknown> = {};
   const legacy = (key: string) => LEGACY_REQUEST_NAMES[key] ?? key;
   for (const key of Object.keys(request).sort((a, b) => (legacy(a) < legacy(b) ? -1 : legacy(a) > legacy(b) ? 1 : 0))) {
-    const member = key === 'pickupAddress' || key === 'deliveryAddress' ? request[key] : legacyMember(key, request[key]);
+    const isParty = key === 'pickupAddress' || key === 'deliveryAddress';
+    const member = isParty ? request[key] : legacyMember(key, request[key]);
     if (key === 'orderComponents') {
       const components = Array.isArray(member) ? member : [];
       asWritten.orderComponents = components.map((component) => canonicalJson(component)).sort();
       continue;
     }
-    const name = (key === 'pickupAddress' || key === 'deliveryAddress') && typeof member === 'object' && member !== null ? locationNames.get(member) : undefined;
-    setMember(asWritten, legacy(key), name !== undefined ? { savedLocation: name } : legacyAddress(member));
+    const name = isParty && typeof member === 'object' && member !== null ? locationNames.get(member) : undefined;
+    setMember(asWritten, legacy(key), name !== undefined ? { savedLocation: name } : isParty ? legacyAddress(member) : member);
   }
   // A request without components is written with an empty list of them (canonicalJson puts it in its place).
   if (!('orderComponents' in asWritten)) asWritten.orderComponents = [];
@@ -54,9 +55,9 @@ const LEGACY_ADDRESS_NAMES: Readonly<Record<string, string>> = {
   phoneNumber: 'phone',
 };
 
-/** An address in its old names (canonicalJson sorts the copy); anything else as it is. */
+/** An address (whatever fields it has) in its old names (canonicalJson sorts the copy); anything but an object as it is. */
 function legacyAddress(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('zipCode' in value || 'address1' in value)) return value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [LEGACY_ADDRESS_NAMES[key] ?? key, item]));
 }
 

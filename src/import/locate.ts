@@ -51,7 +51,8 @@ function locateField(field: string, group: RowGroup, header: CsvHeader, notes?: 
     const known = [column, name, ...(name === 'billTo' ? ['freightTerms'] : [])].find((candidate) => header.positions.has(candidate)) ?? null;
     return { line: known ? lineOf(group, header, known) : first.line, column: known };
   }
-  const name = /^(\w+)/.exec(field)?.[1];
+  // The request's requiredPickupDate is the file's pickupDate column (its name of before the published wire).
+  const name = field === 'requiredPickupDate' ? 'pickupDate' : /^(\w+)/.exec(field)?.[1];
   if (name && name !== 'orderComponents' && header.positions.has(name)) return { line: lineOf(group, header, name), column: name };
   return { line: first.line, column: null };
 }

@@ -39,7 +39,7 @@ interface ImportDocument {
     valid: number;
     booked: number;
     rejectedShipments: number;
-    violations: Array<{ line: number; column: string; field: string; message: string; value?: string }>;
+    violations: Array<{ line: number; column: string; field: string; reason: string; value?: string }>;
   };
 }
 
@@ -190,7 +190,7 @@ describe('what is refused, with nothing booked', () => {
 
     const ambiguous = await shipper(['import', await file('zip.csv', excelText([EXPORT_HEADER.map((name) => (name === 'Ship To Zip' ? 'Zip' : name)), ...exportRows()], ','))]);
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toMatch(/line 1: column "Zip": the shipper's or the consignee's\? name it Ship From Zip \(shipperPostalCode\) or Ship To Zip \(consigneePostalCode\)/);
+    expect(ambiguous.stderr).toMatch(/line 1: column "Zip": the shipper's or the consignee's\? name it Ship From Zip \(shipperZipCode\) or Ship To Zip \(consigneeZipCode\)/);
     expect(await storedShipmentCount()).toBe(0);
   });
 });
@@ -207,8 +207,8 @@ describe('ZIP codes in a file', () => {
       [5, 'Ship To Zip', '021080'],
       [7, 'Ship To Zip', '0210812345'],
     ]);
-    expect(document.summary.violations[0]!.message).toMatch(/a US ZIP code has 5 digits, this one 3/);
-    expect(document.summary.violations[1]!.message).toBe('must be a 5-digit US ZIP code (ZIP+4 accepted)');
+    expect(document.summary.violations[0]!.reason).toMatch(/a US ZIP code has 5 digits, this one 3/);
+    expect(document.summary.violations[1]!.reason).toBe('must be a 5-digit US ZIP code (ZIP+4 accepted)');
     expect(result.stderr).toContain('warning: [ZIP_PADDED] line 3, column Ship To Zip: ZIP 2108 read as 02108');
   });
 
@@ -228,7 +228,7 @@ describe('ZIP codes in a file', () => {
     expect(JSON.parse(quote.stdout)).toMatchObject({ pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' } });
     const tooLong = await shipper(['quote', '--from', '6060112345', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48']);
     expect(tooLong.code).toBe(1);
-    expect(tooLong.stderr).toMatch(/must be a 5-digit US ZIP code \(ZIP\+4 accepted\) \(origin\.zipCode\)/);
+    expect(tooLong.stderr).toMatch(/must be a 5-digit US ZIP code \(ZIP\+4 accepted\) \(pickupAddress\.zipCode\)/);
     const saved = await shipper(['location', 'add', 'dock', '--name', 'Dock', '--address1', '1 Main St', '--city', 'Chicago', '--state', 'IL', '--zip', '606011234']);
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).toContain('Chicago, IL 60601');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonicalJson.js';
-import { requestHash, shipmentRequestHash } from '../../src/api/local/idempotency.js';
+import { requestHash, shipmentRequestHash, shipmentRequestHashes } from '../../src/api/local/idempotency.js';
 
 /** The definition of the order: JSON.stringify's replacer that writes each object's keys sorted as Array.prototype.sort does. */
 const sortKeys = (_key: string, value: unknown) => {
@@ -95,7 +95,9 @@ describe('canonicalJson', () => {
   });
 
   it('gives the request hashes that stored idempotency records hold (the text of earlier releases, byte for byte)', () => {
-    // Worked out with the canonicalJson and hashes of commit 2ec190f; they must never change.
+    // Worked out with the canonicalJson and hashes of commit 2ec190f; they must never change. The
+    // body is one that release sent (its names before the published wire, issue 40): stored records
+    // hold the hashes of such bodies, and canonicalJson must still write their text byte for byte.
     const request = {
       refNumber: 'PO-1',
       shipper: { name: 'Acme "DC"', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' },
@@ -124,6 +126,41 @@ describe('canonicalJson', () => {
     };
     expect(requestHash(request)).toBe('44948e294573e59d80c4fb0d9e214a95c23c63d530d5c98d75c4722701c95b68');
     expect(shipmentRequestHash(request)).toBe('d26f69b77e2bb3af886424f97860c8769c7ee12fbd81722e5d7ff852e9ffa579');
+  });
+
+  it('recognises, by those stored hashes, the same request sent in the published names (a file imported before them, imported again)', () => {
+    const { shipper, consignee, ...rest } = {
+      refNumber: 'PO-1',
+      shipper: { name: 'Acme "DC"', street1: '2100 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608' },
+      consignee: { name: 'Zoë\u00e9 Store', street1: '1 Penn Plaza', city: 'New York', state: 'NY', postalCode: '10001', phone: null },
+    };
+    const earlier = {
+      ...rest,
+      shipper,
+      consignee,
+      pickupDate: '2026-11-27',
+      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Payer', street1: '1 Main St', city: 'Dallas', state: 'TX', postalCode: '75207', contactName: 'Al' } },
+      orderComponents: [
+        { palletCount: 1, poundsWeight: 200, dimensions: { length: 48, width: 40, height: 36 } },
+        { palletCount: 2, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } },
+      ],
+    };
+    const now = {
+      ...rest,
+      pickupAddress: { name: 'Acme "DC"', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' },
+      deliveryAddress: { name: 'Zoë\u00e9 Store', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', phoneNumber: null },
+      requiredPickupDate: '2026-11-27',
+      freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Payer', address1: '1 Main St', city: 'Dallas', state: 'TX', zipCode: '75207', contactPerson: 'Al' } },
+      orderComponents: [...earlier.orderComponents].reverse(),
+    };
+    const hashes = shipmentRequestHashes(now);
+    expect(hashes.slice(0, 2)).toEqual([shipmentRequestHash(now), requestHash(now)]);
+    // What records written then hold: the components in any order (newer records), or as sent (older ones).
+    expect(hashes).toContain(shipmentRequestHash(earlier));
+    expect(hashes).toContain(requestHash({ ...earlier, orderComponents: now.orderComponents }));
+    // Another request in the old names is still another request.
+    expect(hashes).not.toContain(shipmentRequestHash({ ...earlier, refNumber: 'PO-2' }));
+    expect(shipmentRequestHashes(earlier)).toEqual([shipmentRequestHash(earlier), requestHash(earlier)]);
   });
 });
 

@@ -37,7 +37,17 @@ const csvTextArb = (options: TextOptions) =>
   );
 
 const PARTIES = ['shipper', 'consignee', 'billTo'] as const;
-const ADDRESS_FIELDS = ['name', 'address1', 'address2', 'city', 'state', 'zipCode', 'countryCode', 'contactPerson', 'phone'] as const;
+const ADDRESS_FIELDS = ['name', 'address1', 'address2', 'city', 'state', 'zipCode', 'countryCode', 'contactPerson', 'phoneNumber'] as const;
+/** The request field each party's columns fill. */
+const REQUEST_FIELD_OF_PARTY = { shipper: 'pickupAddress', consignee: 'deliveryAddress' } as const;
+/** The column names of earlier versions (before the published names, issue 40), which files still use. */
+const EARLIER_FIELD_NAMES: Partial<Record<(typeof ADDRESS_FIELDS)[number], string>> = {
+  address1: 'street1',
+  address2: 'street2',
+  zipCode: 'postalCode',
+  contactPerson: 'contactName',
+  phoneNumber: 'phone',
+};
 const SHIPMENT_COLUMNS = [
   'shipmentKey',
   'refNumber',
@@ -73,6 +83,15 @@ const COMPONENT_COLUMNS = [
   'hazardClass',
   'packingGroup',
 ] as const;
+/** shipperZipCode -> shipperPostalCode, ...: the address columns as files written for earlier versions name them. */
+const EARLIER_COLUMNS = new Map(
+  PARTIES.flatMap((party) =>
+    Object.entries(EARLIER_FIELD_NAMES).map(([field, earlier]): [string, string] => [
+      `${party}${field.charAt(0).toUpperCase()}${field.slice(1)}`,
+      `${party}${earlier.charAt(0).toUpperCase()}${earlier.slice(1)}`,
+    ]),
+  ),
+);
 const COLUMNS: readonly string[] = [
   ...SHIPMENT_COLUMNS,
   ...PARTIES.flatMap((party) => ADDRESS_FIELDS.map((field) => `${party}${field.charAt(0).toUpperCase()}${field.slice(1)}`)),
@@ -125,7 +144,7 @@ function rowsOf(shipment: Json, index: number, repeat: boolean): Array<Record<st
   const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
   const level: Record<string, string> = {
     refNumber: text(shipment.refNumber),
-    pickupDate: text(shipment.pickupDate),
+    pickupDate: text(shipment.requiredPickupDate),
     accessorials: ((shipment.accessorials as string[] | undefined) ?? []).join('|'),
     specialInstructions: text(shipment.specialInstructions),
     carrierName: text(carrier?.name),
@@ -143,7 +162,7 @@ function rowsOf(shipment: Json, index: number, repeat: boolean): Array<Record<st
     emergencyPhone: text(shipment.emergencyContactPhone),
   };
   for (const party of PARTIES) {
-    const address = (party === 'billTo' ? terms?.billTo : shipment[party]) as Json | null | undefined;
+    const address = (party === 'billTo' ? terms?.billTo : shipment[REQUEST_FIELD_OF_PARTY[party]]) as Json | null | undefined;
     for (const field of ADDRESS_FIELDS) level[`${party}${field.charAt(0).toUpperCase()}${field.slice(1)}`] = text(address?.[field]);
   }
   return (shipment.orderComponents as Json[]).map((component, line) => {
@@ -183,12 +202,13 @@ const csvFileArb: fc.Arbitrary<CsvFile> = fc
     shipments: fc.array(shipmentRequestArb({ text: csvTextArb, maxLines: 3 }), { minLength: 1, maxLength: 4 }),
     delimiter: fc.constantFrom(',', ',', ';', '\t'),
     style: fc.nat({ max: 3 }),
+    earlierNames: fc.boolean(),
     repeat: fc.boolean(),
     recordDelimiter: fc.constantFrom('unix' as const, 'windows' as const),
     bom: fc.boolean(),
     quoted: fc.boolean(),
   })
-  .map(({ shipments, delimiter, style, repeat, recordDelimiter, bom, quoted }) => {
+  .map(({ shipments, delimiter, style, earlierNames, repeat, recordDelimiter, bom, quoted }) => {
     // A PRO names one shipment of its carrier: two shipments of one file never share one (each case books into a fresh store).
     const distinctPros = shipments.map((shipment, index) =>
       typeof shipment.proNumber === 'string' && shipment.proNumber.trim() !== '' ? { ...shipment, proNumber: `P${index}X${shipment.proNumber.trim()}`.slice(0, 20) } : shipment,
@@ -197,7 +217,7 @@ const csvFileArb: fc.Arbitrary<CsvFile> = fc
     const records = said.flatMap((shipment, index) => rowsOf(shipment, index, repeat));
     return {
       shipments: said,
-      header: COLUMNS.map((column) => spelled(column, style)),
+      header: COLUMNS.map((column) => spelled(earlierNames ? (EARLIER_COLUMNS.get(column) ?? column) : column, style)),
       rows: records.map((record) => COLUMNS.map((column) => record[column] ?? '')),
       delimiter,
       options: { recordDelimiter, bom, quoted },

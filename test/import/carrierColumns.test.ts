@@ -110,10 +110,10 @@ describe('the header', () => {
     ]);
     expect(names(['Bill To Name', 'Bill To Address', 'Bill To City', 'Bill To State', 'Bill To Zip', 'Third Party Name', 'UN/NA', 'PG', 'PRO', 'Carrier SCAC'])).toEqual([
       'billToName',
-      'billToStreet1',
+      'billToAddress1',
       'billToCity',
       'billToState',
-      'billToPostalCode',
+      'billToZipCode',
       'billToName',
       'unNumber',
       'packingGroup',
@@ -139,7 +139,7 @@ describe('the header', () => {
 describe('the request a shipment makes', () => {
   it('by default (no carrier cells) has no carrier field at all: the same request, and re-import key, as before', async () => {
     const request = await requestOf([row(2, BASE)]);
-    expect(Object.keys(request).sort()).toEqual(['consignee', 'orderComponents', 'refNumber', 'shipper']);
+    expect(Object.keys(request).sort()).toEqual(['deliveryAddress', 'orderComponents', 'pickupAddress', 'refNumber']);
     const without = await requestOf([row(2, BASE, CELLS.slice(0, 9))], header(CELLS.slice(0, 9)));
     expect(request).toEqual(without);
   });
@@ -201,34 +201,34 @@ describe('the request a shipment makes', () => {
     expect((await requestOf([row(2, { ...BASE, 'Bill To': 'acme-ap' })])).freightChargeTerms).toEqual({ terms: 'THIRD_PARTY', billTo: BILLING_OFFICE });
     const rows = [row(2, { ...BASE, 'Bill To': 'acme-ap', 'Freight Terms': 'Prepaid' })];
     expect(locatedProblems(await requestOf(rows), rows)).toEqual([
-      { line: 2, column: 'Bill To', message: 'a bill-to address goes with THIRD_PARTY terms; PREPAID bills the shipper' },
+      { line: 2, column: 'Bill To', reason: 'a bill-to address goes with THIRD_PARTY terms; PREPAID bills the shipper' },
     ]);
     const noBillTo = [row(2, { ...BASE, 'Freight Terms': 'third party' })];
     // The empty column to fill in; a file without one names the terms.
-    expect(locatedProblems(await requestOf(noBillTo), noBillTo)).toEqual([{ line: 2, column: 'Bill To', message: 'third-party freight terms need the bill-to address' }]);
+    expect(locatedProblems(await requestOf(noBillTo), noBillTo)).toEqual([{ line: 2, column: 'Bill To', reason: 'third-party freight terms need the bill-to address' }]);
     const termsOnly = CELLS.slice(0, 13);
     const noColumn = [row(2, { ...BASE, 'Freight Terms': 'third party' }, termsOnly)];
     expect(locatedProblems(await requestOf(noColumn, header(termsOnly)), noColumn, header(termsOnly))).toEqual([
-      { line: 2, column: 'Freight Terms', message: 'third-party freight terms need the bill-to address' },
+      { line: 2, column: 'Freight Terms', reason: 'third-party freight terms need the bill-to address' },
     ]);
   });
 
   it('locates what the API refuses: the window exactly closed, a COD fee without an amount, a hazmat line half described', async () => {
     const closed = [row(2, { ...BASE, 'Ready Time': '16:00', 'Dock Close': '4:00 PM' })];
     expect(locatedProblems(await requestOf(closed), closed)).toEqual([
-      { line: 2, column: 'Dock Close', message: 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty' },
+      { line: 2, column: 'Dock Close', reason: 'the dock closes (16:00) at the time the freight is ready (16:00): the window is empty' },
     ]);
     const minuteLater = [row(2, { ...BASE, 'Ready Time': '16:00', 'Dock Close': '16:01' })];
     expect(locatedProblems(await requestOf(minuteLater), minuteLater)).toEqual([]);
 
     const feeOnly = [row(2, { ...BASE, 'COD Fee': 'collect' })];
-    expect(locatedProblems(await requestOf(feeOnly), feeOnly)).toEqual([{ line: 2, column: 'COD Amount', message: expect.stringMatching(/amountInCents/) }]);
+    expect(locatedProblems(await requestOf(feeOnly), feeOnly)).toEqual([{ line: 2, column: 'COD Amount', reason: expect.stringMatching(/amountInCents/) }]);
 
     const half = [
       row(2, BASE),
       row(3, { 'PO Number': 'PO-7', Pallets: '1', 'Weight (lbs)': '300', Length: '48', Width: '40', Height: '40', 'UN Number': 'UN1993', 'Hazard Class': '3' }),
     ];
-    expect(locatedProblems(await requestOf(half), half)).toEqual([{ line: 3, column: 'Proper Shipping Name', message: expect.stringMatching(/properShippingName/) }]);
+    expect(locatedProblems(await requestOf(half), half)).toEqual([{ line: 3, column: 'Proper Shipping Name', reason: expect.stringMatching(/properShippingName/) }]);
   });
 
   it('refuses, on its line and column, a cell that is no value of its kind', async () => {
@@ -240,10 +240,10 @@ describe('the request a shipment makes', () => {
     expect(prepared.ok).toBe(false);
     if (prepared.ok) return;
     expect(prepared.violations.map(({ line, column, reason }) => ({ line, column, reason }))).toEqual([
-      { line: 2, column: 'Freight Terms', message: '"Net 30" is not freight terms: prepaid (PPD), collect (COL) or third party (3RD PARTY)' },
-      { line: 2, column: 'COD Amount', message: '12.345 has more than 2 decimals; amounts are in dollars and cents' },
-      { line: 2, column: 'Ready Time', message: '"13:00 PM": an hour before AM or PM is 1 to 12' },
-      { line: 2, column: 'Master BOL', message: '"maybe" is not yes or no (yes, y, x, true, 1 / no, n, false, 0)' },
+      { line: 2, column: 'Freight Terms', reason: '"Net 30" is not freight terms: prepaid (PPD), collect (COL) or third party (3RD PARTY)' },
+      { line: 2, column: 'COD Amount', reason: '12.345 has more than 2 decimals; amounts are in dollars and cents' },
+      { line: 2, column: 'Ready Time', reason: '"13:00 PM": an hour before AM or PM is 1 to 12' },
+      { line: 2, column: 'Master BOL', reason: '"maybe" is not yes or no (yes, y, x, true, 1 / no, n, false, 0)' },
     ]);
   });
 });
@@ -265,7 +265,7 @@ describe('carrier cells as exports write them', () => {
     const at = {
       ...shipmentRequestSchema.parse({
         pickupAddress: CHICAGO_DC,
-        consignee: NYC_STORE,
+        deliveryAddress: NYC_STORE,
         orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
       }),
     };

@@ -82,30 +82,101 @@ describe('the alias table', () => {
       H: 'height',
       'Consignee Name': 'consigneeName',
       'Ship To Name': 'consigneeName',
-      'Ship-To Zip': 'consigneePostalCode',
-      'Ship To Postal Code': 'consigneePostalCode',
-      'Ship To ZIP+4': 'consigneePostalCode',
-      'Ship From Zip Code': 'shipperPostalCode',
-      'Origin Zip': 'shipperPostalCode',
+      'Ship-To Zip': 'consigneeZipCode',
+      'Ship To Postal Code': 'consigneeZipCode',
+      'Ship To ZIP+4': 'consigneeZipCode',
+      'Ship From Zip Code': 'shipperZipCode',
+      'Origin Zip': 'shipperZipCode',
       'Dest City': 'consigneeCity',
-      'Ship To Address Line 2': 'consigneeStreet2',
-      'Shipper Attn': 'shipperContactName',
+      'Ship To Address Line 2': 'consigneeAddress2',
+      'Shipper Attn': 'shipperContactPerson',
       pallet_count: 'palletCount',
       reason: 'reason',
     };
     for (const [header, column] of Object.entries(expected)) expect(columnOf(header), header).toBe(column);
   });
 
+  it('reads the column names of earlier versions (before the published names, issue 40) as the columns they were', () => {
+    // The templates and files written for those versions name the columns so.
+    const earlier: Record<string, string> = {
+      Street1: 'Address1',
+      Street2: 'Address2',
+      PostalCode: 'ZipCode',
+      ContactName: 'ContactPerson',
+      Phone: 'PhoneNumber',
+      Name: 'Name',
+      City: 'City',
+      State: 'State',
+      CountryCode: 'CountryCode',
+    };
+    for (const party of ['shipper', 'consignee', 'billTo']) {
+      for (const [before, now] of Object.entries(earlier)) expect(columnOf(`${party}${before}`), `${party}${before}`).toBe(`${party}${now}`);
+    }
+    expect(ADDRESS_FIELDS.map((field) => addressColumn('shipper', field))).toEqual([
+      'shipperName',
+      'shipperAddress1',
+      'shipperAddress2',
+      'shipperCity',
+      'shipperState',
+      'shipperZipCode',
+      'shipperCountryCode',
+      'shipperContactPerson',
+      'shipperPhoneNumber',
+    ]);
+    const header = resolveHeader([
+      'refNumber',
+      'shipperName',
+      'shipperStreet1',
+      'shipperCity',
+      'shipperState',
+      'shipperPostalCode',
+      'shipperPhone',
+      'consigneeName',
+      'consigneeStreet1',
+      'consigneeStreet2',
+      'consigneeCity',
+      'consigneeState',
+      'consigneePostalCode',
+      'consigneeContactName',
+      'palletCount',
+      'poundsWeight',
+      'length',
+      'width',
+      'height',
+    ]);
+    expect(header.ok ? [...header.header.positions.keys()] : header.message).toEqual([
+      'refNumber',
+      'shipperName',
+      'shipperAddress1',
+      'shipperCity',
+      'shipperState',
+      'shipperZipCode',
+      'shipperPhoneNumber',
+      'consigneeName',
+      'consigneeAddress1',
+      'consigneeAddress2',
+      'consigneeCity',
+      'consigneeState',
+      'consigneeZipCode',
+      'consigneeContactPerson',
+      'palletCount',
+      'poundsWeight',
+      'length',
+      'width',
+      'height',
+    ]);
+  });
+
   it('refuses a name that could mean two columns, saying what to write', () => {
-    expect(columnOf('Zip')).toBe("refused: the shipper's or the consignee's? name it Ship From Zip (shipperPostalCode) or Ship To Zip (consigneePostalCode)");
-    expect(columnOf('Postal Code')).toMatch(/Ship From Zip \(shipperPostalCode\) or Ship To Zip/);
+    expect(columnOf('Zip')).toBe("refused: the shipper's or the consignee's? name it Ship From Zip (shipperZipCode) or Ship To Zip (consigneeZipCode)");
+    expect(columnOf('Postal Code')).toMatch(/Ship From Zip \(shipperZipCode\) or Ship To Zip/);
     expect(columnOf('City')).toMatch(/Ship From City \(shipperCity\) or Ship To City \(consigneeCity\)/);
     expect(columnOf('Qty')).toBe('refused: pallets or pieces? name it Pallets (palletCount) or Pieces (pieceCount)');
     expect(columnOf('Quantity')).toMatch(/pallets or pieces/);
     expect(columnOf('Ship To')).toMatch(/a saved location's name or the company's name\? name the column consignee \(a saved location\) or Ship To Name \(consigneeName\)/);
     expect(columnOf('Pickup')).toMatch(/the pickup date or the shipper\?/);
     expect(columnOf('Date')).toMatch(/which date\? name it Pickup Date/);
-    expect(columnOf('Customer Name')).toMatch(/is the customer where the freight goes\?/);
+    expect(columnOf('Customer Name')).toMatch(/is the customer where the freight goes\?.*\(consigneeName, consigneeAddress1, \.\.\.\)/);
     expect(columnOf('Notes')).toMatch(/printed on the bill of lading/);
   });
 
@@ -163,10 +234,10 @@ describe('a header row', () => {
       'refNumber',
       'shipper',
       'consigneeName',
-      'consigneeStreet1',
+      'consigneeAddress1',
       'consigneeCity',
       'consigneeState',
-      'consigneePostalCode',
+      'consigneeZipCode',
       'palletCount',
       'poundsWeight',
       'length',
@@ -199,7 +270,7 @@ describe('a header row', () => {
       'PO Numbr': 'refNumber',
       'Pallet Cnt': 'palletCount',
       'Total Pallets': 'palletCount',
-      'Ship To Zipp': 'consigneePostalCode',
+      'Ship To Zipp': 'consigneeZipCode',
       'Consigne Name': 'consigneeName',
       Commodty: 'description',
       descripton: 'description',

@@ -29,6 +29,28 @@ function referenceKey(request: Record<string, unknown>, occurrences: DigestTable
   return `shipper-import:v2:${digest.toString('hex')}#${occurrence}`;
 }
 
+/**
+ * The request as versions before the published wire (issue 40) made it, for referenceKey: the same
+ * content in the names of that time (shipper, consignee, pickupDate; street1, postalCode, ... in
+ * addresses). A saved shipper or consignee stays the very object, which referenceKey looks its name up by.
+ */
+const OLD_REQUEST_NAMES: Record<string, string> = { pickupAddress: 'shipper', deliveryAddress: 'consignee', requiredPickupDate: 'pickupDate' };
+const OLD_ADDRESS_NAMES: Record<string, string> = { address1: 'street1', address2: 'street2', zipCode: 'postalCode', contactPerson: 'contactName', phoneNumber: 'phone' };
+function asBefore(request: Record<string, unknown>, locationNames: WeakMap<object, string>): Record<string, unknown> {
+  const oldAddress = (address: unknown): unknown =>
+    typeof address !== 'object' || address === null ? address : Object.fromEntries(Object.entries(address).map(([key, value]) => [OLD_ADDRESS_NAMES[key] ?? key, value]));
+  const before: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(request)) {
+    // A saved shipper or consignee is hashed by its name (a saved bill-to by its content).
+    if (key === 'pickupAddress' || key === 'deliveryAddress')
+      before[OLD_REQUEST_NAMES[key]!] = typeof value === 'object' && value !== null && locationNames.has(value) ? value : oldAddress(value);
+    else if (key === 'freightChargeTerms' && typeof value === 'object' && value !== null && 'billTo' in value) before[key] = { ...value, billTo: oldAddress(value.billTo) };
+    else if (key === 'cod' && typeof value === 'object' && value !== null && 'remitTo' in value) before[key] = { ...value, remitTo: oldAddress(value.remitTo) };
+    else before[OLD_REQUEST_NAMES[key] ?? key] = value;
+  }
+  return before;
+}
+
 describe('importKeyOf', () => {
   const dc = { address1: '1 Main St', name: 'DC One', city: 'Chicago', state: 'IL', zipCode: '60608' };
   const requests: Array<Record<string, unknown>> = [
@@ -44,7 +66,7 @@ describe('importKeyOf', () => {
     {
       refNumber: 'PO-2',
       accessorials: ['LIFTGATE_DELIVERY'],
-      shipper: dc,
+      pickupAddress: dc,
       deliveryAddress: { name: 'Ünïcødé ✓', address1: '2 Main St', city: 'New York', state: 'NY', zipCode: '10001' },
       carrier: { name: 'Old Dominion', scac: 'ODFL' },
       freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Payer', city: 'Dallas', state: 'TX', zipCode: '75207' } },
@@ -72,11 +94,14 @@ describe('importKeyOf', () => {
     const odd: Array<Record<string, unknown>> = [
       { refNumber: 'X' },
       { zeta: 1, orderComponents: 'not a list', alpha: { b: 1, a: 2 } },
-      { shipper: dc, consignee: dc, orderComponents: [{ b: 1, a: 2 }, { a: 1 }] },
+      { pickupAddress: dc, deliveryAddress: dc, orderComponents: [{ b: 1, a: 2 }, { a: 1 }] },
       { requiredPickupDate: new Date(0), orderComponents: [{ weight: new Number(3) }] },
+      // Addresses with none of the fields that say "address" (no ZIP, no street): still in their old names.
+      { pickupAddress: { name: 'A', phoneNumber: '312-555-0000' }, deliveryAddress: { contactPerson: 'Bob', address2: 'Suite 5' }, orderComponents: [] },
+      { freightChargeTerms: { terms: 'THIRD_PARTY', billTo: { name: 'Payer', phoneNumber: '1' } }, cod: { amountInCents: 1, remitTo: { name: 'R', contactPerson: 'C' } } },
     ];
     const [mine, theirs] = [new DigestTable(), new DigestTable()];
-    for (const request of [...odd, ...requests, ...odd]) expect(importKeyOf(request, mine, names)).toBe(referenceKey(request, theirs, names));
+    for (const request of [...odd, ...requests, ...odd]) expect(importKeyOf(request, mine, names)).toBe(referenceKey(asBefore(request, names), theirs, names));
   });
 
   describe('of the requests a file makes', () => {
@@ -122,7 +147,7 @@ describe('importKeyOf', () => {
         const { request } = shipment;
         for (const component of request.orderComponents as unknown[]) expect(JSON.stringify(component)).toBe(canonicalJson(component));
         for (const key of Object.keys(request).filter((name) => name !== 'orderComponents')) expect(JSON.stringify(request[key])).toBe(canonicalJson(request[key]));
-        expect(importKeyOf(request, mine, names)).toBe(referenceKey(request, theirs, names));
+        expect(importKeyOf(request, mine, names)).toBe(referenceKey(asBefore(request, names), theirs, names));
       }
       expect(prepared).toBe(3);
     });

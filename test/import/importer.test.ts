@@ -3,6 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalApi } from '../../src/api/local.js';
+import { shipmentRequestHash } from '../../src/api/local/idempotency.js';
 import { makeProblem } from '../../src/api/problems.js';
 import { RemoteApi } from '../../src/api/remote.js';
 import type { ShipperApi } from '../../src/api/types.js';
@@ -84,6 +85,49 @@ describe('importShipments', () => {
     expect(await shipmentFiles()).toHaveLength(4);
   });
 
+  it('recognises a file imported before the published names (its records hold the hashes of its requests in the names of then)', async () => {
+    const file = await csv(shipmentsCsv(3, 2));
+    // The requests the first import sent, by key, to write the records as that version wrote them.
+    const sent = new Map<string, Record<string, unknown>>();
+    const recording = Object.create(api) as LocalApi;
+    recording.createShipments = (async (body: { items: Array<{ request: Record<string, unknown>; idempotencyKey?: string }> }, ...rest: unknown[]) => {
+      for (const item of body.items) if (item.idempotencyKey) sent.set(item.idempotencyKey, item.request);
+      return (api.createShipments as (...args: unknown[]) => unknown)(body, ...rest);
+    }) as unknown as LocalApi['createShipments'];
+    const first = await run(recording, file);
+    expect(first.summary).toMatchObject({ booked: 3 });
+    expect(sent.size).toBe(3);
+    const oldAddress = (address: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(address).map(([key, value]) => [
+          ({ address1: 'street1', address2: 'street2', zipCode: 'postalCode', contactPerson: 'contactName', phoneNumber: 'phone' } as Record<string, string>)[key] ?? key,
+          value,
+        ]),
+      );
+    const asThen = ({ pickupAddress, deliveryAddress, requiredPickupDate, rebookQuote: _rebook, duplicateRefNumber: _duplicates, ...rest }: Record<string, unknown>) => ({
+      ...rest,
+      shipper: oldAddress(pickupAddress as Record<string, unknown>),
+      consignee: oldAddress(deliveryAddress as Record<string, unknown>),
+      ...(requiredPickupDate === undefined ? {} : { pickupDate: requiredPickupDate }),
+    });
+    const log = join(store, 'idempotency', 'pending.log');
+    const lines = (await readFile(log, 'utf8')).trimEnd().split('\n');
+    const rewritten = lines.map((line) => {
+      const entry = JSON.parse(line) as { r: { key: string; requestHash: string } };
+      const request = sent.get(entry.r.key)!;
+      const { rebookQuote: _rebook, duplicateRefNumber: _duplicates, ...bare } = request;
+      expect(entry.r.requestHash, Object.keys(request).join()).toBe(shipmentRequestHash(bare));
+      entry.r.requestHash = shipmentRequestHash(asThen(request));
+      return JSON.stringify(entry);
+    });
+    expect(rewritten).toHaveLength(3);
+    await writeFile(log, `${rewritten.join('\n')}\n`);
+    const again = await run(apiAt(store).api, file);
+    expect(again.summary).toMatchObject({ booked: 0, alreadyBooked: 3, rejectedShipments: 0 });
+    expect(again.shipments.map((entry) => entry.id)).toEqual(first.shipments.map((entry) => entry.id));
+    expect(await shipmentFiles()).toHaveLength(3);
+  });
+
   it('books nothing at all when any shipment is invalid, and lists every problem with its line and column', async () => {
     const lines = shipmentsCsv(3, 2).trimEnd().split('\n');
     lines[3] = csvLine(rowCells('PO-0002', true, { weight: 'heavy' }));
@@ -109,7 +153,7 @@ describe('importShipments', () => {
     const file = await csv(`${lines.join('\n')}\n`);
     const error = (await run(api, file).catch((caught: unknown) => caught)) as ImportRejectedError;
     expect(error).toBeInstanceOf(ImportRejectedError);
-    expect(error.summary.violations[0]).toMatchObject({ line: 3, column: 'consigneePostalCode', message: 'unknown ZIP 00001' });
+    expect(error.summary.violations[0]).toMatchObject({ line: 3, column: 'consigneePostalCode', field: 'deliveryAddress.zipCode', reason: 'unknown ZIP 00001' });
     expect(await shipmentFiles()).toEqual([]);
   });
 

@@ -65,7 +65,7 @@ describe('the header row', () => {
       expect(result.message).toContain('unknown column "weigth"');
       expect(result.message).toContain('"refnumber" given twice');
       expect(result.message).toContain('poundsWeight, length, width, height');
-      expect(result.message).toContain('shipper (a saved location) or shipperName, shipperStreet1, shipperCity, shipperState, shipperPostalCode');
+      expect(result.message).toContain('shipper (a saved location) or shipperName, shipperAddress1, shipperCity, shipperState, shipperZipCode');
     }
   });
 });
@@ -180,7 +180,7 @@ describe('violations mapped back to the CSV', () => {
 describe('no saved locations', () => {
   it('an address given only by columns is passed on for the schema to judge', async () => {
     const prepared = await prepareShipment({ rows: [row(2, { consignee: '', ...STORE, ...FREIGHT, shipper: '' })] }, H, noLocations);
-    expect(prepared.ok && prepared.request.shipper).toEqual({});
+    expect(prepared.ok && prepared.request.pickupAddress).toEqual({});
   });
 });
 

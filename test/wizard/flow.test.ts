@@ -213,7 +213,7 @@ describe('quote wizard flow', () => {
     ]);
     expect(result.shipment!.deliveryAddress).toMatchObject({ city: 'Eagle River', state: 'AK', zipCode: '99501' });
     expect(h.stdout()).toContain(
-      'warning: [ADDRESS_CITY_MISMATCH] Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (consignee.city)',
+      'warning: [ADDRESS_CITY_MISMATCH] Eagle River is not the USPS city of ZIP 99501 (Anchorage, AK); check the address, carriers route by the ZIP (deliveryAddress.city)',
     );
     expect(await h.book.get('anchorage-store')).toMatchObject({ address: { state: 'AK' } });
   });
@@ -493,7 +493,7 @@ describe('quote wizard flow', () => {
       accessorials: ['APPOINTMENT'],
       components: [{ palletCount: 2, poundsWeight: 800, dimensions: { length: 48, width: 40, height: 40 } }],
     });
-    expect(result.quote).toMatchObject({ pickupDate: '2026-10-09', deliveryAddress: { zipCode: '94105', city: 'San Francisco' } });
+    expect(result.quote).toMatchObject({ requiredPickupDate: '2026-10-09', deliveryAddress: { zipCode: '94105', city: 'San Francisco' } });
     expect(result.quote.orderComponents).toHaveLength(1);
     const accessorialChoices = h.prompter.choicesSeen.get('Accessorial services (space to select, enter when done)')!;
     expect(accessorialChoices.find((choice) => choice.value === 'APPOINTMENT')?.checked).toBe(true);
@@ -529,7 +529,7 @@ describe('wizard answer checks', () => {
     expect(zipHint('99501', zips)).toBe('Anchorage, AK');
     expect(zipHint('00000', zips)).toBe('unknown ZIP');
     expect(zipProblem('30301-1234', 'deliveryAddress.zipCode', zips)).toBe(true);
-    expect(zipProblem('abcde', 'deliveryAddress.zipCode', zips)).toBe('a ZIP code is 5 digits, e.g. 60601 (destination.zipCode)');
+    expect(zipProblem('abcde', 'deliveryAddress.zipCode', zips)).toBe('a ZIP code is 5 digits, e.g. 60601 (deliveryAddress.zipCode)');
   });
 
   it('reads dimensions and numbers the way people type them', () => {

@@ -17,7 +17,7 @@ import { constraintViolation, idempotencyKeyReused, ProblemError } from '../prob
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
 import { assertReadable, BookingChecks, proKey, withoutOptions } from './bookingChecks.js';
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
-import { requestHash, shipmentRequestHash } from './idempotency.js';
+import { shipmentRequestHash, shipmentRequestHashes } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
 import type { BodyOf } from './input.js';
 import type { Numbering } from './numbering.js';
@@ -44,7 +44,8 @@ interface BookingCandidate {
   key: string | undefined;
   /** The request's hashes (idempotency.ts): its lines in any order, and (worked out when a record is found) as sent, which older records hold. */
   requestHash: string;
-  requestHashAsSent: () => string;
+  /** Every hash a record of this request may hold (idempotency.ts shipmentRequestHashes): worked out only against a record. */
+  recordedHashes: () => readonly string[];
   request: ShipmentRequest;
   warnings: Warning[];
   /** The quote-first rating, for requests without quoteId. */
@@ -139,7 +140,7 @@ export class Bookings {
         index,
         key,
         requestHash: key ? shipmentRequestHash(request) : '',
-        requestHashAsSent: () => requestHash(request),
+        recordedHashes: () => shipmentRequestHashes(request),
         request: checked.request,
         warnings: checked.warnings,
         // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
@@ -174,7 +175,7 @@ export class Bookings {
         }
         firstWithKey.set(candidate.key, candidate);
         const record = records[position];
-        if (record && record.requestHash !== candidate.requestHash && record.requestHash !== candidate.requestHashAsSent()) {
+        if (record && record.requestHash !== candidate.requestHash && !candidate.recordedHashes().includes(record.requestHash)) {
           fail(idempotencyKeyReused(candidate.key));
           continue;
         }

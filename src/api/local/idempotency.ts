@@ -21,8 +21,47 @@ export function requestHash(raw: unknown): string {
  * (the same freight; an import file whose rows of a shipment were sorted again books nothing
  * new), then as sent, which records written before this rule hold. New records store the first.
  */
-export function shipmentRequestHashes(raw: unknown): [unordered: string, asSent: string] {
-  return [shipmentRequestHash(raw), requestHash(raw)];
+export function shipmentRequestHashes(raw: unknown): string[] {
+  const hashes = [shipmentRequestHash(raw), requestHash(raw)];
+  // Records written before the published names (issue 40) hold the hashes of the same request in
+  // the names of that time: a file imported then, imported again, is recognised, not refused (422).
+  const before = inEarlierNames(raw);
+  if (before !== raw) for (const earlier of [shipmentRequestHash(before), requestHash(before)]) if (!hashes.includes(earlier)) hashes.push(earlier);
+  return hashes;
+}
+
+const EARLIER_REQUEST_NAMES: Readonly<Record<string, string>> = { pickupAddress: 'shipper', deliveryAddress: 'consignee', requiredPickupDate: 'pickupDate' };
+const EARLIER_ADDRESS_NAMES: Readonly<Record<string, string>> = {
+  address1: 'street1',
+  address2: 'street2',
+  zipCode: 'postalCode',
+  contactPerson: 'contactName',
+  phoneNumber: 'phone',
+};
+
+/** A shipment request in the names it had before the published wire (the body as sent, if no name changes). */
+function inEarlierNames(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const request = raw as Record<string, unknown>;
+  if (!Object.keys(request).some((key) => key in EARLIER_REQUEST_NAMES || key === 'freightChargeTerms' || key === 'cod')) return raw;
+  const address = (value: unknown) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).map(([key, item]) => [EARLIER_ADDRESS_NAMES[key] ?? key, item]))
+      : value;
+  const nested = (value: unknown, member: string) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) && member in value ? { ...value, [member]: address((value as Record<string, unknown>)[member]) } : value;
+  return Object.fromEntries(
+    Object.entries(request).map(([key, value]) => [
+      EARLIER_REQUEST_NAMES[key] ?? key,
+      key === 'pickupAddress' || key === 'deliveryAddress'
+        ? address(value)
+        : key === 'freightChargeTerms'
+          ? nested(value, 'billTo')
+          : key === 'cod'
+            ? nested(value, 'remitTo')
+            : value,
+    ]),
+  );
 }
 
 /** The first of shipmentRequestHashes, the one new records store. */

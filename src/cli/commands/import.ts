@@ -56,7 +56,7 @@ export function columnNamesHelp(width = 100): string {
   return [
     'Column names (case, spaces and punctuation ignored) and the names exports use for them:',
     ...rows,
-    '  Addresses: a party, then a field (Ship To Zip = consigneePostalCode, Shipper Name = shipperName;',
+    '  Addresses: a party, then a field (Ship To Zip = consigneeZipCode, Shipper Name = shipperName;',
     '  a bill-to makes the freight terms third party unless freightTerms says otherwise):',
     ...partyRows,
     ...fieldRows,
