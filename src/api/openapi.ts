@@ -255,7 +255,7 @@ function paths(): JsonObject {
     if (spec.idempotent) parameters.push(idempotencyKeyParameter);
     const success =
       'schema' in spec.response
-        ? jsonResponse(spec.response.description, spec.response.id, spec.response.status === 201 ? writeHeaders : undefined)
+        ? jsonResponse(spec.response.description, spec.response.id, spec.location ? writeHeaders : undefined)
         : { description: spec.response.description, content: binaryContent(spec.response) };
     const responses: JsonObject = { [spec.response.status]: success };
     for (const status of spec.errors) responses[status] = use(ERROR_RESPONSES[status]);

@@ -390,8 +390,9 @@ export const operations = {
   }),
   updateShipment: operation({
     method: 'PATCH',
-    path: `${API_PREFIX}/shipment/{shipmentId}`,
-    params: ['shipmentId'],
+    // The published GET's path: one path, its parameter named once (an order number or an id).
+    path: `${API_PREFIX}/shipment/{orderNumber}`,
+    params: ['orderNumber'],
     body: { id: 'ShipmentUpdate', schema: shipmentUpdateSchema },
     response: { status: 200, description: 'The shipment as updated', id: 'Shipment', schema: shipmentSchema },
     errors: [400, 401, 404, 409, 413, 415, 500],

@@ -170,6 +170,7 @@ export function withNumbers(provisional: Shipment, numbers: ShipmentNumbers): Sh
     bolNumber: numbers.bolNumber,
     quoteId: numbers.quoteId,
     createdAt: numbers.now.toISOString(),
+    updatedAt: numbers.now.toISOString(),
     // A PRO the request gave is the provisional record's already.
     proNumber: provisional.proNumber ?? numbers.proNumber ?? null,
     ssccs: numbers.ssccs,

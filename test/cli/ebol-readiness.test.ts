@@ -153,7 +153,7 @@ describe('a booking for a carrier that takes eBOLs', () => {
           ],
         }),
       });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       const { id } = (await created.json()) as Shipment;
       const patch = (body: unknown) =>
         fetch(`${serve.url}/v1/shipper/shipment/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -154,7 +154,12 @@ describe.each(MODES)('%s mode', (mode) => {
   it('cancels: status and reason, lists show and filter it, twice answers the same, unknown is exit 4, the BOL says VOID', async () => {
     const shipment = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', LINE, '--ref', `CXL-${mode}`]);
     const cancelled = await json<Shipment>(mode, ['shipment', 'cancel', shipment.id, '--reason', 'customer cancelled the order']);
-    expect(cancelled).toMatchObject({ orderStatus: 'CANCELLED', cancellationReason: 'customer cancelled the order', orderNumber: shipment.orderNumber, bolNumber: shipment.bolNumber });
+    expect(cancelled).toMatchObject({
+      orderStatus: 'CANCELLED',
+      cancellationReason: 'customer cancelled the order',
+      orderNumber: shipment.orderNumber,
+      bolNumber: shipment.bolNumber,
+    });
     expect(cancelled.cancelledAt).toMatch(/^2026-11-23T15:/);
     const again = await cli(mode, ['shipment', 'cancel', shipment.id, '--json']);
     expect(again.code).toBe(0);

@@ -30,7 +30,7 @@ describe('shipper serve', () => {
   it('prints its URL, logs one line per request, and on SIGTERM finishes the request in flight, then exits 0', async () => {
     const server = await startServe({ store });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect((await post(server.url)).status).toBe(201);
+    expect((await post(server.url)).status).toBe(200);
     expect((await fetch(`${server.url}/v1/shipper/quote?limit=1`)).status).toBe(200);
 
     // A POST whose body is only half sent when the signal arrives.
@@ -47,12 +47,12 @@ describe('shipper serve', () => {
     socket.write(QUOTE.slice(30));
     await answered;
     expect(await exit).toBe(0);
-    expect(answer).toMatch(/^HTTP\/1\.1 201 Created/);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
 
     const lines = server.stderr().trim().split('\n');
     const access = lines.filter((line) => /^\d{4}-\d{2}-\d{2}T/.test(line));
     expect(access).toHaveLength(3);
-    expect(access[0]).toMatch(/ 127\.0\.0\.1 "POST \/v1\/shipper\/quote" 201 \d+ [\d.]+ms$/);
+    expect(access[0]).toMatch(/ 127\.0\.0\.1 "POST \/v1\/shipper\/quote" 200 \d+ [\d.]+ms$/);
     expect(access[1]).toMatch(/"GET \/v1\/shipper\/quote\?limit=1" 200 /);
     expect(lines).toContain('shipper serve: SIGTERM: finishing requests in flight, then stopping');
     expect(lines.at(-1)).toBe('shipper serve: stopped');
@@ -69,7 +69,7 @@ describe('shipper serve', () => {
       const server = await startServe({ store, ...options });
       try {
         expect((await post(server.url)).status).toBe(401);
-        expect((await post(server.url, { authorization: `Bearer ${key}` })).status).toBe(201);
+        expect((await post(server.url, { authorization: `Bearer ${key}` })).status).toBe(200);
       } finally {
         await server.stop();
       }
@@ -77,7 +77,7 @@ describe('shipper serve', () => {
     }
     const open = await startServe({ store, env: { SHIPPER_API_KEY: key } });
     try {
-      expect((await post(open.url)).status).toBe(201);
+      expect((await post(open.url)).status).toBe(200);
     } finally {
       await open.stop();
     }

@@ -4,18 +4,7 @@ import type { ShipmentRequestInput } from '../../src/domain/schemas.js';
 
 export const CHICAGO_DC = { name: 'Acme Chicago DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' };
 /** CHICAGO_DC as the options of `shipper location add NAME`. */
-export const CHICAGO_DC_FLAGS = [
-  '--name',
-  CHICAGO_DC.name,
-  '--address1',
-  CHICAGO_DC.address1,
-  '--city',
-  CHICAGO_DC.city,
-  '--state',
-  CHICAGO_DC.state,
-  '--zip',
-  CHICAGO_DC.zipCode,
-];
+export const CHICAGO_DC_FLAGS = ['--name', CHICAGO_DC.name, '--address1', CHICAGO_DC.address1, '--city', CHICAGO_DC.city, '--state', CHICAGO_DC.state, '--zip', CHICAGO_DC.zipCode];
 /**
  * `shipper ship` arguments of the two shipments the tracking fixtures (test/tracking/fixtures) are
  * about: ODFL's 214 finds the first by its PRO, SAIA's messages the second by BOL number, or by

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
@@ -81,6 +82,8 @@ describe('shipper mcp: a real MCP client over stdio', () => {
       expect(names).toContain(name);
     }
     const ajv = new Ajv2020({ strict: true, allErrors: true });
+    // The standard formats (date-time of requiredDeliveryBy): ajv-formats is CommonJS, its function the default export's default.
+    (((formats as unknown as { default: typeof formats }).default ?? formats) as unknown as (ajv: Ajv2020) => void)(ajv);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
@@ -150,7 +153,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(batch.isError, textOf(batch)).toBeFalsy();
     expect(batch.structuredContent!.items).toEqual([expect.objectContaining({ ok: true, replayed: true, data: expect.objectContaining({ id: shipment.id }) })]);
 
-    const found = await call(session, 'get_shipment', { shipmentId: shipment.orderNumber });
+    const found = await call(session, 'get_shipment', { orderNumber: shipment.orderNumber });
     expect(found.structuredContent!.id).toBe(shipment.id);
     const listed = await call(session, 'list_shipments', { refNumber: 'PO-MCP-1' });
     expect((listed.structuredContent!.items as Array<{ id: string }>).map((item) => item.id)).toEqual([shipment.id]);
@@ -166,11 +169,11 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const pdf = await readPdf(new Uint8Array(await readFile(join(work.dir, 'docs', 'bol.pdf'))));
     expect(pdf.pages.map((page) => page.text).join(' ')).toContain(String(shipment.orderNumber));
 
-    const unconfirmed = await call(session, 'cancel_shipment', { shipmentId: shipment.orderNumber });
+    const unconfirmed = await call(session, 'cancel_shipment', { orderNumber: shipment.orderNumber });
     expect(unconfirmed.structuredContent!.confirmed).toBe(false);
-    expect((await call(session, 'get_shipment', { shipmentId: shipment.id })).structuredContent!.orderStatus).toBe('CONFIRMED');
+    expect((await call(session, 'get_shipment', { orderNumber: shipment.id })).structuredContent!.orderStatus).toBe('CONFIRMED');
 
-    const cancelled = await call(session, 'cancel_shipment', { shipmentId: shipment.orderNumber, confirm: true });
+    const cancelled = await call(session, 'cancel_shipment', { orderNumber: shipment.orderNumber, confirm: true });
     expect(cancelled.isError, textOf(cancelled)).toBeFalsy();
     expect(cancelled.structuredContent!.orderStatus).toBe('CANCELLED');
   });
@@ -206,7 +209,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(unknown.isError).toBe(true);
     expect(JSON.stringify(unknown.structuredContent!.violations)).toContain('colour');
 
-    const unknownOnRead = await call(session, 'get_shipment', { shipmentId: 'SO-000001', verbose: true });
+    const unknownOnRead = await call(session, 'get_shipment', { orderNumber: 'SO-000001', verbose: true });
     expect(unknownOnRead.isError).toBe(true);
     expect(unknownOnRead.structuredContent!.violations).toEqual([expect.objectContaining({ field: 'verbose' })]);
 

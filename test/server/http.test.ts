@@ -85,9 +85,9 @@ afterAll(async () => {
 });
 
 describe('quotes over HTTP', () => {
-  it('POST answers 201, the Quote exactly as the body, and Location', async () => {
+  it('POST answers 200, the Quote exactly as the body, and Location', async () => {
     const answer = await postJson(base, '/v1/shipper/quote', QUOTE);
-    expect(answer.status).toBe(201);
+    expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.headers['cache-control']).toBe('no-store');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
@@ -111,7 +111,7 @@ describe('quotes over HTTP', () => {
       ...QUOTE,
       orderComponents: [{ palletCount: 1, poundsWeight: 500, palletDimensions: [48, 40, 48], description: 'Parts' }],
     });
-    expect(answer.status).toBe(201);
+    expect(answer.status).toBe(200);
     expect(answer.headers.deprecation).toBe('@1767225600');
     expect(answer.headers.link).toBe('</api-docs/shipper-v1>; rel="deprecation"; type="application/json"');
     expect(decodeURIComponent(String(answer.headers['x-shipper-warning']))).toMatch(
@@ -167,7 +167,7 @@ describe('errors as application/problem+json', () => {
     expectProblem(await call(base, 'POST', '/v1/shipper/quote', { body }), 415, 'Unsupported Media Type');
     expectProblem(await call(base, 'POST', '/v1/shipper/quote', { headers: { 'content-type': 'text/plain' }, body }), 415);
     expectProblem(await call(base, 'POST', '/v1/shipper/shipment', { headers: { 'content-type': 'application/json; charset=iso-8859-1' }, body }), 415);
-    expect((await call(base, 'POST', '/v1/shipper/quote', { headers: { 'content-type': 'application/json; charset=UTF-8' }, body })).status).toBe(201);
+    expect((await call(base, 'POST', '/v1/shipper/quote', { headers: { 'content-type': 'application/json; charset=UTF-8' }, body })).status).toBe(200);
   });
 
   it('413 past the body limit, announced or streamed', async () => {
@@ -182,7 +182,7 @@ describe('errors as application/problem+json', () => {
     );
     expectProblem(await call(base, 'POST', '/v1/shipper/quote', { headers: { 'content-type': 'application/json' }, body: chunks }), 413);
     // The server is still fine afterwards.
-    expect((await postJson(base, '/v1/shipper/quote', QUOTE)).status).toBe(201);
+    expect((await postJson(base, '/v1/shipper/quote', QUOTE)).status).toBe(200);
   });
 
   it('404 for unknown routes and ids, including ids that try to leave the store', async () => {
@@ -230,8 +230,8 @@ describe('Idempotency-Key', () => {
   it('the same key and body answer the same quote; another body is a 422; a malformed key a 400', async () => {
     const first = await postJson(base, '/v1/shipper/quote', QUOTE, { 'idempotency-key': 'k-123' });
     const again = await postJson(base, '/v1/shipper/quote', QUOTE, { 'idempotency-key': 'k-123' });
-    expect(first.status).toBe(201);
-    expect(again.status).toBe(201);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
     expect(again.json().id).toBe(first.json().id);
     expect(again.headers.location).toBe(first.headers.location);
     expectProblem(await postJson(base, '/v1/shipper/quote', { ...QUOTE, accessorials: ['LIFTGATE_DELIVERY'] }, { 'idempotency-key': 'k-123' }), 422);
@@ -321,7 +321,7 @@ describe('the API key', () => {
       expect(answer.headers['www-authenticate']).toBe('Bearer realm="shipper"');
     }
     expectProblem(await call(secured.base, 'GET', '/v1/shipper/quote'), 401);
-    expect((await postJson(secured.base, '/v1/shipper/quote', QUOTE, { authorization: 'Bearer s3cret-key-0123456789' })).status).toBe(201);
+    expect((await postJson(secured.base, '/v1/shipper/quote', QUOTE, { authorization: 'Bearer s3cret-key-0123456789' })).status).toBe(200);
     expect((await call(secured.base, 'GET', '/v1/shipper/quote', { headers: { authorization: 'bearer s3cret-key-0123456789' } })).status).toBe(200);
   });
 
@@ -405,7 +405,7 @@ describe('keep-alive and graceful shutdown', () => {
     socket.write(body.slice(40));
     await ended;
     await closed;
-    expect(answer).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(answer.toLowerCase()).toContain('connection: close');
     const id = /"id":"(qt_\w+)"/.exec(answer)![1]!;
     expect((await api.getQuote(id)).data.id).toBe(id);

@@ -108,12 +108,10 @@ describe('the OpenAPI document', () => {
     expect(extensions).toEqual([
       'addShipmentEvents',
       'addShipmentEventsBatch',
-      'cancelShipment',
       'createShipments',
       'createTender',
       'getBillOfLading',
       'getInvoice',
-      'getShipment',
       'listAccessorials',
       'listBolTemplates',
       'listQuotes',
@@ -125,15 +123,7 @@ describe('the OpenAPI document', () => {
       'transitTimes',
       'updateShipment',
     ]);
-    for (const id of [
-      'ShipmentBatchRequest',
-      'ShipmentBatchResult',
-      'ShipmentPreviewRequest',
-      'ShipmentPreviewResult',
-      'CancelRequest',
-      'ShipmentEventsRequest',
-      'ShipmentTracking',
-    ])
+    for (const id of ['ShipmentBatchRequest', 'ShipmentBatchResult', 'ShipmentPreviewRequest', 'ShipmentPreviewResult', 'ShipmentEventsRequest', 'ShipmentTracking'])
       expect(schemas[id]['x-extension']).toBe(true);
   });
 
@@ -142,7 +132,11 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(paths['/v1/shipper/quote']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths['/v1/shipper/quote/{quoteId}'])).toEqual(['get']);
     expect(Object.keys(paths['/v1/shipper/shipment']).sort()).toEqual(['get', 'post']);
-    expect(Object.keys(paths['/v1/shipper/shipment/{shipmentId}']).sort()).toEqual(['get', 'patch']);
+    expect(Object.keys(paths['/v1/shipper/shipment/{orderNumber}']).sort()).toEqual(['get', 'patch']);
+    expect(paths['/v1/shipper/shipment/{shipmentId}']).toBeUndefined();
+    expect(Object.keys(paths['/v1/shipper/shipment/{orderNumber}/confirm'])).toEqual(['put']);
+    expect(Object.keys(paths['/v1/shipper/shipment/{orderNumber}/cancel'])).toEqual(['put']);
+    expect(paths['/v1/shipper/shipment/{orderNumber}/tracking'].get.operationId).toBe('trackShipment');
     expect(paths['/v1/shipper/shipment/{shipmentId}/labels'].get.responses['200'].content).toHaveProperty('application/zpl');
     expect(paths['/v1/shipper/shipment/{shipmentId}/tender'].post.operationId).toBe('createTender');
     expect(paths['/v1/shipper/shipment/{shipmentId}/bol'].get.responses['200'].content).toHaveProperty('application/pdf');
@@ -153,8 +147,8 @@ describe('the OpenAPI document', () => {
 
   it('answers errors as ProblemDetail and writes with Location and Deprecation headers', () => {
     const post = doc.paths['/v1/shipper/quote'].post;
-    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '401', '413', '415', '422', '500']);
-    expect(Object.keys(post.responses['201'].headers)).toEqual(expect.arrayContaining(['Location', 'Deprecation', 'X-Shipper-Warning']));
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '413', '415', '422', '500']);
+    expect(Object.keys(post.responses['200'].headers)).toEqual(expect.arrayContaining(['Location', 'Deprecation', 'X-Shipper-Warning']));
     expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
     expect(doc.paths['/v1/shipper/shipment'].post.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
     for (const response of Object.values(doc.components.responses as Json)) {

@@ -168,27 +168,27 @@ describe('serve: /metrics', () => {
     const quotes = [];
     for (let index = 0; index < 3; index++) {
       const response = await fetch(`${server.url}/v1/shipper/quote`, json(QUOTE));
-      expect(response.status).toBe(201);
+      expect(response.status).toBe(200);
       quotes.push((await response.json()) as { id: string });
     }
     for (let index = 0; index < 2; index++) expect((await fetch(`${server.url}/v1/shipper/quote/${quotes[index]!.id}`)).status).toBe(200);
     expect((await fetch(`${server.url}/v1/shipper/quote/Q-unknown-0001`)).status).toBe(404);
     const booking = shipmentRequest({ refNumber: 'PO-METRICS-1', pickupAddress: { ...shipmentRequest().pickupAddress, name: 'Metrics Company Inc' } });
     const booked = await fetch(`${server.url}/v1/shipper/shipment`, json(booking, { 'idempotency-key': 'metrics-booking-1' }));
-    expect(booked.status).toBe(201);
+    expect(booked.status).toBe(200);
     const shipment = (await booked.json()) as { id: string; orderNumber: string; bolNumber: string };
     const replayed = await fetch(`${server.url}/v1/shipper/shipment`, json(booking, { 'idempotency-key': 'metrics-booking-1' }));
-    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
-    expect((await fetch(`${server.url}/v1/shipper/shipment/${shipment.id}/cancel`, { method: 'POST' })).status).toBe(200);
+    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect((await fetch(`${server.url}/v1/shipper/shipment/${shipment.id}/cancel`, { method: 'PUT' })).status).toBe(200);
     expect((await fetch(`${server.url}/no/such/${shipment.id}`)).status).toBe(404);
 
     const after = await scrape(server.url);
     expect(changes(before.values, after.values, 'shipper_http_requests_total')).toEqual({
-      'shipper_http_requests_total{method="POST",operation="createQuote",status="201"}': 3,
+      'shipper_http_requests_total{method="POST",operation="createQuote",status="200"}': 3,
       'shipper_http_requests_total{method="GET",operation="getQuote",status="200"}': 2,
       'shipper_http_requests_total{method="GET",operation="getQuote",status="404"}': 1,
-      'shipper_http_requests_total{method="POST",operation="createShipment",status="201"}': 2,
-      'shipper_http_requests_total{method="POST",operation="cancelShipment",status="200"}': 1,
+      'shipper_http_requests_total{method="POST",operation="createShipment",status="200"}': 2,
+      'shipper_http_requests_total{method="PUT",operation="cancelShipment",status="200"}': 1,
       'shipper_http_requests_total{method="GET",operation="not-found",status="404"}': 1,
       // The first scrape; the second is still in flight while it renders.
       'shipper_http_requests_total{method="GET",operation="metrics",status="200"}': 1,
@@ -235,9 +235,9 @@ describe('serve: /metrics', () => {
     for (const path of ['/metrics', '/healthz', '/readyz']) expect((await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
     expect((await fetch(`${adminUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${adminUrl}/readyz`)).status).toBe(200);
-    expect((await fetch(`${server.url}/v1/shipper/quote`, json(QUOTE, { authorization: `Bearer ${key}` }))).status).toBe(201);
+    expect((await fetch(`${server.url}/v1/shipper/quote`, json(QUOTE, { authorization: `Bearer ${key}` }))).status).toBe(200);
     const metrics = await scrape(adminUrl);
-    expect(metrics.values.get('shipper_http_requests_total{method="POST",operation="createQuote",status="201"}')).toBe(1);
+    expect(metrics.values.get('shipper_http_requests_total{method="POST",operation="createQuote",status="200"}')).toBe(1);
     const other = await fetch(`${adminUrl}/v1/shipper/quote`);
     expect(other.status).toBe(404);
     expect(((await other.json()) as { type: string }).type).toBe('urn:shipper:problem:not-found');
@@ -262,10 +262,10 @@ describe('serve: logs', () => {
     const server = await serve({ globalArgs: ['--api-key', key], env: { SHIPPER_LOG: undefined } });
     const auth = { authorization: `Bearer ${key}` };
     const sent = await fetch(`${server.url}/v1/shipper/quote`, json(QUOTE, { ...auth, 'x-request-id': 'client-req-0001' }));
-    expect(sent.status).toBe(201);
+    expect(sent.status).toBe(200);
     expect(sent.headers.get('x-request-id')).toBe('client-req-0001');
     const booking = await fetch(`${server.url}/v1/shipper/shipment`, json(shipmentRequest({ refNumber: 'PO-LOG-1', specialInstructions: bodySecret }), auth));
-    expect(booking.status).toBe(201);
+    expect(booking.status).toBe(200);
     const given = booking.headers.get('x-request-id')!;
     expect(given).toMatch(/^[0-9a-f-]{36}$/);
     // An unusable id (a space, a line break) is replaced, not logged.
@@ -284,9 +284,9 @@ describe('serve: logs', () => {
       expect(typeof line.durationMs).toBe('number');
       expect(new Date(line.time as string).toISOString()).toBe(line.time);
     }
-    expect(requests[0]).toMatchObject({ reqId: 'client-req-0001', operation: 'createQuote', method: 'POST', status: 201, level: 'info' });
+    expect(requests[0]).toMatchObject({ reqId: 'client-req-0001', operation: 'createQuote', method: 'POST', status: 200, level: 'info' });
     expect(requests[0]!.bytes).toBe(Number(sent.headers.get('content-length')));
-    expect(requests[1]).toMatchObject({ reqId: given, operation: 'createShipment', status: 201 });
+    expect(requests[1]).toMatchObject({ reqId: given, operation: 'createShipment', status: 200 });
     expect(requests[2]).toMatchObject({ reqId: replaced.headers.get('x-request-id'), operation: 'listQuotes', status: 200 });
     expect(requests[3]).toMatchObject({ operation: 'listQuotes', status: 400, path: '/v1/shipper/quote?limit=1&token=***' });
     expect(requests[4]).toMatchObject({ operation: 'createQuote', status: 401 });

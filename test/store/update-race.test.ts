@@ -45,7 +45,13 @@ describe('updates of one shipment at the same moment (HTTP PATCH and three CLI p
         for (const result of results) expect(result.code, result.stderr).toBe(0);
         const now = await cli(['shipment', 'get', id, '--json']);
         const shipment = JSON.parse(now.stdout) as Shipment;
-        expect({ round, seals: shipment.sealNumbers, trailer: shipment.trailerNumber, shipperPhone: shipment.pickupAddress.phoneNumber, consigneePhone: shipment.deliveryAddress.phoneNumber }).toEqual({
+        expect({
+          round,
+          seals: shipment.sealNumbers,
+          trailer: shipment.trailerNumber,
+          shipperPhone: shipment.pickupAddress.phoneNumber,
+          consigneePhone: shipment.deliveryAddress.phoneNumber,
+        }).toEqual({
           round,
           seals: [`SEAL-${digits}`],
           trailer: `TR-${digits}`,

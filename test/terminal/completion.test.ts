@@ -138,7 +138,7 @@ describe('bash', () => {
     expect(bash(['shipper', 'ship', '--fob', ''])).toEqual(['origin', 'destination']);
     expect(bash(['shipper', 'import', 'x.csv', '--encoding', 'utf1'])).toEqual(['utf16le', 'utf16be']);
     expect(bash(['shipper', 'report', 'spend', '--by', ''])).toEqual(['lane', 'carrier', 'month']);
-    expect(bash(['shipper', 'shipment', ''])).toEqual(['get', 'list', 'update', 'cancel']);
+    expect(bash(['shipper', 'shipment', ''])).toEqual(['get', 'list', 'update', 'cancel', 'confirm']);
     expect(bash(['shipper', 'location', ''])).toEqual(['add', 'list', 'show', 'remove']);
     expect(bash(['shipper', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     // Hidden commands are not offered.

@@ -113,7 +113,7 @@ describe('shipper track import', () => {
     // Booked in the same millisecond of the test clock: their order in the list is not the point.
     expect(list.items.map((shipment) => [shipment.orderNumber, shipment.orderStatus, shipment.trackingStatus]).sort()).toEqual([
       ['SO-000001', 'DELIVERED', 'DELIVERED'],
-      ['SO-000002', 'CONFIRMED', 'EXCEPTION'],
+      ['SO-000002', 'PICKED_UP', 'EXCEPTION'],
     ]);
     const orders = async (filter: string, now?: string) =>
       (await json<{ items: Array<{ orderNumber: string }> }>(['shipment', 'list', '--tracking', filter], now)).items.map((item) => item.orderNumber);

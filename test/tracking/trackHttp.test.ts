@@ -24,7 +24,7 @@ let base: string;
 let cleanup: () => Promise<void>;
 let shipmentId: string;
 
-async function call(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await request(`${base}${path}`, {
     dispatcher: agent,
     method,
@@ -54,7 +54,7 @@ beforeAll(async () => {
     carrier: { name: 'Old Dominion', scac: 'ODFL' },
     proNumber: '1234567897',
   });
-  expect(booked.status).toBe(201);
+  expect(booked.status).toBe(200);
   shipmentId = shipmentSchema.parse(booked.json()).id;
   clock.now = new Date('2026-11-30T18:00:00Z');
 });
@@ -151,7 +151,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
     expect((await call('GET', events('sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'))).status).toBe(404);
     expect((await call('POST', events('nope'), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] })).status).toBe(404);
     const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] })).json());
-    expect((await call('POST', `/v1/shipper/shipment/${other.id}/cancel`)).status).toBe(200);
+    expect((await call('PUT', `/v1/shipper/shipment/${other.id}/cancel`)).status).toBe(200);
     const refused = await call('POST', events(other.id), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] });
     expect(refused.status).toBe(409);
     expect(refused.json().detail).toMatch(/cancelled: it takes no tracking events/);

@@ -94,7 +94,13 @@ const contract: ContractCase = (target) => {
       const { data: booked } = await api.createShipment(shipmentRequest({ refNumber: ref }));
       expect(booked).toMatchObject({ orderStatus: 'CONFIRMED', cancelledAt: null, cancellationReason: null });
       const { data: cancelled } = await api.cancelShipment(booked.id, { reason: '  customer cancelled the order  ' });
-      expect(cancelled).toEqual({ ...booked, orderStatus: 'CANCELLED', cancelledAt: expect.stringMatching(/^2026-11-23T15:/), cancellationReason: 'customer cancelled the order' });
+      expect(cancelled).toEqual({
+        ...booked,
+        orderStatus: 'CANCELLED',
+        cancelledAt: expect.stringMatching(/^2026-11-23T15:/),
+        cancellationReason: 'customer cancelled the order',
+        updatedAt: cancelled.cancelledAt,
+      });
       expect(cancelled.cancelledAt).toMatch(/^2026-11-23T15:/);
       expect((await api.getShipment(booked.id)).data).toEqual(cancelled);
       // Twice: the cancelled shipment again, its reason and instant unchanged.
@@ -139,7 +145,10 @@ const contract: ContractCase = (target) => {
       const { data: cancelled } = await api.cancelShipment(shipment.id, { reason: 'y'.repeat(500) });
       expect(cancelled.cancellationReason).toHaveLength(500);
       await expectProblem(api.cancelShipment('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', {}), 404);
-      await expectProblem(api.cancelShipment('SO-000001', {}), 404);
+      // An order number names the shipment as its id does (the published paths are by order number); one never given out is 404, and so is what is neither.
+      await expectProblem(api.cancelShipment('SO-999999', {}), 404);
+      await expectProblem(api.cancelShipment('SO-00A001', {}), 404);
+      expect((await api.cancelShipment(cancelled.orderNumber, {})).data).toEqual(cancelled);
     });
 
     it('a body of JSON null, a null reason or a reason of spaces: cancelled without a reason', async () => {

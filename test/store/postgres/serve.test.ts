@@ -1,6 +1,6 @@
 /**
  * `shipper serve --store postgres://...` as a team runs it: two servers on one database booking at
- * once (every 201 a distinct order and BOL number, none lost, numbers without a gap), a database
+ * once (every 200 a distinct order and BOL number, none lost, numbers without a gap), a database
  * that goes away (503 with Retry-After, then served again without a restart), and a connection
  * lost in the middle of a booking (nothing half-booked, no number used).
  */
@@ -51,14 +51,14 @@ describe('shipper serve on PostgreSQL', () => {
     // A retried request (same key, either server) answers the same booking.
     const retried = await post(one, '/shipment', booking('PO-2'), { 'idempotency-key': 'booking-2' });
 
-    const created = answers.filter((answer) => answer.status === 201).map((answer) => answer.body);
-    expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(201));
+    const created = answers.filter((answer) => answer.status === 200).map((answer) => answer.body);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));
     const orders = created.map((shipment) => shipment.orderNumber as string);
     const bols = created.map((shipment) => shipment.bolNumber as string);
     expect(new Set(orders).size).toBe(60);
     expect(new Set(bols).size).toBe(60);
     expect([...orders].sort()).toEqual(Array.from({ length: 60 }, (_, index) => `SO-${String(index + 1).padStart(6, '0')}`));
-    expect(retried.status).toBe(201);
+    expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
     expect(retried.body.orderNumber).toBe(answers[2]!.body.orderNumber);
 
@@ -71,20 +71,20 @@ describe('shipper serve on PostgreSQL', () => {
     expect(migrations!.n).toBe(MIGRATIONS.length);
   });
 
-  it('books a quote once across two servers: the same quote booked on both at once is one 201 and 409s', async () => {
+  it('books a quote once across two servers: the same quote booked on both at once is one 200 and 409s', async () => {
     const url = await testDatabase();
     const [one, two] = await Promise.all([serveOn(url), serveOn(url)]);
     const quote = await post(one, '/quote', { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
-    expect(quote.status).toBe(201);
+    expect(quote.status).toBe(200);
     const attempts = await Promise.all(Array.from({ length: 8 }, (_, index) => post(index % 2 ? one : two, '/shipment', { ...booking(`PO-q-${index}`), quoteId: quote.body.id })));
     const statuses = attempts.map((attempt) => attempt.status).sort();
-    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
   });
 
   it('answers 503 with Retry-After while its database is away, without the password in its log, and serves again when it is back', async () => {
     const url = await testDatabase();
     const server = await serveOn(url);
-    expect((await post(server, '/quote', { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] })).status).toBe(201);
+    expect((await post(server, '/quote', { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] })).status).toBe(200);
     const name = new URL(url).pathname.slice(1);
     await admin.unsafe(`alter database ${name} allow_connections false`);
     await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`;
@@ -97,7 +97,7 @@ describe('shipper serve on PostgreSQL', () => {
     } finally {
       await admin.unsafe(`alter database ${name} allow_connections true`);
     }
-    expect((await post(server, '/shipment', booking('PO-back'))).status).toBe(201);
+    expect((await post(server, '/shipment', booking('PO-back'))).status).toBe(200);
     expect(server.stderr()).toMatch(/503 .*the PostgreSQL store postgres:\/\/postgres:\*\*\*\*@127\.0\.0\.1:\d+\/\w+ /);
     expect(server.stderr()).not.toContain(new URL(url).password);
   });
@@ -134,12 +134,12 @@ describe('shipper serve on PostgreSQL', () => {
     await cutter;
     expect(cut).toBeGreaterThan(0);
     const statuses = new Set(answers.map((answer) => answer.status));
-    expect([...statuses].every((status) => status === 201 || status === 503)).toBe(true);
+    expect([...statuses].every((status) => status === 200 || status === 503)).toBe(true);
     // Still serving: a booking now succeeds.
     const after = await post(server, '/shipment', booking('PO-after'));
-    expect(after.status).toBe(201);
+    expect(after.status).toBe(200);
 
-    const booked = answers.filter((answer) => answer.status === 201).map((answer) => answer.body.orderNumber as string);
+    const booked = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.orderNumber as string);
     const sql = postgres(url, { max: 1 });
     const rows = await sql<Array<{ order_number: string; record: { ssccs: string[] } }>>`select order_number, record from shipments order by order_number`;
     const [counter] = await sql<Array<{ last: number }>>`select last::int from counters where name = 'orders'`;

@@ -146,8 +146,9 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     for (const refNumber of ['PO-1', 'PO-2', 'PO-3']) await api.createShipment(shipmentRequest({ refNumber }));
     // A booking made with an idempotency key: the key travels with the store.
     const keyed = (await api.createShipment(shipmentRequest({ refNumber: 'PO-4' }), { idempotencyKey: 'erp-order-4' })).data;
-    const quote = (await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
-      .data;
+    const quote = (
+      await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never)
+    ).data;
     await api.close();
 
     const fromJson = join(dir, 'from-json.jsonl');
