@@ -71,6 +71,8 @@ describe('shipper mcp: a real MCP client over stdio', () => {
       'get_shipment',
       'list_shipments',
       'cancel_shipment',
+      'confirm_shipment',
+      'get_tracking',
       'list_shipment_events',
       'transit_times',
       'get_invoice',
@@ -94,6 +96,9 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('get_shipment')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.get('cancel_shipment')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.get('confirm_shipment')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.get('confirm_shipment')!.inputSchema.required).toEqual(['orderNumber']);
+    expect(byName.get('get_tracking')!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('create_shipment')!.inputSchema.properties).toHaveProperty('confirm');
     expect(byName.get('create_shipment')!.inputSchema.properties).toHaveProperty('idempotencyKey');
     // The body's fields are the tool's own: the schema of the table's ShipmentRequest.
@@ -168,6 +173,15 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(bol.structuredContent!.path).toBe(join('docs', 'bol.pdf'));
     const pdf = await readPdf(new Uint8Array(await readFile(join(work.dir, 'docs', 'bol.pdf'))));
     expect(pdf.pages.map((page) => page.text).join(' ')).toContain(String(shipment.orderNumber));
+
+    // The published confirm: without confirm: true it says what it would do; with it, the booked order is answered as it is (CONFIRMED).
+    const wouldConfirm = await call(session, 'confirm_shipment', { orderNumber: shipment.orderNumber });
+    expect(wouldConfirm.structuredContent!.confirmed).toBe(false);
+    const confirmedAgain = await call(session, 'confirm_shipment', { orderNumber: shipment.orderNumber, confirm: true });
+    expect(confirmedAgain.isError, textOf(confirmedAgain)).toBeFalsy();
+    expect(confirmedAgain.structuredContent!.orderStatus).toBe('CONFIRMED');
+    const tracked = await call(session, 'get_tracking', { orderNumber: shipment.orderNumber });
+    expect(tracked.structuredContent).toMatchObject({ orderNumber: shipment.orderNumber, orderStatus: 'CONFIRMED', trackingStatus: 'NONE' });
 
     const unconfirmed = await call(session, 'cancel_shipment', { orderNumber: shipment.orderNumber });
     expect(unconfirmed.structuredContent!.confirmed).toBe(false);
