@@ -171,10 +171,12 @@ const PROBLEM_RESPONSES = {
   ),
   Unauthorized: problemResponse('Missing or wrong API key (only when the server requires one)'),
   NotFound: problemResponse('Unknown id or route'),
-  Conflict: problemResponse('The quote expired, or the shipment does not match the quoted freight (`violations[]` name the fields)'),
+  Conflict: problemResponse(
+    'The quote expired or was booked already, the shipment does not match the quoted freight (`violations[]` name the fields), or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)',
+  ),
   PayloadTooLarge: problemResponse('The request body is larger than the server accepts'),
   UnsupportedMediaType: problemResponse('The request body is not `application/json`'),
-  IdempotencyKeyReused: problemResponse('The Idempotency-Key was already used with a different request body'),
+  Unprocessable: problemResponse('The request is valid but cannot be served: a lane no tariff or carrier agreement covers, or no carrier agreements to shop'),
   InternalError: problemResponse('The service failed; never carries a stack trace'),
 };
 /** Every media type a binary operation can answer (by `format`), each a string of its bytes. */
@@ -208,7 +210,7 @@ const idempotencyKeyParameter = {
   in: 'header',
   required: false,
   description:
-    'Makes a POST safe to retry: the same key with the same body answers the resource created the first time instead of creating a second one; the same key with another body is a 422.',
+    'Makes a POST safe to retry: the same key with the same body answers the resource created the first time instead of creating a second one; the same key with another body is a 409 (`reason: idempotency_key_conflict`).',
   schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
   'x-extension': true,
 };
@@ -227,7 +229,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, keyof typeof PROBLEM_RESPONSES> = {
   409: 'Conflict',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
-  422: 'IdempotencyKeyReused',
+  422: 'Unprocessable',
   500: 'InternalError',
 };
 

@@ -368,9 +368,9 @@ export const operations = {
     params: ['orderNumber'],
     body: { id: 'CancelRequest', schema: cancelRequestSchema, optional: true },
     response: { status: 200, description: 'The cancelled shipment (cancelling again answers it again)', id: 'Shipment', schema: shipmentSchema },
-    errors: [400, 401, 404, 409, 413, 415, 500],
+    errors: [400, 401, 404, 413, 415, 500],
     summary:
-      'Cancel an order while it is cancellable (before pickup; 409 after): it becomes CANCELLED; its order and BOL numbers are never given out again, its refNumber may be booked again. The body ({reason}) is an optional extension',
+      'Cancel an order while it is cancellable (before pickup; a 400 invalid_state after): it becomes CANCELLED; its order and BOL numbers are never given out again, its refNumber may be booked again. The body ({reason}) is an optional extension',
     tags: ['Shipments'],
     extension: false,
   }),

@@ -173,8 +173,9 @@ export const notFound = (what: string, id: string): ProblemError => problem(404,
 export const conflict = (detail: string, violations?: Violation[]): ProblemError =>
   problem(409, 'conflict', 'Conflict', detail, violations && violations.length > 0 ? { violations } : {});
 
+/** The published 409 `idempotency_key_conflict`: the key was sent before with another body. */
 export const idempotencyKeyReused = (key: string): ProblemError =>
-  problem(422, 'idempotency-key-reused', 'Idempotency-Key Reused', `Idempotency-Key ${key} was already used with a different request body`);
+  problem(409, 'idempotency-key-reused', 'Idempotency-Key Reused', `Idempotency-Key ${key} was already used with a different request body`, { reason: 'idempotency_key_conflict' });
 
 export const internalError = (detail = 'the service failed to handle the request'): ProblemError => problem(500, 'internal-error', 'Internal Server Error', detail);
 

@@ -543,7 +543,7 @@ async function reject(state: ScanState, group: RowGroup, violations: CsvViolatio
 }
 
 function violationsOfProblem(problem: ProblemDetail, group: RowGroup, reading: CsvReading): CsvViolation[] {
-  if (problem.status === 422 && problem.type.endsWith('idempotency-key-reused')) {
+  if (problem.reason === 'idempotency_key_conflict') {
     const message = 'an earlier import of this same file booked this shipment with other data (has a saved location changed since?); it was not booked again';
     return [{ line: group.rows[0]!.line, column: null, field: '(shipment)', reason: message }];
   }

@@ -63,7 +63,7 @@ describe('LocalApi quotes', () => {
     const again = await api.createQuote(request(), { idempotencyKey: 'k-1' });
     expect(again.data.id).toBe(first.data.id);
     expect((await api.listQuotes()).data.items).toHaveLength(1);
-    expect((await problemOf(api.createQuote(request({ requiredPickupDate: '2026-11-24' }), { idempotencyKey: 'k-1' }))).status).toBe(422);
+    expect((await problemOf(api.createQuote(request({ requiredPickupDate: '2026-11-24' }), { idempotencyKey: 'k-1' }))).status).toBe(409);
   });
 
   it('lists newest first and pages with the cursor', async () => {

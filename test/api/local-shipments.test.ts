@@ -202,13 +202,13 @@ describe('single bookings at the same time (group commit)', () => {
 });
 
 describe('idempotency', () => {
-  it('returns the first shipment for the same key and body, and 422 for the same key with another body', async () => {
+  it('returns the first shipment for the same key and body, and 409 (idempotency_key_conflict) for the same key with another body', async () => {
     const { api } = apiAt(store.dir);
     const first = await api.createShipment(shipmentRequest(), { idempotencyKey: 'retry-1' });
     const again = await api.createShipment(shipmentRequest(), { idempotencyKey: 'retry-1' });
     expect(again.data).toEqual(first.data);
     expect(again.replayed).toBe(true);
-    expect((await problemOf(api.createShipment(shipmentRequest({ refNumber: 'PO-other' }), { idempotencyKey: 'retry-1' }))).status).toBe(422);
+    expect((await problemOf(api.createShipment(shipmentRequest({ refNumber: 'PO-other' }), { idempotencyKey: 'retry-1' }))).status).toBe(409);
     expect(await storedShipmentIds(store.dir)).toHaveLength(1);
   });
 
@@ -308,7 +308,7 @@ describe('LocalApi.createShipments (batch)', () => {
     const single = await api.createShipment(items[1]!.request, { idempotencyKey: items[1]!.idempotencyKey });
     expect(single.replayed).toBe(true);
     const changed = (await api.createShipments({ items: [{ request: shipmentRequest({ refNumber: 'B2' }), idempotencyKey: items[1]!.idempotencyKey }] })).data.items;
-    expect(changed[0]!.ok ? 'booked' : changed[0]!.problem.status).toBe(422);
+    expect(changed[0]!.ok ? 'booked' : changed[0]!.problem.status).toBe(409);
     expect(await storedShipmentIds(store.dir)).toHaveLength(3);
   });
 

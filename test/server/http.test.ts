@@ -227,14 +227,14 @@ describe('errors as application/problem+json', () => {
 });
 
 describe('Idempotency-Key', () => {
-  it('the same key and body answer the same quote; another body is a 422; a malformed key a 400', async () => {
+  it('the same key and body answer the same quote; another body is a 409; a malformed key a 400', async () => {
     const first = await postJson(base, '/v1/shipper/quote', QUOTE, { 'idempotency-key': 'k-123' });
     const again = await postJson(base, '/v1/shipper/quote', QUOTE, { 'idempotency-key': 'k-123' });
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.json().id).toBe(first.json().id);
     expect(again.headers.location).toBe(first.headers.location);
-    expectProblem(await postJson(base, '/v1/shipper/quote', { ...QUOTE, accessorials: ['LIFTGATE_DELIVERY'] }, { 'idempotency-key': 'k-123' }), 422);
+    expectProblem(await postJson(base, '/v1/shipper/quote', { ...QUOTE, accessorials: ['LIFTGATE_DELIVERY'] }, { 'idempotency-key': 'k-123' }), 409);
     const bad = expectProblem(await postJson(base, '/v1/shipper/quote', QUOTE, { 'idempotency-key': 'has space' }), 400);
     expect(bad.violations).toEqual([{ field: 'Idempotency-Key', reason: expect.any(String) }]);
   });

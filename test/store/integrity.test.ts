@@ -280,7 +280,7 @@ describe('pending logs (idempotency records, reference entries) and their merge 
   const pendingLog = (store: string) => join(store, 'idempotency', 'pending.log');
   const buckets = async (store: string) => (await readdir(join(store, 'idempotency'))).filter((name) => /^[0-9a-f]{3}\.log$/.test(name));
 
-  it('a key is answered before, across and after merges, by this process and by a new one; another body under it is still a 422', async () => {
+  it('a key is answered before, across and after merges, by this process and by a new one; another body under it is still a 409', async () => {
     const store = freshStore();
     const { api } = apiAt(store);
     const first = await api.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' });
@@ -296,7 +296,7 @@ describe('pending logs (idempotency records, reference entries) and their merge 
       for (const reader of [api, apiAt(store).api]) {
         expect((await reader.createShipment(shipmentRequest({ refNumber: 'PO-1' }), { idempotencyKey: 'key-1' })).data.id).toBe(first.data.id);
         expect((await reader.createShipment(shipmentRequest({ refNumber: 'PO-2' }), { idempotencyKey: 'key-2' })).data.id).toBe(second.data.id);
-        expect((await problemOf(reader.createShipment(shipmentRequest({ refNumber: 'PO-other' }), { idempotencyKey: 'key-1' }))).status).toBe(422);
+        expect((await problemOf(reader.createShipment(shipmentRequest({ refNumber: 'PO-other' }), { idempotencyKey: 'key-1' }))).status).toBe(409);
       }
     } finally {
       vi.unstubAllEnvs();

@@ -102,7 +102,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
     expect(shipmentEventsResultSchema.parse(older.json()).tracking.trackingStatus).toBe('OUT_FOR_DELIVERY');
   });
 
-  it('Idempotency-Key: the same key and body answer the same events (replayed), another body is a 422', async () => {
+  it('Idempotency-Key: the same key and body answer the same events (replayed), another body is a 409 idempotency_key_conflict', async () => {
     const body = { events: [{ occurredAt: '2026-11-30T10:02:00-05:00', statusCode: 'X1', note: 'at the dock' }] };
     const first = await call('POST', events(), body, { 'idempotency-key': 'x1-at-dock' });
     expect(first.status).toBe(200);
@@ -114,7 +114,8 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(shipmentEventsResultSchema.parse(replay.json()).added.map((event) => event.id)).toEqual(firstAdded.map((event) => event.id));
     const other = await call('POST', events(), { events: [{ occurredAt: '2026-11-30T10:03:00-05:00', statusCode: 'X1' }] }, { 'idempotency-key': 'x1-at-dock' });
-    expect(other.status).toBe(422);
+    expect(other.status).toBe(409);
+    expect(other.json()).toMatchObject({ reason: 'idempotency_key_conflict' });
   });
 
   it('refuses DELIVERED on a client word, events 2 hours ahead, times without an offset, unknown fields: 400 with every violation', async () => {

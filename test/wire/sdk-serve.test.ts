@@ -110,4 +110,23 @@ describe('the official SDK against shipper serve', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ status: 400, reason: 'invalid_state' });
   });
+
+  it('moves the order on with the carrier’s events, and refuses to cancel freight picked up (400 invalid_state, as published)', async () => {
+    const quote = (await oway.quotes.create({ pickupAddress, deliveryAddress, orderComponents } as never)) as { id: string };
+    const shipment = (await oway.shipments.create({ quoteId: quote.id, pickupAddress, deliveryAddress, orderComponents, description: 'Parts' } as never)) as {
+      orderNumber: string;
+    };
+    // An X12 AT7 AF (departed the pickup) through the events extension, an hour before the server's clock.
+    const events = await fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ events: [{ occurredAt: '2026-11-18T11:00:00-06:00', statusCode: 'AF' }] }),
+    });
+    expect(events.status, await events.clone().text()).toBe(200);
+    expect(await oway.shipments.tracking(shipment.orderNumber)).toMatchObject({ orderStatus: 'PICKED_UP', actualPickupDate: '2026-11-18T17:00:00.000Z' });
+    const refused = await fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/cancel`, { method: 'PUT' });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ status: 400, reason: 'invalid_state' });
+    expect(await oway.shipments.retrieve(shipment.orderNumber)).toMatchObject({ orderStatus: 'PICKED_UP' });
+  });
 });

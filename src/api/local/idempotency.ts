@@ -1,7 +1,7 @@
 /**
  * Idempotency records: one per key and scope, holding the hash of the request body and the
  * resource it created, so the same key and body answer that resource again and the same key
- * with another body is refused (422). Shipment records also hold the serial of the booking.
+ * with another body is refused (409 idempotency_key_conflict). Shipment records also hold the serial of the booking.
  * They are kept by the store (its idempotency port); these are the rules around them.
  */
 import { hash } from 'node:crypto';
@@ -24,7 +24,7 @@ export function requestHash(raw: unknown): string {
 export function shipmentRequestHashes(raw: unknown): string[] {
   const hashes = [shipmentRequestHash(raw), requestHash(raw)];
   // Records written before the published names (issue 40) hold the hashes of the same request in
-  // the names of that time: a file imported then, imported again, is recognised, not refused (422).
+  // the names of that time: a file imported then, imported again, is recognised, not refused (409).
   const before = inEarlierNames(raw);
   if (before !== raw) for (const earlier of [shipmentRequestHash(before), requestHash(before)]) if (!hashes.includes(earlier)) hashes.push(earlier);
   return hashes;
@@ -73,7 +73,7 @@ export function shipmentRequestHash(raw: unknown): string {
 
 /**
  * The record of an earlier request with this key, if any; the same key with another body (none of
- * its `hashes`) is a 422. The hashes are worked out only when there is a record to compare.
+ * its `hashes`) is a 409. The hashes are worked out only when there is a record to compare.
  */
 export async function findIdempotent(
   records: IdempotencyReads,

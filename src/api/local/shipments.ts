@@ -150,7 +150,8 @@ export class Shipments {
         const { shipment, ownQuote } = record;
         if (shipment.orderStatus === 'CANCELLED') return { data: shipment, warnings: [] };
         const transition = cancelOrder(shipment.orderStatus);
-        if (!transition.ok) throw conflict(`shipment ${shipment.orderNumber} cannot be cancelled: ${transition.reason}`);
+        if (!transition.ok)
+          throw makeProblem(400, 'invalid-state', 'Bad Request', `shipment ${shipment.orderNumber} cannot be cancelled: ${transition.reason}`, { reason: 'invalid_state' });
         const cancelled = {
           ...shipment,
           orderStatus: 'CANCELLED' as const,

@@ -99,14 +99,14 @@ const contract: ContractCase = (target) => {
       expect(second.data.items.map((quote) => quote.id)).toEqual([ids[0]]);
     });
 
-    it('answers the same quote again for the same Idempotency-Key and body, 422 for another body', async () => {
+    it('answers the same quote again for the same Idempotency-Key and body, 409 idempotency_key_conflict for another body', async () => {
       const { api } = target();
       const key = `quote-${target().mode}-${Date.now()}`;
       const first = await api.createQuote(quoteRequest(), { idempotencyKey: key });
       const again = await api.createQuote(quoteRequest(), { idempotencyKey: key });
       expect(again.data).toEqual(first.data);
       expect([first.replayed, again.replayed]).toEqual([false, true]);
-      await expectProblem(api.createQuote(quoteRequest({ accessorials: ['LIFTGATE_DELIVERY'] }), { idempotencyKey: key }), 422);
+      await expectProblem(api.createQuote(quoteRequest({ accessorials: ['LIFTGATE_DELIVERY'] }), { idempotencyKey: key }), 409);
     });
   });
 };
