@@ -34,9 +34,15 @@ export class ProblemError extends ShipperError {
   }
 
   /** A server's answer (remote mode). */
-  static fromAnswer(problem: ProblemDetail): ProblemError {
-    return new ProblemError(problem, undefined, true);
+  /** The problem a server answered; `requestId` is its `x-request-id`, which the error's line names. */
+  static fromAnswer(problem: ProblemDetail, requestId?: string): ProblemError {
+    const error = new ProblemError(problem, undefined, true);
+    error.requestId = requestId;
+    return error;
   }
+
+  /** The server's id of the request that failed (remote mode), for its operator's logs. */
+  requestId: string | undefined;
 
   /** A described failure of the engine's parts (a store's, a renderer's) as the engine answers it. */
   static of(error: ShipperError): ProblemError {
@@ -65,7 +71,10 @@ export class ProblemError extends ShipperError {
 
   /** "unknown ZIP 00000 (origin.zipCode)": each violation written `message (field)`. */
   override line(): string {
-    return problemLine(this.toProblem());
+    const line = problemLine(this.toProblem());
+    // A server's answer names its reason code and the request, so its operator can find it.
+    const said = [this.fromServer && this.#problem.reason ? `reason ${this.#problem.reason}` : undefined, this.requestId ? `request ${this.requestId}` : undefined].filter(Boolean);
+    return said.length > 0 ? `${line} (${said.join(', ')})` : line;
   }
 }
 

@@ -6,7 +6,7 @@
  *
  * - One keep-alive connection pool per process, with connect, header and body timeouts.
  * - Retries (undici's RetryAgent, with our own decision): exponential backoff with full jitter on
- *   connection failures, 429 and 503 (waiting what Retry-After says, up to a cap): always for GETs,
+ *   connection failures, 408, 429, 500, 502, 503 and 504 (waiting what Retry-After says, up to a cap): always for GETs,
  *   for POSTs only when they carry an Idempotency-Key (every POST of this client does), so a
  *   retried POST cannot book twice on a server that honours the key. A timeout after the request
  *   reached the server is not retried: a slow server gets no more load.
@@ -26,6 +26,11 @@ import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, Ship
 import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER, WARNINGS_IN_BODY } from './wire.js';
 import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
 import { API_KEY_HEADER } from '../domain/credentials.js';
+
+/** The request id header, as the server answers it and the official client sends it. */
+const REQUEST_ID_HEADER = 'x-request-id';
+
+const headerText = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value) || undefined;
 
 export interface RemoteApiOptions {
   baseUrl: string;
@@ -58,7 +63,8 @@ interface Exchange {
 
 /** Connection-level failures: the request may not have reached the server, so trying again is safe. */
 const RETRYABLE_ERROR_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'];
-const RETRYABLE_STATUSES = [429, 503];
+/** 408, 429 and the 5xx a server or its proxy answers while busy or restarting: tried again (a POST only with its Idempotency-Key, which every POST of this client has). */
+const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** Batch requests stay well under a server's body limit (1 MiB by default for `shipper serve`). */
@@ -260,7 +266,12 @@ export class RemoteApi implements ShipperApi {
   ): Promise<Exchange> {
     const search = new URLSearchParams(options.query ?? {}).toString();
     const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
-    const headers: Record<string, string> = { accept: `${options.accept}, application/problem+json;q=0.9`, 'user-agent': this.options.userAgent ?? 'shipper' };
+    // One id per call, the same on its retries, so the server's log ties the attempts together.
+    const headers: Record<string, string> = {
+      accept: `${options.accept}, application/problem+json;q=0.9`,
+      'user-agent': this.options.userAgent ?? 'shipper',
+      [REQUEST_ID_HEADER]: randomUUID(),
+    };
     const token = this.options.token;
     let bearer: string | undefined;
     if (token) {
@@ -371,25 +382,30 @@ export class RemoteApi implements ShipperApi {
   private failure(method: string, path: string, exchange: Exchange): Error {
     const problem = problemOf(exchange);
     const { status } = exchange;
+    const requestId = headerText(exchange.headers[REQUEST_ID_HEADER]);
+    const withId = (text: string) => (requestId ? `${text} (request ${requestId})` : text);
     if (status === 401 || status === 403) {
       // The server's words (e.g. "send Authorization: Bearer <key>") are for HTTP clients; a CLI user needs the flag.
-      return ProblemError.fromAnswer({
-        type: `${PROBLEM_TYPE_BASE}unauthorized`,
-        title: 'Unauthorized',
-        ...problem,
-        status,
-        detail: this.options.token
-          ? `${this.origin} refused the client credentials or the API key (HTTP ${status}${problem?.detail ? `: ${problem.detail}` : ''}); check shipper auth status`
-          : this.options.apiKey
-            ? `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`
-            : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
-      });
+      return ProblemError.fromAnswer(
+        {
+          type: `${PROBLEM_TYPE_BASE}unauthorized`,
+          title: 'Unauthorized',
+          ...problem,
+          status,
+          detail: this.options.token
+            ? `${this.origin} refused the client credentials or the API key (HTTP ${status}${problem?.detail ? `: ${problem.detail}` : ''}); check shipper auth status`
+            : this.options.apiKey
+              ? `${this.origin} refused the API key (HTTP ${status}); check --api-key, SHIPPER_API_KEY or the profile's apiKey (shipper config)`
+              : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
+        },
+        requestId,
+      );
     }
-    if (problem) return ProblemError.fromAnswer(problem);
+    if (problem) return ProblemError.fromAnswer(problem, requestId);
     if (status === 404) {
-      return new RemoteError(`${this.origin} has no ${method} ${path} (HTTP 404 without problem details); is ${this.baseUrl} the base URL of a Shipper Freight API?`);
+      return new RemoteError(withId(`${this.origin} has no ${method} ${path} (HTTP 404 without problem details); is ${this.baseUrl} the base URL of a Shipper Freight API?`));
     }
-    return new RemoteError(`${this.origin} answered ${method} ${path} with HTTP ${status} and no problem details`);
+    return new RemoteError(withId(`${this.origin} answered ${method} ${path} with HTTP ${status} and no problem details`));
   }
 }
 

@@ -152,11 +152,32 @@ describe('retries', () => {
     expect(seen.at(-1)!.headers['idempotency-key']).toBe('mine-1');
   });
 
-  it('does not retry a 500, a 400 or a timeout', async () => {
-    const five = await script(problem(500), json(200, QUOTE));
-    await failure(client(five.url).api.getQuote(QUOTE.id));
-    expect(five.seen).toHaveLength(1);
+  it('retries a 408, 500, 502 and 504 as a 503, with one request id over the attempts', async () => {
+    for (const status of [408, 500, 502, 504]) {
+      const { url, seen } = await script(problem(status), json(200, QUOTE));
+      expect((await client(url).api.getQuote(QUOTE.id)).data.id).toBe(QUOTE.id);
+      expect(seen, String(status)).toHaveLength(2);
+      const ids = seen.map((request) => request.headers['x-request-id']);
+      expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(new Set(ids).size).toBe(1);
+    }
+  });
 
+  it('names the server’s reason and request id in the error line, and sends a new id per call', async () => {
+    const { url, seen } = await script(problem(409, { reason: 'idempotency_key_conflict', detail: 'key used' }, { 'x-request-id': 'req-7f3a' }));
+    const error = (await failure(client(url).api.getQuote(QUOTE.id))) as ProblemError;
+    expect(error.requestId).toBe('req-7f3a');
+    expect(error.line()).toBe('key used (reason idempotency_key_conflict, request req-7f3a)');
+    await failure(client(url).api.getQuote(QUOTE.id));
+    expect(seen[0]!.headers['x-request-id']).not.toBe(seen[1]!.headers['x-request-id']);
+    const plain = await script(text(502, 'Bad gateway'), text(502, 'Bad gateway'), (_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'x-request-id': 'edge-9' });
+      res.end('Bad gateway');
+    });
+    expect((await failure(client(plain.url).api.getQuote(QUOTE.id))).message).toMatch(/HTTP 502 and no problem details \(request edge-9\)$/);
+  });
+
+  it('does not retry a 400 or a timeout', async () => {
     const slow = await script(hang, json(200, QUOTE));
     const error = await failure(client(slow.url, { timeoutMs: 200 }).api.getQuote(QUOTE.id));
     expect(error).toBeInstanceOf(RemoteError);

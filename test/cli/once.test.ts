@@ -265,7 +265,9 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(atInstant.every((item) => item.createdAt === before.createdAt)).toBe(true);
     const swapped = await cli(mode, ['shipment', 'list', '--since', before.createdAt, '--until', new Date(Date.parse(before.createdAt) - 1).toISOString()]);
     expect(swapped.code).toBe(1);
-    expect(swapped.stderr).toMatch(/^shipper: until \S+ is before since \S+: the period is empty \(until\)\n$/);
+    // Remote mode names the server's request id after the message.
+    expect(swapped.stderr).toMatch(/^shipper: until \S+ is before since \S+: the period is empty \(until\)( \(request [0-9a-f-]{36}\))?\n$/);
+    expect(/\(request /.test(swapped.stderr)).toBe(mode === 'remote');
     const swappedDays = await cli(mode, ['quote', 'list', '--since', '2026-11-24', '--until', '2026-11-23']);
     expect(swappedDays.code).toBe(1);
     expect(swappedDays.stderr).toContain('until 2026-11-23 is before since 2026-11-24');

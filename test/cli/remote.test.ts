@@ -114,7 +114,8 @@ describe('remote mode', () => {
   it('keeps the exit codes of ProblemDetails: 4 not found, 1 rejected, 3 for a server failure', async () => {
     const auth = ['--base-url', server.url, '--api-key', KEY];
     const missing = await cli([...auth, 'quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z']);
-    expectOneLine(missing, 4, /^shipper: quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z not found\n$/);
+    // The server's request id follows the message, for its operator's log.
+    expectOneLine(missing, 4, /^shipper: quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z not found \(request [0-9a-f-]{36}\)\n$/);
 
     const rejected = await cli([...auth, '--json', 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=0,dims=48x40x48']);
     expect(rejected.code).toBe(1);
