@@ -56,7 +56,7 @@ function passwordFor(url: string, options: Sql['options']): string {
 let surviving = false;
 
 /**
- * postgres.js 3.4.9 can throw from a setImmediate when a connection's backend goes away in the
+ * postgres.js 3.4.9 can throw outside any query when a connection's backend goes away in the
  * middle of a transaction (`nextWrite` on a socket it has already dropped: porsager/postgres
  * issues #1154 and #1208, fixes proposed in PRs #1168, #1176 and #1209, none released). The
  * query concerned has already been rejected (CONNECTION_CLOSED, so the unit of work rolls back
@@ -76,7 +76,18 @@ function surviveWritesOnClosedConnections(): void {
 }
 
 function isWriteOnClosedConnection(error: unknown): boolean {
-  return error instanceof TypeError && /reading 'write'/.test(error.message) && /\bnextWrite\b/.test(error.stack ?? '');
+  if (error instanceof TypeError && /reading 'write'/.test(error.message) && /\bnextWrite\b/.test(error.stack ?? '')) return true;
+  // The same driver, when the server ends a connection while no query of it is running (a backend
+  // terminated between the statements of a transaction: a failover, pg_terminate_backend), throws
+  // the server's FATAL from its socket handler. The transaction's next query fails on the closed
+  // connection and rolls back (503); only this throw is left.
+  return isServerTermination(error);
+}
+
+/** A FATAL of the server ending the connection: admin_shutdown, crash_shutdown, cannot_connect_now (SQLSTATE class 57P). */
+function isServerTermination(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && error.name === 'PostgresError' && typeof code === 'string' && /^57P0[123]$/.test(code);
 }
 
 /** The pool's options, for postgres(url, options). */

@@ -124,7 +124,7 @@ describe('shipper serve on PostgreSQL', () => {
     const cutter = (async () => {
       while (cutting) {
         const rows =
-          await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid() and (state = 'active' or state like 'idle in transaction%')`;
+          await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and application_name = 'shipper' and (state = 'active' or state like 'idle in transaction%')`;
         cut += rows.length;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
