@@ -1,5 +1,5 @@
 /** Booking a shipment against a quote: pure rules of SPEC section 3. */
-import { accessorialsOfAddressFlags } from './addressAccessorials.js';
+import { ADDRESS_FLAGS, type AddressFlag } from './addressAccessorials.js';
 import { DEFAULT_COMPANY_ID } from './companies.js';
 import type { OrderComponent, Quote, QuoteRequest, RatedOrderComponent, Shipment, ShipmentRequest, Violation } from './schemas.js';
 
@@ -9,11 +9,12 @@ import type { OrderComponent, Quote, QuoteRequest, RatedOrderComponent, Shipment
  */
 export function quoteRequestForShipment(request: ShipmentRequest): QuoteRequest {
   return {
-    pickupAddress: { zipCode: request.pickupAddress.zipCode, countryCode: 'US' },
-    deliveryAddress: { zipCode: request.deliveryAddress.zipCode, countryCode: 'US' },
+    // The stops' service flags (liftgateRequired, ...) go with their ZIPs: rating prices them as
+    // their accessorial codes, after the codes as sent (whose indexes its violations name).
+    pickupAddress: { zipCode: request.pickupAddress.zipCode, countryCode: 'US', ...flagsOf(request.pickupAddress) },
+    deliveryAddress: { zipCode: request.deliveryAddress.zipCode, countryCode: 'US', ...flagsOf(request.deliveryAddress) },
     requiredPickupDate: request.requiredPickupDate,
-    // The stops' service flags (liftgateRequired, ...) price as their accessorial codes.
-    accessorials: accessorialsOfAddressFlags(request, request.accessorials),
+    accessorials: request.accessorials,
     orderComponents: request.orderComponents,
   };
 }
@@ -175,4 +176,11 @@ export function withNumbers(provisional: Shipment, numbers: ShipmentNumbers): Sh
     proNumber: provisional.proNumber ?? numbers.proNumber ?? null,
     ssccs: numbers.ssccs,
   };
+}
+
+/** The published service flags an address sets (liftgateRequired, ...), and only those. */
+function flagsOf(address: Partial<Record<AddressFlag, boolean | undefined>>): Partial<Record<AddressFlag, boolean>> {
+  const flags: Partial<Record<AddressFlag, boolean>> = {};
+  for (const flag of ADDRESS_FLAGS) if (address[flag] !== undefined) flags[flag] = address[flag];
+  return flags;
 }

@@ -202,6 +202,15 @@ describe('single bookings at the same time (group commit)', () => {
 });
 
 describe('idempotency', () => {
+  it('names an unknown accessorial by its index as sent, a repeated code before it counting, and prices a stop’s liftgateRequired as its code', async () => {
+    const { api } = apiAt(store.dir);
+    const refused = await problemOf(api.createShipment(shipmentRequest({ accessorials: ['LIFTGATE_PICKUP', 'LIFTGATE_PICKUP', 'ZZ_UNKNOWN'] })));
+    expect(refused.problem.violations).toEqual([expect.objectContaining({ field: 'accessorials[2]' })]);
+    const { data: booked } = await api.createShipment(shipmentRequest({ deliveryAddress: { ...NYC_STORE, liftgateRequired: true } }));
+    expect(booked.accessorials).toEqual(['LIFTGATE_DELIVERY']);
+    expect(booked.deliveryAddress.liftgateRequired).toBe(true);
+  });
+
   it('returns the first shipment for the same key and body, and 409 (idempotency_key_conflict) for the same key with another body', async () => {
     const { api } = apiAt(store.dir);
     const first = await api.createShipment(shipmentRequest(), { idempotencyKey: 'retry-1' });
