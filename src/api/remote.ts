@@ -150,7 +150,7 @@ export class RemoteApi implements ShipperApi {
   async previewShipments(body: { items: Array<{ request: unknown }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
     const batches = await this.inBatches('previewShipments', body.items);
     if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Quote>> }, warnings: batches.warnings };
-    const [{ mapInOrder }, { quoteRequestForShipment, shipmentFieldOfQuoteField }, { shipmentRequestSchema }, { parseRequest }, { constraintViolation }] = await Promise.all([
+    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }, { constraintViolation }] = await Promise.all([
       import('../concurrency.js'),
       import('../domain/shipment.js'),
       import('../domain/schemas.js'),
@@ -161,13 +161,8 @@ export class RemoteApi implements ShipperApi {
       const parsed = parseRequest(shipmentRequestSchema, raw);
       if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
       const request = parsed.value;
-      const outcome = await outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quoteRequestForShipment(request) as never)));
-      if (outcome.ok || !outcome.problem.violations) return outcome;
-      // The server judged a quote request: name the shipment fields the user wrote.
-      return {
-        ok: false,
-        problem: { ...outcome.problem, violations: outcome.problem.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })) },
-      };
+      // A quote request's fields are the shipment's (pickupAddress, deliveryAddress, ...): its violations name what the user wrote.
+      return outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quoteRequestForShipment(request) as never)));
     });
     return { data: { items: single }, warnings: [] };
   }

@@ -88,9 +88,8 @@ function withNestedAddress(value: unknown, key: string): unknown {
 export function upgradeShipment(value: unknown): unknown {
   if (!isObject(value)) return value;
   const old = 'shipper' in value || 'consignee' in value || 'status' in value || 'quotedPriceInCents' in value || 'pickupDate' in value;
-  const stops = old ? value : undefined;
-  const pickup = stops ? (value.shipper ?? value.pickupAddress) : value.pickupAddress;
-  const delivery = stops ? (value.consignee ?? value.deliveryAddress) : value.deliveryAddress;
+  const pickup = old ? (value.shipper ?? value.pickupAddress) : value.pickupAddress;
+  const delivery = old ? (value.consignee ?? value.deliveryAddress) : value.deliveryAddress;
   const pickupAddress = upgradeAddress(pickup);
   const deliveryAddress = upgradeAddress(delivery);
   const freightChargeTerms = withNestedAddress(value.freightChargeTerms, 'billTo');

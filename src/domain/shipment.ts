@@ -19,11 +19,6 @@ export function quoteRequestForShipment(request: ShipmentRequest): QuoteRequest 
   };
 }
 
-/** Quote violations name the shipment fields they came from: both write the stops pickupAddress and deliveryAddress. */
-export function shipmentFieldOfQuoteField(field: string): string {
-  return field;
-}
-
 export type BookingCheck = { ok: true } | { ok: false; reason: 'expired' | 'mismatch'; detail: string; violations: Violation[] };
 
 /**

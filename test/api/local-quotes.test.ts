@@ -39,6 +39,17 @@ describe('LocalApi quotes', () => {
     expect((await api.getQuote(quote.id)).data).toEqual(quote);
   });
 
+  it('takes a date-time pickup as its day at the pickup, on either side of midnight there; refuses one that is no date-time', async () => {
+    // Chicago (60601) is UTC-6 in November: 05:59:59Z is still Tuesday the 24th there, 06:00Z Wednesday the 25th.
+    expect((await api.createQuote(request({ requiredPickupDate: '2026-11-25T05:59:59Z' }))).data.requiredPickupDate).toBe('2026-11-24');
+    expect((await api.createQuote(request({ requiredPickupDate: '2026-11-25T06:00:00Z' }))).data.requiredPickupDate).toBe('2026-11-25');
+    expect((await api.createQuote(request({ requiredPickupDate: '2026-11-24T09:00:00-06:00' }))).data.requiredPickupDate).toBe('2026-11-24');
+    for (const absurd of ['2026-13-01T00:00:00Z', '2026-11-24T09:00', 'tomorrow']) {
+      const problem = await problemOf(api.createQuote(request({ requiredPickupDate: absurd })));
+      expect(problem.problem.violations, absurd).toEqual([expect.objectContaining({ field: 'requiredPickupDate' })]);
+    }
+  });
+
   it('answers an unknown ZIP as a violation on its path, together with the other violations', async () => {
     const problem = await problemOf(
       api.createQuote(request({ deliveryAddress: { zipCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] })),

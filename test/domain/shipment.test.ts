@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shipmentRequestSchema, type Quote, type ShipmentRequest } from '../../src/domain/schemas.js';
-import { bookedLine, buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, shipmentFieldOfQuoteField, withNumbers } from '../../src/domain/shipment.js';
+import { bookedLine, buildShipment, checkShipmentAgainstQuote, quoteRequestForShipment, withNumbers } from '../../src/domain/shipment.js';
 
 const quote: Quote = {
   id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P',
@@ -218,12 +218,6 @@ describe('quote-first booking', () => {
       accessorials: ['APPOINTMENT'],
     });
     expect(quoteRequest.orderComponents).toHaveLength(2);
-  });
-
-  it('names quote violations by the shipment fields the user wrote', () => {
-    expect(shipmentFieldOfQuoteField('pickupAddress.zipCode')).toBe('pickupAddress.zipCode');
-    expect(shipmentFieldOfQuoteField('deliveryAddress.zipCode')).toBe('deliveryAddress.zipCode');
-    expect(shipmentFieldOfQuoteField('accessorials[1]')).toBe('accessorials[1]');
   });
 });
 

@@ -10,7 +10,7 @@ import { warning, type Warning } from '../../domain/warnings.js';
 import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
 import { normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment, ShipmentRequest } from '../../domain/schemas.js';
-import { buildShipment, shipmentFieldOfQuoteField, withNumbers } from '../../domain/shipment.js';
+import { buildShipment, withNumbers } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
 import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
 import { constraintViolation, idempotencyKeyReused, ProblemError } from '../problems.js';
@@ -328,7 +328,8 @@ export class Bookings {
   private async quoteOf(reads: StoreReads, request: ShipmentRequest, rated: Rating | undefined): Promise<{ quote: Quote; newQuote: boolean }> {
     if (request.quoteId) return { quote: await this.checks.quoteForBooking(reads, request.quoteId, request), newQuote: false };
     if (rated!.ok) return { quote: rated!.value, newQuote: true };
-    throw constraintViolation(rated!.violations.map((violation) => ({ ...violation, field: shipmentFieldOfQuoteField(violation.field) })));
+    // The quote's fields are the shipment's: its violations name what the request wrote.
+    throw constraintViolation(rated!.violations);
   }
 
   /**
