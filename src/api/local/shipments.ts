@@ -152,11 +152,12 @@ export class Shipments {
         const transition = cancelOrder(shipment.orderStatus);
         if (!transition.ok)
           throw makeProblem(400, 'invalid-state', 'Bad Request', `shipment ${shipment.orderNumber} cannot be cancelled: ${transition.reason}`, { reason: 'invalid_state' });
+        const at = this.now().toISOString();
         const cancelled = {
           ...shipment,
           orderStatus: 'CANCELLED' as const,
-          updatedAt: this.now().toISOString(),
-          cancelledAt: this.now().toISOString(),
+          updatedAt: at,
+          cancelledAt: at,
           cancellationReason: request.reason ?? null,
         };
         tx.shipments.put(cancelled, ownQuote);
