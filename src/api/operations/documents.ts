@@ -1,0 +1,106 @@
+/** The documents of a shipment: BOL, labels, invoice, the carrier's files, and the BOL templates. */
+import { z } from 'zod';
+import { bolTemplateInfoSchema, tenderDocumentSchema, tenderRequestSchema } from '../../domain/schemas.js';
+import { invoiceSchema } from '../../domain/invoice.js';
+import { onFirstUse } from '../../domain/schemaOnFirstUse.js';
+import { API_PREFIX, PDF_TYPE } from '../wire.js';
+import { once, operation, type OperationSpec } from './spec.js';
+
+const templateQuery = once(() =>
+  z.strictObject({
+    template: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'template names are letters, digits, - and _ (at most 64)' })
+      .optional()
+      .meta({ description: 'BOL template name (default `standard`)' }),
+  }),
+);
+
+const labelQuery = once(() =>
+  z.strictObject({
+    format: z.enum(['pdf', 'zpl'], { error: 'format is pdf or zpl' }).optional().meta({ description: 'pdf (4x6 in pages, the default) or zpl (203 dpi thermal printers)' }),
+  }),
+);
+
+export const ZPL_TYPE = 'application/zpl';
+
+const bolTemplateList = onFirstUse(() => z.object({ items: z.array(bolTemplateInfoSchema) }));
+
+export const documentOperations = {
+  renderLabels: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/labels`,
+    params: ['shipmentId'],
+    get query() {
+      return labelQuery();
+    },
+    response: {
+      status: 200,
+      description: 'One GS1 logistic label per handling unit, each with its own SSCC: 4x6 in PDF pages or ZPL',
+      mediaType: PDF_TYPE,
+      mediaTypes: { pdf: PDF_TYPE, zpl: ZPL_TYPE },
+      fileName: ([id], query) => `labels-${id}.${query.format === 'zpl' ? 'zpl' : 'pdf'}`,
+    },
+    errors: [400, 401, 404, 409, 500],
+    summary: 'The pallet labels of a shipment (a cancelled shipment has none, 409)',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  createTender: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/shipment/{shipmentId}/tender`,
+    params: ['shipmentId'],
+    body: { id: 'TenderRequest', schema: tenderRequestSchema },
+    response: { status: 200, description: 'The file for the carrier, with its media type and a file name', id: 'TenderDocument', schema: tenderDocumentSchema },
+    errors: [400, 401, 404, 409, 413, 415, 500],
+    summary: "A file for the carrier's systems: NMFTA eBOL 2.1 request, X12 204 load tender or 211 bill of lading (X12 control numbers never repeat)",
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  renderBol: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/bol`,
+    params: ['shipmentId'],
+    get query() {
+      return templateQuery();
+    },
+    response: { status: 200, description: 'The Bill of Lading as PDF', mediaType: PDF_TYPE, fileName: ([id]) => `bol-${id}.pdf` },
+    errors: [400, 401, 404, 500],
+    summary: 'The Bill of Lading of a shipment as PDF',
+    operationId: 'getBillOfLading',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  getInvoice: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/invoice`,
+    params: ['shipmentId'],
+    response: { status: 200, description: 'The invoice (JSON; `Accept: application/pdf` answers it as PDF)', id: 'Invoice', schema: invoiceSchema },
+    errors: [401, 404, 500],
+    summary: 'The invoice of a shipment: one line per order component with its share of the linehaul, then discount, fuel and accessorials, adding up to the booked price',
+    description: "INV- and the order number's digits; dated the pickup day; billed to the party the freight charge terms name. A cancelled shipment has no invoice (404).",
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  renderInvoice: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/invoice`,
+    params: ['shipmentId'],
+    response: { status: 200, description: 'The invoice as PDF', mediaType: PDF_TYPE, fileName: ([id]) => `invoice-${id}.pdf` },
+    errors: [401, 404, 500],
+    summary: 'The invoice of a shipment as PDF (the same path, asked for with Accept: application/pdf)',
+    operationId: 'getInvoicePdf',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+  listBolTemplates: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/bol-templates`,
+    params: [],
+    response: { status: 200, description: 'The templates', id: 'BolTemplateList', schema: bolTemplateList },
+    errors: [401, 500],
+    summary: 'The BOL templates the server can render',
+    tags: ['Shipments'],
+    extension: true,
+  }),
+} as const satisfies Record<string, OperationSpec>;
