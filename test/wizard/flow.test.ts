@@ -208,7 +208,7 @@ describe('quote wizard flow', () => {
       {
         message: 'Ship to: state',
         value: 'IL',
-        reason: 'IL does not match ZIP 99501, which is in Anchorage, AK; correct the state or the ZIP (consignee.state)',
+        reason: 'IL does not match ZIP 99501, which is in Anchorage, AK; correct the state or the ZIP (deliveryAddress.state)',
       },
     ]);
     expect(result.shipment!.deliveryAddress).toMatchObject({ city: 'Eagle River', state: 'AK', zipCode: '99501' });
@@ -254,7 +254,10 @@ describe('quote wizard flow', () => {
       step('Book this shipment', false),
     ]);
     const result = await runWizardFlow(h.deps, NO_DEFAULTS);
-    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual(['unknown ZIP 00000 (origin.zipCode)', 'a ZIP code is 5 digits, e.g. 60601 (origin.zipCode)']);
+    expect(h.prompter.rejected.map((rejection) => rejection.reason)).toEqual([
+      'unknown ZIP 00000 (pickupAddress.zipCode)',
+      'a ZIP code is 5 digits, e.g. 60601 (pickupAddress.zipCode)',
+    ]);
     expect(result.quote.pickupAddress).toMatchObject({ zipCode: '60601', city: 'Chicago', state: 'IL' });
     expect(result.shipment).toBeUndefined();
     expect(await count(h.api, 'shipments')).toBe(0);
@@ -546,8 +549,8 @@ describe('wizard answer checks', () => {
     expect(componentFieldProblem('pieceCount', 0, 2)).toBe(true);
     expect(componentFieldProblem('pieceCount', 2.5, 2)).toBe('pieceCount must be a whole number (orderComponents[2].pieceCount)');
     expect(componentFieldProblem('dimensions', { length: 48, width: 40, height: -1 }, 0)).toBe('height must be at least 1 in (orderComponents[0].dimensions.height)');
-    expect(addressFieldProblem('state', 'Illinois', 'shipper')).toBe('must be a 2-letter state code (shipper.state)');
-    expect(addressFieldProblem('name', '  ', 'consignee')).toBe('name is required (consignee.name)');
+    expect(addressFieldProblem('state', 'Illinois', 'pickupAddress')).toBe('must be a 2-letter state code (pickupAddress.state)');
+    expect(addressFieldProblem('name', '  ', 'deliveryAddress')).toBe('name is required (deliveryAddress.name)');
     expect(addressFieldProblem('address2', '', 'consignee')).toBe(true);
   });
 });
@@ -608,7 +611,7 @@ describe('saved locations near the ZIP typed (issue 39, item 20)', () => {
       {
         message: 'Pickup ZIP (origin) or saved location',
         value: 'chicago-d',
-        reason: 'no saved location named chicago-d (did you mean chicago-dc?); a ZIP code is 5 digits, e.g. 60601 (origin.zipCode)',
+        reason: 'no saved location named chicago-d (did you mean chicago-dc?); a ZIP code is 5 digits, e.g. 60601 (pickupAddress.zipCode)',
       },
     ]);
     expect(result.quote.pickupAddress.zipCode).toBe('60608');

@@ -138,7 +138,7 @@ describe('quote wizard in a terminal', () => {
   it('refuses an invalid ZIP at the prompt and takes the corrected one', async () => {
     const pty = wizard();
     await pty.answer('Pickup ZIP (origin)', '00000');
-    await pty.waitFor('unknown ZIP 00000 (origin.zipCode)');
+    await pty.waitFor('unknown ZIP 00000 (pickupAddress.zipCode)');
     pty.type(KEY.backspace.repeat(5));
     pty.type('60601');
     await pty.waitFor('Chicago, IL');

@@ -60,15 +60,15 @@ export function componentFieldProblem(field: string, value: unknown, index: numb
   return `${issue.message.replace(/^Invalid input: /, '')} (${formatFieldPath(['orderComponents', index, ...issue.path])})`;
 }
 
-export function addressFieldProblem(field: keyof typeof addressSchema.shape, value: string, role: string): Validation {
+export function addressFieldProblem(field: keyof typeof addressSchema.shape, value: string, path: string): Validation {
   const result = addressSchema.shape[field].safeParse(value);
-  return result.success ? true : `${result.error.issues[0]?.message ?? 'is not valid'} (${role}.${field})`;
+  return result.success ? true : `${result.error.issues[0]?.message ?? 'is not valid'} (${path}.${field})`;
 }
 
 /** The state as the API judges it: a 2-letter code that agrees with the ZIP of the quoted lane. */
-export function addressStateProblem(value: string, place: ZipPlaceName, role: string): Validation {
-  const form = addressFieldProblem('state', value, role);
+export function addressStateProblem(value: string, place: ZipPlaceName, path: string): Validation {
+  const form = addressFieldProblem('state', value, path);
   if (form !== true) return form;
-  const [violation] = checkAddressAgainstZip({ state: value }, place, role).violations;
+  const [violation] = checkAddressAgainstZip({ state: value }, place, path).violations;
   return violation ? `${violation.reason} (${violation.field})` : true;
 }

@@ -97,13 +97,14 @@ async function askAddress(deps: WizardDeps, role: 'shipper' | 'consignee', place
   } else {
     io.info(io.color.bold(`${label} (${place.city}, ${place.state} ${place.zipCode})`));
   }
+  const path = role === 'shipper' ? 'pickupAddress' : 'deliveryAddress';
   const ask = (field: keyof typeof addressSchema.shape, message: string, preset?: string) =>
-    prompter.input({ message: `${label}: ${message}`, default: preset, validate: (value) => addressFieldProblem(field, value, role) }).then((value) => value.trim());
+    prompter.input({ message: `${label}: ${message}`, default: preset, validate: (value) => addressFieldProblem(field, value, path) }).then((value) => value.trim());
   const name = await ask('name', 'company name');
   const address1 = await ask('address1', 'street');
   const address2 = await ask('address2', 'street line 2 (optional)');
   const city = await ask('city', 'city', place.city);
-  const state = (await prompter.input({ message: `${label}: state`, default: place.state, validate: (value) => addressStateProblem(value, place, role) })).trim().toUpperCase();
+  const state = (await prompter.input({ message: `${label}: state`, default: place.state, validate: (value) => addressStateProblem(value, place, path) })).trim().toUpperCase();
   const contactPerson = await ask('contactPerson', 'contact name (optional)');
   const phone = await ask('phoneNumber', 'phone (optional)');
   const address = addressSchema.parse({

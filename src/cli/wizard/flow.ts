@@ -116,7 +116,7 @@ async function afterInterrupt<T>(message: string, step: () => Promise<T>): Promi
  * are offered, since only a location at the quoted ZIP can be booked on the quote.
  */
 async function askZip(deps: WizardDeps, role: 'origin' | 'destination', preset: string | undefined): Promise<ZipPlace> {
-  const field = `${role}.zipCode`;
+  const field = `${role === 'origin' ? 'pickupAddress' : 'deliveryAddress'}.zipCode`;
   const c = deps.io.color;
   const saved = await deps.locations.list();
   const named = (value: string) => saved.find((location) => location.name.toLowerCase() === value.trim().toLowerCase());
