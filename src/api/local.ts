@@ -19,7 +19,9 @@ import { agreementCheck, freightWarnings, withFreightWarnings, type CheckedFreig
 import { MAX_PAGE_SIZE } from '../domain/limits.js';
 import type { Warning } from '../domain/warnings.js';
 import { parseRequest } from '../domain/validation.js';
-import { localDateInZone } from '../domain/dates.js';
+import { localDateInZone, zonedTimeToUtc } from '../domain/dates.js';
+import { PUBLISHED_LIMITS } from '../domain/publishedLimits.js';
+import { storeTime } from '../domain/storeHours.js';
 import { Bookings } from './local/booking.js';
 import { Documents } from './local/documents.js';
 import { IdFactory } from './local/ids.js';
@@ -272,8 +274,12 @@ export class LocalApi implements ShipperApi {
   /** The published Tracking of an order (trackingOf's answer, in the published shape). */
   async getTracking(orderNumber: string, options?: Options<'getTracking'>) {
     queryOf(operations.getTracking, options);
-    const { data } = await this.tracking.list(await this.shipments.idOf(orderNumber));
-    return { data: publishedTrackingOf(data), warnings: [] };
+    const id = await this.shipments.idOf(orderNumber);
+    const [{ data }, shipment] = await Promise.all([this.tracking.list(id), this.shipments.get(id)]);
+    const zone = this.zips.lookup(shipment.pickupAddress.zipCode)?.timeZone;
+    const opens = storeTime(shipment.pickupAddress.openTime ?? '') ?? PUBLISHED_LIMITS.defaultOpenTime;
+    const estimatedPickupDate = zone ? zonedTimeToUtc(data.requiredPickupDate, opens, zone).toISOString() : undefined;
+    return { data: publishedTrackingOf(data, estimatedPickupDate), warnings: [] };
   }
 
   async confirmShipment(...[orderNumber]: ArgsOf<(typeof operations)['confirmShipment']>) {

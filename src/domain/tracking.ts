@@ -348,6 +348,7 @@ export const publishedTrackingSchema = onFirstUse(() =>
     orderStatus: z.string().meta({ description: 'INITIALIZED, CONFIRMED, ACCEPTED, ASSIGNED, PICKED_UP, DELIVERED or CANCELLED' }),
     actualPickupDate: instant.optional().meta({ description: 'When the carrier picked it up (its first pick-up event); absent until then' }),
     actualDeliveryDate: instant.optional().meta({ description: 'When the carrier delivered it; absent until then' }),
+    estimatedPickupDate: instant.optional().meta({ description: "The pickup day at the pickup's openTime (10:00 when not given) in its time zone; absent for a cancelled order" }),
     estimatedDeliveryDate: instant.optional().meta({ description: "The carrier's latest ETA, else the quote's; absent without coverage" }),
     trackingStatus: z.enum(TRACKING_STATUSES).meta({ description: 'Extension: where the freight is, finer than orderStatus' }),
     requiredPickupDate: z.string().meta({ description: 'Extension: the pickup day booked (YYYY-MM-DD)' }),
@@ -356,10 +357,11 @@ export const publishedTrackingSchema = onFirstUse(() =>
 export type PublishedTracking = z.output<typeof publishedTrackingSchema>;
 
 /**
- * A shipment's tracking in the published shape. The published estimatedPickupDate is a date-time;
- * shipper knows the pickup day, not its hour, so it answers the day as requiredPickupDate instead.
+ * A shipment's tracking in the published shape. shipper knows the pickup day, not the carrier's
+ * hour: the estimated pickup is that day at the stop's opening time (the caller works out the
+ * instant in the stop's zone); the day itself is also answered, as requiredPickupDate.
  */
-export function publishedTrackingOf(tracking: ShipmentTracking): PublishedTracking {
+export function publishedTrackingOf(tracking: ShipmentTracking, estimatedPickupDate?: string): PublishedTracking {
   const pickedUp = tracking.events.find((event) => PICKED_UP_OR_LATER.has(event.milestone));
   const estimated = tracking.carrierEstimatedDeliveryDate ?? tracking.estimatedDeliveryDate;
   return {
@@ -368,6 +370,7 @@ export function publishedTrackingOf(tracking: ShipmentTracking): PublishedTracki
     orderStatus: tracking.orderStatus,
     ...(pickedUp ? { actualPickupDate: pickedUp.occurredAt } : {}),
     ...(tracking.deliveredAt ? { actualDeliveryDate: tracking.deliveredAt } : {}),
+    ...(estimatedPickupDate && tracking.orderStatus !== 'CANCELLED' ? { estimatedPickupDate } : {}),
     ...(estimated ? { estimatedDeliveryDate: estimated } : {}),
     trackingStatus: tracking.trackingStatus,
     requiredPickupDate: tracking.requiredPickupDate,

@@ -76,7 +76,14 @@ describe('the official SDK against shipper serve', () => {
     const orderNumber = shipment.orderNumber as string;
     expect(await oway.shipments.retrieve(orderNumber)).toMatchObject({ id: shipment.id, orderNumber });
     expect(await oway.shipments.confirm(orderNumber)).toMatchObject({ orderNumber, orderStatus: 'CONFIRMED' });
-    expect(await oway.shipments.tracking(orderNumber)).toMatchObject({ id: shipment.id, orderNumber, orderStatus: 'CONFIRMED', estimatedDeliveryDate: expect.any(String) });
+    // The estimated pickup: the pickup day at the stop's openTime, 10:00 when not given, in Chicago (CST).
+    expect(await oway.shipments.tracking(orderNumber)).toMatchObject({
+      id: shipment.id,
+      orderNumber,
+      orderStatus: 'CONFIRMED',
+      estimatedPickupDate: '2026-11-19T16:00:00.000Z',
+      estimatedDeliveryDate: expect.any(String),
+    });
     await oway.shipments.cancel(orderNumber);
     expect(await oway.shipments.retrieve(orderNumber)).toMatchObject({ orderNumber, orderStatus: 'CANCELLED' });
 
@@ -105,6 +112,10 @@ describe('the official SDK against shipper serve', () => {
     const cancelled = await put('cancel');
     expect(cancelled.status).toBe(200);
     expect(await cancelled.json()).toMatchObject({ orderStatus: 'CANCELLED' });
+    // A cancelled order has no pickup to expect.
+    const tracking = (await (await fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/tracking`)).json()) as Record<string, unknown>;
+    expect(tracking).toMatchObject({ orderStatus: 'CANCELLED' });
+    expect(tracking).not.toHaveProperty('estimatedPickupDate');
     // Confirming a cancelled order is refused as the published confirm refuses a state other than INITIALIZED.
     const refused = await put('confirm');
     expect(refused.status).toBe(400);
