@@ -494,7 +494,7 @@ export const quoteSchema = z.object({
   orderComponents: z.array(ratedOrderComponentSchema),
   priceBreakdown: priceBreakdownSchema,
   createdAt: instantSchema,
-  companyId: z.string().optional().meta({ description: 'The company the quote belongs to (the company of the key that asked for it); absent on quotes older than companies, which are the default company\'s' }),
+  companyId: z.string().default(DEFAULT_COMPANY_ID).meta({ description: 'The company the quote belongs to: the company of the key that asked for it' }),
   createdBy: z.string().optional().meta({ description: 'The id of the API key that asked for it (key_...); absent without a key' }),
   carrier: quoteCarrierSchema.optional(),
   pricedBy: pricedBySchema.optional(),

@@ -2,7 +2,7 @@
  * Issue 41 item 2 against a real `shipper serve`, on the file store and on PostgreSQL: a second
  * company's key sees none of the first's records. Company B's key tries every operation on company
  * A's quote and shipment and is refused (403, as the published document answers), A's records are
- * unchanged afterwards, B's lists are empty, B's Idempotency-Keys are its own, and the writes carry
+ * unchanged afterwards (GET quote answers 404, as published), B's lists are empty, B's Idempotency-Keys are its own, and the writes carry
  * the key that made them (createdBy, updatedBy), which the operator reads with the local CLI.
  */
 import postgres from 'postgres';
@@ -128,8 +128,11 @@ describe.each(STORES)('companies on serve: $name', ({ name, open }) => {
   it("refuses every operation of another company's key on A's records with 403, and changes nothing", async () => {
     const id = String(shipment.id);
     const orderNumber = String(shipment.orderNumber);
+    // Another company's quote is not found, as the published GET quote answers (its 403 is the key's alone).
+    const quote = await call(server, b, 'GET', `/v1/shipper/quote/${quoteId}`);
+    expect(quote.status, quote.text).toBe(404);
+    expect(quote.text).not.toContain('acme');
     const refused: Array<[string, string, unknown?]> = [
-      ['GET', `/v1/shipper/quote/${quoteId}`],
       ['GET', `/v1/shipper/shipment/${orderNumber}`],
       ['GET', `/v1/shipper/shipment/${id}`],
       ['PUT', `/v1/shipper/shipment/${orderNumber}/confirm`],

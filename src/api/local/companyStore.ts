@@ -5,8 +5,9 @@
  *
  * - Lists and searches ask the store for the company's records only (ShipmentFilter.companyId,
  *   QuoteFilter.companyId: a WHERE in PostgreSQL, a filter in the file store): pages stay full.
- * - A record named by its id or order number that belongs to another company is refused with 403,
- *   as the published document answers for the shipper operations; key lookups that serve a check
+ * - A record named by its id or order number that belongs to another company is refused with 403
+ *   (OtherCompanysRecord), as the published document answers the shipper operations on an order
+ *   and a booking on another company's quote; key lookups that serve a check
  *   (BOL, PRO, reference, the bookings of a quote, a carrier message) just do not find it.
  * - Idempotency keys and the import ledger's content keys live in one namespace per company: the
  *   store key is `<companyId> <key>` (a space, which no Idempotency-Key can hold), the default
@@ -39,12 +40,26 @@ import type {
   StoreTransaction,
   PageRequest,
 } from '../../store/ports.js';
-import { makeProblem, type ProblemError } from '../problems.js';
+import { PROBLEM_TYPE_BASE, ProblemError } from '../problems.js';
 
-/** 403, as published: the record exists, but not for this key. */
-export function otherCompanys(what: string, id: string): ProblemError {
-  return makeProblem(403, 'forbidden', 'Forbidden', `${what} ${id} belongs to another company: this API key cannot read or change it`, { reason: 'forbidden' });
+/**
+ * 403, as the published document answers a shipper operation on a record that "does not belong to
+ * your company". An operation whose published answer is 404 instead (GET quote, the appointment
+ * operations) catches it (`instanceof`) and answers as for a record that does not exist.
+ */
+export class OtherCompanysRecord extends ProblemError {
+  constructor(what: string, id: string) {
+    super({
+      type: `${PROBLEM_TYPE_BASE}forbidden`,
+      title: 'Forbidden',
+      status: 403,
+      detail: `${what} ${id} belongs to another company: this API key cannot read or change it`,
+      reason: 'forbidden',
+    });
+  }
 }
+
+const otherCompanys = (what: string, id: string) => new OtherCompanysRecord(what, id);
 
 /** The store key of a company's idempotency key (the default company's keys are unchanged). */
 export function companyKey(scope: CompanyScope, key: string): string {
@@ -121,12 +136,8 @@ function stampShipment(shipment: Shipment, scope: CompanyScope, created: boolean
   else delete shipment.updatedBy;
 }
 
+/** A new quote (quotes never change once saved; a booking's own quote is new with its shipment). */
 function stampQuote(quote: Quote, scope: CompanyScope): Quote {
-  if (quote.companyId !== undefined) {
-    if (quote.companyId !== scope.companyId) throw otherCompanys('quote', quote.id);
-    return quote;
-  }
-  // A new quote (or a default company's quote from before companies, stamped with its own company).
   quote.companyId = scope.companyId;
   if (scope.keyId) quote.createdBy = scope.keyId;
   return quote;
@@ -137,8 +148,9 @@ function transaction(tx: StoreTransaction, scope: CompanyScope): StoreTransactio
   const shipmentWrites: ShipmentWrites = {
     ...shipments,
     put: (shipment, ownQuote, options) => {
-      stampShipment(shipment, scope, options?.created === true);
-      tx.shipments.put(shipment, ownQuote && stampQuote(ownQuote, scope), options);
+      const created = options?.created === true;
+      stampShipment(shipment, scope, created);
+      tx.shipments.put(shipment, ownQuote && created ? stampQuote(ownQuote, scope) : ownQuote, options);
     },
   };
   const quotes: QuoteWrites = { ...quoteReads(tx.quotes, scope), put: (quote) => tx.quotes.put(stampQuote(quote, scope)) };
