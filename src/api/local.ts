@@ -166,7 +166,7 @@ export class LocalApi implements ShipperApi {
    * every operation sees that company's records only and stamps the key on what it writes.
    */
   forCompany(scope: CompanyScope): LocalApi {
-    if (this.scope) throw new Error('forCompany is asked of the store owner\'s engine, not of a company view');
+    if (this.scope) throw new Error("forCompany is asked of the store owner's engine, not of a company view");
     const key = `${scope.companyId} ${scope.keyId ?? ''}`;
     let view = this.views.get(key);
     if (!view) {

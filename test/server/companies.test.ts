@@ -49,7 +49,11 @@ async function company(store: string, server: ServeProcess, name: string): Promi
   expect(key.code, key.stderr).toBe(0);
   const { clientId, clientSecret } = JSON.parse(client.stdout) as { clientId: string; clientSecret: string };
   const { apiKey, id } = JSON.parse(key.stdout) as { apiKey: string; id: string };
-  const response = await fetch(`${server.url}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, clientSecret }) });
+  const response = await fetch(`${server.url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId, clientSecret }),
+  });
   expect(response.status).toBe(200);
   const { accessToken } = (await response.json()) as { accessToken: string };
   return { keyId: id, headers: { authorization: `Bearer ${accessToken}`, 'x-oway-api-key': apiKey } };
@@ -118,7 +122,9 @@ describe.each(STORES)('companies on serve: $name', ({ name, open }) => {
     expect(booked.status, booked.text).toBe(200);
     shipment = booked.json();
     expect(shipment).toMatchObject({ companyId: 'acme', createdBy: a.keyId });
-    const tracked = await call(server, a, 'POST', `/v1/shipper/shipment/${String(shipment.id)}/events`, { events: [{ occurredAt: '2026-11-23T08:40:00-06:00', statusCode: 'X3' }] });
+    const tracked = await call(server, a, 'POST', `/v1/shipper/shipment/${String(shipment.id)}/events`, {
+      events: [{ occurredAt: '2026-11-23T08:40:00-06:00', statusCode: 'X3' }],
+    });
     expect(tracked.status, tracked.text).toBe(200);
     const read = await call(server, a, 'GET', `/v1/shipper/shipment/${String(shipment.id)}`);
     shipment = read.json();
@@ -158,7 +164,9 @@ describe.each(STORES)('companies on serve: $name', ({ name, open }) => {
     // The invoice as a PDF, the published path with Accept: refused the same way.
     expect((await call(server, b, 'GET', `/v1/shipper/shipment/${id}/invoice`, undefined, { accept: 'application/pdf' })).status).toBe(403);
     // A carrier file naming A's shipment: that item is refused, as a single POST would be.
-    const batch = await call(server, b, 'POST', '/v1/shipper/shipment-events', { items: [{ shipmentId: id, events: [{ occurredAt: '2026-11-23T08:50:00-06:00', statusCode: 'D1' }] }] });
+    const batch = await call(server, b, 'POST', '/v1/shipper/shipment-events', {
+      items: [{ shipmentId: id, events: [{ occurredAt: '2026-11-23T08:50:00-06:00', statusCode: 'D1' }] }],
+    });
     expect(batch.status, batch.text).toBe(200);
     expect(batch.json().items).toMatchObject([{ ok: false, problem: { status: 403 } }]);
 

@@ -893,7 +893,9 @@ class QuoteQueries implements QuoteWrites {
       idPattern: QUOTE_ID,
       oldest: created?.from,
       keep: (quote) =>
-        (companyId === undefined || companyOf(quote) === companyId) && (deliveryZipCode === undefined || quote.deliveryAddress.zipCode === deliveryZipCode) && inRange(quote.createdAt, created),
+        (companyId === undefined || companyOf(quote) === companyId) &&
+        (deliveryZipCode === undefined || quote.deliveryAddress.zipCode === deliveryZipCode) &&
+        inRange(quote.createdAt, created),
       source: (before, limit) => this.newestIds(before, limit),
       get: (id) => this.get(id),
     });
