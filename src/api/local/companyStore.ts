@@ -119,7 +119,9 @@ function eventReads(reads: ShipmentEventReads, shipments: ShipmentReads): Shipme
     },
     findByMessageDigest: async (digest) => {
       const records = await reads.findByMessageDigest(digest);
-      const own = await Promise.all(records.map(async (record) => (await shipments.get(record.shipmentId).catch(() => undefined)) !== undefined));
+      const own = await Promise.all(
+        records.map((record) => shipments.get(record.shipmentId).then(Boolean, (error: unknown) => (error instanceof OtherCompanysRecord ? false : Promise.reject(error)))),
+      );
       return records.filter((_, index) => own[index]);
     },
   };
