@@ -41,6 +41,8 @@ import { transitTimes } from './local/transit.js';
 import { Tracking } from './local/tracking.js';
 import { publishedTrackingOf } from '../domain/tracking.js';
 import { trackingFilterOf } from './local/trackingFilter.js';
+import { companyStore } from './local/companyStore.js';
+import type { CompanyScope } from '../domain/companies.js';
 
 export interface LocalApiOptions extends NumberingOptions {
   /** The file store's directory (when no `store` is given). */
@@ -71,6 +73,9 @@ export interface LocalApiOptions extends NumberingOptions {
 }
 
 type Options<K extends keyof typeof operations> = OptionsOf<(typeof operations)[K]>;
+
+/** How many company views (forCompany) are kept: more keys than this make some again when they call. */
+const MAX_COMPANY_VIEWS = 1000;
 
 /** How many quotes' freight-check warnings getQuote keeps. */
 const QUOTE_WARNINGS_KEPT = 1000;
@@ -114,20 +119,30 @@ export class LocalApi implements ShipperApi {
   private readonly freightCheck: FreightCheckSettings;
   private readonly tracking: Tracking;
 
-  constructor(options: LocalApiOptions) {
+  /**
+   * `shared`: the parts a company's view (forCompany) shares with the engine it was made from, so
+   * the tariff, the agreements, the ids and the numbering are loaded and kept once.
+   */
+  constructor(
+    private readonly options: LocalApiOptions,
+    shared?: Pick<LocalApi, 'zips' | 'tariffs' | 'agreements' | 'numbering'> & { carrierRating: () => Promise<CarrierRating>; ids: IdFactory; scope: CompanyScope },
+  ) {
     this.store = options.store ?? new FileStore(options.storeDir, { cacheEntries: options.cacheEntries, onWarning: options.storeWarning });
     this.now = options.now ?? (() => new Date());
-    this.zips = options.zips ?? new ZipDirectory();
-    this.tariffs = new TariffProvider(options.tariffFile);
-    this.agreements = new AgreementProvider(options.agreementsDir);
-    this.numbering = new Numbering(options);
-    const ids = new IdFactory();
-    const shared = { store: this.store, zips: this.zips, ids, now: this.now };
+    this.zips = shared?.zips ?? options.zips ?? new ZipDirectory();
+    this.tariffs = shared?.tariffs ?? new TariffProvider(options.tariffFile);
+    this.agreements = shared?.agreements ?? new AgreementProvider(options.agreementsDir);
+    this.numbering = shared?.numbering ?? new Numbering(options);
+    this.scope = shared?.scope;
+    const ids = shared?.ids ?? new IdFactory();
+    this.ids = ids;
+    const parts = { store: this.store, zips: this.zips, ids, now: this.now };
     let carrierRating: Promise<CarrierRating> | undefined;
-    this.carrierRating = () => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...shared, agreements: this.agreements })));
-    this.quotes = new Quotes({ ...shared, carrierRating: { rate: async (request, tariff) => (await this.carrierRating()).rate(request, tariff) } });
+    this.carrierRating =
+      shared?.carrierRating ?? (() => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...parts, agreements: this.agreements }))));
+    this.quotes = new Quotes({ ...parts, carrierRating: { rate: async (request, tariff) => (await this.carrierRating()).rate(request, tariff) } });
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
-    this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
+    this.bookings = new Bookings({ ...parts, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
     this.shipments = new Shipments(this.store, this.now);
     this.carrierSettings = carriers;
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {}, served: options.served ?? false }, this.zips);
@@ -139,6 +154,32 @@ export class LocalApi implements ShipperApi {
     );
     this.tracking = new Tracking({ store: this.store, zips: this.zips, carriers: carriers.carriers, ids, now: this.now });
     this.freightCheck = options.freightCheck ?? {};
+  }
+
+  /** The company this engine answers for (forCompany); undefined: the store's owner, who sees every company's records (the local CLI). */
+  readonly scope: CompanyScope | undefined;
+  private readonly ids: IdFactory;
+  /** The company views made so far, by company and key (a server has a handful of keys). */
+  private readonly views = new Map<string, LocalApi>();
+
+  /**
+   * The engine as one company sees it (issue 41 item 2): the same tariff, agreements, numbering
+   * and store, read and written through the company's view of the store (companyStore.ts), so
+   * every operation sees that company's records only and stamps the key on what it writes.
+   */
+  forCompany(scope: CompanyScope): LocalApi {
+    if (this.scope) throw new Error("forCompany is asked of the store owner's engine, not of a company view");
+    const key = `${scope.companyId} ${scope.keyId ?? ''}`;
+    let view = this.views.get(key);
+    if (!view) {
+      if (this.views.size >= MAX_COMPANY_VIEWS) this.views.delete(this.views.keys().next().value!);
+      view = new LocalApi(
+        { ...this.options, store: companyStore(this.store, scope) },
+        { zips: this.zips, tariffs: this.tariffs, agreements: this.agreements, numbering: this.numbering, carrierRating: this.carrierRating, ids: this.ids, scope },
+      );
+      this.views.set(key, view);
+    }
+    return view;
   }
 
   /** The freight check's warnings of quotes read lately (getQuote), by id. */

@@ -8,6 +8,7 @@
  * and bill it, so that a reader recomputes it from the invoice. The quoted price is the sum of the
  * rounded lines, so the breakdown always adds up to the price.
  */
+import { DEFAULT_COMPANY_ID } from './companies.js';
 import { accessorialsOfAddressFlags, FLAG_CODES, STOPS, ADDRESS_FLAGS } from './addressAccessorials.js';
 import { allocateCents } from './allocateCents.js';
 import { componentDensity } from './density.js';
@@ -259,6 +260,8 @@ export function rateQuote({ id, request, origin, destination, tariff, now, today
       orderComponents,
       priceBreakdown,
       createdAt: now.toISOString(),
+      // The caller's company is stamped on it when it is saved.
+      companyId: DEFAULT_COMPANY_ID,
       pricedBy: { kind: 'TARIFF', tariff: tariff.name, version: tariff.effectiveDate },
     },
     warnings: beyondLtlWarnings(request.orderComponents),

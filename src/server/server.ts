@@ -29,7 +29,7 @@ import { DEFAULT_TIMEOUTS, type ServerTimeouts } from './defaults.js';
 import { compose, exchangeOf, writeHead, type Layer } from './exchange.js';
 import { malformedJsonDetail } from './jsonSyntax.js';
 import { matchRoute, requestUrl, type RequestTarget } from './routes.js';
-import type { ServeAuth } from './auth.js';
+import type { Principal, ServeAuth } from './auth.js';
 import { TOKEN_PATH } from '../domain/credentials.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -39,6 +39,11 @@ const MAX_JSON_DEPTH = 32;
 
 export interface ShipperServerOptions {
   api: ShipperApi;
+  /**
+   * The engine as the caller's company sees it (issue 41 item 2), for a request that auth let in;
+   * without it (or without auth) every request is served by `api`.
+   */
+  apiFor?: ((principal: Principal) => ShipperApi) | undefined;
   /** When set, every API request needs `Authorization: Bearer <apiKey>` (the OpenAPI document stays public). */
   apiKey?: string | undefined;
   /** The two-layer auth (issue 41): POST /v1/auth/token and the checks of every API call; over apiKey when given. */
@@ -75,7 +80,6 @@ interface Reply {
 }
 
 export function createShipperServer(options: ShipperServerOptions): ShipperServer {
-  const { api } = options;
   const serverLog = options.accessLog;
   const warningLog = options.onStoreWarning ?? (serverLog ? (message: string) => serverLog(`${new Date().toISOString()} warning: ${message}`) : undefined);
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
@@ -162,6 +166,12 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     return dispatch(match.operation, match.params, req, url);
   }
 
+  /** Who answers a request: its company's engine once auth attached a principal, else the one engine. */
+  function apiOf(req: IncomingMessage): ShipperApi {
+    const principal = options.apiFor && exchangeOf(req).principal;
+    return principal ? options.apiFor!(principal) : options.api;
+  }
+
   /** POST /v1/auth/token: the published body `{error, errorDescription}` for every refusal (400 for a body that is no JSON object). */
   async function tokenReply(auth: ServeAuth, req: IncomingMessage): Promise<Reply> {
     if (req.method !== 'POST') return { status: 405, headers: { allow: 'POST' }, json: { error: 'invalid_request', errorDescription: `use POST ${TOKEN_PATH}` } };
@@ -186,6 +196,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     if (spec.idempotent) options.idempotencyKey = readIdempotencyKey(req);
     const body = spec.body ? await readJsonBody(req, bodyLimit, spec.body.optional) : undefined;
     const args: unknown[] = [...params, ...(spec.body ? [body] : []), options];
+    const api = apiOf(req);
     const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
     const result = servedWarnings(await method.apply(api, args), warningLog);
     const headers = warningHeaders(result);

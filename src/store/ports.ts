@@ -56,6 +56,8 @@ export type ShipmentStatus = Shipment['orderStatus'] | 'ACTIVE';
 
 /** What a list of shipments can be filtered on. Every given filter must hold. */
 export interface ShipmentFilter {
+  /** Only this company's (a record without one is the default company's). */
+  companyId?: string | undefined;
   orderStatus?: ShipmentStatus | undefined;
   created?: CreatedRange | undefined;
   /** The consignee's 5-digit ZIP. */
@@ -109,6 +111,8 @@ export interface ShipmentWrites extends ShipmentReads {
 // Quotes
 
 export interface QuoteFilter {
+  /** Only this company's (a record without one is the default company's). */
+  companyId?: string | undefined;
   created?: CreatedRange | undefined;
   deliveryZipCode?: string | undefined;
   /** Only these quotes. */

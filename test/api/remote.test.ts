@@ -36,6 +36,7 @@ const QUOTE = {
   ],
   priceBreakdown: { linehaulInCents: 1, discountInCents: 0, minimumChargeApplied: false, fuelSurchargeInCents: 0, accessorialsInCents: [] },
   createdAt: '2026-11-23T15:00:00.000Z',
+  companyId: 'default',
 };
 
 interface Seen {

@@ -45,6 +45,7 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'printing/print.test.ts': 'Ctrl-C (SIGINT) in the middle of a print run',
   'security/security.test.ts': 'probes against shipper serve; the config file’s mode under a umask',
   'server/credentials.test.ts': 'the token endpoint and checks of shipper serve, several instances on one store, clocks moved by SHIPPER_NOW',
+  'server/companies.test.ts': "shipper serve with two companies' keys, on the file store and on PostgreSQL",
   'server/production.test.ts': 'shipper serve’s probes, metrics, logs and drain on signals',
   'server/invoice.test.ts': 'invoices over HTTP from shipper serve',
   'server/limits.test.ts': 'request limits of shipper serve',

@@ -4,6 +4,7 @@ import { bookedLine, buildShipment, checkShipmentAgainstQuote, quoteRequestForSh
 
 const quote: Quote = {
   id: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P',
+  companyId: 'default',
   quotedPriceInCents: 38493,
   quoteExpirationTime: '2026-11-30T12:00:00.000Z',
   transitDays: 3,

@@ -15,6 +15,7 @@ import { constraintViolation, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import { militaryMailReason } from '../../domain/militaryZip.js';
 import { findIdempotent } from './idempotency.js';
+import { OtherCompanysRecord } from './companyStore.js';
 import type { Input } from './input.js';
 import type { IdFactory } from './ids.js';
 import { answerPage, assertReadsBack, guardStore, pageRequest, QUOTE_ID, type PageRequest, type StoreReads } from './records.js';
@@ -66,10 +67,19 @@ export class Quotes {
     });
   }
 
-  /** A quote as answered: with its status and the shipments booked on it. */
+  /**
+   * A quote as answered: with its status and the shipments booked on it. Another company's quote
+   * is not found: the published GET quote answers 403 only for the key itself, 404 for a quote it
+   * cannot have (a booking on it is 403, as published).
+   */
   async get(id: string): Promise<Quote> {
     if (!QUOTE_ID.test(id)) throw notFound('quote', id);
-    return guardStore(() => this.answered(id));
+    try {
+      return await guardStore(() => this.answered(id));
+    } catch (error) {
+      if (error instanceof OtherCompanysRecord) throw notFound('quote', id);
+      throw error;
+    }
   }
 
   async list(query: PageRequest, filter: QuoteFilter & { status?: QuoteStatus | undefined }): Promise<ApiResult<Page<Quote>>> {

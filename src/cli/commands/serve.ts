@@ -6,6 +6,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { DOCUMENTATION_PREFIX_WARNING, GS1_COMPANY_PREFIX_RULE, isGs1CompanyPrefix } from '../../domain/bolNumber.js';
 import { isLoopbackHost, OPENAPI_PATH } from '../../api/wire.js';
 import type { CommandContext } from '../context.js';
+import type { ShipperApi } from '../../api/types.js';
 import { CliError, UsageError } from '../errors.js';
 import type { ContextFactory } from '../context.js';
 import { offering, wholeNumberOption } from '../optionParsers.js';
@@ -133,8 +134,17 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
   const clock = await ctx.clock();
   const auth = new ServeAuth({ credentials: api.store.credentials, legacyKey: apiKey, now: () => clock().getTime(), trustProxy: options.trustProxy });
   const openSandbox = await auth.open();
+  const instrumented = (engine: ShipperApi) => (metrics ? metrics.instrumentApi(engine) : engine);
+  // Each company's engine (LocalApi.forCompany keeps them), instrumented once.
+  const companyApis = new WeakMap<ShipperApi, ShipperApi>();
   const service = createShipperServer({
-    api: metrics ? metrics.instrumentApi(api) : api,
+    api: instrumented(api),
+    apiFor: (principal) => {
+      const view = api.forCompany({ companyId: principal.companyId, keyId: principal.keyId });
+      let served = companyApis.get(view);
+      if (!served) companyApis.set(view, (served = instrumented(view)));
+      return served;
+    },
     apiKey,
     auth,
     bodyLimitBytes: options.bodyLimit,

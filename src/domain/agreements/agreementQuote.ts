@@ -3,6 +3,7 @@
  * calendar, lane and quote lifetime (the tariff's), with the carrier's transit days when its
  * transit.csv has the lane, else the tariff's from distance, marked estimated. Pure.
  */
+import { DEFAULT_COMPANY_ID } from '../companies.js';
 import { beyondLtlWarnings, laneDelivery, laneTransitDays, placeOf, quoteExpirationTime, rateComponent, resolvePickupDate, tariffMiles } from '../rating.js';
 import type { ZipPlace } from '../zipCode.js';
 import type { Quote, QuoteRequest, Violation } from '../schemas.js';
@@ -104,6 +105,8 @@ export function rateQuoteWithAgreement(input: AgreementQuoteInput, prepared?: Pr
         lineLinehaulsInCents: price.lineLinehaulsInCents,
       },
       createdAt: now.toISOString(),
+      // The caller's company is stamped on it when it is saved.
+      companyId: DEFAULT_COMPANY_ID,
       carrier: { scac: agreement.scac, name: agreement.carrierName },
       pricedBy: { ...price.rating, service: price.transit?.service ?? null, transitEstimated: !price.transit },
     },

@@ -62,6 +62,7 @@ import { exportSnapshot, type SnapshotWarning } from './snapshot.js';
 import { importThroughPorts, type TransferCounts, type TransferLine } from '../transfer.js';
 import { isSafeRecordId, RecordFiles } from './recordFiles.js';
 import { eventsFileSchema, idempotencySchema, storedShipmentSchema } from './fileRecords.js';
+import { companyOf } from '../../domain/companies.js';
 import { shipmentEventRecordSchema as eventRecordSchema } from '../recordSchemas.js';
 import { parseStored } from '../legacyRead.js';
 
@@ -793,7 +794,7 @@ class ShipmentQueries implements ShipmentWrites {
   }
 
   async list(filter: ShipmentFilter, page: PageRequest): Promise<StorePage<Shipment>> {
-    const { orderStatus, created, deliveryZipCode, refNumber, orderNumber, bolNumbers = [], proNumbers = [] } = filter;
+    const { companyId, orderStatus, created, deliveryZipCode, refNumber, orderNumber, bolNumbers = [], proNumbers = [] } = filter;
     const candidates: string[][] = [];
     if (orderNumber !== undefined) {
       const serial = orderSerialOf(orderNumber);
@@ -813,6 +814,7 @@ class ShipmentQueries implements ShipmentWrites {
       idPattern: SHIPMENT_ID,
       oldest: created?.from,
       keep: (shipment) =>
+        (companyId === undefined || companyOf(shipment) === companyId) &&
         statusMatches(shipment.orderStatus, orderStatus) &&
         (deliveryZipCode === undefined || shipment.deliveryAddress.zipCode === deliveryZipCode) &&
         (orderNumber === undefined || shipment.orderNumber === orderNumber) &&
@@ -885,12 +887,15 @@ class QuoteQueries implements QuoteWrites {
   }
 
   list(filter: QuoteFilter, page: PageRequest): Promise<StorePage<Quote>> {
-    const { created, deliveryZipCode, ids } = filter;
+    const { companyId, created, deliveryZipCode, ids } = filter;
     return listPage(this.store.files, 'quotes', quoteSchema, (quote) => quote, page, {
       ids,
       idPattern: QUOTE_ID,
       oldest: created?.from,
-      keep: (quote) => (deliveryZipCode === undefined || quote.deliveryAddress.zipCode === deliveryZipCode) && inRange(quote.createdAt, created),
+      keep: (quote) =>
+        (companyId === undefined || companyOf(quote) === companyId) &&
+        (deliveryZipCode === undefined || quote.deliveryAddress.zipCode === deliveryZipCode) &&
+        inRange(quote.createdAt, created),
       source: (before, limit) => this.newestIds(before, limit),
       get: (id) => this.get(id),
     });

@@ -181,6 +181,7 @@ class ShipmentQueries implements ShipmentReads {
     const rows = await sql<Array<{ id: string; record: unknown }>>`
       select id, record from shipments
       where true
+        ${filter.companyId !== undefined ? sql`and company_id = ${filter.companyId}` : sql``}
         ${statusIs(sql, filter.orderStatus)}
         ${createdBetween(sql, 'created_at', filter.created)}
         ${filter.deliveryZipCode ? sql`and delivery_zip_code = ${fiveDigits(filter.deliveryZipCode)}` : sql``}
@@ -211,6 +212,7 @@ class QuoteQueries implements QuoteReads {
     const rows = await sql<Array<{ id: string; record: unknown }>>`
       select id, record from quotes
       where true
+        ${filter.companyId !== undefined ? sql`and company_id = ${filter.companyId}` : sql``}
         ${createdBetween(sql, 'created_at', filter.created)}
         ${filter.deliveryZipCode ? sql`and delivery_zip_code = ${fiveDigits(filter.deliveryZipCode)}` : sql``}
         ${filter.ids ? sql`and id = any(${[...filter.ids]})` : sql``}

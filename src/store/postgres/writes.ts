@@ -5,6 +5,7 @@
  * row twice in a statement); the last one of a key wins, as if written one after another.
  */
 import type { Sql, TransactionSql } from 'postgres';
+import { companyOf } from '../../domain/companies.js';
 import { normalisedProNumber, normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment } from '../../domain/schemas.js';
 import type { IdempotencyRecord, ShipmentEventRecord, WeeklyFuelPrice } from '../ports.js';
@@ -32,6 +33,7 @@ export function putShipments(sql: Queryable, items: ReadonlyArray<{ shipment: Sh
     reference: shipment.refNumber ? normalisedReference(shipment.refNumber) : null,
     quote_id: shipment.quoteId,
     delivery_zip_code: fiveDigits(shipment.deliveryAddress.zipCode),
+    company_id: companyOf(shipment),
     record: sql.json(shipment as never),
     own_quote: ownQuote ? sql.json(ownQuote as never) : null,
   }));
@@ -40,7 +42,7 @@ export function putShipments(sql: Queryable, items: ReadonlyArray<{ shipment: Sh
     on conflict (id) do update set
       order_status = excluded.order_status, order_number = excluded.order_number, bol_number = excluded.bol_number,
       pro_number = excluded.pro_number, scac = excluded.scac, reference = excluded.reference, quote_id = excluded.quote_id,
-      delivery_zip_code = excluded.delivery_zip_code, record = excluded.record,
+      delivery_zip_code = excluded.delivery_zip_code, company_id = excluded.company_id, record = excluded.record,
       own_quote = coalesce(excluded.own_quote, shipments.own_quote)`;
 }
 
@@ -49,9 +51,10 @@ export function putQuotes(sql: Queryable, quotes: readonly Quote[]) {
     id: quote.id,
     created_at: new Date(quote.createdAt),
     delivery_zip_code: fiveDigits(quote.deliveryAddress.zipCode),
+    company_id: companyOf(quote),
     record: sql.json(quote as never),
   }));
-  return sql`insert into quotes ${sql(rows)} on conflict (id) do update set record = excluded.record, delivery_zip_code = excluded.delivery_zip_code`;
+  return sql`insert into quotes ${sql(rows)} on conflict (id) do update set record = excluded.record, delivery_zip_code = excluded.delivery_zip_code, company_id = excluded.company_id`;
 }
 
 export function putIdempotencies(sql: Queryable, items: ReadonlyArray<{ key: string; record: IdempotencyRecord }>) {

@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../../src/api/local.js';
+import { companyStore, OtherCompanysRecord } from '../../../src/api/local/companyStore.js';
 import type { Quote, Shipment } from '../../../src/domain/schemas.js';
 import type { ShipmentEventRecord, ShipperStore } from '../../../src/store/ports.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -186,6 +187,84 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         expect(await ids({ deliveryZipCode: '30301' })).toEqual([quotes[1]!.id]);
         expect(await ids({ ids: [quotes[0]!.id, quote(9).id] })).toEqual([quotes[0]!.id]);
         expect(await ids({ created: { from: base + 2000 } })).toEqual([quotes[2]!.id, quotes[1]!.id]);
+      });
+    });
+
+    describe('companies (issue 41 item 2)', () => {
+      it("lists filter on the company in the store, pages full, a record without one is the default company's", async () => {
+        const shipments = [1, 2, 3, 4, 5, 6].map((n) => shipment(n, { companyId: n % 2 === 0 ? 'acme' : 'default' }));
+        await put(...shipments);
+        const first = await store.shipments.list({ companyId: 'acme' }, { limit: 2 });
+        expect(first.items.map((one) => one.orderNumber)).toEqual(['SO-000006', 'SO-000004']);
+        const rest = await store.shipments.list({ companyId: 'acme' }, { limit: 2, cursor: first.nextCursor! });
+        expect(rest.items.map((one) => one.orderNumber)).toEqual(['SO-000002']);
+        expect((await store.shipments.list({ companyId: 'default', orderNumber: 'SO-000002' }, { limit: 5 })).items).toEqual([]);
+        expect((await store.shipments.list({ companyId: 'globex' }, { limit: 5 })).items).toEqual([]);
+        // A quote saved before companies has no companyId: the default company's.
+        const { companyId: _none, ...old } = quote(1);
+        const acme = quote(2, { companyId: 'acme' });
+        await Promise.all([store.quotes.put(old as Quote), store.quotes.put(acme)]);
+        const quoteIds = async (companyId: string) => (await store.quotes.list({ companyId }, { limit: 5 })).items.map((one) => one.id);
+        expect(await quoteIds('acme')).toEqual([acme.id]);
+        expect(await quoteIds('default')).toEqual([old.id]);
+        expect(await quoteIds('globex')).toEqual([]);
+      });
+
+      it("a company's view refuses another's records by id and order number, finds none by key, and keeps its own idempotency keys", async () => {
+        const acme = companyStore(store, { companyId: 'acme', keyId: 'key_A' });
+        const globex = companyStore(store, { companyId: 'globex', keyId: 'key_B' });
+        const mine = shipment(1, { refNumber: 'PO-1', proNumber: '1234567897' });
+        const quoted = quote(1);
+        await acme.withTransaction(async (tx) => {
+          tx.shipments.put(mine, undefined, { created: true });
+          tx.quotes.put(quoted);
+          tx.idempotency.put('order-1', { scope: 'shipment', requestHash: 'h', resourceId: mine.id, serial: 1 });
+        });
+        // Stamped with the company and the key on the records written.
+        expect(await store.shipments.get(mine.id)).toMatchObject({ companyId: 'acme', createdBy: 'key_A' });
+        expect(await store.quotes.get(quoted.id)).toMatchObject({ companyId: 'acme', createdBy: 'key_A' });
+        expect(await acme.shipments.get(mine.id)).toMatchObject({ id: mine.id });
+
+        await expect(globex.shipments.get(mine.id)).rejects.toBeInstanceOf(OtherCompanysRecord);
+        await expect(globex.shipments.findByOrderNumber(mine.orderNumber)).rejects.toMatchObject({ problem: { status: 403 } });
+        await expect(globex.quotes.get(quoted.id)).rejects.toBeInstanceOf(OtherCompanysRecord);
+        await expect(globex.events.listByShipment(mine.id)).rejects.toBeInstanceOf(OtherCompanysRecord);
+        expect(await globex.shipments.findByBolNumber(mine.bolNumber)).toBeUndefined();
+        expect(await globex.shipments.findByProNumber('1234567897')).toEqual([]);
+        expect(await globex.shipments.findByReference('PO-1')).toEqual([]);
+        expect(await globex.shipments.findByQuote(mine.quoteId)).toEqual([]);
+        expect((await globex.shipments.list({}, { limit: 5 })).items).toEqual([]);
+        expect((await globex.quotes.list({}, { limit: 5 })).items).toEqual([]);
+        // A unit of work of another company cannot read it either, nor write it.
+        await expect(globex.withTransaction((tx) => tx.shipments.getRecord(mine.id))).rejects.toBeInstanceOf(OtherCompanysRecord);
+        await expect(
+          globex.withTransaction(async (tx) => {
+            tx.shipments.put({ ...mine, orderStatus: 'CANCELLED' });
+          }),
+        ).rejects.toBeInstanceOf(OtherCompanysRecord);
+        expect((await store.shipments.get(mine.id))?.orderStatus).toBe(mine.orderStatus);
+
+        // The same Idempotency-Key is another key in each company; the default company's keys are stored as they are.
+        expect(await acme.idempotency.get('shipment', 'order-1')).toMatchObject({ resourceId: mine.id });
+        expect(await acme.imports.bookedUnder('order-1')).toEqual({ shipmentId: mine.id, requestHash: 'h' });
+        expect(await globex.idempotency.get('shipment', 'order-1')).toBeUndefined();
+        expect(await globex.imports.bookedUnder('order-1')).toBeUndefined();
+        expect(await store.idempotency.get('shipment', 'order-1')).toBeUndefined();
+        const owner = companyStore(store, { companyId: 'default', keyId: null });
+        await owner.withTransaction(async (tx) => tx.idempotency.put('order-1', { scope: 'shipment', requestHash: 'h2', resourceId: 'sh_2', serial: 2 }));
+        expect(await store.idempotency.get('shipment', 'order-1')).toMatchObject({ resourceId: 'sh_2' });
+
+        // A later change names its key.
+        await acme.withTransaction(async (tx) => {
+          const record = (await tx.shipments.getRecord(mine.id))!;
+          tx.shipments.put({ ...record.shipment, orderStatus: 'CANCELLED' }, record.ownQuote);
+        });
+        const other = companyStore(store, { companyId: 'acme', keyId: 'key_C' });
+        await other.withTransaction(async (tx) => {
+          const record = (await tx.shipments.getRecord(mine.id))!;
+          tx.shipments.put({ ...record.shipment, cancellationReason: 'duplicate' }, record.ownQuote);
+        });
+        expect(await store.shipments.get(mine.id)).toMatchObject({ companyId: 'acme', createdBy: 'key_A', updatedBy: 'key_C', orderStatus: 'CANCELLED' });
       });
     });
 

@@ -62,7 +62,7 @@ describe('the PostgreSQL store', () => {
     expect((error as StoreUnavailableError).message).not.toContain(new URL(url).password);
 
     const [a, b] = await Promise.all([migrate((await openStore()).sql), migrate((await openStore()).sql)]);
-    expect([...a.applied, ...b.applied]).toEqual([1, 2, 3, 4]);
+    expect([...a.applied, ...b.applied]).toEqual([1, 2, 3, 4, 5]);
     expect(a.status).toMatchObject({ current: SCHEMA_VERSION, latest: SCHEMA_VERSION, pending: [] });
     await cli.prepare();
   });
@@ -175,7 +175,7 @@ describe('the PostgreSQL store', () => {
     expect((await schemaStatus(store.sql)).current).toBe(SCHEMA_VERSION + 1);
   });
 
-  it('migrates a database at schema version 3 holding old rows to version 4: order_status and delivery_zip_code as they should be, reads in the published names', async () => {
+  it('migrates a database at schema version 3 holding old rows to the latest: order_status and delivery_zip_code as they should be, company_id the default company, reads in the published names', async () => {
     const old = await testDatabase();
     const sql = postgres(old, { max: 1, onnotice: () => undefined });
     try {
@@ -233,13 +233,15 @@ describe('the PostgreSQL store', () => {
       const standalone = { ...ownQuote, id: quoteId(100) };
       await sql`insert into quotes ${sql([{ id: standalone.id, created_at: new Date(standalone.createdAt), destination_postal_code: '10001', record: sql.json(oldQuote(standalone) as never) }])}`;
 
-      expect((await migrate(sql)).applied).toEqual([4]);
-      expect((await schemaStatus(sql)).current).toBe(4);
+      expect((await migrate(sql)).applied).toEqual([4, 5]);
+      expect((await schemaStatus(sql)).current).toBe(5);
 
       // The indexed copies, in SQL: renamed, and BOOKED become the state the carrier's events imply.
       const rows = await sql<Array<{ id: string; order_status: string; delivery_zip_code: string }>>`select id, order_status, delivery_zip_code from shipments order by id`;
       expect(rows).toEqual(cases.map(({ n, expected }) => ({ id: variant(n).id, order_status: expected, delivery_zip_code: n === 11 ? '07302' : '10001' })));
       expect(await sql`select id, delivery_zip_code from quotes`).toEqual([{ id: standalone.id, delivery_zip_code: '10001' }]);
+      // Rows written before companies belong to the default company (migration 5).
+      expect(await sql`select distinct company_id from shipments union select distinct company_id from quotes`).toEqual([{ company_id: 'default' }]);
       const columns = async (table: string) =>
         (await sql<Array<{ column_name: string }>>`select column_name from information_schema.columns where table_name = ${table}`).map((row) => row.column_name);
       expect(await columns('shipments')).toEqual(expect.arrayContaining(['order_status', 'delivery_zip_code']));
