@@ -240,7 +240,7 @@ export class RemoteApi implements ShipperApi {
   private notOffered(spec: OperationSpec): UsageError {
     return new UsageError(
       `${this.origin} speaks the Oway Shipper API as published, which has no ${spec.method} ${spec.path}: that is an extension of shipper serve; nothing was sent`,
-      'run it locally (--local), or against a shipper serve (--base-url URL; SHIPPER_SERVICE=serve when the URL is not one of Oway\'s)',
+      "run it locally (--local), or against a shipper serve (--base-url URL; SHIPPER_SERVICE=serve when the URL is not one of Oway's)",
     );
   }
 

@@ -19,7 +19,15 @@ const config: ConfigFile = {
 describe('resolveSettings', () => {
   it('defaults to local mode, the production profile and the published production URL', () => {
     const settings = resolveSettings({}, {}, {});
-    expect(settings).toMatchObject({ mode: 'local', profile: 'production', baseUrl: 'https://api.oway.io', apiKey: undefined, timeoutMs: 30_000, retries: 2, service: 'published' });
+    expect(settings).toMatchObject({
+      mode: 'local',
+      profile: 'production',
+      baseUrl: 'https://api.oway.io',
+      apiKey: undefined,
+      timeoutMs: 30_000,
+      retries: 2,
+      service: 'published',
+    });
     expect(settings.sources).toEqual({
       mode: 'default',
       profile: 'default',
@@ -94,7 +102,7 @@ describe('resolveSettings', () => {
 });
 
 describe('the service a remote server offers', () => {
-  it("--sandbox is the published sandbox, and a configured sandbox still wins", () => {
+  it('--sandbox is the published sandbox, and a configured sandbox still wins', () => {
     expect(resolveSettings({ sandbox: true }, {}, {})).toMatchObject({ mode: 'remote', baseUrl: 'https://api.sandbox.oway.io', service: 'published' });
     expect(DEFAULT_PROFILES.sandbox.baseUrl).toBe('https://api.sandbox.oway.io');
     const configured = { profiles: { sandbox: { baseUrl: 'http://127.0.0.1:8790' } } };

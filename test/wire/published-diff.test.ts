@@ -31,9 +31,21 @@ const ALLOWED: Allowed[] = [
   { row: 'Machine-readable description', path: ANY_PATH, description: /^\[Removed\] (value format from|annotation \(format\)|annotation \(nullable\)|possbile nullable value)/ },
   { row: 'Machine-readable description', path: /^\/v1\/shipper\/quote/, description: /^\[Added\] (anyOf schema to `estimatedDeliveryDate`|annotation \(1\) in Response 200)/ },
   // The eight published fields, and shipper's record beside them, each always present (required in the answer), companyId `default` until issue 41.
-  { row: 'Shipment answer', path: SHIPMENT_ANSWERS, description: /^\[Added\] (required status to `\w+`|annotation \(\d+\)|annotation \(default\)|default value to `companyId`) in Response 200/ },
-  { row: 'Number types', path: /^\/v1\/shipper\/(quote|shipment)$/, description: /^\[Replaced\] type definition of `orderComponents\[\]\.(poundsWeight|dimensions\.(length|width|height))`/ },
-  { row: 'Dimensions given in part', path: /^\/v1\/shipper\/(quote|shipment)$/, description: /^(\[Added\] required status to `orderComponents\[\]\.dimensions\.\w+`| in Request Body content)/ },
+  {
+    row: 'Shipment answer',
+    path: SHIPMENT_ANSWERS,
+    description: /^\[Added\] (required status to `\w+`|annotation \(\d+\)|annotation \(default\)|default value to `companyId`) in Response 200/,
+  },
+  {
+    row: 'Number types',
+    path: /^\/v1\/shipper\/(quote|shipment)$/,
+    description: /^\[Replaced\] type definition of `orderComponents\[\]\.(poundsWeight|dimensions\.(length|width|height))`/,
+  },
+  {
+    row: 'Dimensions given in part',
+    path: /^\/v1\/shipper\/(quote|shipment)$/,
+    description: /^(\[Added\] required status to `orderComponents\[\]\.dimensions\.\w+`| in Request Body content)/,
+  },
   // Lengths, counts and ranges the published schemas leave open.
   {
     row: 'Bounds on requests',

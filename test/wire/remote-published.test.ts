@@ -58,7 +58,25 @@ const SHIPMENT_FIELDS = /ZKYQ5[\s\S]*orderStatus\s+CONFIRMED[\s\S]*totalPriceInC
 describe('remote mode against the published document', () => {
   it('quotes from a saved location to an address given as flags', async () => {
     const add = await runCli(
-      ['location', 'add', 'chicago-dc', '--name', 'Acme DC', '--street1', '2100 S Halsted St', '--city', 'Chicago', '--state', 'IL', '--zip', '60608', '--contact', 'Ann Lee', '--phone', '+13125550100'],
+      [
+        'location',
+        'add',
+        'chicago-dc',
+        '--name',
+        'Acme DC',
+        '--street1',
+        '2100 S Halsted St',
+        '--city',
+        'Chicago',
+        '--state',
+        'IL',
+        '--zip',
+        '60608',
+        '--contact',
+        'Ann Lee',
+        '--phone',
+        '+13125550100',
+      ],
       { env: env() },
     );
     expect(add.stderr).toBe('');
@@ -135,14 +153,7 @@ describe('remote mode against the published document', () => {
     expect(cancel.code).toBe(0);
     expect(cancel.stdout).toMatch(/^Cancelled shipment ZKYQ5/);
     expectEveryRequestValid();
-    expect(operationsSent()).toEqual([
-      'GET getShipment',
-      'GET getShipment',
-      'GET getShipment',
-      'PUT confirmShipment',
-      'GET getShipment',
-      'PUT cancelShipment',
-    ]);
+    expect(operationsSent()).toEqual(['GET getShipment', 'GET getShipment', 'GET getShipment', 'PUT confirmShipment', 'GET getShipment', 'PUT cancelShipment']);
   });
 
   it('tracks with the published tracking', async () => {
