@@ -25,6 +25,7 @@ import {
   violationSchema,
 } from '../domain/schemas.js';
 import { warningSchema } from '../domain/warningSchema.js';
+import { TOKEN_LIFETIME_SECONDS, TOKEN_PATH, tokenAnswerSchema, tokenErrorSchema, tokenRequestSchema } from '../domain/credentials.js';
 import { JSON_TYPE, OPENAPI_PATH, OPERATION_NAMES, operations, PROBLEM_TYPE, resourceOfParam, type BinaryResponse, type ErrorStatus, type OperationSpec } from './operations.js';
 
 type JsonObject = Record<string, unknown>;
@@ -42,6 +43,7 @@ function componentRegistries(): { requests: Record<string, z.ZodType>; responses
     PlaceInput: placeInputSchema,
     AddressInput: addressSchema,
     DimensionsInput: dimensionsSchema,
+    TokenRequest: tokenRequestSchema,
   };
   const responses: Record<string, z.ZodType> = {
     RatedOrderComponent: ratedOrderComponentSchema,
@@ -53,6 +55,8 @@ function componentRegistries(): { requests: Record<string, z.ZodType>; responses
     ProblemDetail: problemDetailSchema,
     Violation: violationSchema,
     Warning: warningSchema,
+    TokenResponse: tokenAnswerSchema,
+    TokenErrorResponse: tokenErrorSchema,
   };
   for (const name of OPERATION_NAMES) {
     const spec: OperationSpec = operations[name];
@@ -170,6 +174,7 @@ const PROBLEM_RESPONSES = {
     'Constraint Violation (every invalid field at once in `violations[]`, each `field` written like `orderComponents[0].pieceCount`), or a body that is not JSON',
   ),
   Unauthorized: problemResponse('Missing or wrong API key (only when the server requires one)'),
+  Forbidden: problemResponse("The token lacks the `shipper` scope, or the company's key (`x-oway-api-key`) is missing, unknown or revoked (a server with client credentials)"),
   NotFound: problemResponse('Unknown id or route'),
   Conflict: problemResponse(
     'The quote expired or was booked already, the shipment does not match the quoted freight (`violations[]` name the fields), or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)',
@@ -261,6 +266,8 @@ function paths(): JsonObject {
         : { description: spec.response.description, content: binaryContent(spec.response) };
     const responses: JsonObject = { [spec.response.status]: success };
     for (const status of spec.errors) responses[status] = use(ERROR_RESPONSES[status]);
+    // Every operation a token reaches can be refused for its scope or the company key, as published.
+    if (spec.errors.includes(401)) responses[403] = use('Forbidden');
     result[spec.path] ??= {};
     // One path and method answered in several media types (the invoice: JSON or PDF by Accept): one operation, each type a content of its answer.
     const existing = result[spec.path]![spec.method.toLowerCase()] as { responses: Record<number, { content: JsonObject }> } | undefined;
@@ -279,6 +286,7 @@ function paths(): JsonObject {
       responses,
     };
   }
+  result[TOKEN_PATH] = { post: tokenOperation() };
   result[OPENAPI_PATH] = {
     get: {
       operationId: 'getApiDescription',
@@ -289,6 +297,30 @@ function paths(): JsonObject {
     },
   };
   return result;
+}
+
+/**
+ * POST /v1/auth/token as published: the client credentials exchange of `shipper serve`
+ * (src/server/auth.ts). It is not an operation of the ShipperApi (no command calls it, the
+ * operations table does not have it, the MCP tools do not offer it): written here, beside the
+ * table's paths, with the published request, answer and refusal bodies.
+ */
+function tokenOperation(): JsonObject {
+  const refusal = (description: string) => ({ description, content: { [JSON_TYPE]: { schema: ref('TokenErrorResponse') } } });
+  return {
+    operationId: 'getToken',
+    tags: ['Authentication'],
+    summary: 'Exchange client credentials for a bearer token',
+    description: `A JWT valid ${TOKEN_LIFETIME_SECONDS / 3600} h with the scopes \`shipper dev\`. A store without credentials is an open sandbox: any credentials get a token. Refusals are \`{error, errorDescription}\`, as published, not problem details.`,
+    security: [],
+    requestBody: jsonBody('TokenRequest'),
+    responses: {
+      200: jsonResponse('The token', 'TokenResponse'),
+      400: refusal('The body is not `{clientId, clientSecret}` (`invalid_request`)'),
+      401: refusal('Unknown client or wrong secret (`invalid_client`)'),
+      429: { ...refusal('Too many failed requests for this client from this address (`too_many_requests`); see Retry-After'), 'x-extension': true },
+    },
+  };
 }
 
 let cached: JsonObject | undefined;
@@ -313,7 +345,7 @@ export function openApiDocument(): JsonObject {
       { url: DEFAULT_PROFILES.sandbox.baseUrl, description: 'Sandbox: the same API, for tests and integrations' },
     ],
     security: [{ bearerAuth: [] }, {}],
-    tags: [{ name: 'Quotes' }, { name: 'Shipments' }, { name: 'Tracking' }, { name: 'Meta' }],
+    tags: [{ name: 'Authentication' }, { name: 'Quotes' }, { name: 'Shipments' }, { name: 'Tracking' }, { name: 'Meta' }],
     paths: paths(),
     components: {
       schemas: components(),

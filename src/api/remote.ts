@@ -21,7 +21,8 @@ import { problemDetailSchema, type ProblemDetail, type Quote, type Shipment } fr
 import { MAX_BATCH_COMPONENTS } from '../domain/limits.js';
 import { formatFieldPath } from '../domain/validation.js';
 import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec } from './operations.js';
-import { PROBLEM_TYPE_BASE, ProblemError, RemoteError } from './problems.js';
+import { PROBLEM_TYPE_BASE, ProblemError, RemoteError, UsageError } from './problems.js';
+import { PUBLISHED_ANSWERS, unansweredFields } from './publishedAnswers.js';
 import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
 import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER, WARNINGS_IN_BODY } from './wire.js';
 import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
@@ -40,6 +41,12 @@ export interface RemoteApiOptions {
    * and the API key as `x-oway-api-key`; a 401 refreshes the token once and tries again.
    */
   token?: { get(): Promise<string>; refresh(stale: string): Promise<string> } | undefined;
+  /**
+   * The server offers the published operations alone (Oway's service): an extension of shipper
+   * serve is refused before anything is sent, and answers are read in the published shape when
+   * they lack shipper's own fields.
+   */
+  publishedOnly?: boolean | undefined;
   /** Connect, first-byte and between-bytes timeout of one attempt. */
   timeoutMs?: number | undefined;
   /** Extra attempts after the first, for retryable failures. */
@@ -59,7 +66,15 @@ interface Exchange {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+  /** The request was sent more than once (a retry): its answer may be to a repetition of what was done. */
+  retried?: boolean;
 }
+
+/** Where each state change leaves an order: a retried confirm or cancel answered "already so" is done when the order is there. */
+const DONE_STATES: Partial<Record<OperationName, readonly string[]>> = {
+  confirmShipment: ['CONFIRMED', 'ACCEPTED', 'ASSIGNED', 'PICKED_UP', 'IN_TRANSIT', 'DELIVERED'],
+  cancelShipment: ['CANCELLED'],
+};
 
 /** Connection-level failures: the request may not have reached the server, so trying again is safe. */
 const RETRYABLE_ERROR_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'];
@@ -80,6 +95,7 @@ export interface RemoteApi extends OperationMethods {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class RemoteApi implements ShipperApi {
   readonly mode = 'remote' as const;
+  readonly publishedOnly: boolean;
   private readonly baseUrl: string;
   private readonly origin: string;
   private readonly agent: Agent;
@@ -93,11 +109,16 @@ export class RemoteApi implements ShipperApi {
   private readonly sleep: (ms: number) => Promise<unknown>;
   /** Per batch operation: false once the server answered that it has no such route. */
   private readonly batchExtensions = new Map<OperationName, boolean>();
+  /** The x-request-id of every call that was sent again (set by retryDecision). */
+  private readonly retriedCalls = new Set<string>();
 
   constructor(private readonly options: RemoteApiOptions) {
     const url = new URL(options.baseUrl);
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.origin = url.origin;
+    this.publishedOnly = options.publishedOnly ?? false;
+    // The batch extensions are not asked for: one request per item from the start.
+    if (this.publishedOnly) for (const name of ['createShipments', 'previewShipments'] as const) this.batchExtensions.set(name, false);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retries = options.retries ?? 2;
     this.retryBaseMs = options.retryBaseMs ?? 250;
@@ -181,6 +202,7 @@ export class RemoteApi implements ShipperApi {
     const body = spec.body ? rest.shift() : undefined;
     const { idempotencyKey, ...query } = (rest.shift() ?? {}) as Record<string, unknown>;
     const path = pathOf(spec, params);
+    if (this.publishedOnly && spec.extension) throw this.notOffered(spec);
     const accept = 'mediaType' in spec.response ? mediaTypeOf(spec.response, query) : JSON_TYPE;
     const exchange = await this.exchange(spec.method, path, {
       body: spec.body && !(body === undefined && spec.body.optional) ? JSON.stringify(body ?? null) : undefined,
@@ -192,9 +214,34 @@ export class RemoteApi implements ShipperApi {
       ),
       accept,
     });
-    if (!isSuccess(exchange.status)) throw this.failure(spec.method, path, exchange);
+    if (!isSuccess(exchange.status)) {
+      const done = await this.doneAlready(name, params, exchange);
+      if (done) return done;
+      throw this.failure(spec.method, path, exchange, spec);
+    }
     if ('mediaType' in spec.response) return this.binaryAnswer(spec.method, path, exchange, accept);
     return this.parseAnswer(spec.method, path, exchange, spec.response.schema, spec.response.id);
+  }
+
+  /**
+   * A confirm or cancel that was sent again and then refused (400 or 409, "already confirmed",
+   * "already cancelled"): the first attempt may have done it and lost its answer. When the order
+   * is now in the state asked for, that is the answer; otherwise the refusal stands.
+   */
+  private async doneAlready(name: OperationName, params: string[], exchange: Exchange): Promise<ApiResult<unknown> | undefined> {
+    const states = DONE_STATES[name];
+    if (!states || !exchange.retried || (exchange.status !== 400 && exchange.status !== 409)) return undefined;
+    const current = await this.call('getShipment', params).catch(() => undefined);
+    const state = (current?.data as { orderStatus?: unknown } | undefined)?.orderStatus;
+    return typeof state === 'string' && states.includes(state) ? current : undefined;
+  }
+
+  /** An extension asked of a server that offers the published operations alone: said before anything is sent. */
+  private notOffered(spec: OperationSpec): UsageError {
+    return new UsageError(
+      `${this.origin} speaks the Oway Shipper API as published, which has no ${spec.method} ${spec.path}: that is an extension of shipper serve; nothing was sent`,
+      "run it locally (--local), or against a shipper serve (--base-url URL; SHIPPER_SERVICE=serve when the URL is not one of Oway's)",
+    );
   }
 
   /** Sends items in order, in requests of at most BATCH_REQUEST_ITEMS and about BATCH_REQUEST_BYTES; undefined: no such extension. */
@@ -239,8 +286,15 @@ export class RemoteApi implements ShipperApi {
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
+      const published = PUBLISHED_ANSWERS[what]?.safeParse(json);
+      if (published?.success) {
+        const unanswered = unansweredFields(parsed.error.issues, published.data);
+        // Oway's service answers the published fields alone: shown as they came, the rest named.
+        if (this.publishedOnly && unanswered.length > 0) return { data: published.data as z.output<S>, warnings: warningsOf(exchange.headers), unanswered };
+      }
       const issue = parsed.error.issues[0]!;
-      throw new RemoteError(`${this.origin} answered ${method} ${path} with JSON that is not ${describe(what)} (${formatFieldPath(issue.path)}: ${issue.message})`);
+      const hint = published?.success && !this.publishedOnly ? `; if ${this.origin} is Oway's service, set SHIPPER_SERVICE=published` : '';
+      throw new RemoteError(`${this.origin} answered ${method} ${path} with JSON that is not ${describe(what)} (${formatFieldPath(issue.path)}: ${issue.message})${hint}`);
     }
     const result: ApiResult<z.output<S>> = { data: parsed.data, warnings: warningsOf(exchange.headers) };
     // A quote or a shipment carries its warnings whole in the body: they win over the headers' short form.
@@ -262,10 +316,11 @@ export class RemoteApi implements ShipperApi {
     const search = new URLSearchParams(options.query ?? {}).toString();
     const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
     // One id per call, the same on its retries, so the server's log ties the attempts together.
+    const requestId = randomUUID();
     const headers: Record<string, string> = {
       accept: `${options.accept}, application/problem+json;q=0.9`,
       'user-agent': this.options.userAgent ?? 'shipper',
-      [REQUEST_ID_HEADER]: randomUUID(),
+      [REQUEST_ID_HEADER]: requestId,
     };
     const token = this.options.token;
     let bearer: string | undefined;
@@ -290,7 +345,8 @@ export class RemoteApi implements ShipperApi {
         response = await request(url, { dispatcher: this.dispatcher, method: method as 'GET', headers, body: options.body });
       }
       const bytes = Buffer.from(await response.body.arrayBuffer());
-      return { status: response.statusCode, headers: response.headers, body: bytes };
+      const retried = this.retriedCalls.delete(requestId);
+      return { status: response.statusCode, headers: response.headers, body: bytes, retried };
     } catch (error) {
       if (typeof error === 'object' && error !== null && 'tokenError' in error) throw error.tokenError;
       throw this.networkError(error, method, path, this.attemptsOf(error));
@@ -331,6 +387,8 @@ export class RemoteApi implements ShipperApi {
       if (code === undefined || !RETRYABLE_ERROR_CODES.includes(code)) return give();
       wait = this.backoff(counter - 1);
     }
+    const requestId = headerValue(opts.headers, REQUEST_ID_HEADER);
+    if (requestId !== undefined) this.retriedCalls.add(requestId);
     void this.sleep(wait).then(() => callback(null));
   }
 
@@ -374,7 +432,7 @@ export class RemoteApi implements ShipperApi {
   }
 
   /** A non-2xx answer as the same ProblemError the local engine throws, when it carries one. */
-  private failure(method: string, path: string, exchange: Exchange): Error {
+  private failure(method: string, path: string, exchange: Exchange, spec?: OperationSpec): Error {
     const problem = problemOf(exchange);
     const { status } = exchange;
     const requestId = headerText(exchange.headers[REQUEST_ID_HEADER]);
@@ -394,6 +452,13 @@ export class RemoteApi implements ShipperApi {
               : `${this.origin} wants an API key (HTTP ${status}); pass --api-key, set SHIPPER_API_KEY or the profile's apiKey (shipper config)`,
         },
         requestId,
+      );
+    }
+    // An extension without path parameters has no resource to be missing: a 404 is a server without it (Oway's service).
+    if (status === 404 && spec?.extension && spec.params.length === 0) {
+      return new UsageError(
+        withId(`${this.origin} does not offer ${method} ${path} (HTTP 404): it is an extension of shipper serve, which the Oway Shipper API as published does not have`),
+        'run it locally (--local), or against a shipper serve (--base-url URL)',
       );
     }
     if (problem) return ProblemError.fromAnswer(problem, requestId);
@@ -452,6 +517,16 @@ function* requestParts(items: unknown[]): Generator<string[]> {
     components += count;
   }
   if (part.length > 0) yield part;
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+  if (Array.isArray(headers)) {
+    for (let index = 0; index < headers.length; index += 2) if (String(headers[index]).toLowerCase() === name) return String(headers[index + 1]);
+    return undefined;
+  }
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
+  return entry === undefined ? undefined : String(entry[1]);
 }
 
 function hasHeader(headers: unknown, name: string): boolean {

@@ -21,6 +21,11 @@ export interface ApiResult<T> {
    * back instead of a new one. Undefined when the implementation cannot tell.
    */
   replayed?: boolean | undefined;
+  /**
+   * Fields of shipper's own answer the server did not send: Oway's service answers the published
+   * fields alone (remote mode with the published service). The command shows what came and names these.
+   */
+  unanswered?: string[] | undefined;
 }
 
 /**
@@ -53,6 +58,8 @@ export type OperationMethods = {
 
 export interface ShipperApi extends OperationMethods {
   readonly mode: 'local' | 'remote';
+  /** The server offers the published operations alone (Oway's service): its extensions are refused before sending. */
+  readonly publishedOnly?: boolean;
   close(): Promise<void>;
 }
 

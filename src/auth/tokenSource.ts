@@ -4,7 +4,7 @@
  * URL, client id and secret, so a rotated secret buys a new one), reused across invocations until
  * 5 minutes before they expire. Under a lock, so concurrent processes buy one token, not one each.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -116,15 +116,19 @@ async function fetchToken({ baseUrl, clientId, clientSecret }: ClientCredentials
   const url = `${baseUrl.replace(/\/+$/, '')}${TOKEN_PATH}`;
   let status: number;
   let text: string;
+  // As on every call of the remote client: the server's log ties the request to the error shown.
+  let requestId: string = randomUUID();
   try {
     const response = await request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-request-id': requestId },
       body: JSON.stringify({ clientId, clientSecret }),
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
     });
     status = response.statusCode;
+    const answeredId = response.headers['x-request-id'];
+    if (typeof answeredId === 'string' && answeredId !== '') requestId = answeredId;
     text = await response.body.text();
   } catch (error) {
     throw new RemoteError(`cannot get a token from ${url}: ${(error as Error).message}`, false);
@@ -141,10 +145,13 @@ async function fetchToken({ baseUrl, clientId, clientSecret }: ClientCredentials
     return answer.data;
   }
   const description = typeof (json as { errorDescription?: unknown })?.errorDescription === 'string' ? (json as { errorDescription: string }).errorDescription : `HTTP ${status}`;
-  throw ProblemError.fromAnswer({
-    type: `${PROBLEM_TYPE_BASE}unauthorized`,
-    title: status === 429 ? 'Too Many Requests' : 'Unauthorized',
-    status: status >= 400 && status < 600 ? status : 502,
-    detail: `${new URL(url).origin} refused the client credentials (${description}); check shipper auth status, or log in again with shipper auth login`,
-  });
+  throw ProblemError.fromAnswer(
+    {
+      type: `${PROBLEM_TYPE_BASE}unauthorized`,
+      title: status === 429 ? 'Too Many Requests' : 'Unauthorized',
+      status: status >= 400 && status < 600 ? status : 502,
+      detail: `${new URL(url).origin} refused the client credentials (${description}); check shipper auth status, or log in again with shipper auth login`,
+    },
+    requestId,
+  );
 }

@@ -175,6 +175,7 @@ export class CommandContext {
       token: await this.tokenSource(settings, root),
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,
+      publishedOnly: settings.service === 'published',
       userAgent: `shipper (node ${process.version})`,
     });
   }

@@ -87,6 +87,11 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
       { name: 'OWAY_M2M_CLIENT_SECRET', what: "the official client's client secret", precedence: "SHIPPER_CLIENT_SECRET beats it; it beats the profile's clientSecret" },
       { name: 'SHIPPER_TIMEOUT_MS', what: 'remote timeout of one attempt, in ms (100-600000; default 30000)', precedence: "it beats the config's timeoutMs" },
       { name: 'SHIPPER_RETRIES', what: 'retries of a failed remote attempt (0-10; default 2)', precedence: "it beats the config's retries" },
+      {
+        name: 'SHIPPER_SERVICE',
+        what: "what the remote server offers: published (Oway's operations alone) or serve (shipper serve's extensions too); default published for Oway's hosts, serve for any other",
+        precedence: "it beats the config's service",
+      },
     ],
   },
   {

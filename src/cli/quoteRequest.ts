@@ -18,18 +18,26 @@ export interface QuoteOptions {
  * The flags' values pass through as written (numbers when they look like numbers), so that the
  * API's schema, not this parser, judges them and names the field: hence the cast.
  */
-export function quoteRequestFromOptions(options: QuoteOptions): QuoteRequestInput {
+export function quoteRequestFromOptions(options: QuoteOptions, stops?: { from: Record<string, unknown>; to: Record<string, unknown> }): QuoteRequestInput {
   const missing = [!options.from && '--from ZIP', !options.to && '--to ZIP', options.component.length === 0 && '--component SPEC'].filter(Boolean);
   if (missing.length > 0) {
     throw new UsageError(`missing ${missing.join(', ')}`, `example: shipper quote --from 60601 --to 10001 --component ${COMPONENT_SPEC_EXAMPLE}`);
   }
   return {
-    pickupAddress: { zipCode: options.from, countryCode: 'US' },
-    deliveryAddress: { zipCode: options.to, countryCode: 'US' },
+    pickupAddress: stops?.from ?? { zipCode: options.from, countryCode: 'US' },
+    deliveryAddress: stops?.to ?? { zipCode: options.to, countryCode: 'US' },
     ...(options.pickupDate ? { requiredPickupDate: options.pickupDate } : {}),
     accessorials: normaliseAccessorials(options.accessorial),
     orderComponents: options.component.map(parseComponentSpec),
   } as QuoteRequestInput;
+}
+
+/** The fields the published Address requires: what a quote from Oway's service needs of each stop. */
+export const PUBLISHED_ADDRESS_FIELDS = ['name', 'address1', 'city', 'state', 'zipCode', 'contactPerson', 'phoneNumber'] as const;
+
+/** `--from 60601` (or ZIP+4, or anything without letters or `=`): a ZIP code, not a saved location or an address. */
+export function isZipOnly(value: string): boolean {
+  return !/[A-Za-z=]/.test(value);
 }
 
 export function normaliseAccessorials(values: string[]): string[] {

@@ -26,7 +26,8 @@ export async function partyAddress(ctx: CommandContext, value: string, flag: str
       `${flag} ${value}: no saved location of that name${closest ? ` (did you mean ${closest}?)` : ''}; see \`shipper location list\`, or write the address: ${flag} ${ADDRESS_SPEC_EXAMPLE}`,
     );
   }
-  return { ...saved.address };
+  // Empty optional fields stay out of the request: the published Address has no nulls.
+  return Object.fromEntries(Object.entries(saved.address).filter(([, field]) => field !== null && field !== undefined));
 }
 
 /** Saved locations by name for the CSV import, each read once per run. */

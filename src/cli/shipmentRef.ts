@@ -19,6 +19,8 @@ const SHIPMENT_ID_LIKE = /^sh_/i;
 
 export async function shipmentIdOf(api: ShipperApi, reference: string): Promise<string> {
   const text = reference.trim();
+  // Oway's service names an order by its order number alone, and has no lists to look one up in.
+  if (api.publishedOnly) return text;
   const query = ORDER_NUMBER.test(text) ? { orderNumber: text } : BOL_NUMBER.test(text) ? { bolNumber: text } : undefined;
   if (!query) {
     if (SHIPMENT_ID_LIKE.test(text)) return reference;

@@ -10,6 +10,7 @@ import { GS1_COMPANY_PREFIX_PATTERN, GS1_COMPANY_PREFIX_RULE } from '../domain/b
 import { decimalNumber } from '../domain/numberText.js';
 import { ebolSettingSchema, x12SettingSchema } from '../edi/settings.js';
 import { baseUrlSchema, modeSchema, profileNameSchema } from './settings.js';
+import { SERVICE_KINDS } from '../domain/apiServers.js';
 import { parseStoreLocation } from './storeLocation.js';
 
 export interface SettingKind {
@@ -76,6 +77,7 @@ export const SETTING_KINDS: SettingKind[] = [
   },
   { key: 'timeoutMs', pattern: /^timeoutMs$/, value: wholeNumber(100, 600_000) },
   { key: 'retries', pattern: /^retries$/, value: wholeNumber(0, 10) },
+  { key: 'service', pattern: /^service$/, value: z.enum(SERVICE_KINDS, { message: 'must be published or serve' }) },
   {
     key: 'bolCompanyPrefix',
     pattern: /^bolCompanyPrefix$/,

@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { carrierProfilesSchema, type CarrierProfiles } from '../domain/carrierProfile.js';
-import { DEFAULT_PROFILES } from '../domain/apiServers.js';
+import { DEFAULT_PROFILES, defaultServiceKind, SERVICE_KINDS, type ServiceKind } from '../domain/apiServers.js';
 import { GS1_COMPANY_PREFIX_PATTERN, GS1_COMPANY_PREFIX_RULE, isGs1CompanyPrefix } from '../domain/bolNumber.js';
 import { decimalNumber } from '../domain/numberText.js';
 import { parseStoreLocation, StoreLocationError, type StoreLocation } from './storeLocation.js';
@@ -59,6 +59,8 @@ export const configFileSchema = z.looseObject({
   /** eBOL request settings (test flag, requestor role, accounts); checked when a file is written. */
   ebol: z.record(z.string(), z.unknown()).optional(),
   retries: z.number().int().min(0).max(10).optional(),
+  /** What the remote server offers: `published` (Oway's operations alone) or `serve` (shipper serve's extensions too). */
+  service: z.enum(SERVICE_KINDS).optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
 });
 export type ConfigFile = z.output<typeof configFileSchema>;
@@ -190,6 +192,11 @@ export interface Settings {
   timeoutMs: number;
   retries: number;
   /**
+   * What the remote server offers: `published`, the operations of the published document alone
+   * (Oway's hosts by default), or `serve`, shipper serve's extensions too (any other base URL).
+   */
+  service: ServiceKind;
+  /**
    * The local store directory, absolute: --store, SHIPPER_STORE, the config's store, the data
    * directory. When the store is a database, the data directory (saved locations stay there).
    */
@@ -213,7 +220,7 @@ export interface Settings {
   carriers: CarrierProfiles;
   x12: Record<string, unknown>;
   ebol: Record<string, unknown>;
-  sources: Record<'mode' | 'profile' | 'baseUrl' | 'apiKey' | 'timeoutMs' | 'retries' | 'store' | 'bolCompanyPrefix', SettingSource>;
+  sources: Record<'mode' | 'profile' | 'baseUrl' | 'apiKey' | 'timeoutMs' | 'retries' | 'service' | 'store' | 'bolCompanyPrefix', SettingSource>;
 }
 
 /** Where the store lives when nothing says otherwise: the user's data directory. */
@@ -285,6 +292,11 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
   const [, clientSecret] = first<string>(['env', env.SHIPPER_CLIENT_SECRET], ['env', env.OWAY_M2M_CLIENT_SECRET], ['config', stored?.clientSecret]);
   const [timeoutSource, timeoutMs] = first<number>(['env', envInteger(env, 'SHIPPER_TIMEOUT_MS', 100, 600_000)], ['config', config.timeoutMs]);
   const [retriesSource, retries] = first<number>(['env', envInteger(env, 'SHIPPER_RETRIES', 0, 10)], ['config', config.retries]);
+  const envService = env.SHIPPER_SERVICE ? env.SHIPPER_SERVICE.trim().toLowerCase() : undefined;
+  if (envService !== undefined && !(SERVICE_KINDS as readonly string[]).includes(envService)) {
+    throw new ConfigError(`SHIPPER_SERVICE=${env.SHIPPER_SERVICE} must be ${SERVICE_KINDS.join(' or ')}`);
+  }
+  const [serviceSource, service] = first<ServiceKind>(['env', envService as ServiceKind | undefined], ['config', config.service]);
   const [storeSource, store] = first<string>(['flag', flags.store], ['env', env.SHIPPER_STORE], ['config', config.store]);
   const [prefixSource, bolCompanyPrefix] = first<string>(['env', env.SHIPPER_BOL_COMPANY_PREFIX?.trim()], ['config', config.bolCompanyPrefix]);
   if (bolCompanyPrefix !== undefined && !isGs1CompanyPrefix(bolCompanyPrefix)) {
@@ -312,6 +324,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     clientSecret,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: retries ?? DEFAULT_RETRIES,
+    service: service ?? defaultServiceKind(baseUrl),
     store: storeLocation.kind === 'file' ? storeLocation.dir : defaultStoreDir(env),
     storeLocation,
     tariff: flags.tariff ?? env.SHIPPER_TARIFF ?? config.tariff,
@@ -331,6 +344,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
       apiKey: apiKeySource,
       timeoutMs: timeoutSource,
       retries: retriesSource,
+      service: serviceSource,
       store: storeSource,
       bolCompanyPrefix: prefixSource,
     },

@@ -54,7 +54,21 @@ export const credentialRecordSchema = z.object({
 export type CredentialRecord = z.output<typeof credentialRecordSchema>;
 
 /** The body of POST /v1/auth/token. */
-export const tokenRequestSchema = z.object({ clientId: z.string().min(1).max(200), clientSecret: z.string().min(1).max(200) });
+export const tokenRequestSchema = z.object({
+  clientId: z.string().min(1).max(200).meta({ description: 'The client id (`shipper credentials add-client`)' }),
+  clientSecret: z.string().min(1).max(200).meta({ description: 'The client secret, shown once when the client was added' }),
+});
+/** The answer of POST /v1/auth/token, in the published names. */
+export const tokenAnswerSchema = z.object({
+  accessToken: z.string().meta({ description: 'A JWT with the scopes `shipper dev`, sent as `Authorization: Bearer <accessToken>`' }),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number().int().meta({ description: 'Seconds the token is valid (86400)' }),
+});
+/** A refusal of POST /v1/auth/token: the published body, not a ProblemDetail. */
+export const tokenErrorSchema = z.object({
+  error: z.string().meta({ description: '`invalid_request`, `invalid_client` or `too_many_requests`' }),
+  errorDescription: z.string(),
+});
 
 /** `****` and the last 4 characters: all of a secret, a key or a token that is ever shown. */
 export function masked(secret: string | undefined): string {

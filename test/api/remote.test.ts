@@ -364,3 +364,64 @@ describe('batches', () => {
     expect((unauthorized as ProblemError).status).toBe(401);
   });
 });
+
+describe('the published service', () => {
+  const CONFIRMED = { id: '67b6c5fcfbf1be6b24127646', orderNumber: 'ZKYQ5', orderStatus: 'CONFIRMED', totalPriceInCents: 125000 };
+  const already = (state: string) => problem(400, { detail: `order is already ${state}`, reason: 'invalid_state' });
+
+  it('reads an answer with the published fields alone and names what it lacks', async () => {
+    const { url } = await script(json(200, { ...CONFIRMED, unknownField: { nested: true } }));
+    const result = await client(url, { publishedOnly: true }).api.getShipment('ZKYQ5');
+    expect(result.data).toMatchObject(CONFIRMED);
+    expect(result.unanswered).toEqual(expect.arrayContaining(['pickupAddress', 'orderComponents', 'bolNumber']));
+  });
+
+  it('refuses such an answer from a server taken for shipper serve, saying how to read it', async () => {
+    const { url } = await script(json(200, CONFIRMED));
+    const error = await failure(client(url).api.getShipment('ZKYQ5'));
+    expect(error).toBeInstanceOf(RemoteError);
+    expect(error.message).toContain('set SHIPPER_SERVICE=published');
+  });
+
+  it('counts a retried confirm answered "already confirmed" as done when the order is confirmed', async () => {
+    const { url, seen } = await script(problem(503), already('CONFIRMED'), json(200, CONFIRMED));
+    const result = await client(url, { publishedOnly: true }).api.confirmShipment('ZKYQ5');
+    expect(result.data).toMatchObject({ orderNumber: 'ZKYQ5', orderStatus: 'CONFIRMED' });
+    expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'PUT /v1/shipper/shipment/ZKYQ5/confirm',
+      'PUT /v1/shipper/shipment/ZKYQ5/confirm',
+      'GET /v1/shipper/shipment/ZKYQ5',
+    ]);
+  });
+
+  it('counts a retried cancel answered "already cancelled" as done only when the order is cancelled', async () => {
+    const done = await script(problem(502), already('CANCELLED'), json(200, { ...CONFIRMED, orderStatus: 'CANCELLED' }));
+    expect((await client(done.url, { publishedOnly: true }).api.cancelShipment('ZKYQ5')).data).toMatchObject({ orderStatus: 'CANCELLED' });
+    const refused = await script(problem(502), problem(400, { detail: 'order is PICKED_UP: it cannot be cancelled' }), json(200, { ...CONFIRMED, orderStatus: 'PICKED_UP' }));
+    const error = (await failure(client(refused.url, { publishedOnly: true }).api.cancelShipment('ZKYQ5'))) as ProblemError;
+    expect(error.problem.detail).toBe('order is PICKED_UP: it cannot be cancelled');
+    expect(refused.seen).toHaveLength(3);
+  });
+
+  it('leaves a refusal of a confirm sent once as it is, without asking again', async () => {
+    const { url, seen } = await script(already('CONFIRMED'), json(200, CONFIRMED));
+    const error = (await failure(client(url, { publishedOnly: true }).api.confirmShipment('ZKYQ5'))) as ProblemError;
+    expect(error.status).toBe(400);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses an extension before sending anything', async () => {
+    const { url, seen } = await script(json(200, {}));
+    const error = await failure(client(url, { publishedOnly: true }).api.listShipments({}));
+    expect(error.message).toBe(`${url} speaks the Oway Shipper API as published, which has no GET /v1/shipper/shipment: that is an extension of shipper serve; nothing was sent`);
+    expect(seen).toEqual([]);
+  });
+
+  it('says an extension is not offered when a server answers it 404', async () => {
+    const { url } = await script(problem(404, { detail: 'no route GET /v1/shipper/shipment' }, { 'x-request-id': 'r-1' }));
+    const error = await failure(client(url).api.listShipments({}));
+    expect(error.message).toBe(
+      `${url} does not offer GET /v1/shipper/shipment (HTTP 404): it is an extension of shipper serve, which the Oway Shipper API as published does not have (request r-1)`,
+    );
+  });
+});

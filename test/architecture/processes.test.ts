@@ -59,6 +59,8 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'store/recordKinds.test.ts': 'each record kind written by one process and read by another (issue 39, item 1)',
   'terminal/completion.test.ts': 'the completion scripts run the binary from a shell',
   'tracking/trackCli.test.ts': 'a 214 imported by the bundle (it loads the tracking code it needs)',
+  'wire/published-diff.test.ts': 'the document shipper serve serves at /api-docs/shipper-v1, diffed against the published one',
+  'wire/remote-published.test.ts': 'each remote command as the built binary against the mock of the published document (issue 40 asks for the spawned CLI)',
   'wire/sdk-serve.test.ts': 'the official Oway SDK against shipper serve, through the validating proxy of the published document',
   'transit/badLanes.test.ts': 'bad lanes over HTTP from shipper serve',
   'wizard/pty.test.ts': 'the wizard in a pseudo-terminal',

@@ -17,9 +17,17 @@ const config: ConfigFile = {
 };
 
 describe('resolveSettings', () => {
-  it('defaults to local mode, the production profile and its placeholder URL', () => {
+  it('defaults to local mode, the production profile and the published production URL', () => {
     const settings = resolveSettings({}, {}, {});
-    expect(settings).toMatchObject({ mode: 'local', profile: 'production', baseUrl: DEFAULT_PROFILES.production.baseUrl, apiKey: undefined, timeoutMs: 30_000, retries: 2 });
+    expect(settings).toMatchObject({
+      mode: 'local',
+      profile: 'production',
+      baseUrl: 'https://api.oway.io',
+      apiKey: undefined,
+      timeoutMs: 30_000,
+      retries: 2,
+      service: 'published',
+    });
     expect(settings.sources).toEqual({
       mode: 'default',
       profile: 'default',
@@ -27,6 +35,7 @@ describe('resolveSettings', () => {
       apiKey: 'default',
       timeoutMs: 'default',
       retries: 'default',
+      service: 'default',
       store: 'default',
       bolCompanyPrefix: 'default',
     });
@@ -89,6 +98,27 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings({}, { SHIPPER_BOL_COMPANY_PREFIX: '123456' }, {})).toThrow(/7 to 10 digits/);
     expect(() => resolveSettings({}, { SHIPPER_BOL_COMPANY_PREFIX: '12345678901' }, {})).toThrow(/7 to 10 digits/);
     expect(() => resolveSettings({}, { SHIPPER_BOL_COMPANY_PREFIX: '12345x7' }, {})).toThrow(/7 to 10 digits/);
+  });
+});
+
+describe('the service a remote server offers', () => {
+  it('--sandbox is the published sandbox, and a configured sandbox still wins', () => {
+    expect(resolveSettings({ sandbox: true }, {}, {})).toMatchObject({ mode: 'remote', baseUrl: 'https://api.sandbox.oway.io', service: 'published' });
+    expect(DEFAULT_PROFILES.sandbox.baseUrl).toBe('https://api.sandbox.oway.io');
+    const configured = { profiles: { sandbox: { baseUrl: 'http://127.0.0.1:8790' } } };
+    expect(resolveSettings({ sandbox: true }, {}, configured)).toMatchObject({ baseUrl: 'http://127.0.0.1:8790', service: 'serve' });
+  });
+
+  it("takes Oway's hosts for the published service and any other for shipper serve, unless told", () => {
+    expect(resolveSettings({ baseUrl: 'https://api.oway.io/' }, {}, {}).service).toBe('published');
+    expect(resolveSettings({ baseUrl: 'http://127.0.0.1:8787' }, {}, {}).service).toBe('serve');
+    expect(resolveSettings({ baseUrl: 'https://notoway.io' }, {}, {}).service).toBe('serve');
+    expect(resolveSettings({ baseUrl: 'http://127.0.0.1:8787' }, { SHIPPER_SERVICE: 'Published' }, {})).toMatchObject({ service: 'published', sources: { service: 'env' } });
+    expect(resolveSettings({}, {}, { service: 'serve' })).toMatchObject({ service: 'serve', sources: { service: 'config' } });
+  });
+
+  it('refuses a service it does not know, naming the two', () => {
+    expect(() => resolveSettings({}, { SHIPPER_SERVICE: 'oway' }, {})).toThrow('SHIPPER_SERVICE=oway must be published or serve');
   });
 });
 

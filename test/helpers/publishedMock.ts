@@ -36,6 +36,8 @@ export interface WireExchange {
   /** What is wrong with the answer (undocumented status, media type or body). */
   responseErrors: string[];
   status: number;
+  /** The request's headers as they came (names in lower case). */
+  headers: IncomingHttpHeaders;
 }
 
 export interface PublishedServer {
@@ -172,7 +174,7 @@ async function listen(options: PublishedOptions, respond: Responder, judgeAnswer
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = req.url ?? '/';
     const incoming: Incoming = { method: req.method ?? 'GET', url, path: url.split('?')[0]!, headers: req.headers, body: Buffer.concat(chunks) };
-    const exchange: WireExchange = { method: incoming.method, path: incoming.path, operationId: null, requestErrors: [], responseErrors: [], status: 0 };
+    const exchange: WireExchange = { method: incoming.method, path: incoming.path, operationId: null, requestErrors: [], responseErrors: [], status: 0, headers: req.headers };
     requests.push(exchange);
 
     const request = {

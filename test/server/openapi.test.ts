@@ -147,7 +147,7 @@ describe('the OpenAPI document', () => {
 
   it('answers errors as ProblemDetail and writes with Location and Deprecation headers', () => {
     const post = doc.paths['/v1/shipper/quote'].post;
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '413', '415', '422', '500']);
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '500']);
     expect(Object.keys(post.responses['200'].headers)).toEqual(expect.arrayContaining(['Location', 'Deprecation', 'X-Shipper-Warning']));
     expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
     expect(doc.paths['/v1/shipper/shipment'].post.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });

@@ -142,6 +142,7 @@ export async function runConfigList(ctx: CommandContext): Promise<void> {
     apiKey: settings.apiKey ? maskSecret(settings.apiKey) : null,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
+    service: settings.service,
     store: describeStoreLocation(settings.storeLocation),
   };
   if (ctx.io.options.json) {

@@ -12,7 +12,9 @@ import { withListDates } from '../listDates.js';
 import { addListFilters, collect, explicitLimit, listQueryFromOptions, parseZipFilter, type ListFilterOptions } from '../optionParsers.js';
 import { namingComponentFlags } from '../componentSpec.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
-import { quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
+import { isZipOnly, PUBLISHED_ADDRESS_FIELDS, quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
+import { ADDRESS_SPEC_EXAMPLE, isAddressSpec } from '../addressSpec.js';
+import { isPublishedOnly, noteUnanswered, printPublishedAnswer } from '../views/published.js';
 import { printQuote, printQuoteList, QUOTE_CSV_HEADER, quoteCsvRow } from '../views/quote.js';
 import { printRates } from '../views/rates.js';
 
@@ -21,19 +23,59 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
     const { runQuoteWizard } = await import('../wizard/quoteWizard.js');
     return runQuoteWizard(ctx, options);
   }
-  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from);
-  const request = quoteRequestFromOptions({ ...options, pickupDate });
+  const stops = await quoteStops(ctx, options);
+  const pickupDate = await pickupDateOption(ctx, options.pickupDate, String(stops.from.zipCode ?? ''));
+  const request = quoteRequestFromOptions({ ...options, pickupDate }, stops);
   if ((options.carrier ?? []).length > 0) return runRateShopping(ctx, request, options.carrier!, options.component.length);
   const api = await ctx.api();
-  const { data: quote, warnings } = await api.createQuote(request);
+  if (api.publishedOnly) requireFullAddresses(stops);
+  const result = await api.createQuote(request);
+  const { data: quote, warnings } = result;
   ctx.io.warnAll(namingComponentFlags(warnings, options.component.length));
+  noteUnanswered(ctx.io, result);
   // --json wins over --quiet: a script that asked for the document gets the document, with its warnings as the API answers them.
   if (ctx.io.options.json) return ctx.io.json({ ...quote, warnings });
   // -q: the id alone, for `Q=$(shipper -q quote ...)`.
   if (ctx.io.options.quiet) return ctx.io.out(quote.id);
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, 'Quote', quote);
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
+/**
+ * The two stops of `--from` and `--to`: a ZIP code alone (an extension of shipper serve), a saved
+ * location's name, or an address as key=value pairs. Loaded only for a name or an address.
+ */
+async function quoteStops(ctx: CommandContext, options: QuoteOptions): Promise<{ from: Record<string, unknown>; to: Record<string, unknown> }> {
+  const stop = async (value: string | undefined, flag: string): Promise<Record<string, unknown>> => {
+    const zipOnly = { zipCode: value, countryCode: 'US' };
+    if (value === undefined || isZipOnly(value)) return zipOnly;
+    const { partyAddress } = await import('../savedLocations.js');
+    if (isAddressSpec(value)) return partyAddress(ctx, value, flag);
+    // Neither a saved location nor an address: a ZIP code, which the API judges (and names the field).
+    return (await ctx.locations().then((book) => book.get(value.trim()))) ? partyAddress(ctx, value, flag) : zipOnly;
+  };
+  return { from: await stop(options.from, '--from'), to: await stop(options.to, '--to') };
+}
+
+/**
+ * Oway's service quotes between full addresses: a ZIP code alone is refused before anything is
+ * sent, naming what it needs rather than inventing it.
+ */
+function requireFullAddresses(stops: { from: Record<string, unknown>; to: Record<string, unknown> }): void {
+  const lacking = (
+    [
+      ['--from', stops.from],
+      ['--to', stops.to],
+    ] as const
+  )
+    .map(([flag, address]) => [flag, PUBLISHED_ADDRESS_FIELDS.filter((field) => address[field] === undefined || address[field] === '')] as const)
+    .filter(([, fields]) => fields.length > 0);
+  if (lacking.length === 0) return;
+  throw new UsageError(
+    `the Oway service quotes between full addresses: ${lacking.map(([flag, fields]) => `${flag} lacks ${fields.join(', ')}`).join('; ')}`,
+    `give a saved location (--from chicago-dc; shipper location add) or the address: --from ${ADDRESS_SPEC_EXAMPLE},contact="Ann Lee",phone=+13125550100`,
+  );
+}
 /** `--carrier all` or `--carrier SCAC...`: every agreement's quote in one table, cheapest first. */
 async function runRateShopping(ctx: CommandContext, request: QuoteRequestInput, carriers: string[], componentFlags: number): Promise<void> {
   const scacs = carriers
@@ -83,9 +125,12 @@ function noCoverage(rates: Rates, scacs: readonly string[], all: boolean): CliEr
 }
 
 export async function runQuoteGet(ctx: CommandContext, id: string): Promise<void> {
-  const { data: quote, warnings } = await (await ctx.api()).getQuote(id);
+  const result = await (await ctx.api()).getQuote(id);
+  const { data: quote, warnings } = result;
   ctx.io.warnAll(warnings);
+  noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json({ ...quote, warnings });
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, 'Quote', quote);
   printQuote(ctx.io, quote, await ctx.zips(), (await ctx.clock())());
 }
 
@@ -119,8 +164,8 @@ export function registerQuoteCommands(program: ShipperCommand, context: ContextF
   const quote = program
     .command('quote')
     .description('price an LTL shipment: price, expiry, freight class from density, transit days and ETA')
-    .option('--from <zip>', 'origin ZIP code')
-    .option('--to <zip>', 'destination ZIP code')
+    .option('--from <zip|location|address>', 'origin: a ZIP code, a saved location or an address (name=,address1=,city=,state=,zip=,contact=,phone=)')
+    .option('--to <zip|location|address>', 'destination: a ZIP code, a saved location or an address, as --from')
     .option('--pickup-date <date>', 'pickup date: YYYY-MM-DD or words (tomorrow, friday, +3, 11/27); default the next business day')
     .option('-c, --component <spec>', 'one freight line (repeat for more): pallets=N,weight=LB,dims=LxWxH[,desc=,nmfc=,pkg=,pieces=]', collect, [])
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate)', collect, [])

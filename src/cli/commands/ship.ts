@@ -18,6 +18,7 @@ import { collect } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { normaliseAccessorials } from '../quoteRequest.js';
 import { printShipment } from '../views/shipment.js';
+import { isPublishedOnly, noteUnanswered, printPublishedAnswer } from '../views/published.js';
 
 export interface ShipOptions extends BookingCarrierFlags {
   quote?: string;
@@ -68,12 +69,16 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
   }
 
   const orderComponents = bookedLines(options.component.map(parseComponentSpec), quote);
+  // The published create requires a description of the shipment: Oway's service gets the freight lines' own words.
+  const described = orderComponents.map((line) => line.description).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+  const description = (await ctx.api()).publishedOnly && described.length > 0 ? { description: [...new Set(described)].join('; ') } : {};
 
   return {
     ...(options.quote ? { quoteId: options.quote } : {}),
     ...(options.ref !== undefined ? { refNumber: options.ref } : {}),
     pickupAddress: shipper,
     deliveryAddress: consignee,
+    ...description,
     ...(options.specialInstructions !== undefined ? { specialInstructions: options.specialInstructions } : {}),
     ...(options.pickupDate ? { requiredPickupDate: options.pickupDate } : {}),
     ...(options.accessorial.length > 0 ? { accessorials: normaliseAccessorials(options.accessorial) } : {}),
@@ -91,7 +96,8 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
  * over whole. Without a quote, the `-c` lines as written.
  */
 export function bookedLines(specs: Array<Record<string, unknown>>, quote: Quote | undefined): Array<Record<string, unknown>> {
-  if (!quote) return specs;
+  // A quote of Oway's service carries no freight lines: the -c lines as written.
+  if (!quote?.orderComponents) return specs;
   const quoted = quote.orderComponents.map(({ densityPcf: _density, freightClass: _class, ...line }) =>
     Object.fromEntries(Object.entries(line).filter(([, value]) => value !== null)),
   );
@@ -168,7 +174,7 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
   if (options.bookAgain && !options.quote)
     throw new UsageError('--book-again books a quote (--quote ID) that already has a shipment; without --quote every booking is on a quote of its own');
   let quote = options.quote ? (await api.getQuote(options.quote)).data : undefined;
-  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from ?? quote?.pickupAddress.zipCode);
+  const pickupDate = await pickupDateOption(ctx, options.pickupDate, options.from ?? quote?.pickupAddress?.zipCode);
   if (options.requote && quote) {
     quote = await requote(ctx, api, quote, pickupDate);
     options = { ...options, quote: quote.id };
@@ -177,14 +183,11 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
   // Remote mode always sends a key (the user's, else one of its own), said back when the answer is
   // lost after sending, so that the same command with that key books at most once.
   const key = options.idempotencyKey ?? (ctx.mode === 'remote' ? `ship-${randomUUID()}` : undefined);
-  const {
-    data: shipment,
-    warnings,
-    replayed,
-  } = await api.createShipment(request, { idempotencyKey: key }).catch((error: unknown) => {
+  const result = await api.createShipment(request, { idempotencyKey: key }).catch((error: unknown) => {
     if (error instanceof RemoteError && error.reached !== false && key !== undefined) throw mayHaveBooked(error, key, options);
     throw idempotencyKeyProblem(error, options.idempotencyKey);
   });
+  const { data: shipment, warnings, replayed } = result;
   ctx.io.warnAll(namingComponentFlags(warnings, options.component.length));
   if (replayed) {
     ctx.io.note(
@@ -194,8 +197,10 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
     );
   }
   // --json wins over --quiet: a script that asked for the document gets the document, with its warnings as the API answers them.
+  noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json({ ...shipment, warnings });
-  if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
+  if (ctx.io.options.quiet) return ctx.io.out(shipment.id ?? shipment.orderNumber);
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, replayed ? 'Shipment' : 'Booked shipment', shipment);
   printShipment(ctx.io, shipment, await ctx.zips(), replayed ? 'Shipment' : 'Booked shipment');
 }
 

@@ -11,12 +11,16 @@ import { withListDates } from '../listDates.js';
 import { addListFilters, collect, explicitLimit, listQueryFromOptions, type ListFilterOptions } from '../optionParsers.js';
 import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 import { printShipment, printShipmentList, SHIPMENT_CSV_HEADER, shipmentCsvRow } from '../views/shipment.js';
+import { isPublishedOnly, noteUnanswered, printPublishedAnswer } from '../views/published.js';
 
 export async function runShipmentGet(ctx: CommandContext, reference: string): Promise<void> {
   const api = await ctx.api();
-  const { data: shipment, warnings } = await api.getShipment(await shipmentIdOf(api, reference));
+  const result = await api.getShipment(await shipmentIdOf(api, reference));
+  const { data: shipment, warnings } = result;
   ctx.io.warnAll(warnings);
+  noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json({ ...shipment, warnings });
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, 'Shipment', shipment);
   printShipment(ctx.io, shipment, await ctx.zips());
 }
 
@@ -61,10 +65,13 @@ export async function runShipmentCancel(ctx: CommandContext, reference: string, 
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
   const { data: before } = await api.getShipment(id);
-  const { data: shipment } = await api.cancelShipment(id, options.reason !== undefined ? { reason: options.reason } : undefined);
-  if (before.orderStatus === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled (${shipment.cancelledAt}); nothing changed`);
+  const result = await api.cancelShipment(id, options.reason !== undefined ? { reason: options.reason } : undefined);
+  const { data: shipment } = result;
+  if (before.orderStatus === 'CANCELLED') ctx.io.note(`${shipment.orderNumber} was already cancelled${shipment.cancelledAt ? ` (${shipment.cancelledAt})` : ''}; nothing changed`);
+  noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json(shipment);
-  if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
+  if (ctx.io.options.quiet) return ctx.io.out(shipment.id ?? shipment.orderNumber);
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, before.orderStatus === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment', shipment);
   printShipment(ctx.io, shipment, await ctx.zips(), before.orderStatus === 'CANCELLED' ? 'Shipment' : 'Cancelled shipment');
 }
 
@@ -76,10 +83,13 @@ export async function runShipmentConfirm(ctx: CommandContext, reference: string)
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
   const { data: before } = await api.getShipment(id);
-  const { data: shipment } = await api.confirmShipment(id);
+  const result = await api.confirmShipment(id);
+  const { data: shipment } = result;
   if (before.orderStatus !== 'INITIALIZED') ctx.io.note(`${shipment.orderNumber} is ${shipment.orderStatus} already; nothing changed`);
+  noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json(shipment);
-  if (ctx.io.options.quiet) return ctx.io.out(shipment.id);
+  if (ctx.io.options.quiet) return ctx.io.out(shipment.id ?? shipment.orderNumber);
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, before.orderStatus === 'INITIALIZED' ? 'Confirmed shipment' : 'Shipment', shipment);
   printShipment(ctx.io, shipment, await ctx.zips(), before.orderStatus === 'INITIALIZED' ? 'Confirmed shipment' : 'Shipment');
 }
 

@@ -12,6 +12,8 @@ import { notFound } from '../../api/problems.js';
 import { plural } from '../output.js';
 import { shipmentIdOf } from '../shipmentRef.js';
 import { printTrackImport, printTracking } from '../views/tracking.js';
+import { noteUnanswered, printPublishedAnswer } from '../views/published.js';
+import type { ShipperApi } from '../../api/types.js';
 
 /** A carrier's status file beyond this is not a day's messages; refuse it rather than fill the memory. */
 const MAX_MESSAGE_FILE_BYTES = 256 * 1024 * 1024;
@@ -21,6 +23,7 @@ export async function runTrack(ctx: CommandContext, reference: string | undefine
   if (reference === undefined && options.pro === undefined)
     throw new UsageError('which shipment? give its id, order number or BOL number, or --pro PRO', 'shipper track SO-000123');
   const api = await ctx.api();
+  if (api.publishedOnly && reference !== undefined) return runPublishedTracking(ctx, api, reference);
   let id: string;
   if (options.pro !== undefined) {
     const pro = options.pro.trim();
@@ -35,6 +38,15 @@ export async function runTrack(ctx: CommandContext, reference: string | undefine
   ctx.io.warnAll(warnings);
   if (ctx.io.options.json) return ctx.io.json(tracking);
   printTracking(ctx.io, tracking);
+}
+
+/** Oway's service has no event timeline: its published tracking (state, pickup and delivery dates). */
+async function runPublishedTracking(ctx: CommandContext, api: ShipperApi, reference: string): Promise<void> {
+  const result = await api.getTracking(reference.trim());
+  ctx.io.warnAll(result.warnings);
+  noteUnanswered(ctx.io, result);
+  if (ctx.io.options.json) return ctx.io.json(result.data);
+  printPublishedAnswer(ctx.io, 'Tracking', result.data);
 }
 
 async function readMessageText(path: string): Promise<string> {

@@ -14,6 +14,7 @@ export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
   tariffs: 'the directory of carrier agreements, one sub-directory per agreement; samples names the shipped samples (--tariffs, SHIPPER_TARIFFS beat it)',
   timeoutMs: 'remote timeout of one attempt, in ms (100-600000; default 30000)',
   retries: 'remote retries of a failed attempt (0-10; default 2)',
+  service: "what the remote server offers: published (Oway's operations alone) or serve (shipper serve's extensions too); default published on oway.io, serve elsewhere",
   bolCompanyPrefix: 'your GS1 company prefix (7-10 digits): BOL numbers and SSCCs are issued under it',
   ssccExtensionDigit: 'the extension digit (0-9) of the SSCCs on pallet labels',
   'carriers.<SCAC>': 'what you know of a carrier, as JSON: name, PRO block, pickup cut-off, X12 ids, tender formats',

@@ -1,0 +1,181 @@
+/**
+ * Remote mode as a client of the published service (issue 40, item 5): every CLI command that has
+ * a published operation runs as a spawned `bin/shipper.js` against a mock of the published
+ * document (openapi-backend validates each request; the answers are the document's examples), with
+ * SHIPPER_SERVICE=published, as for Oway's own hosts. Every request must validate, carry an
+ * x-request-id (POSTs an Idempotency-Key), and the command must print what the mock answered.
+ * Commands the published document lacks, and a quote from ZIP codes alone, are refused before
+ * anything is sent.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startPublishedMock, type PublishedServer } from '../helpers/publishedMock.js';
+
+let server: PublishedServer;
+let home: { dir: string; cleanup: () => Promise<void> };
+
+beforeAll(async () => {
+  server = await startPublishedMock();
+  home = await tempDir();
+});
+afterAll(async () => {
+  await server.close();
+  await home.cleanup();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+const env = () => ({
+  SHIPPER_CLIENT_ID: 'client',
+  SHIPPER_CLIENT_SECRET: 'secret',
+  SHIPPER_API_KEY: 'oway_sk_test_remote',
+  SHIPPER_SERVICE: 'published',
+  SHIPPER_CONFIG_DIR: `${home.dir}/config`,
+  SHIPPER_STORE: `${home.dir}/store`,
+});
+const cli = (args: string[]) => runCli(['--base-url', server.url, ...args], { env: env() });
+
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,contact=Ann Lee,phone=+13125550100';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,contact=Bo Diaz,phone=+12125550100';
+const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts';
+
+/** The published operations the mock matched, in order, after the token request(s). */
+const operationsSent = () => server.requests.filter((request) => request.operationId !== 'getToken').map((request) => `${request.method} ${request.operationId}`);
+
+function expectEveryRequestValid(): void {
+  expect(server.requests.length).toBeGreaterThan(0);
+  for (const request of server.requests) {
+    expect(request.requestErrors, `${request.method} ${request.path}`).toEqual([]);
+    expect(request.operationId).not.toBeNull();
+    expect(request.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  }
+}
+
+const QUOTE_FIELDS = /507f1f77bcf86cd799439013[\s\S]*quotedPriceInCents\s+\$1,250\.00[\s\S]*transitDays\s+2/;
+const SHIPMENT_FIELDS = /ZKYQ5[\s\S]*orderStatus\s+CONFIRMED[\s\S]*totalPriceInCents\s+\$1,250\.00/;
+
+describe('remote mode against the published document', () => {
+  it('quotes from a saved location to an address given as flags', async () => {
+    const add = await runCli(
+      [
+        'location',
+        'add',
+        'chicago-dc',
+        '--name',
+        'Acme DC',
+        '--street1',
+        '2100 S Halsted St',
+        '--city',
+        'Chicago',
+        '--state',
+        'IL',
+        '--zip',
+        '60608',
+        '--contact',
+        'Ann Lee',
+        '--phone',
+        '+13125550100',
+      ],
+      { env: env() },
+    );
+    expect(add.stderr).toBe('');
+    expect(add.code).toBe(0);
+
+    const result = await cli(['quote', '--from', 'chicago-dc', '--to', CONSIGNEE, '-c', COMPONENT]);
+    expect(result.stderr).toContain('not shown: ');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(QUOTE_FIELDS);
+    expectEveryRequestValid();
+    expect(operationsSent()).toEqual(['POST requestQuote']);
+    const sent = server.requests.find((request) => request.operationId === 'requestQuote')!;
+    expect(sent.headers['idempotency-key']).toBeTruthy();
+  });
+
+  it('quotes between two addresses given as flags, with --json the answer as it came', async () => {
+    const result = await cli(['quote', '--from', SHIPPER, '--to', CONSIGNEE, '-c', COMPONENT, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: '507f1f77bcf86cd799439013', quotedPriceInCents: 125000, transitDays: 2, estimatedDeliveryDate: '2024-12-22T15:30:00Z' });
+    // What shipper's own view would show and the published answer lacks is named, not invented.
+    expect(result.stderr).toMatch(/published fields only; not shown: .*pickupAddress.*priceBreakdown/);
+    expectEveryRequestValid();
+    expect(operationsSent()).toEqual(['POST requestQuote']);
+  });
+
+  it('refuses a quote from ZIP codes alone, naming the fields the service needs, and sends nothing', async () => {
+    const result = await cli(['quote', '--from', '60601', '--to', '10001', '-c', COMPONENT]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--from lacks name, address1, city, state, contactPerson, phoneNumber; --to lacks name, address1, city, state, contactPerson, phoneNumber');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('refuses a quote with one full address and one ZIP, naming the stop that lacks', async () => {
+    const result = await cli(['quote', '--from', SHIPPER, '--to', '10001', '-c', COMPONENT]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--to lacks name, address1');
+    expect(result.stderr).not.toContain('--from lacks');
+    expect(server.requests).toEqual([]);
+  });
+
+  it('gets a quote', async () => {
+    const result = await cli(['quote', 'get', '507f1f77bcf86cd799439013']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(QUOTE_FIELDS);
+    expectEveryRequestValid();
+    expect(operationsSent()).toEqual(['GET getQuote']);
+  });
+
+  it('books with ship: create with an Idempotency-Key and the description the published create requires', async () => {
+    const result = await cli(['ship', '--quote', '507f1f77bcf86cd799439013', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Booked shipment ZKYQ5/);
+    expect(result.stdout).toMatch(SHIPMENT_FIELDS);
+    expectEveryRequestValid();
+    const sent = server.requests.filter((request) => request.operationId !== 'getToken');
+    expect(sent[0]).toMatchObject({ method: 'GET', operationId: 'getQuote' });
+    const create = sent.find((request) => request.operationId === 'createShipment')!;
+    expect(create.headers['idempotency-key']).toMatch(/^ship-/);
+  });
+
+  it('gets, confirms and cancels a shipment by its order number', async () => {
+    const get = await cli(['shipment', 'get', 'ZKYQ5']);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toMatch(SHIPMENT_FIELDS);
+    const json = await cli(['shipment', 'get', 'ZKYQ5', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ orderNumber: 'ZKYQ5', orderStatus: 'CONFIRMED', totalPriceInCents: 125000, companyId: '67c0dfa95bff090747660465' });
+    const confirm = await cli(['shipment', 'confirm', 'ZKYQ5']);
+    expect(confirm.code).toBe(0);
+    // The mock's example is CONFIRMED already: the command says so, and shows the answer.
+    expect(confirm.stderr).toContain('ZKYQ5 is CONFIRMED already');
+    expect(confirm.stdout).toMatch(SHIPMENT_FIELDS);
+    const cancel = await cli(['shipment', 'cancel', 'ZKYQ5']);
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toMatch(/^Cancelled shipment ZKYQ5/);
+    expectEveryRequestValid();
+    expect(operationsSent()).toEqual(['GET getShipment', 'GET getShipment', 'GET getShipment', 'PUT confirmShipment', 'GET getShipment', 'PUT cancelShipment']);
+  });
+
+  it('tracks with the published tracking', async () => {
+    const result = await cli(['track', 'ZKYQ5']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Tracking ZKYQ5[\s\S]*orderStatus\s+PICKED_UP[\s\S]*actualPickupDate\s+2024-12-23T10:30:00Z[\s\S]*estimatedDeliveryDate\s+2024-12-25T12:00:00Z/);
+    expect(result.stderr).toContain('not shown: trackingStatus');
+    expectEveryRequestValid();
+    expect(operationsSent()).toEqual(['GET trackShipment']);
+  });
+
+  it.each([
+    ['transit', ['transit', '--from', '60601', '--to', '10001'], 'POST /v1/shipper/transit'],
+    ['shipment list', ['shipment', 'list'], 'GET /v1/shipper/shipment'],
+    ['quote list', ['quote', 'list'], 'GET /v1/shipper/quote'],
+    ['tender', ['tender', 'ZKYQ5', '--format', 'x12-204', '-o', '-'], '/v1/shipper/shipment/{'],
+  ])('refuses %s, an extension, before sending anything', async (_name, args, path) => {
+    const result = await cli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('speaks the Oway Shipper API as published, which has no');
+    expect(result.stderr).toContain(path);
+    expect(result.stderr).toContain('an extension of shipper serve; nothing was sent');
+    expect(server.requests.filter((request) => request.operationId !== 'getToken')).toEqual([]);
+  });
+});
