@@ -780,6 +780,13 @@ class ShipmentQueries implements ShipmentWrites {
   }
 
   async findByQuote(quoteId: string): Promise<Shipment[]> {
+    // Outside a unit of work, read once per view of the store (generation.ts): a cached GET of a
+    // quote reads its bookings from memory instead of the quote index and the bucket of its own booking.
+    if (this.tx) return this.bookingsOf(quoteId);
+    return [...(await this.store.logs.generation.remembered(`findByQuote ${quoteId}`, () => this.bookingsOf(quoteId)))];
+  }
+
+  private async bookingsOf(quoteId: string): Promise<Shipment[]> {
     const indexed = await this.current(await this.lookup('quote', quoteId), (shipment) => shipment.quoteId === quoteId, false);
     const own = QUOTE_ID.test(quoteId) ? await this.getRecord(shipmentOfOwnQuote(quoteId)).catch(() => undefined) : undefined;
     const first = own?.ownQuote?.id === quoteId ? [own.shipment] : [];
