@@ -159,7 +159,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       const problem = makeProblem(401, 'unauthorized', 'Unauthorized', 'missing or wrong API key: send Authorization: Bearer <key>');
       return { ...problemReply(problem.problem), headers: { 'www-authenticate': 'Bearer realm="shipper"' } };
     }
-    return dispatch(match.operation, match.params, req, url);
+    // Awaited, not returned: an async function that returns a promise settles two microtask turns later.
+    return await dispatch(match.operation, match.params, req, url);
   }
 
   /** POST /v1/auth/token: the published body `{error, errorDescription}` for every refusal (400 for a body that is no JSON object). */
