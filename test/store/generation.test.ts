@@ -134,6 +134,28 @@ describe('answers remembered per view of the store', () => {
     expect((after.bookings ?? []).map((booking) => booking.shipmentId).sort()).toEqual([first.id, second.id].sort());
   });
 
+  it("a shipment's freight check, worked out once per stored version, follows a change of its lines by another process and by the server", async () => {
+    const root = join(work.dir, 'remembered-checks');
+    const { api: cli, clock } = apiAt(root);
+    const server = new LocalApi({ storeDir: root, cacheEntries: 100, now: () => clock.now });
+    // No description on their lines: the freight check warns.
+    const first = (await cli.createShipment(shipmentRequest())).data;
+    const second = (await cli.createShipment(shipmentRequest())).data;
+    const codes = async (id: string) => (await server.getShipment(id)).warnings.map((item) => item.code);
+    expect(await codes(first.id)).toContain('NO_DESCRIPTION');
+    expect(await codes(second.id)).toContain('NO_DESCRIPTION');
+    // Again from the server's cache (the same object), and the answer's list is its own.
+    const again = await server.getShipment(first.id);
+    expect(again.warnings.map((item) => item.code)).toContain('NO_DESCRIPTION');
+    again.warnings.length = 0;
+    expect(await codes(first.id)).toContain('NO_DESCRIPTION');
+
+    await cli.updateShipment(first.id, { lineDescriptions: [{ line: 1, description: 'Machine parts' }] });
+    expect(await codes(first.id)).not.toContain('NO_DESCRIPTION');
+    await server.updateShipment(second.id, { lineDescriptions: [{ line: 1, description: 'Machine parts' }] });
+    expect(await codes(second.id)).not.toContain('NO_DESCRIPTION');
+  });
+
   it('keeps an answer for its view only, and not one worked out while the view changed', async () => {
     const generation = new StoreGeneration(join(work.dir, 'remembered-unit'), () => ({}), true);
     let worked = 0;
