@@ -73,7 +73,11 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
     logger,
     async flush() {
       if (!destination) return;
-      gathered?.handOver();
+      if (gathered) {
+        gathered.handOver();
+        process.off('beforeExit', gathered.handOver);
+        process.off('exit', gathered.handOver);
+      }
       // The write under way first (its callback comes once it is written; an error, stderr gone,
       // ends the wait too), then what is left at once: written after it, so the lines keep their order.
       await new Promise<void>((resolve) => destination.flush(() => resolve()));
