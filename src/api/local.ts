@@ -184,6 +184,8 @@ export class LocalApi implements ShipperApi {
 
   /** The freight check's warnings of quotes read lately (getQuote), by id. */
   private readonly quoteWarnings = new Map<string, Warning[]>();
+  /** The freight check's warnings of shipments read (getShipment), by the object the store answered. */
+  private readonly shipmentWarnings = new WeakMap<Shipment, Warning[]>();
 
   /**
    * The one parse of an operation's body, by the table's schema (local/input.ts); the places a
@@ -298,7 +300,16 @@ export class LocalApi implements ShipperApi {
   }
 
   async getShipment(shipmentId: string) {
-    return this.checked({ data: await this.shipments.get(shipmentId), warnings: [] });
+    const data = await this.shipments.get(shipmentId);
+    // A server's file store answers a stored shipment as the same object until it changes: its
+    // check (by this engine's tariff and rules, as getQuote's) is worked out once per object.
+    const cacheable = data.pricedBy?.kind !== 'AGREEMENT';
+    const known = cacheable ? this.shipmentWarnings.get(data) : undefined;
+    if (known) return { data, warnings: [...known] };
+    const result = await this.checked({ data, warnings: [] });
+    if (!cacheable) return result;
+    this.shipmentWarnings.set(data, result.warnings);
+    return { data, warnings: [...result.warnings] };
   }
 
   async listShipments(options?: Options<'listShipments'>) {

@@ -254,22 +254,11 @@ export class ServeMetrics {
         if (booked > 0) this.bookings.inc(booked);
       },
     };
-    // Methods come back bound to the engine itself: inside them `this` is never the proxy (whose
-    // trap would then run on every field the engine reads), and each is made once.
-    const methods = new Map<PropertyKey, unknown>();
-    return new Proxy(api, {
-      get: (target, property) => {
-        const known = methods.get(property);
-        if (known) return known;
-        const value = Reflect.get(target, property, target) as unknown;
-        if (typeof value !== 'function') return value;
-        const count = typeof property === 'string' ? counters[property] : undefined;
-        const method = count
-          ? (...args: unknown[]) => after(value.apply(target, args) as Promise<ApiResult<unknown>>, count)
-          : (value as (...args: unknown[]) => unknown).bind(target);
-        methods.set(property, method);
-        return method;
-      },
+    // Methods are bound to the engine itself: inside them `this` is never the stand-in (whose
+    // fields would then be read through its prototype, and written to it).
+    return standIn(api, (name, method) => {
+      const count = counters[name];
+      return count ? (...args: unknown[]) => after(method.apply(api, args) as Promise<ApiResult<unknown>>, count) : method.bind(api);
     });
   }
 
@@ -298,19 +287,16 @@ export class ServeMetrics {
           end(started, failed);
           throw error;
         }
-        // Only a plain promise is awaited here: a lazy query (postgres.js's, a Promise subclass
-        // that runs when awaited) is left to its caller.
+        // Only a plain promise is watched here: a lazy query (postgres.js's, a Promise subclass
+        // that runs when awaited) is left to its caller. The caller gets the store's own promise
+        // and the timing hangs off it beside the caller: a promise of its own in between would cost
+        // the caller's await one more turn of the microtask queue on every store call.
         if (result instanceof Promise && Object.getPrototypeOf(result) === Promise.prototype) {
-          return result.then(
-            (value: unknown) => {
-              end(started, ok);
-              return value;
-            },
-            (error: unknown) => {
-              end(started, failed);
-              throw error;
-            },
+          result.then(
+            () => end(started, ok),
+            () => end(started, failed),
           );
+          return result;
         }
         end(started, ok);
         return result;
@@ -320,18 +306,28 @@ export class ServeMetrics {
     for (const name of REPOSITORIES) {
       const repository = target[name];
       if (!repository || typeof repository !== 'object') continue;
-      const methods = new Map<PropertyKey, unknown>();
-      target[name] = new Proxy(repository, {
-        get: (object, property) => {
-          const known = methods.get(property);
-          if (known) return known;
-          const value = Reflect.get(object, property) as unknown;
-          if (typeof value !== 'function' || typeof property !== 'string') return value;
-          const method = timed(`${name}.${property}`, value as (...args: unknown[]) => unknown, object);
-          methods.set(property, method);
-          return method;
-        },
-      });
+      target[name] = standIn(repository, (property, method) => timed(`${name}.${property}`, method, repository));
     }
   }
+}
+
+/**
+ * An object that answers for `target`: each of its methods (its own and its classes', but
+ * Object's) as `wrap` makes it, once, as an own property; any other field read through the
+ * prototype, `target`, as it is now. Where a Proxy's trap runs on every property read (a store
+ * call, an engine call), these are plain properties.
+ */
+function standIn<T extends object>(target: T, wrap: (name: string, method: (...args: unknown[]) => unknown) => unknown): T {
+  const stand = Object.create(target) as Record<string, unknown>;
+  for (let level: object | null = target; level && level !== Object.prototype; level = Object.getPrototypeOf(level) as object | null) {
+    for (const name of Object.getOwnPropertyNames(level)) {
+      if (name === 'constructor' || Object.hasOwn(stand, name)) continue;
+      // Read from the target itself, not its class: a target that is a Proxy (the PostgreSQL
+      // store's guarded repositories) hands out its own methods.
+      if (typeof Object.getOwnPropertyDescriptor(level, name)?.value !== 'function') continue;
+      const value = Reflect.get(target, name) as unknown;
+      if (typeof value === 'function') stand[name] = wrap(name, value as (...args: unknown[]) => unknown);
+    }
+  }
+  return stand as T;
 }

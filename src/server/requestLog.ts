@@ -51,8 +51,14 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   // Asynchronous: a line costs the request no system call (written a few kilobytes at a time), and
   // a slow reader of stderr (a full pipe) holds one thread of the pool, not the event loop.
   const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES }) : undefined;
+  const gathered = destination ? new GatheredLines(destination) : undefined;
+  if (gathered) {
+    // Before pino's own flush of the destination at exit (registered with it, so earlier: prepended).
+    process.prependListener('beforeExit', gathered.handOver);
+    process.prependListener('exit', gathered.handOver);
+  }
   if (destination) setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
-  const stream = destination ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
+  const stream = gathered ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
   const logger = pino(
     {
       level: options.level,
@@ -67,6 +73,11 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
     logger,
     async flush() {
       if (!destination) return;
+      if (gathered) {
+        gathered.handOver();
+        process.off('beforeExit', gathered.handOver);
+        process.off('exit', gathered.handOver);
+      }
       // The write under way first (its callback comes once it is written; an error, stderr gone,
       // ends the wait too), then what is left at once: written after it, so the lines keep their order.
       await new Promise<void>((resolve) => destination.flush(() => resolve()));
@@ -76,6 +87,37 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
         // Stderr is gone: nothing to save.
       }
     },
+  };
+}
+
+/**
+ * Every line of the logger, gathered for the rest of the event loop's turn and handed to the
+ * destination as one string: sonic-boom appends each string it is given to the text it holds and
+ * measures that text's UTF-8 length again (a copy of up to 16 KiB per line while a write is under
+ * way); once per turn, that is once per several requests under load. The order is kept (pino's own
+ * lines come through here too), and flush() hands over what is gathered first.
+ */
+class GatheredLines {
+  private lines: string[] = [];
+  private scheduled = false;
+
+  constructor(private readonly destination: { write(text: string): unknown }) {}
+
+  write(line: string): boolean {
+    this.lines.push(line);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.handOver);
+    }
+    return true;
+  }
+
+  readonly handOver = (): void => {
+    this.scheduled = false;
+    if (this.lines.length === 0) return;
+    const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    this.lines = [];
+    this.destination.write(text);
   };
 }
 

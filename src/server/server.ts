@@ -163,7 +163,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       const problem = makeProblem(401, 'unauthorized', 'Unauthorized', 'missing or wrong API key: send Authorization: Bearer <key>');
       return { ...problemReply(problem.problem), headers: { 'www-authenticate': 'Bearer realm="shipper"' } };
     }
-    return dispatch(match.operation, match.params, req, url);
+    // Awaited, not returned: an async function that returns a promise settles two microtask turns later.
+    return await dispatch(match.operation, match.params, req, url);
   }
 
   /** Who answers a request: its company's engine once auth attached a principal, else the one engine. */

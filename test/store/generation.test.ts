@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { apiAt, shipmentRequest } from '../helpers/fixtures.js';
+import { StoreGeneration } from '../../src/store/file/generation.js';
+import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
 import { storeCli, tempDir } from '../helpers/cli.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
@@ -107,5 +108,77 @@ describe('the generation file', () => {
     expect(await signer.store.credentials.list()).toEqual([]);
     await apiAt(second).api.store.credentials.add(credential('key_01KAAAAAAAAAAAAAAAAAAAAAAA', 'key'));
     expect((await signer.store.credentials.list()).map((record) => record.id)).toEqual(['key_01KAAAAAAAAAAAAAAAAAAAAAAA']);
+  });
+});
+
+describe('answers remembered per view of the store', () => {
+  it("a quote's bookings, remembered by a server, follow bookings and a cancellation by another process and by the server itself", async () => {
+    const root = join(work.dir, 'remembered-bookings');
+    const { api: cli, clock } = apiAt(root);
+    const server = new LocalApi({ storeDir: root, cacheEntries: 100, now: () => clock.now });
+    const quote = (await server.createQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS] })).data;
+    const bookingsOf = async () => (await server.getQuote(quote.id)).data;
+    // Twice: the second is the remembered answer.
+    expect(await bookingsOf()).toMatchObject({ status: 'OPEN', bookings: [] });
+    expect(await bookingsOf()).toMatchObject({ status: 'OPEN', bookings: [] });
+
+    const first = (await cli.createShipment(shipmentRequest({ quoteId: quote.id }))).data;
+    expect(await bookingsOf()).toMatchObject({ status: 'BOOKED', bookings: [{ shipmentId: first.id, orderStatus: 'CONFIRMED' }] });
+    await cli.cancelShipment(first.id, { reason: 'test' });
+    expect(await bookingsOf()).toMatchObject({ status: 'OPEN', bookings: [{ shipmentId: first.id, orderStatus: 'CANCELLED' }] });
+
+    // Booked by the server itself: its own write is seen at once.
+    const second = (await server.createShipment(shipmentRequest({ quoteId: quote.id }))).data;
+    const after = await bookingsOf();
+    expect(after.status).toBe('BOOKED');
+    expect((after.bookings ?? []).map((booking) => booking.shipmentId).sort()).toEqual([first.id, second.id].sort());
+  });
+
+  it("a shipment's freight check, worked out once per stored version, follows a change of its lines by another process and by the server", async () => {
+    const root = join(work.dir, 'remembered-checks');
+    const { api: cli, clock } = apiAt(root);
+    const server = new LocalApi({ storeDir: root, cacheEntries: 100, now: () => clock.now });
+    // No description on their lines: the freight check warns.
+    const first = (await cli.createShipment(shipmentRequest())).data;
+    const second = (await cli.createShipment(shipmentRequest())).data;
+    const codes = async (id: string) => (await server.getShipment(id)).warnings.map((item) => item.code);
+    expect(await codes(first.id)).toContain('NO_DESCRIPTION');
+    expect(await codes(second.id)).toContain('NO_DESCRIPTION');
+    // Again from the server's cache (the same object), and the answer's list is its own.
+    const again = await server.getShipment(first.id);
+    expect(again.warnings.map((item) => item.code)).toContain('NO_DESCRIPTION');
+    again.warnings.length = 0;
+    expect(await codes(first.id)).toContain('NO_DESCRIPTION');
+
+    await cli.updateShipment(first.id, { lineDescriptions: [{ line: 1, description: 'Machine parts' }] });
+    expect(await codes(first.id)).not.toContain('NO_DESCRIPTION');
+    await server.updateShipment(second.id, { lineDescriptions: [{ line: 1, description: 'Machine parts' }] });
+    expect(await codes(second.id)).not.toContain('NO_DESCRIPTION');
+  });
+
+  it('keeps an answer for its view only, and not one worked out while the view changed', async () => {
+    const generation = new StoreGeneration(join(work.dir, 'remembered-unit'), () => ({}), true);
+    let worked = 0;
+    const count = async () => ++worked;
+    expect(await generation.remembered('k', count)).toBe(1);
+    expect(await generation.remembered('k', count)).toBe(1);
+    generation.forget();
+    expect(await generation.remembered('k', count)).toBe(2);
+    // A write by this process while the answer was worked out: returned, not kept.
+    generation.forget();
+    expect(
+      await generation.remembered('k', async () => {
+        generation.forget();
+        return 99;
+      }),
+    ).toBe(99);
+    expect(await generation.remembered('k', count)).toBe(3);
+    // A failure is not kept either.
+    await expect(generation.remembered('k2', () => Promise.reject(new Error('store down')))).rejects.toThrow('store down');
+    expect(await generation.remembered('k2', count)).toBe(4);
+    // Without kept stats (a CLI process), worked out every time.
+    const cli = new StoreGeneration(join(work.dir, 'remembered-cli'), () => ({}), false);
+    expect(await cli.remembered('k', count)).toBe(5);
+    expect(await cli.remembered('k', count)).toBe(6);
   });
 });

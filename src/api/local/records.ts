@@ -27,9 +27,13 @@ export async function guardStore<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof StoreError) throw ProblemError.of(error);
-    throw error;
+    throw storeFailure(error);
   }
+}
+
+/** What guardStore throws for an error: a store's failure as the API's problem, anything else as it is. */
+export function storeFailure(error: unknown): unknown {
+  return error instanceof StoreError ? ProblemError.of(error) : error;
 }
 
 export interface PageRequest {

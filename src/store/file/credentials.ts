@@ -41,6 +41,7 @@ export class FileCredentials implements CredentialRepository {
   async list(): Promise<CredentialRecord[]> {
     // A server in an open sandbox asks at every request: no directory listing while the store is as it was.
     const ids = this.files.smallCollectionIds(COLLECTION);
+    if (ids.length === 0) return [];
     const records = await Promise.all(ids.map((id) => this.files.get(COLLECTION, id, credentialRecordSchema)));
     return records.filter((record) => record !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }

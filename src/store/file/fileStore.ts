@@ -184,6 +184,7 @@ export class FileStore implements ShipperStore {
     // A store object with a record cache is a long-running server's: it keeps the stats of what
     // it reads while no shipper wrote to the store (generation.ts).
     this.logs = new BucketLogs(root, { keepStats: (options.cacheEntries ?? 0) > 0 });
+    this.splits = (options.cacheEntries ?? 0) > 0 ? new WeakMap() : undefined;
     this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries, generation: this.logs.generation });
     // What this process writes, its next look-up reads.
     this.journal = new Journal(root, () => this.logs.endBurst(), options.onWarning ?? ((item) => process.stderr.write(`warning: [${item.code}] ${item.message}\n`)));
@@ -414,6 +415,20 @@ export class FileStore implements ShipperStore {
     await this.journal.commit(this.logs.appendAll(moves.flatMap((move) => move.lines)));
     killPoint('during-merge')?.();
     await this.journal.commit(moves.map((move) => ({ path: move.pending, text: '' })));
+  }
+
+  /**
+   * A cached record's split, made once (a server's record cache hands out the same record while its
+   * bucket is unchanged): a cached GET answers the same Shipment object, whose freight check the
+   * engine then works out once (LocalApi.getShipment).
+   */
+  private readonly splits: WeakMap<StoredShipment, ShipmentRecord> | undefined;
+
+  splitStored(record: StoredShipment): ShipmentRecord {
+    if (!this.splits) return splitRecord(record);
+    let split = this.splits.get(record);
+    if (!split) this.splits.set(record, (split = splitRecord(record)));
+    return split;
   }
 
   private readonly recordFilesFound = new Map<string, boolean>();
@@ -703,7 +718,8 @@ class ShipmentQueries implements ShipmentWrites {
     const pending = this.tx?.shipmentPuts.get(id);
     if (pending) return splitRecord(pending);
     const record = await this.store.storedShipment(id, storedShipmentSchema);
-    return record ? splitRecord(record) : undefined;
+    if (!record) return undefined;
+    return this.tx ? splitRecord(record) : this.store.splitStored(record);
   }
 
   async get(id: string): Promise<Shipment | undefined> {
@@ -781,6 +797,13 @@ class ShipmentQueries implements ShipmentWrites {
   }
 
   async findByQuote(quoteId: string): Promise<Shipment[]> {
+    // Outside a unit of work, read once per view of the store (generation.ts): a cached GET of a
+    // quote reads its bookings from memory instead of the quote index and the bucket of its own booking.
+    if (this.tx) return this.bookingsOf(quoteId);
+    return [...(await this.store.logs.generation.remembered(`findByQuote ${quoteId}`, () => this.bookingsOf(quoteId)))];
+  }
+
+  private async bookingsOf(quoteId: string): Promise<Shipment[]> {
     const indexed = await this.current(await this.lookup('quote', quoteId), (shipment) => shipment.quoteId === quoteId, false);
     const own = QUOTE_ID.test(quoteId) ? await this.getRecord(shipmentOfOwnQuote(quoteId)).catch(() => undefined) : undefined;
     const first = own?.ownQuote?.id === quoteId ? [own.shipment] : [];

@@ -41,6 +41,10 @@ export class StoreGeneration {
   private listings = new Map<string, readonly string[] | undefined>();
   /** The run of look-ups the generation was last checked in. */
   private checkedIn: object | undefined;
+  /** Answers worked out from the files of the current view (remembered). */
+  private answers = new Map<string, unknown>();
+  /** Counts the views: an answer worked out across two of them is not kept. */
+  private view = 0;
 
   constructor(
     root: string,
@@ -86,8 +90,29 @@ export class StoreGeneration {
     return names;
   }
 
+  /**
+   * An answer read from the store's files (a quote's bookings), worked out once per view: the same
+   * promise as stat's, for what is read from files whose stats the view keeps. One begun in a view
+   * and finished in the next (a write by this process or by another shipper between) is returned
+   * but not kept. Failures are not kept. Without keepStats, worked out every time.
+   */
+  async remembered<T>(key: string, work: () => Promise<T>): Promise<T> {
+    if (!this.keepStats) return work();
+    this.check();
+    if (this.answers.has(key)) return this.answers.get(key) as T;
+    const view = this.view;
+    const answer = await work();
+    if (view === this.view) {
+      if (this.answers.size >= MAX_KEPT) this.answers = new Map();
+      this.answers.set(key, answer);
+    }
+    return answer;
+  }
+
   /** This process wrote to the store: its next reads stat anew (others learn it by bump). */
   forget(): void {
+    this.view++;
+    this.answers = new Map();
     this.stats = new Map();
     this.listings = new Map();
     this.checkedIn = undefined;
@@ -129,6 +154,8 @@ export class StoreGeneration {
     if (identity !== this.seen || identity === '?' || now - this.takenAt > MAX_AGE_MS) {
       this.seen = identity;
       this.takenAt = now;
+      this.view++;
+      this.answers = new Map();
       this.stats = new Map();
       this.listings = new Map();
     }
