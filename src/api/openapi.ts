@@ -167,12 +167,12 @@ const problemResponse = (description: string) => ({ description, content: proble
 
 const PROBLEM_RESPONSES = {
   BadRequest: problemResponse(
-    'Constraint Violation (every invalid field at once in `violations[]`, each `field` written like `orderComponents[0].pieceCount`), or a body that is not JSON',
+    'Constraint Violation (every invalid field at once in `violations[]`, each `field` written like `orderComponents[0].pieceCount`), an expired quote (`reason: quote_expired`) or freight that differs from the quote (`reason: quote_mismatch`), or a body that is not JSON',
   ),
   Unauthorized: problemResponse('Missing or wrong API key (only when the server requires one)'),
   NotFound: problemResponse('Unknown id or route'),
   Conflict: problemResponse(
-    'The quote expired or was booked already, the shipment does not match the quoted freight (`violations[]` name the fields), or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)',
+    'The quote was booked already, or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)',
   ),
   PayloadTooLarge: problemResponse('The request body is larger than the server accepts'),
   UnsupportedMediaType: problemResponse('The request body is not `application/json`'),

@@ -12,7 +12,7 @@ const contract: ContractCase = (target) => {
       expect(messagesOf(warnings)).toEqual([]);
       expect(quote.id).toMatch(/^qt_[0-9A-Z]{26}$/);
       expect(Number.isInteger(quote.quotedPriceInCents) && quote.quotedPriceInCents > 0).toBe(true);
-      // One validity: the end of its pickup day (Tuesday 2026-11-24) in Chicago, before its 168 hours.
+      // One validity: the end of its pickup day (Tuesday 2026-11-24) in Chicago, before its 48 hours.
       expect(quote.quoteExpirationTime).toBe('2026-11-25T05:59:59.999Z');
       expect(quote.transitDays).toEqual(expect.any(Number));
       expect(quote.estimatedDeliveryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
