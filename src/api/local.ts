@@ -38,9 +38,12 @@ import type { CarrierRating } from './local/rates.js';
 import { transitTimes } from './local/transit.js';
 import { Tracking } from './local/tracking.js';
 import { publishedTrackingOf } from '../domain/tracking.js';
+import { publishedFreightCheck, publishedLimits, type FreightRequest, type PublishedLimits } from '../domain/publishedLimits.js';
 import { trackingFilterOf } from './local/trackingFilter.js';
 
 export interface LocalApiOptions extends NumberingOptions {
+  /** The published limits and defaults (publishedLimits.ts), each overridable by the settings' `limits`. */
+  limits?: Partial<PublishedLimits> | undefined;
   /** The file store's directory (when no `store` is given). */
   storeDir: string;
   /** Another store behind the same ports (e.g. PostgreSQL); default: the file store in storeDir. */
@@ -111,8 +114,10 @@ export class LocalApi implements ShipperApi {
   private readonly invoices: Invoices;
   private readonly freightCheck: FreightCheckSettings;
   private readonly tracking: Tracking;
+  private readonly limits: PublishedLimits;
 
   constructor(options: LocalApiOptions) {
+    this.limits = publishedLimits(options.limits);
     this.store = options.store ?? new FileStore(options.storeDir, { cacheEntries: options.cacheEntries, onWarning: options.storeWarning });
     this.now = options.now ?? (() => new Date());
     this.zips = options.zips ?? new ZipDirectory();
@@ -125,8 +130,8 @@ export class LocalApi implements ShipperApi {
     this.carrierRating = () => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...shared, agreements: this.agreements })));
     this.quotes = new Quotes({ ...shared, carrierRating: { rate: async (request, tariff) => (await this.carrierRating()).rate(request, tariff) } });
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
-    this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
-    this.shipments = new Shipments(this.store, this.now);
+    this.bookings = new Bookings({ ...shared, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load(), limits: this.limits });
+    this.shipments = new Shipments(this.store, this.now, this.limits);
     this.carrierSettings = carriers;
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {}, served: options.served ?? false }, this.zips);
     this.invoices = new Invoices(
@@ -149,6 +154,13 @@ export class LocalApi implements ShipperApi {
   private bodyOf<K extends BodyOperation>(name: K, raw: unknown): Input<BodyOf<K>> {
     const places = ZIP_FIELDS[name]?.(raw);
     return parseBody(name, raw, places ? unknownZips(this.zips, raw, places) : []);
+  }
+
+  /** A quote's freight held to the published limits, as its order will be (publishedLimits.ts): a 400 naming every line beyond them. */
+  private withPublishedLimits<T extends FreightRequest>(input: Input<T>): Input<T> {
+    const { violations, warnings } = publishedFreightCheck(input.value, this.limits);
+    if (violations.length > 0) throw constraintViolation(violations);
+    return { value: input.value, warnings: [...input.warnings, ...warnings] };
   }
 
   /** The freight check's warnings on a quote or a shipment, after the call's own. */
@@ -192,7 +204,7 @@ export class LocalApi implements ShipperApi {
 
   async createQuote(...[body, options]: ArgsOf<(typeof operations)['createQuote']>) {
     const tariff = await this.tariffs.load();
-    const input = this.bodyOf('createQuote', body);
+    const input = this.withPublishedLimits(this.bodyOf('createQuote', body));
     // The key's record holds the hash of the request as sent (idempotency.ts).
     const idempotency = options?.idempotencyKey ? { key: options.idempotencyKey, requestHash: requestHash(body) } : undefined;
     return this.checked(await this.quotes.create(input, tariff, idempotency));
@@ -201,7 +213,7 @@ export class LocalApi implements ShipperApi {
   async shopRates(...[body]: ArgsOf<(typeof operations)['shopRates']>) {
     const tariff = await this.tariffs.load();
     const rating = await this.carrierRating();
-    const result = await rating.shop(this.bodyOf('shopRates', body), tariff);
+    const result = await rating.shop(this.withPublishedLimits(this.bodyOf('shopRates', body)), tariff);
     // Each carrier's quote checked by its own agreement's inspection rules and rates.
     const items = await Promise.all(result.data.items.map(async (quote) => ({ ...quote, warnings: freightWarnings(quote, tariff, await this.freightCheckOf(quote)) })));
     return { ...result, data: { ...result.data, items } };

@@ -145,13 +145,14 @@ describe('errors as application/problem+json', () => {
     const problem = expectProblem(
       await postJson(base, '/v1/shipper/quote', {
         ...QUOTE,
-        orderComponents: [{ palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 }, { palletCount: 1 }],
+        orderComponents: [{ palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 }, { palletCount: 1, dimensions: { length: 48 } }],
       }),
       400,
       'Constraint Violation',
     );
+    // Dimensions may be omitted (the published default), not given in part.
     expect((problem.violations as Array<{ field: string }>).map((violation) => violation.field)).toEqual(
-      expect.arrayContaining(['orderComponents[0].pieceCount', 'orderComponents[1].poundsWeight', 'orderComponents[1].dimensions']),
+      expect.arrayContaining(['orderComponents[0].pieceCount', 'orderComponents[1].poundsWeight', 'orderComponents[1].dimensions.width', 'orderComponents[1].dimensions.height']),
     );
   });
 

@@ -20,6 +20,7 @@ import {
 import { warning, type Warning } from '../../domain/warnings.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
+import { publishedFreightCheck, type PublishedLimits } from '../../domain/publishedLimits.js';
 import { localDateInZone } from '../../domain/dates.js';
 import { conflict, constraintViolation, internalError, makeProblem, notFound, type ProblemError } from '../problems.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
@@ -34,6 +35,8 @@ export interface BookingCheckDeps {
   zips: ZipLookup;
   quotes: Quotes;
   now: () => Date;
+  /** The published limits and defaults, with the settings' overrides (publishedLimits.ts). */
+  limits: PublishedLimits;
 }
 
 /** How many shipments holding a reference a conflict or warning names (the newest). */
@@ -128,7 +131,13 @@ export class BookingChecks {
     zipViolations.push(...addresses.violations);
     const parsed = judge(shipmentRequestSchema, raw, zipViolations);
     if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
-    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
+    const freight = publishedFreightCheck(parsed.value, this.deps.limits);
+    if (freight.violations.length > 0) return { ok: false, problem: constraintViolation(freight.violations).problem };
+    return {
+      ok: true,
+      request: parsed.value,
+      warnings: [...parsed.warnings, ...freight.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings],
+    };
   }
 
   async quoteForBooking(reads: StoreReads, quoteId: string, request: ShipmentRequest): Promise<Quote> {
