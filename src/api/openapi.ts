@@ -171,9 +171,7 @@ const PROBLEM_RESPONSES = {
   ),
   Unauthorized: problemResponse('Missing or wrong API key (only when the server requires one)'),
   NotFound: problemResponse('Unknown id or route'),
-  Conflict: problemResponse(
-    'The quote was booked already, or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)',
-  ),
+  Conflict: problemResponse('The quote was booked already, or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)'),
   PayloadTooLarge: problemResponse('The request body is larger than the server accepts'),
   UnsupportedMediaType: problemResponse('The request body is not `application/json`'),
   Unprocessable: problemResponse('The request is valid but cannot be served: a lane no tariff or carrier agreement covers, or no carrier agreements to shop'),

@@ -230,8 +230,7 @@ export const orderComponentInputSchema = z
       palletCount: component.palletCount,
       poundsWeight: component.poundsWeight,
       dimensions:
-        dimensions ??
-        (palletDimensions ? { length: palletDimensions[0], width: palletDimensions[1], height: palletDimensions[2] } : { ...PUBLISHED_LIMITS.defaultPallet }),
+        dimensions ?? (palletDimensions ? { length: palletDimensions[0], width: palletDimensions[1], height: palletDimensions[2] } : { ...PUBLISHED_LIMITS.defaultPallet }),
       // Absent, null or (text) empty: null.
       description: component.description || null,
       nmfcCode: component.nmfcCode || null,
@@ -367,7 +366,10 @@ const phoneNumberSchema = (description: string) =>
         return z.NEVER;
       }
       if (read.extension !== null) {
-        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value.trim())} has an extension (${read.extension}), which E.164 has no place for: send the number alone and the extension in notes` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(value.trim())} has an extension (${read.extension}), which E.164 has no place for: send the number alone and the extension in notes`,
+        });
         return z.NEVER;
       }
       return read.phoneNumber;

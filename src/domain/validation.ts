@@ -103,7 +103,10 @@ export function deprecationWarnings(raw: unknown): Warning[] {
   const components = (raw as { orderComponents?: unknown }).orderComponents;
   if (!Array.isArray(components)) return [];
   const assumed = components.flatMap((component, index) =>
-    component && typeof component === 'object' && (component as { dimensions?: unknown }).dimensions === undefined && (component as { palletDimensions?: unknown }).palletDimensions === undefined
+    component &&
+    typeof component === 'object' &&
+    (component as { dimensions?: unknown }).dimensions === undefined &&
+    (component as { palletDimensions?: unknown }).palletDimensions === undefined
       ? palletSizeOf({ dimensions: null }, { index }).warnings
       : [],
   );

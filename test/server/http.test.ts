@@ -145,7 +145,10 @@ describe('errors as application/problem+json', () => {
     const problem = expectProblem(
       await postJson(base, '/v1/shipper/quote', {
         ...QUOTE,
-        orderComponents: [{ palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 }, { palletCount: 1, dimensions: { length: 48 } }],
+        orderComponents: [
+          { palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 },
+          { palletCount: 1, dimensions: { length: 48 } },
+        ],
       }),
       400,
       'Constraint Violation',

@@ -97,7 +97,11 @@ describe('the official SDK against shipper serve', () => {
 
   it('reads a multi-pallet component sent the published way as its total weight, holds it to the published limits, and defaults omitted dimensions', async () => {
     // Three pallets of 2,500 lb, sent as the component's weight: 7,500 lb in all, the most three pallets may weigh.
-    const full = (await oway.quotes.create({ pickupAddress, deliveryAddress, orderComponents: [{ palletCount: 3, poundsWeight: 7500, dimensions: { length: 48, width: 40, height: 48 } }] } as never)) as Record<string, unknown>;
+    const full = (await oway.quotes.create({
+      pickupAddress,
+      deliveryAddress,
+      orderComponents: [{ palletCount: 3, poundsWeight: 7500, dimensions: { length: 48, width: 40, height: 48 } }],
+    } as never)) as Record<string, unknown>;
     expect((full.orderComponents as Array<Record<string, unknown>>)[0]).toMatchObject({ palletCount: 3, poundsWeight: 7500 });
     // One pound more is 2,500.33 lb a pallet: the published 400, naming the field.
     const heavy = await oway.quotes
