@@ -40,11 +40,14 @@ import type { CarrierRating } from './local/rates.js';
 import { transitTimes } from './local/transit.js';
 import { Tracking } from './local/tracking.js';
 import { publishedTrackingOf } from '../domain/tracking.js';
+import { publishedFreightCheck, publishedLimits, type FreightRequest, type PublishedLimits } from '../domain/publishedLimits.js';
 import { trackingFilterOf } from './local/trackingFilter.js';
 import { companyStore } from './local/companyStore.js';
 import type { CompanyScope } from '../domain/companies.js';
 
 export interface LocalApiOptions extends NumberingOptions {
+  /** The published limits and defaults (publishedLimits.ts), each overridable by the settings' `limits`. */
+  limits?: Partial<PublishedLimits> | undefined;
   /** The file store's directory (when no `store` is given). */
   storeDir: string;
   /** Another store behind the same ports (e.g. PostgreSQL); default: the file store in storeDir. */
@@ -118,6 +121,7 @@ export class LocalApi implements ShipperApi {
   private readonly invoices: Invoices;
   private readonly freightCheck: FreightCheckSettings;
   private readonly tracking: Tracking;
+  private readonly limits: PublishedLimits;
 
   /**
    * `shared`: the parts a company's view (forCompany) shares with the engine it was made from, so
@@ -127,6 +131,7 @@ export class LocalApi implements ShipperApi {
     private readonly options: LocalApiOptions,
     shared?: Pick<LocalApi, 'zips' | 'tariffs' | 'agreements' | 'numbering'> & { carrierRating: () => Promise<CarrierRating>; ids: IdFactory; scope: CompanyScope },
   ) {
+    this.limits = publishedLimits(options.limits);
     this.store = options.store ?? new FileStore(options.storeDir, { cacheEntries: options.cacheEntries, onWarning: options.storeWarning });
     this.now = options.now ?? (() => new Date());
     this.zips = shared?.zips ?? options.zips ?? new ZipDirectory();
@@ -142,8 +147,8 @@ export class LocalApi implements ShipperApi {
       shared?.carrierRating ?? (() => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...parts, agreements: this.agreements }))));
     this.quotes = new Quotes({ ...parts, carrierRating: { rate: async (request, tariff) => (await this.carrierRating()).rate(request, tariff) } });
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
-    this.bookings = new Bookings({ ...parts, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load() });
-    this.shipments = new Shipments(this.store, this.now);
+    this.bookings = new Bookings({ ...parts, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load(), limits: this.limits });
+    this.shipments = new Shipments(this.store, this.now, this.limits);
     this.carrierSettings = carriers;
     this.documents = new Documents({ carriers: carriers.carriers, x12: options.x12 ?? {}, ebol: options.ebol ?? {}, served: options.served ?? false }, this.zips);
     this.invoices = new Invoices(
@@ -196,6 +201,13 @@ export class LocalApi implements ShipperApi {
     return parseBody(name, raw, places ? unknownZips(this.zips, raw, places) : []);
   }
 
+  /** A quote's freight held to the published limits, as its order will be (publishedLimits.ts): a 400 naming every line beyond them. */
+  private withPublishedLimits<T extends FreightRequest>(input: Input<T>): Input<T> {
+    const { violations, warnings } = publishedFreightCheck(input.value, this.limits);
+    if (violations.length > 0) throw constraintViolation(violations);
+    return { value: input.value, warnings: [...input.warnings, ...warnings] };
+  }
+
   /** The freight check's warnings on a quote or a shipment, after the call's own. */
   private async checked<T extends CheckedFreight>(result: ApiResult<T>): Promise<ApiResult<T>> {
     const settings = await this.freightCheckOf(result.data);
@@ -237,7 +249,7 @@ export class LocalApi implements ShipperApi {
 
   async createQuote(...[body, options]: ArgsOf<(typeof operations)['createQuote']>) {
     const tariff = await this.tariffs.load();
-    const input = this.bodyOf('createQuote', body);
+    const input = this.withPublishedLimits(this.bodyOf('createQuote', body));
     // The key's record holds the hash of the request as sent (idempotency.ts).
     const idempotency = options?.idempotencyKey ? { key: options.idempotencyKey, requestHash: requestHash(body) } : undefined;
     return this.checked(await this.quotes.create(input, tariff, idempotency));
@@ -246,7 +258,7 @@ export class LocalApi implements ShipperApi {
   async shopRates(...[body]: ArgsOf<(typeof operations)['shopRates']>) {
     const tariff = await this.tariffs.load();
     const rating = await this.carrierRating();
-    const result = await rating.shop(this.bodyOf('shopRates', body), tariff);
+    const result = await rating.shop(this.withPublishedLimits(this.bodyOf('shopRates', body)), tariff);
     // Each carrier's quote checked by its own agreement's inspection rules and rates.
     const items = await Promise.all(result.data.items.map(async (quote) => ({ ...quote, warnings: freightWarnings(quote, tariff, await this.freightCheckOf(quote)) })));
     return { ...result, data: { ...result.data, items } };

@@ -171,14 +171,12 @@ const problemResponse = (description: string) => ({ description, content: proble
 
 const PROBLEM_RESPONSES = {
   BadRequest: problemResponse(
-    'Constraint Violation (every invalid field at once in `violations[]`, each `field` written like `orderComponents[0].pieceCount`), or a body that is not JSON',
+    'Constraint Violation (every invalid field at once in `violations[]`, each `field` written like `orderComponents[0].pieceCount`), an expired quote (`reason: quote_expired`) or freight that differs from the quote (`reason: quote_mismatch`), or a body that is not JSON',
   ),
   Unauthorized: problemResponse('Missing or wrong API key (only when the server requires one)'),
   Forbidden: problemResponse("The token lacks the `shipper` scope, or the company's key (`x-oway-api-key`) is missing, unknown or revoked (a server with client credentials)"),
   NotFound: problemResponse('Unknown id or route'),
-  Conflict: problemResponse(
-    'The quote expired or was booked already, the shipment does not match the quoted freight (`violations[]` name the fields), or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)',
-  ),
+  Conflict: problemResponse('The quote was booked already, or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)'),
   PayloadTooLarge: problemResponse('The request body is larger than the server accepts'),
   UnsupportedMediaType: problemResponse('The request body is not `application/json`'),
   Unprocessable: problemResponse('The request is valid but cannot be served: a lane no tariff or carrier agreement covers, or no carrier agreements to shop'),

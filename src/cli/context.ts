@@ -205,6 +205,7 @@ export class CommandContext {
         storeWarning: (item) => this.io.warn(item),
         carriers: settings.carriers,
         ssccExtensionDigit: settings.ssccExtensionDigit,
+        limits: settings.limits,
         x12: settings.x12,
         ebol: settings.ebol,
         served: options.serve,

@@ -42,6 +42,22 @@ const profileSchema = z.object({
   clientSecret: z.string().min(1).optional(),
 });
 
+const palletSizeSchema = z.strictObject({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() });
+/**
+ * The limits "subject to change, these are configurable" (the published confirm): pallets per order,
+ * pounds per pallet and the three pallet sizes. The quote lifetime is the tariff's
+ * (`quoteLifetimeHours`, the published 48 by default); the default pallet is the published one.
+ */
+const limitsSchema = z.strictObject({
+  minPalletsPerOrder: z.number().int().min(1).optional(),
+  maxPalletsPerOrder: z.number().int().min(1).optional(),
+  minPoundsPerPallet: z.number().positive().optional(),
+  maxPoundsPerPallet: z.number().positive().optional(),
+  standardPallet: palletSizeSchema.optional(),
+  liftgatePallet: palletSizeSchema.optional(),
+  oversizePallet: palletSizeSchema.optional(),
+});
+
 /** The config file. Unknown keys are kept (a newer shipper may have written them). */
 export const configFileSchema = z.looseObject({
   mode: modeSchema.optional(),
@@ -61,6 +77,8 @@ export const configFileSchema = z.looseObject({
   retries: z.number().int().min(0).max(10).optional(),
   /** What the remote server offers: `published` (Oway's operations alone) or `serve` (shipper serve's extensions too). */
   service: z.enum(SERVICE_KINDS).optional(),
+  /** The published freight limits of the local engine (publishedLimits.ts), each defaulting to the published value. */
+  limits: limitsSchema.optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
 });
 export type ConfigFile = z.output<typeof configFileSchema>;
@@ -216,6 +234,8 @@ export interface Settings {
   debug: boolean;
   /** The extension digit of the SSCCs of pallet labels (0-9). */
   ssccExtensionDigit: number;
+  /** The config's overrides of the published freight limits (publishedLimits.ts); empty: the published values. */
+  limits: NonNullable<ConfigFile['limits']>;
   /** What the shipper knows of each carrier, by SCAC (PRO block, cut-off, X12 ids). */
   carriers: CarrierProfiles;
   x12: Record<string, unknown>;
@@ -334,6 +354,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, con
     bolCompanyPrefix,
     debug: Boolean(env.SHIPPER_DEBUG),
     ssccExtensionDigit: config.ssccExtensionDigit ?? 0,
+    limits: config.limits ?? {},
     carriers: config.carriers ?? {},
     x12: config.x12 ?? {},
     ebol: config.ebol ?? {},

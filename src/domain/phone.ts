@@ -61,5 +61,9 @@ export function normalisePhoneNumber(text: string, options: PhoneNumberOptions =
         : `a valid +${parsed.countryCallingCode} number: its digits are no number of that country's plan`;
     return { ok: false, reason: `${quoted} is not ${plan}` };
   }
+  // A national prefix read off a number given with its country code (`+49 000000`) leaves one that
+  // reads as yet another number: no number a person can be reached on, and no stable E.164.
+  const again = parsePhoneNumberFromString(parsed.number, { extract: false });
+  if (again?.number !== parsed.number) return { ok: false, reason: `${quoted} is not a number of its country's plan: its digits read as no one number` };
   return { ok: true, phoneNumber: parsed.number, extension: parsed.ext ?? null };
 }

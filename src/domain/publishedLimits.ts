@@ -240,3 +240,36 @@ export function orderPalletViolations(components: ReadonlyArray<Pick<ComponentIn
   }
   return [];
 }
+
+/** What the published freight rules read of a quote or an order: its stops' liftgates and its lines. */
+export interface FreightRequest {
+  pickupAddress?: { liftgateRequired?: boolean | null | undefined } | null | undefined;
+  deliveryAddress?: { liftgateRequired?: boolean | null | undefined } | null | undefined;
+  accessorials?: readonly string[] | undefined;
+  orderComponents: readonly ComponentInput[];
+}
+
+/** A liftgate at either stop: an address's liftgateRequired or the accessorial code of one. */
+function needsLiftgate(request: FreightRequest): boolean {
+  if (request.pickupAddress?.liftgateRequired === true || request.deliveryAddress?.liftgateRequired === true) return true;
+  return (request.accessorials ?? []).some((code) => code === 'LIFTGATE_PICKUP' || code === 'LIFTGATE_DELIVERY');
+}
+
+/**
+ * The published limits a quote and an order are held to when they are made, the same as confirm
+ * holds them to (so no quote prices freight its order could not confirm): 1 to 51 pallets in all,
+ * 1 to 2,500 lb per pallet, pallet sizes within 95x95x96 in (62x62x94 in with a liftgate); beyond
+ * the standard 60x52x94 in an OVERSIZE_PALLET warning. The lines are as parsed (an omitted size is
+ * already the default pallet: its warning is the parse's).
+ */
+export function publishedFreightCheck(request: FreightRequest, limits: PublishedLimits = PUBLISHED_LIMITS): { violations: FieldViolation[]; warnings: Warning[] } {
+  const liftgateRequired = needsLiftgate(request);
+  const violations = orderPalletViolations(request.orderComponents, limits);
+  const warnings: Warning[] = [];
+  request.orderComponents.forEach((component, index) => {
+    const checked = checkComponent(component, { index, liftgateRequired, limits });
+    violations.push(...checked.violations);
+    warnings.push(...checked.warnings);
+  });
+  return { violations, warnings };
+}

@@ -27,6 +27,8 @@ import { ZIP_CODE_PATTERN } from './zipCode.js';
 import { DATE_PATTERN, isCalendarDate } from './dates.js';
 import { onFirstUse } from './schemaOnFirstUse.js';
 import { STORE_TIME_PATTERN } from './storeHours.js';
+import { PUBLISHED_LIMITS } from './publishedLimits.js';
+import { normalisePhoneNumber } from './phone.js';
 import { DEFAULT_COMPANY_ID } from './companies.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -196,11 +198,8 @@ export const orderComponentInputSchema = z
     (component, ctx) => {
       // Runs on any input (when: true): a list or a scalar is refused as a whole, not for its dimensions.
       if (typeof component !== 'object' || component === null || Array.isArray(component)) return;
+      // Neither given: the published default pallet (the transform), with DIMENSIONS_ASSUMED (validation.ts).
       const { dimensions, palletDimensions } = component as { dimensions?: unknown; palletDimensions?: unknown };
-      if (dimensions === undefined && palletDimensions === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'dimensions are required (length, width and height of one pallet)' });
-        return;
-      }
       if (isDimensions(dimensions) && isTriple(palletDimensions)) {
         const [length, width, height] = palletDimensions;
         if (dimensions.length !== length || dimensions.width !== width || dimensions.height !== height) {
@@ -230,7 +229,8 @@ export const orderComponentInputSchema = z
     } = {
       palletCount: component.palletCount,
       poundsWeight: component.poundsWeight,
-      dimensions: dimensions ?? { length: palletDimensions![0], width: palletDimensions![1], height: palletDimensions![2] },
+      dimensions:
+        dimensions ?? (palletDimensions ? { length: palletDimensions[0], width: palletDimensions[1], height: palletDimensions[2] } : { ...PUBLISHED_LIMITS.defaultPallet }),
       // Absent, null or (text) empty: null.
       description: component.description || null,
       nmfcCode: component.nmfcCode || null,
@@ -336,7 +336,7 @@ export const quoteStopSchema = onFirstUse(() =>
       .toUpperCase()
       .optional(),
     contactPerson: optionalRawText(100, 'Contact person'),
-    phoneNumber: optionalRawText(32, 'Contact phone number'),
+    phoneNumber: phoneNumberSchema('Contact phone number'),
     ...publishedAddressShape(),
   }),
 );
@@ -347,6 +347,35 @@ export const placeSchema = z.object({
   city: z.string(),
   state: z.string(),
 });
+
+/**
+ * An address's phone as the published Address writes it, E.164: what a person types
+ * (`312-555-0100`, `(312) 555-0100`) is read as a US number and written `+13125550100`
+ * (phone.ts). A number of a possible length is taken, as the published pattern takes the
+ * document's own `+15551234567`; text that is no phone number is a violation on the field. An
+ * extension has no place in E.164 and is refused, never dropped: it goes in the address's notes.
+ * Empty or absent: null.
+ */
+const phoneNumberSchema = (description: string) =>
+  boundedText(32, false)
+    .transform((value, ctx) => {
+      if (value.trim() === '') return null;
+      const read = normalisePhoneNumber(value, { accept: 'possible' });
+      if (!read.ok) {
+        ctx.addIssue({ code: 'custom', message: `${read.reason}; write it as +13125550100 or 312-555-0100` });
+        return z.NEVER;
+      }
+      if (read.extension !== null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(value.trim())} has an extension (${read.extension}), which E.164 has no place for: send the number alone and the extension in notes`,
+        });
+        return z.NEVER;
+      }
+      return read.phoneNumber;
+    })
+    .nullish()
+    .meta({ description: `${description}, E.164 (+13125550100); a US number as people write it (312-555-0100) is read and answered as E.164` });
 
 const requiredText = (field: string, max: number) =>
   withoutControlCharacters(z.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) }).trim())
@@ -401,7 +430,7 @@ const addressShape = {
   zipCode: postalCodeSchema,
   countryCode: countryCodeSchema,
   contactPerson: optionalText(100, 'Contact person'),
-  phoneNumber: optionalText(32, 'Contact phone number'),
+  phoneNumber: phoneNumberSchema('Contact phone number').transform((value) => value ?? null),
   ...publishedAddressShape(),
 };
 export const addressSchema = z.strictObject(addressShape);

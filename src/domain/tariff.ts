@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { FREIGHT_CLASSES, isoDateSchema } from './schemas.js';
 import { DEFAULT_CARRIER_HOLIDAYS, HOLIDAY_RULES } from './transit.js';
+import { PUBLISHED_LIMITS } from './publishedLimits.js';
 
 const cents = z.number().int().min(0);
 const percent = z.number().min(0).max(100);
@@ -27,7 +28,11 @@ export const tariffSchema = z
     fuelSurchargePercent: percent,
     accessorials: z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/), z.object({ description: z.string(), amountInCents: cents })),
     coverage: z.object({ states: z.array(z.string().regex(/^[A-Z]{2}$/)).min(1) }),
-    quoteLifetimeHours: z.number().positive(),
+    /** The published "valid for 2 days from creation" when a tariff says nothing (the shipped one says 48). */
+    quoteLifetimeHours: z
+      .number()
+      .positive()
+      .default(PUBLISHED_LIMITS.quoteValidDays * 24),
     /** Local time at the destination at which deliveries are promised. */
     deliveryCutoff: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be HH:MM' }),
     /** Local time at the origin after which carriers no longer pick up that day (a carrier's own, in the settings, wins). */

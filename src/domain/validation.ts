@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { warning, type Warning } from './warnings.js';
 import { didYouMean } from './didYouMean.js';
+import { palletSizeOf } from './publishedLimits.js';
 import type { Violation } from './schemas.js';
 
 export type Parsed<T> = { ok: true; value: T; warnings: Warning[] } | { ok: false; violations: Violation[] };
@@ -92,11 +93,27 @@ function readableMessage(message: string): string {
   return message.replace(/^Invalid input: /, '');
 }
 
-/** Warnings for deprecated spellings the request used (palletDimensions). */
+/**
+ * Warnings of how the request was written: deprecated spellings (palletDimensions), and lines
+ * sent without dimensions, which the schema gave the published default pallet (DIMENSIONS_ASSUMED:
+ * the class then rests on an assumption).
+ */
 export function deprecationWarnings(raw: unknown): Warning[] {
   if (typeof raw !== 'object' || raw === null) return [];
   const components = (raw as { orderComponents?: unknown }).orderComponents;
   if (!Array.isArray(components)) return [];
+  const assumed = components.flatMap((component, index) =>
+    component &&
+    typeof component === 'object' &&
+    (component as { dimensions?: unknown }).dimensions === undefined &&
+    (component as { palletDimensions?: unknown }).palletDimensions === undefined
+      ? palletSizeOf({ dimensions: null }, { index }).warnings
+      : [],
+  );
+  return [...assumed, ...deprecatedSpellings(components)];
+}
+
+function deprecatedSpellings(components: unknown[]): Warning[] {
   const used = components.map((component, index) => (component && typeof component === 'object' && 'palletDimensions' in component ? index : -1)).filter((index) => index >= 0);
   if (used.length === 0) return [];
   const fields = used.map((index) => `orderComponents[${index}].palletDimensions`).join(', ');

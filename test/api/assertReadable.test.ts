@@ -16,6 +16,7 @@ import { buildShipment } from '../../src/domain/shipment.js';
 import { quoteSchema, shipmentSchema, type ShipmentRequest } from '../../src/domain/schemas.js';
 import type { Tariff } from '../../src/domain/tariff.js';
 import { ZipDirectory } from '../../src/geo/zipDirectory.js';
+import { PUBLISHED_LIMITS } from '../../src/domain/publishedLimits.js';
 import { FUZZ_NOW, fuzzParameters, shipmentRequestArb } from '../fuzz/arbitraries.js';
 import { assertQuoteReadable } from '../../src/api/local/quotes.js';
 import type { Quote, Shipment } from '../../src/domain/schemas.js';
@@ -116,7 +117,7 @@ describe('assertReadable given the request', () => {
   const now = () => new Date(FUZZ_NOW);
   const zips = new ZipDirectory();
   const quotes = new Quotes({ store: undefined as never, zips, ids: new IdFactory(), now });
-  const checks = new BookingChecks({ zips, quotes, now });
+  const checks = new BookingChecks({ zips, quotes, now, limits: PUBLISHED_LIMITS });
   let tariff: Tariff;
   beforeAll(async () => {
     tariff = await new TariffProvider().load();

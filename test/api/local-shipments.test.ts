@@ -62,7 +62,7 @@ describe('LocalApi.createShipment on a quote', () => {
     expect((await api.getShipment(shipment.id)).data).toEqual(shipment);
   });
 
-  it('is 404 for an unknown quote and 409 for an expired one', async () => {
+  it('is 404 for an unknown quote and 400 for an expired one', async () => {
     const { api, clock } = apiAt(store.dir);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' })))).status).toBe(404);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'not-a-quote' })))).status).toBe(404);
@@ -73,10 +73,11 @@ describe('LocalApi.createShipment on a quote', () => {
       orderComponents: [PALLETS],
       requiredPickupDate: '2026-11-30',
     });
-    expect(quote.quoteExpirationTime).toBe(new Date(Date.parse(quote.createdAt) + 168 * 3_600_000).toISOString());
+    expect(quote.quoteExpirationTime).toBe(new Date(Date.parse(quote.createdAt) + 48 * 3_600_000).toISOString());
     clock.now = new Date(Date.parse(quote.quoteExpirationTime) + 1000);
     const expired = await problemOf(api.createShipment(shipmentRequest({ quoteId: quote.id, requiredPickupDate: '2026-11-30' })));
-    expect(expired.status).toBe(409);
+    expect(expired.status).toBe(400);
+    expect(expired.problem.reason).toBe('quote_expired');
     expect(expired.problem.detail).toContain('expired');
     // Its pickup day first: that day's end closes it (the one moment its quoteExpirationTime states), and the refusal names the day.
     clock.now = new Date(WEDNESDAY);
@@ -85,12 +86,12 @@ describe('LocalApi.createShipment on a quote', () => {
     expect(soon.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
     clock.now = new Date(Date.parse(soon.quoteExpirationTime) + 1);
     const passed = await problemOf(api.createShipment(shipmentRequest({ quoteId: soon.id })));
-    expect(passed.status).toBe(409);
+    expect(passed.status).toBe(400);
     expect(passed.problem.detail).toContain(`is for pickup on ${soon.requiredPickupDate}, which has passed`);
     expect(await storedShipmentIds(store.dir)).toEqual([]);
   });
 
-  it('is 409 with every difference named when the freight or lane differs from the quote', async () => {
+  it('is 400 with every difference named when the freight or lane differs from the quote', async () => {
     const { api } = apiAt(store.dir);
     const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
     const mismatch = await problemOf(
@@ -102,7 +103,8 @@ describe('LocalApi.createShipment on a quote', () => {
         }),
       ),
     );
-    expect(mismatch.status).toBe(409);
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.problem.reason).toBe('quote_mismatch');
     expect(mismatch.problem.violations?.map((violation) => violation.field)).toEqual([
       'orderComponents[0].palletCount',
       'orderComponents[0].poundsWeight',
@@ -375,7 +377,7 @@ describe('LocalApi: a request previewed, then booked (an import books the object
     expect(first!.ok && first!.data).toMatchObject({ requiredPickupDate: '2026-11-19', createdAt: '2026-11-18T23:00:00.000Z' });
     expect(first!.ok && first!.data.totalPriceInCents).toBe(previewed[0]!.ok && previewed[0]!.data.quotedPriceInCents);
     const ownQuote = (await api.getQuote(first!.ok ? first!.data.quoteId : '')).data;
-    // Valid until the end of its pickup day (Thursday 11-19 in Chicago), before its 168 hours.
+    // Valid until the end of its pickup day (Thursday 11-19 in Chicago), before its 48 hours.
     expect(ownQuote).toMatchObject({ createdAt: '2026-11-18T23:00:00.000Z', quoteExpirationTime: '2026-11-20T05:59:59.999Z' });
     // Thursday 01:00 in Chicago: Thursday is no longer the next business day.
     clock.now = new Date('2026-11-19T07:00:00.000Z');

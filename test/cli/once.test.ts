@@ -290,7 +290,7 @@ describe('the pickup day ends at midnight at the origin', () => {
     const [before, onTheBoundary] = [await newQuote(), await newQuote()];
     expect(before.requiredPickupDate).toBe('2026-11-24');
     // One moment, the last at which it can be booked: the end of its pickup day at the origin (before
-    // its 168-hour lifetime), as quoteExpirationTime, the price line and the status all say.
+    // its 48-hour lifetime), as quoteExpirationTime, the price line and the status all say.
     expect(before.quoteExpirationTime).toBe('2026-11-25T07:59:59.999Z');
     for (const instant of ['2026-11-23T15:00:00Z', '2026-11-25T07:59:00Z']) {
       const shown = (await at(instant, ['quote', 'get', before.id])).stdout;
@@ -309,7 +309,7 @@ describe('the pickup day ends at midnight at the origin', () => {
     // A pickup day after the expiry: the expiry is when it closes.
     const later = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '--pickup-date', '2026-11-30', '-c', LINE, '--json']);
     const laterId = (JSON.parse(later.stdout) as Quote).id;
-    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', laterId])).stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
+    expect((await at('2026-11-23T15:00:00Z', ['quote', 'get', laterId])).stdout).toMatch(/Status {4}open until Wed 2026-11-25 07:00 PST/);
 
     // quote list says each state in its Status column: booked as which order, pickup day passed, open until, expired.
     const statusOf = (listing: string, id: string) =>
@@ -324,9 +324,9 @@ describe('the pickup day ends at midnight at the origin', () => {
     expect([before.id, onTheBoundary.id, laterId].map((id) => statusOf(listed, id))).toEqual([
       `booked as ${order}`,
       'pickup day 2026-11-24 passed (--requote)',
-      'open until Mon 2026-11-30 07:00 PST',
+      'open until Wed 2026-11-25 07:00 PST',
     ]);
-    expect(statusOf((await at('2026-11-30T15:01:00Z', ['quote', 'list'])).stdout, laterId)).toBe('expired Mon 2026-11-30 07:00 PST');
+    expect(statusOf((await at('2026-11-25T15:01:00Z', ['quote', 'list'])).stdout, laterId)).toBe('expired Wed 2026-11-25 07:00 PST');
   });
 });
 

@@ -137,10 +137,10 @@ describe('shipper ship --quote', () => {
     const mismatch = await shipper(['ship', '--quote', quoted.id, '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=3,weight=1200,dims=48x40x50', '--json']);
     expect(mismatch.code).toBe(1);
     const problem = JSON.parse(mismatch.stdout) as { status: number; violations: Array<{ field: string }> };
-    expect(problem.status).toBe(409);
+    expect(problem.status).toBe(400);
     expect(problem.violations.map((violation) => violation.field)).toEqual(['orderComponents[0].palletCount', 'orderComponents[0].dimensions.height']);
 
-    // 169 hours later a quote (168 h) for a pickup day after that has expired.
+    // 169 hours later a quote (48 h, the published 2 days) for a pickup day after that has expired.
     const aheadId = JSON.parse(
       (await shipper(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--pickup-date', '2026-11-30', '--json'])).stdout,
     ).id as string;

@@ -43,20 +43,20 @@ describe('the price breakdown', () => {
 
 describe('the quote expiry', () => {
   it("is shown in the origin's local time, like the ETA in the destination's", async () => {
-    // The end of its pickup day (Tuesday 2026-11-24) at the origin, before its 168 hours: in Chicago's time, in Los Angeles'.
+    // The end of its pickup day (Tuesday 2026-11-24) at the origin, before its 48 hours: in Chicago's time, in Los Angeles'.
     const chicago = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
     expect(chicago.stdout).toMatch(/valid until Tue 2026-11-24 23:59 CST/);
     expect(chicago.stdout).toMatch(/ETA Mon 2026-11-30 17:00 EST/);
     const losAngeles = await quote(['--from', '90210', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
     expect(losAngeles.stdout).toMatch(/valid until Tue 2026-11-24 23:59 PST/);
-    // 168 hours after 2026-11-23 15:00 UTC (Monday 07:00 in Los Angeles), on its pickup day: its lifetime, not the end of that day, closes it.
+    // 48 hours (the published 2 days) after 2026-11-23 15:00 UTC (Monday 07:00 in Los Angeles), before its pickup day: its lifetime, not the end of that day, closes it.
     const id = JSON.parse((await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'])).stdout)
       .id as string;
     const shown = await runInProcess(['--store', join(dir, 'store'), 'quote', 'get', id], { env: { SHIPPER_NOW: NOW } });
-    expect(shown.stdout).toMatch(/Status {4}open until Mon 2026-11-30 07:00 PST/);
+    expect(shown.stdout).toMatch(/Status {4}open until Wed 2026-11-25 07:00 PST/);
     // After expiry, still the origin's time.
     const later = await runInProcess(['--store', join(dir, 'store'), 'quote', 'get', id], { env: { SHIPPER_NOW: '2026-12-01T15:00:00Z' } });
-    expect(later.stdout).toMatch(/expired Mon 2026-11-30 07:00 PST/);
+    expect(later.stdout).toMatch(/expired Wed 2026-11-25 07:00 PST/);
   });
 });
 

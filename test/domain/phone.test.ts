@@ -93,6 +93,13 @@ describe('phone numbers to E.164', () => {
     });
   });
 
+  it('refuses digits that read as another number once read (the property found +49 000000: +4900000, then +490000)', () => {
+    for (const accept of ['valid', 'possible'] as const) {
+      const result = normalisePhoneNumber('+49 000000', { accept });
+      expect(result.ok).toBe(false);
+    }
+  });
+
   it('every number it gives matches the published E.164 pattern, and reads back as itself', () => {
     const digits = (min: number, max: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((list) => list.join(''));
     const separator = fc.constantFrom('', ' ', '-', '.');

@@ -67,7 +67,7 @@ describe('rateQuote', () => {
       createdAt: now.toISOString(),
     });
     expect(Number.isInteger(result.quotedPriceInCents)).toBe(true);
-    // Its pickup day (Monday 11-23 in Chicago) ends before its lifetime (168 h): that is the one moment.
+    // Its pickup day (Monday 11-23 in Chicago) ends before its lifetime (48 h): that is the one moment.
     expect(result.quoteExpirationTime).toBe('2026-11-24T05:59:59.999Z');
     expect(result.estimatedDeliveryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(result.orderComponents[0]).toMatchObject({ freightClass: '92.5', densityPcf: 11.25 });
@@ -297,7 +297,7 @@ describe('quoteExpirationTime: the one moment a quote can be booked until', () =
     expect(quoteExpirationTime(lifetime, now, '2026-11-23', 'America/Los_Angeles')).toBe('2026-11-24T07:59:59.999Z');
   });
   it('is the lifetime when the pickup day ends later (a pickup a week or more ahead)', () => {
-    expect(quote({ requiredPickupDate: '2026-12-04' }).quoteExpirationTime).toBe(new Date(now.getTime() + 168 * 3_600_000).toISOString());
+    expect(quote({ requiredPickupDate: '2026-12-04' }).quoteExpirationTime).toBe(new Date(now.getTime() + 48 * 3_600_000).toISOString());
     // The wire's 2-day validity: the earlier of the two, whichever it is.
     expect(quoteExpirationTime({ quoteLifetimeHours: 48 }, now, '2026-11-30', 'America/Chicago')).toBe('2026-11-24T12:00:00.000Z');
   });

@@ -81,10 +81,13 @@ describe('quote request validation', () => {
     ]);
   });
 
-  it('requires dimensions (or palletDimensions) on every component', () => {
+  it('takes a component without dimensions as the published default pallet, with DIMENSIONS_ASSUMED; in part is a violation', () => {
     const { dimensions: _omit, ...withoutDims } = component;
-    const violations = violationsOf({ ...quoteRequest(), orderComponents: [withoutDims] });
-    expect(violations).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('required') }]);
+    const parsed = parseRequest(quoteRequestSchema, { ...quoteRequest(), orderComponents: [withoutDims] });
+    expect(parsed.ok && parsed.value.orderComponents[0]!.dimensions).toEqual({ length: 40, width: 48, height: 60 });
+    expect(parsed.ok && parsed.warnings.map((warning) => [warning.code, warning.field])).toEqual([['DIMENSIONS_ASSUMED', 'orderComponents[0].dimensions']]);
+    const violations = violationsOf({ ...quoteRequest(), orderComponents: [{ ...withoutDims, dimensions: { length: 48, width: 40 } }] });
+    expect(violations).toEqual([{ field: 'orderComponents[0].dimensions.height', reason: expect.any(String) }]);
   });
 
   it('normalises palletDimensions alone to dimensions, with a deprecation warning', () => {
@@ -203,11 +206,14 @@ describe('shipment request validation', () => {
   it('holds optional texts to their length on the boundary, and refuses what is no text of theirs', () => {
     const atMost = parseRequest(shipmentRequestSchema, {
       ...shipment,
-      pickupAddress: { ...address, address2: 's'.repeat(100), contactPerson: 'c'.repeat(100), phoneNumber: '5'.repeat(32) },
+      // A phone as long as its field takes, spaced out: read as E.164.
+      pickupAddress: { ...address, address2: 's'.repeat(100), contactPerson: 'c'.repeat(100), phoneNumber: ` 312 - 555 - 0100 ${' '.repeat(14)}` },
       specialInstructions: `${'i'.repeat(500)}\n${'j'.repeat(499)}`,
     });
-    expect(atMost.ok && [atMost.value.pickupAddress.address2?.length, atMost.value.pickupAddress.phoneNumber?.length, atMost.value.specialInstructions?.length]).toEqual([
-      100, 32, 1000,
+    expect(atMost.ok && [atMost.value.pickupAddress.address2?.length, atMost.value.pickupAddress.phoneNumber, atMost.value.specialInstructions?.length]).toEqual([
+      100,
+      '+13125550100',
+      1000,
     ]);
     const over = violationsOf(
       { ...shipment, pickupAddress: { ...address, address2: 's'.repeat(101), contactPerson: 'c'.repeat(101), phoneNumber: '5'.repeat(33) }, specialInstructions: 'i'.repeat(1001) },

@@ -27,6 +27,7 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { FREIGHT_LIMITS } from '../../src/domain/limits.js';
+import { PUBLISHED_LIMITS } from '../../src/domain/publishedLimits.js';
 import { geodataDir } from '../../src/paths.js';
 import { militaryMailReason } from '../../src/domain/militaryZip.js';
 
@@ -283,15 +284,22 @@ export interface ComponentOptions {
 
 export function componentArb({ lines, hazmat, text = textArb }: ComponentOptions): fc.Arbitrary<Json> {
   const { maxHandlingUnits, maxPoundsWeight, minPoundsWeight, minDimensionInches, maxLengthInches, maxWidthInches, maxHeightInches, maxPieceCount } = FREIGHT_LIMITS;
+  // Valid is within the published limits too (publishedLimits.ts): a pallet within the liftgate's
+  // 62x62x94 in (any request may name a liftgate), 51 pallets an order, 1 to 2,500 lb a pallet.
+  const { liftgatePallet, maxPalletsPerOrder, maxPoundsPerPallet, minPoundsPerPallet } = PUBLISHED_LIMITS;
   const dims = fc.record({
-    length: boundedArb(minDimensionInches, maxLengthInches, false),
-    width: boundedArb(minDimensionInches, maxWidthInches, false),
-    height: boundedArb(minDimensionInches, maxHeightInches, false),
+    length: boundedArb(minDimensionInches, Math.min(maxLengthInches, liftgatePallet.length), false),
+    width: boundedArb(minDimensionInches, Math.min(maxWidthInches, liftgatePallet.width), false),
+    height: boundedArb(minDimensionInches, Math.min(maxHeightInches, liftgatePallet.height), false),
   });
+  const freight = boundedArb(1, Math.floor(Math.min(maxHandlingUnits, maxPalletsPerOrder) / lines), true).chain((palletCount) =>
+    boundedArb(Math.max(minPoundsWeight, minPoundsPerPallet * palletCount), Math.min(Math.floor(maxPoundsWeight / lines), maxPoundsPerPallet * palletCount), false).map(
+      (poundsWeight) => ({ palletCount, poundsWeight }),
+    ),
+  );
   return fc
     .record({
-      palletCount: boundedArb(1, Math.floor(maxHandlingUnits / lines), true),
-      poundsWeight: boundedArb(minPoundsWeight, Math.floor(maxPoundsWeight / lines), false),
+      freight,
       dims,
       deprecatedDims: fc.nat({ max: 9 }).map((value) => value < 3),
       description: optional(text({ max: 256 })),
@@ -300,9 +308,10 @@ export function componentArb({ lines, hazmat, text = textArb }: ComponentOptions
       pieceCount: optional(boundedArb(0, maxPieceCount, true)),
       hazmat: hazmat ? hazmatArb(text).map((value): Json | null | undefined => value) : fc.constantFrom(undefined, null),
     })
-    .map(({ dims: { length, width, height }, deprecatedDims, ...component }) =>
-      compact(deprecatedDims ? { ...component, palletDimensions: [length, width, height] } : { ...component, dimensions: { length, width, height } }),
-    );
+    .map(({ freight: { palletCount, poundsWeight }, dims: { length, width, height }, deprecatedDims, ...rest }) => {
+      const component = { palletCount, poundsWeight, ...rest };
+      return compact(deprecatedDims ? { ...component, palletDimensions: [length, width, height] } : { ...component, dimensions: { length, width, height } });
+    });
 }
 
 export function addressArb(options: { text?: (options: TextOptions) => fc.Arbitrary<string>; zip?: fc.Arbitrary<ZipEntry>; exact?: boolean } = {}): fc.Arbitrary<Json> {
@@ -319,7 +328,8 @@ export function addressArb(options: { text?: (options: TextOptions) => fc.Arbitr
         zipCode: exact ? fc.constant(zip.zipCode) : postalCodeTextArb(zip.zipCode),
         countryCode: exact ? fc.constant(undefined) : fc.constantFrom(undefined, 'US'),
         contactPerson: optional(text({ max: 100 })),
-        phoneNumber: optional(text({ max: 32 })),
+        // A phone as people write it or as E.164 (what is no phone number is a violation: the schemas' tests).
+        phoneNumber: optional(fc.constantFrom('312-555-0100', '+13125550100', '(212) 555-0199', '1 646 555 0142', '')),
       })
       .map(compact),
   );
@@ -493,7 +503,8 @@ export const SHIPMENT_RULES: MutationRules = {
     /^(pickupAddress|deliveryAddress|orderComponents)$/,
     new RegExp(`^${ADDRESS}\\.(name|address1|city|state|zipCode)$`),
     new RegExp(`^${COMPONENT}$`),
-    new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight|dimensions|palletDimensions)$`),
+    // Dimensions may be omitted (the published default pallet), not given in part.
+    new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight)$`),
     new RegExp(`^${COMPONENT}\\.(dimensions\\.(length|width|height)|palletDimensions\\[\\d\\])$`),
     new RegExp(`^${COMPONENT}\\.hazmat\\.(unNumber|properShippingName|hazardClass)$`),
     /^carrier\.(name|scac)$/,
@@ -512,7 +523,8 @@ export const QUOTE_RULES: MutationRules = {
     /^(pickupAddress|deliveryAddress|orderComponents)$/,
     /^(pickupAddress|deliveryAddress)\.zipCode$/,
     new RegExp(`^${COMPONENT}$`),
-    new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight|dimensions|palletDimensions)$`),
+    // Dimensions may be omitted (the published default pallet), not given in part.
+    new RegExp(`^${COMPONENT}\\.(palletCount|poundsWeight)$`),
     new RegExp(`^${COMPONENT}\\.(dimensions\\.(length|width|height)|palletDimensions\\[\\d\\])$`),
     /^accessorials\[\d+\]$/,
   ],

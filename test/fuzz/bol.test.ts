@@ -217,7 +217,8 @@ describe('counterexamples the properties found (kept as plain examples): every f
       state,
       zipCode,
       contactPerson: w(100),
-      phoneNumber: w(32),
+      // A phone is E.164 once read: 12 characters for a US number, not 32 of anything.
+      phoneNumber: '+13125550100',
     });
     const request = {
       refNumber: w(64),

@@ -22,6 +22,8 @@ export interface BoundaryCase {
   name: string;
   lines: Line[];
   warns: boolean;
+  /** Beyond the published largest pallet (95x95x96 in): refused at quote, so the rule never sees it (the domain test has the rule). */
+  refused?: true;
 }
 
 const described = (line: Omit<Line, 'desc'>): Line => ({ desc: 'Machine parts', ...line });
@@ -33,7 +35,13 @@ export const BOUNDARY_CASES: BoundaryCase[] = [
   { code: 'DENSITY_MARGIN', name: 'above: 981 lb', lines: [described({ pallets: 1, weight: 981, dims: [48, 48, 48] })], warns: false },
   { code: 'NON_STACKABLE_HEIGHT', name: 'on: 96 in high', lines: [described({ pallets: 1, weight: 500, dims: [48, 40, 96], stackable: false })], warns: false },
   { code: 'NON_STACKABLE_HEIGHT', name: 'below: 95 in high', lines: [described({ pallets: 1, weight: 500, dims: [48, 40, 95], stackable: false })], warns: true },
-  { code: 'NON_STACKABLE_HEIGHT', name: 'above: 97 in high', lines: [described({ pallets: 1, weight: 500, dims: [48, 40, 97], stackable: false })], warns: false },
+  {
+    code: 'NON_STACKABLE_HEIGHT',
+    name: 'above: 97 in high',
+    lines: [described({ pallets: 1, weight: 500, dims: [48, 40, 97], stackable: false })],
+    warns: false,
+    refused: true,
+  },
   { code: 'WIDE_FREIGHT', name: 'on: 70 in wide', lines: [described({ pallets: 1, weight: 1200, dims: [48, 70, 48] })], warns: true },
   { code: 'WIDE_FREIGHT', name: 'below: 69 in wide', lines: [described({ pallets: 1, weight: 1200, dims: [48, 69, 48] })], warns: false },
   { code: 'WIDE_FREIGHT', name: 'above: 71 in wide', lines: [described({ pallets: 1, weight: 1200, dims: [48, 71, 48] })], warns: true },
@@ -64,9 +72,9 @@ export const BOUNDARY_CASES: BoundaryCase[] = [
   { code: 'LINEAR_FEET', name: 'on: 6 x 48 in is exactly 12 ft', lines: [described({ pallets: 6, weight: 3000, dims: [48, 40, 48] })], warns: false },
   { code: 'LINEAR_FEET', name: 'below: 6 x 47 in', lines: [described({ pallets: 6, weight: 3000, dims: [47, 40, 48] })], warns: false },
   { code: 'LINEAR_FEET', name: 'above: 6 x 48.5 in', lines: [described({ pallets: 6, weight: 3000, dims: [48.5, 40, 48] })], warns: true },
-  { code: 'OVERLENGTH', name: 'on: 96 in long', lines: [described({ pallets: 1, weight: 500, dims: [96, 40, 40] })], warns: true },
+  { code: 'OVERLENGTH', name: 'on: 96 in long', lines: [described({ pallets: 1, weight: 500, dims: [96, 40, 40] })], warns: true, refused: true },
   { code: 'OVERLENGTH', name: 'below: 95 in long', lines: [described({ pallets: 1, weight: 500, dims: [95, 40, 40] })], warns: false },
-  { code: 'OVERLENGTH', name: 'above: 97 in long', lines: [described({ pallets: 1, weight: 500, dims: [97, 40, 40] })], warns: true },
+  { code: 'OVERLENGTH', name: 'above: 97 in long', lines: [described({ pallets: 1, weight: 500, dims: [97, 40, 40] })], warns: true, refused: true },
   { code: 'NO_DESCRIPTION', name: 'described', lines: [described({ pallets: 1, weight: 1000, dims: [48, 40, 48] })], warns: false },
   { code: 'NO_DESCRIPTION', name: 'neither description nor NMFC', lines: [{ pallets: 1, weight: 1000, dims: [48, 40, 48] }], warns: true },
 ];

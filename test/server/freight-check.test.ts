@@ -46,6 +46,11 @@ describe('POST /v1/shipper/quote: each rule on its threshold, just below and jus
   for (const boundary of BOUNDARY_CASES) {
     it(`${boundary.code}, ${boundary.name}: ${boundary.warns ? 'warned' : 'not warned'}`, async () => {
       const answer = await call('POST', '/v1/shipper/quote', { ...LANE, orderComponents: boundary.lines.map(componentJson) });
+      if (boundary.refused) {
+        expect(answer.status).toBe(400);
+        expect(answer.json.violations).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('beyond 95x95x96 in') }]);
+        return;
+      }
       expect(answer.status).toBe(200);
       const quote = quoteSchema.parse(answer.json);
       const warnings = (answer.json.warnings as Warning[]).filter((item) => item.code === boundary.code);

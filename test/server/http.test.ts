@@ -146,13 +146,17 @@ describe('errors as application/problem+json', () => {
     const problem = expectProblem(
       await postJson(base, '/v1/shipper/quote', {
         ...QUOTE,
-        orderComponents: [{ palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 }, { palletCount: 1 }],
+        orderComponents: [
+          { palletCount: 1, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 }, pieceCount: -1 },
+          { palletCount: 1, dimensions: { length: 48 } },
+        ],
       }),
       400,
       'Constraint Violation',
     );
+    // Dimensions may be omitted (the published default), not given in part.
     expect((problem.violations as Array<{ field: string }>).map((violation) => violation.field)).toEqual(
-      expect.arrayContaining(['orderComponents[0].pieceCount', 'orderComponents[1].poundsWeight', 'orderComponents[1].dimensions']),
+      expect.arrayContaining(['orderComponents[0].pieceCount', 'orderComponents[1].poundsWeight', 'orderComponents[1].dimensions.width', 'orderComponents[1].dimensions.height']),
     );
   });
 
@@ -210,7 +214,7 @@ describe('errors as application/problem+json', () => {
     expect((await call(base, 'POST', '/v1/shipper/quote/qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z')).headers.allow).toBe('GET, HEAD');
   });
 
-  it('409 when a shipment does not match its quote', async () => {
+  it('400 quote_mismatch when a shipment does not match its quote (as published; 409 before)', async () => {
     const { json } = await postJson(base, '/v1/shipper/quote', QUOTE);
     const address = { name: 'A', address1: 'B', city: 'C', state: 'IL', zipCode: '60601' };
     const problem = expectProblem(
@@ -220,9 +224,10 @@ describe('errors as application/problem+json', () => {
         deliveryAddress: { ...address, state: 'NY', zipCode: '10001' },
         orderComponents: [{ palletCount: 3, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
       }),
-      409,
-      'Conflict',
+      400,
+      'Bad Request',
     );
+    expect(problem.reason).toBe('quote_mismatch');
     expect(problem.violations).toEqual([{ field: 'orderComponents[0].palletCount', reason: expect.any(String) }]);
   });
 });

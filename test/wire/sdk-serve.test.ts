@@ -102,6 +102,32 @@ describe('the official SDK against shipper serve', () => {
     expect(proxy.requests.flatMap((request) => request.responseErrors.map((error) => `${request.method} ${request.path}: ${error}`))).toEqual([]);
   });
 
+  it('reads a multi-pallet component sent the published way as its total weight, holds it to the published limits, and defaults omitted dimensions', async () => {
+    // Three pallets of 2,500 lb, sent as the component's weight: 7,500 lb in all, the most three pallets may weigh.
+    const full = (await oway.quotes.create({
+      pickupAddress,
+      deliveryAddress,
+      orderComponents: [{ palletCount: 3, poundsWeight: 7500, dimensions: { length: 48, width: 40, height: 48 } }],
+    } as never)) as Record<string, unknown>;
+    expect((full.orderComponents as Array<Record<string, unknown>>)[0]).toMatchObject({ palletCount: 3, poundsWeight: 7500 });
+    // One pound more is 2,500.33 lb a pallet: the published 400, naming the field.
+    const heavy = await oway.quotes
+      .create({ pickupAddress, deliveryAddress, orderComponents: [{ palletCount: 3, poundsWeight: 7501, dimensions: { length: 48, width: 40, height: 48 } }] } as never)
+      .then(
+        () => undefined,
+        (error: unknown) => error as { statusCode?: number; message: string },
+      );
+    expect(heavy?.statusCode).toBe(400);
+    // Without dimensions the published default pallet, 40x48x60 in, with a coded warning.
+    const assumed = (await oway.quotes.create({ pickupAddress, deliveryAddress, orderComponents: [{ palletCount: 2, poundsWeight: 1000 }] } as never)) as Record<string, unknown>;
+    expect((assumed.orderComponents as Array<Record<string, unknown>>)[0]!.dimensions).toEqual({ length: 40, width: 48, height: 60 });
+    expect((assumed.warnings as Array<{ code: string }>).map((warning) => warning.code)).toContain('DIMENSIONS_ASSUMED');
+    const refused = proxy.requests.filter((request) => request.operationId === 'requestQuote' && request.status === 400);
+    expect(refused).toHaveLength(1);
+    // A request the published document takes, refused by the limits its confirm states.
+    expect(refused.flatMap((request) => request.requestErrors)).toEqual([]);
+  });
+
   it('confirms and cancels through PUT without a body though the client says Content-Type: application/json', async () => {
     const quote = (await oway.quotes.create({ pickupAddress, deliveryAddress, orderComponents } as never)) as { id: string };
     const shipment = (await oway.shipments.create({ quoteId: quote.id, pickupAddress, deliveryAddress, orderComponents, description: 'Parts' } as never)) as {

@@ -12,6 +12,7 @@ import { normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment, ShipmentRequest } from '../../domain/schemas.js';
 import { buildShipment, withNumbers } from '../../domain/shipment.js';
 import type { Tariff } from '../../domain/tariff.js';
+import type { PublishedLimits } from '../../domain/publishedLimits.js';
 import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
 import { constraintViolation, idempotencyKeyReused, ProblemError } from '../problems.js';
 import type { ApiResult, BatchOutcome, ShipmentBatchItem } from '../types.js';
@@ -34,6 +35,7 @@ export interface BookingDeps {
   carriers: CarrierSettings;
   tariff: () => Promise<Tariff>;
   now: () => Date;
+  limits: PublishedLimits;
 }
 
 type Rating = ReturnType<Quotes['rateForShipment']>;

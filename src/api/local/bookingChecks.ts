@@ -20,8 +20,9 @@ import {
 import { warning, type Warning } from '../../domain/warnings.js';
 import { beyondLtlWarnings } from '../../domain/rating.js';
 import { checkShipmentAgainstQuote } from '../../domain/shipment.js';
+import { publishedFreightCheck, type PublishedLimits } from '../../domain/publishedLimits.js';
 import { localDateInZone } from '../../domain/dates.js';
-import { conflict, constraintViolation, internalError, notFound } from '../problems.js';
+import { conflict, constraintViolation, internalError, makeProblem, notFound, type ProblemError } from '../problems.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
 import { findIdempotent, shipmentRequestHashes } from './idempotency.js';
 import { judge } from './input.js';
@@ -34,6 +35,8 @@ export interface BookingCheckDeps {
   zips: ZipLookup;
   quotes: Quotes;
   now: () => Date;
+  /** The published limits and defaults, with the settings' overrides (publishedLimits.ts). */
+  limits: PublishedLimits;
 }
 
 /** How many shipments holding a reference a conflict or warning names (the newest). */
@@ -128,7 +131,13 @@ export class BookingChecks {
     zipViolations.push(...addresses.violations);
     const parsed = judge(shipmentRequestSchema, raw, zipViolations);
     if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
-    return { ok: true, request: parsed.value, warnings: [...parsed.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings] };
+    const freight = publishedFreightCheck(parsed.value, this.deps.limits);
+    if (freight.violations.length > 0) return { ok: false, problem: constraintViolation(freight.violations).problem };
+    return {
+      ok: true,
+      request: parsed.value,
+      warnings: [...parsed.warnings, ...freight.warnings, ...beyondLtlWarnings(parsed.value.orderComponents), ...addresses.warnings],
+    };
   }
 
   async quoteForBooking(reads: StoreReads, quoteId: string, request: ShipmentRequest): Promise<Quote> {
@@ -152,16 +161,30 @@ export class BookingChecks {
     }
     const today = localDateInZone(this.deps.now(), zone);
     if (quote.requiredPickupDate < today) {
-      throw conflict(
+      throw quoteRefused(
+        'quote_expired',
         `quote ${quote.id} is for pickup on ${quote.requiredPickupDate}, which has passed (today is ${today} at the origin); book the same freight on a new quote for the next pickup day: shipper ship --quote ${quote.id} --requote`,
         [{ field: 'quoteId', reason: `its pickup day ${quote.requiredPickupDate} has passed` }],
       );
     }
-    if (!check.ok && check.reason === 'expired') throw conflict(`${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`);
+    if (!check.ok && check.reason === 'expired') {
+      throw quoteRefused('quote_expired', `${check.detail}, or book the same freight on a new quote: shipper ship --quote ${quote.id} --requote`, [
+        { field: 'quoteId', reason: `quote ${quote.id} expired at ${quote.quoteExpirationTime}` },
+      ]);
+    }
     const violations = [...(check.ok ? [] : check.violations), ...laneViolations];
-    if (violations.length > 0) throw conflict(`the shipment does not match quote ${quote.id}`, violations);
+    if (violations.length > 0) throw quoteRefused('quote_mismatch', `the shipment does not match quote ${quote.id}`, violations);
     return quote;
   }
+}
+
+/**
+ * An expired quote or freight that differs from it: 400, as the published create answers "quote
+ * mismatch, or expired quote" (shipper answered 409 before). The published document names no
+ * reason code for either, so the codes are shipper's own, for programs to tell them apart.
+ */
+function quoteRefused(reason: 'quote_expired' | 'quote_mismatch', detail: string, violations: Array<{ field: string; reason: string }>): ProblemError {
+  return makeProblem(400, reason === 'quote_expired' ? 'quote-expired' : 'quote-mismatch', 'Bad Request', detail, { reason, violations });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Page, Shipment } from '../../domain/schemas.js';
 import type { ShipperStore } from '../../store/ports.js';
 import { conflict, constraintViolation, makeProblem, notFound } from '../problems.js';
 import { confirmViolations } from '../../domain/confirmChecks.js';
+import type { PublishedLimits } from '../../domain/publishedLimits.js';
 import { ORDER_NUMBER } from '../../domain/recordKeys.js';
 import type { ApiResult } from '../types.js';
 import { proHolder, proTaken } from './carrierNumbers.js';
@@ -29,6 +30,7 @@ export class Shipments {
   constructor(
     private readonly store: ShipperStore,
     private readonly now: () => Date,
+    private readonly limits: PublishedLimits,
   ) {}
 
   /** A shipment by its id or, as the published paths name it, its order number (SO-000123). */
@@ -70,7 +72,7 @@ export class Shipments {
             });
           return { data: shipment, warnings: [] };
         }
-        const violations = confirmViolations({ ...shipment, description: shipment.description ?? '' });
+        const violations = confirmViolations({ ...shipment, description: shipment.description ?? '' }, this.limits);
         if (violations.length > 0) throw constraintViolation(violations);
         const confirmed = { ...shipment, orderStatus: 'CONFIRMED' as const, updatedAt: this.now().toISOString() };
         tx.shipments.put(confirmed, ownQuote);

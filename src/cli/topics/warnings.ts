@@ -22,7 +22,7 @@ export const WARNING_DESCRIPTIONS: Record<WarningCode, string> = {
   PRO_OUT_OF_BLOCK: "a PRO number outside the carrier's configured block",
   PICKUP_AFTER_CUTOFF: "the freight is ready at or after the carrier's pickup cut-off",
   OVERSIZE_PALLET: 'a pallet beyond the standard 60x52x94 in (the published limit): it is charged as oversize',
-  DIMENSIONS_ASSUMED: 'a line without its dimensions (or with part of them): each pallet is taken as 40x48x60 in, and its class rests on that',
+  DIMENSIONS_ASSUMED: 'a line sent without dimensions: each pallet is taken as 40x48x60 in, and its class rests on that',
   RECORD_UNREADABLE: 'a damaged record was left out of a list (the message names it)',
   ZIP_PADDED: 'a CSV ZIP had lost its leading zero (a spreadsheet) and was padded',
   FILE_CHANGED: 'the CSV file changed while it was imported',

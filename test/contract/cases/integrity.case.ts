@@ -64,10 +64,14 @@ const contract: ContractCase = (target) => {
       ]);
       const booked = await api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: heavy }));
       expect(messagesOf(booked.warnings)).toEqual([...messagesOf(warnings), DOCUMENTATION_PREFIX_WARNING]);
-      const long = await api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 900, dimensions: { length: 144, width: 48, height: 40 } }] }));
-      expect(messagesOf(long.warnings)).toEqual([expect.stringContaining('a unit 144 in long, longer than a trailer is wide (102 in) (orderComponents[0].dimensions.length)')]);
+      // A unit longer than the published largest pallet (95x95x96 in) is refused before it is ever beyond LTL.
+      const long = await expectProblem(
+        api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 900, dimensions: { length: 144, width: 48, height: 40 } }] })),
+        400,
+      );
+      expect(long.violations).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('beyond 95x95x96 in') }]);
       // On the edges: no warning.
-      const edge = await api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 12, poundsWeight: 20_000, dimensions: { length: 102, width: 40, height: 48 } }] }));
+      const edge = await api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 12, poundsWeight: 20_000, dimensions: { length: 48, width: 40, height: 48 } }] }));
       expect(messagesOf(edge.warnings)).toEqual([]);
     });
 

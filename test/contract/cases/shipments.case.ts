@@ -73,35 +73,37 @@ const contract: ContractCase = (target) => {
       }
     });
 
-    it('refuses components that differ from the quote (409, with the fields) and an unknown quote (404)', async () => {
+    it('refuses components that differ from the quote (400 quote_mismatch, with the fields) and an unknown quote (404)', async () => {
       const { api } = target();
       const { data: quote } = await api.createQuote(quoteRequest());
       const problem = await expectProblem(
         api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: [{ ...COMPONENT, poundsWeight: 1300, dimensions: { length: 48, width: 40, height: 50 } }] })),
-        409,
+        400,
       );
+      expect(problem.reason).toBe('quote_mismatch');
       expect(fields(problem)).toEqual(['orderComponents[0].dimensions.height', 'orderComponents[0].poundsWeight']);
       await expectProblem(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z' })), 404);
     });
 
-    it('refuses an expired quote with 409', async () => {
-      // Made 8 days ago for pickup today: its lifetime (168 hours) ended before its pickup day.
+    it('refuses an expired quote with 400 quote_expired, as published', async () => {
+      // Made 8 days ago for pickup today: its lifetime (48 hours, the published 2 days) ended before its pickup day.
       const { data: old } = await target()
         .pastApi(8 * 24 * 3600 * 1000)
         .createQuote(quoteRequest({ requiredPickupDate: '2026-11-23' }));
-      expect(Date.parse(old.quoteExpirationTime) - Date.parse(old.createdAt)).toBe(168 * 3600 * 1000);
-      const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
+      expect(Date.parse(old.quoteExpirationTime) - Date.parse(old.createdAt)).toBe(48 * 3600 * 1000);
+      const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 400);
       expect(problem.detail).toMatch(/expired/);
+      expect(problem.reason).toBe('quote_expired');
     });
 
-    it('refuses with 409 a quote whose pickup day has passed, naming the day and the way out, and answers it EXPIRED', async () => {
+    it('refuses with 400 a quote whose pickup day has passed, naming the day and the way out, and answers it EXPIRED', async () => {
       // Made last Wednesday afternoon for Thursday: valid through Thursday at the origin (before its week), gone by Monday.
       const { data: old } = await target()
         .pastApi(5 * 24 * 3600 * 1000 - 3 * 3600 * 1000)
         .createQuote(quoteRequest());
       expect(old.requiredPickupDate).toBe('2026-11-19');
       expect(old.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
-      const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 409);
+      const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 400);
       expect(problem.detail).toContain(`quote ${old.id} is for pickup on 2026-11-19, which has passed (today is 2026-11-23 at the origin)`);
       expect(problem.detail).toContain(`shipper ship --quote ${old.id} --requote`);
       expect(problem.violations).toEqual([{ field: 'quoteId', reason: 'its pickup day 2026-11-19 has passed' }]);
