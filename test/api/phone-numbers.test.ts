@@ -6,8 +6,8 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { ProblemError } from '../../src/api/problems.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
+import { expectProblem } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
 import { CHICAGO_DC, NYC_STORE, shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
@@ -20,15 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.cleanup());
 
-async function violationsOf(promise: Promise<unknown>): Promise<Array<{ field: string; reason: string }>> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  expect((error as ProblemError).status).toBe(400);
-  return (error as ProblemError).problem.violations ?? [];
-}
+/** The call's 400 violations (a ProblemError of another status fails). */
+const violationsOf = async (promise: Promise<unknown>) => (await expectProblem(promise, 400)).violations ?? [];
 
 describe('address phones in E.164', () => {
   it.each([

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { ProblemError } from '../../src/api/problems.js';
 import type { Warning } from '../../src/domain/warnings.js';
 import type { QuoteRequestInput } from '../../src/domain/schemas.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
+import { expectProblem } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
@@ -34,15 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.cleanup());
 
-async function refusal(promise: Promise<unknown>): Promise<Array<{ field: string; reason: string }>> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  expect((error as ProblemError).status).toBe(400);
-  return (error as ProblemError).problem.violations ?? [];
-}
+/** The call's 400 violations (a ProblemError of another status fails). */
+const refusal = async (promise: Promise<unknown>) => (await expectProblem(promise, 400)).violations ?? [];
 const codes = (warnings: Warning[]) => warnings.map((warning) => warning.code);
 
 describe('pallets per order: 1 to 51', () => {
