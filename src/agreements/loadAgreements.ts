@@ -101,6 +101,11 @@ async function loadOne(root: string, directory: string, faults: AgreementFault[]
   return { name, agreement, baseRates: rates.table, transit: transit?.table, fuel };
 }
 
+function sharesCompany(a: CarrierAgreement, b: CarrierAgreement): boolean {
+  const [first, second] = [a.agreement.companyIds, b.agreement.companyIds];
+  return !first || !second || first.some((company) => second.includes(company));
+}
+
 /** Every agreement of the directory (sorted by name), and every fault found. */
 export async function loadAgreementDirectory(root: string): Promise<AgreementDirectory> {
   let entries;
@@ -118,11 +123,14 @@ export async function loadAgreementDirectory(root: string): Promise<AgreementDir
   const loaded: Array<CarrierAgreement | undefined> = [];
   for (const name of names) loaded.push(await loadOne(root, name, faults));
   const agreements = loaded.filter((item): item is CarrierAgreement => item !== undefined);
-  const seen = new Map<string, string>();
-  for (const item of agreements) {
-    const other = seen.get(item.agreement.scac);
-    if (other) faults.push({ where: `${item.name}/agreement.json:1`, message: `scac ${item.agreement.scac} is also the carrier of ${other}: one agreement per carrier` });
-    seen.set(item.agreement.scac, item.name);
-  }
+  // One agreement per carrier for each company: two with a SCAC are one too many unless they name
+  // companies apart (an agreement without companyIds is every company's).
+  agreements.forEach((item, index) => {
+    const other = agreements.slice(0, index).find((earlier) => earlier.agreement.scac === item.agreement.scac && sharesCompany(earlier, item));
+    if (other) {
+      const whose = item.agreement.companyIds && other.agreement.companyIds ? ' for a company both name' : '';
+      faults.push({ where: `${item.name}/agreement.json:1`, message: `scac ${item.agreement.scac} is also the carrier of ${other.name}${whose}: one agreement per carrier and company` });
+    }
+  });
   return { agreements, faults };
 }

@@ -35,7 +35,7 @@ import type { ZipLookup } from '../domain/zipCode.js';
 import { guardStore } from './local/records.js';
 import { Shipments } from './local/shipments.js';
 import { TariffProvider } from './local/tariffProvider.js';
-import { AgreementProvider } from './local/agreementProvider.js';
+import { AgreementProvider, CompanyAgreements } from './local/agreementProvider.js';
 import type { CarrierRating } from './local/rates.js';
 import { transitTimes } from './local/transit.js';
 import { Tracking } from './local/tracking.js';
@@ -43,7 +43,7 @@ import { publishedTrackingOf } from '../domain/tracking.js';
 import { publishedFreightCheck, publishedLimits, type FreightRequest, type PublishedLimits } from '../domain/publishedLimits.js';
 import { trackingFilterOf } from './local/trackingFilter.js';
 import { companyStore } from './local/companyStore.js';
-import type { CompanyScope } from '../domain/companies.js';
+import { DEFAULT_COMPANY_ID, type CompanyScope } from '../domain/companies.js';
 
 export interface LocalApiOptions extends NumberingOptions {
   /** The published limits and defaults (publishedLimits.ts), each overridable by the settings' `limits`. */
@@ -109,6 +109,7 @@ export class LocalApi implements ShipperApi {
   readonly zips: ZipLookup;
   readonly tariffs: TariffProvider;
   readonly agreements: AgreementProvider;
+  private readonly companyAgreements: CompanyAgreements;
   /** Carrier-agreement pricing, loaded on first use: a plain quote never loads it. */
   private readonly carrierRating: () => Promise<CarrierRating>;
   readonly numbering: Numbering;
@@ -129,7 +130,7 @@ export class LocalApi implements ShipperApi {
    */
   constructor(
     private readonly options: LocalApiOptions,
-    shared?: Pick<LocalApi, 'zips' | 'tariffs' | 'agreements' | 'numbering'> & { carrierRating: () => Promise<CarrierRating>; ids: IdFactory; scope: CompanyScope },
+    shared?: Pick<LocalApi, 'zips' | 'tariffs' | 'agreements' | 'numbering'> & { ids: IdFactory; scope: CompanyScope },
   ) {
     this.limits = publishedLimits(options.limits);
     this.store = options.store ?? new FileStore(options.storeDir, { cacheEntries: options.cacheEntries, onWarning: options.storeWarning });
@@ -137,14 +138,16 @@ export class LocalApi implements ShipperApi {
     this.zips = shared?.zips ?? options.zips ?? new ZipDirectory();
     this.tariffs = shared?.tariffs ?? new TariffProvider(options.tariffFile);
     this.agreements = shared?.agreements ?? new AgreementProvider(options.agreementsDir);
+    // The store's owner (the local CLI) books as the default company, and prices with its agreements.
+    this.companyAgreements = new CompanyAgreements(this.agreements, shared?.scope.companyId ?? DEFAULT_COMPANY_ID);
     this.numbering = shared?.numbering ?? new Numbering(options);
     this.scope = shared?.scope;
     const ids = shared?.ids ?? new IdFactory();
     this.ids = ids;
     const parts = { store: this.store, zips: this.zips, ids, now: this.now };
     let carrierRating: Promise<CarrierRating> | undefined;
-    this.carrierRating =
-      shared?.carrierRating ?? (() => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...parts, agreements: this.agreements }))));
+    // Each view rates with its own store (the quotes of rate shopping are the company's) and its company's agreements.
+    this.carrierRating = () => (carrierRating ??= import('./local/rates.js').then(({ CarrierRating }) => new CarrierRating({ ...parts, agreements: this.companyAgreements })));
     this.quotes = new Quotes({ ...parts, carrierRating: { rate: async (request, tariff) => (await this.carrierRating()).rate(request, tariff) } });
     const carriers = { carriers: options.carriers ?? {}, ssccExtensionDigit: options.ssccExtensionDigit ?? 0 };
     this.bookings = new Bookings({ ...parts, carriers, numbering: this.numbering, quotes: this.quotes, tariff: () => this.tariffs.load(), limits: this.limits });
@@ -154,7 +157,7 @@ export class LocalApi implements ShipperApi {
     this.invoices = new Invoices(
       this.shipments,
       () => this.tariffs.load(),
-      () => this.agreements.load(),
+      () => this.companyAgreements.load(),
       this.zips,
     );
     this.tracking = new Tracking({ store: this.store, zips: this.zips, carriers: carriers.carriers, ids, now: this.now });
@@ -180,7 +183,7 @@ export class LocalApi implements ShipperApi {
       if (this.views.size >= MAX_COMPANY_VIEWS) this.views.delete(this.views.keys().next().value!);
       view = new LocalApi(
         { ...this.options, store: companyStore(this.store, scope) },
-        { zips: this.zips, tariffs: this.tariffs, agreements: this.agreements, numbering: this.numbering, carrierRating: this.carrierRating, ids: this.ids, scope },
+        { zips: this.zips, tariffs: this.tariffs, agreements: this.agreements, numbering: this.numbering, ids: this.ids, scope },
       );
       this.views.set(key, view);
     }
@@ -216,8 +219,8 @@ export class LocalApi implements ShipperApi {
 
   /** A record a carrier agreement priced is checked by that agreement's rules and rates (freightWarnings.ts). */
   private async freightCheckOf(record: CheckedFreight): Promise<FreightCheckSettings> {
-    if (record.pricedBy?.kind !== 'AGREEMENT' || !this.agreements.configured) return this.freightCheck;
-    return agreementCheck(record, await this.agreements.load(), this.freightCheck);
+    if (record.pricedBy?.kind !== 'AGREEMENT' || !this.companyAgreements.configured) return this.freightCheck;
+    return agreementCheck(record, await this.companyAgreements.load(), this.freightCheck);
   }
 
   /** `items`: the batch as sent; the freight check reads what each request says of its lines (a quote has no description). */
@@ -421,7 +424,7 @@ export class LocalApi implements ShipperApi {
   /** The tariff's accessorials and those of the carrier agreements loaded (none without --tariffs). */
   async listAccessorials() {
     const tariff = await this.tariffs.load();
-    const agreements = await this.agreements.load();
+    const agreements = await this.companyAgreements.load();
     return {
       data: accessorialList(
         tariff,

@@ -5,12 +5,16 @@
  * unchanged afterwards (GET quote answers 404, as published), B's lists are empty, B's Idempotency-Keys are its own, and the writes carry
  * the key that made them (createdBy, updatedBy), which the operator reads with the local CLI.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { testDatabase } from '../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { FUEL_TABLE, WORKED_AGREEMENT, WORKED_BASE_RATES, writeAgreement } from '../agreements/fixtures.js';
+import { call, cli as cliAt, company as companyAt, type Company } from '../helpers/companies.js';
 
 const T0 = '2026-11-23T15:00:00Z';
 
@@ -24,11 +28,6 @@ const QUOTE = {
 };
 const shipmentBody = (quoteId?: string) => ({ ...QUOTE, ...(quoteId ? { quoteId } : {}), description: 'Machine parts', refNumber: 'PO-7001' });
 
-interface Company {
-  keyId: string;
-  headers: Record<string, string>;
-}
-
 const cleanups: Array<() => Promise<void>> = [];
 const servers: ServeProcess[] = [];
 
@@ -37,43 +36,8 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-async function cli(store: string, args: string[]) {
-  return runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: T0 } });
-}
-
-/** A client and a key of `company`, and the headers of its calls (a token bought with the client). */
-async function company(store: string, server: ServeProcess, name: string): Promise<Company> {
-  const client = await cli(store, ['credentials', 'add-client', `${name} integration`, '--json']);
-  expect(client.code, client.stderr).toBe(0);
-  const key = await cli(store, ['credentials', 'add-key', name, '--json']);
-  expect(key.code, key.stderr).toBe(0);
-  const { clientId, clientSecret } = JSON.parse(client.stdout) as { clientId: string; clientSecret: string };
-  const { apiKey, id } = JSON.parse(key.stdout) as { apiKey: string; id: string };
-  const response = await fetch(`${server.url}/v1/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ clientId, clientSecret }),
-  });
-  expect(response.status).toBe(200);
-  const { accessToken } = (await response.json()) as { accessToken: string };
-  return { keyId: id, headers: { authorization: `Bearer ${accessToken}`, 'x-oway-api-key': apiKey } };
-}
-
-interface Answer {
-  status: number;
-  text: string;
-  json: () => Record<string, unknown>;
-}
-
-async function call(server: ServeProcess, who: Company, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...who.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
-}
+const cli = (store: string, args: string[]) => cliAt(store, args, T0);
+const company = (store: string, server: ServeProcess, name: string) => companyAt(store, server, name, T0);
 
 const STORES: Array<{ name: string; open: () => Promise<string> }> = [
   {
@@ -238,4 +202,69 @@ describe.each(STORES)('companies on serve: $name', ({ name, open }) => {
       }
     });
   }
+});
+
+describe("carrier agreements of a company (the file store; agreements are the server's files)", () => {
+  let server: ServeProcess;
+  let store: string;
+  let acme: Company;
+  let globex: Company;
+  const NOW = '2026-11-30T15:00:00Z';
+  const rates = {
+    pickupAddress: { zipCode: '60601' },
+    deliveryAddress: { zipCode: '10001' },
+    requiredPickupDate: '2026-12-02',
+    orderComponents: [{ palletCount: 4, poundsWeight: 4200, dimensions: { length: 48, width: 40, height: 72 } }],
+  };
+
+  beforeAll(async () => {
+    const { dir, cleanup } = await tempDir('shipper-company-agreements-');
+    cleanups.push(cleanup);
+    const agreements = join(dir, 'agreements');
+    // TSTC for every company; TWOC acme's alone; a second TSTC agreement would clash, a second TWOC for globex alone would not.
+    writeAgreement(agreements, 'tstc', { 'agreement.json': WORKED_AGREEMENT, 'base-rates.csv': WORKED_BASE_RATES, 'fuel.json': FUEL_TABLE });
+    writeAgreement(agreements, 'twoc', {
+      'agreement.json': { ...WORKED_AGREEMENT, scac: 'TWOC', carrierName: 'Second Carrier', agreement: 'TWO-1', companyIds: ['acme'], discount: { percent: '60' } },
+      'base-rates.csv': WORKED_BASE_RATES,
+      'fuel.json': FUEL_TABLE,
+    });
+    store = join(dir, 'store');
+    await writeFile(join(dir, 'diesel.csv'), 'week,usdPerGallon\n2026-11-30,3.712\n');
+    const imported = await cliAt(store, ['fuel', 'import', join(dir, 'diesel.csv')], NOW);
+    expect(imported.code, imported.stderr).toBe(0);
+    server = await startServe({ store, globalArgs: ['--tariffs', agreements], env: { SHIPPER_CONFIG_DIR: join(dir, 'config'), SHIPPER_NOW: NOW } });
+    servers.push(server);
+    acme = await companyAt(store, server, 'acme', NOW);
+    globex = await companyAt(store, server, 'globex', NOW);
+  });
+
+  it("prices each company with its own agreements and those of every company; rate shopping's quotes are the caller's", async () => {
+    const shopped = async (who: Company) => {
+      const answer = await call(server, who, 'POST', '/v1/shipper/rates', rates);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.json() as { items: Array<{ id: string; companyId: string; carrier: { scac: string } }> };
+    };
+    const forAcme = await shopped(acme);
+    expect(forAcme.items.map((item) => item.carrier.scac).sort()).toEqual(['TSTC', 'TWOC']);
+    const forGlobex = await shopped(globex);
+    expect(forGlobex.items.map((item) => item.carrier.scac)).toEqual(['TSTC']);
+    expect(forGlobex.items.map((item) => item.companyId)).toEqual(['globex']);
+
+    // The quote rate shopping stored is globex's: it reads it, acme does not find it.
+    const quoteId = forGlobex.items[0]!.id;
+    expect((await call(server, globex, 'GET', `/v1/shipper/quote/${quoteId}`)).json()).toMatchObject({ id: quoteId, companyId: 'globex', createdBy: globex.keyId });
+    expect((await call(server, acme, 'GET', `/v1/shipper/quote/${quoteId}`)).status).toBe(404);
+
+    // Asking for acme's carrier by name: globex has no agreement with it.
+    const named = await call(server, globex, 'POST', '/v1/shipper/quote', { ...rates, carrierScac: 'TWOC' });
+    expect(named.status, named.text).toBeGreaterThanOrEqual(400);
+    expect(named.text).toContain('TWOC');
+    expect((await call(server, acme, 'POST', '/v1/shipper/quote', { ...rates, carrierScac: 'TWOC' })).json()).toMatchObject({ companyId: 'acme', carrier: { scac: 'TWOC' } });
+
+    // The accessorials list names the carriers a company prices with.
+    const carriersOf = async (who: Company) =>
+      ((await call(server, who, 'GET', '/v1/shipper/accessorials')).json() as { carriers: Array<{ scac: string }> }).carriers.map((carrier) => carrier.scac).sort();
+    expect(await carriersOf(acme)).toEqual(['TSTC', 'TWOC']);
+    expect(await carriersOf(globex)).toEqual(['TSTC']);
+  });
 });

@@ -42,3 +42,19 @@ export class AgreementProvider {
     return agreements;
   }
 }
+
+/** The agreements one company prices with: its own (companyIds naming it) and those of every company. */
+export class CompanyAgreements {
+  constructor(
+    private readonly all: AgreementProvider,
+    private readonly companyId: string,
+  ) {}
+
+  get configured(): boolean {
+    return this.all.configured;
+  }
+
+  async load(): Promise<CarrierAgreement[]> {
+    return (await this.all.load()).filter(({ agreement }) => !agreement.companyIds || agreement.companyIds.includes(this.companyId));
+  }
+}

@@ -15,7 +15,7 @@ import { addDays } from '../../domain/dates.js';
 import { historyOf } from '../../domain/agreements/fuelHistory.js';
 import { constraintViolation, makeProblem } from '../problems.js';
 import type { ApiResult } from '../types.js';
-import type { AgreementProvider } from './agreementProvider.js';
+import type { CompanyAgreements } from './agreementProvider.js';
 import type { IdFactory } from './ids.js';
 import type { BodyOf, Input } from './input.js';
 import { assertQuoteReadable } from './quotes.js';
@@ -27,7 +27,7 @@ export interface CarrierRatingDeps {
   zips: ZipLookup;
   ids: IdFactory;
   now: () => Date;
-  agreements: AgreementProvider;
+  agreements: CompanyAgreements;
 }
 
 /** What differs between the quotes of one rate shopping. */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { onFirstUse } from '../schemaOnFirstUse.js';
 import { SCAC_PATTERN } from '../carrier.js';
 import { withoutControlCharacters } from '../controlCharacters.js';
+import { companyIdSchema } from '../credentials.js';
 import { DEFAULT_INSPECTION_RULES, inspectionRulesSchema } from '../inspectionRules.js';
 import { NMFC_CLASSES, isoDateSchema, type NmfcClass } from '../schemas.js';
 
@@ -93,6 +94,11 @@ export const agreementSchema = onFirstUse(() =>
       // Printed on terminals, quotes and BOLs: an ESC or a BEL there is refused by tariff check, as in what a client sends.
       carrierName: withoutControlCharacters(z.string().trim().min(1).max(100)),
       agreement: withoutControlCharacters(z.string().trim().min(1).max(64)).meta({ description: 'The agreement (pricing) number' }),
+      companyIds: z
+        .array(companyIdSchema)
+        .min(1, { message: 'companyIds names at least one company; leave it out for an agreement every company prices with' })
+        .optional()
+        .meta({ description: 'The companies whose keys price with this agreement (shipper serve, issue 41); absent: every company' }),
       effective: isoDateSchema,
       expires: isoDateSchema,
       discount: discountSchema,
