@@ -14,6 +14,7 @@ import initial from './migrations/0001_initial.sql';
 import printRuns from './migrations/0002_print_runs.sql';
 import credentials from './migrations/0003_credentials.sql';
 import publishedWire from './migrations/0004_published_wire.sql';
+import appointmentDocuments from './migrations/0005_appointment_documents.sql';
 import { StoreUnavailableError } from '../storeError.js';
 
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'print_runs', sql: printRuns },
   { version: 3, name: 'credentials', sql: credentials },
   { version: 4, name: 'published_wire', sql: publishedWire },
+  { version: 5, name: 'appointment_documents', sql: appointmentDocuments },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
