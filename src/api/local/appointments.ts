@@ -143,17 +143,12 @@ export const tooLarge = () =>
 const unsupported = (detail: string) =>
   makeProblem(415, 'unsupported-media-type', 'Unsupported Media Type', `${detail}; send a PDF, a JPEG or a PNG`, { reason: 'unsupported_content_type' });
 
-/** An image on one page of its own size (72 dpi points per pixel); a damaged image is the client's 415. */
+/** An image as a one-page PDF (imagePdf.ts, loaded with pdf-lib on first use); a damaged image is the client's 415. */
 async function imagePdf(bytes: Uint8Array, kind: 'image/png' | 'image/jpeg'): Promise<Uint8Array> {
-  const { PDFDocument } = await import('pdf-lib');
-  const pdf = await PDFDocument.create();
-  let image;
+  const { imageAsPdf } = await import('./imagePdf.js');
   try {
-    image = kind === 'image/png' ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
+    return await imageAsPdf(bytes, kind);
   } catch {
     throw unsupported(`the ${kind === 'image/png' ? 'PNG' : 'JPEG'} image cannot be read`);
   }
-  const page = pdf.addPage([image.width, image.height]);
-  page.drawImage(image, { x: 0, y: 0, width: image.width, height: image.height });
-  return pdf.save();
 }

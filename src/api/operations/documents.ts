@@ -28,8 +28,8 @@ export const ZPL_TYPE = 'application/zpl';
 /** What a signed download link carries beside its path: when it expires and its signature (local/documentLinks.ts). */
 const downloadQuery = once(() =>
   z.strictObject({
-    expires: z.string().max(20).meta({ description: 'When the link expires, in seconds since the epoch' }),
-    signature: z.string().max(200).meta({ description: 'HMAC-SHA256 of the shipment, the document type and the expiry, base64url' }),
+    expires: z.string().max(20).optional().meta({ description: 'When the link expires, in seconds since the epoch' }),
+    signature: z.string().max(200).optional().meta({ description: 'HMAC-SHA256 of the shipment, the document type and the expiry, base64url' }),
   }),
 );
 
