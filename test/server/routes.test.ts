@@ -11,7 +11,7 @@ describe('matchRoute', () => {
     let count = 0;
     for (const [template, item] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        const path = template.replace(/\{\w+\}/, 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z');
+        const path = template.replace(/\{\w+\}/g, 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z');
         const match = matchRoute(method.toUpperCase(), path);
         if (operation.operationId === 'getApiDescription') expect(match).toEqual({ kind: 'openapi' });
         else expect(match.kind === 'operation' && ((operations[match.operation] as { operationId?: string }).operationId ?? match.operation)).toBe(operation.operationId);
