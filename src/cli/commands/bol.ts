@@ -207,9 +207,9 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
       const file = plan.file ?? join(plan.dir, bolFileName(orderNumber, shipmentId));
       // Not rendered for nothing: a file that is there stays unless --force.
       if (!options.force && (plan.file ? await stat(file).catch(() => undefined) : present.has(basename(file)))) return { kind: 'skipped', shipmentId, file };
-      // Remote mode: the standard BOL through its download link (a template is the extension's).
+      // Remote mode: the standard BOL through its download link (another template is the extension's).
       const render = () => api.renderBol(shipmentId, { template });
-      const { data: pdf, warnings } = options.template === undefined ? await documentPdf(api, orderNumber, 'BILL_OF_LADING', render) : await render();
+      const { data: pdf, warnings } = template === 'standard' ? await documentPdf(api, orderNumber, 'BILL_OF_LADING', render) : await render();
       ctx.io.warnAll(warnings);
       return { kind: 'rendered', shipmentId, file, pdf };
     } catch (error) {
