@@ -216,7 +216,11 @@ export class RemoteApi implements ShipperApi {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RemoteError(`${this.origin} answered a download link that is not http(s): ${url.protocol}`);
     try {
-      const response = await request(url, { dispatcher: this.dispatcher, method: 'GET', headers: { accept: 'application/pdf', 'user-agent': this.options.userAgent ?? 'shipper' } });
+      const response = await request(url, {
+        dispatcher: this.dispatcher,
+        method: 'GET',
+        headers: { accept: 'application/pdf', 'user-agent': this.options.userAgent ?? 'shipper' },
+      });
       const body = Buffer.from(await response.body.arrayBuffer());
       const exchange = { status: response.statusCode, headers: response.headers, body };
       if (!isSuccess(exchange.status)) throw this.failure('GET', url.pathname, exchange);

@@ -112,7 +112,11 @@ export function declaredKindOf(contentType: string): string {
 /** `scan.PNG` -> `scan.pdf`; a name that is no file name (`../x`, control characters) becomes `<type>.pdf`. */
 export function storedFileName(filename: string, type: AppointmentDocumentType): string {
   const base = filename.split(/[\\/]/).pop() ?? '';
-  const clean = [...base].filter((char) => char >= ' ' && char !== '\u007f').join('').trim().slice(0, 200);
+  const clean = [...base]
+    .filter((char) => char >= ' ' && char !== '\u007f')
+    .join('')
+    .trim()
+    .slice(0, 200);
   if (clean === '' || clean.startsWith('.')) return `${type.toLowerCase()}.pdf`;
   return /\.pdf$/i.test(clean) ? clean : `${clean.replace(/\.[^.]*$/, '')}.pdf`;
 }

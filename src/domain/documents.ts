@@ -36,7 +36,6 @@ export const documentResponseSchema = onFirstUse(() =>
     expiresAt: z.string().meta({ description: 'When the link stops working' }),
   }),
 );
-export type DocumentResponse = z.output<typeof documentResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // The published invoice
@@ -79,7 +78,12 @@ function present<T extends Record<string, unknown>>(record: T): { [K in keyof T]
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
 }
 
-const CHARGE_TYPES: Record<Invoice['lines'][number]['kind'], string> = { FREIGHT: 'BASE_FREIGHT', DISCOUNT: 'DISCOUNT', FUEL_SURCHARGE: 'FUEL_SURCHARGE', ACCESSORIAL: 'ACCESSORIAL' };
+const CHARGE_TYPES: Record<Invoice['lines'][number]['kind'], string> = {
+  FREIGHT: 'BASE_FREIGHT',
+  DISCOUNT: 'DISCOUNT',
+  FUEL_SURCHARGE: 'FUEL_SURCHARGE',
+  ACCESSORIAL: 'ACCESSORIAL',
+};
 
 /**
  * The published InvoiceResponse of a delivered order from shipper's invoice: one line item per
@@ -87,7 +91,11 @@ const CHARGE_TYPES: Record<Invoice['lines'][number]['kind'], string> = { FREIGHT
  * component's total weight), one charge per invoice line (freight per component as BASE_FREIGHT,
  * the discount negative), dated the delivery. shipper's own invoice stays at GET .../invoice/detail.
  */
-export function publishedInvoiceOf(invoice: Invoice, shipment: Pick<Shipment, 'poNumber' | 'orderComponents'>, dates: { shipDate?: string | undefined; deliveryDate: string }): PublishedInvoice {
+export function publishedInvoiceOf(
+  invoice: Invoice,
+  shipment: Pick<Shipment, 'poNumber' | 'orderComponents'>,
+  dates: { shipDate?: string | undefined; deliveryDate: string },
+): PublishedInvoice {
   return {
     orderId: invoice.shipmentId,
     orderNumber: invoice.orderNumber,
@@ -99,7 +107,11 @@ export function publishedInvoiceOf(invoice: Invoice, shipment: Pick<Shipment, 'p
       weight: Math.round(component.poundsWeight),
       quantity: component.palletCount,
     })),
-    charges: invoice.lines.map((line) => ({ chargeType: line.code ?? CHARGE_TYPES[line.kind], description: line.description ?? CHARGE_TYPES[line.kind], amountInCents: line.amountInCents })),
+    charges: invoice.lines.map((line) => ({
+      chargeType: line.code ?? CHARGE_TYPES[line.kind],
+      description: line.description ?? CHARGE_TYPES[line.kind],
+      amountInCents: line.amountInCents,
+    })),
     totalChargesInCents: invoice.totals.totalInCents,
     totalWeight: Math.round(invoice.totals.poundsWeight),
     totalPieces: invoice.totals.palletCount,

@@ -15,7 +15,12 @@ export function readUpload(req: IncomingMessage, field: string, maxBytes: number
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
     return Promise.reject(
-      makeProblem(415, 'unsupported-media-type', 'Unsupported Media Type', `send the document as multipart/form-data with the part ${field} (got ${contentType.slice(0, 60) || 'no Content-Type'})`),
+      makeProblem(
+        415,
+        'unsupported-media-type',
+        'Unsupported Media Type',
+        `send the document as multipart/form-data with the part ${field} (got ${contentType.slice(0, 60) || 'no Content-Type'})`,
+      ),
     );
   }
   const tooLarge = () => makeProblem(413, 'payload-too-large', 'Payload Too Large', `the document is larger than ${maxBytes / (1024 * 1024)} MB`, { reason: 'file_too_large' });

@@ -125,12 +125,7 @@ describe('documents by download link', () => {
     const { downloadLink } = (await (await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/BILL_OF_LADING`)).json()) as { downloadLink: string };
     const url = new URL(downloadLink);
     const signature = url.searchParams.get('signature')!;
-    const tampered = [
-      new URL(url),
-      new URL(url.href.replace('/BILL_OF_LADING/', '/SHIPPING_LABEL/')),
-      new URL(url.href.replace(shipment.id, other.id)),
-      new URL(url),
-    ];
+    const tampered = [new URL(url), new URL(url.href.replace('/BILL_OF_LADING/', '/SHIPPING_LABEL/')), new URL(url.href.replace(shipment.id, other.id)), new URL(url)];
     tampered[0]!.searchParams.set('signature', `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`);
     tampered[3]!.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
     for (const link of tampered) {
@@ -234,7 +229,8 @@ describe('appointments', () => {
     });
     expect(await (await get(`${path}/PICKUP`)).json()).toMatchObject({ appointmentRequired: false, _merged: { fields: { channel: 'NONE' } } });
 
-    const put = (stop: string, body: unknown) => fetch(`${serve.url}${path}/${stop}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const put = (stop: string, body: unknown) =>
+      fetch(`${serve.url}${path}/${stop}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const portal = { channel: 'PORTAL', portalUrl: 'https://retaillink.example.com/scheduling', instructions: 'Gate B', referenceNumbers: ['81CRR'], leadTimeHours: 24 };
     const replaced = await put('DELIVERY', portal);
     expect(replaced.status).toBe(200);

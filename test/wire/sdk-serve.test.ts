@@ -164,7 +164,11 @@ describe('the official SDK against shipper serve', () => {
     expect(invoice).toMatchObject({ orderNumber: shipment.orderNumber, poNumber: 'PO-7002', totalPieces: 2, totalWeight: 1200, deliveryDate: '2026-11-18T17:00:00.000Z' });
     const invoicePdf = await fetch((await oway.shipments.document(shipment.orderNumber, 'INVOICE')).url);
     expect(invoicePdf.status).toBe(200);
-    expect(Buffer.from(await invoicePdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      Buffer.from(await invoicePdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
 
     const exchanges = proxy.requests.slice(before).filter((request) => request.path !== '/v1/auth/token');
     expect(exchanges.filter((request) => request.operationId !== null).map(({ method, operationId, status }) => `${method} ${operationId} ${status}`)).toEqual([
@@ -177,7 +181,9 @@ describe('the official SDK against shipper serve', () => {
     ]);
     // The client's aliases BOL and LABEL are outside the published enum: the only request errors, accepted beyond the published document.
     const requestErrors = exchanges.flatMap((request) => request.requestErrors.map((error) => `${request.method} ${request.path}: ${error}`));
-    expect(requestErrors.filter((error) => !/\/document\/(BOL|LABEL): .*documentType/.test(error) && !/no operation of the published document is GET .*\/download$/.test(error))).toEqual([]);
+    expect(
+      requestErrors.filter((error) => !/\/document\/(BOL|LABEL): .*documentType/.test(error) && !/no operation of the published document is GET .*\/download$/.test(error)),
+    ).toEqual([]);
     expect(requestErrors.some((error) => /\/document\/BOL: /.test(error))).toBe(true);
     expect(exchanges.flatMap((request) => request.responseErrors.map((error) => `${request.method} ${request.path}: ${error}`))).toEqual([]);
   });

@@ -24,9 +24,7 @@ export class DocumentLinks {
   ) {}
 
   private linkKey(): Promise<Buffer> {
-    const key = (this.key ??= guardStore(() => this.credentials.signingSecret(newSigningSecret())).then((secret) =>
-      createHmac('sha256', secret).update(KEY_LABEL).digest(),
-    ));
+    const key = (this.key ??= guardStore(() => this.credentials.signingSecret(newSigningSecret())).then((secret) => createHmac('sha256', secret).update(KEY_LABEL).digest()));
     // A store that failed to answer is asked again next time.
     key.catch(() => (this.key = undefined));
     return key;

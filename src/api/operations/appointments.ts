@@ -18,7 +18,12 @@ export const appointmentOperations = {
     method: 'GET',
     path: STOP_PATH,
     params: ['orderNumber', 'stop'],
-    response: { status: 200, description: "The stop's appointment requirement, with where each field came from", id: 'AppointmentRequirementResponse', schema: appointmentResponseSchema },
+    response: {
+      status: 200,
+      description: "The stop's appointment requirement, with where each field came from",
+      id: 'AppointmentRequirementResponse',
+      schema: appointmentResponseSchema,
+    },
     errors: [400, 401, 404, 500],
     summary: "The appointment requirement of a stop (PICKUP or DELIVERY): the order's, since shipper keeps no place-level defaults",
     tags: ['Appointments'],

@@ -39,7 +39,8 @@ export class FileAppointmentDocuments implements AppointmentDocumentRepository {
     const content = await readFile(file).catch((error: unknown) => {
       throw new StoreError(`the appointment document ${file} cannot be read (${describeFileError(error)}); restore it from a backup`, file);
     });
-    if (content.byteLength !== record.sizeBytes) throw new StoreError(`the appointment document ${file} is damaged (its size is not the size recorded); restore it from a backup`, file);
+    if (content.byteLength !== record.sizeBytes)
+      throw new StoreError(`the appointment document ${file} is damaged (its size is not the size recorded); restore it from a backup`, file);
     return { shipmentId: record.shipmentId, stop: record.stop, type: record.type, document: record.document, content: new Uint8Array(content) };
   }
 
