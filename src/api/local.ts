@@ -408,8 +408,8 @@ export class LocalApi implements ShipperApi {
 
   /**
    * The published document operation: a signed link to the PDF, which `serve` answers itself
-   * (downloadDocument). The link is a path: `serve` makes it absolute. A cancelled order has no
-   * documents, the invoice waits for the delivery, and shipper keeps no proof of delivery: 404.
+   * (downloadDocument). The link is a path: `serve` makes it absolute. What does not exist is 404
+   * (assertDocumentExists).
    */
   async getDocument(orderNumber: string, documentTypeName: string) {
     const type = this.documentType(documentTypeName);
@@ -437,10 +437,14 @@ export class LocalApi implements ShipperApi {
     return type;
   }
 
+  /**
+   * A cancelled order's BOL is its VOID copy, as `shipper bol` prints it; it has no labels and no
+   * invoice. The invoice document is shipper's PDF, from booking on (only the published JSON
+   * invoice waits for the delivery). No proof of delivery is kept.
+   */
   private assertDocumentExists(shipment: Shipment, type: DocumentType): void {
-    if (shipment.orderStatus === 'CANCELLED') throw notFound(`${type} of`, `${shipment.orderNumber} (cancelled)`);
     if (type === 'POD') throw notFound('proof of delivery of', shipment.orderNumber);
-    if (type === 'INVOICE' && shipment.orderStatus !== 'DELIVERED') throw notFound('invoice of', `${shipment.orderNumber} (it is final once the order is DELIVERED)`);
+    if (shipment.orderStatus === 'CANCELLED' && type !== 'BILL_OF_LADING') throw notFound(`${type} of`, `${shipment.orderNumber} (cancelled)`);
   }
 
   // Appointments

@@ -96,11 +96,12 @@ describe('documents in remote mode', () => {
     expect((await readdir(dir.dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('invoice -o waits for the delivery (the invoice document does not exist before), then writes the PDF', async () => {
+  it('invoice -o writes the PDF through its link, before and after the delivery; a cancelled order has none (exit 4)', async () => {
     const shipment = await book();
     const early = await cli(['invoice', shipment.orderNumber, '-o', 'early.pdf']);
-    expect(early.code).toBe(4);
-    expect(early.stderr).toMatch(/invoice of SO-\d+ .*DELIVERED/);
+    expect(early.code, early.stderr).toBe(0);
+    expect(await text(join(dir.dir, 'early.pdf'))).toContain(shipment.orderNumber.replace('SO-', 'INV-'));
+    expect(seen.at(-1)!.path).toMatch(/\/document\/INVOICE\/download\?/);
     const events = await fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
@@ -110,5 +111,10 @@ describe('documents in remote mode', () => {
     const invoice = await cli(['invoice', shipment.orderNumber, '-o', 'invoice.pdf']);
     expect(invoice.code, invoice.stderr).toBe(0);
     expect(await text(join(dir.dir, 'invoice.pdf'))).toContain(shipment.orderNumber.replace('SO-', 'INV-'));
+    const cancelled = await book();
+    await fetch(`${serve.url}/v1/shipper/shipment/${cancelled.orderNumber}/cancel`, { method: 'PUT', headers: { authorization: `Bearer ${KEY}` } });
+    const none = await cli(['invoice', cancelled.orderNumber, '-o', 'none.pdf']);
+    expect(none.code).toBe(4);
+    expect(none.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });

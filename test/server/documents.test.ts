@@ -138,16 +138,23 @@ describe('documents by download link', () => {
     expect(unsigned.status).toBe(403);
   });
 
-  it('has no documents for a cancelled order, no POD, no invoice before delivery (404), and refuses an unknown type (400)', async () => {
+  it('has no POD (404), refuses an unknown type (400); a cancelled order keeps its VOID BOL, and has no labels or invoice (404)', async () => {
     const shipment = await book();
     expect((await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/POD`)).status).toBe(404);
-    expect((await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/INVOICE`)).status).toBe(404);
+    // The invoice PDF is there from booking on (the published JSON invoice waits for the delivery).
+    expect((await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/INVOICE`)).status).toBe(200);
     const unknown = await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/PACKING_LIST`);
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { violations: Array<{ field: string }> }).violations[0]!.field).toBe('documentType');
     expect((await get(`/v1/shipper/shipment/SO-999999/document/BOL`)).status).toBe(404);
+    const { url } = (await (await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/LABEL`)).json()) as { url: string };
     await fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/cancel`, { method: 'PUT' });
-    expect((await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/BOL`)).status).toBe(404);
+    expect((await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/LABEL`)).status).toBe(404);
+    expect((await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/INVOICE`)).status).toBe(404);
+    // A link given before the cancellation answers by the rules of now.
+    expect((await fetch(url)).status).toBe(404);
+    const bol = (await (await get(`/v1/shipper/shipment/${shipment.orderNumber}/document/BOL`)).json()) as { url: string };
+    expect(await pdfText(await (await fetch(bol.url)).arrayBuffer())).toContain('VOID');
   });
 
   it('answers the published invoice once the order is DELIVERED (400 before), and its PDF by link', async () => {

@@ -89,7 +89,7 @@ export const documentOperations = {
     errors: [400, 401, 404, 500],
     summary: 'A download link for a document of the order: BILL_OF_LADING (or BOL), INVOICE, SHIPPING_LABEL (or LABEL), POD',
     description:
-      'The link is on this server and needs no credentials: its signature is one. The invoice exists once the order is DELIVERED (400 before); a cancelled order has no documents (404); shipper keeps no proof of delivery yet (POD: 404).',
+      'The link is on this server and needs no credentials: its signature is one. A cancelled order has its VOID BOL, no labels and no invoice (404); shipper keeps no proof of delivery yet (POD: 404).',
     tags: ['Shipments'],
     extension: false,
   }),
