@@ -4,6 +4,7 @@
  * the invoice of a delivered order, each stop's appointment requirement, and the supporting
  * documents uploaded as multipart (by their bytes, at most 10 MB, stored in the store).
  */
+import { request } from 'node:http';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,32 @@ function upload(orderNumber: string, stop: string, type: string, content: Uint8A
   const form = new FormData();
   form.append('file', new Blob([content], { type: contentType }), filename);
   return fetch(`${serve.url}/v1/shipper/shipment/${orderNumber}/appointment/${stop}/document/${type}`, { method: 'POST', body: form });
+}
+
+/**
+ * A multipart upload with node:http, declared by Content-Length or chunked: a server that answers
+ * 413 early may close before the whole body is sent, which is fine (fetch would throw instead).
+ */
+function rawUpload(path: string, content: Uint8Array, chunked: boolean): Promise<number> {
+  const boundary = 'shipper-test-boundary';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const { hostname, port } = new URL(serve.url);
+  const headers = { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': body.byteLength }) };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, method: 'POST', path, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    // Chunked: in pieces, so the limit is met while streaming.
+    if (chunked) for (let offset = 0; offset < body.byteLength; offset += 1024 * 1024) req.write(body.subarray(offset, offset + 1024 * 1024));
+    else req.write(body);
+    req.end();
+  });
 }
 
 async function smallPdf(): Promise<Uint8Array> {
@@ -318,15 +345,20 @@ describe('appointments', () => {
     // Over 10 MB: 413 while streaming, nothing stored.
     const huge = new Uint8Array(10 * 1024 * 1024 + 1);
     huge.set(pdf.subarray(0, 8));
-    const tooLarge = await upload(shipment.orderNumber, 'PICKUP', 'CUSTOMER_BOL', huge, 'application/pdf');
-    expect(tooLarge.status).toBe(413);
+    const uploadPath = `/v1/shipper/shipment/${shipment.orderNumber}/appointment/PICKUP/document/CUSTOMER_BOL`;
+    expect(await rawUpload(uploadPath, huge, false)).toBe(413);
+    expect(await rawUpload(uploadPath, huge, true)).toBe(413);
     expect(await stored()).toHaveLength(4);
+    // Exactly 10 MB is allowed.
+    const limit = huge.subarray(0, 10 * 1024 * 1024);
+    expect(await rawUpload(uploadPath, limit, true)).toBe(200);
+    expect(await stored()).toHaveLength(6);
 
     const remove = () => fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/appointment/PICKUP/document/PACKING_SLIP`, { method: 'DELETE' });
     const removed = await remove();
     expect(removed.status).toBe(204);
     expect(await removed.text()).toBe('');
-    expect(await stored()).toHaveLength(2);
+    expect(await stored()).toHaveLength(4);
     expect((await remove()).status).toBe(204);
   });
 });
