@@ -10,7 +10,6 @@ import { ZipDirectory } from '../geo/zipDirectory.js';
 import { FileStore } from '../store/file/fileStore.js';
 import type { ShipperStore } from '../store/ports.js';
 import { createdRange, operations, type OperationSpec } from './operations.js';
-import { constraintViolation } from './problems.js';
 import type { ApiResult, ArgsOf, BatchOutcome, OptionsOf, ShipperApi } from './types.js';
 import { accessorialList } from '../domain/accessorials.js';
 import type { CarrierProfiles } from '../domain/carrierProfile.js';
@@ -44,6 +43,10 @@ import { publishedFreightCheck, publishedLimits, type FreightRequest, type Publi
 import { trackingFilterOf } from './local/trackingFilter.js';
 import { companyStore } from './local/companyStore.js';
 import { DEFAULT_COMPANY_ID, type CompanyScope } from '../domain/companies.js';
+import { Appointments } from './local/appointments.js';
+import { DocumentLinks } from './local/documentLinks.js';
+import { documentFileName, documentTypeOf, DOCUMENT_TYPE_LIST, publishedInvoiceOf, type DocumentType } from '../domain/documents.js';
+import { constraintViolation, makeProblem, notFound } from './problems.js';
 
 export interface LocalApiOptions extends NumberingOptions {
   /** The published limits and defaults (publishedLimits.ts), each overridable by the settings' `limits`. */
@@ -123,6 +126,8 @@ export class LocalApi implements ShipperApi {
   private readonly freightCheck: FreightCheckSettings;
   private readonly tracking: Tracking;
   private readonly limits: PublishedLimits;
+  private readonly links: DocumentLinks;
+  private readonly appointments: Appointments;
 
   /**
    * `shared`: the parts a company's view (forCompany) shares with the engine it was made from, so
@@ -162,6 +167,8 @@ export class LocalApi implements ShipperApi {
     );
     this.tracking = new Tracking({ store: this.store, zips: this.zips, carriers: carriers.carriers, ids, now: this.now });
     this.freightCheck = options.freightCheck ?? {};
+    this.links = new DocumentLinks(this.store.credentials, this.now);
+    this.appointments = new Appointments(this.store, this.shipments, ids, this.now);
   }
 
   /** The company this engine answers for (forCompany); undefined: the store's owner, who sees every company's records (the local CLI). */
@@ -449,12 +456,90 @@ export class LocalApi implements ShipperApi {
     return { data: await this.documents.renderBol(shipment, template), warnings: [] };
   }
 
-  async getInvoice(shipmentId: string) {
+  /** shipper's own invoice, of any state but CANCELLED (the CLI's `invoice`). */
+  async getInvoiceDetail(shipmentId: string) {
     return { data: await this.invoices.get(shipmentId), warnings: [] };
   }
 
-  async renderInvoice(shipmentId: string) {
-    return { data: await this.invoices.renderPdf(shipmentId), warnings: [] };
+  /** The published invoice: a DELIVERED order's only (400 before, as published), dated by its pickup and delivery events. */
+  async getInvoice(orderNumber: string) {
+    const shipment = await this.shipments.get(orderNumber);
+    if (shipment.orderStatus !== 'DELIVERED' && shipment.orderStatus !== 'CANCELLED') {
+      throw makeProblem(400, 'invalid-state', 'Bad Request', `${shipment.orderNumber} is ${shipment.orderStatus}: the invoice is final once the order is DELIVERED`, {
+        reason: 'invalid_state',
+      });
+    }
+    const invoice = await this.invoices.get(shipment.id);
+    const tracking = publishedTrackingOf((await this.tracking.list(shipment.id)).data);
+    const deliveryDate = tracking.actualDeliveryDate ?? shipment.updatedAt ?? shipment.createdAt;
+    return { data: publishedInvoiceOf(invoice, shipment, { shipDate: tracking.actualPickupDate, deliveryDate }), warnings: [] };
+  }
+
+  async renderInvoice(orderNumber: string) {
+    return { data: await this.invoices.renderPdf(orderNumber), warnings: [] };
+  }
+
+  /**
+   * The published document operation: a signed link to the PDF, which `serve` answers itself
+   * (downloadDocument). The link is a path: `serve` makes it absolute. What does not exist is 404
+   * (assertDocumentExists).
+   */
+  async getDocument(orderNumber: string, documentTypeName: string) {
+    const type = this.documentType(documentTypeName);
+    const shipment = await this.shipments.get(orderNumber);
+    this.assertDocumentExists(shipment, type);
+    const { path, expiresAt } = await this.links.sign(shipment.id, type);
+    return { data: { filename: documentFileName(type, shipment.orderNumber), fileType: 'application/pdf', downloadLink: path, url: path, expiresAt }, warnings: [] };
+  }
+
+  /** What a signed link points at: the signature first (403), then the document as getDocument would judge it now. */
+  async downloadDocument(shipmentId: string, documentTypeName: string, options?: Options<'downloadDocument'>) {
+    const { expires = '', signature = '' } = queryOf(operations.downloadDocument, options);
+    await this.links.verify(shipmentId, documentTypeName, expires, signature);
+    const type = this.documentType(documentTypeName);
+    const shipment = await this.shipments.get(shipmentId);
+    this.assertDocumentExists(shipment, type);
+    if (type === 'BILL_OF_LADING') return { data: await this.documents.renderBol(shipment), warnings: [] };
+    if (type === 'SHIPPING_LABEL') return this.renderLabels(shipment.id, { format: 'pdf' });
+    return { data: await this.invoices.renderPdf(shipment.id), warnings: [] };
+  }
+
+  private documentType(name: string): DocumentType {
+    const type = documentTypeOf(name);
+    if (!type) throw constraintViolation([{ field: 'documentType', reason: `documentType is one of ${DOCUMENT_TYPE_LIST}` }]);
+    return type;
+  }
+
+  /**
+   * A cancelled order's BOL is its VOID copy, as `shipper bol` prints it; it has no labels and no
+   * invoice. The invoice document is shipper's PDF, from booking on (only the published JSON
+   * invoice waits for the delivery). No proof of delivery is kept.
+   */
+  private assertDocumentExists(shipment: Shipment, type: DocumentType): void {
+    if (type === 'POD') throw notFound('proof of delivery of', shipment.orderNumber);
+    if (shipment.orderStatus === 'CANCELLED' && type !== 'BILL_OF_LADING') throw notFound(`${type} of`, `${shipment.orderNumber} (cancelled)`);
+  }
+
+  // Appointments
+
+  async getAppointment(orderNumber: string, stop: string) {
+    return this.appointments.get(orderNumber, stop);
+  }
+
+  async upsertAppointment(...[orderNumber, stop, body]: ArgsOf<(typeof operations)['upsertAppointment']>) {
+    return this.appointments.upsert(orderNumber, stop, this.bodyOf('upsertAppointment', body).value);
+  }
+
+  async uploadAppointmentDocument(...[orderNumber, stop, documentType, file]: ArgsOf<(typeof operations)['uploadAppointmentDocument']>) {
+    return this.appointments.upload(orderNumber, stop, documentType, this.bodyOf('uploadAppointmentDocument', file).value);
+  }
+
+  async deleteAppointmentDocument(orderNumber: string, stop: string, documentType: string) {
+    return this.appointments.remove(orderNumber, stop, documentType);
+  }
+
+  async getAppointmentPdf(orderNumber: string, stop: string): Promise<ApiResult<Uint8Array>> {
+    return this.appointments.pdf(orderNumber, stop);
   }
 
   async listBolTemplates() {

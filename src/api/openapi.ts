@@ -60,7 +60,7 @@ function componentRegistries(): { requests: Record<string, z.ZodType>; responses
   };
   for (const name of OPERATION_NAMES) {
     const spec: OperationSpec = operations[name];
-    if (spec.body) requests[spec.body.id] = spec.body.schema;
+    if (spec.body && !spec.body.multipart) requests[spec.body.id] = spec.body.schema;
     if ('schema' in spec.response) responses[spec.response.id] = spec.response.schema;
   }
   return { requests, responses };
@@ -174,7 +174,9 @@ const PROBLEM_RESPONSES = {
     'Constraint Violation (every invalid field at once in `violations[]`, each `field` written like `orderComponents[0].pieceCount`), an expired quote (`reason: quote_expired`) or freight that differs from the quote (`reason: quote_mismatch`), or a body that is not JSON',
   ),
   Unauthorized: problemResponse('Missing or wrong API key (only when the server requires one)'),
-  Forbidden: problemResponse("The token lacks the `shipper` scope, or the company's key (`x-oway-api-key`) is missing, unknown or revoked (a server with client credentials)"),
+  Forbidden: problemResponse(
+    "The token lacks the `shipper` scope, or the company's key (`x-oway-api-key`) is missing, unknown or revoked (a server with client credentials); the order is another company's; or a download link was altered (`reason: invalid_signature`) or has expired (`reason: link_expired`)",
+  ),
   NotFound: problemResponse('Unknown id or route'),
   Conflict: problemResponse('The quote was booked already, or the Idempotency-Key was used before with another body (`reason: idempotency_key_conflict`)'),
   PayloadTooLarge: problemResponse('The request body is larger than the server accepts'),
@@ -218,6 +220,11 @@ const idempotencyKeyParameter = {
   'x-extension': true,
 };
 
+/** A file upload: one part, the file (its type judged by its bytes). */
+const multipartBody = (field: string) => ({
+  required: true,
+  content: { 'multipart/form-data': { schema: { type: 'object', required: [field], properties: { [field]: { type: 'string', format: 'binary' } } } } },
+});
 const jsonBody = (id: string) => ({ required: true, content: { [JSON_TYPE]: { schema: ref(id) } } });
 const jsonResponse = (description: string, id: string, headers?: JsonObject) => ({
   description,
@@ -228,6 +235,7 @@ const jsonResponse = (description: string, id: string, headers?: JsonObject) => 
 const ERROR_RESPONSES: Record<ErrorStatus, keyof typeof PROBLEM_RESPONSES> = {
   400: 'BadRequest',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
   413: 'PayloadTooLarge',
@@ -261,7 +269,9 @@ function paths(): JsonObject {
     const success =
       'schema' in spec.response
         ? jsonResponse(spec.response.description, spec.response.id, spec.location ? writeHeaders : undefined)
-        : { description: spec.response.description, content: binaryContent(spec.response) };
+        : 'mediaType' in spec.response
+          ? { description: spec.response.description, content: binaryContent(spec.response) }
+          : { description: spec.response.description };
     const responses: JsonObject = { [spec.response.status]: success };
     for (const status of spec.errors) responses[status] = use(ERROR_RESPONSES[status]);
     // Every operation a token reaches can be refused for its scope or the company key, as published.
@@ -270,7 +280,7 @@ function paths(): JsonObject {
     // One path and method answered in several media types (the invoice: JSON or PDF by Accept): one operation, each type a content of its answer.
     const existing = result[spec.path]![spec.method.toLowerCase()] as { responses: Record<number, { content: JsonObject }> } | undefined;
     if (existing) {
-      Object.assign(existing.responses[spec.response.status]!.content, success.content);
+      Object.assign(existing.responses[spec.response.status]!.content, 'content' in success ? success.content : {});
       continue;
     }
     result[spec.path]![spec.method.toLowerCase()] = {
@@ -280,7 +290,8 @@ function paths(): JsonObject {
       ...(spec.description ? { description: spec.description } : {}),
       ...(spec.extension ? { 'x-extension': true } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(spec.body ? { requestBody: jsonBody(spec.body.id) } : {}),
+      ...(spec.body ? { requestBody: spec.body.multipart ? multipartBody(spec.body.multipart.field) : jsonBody(spec.body.id) } : {}),
+      ...(spec.public ? { security: [] } : {}),
       responses,
     };
   }
@@ -343,7 +354,7 @@ export function openApiDocument(): JsonObject {
       { url: DEFAULT_PROFILES.sandbox.baseUrl, description: 'Sandbox: the same API, for tests and integrations' },
     ],
     security: [{ bearerAuth: [] }, {}],
-    tags: [{ name: 'Authentication' }, { name: 'Quotes' }, { name: 'Shipments' }, { name: 'Tracking' }, { name: 'Meta' }],
+    tags: [{ name: 'Authentication' }, { name: 'Quotes' }, { name: 'Shipments' }, { name: 'Tracking' }, { name: 'Appointments' }, { name: 'Meta' }],
     paths: paths(),
     components: {
       schemas: components(),

@@ -15,6 +15,7 @@
  *
  * Pure: zod schemas only, no I/O.
  */
+import { appointmentOperations } from './operations/appointments.js';
 import { documentOperations } from './operations/documents.js';
 import { quoteOperations } from './operations/quotes.js';
 import { shipmentOperations } from './operations/shipments.js';
@@ -31,6 +32,7 @@ export const operations = {
   ...shipmentOperations,
   ...trackingOperations,
   ...documentOperations,
+  ...appointmentOperations,
 };
 
 export type Operations = typeof operations;

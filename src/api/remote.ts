@@ -15,12 +15,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request, RetryAgent } from 'undici';
+import { Agent, FormData, request, RetryAgent } from 'undici';
 import type { z } from 'zod';
 import { problemDetailSchema, type ProblemDetail, type Quote, type Shipment } from '../domain/schemas.js';
 import { MAX_BATCH_COMPONENTS } from '../domain/limits.js';
 import { formatFieldPath } from '../domain/validation.js';
-import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec } from './operations.js';
+import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec, type UploadedFile } from './operations.js';
 import { PROBLEM_TYPE_BASE, ProblemError, RemoteError, UsageError } from './problems.js';
 import { PUBLISHED_ANSWERS, unansweredFields } from './publishedAnswers.js';
 import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
@@ -205,7 +205,11 @@ export class RemoteApi implements ShipperApi {
     if (this.publishedOnly && spec.extension) throw this.notOffered(spec);
     const accept = 'mediaType' in spec.response ? mediaTypeOf(spec.response, query) : JSON_TYPE;
     const exchange = await this.exchange(spec.method, path, {
-      body: spec.body && !(body === undefined && spec.body.optional) ? JSON.stringify(body ?? null) : undefined,
+      body: spec.body?.multipart
+        ? uploadForm(spec.body.multipart.field, body as UploadedFile)
+        : spec.body && !(body === undefined && spec.body.optional)
+          ? JSON.stringify(body ?? null)
+          : undefined,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
       query: Object.fromEntries(
         Object.entries(query)
@@ -220,6 +224,7 @@ export class RemoteApi implements ShipperApi {
       throw this.failure(spec.method, path, exchange, spec);
     }
     if ('mediaType' in spec.response) return this.binaryAnswer(spec.method, path, exchange, accept);
+    if (!('schema' in spec.response)) return { data: null, warnings: warningsOf(exchange.headers) };
     return this.parseAnswer(spec.method, path, exchange, spec.response.schema, spec.response.id);
   }
 
@@ -242,6 +247,36 @@ export class RemoteApi implements ShipperApi {
       `${this.origin} speaks the Oway Shipper API as published, which has no ${spec.method} ${spec.path}: that is an extension of shipper serve; nothing was sent`,
       "run it locally (--local), or against a shipper serve (--base-url URL; SHIPPER_SERVICE=serve when the URL is not one of Oway's)",
     );
+  }
+
+  /**
+   * A document by the download link the server gave (GET .../document/{documentType}): the link
+   * is its own credential and may point at another origin (an object store), so no credential of
+   * this client goes with it.
+   */
+  async download(link: string): Promise<Uint8Array> {
+    let url: URL;
+    try {
+      url = new URL(link, `${this.baseUrl}/`);
+    } catch {
+      throw new RemoteError(`${this.origin} answered a download link that is no URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RemoteError(`${this.origin} answered a download link that is not http(s): ${url.protocol}`);
+    try {
+      const response = await request(url, {
+        dispatcher: this.dispatcher,
+        method: 'GET',
+        headers: { accept: 'application/pdf', 'user-agent': this.options.userAgent ?? 'shipper' },
+      });
+      const body = Buffer.from(await response.body.arrayBuffer());
+      const exchange = { status: response.statusCode, headers: response.headers, body };
+      if (!isSuccess(exchange.status)) throw this.failure('GET', url.pathname, exchange);
+      if (body.subarray(0, 5).toString('latin1') !== '%PDF-') throw new RemoteError(`the download link of ${this.origin} answered something that is not a PDF`);
+      return new Uint8Array(body);
+    } catch (error) {
+      if (error instanceof ProblemError || error instanceof RemoteError) throw error;
+      throw this.networkError(error, 'GET', url.pathname, this.attemptsOf(error));
+    }
   }
 
   /** Sends items in order, in requests of at most BATCH_REQUEST_ITEMS and about BATCH_REQUEST_BYTES; undefined: no such extension. */
@@ -311,7 +346,7 @@ export class RemoteApi implements ShipperApi {
   private async exchange(
     method: string,
     path: string,
-    options: { body?: string | undefined; idempotencyKey?: string | undefined; query?: Record<string, string>; accept: string },
+    options: { body?: string | FormData | undefined; idempotencyKey?: string | undefined; query?: Record<string, string>; accept: string },
   ): Promise<Exchange> {
     const search = new URLSearchParams(options.query ?? {}).toString();
     const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
@@ -330,7 +365,8 @@ export class RemoteApi implements ShipperApi {
       if (this.options.apiKey) headers[API_KEY_HEADER] = this.options.apiKey;
     } else if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (method !== 'GET') {
-      if (options.body !== undefined) headers['content-type'] = `${JSON_TYPE}; charset=utf-8`;
+      // A form sets its own multipart type, with its boundary.
+      if (typeof options.body === 'string') headers['content-type'] = `${JSON_TYPE}; charset=utf-8`;
       // Every write carries a key: the one the caller chose, or a fresh one for this call, so that
       // the retries of this call are the same request to the server.
       headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey ?? randomUUID();
@@ -527,6 +563,13 @@ function headerValue(headers: unknown, name: string): string | undefined {
   if (typeof headers !== 'object' || headers === null) return undefined;
   const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
   return entry === undefined ? undefined : String(entry[1]);
+}
+
+/** An upload as the multipart form the server reads: the one part, with the file's name and declared type. */
+function uploadForm(field: string, file: UploadedFile): FormData {
+  const form = new FormData();
+  form.append(field, new Blob([file.content], { type: file.contentType }), file.filename);
+  return form;
 }
 
 function hasHeader(headers: unknown, name: string): boolean {

@@ -50,7 +50,11 @@ export type OptionsOf<O extends OperationSpec> = (O['query'] extends z.ZodObject
 
 export type ArgsOf<O extends OperationSpec> = [...Strings<O['params']>, ...BodyArgs<O>, options?: OptionsOf<O>];
 
-export type OutputOf<O extends OperationSpec> = O['response'] extends { schema: infer S extends z.ZodType } ? z.output<S> : Uint8Array;
+export type OutputOf<O extends OperationSpec> = O['response'] extends { schema: infer S extends z.ZodType }
+  ? z.output<S>
+  : O['response'] extends { mediaType: string }
+    ? Uint8Array
+    : null;
 
 export type OperationMethods = {
   [K in keyof Operations]: (...args: ArgsOf<Operations[K]>) => Promise<ApiResult<OutputOf<Operations[K]>>>;

@@ -128,6 +128,11 @@ export const ENVIRONMENT: EnvironmentGroup[] = [
         precedence: '--body-limit beats it',
       },
       {
+        name: 'SHIPPER_PUBLIC_URL',
+        what: 'the base URL clients reach shipper serve at, for the download links it answers',
+        precedence: '--public-url beats it',
+      },
+      {
         name: 'SHIPPER_CACHE_SIZE',
         what: 'quotes and shipments shipper serve keeps in memory for GETs',
         precedence: '--cache-size beats it',

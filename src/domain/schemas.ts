@@ -539,13 +539,22 @@ export type Quote = z.infer<typeof quoteSchema>;
 // ---------------------------------------------------------------------------------------------
 // Shipments
 
-const appointmentContactSchema = z.looseObject({ name: z.string().max(200).optional(), email: z.string().max(320).optional(), phone: z.string().max(32).optional() });
-/** The published AppointmentRequirementRequest: how the carrier books a stop's appointment. */
-const appointmentRequirementSchema = z
+/** The published AppointmentContact: a name, required, and how to reach them. */
+export const appointmentContactSchema = z.strictObject({
+  name: z.string().max(200),
+  email: z.string().max(320).optional(),
+  phone: z.string().max(32).optional(),
+  role: z.string().max(100).optional(),
+});
+/** The published AppointmentRequirementRequest: how the carrier books a stop's appointment (`notes`: shipper's name before `instructions`). */
+export const appointmentRequirementSchema = z
   .strictObject({
     channel: z.enum(['PHONE', 'EMAIL', 'PORTAL'], { error: 'channel is PHONE, EMAIL or PORTAL' }),
     portalUrl: z.string().max(512).optional(),
     contacts: z.array(appointmentContactSchema).max(20).optional(),
+    instructions: z.string().max(2000).optional(),
+    referenceNumbers: z.array(z.string().max(64)).max(10).optional(),
+    leadTimeHours: z.number().int().min(0).max(168).optional(),
     notes: z.string().max(1000).optional(),
   })
   .superRefine((value, ctx) => {

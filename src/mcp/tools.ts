@@ -145,7 +145,12 @@ const CONFIRM_DESCRIPTION = 'true to do it; without it nothing changes and the a
 export function operationTools(options: { remote: boolean }): ShipperTool[] {
   const document = openApiDocument() as { paths: Record<string, Record<string, JsonObject>>; components: { schemas: Record<string, JsonObject> } };
   const components = document.components.schemas;
-  return OPERATION_NAMES.map((operation) => {
+  // A file upload is no JSON argument, and a signed link's own operation is reached by its link.
+  const offered = OPERATION_NAMES.filter((operation) => {
+    const spec: OperationSpec = operations[operation];
+    return !spec.body?.multipart && !spec.public;
+  });
+  return offered.map((operation) => {
     const spec: OperationSpec = operations[operation];
     const kind = kindOf(operation, spec);
     const entry = document.paths[spec.path]?.[spec.method.toLowerCase()] ?? {};

@@ -29,6 +29,7 @@ import { DEFAULT_TIMEOUTS, type ServerTimeouts } from './defaults.js';
 import { compose, exchangeOf, writeHead, type Layer } from './exchange.js';
 import { malformedJsonDetail } from './jsonSyntax.js';
 import { matchRoute, requestUrl, type RequestTarget } from './routes.js';
+import { readUpload } from './multipart.js';
 import type { Principal, ServeAuth } from './auth.js';
 import { TOKEN_PATH } from '../domain/credentials.js';
 
@@ -58,6 +59,11 @@ export interface ShipperServerOptions {
   /** Layers around the dispatch (probes, metrics, request log), the first outermost (exchange.ts). */
   layers?: readonly Layer[] | undefined;
   timeouts?: Partial<ServerTimeouts> | undefined;
+  /**
+   * The server's public base URL (`https://freight.example.com`), for the links it answers (the
+   * document download links); default: http:// and the Host the request named.
+   */
+  publicUrl?: string | undefined;
 }
 
 export interface ShipperServer {
@@ -83,6 +89,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
   const serverLog = options.accessLog;
   const warningLog = options.onStoreWarning ?? (serverLog ? (message: string) => serverLog(`${new Date().toISOString()} warning: ${message}`) : undefined);
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const publicUrl = options.publicUrl;
   const expectedKeyDigest = options.apiKey ? sha256(options.apiKey) : undefined;
   let closing = false;
   let openApiText: string | undefined;
@@ -153,6 +160,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       return { status: 200, text: openApiText, headers: { 'cache-control': 'public, max-age=300' } };
     }
 
+    // A signed download link carries its own credential, checked by the operation.
+    if ((operations[match.operation] as OperationSpec).public) return dispatch(match.operation, match.params, req, url);
     if (options.auth) {
       const outcome = await options.auth.authenticate(req);
       if (!outcome.ok) {
@@ -195,7 +204,11 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     const spec: OperationSpec = operations[name];
     const options: Record<string, unknown> = readQuery(spec, url);
     if (spec.idempotent) options.idempotencyKey = readIdempotencyKey(req);
-    const body = spec.body ? await readJsonBody(req, bodyLimit, spec.body.optional) : undefined;
+    const body = spec.body?.multipart
+      ? await readUpload(req, spec.body.multipart.field, spec.body.multipart.maxBytes)
+      : spec.body
+        ? await readJsonBody(req, bodyLimit, spec.body.optional)
+        : undefined;
     const args: unknown[] = [...params, ...(spec.body ? [body] : []), options];
     const api = apiOf(req);
     const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
@@ -205,12 +218,19 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       headers['content-disposition'] = `inline; filename="${spec.response.fileName(params, options)}"`;
       return { status: spec.response.status, headers, bytes: result.data as Uint8Array, contentType: mediaTypeOf(spec.response, options) };
     }
+    if (!('schema' in spec.response)) return { status: spec.response.status, headers };
+    if (spec.serverLinks) {
+      const base = baseUrlOf(req, publicUrl);
+      const data = { ...(result.data as Record<string, unknown>) };
+      for (const field of spec.serverLinks) if (typeof data[field] === 'string') data[field] = `${base}${data[field] as string}`;
+      result.data = data;
+    }
     if (spec.location) {
       const created = result.data as { id: string };
       headers.location = pathOf(operations[spec.location as OperationName], [created.id]);
     }
     if (result.replayed) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
-    if (body !== undefined && deprecationWarnings(body).length > 0) {
+    if (body !== undefined && !spec.body?.multipart && deprecationWarnings(body).length > 0) {
       headers[DEPRECATION_HEADER] = `@${PALLET_DIMENSIONS_DEPRECATED_AT}`;
       headers.link = `<${OPENAPI_PATH}>; rel="deprecation"; type="${JSON_TYPE}"`;
     }
@@ -228,7 +248,10 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     let payload: Buffer | string;
     let length: number;
     let contentType = reply.contentType ?? JSON_TYPE;
-    if (reply.bytes) {
+    if (reply.status === 204) {
+      payload = '';
+      length = 0;
+    } else if (reply.bytes) {
       payload = Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength);
       length = payload.byteLength;
     } else {
@@ -239,8 +262,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       contentType = `${contentType}; charset=utf-8`;
     }
     const headers: Record<string, string | string[] | number> = {
-      'content-type': contentType,
-      'content-length': length,
+      ...(reply.status === 204 ? {} : { 'content-type': contentType, 'content-length': length }),
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
       ...reply.headers,
@@ -296,6 +318,18 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
 }
 
 // -----------------------------------------------------------------------------------------------
+
+/** A host as a Host header may name it (a name or an address, and a port): anything else is not put in a link. */
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** Where links point: the configured public URL, else this server as the request reached it. */
+function baseUrlOf(req: IncomingMessage, publicUrl: string | undefined): string {
+  if (publicUrl) return publicUrl.replace(/\/+$/, '');
+  const host = req.headers.host;
+  if (host && HOST.test(host)) return `http://${host}`;
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}`;
+}
 
 function problemReply(problem: ProblemDetail): Reply {
   return { status: problem.status, json: { ...problem }, contentType: PROBLEM_TYPE };

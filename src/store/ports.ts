@@ -308,6 +308,27 @@ export interface CredentialRepository {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Appointment documents: the files a shipper uploads for a stop of an order (PDF bytes)
+
+/** One document per shipment, stop and type; a new upload replaces it. */
+export interface AppointmentDocumentRecord {
+  shipmentId: string;
+  stop: string;
+  type: string;
+  /** What the API answers about it (id, file name, size, upload time). */
+  document: unknown;
+  content: Uint8Array;
+}
+
+export interface AppointmentDocumentRepository {
+  get(shipmentId: string, stop: string, type: string): Promise<AppointmentDocumentRecord | undefined>;
+  /** Adds or replaces the document of its shipment, stop and type. */
+  put(record: AppointmentDocumentRecord): Promise<void>;
+  /** True when there was one to remove. */
+  remove(shipmentId: string, stop: string, type: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The store and its unit of work
 
 /** What a transaction can read and write. */
@@ -338,6 +359,8 @@ export interface ShipperStore {
   printRuns: PrintRunRepository;
   /** Clients and API keys of `serve` (hashes only), its signing secret and its throttle's counters. */
   credentials: CredentialRepository;
+  /** The documents uploaded for an order's stops (outside units of work: each put is whole or absent). */
+  appointmentDocuments: AppointmentDocumentRepository;
 
   /**
    * Runs `fn` as one unit of work: serialised with every other one on the store (all processes),

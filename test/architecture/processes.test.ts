@@ -48,6 +48,8 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'server/companies.test.ts': "shipper serve with two companies' keys, on the file store and on PostgreSQL",
   'server/production.test.ts': 'shipper serve’s probes, metrics, logs and drain on signals',
   'server/invoice.test.ts': 'invoices over HTTP from shipper serve',
+  'cli/remote-documents.test.ts': 'bol, labels and invoice in remote mode against shipper serve, its links on another origin',
+  'server/documents.test.ts': 'document links, invoices and appointment uploads over HTTP from shipper serve, two instances on one store with clocks moved by SHIPPER_NOW',
   'server/limits.test.ts': 'request limits of shipper serve',
   'store/generation.test.ts': 'shipper serve seeing what CLI processes commit while it runs',
   'store/integrity.test.ts': 'bookings by several processes under one fixed clock; shipper serve’s log',

@@ -10,8 +10,9 @@ import { kindOf, operationTools, toolNameOf } from '../../src/mcp/tools.js';
 describe('tools from the operations table', () => {
   const tools = operationTools({ remote: false });
 
-  it('makes one tool per operation, named after its method', () => {
-    expect(tools.map((tool) => tool.name)).toEqual(OPERATION_NAMES.map(toolNameOf));
+  it('makes one tool per operation, named after its method; none for a file upload or a signed link’s own operation', () => {
+    const offered = OPERATION_NAMES.filter((name) => name !== 'uploadAppointmentDocument' && name !== 'downloadDocument');
+    expect(tools.map((tool) => tool.name)).toEqual(offered.map(toolNameOf));
     expect(toolNameOf('createShipment')).toBe('create_shipment');
   });
 

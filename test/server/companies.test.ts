@@ -115,6 +115,9 @@ describe.each(STORES)('companies on serve: $name', ({ name, open }) => {
       ['GET', `/v1/shipper/shipment/${id}/bol`],
       ['GET', `/v1/shipper/shipment/${id}/labels`],
       ['GET', `/v1/shipper/shipment/${id}/invoice`],
+      ['GET', `/v1/shipper/shipment/${orderNumber}/invoice/detail`],
+      ['GET', `/v1/shipper/shipment/${orderNumber}/document/BILL_OF_LADING`],
+      ['GET', `/v1/shipper/shipment/${orderNumber}/document/SHIPPING_LABEL`],
       ['POST', `/v1/shipper/shipment/${id}/tender`, { format: 'x12-204' }],
       // Booking on A's quote.
       ['POST', '/v1/shipper/shipment', shipmentBody(quoteId)],
@@ -134,6 +137,22 @@ describe.each(STORES)('companies on serve: $name', ({ name, open }) => {
     expect(batch.status, batch.text).toBe(200);
     expect(batch.json().items).toMatchObject([{ ok: false, problem: { status: 403 } }]);
 
+    // The appointment operations answer another company's order as one that does not exist (404), as published.
+    const appointment = `/v1/shipper/shipment/${orderNumber}/appointment/PICKUP`;
+    for (const [method, path, body] of [
+      ['GET', appointment],
+      ['PUT', appointment, { channel: 'PHONE', contacts: [{ name: 'Maria Lopez' }] }],
+      ['DELETE', `${appointment}/document/PACKING_SLIP`],
+      ['GET', `${appointment}/pdf`],
+    ] as Array<[string, string, unknown?]>) {
+      const answer = await call(server, b, method, path, body);
+      expect([method, path, answer.status], answer.text).toEqual([method, path, 404]);
+      expect(answer.text).not.toContain('acme');
+    }
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'slip.pdf');
+    const upload = await fetch(`${server.url}${appointment}/document/PACKING_SLIP`, { method: 'POST', headers: b.headers, body: form });
+    expect(upload.status, await upload.clone().text()).toBe(404);
     // A's records as they were.
     expect((await call(server, a, 'GET', `/v1/shipper/shipment/${id}`)).json()).toEqual(shipment);
     expect((await call(server, a, 'GET', `/v1/shipper/shipment/${id}/events`)).json()).toEqual(events);
@@ -185,6 +204,16 @@ describe.each(STORES)('companies on serve: $name', ({ name, open }) => {
         [mine.orderNumber, 'globex', b.keyId, b.keyId],
       ].sort(),
     );
+  });
+
+  it("signs a download link for one order: B's own link pointed at A's order is refused", async () => {
+    const [own] = (await call(server, b, 'GET', '/v1/shipper/shipment')).json().items as Array<{ id: string; orderNumber: string }>;
+    const link = (await call(server, b, 'GET', `/v1/shipper/shipment/${own!.orderNumber}/document/BILL_OF_LADING`)).json().downloadLink as string;
+    expect(link).toContain(own!.id);
+    expect((await fetch(link)).status).toBe(200);
+    const forged = await fetch(link.replace(own!.id, String(shipment.id)));
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).not.toContain('acme');
   });
 
   if (name === 'PostgreSQL') {

@@ -64,9 +64,12 @@ describe('the invoice route over HTTP', () => {
 
   const get = (id: string, accept?: string, method = 'GET') => fetch(`${server.url}/v1/shipper/shipment/${id}/invoice`, { method, headers: accept ? { accept } : {} });
 
-  it('answers JSON by default and to */*', async () => {
+  it('answers JSON by default and to */*: shipper’s invoice on .../invoice/detail; the published one (.../invoice) waits for the delivery', async () => {
     for (const accept of [undefined, '*/*', 'application/json']) {
-      const response = await get(shipment.id, accept);
+      const published = await get(shipment.id, accept);
+      expect(published.status).toBe(400);
+      expect(await published.json()).toMatchObject({ reason: 'invalid_state' });
+      const response = await fetch(`${server.url}/v1/shipper/shipment/${shipment.id}/invoice/detail`, { headers: accept ? { accept } : {} });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const invoice = (await response.json()) as { invoiceNumber: string; totals: { totalInCents: number } };
@@ -85,7 +88,8 @@ describe('the invoice route over HTTP', () => {
         .subarray(0, 5)
         .toString('latin1'),
     ).toBe('%PDF-');
-    expect((await get(shipment.id, 'application/pdf;q=0.4, application/json;q=0.8')).headers.get('content-type')).toMatch(/^application\/json/);
+    // JSON preferred: the published invoice, which a booked order does not have yet (a problem, not the PDF).
+    expect((await get(shipment.id, 'application/pdf;q=0.4, application/json;q=0.8')).headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const head = await get(shipment.id, 'application/pdf', 'HEAD');
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('application/pdf');
@@ -110,7 +114,7 @@ describe('the invoice route over HTTP', () => {
     const doc = (await (await fetch(`${server.url}/api-docs/shipper-v1`)).json()) as {
       paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content: Record<string, unknown> }>; parameters?: Array<{ name: string }> }>>;
     };
-    const invoice = doc.paths['/v1/shipper/shipment/{shipmentId}/invoice']!;
+    const invoice = doc.paths['/v1/shipper/shipment/{orderNumber}/invoice']!;
     expect(Object.keys(invoice)).toEqual(['get']);
     expect(invoice.get!.operationId).toBe('getInvoice');
     expect(Object.keys(invoice.get!.responses['200']!.content)).toEqual(['application/json', 'application/pdf']);

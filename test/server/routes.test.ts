@@ -11,7 +11,7 @@ describe('matchRoute', () => {
     let count = 0;
     for (const [template, item] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        const path = template.replace(/\{\w+\}/, 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z');
+        const path = template.replace(/\{\w+\}/g, 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z');
         const match = matchRoute(method.toUpperCase(), path);
         if (operation.operationId === 'getApiDescription') expect(match).toEqual({ kind: 'openapi' });
         // The token endpoint is served before routing (server.ts), not an operation of the table.

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Oway } from '../vendor/oway-sdk/index.js';
 import { startPublishedProxy, type PublishedServer } from '../helpers/publishedMock.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { readPdf } from '../bol/pdf-reader.js';
 
 // A Wednesday afternoon in Chicago: Thursday is a business day.
 const NOW = '2026-11-18T18:00:00.000Z';
@@ -165,5 +166,62 @@ describe('the official SDK against shipper serve', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ status: 400, reason: 'invalid_state' });
     expect(await oway.shipments.retrieve(shipment.orderNumber)).toMatchObject({ orderStatus: 'PICKED_UP' });
+  });
+
+  it('fetches the BOL and the labels by their download links, and reads the invoice once delivered; every answer as published', async () => {
+    const before = proxy.requests.length;
+    const quote = (await oway.quotes.create({ pickupAddress, deliveryAddress, orderComponents } as never)) as { id: string };
+    const shipment = (await oway.shipments.create({ quoteId: quote.id, pickupAddress, deliveryAddress, orderComponents, description: 'Parts', poNumber: 'PO-7002' } as never)) as {
+      orderNumber: string;
+      bolNumber: string;
+    };
+    const bol = await oway.shipments.document(shipment.orderNumber, 'BOL');
+    expect(bol).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1\/shipper\/shipment\/sh_\w+\/document\/BILL_OF_LADING\/download\?/) });
+    const bolPdf = await fetch(bol.url);
+    expect(bolPdf.status).toBe(200);
+    const bolText = (await readPdf(new Uint8Array(await bolPdf.arrayBuffer()))).pages.map((page) => page.text).join('\n');
+    expect(bolText).toContain(shipment.bolNumber);
+    const labels = await fetch((await oway.shipments.document(shipment.orderNumber, 'LABEL')).url);
+    expect(labels.status).toBe(200);
+    expect((await readPdf(new Uint8Array(await labels.arrayBuffer()))).pages).toHaveLength(2);
+
+    // Delivered: picked up and delivered by the carrier's events (the events extension).
+    const events = await fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        events: [
+          { occurredAt: '2026-11-18T09:00:00-06:00', statusCode: 'AF' },
+          { occurredAt: '2026-11-18T11:00:00-06:00', statusCode: 'D1' },
+        ],
+      }),
+    });
+    expect(events.status, await events.clone().text()).toBe(200);
+    const invoice = (await oway.shipments.invoice(shipment.orderNumber)) as Record<string, unknown>;
+    expect(invoice).toMatchObject({ orderNumber: shipment.orderNumber, poNumber: 'PO-7002', totalPieces: 2, totalWeight: 1200, deliveryDate: '2026-11-18T17:00:00.000Z' });
+    const invoicePdf = await fetch((await oway.shipments.document(shipment.orderNumber, 'INVOICE')).url);
+    expect(invoicePdf.status).toBe(200);
+    expect(
+      Buffer.from(await invoicePdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
+
+    const exchanges = proxy.requests.slice(before).filter((request) => request.path !== '/v1/auth/token');
+    expect(exchanges.filter((request) => request.operationId !== null).map(({ method, operationId, status }) => `${method} ${operationId} ${status}`)).toEqual([
+      'POST requestQuote 200',
+      'POST createShipment 200',
+      'GET getDocument 200',
+      'GET getDocument 200',
+      'GET getInvoice 200',
+      'GET getDocument 200',
+    ]);
+    // The client's aliases BOL and LABEL are outside the published enum: the only request errors, accepted beyond the published document.
+    const requestErrors = exchanges.flatMap((request) => request.requestErrors.map((error) => `${request.method} ${request.path}: ${error}`));
+    expect(
+      requestErrors.filter((error) => !/\/document\/(BOL|LABEL): .*documentType/.test(error) && !/no operation of the published document is GET .*\/download$/.test(error)),
+    ).toEqual([]);
+    expect(requestErrors.some((error) => /\/document\/BOL: /.test(error))).toBe(true);
+    expect(exchanges.flatMap((request) => request.responseErrors.map((error) => `${request.method} ${request.path}: ${error}`))).toEqual([]);
   });
 });

@@ -196,6 +196,8 @@ export function companyStore(store: ShipperStore, scope: CompanyScope): ShipperS
     auditedBills: store.auditedBills,
     printRuns: store.printRuns,
     credentials: store.credentials,
+    // Keyed by a shipment id the engine has found through the scoped shipments first.
+    appointmentDocuments: store.appointmentDocuments,
     withTransaction: (fn) => store.withTransaction((tx) => fn(transaction(tx, scope))),
     prepare: () => store.prepare(),
     readiness: () => store.readiness(),

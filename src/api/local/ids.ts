@@ -15,6 +15,11 @@ export class IdFactory {
   shipment(now: Date): string {
     return `sh_${this.nextUlid(now.getTime())}`;
   }
+
+  /** An uploaded appointment document. */
+  document(now: Date): string {
+    return `doc_${this.nextUlid(now.getTime())}`;
+  }
 }
 
 /** The quote a quote-first booking was priced on shares its shipment's ULID: `qt_X` for `sh_X`. */

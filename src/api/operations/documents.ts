@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { bolTemplateInfoSchema, tenderDocumentSchema, tenderRequestSchema } from '../../domain/schemas.js';
 import { invoiceSchema } from '../../domain/invoice.js';
+import { documentResponseSchema, publishedInvoiceSchema } from '../../domain/documents.js';
 import { onFirstUse } from '../../domain/schemaOnFirstUse.js';
 import { API_PREFIX, PDF_TYPE } from '../wire.js';
 import { once, operation, type OperationSpec } from './spec.js';
@@ -23,6 +24,14 @@ const labelQuery = once(() =>
 );
 
 export const ZPL_TYPE = 'application/zpl';
+
+/** What a signed download link carries beside its path: when it expires and its signature (local/documentLinks.ts). */
+const downloadQuery = once(() =>
+  z.strictObject({
+    expires: z.string().max(20).optional().meta({ description: 'When the link expires, in seconds since the epoch' }),
+    signature: z.string().max(200).optional().meta({ description: 'HMAC-SHA256 of the shipment, the document type and the expiry, base64url' }),
+  }),
+);
 
 const bolTemplateList = onFirstUse(() => z.object({ items: z.array(bolTemplateInfoSchema) }));
 
@@ -71,21 +80,58 @@ export const documentOperations = {
     tags: ['Shipments'],
     extension: true,
   }),
+  getDocument: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{orderNumber}/document/{documentType}`,
+    params: ['orderNumber', 'documentType'],
+    response: { status: 200, description: 'A signed link to the document, valid 15 minutes', id: 'DocumentResponse', schema: documentResponseSchema },
+    serverLinks: ['downloadLink', 'url'],
+    errors: [400, 401, 404, 500],
+    summary: 'A download link for a document of the order: BILL_OF_LADING (or BOL), INVOICE, SHIPPING_LABEL (or LABEL), POD',
+    description:
+      'The link is on this server and needs no credentials: its signature is one. A cancelled order has its VOID BOL, no labels and no invoice (404); shipper keeps no proof of delivery yet (POD: 404).',
+    tags: ['Shipments'],
+    extension: false,
+  }),
+  downloadDocument: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/document/{documentType}/download`,
+    params: ['shipmentId', 'documentType'],
+    get query() {
+      return downloadQuery();
+    },
+    response: { status: 200, description: 'The document as PDF', mediaType: PDF_TYPE, fileName: ([id, type]) => `${type}-${id}.pdf` },
+    public: true,
+    errors: [400, 403, 404, 500],
+    summary: 'The document a link of GET .../document/{documentType} points at (no credentials: a link that was altered or has expired is refused, 403)',
+    tags: ['Shipments'],
+    extension: true,
+  }),
   getInvoice: operation({
     method: 'GET',
-    path: `${API_PREFIX}/shipment/{shipmentId}/invoice`,
+    path: `${API_PREFIX}/shipment/{orderNumber}/invoice`,
+    params: ['orderNumber'],
+    response: { status: 200, description: 'The itemized invoice of a delivered order', id: 'InvoiceResponse', schema: publishedInvoiceSchema },
+    errors: [400, 401, 404, 500],
+    summary: 'The itemized invoice of a delivered order (400 before it is DELIVERED, as published; `Accept: application/pdf` answers the PDF)',
+    tags: ['Shipments'],
+    extension: false,
+  }),
+  getInvoiceDetail: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/shipment/{shipmentId}/invoice/detail`,
     params: ['shipmentId'],
-    response: { status: 200, description: 'The invoice (JSON; `Accept: application/pdf` answers it as PDF)', id: 'Invoice', schema: invoiceSchema },
+    response: { status: 200, description: "shipper's invoice", id: 'Invoice', schema: invoiceSchema },
     errors: [401, 404, 500],
     summary: 'The invoice of a shipment: one line per order component with its share of the linehaul, then discount, fuel and accessorials, adding up to the booked price',
-    description: "INV- and the order number's digits; dated the pickup day; billed to the party the freight charge terms name. A cancelled shipment has no invoice (404).",
+    description: "INV- and the order number's digits; dated the pickup day; billed to the party the freight charge terms name. Any state but CANCELLED (404).",
     tags: ['Shipments'],
     extension: true,
   }),
   renderInvoice: operation({
     method: 'GET',
-    path: `${API_PREFIX}/shipment/{shipmentId}/invoice`,
-    params: ['shipmentId'],
+    path: `${API_PREFIX}/shipment/{orderNumber}/invoice`,
+    params: ['orderNumber'],
     response: { status: 200, description: 'The invoice as PDF', mediaType: PDF_TYPE, fileName: ([id]) => `invoice-${id}.pdf` },
     errors: [401, 404, 500],
     summary: 'The invoice of a shipment as PDF (the same path, asked for with Accept: application/pdf)',

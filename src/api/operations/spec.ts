@@ -13,9 +13,27 @@ export interface NamedSchema<S extends z.ZodType = z.ZodType> {
 /** A request body; `optional`: an empty body is the same as none (the schema then reads undefined). */
 export interface BodySpec<S extends z.ZodType = z.ZodType> extends NamedSchema<S> {
   optional?: boolean;
+  /**
+   * A file upload (multipart/form-data) instead of JSON: the server streams the part named `field`
+   * into an UploadedFile (the schema reads it), answering 413 past `maxBytes`.
+   */
+  multipart?: { field: string; maxBytes: number };
+}
+
+/** A file as a multipart upload brings it: the name and type its sender declared, and its bytes. */
+export interface UploadedFile {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
 }
 
 export type JsonResponse<S extends z.ZodType = z.ZodType> = { status: 200 | 201; description: string } & NamedSchema<S>;
+/** An answer without a body (the DELETE of an appointment document): the method resolves with null. */
+export interface NoContentResponse {
+  status: 204;
+  description: string;
+}
+
 /** A document that is not JSON (a PDF): the method resolves with its bytes. */
 export interface BinaryResponse {
   status: 200;
@@ -34,10 +52,10 @@ export function mediaTypeOf(response: BinaryResponse, options: Record<string, un
 }
 
 /** Problem statuses an operation can answer, each described once in the OpenAPI document. */
-export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500;
 
 export interface OperationSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path template, parameters in braces: `/v1/shipper/quote/{quoteId}`. */
   path: string;
   /** The path parameters in the order the method takes them (ids of the store's alphabet). */
@@ -47,7 +65,11 @@ export interface OperationSpec {
   body?: BodySpec;
   /** The operation honours an Idempotency-Key (header over HTTP, `idempotencyKey` option in the API). */
   idempotent?: boolean;
-  response: JsonResponse | BinaryResponse;
+  response: JsonResponse | BinaryResponse | NoContentResponse;
+  /** Fields of the answer that hold a path on this server: `serve` makes them absolute URLs (its public base URL). */
+  serverLinks?: readonly string[];
+  /** Answered without credentials: the request carries its own (a signed download link). */
+  public?: boolean;
   /** For operations that create a resource: the operation whose path, filled with its id, is the Location header. */
   location?: string;
   errors: readonly ErrorStatus[];

@@ -20,6 +20,7 @@ import { formatNumber } from '../output.js';
 import type { ContextFactory } from '../context.js';
 import type { ShipperCommand } from '../examples.js';
 import { addPrintOptions, checkPrintFlags, type PrintFlags } from '../printOptions.js';
+import { documentPdf } from '../documentDownload.js';
 
 export interface BolOptions extends PrintFlags {
   template?: string;
@@ -202,10 +203,13 @@ export async function runBol(ctx: CommandContext, args: string[], options: BolOp
     let shipmentId = reference;
     try {
       shipmentId = await shipmentIdOf(api, reference);
-      const file = plan.file ?? join(plan.dir, bolFileName(orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber, shipmentId));
+      const orderNumber = orderNumbers.get(shipmentId) ?? (await api.getShipment(shipmentId)).data.orderNumber;
+      const file = plan.file ?? join(plan.dir, bolFileName(orderNumber, shipmentId));
       // Not rendered for nothing: a file that is there stays unless --force.
       if (!options.force && (plan.file ? await stat(file).catch(() => undefined) : present.has(basename(file)))) return { kind: 'skipped', shipmentId, file };
-      const { data: pdf, warnings } = await api.renderBol(shipmentId, { template });
+      // Remote mode: the standard BOL through its download link (another template is the extension's).
+      const render = () => api.renderBol(shipmentId, { template });
+      const { data: pdf, warnings } = template === 'standard' ? await documentPdf(api, orderNumber, 'BILL_OF_LADING', render) : await render();
       ctx.io.warnAll(warnings);
       return { kind: 'rendered', shipmentId, file, pdf };
     } catch (error) {

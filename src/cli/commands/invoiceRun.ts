@@ -8,6 +8,7 @@ import { FileWriteError, writeFileDurably } from '../../fs/durableWrite.js';
 import { formatNumber } from '../output.js';
 import { printInvoice } from '../views/invoice.js';
 import { checkPrintFlags, type PrintFlags } from '../printOptions.js';
+import { documentPdf } from '../documentDownload.js';
 
 export interface InvoiceOptions extends PrintFlags {
   output?: string;
@@ -27,11 +28,12 @@ export async function runInvoice(ctx: CommandContext, reference: string | undefi
   if (reference === undefined) throw new UsageError('no shipment given', 'example: shipper invoice <shipment> [-o invoice.pdf]');
   const api = await ctx.api();
   const id = await shipmentIdOf(api, reference);
-  const { data: invoice, warnings } = await api.getInvoice(id);
+  const { data: invoice, warnings } = await api.getInvoiceDetail(id);
   ctx.io.warnAll(warnings);
   if (options.output !== undefined) {
     const file = await pdfPath(options.output, invoice.invoiceNumber);
-    const { data: pdf } = await api.renderInvoice(id);
+    // Remote mode: through the download link (the invoice document exists once the order is DELIVERED).
+    const { data: pdf } = await documentPdf(api, invoice.orderNumber, 'INVOICE', () => api.renderInvoice(id));
     // Never over an invoice someone filed or annotated, unless asked to.
     await writeFileDurably(file, pdf, { whenExists: options.force ? 'replace' : 'refuse' }).catch((error: unknown) => {
       if (error instanceof FileWriteError && error.errno === 'EEXIST')
@@ -64,7 +66,7 @@ async function printInvoices(ctx: CommandContext, reference: string | undefined,
       id,
       { ...options, print: false, resume: false, printer: undefined, copies: undefined },
     );
-    const { data: invoice } = await api.getInvoice(id);
+    const { data: invoice } = await api.getInvoiceDetail(id);
     requests.push({ kind: 'invoice' as const, shipmentId: id, name: invoice.invoiceNumber });
   }
   const warn = warnOnce(ctx.io);

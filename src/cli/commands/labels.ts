@@ -11,6 +11,7 @@ import { outputPath, writeOutput } from '../outputFile.js';
 import { SHIPMENT_ARGUMENT, shipmentIdOf } from '../shipmentRef.js';
 import { addPrintOptions, checkPrintFlags, type PrintFlags } from '../printOptions.js';
 import { UsageError } from '../errors.js';
+import { documentPdf } from '../documentDownload.js';
 
 export interface LabelOptions extends PrintFlags {
   output?: string;
@@ -30,7 +31,9 @@ export async function runLabels(ctx: CommandContext, references: string | string
   const id = await shipmentIdOf(api, reference);
   const { data: shipment } = await api.getShipment(id);
   const file = await outputPath(options.output, `labels-${shipment.orderNumber}.${options.format}`, Boolean(options.force));
-  const { data: bytes, warnings } = await api.renderLabels(id, { format: options.format });
+  // Remote mode: PDF labels through their download link (ZPL is the extension's).
+  const render = () => api.renderLabels(id, { format: options.format });
+  const { data: bytes, warnings } = options.format === 'pdf' ? await documentPdf(api, shipment.orderNumber, 'SHIPPING_LABEL', render) : await render();
   ctx.io.warnAll(warnings);
   await writeOutput(ctx.io, file, bytes, `${shipment.ssccs.length || 'the'} pallet label(s) of ${shipment.orderNumber}`, Boolean(options.force));
   if (ctx.io.options.json && file !== '-') ctx.io.json({ shipmentId: id, file, format: options.format, bytes: bytes.byteLength });

@@ -20,6 +20,8 @@ export interface ServeOptions {
   /** The global --api-key, when it was given on the command line (not SHIPPER_API_KEY). */
   apiKey?: string | undefined;
   bodyLimit: number;
+  /** The server's public base URL, for the document download links it answers (default: the Host of the request). */
+  publicUrl?: string | undefined;
   /** Quotes and shipments kept in memory for GETs; 0: none. */
   cacheSize: number;
   /** GS1 company prefix of the BOL numbers this server issues (over the settings). */
@@ -148,6 +150,7 @@ export async function runServe(ctx: CommandContext, options: ServeOptions, signa
     apiKey,
     auth,
     bodyLimitBytes: options.bodyLimit,
+    publicUrl: options.publicUrl,
     timeouts,
     layers: [...outerLayers, ...(admin ? [] : [observabilityRoutes({ probes, metrics, apiKey })])],
     onStoreWarning: (message) => logger.warn({ event: 'store-warning' }, message),
@@ -279,6 +282,7 @@ export function registerServeCommands(program: ShipperCommand, context: ContextF
     .option('--port <port>', 'port (0: any free port)', parsePort, DEFAULT_PORT)
     .option('--admin-port <port>', 'serve /healthz, /readyz and /metrics on this port instead of the API port (0: any free port)', parsePort)
     .option('--admin-host <host>', 'address of the admin port', '127.0.0.1')
+    .option('--public-url <url>', 'the base URL clients reach this server at, for the download links it answers (default: http:// and the Host a request names)', parsePublicUrl)
     .option('--body-limit <bytes>', 'largest request body accepted (larger: 413)', parsePositiveInteger, 1024 * 1024)
     .option('--cache-size <n>', 'quotes and shipments kept in memory for GETs (they never change once written; 0: none)', parseCount, 10_000)
     .option('--bol-company-prefix <digits>', 'GS1 company prefix of the BOL numbers this server issues (else the setting bolCompanyPrefix)', parseCompanyPrefix)
@@ -331,4 +335,18 @@ ${serveEnvironmentHelp(serve)}`,
       const ctx = context(command);
       return runServe(ctx, { ...withServeEnvironment(command, options, ctx.env), apiKey });
     });
+}
+
+/** An http(s) URL without query or fragment: the links are it and a path. */
+function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('must be a URL, e.g. https://freight.example.com');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new InvalidArgumentError('must be an http(s) URL without query, fragment or credentials');
+  }
+  return url.href.replace(/\/+$/, '');
 }

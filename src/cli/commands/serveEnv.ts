@@ -14,6 +14,7 @@ export const SERVE_ENV: ReadonlyArray<readonly [option: string, variable: string
   ['adminHost', 'SHIPPER_ADMIN_HOST'],
   ['adminPort', 'SHIPPER_ADMIN_PORT'],
   ['bodyLimit', 'SHIPPER_BODY_LIMIT'],
+  ['publicUrl', 'SHIPPER_PUBLIC_URL'],
   ['cacheSize', 'SHIPPER_CACHE_SIZE'],
   ['drainDelay', 'SHIPPER_DRAIN_DELAY'],
   ['drainTimeout', 'SHIPPER_DRAIN_TIMEOUT'],

@@ -15,9 +15,11 @@ import { mapInOrder } from '../../concurrency.js';
 import { describeFileError } from '../../fs/durableWrite.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { FileCredentials } from './credentials.js';
+import { FileAppointmentDocuments } from './appointmentDocuments.js';
 import { normalisedProNumber, normalisedReference, orderSerialOf, serialsOfBolNumber } from '../../domain/recordKeys.js';
 import { quoteSchema, type Quote, type Shipment } from '../../domain/schemas.js';
 import type {
+  AppointmentDocumentRepository,
   AuditedBillRepository,
   PrintRunRecord,
   PrintRunRepository,
@@ -172,6 +174,7 @@ export class FileStore implements ShipperStore {
   readonly auditedBills: AuditedBillRepository;
   readonly printRuns: PrintRunRepository;
   readonly credentials: CredentialRepository;
+  readonly appointmentDocuments: AppointmentDocumentRepository;
 
   private readonly quoteQueue: Array<{ quote: Quote; settle: (error?: unknown) => void }> = [];
   /** A unit of work is waiting for the lock to save the queued quotes. */
@@ -200,6 +203,7 @@ export class FileStore implements ShipperStore {
     this.auditedBills = new FileAuditedBills(this.files, () => this.assertWritable());
     this.printRuns = new FilePrintRuns(this.files, () => this.assertWritable());
     this.credentials = new FileCredentials(this.files, () => this.assertWritable());
+    this.appointmentDocuments = new FileAppointmentDocuments(this.files, () => this.assertWritable());
   }
 
   /** Why the store is read-only (prepare found it so): then every write throws StoreReadOnlyError before it touches a file. */

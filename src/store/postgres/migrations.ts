@@ -15,6 +15,7 @@ import printRuns from './migrations/0002_print_runs.sql';
 import credentials from './migrations/0003_credentials.sql';
 import publishedWire from './migrations/0004_published_wire.sql';
 import companies from './migrations/0005_companies.sql';
+import appointmentDocuments from './migrations/0006_appointment_documents.sql';
 import { StoreUnavailableError } from '../storeError.js';
 
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'credentials', sql: credentials },
   { version: 4, name: 'published_wire', sql: publishedWire },
   { version: 5, name: 'companies', sql: companies },
+  { version: 6, name: 'appointment_documents', sql: appointmentDocuments },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -15,6 +15,8 @@ import { z } from 'zod';
 import { quoteSchema, shipmentSchema, type Quote, type Shipment } from '../../domain/schemas.js';
 import { normalisedProNumber, normalisedReference } from '../../domain/recordKeys.js';
 import type {
+  AppointmentDocumentRecord,
+  AppointmentDocumentRepository,
   AuditedBillRepository,
   PrintRunRecord,
   PrintRunRepository,
@@ -410,6 +412,7 @@ export class PostgresStore implements ShipperStore, TransferableStore {
   readonly auditedBills: AuditedBillRepository;
   readonly printRuns: PrintRunRepository;
   readonly credentials: CredentialRepository;
+  readonly appointmentDocuments: AppointmentDocumentRepository;
 
   constructor(
     /** The pool (connection.ts connect(), or postgres(url, poolOptions()) in tests). */
@@ -429,6 +432,7 @@ export class PostgresStore implements ShipperStore, TransferableStore {
     this.auditedBills = guard(new AuditedBillRows(sql));
     this.printRuns = guard(new PrintRunRows(sql));
     this.credentials = guard(new CredentialRows(sql));
+    this.appointmentDocuments = guard(new AppointmentDocumentRows(sql));
   }
 
   /** Connects (lazily: the first query opens the pool). */
@@ -573,6 +577,34 @@ class AuditedBillRows implements AuditedBillRepository {
     if (records.length === 0) return;
     const rows = records.map(({ billKey, record }) => ({ bill_key: billKey, record: this.sql.json(record as never) }));
     await this.sql`insert into audited_bills ${this.sql(rows)} on conflict (bill_key) do update set record = excluded.record, updated_at = now()`;
+  }
+}
+
+class AppointmentDocumentRows implements AppointmentDocumentRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async get(shipmentId: string, stop: string, type: string): Promise<AppointmentDocumentRecord | undefined> {
+    const [row] = await this.sql<
+      Array<{ document: unknown; content: Buffer }>
+    >`select document, content from appointment_documents where shipment_id = ${shipmentId} and stop = ${stop} and document_type = ${type}`;
+    return row && { shipmentId, stop, type, document: row.document, content: new Uint8Array(row.content) };
+  }
+
+  async put(record: AppointmentDocumentRecord): Promise<void> {
+    const row = {
+      shipment_id: record.shipmentId,
+      stop: record.stop,
+      document_type: record.type,
+      document: this.sql.json(record.document as never),
+      content: Buffer.from(record.content.buffer, record.content.byteOffset, record.content.byteLength),
+    };
+    await this.sql`insert into appointment_documents ${this.sql(row)}
+      on conflict (shipment_id, stop, document_type) do update set document = excluded.document, content = excluded.content, updated_at = now()`;
+  }
+
+  async remove(shipmentId: string, stop: string, type: string): Promise<boolean> {
+    const rows = await this.sql`delete from appointment_documents where shipment_id = ${shipmentId} and stop = ${stop} and document_type = ${type} returning 1`;
+    return rows.length > 0;
   }
 }
 

@@ -10,7 +10,7 @@ const contract: ContractCase = (target) => {
       const { data: shipment } = await api.createShipment(
         shipmentRequest({ refNumber: 'PO-INV-1', accessorials: ['LIFTGATE_DELIVERY'], freightChargeTerms: { terms: 'COLLECT' } }),
       );
-      const { data: invoice, warnings } = await api.getInvoice(shipment.id);
+      const { data: invoice, warnings } = await api.getInvoiceDetail(shipment.id);
       expect(messagesOf(warnings)).toEqual([]);
       expect(invoice).toMatchObject({
         invoiceNumber: shipment.orderNumber.replace('SO-', 'INV-'),
@@ -34,11 +34,11 @@ const contract: ContractCase = (target) => {
 
     it('has no invoice for an unknown or a cancelled shipment (404)', async () => {
       const { api } = target();
-      await expectProblem(api.getInvoice('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z'), 404);
+      await expectProblem(api.getInvoiceDetail('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z'), 404);
       await expectProblem(api.renderInvoice('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z'), 404);
       const { data: shipment } = await api.createShipment(shipmentRequest());
       await api.cancelShipment(shipment.id, {});
-      const problem = await expectProblem(api.getInvoice(shipment.id), 404);
+      const problem = await expectProblem(api.getInvoiceDetail(shipment.id), 404);
       expect(problem.detail).toMatch(/was cancelled on \d{4}-\d{2}-\d{2}: it has no invoice$/);
       await expectProblem(api.renderInvoice(shipment.id), 404);
     });

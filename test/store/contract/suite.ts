@@ -413,6 +413,29 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       });
     });
 
+    describe('appointment documents', () => {
+      it('put replaces the document of a shipment, stop and type; get answers its bytes; remove says whether there was one', async () => {
+        const shipmentId = 'sh_01KBY00000000000000000000A';
+        const pdf = (text: string) => new Uint8Array(Buffer.from(`%PDF-1.7\n${text}\n%%EOF\n`, 'latin1'));
+        const document = { id: 'doc_1', filename: 'slip.pdf' };
+        expect(await store.appointmentDocuments.get(shipmentId, 'PICKUP', 'PACKING_SLIP')).toBeUndefined();
+        await store.appointmentDocuments.put({ shipmentId, stop: 'PICKUP', type: 'PACKING_SLIP', document, content: pdf('first') });
+        await store.appointmentDocuments.put({ shipmentId, stop: 'PICKUP', type: 'CUSTOMER_BOL', document: { id: 'doc_2' }, content: pdf('other') });
+        await store.appointmentDocuments.put({ shipmentId, stop: 'PICKUP', type: 'PACKING_SLIP', document: { ...document, id: 'doc_3' }, content: pdf('second, longer') });
+        const kept = await store.appointmentDocuments.get(shipmentId, 'PICKUP', 'PACKING_SLIP');
+        expect(kept).toMatchObject({ shipmentId, stop: 'PICKUP', type: 'PACKING_SLIP', document: { id: 'doc_3', filename: 'slip.pdf' } });
+        expect(Buffer.from(kept!.content).toString('latin1')).toBe('%PDF-1.7\nsecond, longer\n%%EOF\n');
+        // Bytes of every value survive (bytea, a file): not text.
+        const binary = new Uint8Array(256).map((_, index) => index);
+        await store.appointmentDocuments.put({ shipmentId, stop: 'DELIVERY', type: 'PACKING_SLIP', document, content: binary });
+        expect((await store.appointmentDocuments.get(shipmentId, 'DELIVERY', 'PACKING_SLIP'))!.content).toEqual(binary);
+        expect(await store.appointmentDocuments.remove(shipmentId, 'PICKUP', 'PACKING_SLIP')).toBe(true);
+        expect(await store.appointmentDocuments.remove(shipmentId, 'PICKUP', 'PACKING_SLIP')).toBe(false);
+        expect(await store.appointmentDocuments.get(shipmentId, 'PICKUP', 'PACKING_SLIP')).toBeUndefined();
+        expect((await store.appointmentDocuments.get(shipmentId, 'PICKUP', 'CUSTOMER_BOL'))?.document).toEqual({ id: 'doc_2' });
+      });
+    });
+
     describe('credentials', () => {
       const client = {
         id: 'cl_01KBY0000000000000000000A1',

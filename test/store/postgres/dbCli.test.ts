@@ -36,24 +36,25 @@ describe('shipper db', () => {
     const env = { SHIPPER_STORE: url };
     const before = await runInProcess(['db', 'status'], { env });
     expect(before.code).toBe(0);
-    expect(before.stdout).toMatch(/Schema version 0 of 5: behind/);
+    expect(before.stdout).toMatch(/Schema version 0 of 6: behind/);
     expect(before.stdout).toContain('pending  1 initial');
     expect(before.stdout).toContain('pending  2 print_runs');
     expect(before.stdout).toContain('pending  3 credentials');
     expect(before.stdout).toContain('pending  4 published_wire');
     expect(before.stdout).toContain('pending  5 companies');
+    expect(before.stdout).toContain('pending  6 appointment_documents');
     expect(before.stdout).toContain('postgres://postgres:****@127.0.0.1');
     expectNoSecret(before);
 
     const migrated = await runInProcess(['db', 'migrate'], { env });
-    expect(migrated).toMatchObject({ code: 0, stdout: 'Migrated the database to schema version 5 (applied 1, 2, 3, 4, 5)\n' });
+    expect(migrated).toMatchObject({ code: 0, stdout: 'Migrated the database to schema version 6 (applied 1, 2, 3, 4, 5, 6)\n' });
     const again = await runInProcess(['--json', 'db', 'migrate'], { env });
-    expect(JSON.parse(again.stdout)).toEqual({ applied: [], current: 5, latest: 5 });
+    expect(JSON.parse(again.stdout)).toEqual({ applied: [], current: 6, latest: 6 });
     const status = await runInProcess(['--json', 'db', 'status'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({
       state: 'up to date',
-      current: 5,
-      latest: 5,
+      current: 6,
+      latest: 6,
       pending: [],
       applied: [
         { version: 1, name: 'initial' },
@@ -61,6 +62,7 @@ describe('shipper db', () => {
         { version: 3, name: 'credentials' },
         { version: 4, name: 'published_wire' },
         { version: 5, name: 'companies' },
+        { version: 6, name: 'appointment_documents' },
       ],
     });
     expectNoSecret(status);
@@ -109,11 +111,11 @@ describe('shipper db', () => {
     const newer = await testDatabase();
     expect((await runInProcess(['--store', newer, 'db', 'migrate'])).code).toBe(0);
     const sql = postgres(newer, { max: 1 });
-    await sql`insert into shipper_migrations (version, name) values (6, 'from the future')`;
+    await sql`insert into shipper_migrations (version, name) values (7, 'from the future')`;
     await sql.end();
     const migrate = await runInProcess(['--store', newer, 'db', 'migrate']);
     expect(migrate.code).toBe(5);
-    expect(migrate.stderr).toMatch(/schema is version 6, newer than this shipper's 5: .*upgrade shipper/);
+    expect(migrate.stderr).toMatch(/schema is version 7, newer than this shipper's 6: .*upgrade shipper/);
     const status = await runInProcess(['--store', newer, 'db', 'status']);
     expect(status.code).toBe(5);
     expect(status.stdout).toMatch(/newer than this shipper/);
