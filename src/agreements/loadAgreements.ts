@@ -129,7 +129,10 @@ export async function loadAgreementDirectory(root: string): Promise<AgreementDir
     const other = agreements.slice(0, index).find((earlier) => earlier.agreement.scac === item.agreement.scac && sharesCompany(earlier, item));
     if (other) {
       const whose = item.agreement.companyIds && other.agreement.companyIds ? ' for a company both name' : '';
-      faults.push({ where: `${item.name}/agreement.json:1`, message: `scac ${item.agreement.scac} is also the carrier of ${other.name}${whose}: one agreement per carrier and company` });
+      faults.push({
+        where: `${item.name}/agreement.json:1`,
+        message: `scac ${item.agreement.scac} is also the carrier of ${other.name}${whose}: one agreement per carrier and company`,
+      });
     }
   });
   return { agreements, faults };
