@@ -6,6 +6,7 @@
 // 14 s of CPU instead of 64 s. --no-cache checks everything afresh (and leaves the caches alone).
 //   node scripts/checks.mjs [--no-cache]
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,13 @@ const run = ([name, command, args]) =>
   });
 
 const results = await Promise.all(CHECKS.map(run));
+// knip's cache is per file: a file that a glob in an unchanged file now loads (the contract cases)
+// can be found unused from the cache alone. A failure from the cache is checked again on a new one.
+const knip = results.findIndex((result) => result.name === 'knip');
+if (cached && results[knip].code !== 0) {
+  rmSync(join(cache, 'knip'), { recursive: true, force: true });
+  results[knip] = { ...(await run(CHECKS[knip])), name: 'knip (again, on a new cache)' };
+}
 let failed = 0;
 for (const { name, code, output, seconds } of results) {
   if (code === 0) console.log(`ok   ${name} (${seconds.toFixed(1)} s)`);
