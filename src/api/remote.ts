@@ -27,6 +27,7 @@ import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, Ship
 import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER, WARNINGS_IN_BODY } from './wire.js';
 import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
 import { API_KEY_HEADER } from '../domain/credentials.js';
+import { normalisePhoneNumber } from '../domain/phone.js';
 
 /** The request id header, as the server answers it and the official client sends it. */
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -208,7 +209,7 @@ export class RemoteApi implements ShipperApi {
       body: spec.body?.multipart
         ? uploadForm(spec.body.multipart.field, body as UploadedFile)
         : spec.body && !(body === undefined && spec.body.optional)
-          ? JSON.stringify(body ?? null)
+          ? JSON.stringify(body ?? null, e164Phones)
           : undefined,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
       query: Object.fromEntries(
@@ -532,13 +533,24 @@ async function outcomeOf<T>(call: () => Promise<ApiResult<T>>): Promise<BatchOut
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
+/**
+ * Phones as the published service takes them (E.164): `312-555-0100` as people type it is sent as
+ * `+13125550100`, as the local engine reads it. What is no phone number goes as typed, for the
+ * server's violation to name.
+ */
+function e164Phones(key: string, value: unknown): unknown {
+  if ((key !== 'phoneNumber' && key !== 'phone') || typeof value !== 'string') return value;
+  const read = normalisePhoneNumber(value, { accept: 'possible' });
+  return read.ok && read.extension === null ? read.phoneNumber : value;
+}
+
 /** Items as JSON texts, grouped in order into request bodies; an item larger than the byte budget goes alone. */
 function* requestParts(items: unknown[]): Generator<string[]> {
   let part: string[] = [];
   let bytes = 0;
   let components = 0;
   for (const item of items) {
-    const text = JSON.stringify(item);
+    const text = JSON.stringify(item, e164Phones);
     // The server also bounds the order components of a request (MAX_BATCH_COMPONENTS).
     const own = (item as { request?: { orderComponents?: unknown } }).request?.orderComponents;
     const count = Array.isArray(own) ? own.length : 0;

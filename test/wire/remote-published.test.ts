@@ -37,7 +37,8 @@ const env = () => ({
 const cli = (args: string[]) => runCli(['--base-url', server.url, ...args], { env: env() });
 
 const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,contact=Ann Lee,phone=+13125550100';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,contact=Bo Diaz,phone=+12125550100';
+// A phone as people type it: sent as E.164, which the published pattern requires (every request is validated).
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,contact=Bo Diaz,phone=(212) 555-0100';
 const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts';
 
 /** The published operations the mock matched, in order, after the token request(s). */
