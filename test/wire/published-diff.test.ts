@@ -57,7 +57,6 @@ const ALLOWED: Allowed[] = [
   { row: 'Address', path: /^\/v1\/shipper\/(quote|shipment)$/, description: /^\[Replaced\] pattern validator of `(pickup|delivery)Address\.(state|zipCode|openTime|closeTime)`/ },
   { row: 'Create shipment request', path: /^\/v1\/shipper\/shipment$/, description: /^\[Added\] pattern validator to `requiredDeliveryBy`/ },
   { row: 'Identifiers', path: ANY_PATH, description: /^\[Added\] pattern validator in (path|\{\{in\}\}) parameter `(quoteId|orderNumber|stop|documentType|\{\{name\}\})`/ },
-  { row: 'Identifiers', path: /^\/v1\/shipper\/(quote\/\{quoteId\}|shipment\/\{orderNumber\})$/, description: /^\[Removed\] Response 400$/ },
   { row: 'Idempotency', path: /^\/v1\/shipper\/shipment$/, description: /^\[Added\] pattern validator in header parameter `Idempotency-Key`/ },
   // The document says every operation may need a token; shipper serve without credentials is an open sandbox.
   { row: 'Authentication', path: /^$/, description: /^add security$/ },

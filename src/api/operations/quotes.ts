@@ -67,7 +67,7 @@ export const quoteOperations = {
     path: `${API_PREFIX}/quote/{quoteId}`,
     params: ['quoteId'],
     response: { status: 200, description: 'The quote', id: 'Quote', schema: quoteSchema },
-    errors: [401, 404, 500],
+    errors: [400, 401, 404, 500],
     summary: 'A quote, including transitDays and estimatedDeliveryDate',
     tags: ['Quotes'],
     extension: false,

@@ -84,7 +84,7 @@ export const shipmentOperations = {
     path: `${API_PREFIX}/shipment/{orderNumber}`,
     params: ['orderNumber'],
     response: { status: 200, description: 'The shipment', id: 'Shipment', schema: shipmentSchema },
-    errors: [401, 404, 500],
+    errors: [400, 401, 404, 500],
     summary: 'A shipment, by its order number (SO-000123) or its id',
     tags: ['Shipments'],
     extension: false,
