@@ -3,12 +3,11 @@
  * number as people write it is read and answered as `+13125550100`; what is no phone number is a
  * violation on the field's path. Through the engine, over HTTP and through the CLI.
  */
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { expectProblem } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
+import { serveInProcess } from '../helpers/inProcessServer.js';
 import { CHICAGO_DC, NYC_STORE, shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
@@ -65,18 +64,8 @@ describe('address phones in E.164', () => {
 });
 
 describe('over HTTP', () => {
-  let server: ShipperServer;
-  let base: string;
-  beforeAll(async () => {
-    server = createShipperServer({ api });
-    base = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
-  });
-  afterAll(() => server.close(100));
-
-  const post = async (body: unknown) => {
-    const answer = await request(`${base}/v1/shipper/shipment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: answer.statusCode, body: (await answer.body.json()) as Record<string, unknown> };
-  };
+  const server = serveInProcess(() => api);
+  const post = (body: unknown) => server.post('/v1/shipper/shipment', body);
 
   it('answers the phone as E.164, and 400 naming the field for one that is not a phone', async () => {
     const booked = await post(shipmentRequest({ refNumber: null, pickupAddress: { ...CHICAGO_DC, phoneNumber: '312-555-0100' } }));

@@ -7,14 +7,13 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import type { Warning } from '../../src/domain/warnings.js';
 import type { QuoteRequestInput } from '../../src/domain/schemas.js';
-import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { expectProblem } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
+import { serveInProcess } from '../helpers/inProcessServer.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
 
@@ -182,18 +181,8 @@ describe('through the CLI', () => {
 });
 
 describe('over HTTP', () => {
-  let server: ShipperServer;
-  let base: string;
-  beforeAll(async () => {
-    server = createShipperServer({ api });
-    base = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
-  });
-  afterAll(() => server.close(100));
-
-  const post = async (body: unknown) => {
-    const answer = await request(`${base}/v1/shipper/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: answer.statusCode, body: (await answer.body.json()) as Record<string, unknown> };
-  };
+  const server = serveInProcess(() => api);
+  const post = (body: unknown) => server.post('/v1/shipper/quote', body);
 
   it('answers 400 with the violation for 52 pallets and 200 with the default and its warning without dimensions', async () => {
     const refused = await post(lane([{ palletCount: 52, poundsWeight: 5200, dimensions: DIMS }]));

@@ -47,6 +47,18 @@ export function trackedShipmentArgs(carriers: readonly [string, string] = ['Old 
 
 export const NYC_STORE = { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' };
 
+/** The two stops of the published wire's tests (a client written from the published document sends whole addresses). */
+export const PUBLISHED_PICKUP = { ...CHICAGO_DC, phoneNumber: '+13125550100', contactPerson: 'Dana Ruiz' };
+export const PUBLISHED_DELIVERY = {
+  name: 'Beta Retail Atlanta',
+  address1: '3500 Fulton Industrial Blvd',
+  city: 'Atlanta',
+  state: 'GA',
+  zipCode: '30336',
+  phoneNumber: '+14045550199',
+  contactPerson: 'Dana Ruiz',
+};
+
 export const PALLETS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
 export const CRATE = { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } };
 

@@ -11,20 +11,12 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../bol/pdf-reader.js';
+import { PUBLISHED_DELIVERY, PUBLISHED_PICKUP } from '../helpers/fixtures.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const NOW = '2026-11-18T18:00:00.000Z';
-const address = (name: string, address1: string, city: string, state: string, zipCode: string, phoneNumber: string) => ({
-  name,
-  address1,
-  city,
-  state,
-  zipCode,
-  phoneNumber,
-  contactPerson: 'Dana Ruiz',
-});
-const pickupAddress = address('Acme Chicago DC', '2100 S Halsted St', 'Chicago', 'IL', '60608', '+13125550100');
-const deliveryAddress = { ...address('Beta Retail Atlanta', '3500 Fulton Industrial Blvd', 'Atlanta', 'GA', '30336', '+14045550199'), appointmentRequired: true };
+const pickupAddress = PUBLISHED_PICKUP;
+const deliveryAddress = { ...PUBLISHED_DELIVERY, appointmentRequired: true };
 const orderComponents = [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', packagingType: 'PLT' }];
 
 /** A 1x1 PNG (a red pixel). */

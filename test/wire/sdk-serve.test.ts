@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Oway } from '../vendor/oway-sdk/index.js';
+import { PUBLISHED_DELIVERY, PUBLISHED_PICKUP } from '../helpers/fixtures.js';
 import { startPublishedProxy, type PublishedServer } from '../helpers/publishedMock.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { readPdf } from '../bol/pdf-reader.js';
@@ -16,17 +17,8 @@ import { readPdf } from '../bol/pdf-reader.js';
 // A Wednesday afternoon in Chicago: Thursday is a business day.
 const NOW = '2026-11-18T18:00:00.000Z';
 
-const stop = (name: string, address1: string, city: string, state: string, zipCode: string, phoneNumber: string) => ({
-  name,
-  address1,
-  city,
-  state,
-  zipCode,
-  phoneNumber,
-  contactPerson: 'Dana Ruiz',
-});
-const pickupAddress = stop('Acme Chicago DC', '2100 S Halsted St', 'Chicago', 'IL', '60608', '+13125550100');
-const deliveryAddress = { ...stop('Beta Retail Atlanta', '3500 Fulton Industrial Blvd', 'Atlanta', 'GA', '30336', '+14045550199'), liftgateRequired: true };
+const pickupAddress = PUBLISHED_PICKUP;
+const deliveryAddress = { ...PUBLISHED_DELIVERY, liftgateRequired: true };
 // Two pallets, 1,200 lb in all: a client written from the published document sends the component's weight (poundsWeight sums over components at confirm).
 const orderComponents = [{ palletCount: 2, poundsWeight: 1200, palletDimensions: [48, 40, 48] }];
 
