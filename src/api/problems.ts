@@ -186,6 +186,9 @@ export const conflict = (detail: string, violations?: Violation[]): ProblemError
 export const idempotencyKeyReused = (key: string): ProblemError =>
   problem(409, 'idempotency-key-reused', 'Idempotency-Key Reused', `Idempotency-Key ${key} was already used with a different request body`, { reason: 'idempotency_key_conflict' });
 
+/** An uploaded document over its limit (413), the same answer whether the stream or the engine finds it. */
+export const documentTooLarge = (maxBytes: number): ProblemError =>
+  problem(413, 'payload-too-large', 'Payload Too Large', `the document is larger than ${maxBytes / (1024 * 1024)} MB`, { reason: 'file_too_large' });
 export const internalError = (detail = 'the service failed to handle the request'): ProblemError => problem(500, 'internal-error', 'Internal Server Error', detail);
 
 export { problem as makeProblem };

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { UploadedFile } from '../api/operations.js';
-import { constraintViolation, makeProblem } from '../api/problems.js';
+import { constraintViolation, documentTooLarge, makeProblem } from '../api/problems.js';
 
 /** Room for the multipart framing around the file (boundaries, part headers). */
 const FRAMING_BYTES = 64 * 1024;
@@ -23,7 +23,7 @@ export function readUpload(req: IncomingMessage, field: string, maxBytes: number
       ),
     );
   }
-  const tooLarge = () => makeProblem(413, 'payload-too-large', 'Payload Too Large', `the document is larger than ${maxBytes / (1024 * 1024)} MB`, { reason: 'file_too_large' });
+  const tooLarge = () => documentTooLarge(maxBytes);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes + FRAMING_BYTES) return Promise.reject(tooLarge());
 

@@ -22,7 +22,7 @@ import {
 import type { Shipment } from '../../domain/schemas.js';
 import type { ShipperStore } from '../../store/ports.js';
 import type { UploadedFile } from '../operations.js';
-import { conflict, constraintViolation, makeProblem, notFound } from '../problems.js';
+import { conflict, constraintViolation, documentTooLarge, makeProblem, notFound } from '../problems.js';
 import type { ApiResult } from '../types.js';
 import type { IdFactory } from './ids.js';
 import type { BodyOf } from './input.js';
@@ -118,7 +118,7 @@ export class Appointments {
     }
     const shipment = await this.order(orderNumber);
     assertWritable(shipment);
-    if (file.content.byteLength > APPOINTMENT_DOCUMENT_MAX_BYTES) throw tooLarge();
+    if (file.content.byteLength > APPOINTMENT_DOCUMENT_MAX_BYTES) throw documentTooLarge(APPOINTMENT_DOCUMENT_MAX_BYTES);
     const kind = uploadKindOf(file.content);
     const declared = declaredKindOf(file.contentType);
     if (!kind) throw unsupported(`the file is not a PDF, a JPEG or a PNG${UNDECLARED.has(declared) ? '' : ` (it was sent as ${declared.slice(0, 60)})`}`);
@@ -156,9 +156,6 @@ export class Appointments {
     });
   }
 }
-
-export const tooLarge = () =>
-  makeProblem(413, 'payload-too-large', 'Payload Too Large', `the document is larger than ${APPOINTMENT_DOCUMENT_MAX_BYTES / (1024 * 1024)} MB`, { reason: 'file_too_large' });
 
 const unsupported = (detail: string) =>
   makeProblem(415, 'unsupported-media-type', 'Unsupported Media Type', `${detail}; send a PDF, a JPEG or a PNG`, { reason: 'unsupported_content_type' });
