@@ -89,6 +89,7 @@ const QUOTE_WARNINGS_KEPT = 1000;
 /** Where a body names places whose ZIPs the geodata must know. (A booking's parties are checked per item: bookingChecks.ts.) */
 const ZIP_FIELDS: Partial<Record<BodyOperation, (raw: unknown) => Array<Array<string | number>>>> = {
   createQuote: () => [['pickupAddress'], ['deliveryAddress']],
+  createLaneQuote: () => [['pickupAddress'], ['deliveryAddress']],
   shopRates: () => [['pickupAddress'], ['deliveryAddress']],
   transitTimes: (raw) => {
     const destinations = (raw as { destinations?: unknown } | null)?.destinations;
@@ -258,8 +259,17 @@ export class LocalApi implements ShipperApi {
   // Quotes
 
   async createQuote(...[body, options]: ArgsOf<(typeof operations)['createQuote']>) {
+    return this.quote('createQuote', body, options);
+  }
+
+  /** The lane quote (an extension): the same quote, its stops a ZIP code alone if need be. */
+  async createLaneQuote(...[body, options]: ArgsOf<(typeof operations)['createLaneQuote']>) {
+    return this.quote('createLaneQuote', body, options);
+  }
+
+  private async quote(name: 'createQuote' | 'createLaneQuote', body: unknown, options: { idempotencyKey?: string | undefined } | undefined) {
     const tariff = await this.tariffs.load();
-    const input = this.withPublishedLimits(this.bodyOf('createQuote', body));
+    const input = this.withPublishedLimits(this.bodyOf(name, body));
     // The key's record holds the hash of the request as sent (idempotency.ts).
     const idempotency = options?.idempotencyKey ? { key: options.idempotencyKey, requestHash: requestHash(body) } : undefined;
     return this.checked(await this.quotes.create(input, tariff, idempotency));

@@ -25,6 +25,7 @@ import {
   violationSchema,
 } from '../domain/schemas.js';
 import { warningSchema } from '../domain/warningSchema.js';
+import { PUBLISHED_ADDRESS_FIELDS } from '../domain/publishedAddress.js';
 import { TOKEN_LIFETIME_SECONDS, TOKEN_PATH, tokenAnswerSchema, tokenErrorSchema, tokenRequestSchema } from '../domain/credentials.js';
 import { JSON_TYPE, OPENAPI_PATH, OPERATION_NAMES, operations, PROBLEM_TYPE, resourceOfParam, type BinaryResponse, type ErrorStatus, type OperationSpec } from './operations.js';
 
@@ -150,7 +151,7 @@ function markExtensions(components: Record<string, JsonObject>): void {
 
 function components(): Record<string, JsonObject> {
   const registries = componentRegistries();
-  const requests = jsonSchemaOf(registries.requests, 'input');
+  const requests = withPublishedAddresses(jsonSchemaOf(registries.requests, 'input'));
   const responses = jsonSchemaOf(registries.responses, 'output');
   for (const [id, schema] of Object.entries(requests)) {
     const other = responses[id];
@@ -161,6 +162,43 @@ function components(): Record<string, JsonObject> {
   const all = { ...responses, ...requests };
   markExtensions(all);
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * The stops that are the published Address on the wire (`publishedAddresses` of an operation's
+ * body: the server refuses one that lacks a required field) point at `PublishedAddressInput`:
+ * AddressInput with every field the published Address requires required, and those not null.
+ */
+function withPublishedAddresses(requests: Record<string, JsonObject>): Record<string, JsonObject> {
+  const address = requests.AddressInput;
+  if (!address) return requests;
+  const properties = { ...(address.properties as Record<string, JsonObject>) };
+  for (const field of PUBLISHED_ADDRESS_FIELDS) {
+    const property = properties[field];
+    const alternatives = property?.anyOf as JsonObject[] | undefined;
+    if (alternatives) {
+      const notNull = alternatives.filter((alternative) => alternative.type !== 'null');
+      const { anyOf: _anyOf, default: _default, ...rest } = property!;
+      properties[field] = notNull.length === 1 ? { ...rest, ...notNull[0] } : { ...rest, anyOf: notNull };
+    }
+  }
+  const published: JsonObject = {
+    ...address,
+    description: 'The published Address: a stop of POST /v1/shipper/quote and POST /v1/shipper/shipment',
+    properties,
+    required: [...new Set([...((address.required as string[] | undefined) ?? []), ...PUBLISHED_ADDRESS_FIELDS])],
+  };
+  const patched: Record<string, JsonObject> = { ...requests, PublishedAddressInput: published };
+  for (const name of OPERATION_NAMES) {
+    const body = (operations[name] as OperationSpec).body;
+    const component = body?.publishedAddresses ? patched[body.id] : undefined;
+    if (!component) continue;
+    const fields = { ...(component.properties as Record<string, JsonObject>) };
+    for (const field of body!.publishedAddresses!) fields[field] = ref('PublishedAddressInput');
+    const required = [...new Set([...((component.required as string[] | undefined) ?? []), ...body!.publishedAddresses!])];
+    patched[body!.id] = { ...component, properties: fields, required };
+  }
+  return patched;
 }
 
 // -----------------------------------------------------------------------------------------------

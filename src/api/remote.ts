@@ -172,19 +172,20 @@ export class RemoteApi implements ShipperApi {
   async previewShipments(body: { items: Array<{ request: unknown }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
     const batches = await this.inBatches('previewShipments', body.items);
     if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Quote>> }, warnings: batches.warnings };
-    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }, { constraintViolation }] = await Promise.all([
+    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }, { constraintViolation }, { requestQuote }] = await Promise.all([
       import('../concurrency.js'),
       import('../domain/shipment.js'),
       import('../domain/schemas.js'),
       import('../domain/validation.js'),
       import('./problems.js'),
+      import('./quoting.js'),
     ]);
     const single = await mapInOrder(body.items, FALLBACK_CONCURRENCY, async ({ request: raw }): Promise<BatchOutcome<Quote>> => {
       const parsed = parseRequest(shipmentRequestSchema, raw);
       if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
       const request = parsed.value;
       // A quote request's fields are the shipment's (pickupAddress, deliveryAddress, ...): its violations name what the user wrote.
-      return outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quoteRequestForShipment(request) as never)));
+      return outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : requestQuote(this, quoteRequestForShipment(request) as never)));
     });
     return { data: { items: single }, warnings: [] };
   }

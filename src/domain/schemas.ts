@@ -467,7 +467,8 @@ const accessorialsSchema = z
   .optional()
   .transform((codes) => codes ?? []);
 
-export const quoteRequestSchema = z.strictObject({
+/** What a quote request holds: the published QuoteRequest's fields and shipper's additions. */
+const quoteRequestShape = () => ({
   get pickupAddress() {
     return quoteStopSchema;
   },
@@ -485,6 +486,16 @@ export const quoteRequestSchema = z.strictObject({
     .optional()
     .meta({ description: "Price with this carrier's agreement (local engine: --tariffs DIR); without it the tariff prices" }),
 });
+
+export const quoteRequestSchema = z.strictObject(quoteRequestShape());
+/**
+ * The body of the lane quote (an extension): the same fields under a component of its own, its
+ * stops a ZIP code alone if need be. The published operation holds its stops to the published
+ * Address on the wire (publishedAddress.ts); the engine takes either.
+ */
+export const laneQuoteRequestSchema = z
+  .strictObject(quoteRequestShape())
+  .meta({ description: 'A quote request whose stops may be a ZIP code alone: the published QuoteRequest without the published Address required' });
 export type QuoteRequestInput = z.input<typeof quoteRequestSchema>;
 export type QuoteRequest = z.output<typeof quoteRequestSchema>;
 

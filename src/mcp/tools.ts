@@ -33,6 +33,7 @@ export type ToolKind = 'read' | 'record' | 'document' | 'commit';
  */
 const KINDS: Partial<Record<OperationName, ToolKind>> = {
   createQuote: 'record',
+  createLaneQuote: 'record',
   shopRates: 'record',
   // A file for the carrier's systems: it takes X12 control numbers and changes no shipment.
   createTender: 'record',

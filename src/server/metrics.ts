@@ -245,6 +245,7 @@ export class ServeMetrics {
       createShipment: single('createShipment', this.bookings),
       cancelShipment: single('cancelShipment', this.cancellations),
       createQuote: single('createQuote', undefined),
+      createLaneQuote: single('createLaneQuote', undefined),
       addShipmentEvents: single('addShipmentEvents', undefined),
       createShipments: (answer) => {
         const items = (answer.data as { items?: Array<{ ok: boolean; replayed?: boolean }> }).items ?? [];

@@ -33,7 +33,7 @@ beforeAll(async () => {
   const api = new LocalApi({ storeDir: work.dir });
   const { data } = await api.createShipment({ pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
   record = await storedShipment(work.dir, data.id);
-  const quoted = await api.createQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS] });
+  const quoted = await api.createLaneQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS] });
   quote = await storedQuote(work.dir, quoted.data.id);
 });
 afterAll(() => work.cleanup());

@@ -32,7 +32,7 @@ async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
 
 describe('LocalApi quotes', () => {
   it('creates a quote, stores it and reads the same quote back', async () => {
-    const { data: quote, warnings } = await api.createQuote(request());
+    const { data: quote, warnings } = await api.createLaneQuote(request());
     // No description: the freight check's NO_DESCRIPTION, and nothing else.
     expect(warnings.map((item) => item.code)).toEqual(['NO_DESCRIPTION']);
     expect(quote.id).toMatch(/^qt_[0-9A-Z]{26}$/);
@@ -41,18 +41,18 @@ describe('LocalApi quotes', () => {
 
   it('takes a date-time pickup as its day at the pickup, on either side of midnight there; refuses one that is no date-time', async () => {
     // Chicago (60601) is UTC-6 in November: 05:59:59Z is still Tuesday the 24th there, 06:00Z Wednesday the 25th.
-    expect((await api.createQuote(request({ requiredPickupDate: '2026-11-25T05:59:59Z' }))).data.requiredPickupDate).toBe('2026-11-24');
-    expect((await api.createQuote(request({ requiredPickupDate: '2026-11-25T06:00:00Z' }))).data.requiredPickupDate).toBe('2026-11-25');
-    expect((await api.createQuote(request({ requiredPickupDate: '2026-11-24T09:00:00-06:00' }))).data.requiredPickupDate).toBe('2026-11-24');
+    expect((await api.createLaneQuote(request({ requiredPickupDate: '2026-11-25T05:59:59Z' }))).data.requiredPickupDate).toBe('2026-11-24');
+    expect((await api.createLaneQuote(request({ requiredPickupDate: '2026-11-25T06:00:00Z' }))).data.requiredPickupDate).toBe('2026-11-25');
+    expect((await api.createLaneQuote(request({ requiredPickupDate: '2026-11-24T09:00:00-06:00' }))).data.requiredPickupDate).toBe('2026-11-24');
     for (const absurd of ['2026-13-01T00:00:00Z', '2026-11-24T09:00', 'tomorrow']) {
-      const problem = await problemOf(api.createQuote(request({ requiredPickupDate: absurd })));
+      const problem = await problemOf(api.createLaneQuote(request({ requiredPickupDate: absurd })));
       expect(problem.problem.violations, absurd).toEqual([expect.objectContaining({ field: 'requiredPickupDate' })]);
     }
   });
 
   it('answers an unknown ZIP as a violation on its path, together with the other violations', async () => {
     const problem = await problemOf(
-      api.createQuote(request({ deliveryAddress: { zipCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] })),
+      api.createLaneQuote(request({ deliveryAddress: { zipCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] })),
     );
     expect(problem.status).toBe(400);
     expect(problem.problem.title).toBe('Constraint Violation');
@@ -70,16 +70,16 @@ describe('LocalApi quotes', () => {
   });
 
   it('returns the same quote for the same idempotency key and body, and refuses the key with another body', async () => {
-    const first = await api.createQuote(request(), { idempotencyKey: 'k-1' });
-    const again = await api.createQuote(request(), { idempotencyKey: 'k-1' });
+    const first = await api.createLaneQuote(request(), { idempotencyKey: 'k-1' });
+    const again = await api.createLaneQuote(request(), { idempotencyKey: 'k-1' });
     expect(again.data.id).toBe(first.data.id);
     expect((await api.listQuotes()).data.items).toHaveLength(1);
-    expect((await problemOf(api.createQuote(request({ requiredPickupDate: '2026-11-24' }), { idempotencyKey: 'k-1' }))).status).toBe(409);
+    expect((await problemOf(api.createLaneQuote(request({ requiredPickupDate: '2026-11-24' }), { idempotencyKey: 'k-1' }))).status).toBe(409);
   });
 
   it('lists newest first and pages with the cursor', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await api.createQuote(request())).data.id);
+    for (let i = 0; i < 5; i++) ids.push((await api.createLaneQuote(request())).data.id);
     const first = await api.listQuotes({ limit: 2 });
     expect(first.data.items.map((quote) => quote.id)).toEqual([ids[4], ids[3]]);
     const second = await api.listQuotes({ limit: 2, cursor: first.data.nextCursor! });
@@ -95,7 +95,7 @@ describe('LocalApi quotes', () => {
     const file = `${temp.dir}/tariff.json`;
     await writeFile(file, JSON.stringify({ name: 'x' }));
     const broken = new LocalApi({ storeDir: temp.dir, tariffFile: file, now });
-    const problem = await problemOf(broken.createQuote(request()));
+    const problem = await problemOf(broken.createLaneQuote(request()));
     // The operator (the local CLI, the server's log) learns the file and the field; an HTTP answer does not.
     expect(problem.internalDetail).toContain(file);
     expect(problem.internalDetail).toMatch(/effectiveDate|currency/);

@@ -32,7 +32,7 @@ async function files(collection: string): Promise<string[]> {
 describe('LocalApi.createShipment on a quote', () => {
   it('books the quoted freight with per-line text, the quoted class and price, a unique order number and a valid BOL number', async () => {
     const { api } = apiAt(store.dir);
-    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS, CRATE] });
+    const { data: quote } = await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS, CRATE] });
     const { data: shipment, replayed } = await api.createShipment(
       shipmentRequest({
         quoteId: quote.id,
@@ -67,7 +67,7 @@ describe('LocalApi.createShipment on a quote', () => {
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P' })))).status).toBe(404);
     expect((await problemOf(api.createShipment(shipmentRequest({ quoteId: 'not-a-quote' })))).status).toBe(404);
     // A pickup day after its lifetime: the lifetime closes it.
-    const { data: quote } = await api.createQuote({
+    const { data: quote } = await api.createLaneQuote({
       pickupAddress: { zipCode: '60608' },
       deliveryAddress: { zipCode: '10001' },
       orderComponents: [PALLETS],
@@ -81,7 +81,7 @@ describe('LocalApi.createShipment on a quote', () => {
     expect(expired.problem.detail).toContain('expired');
     // Its pickup day first: that day's end closes it (the one moment its quoteExpirationTime states), and the refusal names the day.
     clock.now = new Date(WEDNESDAY);
-    const { data: soon } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
+    const { data: soon } = await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
     expect(soon.requiredPickupDate).toBe('2026-11-19');
     expect(soon.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
     clock.now = new Date(Date.parse(soon.quoteExpirationTime) + 1);
@@ -93,7 +93,7 @@ describe('LocalApi.createShipment on a quote', () => {
 
   it('is 400 with every difference named when the freight or lane differs from the quote', async () => {
     const { api } = apiAt(store.dir);
-    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
+    const { data: quote } = await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
     const mismatch = await problemOf(
       api.createShipment(
         shipmentRequest({
@@ -445,7 +445,7 @@ describe('the preview judges an item as its booking does', () => {
   it('a PRO on a quote a carrier agreement priced is checked for that carrier, before booking as when booking', async () => {
     const api = new LocalApi({ storeDir: store.dir, agreementsDir: 'samples', now: () => new Date(WEDNESDAY) });
     const quoteId = async () =>
-      (await api.createQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS], carrierScac: 'SPLX' }))
+      (await api.createLaneQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS], carrierScac: 'SPLX' }))
         .data.id;
     // No carrier named: the booking is on the quote's carrier, and so is its PRO.
     const first = await api.createShipment(shipmentRequest({ quoteId: await quoteId(), proNumber: '4711' }));

@@ -53,7 +53,7 @@ describe('address phones in E.164', () => {
 
   it('reads the phone of a quote stop too', async () => {
     const violations = await violationsOf(
-      api.createQuote({
+      api.createLaneQuote({
         pickupAddress: { zipCode: '60608', phoneNumber: 'nope' },
         deliveryAddress: { zipCode: '10001' },
         orderComponents: [{ palletCount: 1, poundsWeight: 500 }],

@@ -39,9 +39,9 @@ const codes = (warnings: Warning[]) => warnings.map((warning) => warning.code);
 
 describe('pallets per order: 1 to 51', () => {
   it('quotes 51 pallets and refuses 52, on the order (all components together)', async () => {
-    expect((await api.createQuote(lane([{ palletCount: 51, poundsWeight: 40_800, dimensions: DIMS }]))).data.orderComponents[0]!.palletCount).toBe(51);
+    expect((await api.createLaneQuote(lane([{ palletCount: 51, poundsWeight: 40_800, dimensions: DIMS }]))).data.orderComponents[0]!.palletCount).toBe(51);
     const violations = await refusal(
-      api.createQuote(
+      api.createLaneQuote(
         lane([
           { palletCount: 26, poundsWeight: 2600, dimensions: DIMS },
           { palletCount: 26, poundsWeight: 2600, dimensions: DIMS },
@@ -54,43 +54,43 @@ describe('pallets per order: 1 to 51', () => {
 
 describe('pounds per pallet: 1 to 2,500 (poundsWeight / palletCount)', () => {
   it('takes 2,500 lb a pallet and refuses 2,501, naming the line', async () => {
-    expect((await api.createQuote(lane([{ palletCount: 2, poundsWeight: 5000, dimensions: DIMS }]))).data.quotedPriceInCents).toBeGreaterThan(0);
-    const violations = await refusal(api.createQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])));
+    expect((await api.createLaneQuote(lane([{ palletCount: 2, poundsWeight: 5000, dimensions: DIMS }]))).data.quotedPriceInCents).toBeGreaterThan(0);
+    const violations = await refusal(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])));
     expect(violations).toEqual([{ field: 'orderComponents[0].poundsWeight', reason: expect.stringContaining('a pallet weighs at most 2,500 lb') }]);
   });
 
   it('reads a multi-pallet component as its total weight: 3 pallets of 7,500 lb pass, not 7,500 lb each', async () => {
-    const { data } = await api.createQuote(lane([{ palletCount: 3, poundsWeight: 7500, dimensions: DIMS }]));
+    const { data } = await api.createLaneQuote(lane([{ palletCount: 3, poundsWeight: 7500, dimensions: DIMS }]));
     expect(data.orderComponents[0]).toMatchObject({ palletCount: 3, poundsWeight: 7500 });
   });
 });
 
 describe('pallet sizes', () => {
   it('60x52x94 is standard; 61 long is oversize, a coded warning, still priced', async () => {
-    expect(codes((await api.createQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 60, width: 52, height: 94 } }]))).warnings)).not.toContain(
+    expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 60, width: 52, height: 94 } }]))).warnings)).not.toContain(
       'OVERSIZE_PALLET',
     );
-    const over = await api.createQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 61, width: 52, height: 94 } }]));
+    const over = await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 61, width: 52, height: 94 } }]));
     expect(over.warnings.find((warning) => warning.code === 'OVERSIZE_PALLET')).toMatchObject({ field: 'orderComponents[0].dimensions', line: 0 });
   });
 
   it('with a liftgate 62x62x94 passes and 63 wide is refused (by the address flag or the accessorial code)', async () => {
-    expect((await api.createQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 62, height: 94 } }], { liftgateRequired: true }))).data.id).toMatch(
+    expect((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 62, height: 94 } }], { liftgateRequired: true }))).data.id).toMatch(
       /^qt_/,
     );
     for (const quote of [
       lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }], { liftgateRequired: true }),
       { ...lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]), accessorials: ['LIFTGATE_DELIVERY'] },
     ]) {
-      expect(await refusal(api.createQuote(quote))).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('the largest a liftgate takes') }]);
+      expect(await refusal(api.createLaneQuote(quote))).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('the largest a liftgate takes') }]);
     }
     // Without a liftgate the same pallet is only oversize.
-    expect(codes((await api.createQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]))).warnings)).toContain('OVERSIZE_PALLET');
+    expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]))).warnings)).toContain('OVERSIZE_PALLET');
   });
 
   it('95x95x96 is the largest carried; 96x95x96 is refused', async () => {
-    expect(codes((await api.createQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 95, width: 95, height: 96 } }]))).warnings)).toContain('OVERSIZE_PALLET');
-    expect(await refusal(api.createQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 96, width: 95, height: 96 } }])))).toEqual([
+    expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 95, width: 95, height: 96 } }]))).warnings)).toContain('OVERSIZE_PALLET');
+    expect(await refusal(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 96, width: 95, height: 96 } }])))).toEqual([
       { field: 'orderComponents[0].dimensions', reason: expect.stringContaining('beyond 95x95x96 in, the largest pallet carried') },
     ]);
   });
@@ -98,13 +98,13 @@ describe('pallet sizes', () => {
 
 describe('dimensions omitted or given in part', () => {
   it('omitted: the published 40x48x60 in, with DIMENSIONS_ASSUMED on the line', async () => {
-    const { data, warnings } = await api.createQuote(lane([{ palletCount: 1, poundsWeight: 500 }]));
+    const { data, warnings } = await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500 }]));
     expect(data.orderComponents[0]!.dimensions).toEqual({ length: 40, width: 48, height: 60 });
     expect(warnings.find((warning) => warning.code === 'DIMENSIONS_ASSUMED')).toMatchObject({ field: 'orderComponents[0].dimensions', line: 0 });
   });
 
   it('in part: a violation on the missing measure, never the default', async () => {
-    const violations = await refusal(api.createQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40 } }])));
+    const violations = await refusal(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40 } }])));
     expect(violations.map((violation) => violation.field)).toEqual(['orderComponents[0].dimensions.height']);
   });
 
@@ -127,10 +127,10 @@ describe('the limits are settings', () => {
     const other = await tempDir();
     try {
       const strict = new LocalApi({ storeDir: other.dir, now: () => new Date(WEDNESDAY), limits: { maxPalletsPerOrder: 10 } });
-      expect(await refusal(strict.createQuote(lane([{ palletCount: 11, poundsWeight: 1100, dimensions: DIMS }])))).toEqual([
+      expect(await refusal(strict.createLaneQuote(lane([{ palletCount: 11, poundsWeight: 1100, dimensions: DIMS }])))).toEqual([
         { field: 'orderComponents', reason: expect.stringContaining('at most 10 pallets') },
       ]);
-      expect(await refusal(strict.createQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])))).toHaveLength(1);
+      expect(await refusal(strict.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])))).toHaveLength(1);
     } finally {
       await other.cleanup();
     }

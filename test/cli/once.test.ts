@@ -184,7 +184,7 @@ describe.each(MODES)('%s mode', (mode) => {
     // A quote made last Wednesday for Thursday: still valid (a week), its pickup day gone.
     const store = mode === 'local' ? stores.local : stores.remote;
     const past = new LocalApi({ storeDir: store, now: () => new Date('2026-11-18T18:00:00Z') });
-    const { data: old } = await past.createQuote({
+    const { data: old } = await past.createLaneQuote({
       pickupAddress: { zipCode: '60608' },
       deliveryAddress: { zipCode: '10001' },
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }],

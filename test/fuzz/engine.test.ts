@@ -71,7 +71,7 @@ describe('valid requests', () => {
       await fc.assert(
         fc.asyncProperty(quoteRequestArb, async (request) => {
           tally.add('valid quote');
-          const { data: quote } = await api.createQuote(request as QuoteRequestInput);
+          const { data: quote } = await api.createLaneQuote(request as QuoteRequestInput);
           expectQuoteAsRequested(quote, request);
           expect((await api.getQuote(quote.id)).data).toEqual(quote);
         }),
@@ -87,7 +87,7 @@ describe('valid requests', () => {
       await fc.assert(
         fc.asyncProperty(shipmentRequestArb(), async (request) => {
           tally.add('valid shipment', 2);
-          const { data: quote } = await api.createQuote(quoteRequestFor(request) as QuoteRequestInput);
+          const { data: quote } = await api.createLaneQuote(quoteRequestFor(request) as QuoteRequestInput);
           // A PRO names one shipment of its carrier: each booking gets its own.
           const [first, second] = [withUniquePro(request), withUniquePro(request)];
           const onQuote = await api.createShipment({ ...first, quoteId: quote.id } as ShipmentRequestInput);
@@ -131,7 +131,7 @@ describe('invalid requests', () => {
     'quotes: a ProblemError whose violations resolve in the input',
     async () => {
       await fc.assert(
-        fc.asyncProperty(mutatedArb(quoteRequestArb, QUOTE_RULES), (mutated) => expectRefusedOrAccepted(mutated, () => api.createQuote(mutated.request as QuoteRequestInput))),
+        fc.asyncProperty(mutatedArb(quoteRequestArb, QUOTE_RULES), (mutated) => expectRefusedOrAccepted(mutated, () => api.createLaneQuote(mutated.request as QuoteRequestInput))),
         fuzzParameters(80),
       );
     },
@@ -197,13 +197,13 @@ describe('counterexamples the properties found (kept as plain examples)', () => 
 
   it('names an unknown accessorial at the index it was sent at, after a repeated code', async () => {
     // Before: accessorials[1], the index in the list without repeats, which held LIFTGATE_PICKUP.
-    const error = await rejection(() => api.createQuote(quote(['LIFTGATE_PICKUP', 'LIFTGATE_PICKUP', 'ZZ_UNKNOWN', 'ZZ_UNKNOWN'])));
+    const error = await rejection(() => api.createLaneQuote(quote(['LIFTGATE_PICKUP', 'LIFTGATE_PICKUP', 'ZZ_UNKNOWN', 'ZZ_UNKNOWN'])));
     expect(error?.problem.violations).toEqual([{ field: 'accessorials[2]', reason: expect.stringMatching(/^unknown accessorial ZZ_UNKNOWN; known: LIFTGATE_PICKUP, /) }]);
   });
 
   it('still charges a repeated accessorial once and answers it once', async () => {
-    const once = (await api.createQuote(quote(['LIFTGATE_DELIVERY']))).data;
-    const twice = (await api.createQuote(quote(['LIFTGATE_DELIVERY', 'LIFTGATE_DELIVERY']))).data;
+    const once = (await api.createLaneQuote(quote(['LIFTGATE_DELIVERY']))).data;
+    const twice = (await api.createLaneQuote(quote(['LIFTGATE_DELIVERY', 'LIFTGATE_DELIVERY']))).data;
     expect(twice.accessorials).toEqual(['LIFTGATE_DELIVERY']);
     expect(twice.priceBreakdown.accessorialsInCents).toEqual(once.priceBreakdown.accessorialsInCents);
     expect(twice.quotedPriceInCents).toBe(once.quotedPriceInCents);

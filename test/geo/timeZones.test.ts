@@ -103,7 +103,7 @@ describe('an ETA to the Hopi Reservation in summer', () => {
 
   it('is 17:00 MST (America/Phoenix), not 17:00 MDT: one day from Flagstaff, through a quote', async () => {
     const api = new LocalApi({ storeDir: store.dir, now: () => new Date(SUMMER) });
-    const { data: quote } = await api.createQuote(request);
+    const { data: quote } = await api.createLaneQuote(request);
     expect(quote.requiredPickupDate).toBe('2026-07-14');
     expect(quote.transitDays).toBe(1);
     // 17:00 at UTC-7 is midnight UTC; Denver's summer time (UTC-6) would say 23:00Z.

@@ -59,6 +59,14 @@ export const PUBLISHED_DELIVERY = {
   contactPerson: 'Dana Ruiz',
 };
 
+/** New York's store as the published Address (contact and phone): a stop POST /v1/shipper/quote and /shipment take. */
+export const PUBLISHED_NYC = { ...NYC_STORE, contactPerson: 'Sam Ortiz', phoneNumber: '+12125550123' };
+
+/** The published stops of a quote between these ZIP codes (Chicago 60601 to New York 10001 by default). */
+export function publishedStops(from = '60601', to = '10001'): { pickupAddress: Record<string, string>; deliveryAddress: Record<string, string> } {
+  return { pickupAddress: { ...PUBLISHED_PICKUP, zipCode: from }, deliveryAddress: { ...PUBLISHED_NYC, zipCode: to } };
+}
+
 export const PALLETS = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } };
 export const CRATE = { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } };
 
@@ -71,7 +79,7 @@ export function apiAt(storeDir: string, start = WEDNESDAY): { api: LocalApi; clo
   return { api: new LocalApi({ storeDir, now: () => clock.now }), clock };
 }
 
-/** A valid request, with overrides that may make it invalid on purpose (the API parses it at run time). */
+/** A valid request (its stops the published Address: a contact and a phone), with overrides that may make it invalid on purpose (the API parses it at run time). */
 export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
-  return { refNumber: 'PO-4711', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS], ...overrides } as ShipmentRequestInput;
+  return { refNumber: 'PO-4711', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS], ...overrides } as ShipmentRequestInput;
 }

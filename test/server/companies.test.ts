@@ -15,6 +15,7 @@ import { testDatabase } from '../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { FUEL_TABLE, WORKED_AGREEMENT, WORKED_BASE_RATES, writeAgreement } from '../agreements/fixtures.js';
 import { call, cli as cliAt, company as companyAt, type Company } from '../helpers/companies.js';
+import { publishedStops } from '../helpers/fixtures.js';
 
 const T0 = '2026-11-23T15:00:00Z';
 
@@ -285,10 +286,10 @@ describe("carrier agreements of a company (the file store; agreements are the se
     expect((await call(server, acme, 'GET', `/v1/shipper/quote/${quoteId}`)).status).toBe(404);
 
     // Asking for acme's carrier by name: globex has no agreement with it.
-    const named = await call(server, globex, 'POST', '/v1/shipper/quote', { ...rates, carrierScac: 'TWOC' });
+    const named = await call(server, globex, 'POST', '/v1/shipper/quote', { ...rates, ...publishedStops(), carrierScac: 'TWOC' });
     expect(named.status, named.text).toBeGreaterThanOrEqual(400);
     expect(named.text).toContain('TWOC');
-    expect((await call(server, acme, 'POST', '/v1/shipper/quote', { ...rates, carrierScac: 'TWOC' })).json()).toMatchObject({ companyId: 'acme', carrier: { scac: 'TWOC' } });
+    expect((await call(server, acme, 'POST', '/v1/shipper/quote', { ...rates, ...publishedStops(), carrierScac: 'TWOC' })).json()).toMatchObject({ companyId: 'acme', carrier: { scac: 'TWOC' } });
 
     // The accessorials list names the carriers a company prices with.
     const carriersOf = async (who: Company) =>

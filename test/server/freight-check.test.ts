@@ -11,6 +11,7 @@ import { quoteSchema, shipmentSchema } from '../../src/domain/schemas.js';
 import type { Warning } from '../../src/domain/warnings.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
+import { publishedStops } from '../helpers/fixtures.js';
 import { BOUNDARY_CASES, componentJson, expectedAtRisk } from '../helpers/freightCases.js';
 
 let server: ShipperServer;
@@ -28,9 +29,9 @@ afterAll(async () => {
   await cleanup();
 });
 
-const LANE = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '30301' } };
-const SHIPPER = { name: 'Acme', address1: '100 N State St', city: 'Chicago', state: 'IL', zipCode: '60601', countryCode: 'US' };
-const CONSIGNEE = { name: 'Peach Supply', address1: '1 Peachtree St NE', city: 'Atlanta', state: 'GA', zipCode: '30301', countryCode: 'US' };
+const LANE = publishedStops('60601', '30301');
+const SHIPPER = { name: 'Acme', address1: '100 N State St', city: 'Chicago', state: 'IL', zipCode: '60601', countryCode: 'US', contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' };
+const CONSIGNEE = { name: 'Peach Supply', address1: '1 Peachtree St NE', city: 'Atlanta', state: 'GA', zipCode: '30301', countryCode: 'US', contactPerson: 'Lee Park', phoneNumber: '+14045550100' };
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
   const response = await fetch(`${base}${path}`, {

@@ -11,10 +11,10 @@ import type { ShipperApi } from '../../src/api/types.js';
 import { quoteSchema } from '../../src/domain/schemas.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
+import { publishedStops } from '../helpers/fixtures.js';
 
 const QUOTE = {
-  pickupAddress: { zipCode: '60601' },
-  deliveryAddress: { zipCode: '10001' },
+  ...publishedStops(),
   orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
 };
 
@@ -216,7 +216,7 @@ describe('errors as application/problem+json', () => {
 
   it('400 quote_mismatch when a shipment does not match its quote (as published; 409 before)', async () => {
     const { json } = await postJson(base, '/v1/shipper/quote', QUOTE);
-    const address = { name: 'A', address1: 'B', city: 'C', state: 'IL', zipCode: '60601' };
+    const address = { name: 'A', address1: 'B', city: 'C', state: 'IL', zipCode: '60601', contactPerson: 'D', phoneNumber: '+13125550100' };
     const problem = expectProblem(
       await postJson(base, '/v1/shipper/shipment', {
         quoteId: json().id,
@@ -229,6 +229,42 @@ describe('errors as application/problem+json', () => {
     );
     expect(problem.reason).toBe('quote_mismatch');
     expect(problem.violations).toEqual([{ field: 'orderComponents[0].palletCount', reason: expect.any(String) }]);
+  });
+});
+
+describe('the published Address on POST quote and POST shipment', () => {
+  it('refuses a stop without the fields the published Address requires, naming each; the lane quote takes ZIP codes alone', async () => {
+    const zipOnly = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { ...QUOTE.deliveryAddress, phoneNumber: '  ' }, orderComponents: QUOTE.orderComponents };
+    const problem = expectProblem(await postJson(base, '/v1/shipper/quote', zipOnly), 400, 'Constraint Violation');
+    expect((problem.violations as Array<{ field: string }>).map((violation) => violation.field)).toEqual([
+      'pickupAddress.name',
+      'pickupAddress.address1',
+      'pickupAddress.city',
+      'pickupAddress.state',
+      'pickupAddress.contactPerson',
+      'pickupAddress.phoneNumber',
+      'deliveryAddress.phoneNumber',
+    ]);
+    const lane = await postJson(base, '/v1/shipper/lane-quote', { ...zipOnly, deliveryAddress: { zipCode: '10001' } });
+    expect(lane.status).toBe(200);
+    expect(lane.headers.location).toBe(`/v1/shipper/quote/${String(lane.json().id)}`);
+    expect((await call(base, 'GET', lane.headers.location as string)).json()).toEqual(lane.json());
+  });
+
+  it('refuses a shipment whose stops lack a contact or a phone, and books nothing', async () => {
+    const before = (await call(base, 'GET', '/v1/shipper/shipment')).json().items as unknown[];
+    const { contactPerson: _contact, ...noContact } = QUOTE.pickupAddress;
+    const problem = expectProblem(
+      await postJson(base, '/v1/shipper/shipment', { pickupAddress: noContact, deliveryAddress: QUOTE.deliveryAddress, orderComponents: QUOTE.orderComponents, description: 'Parts' }),
+      400,
+    );
+    expect(problem.violations).toEqual([{ field: 'pickupAddress.contactPerson', reason: expect.stringMatching(/^contactPerson is required/) }]);
+    expect((await call(base, 'GET', '/v1/shipper/shipment')).json().items).toHaveLength(before.length);
+  });
+
+  it('leaves a stop that is no object to the schema, which names it once', async () => {
+    const problem = expectProblem(await postJson(base, '/v1/shipper/quote', { ...QUOTE, pickupAddress: '60601' }), 400);
+    expect((problem.violations as Array<{ field: string }>).filter((violation) => violation.field.startsWith('pickupAddress'))).toHaveLength(1);
   });
 });
 
@@ -247,7 +283,7 @@ describe('Idempotency-Key', () => {
 });
 
 describe('batch extensions', () => {
-  const address = { name: 'A', address1: 'B', city: 'C', state: 'IL', zipCode: '60601' };
+  const address = { name: 'A', address1: 'B', city: 'C', state: 'IL', zipCode: '60601', contactPerson: 'D', phoneNumber: '+13125550100' };
   const shipment = (pallets: number, pieceCount = 1) => ({
     pickupAddress: address,
     deliveryAddress: { ...address, state: 'NY', zipCode: '10001' },

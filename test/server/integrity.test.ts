@@ -8,12 +8,13 @@ import { DOCUMENTATION_PREFIX_WARNING } from '../../src/domain/bolNumber.js';
 import { LocalApi } from '../../src/api/local.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
+import { publishedStops } from '../helpers/fixtures.js';
 
 // Described: the freight check has nothing to say about it (these tests are about other warnings).
 const COMPONENT = { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' };
-const QUOTE = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [COMPONENT] };
-const SHIPPER = { name: 'Acme Tools', address1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60601' };
-const CONSIGNEE = { name: 'Hudson Supply', address1: '350 5th Ave', city: 'New York', state: 'NY', zipCode: '10001' };
+const QUOTE = { ...publishedStops(), orderComponents: [COMPONENT] };
+const SHIPPER = { name: 'Acme Tools', address1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60601', contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' };
+const CONSIGNEE = { name: 'Hudson Supply', address1: '350 5th Ave', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Sam Ortiz', phoneNumber: '+12125550123' };
 const SHIPMENT = { pickupAddress: SHIPPER, deliveryAddress: CONSIGNEE, orderComponents: [COMPONENT] };
 
 let server: ShipperServer;

@@ -108,6 +108,7 @@ describe('the OpenAPI document', () => {
     expect(extensions).toEqual([
       'addShipmentEvents',
       'addShipmentEventsBatch',
+      'createLaneQuote',
       'createShipments',
       'createTender',
       'downloadDocument',
@@ -191,10 +192,15 @@ describe('the schemas against the service', () => {
     deliveryAddress: { zipCode: '10001-1234' },
     orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 }, pieceCount: 0 }],
   };
-  const address = { name: 'A', address1: 'B', city: 'C', state: 'il', zipCode: '60601' };
+  const address = { name: 'A', address1: 'B', city: 'C', state: 'il', zipCode: '60601', contactPerson: 'D', phoneNumber: '+13125550100' };
 
   it('the request schemas accept what the service accepts and refuse what it refuses', async () => {
-    expect(validate('QuoteRequest', request).ok).toBe(true);
+    // POST quote takes the published Address on both stops; the lane quote (an extension) takes ZIP codes alone.
+    expect(validate('QuoteRequest', request).ok).toBe(false);
+    expect(validate('QuoteRequest', { ...request, pickupAddress: address, deliveryAddress: { ...address, state: 'NY', zipCode: '10001' } }).ok).toBe(true);
+    const { phoneNumber: _phone, ...withoutPhone } = address;
+    expect(validate('QuoteRequest', { ...request, pickupAddress: withoutPhone, deliveryAddress: { ...address, state: 'NY', zipCode: '10001' } }).ok).toBe(false);
+    expect(validate('LaneQuoteRequest', request).ok).toBe(true);
     await expect(api.createQuote(request)).resolves.toBeDefined();
     for (const bad of [
       { ...request, orderComponents: [{ ...request.orderComponents[0], freightClass: '70' }] },
@@ -211,7 +217,7 @@ describe('the schemas against the service', () => {
       { ...request, orderComponents: [{ ...request.orderComponents[0], poundsWeight: 1e308 }] },
       { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 103, height: 48 } }] },
     ]) {
-      expect(validate('QuoteRequest', bad).ok, JSON.stringify(bad).slice(0, 200)).toBe(false);
+      expect(validate('LaneQuoteRequest', bad).ok, JSON.stringify(bad).slice(0, 200)).toBe(false);
       await expect(api.createQuote(bad as never)).rejects.toMatchObject({ status: 400 });
     }
   });

@@ -12,13 +12,12 @@ import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATION_NAMES } from '../../src/api/operations.js';
 import { tempDir } from '../helpers/cli.js';
-import { shipmentRequest } from '../helpers/fixtures.js';
+import { publishedStops, shipmentRequest } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeOptions, type ServeProcess } from '../helpers/serve.js';
 
 const QUOTE = {
-  pickupAddress: { zipCode: '60601' },
-  deliveryAddress: { zipCode: '10001' },
+  ...publishedStops(),
   orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
 };
 const JSON_LOG = { SHIPPER_LOG: 'json' };

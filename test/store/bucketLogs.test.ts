@@ -136,7 +136,7 @@ describe('quotes in bucket logs', () => {
       deliveryAddress: { zipCode: '10001' },
       orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
     };
-    const quotes = await Promise.all(Array.from({ length: 40 }, () => api.createQuote(request)));
+    const quotes = await Promise.all(Array.from({ length: 40 }, () => api.createLaneQuote(request)));
     const files = await readdir(join(store, 'quotes'));
     // A bucket per second of their ids and last character: 40 quotes made together share them.
     expect(files.sort()).toEqual([...new Set(quotes.map(({ data }) => `${data.id.slice(3, 11)}-${data.id.slice(-1)}.log`))].sort());

@@ -46,7 +46,7 @@ describe('an index that is missing or damaged is rebuilt from the records before
   ])('quote bookings %s: a booked quote is not booked again', async (_how, damage) => {
     const store = freshStore();
     const { api } = apiAt(store);
-    const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
+    const { data: quote } = await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
     const { data: first } = await api.createShipment(shipmentRequest({ quoteId: quote.id }));
     await damage(join(store, 'index', 'quote'));
     const { api: again } = apiAt(store);

@@ -1,9 +1,10 @@
 /** The quote operations: quote, rate shopping, quotes by id and as a list, the accessorials, transit tables. */
 import { z } from 'zod';
-import { quoteRequestSchema, quoteSchema, pageSchema, transitRequestSchema, transitTableSchema } from '../../domain/schemas.js';
+import { laneQuoteRequestSchema, quoteRequestSchema, quoteSchema, pageSchema, transitRequestSchema, transitTableSchema } from '../../domain/schemas.js';
 import { accessorialListSchema } from '../../domain/accessorials.js';
 import { ratesRequestSchema, ratesSchema } from '../../domain/rates.js';
 import { QUOTE_STATUSES } from '../../domain/statuses.js';
+import { PUBLISHED_STOPS } from '../../domain/publishedAddress.js';
 import { onFirstUse } from '../../domain/schemaOnFirstUse.js';
 import { API_PREFIX } from '../wire.js';
 import { createdFilters, orderedPeriod, pageQuery } from './queries.js';
@@ -26,15 +27,31 @@ export const quoteOperations = {
     method: 'POST',
     path: `${API_PREFIX}/quote`,
     params: [],
-    body: { id: 'QuoteRequest', schema: quoteRequestSchema },
+    body: { id: 'QuoteRequest', schema: quoteRequestSchema, publishedAddresses: PUBLISHED_STOPS },
     idempotent: true,
     response: { status: 200, description: 'The quote', id: 'Quote', schema: quoteSchema },
     location: 'getQuote',
     errors: WRITE_ERRORS,
-    summary: 'Quote a shipment: price, expiry, transit days and ETA, freight class from density',
+    summary: 'Quote a shipment between two full addresses: price, expiry, transit days and ETA, freight class from density',
+    description: 'Both stops are the published Address (name, address1, city, state, zipCode, contactPerson, phoneNumber required). A quote from ZIP codes alone is the extension POST /v1/shipper/lane-quote.',
     tags: ['Quotes'],
     extension: false,
     operationId: 'requestQuote',
+  }),
+  createLaneQuote: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/lane-quote`,
+    params: [],
+    body: { id: 'LaneQuoteRequest', schema: laneQuoteRequestSchema },
+    idempotent: true,
+    response: { status: 200, description: 'The quote', id: 'Quote', schema: quoteSchema },
+    location: 'getQuote',
+    errors: WRITE_ERRORS,
+    summary: 'Quote a lane: the request of POST /v1/shipper/quote with stops that may be a ZIP code alone',
+    description:
+      'What shipper prices needs only the ZIP codes of the stops (and the service flags as accessorials); the published quote wants full addresses. The quote is an ordinary quote: GET /v1/shipper/quote/{quoteId} reads it and POST /v1/shipper/shipment books it with full addresses.',
+    tags: ['Quotes'],
+    extension: true,
   }),
   shopRates: operation({
     method: 'POST',

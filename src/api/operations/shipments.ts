@@ -11,6 +11,7 @@ import {
   shipmentSchema,
   shipmentUpdateSchema,
 } from '../../domain/schemas.js';
+import { PUBLISHED_STOPS } from '../../domain/publishedAddress.js';
 import { ORDER_STATUS_FILTERS, TRACKING_FILTERS } from '../../domain/statuses.js';
 import { onFirstUse } from '../../domain/schemaOnFirstUse.js';
 import { API_PREFIX } from '../wire.js';
@@ -57,7 +58,7 @@ export const shipmentOperations = {
     method: 'POST',
     path: `${API_PREFIX}/shipment`,
     params: [],
-    body: { id: 'ShipmentRequest', schema: shipmentRequestSchema },
+    body: { id: 'ShipmentRequest', schema: shipmentRequestSchema, publishedAddresses: PUBLISHED_STOPS },
     idempotent: true,
     response: { status: 200, description: 'The booked shipment', id: 'Shipment', schema: shipmentSchema },
     location: 'getShipment',

@@ -18,6 +18,12 @@ export interface BodySpec<S extends z.ZodType = z.ZodType> extends NamedSchema<S
    * into an UploadedFile (the schema reads it), answering 413 past `maxBytes`.
    */
   multipart?: { field: string; maxBytes: number };
+  /**
+   * Fields that are the published Address on the wire (publishedAddress.ts): `serve` refuses a
+   * stop that lacks a field the published schema requires, and the document declares them so. The
+   * engine, called in process, takes less (a quote from ZIP codes alone).
+   */
+  publishedAddresses?: readonly string[];
 }
 
 /** A file as a multipart upload brings it: the name and type its sender declared, and its bytes. */

@@ -22,9 +22,9 @@ const contract: ContractCase = (target) => {
       const { api } = target();
       const { data: list } = await api.listAccessorials();
       const codes = list.items.map((item) => item.code);
-      const { data: quote } = await api.createQuote(quoteRequest({ accessorials: codes }));
+      const { data: quote } = await api.createLaneQuote(quoteRequest({ accessorials: codes }));
       expect(quote.priceBreakdown.accessorialsInCents).toEqual(list.items.map(({ code, amountInCents }) => ({ code, amountInCents })));
-      const problem = await expectProblem(api.createQuote(quoteRequest({ accessorials: ['NOT_LISTED'] })), 400);
+      const problem = await expectProblem(api.createLaneQuote(quoteRequest({ accessorials: ['NOT_LISTED'] })), 400);
       expect(problem.violations).toEqual([{ field: 'accessorials[0]', reason: `unknown accessorial NOT_LISTED; known: ${codes.join(', ')}` }]);
     });
   });

@@ -14,11 +14,11 @@ const orderSerial = (orderNumber: string) => Number(orderNumber.slice(3));
 const contract: ContractCase = (target) => {
   describe('booking integrity', () => {
     it('classes 1,000 lb on one 48x48x50 pallet (exactly 15 pcf) as 70 and shows 15 pcf', async () => {
-      const { data: quote } = await target().api.createQuote(
+      const { data: quote } = await target().api.createLaneQuote(
         quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 1000, dimensions: { length: 48, width: 48, height: 50 } }] }),
       );
       expect(quote.orderComponents[0]).toMatchObject({ densityPcf: 15, freightClass: '70' });
-      const { data: below } = await target().api.createQuote(
+      const { data: below } = await target().api.createLaneQuote(
         quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 999.9, dimensions: { length: 48, width: 48, height: 50 } }] }),
       );
       expect(below.orderComponents[0]).toMatchObject({ densityPcf: 14.99, freightClass: '85' });
@@ -48,7 +48,7 @@ const contract: ContractCase = (target) => {
         { field: 'orderComponents[1].dimensions.height', reason: 'height must be at most 110 in (the inside height of a 53 ft trailer)' },
         { field: 'orderComponents[1].pieceCount', reason: 'pieceCount must be at most 99,999' },
       ]);
-      await expectProblem(api.createQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, poundsWeight: 45_000.01 }] })), 400);
+      await expectProblem(api.createLaneQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, poundsWeight: 45_000.01 }] })), 400);
       // No order number was spent on the refused booking.
       const after = (await api.createShipment(shipmentRequest({ refNumber: 'LIMITS-AFTER' }))).data;
       expect(orderSerial(after.orderNumber)).toBe(orderSerial(before.orderNumber) + 1);
@@ -57,7 +57,7 @@ const contract: ContractCase = (target) => {
     it('quotes and books freight beyond standard LTL with a warning that names volume LTL or truckload', async () => {
       const { api } = target();
       const heavy = [{ palletCount: 14, poundsWeight: 21_000, dimensions: { length: 48, width: 40, height: 48 } }];
-      const { data: quote, warnings } = await api.createQuote(quoteRequest({ orderComponents: heavy }));
+      const { data: quote, warnings } = await api.createLaneQuote(quoteRequest({ orderComponents: heavy }));
       expect(Number.isSafeInteger(quote.quotedPriceInCents)).toBe(true);
       expect(messagesOf(warnings)).toEqual([
         'beyond standard LTL: 14 pallets (standard LTL takes up to 12); 21,000 lb (standard LTL takes up to 20,000 lb). Carriers move such freight as volume LTL or truckload: ask for a volume LTL or truckload quote; this price is from the LTL tariff',
@@ -66,19 +66,19 @@ const contract: ContractCase = (target) => {
       expect(messagesOf(booked.warnings)).toEqual([...messagesOf(warnings), DOCUMENTATION_PREFIX_WARNING]);
       // A unit longer than the published largest pallet (95x95x96 in) is refused before it is ever beyond LTL.
       const long = await expectProblem(
-        api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 900, dimensions: { length: 144, width: 48, height: 40 } }] })),
+        api.createLaneQuote(quoteRequest({ orderComponents: [{ palletCount: 1, poundsWeight: 900, dimensions: { length: 144, width: 48, height: 40 } }] })),
         400,
       );
       expect(long.violations).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('beyond 95x95x96 in') }]);
       // On the edges: no warning.
-      const edge = await api.createQuote(quoteRequest({ orderComponents: [{ palletCount: 12, poundsWeight: 20_000, dimensions: { length: 48, width: 40, height: 48 } }] }));
+      const edge = await api.createLaneQuote(quoteRequest({ orderComponents: [{ palletCount: 12, poundsWeight: 20_000, dimensions: { length: 48, width: 40, height: 48 } }] }));
       expect(messagesOf(edge.warnings)).toEqual([]);
     });
 
     it('refuses unknown fields on their own paths with a did-you-mean, and books nothing', async () => {
       const { api } = target();
       const quoteProblem = await expectProblem(
-        api.createQuote({ ...quoteRequest({ orderComponents: [{ ...COMPONENT, descripton: 'Pumps' }] }), accesorials: ['LIFTGATE_DELIVERY'] } as never),
+        api.createLaneQuote({ ...quoteRequest({ orderComponents: [{ ...COMPONENT, descripton: 'Pumps' }] }), accesorials: ['LIFTGATE_DELIVERY'] } as never),
         400,
       );
       expect(quoteProblem.violations).toEqual(
@@ -144,7 +144,7 @@ const contract: ContractCase = (target) => {
     });
 
     it('promises a summer ETA on the Hopi Reservation at 17:00 Arizona time (MST), not Navajo daylight time', async () => {
-      const { data: quote } = await target().api.createQuote({
+      const { data: quote } = await target().api.createLaneQuote({
         pickupAddress: { zipCode: '86001' },
         deliveryAddress: { zipCode: '86039' },
         requiredPickupDate: '2027-07-13',

@@ -17,7 +17,7 @@ const contract: ContractCase = (target) => {
   describe('booked once', () => {
     it('books a quote once: 409 naming the order, an Idempotency-Key retry is still a replay, rebookQuote books it again on purpose', async () => {
       const { api, mode } = target();
-      const { data: quote } = await api.createQuote(quoteRequest());
+      const { data: quote } = await api.createLaneQuote(quoteRequest());
       const key = `once-${mode}-${quote.id}`;
       const first = await api.createShipment(shipmentRequest({ quoteId: quote.id }), { idempotencyKey: key });
       expect(first.replayed).toBe(false);
@@ -61,7 +61,7 @@ const contract: ContractCase = (target) => {
 
     it('refuses the second booking of one quote within a batch, naming the item', async () => {
       const { api } = target();
-      const { data: quote } = await api.createQuote(quoteRequest());
+      const { data: quote } = await api.createLaneQuote(quoteRequest());
       const { data } = await api.createShipments({ items: [{ request: shipmentRequest({ quoteId: quote.id }) }, { request: shipmentRequest({ quoteId: quote.id }) }] });
       expect(data.items[0]!.ok).toBe(true);
       const second = data.items[1]!;
@@ -123,7 +123,7 @@ const contract: ContractCase = (target) => {
 
     it('a cancelled quote booking frees the quote: OPEN again with its bookings listed', async () => {
       const { api } = target();
-      const { data: quote } = await api.createQuote(quoteRequest());
+      const { data: quote } = await api.createLaneQuote(quoteRequest());
       const { data: shipment } = await api.createShipment(shipmentRequest({ quoteId: quote.id }));
       await api.cancelShipment(shipment.id, {});
       const { data: free } = await api.getQuote(quote.id);

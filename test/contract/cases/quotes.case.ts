@@ -1,12 +1,12 @@
 /** Contract: quotes (POST, GET, list) as SPEC 2 and 3 and the seed define them. */
 import { describe, expect, it } from 'vitest';
-import { COMPONENT, expectProblem, fields, LANE, quoteRequest, messagesOf } from '../expect.js';
+import { COMPONENT, CONSIGNEE, expectProblem, fields, LANE, quoteRequest, messagesOf, SHIPPER } from '../expect.js';
 import type { ContractCase } from '../suite.js';
 
 const contract: ContractCase = (target) => {
   describe('quotes', () => {
     it('quotes with the five seed fields, the normalised components and their class', async () => {
-      const { data: quote, warnings } = await target().api.createQuote(
+      const { data: quote, warnings } = await target().api.createLaneQuote(
         quoteRequest({ orderComponents: [{ ...COMPONENT, description: 'Machine parts', nmfcCode: '161030', packagingType: 'crates', pieceCount: 0 }] }),
       );
       expect(messagesOf(warnings)).toEqual([]);
@@ -32,8 +32,28 @@ const contract: ContractCase = (target) => {
       ]);
     });
 
+    it('the published quote takes two published Addresses and names every field a stop lacks; the lane quote takes ZIP codes', async () => {
+      const { api } = target();
+      const { data: quote } = await api.createQuote(quoteRequest({ pickupAddress: SHIPPER, deliveryAddress: CONSIGNEE }));
+      expect(quote.pickupAddress).toMatchObject({ name: SHIPPER.name, contactPerson: SHIPPER.contactPerson, phoneNumber: SHIPPER.phoneNumber });
+      const { phoneNumber: _phone, ...withoutPhone } = CONSIGNEE;
+      const problem = await expectProblem(api.createQuote(quoteRequest({ deliveryAddress: withoutPhone, orderComponents: [{ ...COMPONENT, pieceCount: -1 }] })), 400);
+      expect(fields(problem)).toEqual([
+        'deliveryAddress.phoneNumber',
+        'orderComponents[0].pieceCount',
+        'pickupAddress.address1',
+        'pickupAddress.city',
+        'pickupAddress.contactPerson',
+        'pickupAddress.name',
+        'pickupAddress.phoneNumber',
+        'pickupAddress.state',
+      ]);
+      const { data: lane } = await api.createLaneQuote(quoteRequest());
+      expect((await api.getQuote(lane.id)).data).toEqual(lane);
+    });
+
     it('answers GET with the quote exactly as created', async () => {
-      const { data: created } = await target().api.createQuote(quoteRequest());
+      const { data: created } = await target().api.createLaneQuote(quoteRequest());
       const { data: read } = await target().api.getQuote(created.id);
       expect(read).toEqual(created);
     });
@@ -47,7 +67,7 @@ const contract: ContractCase = (target) => {
 
     it('reports every violation at once, each with its field path', async () => {
       const problem = await expectProblem(
-        target().api.createQuote({
+        target().api.createLaneQuote({
           pickupAddress: { zipCode: 'ABCDE' },
           deliveryAddress: { zipCode: '10001' },
           orderComponents: [
@@ -69,28 +89,28 @@ const contract: ContractCase = (target) => {
     });
 
     it('refuses freightClass as input and requires the freight fields (palletCount and poundsWeight: dimensions may be omitted)', async () => {
-      const problem = await expectProblem(target().api.createQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, freightClass: '70' }, { description: 'no freight' }] })), 400);
+      const problem = await expectProblem(target().api.createLaneQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, freightClass: '70' }, { description: 'no freight' }] })), 400);
       expect(fields(problem)).toEqual(expect.arrayContaining(['orderComponents[0].freightClass', 'orderComponents[1].palletCount', 'orderComponents[1].poundsWeight']));
       expect(fields(problem)).not.toContain('orderComponents[1].dimensions');
     });
 
     it('accepts deprecated palletDimensions with a warning, normalised to dimensions', async () => {
       const { api } = target();
-      const { data: quote, warnings } = await api.createQuote({ ...LANE, orderComponents: [{ palletCount: 2, poundsWeight: 1200, palletDimensions: [48, 40, 48] }] });
+      const { data: quote, warnings } = await api.createLaneQuote({ ...LANE, orderComponents: [{ palletCount: 2, poundsWeight: 1200, palletDimensions: [48, 40, 48] }] });
       expect(quote.orderComponents[0]!.dimensions).toEqual({ length: 48, width: 40, height: 48 });
       expect(messagesOf(warnings)).toHaveLength(1);
       expect(messagesOf(warnings)[0]).toMatch(/^palletDimensions is deprecated .* \(orderComponents\[0\]\.palletDimensions\)$/);
 
-      const same = await api.createQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 48] }] });
+      const same = await api.createLaneQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 48] }] });
       expect(same.data.orderComponents[0]!.dimensions).toEqual(COMPONENT.dimensions);
-      const differing = await expectProblem(api.createQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 50] }] }), 400);
+      const differing = await expectProblem(api.createLaneQuote({ ...LANE, orderComponents: [{ ...COMPONENT, palletDimensions: [48, 40, 50] }] }), 400);
       expect(fields(differing)).toEqual(['orderComponents[0].palletDimensions']);
     });
 
     it('lists quotes newest first, page by page with the cursor', async () => {
       const { api } = target();
       const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await api.createQuote(quoteRequest())).data.id);
+      for (let i = 0; i < 3; i++) ids.push((await api.createLaneQuote(quoteRequest())).data.id);
       const first = await api.listQuotes({ limit: 2 });
       expect(first.data.items.map((quote) => quote.id)).toEqual([ids[2], ids[1]]);
       expect(first.data.nextCursor).toBe(ids[1]);
@@ -101,11 +121,11 @@ const contract: ContractCase = (target) => {
     it('answers the same quote again for the same Idempotency-Key and body, 409 idempotency_key_conflict for another body', async () => {
       const { api } = target();
       const key = `quote-${target().mode}-${Date.now()}`;
-      const first = await api.createQuote(quoteRequest(), { idempotencyKey: key });
-      const again = await api.createQuote(quoteRequest(), { idempotencyKey: key });
+      const first = await api.createLaneQuote(quoteRequest(), { idempotencyKey: key });
+      const again = await api.createLaneQuote(quoteRequest(), { idempotencyKey: key });
       expect(again.data).toEqual(first.data);
       expect([first.replayed, again.replayed]).toEqual([false, true]);
-      await expectProblem(api.createQuote(quoteRequest({ accessorials: ['LIFTGATE_DELIVERY'] }), { idempotencyKey: key }), 409);
+      await expectProblem(api.createLaneQuote(quoteRequest({ accessorials: ['LIFTGATE_DELIVERY'] }), { idempotencyKey: key }), 409);
     });
   });
 };

@@ -8,7 +8,7 @@ const contract: ContractCase = (target) => {
   describe('shipments', () => {
     it('books a quote: the quoted price, class, transit and the per-line fields of the shipment', async () => {
       const { api } = target();
-      const { data: quote } = await api.createQuote(quoteRequest());
+      const { data: quote } = await api.createLaneQuote(quoteRequest());
       const { data: shipment, warnings } = await api.createShipment(
         shipmentRequest({
           quoteId: quote.id,
@@ -75,7 +75,7 @@ const contract: ContractCase = (target) => {
 
     it('refuses components that differ from the quote (400 quote_mismatch, with the fields) and an unknown quote (404)', async () => {
       const { api } = target();
-      const { data: quote } = await api.createQuote(quoteRequest());
+      const { data: quote } = await api.createLaneQuote(quoteRequest());
       const problem = await expectProblem(
         api.createShipment(shipmentRequest({ quoteId: quote.id, orderComponents: [{ ...COMPONENT, poundsWeight: 1300, dimensions: { length: 48, width: 40, height: 50 } }] })),
         400,
@@ -89,7 +89,7 @@ const contract: ContractCase = (target) => {
       // Made 8 days ago for pickup today: its lifetime (48 hours, the published 2 days) ended before its pickup day.
       const { data: old } = await target()
         .pastApi(8 * 24 * 3600 * 1000)
-        .createQuote(quoteRequest({ requiredPickupDate: '2026-11-23' }));
+        .createLaneQuote(quoteRequest({ requiredPickupDate: '2026-11-23' }));
       expect(Date.parse(old.quoteExpirationTime) - Date.parse(old.createdAt)).toBe(48 * 3600 * 1000);
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 400);
       expect(problem.detail).toMatch(/expired/);
@@ -100,7 +100,7 @@ const contract: ContractCase = (target) => {
       // Made last Wednesday afternoon for Thursday: valid through Thursday at the origin (before its week), gone by Monday.
       const { data: old } = await target()
         .pastApi(5 * 24 * 3600 * 1000 - 3 * 3600 * 1000)
-        .createQuote(quoteRequest());
+        .createLaneQuote(quoteRequest());
       expect(old.requiredPickupDate).toBe('2026-11-19');
       expect(old.quoteExpirationTime).toBe('2026-11-20T05:59:59.999Z');
       const problem = await expectProblem(target().api.createShipment(shipmentRequest({ quoteId: old.id })), 400);
@@ -108,7 +108,7 @@ const contract: ContractCase = (target) => {
       expect(problem.detail).toContain(`shipper ship --quote ${old.id} --requote`);
       expect(problem.violations).toEqual([{ field: 'quoteId', reason: 'its pickup day 2026-11-19 has passed' }]);
       expect((await target().api.getQuote(old.id)).data.status).toBe('EXPIRED');
-      const open = (await target().api.createQuote(quoteRequest())).data;
+      const open = (await target().api.createLaneQuote(quoteRequest())).data;
       expect((await target().api.getQuote(open.id)).data.status).toBe('OPEN');
     });
 

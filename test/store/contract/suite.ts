@@ -38,7 +38,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       work = await tempDir('shipper-contract-template-');
       const api = new LocalApi({ storeDir: work.dir, now: () => new Date(WEDNESDAY) });
       const { data: shipment } = await api.createShipment(shipmentRequest());
-      const { data: quote } = await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
+      const { data: quote } = await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
       const { status: _status, bookings: _bookings, ...stored } = quote;
       template = { shipment, quote: stored };
     });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const { api } = apiAt(dir);
   const booked = (await api.createShipment(shipmentRequest())).data;
   const ownQuote = (await api.getQuote(booked.quoteId)).data;
-  const quote = (await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
+  const quote = (await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
     .data;
   const second: Shipment = {
     ...booked,
@@ -147,7 +147,7 @@ describe('moving a JSON store into PostgreSQL and back', () => {
     // A booking made with an idempotency key: the key travels with the store.
     const keyed = (await api.createShipment(shipmentRequest({ refNumber: 'PO-4' }), { idempotencyKey: 'erp-order-4' })).data;
     const quote = (
-      await api.createQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never)
+      await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never)
     ).data;
     await api.close();
 
