@@ -67,11 +67,24 @@ function componentRegistries(): { requests: Record<string, z.ZodType>; responses
   return { requests, responses };
 }
 
-/** The fields the seed document names; every other property of these components is an extension. */
+/** The fields the seed document (or, for the requests, the published document) names; every other property of these components is an extension. */
 const SEED_FIELDS: Record<string, string[]> = {
   Quote: ['id', 'quotedPriceInCents', 'quoteExpirationTime', 'transitDays', 'estimatedDeliveryDate'],
-  QuoteRequest: ['orderComponents'],
-  ShipmentRequest: ['orderComponents', 'refNumber'],
+  // The published QuoteRequest and CreateShipmentRequest (reference/oway-shipper-api.openapi.json).
+  QuoteRequest: ['pickupAddress', 'deliveryAddress', 'orderComponents', 'requiredPickupDate'],
+  ShipmentRequest: [
+    'quoteId',
+    'pickupAddress',
+    'deliveryAddress',
+    'orderComponents',
+    'description',
+    'poNumber',
+    'refNumber',
+    'requiredPickupDate',
+    'requiredDeliveryBy',
+    'appointments',
+    'shipperDispatch',
+  ],
   OrderComponent: ['palletCount', 'poundsWeight', 'dimensions', 'palletDimensions', 'description', 'nmfcCode', 'packagingType', 'pieceCount'],
   RatedOrderComponent: ['palletCount', 'poundsWeight', 'dimensions', 'description', 'nmfcCode', 'packagingType', 'pieceCount', 'freightClass'],
   Dimensions: ['length', 'width', 'height'],

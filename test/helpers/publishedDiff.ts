@@ -36,9 +36,32 @@ export function breakingChanges(published: object, ours: object, options: { path
       return {
         path: diff.path[0] === 'paths' ? String(diff.path[1]) : '',
         method: METHODS.has(method) ? method.toUpperCase() : '',
-        description: diff.description ?? `${diff.action} ${diff.path.join('.')}`,
+        description: described(diff),
       };
     });
+}
+
+const ACTIONS: Record<string, [string, string]> = { add: ['Added', 'to'], remove: ['Removed', 'from'], replace: ['Replaced', 'of'] };
+
+/**
+ * api-smart-diff's sentence; where it leaves the subject out (a change inside a schema reached
+ * through a $ref of a request body: " in Request Body content ..."), one in its words, so that no
+ * allowlist rule can match a change it does not name.
+ */
+function described(diff: Diff): string {
+  if (diff.description && !diff.description.startsWith(' ')) return diff.description;
+  const schema = diff.path.indexOf('schema');
+  const [action, preposition] = ACTIONS[diff.action] ?? [diff.action, 'of'];
+  if (schema < 0) return `${diff.action} ${diff.path.join('.')}`;
+  const keys = diff.path.slice(schema + 1).map(String);
+  const required = keys.lastIndexOf('required');
+  const field = (segments: string[]) => segments.filter((key) => key !== 'properties').join('.').replace(/\.items(?=\.|$)/g, '[]');
+  const where = diff.path[3] === 'requestBody' ? ' in Request Body content (application/json)' : ` in ${diff.path.slice(3, schema).join('.')}`;
+  if (required >= 0) {
+    const name = String(diff.action === 'remove' ? diff.before : diff.after);
+    return `[${action}] required status ${preposition} \`${field([...keys.slice(0, required), name])}\`${where}`;
+  }
+  return `[${action}] ${keys.at(-1)} validator ${preposition} \`${field(keys.slice(0, -1))}\`${where}`;
 }
 
 function removedResponseProperty(diff: Diff): boolean {

@@ -201,7 +201,7 @@ describe('the schemas against the service', () => {
     const { phoneNumber: _phone, ...withoutPhone } = address;
     expect(validate('QuoteRequest', { ...request, pickupAddress: withoutPhone, deliveryAddress: { ...address, state: 'NY', zipCode: '10001' } }).ok).toBe(false);
     expect(validate('LaneQuoteRequest', request).ok).toBe(true);
-    await expect(api.createQuote(request)).resolves.toBeDefined();
+    await expect(api.createLaneQuote(request)).resolves.toBeDefined();
     for (const bad of [
       { ...request, orderComponents: [{ ...request.orderComponents[0], freightClass: '70' }] },
       { ...request, orderComponents: [{ ...request.orderComponents[0], pieceCount: -1 }] },
@@ -218,12 +218,12 @@ describe('the schemas against the service', () => {
       { ...request, orderComponents: [{ ...request.orderComponents[0], dimensions: { length: 48, width: 103, height: 48 } }] },
     ]) {
       expect(validate('LaneQuoteRequest', bad).ok, JSON.stringify(bad).slice(0, 200)).toBe(false);
-      await expect(api.createQuote(bad as never)).rejects.toMatchObject({ status: 400 });
+      await expect(api.createLaneQuote(bad as never)).rejects.toMatchObject({ status: 400 });
     }
   });
 
   it('the response schemas accept the service’s real answers', async () => {
-    const { data: quote } = await api.createQuote(request);
+    const { data: quote } = await api.createLaneQuote(request);
     expect(validate('Quote', quote)).toEqual({ ok: true, errors: null });
     const { data: shipment } = await api.createShipment({
       quoteId: quote.id,
