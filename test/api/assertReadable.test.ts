@@ -22,7 +22,7 @@ import { assertQuoteReadable } from '../../src/api/local/quotes.js';
 import type { Quote, Shipment } from '../../src/domain/schemas.js';
 import { ProblemError } from '../../src/api/problems.js';
 import { tempDir } from '../helpers/cli.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { CHICAGO_DC, NYC_STORE, PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 import { storedShipment } from '../helpers/storedShipments.js';
 
 let work: Awaited<ReturnType<typeof tempDir>>;
@@ -31,7 +31,7 @@ let quote: Quote;
 beforeAll(async () => {
   work = await tempDir('shipper-readable-');
   const api = new LocalApi({ storeDir: work.dir });
-  const { data } = await api.createShipment({ pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
+  const { data } = await api.createShipment({ pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] });
   record = await storedShipment(work.dir, data.id);
   const quoted = await api.createLaneQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS] });
   quote = await storedQuote(work.dir, quoted.data.id);

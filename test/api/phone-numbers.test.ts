@@ -8,7 +8,7 @@ import { LocalApi } from '../../src/api/local.js';
 import { expectProblem } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveInProcess } from '../helpers/inProcessServer.js';
-import { CHICAGO_DC, NYC_STORE, shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
+import { PUBLISHED_NYC, PUBLISHED_PICKUP, shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
@@ -30,24 +30,31 @@ describe('address phones in E.164', () => {
     ['+13125550100', '+13125550100'],
     ['+15551234567', '+15551234567'],
   ])('books %j as %j', async (written, e164) => {
-    const { data } = await api.createShipment(shipmentRequest({ refNumber: null, pickupAddress: { ...CHICAGO_DC, phoneNumber: written } }));
+    const { data } = await api.createShipment(shipmentRequest({ refNumber: null, pickupAddress: { ...PUBLISHED_PICKUP, phoneNumber: written } }));
     expect(data.pickupAddress.phoneNumber).toBe(e164);
     expect((await api.getShipment(data.id)).data.pickupAddress.phoneNumber).toBe(e164);
   });
 
-  it('keeps an absent or empty phone as null', async () => {
-    const { data } = await api.createShipment(shipmentRequest({ refNumber: null, pickupAddress: { ...CHICAGO_DC, phoneNumber: '' } }));
-    expect(data.pickupAddress.phoneNumber).toBeNull();
-    expect(data.deliveryAddress.phoneNumber).toBeNull();
+  it('takes an empty phone for none: the published create names it required, a batch item keeps it null', async () => {
+    const { phoneNumber: _phone, ...withoutPhone } = PUBLISHED_NYC;
+    const request = shipmentRequest({ refNumber: null, pickupAddress: { ...PUBLISHED_PICKUP, phoneNumber: '' }, deliveryAddress: withoutPhone });
+    expect(await violationsOf(api.createShipment(request))).toEqual([
+      { field: 'pickupAddress.phoneNumber', reason: 'phoneNumber is required' },
+      { field: 'deliveryAddress.phoneNumber', reason: 'phoneNumber is required' },
+    ]);
+    const [outcome] = (await api.createShipments({ items: [{ request, idempotencyKey: 'phone-empty' }] })).data.items;
+    if (!outcome?.ok) throw new Error(JSON.stringify(outcome));
+    expect(outcome.data.pickupAddress.phoneNumber).toBeNull();
+    expect(outcome.data.deliveryAddress.phoneNumber).toBeNull();
   });
 
   it.each(['call the front desk', '12', '3.12555E+09', '312-555-01000000'])('refuses %j on pickupAddress.phoneNumber, with the way to write it', async (garbage) => {
-    const violations = await violationsOf(api.createShipment(shipmentRequest({ pickupAddress: { ...CHICAGO_DC, phoneNumber: garbage } })));
+    const violations = await violationsOf(api.createShipment(shipmentRequest({ pickupAddress: { ...PUBLISHED_PICKUP, phoneNumber: garbage } })));
     expect(violations).toEqual([{ field: 'pickupAddress.phoneNumber', reason: expect.stringContaining('write it as +13125550100 or 312-555-0100') }]);
   });
 
   it('refuses an extension rather than dropping it, and says where it goes', async () => {
-    const violations = await violationsOf(api.createShipment(shipmentRequest({ deliveryAddress: { ...NYC_STORE, phoneNumber: '212-555-0199 x12' } })));
+    const violations = await violationsOf(api.createShipment(shipmentRequest({ deliveryAddress: { ...PUBLISHED_NYC, phoneNumber: '212-555-0199 x12' } })));
     expect(violations).toEqual([{ field: 'deliveryAddress.phoneNumber', reason: expect.stringContaining('has an extension (12)') }]);
   });
 
@@ -68,10 +75,10 @@ describe('over HTTP', () => {
   const post = (body: unknown) => server.post('/v1/shipper/shipment', body);
 
   it('answers the phone as E.164, and 400 naming the field for one that is not a phone', async () => {
-    const booked = await post(shipmentRequest({ refNumber: null, pickupAddress: { ...CHICAGO_DC, phoneNumber: '312-555-0100' } }));
+    const booked = await post(shipmentRequest({ refNumber: null, pickupAddress: { ...PUBLISHED_PICKUP, phoneNumber: '312-555-0100' } }));
     expect(booked.status).toBe(200);
     expect((booked.body.pickupAddress as Record<string, unknown>).phoneNumber).toBe('+13125550100');
-    const refused = await post(shipmentRequest({ pickupAddress: { ...CHICAGO_DC, phoneNumber: 'call the front desk' } }));
+    const refused = await post(shipmentRequest({ pickupAddress: { ...PUBLISHED_PICKUP, phoneNumber: 'call the front desk' } }));
     expect(refused.status).toBe(400);
     expect(refused.body.violations).toEqual([{ field: 'pickupAddress.phoneNumber', reason: expect.any(String) }]);
   });
@@ -82,8 +89,8 @@ describe('through the CLI', () => {
     const dir = await tempDir();
     try {
       const cli = (args: string[]) => runInProcess(['--store', dir.dir, ...args], { env: { SHIPPER_NOW: WEDNESDAY } });
-      const shipper = 'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608,phone=312-555-0100';
-      const consignee = 'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001';
+      const shipper = 'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608,contact="Dana Ruiz",phone=312-555-0100';
+      const consignee = 'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001,contact="Sam Ortiz",phone=(212) 555-0123';
       const booked = await cli(['ship', '--shipper', shipper, '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48', '--json']);
       expect(booked.code, booked.stderr).toBe(0);
       expect((JSON.parse(booked.stdout) as { pickupAddress: { phoneNumber: string } }).pickupAddress.phoneNumber).toBe('+13125550100');

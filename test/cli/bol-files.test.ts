@@ -12,7 +12,7 @@ import type { Shipment } from '../../src/domain/schemas.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { canMount, injectShortWrites, smallDisk } from '../helpers/faults.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
@@ -26,7 +26,7 @@ beforeAll(async () => {
   store = join(work.dir, 'store');
   const outcomes = (
     await new LocalApi({ storeDir: store }).createShipments({
-      items: ['PO-1', 'PO-2', 'PO-3'].map((refNumber) => ({ request: { refNumber, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } })),
+      items: ['PO-1', 'PO-2', 'PO-3'].map((refNumber) => ({ request: { refNumber, pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] } })),
     })
   ).data.items;
   shipments = outcomes.map((outcome) => (outcome.ok ? outcome.data : expect.fail('booking failed')));
@@ -68,7 +68,7 @@ describe('BOL file names', () => {
     try {
       const outcome = (
         await new LocalApi({ storeDir: single.dir }).createShipments({
-          items: [{ request: { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } }],
+          items: [{ request: { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] } }],
         })
       ).data.items[0]!;
       const all = await runInProcess(['--store', single.dir, 'bol', '--all', '-o', join(dir, 'all.pdf')]);
@@ -156,7 +156,7 @@ describe('writing BOLs when the disk fills up', () => {
     const booked = (
       await api.createShipments({
         items: Array.from({ length: 100 }, (_, index) => ({
-          request: { refNumber: `PO-M${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+          request: { refNumber: `PO-M${index}`, pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] },
         })),
       })
     ).data.items.map((outcome) => (outcome.ok ? outcome.data : expect.fail('booking failed')));

@@ -21,7 +21,7 @@ import { processStart } from '../../src/store/file/storeLock.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 import { storeInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 import { allShipmentsThrough } from '../helpers/shipmentsRead.js';
@@ -119,7 +119,7 @@ describe('bol --all killed with SIGKILL at a random point', () => {
     const outcomes = (
       await api.createShipments({
         items: Array.from({ length: count }, (_, index) => ({
-          request: { refNumber: `B-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+          request: { refNumber: `B-${index}`, pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] },
         })),
       })
     ).data.items;
@@ -162,7 +162,7 @@ describe('shipper serve killed with SIGKILL under a load of bookings', () => {
     const dir = await freshDir('serve');
     const store = join(dir, 'store');
     const acknowledged = new Map<string, string>();
-    const request = JSON.stringify({ refNumber: 'LOAD', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
+    const request = JSON.stringify({ refNumber: 'LOAD', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] });
     for (let run = 0; run < RUNS; run++) {
       const serve = await startServe({ store, serveArgs: ['--cache-size', '0'] });
       const started = processStart(serve.child.pid!);

@@ -14,7 +14,7 @@ import type { Page, Shipment } from '../../src/domain/schemas.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
 import { canMount, makeReadOnly, smallDisk, temporaryFilesIn } from '../helpers/faults.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
@@ -37,7 +37,7 @@ async function storeWith(shipments: number): Promise<{ store: string; ids: strin
   const outcomes = (
     await api.createShipments({
       items: Array.from({ length: shipments }, (_, index) => ({
-        request: { refNumber: `S-${index}`, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] },
+        request: { refNumber: `S-${index}`, pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] },
       })),
     })
   ).data.items;
@@ -233,8 +233,8 @@ describe('the SSCC and PRO counters', () => {
   const carriers = { ODFL: { name: 'Old Dominion Freight Line', proRange: { ...block, prefix: '' } } };
   const book = (api: LocalApi, pallets: number) =>
     api.createShipment({
-      pickupAddress: CHICAGO_DC,
-      deliveryAddress: NYC_STORE,
+      pickupAddress: PUBLISHED_PICKUP,
+      deliveryAddress: PUBLISHED_NYC,
       orderComponents: [{ ...PALLETS, palletCount: pallets }],
       carrier: { name: 'Old Dominion Freight Line', scac: 'ODFL' },
     });
@@ -385,8 +385,8 @@ describe('a store failure over HTTP (shipper serve)', () => {
       };
       const answers = [await call('GET', `/v1/shipper/shipment/${ids[1]}`)];
       readOnly.current = await makeReadOnly(store);
-      const request = { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
-      answers.push(await call('POST', '/v1/shipper/quote', { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] }));
+      const request = { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] };
+      answers.push(await call('POST', '/v1/shipper/quote', request));
       answers.push(await call('POST', '/v1/shipper/shipment', request));
       for (const [index, answer] of answers.entries()) {
         // A store that became read-only under the server: its writes are 503 Store Read-Only (issue 39; docs/store-repair.md).

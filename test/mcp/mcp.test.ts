@@ -12,7 +12,7 @@ import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS, CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
+import { PALLETS, CHICAGO_DC_FLAGS, PUBLISHED_NYC, PUBLISHED_PICKUP } from '../helpers/fixtures.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { testDatabase } from '../helpers/postgres.js';
@@ -44,8 +44,8 @@ async function call(session: Session, name: string, args: Record<string, unknown
 
 const textOf = (result: Result) => result.content.map((part) => part.text ?? '').join('\n');
 
-const QUOTE = { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
-const BOOKING = { refNumber: 'PO-MCP-1', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
+const QUOTE = { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] };
+const BOOKING = { refNumber: 'PO-MCP-1', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] };
 
 describe('shipper mcp: a real MCP client over stdio', () => {
   let work: { dir: string; cleanup: () => Promise<void> };
@@ -65,6 +65,7 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const names = tools.map((tool) => tool.name);
     for (const name of [
       'create_quote',
+      'create_lane_quote',
       'shop_rates',
       'preview_shipments',
       'create_shipment',
@@ -115,6 +116,16 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const cli = await runInProcess(['--store', join(work.dir, 'store'), '--json', 'quote', 'get', String(result.structuredContent!.id)], { env: { SHIPPER_NOW: NOW } });
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout).quotedPriceInCents).toBe(result.structuredContent!.quotedPriceInCents);
+  });
+
+  it('quotes between ZIP codes with create_lane_quote; create_quote names what a stop lacks', async () => {
+    const zipOnly = { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
+    const lane = await call(session, 'create_lane_quote', zipOnly);
+    expect(lane.isError, textOf(lane)).toBeFalsy();
+    expect(lane.structuredContent!.id).toMatch(/^qt_/);
+    const refused = await call(session, 'create_quote', zipOnly);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('contactPerson');
   });
 
   it('gives the warnings with the answer: in the structured content and as text lines', async () => {
@@ -197,8 +208,8 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const booked = await call(session, 'create_shipment', {
       quoteId: quote.structuredContent!.id,
       refNumber: 'PO-MCP-2',
-      pickupAddress: CHICAGO_DC,
-      deliveryAddress: NYC_STORE,
+      pickupAddress: PUBLISHED_PICKUP,
+      deliveryAddress: PUBLISHED_NYC,
       orderComponents: [PALLETS],
       confirm: true,
     });

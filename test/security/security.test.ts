@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { BIN, ISOLATED_SETTINGS, ROOT, tempDir } from '../helpers/cli.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const KEY = 'sk_test_Zr8pQ2xW9vLm4NcT7bYh';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   store = join(work.dir, 'store');
   const outcome = (
     await new LocalApi({ storeDir: store }).createShipments({
-      items: [{ request: { refNumber: 'SEC-1', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] } }],
+      items: [{ request: { refNumber: 'SEC-1', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] } }],
     })
   ).data.items[0]!;
   shipmentId = outcome.ok ? outcome.data.id : expect.fail('booking failed');
@@ -66,7 +66,7 @@ function raw(
 }
 
 const json = { 'content-type': 'application/json' };
-const quoteBody = JSON.stringify({ pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
+const quoteBody = JSON.stringify({ pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] });
 
 describe('the API key', () => {
   const routes: Array<[string, string, string?]> = [

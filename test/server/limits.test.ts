@@ -12,7 +12,7 @@ import { MAX_BATCH_COMPONENTS, MAX_TRANSIT_LANE_DAYS } from '../../src/domain/li
 import { shipmentBatchRequestSchema, shipmentPreviewRequestSchema, transitRequestSchema } from '../../src/domain/schemas.js';
 import { parseRequest } from '../../src/domain/validation.js';
 import { tempDir } from '../helpers/cli.js';
-import { CHICAGO_DC, NYC_STORE } from '../helpers/fixtures.js';
+import { PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
@@ -25,7 +25,7 @@ const transit = (destinations: number, pickupDays: number) => ({
 const component = { palletCount: 1, poundsWeight: 100, dimensions: { length: 48, width: 40, height: 48 } };
 const batch = (items: number, componentsEach: number, extra = 0) => ({
   items: Array.from({ length: items }, (_, index) => ({
-    request: { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: Array(componentsEach + (index === 0 ? extra : 0)).fill(component) },
+    request: { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: Array(componentsEach + (index === 0 ? extra : 0)).fill(component) },
   })),
 });
 

@@ -14,7 +14,7 @@ import { KeyIndexes } from '../../src/store/file/keyIndexes.js';
 import { importShipments } from '../../src/import/importer.js';
 import { tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
-import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { apiAt, PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let case_ = 0;
@@ -202,7 +202,7 @@ describe('shipments in bucket logs', () => {
     expect(after.find((shipment) => shipment.id === cancelled!.id)!.orderStatus).toBe('CANCELLED');
     expect((await again.listShipments({ orderStatus: 'CANCELLED' })).data.items.map((shipment) => shipment.id)).toEqual([cancelled!.id]);
     // Numbers go on above those of the old files.
-    const booked = await again.createShipment({ pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
+    const booked = await again.createShipment({ pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] });
     expect(booked.data.orderNumber).toBe('SO-000041');
   });
 });
@@ -227,7 +227,7 @@ describe('what an engine keeps of an index bucket', () => {
     const { api: first } = apiAt(store);
     const { api: second } = apiAt(store);
     const holders = async (api: typeof first) => (await api.listShipments({ refNumber: 'PO-SHARED' })).data.items.map((shipment) => shipment.orderNumber).sort();
-    const request = { refNumber: 'PO-SHARED', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
+    const request = { refNumber: 'PO-SHARED', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] };
     await first.createShipment(request);
     expect(await holders(first)).toEqual(['SO-000001']);
     await second.createShipment(request);

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import { tempDir } from '../helpers/cli.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -18,7 +18,7 @@ describe('carrier overrides of the status codes', () => {
     const clock = { now: new Date('2026-11-23T15:00:00Z') };
     const api = new LocalApi({ storeDir: store.dir, now: () => clock.now, carriers: { RLCA: { statusMilestones: { X6: 'IN_TRANSIT' } } } });
     const book = async (scac: string) =>
-      (await api.createShipment({ pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS], carrier: { name: scac, scac } } as never)).data;
+      (await api.createShipment({ pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS], carrier: { name: scac, scac } } as never)).data;
     const rlca = await book('RLCA');
     const odfl = await book('ODFL');
     clock.now = new Date('2026-11-26T18:00:00Z');

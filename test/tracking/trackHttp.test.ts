@@ -14,7 +14,7 @@ import { shipmentTrackingSchema } from '../../src/domain/tracking.js';
 import { shipmentEventsBatchResultSchema, shipmentEventsResultSchema } from '../../src/domain/trackingRequests.js';
 import { createShipperServer, type ShipperServer } from '../../src/server/server.js';
 import { tempDir } from '../helpers/cli.js';
-import { NYC_STORE, PALLETS, CHICAGO_DC } from '../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 const agent = new Agent({ keepAliveTimeout: 1000 });
@@ -48,8 +48,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
   const booked = await call('POST', '/v1/shipper/shipment', {
     refNumber: 'PO-4471',
-    pickupAddress: CHICAGO_DC,
-    deliveryAddress: NYC_STORE,
+    pickupAddress: PUBLISHED_PICKUP,
+    deliveryAddress: PUBLISHED_NYC,
     orderComponents: [PALLETS],
     carrier: { name: 'Old Dominion', scac: 'ODFL' },
     proNumber: '1234567897',
@@ -151,7 +151,7 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
   it('404 for an unknown shipment, 409 for a cancelled one', async () => {
     expect((await call('GET', events('sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'))).status).toBe(404);
     expect((await call('POST', events('nope'), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] })).status).toBe(404);
-    const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] })).json());
+    const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] })).json());
     expect((await call('PUT', `/v1/shipper/shipment/${other.id}/cancel`)).status).toBe(200);
     const refused = await call('POST', events(other.id), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] });
     expect(refused.status).toBe(409);

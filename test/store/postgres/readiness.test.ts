@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../../helpers/fixtures.js';
 import { testDatabase } from '../../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../../helpers/serve.js';
 
@@ -37,7 +37,7 @@ async function readyz(server: ServeProcess): Promise<{ status: number; body: Rec
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const booking = { refNumber: 'PO-READY', pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] };
+const booking = { refNumber: 'PO-READY', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] };
 
 describe('serve on PostgreSQL: the probes', () => {
   it('/healthz 200, /readyz 200 on a current schema and 503 (store-schema) while the database is at another version', async () => {

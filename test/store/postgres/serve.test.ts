@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { tempDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/inProcess.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../../helpers/fixtures.js';
+import { PALLETS, PUBLISHED_PICKUP, PUBLISHED_NYC } from '../../helpers/fixtures.js';
 import { postgresServerUrl, testDatabase } from '../../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../../helpers/serve.js';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations.js';
@@ -25,7 +25,7 @@ async function serveOn(url: string): Promise<ServeProcess> {
   return server;
 }
 
-const booking = (refNumber: string) => ({ refNumber, pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] });
+const booking = (refNumber: string) => ({ refNumber, pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] });
 
 async function post(server: ServeProcess, path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/v1/shipper${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -74,7 +74,7 @@ describe('shipper serve on PostgreSQL', () => {
   it('books a quote once across two servers: the same quote booked on both at once is one 200 and 409s', async () => {
     const url = await testDatabase();
     const [one, two] = await Promise.all([serveOn(url), serveOn(url)]);
-    const quote = await post(one, '/quote', { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] });
+    const quote = await post(one, '/quote', { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] });
     expect(quote.status).toBe(200);
     const attempts = await Promise.all(Array.from({ length: 8 }, (_, index) => post(index % 2 ? one : two, '/shipment', { ...booking(`PO-q-${index}`), quoteId: quote.body.id })));
     const statuses = attempts.map((attempt) => attempt.status).sort();
@@ -84,7 +84,7 @@ describe('shipper serve on PostgreSQL', () => {
   it('answers 503 with Retry-After while its database is away, without the password in its log, and serves again when it is back', async () => {
     const url = await testDatabase();
     const server = await serveOn(url);
-    expect((await post(server, '/quote', { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] })).status).toBe(200);
+    expect((await post(server, '/quote', { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] })).status).toBe(200);
     const name = new URL(url).pathname.slice(1);
     await admin.unsafe(`alter database ${name} allow_connections false`);
     await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`;
