@@ -35,6 +35,8 @@ const summary: ImportSummary = {
   shipments: 2,
   booked: 1,
   alreadyBooked: 0,
+  confirmed: 0,
+  initialized: 0,
   valid: 2,
   rejectedShipments: 1,
   rejectedRows: 1,

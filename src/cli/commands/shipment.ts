@@ -76,21 +76,18 @@ export async function runShipmentCancel(ctx: CommandContext, reference: string, 
 }
 
 /**
- * `shipment confirm ORDER`: the published confirm (INITIALIZED to CONFIRMED after its checks). A
- * shipment shipper booked is confirmed already: it is answered as it is, with a note.
+ * `shipment confirm ORDER`: the published confirm (INITIALIZED to CONFIRMED after its checks). An
+ * order not INITIALIZED (confirmed already, cancelled) is the published 400 invalid_state, exit 1.
  */
 export async function runShipmentConfirm(ctx: CommandContext, reference: string): Promise<void> {
   const api = await ctx.api();
-  const id = await shipmentIdOf(api, reference);
-  const { data: before } = await api.getShipment(id);
-  const result = await api.confirmShipment(id);
+  const result = await api.confirmShipment(await shipmentIdOf(api, reference));
   const { data: shipment } = result;
-  if (before.orderStatus !== 'INITIALIZED') ctx.io.note(`${shipment.orderNumber} is ${shipment.orderStatus} already; nothing changed`);
   noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json(shipment);
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id ?? shipment.orderNumber);
-  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, before.orderStatus === 'INITIALIZED' ? 'Confirmed shipment' : 'Shipment', shipment);
-  printShipment(ctx.io, shipment, await ctx.zips(), before.orderStatus === 'INITIALIZED' ? 'Confirmed shipment' : 'Shipment');
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, 'Confirmed shipment', shipment);
+  printShipment(ctx.io, shipment, await ctx.zips(), 'Confirmed shipment');
 }
 
 /** The flags of `shipment update` beyond the carrier's: what an eBOL needs and a booking may lack. */
@@ -133,7 +130,7 @@ export async function runShipmentUpdate(ctx: CommandContext, reference: string, 
 export function registerShipmentCommands(program: ShipperCommand, context: ContextFactory): void {
   const shipment = program
     .command('shipment')
-    .description('booked shipments: show, list, cancel')
+    .description('booked shipments: show, list, confirm, update, cancel')
     .examples(
       'shipper shipment list --status booked --since 2026-11-01 --to 10001',
       'shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O',
@@ -192,7 +189,9 @@ export function registerShipmentCommands(program: ShipperCommand, context: Conte
   shipment
     .command('confirm')
     .argument('<shipment>', SHIPMENT_ARGUMENT)
-    .description('confirm an order created without confirmation (INITIALIZED): the published checks, then CONFIRMED')
+    .description(
+      'confirm an order created without confirmation (INITIALIZED: ship --no-confirm, an import row without contact or phone): the published checks, then CONFIRMED',
+    )
     .examples('shipper shipment confirm SO-000123')
     .action(async (id: string, _options: unknown, command: Command) => runShipmentConfirm(context(command), id));
 }
