@@ -117,5 +117,5 @@ export function confirmedOnCreation<T extends ConfirmOrder & { orderStatus: stri
 /** The sentence of a NOT_CONFIRMED warning: the order, and every field the confirm checks found lacking. */
 export function notConfirmedMessage(orderNumber: string, violations: readonly FieldViolation[]): string {
   const fields = violations.map((violation) => violation.field).join(', ');
-  return `${orderNumber} was created INITIALIZED, not confirmed: the published confirm needs ${fields} (${violations.map((violation) => violation.reason).join('; ')}); add them, then \`shipper shipment confirm ${orderNumber}\``;
+  return `${orderNumber} was created INITIALIZED, not confirmed: the published confirm needs ${fields} (${violations.map((violation) => violation.reason).join('; ')}); add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then \`shipper shipment confirm ${orderNumber}\``;
 }

@@ -174,12 +174,13 @@ export function notInitialized(shipment: Pick<Shipment, 'orderNumber' | 'orderSt
 }
 
 /**
- * Phones and line descriptions (what an eBOL needs and a booking may lack), until the pickup day
+ * Phones, contacts, the order's description and line descriptions (what an eBOL or the published
+ * confirm needs and a booking may lack), until the pickup day
  * at the origin: after it the carrier has the papers it picked up with. The freight itself, and a
  * hazardous shipment's need of an emergency phone, stay as booked.
  */
 function contactChanges(record: Shipment, update: ShipmentUpdate, named: (field: string) => boolean, today: string): Partial<Shipment> {
-  const fields = (['shipperPhone', 'consigneePhone', 'emergencyContactPhone', 'lineDescriptions'] as const).filter(named);
+  const fields = (['shipperPhone', 'consigneePhone', 'shipperContact', 'consigneeContact', 'description', 'emergencyContactPhone', 'lineDescriptions'] as const).filter(named);
   if (fields.length === 0) return {};
   if (record.requiredPickupDate < today) {
     throw conflict(`${record.orderNumber} was to be picked up on ${record.requiredPickupDate}: its phones and line descriptions can change until the pickup day`, [
@@ -189,6 +190,9 @@ function contactChanges(record: Shipment, update: ShipmentUpdate, named: (field:
   const changes: Partial<Shipment> = {};
   if (named('shipperPhone')) changes.pickupAddress = { ...record.pickupAddress, phoneNumber: update.shipperPhone ?? null };
   if (named('consigneePhone')) changes.deliveryAddress = { ...record.deliveryAddress, phoneNumber: update.consigneePhone ?? null };
+  if (named('shipperContact')) changes.pickupAddress = { ...(changes.pickupAddress ?? record.pickupAddress), contactPerson: update.shipperContact ?? null };
+  if (named('consigneeContact')) changes.deliveryAddress = { ...(changes.deliveryAddress ?? record.deliveryAddress), contactPerson: update.consigneeContact ?? null };
+  if (update.description !== undefined) changes.description = update.description;
   if (named('emergencyContactPhone')) {
     const hazardous = record.orderComponents.findIndex((component) => component.hazmat);
     if (hazardous !== -1 && !update.emergencyContactPhone) {

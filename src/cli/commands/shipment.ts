@@ -96,6 +96,9 @@ export interface ShipmentUpdateFlags extends CarrierFlags {
   consigneePhone?: string;
   emergencyPhone?: string;
   description?: string[];
+  shipperContact?: string;
+  consigneeContact?: string;
+  orderDescription?: string;
 }
 
 /** `--description 2="Machine parts"`: the line number and its new description; anything else is a usage error. */
@@ -112,11 +115,14 @@ export async function runShipmentUpdate(ctx: CommandContext, reference: string, 
   if (flags.shipperPhone !== undefined) update.shipperPhone = phone(flags.shipperPhone);
   if (flags.consigneePhone !== undefined) update.consigneePhone = phone(flags.consigneePhone);
   if (flags.emergencyPhone !== undefined) update.emergencyContactPhone = phone(flags.emergencyPhone);
+  if (flags.shipperContact !== undefined) update.shipperContact = phone(flags.shipperContact);
+  if (flags.consigneeContact !== undefined) update.consigneeContact = phone(flags.consigneeContact);
+  if (flags.orderDescription !== undefined) update.description = flags.orderDescription;
   if (flags.description && flags.description.length > 0) update.lineDescriptions = flags.description.map(lineDescriptionOf);
   if (Object.keys(update).length === 0) {
     throw new UsageError(
       'nothing to update',
-      'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER; or, before pickup, --shipper-phone, --consignee-phone, --emergency-phone, --description LINE=TEXT',
+      'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER; or, before pickup, --shipper-phone, --consignee-phone, --shipper-contact, --consignee-contact, --order-description, --emergency-phone, --description LINE=TEXT',
     );
   }
   const api = await ctx.api();
@@ -164,17 +170,21 @@ export function registerShipmentCommands(program: ShipperCommand, context: Conte
       .command('update')
       .argument('<shipment>', SHIPMENT_ARGUMENT)
       .description(
-        'record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers; until the pickup day, contact phones and line descriptions (a reprinted BOL shows them)',
+        'record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers; until the pickup day, contacts, phones and descriptions (what confirm needs; a reprinted BOL shows them)',
       ),
   )
     .option('--shipper-phone <phone>', "the shipper contact's phone (until the pickup day; '' clears it)")
     .option('--consignee-phone <phone>', "the consignee contact's phone (until the pickup day)")
+    .option('--shipper-contact <name>', "the shipper's contact person (until the pickup day; what confirm needs)")
+    .option('--consignee-contact <name>', "the consignee's contact person (until the pickup day)")
+    .option('--order-description <text>', "the order's description, for the carrier (until the pickup day; what confirm needs)")
     .option('--emergency-phone <phone>', 'emergency response phone (until the pickup day; required while a line is hazardous)')
     .option('--description <line=text>', 'a new description of line LINE (1 = the first; repeat for more; until the pickup day)', collect, [])
     .examples(
       'shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472',
       'shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL',
       'shipper shipment update SO-000123 --consignee-phone 212-555-0188 --description 2="Spare belts"',
+      'shipper shipment update SO-000123 --shipper-contact "Dana Ruiz" --shipper-phone 312-555-0100 --consignee-contact "Lee Chen" --consignee-phone 212-555-0188',
     )
     .action(async (id: string, options: ShipmentUpdateFlags, command: Command) => runShipmentUpdate(context(command), id, options));
 
