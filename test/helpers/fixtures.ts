@@ -1,6 +1,7 @@
 /** Addresses, components and a fixed clock shared by the shipment and import tests. */
 import { LocalApi } from '../../src/api/local.js';
 import type { ShipmentRequestInput } from '../../src/domain/schemas.js';
+import type { ShipperApi } from '../../src/api/types.js';
 
 export const CHICAGO_DC = { name: 'Acme Chicago DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' };
 /** CHICAGO_DC as the options of `shipper location add NAME`. */
@@ -107,10 +108,10 @@ export function confirmable<T extends Record<string, unknown>>(request: T): T {
 
 /** The published flow in one call, as `shipper ship` does: create (INITIALIZED), then confirm (CONFIRMED); the request made confirmable. */
 export async function createConfirmed(
-  api: Pick<LocalApi, 'createShipment' | 'confirmShipment'>,
+  api: Pick<ShipperApi, 'createShipment' | 'confirmShipment'>,
   request: Record<string, unknown>,
   options?: { idempotencyKey?: string },
-): Promise<Awaited<ReturnType<LocalApi['createShipment']>>> {
+): Promise<Awaited<ReturnType<ShipperApi['createShipment']>>> {
   const created = await api.createShipment(confirmable(request) as ShipmentRequestInput, options);
   if (created.data.orderStatus !== 'INITIALIZED') return created;
   const confirmed = await api.confirmShipment(created.data.orderNumber);
