@@ -15,7 +15,8 @@ let server: PublishedServer;
 let home: { dir: string; cleanup: () => Promise<void> };
 
 beforeAll(async () => {
-  server = await startPublishedMock();
+  // The service creates an order INITIALIZED (its example of the create's answer is a CONFIRMED one).
+  server = await startPublishedMock({ amend: { createShipment: (example) => ({ ...(example as object), orderStatus: 'INITIALIZED' }) } });
   home = await tempDir();
 });
 afterAll(async () => {
@@ -127,16 +128,28 @@ describe('remote mode against the published document', () => {
     expect(operationsSent()).toEqual(['GET getQuote']);
   });
 
-  it('books with ship: create with an Idempotency-Key and the description the published create requires', async () => {
+  it('books with ship: create with an Idempotency-Key and the description the published create requires, then confirm', async () => {
     const result = await cli(['ship', '--quote', '507f1f77bcf86cd799439013', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Booked shipment ZKYQ5/);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Confirmed shipment ZKYQ5/);
     expect(result.stdout).toMatch(SHIPMENT_FIELDS);
     expectEveryRequestValid();
     const sent = server.requests.filter((request) => request.operationId !== 'getToken');
     expect(sent[0]).toMatchObject({ method: 'GET', operationId: 'getQuote' });
     const create = sent.find((request) => request.operationId === 'createShipment')!;
     expect(create.headers['idempotency-key']).toMatch(/^ship-/);
+    // Created INITIALIZED, so confirmed with the published PUT, by its order number, after the create.
+    expect(operationsSent()).toEqual(['GET getQuote', 'POST createShipment', 'PUT confirmShipment']);
+    expect(sent.find((request) => request.operationId === 'confirmShipment')!.path).toBe('/v1/shipper/shipment/ZKYQ5/confirm');
+  });
+
+  it('ship --no-confirm creates it and stops: INITIALIZED, nothing confirmed, and how to confirm it', async () => {
+    const result = await cli(['ship', '--quote', '507f1f77bcf86cd799439013', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '--no-confirm']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Created shipment \(INITIALIZED\) ZKYQ5/);
+    expect(result.stdout).toContain('shipper shipment confirm ZKYQ5');
+    expectEveryRequestValid();
+    expect(operationsSent()).toEqual(['GET getQuote', 'POST createShipment']);
   });
 
   it('gets, confirms and cancels a shipment by its order number', async () => {
@@ -147,14 +160,13 @@ describe('remote mode against the published document', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ orderNumber: 'ZKYQ5', orderStatus: 'CONFIRMED', totalPriceInCents: 125000, companyId: '67c0dfa95bff090747660465' });
     const confirm = await cli(['shipment', 'confirm', 'ZKYQ5']);
     expect(confirm.code).toBe(0);
-    // The mock's example is CONFIRMED already: the command says so, and shows the answer.
-    expect(confirm.stderr).toContain('ZKYQ5 is CONFIRMED already');
+    expect(confirm.stdout).toMatch(/^Confirmed shipment ZKYQ5/);
     expect(confirm.stdout).toMatch(SHIPMENT_FIELDS);
     const cancel = await cli(['shipment', 'cancel', 'ZKYQ5']);
     expect(cancel.code).toBe(0);
     expect(cancel.stdout).toMatch(/^Cancelled shipment ZKYQ5/);
     expectEveryRequestValid();
-    expect(operationsSent()).toEqual(['GET getShipment', 'GET getShipment', 'GET getShipment', 'PUT confirmShipment', 'GET getShipment', 'PUT cancelShipment']);
+    expect(operationsSent()).toEqual(['GET getShipment', 'GET getShipment', 'PUT confirmShipment', 'GET getShipment', 'PUT cancelShipment']);
   });
 
   it('tracks with the published tracking', async () => {
