@@ -114,8 +114,8 @@ export function confirmedOnCreation<T extends ConfirmOrder & { orderStatus: stri
   return violations.length > 0 ? { order, violations } : { order: { ...order, orderStatus: 'CONFIRMED' }, violations };
 }
 
-/** The sentence of a NOT_CONFIRMED warning: the order, and every field the confirm checks found lacking. */
+/** The sentence of a NOT_CONFIRMED warning: the order, every field the confirm checks found lacking (with the reason when it is not simply missing), and what to do. */
 export function notConfirmedMessage(orderNumber: string, violations: readonly FieldViolation[]): string {
-  const fields = violations.map((violation) => violation.field).join(', ');
-  return `${orderNumber} was created INITIALIZED, not confirmed: the published confirm needs ${fields} (${violations.map((violation) => violation.reason).join('; ')}); add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then \`shipper shipment confirm ${orderNumber}\``;
+  const lacking = violations.map((violation) => (/ is required \(|must not be empty/.test(violation.reason) ? violation.field : `${violation.field} (${violation.reason})`));
+  return `${orderNumber} was created INITIALIZED, not confirmed: it lacks ${lacking.join(', ')}; add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then shipper shipment confirm ${orderNumber}`;
 }

@@ -111,7 +111,7 @@ describe('shipper import', () => {
     const second = document.shipments[1]!;
     expect(second.warnings?.map((warning) => warning.code)).toEqual(['NOT_CONFIRMED']);
     expect(result.stderr).toContain(
-      `warning: [NOT_CONFIRMED] line 3: ${second.orderNumber} was created INITIALIZED, not confirmed: the published confirm needs deliveryAddress.contactPerson, deliveryAddress.phoneNumber`,
+      `warning: [NOT_CONFIRMED] line 3: ${second.orderNumber} was created INITIALIZED, not confirmed: it lacks deliveryAddress.contactPerson, deliveryAddress.phoneNumber; add them`,
     );
     // As stored.
     const stored = new Map((await shipments()).map((shipment) => [shipment.refNumber, shipment.orderStatus]));
