@@ -103,6 +103,8 @@ export interface MockOptions {
    * The result is still the published schema's (a test can check it with the proxy).
    */
   amend?: Record<string, (example: unknown) => unknown>;
+  /** An operation the service refuses (by operationId), with this ProblemDetail (its status the answer's). */
+  refuse?: Record<string, { status: number; title: string; detail: string; reason?: string; violations?: Array<{ field: string; reason: string }> }>;
 }
 
 /** Starts the mock: the published document's examples, behind its request validation. */
@@ -113,6 +115,8 @@ export function startPublishedMock(options: PublishedOptions & MockOptions = {})
       if (!operation) return answer(404, problem(404, 'Not Found', `no operation of the published document is ${incoming.method} ${incoming.path}`));
       if (requestErrors.length > 0) return answer(400, problem(400, 'Bad Request', requestErrors.join('; ')));
       const { status, mock } = api.mockResponseForOperation(operation.operationId!);
+      const refusal = options.refuse?.[operation.operationId!];
+      if (refusal) return answer(refusal.status, refusal);
       const amend = options.amend?.[operation.operationId!];
       const body = amend && mock !== undefined ? amend(mock) : mock;
       return body === undefined ? { status, contentType: undefined, body: Buffer.alloc(0) } : answer(status, body);

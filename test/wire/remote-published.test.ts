@@ -152,6 +152,41 @@ describe('remote mode against the published document', () => {
     expect(operationsSent()).toEqual(['GET getQuote', 'POST createShipment']);
   });
 
+  it('a confirm the service refuses after the create: exit 1, the order was created and left INITIALIZED, with the service’s violations', async () => {
+    const initialized = (example: unknown) => ({ ...(example as object), orderStatus: 'INITIALIZED' });
+    const refusing = await startPublishedMock({
+      amend: { createShipment: initialized, getShipment: initialized },
+      refuse: {
+        confirmShipment: {
+          status: 400,
+          title: 'Bad Request',
+          detail: 'confirm checks failed',
+          reason: 'validation_error',
+          violations: [{ field: 'pickupAddress.openTime', reason: 'the dock is closed on the pickup day' }],
+        },
+      },
+    });
+    try {
+      const result = await runCli(['--base-url', refusing.url, 'ship', '--quote', '507f1f77bcf86cd799439013', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT], {
+        env: env(),
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(
+        'ZKYQ5 was created and left INITIALIZED: its confirm was refused (pickupAddress.openTime: the dock is closed on the pickup day); once that is put right, confirm it with shipper shipment confirm ZKYQ5, or cancel it with shipper shipment cancel ZKYQ5',
+      );
+      expect(refusing.requests.filter((request) => request.operationId !== 'getToken').map((request) => request.operationId)).toEqual([
+        'getQuote',
+        'createShipment',
+        'confirmShipment',
+        // Read to see whether it was confirmed all the same (a replayed create): it was not.
+        'getShipment',
+      ]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it('gets, confirms and cancels a shipment by its order number', async () => {
     const get = await cli(['shipment', 'get', 'ZKYQ5']);
     expect(get.code).toBe(0);
