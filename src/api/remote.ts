@@ -187,7 +187,13 @@ export class RemoteApi implements ShipperApi {
         error instanceof ProblemError && (error.problem.violations ?? []).length > 0
           ? error.problem.violations!.map((violation) => ({ field: violation.field, reason: violation.reason }))
           : [{ field: 'confirm', reason: error instanceof Error ? error.message : String(error) }];
-      return { ...created, warnings: [...created.warnings, warning('NOT_CONFIRMED', notConfirmedMessage(shipment.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } })] };
+      return {
+        ...created,
+        warnings: [
+          ...created.warnings,
+          warning('NOT_CONFIRMED', notConfirmedMessage(shipment.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } }),
+        ],
+      };
     }
   }
 

@@ -11,7 +11,14 @@
 export const ORDER_DESCRIPTION_MAX = 256;
 
 export function orderDescriptionOf(lines: ReadonlyArray<{ description?: unknown }>): string | undefined {
-  const texts = [...new Set(lines.map((line) => line.description).filter((text): text is string => typeof text === 'string' && text.trim() !== '').map((text) => text.trim()))];
+  const texts = [
+    ...new Set(
+      lines
+        .map((line) => line.description)
+        .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+        .map((text) => text.trim()),
+    ),
+  ];
   if (texts.length === 0) return undefined;
   const joined = texts.join('; ');
   if (joined.length <= ORDER_DESCRIPTION_MAX) return joined;

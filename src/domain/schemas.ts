@@ -962,13 +962,10 @@ export const shipmentBatchRequestSchema = onFirstUse(() =>
         z.strictObject({
           request: batchShipmentRequest,
           idempotencyKey: idempotencyKeySchema.optional().meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
-          confirm: z
-            .boolean()
-            .optional()
-            .meta({
-              description:
-                'true: confirm the order in the same unit of work as its creation when it passes the published confirm checks (CONFIRMED); one that fails them is still created, INITIALIZED, with a NOT_CONFIRMED warning naming what it lacks. Default false: INITIALIZED, as POST /v1/shipper/shipment',
-            }),
+          confirm: z.boolean().optional().meta({
+            description:
+              'true: confirm the order in the same unit of work as its creation when it passes the published confirm checks (CONFIRMED); one that fails them is still created, INITIALIZED, with a NOT_CONFIRMED warning naming what it lacks. Default false: INITIALIZED, as POST /v1/shipper/shipment',
+          }),
         }),
       ),
     })

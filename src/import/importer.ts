@@ -482,7 +482,11 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
     data: { items: outcomes },
     warnings,
   } = await context.api.createShipments({
-    items: valid.map((prepared) => ({ request: state.requests.get(prepared)!, idempotencyKey: state.keys.get(prepared), ...(context.options.confirm !== false ? { confirm: true } : {}) })),
+    items: valid.map((prepared) => ({
+      request: state.requests.get(prepared)!,
+      idempotencyKey: state.keys.get(prepared),
+      ...(context.options.confirm !== false ? { confirm: true } : {}),
+    })),
   });
   for (const prepared of chunk) {
     state.keys.delete(prepared);

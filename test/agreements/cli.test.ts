@@ -138,7 +138,9 @@ describe('booking a carrier quote', () => {
     const configDir = join(dir, 'config-pro');
     const block = { proRange: { scac: 'TSTC', first: '70000000', last: '70000999', checkDigit: 'MOD7' } };
     expect((await shipper(['config', 'set', 'carriers.TSTC', JSON.stringify(block)], { SHIPPER_CONFIG_DIR: configDir })).code).toBe(0);
-    const quoteId = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'TSTC'], { SHIPPER_CONFIG_DIR: configDir })).stdout.trim();
+    const quoteId = (
+      await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'TSTC'], { SHIPPER_CONFIG_DIR: configDir })
+    ).stdout.trim();
     const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts'], { SHIPPER_CONFIG_DIR: configDir });
     expect(booked.code, booked.stderr).toBe(0);
     expect(shipmentSchema.parse(JSON.parse(booked.stdout))).toMatchObject({ carrier: { scac: 'TSTC' }, proNumber: expect.stringMatching(/^70000000/) });

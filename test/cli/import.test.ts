@@ -35,7 +35,16 @@ async function shipments(): Promise<Shipment[]> {
 interface ImportDocument {
   file: string;
   dryRun: boolean;
-  shipments: Array<{ line: number; refNumber: string | null; status: string; id?: string; orderNumber?: string; quotedPriceInCents: number; orderStatus?: string; warnings?: Array<{ code: string; message: string }> }>;
+  shipments: Array<{
+    line: number;
+    refNumber: string | null;
+    status: string;
+    id?: string;
+    orderNumber?: string;
+    quotedPriceInCents: number;
+    orderStatus?: string;
+    warnings?: Array<{ code: string; message: string }>;
+  }>;
   summary: {
     rows: number;
     shipments: number;

@@ -229,7 +229,18 @@ describe('numbers in -c (item 14)', () => {
   });
 
   it('decimal numbers, exponents and thousands separators read as in the CSV (the boundary)', async () => {
-    const result = await cli(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=1,weight=1,200.5,dims=48x40x48,desc=Parts', '-c', 'pallets=1,weight=5e2,dims=48x40x40.5,desc=Parts', '--json']);
+    const result = await cli([
+      'quote',
+      '--from',
+      '60608',
+      '--to',
+      '10001',
+      '-c',
+      'pallets=1,weight=1,200.5,dims=48x40x48,desc=Parts',
+      '-c',
+      'pallets=1,weight=5e2,dims=48x40x40.5,desc=Parts',
+      '--json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const components = JSON.parse(result.stdout).orderComponents as Array<{ poundsWeight: number; dimensions: { height: number } }>;
     expect(components.map((component) => component.poundsWeight)).toEqual([1200.5, 500]);

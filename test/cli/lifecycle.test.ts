@@ -45,7 +45,8 @@ async function json<T>(mode: Mode, args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
-const orderNumbers = async (mode: Mode): Promise<string[]> => (await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--limit', '500'])).items.map((item) => item.orderNumber);
+const orderNumbers = async (mode: Mode): Promise<string[]> =>
+  (await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--limit', '500'])).items.map((item) => item.orderNumber);
 
 describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
   it('ship creates and confirms in one step: CONFIRMED, said so; confirming again is refused (exit 1, invalid_state) and changes nothing', async () => {
@@ -66,7 +67,15 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
 
   it('ship without contacts, phones or a description books nothing: exit 2, every missing field and where to give it, the list unchanged', async () => {
     const before = await orderNumbers(mode);
-    const refused = await cli(mode, ['ship', '--shipper', BARE_SHIPPER, '--consignee', withContact(BARE_CONSIGNEE).replace(/,phone=[^,]*$/, ''), '-c', 'pallets=1,weight=500,dims=48x40x48']);
+    const refused = await cli(mode, [
+      'ship',
+      '--shipper',
+      BARE_SHIPPER,
+      '--consignee',
+      withContact(BARE_CONSIGNEE).replace(/,phone=[^,]*$/, ''),
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48',
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
     const message = refused.stderr;

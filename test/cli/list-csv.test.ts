@@ -52,7 +52,18 @@ beforeAll(async () => {
   // One with a carrier and a PRO, one cancelled, one whose reference a spreadsheet would run as a formula.
   const consignee = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
   const shipper = withContact('name=Acme Chicago DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608');
-  const formula = await run(['-q', 'ship', '--shipper', shipper, '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--ref', '=HYPERLINK("http://x.example")']);
+  const formula = await run([
+    '-q',
+    'ship',
+    '--shipper',
+    shipper,
+    '--consignee',
+    consignee,
+    '-c',
+    'pallets=1,weight=500,dims=48x40x48,desc=Parts',
+    '--ref',
+    '=HYPERLINK("http://x.example")',
+  ]);
   expect(formula.code).toBe(0);
   cancelledId = formula.stdout.trim();
   expect((await run(['shipment', 'cancel', cancelledId])).code).toBe(0);

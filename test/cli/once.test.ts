@@ -248,7 +248,15 @@ describe.each(MODES)('%s mode', (mode) => {
   });
 
   it('filters lists by day and destination, on the bounds', async () => {
-    const before = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', withContact('name=Peach,address1=1 Peachtree St,city=Atlanta,state=GA,zip=30303'), '-c', LINE]);
+    const before = await json<Shipment>(mode, [
+      'ship',
+      '--shipper',
+      SHIPPER,
+      '--consignee',
+      withContact('name=Peach,address1=1 Peachtree St,city=Atlanta,state=GA,zip=30303'),
+      '-c',
+      LINE,
+    ]);
     const day = before.createdAt.slice(0, 10);
     const ids = async (args: string[]) => (await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--limit', '500', ...args])).items.map((item) => item.id);
     expect(await ids(['--since', day, '--until', day, '--to', '30303'])).toContain(before.id);

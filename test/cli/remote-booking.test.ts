@@ -69,7 +69,20 @@ afterAll(async () => {
 
 const ship = (baseUrl: string, extra: string[], env: Record<string, string> = {}) =>
   runInProcess(
-    ['--base-url', baseUrl, '--store', join(dir, 'client'), 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', ...extra],
+    [
+      '--base-url',
+      baseUrl,
+      '--store',
+      join(dir, 'client'),
+      'ship',
+      '--shipper',
+      SHIPPER,
+      '--consignee',
+      CONSIGNEE,
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48,desc=Parts',
+      ...extra,
+    ],
     {
       env: { SHIPPER_NOW: NOW, ...env },
     },

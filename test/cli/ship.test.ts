@@ -17,7 +17,27 @@ beforeAll(async () => {
   shipper = (args, env = {}) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY, ...env } });
   for (const args of [
     ['location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS, '--contact', 'Dana Ruiz', '--phone', '312-555-0100'],
-    ['location', 'add', 'NYC-Store', '--name', 'Store 12', '--address1', '1 Penn Plaza', '--address2', 'Suite 200', '--city', 'New York', '--state', 'ny', '--zip', '10001', '--contact', 'Lee Chen', '--phone', '212-555-0188'],
+    [
+      'location',
+      'add',
+      'NYC-Store',
+      '--name',
+      'Store 12',
+      '--address1',
+      '1 Penn Plaza',
+      '--address2',
+      'Suite 200',
+      '--city',
+      'New York',
+      '--state',
+      'ny',
+      '--zip',
+      '10001',
+      '--contact',
+      'Lee Chen',
+      '--phone',
+      '212-555-0188',
+    ],
   ]) {
     const result = await shipper(args);
     expect(result.code, result.stderr).toBe(0);
@@ -134,7 +154,18 @@ describe('shipper ship --quote', () => {
     expect(unknown.stderr).toMatch(/quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P not found/);
 
     const quoted = await quote();
-    const mismatch = await shipper(['ship', '--quote', quoted.id, '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=3,weight=1200,dims=48x40x50,desc=Parts', '--json']);
+    const mismatch = await shipper([
+      'ship',
+      '--quote',
+      quoted.id,
+      '--shipper',
+      'chicago-dc',
+      '--consignee',
+      'nyc-store',
+      '-c',
+      'pallets=3,weight=1200,dims=48x40x50,desc=Parts',
+      '--json',
+    ]);
     expect(mismatch.code).toBe(1);
     const problem = JSON.parse(mismatch.stdout) as { status: number; violations: Array<{ field: string }> };
     expect(problem.status).toBe(400);

@@ -51,8 +51,9 @@ describe('the quote expiry', () => {
     const losAngeles = await quote(['--from', '90210', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts']);
     expect(losAngeles.stdout).toMatch(/valid until Tue 2026-11-24 23:59 PST/);
     // 48 hours (the published 2 days) after 2026-11-23 15:00 UTC (Monday 07:00 in Los Angeles), before its pickup day: its lifetime, not the end of that day, closes it.
-    const id = JSON.parse((await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--json'])).stdout)
-      .id as string;
+    const id = JSON.parse(
+      (await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--json'])).stdout,
+    ).id as string;
     const shown = await runInProcess(['--store', join(dir, 'store'), 'quote', 'get', id], { env: { SHIPPER_NOW: NOW } });
     expect(shown.stdout).toMatch(/Status {4}open until Wed 2026-11-25 07:00 PST/);
     // After expiry, still the origin's time.

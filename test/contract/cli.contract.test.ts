@@ -57,7 +57,11 @@ const SCENARIOS: Scenario[] = [
   { name: 'transit table, --json', args: ['transit', '--from', '60601', '--to', '10001', '--json'], code: 0 },
   { name: 'transit table, --csv', args: ['transit', '--from', '60601', '--to', '10001', '--days', '2', '--csv'], code: 0 },
   { name: 'transit with an unknown ZIP', args: ['transit', '--from', '60601', '--to', '10001,00000'], code: 1 },
-  { name: 'ship with violations', args: ['ship', '--shipper', `${SHIPPER},state=ZZ`, '--consignee', 'name=Nobody', '-c', 'pallets=1,weight=500,dims=48x40x48,class=70,desc=Parts'], code: 1 },
+  {
+    name: 'ship with violations',
+    args: ['ship', '--shipper', `${SHIPPER},state=ZZ`, '--consignee', 'name=Nobody', '-c', 'pallets=1,weight=500,dims=48x40x48,class=70,desc=Parts'],
+    code: 1,
+  },
   { name: 'ship on an unknown quote', args: ['ship', '--quote', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', '--shipper', SHIPPER, '--consignee', CONSIGNEE], code: 4 },
   { name: 'shipment get unknown', args: ['shipment', 'get', 'sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', '--json'], code: 4 },
   { name: 'import of a file that is not CSV', args: ['import', 'package.json'], code: 1 },
@@ -85,7 +89,13 @@ const SCENARIOS: Scenario[] = [
   { name: 'shipment list, people output', args: ['shipment', 'list', '--limit', '2'], code: 0, phase: 2 },
   { name: 'import the sample CSV', args: ['import', SAMPLE_CSV, '--json'], code: 0, phase: 2 },
   { name: 'import the sample CSV again (nothing new)', args: ['import', SAMPLE_CSV], code: 0, phase: 2 },
-  { name: 'quote, last before the list', args: ['quote', '--from', '30301', '--to', '98101', '-c', 'pallets=1,weight=300,dims=40x48x40,desc=Parts', '--json'], code: 0, phase: 2, env: LATER },
+  {
+    name: 'quote, last before the list',
+    args: ['quote', '--from', '30301', '--to', '98101', '-c', 'pallets=1,weight=300,dims=40x48x40,desc=Parts', '--json'],
+    code: 0,
+    phase: 2,
+    env: LATER,
+  },
   { name: 'quote list', args: ['quote', 'list', '--limit', '1', '--json'], code: 0, phase: 2 },
   { name: 'quote list, people output', args: ['quote', 'list', '--limit', '1'], code: 0, phase: 2 },
   // Booking integrity (issue 11): limits, the beyond-LTL warning, addresses against their ZIP, ETAs in the real zone.

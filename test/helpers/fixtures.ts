@@ -87,10 +87,9 @@ export const DELIVERY_CONTACT = { contactPerson: 'Lee Chen', phoneNumber: '+1212
 /** An inline address spec (`name=...,zip=...`) with the contact= and phone= it lacks, so that `ship` can confirm it. */
 export function withContact(spec: string, contact: { contactPerson: string; phoneNumber: string } = PICKUP_CONTACT): string {
   const keys = spec.split(',').map((pair) => pair.split('=')[0]!.trim().toLowerCase());
-  const added = [
-    keys.includes('contact') ? undefined : `contact="${contact.contactPerson}"`,
-    keys.includes('phone') ? undefined : `phone=${contact.phoneNumber}`,
-  ].filter((pair): pair is string => pair !== undefined);
+  const added = [keys.includes('contact') ? undefined : `contact="${contact.contactPerson}"`, keys.includes('phone') ? undefined : `phone=${contact.phoneNumber}`].filter(
+    (pair): pair is string => pair !== undefined,
+  );
   return [spec, ...added].join(',');
 }
 

@@ -46,7 +46,25 @@ beforeAll(async () => {
     '--phone',
     '312-555-0100',
   ]);
-  await seed(['location', 'add', 'nyc', '--name', 'Store 12', '--address1', '1 Penn Plaza', '--city', 'New York', '--state', 'NY', '--zip', '10001', '--contact', 'Lee Chen', '--phone', '212-555-0188']);
+  await seed([
+    'location',
+    'add',
+    'nyc',
+    '--name',
+    'Store 12',
+    '--address1',
+    '1 Penn Plaza',
+    '--city',
+    'New York',
+    '--state',
+    'NY',
+    '--zip',
+    '10001',
+    '--contact',
+    'Lee Chen',
+    '--phone',
+    '212-555-0188',
+  ]);
   const consignee = withContact('name=Harbor Foods International Wholesale,address1=55 Harbor Way,city=Long Beach,state=CA,zip=90802,contact=Pat Lee,phone=562-555-0110');
   shipmentId = await seed([
     '-q',
@@ -64,7 +82,18 @@ beforeAll(async () => {
     '--special-instructions',
     'Call the receiving office thirty minutes before delivery; dock 4 closes at 15:30 sharp',
   ]);
-  const cancelled = await seed(['-q', 'ship', '--shipper', 'chicago-distribution-center-north', '--consignee', 'nyc', '-c', 'pallets=1,weight=400,dims=48x40x48,desc=Parts', '--ref', 'PO-2']);
+  const cancelled = await seed([
+    '-q',
+    'ship',
+    '--shipper',
+    'chicago-distribution-center-north',
+    '--consignee',
+    'nyc',
+    '-c',
+    'pallets=1,weight=400,dims=48x40x48,desc=Parts',
+    '--ref',
+    'PO-2',
+  ]);
   await seed(['shipment', 'cancel', cancelled]);
   await seed(['-q', 'ship', '--shipper', 'nyc', '--consignee', consignee, '-c', 'pallets=12,weight=18000,dims=48x40x60,desc=Parts']);
   const booked = await seed(['-q', 'quote', '--from', '60608', '--to', '10001', '-c', 'pallets=1,weight=400,dims=48x40x48,desc=Parts']);

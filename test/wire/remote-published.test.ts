@@ -189,14 +189,25 @@ describe('remote mode against the published document', () => {
   });
 
   it('a batch asked to confirm (import) sends one published create and then one confirm per order; a refused confirm is a NOT_CONFIRMED warning', async () => {
-    const api = new RemoteApi({ baseUrl: server.url, apiKey: 'oway_sk_test_remote', token: { get: async () => 'token', refresh: async () => 'token' }, publishedOnly: true, retries: 0 });
+    const api = new RemoteApi({
+      baseUrl: server.url,
+      apiKey: 'oway_sk_test_remote',
+      token: { get: async () => 'token', refresh: async () => 'token' },
+      publishedOnly: true,
+      retries: 0,
+    });
     const request = {
       quoteId: '507f1f77bcf86cd799439013',
       pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Ann Lee', phoneNumber: '+13125550100' },
       deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Bo Diaz', phoneNumber: '+12125550100' },
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }],
     };
-    const { data } = await api.createShipments({ items: [{ request, confirm: true }, { request, confirm: true }] });
+    const { data } = await api.createShipments({
+      items: [
+        { request, confirm: true },
+        { request, confirm: true },
+      ],
+    });
     expect(data.items.map((item) => item.ok && item.data.orderStatus)).toEqual(['CONFIRMED', 'CONFIRMED']);
     expectEveryRequestValid();
     const writes = operationsSent().filter((operation) => !operation.startsWith('GET'));
@@ -208,14 +219,24 @@ describe('remote mode against the published document', () => {
     const initialized = (example: unknown) => ({ ...(example as object), orderStatus: 'INITIALIZED' });
     const refusing = await startPublishedMock({
       amend: { createShipment: initialized, getShipment: initialized },
-      refuse: { confirmShipment: { status: 400, title: 'Bad Request', detail: 'confirm checks failed', violations: [{ field: 'description', reason: 'description is required' }] } },
+      refuse: {
+        confirmShipment: { status: 400, title: 'Bad Request', detail: 'confirm checks failed', violations: [{ field: 'description', reason: 'description is required' }] },
+      },
     });
     try {
-      const other = new RemoteApi({ baseUrl: refusing.url, apiKey: 'oway_sk_test_remote', token: { get: async () => 'token', refresh: async () => 'token' }, publishedOnly: true, retries: 0 });
+      const other = new RemoteApi({
+        baseUrl: refusing.url,
+        apiKey: 'oway_sk_test_remote',
+        token: { get: async () => 'token', refresh: async () => 'token' },
+        publishedOnly: true,
+        retries: 0,
+      });
       const [outcome] = (await other.createShipments({ items: [{ request, confirm: true }] })).data.items;
       expect(outcome).toMatchObject({ ok: true, data: { orderNumber: 'ZKYQ5', orderStatus: 'INITIALIZED' } });
       if (!outcome?.ok) throw new Error('created above');
-      expect(outcome.warnings).toEqual([expect.objectContaining({ code: 'NOT_CONFIRMED', message: expect.stringContaining('ZKYQ5 was created INITIALIZED, not confirmed: it lacks description') })]);
+      expect(outcome.warnings).toEqual([
+        expect.objectContaining({ code: 'NOT_CONFIRMED', message: expect.stringContaining('ZKYQ5 was created INITIALIZED, not confirmed: it lacks description') }),
+      ]);
     } finally {
       await refusing.close();
     }

@@ -261,7 +261,10 @@ export class Bookings {
       });
       if (!booking.candidate.confirm) return created;
       const { order, violations } = confirmedOnCreation(created, this.deps.limits);
-      if (violations.length > 0) booking.candidate.warnings.push(warning('NOT_CONFIRMED', notConfirmedMessage(created.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } }));
+      if (violations.length > 0)
+        booking.candidate.warnings.push(
+          warning('NOT_CONFIRMED', notConfirmedMessage(created.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } }),
+        );
       return order;
     });
     shipments.forEach((shipment, position) => tx.shipments.put(shipment, ready[position]!.newQuote ? ready[position]!.quote : undefined, { created: true }));

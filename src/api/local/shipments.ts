@@ -168,9 +168,15 @@ type ShipmentUpdate = BodyOf<'updateShipment'>;
 
 /** The published 400 of a confirm of an order that is not INITIALIZED (reason invalid_state). */
 export function notInitialized(shipment: Pick<Shipment, 'orderNumber' | 'orderStatus'>): ProblemError {
-  return makeProblem(400, 'invalid-state', 'Bad Request', `order is not in INITIALIZED state: ${shipment.orderNumber} is ${shipment.orderStatus}, only an INITIALIZED order can be confirmed`, {
-    reason: 'invalid_state',
-  });
+  return makeProblem(
+    400,
+    'invalid-state',
+    'Bad Request',
+    `order is not in INITIALIZED state: ${shipment.orderNumber} is ${shipment.orderStatus}, only an INITIALIZED order can be confirmed`,
+    {
+      reason: 'invalid_state',
+    },
+  );
 }
 
 /**

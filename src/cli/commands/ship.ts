@@ -234,7 +234,15 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
 function flagOf(field: string): string {
   const [address, key] = field.split('.');
   const flag = address === 'pickupAddress' ? '--shipper' : address === 'deliveryAddress' ? '--consignee' : undefined;
-  const keys: Record<string, string> = { contactPerson: 'contact=', phoneNumber: 'phone=', name: 'name=', address1: 'address1=', zipCode: 'zip=', openTime: 'the open time', closeTime: 'the close time' };
+  const keys: Record<string, string> = {
+    contactPerson: 'contact=',
+    phoneNumber: 'phone=',
+    name: 'name=',
+    address1: 'address1=',
+    zipCode: 'zip=',
+    openTime: 'the open time',
+    closeTime: 'the close time',
+  };
   if (flag && key) return `${keys[key] ?? `${key}=`} in ${flag} (or its saved location's ${key === 'contactPerson' ? '--contact' : key === 'phoneNumber' ? '--phone' : key})`;
   if (field === 'description') return '--description TEXT, or desc= on a -c line';
   const line = /^orderComponents\[(\d+)\]/.exec(field);

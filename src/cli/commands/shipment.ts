@@ -199,9 +199,7 @@ export function registerShipmentCommands(program: ShipperCommand, context: Conte
   shipment
     .command('confirm')
     .argument('<shipment>', SHIPMENT_ARGUMENT)
-    .description(
-      'confirm an order created without confirmation (INITIALIZED: ship --no-confirm, an import row without contact or phone): the published checks, then CONFIRMED',
-    )
+    .description('confirm an order created without confirmation (INITIALIZED: ship --no-confirm, an import row without contact or phone): the published checks, then CONFIRMED')
     .examples('shipper shipment confirm SO-000123')
     .action(async (id: string, _options: unknown, command: Command) => runShipmentConfirm(context(command), id));
 }

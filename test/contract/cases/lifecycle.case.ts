@@ -33,13 +33,7 @@ const contract: ContractCase = (target) => {
       // No contact, no phone, no description anywhere: what a request written without them lacks.
       const { data: bare } = await api.createShipment(shipmentRequest({ refNumber: null }));
       const refused = await expectProblem(api.confirmShipment(bare.orderNumber), 400);
-      expect(fields(refused)).toEqual([
-        'deliveryAddress.contactPerson',
-        'deliveryAddress.phoneNumber',
-        'description',
-        'pickupAddress.contactPerson',
-        'pickupAddress.phoneNumber',
-      ]);
+      expect(fields(refused)).toEqual(['deliveryAddress.contactPerson', 'deliveryAddress.phoneNumber', 'description', 'pickupAddress.contactPerson', 'pickupAddress.phoneNumber']);
       expect((await api.getShipment(bare.id)).data.orderStatus).toBe('INITIALIZED');
 
       // The lines' descriptions are the order's when it gives none.
