@@ -288,7 +288,7 @@ async function confirmCreated(api: ShipperApi, shipment: Shipment): Promise<Ship
     const why = error instanceof ProblemError ? problemWords(error) : error instanceof Error ? error.message : String(error);
     throw new CliError(
       `${shipment.orderNumber} was created and left INITIALIZED: its confirm was refused (${why}); once that is put right, confirm it with shipper shipment confirm ${shipment.orderNumber}, or cancel it with shipper shipment cancel ${shipment.orderNumber}`,
-      error instanceof ProblemError ? error : 'REJECTED',
+      error instanceof ProblemError || error instanceof RemoteError ? error : 'REJECTED',
     );
   }
 }
