@@ -46,7 +46,7 @@ import { DEFAULT_COMPANY_ID, type CompanyScope } from '../domain/companies.js';
 import { Appointments } from './local/appointments.js';
 import { DocumentLinks } from './local/documentLinks.js';
 import { documentFileName, documentTypeOf, DOCUMENT_TYPE_LIST, publishedInvoiceOf, type DocumentType } from '../domain/documents.js';
-import { constraintViolation, makeProblem, notFound } from './problems.js';
+import { conflict, constraintViolation, makeProblem, notFound } from './problems.js';
 
 export interface LocalApiOptions extends NumberingOptions {
   /** The published limits and defaults (publishedLimits.ts), each overridable by the settings' `limits`. */
@@ -408,6 +408,12 @@ export class LocalApi implements ShipperApi {
   async createTender(...[shipmentId, body]: ArgsOf<(typeof operations)['createTender']>) {
     const { format } = this.bodyOf('createTender', body).value;
     const shipment = await this.shipments.get(shipmentId);
+    // A carrier is tendered a confirmed order only: an INITIALIZED one may still change or never be confirmed.
+    if (shipment.orderStatus === 'INITIALIZED') {
+      throw conflict(
+        `${shipment.orderNumber} is INITIALIZED: a carrier is tendered a confirmed order only; confirm it first (shipper shipment confirm ${shipment.orderNumber}, or PUT .../shipment/${shipment.orderNumber}/confirm); no tender was made`,
+      );
+    }
     // Interchange control numbers never repeat: one counter of the store, taken in a unit of work.
     const control = () => guardStore(() => this.store.withTransaction(async (tx) => (await tx.counters.reserve('x12-control', 1))!));
     const { document, warnings } = await this.documents.tender(shipment, format, control, this.now());

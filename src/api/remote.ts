@@ -28,6 +28,7 @@ import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPO
 import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
 import { API_KEY_HEADER } from '../domain/credentials.js';
 import { normalisePhoneNumber } from '../domain/phone.js';
+import { orderDescriptionOf } from '../domain/orderDescription.js';
 
 /** The request id header, as the server answers it and the official client sends it. */
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -157,12 +158,43 @@ export class RemoteApi implements ShipperApi {
    * fresh one), so retrying a batch request cannot book an item twice.
    */
   async createShipments(body: { items: ShipmentBatchItem[] }): Promise<ApiResult<{ items: Array<BatchOutcome<Shipment>> }>> {
-    const items = body.items.map((item) => ({ request: item.request, idempotencyKey: item.idempotencyKey ?? randomUUID() }));
+    const items = body.items.map((item) => ({ request: item.request, idempotencyKey: item.idempotencyKey ?? randomUUID(), ...(item.confirm ? { confirm: true } : {}) }));
     const batches = await this.inBatches('createShipments', items);
     if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Shipment>> }, warnings: batches.warnings };
     const { mapInOrder } = await import('../concurrency.js');
-    const single = await mapInOrder(items, FALLBACK_CONCURRENCY, (item) => outcomeOf(() => this.createShipment(item.request as never, { idempotencyKey: item.idempotencyKey })));
+    const single = await mapInOrder(items, FALLBACK_CONCURRENCY, async (item) => {
+      const created = await outcomeOf(() => this.createShipment(item.request as never, { idempotencyKey: item.idempotencyKey }));
+      return item.confirm && created.ok ? this.confirmCreated(created) : created;
+    });
     return { data: { items: single }, warnings: [] };
+  }
+
+  /**
+   * The batch's `confirm` where the server has no batch extension (Oway's service): the order just
+   * created is confirmed with the published PUT .../confirm. A refusal leaves it created and
+   * INITIALIZED, said by a NOT_CONFIRMED warning with the server's words (as the batch extension
+   * does); an order the create answered as already further on (a replay) stays as it is.
+   */
+  private async confirmCreated(created: BatchOutcome<Shipment> & { ok: true }): Promise<BatchOutcome<Shipment>> {
+    const { data: shipment } = created;
+    if (shipment.orderStatus !== 'INITIALIZED') return created;
+    try {
+      const confirmed = await this.confirmShipment(shipment.orderNumber);
+      return { ...created, data: confirmed.data, warnings: [...created.warnings, ...confirmed.warnings] };
+    } catch (error) {
+      const { notConfirmedMessage } = await import('../domain/confirmChecks.js');
+      const violations =
+        error instanceof ProblemError && (error.problem.violations ?? []).length > 0
+          ? error.problem.violations!.map((violation) => ({ field: violation.field, reason: violation.reason }))
+          : [{ field: 'confirm', reason: error instanceof Error ? error.message : String(error) }];
+      return {
+        ...created,
+        warnings: [
+          ...created.warnings,
+          warning('NOT_CONFIRMED', notConfirmedMessage(shipment.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } }),
+        ],
+      };
+    }
   }
 
   /**
@@ -201,7 +233,9 @@ export class RemoteApi implements ShipperApi {
     const spec: OperationSpec = operations[name];
     const params = args.slice(0, spec.params.length) as string[];
     const rest = args.slice(spec.params.length);
-    const body = spec.body ? rest.shift() : undefined;
+    const given = spec.body ? rest.shift() : undefined;
+    // The published create requires a description: without one, the lines' own words, as the local engine gives.
+    const body = name === 'createShipment' && this.publishedOnly ? withOrderDescription(given) : given;
     const { idempotencyKey, ...query } = (rest.shift() ?? {}) as Record<string, unknown>;
     const path = pathOf(spec, params);
     if (this.publishedOnly && spec.extension) throw this.notOffered(spec);
@@ -533,6 +567,15 @@ async function outcomeOf<T>(call: () => Promise<ApiResult<T>>): Promise<BatchOut
 }
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
+
+/** A create request without description, given the freight lines' descriptions (orderDescriptionOf) when they have any. */
+function withOrderDescription(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const request = body as { description?: unknown; orderComponents?: unknown };
+  if (typeof request.description === 'string' && request.description.trim() !== '') return body;
+  const described = Array.isArray(request.orderComponents) ? orderDescriptionOf(request.orderComponents as Array<{ description?: unknown }>) : undefined;
+  return described === undefined ? body : { ...request, description: described };
+}
 
 /**
  * Phones as the published service takes them (E.164): `312-555-0100` as people type it is sent as

@@ -98,3 +98,24 @@ export function confirmViolations(order: ConfirmOrder, limits: PublishedLimits =
   components.forEach((component, index) => violations.push(...checkComponent(component, { index, liftgateRequired, limits }).violations));
   return violations;
 }
+
+/**
+ * What a creation that asks for confirmation (the batch extension's `confirm`, `shipper import`)
+ * leaves: CONFIRMED when the order passes every check, else INITIALIZED with the violations, which
+ * the caller reports as a NOT_CONFIRMED warning (notConfirmedMessage). Only an INITIALIZED order
+ * is confirmed (a replayed one is answered as it is).
+ */
+export function confirmedOnCreation<T extends ConfirmOrder & { orderStatus: string }>(
+  order: T,
+  limits: PublishedLimits = PUBLISHED_LIMITS,
+): { order: T; violations: FieldViolation[] } {
+  if (order.orderStatus !== 'INITIALIZED') return { order, violations: [] };
+  const violations = confirmViolations(order, limits);
+  return violations.length > 0 ? { order, violations } : { order: { ...order, orderStatus: 'CONFIRMED' }, violations };
+}
+
+/** The sentence of a NOT_CONFIRMED warning: the order, every field the confirm checks found lacking (with the reason when it is not simply missing), and what to do. */
+export function notConfirmedMessage(orderNumber: string, violations: readonly FieldViolation[]): string {
+  const lacking = violations.map((violation) => (/ is required \(|must not be empty/.test(violation.reason) ? violation.field : `${violation.field} (${violation.reason})`));
+  return `${orderNumber} was created INITIALIZED, not confirmed: it lacks ${lacking.join(', ')}; add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then shipper shipment confirm ${orderNumber}`;
+}

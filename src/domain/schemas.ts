@@ -721,6 +721,18 @@ const updatePhone = (description: string) =>
     .transform((value) => value ?? null)
     .meta({ description: `${description}; null clears it` });
 
+const addressPhoneUpdate = (description: string) =>
+  phoneNumberSchema(description)
+    .transform((value) => value ?? null)
+    .meta({ description: `${description}, read as E.164 as on an address; null clears it` });
+
+const contactUpdate = (description: string) =>
+  withoutControlCharacters(z.string({ error: 'a contact person is a name' }).trim(), true)
+    .max(100, { message: 'must be at most 100 characters' })
+    .nullish()
+    .transform((value) => (value ? value : null))
+    .meta({ description: `${description}; null clears it` });
+
 /** PATCH /v1/shipper/shipment/{shipmentId} (extension): what the carrier assigns after booking. */
 export const shipmentUpdateSchema = onFirstUse(() => {
   const carrierUpdateFields = carrierRequestShape(addressSchema);
@@ -731,8 +743,17 @@ export const shipmentUpdateSchema = onFirstUse(() => {
       trailerNumber: carrierUpdateFields.trailerNumber,
       sealNumbers: carrierUpdateFields.sealNumbers,
       // What an eBOL needs and a booking may lack (issue 20, item 17): until the pickup day.
-      shipperPhone: updatePhone('The shipper contact phone'),
-      consigneePhone: updatePhone('The consignee contact phone'),
+      // As the published Address writes them (E.164), for confirm (issue 40).
+      shipperPhone: addressPhoneUpdate('The shipper contact phone'),
+      consigneePhone: addressPhoneUpdate('The consignee contact phone'),
+      // What the published confirm needs and an order created INITIALIZED may lack (issue 40): until the pickup day.
+      shipperContact: contactUpdate('The contact person at the pickup (pickupAddress.contactPerson)'),
+      consigneeContact: contactUpdate('The contact person at the delivery (deliveryAddress.contactPerson)'),
+      description: withoutControlCharacters(z.string({ error: 'description must be a string' }).trim(), true)
+        .min(1, { message: 'a description cannot be empty' })
+        .max(256, { message: 'must be at most 256 characters' })
+        .optional()
+        .meta({ description: "The order's published description (what it is, for the carrier)" }),
       emergencyContactPhone: updatePhone('The emergency response phone (49 CFR 172.604); required while a line is hazardous'),
       lineDescriptions: z
         .array(
@@ -952,6 +973,10 @@ export const shipmentBatchRequestSchema = onFirstUse(() =>
         z.strictObject({
           request: batchShipmentRequest,
           idempotencyKey: idempotencyKeySchema.optional().meta({ description: 'As the Idempotency-Key header of POST /v1/shipper/shipment: the same key and request book once' }),
+          confirm: z.boolean().optional().meta({
+            description:
+              'true: confirm the order in the same unit of work as its creation when it passes the published confirm checks (CONFIRMED); one that fails them is still created, INITIALIZED, with a NOT_CONFIRMED warning naming what it lacks. Default false: INITIALIZED, as POST /v1/shipper/shipment',
+          }),
         }),
       ),
     })

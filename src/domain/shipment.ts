@@ -1,6 +1,7 @@
 /** Booking a shipment against a quote: pure rules of SPEC section 3. */
 import { ADDRESS_FLAGS, type AddressFlag } from './addressAccessorials.js';
 import { DEFAULT_COMPANY_ID } from './companies.js';
+import { orderDescriptionOf } from './orderDescription.js';
 import type { OrderComponent, Quote, QuoteRequest, RatedOrderComponent, Shipment, ShipmentRequest, Violation } from './schemas.js';
 
 /**
@@ -81,13 +82,15 @@ export function buildShipment({ id, orderNumber, bolNumber, ssccs, proNumber, re
     orderNumber,
     bolNumber,
     refNumber: request.refNumber,
-    orderStatus: 'CONFIRMED',
+    // As published: a created order is INITIALIZED until `PUT .../confirm` (orderStatus.ts).
+    orderStatus: 'INITIALIZED',
     cancelledAt: null,
     cancellationReason: null,
     quoteId: quote.id,
     companyId: DEFAULT_COMPANY_ID,
     updatedAt: now.toISOString(),
-    description: request.description,
+    // The published description; without one, the lines' own words (orderDescriptionOf), which confirm then finds.
+    description: request.description ?? orderDescriptionOf(request.orderComponents) ?? null,
     poNumber: request.poNumber,
     requiredDeliveryBy: request.requiredDeliveryBy ?? null,
     appointments: request.appointments ?? null,

@@ -27,6 +27,8 @@ export const WARNING_CODES = [
   'DOCUMENTATION_PREFIX',
   'PRO_OUT_OF_BLOCK',
   'PICKUP_AFTER_CUTOFF',
+  // The order's life: an order created with confirmation asked for that the published confirm checks refuse (left INITIALIZED).
+  'NOT_CONFIRMED',
   // The published limits (publishedLimits.ts): a pallet beyond the standard size, dimensions not given.
   'OVERSIZE_PALLET',
   'DIMENSIONS_ASSUMED',

@@ -38,6 +38,12 @@ export interface ImportOptions {
   rejectsFile?: string | undefined;
   /** Book shipments whose refNumber a booked shipment already has (default: refuse them, naming it). */
   allowDuplicateRef?: boolean | undefined;
+  /**
+   * Confirm each order as it is created (default true): one that passes the published confirm
+   * checks is CONFIRMED; one that lacks what they need (a contact, a phone) is still created,
+   * INITIALIZED, with a NOT_CONFIRMED warning on its row. false (--no-confirm): all INITIALIZED.
+   */
+  confirm?: boolean | undefined;
   /** Shipments per API batch (one lock and one round of writes in local mode). */
   chunkSize?: number | undefined;
   /** A file of at most this many rows is kept in memory for the booking, a longer one in a temporary file (default RETAINED_ROWS). */
@@ -86,6 +92,8 @@ export interface ImportedShipment {
   bolNumber?: string | undefined;
   quotedPriceInCents: number;
   transitDays: number | null;
+  /** Booked: the order's state (CONFIRMED, or INITIALIZED when not confirmed); absent for --dry-run. */
+  orderStatus?: string | undefined;
   /** What the check or the booking warned about for this shipment (the freight check's included); absent when nothing. */
   warnings?: Warning[] | undefined;
 }
@@ -119,6 +127,10 @@ export interface ImportSummary {
   booked: number;
   /** Recognised as booked by an earlier import (nothing booked twice). */
   alreadyBooked: number;
+  /** Of the booked and already booked: CONFIRMED (or later). */
+  confirmed: number;
+  /** Of the booked and already booked: left INITIALIZED (--no-confirm, or lacking what confirm needs: a NOT_CONFIRMED warning each). */
+  initialized: number;
   /** --dry-run: valid and priced. */
   valid: number;
   rejectedShipments: number;
@@ -470,7 +482,11 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
     data: { items: outcomes },
     warnings,
   } = await context.api.createShipments({
-    items: valid.map((prepared) => ({ request: state.requests.get(prepared)!, idempotencyKey: state.keys.get(prepared) })),
+    items: valid.map((prepared) => ({
+      request: state.requests.get(prepared)!,
+      idempotencyKey: state.keys.get(prepared),
+      ...(context.options.confirm !== false ? { confirm: true } : {}),
+    })),
   });
   for (const prepared of chunk) {
     state.keys.delete(prepared);
@@ -492,6 +508,8 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
       state.summary.booked++;
       state.summary.totalPriceInCents += shipment.totalPriceInCents;
     }
+    if (shipment.orderStatus === 'INITIALIZED') state.summary.initialized++;
+    else if (shipment.orderStatus !== 'CANCELLED') state.summary.confirmed++;
     context.listener.shipment?.({
       line: prepared.group.rows[0]!.line,
       rows: prepared.group.rows.length,
@@ -502,6 +520,7 @@ async function bookChunk(chunk: PreparedShipment[], state: ScanState, context: S
       bolNumber: shipment.bolNumber,
       quotedPriceInCents: shipment.totalPriceInCents,
       transitDays: shipment.transitDays,
+      orderStatus: shipment.orderStatus,
       ...(warnings.length > 0 ? { warnings } : {}),
     });
   }
@@ -559,6 +578,8 @@ function emptySummary(file: string, dryRun: boolean): ImportSummary {
     shipments: 0,
     booked: 0,
     alreadyBooked: 0,
+    confirmed: 0,
+    initialized: 0,
     valid: 0,
     rejectedShipments: 0,
     rejectedRows: 0,

@@ -185,7 +185,7 @@ async function callImport(ctx: CommandContext, args: JsonObject, calls: CallCont
   const summary = (document?.summary ?? {}) as JsonObject;
   const line = dryRun
     ? `dry run of ${args.file as string}, nothing booked: ${String(summary.valid ?? 0)} valid shipment(s) of ${String(summary.shipments ?? 0)}. Call import_csv again with confirm: true to book them.`
-    : `imported ${args.file as string}: ${String(summary.booked ?? 0)} shipment(s) booked, ${String(summary.alreadyBooked ?? 0)} already booked earlier`;
+    : `imported ${args.file as string}: ${String(summary.booked ?? 0)} shipment(s) booked, ${String(summary.alreadyBooked ?? 0)} already booked earlier; ${String(summary.confirmed ?? 0)} confirmed, ${String(summary.initialized ?? 0)} left INITIALIZED (each with a NOT_CONFIRMED warning naming what confirm needs; confirm_shipment confirms it once it has them)`;
   return { content: [{ type: 'text', text: [line, ...warnings].join('\n') }], structuredContent: { ...(document ?? {}), confirmed: !dryRun } };
 }
 

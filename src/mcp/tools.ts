@@ -213,6 +213,9 @@ export function operationTools(options: { remote: boolean }): ShipperTool[] {
     const name = toolNameOf(operation);
     const notes = [
       kind === 'commit' ? 'Changes the shipment only with confirm: true; without it, answers what it would do.' : '',
+      operation === 'createShipment' || operation === 'createShipments'
+        ? 'The order is created INITIALIZED, as published: then confirm it with confirm_shipment (which checks a contact person and phone on both addresses and a description), as `shipper ship` does in one step.'
+        : '',
       kind === 'document' ? 'Writes the document to `path` (under the directory shipper mcp was started in); in remote mode it also gives the download link.' : '',
     ].filter(Boolean);
     return {
@@ -238,6 +241,7 @@ export function importTool(options: { remote: boolean }): ShipperTool {
     description: [
       'Book shipments in batch from a CSV file (one row per order component; the columns of `shipper help csv-columns`), as `shipper import` does.',
       'A dry run by default: every shipment is checked and priced, nothing is booked. With confirm: true the valid file is booked; importing the same file again books nothing twice.',
+      'Each order booked is also confirmed (CONFIRMED, as `shipper import` does) when it has what the published confirm needs (a contact person and phone on both addresses, a description); one that lacks it is created INITIALIZED with a NOT_CONFIRMED warning naming what it lacks, and counted in summary.initialized: confirm it later with confirm_shipment.',
       'The file must be under the directory shipper mcp was started in.',
     ].join('\n\n'),
     inputSchema: {

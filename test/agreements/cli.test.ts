@@ -12,6 +12,7 @@ import { quoteSchema, shipmentSchema } from '../../src/domain/schemas.js';
 import { invoiceSchema } from '../../src/domain/invoice.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { FUEL_TABLE, WORKED_AGREEMENT, WORKED_BASE_RATES, writeAgreement } from './fixtures.js';
+import { withContact } from '../helpers/fixtures.js';
 
 let dir: string;
 let agreements: string;
@@ -20,9 +21,9 @@ const shipper = (args: string[], extra: Record<string, string> = {}) => runInPro
 const LANE = ['--from', '60601', '--to', '10001', '--pickup-date', '2026-12-02'];
 const ADDRESSES = [
   '--shipper',
-  'name=Acme DC,address1=1 Main St,city=Chicago,state=IL,zip=60601',
+  withContact('name=Acme DC,address1=1 Main St,city=Chicago,state=IL,zip=60601'),
   '--consignee',
-  'name=Store 9,address1=5 5th Ave,city=New York,state=NY,zip=10001',
+  withContact('name=Store 9,address1=5 5th Ave,city=New York,state=NY,zip=10001'),
 ];
 
 beforeAll(async () => {
@@ -38,7 +39,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('the worked examples through the CLI', () => {
   it('4,200 lb class 85 (FAK 70), deficit-rated as 5,000 lb, with a notify charge: $982.78', async () => {
-    const result = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72', '-a', 'NOTIFY', '--carrier', 'TSTC']);
+    const result = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72,desc=Parts', '-a', 'NOTIFY', '--carrier', 'TSTC']);
     expect(result.code, result.stderr).toBe(0);
     const [quote, ...rest] = quoteSchema.array().parse(JSON.parse(result.stdout));
     expect(rest).toEqual([]);
@@ -61,7 +62,7 @@ describe('the worked examples through the CLI', () => {
   });
 
   it('300 lb class 125: raised to the absolute minimum charge, $165.56, shown in the table', async () => {
-    const result = await shipper(['quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'all']);
+    const result = await shipper(['quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'all']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/cheapest, fastest .*TSTC Test Carrier Lines.*\$125\.00.*\$40\.56.*\$0\.00.*\$165\.56/);
   });
@@ -78,7 +79,7 @@ describe('the worked examples through the CLI', () => {
       '--pickup-date',
       '2026-12-01',
       '-c',
-      'pallets=1,weight=300,dims=48x40x40',
+      'pallets=1,weight=300,dims=48x40x40,desc=Parts',
       '--carrier',
       'TSTC',
     ]);
@@ -88,7 +89,7 @@ describe('the worked examples through the CLI', () => {
   });
 
   it('quote get shows what priced it: carrier, agreement, rated-as weight and break, classes, gross, discount, minimum, fuel week', async () => {
-    const id = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72', '--carrier', 'TSTC'])).stdout.trim();
+    const id = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72,desc=Parts', '--carrier', 'TSTC'])).stdout.trim();
     const shown = await shipper(['quote', 'get', id]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('Carrier   TSTC Test Carrier Lines · agreement TST-2026-001 · transit estimated from distance');
@@ -100,7 +101,7 @@ describe('the worked examples through the CLI', () => {
     const configDir = join(dir, 'config');
     const set = await shipper(['config', 'set', 'tariffs', agreements], { SHIPPER_CONFIG_DIR: configDir });
     expect(set.code, set.stderr).toBe(0);
-    const quoted = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'all'], {
+    const quoted = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'all'], {
       SHIPPER_CONFIG_DIR: configDir,
       SHIPPER_TARIFFS: '',
     });
@@ -119,9 +120,9 @@ describe('the worked examples through the CLI', () => {
 
 describe('booking a carrier quote', () => {
   it('ship --quote books it unchanged on that carrier; the invoice reads the recorded linehaul and the agreement', async () => {
-    const quoted = await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72', '-a', 'NOTIFY', '--carrier', 'TSTC']);
+    const quoted = await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72,desc=Parts', '-a', 'NOTIFY', '--carrier', 'TSTC']);
     const quoteId = quoted.stdout.trim();
-    const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=4,weight=4200,dims=48x40x72']);
+    const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=4,weight=4200,dims=48x40x72,desc=Parts']);
     expect(booked.code, booked.stderr).toBe(0);
     const shipment = shipmentSchema.parse(JSON.parse(booked.stdout));
     expect(shipment).toMatchObject({ quoteId, totalPriceInCents: 98278, carrier: { scac: 'TSTC', name: 'Test Carrier Lines' }, pricedBy: { kind: 'AGREEMENT', scac: 'TSTC' } });
@@ -137,15 +138,17 @@ describe('booking a carrier quote', () => {
     const configDir = join(dir, 'config-pro');
     const block = { proRange: { scac: 'TSTC', first: '70000000', last: '70000999', checkDigit: 'MOD7' } };
     expect((await shipper(['config', 'set', 'carriers.TSTC', JSON.stringify(block)], { SHIPPER_CONFIG_DIR: configDir })).code).toBe(0);
-    const quoteId = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'TSTC'], { SHIPPER_CONFIG_DIR: configDir })).stdout.trim();
-    const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=1,weight=300,dims=48x40x40'], { SHIPPER_CONFIG_DIR: configDir });
+    const quoteId = (
+      await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'TSTC'], { SHIPPER_CONFIG_DIR: configDir })
+    ).stdout.trim();
+    const booked = await shipper(['--json', 'ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts'], { SHIPPER_CONFIG_DIR: configDir });
     expect(booked.code, booked.stderr).toBe(0);
     expect(shipmentSchema.parse(JSON.parse(booked.stdout))).toMatchObject({ carrier: { scac: 'TSTC' }, proNumber: expect.stringMatching(/^70000000/) });
   });
 
   it("another carrier on the booking is refused: the price is the quoted carrier's", async () => {
-    const quoteId = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'TSTC'])).stdout.trim();
-    const booked = await shipper(['ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'Other', '--scac', 'OTHR']);
+    const quoteId = (await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'TSTC'])).stdout.trim();
+    const booked = await shipper(['ship', '--quote', quoteId, ...ADDRESSES, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'Other', '--scac', 'OTHR']);
     expect(booked.code).toBe(1);
     expect(booked.stderr).toContain('is priced by the agreement of TSTC (Test Carrier Lines), not OTHR');
   });
@@ -154,7 +157,7 @@ describe('booking a carrier quote', () => {
 describe('rate shopping on the shipped samples', () => {
   const samples = { SHIPPER_TARIFFS: 'samples' };
   it('--carrier all: every sample carrier on a covered lane, cheapest first, as a JSON array of quotes', async () => {
-    const result = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=2,weight=1200,dims=48x40x48', '--carrier', 'all'], samples);
+    const result = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts', '--carrier', 'all'], samples);
     expect(result.code, result.stderr).toBe(0);
     const quotes = quoteSchema.array().parse(JSON.parse(result.stdout));
     expect(quotes.map((quote) => quote.carrier!.scac).sort()).toEqual(['SAML', 'SCFR', 'SPLX']);
@@ -164,7 +167,7 @@ describe('rate shopping on the shipped samples', () => {
 
   it('a lane some carriers do not cover: one line per carrier, not an error for the others', async () => {
     const result = await shipper(
-      ['quote', '--from', '90001', '--to', '98101', '--pickup-date', '2026-12-02', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'all'],
+      ['quote', '--from', '90001', '--to', '98101', '--pickup-date', '2026-12-02', '-c', 'pallets=1,weight=800,dims=48x40x48,desc=Parts', '--carrier', 'all'],
       samples,
     );
     expect(result.code, result.stderr).toBe(0);
@@ -173,7 +176,7 @@ describe('rate shopping on the shipped samples', () => {
   });
 
   it('rate shopping that prices nothing fails (exit 1) with each reason on stderr, nothing on stdout for -q, a no_coverage ProblemDetail for --json', async () => {
-    const FREIGHT = ['-c', 'pallets=1,weight=800,dims=48x40x48'];
+    const FREIGHT = ['-c', 'pallets=1,weight=800,dims=48x40x48,desc=Parts'];
     const none = await shipper(['quote', '--from', '33101', '--to', '10001', ...FREIGHT, '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
     expect(none.code).toBe(1);
     expect(none.stdout).toBe('');
@@ -196,18 +199,18 @@ describe('rate shopping on the shipped samples', () => {
       violations: ['SAML', 'SCFR', 'SPLX'].map((scac) => ({ field: `carrier.${scac}`, reason: 'no base rates for lane 331 -> 100' })),
     });
     // One carrier that prices is success, as before (exit 0, its quote).
-    const one = await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=2,weight=1200,dims=48x40x48', '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
+    const one = await shipper(['-q', 'quote', ...LANE, '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts', '--carrier', 'SAML', '--carrier', 'ZZZZ'], samples);
     expect(one.code, one.stderr).toBe(0);
     expect(one.stdout).toMatch(/^qt_\w+\n$/);
   });
 
   it('without --tariffs the shipped tariff prices as before, and --carrier says what is missing', async () => {
-    const plain = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40'], { SHIPPER_TARIFFS: '' });
+    const plain = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts'], { SHIPPER_TARIFFS: '' });
     expect(plain.code, plain.stderr).toBe(0);
     const quote = quoteSchema.parse(JSON.parse(plain.stdout));
     expect(quote.carrier).toBeUndefined();
     expect(quote.pricedBy).toMatchObject({ kind: 'TARIFF' });
-    const shopping = await shipper(['quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'all'], { SHIPPER_TARIFFS: '' });
+    const shopping = await shipper(['quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'all'], { SHIPPER_TARIFFS: '' });
     expect(shopping.code).toBe(1);
     expect(shopping.stderr).toContain('no carrier agreements are loaded');
   });
@@ -244,7 +247,7 @@ describe('tariff check and bad files', () => {
     const checked = await shipper(['tariff', 'check', conflict]);
     expect(checked.code).toBe(5);
     expect(checked.stderr).toContain('tstc/base-rates.csv:4: as specific as line 3 for class 125 on lane 610-629 -> 110-119');
-    const quoted = await shipper(['quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40', '--carrier', 'all'], { SHIPPER_TARIFFS: conflict });
+    const quoted = await shipper(['quote', ...LANE, '-c', 'pallets=1,weight=300,dims=48x40x40,desc=Parts', '--carrier', 'all'], { SHIPPER_TARIFFS: conflict });
     expect(quoted.code).toBe(5);
     expect(quoted.stderr).toContain('tstc/base-rates.csv:4');
   });
@@ -266,7 +269,7 @@ describe('tariff check and bad files', () => {
     expect(checked.stderr).toBe('');
     expect(checked.stdout).toContain('tstc: TSTC Test Carrier Lines, agreement TST-2026-001 (2026-01-01 to 2027-12-31), 4 base rate rows');
     expect(checked.code).toBe(0);
-    const quoted = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72', '--carrier', 'TSTC'], { SHIPPER_TARIFFS: root });
+    const quoted = await shipper(['--json', 'quote', ...LANE, '-c', 'pallets=4,weight=4200,dims=48x40x72,desc=Parts', '--carrier', 'TSTC'], { SHIPPER_TARIFFS: root });
     expect(quoted.code, quoted.stderr).toBe(0);
     const [quote] = quoteSchema.array().parse(JSON.parse(quoted.stdout));
     expect(quote!.pricedBy).toMatchObject({ kind: 'AGREEMENT', ratedAsPounds: 5000, weightBreak: 'M5M', lines: [{ actualClass: '85', ratedClass: '77.5' }] });

@@ -46,7 +46,7 @@ describe('LocalApi.createShipment on a quote', () => {
     expect(replayed).toBe(false);
     expect(shipment).toMatchObject({
       orderNumber: 'SO-000001',
-      orderStatus: 'CONFIRMED',
+      orderStatus: 'INITIALIZED',
       refNumber: 'PO-4711',
       quoteId: quote.id,
       totalPriceInCents: quote.quotedPriceInCents,

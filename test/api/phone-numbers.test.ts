@@ -8,7 +8,7 @@ import { LocalApi } from '../../src/api/local.js';
 import { expectProblem } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveInProcess } from '../helpers/inProcessServer.js';
-import { PUBLISHED_NYC, PUBLISHED_PICKUP, shipmentRequest, WEDNESDAY } from '../helpers/fixtures.js';
+import { PUBLISHED_NYC, PUBLISHED_PICKUP, shipmentRequest, WEDNESDAY, withContact } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
@@ -89,12 +89,12 @@ describe('through the CLI', () => {
     const dir = await tempDir();
     try {
       const cli = (args: string[]) => runInProcess(['--store', dir.dir, ...args], { env: { SHIPPER_NOW: WEDNESDAY } });
-      const shipper = 'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608,contact="Dana Ruiz",phone=312-555-0100';
-      const consignee = 'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001,contact="Sam Ortiz",phone=(212) 555-0123';
-      const booked = await cli(['ship', '--shipper', shipper, '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48', '--json']);
+      const shipper = withContact('name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608,phone=312-555-0100');
+      const consignee = withContact('name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001');
+      const booked = await cli(['ship', '--shipper', shipper, '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--json']);
       expect(booked.code, booked.stderr).toBe(0);
       expect((JSON.parse(booked.stdout) as { pickupAddress: { phoneNumber: string } }).pickupAddress.phoneNumber).toBe('+13125550100');
-      const bad = await cli(['ship', '--shipper', shipper.replace('312-555-0100', 'front-desk'), '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48']);
+      const bad = await cli(['ship', '--shipper', shipper.replace('312-555-0100', 'front-desk'), '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts']);
       expect(bad.code).toBe(1);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);
       expect(bad.stderr).toContain('pickupAddress.phoneNumber');

@@ -24,6 +24,7 @@ const NEEDS_A_PROCESS: Record<string, string> = {
   'cli/import-carrier.test.ts': 'remote import against shipper serve',
   'cli/import-concurrency.test.ts': 'imports racing on one store, SIGKILL and SIGINT',
   'cli/inProcess.test.ts': 'holds main() in process to the binary',
+  'cli/lifecycle.test.ts': 'ship, confirm and tender by the spawned binary, in remote mode against shipper serve',
   'cli/input-fields.test.ts': 'control characters over HTTP to shipper serve',
   'cli/once.test.ts': 'remote mode against shipper serve, processes racing on counters and one quote',
   'cli/progress.test.ts': 'the progress bar in a pseudo-terminal',

@@ -15,9 +15,10 @@ import { bolRequestValidator } from '../edi/ebolSchema.js';
 import { el, find, findAll, groupsStartingAt, parseX12 } from '../edi/x12Reader.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
+import { withContact } from '../helpers/fixtures.js';
 
-const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0142';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0100';
+const SHIPPER = withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0142');
+const CONSIGNEE = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0100');
 const PARTS = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,nmfc=161030-02,pkg=crates,pieces=10';
 const PAINT = 'pallets=1,weight=400,dims=48x40x40,desc=Paint,un=UN1263,psn=Paint,hazclass=3,pg=III,pkg=pails,pieces=20';
 const CARRIER_FLAGS = [
@@ -59,7 +60,7 @@ beforeAll(async () => {
   expect((await run(['config', 'set', 'x12', JSON.stringify({ senderId: 'ACMESHIP' })])).code).toBe(0);
   const booked = await run(['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', PARTS, '-c', PAINT, '--ref', 'PO-1', ...CARRIER_FLAGS]);
   expect(booked.code, booked.stderr).toBe(0);
-  id = /Booked shipment (sh_\w+)/.exec(booked.stdout)![1]!;
+  id = /Confirmed shipment (sh_\w+)/.exec(booked.stdout)![1]!;
 });
 afterAll(() => cleanup());
 
@@ -85,7 +86,7 @@ describe('the carrier handoff through the CLI', () => {
   });
 
   it('ship refuses a dock closing at or before the ready time (exit 1, the field named) and books one minute after', async () => {
-    const base = ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40', '--scac', 'ODFL'];
+    const base = ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40,desc=Parts', '--scac', 'ODFL'];
     const equal = await run([...base, '--ready', '14:00', '--close', '14:00']);
     expect(equal).toMatchObject({ code: 1, stdout: '' });
     expect(equal.stderr).toContain('(pickupWindow.closeTime)');
@@ -114,7 +115,7 @@ describe('the carrier handoff through the CLI', () => {
     const wrong = await run(['shipment', 'update', id, '--pro', `70000050${(Number(proCheckDigit('MOD7', '70000050')) + 1) % 7}`]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('(proNumber)');
-    expect((await run(['shipment', 'update', id, '-c', 'pallets=1,weight=1,dims=1x1x1'])).code).toBe(2);
+    expect((await run(['shipment', 'update', id, '-c', 'pallets=1,weight=1,dims=1x1x1,desc=Parts'])).code).toBe(2);
     expect((await shipmentOf(id)).proNumber).toBe(pro);
   });
 
@@ -244,7 +245,7 @@ describe('a PRO block through the CLI', () => {
           (await cli(['config', 'set', 'carriers.ODFL', JSON.stringify({ name: 'Old Dominion Freight Line', proRange: { scac: 'ODFL', first, last, checkDigit: 'MOD7' } })])).code,
         ).toBe(0);
       const book = async () => {
-        const result = await cli(['-q', 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40', '--scac', 'ODFL']);
+        const result = await cli(['-q', 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40,desc=Parts', '--scac', 'ODFL']);
         if (result.code !== 0) return { ...result, pro: undefined };
         return { ...result, pro: (JSON.parse((await cli(['shipment', 'get', result.stdout.trim(), '--json'])).stdout) as Shipment).proNumber };
       };

@@ -13,6 +13,7 @@ import type { Warning } from '../../src/domain/warnings.js';
 import { storeCli, tempDir } from '../helpers/cli.js';
 import { BOUNDARY_CASES, componentSpec, expectedAtRisk } from '../helpers/freightCases.js';
 import { storeInProcess } from '../helpers/inProcess.js';
+import { withContact } from '../helpers/fixtures.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -151,9 +152,9 @@ describe('shipper check ID', () => {
       '--quote',
       quote.id,
       '--shipper',
-      'name=Acme,address1=100 N State St,city=Chicago,state=IL,zipCode=60601',
+      withContact('name=Acme,address1=100 N State St,city=Chicago,state=IL,zipCode=60601'),
       '--consignee',
-      'name=Peach Supply,address1=1 Peachtree St NE,city=Atlanta,state=GA,zipCode=30301',
+      withContact('name=Peach Supply,address1=1 Peachtree St NE,city=Atlanta,state=GA,zipCode=30301'),
       '-c',
       'pallets=1,weight=400,dims=48x72x40,desc=Cases,stackable=false',
       '--json',

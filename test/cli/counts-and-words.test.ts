@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namingComponentFlags } from '../../src/cli/componentSpec.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess, type InProcessOptions } from '../helpers/inProcess.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const FIXTURES = fileURLToPath(new URL('../tracking/fixtures/', import.meta.url));
 let dir: { dir: string; cleanup: () => Promise<void> };
@@ -95,9 +96,9 @@ describe('shipment list at 80 columns', () => {
           '-q',
           'ship',
           '--shipper',
-          'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
+          withContact('name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608'),
           '--consignee',
-          'name="Harbor Foods International Wholesale",address1="1 Penn Plaza",city="New York",state=NY,zip=10001',
+          withContact('name="Harbor Foods International Wholesale",address1="1 Penn Plaza",city="New York",state=NY,zip=10001'),
           '-c',
           'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
           '--ref',

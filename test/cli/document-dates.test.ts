@@ -11,9 +11,10 @@ import type { Shipment } from '../../src/domain/schemas.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
+import { withContact } from '../helpers/fixtures.js';
 
-const SHIPPER = 'name=Acme Machine Co,address1=1200 W Lake St,city=Chicago,state=IL,zip=60607';
-const LOS_ANGELES = 'name=Pacific Parts,address1=200 N Spring St,city=Los Angeles,state=CA,zip=90012';
+const SHIPPER = withContact('name=Acme Machine Co,address1=1200 W Lake St,city=Chicago,state=IL,zip=60607');
+const LOS_ANGELES = withContact('name=Pacific Parts,address1=200 N Spring St,city=Los Angeles,state=CA,zip=90012');
 const CHICAGO_ZONE = 'America/Chicago';
 const PACIFIC_ZONE = 'America/Los_Angeles';
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-dates-'));
   // Booked at 03:30 UTC on Dec 2: still Dec 1 in Chicago, where the shipper is.
   const booked = await run(
-    ['ship', '--shipper', SHIPPER, '--consignee', LOS_ANGELES, '-c', 'pallets=1,weight=500,dims=48x40x40', '--pickup-date', '2026-12-02', '--json'],
+    ['ship', '--shipper', SHIPPER, '--consignee', LOS_ANGELES, '-c', 'pallets=1,weight=500,dims=48x40x40,desc=Parts', '--pickup-date', '2026-12-02', '--json'],
     '2026-12-02T03:30:00Z',
   );
   expect(booked.code, booked.stderr).toBe(0);

@@ -13,8 +13,9 @@ import { startServe } from '../helpers/serve.js';
 
 /** Tuesday 2026-11-24, 09:00 in Chicago: the default pickup is Wednesday 2026-11-25. */
 const NOW = '2026-11-24T15:00:00Z';
-const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+// With their contacts but no phones: the bookings are created INITIALIZED (--no-confirm) and completed by shipment update.
+const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,contact=Dana Ruiz';
+const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,contact=Lee Chen';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -41,6 +42,7 @@ const book = async (extra: string[]): Promise<{ result: CliResult; shipment: Shi
     'pallets=1,weight=500,dims=48x40x48',
     '-c',
     'pallets=1,weight=300,dims=48x40x40',
+    '--no-confirm',
     '--json',
     ...extra,
   ]);
@@ -54,8 +56,10 @@ describe('a booking for a carrier that takes eBOLs', () => {
     expect(result.stderr).toContain(
       'warning: [EBOL_INCOMPLETE] ODFL takes eBOL 2.1 requests and this shipment lacks what one needs: pickupAddress.phoneNumber, deliveryAddress.phoneNumber, orderComponents[0].description, orderComponents[1].description',
     );
+    expect(shipment.orderStatus).toBe('INITIALIZED');
     const early = await cli(['tender', shipment.id, '--format', 'ebol', '-o', join(dir, 'early.json')]);
     expect(early.code).toBe(1);
+    expect(early.stderr).toContain(`${shipment.orderNumber} is INITIALIZED: a carrier is tendered a confirmed order only; confirm it first`);
 
     const updated = await cli([
       'shipment',
@@ -69,12 +73,16 @@ describe('a booking for a carrier that takes eBOLs', () => {
       '1=Machine parts',
       '--description',
       '2=Spare belts',
+      '--order-description',
+      'Machine parts and spare belts',
       '--json',
     ]);
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout)).toMatchObject({
-      pickupAddress: { phoneNumber: '312-555-0100' },
-      deliveryAddress: { phoneNumber: '(212) 555-0188' },
+      // Read as on an address: E.164.
+      pickupAddress: { phoneNumber: '+13125550100', contactPerson: 'Dana Ruiz' },
+      deliveryAddress: { phoneNumber: '+12125550188', contactPerson: 'Lee Chen' },
+      description: 'Machine parts and spare belts',
       orderComponents: [
         { description: 'Machine parts', poundsWeight: 500 },
         { description: 'Spare belts', poundsWeight: 300 },
@@ -85,6 +93,10 @@ describe('a booking for a carrier that takes eBOLs', () => {
       totalPriceInCents: shipment.totalPriceInCents,
     });
 
+    // It has what confirm needs now: confirmed, it is tendered.
+    const confirmed = await cli(['shipment', 'confirm', shipment.orderNumber, '--json']);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect((JSON.parse(confirmed.stdout) as Shipment).orderStatus).toBe('CONFIRMED');
     const file = join(dir, 'ebol.json');
     const tender = await cli(['tender', shipment.id, '--format', 'ebol', '-o', file]);
     expect(tender.code, tender.stderr).toBe(0);
@@ -157,10 +169,10 @@ describe('a booking for a carrier that takes eBOLs', () => {
       const { id } = (await created.json()) as Shipment;
       const patch = (body: unknown) =>
         fetch(`${serve.url}/v1/shipper/shipment/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const ok = await patch({ shipperPhone: '312-555-0100', lineDescriptions: [{ line: 1, description: 'Paint, in pails' }] });
+      const ok = await patch({ shipperPhone: '312-555-0100', shipperContact: 'Dana Ruiz', lineDescriptions: [{ line: 1, description: 'Paint, in pails' }] });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toMatchObject({
-        pickupAddress: { phoneNumber: '312-555-0100' },
+        pickupAddress: { phoneNumber: '+13125550100', contactPerson: 'Dana Ruiz' },
         orderComponents: [{ description: 'Paint, in pails', hazmat: { unNumber: 'UN1263' } }],
       });
       const cleared = await patch({ emergencyContactPhone: null });

@@ -35,6 +35,8 @@ const summary: ImportSummary = {
   shipments: 2,
   booked: 1,
   alreadyBooked: 0,
+  confirmed: 0,
+  initialized: 0,
   valid: 2,
   rejectedShipments: 1,
   rejectedRows: 1,
@@ -256,9 +258,9 @@ describe('every command keeps to the one table of exit codes', () => {
       '-c',
       'pallets=1,weight=500,dims=48x40x48,desc=Parts',
       '--shipper',
-      'name=Acme,address1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
+      'name=Acme,address1=1 Main St,city=Chicago,state=IL,zip=60608,contact=Dana Ruiz,phone=312-555-0100',
       '--consignee',
-      'name=Beta,address1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
+      'name=Beta,address1=5 Broadway,city=New York,state=NY,zip=10001,contact=Lee Chen,phone=212-555-0142',
     ]);
     expect(booked.code, booked.stderr).toBe(0);
     id = booked.stdout.trim();

@@ -35,7 +35,16 @@ async function shipments(): Promise<Shipment[]> {
 interface ImportDocument {
   file: string;
   dryRun: boolean;
-  shipments: Array<{ line: number; refNumber: string | null; status: string; id?: string; orderNumber?: string; quotedPriceInCents: number }>;
+  shipments: Array<{
+    line: number;
+    refNumber: string | null;
+    status: string;
+    id?: string;
+    orderNumber?: string;
+    quotedPriceInCents: number;
+    orderStatus?: string;
+    warnings?: Array<{ code: string; message: string }>;
+  }>;
   summary: {
     rows: number;
     shipments: number;
@@ -68,7 +77,7 @@ describe('shipper import', () => {
   });
 
   it('prints the ids and order numbers with --json, books nothing twice on a re-import, and says so', async () => {
-    const csv = await file('orders.csv', shipmentsCsv(4, 2));
+    const csv = await file('orders.csv', shipmentsCsv(4, 2, 'PO', { contacts: true }));
     const first = await shipper(['import', csv, '--json']);
     expect(first.code, first.stderr).toBe(0);
     const document = JSON.parse(first.stdout) as ImportDocument;
@@ -80,6 +89,9 @@ describe('shipper import', () => {
       ['PO-0004', 'SO-000004', 'booked'],
     ]);
     expect(document.shipments.every((entry) => /^sh_[0-9A-Z]{26}$/.test(entry.id!))).toBe(true);
+    // A file with the contacts and phones confirm needs: every order CONFIRMED, no NOT_CONFIRMED.
+    expect(document.shipments.map((entry) => entry.orderStatus)).toEqual(['CONFIRMED', 'CONFIRMED', 'CONFIRMED', 'CONFIRMED']);
+    expect(document.summary).toMatchObject({ confirmed: 4, initialized: 0 });
     // One line for the whole import: its BOL numbers are under GS1's documentation prefix (no prefix set).
     expect(first.stderr).toBe(`warning: [DOCUMENTATION_PREFIX] ${DOCUMENTATION_PREFIX_WARNING}\n`);
 
@@ -90,6 +102,44 @@ describe('shipper import', () => {
     const booked = await shipments();
     expect(booked).toHaveLength(4);
     expect(booked.map((shipment) => shipment.id).sort()).toEqual(document.shipments.map((entry) => entry.id).sort());
+  });
+
+  it('confirms each order it can: rows without contacts or phones are created INITIALIZED with a warning on their line, counted, not refused', async () => {
+    const lines = shipmentsCsv(2, 1, 'PO', { contacts: true }).trimEnd().split('\n');
+    // The second order has no consignee contact nor phone: what an older file without those columns lacks.
+    lines[2] = lines[2]!.replace(/,Lee Chen,212-555-0188$/, ',,');
+    const csv = await file('partly.csv', `${lines.join('\n')}\n`);
+    const result = await shipper(['import', csv, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const document = JSON.parse(result.stdout) as ImportDocument;
+    expect(document.shipments.map((entry) => [entry.refNumber, entry.orderStatus])).toEqual([
+      ['PO-0001', 'CONFIRMED'],
+      ['PO-0002', 'INITIALIZED'],
+    ]);
+    expect(document.summary).toMatchObject({ booked: 2, confirmed: 1, initialized: 1, warnings: { NOT_CONFIRMED: 1 } });
+    const second = document.shipments[1]!;
+    expect(second.warnings?.map((warning) => warning.code)).toEqual(['NOT_CONFIRMED']);
+    expect(result.stderr).toContain(
+      `warning: [NOT_CONFIRMED] line 3: ${second.orderNumber} was created INITIALIZED, not confirmed: it lacks deliveryAddress.contactPerson, deliveryAddress.phoneNumber; add them`,
+    );
+    // As stored.
+    const stored = new Map((await shipments()).map((shipment) => [shipment.refNumber, shipment.orderStatus]));
+    expect(Object.fromEntries(stored)).toEqual({ 'PO-0001': 'CONFIRMED', 'PO-0002': 'INITIALIZED' });
+
+    // The summary for people says how many and what to do.
+    const people = await shipper(['import', await file('older.csv', shipmentsCsv(3, 1, 'OLD'))]);
+    expect(people.code, people.stderr).toBe(0);
+    expect(people.stdout).toContain('0 confirmed, 3 left INITIALIZED: confirm them with `shipper shipment confirm` once they have a contact and phone');
+    expect(people.stderr.match(/warning: \[NOT_CONFIRMED\] line \d+: SO-\d+ was created INITIALIZED/g)).toHaveLength(3);
+  });
+
+  it('--no-confirm creates every order INITIALIZED, without a warning', async () => {
+    const result = await shipper(['import', await file('unconfirmed.csv', shipmentsCsv(2, 1, 'NC', { contacts: true })), '--no-confirm', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const document = JSON.parse(result.stdout) as ImportDocument;
+    expect(document.shipments.map((entry) => entry.orderStatus)).toEqual(['INITIALIZED', 'INITIALIZED']);
+    expect(document.summary).toMatchObject({ confirmed: 0, initialized: 2 });
+    expect(result.stderr).not.toContain('NOT_CONFIRMED');
   });
 
   it('checks and prices with --dry-run and books nothing', async () => {

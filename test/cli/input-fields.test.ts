@@ -16,12 +16,13 @@ import { LocationBook } from '../../src/store/locations.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { storeInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { withContact } from '../helpers/fixtures.js';
 
 /** Tuesday 2026-11-24, 15:00 UTC (09:00 in Chicago). */
 const NOW = '2026-11-24T15:00:00Z';
-const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0100';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
-const FREIGHT = 'pallets=2,weight=1200,dims=48x40x48';
+const SHIPPER = withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608,phone=312-555-0100');
+const CONSIGNEE = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
+const FREIGHT = 'pallets=2,weight=1200,dims=48x40x48,desc=Parts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -219,16 +220,27 @@ describe('a date without a year (item 12)', () => {
 describe('numbers in -c (item 14)', () => {
   it('hex, binary and octal are refused as the CSV refuses them', async () => {
     for (const weight of ['0x1F4', '0b111110100', '0o764', 'Infinity']) {
-      const result = await cli(['quote', '--from', '60608', '--to', '10001', '-c', `pallets=1,weight=${weight},dims=48x40x48`]);
+      const result = await cli(['quote', '--from', '60608', '--to', '10001', '-c', `pallets=1,weight=${weight},dims=48x40x48,desc=Parts`]);
       expect(result.code, `${weight}: ${result.stderr}`).toBe(1);
       expect(result.stderr).toMatch(/poundsWeight/);
     }
-    const dims = await cli(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=1,weight=500,dims=0x30x40x40']);
+    const dims = await cli(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=1,weight=500,dims=0x30x40x40,desc=Parts']);
     expect(dims.code).not.toBe(0);
   });
 
   it('decimal numbers, exponents and thousands separators read as in the CSV (the boundary)', async () => {
-    const result = await cli(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=1,weight=1,200.5,dims=48x40x48', '-c', 'pallets=1,weight=5e2,dims=48x40x40.5', '--json']);
+    const result = await cli([
+      'quote',
+      '--from',
+      '60608',
+      '--to',
+      '10001',
+      '-c',
+      'pallets=1,weight=1,200.5,dims=48x40x48,desc=Parts',
+      '-c',
+      'pallets=1,weight=5e2,dims=48x40x40.5,desc=Parts',
+      '--json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const components = JSON.parse(result.stdout).orderComponents as Array<{ poundsWeight: number; dimensions: { height: number } }>;
     expect(components.map((component) => component.poundsWeight)).toEqual([1200.5, 500]);

@@ -15,11 +15,12 @@ import { createShipperServer, type ShipperServer } from '../../src/server/server
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { csvLine, HEADER, rowCells } from '../helpers/csv.js';
 import { runInProcess } from '../helpers/inProcess.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const NOW = '2026-11-23T15:00:00.000Z';
-const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
-const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48';
+const SHIPPER = withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608');
+const CONSIGNEE = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
+const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Parts';
 
 const dirs: Array<() => Promise<void>> = [];
 let server: ShipperServer;
@@ -59,19 +60,19 @@ async function bookedCount(mode: 'local' | 'remote'): Promise<number> {
 
 describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
   it('refuses absurd freight with the limit, exit 1, one line, nothing quoted', async () => {
-    const result = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=1e308,dims=48x40x0.0001']);
+    const result = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=1e308,dims=48x40x0.0001,desc=Parts']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim()).toBe(
       'shipper: poundsWeight must be at most 45,000 lb (the legal payload of a 53 ft trailer) (orderComponents[0].poundsWeight); height must be at least 1 in (orderComponents[0].dimensions.height)',
     );
-    const infinite = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=1e400,dims=48x40x48', '--json']);
+    const infinite = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=1e400,dims=48x40x48,desc=Parts', '--json']);
     expect(infinite.code).toBe(1);
     expect(JSON.parse(infinite.stdout)).toMatchObject({ status: 400, violations: [{ field: 'orderComponents[0].poundsWeight', reason: 'poundsWeight must be a finite number' }] });
   });
 
   it('quotes freight beyond standard LTL with one warning line naming volume LTL or truckload', async () => {
-    const result = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=13,weight=12000,dims=48x40x48', '--json']);
+    const result = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=13,weight=12000,dims=48x40x48,desc=Parts', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(Number.isSafeInteger((JSON.parse(result.stdout) as { quotedPriceInCents: number }).quotedPriceInCents)).toBe(true);
     // Besides the freight check's own lines (13 pallets take 28 ft of trailer; no description).
@@ -81,10 +82,10 @@ describe.each(['local', 'remote'] as const)('%s mode', (mode) => {
   });
 
   it('refuses a flag-built request only where a user can misspell it: a typo in a component key is a usage error', async () => {
-    const result = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,wieght=500,dims=48x40x48']);
+    const result = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,wieght=500,dims=48x40x48,desc=Parts']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown key "wieght" \(did you mean weight\?\) in --component/);
-    const side = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,hieght=48']);
+    const side = await shipper(mode, ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,hieght=48,desc=Parts']);
     expect(side.code).toBe(2);
     expect(side.stderr).toMatch(/unknown key "hieght" \(length, width and height go in dims=LxWxH\) in --component/);
     const address = await shipper(mode, ['ship', '--shipper', `${SHIPPER},zipcod=60608`, '--consignee', CONSIGNEE, '-c', COMPONENT]);

@@ -11,6 +11,7 @@ import type { Quote, Shipment } from '../../src/domain/schemas.js';
 import { tempDir } from '../helpers/cli.js';
 import { shipmentsCsv } from '../helpers/csv.js';
 import { runInProcess } from '../helpers/inProcess.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const SHIPMENT_HEADER =
@@ -49,9 +50,20 @@ beforeAll(async () => {
   await writeFile(file, shipmentsCsv(IMPORTED, 1));
   expect((await run(['import', file])).code).toBe(0);
   // One with a carrier and a PRO, one cancelled, one whose reference a spreadsheet would run as a formula.
-  const consignee = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
-  const shipper = 'name=Acme Chicago DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-  const formula = await run(['-q', 'ship', '--shipper', shipper, '--consignee', consignee, '-c', 'pallets=1,weight=500,dims=48x40x48', '--ref', '=HYPERLINK("http://x.example")']);
+  const consignee = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
+  const shipper = withContact('name=Acme Chicago DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608');
+  const formula = await run([
+    '-q',
+    'ship',
+    '--shipper',
+    shipper,
+    '--consignee',
+    consignee,
+    '-c',
+    'pallets=1,weight=500,dims=48x40x48,desc=Parts',
+    '--ref',
+    '=HYPERLINK("http://x.example")',
+  ]);
   expect(formula.code).toBe(0);
   cancelledId = formula.stdout.trim();
   expect((await run(['shipment', 'cancel', cancelledId])).code).toBe(0);
@@ -101,7 +113,8 @@ describe('shipment list --csv', () => {
       carrier: 'Old Dominion',
       scac: 'ODFL',
       proNumber: '1234567897',
-      status: 'CONFIRMED',
+      // Imported from a file without contacts or phones: created, not confirmed.
+      status: 'INITIALIZED',
       cancelledAt: '',
       freightChargeTerms: 'PREPAID',
     });
@@ -151,11 +164,11 @@ describe('shipment list --csv', () => {
 describe('quote list --csv', () => {
   it('writes every quote, each agreeing with --json: status, bookings, price in dollars, expiry', async () => {
     const quoteStore = join(dir, 'quotes');
-    const quote = (args: string[]) => run(['-q', 'quote', '--from', '60608', '-c', 'pallets=1,weight=500,dims=48x40x48', ...args], quoteStore);
+    const quote = (args: string[]) => run(['-q', 'quote', '--from', '60608', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', ...args], quoteStore);
     const open = (await quote(['--to', '90210', '-a', 'liftgate_delivery'])).stdout.trim();
     const booked = (await quote(['--to', '10001'])).stdout.trim();
-    const consignee = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
-    const shipper = 'name=Acme Chicago DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
+    const consignee = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
+    const shipper = withContact('name=Acme Chicago DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608');
     expect((await run(['ship', '--quote', booked, '--shipper', shipper, '--consignee', consignee], quoteStore)).code).toBe(0);
     const rows = records((await run(['quote', 'list', '--csv'], quoteStore)).stdout);
     expect(rows.map((row) => row.id).sort()).toEqual([open, booked].sort());

@@ -16,10 +16,11 @@ import { csvLine, HEADER, rowCells } from '../helpers/csv.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { storedShipmentIds } from '../helpers/storedShipments.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const NOW = { SHIPPER_NOW: '2026-11-23T15:00:00Z' };
-const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608');
+const CONSIGNEE = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
 const LINE = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,nmfc=161030,pkg=crates,pieces=10';
 
 let work: { dir: string; cleanup: () => Promise<void> };
@@ -88,7 +89,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(changed.orderComponents[0]).toMatchObject({ description: 'Gear boxes', nmfcCode: '161030', pieceCount: 10 });
     // Its freight must still be the quoted freight.
     const third = await newQuote(mode);
-    const heavier = await cli(mode, ['ship', '--quote', third.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1300,dims=48x40x48']);
+    const heavier = await cli(mode, ['ship', '--quote', third.id, '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1300,dims=48x40x48,desc=Parts']);
     expect(heavier.code).toBe(1);
     expect(heavier.stderr).toMatch(/quoted 1200, sent 1300 \(orderComponents\[0\]\.poundsWeight\)/);
   });
@@ -247,7 +248,15 @@ describe.each(MODES)('%s mode', (mode) => {
   });
 
   it('filters lists by day and destination, on the bounds', async () => {
-    const before = await json<Shipment>(mode, ['ship', '--shipper', SHIPPER, '--consignee', 'name=Peach,address1=1 Peachtree St,city=Atlanta,state=GA,zip=30303', '-c', LINE]);
+    const before = await json<Shipment>(mode, [
+      'ship',
+      '--shipper',
+      SHIPPER,
+      '--consignee',
+      withContact('name=Peach,address1=1 Peachtree St,city=Atlanta,state=GA,zip=30303'),
+      '-c',
+      LINE,
+    ]);
     const day = before.createdAt.slice(0, 10);
     const ids = async (args: string[]) => (await json<{ items: Shipment[] }>(mode, ['shipment', 'list', '--limit', '500', ...args])).items.map((item) => item.id);
     expect(await ids(['--since', day, '--until', day, '--to', '30303'])).toContain(before.id);
@@ -281,7 +290,7 @@ describe('the pickup day ends at midnight at the origin', () => {
   it('books a quote at 23:59 of its pickup day in Los Angeles (07:59 UTC the next day) and refuses it at 00:00, as quote get says', async () => {
     const store = join(work.dir, 'pickup-day');
     const at = (instant: string, args: string[]) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: instant } });
-    const la = 'name=West DC,address1=9450 Wilshire Blvd,city=Beverly Hills,state=CA,zip=90210';
+    const la = withContact('name=West DC,address1=9450 Wilshire Blvd,city=Beverly Hills,state=CA,zip=90210');
     const newQuote = async () => {
       const made = await at('2026-11-23T15:00:00Z', ['quote', '--from', '90210', '--to', '10001', '-c', LINE, '--json']);
       expect(made.code, made.stderr).toBe(0);

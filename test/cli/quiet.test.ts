@@ -5,15 +5,15 @@
 import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
+import { CHICAGO_DC_FLAGS, withContact } from '../helpers/fixtures.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const QUOTE_ID = /^qt_[0-9A-Z]{26}$/;
 const SHIPMENT_ID = /^sh_[0-9A-Z]{26}$/;
-const LANE = ['--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48'];
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0199';
+const LANE = ['--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts'];
+const CONSIGNEE = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001,phone=212-555-0199');
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -25,7 +25,7 @@ const lines = (text: string) => text.split('\n').filter(Boolean);
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('shipper-quiet-'));
   store = join(dir, 'store');
-  const saved = await run(['-q', 'location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS, '--phone', '312-555-0100']);
+  const saved = await run(['-q', 'location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS, '--phone', '312-555-0100', '--contact', 'Dana Ruiz']);
   // location add -q: the name, which is what later commands take.
   expect(saved).toMatchObject({ code: 0, stdout: 'chicago-dc\n' });
 });
@@ -58,7 +58,7 @@ describe('-q prints the id of what was created', () => {
     const onQuote = await run(['-q', 'ship', '--quote', quoteId, '--shipper', 'chicago-dc', '--consignee', CONSIGNEE]);
     expect(onQuote.code).toBe(0);
     expect(lines(onQuote.stdout)).toEqual([expect.stringMatching(SHIPMENT_ID)]);
-    const oneStep = ['-q', 'ship', '--shipper', 'chicago-dc', '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40', '--idempotency-key', 'quiet-1'];
+    const oneStep = ['-q', 'ship', '--shipper', 'chicago-dc', '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=400,dims=48x40x40,desc=Parts', '--idempotency-key', 'quiet-1'];
     const first = await run(oneStep);
     const again = await run(oneStep);
     expect(first.stdout).toMatch(/^sh_[0-9A-Z]{26}\n$/);

@@ -13,10 +13,11 @@ import type { Page, Shipment } from '../../src/domain/schemas.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const NOW = '2026-11-24T15:00:00Z';
-const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608');
+const CONSIGNEE = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
 
 type Behaviour = 'forward' | 'cut' | 'cut-once' | 'hold';
 
@@ -68,7 +69,20 @@ afterAll(async () => {
 
 const ship = (baseUrl: string, extra: string[], env: Record<string, string> = {}) =>
   runInProcess(
-    ['--base-url', baseUrl, '--store', join(dir, 'client'), 'ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=1,weight=500,dims=48x40x48', ...extra],
+    [
+      '--base-url',
+      baseUrl,
+      '--store',
+      join(dir, 'client'),
+      'ship',
+      '--shipper',
+      SHIPPER,
+      '--consignee',
+      CONSIGNEE,
+      '-c',
+      'pallets=1,weight=500,dims=48x40x48,desc=Parts',
+      ...extra,
+    ],
     {
       env: { SHIPPER_NOW: NOW, ...env },
     },

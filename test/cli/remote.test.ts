@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const KEY = 'remote-key-0123456789';
 let dirs: Array<{ dir: string; cleanup: () => Promise<void> }> = [];
@@ -117,7 +118,7 @@ describe('remote mode', () => {
     // The server's request id follows the message, for its operator's log.
     expectOneLine(missing, 4, /^shipper: quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z not found \(request [0-9a-f-]{36}\)\n$/);
 
-    const rejected = await cli([...auth, '--json', 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=0,dims=48x40x48']);
+    const rejected = await cli([...auth, '--json', 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=0,dims=48x40x48,desc=Parts']);
     expect(rejected.code).toBe(1);
     expect(JSON.parse(rejected.stdout)).toMatchObject({ status: 400, title: 'Constraint Violation', violations: [{ field: 'orderComponents[0].poundsWeight' }] });
 
@@ -148,9 +149,9 @@ describe('remote mode', () => {
       '-c',
       'pallets=1,weight=500,dims=48x40x48,desc=Parts',
       '--shipper',
-      'name=Acme,address1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100',
+      withContact('name=Acme,address1=1 Main St,city=Chicago,state=IL,zip=60608,phone=312-555-0100'),
       '--consignee',
-      'name=Beta,address1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142',
+      withContact('name=Beta,address1=5 Broadway,city=New York,state=NY,zip=10001,phone=212-555-0142'),
     ]);
     expect(booked.code, booked.stderr).toBe(0);
     const id = booked.stdout.trim();

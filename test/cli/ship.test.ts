@@ -6,7 +6,7 @@ import { isValidBolNumber } from '../../src/domain/bolNumber.js';
 import type { Page, Quote, Shipment } from '../../src/domain/schemas.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { storeInProcess } from '../helpers/inProcess.js';
-import { WEDNESDAY, CHICAGO_DC_FLAGS } from '../helpers/fixtures.js';
+import { WEDNESDAY, CHICAGO_DC_FLAGS, withContact } from '../helpers/fixtures.js';
 
 let store: { dir: string; cleanup: () => Promise<void> };
 let shipper: (args: string[], env?: Record<string, string>) => Promise<CliResult>;
@@ -17,7 +17,27 @@ beforeAll(async () => {
   shipper = (args, env = {}) => cli(args, { env: { SHIPPER_NOW: WEDNESDAY, ...env } });
   for (const args of [
     ['location', 'add', 'chicago-dc', ...CHICAGO_DC_FLAGS, '--contact', 'Dana Ruiz', '--phone', '312-555-0100'],
-    ['location', 'add', 'NYC-Store', '--name', 'Store 12', '--address1', '1 Penn Plaza', '--address2', 'Suite 200', '--city', 'New York', '--state', 'ny', '--zip', '10001'],
+    [
+      'location',
+      'add',
+      'NYC-Store',
+      '--name',
+      'Store 12',
+      '--address1',
+      '1 Penn Plaza',
+      '--address2',
+      'Suite 200',
+      '--city',
+      'New York',
+      '--state',
+      'ny',
+      '--zip',
+      '10001',
+      '--contact',
+      'Lee Chen',
+      '--phone',
+      '212-555-0188',
+    ],
   ]) {
     const result = await shipper(args);
     expect(result.code, result.stderr).toBe(0);
@@ -29,7 +49,7 @@ function noStackTrace(result: CliResult): void {
   expect(result.stderr).not.toMatch(/\n\s+at /);
 }
 
-async function quote(components = ['pallets=2,weight=1200,dims=48x40x48'], env?: Record<string, string>): Promise<Quote> {
+async function quote(components = ['pallets=2,weight=1200,dims=48x40x48,desc=Parts'], env?: Record<string, string>): Promise<Quote> {
   const result = await shipper(['quote', '--from', '60608', '--to', '10001', ...components.flatMap((spec) => ['-c', spec]), '--json'], env);
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as Quote;
@@ -79,7 +99,7 @@ describe('shipper location', () => {
 
 describe('shipper ship --quote', () => {
   it('books the quote with saved locations, a reference, instructions and per-line details; the class printed is the quoted one', async () => {
-    const quoted = await quote(['pallets=2,weight=1200,dims=48x40x48', 'pallets=1,weight=300,dims=48x40x40']);
+    const quoted = await quote(['pallets=2,weight=1200,dims=48x40x48,desc=Parts', 'pallets=1,weight=300,dims=48x40x40,desc=Parts']);
     const result = await shipper([
       'ship',
       '--quote',
@@ -95,7 +115,7 @@ describe('shipper ship --quote', () => {
       '-c',
       'pallets=2,weight=1200,dims=48x40x48,desc="Machine parts, boxed",nmfc=161030,pkg=crates,pieces=10',
       '-c',
-      'pallets=1,weight=300,dims=48x40x40,pieces=0',
+      'pallets=1,weight=300,dims=48x40x40,pieces=0,desc=Parts',
       '--json',
     ]);
     expect(result.code, result.stderr).toBe(0);
@@ -134,7 +154,18 @@ describe('shipper ship --quote', () => {
     expect(unknown.stderr).toMatch(/quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P not found/);
 
     const quoted = await quote();
-    const mismatch = await shipper(['ship', '--quote', quoted.id, '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=3,weight=1200,dims=48x40x50', '--json']);
+    const mismatch = await shipper([
+      'ship',
+      '--quote',
+      quoted.id,
+      '--shipper',
+      'chicago-dc',
+      '--consignee',
+      'nyc-store',
+      '-c',
+      'pallets=3,weight=1200,dims=48x40x50,desc=Parts',
+      '--json',
+    ]);
     expect(mismatch.code).toBe(1);
     const problem = JSON.parse(mismatch.stdout) as { status: number; violations: Array<{ field: string }> };
     expect(problem.status).toBe(400);
@@ -142,7 +173,7 @@ describe('shipper ship --quote', () => {
 
     // 169 hours later a quote (48 h, the published 2 days) for a pickup day after that has expired.
     const aheadId = JSON.parse(
-      (await shipper(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48', '--pickup-date', '2026-11-30', '--json'])).stdout,
+      (await shipper(['quote', '--from', '60608', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts', '--pickup-date', '2026-11-30', '--json'])).stdout,
     ).id as string;
     const later = new Date(Date.parse(WEDNESDAY) + 169 * 3_600_000).toISOString();
     const expired = await shipper(['ship', '--quote', aheadId, '--shipper', 'chicago-dc', '--consignee', 'nyc-store'], { SHIPPER_NOW: later });
@@ -163,9 +194,9 @@ describe('shipper ship in one step', () => {
       '--shipper',
       'chicago-dc',
       '--consignee',
-      'name="Store 9",address1="5 Main St, Unit 2",city=Boston,state=MA,zip=02110,contact=Jo,phone=617-555-0101',
+      withContact('name="Store 9",address1="5 Main St, Unit 2",city=Boston,state=MA,zip=02110,contact=Jo,phone=617-555-0101'),
       '-c',
-      'pallets=1,weight=500,dims=48x40x60',
+      'pallets=1,weight=500,dims=48x40x60,desc=Parts',
       '-a',
       'liftgate-delivery',
       '--pickup-date',
@@ -182,32 +213,32 @@ describe('shipper ship in one step', () => {
 
   it('refuses a freight class in the input (exit 1, the field named) and books nothing', async () => {
     const before = await readdir(join(store.dir, 'shipments'));
-    const result = await shipper(['ship', '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60,class=70']);
+    const result = await shipper(['ship', '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60,class=70,desc=Parts']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/freightClass is computed from density at quote time and cannot be sent \(orderComponents\[0\]\.freightClass\)/);
     expect(await readdir(join(store.dir, 'shipments'))).toEqual(before);
   });
 
   it('is a usage error (exit 2) without addresses or freight, and not found (exit 4) for an unknown location', async () => {
-    const missing = await shipper(['ship', '-c', 'pallets=1,weight=500,dims=48x40x60']);
+    const missing = await shipper(['ship', '-c', 'pallets=1,weight=500,dims=48x40x60,desc=Parts']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/missing --shipper NAME\|ADDRESS, --consignee NAME\|ADDRESS/);
-    const unknown = await shipper(['ship', '--shipper', 'atlantis', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60']);
+    const unknown = await shipper(['ship', '--shipper', 'atlantis', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60,desc=Parts']);
     expect(unknown.code).toBe(4);
     expect(unknown.stderr).toMatch(/--shipper atlantis: no saved location of that name; see/);
     // A mistyped name: the saved one it most likely means.
-    const typo = await shipper(['ship', '--shipper', 'chicago-d', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60']);
+    const typo = await shipper(['ship', '--shipper', 'chicago-d', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60,desc=Parts']);
     expect(typo.code).toBe(4);
     expect(typo.stderr).toContain('--shipper chicago-d: no saved location of that name (did you mean chicago-dc?); see `shipper location list`');
-    const consignee = await shipper(['ship', '--shipper', 'chicago-dc', '--consignee', 'nyc-stroe', '-c', 'pallets=1,weight=500,dims=48x40x60']);
+    const consignee = await shipper(['ship', '--shipper', 'chicago-dc', '--consignee', 'nyc-stroe', '-c', 'pallets=1,weight=500,dims=48x40x60,desc=Parts']);
     expect(consignee.stderr).toContain('--consignee nyc-stroe: no saved location of that name (did you mean NYC-Store?)');
-    const lane = await shipper(['ship', '--from', '60601', '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60']);
+    const lane = await shipper(['ship', '--from', '60601', '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60,desc=Parts']);
     expect(lane.code).toBe(2);
     expect(lane.stderr).toMatch(/--from 60601 differs from the shipper's ZIP 60608/);
   });
 
   it('books once per idempotency key', async () => {
-    const args = ['ship', '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=700,dims=48x40x60', '--idempotency-key', 'job-42', '--json'];
+    const args = ['ship', '--shipper', 'chicago-dc', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=700,dims=48x40x60,desc=Parts', '--idempotency-key', 'job-42', '--json'];
     const first = JSON.parse((await shipper(args)).stdout) as Shipment;
     const again = await shipper(args);
     expect((JSON.parse(again.stdout) as Shipment).id).toBe(first.id);
@@ -231,11 +262,11 @@ describe('shipper shipment list / get', () => {
           '--ref',
           ref,
           '--shipper',
-          'name=A,address1=1 A St,city=Chicago,state=IL,zip=60608',
+          withContact('name=A,address1=1 A St,city=Chicago,state=IL,zip=60608'),
           '--consignee',
-          'name=B,address1=2 B St,city=New York,state=NY,zip=10001',
+          withContact('name=B,address1=2 B St,city=New York,state=NY,zip=10001'),
           '-c',
-          `pallets=2,weight=${weight},dims=48x40x48`,
+          `pallets=2,weight=${weight},dims=48x40x48,desc=Parts`,
         ]);
         expect(booked.code, booked.stderr).toBe(0);
       }
@@ -272,7 +303,7 @@ describe('errors of the address book with --json', () => {
     const twice = await shipper(['location', 'add', 'chicago-dc', '--name', 'X', '--address1', 'Y', '--city', 'Z', '--state', 'IL', '--zip', '60601', '--json']);
     expect(twice.code).toBe(1);
     expect(JSON.parse(twice.stdout)).toMatchObject({ status: 409 });
-    const ship = await shipper(['ship', '--shipper', 'nowhere', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60', '--json']);
+    const ship = await shipper(['ship', '--shipper', 'nowhere', '--consignee', 'nyc-store', '-c', 'pallets=1,weight=500,dims=48x40x60,desc=Parts', '--json']);
     expect(ship.code).toBe(4);
     expect(JSON.parse(ship.stdout)).toMatchObject({ status: 404 });
   });

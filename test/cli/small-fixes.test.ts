@@ -11,6 +11,7 @@ import { serverRootOf } from '../../src/api/wire.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 let dir: string;
@@ -24,7 +25,7 @@ const quote = (args: string[], env: Record<string, string> = {}) => runInProcess
 
 describe('the price breakdown', () => {
   it('has no discount line when the minimum charge applies (it replaces the discounted linehaul)', async () => {
-    const minimum = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=100,dims=48x40x40']);
+    const minimum = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=100,dims=48x40x40,desc=Parts']);
     expect(minimum.code).toBe(0);
     expect(minimum.stdout).toContain('Linehaul (minimum charge)');
     expect(minimum.stdout).not.toMatch(/Discount/);
@@ -36,7 +37,7 @@ describe('the price breakdown', () => {
   });
 
   it('keeps the discount line when there is a discount', async () => {
-    const discounted = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
+    const discounted = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts']);
     expect(discounted.stdout).toMatch(/^ {2}Discount\s+-\$[1-9][\d,]*\.\d\d$/m);
   });
 });
@@ -44,14 +45,15 @@ describe('the price breakdown', () => {
 describe('the quote expiry', () => {
   it("is shown in the origin's local time, like the ETA in the destination's", async () => {
     // The end of its pickup day (Tuesday 2026-11-24) at the origin, before its 48 hours: in Chicago's time, in Los Angeles'.
-    const chicago = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
+    const chicago = await quote(['--from', '60601', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts']);
     expect(chicago.stdout).toMatch(/valid until Tue 2026-11-24 23:59 CST/);
     expect(chicago.stdout).toMatch(/ETA Mon 2026-11-30 17:00 EST/);
-    const losAngeles = await quote(['--from', '90210', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48']);
+    const losAngeles = await quote(['--from', '90210', '--to', '10001', '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts']);
     expect(losAngeles.stdout).toMatch(/valid until Tue 2026-11-24 23:59 PST/);
     // 48 hours (the published 2 days) after 2026-11-23 15:00 UTC (Monday 07:00 in Los Angeles), before its pickup day: its lifetime, not the end of that day, closes it.
-    const id = JSON.parse((await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'])).stdout)
-      .id as string;
+    const id = JSON.parse(
+      (await quote(['--from', '90210', '--to', '60601', '--pickup-date', '2026-11-30', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--json'])).stdout,
+    ).id as string;
     const shown = await runInProcess(['--store', join(dir, 'store'), 'quote', 'get', id], { env: { SHIPPER_NOW: NOW } });
     expect(shown.stdout).toMatch(/Status {4}open until Wed 2026-11-25 07:00 PST/);
     // After expiry, still the origin's time.
@@ -137,11 +139,11 @@ describe('--idempotency-key', () => {
         join(dir, 'store'),
         'ship',
         '--shipper',
-        'name=Acme,address1=100 N State St,city=Chicago,state=IL,zip=60601',
+        withContact('name=Acme,address1=100 N State St,city=Chicago,state=IL,zip=60601'),
         '--consignee',
-        'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+        withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001'),
         '-c',
-        `pallets=${pallets},weight=800,dims=48x40x48`,
+        `pallets=${pallets},weight=800,dims=48x40x48,desc=Parts`,
         '--idempotency-key',
         key,
       ],
@@ -188,7 +190,7 @@ describe('a base URL ending in /v1', () => {
     it('works, with one warning saying the base URL is the server root', async () => {
       for (const suffix of ['/v1', '/v1/shipper/']) {
         const result = await runInProcess(
-          ['--base-url', `${server.url}${suffix}`, 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48', '--json'],
+          ['--base-url', `${server.url}${suffix}`, 'quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=Parts', '--json'],
           { env: { SHIPPER_NOW: NOW } },
         );
         expect(result.code, result.stderr).toBe(0);

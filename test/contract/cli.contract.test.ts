@@ -16,6 +16,7 @@ import { testDatabase } from '../helpers/postgres.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { CONTRACT_NOW } from './suite.js';
+import { withContact } from '../helpers/fixtures.js';
 
 interface Scenario {
   name: string;
@@ -37,16 +38,16 @@ const LATER = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 3600_000).toISO
 const SOON = { SHIPPER_NOW: new Date(Date.parse(CONTRACT_NOW) + 1800_000).toISOString() };
 
 const COMPONENT = 'pallets=2,weight=1200,dims=48x40x48,desc=Machine parts,pieces=0';
-const SHIPPER = 'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60601';
-const CONSIGNEE = 'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001';
+const SHIPPER = withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60601');
+const CONSIGNEE = withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001');
 const SAMPLE_CSV = fileURLToPath(new URL('../../templates/import/shipments-sample.csv', import.meta.url));
 const SAMPLE_BILLS = fileURLToPath(new URL('../../templates/audit/bills-sample.csv', import.meta.url));
 const SCENARIOS: Scenario[] = [
   { name: 'quote', args: ['quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '--json'], code: 0 },
   { name: 'quote, people output', args: ['quote', '--from', '60601', '--to', '10001', '-c', COMPONENT, '-a', 'liftgate-delivery'], code: 0 },
-  { name: 'quote with deprecated palletDims', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,palletDims=48x40x48', '--json'], code: 0 },
-  { name: 'quote with violations', args: ['quote', '--from', '60601', '--to', '1000', '-c', 'pallets=0,weight=-5,dims=48x40x0,pieces=-1'], code: 1 },
-  { name: 'quote with violations, --json', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,class=70', '--json'], code: 1 },
+  { name: 'quote with deprecated palletDims', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,palletDims=48x40x48,desc=Parts', '--json'], code: 0 },
+  { name: 'quote with violations', args: ['quote', '--from', '60601', '--to', '1000', '-c', 'pallets=0,weight=-5,dims=48x40x0,pieces=-1,desc=Parts'], code: 1 },
+  { name: 'quote with violations, --json', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=1,weight=500,dims=48x40x48,class=70,desc=Parts', '--json'], code: 1 },
   { name: 'quote get', args: ['quote', 'get', '{quote}', '--json'], code: 0 },
   { name: 'quote get, people output', args: ['quote', 'get', '{quote}'], code: 0 },
   { name: 'quote get unknown', args: ['quote', 'get', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'], code: 4 },
@@ -56,7 +57,11 @@ const SCENARIOS: Scenario[] = [
   { name: 'transit table, --json', args: ['transit', '--from', '60601', '--to', '10001', '--json'], code: 0 },
   { name: 'transit table, --csv', args: ['transit', '--from', '60601', '--to', '10001', '--days', '2', '--csv'], code: 0 },
   { name: 'transit with an unknown ZIP', args: ['transit', '--from', '60601', '--to', '10001,00000'], code: 1 },
-  { name: 'ship with violations', args: ['ship', '--shipper', `${SHIPPER},state=ZZ`, '--consignee', 'name=Nobody', '-c', 'pallets=1,weight=500,dims=48x40x48,class=70'], code: 1 },
+  {
+    name: 'ship with violations',
+    args: ['ship', '--shipper', `${SHIPPER},state=ZZ`, '--consignee', 'name=Nobody', '-c', 'pallets=1,weight=500,dims=48x40x48,class=70,desc=Parts'],
+    code: 1,
+  },
   { name: 'ship on an unknown quote', args: ['ship', '--quote', 'qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z', '--shipper', SHIPPER, '--consignee', CONSIGNEE], code: 4 },
   { name: 'shipment get unknown', args: ['shipment', 'get', 'sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', '--json'], code: 4 },
   { name: 'import of a file that is not CSV', args: ['import', 'package.json'], code: 1 },
@@ -84,13 +89,19 @@ const SCENARIOS: Scenario[] = [
   { name: 'shipment list, people output', args: ['shipment', 'list', '--limit', '2'], code: 0, phase: 2 },
   { name: 'import the sample CSV', args: ['import', SAMPLE_CSV, '--json'], code: 0, phase: 2 },
   { name: 'import the sample CSV again (nothing new)', args: ['import', SAMPLE_CSV], code: 0, phase: 2 },
-  { name: 'quote, last before the list', args: ['quote', '--from', '30301', '--to', '98101', '-c', 'pallets=1,weight=300,dims=40x48x40', '--json'], code: 0, phase: 2, env: LATER },
+  {
+    name: 'quote, last before the list',
+    args: ['quote', '--from', '30301', '--to', '98101', '-c', 'pallets=1,weight=300,dims=40x48x40,desc=Parts', '--json'],
+    code: 0,
+    phase: 2,
+    env: LATER,
+  },
   { name: 'quote list', args: ['quote', 'list', '--limit', '1', '--json'], code: 0, phase: 2 },
   { name: 'quote list, people output', args: ['quote', 'list', '--limit', '1'], code: 0, phase: 2 },
   // Booking integrity (issue 11): limits, the beyond-LTL warning, addresses against their ZIP, ETAs in the real zone.
   // Last and one at a time: they add no load to the parallel phase and come after the lists.
-  { name: 'quote over the freight limits', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=61,weight=1e308,dims=637x48x0.5'], code: 1, phase: 2 },
-  { name: 'quote beyond standard LTL', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=13,weight=21000,dims=48x40x48', '--json'], code: 0, phase: 2 },
+  { name: 'quote over the freight limits', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=61,weight=1e308,dims=637x48x0.5,desc=Parts'], code: 1, phase: 2 },
+  { name: 'quote beyond standard LTL', args: ['quote', '--from', '60601', '--to', '10001', '-c', 'pallets=13,weight=21000,dims=48x40x48,desc=Parts', '--json'], code: 0, phase: 2 },
   { name: 'ship with a state against the ZIP', args: ['ship', '--shipper', SHIPPER, '--consignee', CONSIGNEE.replace('state=NY', 'state=NJ'), '-c', COMPONENT], code: 1, phase: 2 },
   { name: 'quote to the Hopi Reservation in summer', args: ['quote', '--from', '86001', '--to', '86039', '--pickup-date', '2027-07-13', '-c', COMPONENT], code: 0, phase: 2 },
 ];

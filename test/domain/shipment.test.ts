@@ -122,7 +122,7 @@ describe('the shipment record', () => {
     });
     expect(shipment.ssccs).toHaveLength(3);
     expect(shipment).toMatchObject({
-      orderStatus: 'CONFIRMED',
+      orderStatus: 'INITIALIZED',
       refNumber: 'PO-1',
       quoteId: quote.id,
       totalPriceInCents: quote.quotedPriceInCents,

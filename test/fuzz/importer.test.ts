@@ -372,7 +372,7 @@ describe('importing random CSV files', () => {
             expect(document.summary).toMatchObject({ rows: file.rows.length, shipments: file.shipments.length, booked: file.shipments.length, alreadyBooked: 0 });
             const byId = new Map((await bookedShipments(store, work.dir)).map((shipment) => [shipment.id, shipment]));
             expect(byId.size).toBe(file.shipments.length);
-            document.shipments.forEach((entry, index) => expectShipmentAsRequested(byId.get(entry.id!)!, file.shipments[index]!));
+            document.shipments.forEach((entry, index) => expectShipmentAsRequested(byId.get(entry.id!)!, file.shipments[index]!, { confirmAsked: true }));
 
             const again = await shipper(store, ['import', csv, '--json'], work.dir);
             expect(again.code, again.what).toBe(0);

@@ -250,10 +250,16 @@ export function expectedCarrierFields(request: Json) {
   };
 }
 
-/** Every field of the shipment request is present in the shipment as the API answers it. */
-export function expectShipmentAsRequested(shipment: Shipment, request: Json): void {
+/**
+ * Every field of the shipment request is present in the shipment as the API answers it. Created,
+ * it is INITIALIZED (as published); `confirmAsked` (an import): CONFIRMED exactly when both stops
+ * have their contact person and phone and the order a description, else INITIALIZED.
+ */
+export function expectShipmentAsRequested(shipment: Shipment, request: Json, options: { confirmAsked?: boolean } = {}): void {
   const refNumber = typeof request.refNumber === 'string' ? request.refNumber.trim() || null : null;
-  expect(shipment.orderStatus).toBe('CONFIRMED');
+  const stops = [shipment.pickupAddress, shipment.deliveryAddress];
+  const confirmable = stops.every((stop) => Boolean(stop.contactPerson?.trim()) && Boolean(stop.phoneNumber)) && Boolean(shipment.description?.trim());
+  expect(shipment.orderStatus).toBe(options.confirmAsked && confirmable ? 'CONFIRMED' : 'INITIALIZED');
   expect(shipment.refNumber).toBe(refNumber);
   expect(shipment.pickupAddress).toEqual(expectedAddress(request.pickupAddress as Json));
   expect(shipment.deliveryAddress).toEqual(expectedAddress(request.deliveryAddress as Json));

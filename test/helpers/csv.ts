@@ -58,12 +58,17 @@ export function csvLine(cells: string[], delimiter = ','): string {
   return cells.map((cell) => (/[",;\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(delimiter);
 }
 
-/** `shipments` shipments of `rowsEach` rows, refs `${prefix}-0001`... */
-export function shipmentsCsv(shipments: number, rowsEach = 2, prefix = 'PO'): string {
-  const lines = [csvLine(HEADER)];
+/** The columns of the stops' contacts and phones: what the published confirm needs (import confirms the orders that have them). */
+export const CONTACT_HEADER = ['shipperContactName', 'shipperPhone', 'consigneeContactName', 'consigneePhone'];
+const CONTACT_CELLS = ['Dana Ruiz', '312-555-0100', 'Lee Chen', '212-555-0188'];
+
+/** `shipments` shipments of `rowsEach` rows, refs `${prefix}-0001`...; `contacts`: with CONTACT_HEADER's columns filled on each first row. */
+export function shipmentsCsv(shipments: number, rowsEach = 2, prefix = 'PO', options: { contacts?: boolean } = {}): string {
+  const lines = [csvLine([...HEADER, ...(options.contacts ? CONTACT_HEADER : [])])];
   for (let s = 0; s < shipments; s++) {
     for (let r = 0; r < rowsEach; r++) {
-      lines.push(csvLine(rowCells(`${prefix}-${String(s + 1).padStart(4, '0')}`, r === 0, { weight: String(300 + ((s * 37 + r * 11) % 900)), pieces: String(r) }, s)));
+      const cells = rowCells(`${prefix}-${String(s + 1).padStart(4, '0')}`, r === 0, { weight: String(300 + ((s * 37 + r * 11) % 900)), pieces: String(r) }, s);
+      lines.push(csvLine([...cells, ...(options.contacts ? (r === 0 ? CONTACT_CELLS : ['', '', '', '']) : [])]));
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,7 @@
 /** Addresses, components and a fixed clock shared by the shipment and import tests. */
 import { LocalApi } from '../../src/api/local.js';
 import type { ShipmentRequestInput } from '../../src/domain/schemas.js';
+import type { ShipperApi } from '../../src/api/types.js';
 
 export const CHICAGO_DC = { name: 'Acme Chicago DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' };
 /** CHICAGO_DC as the options of `shipper location add NAME`. */
@@ -14,9 +15,9 @@ export function trackedShipmentArgs(carriers: readonly [string, string] = ['Old 
   return [
     [
       '--shipper',
-      'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608',
+      withContact('name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608'),
       '--consignee',
-      'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001',
+      withContact('name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001', DELIVERY_CONTACT),
       '-c',
       'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
       '--ref',
@@ -30,9 +31,9 @@ export function trackedShipmentArgs(carriers: readonly [string, string] = ['Old 
     ],
     [
       '--shipper',
-      'name="Desert Supply",address1="1 E Washington St",city=Phoenix,state=AZ,zip=85004',
+      withContact('name="Desert Supply",address1="1 E Washington St",city=Phoenix,state=AZ,zip=85004'),
       '--consignee',
-      'name="Denver Store",address1="1600 Broadway",city=Denver,state=CO,zip=80202',
+      withContact('name="Denver Store",address1="1600 Broadway",city=Denver,state=CO,zip=80202', DELIVERY_CONTACT),
       '-c',
       'pallets=1,weight=500,dims=48x40x48,desc=Parts',
       '--ref',
@@ -82,4 +83,44 @@ export function apiAt(storeDir: string, start = WEDNESDAY): { api: LocalApi; clo
 /** A valid request (its stops the published Address: a contact and a phone), with overrides that may make it invalid on purpose (the API parses it at run time). */
 export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
   return { refNumber: 'PO-4711', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS], ...overrides } as ShipmentRequestInput;
+}
+
+/**
+ * What the published confirm needs on each stop and shipper never invents (issue 40): a contact
+ * person and a phone. `shipper ship` confirms, so the CLI tests' addresses carry them.
+ */
+export const PICKUP_CONTACT = { contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' } as const;
+export const DELIVERY_CONTACT = { contactPerson: 'Lee Chen', phoneNumber: '+12125550188' } as const;
+
+/** An inline address spec (`name=...,zip=...`) with the contact= and phone= it lacks, so that `ship` can confirm it. */
+export function withContact(spec: string, contact: { contactPerson: string; phoneNumber: string } = PICKUP_CONTACT): string {
+  const keys = spec.split(',').map((pair) => pair.split('=')[0]!.trim().toLowerCase());
+  const added = [keys.includes('contact') ? undefined : `contact="${contact.contactPerson}"`, keys.includes('phone') ? undefined : `phone=${contact.phoneNumber}`].filter(
+    (pair): pair is string => pair !== undefined,
+  );
+  return [spec, ...added].join(',');
+}
+
+/** A shipment request (the engine's input) with what confirm needs where it lacks it: both contacts and phones, a description. */
+export function confirmable<T extends Record<string, unknown>>(request: T): T {
+  const address = (value: unknown, contact: typeof PICKUP_CONTACT | typeof DELIVERY_CONTACT) =>
+    typeof value === 'object' && value !== null ? { ...contact, ...(value as Record<string, unknown>) } : value;
+  return {
+    description: 'Machine parts',
+    ...request,
+    pickupAddress: address(request.pickupAddress, PICKUP_CONTACT),
+    deliveryAddress: address(request.deliveryAddress, DELIVERY_CONTACT),
+  };
+}
+
+/** The published flow in one call, as `shipper ship` does: create (INITIALIZED), then confirm (CONFIRMED); the request made confirmable. */
+export async function createConfirmed(
+  api: Pick<ShipperApi, 'createShipment' | 'confirmShipment'>,
+  request: Record<string, unknown>,
+  options?: { idempotencyKey?: string },
+): Promise<Awaited<ReturnType<ShipperApi['createShipment']>>> {
+  const created = await api.createShipment(confirmable(request) as ShipmentRequestInput, options);
+  if (created.data.orderStatus !== 'INITIALIZED') return created;
+  const confirmed = await api.confirmShipment(created.data.orderNumber);
+  return { ...created, data: confirmed.data };
 }

@@ -96,15 +96,30 @@ function close(node: unknown): void {
   if (typeof schema.properties === 'object' && schema.properties !== null && schema.additionalProperties === undefined) schema.additionalProperties = false;
 }
 
+export interface MockOptions {
+  /**
+   * An operation's example answer changed as the service would answer it (by operationId): the
+   * published example of createShipment is CONFIRMED, while the service creates INITIALIZED.
+   * The result is still the published schema's (a test can check it with the proxy).
+   */
+  amend?: Record<string, (example: unknown) => unknown>;
+  /** An operation the service refuses (by operationId), with this ProblemDetail (its status the answer's). */
+  refuse?: Record<string, { status: number; title: string; detail: string; reason?: string; violations?: Array<{ field: string; reason: string }> }>;
+}
+
 /** Starts the mock: the published document's examples, behind its request validation. */
-export function startPublishedMock(options: PublishedOptions = {}): Promise<PublishedServer> {
+export function startPublishedMock(options: PublishedOptions & MockOptions = {}): Promise<PublishedServer> {
   return listen(
     options,
     async (api, incoming, operation, requestErrors) => {
       if (!operation) return answer(404, problem(404, 'Not Found', `no operation of the published document is ${incoming.method} ${incoming.path}`));
       if (requestErrors.length > 0) return answer(400, problem(400, 'Bad Request', requestErrors.join('; ')));
       const { status, mock } = api.mockResponseForOperation(operation.operationId!);
-      return mock === undefined ? { status, contentType: undefined, body: Buffer.alloc(0) } : answer(status, mock);
+      const refusal = options.refuse?.[operation.operationId!];
+      if (refusal) return answer(refusal.status, refusal);
+      const amend = options.amend?.[operation.operationId!];
+      const body = amend && mock !== undefined ? amend(mock) : mock;
+      return body === undefined ? { status, contentType: undefined, body: Buffer.alloc(0) } : answer(status, body);
     },
     false,
   );

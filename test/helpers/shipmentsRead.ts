@@ -3,6 +3,7 @@
  * a user reads it, the numbers that must never repeat, and one small booking to make after a
  * fault to see that booking goes on.
  */
+import { DELIVERY_CONTACT, withContact } from './fixtures.js';
 import { expect } from 'vitest';
 import type { Page, Shipment } from '../../src/domain/schemas.js';
 import type { CliResult } from './cli.js';
@@ -26,10 +27,10 @@ export async function allShipmentsThrough(shipper: (args: string[]) => Promise<C
 export const BOOK_ONE_PALLET: readonly string[] = [
   'ship',
   '--shipper',
-  'name=A,address1=1 Main St,city=Chicago,state=IL,zip=60601',
+  withContact('name=A,address1=1 Main St,city=Chicago,state=IL,zip=60601'),
   '--consignee',
-  'name=B,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+  withContact('name=B,address1=1 Penn Plaza,city=New York,state=NY,zip=10001', DELIVERY_CONTACT),
   '-c',
-  'pallets=1,weight=500,dims=48x40x48',
+  'pallets=1,weight=500,dims=48x40x48,desc=Parts',
   '--json',
 ];

@@ -12,7 +12,7 @@ import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ISOLATED_SETTINGS, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
-import { PALLETS, CHICAGO_DC_FLAGS, PUBLISHED_NYC, PUBLISHED_PICKUP } from '../helpers/fixtures.js';
+import { PALLETS, CHICAGO_DC_FLAGS, PUBLISHED_NYC, PUBLISHED_PICKUP, confirmable } from '../helpers/fixtures.js';
 import { readPdf } from '../bol/pdf-reader.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { testDatabase } from '../helpers/postgres.js';
@@ -45,7 +45,8 @@ async function call(session: Session, name: string, args: Record<string, unknown
 const textOf = (result: Result) => result.content.map((part) => part.text ?? '').join('\n');
 
 const QUOTE = { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] };
-const BOOKING = { refNumber: 'PO-MCP-1', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] };
+// With the contacts, phones and description the published confirm needs (confirm_shipment confirms it).
+const BOOKING = confirmable({ refNumber: 'PO-MCP-1', pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] });
 
 describe('shipper mcp: a real MCP client over stdio', () => {
   let work: { dir: string; cleanup: () => Promise<void> };
@@ -156,7 +157,8 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const booked = await call(session, 'create_shipment', { ...BOOKING, confirm: true });
     expect(booked.isError, textOf(booked)).toBeFalsy();
     const shipment = booked.structuredContent!;
-    expect(shipment.orderStatus).toBe('CONFIRMED');
+    // Created as published: INITIALIZED until confirm_shipment.
+    expect(shipment.orderStatus).toBe('INITIALIZED');
     expect(shipment.orderNumber).toMatch(/^SO-\d+/);
 
     // A retried call (the same arguments) books once: the derived idempotency key replays it.
@@ -185,12 +187,16 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     const pdf = await readPdf(new Uint8Array(await readFile(join(work.dir, 'docs', 'bol.pdf'))));
     expect(pdf.pages.map((page) => page.text).join(' ')).toContain(String(shipment.orderNumber));
 
-    // The published confirm: without confirm: true it says what it would do; with it, the booked order is answered as it is (CONFIRMED).
+    // The published confirm: without confirm: true it says what it would do; with it, INITIALIZED becomes CONFIRMED; a second is the published 400.
     const wouldConfirm = await call(session, 'confirm_shipment', { orderNumber: shipment.orderNumber });
     expect(wouldConfirm.structuredContent!.confirmed).toBe(false);
+    expect((await call(session, 'get_shipment', { orderNumber: shipment.orderNumber })).structuredContent!.orderStatus).toBe('INITIALIZED');
+    const confirmed = await call(session, 'confirm_shipment', { orderNumber: shipment.orderNumber, confirm: true });
+    expect(confirmed.isError, textOf(confirmed)).toBeFalsy();
+    expect(confirmed.structuredContent!.orderStatus).toBe('CONFIRMED');
     const confirmedAgain = await call(session, 'confirm_shipment', { orderNumber: shipment.orderNumber, confirm: true });
-    expect(confirmedAgain.isError, textOf(confirmedAgain)).toBeFalsy();
-    expect(confirmedAgain.structuredContent!.orderStatus).toBe('CONFIRMED');
+    expect(confirmedAgain.isError).toBe(true);
+    expect(textOf(confirmedAgain)).toContain('order is not in INITIALIZED state');
     const tracked = await call(session, 'get_tracking', { orderNumber: shipment.orderNumber });
     expect(tracked.structuredContent).toMatchObject({ orderNumber: shipment.orderNumber, orderStatus: 'CONFIRMED', trackingStatus: 'NONE' });
 
@@ -265,8 +271,11 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(((await call(session, 'list_shipments', { limit: 500 })).structuredContent!.items as unknown[]).length).toBe(before);
     const booked = await call(session, 'import_csv', { file: 'orders.csv', confirm: true });
     expect(booked.isError, textOf(booked)).toBeFalsy();
-    const summary = booked.structuredContent!.summary as { booked: number };
+    const summary = booked.structuredContent!.summary as { booked: number; confirmed: number; initialized: number };
     expect(summary.booked).toBeGreaterThan(0);
+    // Confirmed as shipper import confirms: each order that has what confirm needs, the rest left INITIALIZED and counted.
+    expect(summary.confirmed + summary.initialized).toBe(summary.booked);
+    expect(textOf(booked)).toContain(`${summary.confirmed} confirmed, ${summary.initialized} left INITIALIZED`);
     expect(((await call(session, 'list_shipments', { limit: 500 })).structuredContent!.items as unknown[]).length).toBe(before + summary.booked);
     const outside = await call(session, 'import_csv', { file: '/etc/passwd' });
     expect(outside.isError).toBe(true);

@@ -123,7 +123,7 @@ describe('answers remembered per view of the store', () => {
     expect(await bookingsOf()).toMatchObject({ status: 'OPEN', bookings: [] });
 
     const first = (await cli.createShipment(shipmentRequest({ quoteId: quote.id }))).data;
-    expect(await bookingsOf()).toMatchObject({ status: 'BOOKED', bookings: [{ shipmentId: first.id, orderStatus: 'CONFIRMED' }] });
+    expect(await bookingsOf()).toMatchObject({ status: 'BOOKED', bookings: [{ shipmentId: first.id, orderStatus: 'INITIALIZED' }] });
     await cli.cancelShipment(first.id, { reason: 'test' });
     expect(await bookingsOf()).toMatchObject({ status: 'OPEN', bookings: [{ shipmentId: first.id, orderStatus: 'CANCELLED' }] });
 

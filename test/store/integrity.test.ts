@@ -15,7 +15,7 @@ import { ProblemError } from '../../src/api/problems.js';
 import { proCheckDigit } from '../../src/domain/proNumber.js';
 import { storeCli, tempDir } from '../helpers/cli.js';
 import { storeInProcess } from '../helpers/inProcess.js';
-import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS, shipmentRequest } from '../helpers/fixtures.js';
+import { apiAt, CHICAGO_DC, NYC_STORE, PALLETS, shipmentRequest, createConfirmed } from '../helpers/fixtures.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
 import { damageStoredShipment, shipmentBucketOf } from '../helpers/storedShipments.js';
@@ -137,8 +137,9 @@ describe('counters are overwritten in place', () => {
 describe('every counter is protected against a restore from an older backup', () => {
   const block = { scac: 'ODFL', first: '70000000', last: '70000999', checkDigit: 'MOD7', prefix: '' } as const;
   const carriers = { ODFL: { name: 'Old Dominion Freight Line', proRange: block } };
+  // Confirmed, as a carrier is tendered a confirmed order only.
   const book = (api: LocalApi, ref: string) =>
-    api.createShipment({
+    createConfirmed(api, {
       refNumber: ref,
       pickupAddress: CHICAGO_DC,
       deliveryAddress: NYC_STORE,

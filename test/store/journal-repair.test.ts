@@ -144,8 +144,8 @@ describe('a damaged journal (a bad line with a whole line after it)', () => {
   it('writes exit 5 naming store check; export exports what was applied; check says what repair cuts (exit 5); repair cuts it, keeping the copy; writes work again', async () => {
     const { store, cli, id } = await storeWithOne();
     const before = await readFile(journalOf(store));
-    // Garbage, then a whole line (a copy of the first): damage, not a tail.
-    const damage = Buffer.concat([Buffer.from('garbage\n'), before]);
+    // Garbage, then a whole line (a copy of the first; a booking that confirms writes two): damage, not a tail.
+    const damage = Buffer.concat([Buffer.from('garbage\n'), before.subarray(0, before.indexOf('\n') + 1)]);
     await appendFile(journalOf(store), damage);
 
     const refused = await cli([...BOOK_ONE_PALLET]);

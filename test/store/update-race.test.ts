@@ -55,8 +55,9 @@ describe('updates of one shipment at the same moment (HTTP PATCH and three CLI p
           round,
           seals: [`SEAL-${digits}`],
           trailer: `TR-${digits}`,
-          shipperPhone: `312-555-${digits}`,
-          consigneePhone: `212-555-${digits}`,
+          // Read as on an address: E.164.
+          shipperPhone: `+1312555${digits}`,
+          consigneePhone: `+1212555${digits}`,
         });
         // The server's own read (its record cache) agrees.
         const served = (await (await fetch(`${serve.url}/v1/shipper/shipment/${id}`)).json()) as Shipment;

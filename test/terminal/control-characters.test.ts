@@ -127,7 +127,7 @@ describe('control characters of every source reach the terminal as escapes', () 
       '--to',
       '10001',
       '-c',
-      'pallets=2,weight=1200,dims=48x40x48',
+      'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
       '--carrier',
       'all',
     ]);
@@ -135,7 +135,20 @@ describe('control characters of every source reach the terminal as escapes', () 
   });
 
   it("a remote server's answer: the rate shop's carrier, place and reasons", async () => {
-    const quotes = await cli(['--json', '--tariffs', 'samples', 'quote', '--from', '90001', '--to', '98101', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'all']);
+    const quotes = await cli([
+      '--json',
+      '--tariffs',
+      'samples',
+      'quote',
+      '--from',
+      '90001',
+      '--to',
+      '98101',
+      '-c',
+      'pallets=1,weight=800,dims=48x40x48,desc=Parts',
+      '--carrier',
+      'all',
+    ]);
     expect(quotes.code, quotes.stderr).toBe(0);
     const items = JSON.parse(quotes.stdout) as Array<{ id: string; carrier: { name: string }; pickupAddress: { city: string } }>;
     items[0]!.carrier.name = `Sample${HOSTILE}Coastal`;
@@ -153,7 +166,19 @@ describe('control characters of every source reach the terminal as escapes', () 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const { tty, piped } = await expectEscaped(['--base-url', url, 'quote', '--from', '90001', '--to', '98101', '-c', 'pallets=1,weight=800,dims=48x40x48', '--carrier', 'all']);
+      const { tty, piped } = await expectEscaped([
+        '--base-url',
+        url,
+        'quote',
+        '--from',
+        '90001',
+        '--to',
+        '98101',
+        '-c',
+        'pallets=1,weight=800,dims=48x40x48,desc=Parts',
+        '--carrier',
+        'all',
+      ]);
       expect(piped.code, piped.stderr).toBe(0);
       expect(piped.stdout).toContain(`Rates Los Angeles${SHOWN}, CA 90001`);
       expect(piped.stdout).toContain(`Sample${SHOWN}Coastal`);

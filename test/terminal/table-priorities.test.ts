@@ -23,7 +23,7 @@ const RATE_SHOP = [
   '--pickup-date',
   '2026-12-02',
   '-c',
-  'pallets=2,weight=1200,dims=48x40x48',
+  'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
   '--carrier',
   'all',
 ];

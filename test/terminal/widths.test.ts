@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
+import { withContact } from '../helpers/fixtures.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const WIDTHS = [80, 100, 120] as const;
@@ -45,8 +46,26 @@ beforeAll(async () => {
     '--phone',
     '312-555-0100',
   ]);
-  await seed(['location', 'add', 'nyc', '--name', 'Store 12', '--address1', '1 Penn Plaza', '--city', 'New York', '--state', 'NY', '--zip', '10001']);
-  const consignee = 'name=Harbor Foods International Wholesale,address1=55 Harbor Way,city=Long Beach,state=CA,zip=90802,contact=Pat Lee,phone=562-555-0110';
+  await seed([
+    'location',
+    'add',
+    'nyc',
+    '--name',
+    'Store 12',
+    '--address1',
+    '1 Penn Plaza',
+    '--city',
+    'New York',
+    '--state',
+    'NY',
+    '--zip',
+    '10001',
+    '--contact',
+    'Lee Chen',
+    '--phone',
+    '212-555-0188',
+  ]);
+  const consignee = withContact('name=Harbor Foods International Wholesale,address1=55 Harbor Way,city=Long Beach,state=CA,zip=90802,contact=Pat Lee,phone=562-555-0110');
   shipmentId = await seed([
     '-q',
     'ship',
@@ -63,13 +82,24 @@ beforeAll(async () => {
     '--special-instructions',
     'Call the receiving office thirty minutes before delivery; dock 4 closes at 15:30 sharp',
   ]);
-  const cancelled = await seed(['-q', 'ship', '--shipper', 'chicago-distribution-center-north', '--consignee', 'nyc', '-c', 'pallets=1,weight=400,dims=48x40x48', '--ref', 'PO-2']);
+  const cancelled = await seed([
+    '-q',
+    'ship',
+    '--shipper',
+    'chicago-distribution-center-north',
+    '--consignee',
+    'nyc',
+    '-c',
+    'pallets=1,weight=400,dims=48x40x48,desc=Parts',
+    '--ref',
+    'PO-2',
+  ]);
   await seed(['shipment', 'cancel', cancelled]);
-  await seed(['-q', 'ship', '--shipper', 'nyc', '--consignee', consignee, '-c', 'pallets=12,weight=18000,dims=48x40x60']);
-  const booked = await seed(['-q', 'quote', '--from', '60608', '--to', '10001', '-c', 'pallets=1,weight=400,dims=48x40x48']);
+  await seed(['-q', 'ship', '--shipper', 'nyc', '--consignee', consignee, '-c', 'pallets=12,weight=18000,dims=48x40x60,desc=Parts']);
+  const booked = await seed(['-q', 'quote', '--from', '60608', '--to', '10001', '-c', 'pallets=1,weight=400,dims=48x40x48,desc=Parts']);
   await seed(['ship', '--quote', booked, '--shipper', 'chicago-distribution-center-north', '--consignee', 'nyc']);
   quoteId = await seed(['-q', 'quote', '--from', '60608', '--to', '99501', '-c', 'pallets=1,weight=500,dims=48x40x48,desc=A very long description of what is on this pallet']);
-  await seed(['-q', 'quote', '--from', '10001', '--to', '90802', '-c', 'pallets=3,weight=2500,dims=48x40x48', '-a', 'liftgate_delivery']);
+  await seed(['-q', 'quote', '--from', '10001', '--to', '90802', '-c', 'pallets=3,weight=2500,dims=48x40x48,desc=Parts', '-a', 'liftgate_delivery']);
   await writeFile(join(dir, 'zips.txt'), 'zip\n10001\n00000\n94105\n99501\n30301\nabc\n');
 }, 60_000);
 afterAll(() => cleanup());

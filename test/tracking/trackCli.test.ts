@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trackedShipmentArgs } from '../helpers/fixtures.js';
+import { trackedShipmentArgs, withContact } from '../helpers/fixtures.js';
 import { shipmentTrackingSchema } from '../../src/domain/tracking.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
@@ -255,8 +255,8 @@ describe('the built binary (bin/shipper.js)', () => {
 
 describe('an event from before the booking (issue 39: the README tour on the real clock)', () => {
   const SAMPLE = join(fileURLToPath(new URL('../../templates/tracking/', import.meta.url)), 'sample-214.edi');
-  const SHIPPER = 'name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608';
-  const CONSIGNEE = 'name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001';
+  const SHIPPER = withContact('name="Acme DC",address1="2100 S Halsted St",city=Chicago,state=IL,zip=60608');
+  const CONSIGNEE = withContact('name="Store 12",address1="1 Penn Plaza",city="New York",state=NY,zip=10001');
 
   /** A store of its own, its shipments booked with ODFL's PRO 1234567897 (and PO-4471 to 10001, the sample's keys) at each instant. */
   async function storeWith(bookedAt: readonly string[]) {
@@ -272,7 +272,7 @@ describe('an event from before the booking (issue 39: the README tour on the rea
           '--consignee',
           CONSIGNEE,
           '-c',
-          'pallets=2,weight=1200,dims=48x40x48',
+          'pallets=2,weight=1200,dims=48x40x48,desc=Parts',
           '--ref',
           'PO-4471',
           '--carrier',
@@ -326,7 +326,7 @@ describe('an event from before the booking (issue 39: the README tour on the rea
     // SO-000001 booked 2026-11-23 without a PRO (its BOL number is the sample's); SO-000002 booked 2026-12-07 with the sample's PRO.
     const store = join(dir.dir, 'before-reused');
     const run = (args: string[], now: string) => runInProcess(['--store', store, ...args], { env: { SHIPPER_NOW: now, SHIPPER_CONFIG_DIR: join(dir.dir, 'config') } });
-    const freight = ['--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48'];
+    const freight = ['--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', 'pallets=2,weight=1200,dims=48x40x48,desc=Parts'];
     expect((await run(['-q', 'ship', ...freight, '--ref', 'PO-1'], '2026-11-23T15:00:00Z')).code).toBe(0);
     const later = await run(['-q', 'ship', ...freight, '--ref', 'PO-2', '--carrier', 'Old Dominion', '--scac', 'ODFL', '--pro', '1234567897'], '2026-12-07T15:00:00Z');
     expect(later.code, later.stderr).toBe(0);

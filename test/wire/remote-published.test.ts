@@ -9,13 +9,15 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { RemoteApi } from '../../src/api/remote.js';
 import { startPublishedMock, type PublishedServer } from '../helpers/publishedMock.js';
 
 let server: PublishedServer;
 let home: { dir: string; cleanup: () => Promise<void> };
 
 beforeAll(async () => {
-  server = await startPublishedMock();
+  // The service creates an order INITIALIZED (its example of the create's answer is a CONFIRMED one).
+  server = await startPublishedMock({ amend: { createShipment: (example) => ({ ...(example as object), orderStatus: 'INITIALIZED' }) } });
   home = await tempDir();
 });
 afterAll(async () => {
@@ -127,16 +129,117 @@ describe('remote mode against the published document', () => {
     expect(operationsSent()).toEqual(['GET getQuote']);
   });
 
-  it('books with ship: create with an Idempotency-Key and the description the published create requires', async () => {
+  it('books with ship: create with an Idempotency-Key and the description the published create requires, then confirm', async () => {
     const result = await cli(['ship', '--quote', '507f1f77bcf86cd799439013', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Booked shipment ZKYQ5/);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Confirmed shipment ZKYQ5/);
     expect(result.stdout).toMatch(SHIPMENT_FIELDS);
     expectEveryRequestValid();
     const sent = server.requests.filter((request) => request.operationId !== 'getToken');
     expect(sent[0]).toMatchObject({ method: 'GET', operationId: 'getQuote' });
     const create = sent.find((request) => request.operationId === 'createShipment')!;
     expect(create.headers['idempotency-key']).toMatch(/^ship-/);
+    // Created INITIALIZED, so confirmed with the published PUT, by its order number, after the create.
+    expect(operationsSent()).toEqual(['GET getQuote', 'POST createShipment', 'PUT confirmShipment']);
+    expect(sent.find((request) => request.operationId === 'confirmShipment')!.path).toBe('/v1/shipper/shipment/ZKYQ5/confirm');
+  });
+
+  it('ship --no-confirm creates it and stops: INITIALIZED, nothing confirmed, and how to confirm it', async () => {
+    const result = await cli(['ship', '--quote', '507f1f77bcf86cd799439013', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT, '--no-confirm']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Created shipment \(INITIALIZED\) ZKYQ5/);
+    expect(result.stdout).toContain('shipper shipment confirm ZKYQ5');
+    expectEveryRequestValid();
+    expect(operationsSent()).toEqual(['GET getQuote', 'POST createShipment']);
+  });
+
+  it('a confirm the service refuses after the create: exit 1, the order was created and left INITIALIZED, with the service’s violations', async () => {
+    const initialized = (example: unknown) => ({ ...(example as object), orderStatus: 'INITIALIZED' });
+    const refusing = await startPublishedMock({
+      amend: { createShipment: initialized, getShipment: initialized },
+      refuse: {
+        confirmShipment: {
+          status: 400,
+          title: 'Bad Request',
+          detail: 'confirm checks failed',
+          reason: 'validation_error',
+          violations: [{ field: 'pickupAddress.openTime', reason: 'the dock is closed on the pickup day' }],
+        },
+      },
+    });
+    try {
+      const result = await runCli(['--base-url', refusing.url, 'ship', '--quote', '507f1f77bcf86cd799439013', '--shipper', SHIPPER, '--consignee', CONSIGNEE, '-c', COMPONENT], {
+        env: env(),
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(
+        'ZKYQ5 was created and left INITIALIZED: its confirm was refused (pickupAddress.openTime: the dock is closed on the pickup day); once that is put right, confirm it with shipper shipment confirm ZKYQ5, or cancel it with shipper shipment cancel ZKYQ5',
+      );
+      expect(refusing.requests.filter((request) => request.operationId !== 'getToken').map((request) => request.operationId)).toEqual([
+        'getQuote',
+        'createShipment',
+        'confirmShipment',
+        // Read to see whether it was confirmed all the same (a replayed create): it was not.
+        'getShipment',
+      ]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a batch asked to confirm (import) sends one published create and then one confirm per order; a refused confirm is a NOT_CONFIRMED warning', async () => {
+    const api = new RemoteApi({
+      baseUrl: server.url,
+      apiKey: 'oway_sk_test_remote',
+      token: { get: async () => 'token', refresh: async () => 'token' },
+      publishedOnly: true,
+      retries: 0,
+    });
+    const request = {
+      quoteId: '507f1f77bcf86cd799439013',
+      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Ann Lee', phoneNumber: '+13125550100' },
+      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Bo Diaz', phoneNumber: '+12125550100' },
+      orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }],
+    };
+    const { data } = await api.createShipments({
+      items: [
+        { request, confirm: true },
+        { request, confirm: true },
+      ],
+    });
+    expect(data.items.map((item) => item.ok && item.data.orderStatus)).toEqual(['CONFIRMED', 'CONFIRMED']);
+    expectEveryRequestValid();
+    const writes = operationsSent().filter((operation) => !operation.startsWith('GET'));
+    expect(writes.filter((operation) => operation === 'POST createShipment')).toHaveLength(2);
+    expect(writes.filter((operation) => operation === 'PUT confirmShipment')).toHaveLength(2);
+    // Each confirm after its own create (they run side by side).
+    expect(writes.indexOf('PUT confirmShipment')).toBeGreaterThan(writes.indexOf('POST createShipment'));
+
+    const initialized = (example: unknown) => ({ ...(example as object), orderStatus: 'INITIALIZED' });
+    const refusing = await startPublishedMock({
+      amend: { createShipment: initialized, getShipment: initialized },
+      refuse: {
+        confirmShipment: { status: 400, title: 'Bad Request', detail: 'confirm checks failed', violations: [{ field: 'description', reason: 'description is required' }] },
+      },
+    });
+    try {
+      const other = new RemoteApi({
+        baseUrl: refusing.url,
+        apiKey: 'oway_sk_test_remote',
+        token: { get: async () => 'token', refresh: async () => 'token' },
+        publishedOnly: true,
+        retries: 0,
+      });
+      const [outcome] = (await other.createShipments({ items: [{ request, confirm: true }] })).data.items;
+      expect(outcome).toMatchObject({ ok: true, data: { orderNumber: 'ZKYQ5', orderStatus: 'INITIALIZED' } });
+      if (!outcome?.ok) throw new Error('created above');
+      expect(outcome.warnings).toEqual([
+        expect.objectContaining({ code: 'NOT_CONFIRMED', message: expect.stringContaining('ZKYQ5 was created INITIALIZED, not confirmed: it lacks description') }),
+      ]);
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('gets, confirms and cancels a shipment by its order number', async () => {
@@ -147,14 +250,13 @@ describe('remote mode against the published document', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ orderNumber: 'ZKYQ5', orderStatus: 'CONFIRMED', totalPriceInCents: 125000, companyId: '67c0dfa95bff090747660465' });
     const confirm = await cli(['shipment', 'confirm', 'ZKYQ5']);
     expect(confirm.code).toBe(0);
-    // The mock's example is CONFIRMED already: the command says so, and shows the answer.
-    expect(confirm.stderr).toContain('ZKYQ5 is CONFIRMED already');
+    expect(confirm.stdout).toMatch(/^Confirmed shipment ZKYQ5/);
     expect(confirm.stdout).toMatch(SHIPMENT_FIELDS);
     const cancel = await cli(['shipment', 'cancel', 'ZKYQ5']);
     expect(cancel.code).toBe(0);
     expect(cancel.stdout).toMatch(/^Cancelled shipment ZKYQ5/);
     expectEveryRequestValid();
-    expect(operationsSent()).toEqual(['GET getShipment', 'GET getShipment', 'GET getShipment', 'PUT confirmShipment', 'GET getShipment', 'PUT cancelShipment']);
+    expect(operationsSent()).toEqual(['GET getShipment', 'GET getShipment', 'PUT confirmShipment', 'GET getShipment', 'PUT cancelShipment']);
   });
 
   it('tracks with the published tracking', async () => {

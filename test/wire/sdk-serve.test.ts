@@ -59,15 +59,17 @@ describe('the official SDK against shipper serve', () => {
       description: 'Machine parts, crated',
       poNumber: 'PO-7001',
     } as never)) as Record<string, unknown>;
+    // As published: created INITIALIZED, CONFIRMED by the confirm.
     expect(shipment).toMatchObject({
       orderNumber: expect.stringMatching(/^SO-\d{6}$/),
+      orderStatus: 'INITIALIZED',
       totalPriceInCents: quote.quotedPriceInCents,
       companyId: 'default',
       description: 'Machine parts, crated',
       poNumber: 'PO-7001',
     });
     const orderNumber = shipment.orderNumber as string;
-    expect(await oway.shipments.retrieve(orderNumber)).toMatchObject({ id: shipment.id, orderNumber });
+    expect(await oway.shipments.retrieve(orderNumber)).toMatchObject({ id: shipment.id, orderNumber, orderStatus: 'INITIALIZED' });
     expect(await oway.shipments.confirm(orderNumber)).toMatchObject({ orderNumber, orderStatus: 'CONFIRMED' });
     // The estimated pickup: the pickup day at the stop's openTime, 10:00 when not given, in Chicago (CST).
     expect(await oway.shipments.tracking(orderNumber)).toMatchObject({
@@ -128,6 +130,10 @@ describe('the official SDK against shipper serve', () => {
     };
     const put = (path: string) => fetch(`${serve.url}/v1/shipper/shipment/${shipment.orderNumber}/${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' } });
     expect((await put('confirm')).status).toBe(200);
+    // Only an INITIALIZED order confirms: a second confirm is the published 400.
+    const twice = await put('confirm');
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ status: 400, reason: 'invalid_state', detail: expect.stringContaining('order is not in INITIALIZED state') });
     const cancelled = await put('cancel');
     expect(cancelled.status).toBe(200);
     expect(await cancelled.json()).toMatchObject({ orderStatus: 'CANCELLED' });

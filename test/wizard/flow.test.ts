@@ -174,6 +174,10 @@ describe('quote wizard flow', () => {
     expect(h.stdout()).toMatch(/Total\s+\$[\d,]+\.\d\d/);
     expect(h.stdout()).toContain(`Booked ${shipment.orderNumber}`);
     expect(h.stdout()).toContain(`Wrote BOL-${shipment.orderNumber}.pdf`);
+    // The saved dock has no contact or phone: the order is created, not confirmed, and the person is told what it lacks.
+    expect(shipment.orderStatus).toBe('INITIALIZED');
+    expect(h.stdout()).toContain(`Not confirmed: it lacks pickupAddress.contactPerson, pickupAddress.phoneNumber`);
+    expect(h.stdout()).toContain(`then shipper shipment confirm ${shipment.orderNumber}`);
   });
 
   it('shows the exact class on a density boundary, refuses a state that contradicts the ZIP and books with the city warning', async () => {

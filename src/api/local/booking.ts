@@ -11,6 +11,7 @@ import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
 import { normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment, ShipmentRequest } from '../../domain/schemas.js';
 import { buildShipment, withNumbers } from '../../domain/shipment.js';
+import { confirmedOnCreation, notConfirmedMessage } from '../../domain/confirmChecks.js';
 import type { Tariff } from '../../domain/tariff.js';
 import type { PublishedLimits } from '../../domain/publishedLimits.js';
 import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
@@ -53,6 +54,8 @@ interface BookingCandidate {
   warnings: Warning[];
   /** The quote-first rating, for requests without quoteId. */
   rated: Rating | undefined;
+  /** Confirm it in this unit of work when it passes the published confirm checks (the batch extension's `confirm`). */
+  confirm: boolean;
 }
 
 /** A shipment being booked under the lock: numbers and id known once reserved (or resumed). */
@@ -155,6 +158,7 @@ export class Bookings {
         warnings: checked.warnings,
         // Quote-first rating is pure CPU: done before the lock so that the lock covers I/O only.
         rated: checked.request.quoteId ? undefined : this.deps.quotes.rateForShipment(checked.request, tariff),
+        confirm: item.confirm === true,
       });
     });
     if (candidates.length > 0) {
@@ -253,17 +257,24 @@ export class Bookings {
     for (const booking of ready) {
       if (booking.newQuote) booking.quote = { ...booking.quote!, id: quoteIdOfBooking(booking.id!) };
     }
-    // The records checked before, with their numbers.
-    const shipments = ready.map((booking, position) =>
-      withNumbers(booking.provisional!, {
+    // The records checked before, with their numbers; confirmed here when asked and the checks pass.
+    const shipments = ready.map((booking, position) => {
+      const created = withNumbers(booking.provisional!, {
         id: booking.id!,
         orderNumber: numbering.orderNumber(booking.serial!),
         bolNumber: numbering.bolNumber(booking.serial!),
         ...carrierNumbers[position]!,
         quoteId: booking.quote!.id,
         now,
-      }),
-    );
+      });
+      if (!booking.candidate.confirm) return created;
+      const { order, violations } = confirmedOnCreation(created, this.deps.limits);
+      if (violations.length > 0)
+        booking.candidate.warnings.push(
+          warning('NOT_CONFIRMED', notConfirmedMessage(created.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } }),
+        );
+      return order;
+    });
     shipments.forEach((shipment, position) => tx.shipments.put(shipment, ready[position]!.newQuote ? ready[position]!.quote : undefined, { created: true }));
     ready.forEach((booking, position) => {
       outcomes[booking.candidate.index] = { ok: true, data: shipments[position]!, warnings: booking.candidate.warnings, replayed: false };

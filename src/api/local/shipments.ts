@@ -5,7 +5,7 @@ import { createdRange, type ShipmentListQuery } from '../operations.js';
 import { normalisedOrderNumber, normalisedProNumber } from '../../domain/recordKeys.js';
 import type { Page, Shipment } from '../../domain/schemas.js';
 import type { ShipperStore } from '../../store/ports.js';
-import { conflict, constraintViolation, makeProblem, notFound } from '../problems.js';
+import { conflict, constraintViolation, makeProblem, notFound, type ProblemError } from '../problems.js';
 import { confirmViolations } from '../../domain/confirmChecks.js';
 import type { PublishedLimits } from '../../domain/publishedLimits.js';
 import { ORDER_NUMBER } from '../../domain/recordKeys.js';
@@ -14,7 +14,7 @@ import { proHolder, proTaken } from './carrierNumbers.js';
 import type { BodyOf } from './input.js';
 import { answerPage, guardStore, pageRequest, SHIPMENT_ID } from './records.js';
 import { filteredPage } from './trackingFilter.js';
-import { cancelOrder } from '../../domain/orderStatus.js';
+import { cancelOrder, confirmOrder } from '../../domain/orderStatus.js';
 
 /** Checks a PRO a request gives against the carrier's block (carrierNumbers.ts). */
 export type ProCheck = (update: { proNumber: string | null; carrier: Shipment['carrier'] }) => { violations: Array<{ field: string; reason: string }>; warnings: Warning[] };
@@ -54,9 +54,9 @@ export class Shipments {
   /**
    * `PUT .../confirm`: INITIALIZED to CONFIRMED after the published checks (confirmChecks.ts), in
    * one unit of work; a failed check leaves it INITIALIZED and answers 400 with every violation.
-   * shipper books confirmed (a booking is INITIALIZED and confirmed at once), so confirming an
-   * order that is CONFIRMED or further on answers it as it is: a client written from the
-   * published document, which creates and then confirms, gets its order confirmed.
+   * From any other state (CONFIRMED or later, CANCELLED) it is the published 400 "order is not in
+   * INITIALIZED state" (reason invalid_state), as published; the remote client counts a retried
+   * confirm refused so as done when the order is CONFIRMED or later (remote.ts DONE_STATES).
    */
   async confirm(reference: string): Promise<ApiResult<Shipment>> {
     const shipmentId = await this.idOf(reference);
@@ -65,16 +65,11 @@ export class Shipments {
         const record = await tx.shipments.getRecord(shipmentId);
         if (!record) throw notFound('shipment', reference);
         const { shipment, ownQuote } = record;
-        if (shipment.orderStatus !== 'INITIALIZED') {
-          if (shipment.orderStatus === 'CANCELLED')
-            throw makeProblem(400, 'invalid-state', 'Bad Request', `shipment ${shipment.orderNumber} is CANCELLED: only an INITIALIZED order can be confirmed`, {
-              reason: 'invalid_state',
-            });
-          return { data: shipment, warnings: [] };
-        }
+        const transition = confirmOrder(shipment.orderStatus);
+        if (!transition.ok) throw notInitialized(shipment);
         const violations = confirmViolations({ ...shipment, description: shipment.description ?? '' }, this.limits);
         if (violations.length > 0) throw constraintViolation(violations);
-        const confirmed = { ...shipment, orderStatus: 'CONFIRMED' as const, updatedAt: this.now().toISOString() };
+        const confirmed = { ...shipment, orderStatus: transition.status, updatedAt: this.now().toISOString() };
         tx.shipments.put(confirmed, ownQuote);
         return { data: confirmed, warnings: [] };
       }),
@@ -171,13 +166,27 @@ export class Shipments {
 
 type ShipmentUpdate = BodyOf<'updateShipment'>;
 
+/** The published 400 of a confirm of an order that is not INITIALIZED (reason invalid_state). */
+export function notInitialized(shipment: Pick<Shipment, 'orderNumber' | 'orderStatus'>): ProblemError {
+  return makeProblem(
+    400,
+    'invalid-state',
+    'Bad Request',
+    `order is not in INITIALIZED state: ${shipment.orderNumber} is ${shipment.orderStatus}, only an INITIALIZED order can be confirmed`,
+    {
+      reason: 'invalid_state',
+    },
+  );
+}
+
 /**
- * Phones and line descriptions (what an eBOL needs and a booking may lack), until the pickup day
+ * Phones, contacts, the order's description and line descriptions (what an eBOL or the published
+ * confirm needs and a booking may lack), until the pickup day
  * at the origin: after it the carrier has the papers it picked up with. The freight itself, and a
  * hazardous shipment's need of an emergency phone, stay as booked.
  */
 function contactChanges(record: Shipment, update: ShipmentUpdate, named: (field: string) => boolean, today: string): Partial<Shipment> {
-  const fields = (['shipperPhone', 'consigneePhone', 'emergencyContactPhone', 'lineDescriptions'] as const).filter(named);
+  const fields = (['shipperPhone', 'consigneePhone', 'shipperContact', 'consigneeContact', 'description', 'emergencyContactPhone', 'lineDescriptions'] as const).filter(named);
   if (fields.length === 0) return {};
   if (record.requiredPickupDate < today) {
     throw conflict(`${record.orderNumber} was to be picked up on ${record.requiredPickupDate}: its phones and line descriptions can change until the pickup day`, [
@@ -187,6 +196,9 @@ function contactChanges(record: Shipment, update: ShipmentUpdate, named: (field:
   const changes: Partial<Shipment> = {};
   if (named('shipperPhone')) changes.pickupAddress = { ...record.pickupAddress, phoneNumber: update.shipperPhone ?? null };
   if (named('consigneePhone')) changes.deliveryAddress = { ...record.deliveryAddress, phoneNumber: update.consigneePhone ?? null };
+  if (named('shipperContact')) changes.pickupAddress = { ...(changes.pickupAddress ?? record.pickupAddress), contactPerson: update.shipperContact ?? null };
+  if (named('consigneeContact')) changes.deliveryAddress = { ...(changes.deliveryAddress ?? record.deliveryAddress), contactPerson: update.consigneeContact ?? null };
+  if (update.description !== undefined) changes.description = update.description;
   if (named('emergencyContactPhone')) {
     const hazardous = record.orderComponents.findIndex((component) => component.hazmat);
     if (hazardous !== -1 && !update.emergencyContactPhone) {

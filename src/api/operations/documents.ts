@@ -62,7 +62,8 @@ export const documentOperations = {
     body: { id: 'TenderRequest', schema: tenderRequestSchema },
     response: { status: 200, description: 'The file for the carrier, with its media type and a file name', id: 'TenderDocument', schema: tenderDocumentSchema },
     errors: [400, 401, 404, 409, 413, 415, 500],
-    summary: "A file for the carrier's systems: NMFTA eBOL 2.1 request, X12 204 load tender or 211 bill of lading (X12 control numbers never repeat)",
+    summary:
+      "A file for the carrier's systems: NMFTA eBOL 2.1 request, X12 204 load tender or 211 bill of lading (X12 control numbers never repeat); an INITIALIZED order is refused (409: confirm it first)",
     tags: ['Shipments'],
     extension: true,
   }),

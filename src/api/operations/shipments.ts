@@ -60,10 +60,11 @@ export const shipmentOperations = {
     params: [],
     body: { id: 'ShipmentRequest', schema: shipmentRequestSchema, publishedAddresses: PUBLISHED_STOPS },
     idempotent: true,
-    response: { status: 200, description: 'The booked shipment', id: 'Shipment', schema: shipmentSchema },
+    response: { status: 200, description: 'The created order, INITIALIZED (PUT .../confirm confirms it)', id: 'Shipment', schema: shipmentSchema },
     location: 'getShipment',
     errors: [400, 401, 404, 409, 413, 415, 422, 500],
-    summary: 'Book a shipment, against a quote (`quoteId`) or quoting first on the shipper-to-consignee lane',
+    summary:
+      'Create an order (INITIALIZED, as published), against a quote (`quoteId`) or quoting first on the shipper-to-consignee lane; then confirm it with PUT /v1/shipper/shipment/{orderNumber}/confirm',
     tags: ['Shipments'],
     extension: false,
   }),
@@ -97,7 +98,8 @@ export const shipmentOperations = {
     body: { id: 'ConfirmRequest', schema: emptyBodySchema, optional: true },
     response: { status: 200, description: 'The confirmed shipment', id: 'Shipment', schema: shipmentSchema },
     errors: [400, 401, 404, 500],
-    summary: 'Confirm an order: INITIALIZED becomes CONFIRMED after the published checks (400 with every violation otherwise); an order already confirmed is answered as it is',
+    summary:
+      'Confirm an order: INITIALIZED becomes CONFIRMED after the published checks (400 with every violation otherwise); an order not INITIALIZED (already confirmed, or cancelled) is the published 400 invalid_state',
     tags: ['Shipments'],
     extension: false,
   }),
@@ -132,7 +134,8 @@ export const shipmentOperations = {
     body: { id: 'ShipmentBatchRequest', schema: shipmentBatchRequestSchema },
     response: { status: 200, description: 'One outcome per item', id: 'ShipmentBatchResult', schema: shipmentBatchResultSchema },
     errors: [400, 401, 413, 415, 500],
-    summary: 'Book up to 500 shipments in order, each by the rules of POST /v1/shipper/shipment (with its own idempotencyKey)',
+    summary:
+      'Create up to 500 orders in order, each by the rules of POST /v1/shipper/shipment (with its own idempotencyKey); an item with `confirm: true` is confirmed in the same unit of work when it passes the confirm checks',
     description:
       'One outcome per item, in order: the shipment (with `replayed` when its idempotencyKey matched an earlier booking) or the ProblemDetail a single POST would have answered. A 400 concerns the envelope only.',
     tags: ['Shipments'],

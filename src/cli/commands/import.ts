@@ -73,6 +73,10 @@ export function registerImportCommand(program: ShipperCommand, context: ContextF
     .description('book shipments in batch from a CSV file: one row per order component, rows grouped by refNumber or shipmentKey')
     .option('--dry-run', 'check and price every shipment, book nothing')
     .option('--skip-invalid', 'book the valid shipments; write the rejected rows to a reject file (default: any invalid row imports nothing)')
+    .option(
+      '--no-confirm',
+      'create every order INITIALIZED (default: each is confirmed; one without what confirm needs, a contact and phone, is created INITIALIZED with a NOT_CONFIRMED warning)',
+    )
     .option('--allow-duplicate-ref', 'book rows whose refNumber a booked shipment already has (default: refused, naming its order number)')
     .option('--rejects <path>', 'write rejected rows, with a reason column, here (default with --skip-invalid: FILE.rejected.csv beside FILE)')
     .addOption(

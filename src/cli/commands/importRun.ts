@@ -26,6 +26,8 @@ export interface ImportCommandOptions extends Pick<PrintFlags, 'print' | 'printe
   labelPrinter?: string;
   dryRun?: boolean;
   skipInvalid?: boolean;
+  /** false: --no-confirm (every order INITIALIZED). */
+  confirm?: boolean;
   rejects?: string;
   allowDuplicateRef?: boolean;
   encoding?: CsvEncoding;
@@ -140,6 +142,7 @@ export async function runImport(ctx: CommandContext, file: string, options: Impo
         todayAt,
         carrierNameOf,
         allowDuplicateRef: options.allowDuplicateRef,
+        confirm: options.confirm,
       },
       {
         // Checking counts the file's bytes (how many shipments it holds is not known yet); booking counts shipments.
@@ -264,6 +267,13 @@ function printSummary(io: IO, summary: ImportSummary): void {
   }
   if (summary.alreadyBooked > 0) {
     io.info(`  ${plural(summary.alreadyBooked, 'shipment')} already booked by an earlier import of the same orders: ${summary.dryRun ? 'would not be' : 'not'} booked again`);
+  }
+  if (!summary.dryRun && summary.booked + summary.alreadyBooked > 0) {
+    const left =
+      summary.initialized > 0
+        ? `, ${c.yellow(`${formatNumber(summary.initialized)} left INITIALIZED`)}: confirm ${summary.initialized === 1 ? 'it' : 'them'} with \`shipper shipment confirm\` once ${summary.initialized === 1 ? 'it has' : 'they have'} a contact and phone`
+        : '';
+    io.info(`  ${formatNumber(summary.confirmed)} confirmed${left}`);
   }
   const codes = Object.entries(summary.warnings);
   if (codes.length > 0) {

@@ -1,11 +1,19 @@
 /**
  * `shipper ship`: book a shipment, on a quote (`--quote ID`) or quoting and booking in one step
- * with the flags of `shipper quote`.
+ * with the flags of `shipper quote`: the order is created (INITIALIZED, as published) and
+ * confirmed (CONFIRMED) in one step, as ops expect; `--no-confirm` stops at INITIALIZED.
+ *
+ * *Decisions* (docs/published-wire.md): before anything is written, the published confirm checks
+ * that the request itself shows (confirmChecks.ts: contact and phone on both addresses, the
+ * description...) are made, and a request that fails them is refused (exit 2) naming every field
+ * and the flag or key that gives it; nothing is invented. A confirm the server still refuses after
+ * the create (remote mode, a race) says that the order was created and left INITIALIZED (exit 1).
+ * A retried `--idempotency-key` whose order is already CONFIRMED is done.
  */
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ShipperApi } from '../../api/types.js';
-import type { Quote, QuoteRequestInput, ShipmentRequestInput } from '../../domain/schemas.js';
+import type { Quote, QuoteRequestInput, Shipment, ShipmentRequestInput } from '../../domain/schemas.js';
 import { formatCents } from '../output.js';
 import { ADDRESS_SPEC_EXAMPLE } from '../addressSpec.js';
 import { addBookingCarrierFlags, carrierFieldsFromFlags, type BookingCarrierFlags } from '../carrierOptions.js';
@@ -17,6 +25,7 @@ import { ProblemError, RemoteError, UsageError } from '../errors.js';
 import { collect } from '../optionParsers.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
 import { normaliseAccessorials } from '../quoteRequest.js';
+import { CliError } from '../errors.js';
 import { printShipment } from '../views/shipment.js';
 import { isPublishedOnly, noteUnanswered, printPublishedAnswer } from '../views/published.js';
 
@@ -34,6 +43,10 @@ export interface ShipOptions extends BookingCarrierFlags {
   idempotencyKey?: string;
   bookAgain?: boolean;
   requote?: boolean;
+  /** The order's published description; default the lines' descriptions (orderDescriptionOf). */
+  description?: string;
+  /** false (`--no-confirm`): create the order INITIALIZED and leave it so. */
+  confirm?: boolean;
 }
 
 /** A consignee written inline whose city and state agree with its ZIP (the API checks them). */
@@ -69,9 +82,10 @@ export async function shipmentRequestFromOptions(ctx: CommandContext, options: S
   }
 
   const orderComponents = bookedLines(options.component.map(parseComponentSpec), quote);
-  // The published create requires a description of the shipment: Oway's service gets the freight lines' own words.
-  const described = orderComponents.map((line) => line.description).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
-  const description = (await ctx.api()).publishedOnly && described.length > 0 ? { description: [...new Set(described)].join('; ') } : {};
+  // The published description: --description; without it the engine (or, for Oway's service, the
+  // remote client) gives the freight lines' own words (orderDescriptionOf), so a retried booking's
+  // request is the one an earlier version sent.
+  const description = options.description !== undefined ? { description: options.description } : {};
 
   return {
     ...(options.quote ? { quoteId: options.quote } : {}),
@@ -181,6 +195,8 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
     options = { ...options, quote: quote.id };
   }
   const request = await shipmentRequestFromOptions(ctx, { ...options, pickupDate: options.requote ? undefined : pickupDate }, quote);
+  const confirm = options.confirm !== false;
+  if (confirm) await refuseUnconfirmable(request);
   // Remote mode always sends a key (the user's, else one of its own), said back when the answer is
   // lost after sending, so that the same command with that key books at most once.
   const key = options.idempotencyKey ?? (ctx.mode === 'remote' ? `ship-${randomUUID()}` : undefined);
@@ -188,7 +204,8 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
     if (error instanceof RemoteError && error.reached !== false && key !== undefined) throw mayHaveBooked(error, key, options);
     throw idempotencyKeyProblem(error, options.idempotencyKey);
   });
-  const { data: shipment, warnings, replayed } = result;
+  const { warnings, replayed } = result;
+  let shipment = result.data;
   ctx.io.warnAll(namingComponentFlags(warnings, options.component.length));
   if (replayed) {
     ctx.io.note(
@@ -197,18 +214,97 @@ export async function runShip(ctx: CommandContext, options: ShipOptions): Promis
         : 'the server had booked this shipment on an earlier attempt whose answer was lost: this is that booking, nothing new was booked',
     );
   }
+  // Confirmed in a second step, as published; an order the create answered as further on (a replay
+  // of a confirmed order) is done.
+  let confirmed = false;
+  if (confirm && shipment.orderStatus === 'INITIALIZED') {
+    shipment = await confirmCreated(api, shipment);
+    confirmed = true;
+  }
   // --json wins over --quiet: a script that asked for the document gets the document, with its warnings as the API answers them.
   noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json({ ...shipment, warnings });
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id ?? shipment.orderNumber);
-  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, replayed ? 'Shipment' : 'Booked shipment', shipment);
-  printShipment(ctx.io, shipment, await ctx.zips(), replayed ? 'Shipment' : 'Booked shipment');
+  const title = replayed ? 'Shipment' : confirmed ? 'Confirmed shipment' : 'Created shipment (INITIALIZED)';
+  if (isPublishedOnly(result)) printPublishedAnswer(ctx.io, title, shipment);
+  else printShipment(ctx.io, shipment, await ctx.zips(), title);
+  if (shipment.orderStatus === 'INITIALIZED') ctx.io.info(`Not confirmed (--no-confirm): confirm it with  shipper shipment confirm ${shipment.orderNumber}`);
 }
+
+/** Where each field the confirm checks name is given on the command line. */
+function flagOf(field: string): string {
+  const [address, key] = field.split('.');
+  const flag = address === 'pickupAddress' ? '--shipper' : address === 'deliveryAddress' ? '--consignee' : undefined;
+  const keys: Record<string, string> = {
+    contactPerson: 'contact=',
+    phoneNumber: 'phone=',
+    name: 'name=',
+    address1: 'address1=',
+    zipCode: 'zip=',
+    openTime: 'the open time',
+    closeTime: 'the close time',
+  };
+  if (flag && key) return `${keys[key] ?? `${key}=`} in ${flag} (or its saved location's ${key === 'contactPerson' ? '--contact' : key === 'phoneNumber' ? '--phone' : key})`;
+  if (field === 'description') return '--description TEXT, or desc= on a -c line';
+  const line = /^orderComponents\[(\d+)\]/.exec(field);
+  return line ? `-c line ${Number(line[1]) + 1}` : field;
+}
+
+/**
+ * The published confirm checks the request shows (confirmChecks.ts), before anything is written:
+ * a request that fails them is refused, naming every field and where it is given. A request the
+ * schema refuses is left to the create, which names its own violations (and writes nothing).
+ */
+async function refuseUnconfirmable(request: ShipmentRequestInput): Promise<void> {
+  const [{ shipmentRequestSchema }, { parseRequest }, { confirmViolations }] = await Promise.all([
+    import('../../domain/schemas.js'),
+    import('../../domain/validation.js'),
+    import('../../domain/confirmChecks.js'),
+  ]);
+  const parsed = parseRequest(shipmentRequestSchema, request);
+  if (!parsed.ok) return;
+  // A request without quoteId is quoted as it is created: it will have its quote. Its description defaults as the engine's.
+  const { orderDescriptionOf } = await import('../../domain/orderDescription.js');
+  const description = parsed.value.description ?? orderDescriptionOf(parsed.value.orderComponents);
+  const violations = confirmViolations({ ...parsed.value, description, quoteId: parsed.value.quoteId ?? 'quoted on creation' });
+  if (violations.length === 0) return;
+  const lines = violations.map((violation) => `${violation.field}: ${violation.reason}; give it with ${flagOf(violation.field)}`);
+  throw new UsageError(
+    [
+      'the order could not be confirmed as published, so nothing was booked; it lacks:',
+      ...lines.map((line) => `  ${line}`),
+      'Add them, or create it unconfirmed (INITIALIZED) with --no-confirm and confirm it later with shipper shipment confirm SO-...',
+    ].join('\n'),
+  );
+}
+
+/** The confirm after the create: refused, the order exists INITIALIZED, and the user is told so with the violations. */
+async function confirmCreated(api: ShipperApi, shipment: Shipment): Promise<Shipment> {
+  try {
+    return (await api.confirmShipment(shipment.orderNumber)).data;
+  } catch (error) {
+    // A replayed create answers the order as first created: confirmed since (an earlier run of this command), it is done.
+    const now = error instanceof ProblemError && error.status === 400 ? await api.getShipment(shipment.orderNumber).catch(() => undefined) : undefined;
+    if (now && now.data.orderStatus !== 'INITIALIZED' && now.data.orderStatus !== 'CANCELLED') return now.data;
+    const why = error instanceof ProblemError ? problemWords(error) : error instanceof Error ? error.message : String(error);
+    throw new CliError(
+      `${shipment.orderNumber} was created and left INITIALIZED: its confirm was refused (${why}); once that is put right, confirm it with shipper shipment confirm ${shipment.orderNumber}, or cancel it with shipper shipment cancel ${shipment.orderNumber}`,
+      error instanceof ProblemError || error instanceof RemoteError ? error : 'REJECTED',
+    );
+  }
+}
+
+const problemWords = (error: ProblemError): string => {
+  const violations = error.problem.violations ?? [];
+  return violations.length > 0 ? violations.map((violation) => `${violation.field}: ${violation.reason}`).join('; ') : (error.problem.detail ?? error.message);
+};
 
 export function registerShipCommand(program: ShipperCommand, context: ContextFactory): void {
   const ship = program
     .command('ship')
-    .description('book a shipment: on a quote (--quote ID), or quote and book in one step with the flags of `shipper quote`')
+    .description(
+      'book a shipment: create the order and confirm it (CONFIRMED) in one step, on a quote (--quote ID) or quoting first with the flags of `shipper quote`; --no-confirm leaves it INITIALIZED',
+    )
     .option('--quote <id>', 'book this quote (unexpired; the freight must be the quoted freight)')
     .option('--shipper <name|address>', `saved location or address: ${ADDRESS_SPEC_EXAMPLE}`)
     .option('--consignee <name|address>', 'saved location or address, as --shipper')
@@ -224,6 +320,8 @@ export function registerShipCommand(program: ShipperCommand, context: ContextFac
     .option('-a, --accessorial <code>', 'accessorial service, e.g. LIFTGATE_DELIVERY (repeat or comma-separate; not with --quote)', collect, [])
     .option('--ref <refNumber>', 'your reference (PO number...), at most 64 characters')
     .option('--special-instructions <text>', 'printed on the BOL')
+    .option('--description <text>', "what the order is, for the carrier (the published description, at most 256 characters); default the freight lines' descriptions joined")
+    .option('--no-confirm', 'create the order INITIALIZED without confirming it (confirm it later: shipper shipment confirm SO-...); no contact or phone needed')
     .option(
       '--requote',
       'book the freight of --quote on a new quote for the next pickup day (or --pickup-date), when the old one expired or its pickup day passed; the price difference is shown',
@@ -241,6 +339,10 @@ export function registerShipCommand(program: ShipperCommand, context: ContextFac
     .addHelpText(
       'after',
       `
+The order is created and confirmed: confirm needs a contact person and phone on both addresses
+(contact= and phone= in the address, or the saved location's --contact and --phone) and a
+description (--description, or desc= on the lines); without them ship refuses before booking,
+naming each. --no-confirm creates it INITIALIZED: shipper shipment confirm SO-... confirms it later.
 The freight class is never an input: it is computed from density at quote time and printed as quoted.
 A component SPEC is ${COMPONENT_SPEC_EXAMPLE}`,
     )

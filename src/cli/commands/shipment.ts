@@ -76,21 +76,18 @@ export async function runShipmentCancel(ctx: CommandContext, reference: string, 
 }
 
 /**
- * `shipment confirm ORDER`: the published confirm (INITIALIZED to CONFIRMED after its checks). A
- * shipment shipper booked is confirmed already: it is answered as it is, with a note.
+ * `shipment confirm ORDER`: the published confirm (INITIALIZED to CONFIRMED after its checks). An
+ * order not INITIALIZED (confirmed already, cancelled) is the published 400 invalid_state, exit 1.
  */
 export async function runShipmentConfirm(ctx: CommandContext, reference: string): Promise<void> {
   const api = await ctx.api();
-  const id = await shipmentIdOf(api, reference);
-  const { data: before } = await api.getShipment(id);
-  const result = await api.confirmShipment(id);
+  const result = await api.confirmShipment(await shipmentIdOf(api, reference));
   const { data: shipment } = result;
-  if (before.orderStatus !== 'INITIALIZED') ctx.io.note(`${shipment.orderNumber} is ${shipment.orderStatus} already; nothing changed`);
   noteUnanswered(ctx.io, result);
   if (ctx.io.options.json) return ctx.io.json(shipment);
   if (ctx.io.options.quiet) return ctx.io.out(shipment.id ?? shipment.orderNumber);
-  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, before.orderStatus === 'INITIALIZED' ? 'Confirmed shipment' : 'Shipment', shipment);
-  printShipment(ctx.io, shipment, await ctx.zips(), before.orderStatus === 'INITIALIZED' ? 'Confirmed shipment' : 'Shipment');
+  if (isPublishedOnly(result)) return printPublishedAnswer(ctx.io, 'Confirmed shipment', shipment);
+  printShipment(ctx.io, shipment, await ctx.zips(), 'Confirmed shipment');
 }
 
 /** The flags of `shipment update` beyond the carrier's: what an eBOL needs and a booking may lack. */
@@ -99,6 +96,9 @@ export interface ShipmentUpdateFlags extends CarrierFlags {
   consigneePhone?: string;
   emergencyPhone?: string;
   description?: string[];
+  shipperContact?: string;
+  consigneeContact?: string;
+  orderDescription?: string;
 }
 
 /** `--description 2="Machine parts"`: the line number and its new description; anything else is a usage error. */
@@ -115,11 +115,14 @@ export async function runShipmentUpdate(ctx: CommandContext, reference: string, 
   if (flags.shipperPhone !== undefined) update.shipperPhone = phone(flags.shipperPhone);
   if (flags.consigneePhone !== undefined) update.consigneePhone = phone(flags.consigneePhone);
   if (flags.emergencyPhone !== undefined) update.emergencyContactPhone = phone(flags.emergencyPhone);
+  if (flags.shipperContact !== undefined) update.shipperContact = phone(flags.shipperContact);
+  if (flags.consigneeContact !== undefined) update.consigneeContact = phone(flags.consigneeContact);
+  if (flags.orderDescription !== undefined) update.description = flags.orderDescription;
   if (flags.description && flags.description.length > 0) update.lineDescriptions = flags.description.map(lineDescriptionOf);
   if (Object.keys(update).length === 0) {
     throw new UsageError(
       'nothing to update',
-      'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER; or, before pickup, --shipper-phone, --consignee-phone, --emergency-phone, --description LINE=TEXT',
+      'give what the carrier assigned: --carrier NAME --scac SCAC, --pro PRO, --trailer NUMBER, --seal NUMBER; or, before pickup, --shipper-phone, --consignee-phone, --shipper-contact, --consignee-contact, --order-description, --emergency-phone, --description LINE=TEXT',
     );
   }
   const api = await ctx.api();
@@ -133,7 +136,7 @@ export async function runShipmentUpdate(ctx: CommandContext, reference: string, 
 export function registerShipmentCommands(program: ShipperCommand, context: ContextFactory): void {
   const shipment = program
     .command('shipment')
-    .description('booked shipments: show, list, cancel')
+    .description('booked shipments: show, list, confirm, update, cancel')
     .examples(
       'shipper shipment list --status booked --since 2026-11-01 --to 10001',
       'shipper shipment get sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O',
@@ -167,17 +170,21 @@ export function registerShipmentCommands(program: ShipperCommand, context: Conte
       .command('update')
       .argument('<shipment>', SHIPMENT_ARGUMENT)
       .description(
-        'record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers; until the pickup day, contact phones and line descriptions (a reprinted BOL shows them)',
+        'record what the carrier assigned after booking: carrier, PRO, trailer and seal numbers; until the pickup day, contacts, phones and descriptions (what confirm needs; a reprinted BOL shows them)',
       ),
   )
     .option('--shipper-phone <phone>', "the shipper contact's phone (until the pickup day; '' clears it)")
     .option('--consignee-phone <phone>', "the consignee contact's phone (until the pickup day)")
+    .option('--shipper-contact <name>', "the shipper's contact person (until the pickup day; what confirm needs)")
+    .option('--consignee-contact <name>', "the consignee's contact person (until the pickup day)")
+    .option('--order-description <text>', "the order's description, for the carrier (until the pickup day; what confirm needs)")
     .option('--emergency-phone <phone>', 'emergency response phone (until the pickup day; required while a line is hazardous)')
     .option('--description <line=text>', 'a new description of line LINE (1 = the first; repeat for more; until the pickup day)', collect, [])
     .examples(
       'shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --pro 1234567897 --trailer 53-1187 --seal 004471 --seal 004472',
       'shipper shipment update sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3O --carrier "Old Dominion" --scac ODFL',
       'shipper shipment update SO-000123 --consignee-phone 212-555-0188 --description 2="Spare belts"',
+      'shipper shipment update SO-000123 --shipper-contact "Dana Ruiz" --shipper-phone 312-555-0100 --consignee-contact "Lee Chen" --consignee-phone 212-555-0188',
     )
     .action(async (id: string, options: ShipmentUpdateFlags, command: Command) => runShipmentUpdate(context(command), id, options));
 
@@ -192,7 +199,7 @@ export function registerShipmentCommands(program: ShipperCommand, context: Conte
   shipment
     .command('confirm')
     .argument('<shipment>', SHIPMENT_ARGUMENT)
-    .description('confirm an order created without confirmation (INITIALIZED): the published checks, then CONFIRMED')
+    .description('confirm an order created without confirmation (INITIALIZED: ship --no-confirm, an import row without contact or phone): the published checks, then CONFIRMED')
     .examples('shipper shipment confirm SO-000123')
     .action(async (id: string, _options: unknown, command: Command) => runShipmentConfirm(context(command), id));
 }

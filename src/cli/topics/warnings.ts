@@ -21,6 +21,7 @@ export const WARNING_DESCRIPTIONS: Record<WarningCode, string> = {
   DOCUMENTATION_PREFIX: "BOL numbers are issued under GS1's documentation prefix: set your own company prefix",
   PRO_OUT_OF_BLOCK: "a PRO number outside the carrier's configured block",
   PICKUP_AFTER_CUTOFF: "the freight is ready at or after the carrier's pickup cut-off",
+  NOT_CONFIRMED: 'an imported order lacks what the published confirm needs (a contact, a phone...): it was created INITIALIZED; shipment confirm confirms it once it has them',
   OVERSIZE_PALLET: 'a pallet beyond the standard 60x52x94 in (the published limit): it is charged as oversize',
   DIMENSIONS_ASSUMED: 'a line sent without dimensions: each pallet is taken as 40x48x60 in, and its class rests on that',
   RECORD_UNREADABLE: 'a damaged record was left out of a list (the message names it)',

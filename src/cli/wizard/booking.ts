@@ -46,7 +46,7 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
       )
     : { fields: {}, components: orderComponents };
 
-  const { data: shipment, warnings } = await deps.api.createShipment({
+  const created = await deps.api.createShipment({
     quoteId: quote.id,
     ...(refNumber ? { refNumber } : {}),
     pickupAddress: shipper.address,
@@ -54,7 +54,13 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
     ...carrier.fields,
     orderComponents: carrier.components as OrderComponentInput[],
   } as Parameters<WizardDeps['api']['createShipment']>[0]);
-  io.warnAll(warnings);
+  let shipment = created.data;
+  io.warnAll(created.warnings);
+  // Confirmed as `shipper ship` confirms, when the order has what the published confirm needs (the
+  // contacts and phones asked above are optional): otherwise it stays INITIALIZED, said below.
+  const { confirmViolations } = await import('../../domain/confirmChecks.js');
+  const lacking = confirmViolations(shipment);
+  if (lacking.length === 0) shipment = (await deps.api.confirmShipment(shipment.orderNumber)).data;
   for (const { saveAs, address } of [shipper, consignee]) {
     if (!saveAs) continue;
     try {
@@ -66,7 +72,12 @@ export async function askAndBook(deps: WizardDeps, quote: Quote, orderComponents
   }
   const c = io.color;
   io.out('');
-  io.out(`${c.bold.green('Booked')} ${c.bold(shipment.orderNumber)}  BOL ${shipment.bolNumber}  (shipment ${shipment.id})`);
+  io.out(`${c.bold.green('Booked')} ${c.bold(shipment.orderNumber)}  BOL ${shipment.bolNumber}  (shipment ${shipment.id})  ${shipment.orderStatus}`);
+  if (shipment.orderStatus === 'INITIALIZED') {
+    io.out(
+      `  Not confirmed: it lacks ${lacking.map((violation) => violation.field).join(', ')}; add them with shipper shipment update ${shipment.orderNumber}, then shipper shipment confirm ${shipment.orderNumber}`,
+    );
+  }
   if (shipment.carrier || shipment.proNumber)
     io.out(
       `  Carrier ${[shipment.carrier ? `${shipment.carrier.name} (${shipment.carrier.scac})` : null, shipment.proNumber ? `PRO ${shipment.proNumber}` : null].filter(Boolean).join(' · ')}`,

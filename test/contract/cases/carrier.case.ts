@@ -12,6 +12,7 @@ import { bolRequestValidator } from '../../edi/ebolSchema.js';
 import { el, find, groupsStartingAt, parseX12 } from '../../edi/x12Reader.js';
 import { COMPONENT, expectProblem, fields, shipmentRequest, messagesOf } from '../expect.js';
 import type { ContractCase } from '../suite.js';
+import { createConfirmed } from '../../helpers/fixtures.js';
 
 const HAZMAT_LINE = {
   palletCount: 2,
@@ -137,7 +138,9 @@ const contract: ContractCase = (target) => {
 
     it('writes the tender files: a 204 with a control number that never repeats, an eBOL; refuses what the shipment lacks', async () => {
       const { api } = target();
-      const { data: shipment } = await api.createShipment(
+      // A carrier is tendered a confirmed order.
+      const { data: shipment } = await createConfirmed(
+        api,
         withCarrier({
           pickupAddress: { ...shipmentRequest().pickupAddress, phoneNumber: '312-555-0100' },
           deliveryAddress: { ...shipmentRequest().deliveryAddress, phoneNumber: '212-555-0100' },
@@ -187,7 +190,7 @@ const contract: ContractCase = (target) => {
       const validate = bolRequestValidator();
       expect(validate(request), JSON.stringify(validate.errors)).toBe(true);
       expect(request).toMatchObject({ version: '2.1.0', payment: { terms: 'Collect' }, referenceNumbers: { pro: shipment.proNumber, bol: [shipment.bolNumber] } });
-      const withoutCarrier = (await api.createShipment(shipmentRequest({ refNumber: null }))).data;
+      const withoutCarrier = (await createConfirmed(api, shipmentRequest({ refNumber: null }))).data;
       const refused = await expectProblem(api.createTender(withoutCarrier.id, { format: 'x12-211' }), 409);
       expect(fields(refused)).toEqual(['carrier']);
       await expectProblem(api.createTender(shipment.id, { format: 'x12-999' } as never), 400);

@@ -88,11 +88,11 @@ const contract: ContractCase = (target) => {
   });
 
   describe('cancel', () => {
-    it('BOOKED -> CANCELLED with the instant and the trimmed reason; twice answers the same; the numbers stay taken', async () => {
+    it('INITIALIZED -> CANCELLED with the instant and the trimmed reason; twice answers the same; the numbers stay taken', async () => {
       const { api, mode } = target();
       const ref = `CXL-${mode}-${Date.now()}`;
       const { data: booked } = await api.createShipment(shipmentRequest({ refNumber: ref }));
-      expect(booked).toMatchObject({ orderStatus: 'CONFIRMED', cancelledAt: null, cancellationReason: null });
+      expect(booked).toMatchObject({ orderStatus: 'INITIALIZED', cancelledAt: null, cancellationReason: null });
       const { data: cancelled } = await api.cancelShipment(booked.id, { reason: '  customer cancelled the order  ' });
       expect(cancelled).toEqual({
         ...booked,
@@ -117,7 +117,7 @@ const contract: ContractCase = (target) => {
       const listed = async (query: Record<string, string>) => (await api.listShipments({ refNumber: ref, ...query })).data.items.map((shipment) => shipment.id);
       expect(await listed({})).toEqual([rebooked.data.id, booked.id]);
       expect(await listed({ orderStatus: 'CANCELLED' })).toEqual([booked.id]);
-      expect(await listed({ orderStatus: 'CONFIRMED' })).toEqual([rebooked.data.id]);
+      expect(await listed({ orderStatus: 'INITIALIZED' })).toEqual([rebooked.data.id]);
       await expectProblem(api.listShipments({ orderStatus: 'VOID' } as never), 400);
     });
 
@@ -141,7 +141,7 @@ const contract: ContractCase = (target) => {
       expect(fields(await expectProblem(api.cancelShipment(shipment.id, { reason: 7 } as never), 400))).toEqual(['reason']);
       expect(fields(await expectProblem(api.cancelShipment(shipment.id, { reson: 'typo' } as never), 400))).toEqual(['reson']);
       // Nothing was cancelled by the refused calls.
-      expect((await api.getShipment(shipment.id)).data.orderStatus).toBe('CONFIRMED');
+      expect((await api.getShipment(shipment.id)).data.orderStatus).toBe('INITIALIZED');
       const { data: cancelled } = await api.cancelShipment(shipment.id, { reason: 'y'.repeat(500) });
       expect(cancelled.cancellationReason).toHaveLength(500);
       await expectProblem(api.cancelShipment('sh_01JD3Y7T9Q2W5E8R1T4Y7V0H3Z', {}), 404);

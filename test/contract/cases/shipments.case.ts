@@ -18,8 +18,9 @@ const contract: ContractCase = (target) => {
       );
       // No warning but the one a store without its own GS1 company prefix earns.
       expect(messagesOf(warnings)).toEqual([DOCUMENTATION_PREFIX_WARNING]);
+      // Created as published: INITIALIZED until confirmed (lifecycle.case.ts).
       expect(shipment).toMatchObject({
-        orderStatus: 'CONFIRMED',
+        orderStatus: 'INITIALIZED',
         quoteId: quote.id,
         refNumber: 'PO-4711',
         totalPriceInCents: quote.quotedPriceInCents,

@@ -11,7 +11,7 @@ import type { Shipment } from '../../../src/domain/schemas.js';
 import { migrate } from '../../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../../src/store/postgres/postgresStore.js';
 import { tempDir } from '../../helpers/cli.js';
-import { apiAt, shipmentRequest } from '../../helpers/fixtures.js';
+import { apiAt, shipmentRequest, withContact } from '../../helpers/fixtures.js';
 import { runInProcess } from '../../helpers/inProcess.js';
 import { testDatabase } from '../../helpers/postgres.js';
 
@@ -188,11 +188,11 @@ describe('moving a JSON store into PostgreSQL and back', () => {
       '--json',
       'ship',
       '--shipper',
-      'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+      withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608'),
       '--consignee',
-      'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+      withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001'),
       '-c',
-      'pallets=1,weight=500,dims=48x40x48',
+      'pallets=1,weight=500,dims=48x40x48,desc=Parts',
     ]);
     expect(next.code, next.stderr).toBe(0);
     expect(JSON.parse(next.stdout).orderNumber).toBe('SO-000005');
@@ -202,11 +202,11 @@ describe('moving a JSON store into PostgreSQL and back', () => {
       '--json',
       'ship',
       '--shipper',
-      'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+      withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608'),
       '--consignee',
-      'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+      withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001'),
       '-c',
-      'pallets=1,weight=500,dims=48x40x48',
+      'pallets=1,weight=500,dims=48x40x48,desc=Parts',
     ]);
     expect(JSON.parse(nextBack.stdout).orderNumber).toBe('SO-000005');
   });
@@ -233,11 +233,11 @@ describe('PRO blocks moved between stores', () => {
           '--scac',
           'ODFL',
           '--shipper',
-          'name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608',
+          withContact('name=Acme DC,address1=2100 S Halsted St,city=Chicago,state=IL,zip=60608'),
           '--consignee',
-          'name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001',
+          withContact('name=Store 12,address1=1 Penn Plaza,city=New York,state=NY,zip=10001'),
           '-c',
-          'pallets=1,weight=500,dims=48x40x48',
+          'pallets=1,weight=500,dims=48x40x48,desc=Parts',
         ],
         { env },
       );
