@@ -21,8 +21,9 @@ import { problemDetailSchema, type ProblemDetail, type Quote, type Shipment } fr
 import { MAX_BATCH_COMPONENTS } from '../domain/limits.js';
 import { formatFieldPath } from '../domain/validation.js';
 import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec, type UploadedFile } from './operations.js';
-import { PROBLEM_TYPE_BASE, ProblemError, RemoteError, UsageError } from './problems.js';
+import { constraintViolation, PROBLEM_TYPE_BASE, ProblemError, RemoteError, UsageError } from './problems.js';
 import { PUBLISHED_ANSWERS, unansweredFields } from './publishedAnswers.js';
+import { hasPublishedStops, missingAddressFields, PUBLISHED_STOPS } from '../domain/publishedAddress.js';
 import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
 import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER, WARNINGS_IN_BODY } from './wire.js';
 import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
@@ -151,6 +152,46 @@ export class RemoteApi implements ShipperApi {
   }
 
   /**
+   * A quote on the published `POST /v1/shipper/quote` when both stops are published Addresses;
+   * stops that are less (a ZIP code alone, a saved location without a phone) go to `serve`'s lane
+   * quote (POST /v1/shipper/lane-quote), and to Oway's service, which has none, not at all.
+   */
+  async createQuote(...[body, options]: Parameters<ShipperApi['createQuote']>): ReturnType<ShipperApi['createQuote']> {
+    if (hasPublishedStops(body)) return this.call('createQuote', [body, options]) as ReturnType<ShipperApi['createQuote']>;
+    if (this.publishedOnly) throw this.lessThanPublished(body, 'quotes');
+    return this.call('createLaneQuote', [body, options]) as ReturnType<ShipperApi['createQuote']>;
+  }
+
+  /**
+   * An order on the published `POST /v1/shipper/shipment` when both stops are published
+   * Addresses. One whose stops lack a contact or a phone (a draft the engine takes, which confirm
+   * then asks for) goes to `serve` as the one item of its batch extension, with the same key; Oway's
+   * service takes no such order.
+   */
+  async createShipment(...[body, options]: Parameters<ShipperApi['createShipment']>): ReturnType<ShipperApi['createShipment']> {
+    // A server without the batch extension gets the published create, and says what it lacks itself.
+    if (hasPublishedStops(body) || this.batchExtensions.get('createShipments') === false) {
+      if (this.publishedOnly && !hasPublishedStops(body)) throw this.lessThanPublished(body, 'books');
+      return this.call('createShipment', [body, options]) as ReturnType<ShipperApi['createShipment']>;
+    }
+    const item = { request: body, idempotencyKey: options?.idempotencyKey ?? randomUUID() };
+    const batch = (await this.call('createShipments', [{ items: [item] }, {}])) as ApiResult<{ items: Array<BatchOutcome<Shipment>> }>;
+    const [outcome] = batch.data.items;
+    if (!outcome) throw new RemoteError(`${this.origin} answered a batch of one booking without its outcome`);
+    if (!outcome.ok) throw ProblemError.fromAnswer(outcome.problem);
+    return { data: outcome.data, warnings: [...outcome.warnings, ...batch.warnings], replayed: outcome.replayed ?? false };
+  }
+
+  /** A request Oway's service would refuse for its stops: each field each stop lacks, said before anything is sent (a 400 of this client's). */
+  private lessThanPublished(body: unknown, what: 'quotes' | 'books'): ProblemError {
+    const violations = PUBLISHED_STOPS.flatMap((stop) => {
+      const address = (body as Record<string, unknown> | undefined)?.[stop];
+      return typeof address === 'object' && address !== null ? missingAddressFields(address).map((field) => ({ field: `${stop}.${field}`, reason: `${field} is required` })) : [];
+    });
+    return constraintViolation(violations, `${this.origin} ${what} with the published Address on both stops (name, address1, city, state, zipCode, contactPerson, phoneNumber); nothing was sent`);
+  }
+
+  /**
    * Books through the batch extension (POST /v1/shipper/shipment-batch): requests of up to 100
    * shipments, one after another, so the server numbers them in the caller's order and takes its
    * lock once per request. A server without the extension (404/405/501 on the first request) gets
@@ -204,20 +245,21 @@ export class RemoteApi implements ShipperApi {
   async previewShipments(body: { items: Array<{ request: unknown }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
     const batches = await this.inBatches('previewShipments', body.items);
     if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Quote>> }, warnings: batches.warnings };
-    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }, { constraintViolation }, { requestQuote }] = await Promise.all([
+    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }] = await Promise.all([
       import('../concurrency.js'),
       import('../domain/shipment.js'),
       import('../domain/schemas.js'),
       import('../domain/validation.js'),
-      import('./problems.js'),
-      import('./quoting.js'),
     ]);
     const single = await mapInOrder(body.items, FALLBACK_CONCURRENCY, async ({ request: raw }): Promise<BatchOutcome<Quote>> => {
       const parsed = parseRequest(shipmentRequestSchema, raw);
       if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
       const request = parsed.value;
       // A quote request's fields are the shipment's (pickupAddress, deliveryAddress, ...): its violations name what the user wrote.
-      return outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : requestQuote(this, quoteRequestForShipment(request) as never)));
+      // Whole stops as sent go to the published quote (Oway's service has no other); a lane to serve's lane quote.
+      const sent = raw as Record<string, unknown>;
+      const quote = hasPublishedStops(sent) ? { ...quoteRequestForShipment(request), pickupAddress: sent.pickupAddress, deliveryAddress: sent.deliveryAddress, orderComponents: sent.orderComponents } : quoteRequestForShipment(request);
+      return outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quote as never)));
     });
     return { data: { items: single }, warnings: [] };
   }
@@ -244,7 +286,7 @@ export class RemoteApi implements ShipperApi {
       body: spec.body?.multipart
         ? uploadForm(spec.body.multipart.field, body as UploadedFile)
         : spec.body && !(body === undefined && spec.body.optional)
-          ? JSON.stringify(body ?? null, e164Phones)
+          ? JSON.stringify(body ?? null, this.publishedOnly ? e164Phones : undefined)
           : undefined,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
       query: Object.fromEntries(
@@ -321,7 +363,7 @@ export class RemoteApi implements ShipperApi {
     const spec = operations[name];
     const outcomes: unknown[] = [];
     const warnings: Warning[] = [];
-    for (const part of requestParts(items)) {
+    for (const part of requestParts(items, this.publishedOnly ? e164Phones : undefined)) {
       const exchange = await this.exchange('POST', spec.path, { body: `{"items":[${part.join(',')}]}`, accept: JSON_TYPE });
       if (outcomes.length === 0 && !this.batchExtensions.has(name)) {
         const unsupported = exchange.status === 404 || exchange.status === 405 || exchange.status === 501;
@@ -580,7 +622,9 @@ function withOrderDescription(body: unknown): unknown {
 /**
  * Phones as the published service takes them (E.164): `312-555-0100` as people type it is sent as
  * `+13125550100`, as the local engine reads it. What is no phone number goes as typed, for the
- * server's violation to name.
+ * server's violation to name. Only to Oway's service: `shipper serve` reads phones as people type
+ * them, and an Idempotency-Key's request is hashed as sent, so a file imported through serve and
+ * again locally is recognised.
  */
 function e164Phones(key: string, value: unknown): unknown {
   if ((key !== 'phoneNumber' && key !== 'phone') || typeof value !== 'string') return value;
@@ -589,12 +633,12 @@ function e164Phones(key: string, value: unknown): unknown {
 }
 
 /** Items as JSON texts, grouped in order into request bodies; an item larger than the byte budget goes alone. */
-function* requestParts(items: unknown[]): Generator<string[]> {
+function* requestParts(items: unknown[], replacer?: (key: string, value: unknown) => unknown): Generator<string[]> {
   let part: string[] = [];
   let bytes = 0;
   let components = 0;
   for (const item of items) {
-    const text = JSON.stringify(item, e164Phones);
+    const text = JSON.stringify(item, replacer);
     // The server also bounds the order components of a request (MAX_BATCH_COMPONENTS).
     const own = (item as { request?: { orderComponents?: unknown } }).request?.orderComponents;
     const count = Array.isArray(own) ? own.length : 0;

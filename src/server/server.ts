@@ -8,8 +8,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openApiDocument } from '../api/openapi.js';
-import { JSON_TYPE, mediaTypeOf, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type OperationName, type OperationSpec } from '../api/operations.js';
+import { JSON_TYPE, mediaTypeOf, OPENAPI_PATH, operations, pathOf, PROBLEM_TYPE, type BodySpec, type OperationName, type OperationSpec } from '../api/operations.js';
 import { redactDatabaseUrls } from '../config/storeLocation.js';
+import { publishedAddressViolations } from '../domain/publishedAddress.js';
 import { constraintViolation, internalError, makeProblem, notFound, ProblemError, ShipperError, STORE_RETRY_AFTER_SECONDS } from '../api/problems.js';
 import type { ApiResult, ShipperApi } from '../api/types.js';
 import {
@@ -209,6 +210,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       : spec.body
         ? await readJsonBody(req, bodyLimit, spec.body.optional)
         : undefined;
+    if (spec.body?.publishedAddresses) refuseLessThanPublished(spec.body, body);
     const args: unknown[] = [...params, ...(spec.body ? [body] : []), options];
     const api = apiOf(req);
     const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
@@ -403,6 +405,19 @@ async function readJsonBody(req: IncomingMessage, limit: number, optional = fals
     throw makeProblem(400, 'malformed-json', 'Malformed JSON', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return json;
+}
+
+/**
+ * On a published create the stops are the published Address (publishedAddress.ts): a stop that
+ * lacks a required field is a 400 naming each, beside the body's other violations (parsed again
+ * only on this path), before the engine, which takes less in process, sees it.
+ */
+function refuseLessThanPublished(spec: BodySpec, body: unknown): void {
+  const missing = publishedAddressViolations(body, spec.publishedAddresses);
+  if (missing.length === 0) return;
+  const parsed = parseRequest(spec.schema, body);
+  const faulted = new Set(parsed.ok ? [] : parsed.violations.map((violation) => violation.field));
+  throw constraintViolation([...(parsed.ok ? [] : parsed.violations), ...missing.filter((violation) => !faulted.has(violation.field))]);
 }
 
 /**

@@ -100,11 +100,11 @@ describe('POST /v1/shipper/rates', () => {
 
 describe('a quote request naming carrierScac', () => {
   it('is priced by that agreement and books on that carrier', async () => {
-    const response = await post('/v1/shipper/quote', request({ carrierScac: 'TSTC' }));
+    const response = await post('/v1/shipper/lane-quote', request({ carrierScac: 'TSTC' }));
     expect(response.status).toBe(200);
     const quote = quoteSchema.parse(await response.json());
     expect(quote).toMatchObject({ quotedPriceInCents: 98278, carrier: { scac: 'TSTC' }, pricedBy: { agreement: 'TST-2026-001', ratedAsPounds: 5000 } });
-    const address = (name: string, zipCode: string, city: string, state: string) => ({ name, address1: '1 Main St', city, state, zipCode });
+    const address = (name: string, zipCode: string, city: string, state: string) => ({ name, address1: '1 Main St', city, state, zipCode, contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' });
     const booked = await post('/v1/shipper/shipment', {
       quoteId: quote.id,
       pickupAddress: address('Acme', '60601', 'Chicago', 'IL'),
@@ -121,10 +121,10 @@ describe('a quote request naming carrierScac', () => {
   });
 
   it('an unknown carrier or an uncovered lane is a violation on carrierScac', async () => {
-    const unknown = await post('/v1/shipper/quote', request({ carrierScac: 'ZZZ' }));
+    const unknown = await post('/v1/shipper/lane-quote', request({ carrierScac: 'ZZZ' }));
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ violations: [{ field: 'carrierScac', reason: 'no agreement with ZZZ; loaded: TSTC, TWOC' }] });
-    const lane = await post('/v1/shipper/quote', request({ carrierScac: 'TSTC', deliveryAddress: { zipCode: '90210' } }));
+    const lane = await post('/v1/shipper/lane-quote', request({ carrierScac: 'TSTC', deliveryAddress: { zipCode: '90210' } }));
     expect(await lane.json()).toMatchObject({ violations: [{ field: 'carrierScac', reason: 'TSTC (Test Carrier Lines) gives no price: no base rates for lane 606 -> 902' }] });
   });
 });

@@ -182,7 +182,8 @@ describe('through the CLI', () => {
 
 describe('over HTTP', () => {
   const server = serveInProcess(() => api);
-  const post = (body: unknown) => server.post('/v1/shipper/quote', body);
+  // The freight limits of a lane: the lane quote (the published quote wants whole addresses, see test/server/http.test.ts).
+  const post = (body: unknown) => server.post('/v1/shipper/lane-quote', body);
 
   it('answers 400 with the violation for 52 pallets and 200 with the default and its warning without dimensions', async () => {
     const refused = await post(lane([{ palletCount: 52, poundsWeight: 5200, dimensions: DIMS }]));

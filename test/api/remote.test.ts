@@ -350,9 +350,13 @@ describe('batches', () => {
     const { api } = client(url);
     const outcomes = (await api.previewShipments({ items: [{ request: shipmentRequest('A') }, { request: shipmentRequest('B') }] })).data.items;
     expect(outcomes.map((outcome) => outcome.ok && outcome.data.id)).toEqual([QUOTE.id, QUOTE.id]);
-    expect(seen.map((request) => request.url)).toEqual(['/v1/shipper/shipment-preview', '/v1/shipper/quote', '/v1/shipper/quote']);
-    await api.previewShipments({ items: [{ request: shipmentRequest('C') }] });
+    // Stops without a contact and a phone are a lane: serve's lane quote prices them.
+    expect(seen.map((request) => request.url)).toEqual(['/v1/shipper/shipment-preview', '/v1/shipper/lane-quote', '/v1/shipper/lane-quote']);
+    // Whole published stops go to the published quote, as sent.
+    const whole = { ...shipmentRequest('C'), pickupAddress: { ...shipmentRequest('C').pickupAddress, contactPerson: 'Ann', phoneNumber: '+13125550100' }, deliveryAddress: { ...shipmentRequest('C').deliveryAddress, contactPerson: 'Bo', phoneNumber: '+12125550100' } };
+    await api.previewShipments({ items: [{ request: whole }] });
     expect(seen.map((request) => request.url).slice(3)).toEqual(['/v1/shipper/quote']);
+    expect(JSON.parse(seen[3]!.body)).toMatchObject({ pickupAddress: whole.pickupAddress, deliveryAddress: whole.deliveryAddress });
   });
 
   it('refuses an answer with another number of results, and reports a refused envelope', async () => {

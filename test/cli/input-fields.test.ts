@@ -96,8 +96,8 @@ describe('control characters (item 4)', () => {
     afterAll(() => serve.stop());
 
     const body = (extra: Record<string, unknown>) => ({
-      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608' },
-      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
+      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' },
+      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Lee Chen', phoneNumber: '+12125550188' },
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
       ...extra,
     });

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
+import { publishedStops } from '../helpers/fixtures.js';
 
 const QUOTE = JSON.stringify({
-  pickupAddress: { zipCode: '60601' },
-  deliveryAddress: { zipCode: '10001' },
+  ...publishedStops(),
   orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
 });
 

@@ -29,9 +29,8 @@ export function quoteRequest(overrides: Record<string, unknown> = {}): QuoteRequ
   return { ...LANE, orderComponents: [COMPONENT], ...overrides } as QuoteRequestInput;
 }
 
-/** The parties as the published Address (a contact and a phone), as POST /v1/shipper/shipment takes them. */
-export const SHIPPER = { name: 'Acme Tools', address1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60601', countryCode: 'US', contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' };
-export const CONSIGNEE = { name: 'Hudson Supply', address1: '350 5th Ave', city: 'New York', state: 'NY', zipCode: '10001', countryCode: 'US', contactPerson: 'Sam Ortiz', phoneNumber: '+12125550123' };
+export const SHIPPER = { name: 'Acme Tools', address1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60601', countryCode: 'US' };
+export const CONSIGNEE = { name: 'Hudson Supply', address1: '350 5th Ave', city: 'New York', state: 'NY', zipCode: '10001', countryCode: 'US' };
 
 export function shipmentRequest(overrides: Record<string, unknown> = {}): ShipmentRequestInput {
   return { pickupAddress: SHIPPER, deliveryAddress: CONSIGNEE, orderComponents: [COMPONENT], ...overrides } as ShipmentRequestInput;

@@ -409,6 +409,19 @@ export function shipmentRequestArb(options: ShipmentOptions = {}): fc.Arbitrary<
   );
 }
 
+/**
+ * The request with a contact and a phone on each stop that lacks one: what the published create
+ * (POST /v1/shipper/shipment over HTTP) requires of its stops, which the engine does not.
+ */
+export function withPublishedParties(request: Json): Json {
+  const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+  const party = (value: unknown, contactPerson: string, phoneNumber: string) => {
+    const address = value as Record<string, unknown>;
+    return { ...address, contactPerson: blank(address.contactPerson) ? contactPerson : address.contactPerson, phoneNumber: blank(address.phoneNumber) ? phoneNumber : address.phoneNumber };
+  };
+  return { ...request, pickupAddress: party(request.pickupAddress, 'Dana Ruiz', '+13125550100'), deliveryAddress: party(request.deliveryAddress, 'Lee Chen', '+12125550188') };
+}
+
 /** The quote a shipment request would be priced on: its lane, pickup date, accessorials and freight. */
 export function quoteRequestFor(shipment: Json): Json {
   const zipCode = (party: unknown) => (party as { zipCode: string }).zipCode;

@@ -16,6 +16,7 @@ import { problemDetailSchema, type Quote, type Shipment, type TransitTable } fro
 import { jsonErrorOffset, lineAndColumn } from '../../src/server/jsonSyntax.js';
 import { tempDir } from '../helpers/cli.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { publishedStops } from '../helpers/fixtures.js';
 import {
   FUZZ_NOW,
   fuzzParameters,
@@ -32,6 +33,7 @@ import {
   transitRequestArb,
   type Json,
   type Mutated,
+  withPublishedParties,
   withUniquePro,
 } from './arbitraries.js';
 import { expectProblemAbout, expectQuoteAsRequested, expectShipmentAsRequested, expectTransitAsRequested, leaksOf, stringsOf } from './oracle.js';
@@ -152,9 +154,10 @@ describe('valid requests over HTTP', () => {
     'quote (200), book on the quote and quoting first (200), read back by GET, listed by BOL number',
     async () => {
       await fc.assert(
-        fc.asyncProperty(shipmentRequestArb({ maxLines: 3 }), async (request) => {
+        fc.asyncProperty(shipmentRequestArb({ maxLines: 3 }).map(withPublishedParties), async (request) => {
           tally.add('valid shipment', 2);
-          const quoteAnswer = await postJson('/v1/shipper/quote', quoteRequestFor(request));
+          // A lane (ZIP codes alone) is quoted on the lane quote; the published quote wants whole addresses.
+          const quoteAnswer = await postJson('/v1/shipper/lane-quote', quoteRequestFor(request));
           expect(quoteAnswer.status, quoteAnswer.text).toBe(200);
           const quote = JSON.parse(quoteAnswer.text) as Quote;
           expectQuoteAsRequested(quote, quoteRequestFor(request));
@@ -205,8 +208,8 @@ describe('valid requests over HTTP', () => {
 
 describe('invalid requests over HTTP', () => {
   const targets = [
-    { name: 'quotes', path: '/v1/shipper/quote', arbitrary: mutatedArb(quoteRequestArb, QUOTE_RULES) },
-    { name: 'shipments', path: '/v1/shipper/shipment', arbitrary: mutatedArb(shipmentRequestArb({ maxLines: 3 }), SHIPMENT_RULES) },
+    { name: 'quotes', path: '/v1/shipper/lane-quote', arbitrary: mutatedArb(quoteRequestArb, QUOTE_RULES) },
+    { name: 'shipments', path: '/v1/shipper/shipment', arbitrary: mutatedArb(shipmentRequestArb({ maxLines: 3 }).map(withPublishedParties), SHIPMENT_RULES) },
     { name: 'transit tables', path: '/v1/shipper/transit', arbitrary: mutatedArb(transitRequestArb, TRANSIT_RULES) },
   ];
   it.each(targets)(
@@ -489,8 +492,7 @@ describe('hostile requests', () => {
 });
 
 const QUOTE = {
-  pickupAddress: { zipCode: '60601' },
-  deliveryAddress: { zipCode: '10001' },
+  ...publishedStops(),
   orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 } }],
 };
 

@@ -119,14 +119,16 @@ describe('shipper mcp: a real MCP client over stdio', () => {
     expect(JSON.parse(cli.stdout).quotedPriceInCents).toBe(result.structuredContent!.quotedPriceInCents);
   });
 
-  it('quotes between ZIP codes with create_lane_quote; create_quote names what a stop lacks', async () => {
+  it('quotes between ZIP codes with create_lane_quote; create_quote asks for the published Address', async () => {
     const zipOnly = { pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
     const lane = await call(session, 'create_lane_quote', zipOnly);
     expect(lane.isError, textOf(lane)).toBeFalsy();
     expect(lane.structuredContent!.id).toMatch(/^qt_/);
-    const refused = await call(session, 'create_quote', zipOnly);
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('contactPerson');
+    // The tools' schemas say so: create_quote's stops are the published Address, create_lane_quote's a ZIP code at least.
+    const { tools } = await session.client.listTools();
+    const schemaOf = (name: string) => JSON.stringify(tools.find((tool) => tool.name === name)!.inputSchema);
+    expect(schemaOf('create_quote')).toContain('PublishedAddressInput');
+    expect(schemaOf('create_lane_quote')).not.toContain('PublishedAddressInput');
   });
 
   it('gives the warnings with the answer: in the structured content and as text lines', async () => {

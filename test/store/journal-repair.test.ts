@@ -14,7 +14,7 @@ import type { Shipment } from '../../src/domain/schemas.js';
 import { storeCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { storeInProcess } from '../helpers/inProcess.js';
 import { makeReadOnly, smallDisk } from '../helpers/faults.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS } from '../helpers/fixtures.js';
+import { CHICAGO_DC, NYC_STORE, PALLETS, publishedStops } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
@@ -281,10 +281,10 @@ describe('a read-only store', () => {
       });
       expect(serve!.stderr()).toMatch(/warning: \[STORE_READ_ONLY\] the store .* is read-only \((the file system is read-only|permission denied)\)/);
       expect((await call('GET', `/v1/shipper/shipment/${id}`)).status).toBe(200);
-      const quote = { pickupAddress: { zipCode: '60601' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [PALLETS] };
+      const quote = { ...publishedStops(), orderComponents: [PALLETS] };
       const writes = [
         await call('POST', '/v1/shipper/quote', quote),
-        await call('POST', '/v1/shipper/shipment', { pickupAddress: CHICAGO_DC, deliveryAddress: NYC_STORE, orderComponents: [PALLETS] }),
+        await call('POST', '/v1/shipper/shipment', { ...publishedStops(), orderComponents: [PALLETS] }),
       ];
       for (const answer of writes) {
         expect(answer.status, answer.text).toBe(503);

@@ -21,8 +21,7 @@ import { assertReadable, BookingChecks, proKey, withoutOptions } from './booking
 import { assignCarrierNumbers, checkCarrierDetails, type CarrierSettings } from './carrierNumbers.js';
 import { shipmentRequestHash, shipmentRequestHashes } from './idempotency.js';
 import { type IdFactory, quoteIdOfBooking } from './ids.js';
-import { mergeViolations, type BodyOf } from './input.js';
-import { publishedAddressViolations } from '../../domain/publishedAddress.js';
+import type { BodyOf } from './input.js';
 import type { Numbering } from './numbering.js';
 import type { Quotes } from './quotes.js';
 import type { ZipLookup } from '../../domain/zipCode.js';
@@ -82,13 +81,6 @@ export class Bookings {
   }
 
   async createShipment(raw: unknown, idempotencyKey: string | undefined): Promise<ApiResult<Shipment>> {
-    // The published create: its stops are the published Address. (A batch's items are not held
-    // to it: an import may create orders without a phone, which confirm then asks for.)
-    const missing = publishedAddressViolations(raw);
-    if (missing.length > 0) {
-      const checked = this.checks.check(raw);
-      throw constraintViolation(checked.ok ? missing : mergeViolations(checked.problem.violations ?? [], missing));
-    }
     const outcome = await this.bookGrouped({ request: raw, idempotencyKey });
     if (!outcome.ok) throw new ProblemError(outcome.problem);
     return { data: outcome.data, warnings: [...outcome.warnings, ...this.numberingWarnings([outcome])], replayed: outcome.replayed };

@@ -9,8 +9,7 @@ import type { z } from 'zod';
 import type { Violation } from '../../domain/schemas.js';
 import { parseRequest, type Parsed } from '../../domain/validation.js';
 import type { Warning } from '../../domain/warnings.js';
-import { publishedAddressViolations } from '../../domain/publishedAddress.js';
-import { operations, type BodySpec, type OperationName, type Operations } from '../operations.js';
+import { operations, type OperationName, type Operations } from '../operations.js';
 import { constraintViolation } from '../problems.js';
 
 /** The operations whose request has a body. */
@@ -27,10 +26,7 @@ export interface Input<T> {
 
 /** The body of operation `name` by the table's schema, with `fieldViolations` of the body as sent; a 400 naming every violation. */
 export function parseBody<K extends BodyOperation>(name: K, raw: unknown, fieldViolations: Violation[] = []): Input<BodyOf<K>> {
-  const body: BodySpec = operations[name].body;
-  // A stop the published Address is declared for lacks none of its required fields (publishedAddress.ts).
-  const missing = body.publishedAddresses ? publishedAddressViolations(raw, body.publishedAddresses) : [];
-  const judged = judge(body.schema as z.ZodType, raw, missing.length > 0 ? mergeViolations(fieldViolations, missing) : fieldViolations);
+  const judged = judge(operations[name].body.schema as z.ZodType, raw, fieldViolations);
   if (!judged.ok) throw constraintViolation(judged.violations);
   return { value: judged.value as BodyOf<K>, warnings: judged.warnings };
 }

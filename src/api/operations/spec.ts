@@ -21,7 +21,8 @@ export interface BodySpec<S extends z.ZodType = z.ZodType> extends NamedSchema<S
   /**
    * Fields that are the published Address on the wire (publishedAddress.ts): `serve` refuses a
    * stop that lacks a field the published schema requires, and the document declares them so. The
-   * engine, called in process, takes less (a quote from ZIP codes alone).
+   * engine, called in process, takes less (a quote from ZIP codes alone, a draft order without a
+   * phone); the remote client sends such a request through an extension of `serve`.
    */
   publishedAddresses?: readonly string[];
 }

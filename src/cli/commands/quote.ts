@@ -29,8 +29,7 @@ export async function runQuote(ctx: CommandContext, options: QuoteOptions): Prom
   if ((options.carrier ?? []).length > 0) return runRateShopping(ctx, request, options.carrier!, options.component.length);
   const api = await ctx.api();
   if (api.publishedOnly) requireFullAddresses(stops);
-  const { requestQuote } = await import('../../api/quoting.js');
-  const result = await requestQuote(api, request);
+  const result = await api.createQuote(request);
   const { data: quote, warnings } = result;
   ctx.io.warnAll(namingComponentFlags(warnings, options.component.length));
   noteUnanswered(ctx.io, result);

@@ -130,8 +130,7 @@ export function bookedLines(specs: Array<Record<string, unknown>>, quote: Quote 
  * --pickup-date), with the price difference said, when the old quote expired or its day passed.
  */
 async function requote(ctx: CommandContext, api: ShipperApi, old: Quote, pickupDate: string | undefined): Promise<Quote> {
-  const { requestQuote } = await import('../../api/quoting.js');
-  const { data: fresh, warnings } = await requestQuote(api, {
+  const { data: fresh, warnings } = await api.createQuote({
     pickupAddress: { zipCode: old.pickupAddress.zipCode, countryCode: 'US' },
     deliveryAddress: { zipCode: old.deliveryAddress.zipCode, countryCode: 'US' },
     ...(pickupDate ? { pickupDate } : {}),

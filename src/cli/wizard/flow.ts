@@ -7,7 +7,6 @@
  * accessorials -> freight lines -> quote shown -> book (reference, addresses, saved locations)
  * -> BOL PDF (booking.ts; the carrier step in carrierSteps.ts). Nothing is written before the quote is shown; Ctrl-C after that says what exists.
  */
-import { requestQuote } from '../../api/quoting.js';
 import { CliError, ProblemError, problemLine } from '../../api/problems.js';
 import { componentDensity } from '../../domain/density.js';
 import { checkFreight } from '../../domain/freightCheck.js';
@@ -68,7 +67,7 @@ export async function runWizardFlow(deps: WizardDeps, defaults: WizardDefaults):
       default: rates.items[0],
     });
   } else {
-    const { data, warnings } = await requestQuote(deps.api, pricing ? { ...request, carrierScac: pricing } : request);
+    const { data, warnings } = await deps.api.createQuote(pricing ? { ...request, carrierScac: pricing } : request);
     io.warnAll(warnings);
     quote = data;
     io.out('');

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMPONENT, CONSIGNEE, expectProblem, fields, LANE, quoteRequest, messagesOf, SHIPPER } from '../expect.js';
 import type { ContractCase } from '../suite.js';
+import { DELIVERY_CONTACT, PICKUP_CONTACT } from '../../helpers/fixtures.js';
 
 const contract: ContractCase = (target) => {
   describe('quotes', () => {
@@ -32,24 +33,16 @@ const contract: ContractCase = (target) => {
       ]);
     });
 
-    it('the published quote takes two published Addresses and names every field a stop lacks; the lane quote takes ZIP codes', async () => {
+    it('quotes between two published Addresses and, from ZIP codes alone, on the lane quote (remote mode sends such a quote there)', async () => {
       const { api } = target();
-      const { data: quote } = await api.createQuote(quoteRequest({ pickupAddress: SHIPPER, deliveryAddress: CONSIGNEE }));
-      expect(quote.pickupAddress).toMatchObject({ name: SHIPPER.name, contactPerson: SHIPPER.contactPerson, phoneNumber: SHIPPER.phoneNumber });
-      const { phoneNumber: _phone, ...withoutPhone } = CONSIGNEE;
-      const problem = await expectProblem(api.createQuote(quoteRequest({ deliveryAddress: withoutPhone, orderComponents: [{ ...COMPONENT, pieceCount: -1 }] })), 400);
-      expect(fields(problem)).toEqual([
-        'deliveryAddress.phoneNumber',
-        'orderComponents[0].pieceCount',
-        'pickupAddress.address1',
-        'pickupAddress.city',
-        'pickupAddress.contactPerson',
-        'pickupAddress.name',
-        'pickupAddress.phoneNumber',
-        'pickupAddress.state',
-      ]);
+      const { data: quote } = await api.createQuote(quoteRequest({ pickupAddress: { ...SHIPPER, ...PICKUP_CONTACT }, deliveryAddress: { ...CONSIGNEE, ...DELIVERY_CONTACT } }));
+      expect(quote.pickupAddress).toMatchObject({ zipCode: SHIPPER.zipCode, city: 'Chicago', state: 'IL' });
       const { data: lane } = await api.createLaneQuote(quoteRequest());
+      const { data: zipOnly } = await api.createQuote(quoteRequest());
+      expect(zipOnly.quotedPriceInCents).toBe(lane.quotedPriceInCents);
       expect((await api.getQuote(lane.id)).data).toEqual(lane);
+      const problem = await expectProblem(api.createQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, pieceCount: -1 }] })), 400);
+      expect(fields(problem)).toEqual(['orderComponents[0].pieceCount']);
     });
 
     it('answers GET with the quote exactly as created', async () => {
