@@ -50,7 +50,8 @@ const STREAMS = new WeakMap<Logger, { write(line: string): unknown }>();
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   // Asynchronous: a line costs the request no system call (written a few kilobytes at a time), and
   // a slow reader of stderr (a full pipe) holds one thread of the pool, not the event loop.
-  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES, contentMode: 'buffer' }) : undefined;
+  const destination =
+    options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES, contentMode: 'buffer' }) : undefined;
   // In buffer mode the destination takes Buffers (sonic-boom's types know only strings).
   const gathered = destination ? new GatheredLines(destination as unknown as { write(bytes: Buffer): unknown }) : undefined;
   if (gathered) {
