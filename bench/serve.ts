@@ -21,6 +21,7 @@
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,8 @@ const CONNECTIONS = option('connections', 32);
 const RUNS = option('runs', 5);
 /** Runs of each server in the comparison of metrics and logs on and off. */
 const ROUNDS = option('rounds', 5);
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
 /** No drain delay: the bench stops its servers at once. */
 const NO_DRAIN = ['--drain-delay', '0'];
 
@@ -329,6 +332,9 @@ process.exit(failed ? 1 : 0);
 /**
  * Metrics and logs on against off: GET quote and POST quote on each, ROUNDS times, the order of
  * the two servers alternating from round to round; the drop of the median req/s (0.05: 5 % fewer).
+ * Beside it, each server's CPU per request (user + system from /proc/<pid>/stat over the loaded
+ * window, divided by the requests answered; Linux only): the throughput of one server moves with
+ * the others' load on a shared machine, its CPU per request much less.
  */
 async function observabilityCost(): Promise<{ get: number; post: number }> {
   const start = async (name: string, flags: string[]) => {
@@ -339,32 +345,63 @@ async function observabilityCost(): Promise<{ get: number; post: number }> {
     const response = await fetch(`${server.url}/v1/shipper/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST });
     const { id } = (await response.json()) as { id: string };
     await autocannon({ url: `${server.url}/v1/shipper/quote`, method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST, connections: 8, duration: 1 });
-    return { name, server, id, get: [] as number[], post: [] as number[] };
+    return { name, server, id, get: [] as number[], post: [] as number[], getCpu: [] as number[], postCpu: [] as number[] };
+  };
+  /** The load, and the server's CPU per request in microseconds (NaN where /proc is not). */
+  const measured = async (pid: number | undefined, options: autocannon.Options): Promise<{ rps: number; cpuUs: number }> => {
+    const before = cpuSeconds(pid);
+    const figures = await load(options);
+    const after = cpuSeconds(pid);
+    return { rps: figures.rps, cpuUs: ((after - before) / Math.max(figures.total, 1)) * 1e6 };
   };
   const off = await start('off', ['--no-metrics', '--log-level', 'silent']);
   const on = await start('on', ['--log', 'json']);
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? [off, on] : [on, off]) {
-      side.get.push((await load({ url: `${side.server.url}/v1/shipper/quote/${side.id}` })).rps);
+      const get = await measured(side.server.child.pid, { url: `${side.server.url}/v1/shipper/quote/${side.id}` });
+      side.get.push(get.rps);
+      side.getCpu.push(get.cpuUs);
       settleDisk();
-      side.post.push((await load({ url: `${side.server.url}/v1/shipper/quote`, method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST })).rps);
+      const post = await measured(side.server.child.pid, {
+        url: `${side.server.url}/v1/shipper/quote`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: QUOTE_REQUEST,
+      });
+      side.post.push(post.rps);
+      side.postCpu.push(post.cpuUs);
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const drop = { get: 1 - median(on.get) / median(off.get), post: 1 - median(on.post) / median(off.post) };
   console.log('');
   const runs = (values: number[]) => values.map((value) => Math.round(value).toLocaleString('en-US')).join(', ');
-  row(`metrics + logs off, GET quote (${ROUNDS} runs)`, `median ${Math.round(median(off.get)).toLocaleString('en-US')} req/s  [${runs(off.get)}]`);
+  const cpu = (values: number[]) => (Number.isNaN(values[0]) ? '' : `  CPU ${median(values).toFixed(1)} us/request [${values.map((value) => value.toFixed(0)).join(', ')}]`);
+  const cpuCost = (onValues: number[], offValues: number[]) =>
+    Number.isNaN(onValues[0]) ? '' : `, CPU per request +${((median(onValues) / median(offValues) - 1) * 100).toFixed(1)} %`;
+  row(`metrics + logs off, GET quote (${ROUNDS} runs)`, `median ${Math.round(median(off.get)).toLocaleString('en-US')} req/s  [${runs(off.get)}]${cpu(off.getCpu)}`);
   row(
     `metrics + logs on,  GET quote (${ROUNDS} runs)`,
-    `median ${Math.round(median(on.get)).toLocaleString('en-US')} req/s  [${runs(on.get)}]  (${(drop.get * 100).toFixed(1)} % drop)`,
+    `median ${Math.round(median(on.get)).toLocaleString('en-US')} req/s  [${runs(on.get)}]${cpu(on.getCpu)}  (${(drop.get * 100).toFixed(1)} % drop${cpuCost(on.getCpu, off.getCpu)})`,
   );
-  row(`metrics + logs off, POST quote (${ROUNDS} runs)`, `median ${Math.round(median(off.post)).toLocaleString('en-US')} req/s  [${runs(off.post)}]`);
+  row(`metrics + logs off, POST quote (${ROUNDS} runs)`, `median ${Math.round(median(off.post)).toLocaleString('en-US')} req/s  [${runs(off.post)}]${cpu(off.postCpu)}`);
   row(
     `metrics + logs on,  POST quote (${ROUNDS} runs)`,
-    `median ${Math.round(median(on.post)).toLocaleString('en-US')} req/s  [${runs(on.post)}]  (${(drop.post * 100).toFixed(1)} % drop)`,
+    `median ${Math.round(median(on.post)).toLocaleString('en-US')} req/s  [${runs(on.post)}]${cpu(on.postCpu)}  (${(drop.post * 100).toFixed(1)} % drop${cpuCost(on.postCpu, off.postCpu)})`,
   );
   return drop;
+}
+
+/** A process's CPU time so far (user + system, seconds) from /proc/<pid>/stat; NaN where there is no /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces), from the state on: utime is the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** How many records a list holds, page after page. */

@@ -29,15 +29,28 @@ export interface Exchange {
   /** Who made the request, once authenticated (server/auth.ts): its key and company, for the log and the records' scoping. */
   principal?: { companyId: string; keyId: string | null; clientId: string | null } | undefined;
   /** What the layers run once the answer is over (whenAnswered): one 'close' listener for them all. */
-  answered?: Array<() => void> | undefined;
+  answered?: Answered[] | undefined;
+  /** performance.now() when the first layer saw the request (0 until a layer asks: startedAt). */
+  started: number;
+  /** performance.now() when the answer was over, once whenAnswered's listener ran. */
+  ended: number;
 }
+
+/** What a layer runs once a request's answer is over: one function per layer, not a closure per request. */
+export type Answered = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => void;
 
 /** Kept on the request itself (a symbol no one else uses), not in a WeakMap: one per request adds up in garbage collection. */
 const EXCHANGE = Symbol('shipper.exchange');
 type WithExchange = IncomingMessage & { [EXCHANGE]?: Exchange };
 
 export function exchangeOf(req: IncomingMessage): Exchange {
-  return ((req as WithExchange)[EXCHANGE] ??= { operation: 'unmatched', requestId: '', failure: undefined, bytes: undefined, answered: undefined });
+  return ((req as WithExchange)[EXCHANGE] ??= { operation: 'unmatched', requestId: '', failure: undefined, bytes: undefined, answered: undefined, started: 0, ended: 0 });
+}
+
+/** When the request reached the layers (the first layer to ask reads the clock; the others share it). */
+export function startedAt(exchange: Exchange): number {
+  if (exchange.started === 0) exchange.started = performance.now();
+  return exchange.started;
 }
 
 /**
@@ -55,18 +68,25 @@ export function writeHead(req: IncomingMessage, res: ServerResponse, status: num
  * Runs `done` once the answer is over: sent in full, or cut (the client went away). Node emits
  * 'close' on every response, after 'finish' when there is one, so one listener, shared by all
  * the layers of a request, sees both ends (a listener per layer and event cost a cached GET
- * measurably).
+ * measurably). The listener is one function for every response (it finds the request as
+ * `res.req`) and each layer passes the same `done` for every request: nothing is made per request
+ * but the list of the layers' functions.
  */
-export function whenAnswered(req: IncomingMessage, res: ServerResponse, done: () => void): void {
+export function whenAnswered(req: IncomingMessage, res: ServerResponse, done: Answered): void {
   const exchange = exchangeOf(req);
   if (exchange.answered) {
     exchange.answered.push(done);
     return;
   }
-  const answered = (exchange.answered = [done]);
-  res.on('close', () => {
-    for (const callback of answered) callback();
-  });
+  exchange.answered = [done];
+  res.on('close', answerOver);
+}
+
+function answerOver(this: ServerResponse): void {
+  const req = this.req;
+  const exchange = exchangeOf(req);
+  exchange.ended = performance.now();
+  for (const done of exchange.answered!) done(req, this, exchange);
 }
 
 /** The first layer is the outermost: it sees the request first and the response last. */

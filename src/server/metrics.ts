@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import type { ApiResult, ShipperApi } from '../api/types.js';
-import { exchangeOf, sendPlain, whenAnswered, type Layer } from './exchange.js';
+import { exchangeOf, sendPlain, startedAt, whenAnswered, type Answered, type Layer } from './exchange.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -185,27 +185,29 @@ export class ServeMetrics {
 
   /** Counts every request that reaches the layers (the probes and /metrics too), once its answer is over. */
   layer(): Layer {
+    // One function for every request (whenAnswered): the request's start and end are the exchange's.
+    const answered: Answered = (req, res, exchange) => {
+      this.#inFlight--;
+      const { operation } = exchange;
+      const index = METHODS.indexOf(req.method as (typeof METHODS)[number]);
+      const methodIndex = index === -1 ? OTHER_METHOD : index;
+      // A response that never got its headers out (the client went away first) has no status: 499, as nginx says.
+      const status = res.headersSent ? res.statusCode : 499;
+      let cells = this.#operations.get(operation);
+      if (!cells) this.#operations.set(operation, (cells = { latency: this.#latency.cell(operation, () => ({ operation })), requests: new Map() }));
+      let requests = cells.requests.get(status * 8 + methodIndex);
+      if (!requests) {
+        const method = METHODS[methodIndex]!;
+        requests = this.#requests.cell(`${operation} ${method} ${status}`, () => ({ operation, method, status: String(status) }));
+        cells.requests.set(status * 8 + methodIndex, requests);
+      }
+      requests.value++;
+      this.#latency.observe(cells.latency, (exchange.ended - exchange.started) / 1e3);
+    };
     return (next) => (req, res) => {
-      const started = performance.now();
+      startedAt(exchangeOf(req));
       this.#inFlight++;
-      whenAnswered(req, res, () => {
-        this.#inFlight--;
-        const { operation } = exchangeOf(req);
-        const index = METHODS.indexOf(req.method as (typeof METHODS)[number]);
-        const methodIndex = index === -1 ? OTHER_METHOD : index;
-        // A response that never got its headers out (the client went away first) has no status: 499, as nginx says.
-        const status = res.headersSent ? res.statusCode : 499;
-        let cells = this.#operations.get(operation);
-        if (!cells) this.#operations.set(operation, (cells = { latency: this.#latency.cell(operation, () => ({ operation })), requests: new Map() }));
-        let requests = cells.requests.get(status * 8 + methodIndex);
-        if (!requests) {
-          const method = METHODS[methodIndex]!;
-          requests = this.#requests.cell(`${operation} ${method} ${status}`, () => ({ operation, method, status: String(status) }));
-          cells.requests.set(status * 8 + methodIndex, requests);
-        }
-        requests.value++;
-        this.#latency.observe(cells.latency, (performance.now() - started) / 1e3);
-      });
+      whenAnswered(req, res, answered);
       next(req, res);
     };
   }

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pino, type Level, type Logger } from 'pino';
 import type { LogFormat, LogLevel } from './defaults.js';
-import { exchangeOf, REQUEST_ID_HEADER, whenAnswered, type Exchange, type Layer } from './exchange.js';
+import { exchangeOf, REQUEST_ID_HEADER, startedAt, whenAnswered, type Answered, type Exchange, type Layer } from './exchange.js';
 
 /** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
 const PROBE_OPERATIONS = new Set(['healthz', 'readyz', 'metrics']);
@@ -50,8 +50,10 @@ const STREAMS = new WeakMap<Logger, { write(line: string): unknown }>();
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   // Asynchronous: a line costs the request no system call (written a few kilobytes at a time), and
   // a slow reader of stderr (a full pipe) holds one thread of the pool, not the event loop.
-  const destination = options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES }) : undefined;
-  const gathered = destination ? new GatheredLines(destination) : undefined;
+  const destination =
+    options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES, contentMode: 'buffer' }) : undefined;
+  // In buffer mode the destination takes Buffers (sonic-boom's types know only strings).
+  const gathered = destination ? new GatheredLines(destination as unknown as { write(bytes: Buffer): unknown }) : undefined;
   if (gathered) {
     // Before pino's own flush of the destination at exit (registered with it, so earlier: prepended).
     process.prependListener('beforeExit', gathered.handOver);
@@ -101,7 +103,7 @@ class GatheredLines {
   private lines: string[] = [];
   private scheduled = false;
 
-  constructor(private readonly destination: { write(text: string): unknown }) {}
+  constructor(private readonly destination: { write(bytes: Buffer): unknown }) {}
 
   write(line: string): boolean {
     this.lines.push(line);
@@ -117,7 +119,10 @@ class GatheredLines {
     if (this.lines.length === 0) return;
     const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
-    this.destination.write(text);
+    // As UTF-8 bytes, once: the destination (in buffer mode) keeps and writes them as they are,
+    // where in text mode it measures the text it holds again at every hand-over and encodes what
+    // it wrote a second time.
+    this.destination.write(Buffer.from(text, 'utf8'));
   };
 }
 
@@ -131,47 +136,49 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
   let waiting: Array<() => void> = [];
   const settled = () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
   const stream = STREAMS.get(logger);
+  // One function for every request (whenAnswered): what it needs is on the exchange.
+  const answered: Answered = (req, res, exchange) => {
+    const aborted = !res.writableFinished;
+    const status = res.headersSent ? res.statusCode : undefined;
+    const duration = Math.round((exchange.ended - exchange.started) * 100) / 100;
+    const bytes = aborted ? 0 : (exchange.bytes ?? 0);
+    // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
+    const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
+    const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
+    if (stream) {
+      if (logger.isLevelEnabled(level)) stream.write(requestLine(level, exchange, req, status, duration, bytes, aborted));
+    } else {
+      const entry = {
+        event: 'request',
+        reqId: exchange.requestId,
+        operation: exchange.operation,
+        method: req.method,
+        path: loggablePath(req.url),
+        status,
+        durationMs: duration,
+        bytes,
+        remoteAddress: req.socket.remoteAddress,
+        // Each request is attributable to its key (issue 41): ids, never the key itself.
+        ...(exchange.principal?.keyId ? { companyId: exchange.principal.companyId, keyId: exchange.principal.keyId } : {}),
+        ...(aborted ? { aborted: true } : {}),
+        ...(exchange.failure ? { error: exchange.failure } : {}),
+      };
+      logger[level](entry, 'request');
+    }
+    if (--open === 0 && waiting.length > 0) {
+      const resolved = waiting;
+      waiting = [];
+      resolved.forEach((resolve) => resolve());
+    }
+  };
   const layer: Layer = (next) => (req, res) => {
     open++;
-    const started = performance.now();
     const exchange = exchangeOf(req);
+    startedAt(exchange);
     const sent = req.headers[REQUEST_ID_HEADER];
     // Sent with the answer's headers (exchange.ts writeHead).
     exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
-    whenAnswered(req, res, () => {
-      const aborted = !res.writableFinished;
-      const status = res.headersSent ? res.statusCode : undefined;
-      const duration = Math.round((performance.now() - started) * 100) / 100;
-      const bytes = aborted ? 0 : (exchange.bytes ?? 0);
-      // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
-      const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
-      const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
-      if (stream) {
-        if (logger.isLevelEnabled(level)) stream.write(requestLine(level, exchange, req, status, duration, bytes, aborted));
-      } else {
-        const entry = {
-          event: 'request',
-          reqId: exchange.requestId,
-          operation: exchange.operation,
-          method: req.method,
-          path: loggablePath(req.url),
-          status,
-          durationMs: duration,
-          bytes,
-          remoteAddress: req.socket.remoteAddress,
-          // Each request is attributable to its key (issue 41): ids, never the key itself.
-          ...(exchange.principal?.keyId ? { companyId: exchange.principal.companyId, keyId: exchange.principal.keyId } : {}),
-          ...(aborted ? { aborted: true } : {}),
-          ...(exchange.failure ? { error: exchange.failure } : {}),
-        };
-        logger[level](entry, 'request');
-      }
-      if (--open === 0 && waiting.length > 0) {
-        const resolved = waiting;
-        waiting = [];
-        resolved.forEach((resolve) => resolve());
-      }
-    });
+    whenAnswered(req, res, answered);
     next(req, res);
   };
   return { layer, settled };
@@ -179,13 +186,25 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
 
 let timeMs = 0;
 let timeIso = '';
+/** The text of a few bounded values (operation names, methods) as JSON strings, made once each. */
+const QUOTED = new Map<string, string>();
+const quoted = (text: string): string => {
+  let json = QUOTED.get(text);
+  if (json === undefined) {
+    json = JSON.stringify(text);
+    if (QUOTED.size < 256) QUOTED.set(text, json);
+  }
+  return json;
+};
 
 /**
  * A request's line as pino writes it with createServeLogger's options (level label, ISO time, the
  * fields in this order, undefined ones left out, then msg), built without pino: its generic
  * serialization of the entry object, the ISO time made anew for each line and the level and
  * hook look-ups were most of what the JSON log cost a cached GET. The time's text is made once
- * per millisecond.
+ * per millisecond; the request id needs no escaping (a UUID made here, or one that matched
+ * USABLE_REQUEST_ID, whose characters JSON leaves as they are); operation names and methods are
+ * few, their JSON text made once.
  */
 function requestLine(level: Level, exchange: Exchange, req: IncomingMessage, status: number | undefined, durationMs: number, bytes: number, aborted: boolean): string {
   const now = Date.now();
@@ -195,8 +214,8 @@ function requestLine(level: Level, exchange: Exchange, req: IncomingMessage, sta
   }
   const remoteAddress = req.socket.remoteAddress;
   return (
-    `{"level":"${level}","time":"${timeIso}","event":"request","reqId":${JSON.stringify(exchange.requestId)},"operation":${JSON.stringify(exchange.operation)}` +
-    (req.method === undefined ? '' : `,"method":${JSON.stringify(req.method)}`) +
+    `{"level":"${level}","time":"${timeIso}","event":"request","reqId":"${exchange.requestId}","operation":${quoted(exchange.operation)}` +
+    (req.method === undefined ? '' : `,"method":${quoted(req.method)}`) +
     `,"path":${JSON.stringify(loggablePath(req.url))}` +
     (status === undefined ? '' : `,"status":${status}`) +
     `,"durationMs":${durationMs},"bytes":${bytes}` +

@@ -215,6 +215,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     const api = apiOf(req);
     const method = api[name] as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
     const result = servedWarnings(await method.apply(api, args), warningLog);
+    const kept = KEPT_ANSWERS.has(name) ? keptAnswer(result) : undefined;
+    if (kept) return { status: spec.response.status, headers: kept.headers, text: kept.text };
     const headers = warningHeaders(result);
     if ('mediaType' in spec.response) {
       headers['content-disposition'] = `inline; filename="${spec.response.fileName(params, options)}"`;
@@ -238,6 +240,7 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     }
     // A quote or a shipment carries the call's warnings whole in its body too (wire.ts).
     const json = WARNINGS_IN_BODY.has(spec.response.id) ? { ...(result.data as object), warnings: result.warnings } : result.data;
+    if (KEPT_ANSWERS.has(name)) return { status: spec.response.status, headers, text: keepAnswer(result, headers, json) };
     return { status: spec.response.status, headers, json };
   }
 
@@ -349,6 +352,31 @@ function servedWarnings(result: ApiResult<unknown>, log: ((message: string) => v
     return { ...item, message: 'a damaged record of the store was left out of this answer; the server log names it' };
   });
   return { ...result, warnings };
+}
+
+/**
+ * Reads whose engine answers the same object while the record and what it answers stay (a quote
+ * while its bookings and status stay, quotes.ts answerOnce; a shipment while its record stays,
+ * FileStore.splitStored), with the same warnings: their answer's JSON text and Warning headers
+ * are made once per object and warnings (a cached GET then serializes nothing). An answer is never
+ * changed once answered; a new object (the record changed, the clock turned a quote EXPIRED, a
+ * company's view copied it) or other warnings make a new text.
+ */
+const KEPT_ANSWERS: ReadonlySet<OperationName> = new Set(['getQuote', 'getShipment']);
+const keptAnswers = new WeakMap<object, { warnings: ApiResult<unknown>['warnings']; headers: Record<string, string | string[]>; text: string }>();
+
+function keptAnswer(result: ApiResult<unknown>): { headers: Record<string, string | string[]>; text: string } | undefined {
+  if (typeof result.data !== 'object' || result.data === null) return undefined;
+  const kept = keptAnswers.get(result.data);
+  if (!kept || kept.warnings.length !== result.warnings.length) return undefined;
+  for (let index = 0; index < kept.warnings.length; index++) if (kept.warnings[index] !== result.warnings[index]) return undefined;
+  return kept;
+}
+
+function keepAnswer(result: ApiResult<unknown>, headers: Record<string, string | string[]>, json: unknown): string {
+  const text = JSON.stringify(json);
+  if (typeof result.data === 'object' && result.data !== null) keptAnswers.set(result.data, { warnings: [...result.warnings], headers, text });
+  return text;
 }
 
 function warningHeaders(result: ApiResult<unknown>): Record<string, string | string[]> {

@@ -77,7 +77,7 @@ export class Quotes {
     // answered() under guardStore, without the promises of both: a cached GET is a few awaits in all.
     try {
       const quote = await this.mustGet(id);
-      return this.answer(quote, await this.deps.store.shipments.findByQuote(id));
+      return this.answerOnce(quote, await this.deps.store.shipments.findByQuote(id));
     } catch (error) {
       if (error instanceof OtherCompanysRecord) throw notFound('quote', id);
       throw storeFailure(error);
@@ -103,18 +103,40 @@ export class Quotes {
     return this.answer(quote, await this.deps.store.shipments.findByQuote(id));
   }
 
-  private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'orderStatus'>>): Quote {
-    // A rest copy that leaves keys out is V8's slow path, and a stored quote rarely holds either key:
-    // then one spread, the two keys added last as the rest copy would put them.
-    const stored = 'status' in quote || 'bookings' in quote ? withoutAnswerKeys(quote) : quote;
+  /**
+   * The answers of get(), by the stored quote (the record cache answers the same object until the
+   * record changes): the same answer while its bookings (the same records) and its status stay, so
+   * that the server can keep the answer's JSON text by the object (server.ts) and a cached GET
+   * makes no copy. A new answer when the clock turned the quote EXPIRED or a booking changed.
+   */
+  private readonly answers = new WeakMap<Quote, { bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'orderStatus'>>; answer: Quote }>();
+
+  private answerOnce(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'orderStatus'>>): Quote {
+    const known = this.answers.get(quote);
+    if (known && known.bookings.length === bookings.length && known.bookings.every((shipment, index) => shipment === bookings[index])) {
+      if (this.statusOf(quote, bookings) === known.answer.status) return known.answer;
+    }
+    const answer = this.answer(quote, bookings);
+    this.answers.set(quote, { bookings, answer });
+    return answer;
+  }
+
+  private statusOf(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'orderStatus'>>): QuoteStatus {
     const booked = bookings.some((shipment) => shipment.orderStatus !== 'CANCELLED');
     // A quote cannot be booked once it expired or its pickup day passed at the origin.
     const now = this.deps.now();
     const zone = this.deps.zips.lookup(quote.pickupAddress.zipCode)?.timeZone ?? 'America/Chicago';
     const expired = now.getTime() >= Date.parse(quote.quoteExpirationTime) || quote.requiredPickupDate < localDateInZone(now, zone);
+    return booked ? 'BOOKED' : expired ? 'EXPIRED' : 'OPEN';
+  }
+
+  private answer(quote: Quote, bookings: ReadonlyArray<Pick<Shipment, 'id' | 'orderNumber' | 'orderStatus'>>): Quote {
+    // A rest copy that leaves keys out is V8's slow path, and a stored quote rarely holds either key:
+    // then one spread, the two keys added last as the rest copy would put them.
+    const stored = 'status' in quote || 'bookings' in quote ? withoutAnswerKeys(quote) : quote;
     return {
       ...stored,
-      status: booked ? 'BOOKED' : expired ? 'EXPIRED' : 'OPEN',
+      status: this.statusOf(quote, bookings),
       bookings: bookings.map((shipment) => ({ shipmentId: shipment.id, orderNumber: shipment.orderNumber, orderStatus: shipment.orderStatus })),
     };
   }
