@@ -188,7 +188,10 @@ export class RemoteApi implements ShipperApi {
       const address = (body as Record<string, unknown> | undefined)?.[stop];
       return typeof address === 'object' && address !== null ? missingAddressFields(address).map((field) => ({ field: `${stop}.${field}`, reason: `${field} is required` })) : [];
     });
-    return constraintViolation(violations, `${this.origin} ${what} with the published Address on both stops (name, address1, city, state, zipCode, contactPerson, phoneNumber); nothing was sent`);
+    return constraintViolation(
+      violations,
+      `${this.origin} ${what} with the published Address on both stops (name, address1, city, state, zipCode, contactPerson, phoneNumber); nothing was sent`,
+    );
   }
 
   /**
@@ -258,7 +261,9 @@ export class RemoteApi implements ShipperApi {
       // A quote request's fields are the shipment's (pickupAddress, deliveryAddress, ...): its violations name what the user wrote.
       // Whole stops as sent go to the published quote (Oway's service has no other); a lane to serve's lane quote.
       const sent = raw as Record<string, unknown>;
-      const quote = hasPublishedStops(sent) ? { ...quoteRequestForShipment(request), pickupAddress: sent.pickupAddress, deliveryAddress: sent.deliveryAddress, orderComponents: sent.orderComponents } : quoteRequestForShipment(request);
+      const quote = hasPublishedStops(sent)
+        ? { ...quoteRequestForShipment(request), pickupAddress: sent.pickupAddress, deliveryAddress: sent.deliveryAddress, orderComponents: sent.orderComponents }
+        : quoteRequestForShipment(request);
       return outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quote as never)));
     });
     return { data: { items: single }, warnings: [] };

@@ -104,7 +104,15 @@ describe('a quote request naming carrierScac', () => {
     expect(response.status).toBe(200);
     const quote = quoteSchema.parse(await response.json());
     expect(quote).toMatchObject({ quotedPriceInCents: 98278, carrier: { scac: 'TSTC' }, pricedBy: { agreement: 'TST-2026-001', ratedAsPounds: 5000 } });
-    const address = (name: string, zipCode: string, city: string, state: string) => ({ name, address1: '1 Main St', city, state, zipCode, contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' });
+    const address = (name: string, zipCode: string, city: string, state: string) => ({
+      name,
+      address1: '1 Main St',
+      city,
+      state,
+      zipCode,
+      contactPerson: 'Dana Ruiz',
+      phoneNumber: '+13125550100',
+    });
     const booked = await post('/v1/shipper/shipment', {
       quoteId: quote.id,
       pickupAddress: address('Acme', '60601', 'Chicago', 'IL'),

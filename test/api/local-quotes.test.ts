@@ -52,7 +52,9 @@ describe('LocalApi quotes', () => {
 
   it('answers an unknown ZIP as a violation on its path, together with the other violations', async () => {
     const problem = await problemOf(
-      api.createLaneQuote(request({ deliveryAddress: { zipCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] })),
+      api.createLaneQuote(
+        request({ deliveryAddress: { zipCode: '00000' }, orderComponents: [{ palletCount: 0, poundsWeight: 1, dimensions: { length: 1, width: 1, height: 1 } }] }),
+      ),
     );
     expect(problem.status).toBe(400);
     expect(problem.problem.title).toBe('Constraint Violation');

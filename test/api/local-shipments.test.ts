@@ -445,8 +445,14 @@ describe('the preview judges an item as its booking does', () => {
   it('a PRO on a quote a carrier agreement priced is checked for that carrier, before booking as when booking', async () => {
     const api = new LocalApi({ storeDir: store.dir, agreementsDir: 'samples', now: () => new Date(WEDNESDAY) });
     const quoteId = async () =>
-      (await api.createLaneQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS], carrierScac: 'SPLX' }))
-        .data.id;
+      (
+        await api.createLaneQuote({
+          pickupAddress: { zipCode: CHICAGO_DC.zipCode },
+          deliveryAddress: { zipCode: NYC_STORE.zipCode },
+          orderComponents: [PALLETS],
+          carrierScac: 'SPLX',
+        })
+      ).data.id;
     // No carrier named: the booking is on the quote's carrier, and so is its PRO.
     const first = await api.createShipment(shipmentRequest({ quoteId: await quoteId(), proNumber: '4711' }));
     expect(first.data).toMatchObject({ carrier: { scac: 'SPLX' }, proNumber: '4711' });

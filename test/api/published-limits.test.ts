@@ -75,9 +75,9 @@ describe('pallet sizes', () => {
   });
 
   it('with a liftgate 62x62x94 passes and 63 wide is refused (by the address flag or the accessorial code)', async () => {
-    expect((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 62, height: 94 } }], { liftgateRequired: true }))).data.id).toMatch(
-      /^qt_/,
-    );
+    expect(
+      (await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 62, height: 94 } }], { liftgateRequired: true }))).data.id,
+    ).toMatch(/^qt_/);
     for (const quote of [
       lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }], { liftgateRequired: true }),
       { ...lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]), accessorials: ['LIFTGATE_DELIVERY'] },
@@ -85,11 +85,15 @@ describe('pallet sizes', () => {
       expect(await refusal(api.createLaneQuote(quote))).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('the largest a liftgate takes') }]);
     }
     // Without a liftgate the same pallet is only oversize.
-    expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]))).warnings)).toContain('OVERSIZE_PALLET');
+    expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]))).warnings)).toContain(
+      'OVERSIZE_PALLET',
+    );
   });
 
   it('95x95x96 is the largest carried; 96x95x96 is refused', async () => {
-    expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 95, width: 95, height: 96 } }]))).warnings)).toContain('OVERSIZE_PALLET');
+    expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 95, width: 95, height: 96 } }]))).warnings)).toContain(
+      'OVERSIZE_PALLET',
+    );
     expect(await refusal(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 96, width: 95, height: 96 } }])))).toEqual([
       { field: 'orderComponents[0].dimensions', reason: expect.stringContaining('beyond 95x95x96 in, the largest pallet carried') },
     ]);

@@ -353,7 +353,11 @@ describe('batches', () => {
     // Stops without a contact and a phone are a lane: serve's lane quote prices them.
     expect(seen.map((request) => request.url)).toEqual(['/v1/shipper/shipment-preview', '/v1/shipper/lane-quote', '/v1/shipper/lane-quote']);
     // Whole published stops go to the published quote, as sent.
-    const whole = { ...shipmentRequest('C'), pickupAddress: { ...shipmentRequest('C').pickupAddress, contactPerson: 'Ann', phoneNumber: '+13125550100' }, deliveryAddress: { ...shipmentRequest('C').deliveryAddress, contactPerson: 'Bo', phoneNumber: '+12125550100' } };
+    const whole = {
+      ...shipmentRequest('C'),
+      pickupAddress: { ...shipmentRequest('C').pickupAddress, contactPerson: 'Ann', phoneNumber: '+13125550100' },
+      deliveryAddress: { ...shipmentRequest('C').deliveryAddress, contactPerson: 'Bo', phoneNumber: '+12125550100' },
+    };
     await api.previewShipments({ items: [{ request: whole }] });
     expect(seen.map((request) => request.url).slice(3)).toEqual(['/v1/shipper/quote']);
     expect(JSON.parse(seen[3]!.body)).toMatchObject({ pickupAddress: whole.pickupAddress, deliveryAddress: whole.deliveryAddress });

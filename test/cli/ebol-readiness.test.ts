@@ -153,7 +153,15 @@ describe('a booking for a carrier that takes eBOLs', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           // The published create wants a contact and a phone on each stop; the PATCH below changes the shipper's.
-          pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Front desk', phoneNumber: '312-555-0199' },
+          pickupAddress: {
+            name: 'Acme DC',
+            address1: '2100 S Halsted St',
+            city: 'Chicago',
+            state: 'IL',
+            zipCode: '60608',
+            contactPerson: 'Front desk',
+            phoneNumber: '312-555-0199',
+          },
           deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Lee Chen', phoneNumber: '212-555-0188' },
           emergencyContactPhone: '800-424-9300',
           orderComponents: [

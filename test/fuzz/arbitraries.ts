@@ -417,7 +417,11 @@ export function withPublishedParties(request: Json): Json {
   const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
   const party = (value: unknown, contactPerson: string, phoneNumber: string) => {
     const address = value as Record<string, unknown>;
-    return { ...address, contactPerson: blank(address.contactPerson) ? contactPerson : address.contactPerson, phoneNumber: blank(address.phoneNumber) ? phoneNumber : address.phoneNumber };
+    return {
+      ...address,
+      contactPerson: blank(address.contactPerson) ? contactPerson : address.contactPerson,
+      phoneNumber: blank(address.phoneNumber) ? phoneNumber : address.phoneNumber,
+    };
   };
   return { ...request, pickupAddress: party(request.pickupAddress, 'Dana Ruiz', '+13125550100'), deliveryAddress: party(request.deliveryAddress, 'Lee Chen', '+12125550188') };
 }

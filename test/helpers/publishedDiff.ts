@@ -55,7 +55,11 @@ function described(diff: Diff): string {
   if (schema < 0) return `${diff.action} ${diff.path.join('.')}`;
   const keys = diff.path.slice(schema + 1).map(String);
   const required = keys.lastIndexOf('required');
-  const field = (segments: string[]) => segments.filter((key) => key !== 'properties').join('.').replace(/\.items(?=\.|$)/g, '[]');
+  const field = (segments: string[]) =>
+    segments
+      .filter((key) => key !== 'properties')
+      .join('.')
+      .replace(/\.items(?=\.|$)/g, '[]');
   const where = diff.path[3] === 'requestBody' ? ' in Request Body content (application/json)' : ` in ${diff.path.slice(3, schema).join('.')}`;
   if (required >= 0) {
     const name = String(diff.action === 'remove' ? diff.before : diff.after);

@@ -289,7 +289,10 @@ describe("carrier agreements of a company (the file store; agreements are the se
     const named = await call(server, globex, 'POST', '/v1/shipper/quote', { ...rates, ...publishedStops(), carrierScac: 'TWOC' });
     expect(named.status, named.text).toBeGreaterThanOrEqual(400);
     expect(named.text).toContain('TWOC');
-    expect((await call(server, acme, 'POST', '/v1/shipper/quote', { ...rates, ...publishedStops(), carrierScac: 'TWOC' })).json()).toMatchObject({ companyId: 'acme', carrier: { scac: 'TWOC' } });
+    expect((await call(server, acme, 'POST', '/v1/shipper/quote', { ...rates, ...publishedStops(), carrierScac: 'TWOC' })).json()).toMatchObject({
+      companyId: 'acme',
+      carrier: { scac: 'TWOC' },
+    });
 
     // The accessorials list names the carriers a company prices with.
     const carriersOf = async (who: Company) =>

@@ -30,8 +30,26 @@ afterAll(async () => {
 });
 
 const LANE = publishedStops('60601', '30301');
-const SHIPPER = { name: 'Acme', address1: '100 N State St', city: 'Chicago', state: 'IL', zipCode: '60601', countryCode: 'US', contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' };
-const CONSIGNEE = { name: 'Peach Supply', address1: '1 Peachtree St NE', city: 'Atlanta', state: 'GA', zipCode: '30301', countryCode: 'US', contactPerson: 'Lee Park', phoneNumber: '+14045550100' };
+const SHIPPER = {
+  name: 'Acme',
+  address1: '100 N State St',
+  city: 'Chicago',
+  state: 'IL',
+  zipCode: '60601',
+  countryCode: 'US',
+  contactPerson: 'Dana Ruiz',
+  phoneNumber: '+13125550100',
+};
+const CONSIGNEE = {
+  name: 'Peach Supply',
+  address1: '1 Peachtree St NE',
+  city: 'Atlanta',
+  state: 'GA',
+  zipCode: '30301',
+  countryCode: 'US',
+  contactPerson: 'Lee Park',
+  phoneNumber: '+14045550100',
+};
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
   const response = await fetch(`${base}${path}`, {

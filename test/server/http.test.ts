@@ -255,7 +255,12 @@ describe('the published Address on POST quote and POST shipment', () => {
     const before = (await call(base, 'GET', '/v1/shipper/shipment')).json().items as unknown[];
     const { contactPerson: _contact, ...noContact } = QUOTE.pickupAddress;
     const problem = expectProblem(
-      await postJson(base, '/v1/shipper/shipment', { pickupAddress: noContact, deliveryAddress: QUOTE.deliveryAddress, orderComponents: QUOTE.orderComponents, description: 'Parts' }),
+      await postJson(base, '/v1/shipper/shipment', {
+        pickupAddress: noContact,
+        deliveryAddress: QUOTE.deliveryAddress,
+        orderComponents: QUOTE.orderComponents,
+        description: 'Parts',
+      }),
       400,
     );
     expect(problem.violations).toEqual([{ field: 'pickupAddress.contactPerson', reason: expect.stringMatching(/^contactPerson is required/) }]);

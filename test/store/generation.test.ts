@@ -116,7 +116,8 @@ describe('answers remembered per view of the store', () => {
     const root = join(work.dir, 'remembered-bookings');
     const { api: cli, clock } = apiAt(root);
     const server = new LocalApi({ storeDir: root, cacheEntries: 100, now: () => clock.now });
-    const quote = (await server.createLaneQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS] })).data;
+    const quote = (await server.createLaneQuote({ pickupAddress: { zipCode: CHICAGO_DC.zipCode }, deliveryAddress: { zipCode: NYC_STORE.zipCode }, orderComponents: [PALLETS] }))
+      .data;
     const bookingsOf = async () => (await server.getQuote(quote.id)).data;
     // Twice: the second is the remembered answer.
     expect(await bookingsOf()).toMatchObject({ status: 'OPEN', bookings: [] });

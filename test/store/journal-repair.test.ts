@@ -282,10 +282,7 @@ describe('a read-only store', () => {
       expect(serve!.stderr()).toMatch(/warning: \[STORE_READ_ONLY\] the store .* is read-only \((the file system is read-only|permission denied)\)/);
       expect((await call('GET', `/v1/shipper/shipment/${id}`)).status).toBe(200);
       const quote = { ...publishedStops(), orderComponents: [PALLETS] };
-      const writes = [
-        await call('POST', '/v1/shipper/quote', quote),
-        await call('POST', '/v1/shipper/shipment', { ...publishedStops(), orderComponents: [PALLETS] }),
-      ];
+      const writes = [await call('POST', '/v1/shipper/quote', quote), await call('POST', '/v1/shipper/shipment', { ...publishedStops(), orderComponents: [PALLETS] })];
       for (const answer of writes) {
         expect(answer.status, answer.text).toBe(503);
         expect(answer.retryAfter).not.toBeNull();

@@ -54,7 +54,8 @@ describe('a file store written with the old names', () => {
   beforeAll(async () => {
     store = join(work.dir, 'store');
     const { api } = apiAt(store);
-    quote = (await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [shipmentRequest().orderComponents[0]!] })).data;
+    quote = (await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: [shipmentRequest().orderComponents[0]!] }))
+      .data;
     for (const [index, { ref }] of cases.entries()) {
       const request = shipmentRequest({
         refNumber: ref,

@@ -151,7 +151,9 @@ describe('POST and GET /v1/shipper/shipment/{id}/events', () => {
   it('404 for an unknown shipment, 409 for a cancelled one', async () => {
     expect((await call('GET', events('sh_01JD3Y7T9Q2W5E8R1T4Y7U0I3Z'))).status).toBe(404);
     expect((await call('POST', events('nope'), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] })).status).toBe(404);
-    const other = shipmentSchema.parse((await call('POST', '/v1/shipper/shipment', { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] })).json());
+    const other = shipmentSchema.parse(
+      (await call('POST', '/v1/shipper/shipment', { pickupAddress: PUBLISHED_PICKUP, deliveryAddress: PUBLISHED_NYC, orderComponents: [PALLETS] })).json(),
+    );
     expect((await call('PUT', `/v1/shipper/shipment/${other.id}/cancel`)).status).toBe(200);
     const refused = await call('POST', events(other.id), { events: [{ occurredAt: '2026-11-30T10:45:00Z', statusCode: 'X6' }] });
     expect(refused.status).toBe(409);

@@ -33,7 +33,8 @@ export const quoteOperations = {
     location: 'getQuote',
     errors: WRITE_ERRORS,
     summary: 'Quote a shipment between two full addresses: price, expiry, transit days and ETA, freight class from density',
-    description: 'Both stops are the published Address (name, address1, city, state, zipCode, contactPerson, phoneNumber required). A quote from ZIP codes alone is the extension POST /v1/shipper/lane-quote.',
+    description:
+      'Both stops are the published Address (name, address1, city, state, zipCode, contactPerson, phoneNumber required). A quote from ZIP codes alone is the extension POST /v1/shipper/lane-quote.',
     tags: ['Quotes'],
     extension: false,
     operationId: 'requestQuote',

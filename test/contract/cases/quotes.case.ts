@@ -82,7 +82,10 @@ const contract: ContractCase = (target) => {
     });
 
     it('refuses freightClass as input and requires the freight fields (palletCount and poundsWeight: dimensions may be omitted)', async () => {
-      const problem = await expectProblem(target().api.createLaneQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, freightClass: '70' }, { description: 'no freight' }] })), 400);
+      const problem = await expectProblem(
+        target().api.createLaneQuote(quoteRequest({ orderComponents: [{ ...COMPONENT, freightClass: '70' }, { description: 'no freight' }] })),
+        400,
+      );
       expect(fields(problem)).toEqual(expect.arrayContaining(['orderComponents[0].freightClass', 'orderComponents[1].palletCount', 'orderComponents[1].poundsWeight']));
       expect(fields(problem)).not.toContain('orderComponents[1].dimensions');
     });

@@ -37,8 +37,9 @@ beforeAll(async () => {
   const { api } = apiAt(dir);
   const booked = (await api.createShipment(shipmentRequest())).data;
   const ownQuote = (await api.getQuote(booked.quoteId)).data;
-  const quote = (await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never))
-    .data;
+  const quote = (
+    await api.createLaneQuote({ pickupAddress: { zipCode: '60608' }, deliveryAddress: { zipCode: '10001' }, orderComponents: shipmentRequest().orderComponents } as never)
+  ).data;
   const second: Shipment = {
     ...booked,
     id: `${booked.id.slice(0, -1)}${booked.id.endsWith('Z') ? 'Y' : 'Z'}`,
