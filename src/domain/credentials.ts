@@ -31,7 +31,6 @@ export const clientNameSchema = z
   .trim()
   .min(1, { message: 'a client needs a name' })
   .max(100, { message: 'a client name is at most 100 characters' })
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { message: 'a client name has no control characters' });
 
 /** A client (id and hashed secret) or an API key (hashed), as the store keeps it: never the secret itself. */

@@ -14,7 +14,7 @@ import type { Shipment } from '../../src/domain/schemas.js';
 import { storeCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { storeInProcess } from '../helpers/inProcess.js';
 import { makeReadOnly, smallDisk } from '../helpers/faults.js';
-import { CHICAGO_DC, NYC_STORE, PALLETS, publishedStops } from '../helpers/fixtures.js';
+import { PALLETS, publishedStops } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inProcess.js';
 import { startServe } from '../helpers/serve.js';
 import { BOOK_ONE_PALLET } from '../helpers/shipmentsRead.js';
