@@ -38,6 +38,8 @@ export interface WireExchange {
   status: number;
   /** The request's headers as they came (names in lower case). */
   headers: IncomingHttpHeaders;
+  /** The request's body as the client sent it (UTF-8 text), empty without one. */
+  body: string;
 }
 
 export interface PublishedServer {
@@ -189,7 +191,7 @@ async function listen(options: PublishedOptions, respond: Responder, judgeAnswer
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = req.url ?? '/';
     const incoming: Incoming = { method: req.method ?? 'GET', url, path: url.split('?')[0]!, headers: req.headers, body: Buffer.concat(chunks) };
-    const exchange: WireExchange = { method: incoming.method, path: incoming.path, operationId: null, requestErrors: [], responseErrors: [], status: 0, headers: req.headers };
+    const exchange: WireExchange = { method: incoming.method, path: incoming.path, operationId: null, requestErrors: [], responseErrors: [], status: 0, headers: req.headers, body: incoming.body.toString('utf8') };
     requests.push(exchange);
 
     const request = {

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { RemoteApi } from '../../src/api/remote.js';
 import { startPublishedMock, type PublishedServer } from '../helpers/publishedMock.js';
+import { shipmentsCsv } from '../helpers/csv.js';
+import { writeFile } from 'node:fs/promises';
 
 let server: PublishedServer;
 let home: { dir: string; cleanup: () => Promise<void> };
@@ -240,6 +242,31 @@ describe('remote mode against the published document', () => {
     } finally {
       await refusing.close();
     }
+  });
+
+  it('imports a file: each order checked on the published quote with its whole stops, then created and confirmed; every request valid', async () => {
+    const file = `${home.dir}/orders.csv`;
+    await writeFile(file, shipmentsCsv(2, 2, 'PO', { contacts: true }));
+    const result = await cli(['--json', 'import', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expectEveryRequestValid();
+    const operations = operationsSent();
+    expect(operations.filter((operation) => operation === 'POST requestQuote')).toHaveLength(2);
+    expect(operations.filter((operation) => operation === 'POST createShipment')).toHaveLength(2);
+    expect(operations.filter((operation) => operation === 'PUT confirmShipment')).toHaveLength(2);
+    // The check's quote carries the stops whole, as the file gives them (the phone as E.164).
+    const quote = server.requests.find((request) => request.operationId === 'requestQuote')!;
+    expect(JSON.parse(quote.body)).toMatchObject({ pickupAddress: { contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' }, deliveryAddress: { contactPerson: 'Lee Chen', phoneNumber: '+12125550188' } });
+  });
+
+  it('refuses to import, sending nothing, a file whose orders lack the contacts and phones the published create requires', async () => {
+    const file = `${home.dir}/no-contacts.csv`;
+    await writeFile(file, shipmentsCsv(2, 1, 'NC'));
+    const result = await cli(['import', file]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/pickupAddress\.contactPerson/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(operationsSent()).toEqual([]);
   });
 
   it('gets, confirms and cancels a shipment by its order number', async () => {
