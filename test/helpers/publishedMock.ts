@@ -191,7 +191,16 @@ async function listen(options: PublishedOptions, respond: Responder, judgeAnswer
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = req.url ?? '/';
     const incoming: Incoming = { method: req.method ?? 'GET', url, path: url.split('?')[0]!, headers: req.headers, body: Buffer.concat(chunks) };
-    const exchange: WireExchange = { method: incoming.method, path: incoming.path, operationId: null, requestErrors: [], responseErrors: [], status: 0, headers: req.headers, body: incoming.body.toString('utf8') };
+    const exchange: WireExchange = {
+      method: incoming.method,
+      path: incoming.path,
+      operationId: null,
+      requestErrors: [],
+      responseErrors: [],
+      status: 0,
+      headers: req.headers,
+      body: incoming.body.toString('utf8'),
+    };
     requests.push(exchange);
 
     const request = {

@@ -27,6 +27,8 @@ const RAW_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 
 const TRACKING_FIXTURES = fileURLToPath(new URL('../tracking/fixtures/', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../templates/agreements/', import.meta.url));
+/** A rate-shopping quote across the sample agreements, locally and against a server. */
+const RATE_SHOPPING = ['quote', '--from', '90001', '--to', '98101', '-c', 'pallets=1,weight=800,dims=48x40x48,desc=Parts', '--carrier', 'all'];
 
 let dir: { dir: string; cleanup: () => Promise<void> };
 const path = (name: string) => join(dir.dir, name);
@@ -135,20 +137,7 @@ describe('control characters of every source reach the terminal as escapes', () 
   });
 
   it("a remote server's answer: the rate shop's carrier, place and reasons", async () => {
-    const quotes = await cli([
-      '--json',
-      '--tariffs',
-      'samples',
-      'quote',
-      '--from',
-      '90001',
-      '--to',
-      '98101',
-      '-c',
-      'pallets=1,weight=800,dims=48x40x48,desc=Parts',
-      '--carrier',
-      'all',
-    ]);
+    const quotes = await cli(['--json', '--tariffs', 'samples', ...RATE_SHOPPING]);
     expect(quotes.code, quotes.stderr).toBe(0);
     const items = JSON.parse(quotes.stdout) as Array<{ id: string; carrier: { name: string }; pickupAddress: { city: string } }>;
     items[0]!.carrier.name = `Sample${HOSTILE}Coastal`;
@@ -166,19 +155,7 @@ describe('control characters of every source reach the terminal as escapes', () 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const { tty, piped } = await expectEscaped([
-        '--base-url',
-        url,
-        'quote',
-        '--from',
-        '90001',
-        '--to',
-        '98101',
-        '-c',
-        'pallets=1,weight=800,dims=48x40x48,desc=Parts',
-        '--carrier',
-        'all',
-      ]);
+      const { tty, piped } = await expectEscaped(['--base-url', url, ...RATE_SHOPPING]);
       expect(piped.code, piped.stderr).toBe(0);
       expect(piped.stdout).toContain(`Rates Los Angeles${SHOWN}, CA 90001`);
       expect(piped.stdout).toContain(`Sample${SHOWN}Coastal`);

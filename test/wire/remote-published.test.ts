@@ -256,7 +256,10 @@ describe('remote mode against the published document', () => {
     expect(operations.filter((operation) => operation === 'PUT confirmShipment')).toHaveLength(2);
     // The check's quote carries the stops whole, as the file gives them (the phone as E.164).
     const quote = server.requests.find((request) => request.operationId === 'requestQuote')!;
-    expect(JSON.parse(quote.body)).toMatchObject({ pickupAddress: { contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' }, deliveryAddress: { contactPerson: 'Lee Chen', phoneNumber: '+12125550188' } });
+    expect(JSON.parse(quote.body)).toMatchObject({
+      pickupAddress: { contactPerson: 'Dana Ruiz', phoneNumber: '+13125550100' },
+      deliveryAddress: { contactPerson: 'Lee Chen', phoneNumber: '+12125550188' },
+    });
   });
 
   it('refuses to import, sending nothing, a file whose orders lack the contacts and phones the published create requires', async () => {
