@@ -47,8 +47,9 @@ const CLOCK_TICKS = 100;
 const NO_DRAIN = ['--drain-delay', '0'];
 
 const QUOTE_REQUEST = JSON.stringify({
-  pickupAddress: { zipCode: '60601' },
-  deliveryAddress: { zipCode: '10001' },
+  // Whole published addresses: serve refuses a published quote whose stops lack a required field.
+  pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601', contactPerson: 'Pat Doe', phoneNumber: '312-555-0100' },
+  deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Sam Roe', phoneNumber: '212-555-0100' },
   orderComponents: [
     { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', pieceCount: 10 },
     { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } },
@@ -57,9 +58,7 @@ const QUOTE_REQUEST = JSON.stringify({
 /** A booking that quotes first (no quoteId, no Idempotency-Key): every request books a new shipment. */
 const SHIPMENT_REQUEST = JSON.stringify({
   refNumber: 'BENCH',
-  pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601' },
-  deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
-  orderComponents: (JSON.parse(QUOTE_REQUEST) as { orderComponents: unknown[] }).orderComponents,
+  ...(JSON.parse(QUOTE_REQUEST) as object),
 });
 
 /**

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock, HANDOVER_LIMIT, processStart, StoreBusyError, takeOver, type LockOwner } from '../../src/store/file/storeLock.js';
+import { acquireLock, HANDOVER_LIMIT, processStart, releaseLingeringLock, StoreBusyError, takeOver, type LockOwner } from '../../src/store/file/storeLock.js';
 import { tempDir } from '../helpers/cli.js';
 import { bundleScript } from '../helpers/bundle.js';
 import { makeReadOnly } from '../helpers/faults.js';
@@ -99,6 +99,30 @@ describe('the store lock', () => {
     const third = await acquireLock(lock);
     expect((await own(lock)).token).not.toBe(token);
     await third();
+  });
+
+  it("kept a moment for a caller that comes just after the release (a server's next batch), then released; released at once when asked (a server that stops)", async () => {
+    const { dir, lock } = await lockPath();
+    const taken = Date.now();
+    const first = await acquireLock(lock, { lingerMs: 60_000 });
+    const token = (await own(lock)).token;
+    await first();
+    // No caller waited at the release: the lock is kept (within a hand-over's 200 ms from its taking).
+    const second = await acquireLock(lock, { lingerMs: 60_000 });
+    if (Date.now() - taken < 200) expect((await own(lock)).token).toBe(token);
+    await second();
+    // Nobody comes: released at the latest 200 ms after it was taken.
+    while ((await readdir(dir)).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const third = await acquireLock(lock, { lingerMs: 60_000 });
+    expect((await own(lock)).token).not.toBe(token);
+    await third();
+    await releaseLingeringLock(lock);
+    expect(await readdir(dir)).toEqual([]);
+    // Without lingerMs, released at once as before.
+    await (
+      await acquireLock(lock)
+    )();
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it(`lets other processes in after at most ${HANDOVER_LIMIT} hand-overs, however many callers of this process wait`, async () => {

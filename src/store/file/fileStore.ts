@@ -148,6 +148,15 @@ function splitRecord(record: StoredShipment): ShipmentRecord {
   return { shipment, ownQuote: quote };
 }
 
+/**
+ * How long a server's store keeps its lock after a unit of work that no other of the process
+ * waits for (storeLock.ts, lingerMs): its clients' next requests come once the batch is answered,
+ * after the lock was released, so without it every batch of POSTed quotes took and removed the
+ * lock's directory and owner file. Another process waits at most this much longer (and never
+ * longer than a hand-over's 200 ms in all).
+ */
+const LOCK_LINGER_MS = 5;
+
 export interface FileStoreOptions {
   /** Records kept in memory after a read (a long-running server); 0 or absent: none. */
   cacheEntries?: number | undefined;
@@ -188,7 +197,11 @@ export class FileStore implements ShipperStore {
     // it reads while no shipper wrote to the store (generation.ts).
     this.logs = new BucketLogs(root, { keepStats: (options.cacheEntries ?? 0) > 0 });
     this.splits = (options.cacheEntries ?? 0) > 0 ? new WeakMap() : undefined;
-    this.files = new RecordFiles(root, { cacheEntries: options.cacheEntries, generation: this.logs.generation });
+    this.files = new RecordFiles(root, {
+      cacheEntries: options.cacheEntries,
+      generation: this.logs.generation,
+      lockLingerMs: (options.cacheEntries ?? 0) > 0 ? LOCK_LINGER_MS : 0,
+    });
     // What this process writes, its next look-up reads.
     this.journal = new Journal(root, () => this.logs.endBurst(), options.onWarning ?? ((item) => process.stderr.write(`warning: [${item.code}] ${item.message}\n`)));
     this.indexes = new KeyIndexes(root, { shipmentKeys: () => this.allShipmentKeys(), messageKeys: () => this.allMessageKeys() }, this.logs, () => this.journal.compactIfAny());
@@ -241,7 +254,10 @@ export class FileStore implements ShipperStore {
     }
   }
 
-  async close(): Promise<void> {}
+  /** A server's store keeps its lock a moment after a unit of work (LOCK_LINGER_MS): removed here. */
+  close(): Promise<void> {
+    return this.files.releaseLock('shipments');
+  }
 
   /**
    * store export: the journal's pending lines applied first when the store can be written (under

@@ -17,7 +17,7 @@ import { readTextSync } from '../../fs/readText.js';
 import { jsonSyntaxProblem } from '../../printable.js';
 import { StoreError } from '../storeError.js';
 import type { StoreGeneration } from './generation.js';
-import { acquireLock } from './storeLock.js';
+import { acquireLock, releaseLingeringLock } from './storeLock.js';
 import { parseStored } from '../legacyRead.js';
 
 /** Ids are used as file names: only these characters ever reach the file system. */
@@ -45,6 +45,8 @@ export class RecordFiles {
 
   private readonly cache: RecordCache | undefined;
   private readonly generation: StoreGeneration | undefined;
+  /** How long the lock is kept for a next unit of work of this process (storeLock.ts, lingerMs): a server's store only. */
+  private readonly lockLingerMs: number;
 
   /**
    * @param options.cacheEntries records kept in memory after a read (a long-running server): a
@@ -52,13 +54,16 @@ export class RecordFiles {
    *   mtime, one stat), so writes by other processes are seen at once.
    * @param options.generation the store's generation (generation.ts): a file is stat'ed again
    *   only after a shipper wrote to the store, and what this writes moves it.
+   * @param options.lockLingerMs how long the store's lock is kept after a unit of work when no
+   *   other of this process waits (a server, whose next batch comes once this one is answered).
    */
   constructor(
     readonly root: string,
-    options: { cacheEntries?: number | undefined; generation?: StoreGeneration } = {},
+    options: { cacheEntries?: number | undefined; generation?: StoreGeneration; lockLingerMs?: number } = {},
   ) {
     this.cache = options.cacheEntries ? new RecordCache(options.cacheEntries) : undefined;
     this.generation = options.generation;
+    this.lockLingerMs = options.lockLingerMs ?? 0;
   }
 
   /** A file's stat (undefined: none), through the store's generation when there is one. */
@@ -304,12 +309,17 @@ export class RecordFiles {
    */
   async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const dir = await this.ensureCollection('locks');
-    const release = await acquireLock(join(dir, `${name}.lock`));
+    const release = await acquireLock(join(dir, `${name}.lock`), { lingerMs: this.lockLingerMs });
     try {
       return await fn();
     } finally {
       await release().catch(() => undefined);
     }
+  }
+
+  /** Removes a lock this process keeps lingering (before it stops). */
+  releaseLock(name: string): Promise<void> {
+    return releaseLingeringLock(join(this.collectionDir('locks'), `${name}.lock`)).catch(() => undefined);
   }
 }
 

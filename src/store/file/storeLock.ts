@@ -156,15 +156,30 @@ interface HeldLock {
   releaseFile: Release;
   since: number;
   handovers: number;
+  /** Callers that took it so far: a lingering release goes ahead only if none took it since. */
+  uses: number;
+  linger: NodeJS.Timeout | undefined;
 }
 const heldLocks = new Map<string, HeldLock>();
 const waitingCallers = new Map<string, number>();
 export const HANDOVER_LIMIT = 32;
 const HANDOVER_MS = 200;
 
+export interface LingerOptions {
+  /**
+   * How long a lock no caller waits for is kept before its files are removed (ms; 0: removed at
+   * once). A server's clients send their next request only once the previous batch is answered,
+   * that is after its unit of work released the lock: kept this long, the lock is handed to that
+   * next batch instead of being removed and taken again (a directory, an owner file and three
+   * renames or removals a batch). Within HANDOVER_LIMIT and HANDOVER_MS as any hand-over.
+   */
+  lingerMs?: number;
+}
+
 /** Takes the lock `lockDir` (e.g. `<store>/locks/orders.lock`), waiting for a live holder; resolves with its release. */
-export async function acquireLock(lockDir: string, options: LockOptions = {}): Promise<Release> {
-  const settings = { ...DEFAULTS, ...options };
+export async function acquireLock(lockDir: string, options: LockOptions & LingerOptions = {}): Promise<Release> {
+  const { lingerMs = 0, ...lockOptions } = options;
+  const settings = { ...DEFAULTS, ...lockOptions };
   // Callers in this process queue here: only the head of the queue touches the file system.
   const before = inProcessQueues.get(lockDir) ?? Promise.resolve();
   let leave!: () => void;
@@ -182,18 +197,27 @@ export async function acquireLock(lockDir: string, options: LockOptions = {}): P
   };
   try {
     let held = heldLocks.get(lockDir);
-    if (held) held.handovers++;
-    else {
-      held = { releaseFile: await acquireFileLock(lockDir, settings), since: Date.now(), handovers: 0 };
+    if (held) {
+      held.handovers++;
+      clearTimeout(held.linger);
+      held.linger = undefined;
+    } else {
+      held = { releaseFile: await acquireFileLock(lockDir, settings), since: Date.now(), handovers: 0, uses: 0, linger: undefined };
       heldLocks.set(lockDir, held);
     }
+    held.uses++;
     const lock = held;
     return async () => {
       try {
         const next = (waitingCallers.get(lockDir) ?? 0) > 0;
-        if (!next || lock.handovers >= HANDOVER_LIMIT || Date.now() - lock.since >= HANDOVER_MS) {
+        const spent = lock.handovers >= HANDOVER_LIMIT || Date.now() - lock.since >= HANDOVER_MS;
+        if (spent || (!next && lingerMs <= 0)) {
           heldLocks.delete(lockDir);
           await lock.releaseFile();
+        } else if (!next) {
+          const uses = lock.uses;
+          const left = Math.max(0, Math.min(lingerMs, lock.since + HANDOVER_MS - Date.now()));
+          lock.linger = setTimeout(() => void releaseLingering(lockDir, lock, uses), left);
         }
       } finally {
         done();
@@ -203,6 +227,36 @@ export async function acquireLock(lockDir: string, options: LockOptions = {}): P
     done();
     throw error;
   }
+}
+
+/**
+ * Removes the files of a lingering lock unless a caller took it since (`uses` moved), in its turn
+ * of the in-process queue: no caller finds the lock held while its files are being removed.
+ */
+function releaseLingering(lockDir: string, lock: HeldLock, uses: number): Promise<void> {
+  const before = inProcessQueues.get(lockDir) ?? Promise.resolve();
+  let leave!: () => void;
+  const turn = new Promise<void>((resolve) => (leave = resolve));
+  const queue = before.then(() => turn);
+  inProcessQueues.set(lockDir, queue);
+  return before.then(async () => {
+    try {
+      if (heldLocks.get(lockDir) === lock && lock.uses === uses) {
+        clearTimeout(lock.linger);
+        heldLocks.delete(lockDir);
+        await lock.releaseFile();
+      }
+    } finally {
+      if (inProcessQueues.get(lockDir) === queue) inProcessQueues.delete(lockDir);
+      leave();
+    }
+  });
+}
+
+/** Removes the files of the lock `lockDir` if this process keeps it lingering (a server that stops). */
+export async function releaseLingeringLock(lockDir: string): Promise<void> {
+  const lock = heldLocks.get(lockDir);
+  if (lock?.linger !== undefined) await releaseLingering(lockDir, lock, lock.uses);
 }
 
 async function acquireFileLock(lockDir: string, settings: typeof DEFAULTS): Promise<Release> {
