@@ -45,7 +45,8 @@ async function mock(options: PublishedOptions = {}): Promise<PublishedServer> {
 }
 
 /** The exchanges without the request headers they record (asserted where they matter). */
-const withoutHeaders = (requests: PublishedServer['requests']) => requests.map(({ headers: _headers, ...exchange }) => exchange);
+/** What the harness judged of each exchange: without the headers and the body as sent. */
+const judgements = (requests: PublishedServer['requests']) => requests.map(({ headers: _headers, body: _body, ...exchange }) => exchange);
 
 function post(url: string, body: unknown, headers: Record<string, string> = { authorization: 'Bearer t', 'x-oway-api-key': 'oway_sk_test' }) {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -101,7 +102,7 @@ describe('the published mock and the official SDK', () => {
     const response = await post(`${server.url}/v1/shipper/quote`, withoutDelivery);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { detail: string }).detail).toContain('deliveryAddress');
-    expect(withoutHeaders(server.requests)).toEqual([
+    expect(judgements(server.requests)).toEqual([
       {
         method: 'POST',
         path: '/v1/shipper/quote',
@@ -138,7 +139,7 @@ describe('the published mock and the official SDK', () => {
     const server = await mock();
     expect((await post(`${server.url}/v1/shipper/quote`, quoteRequest, {})).status).toBe(400);
     expect((await fetch(`${server.url}/api/v1/quotes`)).status).toBe(404);
-    expect(withoutHeaders(server.requests)).toEqual([
+    expect(judgements(server.requests)).toEqual([
       expect.objectContaining({
         operationId: 'requestQuote',
         requestErrors: [
@@ -196,7 +197,7 @@ describe('the validating proxy', () => {
     const response = await post(`${server.url}/v1/shipper/quote`, quoteRequest);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(answer);
-    expect(withoutHeaders(server.requests)).toEqual([
+    expect(judgements(server.requests)).toEqual([
       { method: 'POST', path: '/v1/shipper/quote', operationId: 'requestQuote', requestErrors: [], responseErrors: ['/quotedPriceInCents must be integer'], status: 200 },
     ]);
   });
@@ -218,7 +219,7 @@ describe('the validating proxy', () => {
     await post(`${server.url}/v1/shipper/quote?dry=1`, quoteRequest);
     expect(seen).toEqual({ method: 'POST', url: '/v1/shipper/quote?dry=1', body: JSON.stringify(quoteRequest), apiKey: 'oway_sk_test' });
     // openapi-backend refuses query parameters the operation does not declare.
-    expect(withoutHeaders(server.requests)).toEqual([
+    expect(judgements(server.requests)).toEqual([
       {
         method: 'POST',
         path: '/v1/shipper/quote',
@@ -229,7 +230,7 @@ describe('the validating proxy', () => {
       },
     ]);
     await post(`${server.url}/v1/shipper/quote`, quoteRequest);
-    expect(withoutHeaders(server.requests)[1]).toEqual({
+    expect(judgements(server.requests)[1]).toEqual({
       method: 'POST',
       path: '/v1/shipper/quote',
       operationId: 'requestQuote',
@@ -260,7 +261,7 @@ describe('the validating proxy', () => {
     await new Promise<void>((resolve) => gone.close(() => resolve()));
     const server = await proxy(`http://127.0.0.1:${port}`);
     expect((await post(`${server.url}/v1/shipper/quote`, quoteRequest)).status).toBe(502);
-    expect(withoutHeaders(server.requests)).toEqual([
+    expect(judgements(server.requests)).toEqual([
       expect.objectContaining({ operationId: 'requestQuote', requestErrors: [], status: 502, responseErrors: [expect.stringContaining('ECONNREFUSED')] }),
     ]);
   });
