@@ -40,8 +40,8 @@ const QUOTE_REQUEST = JSON.stringify({
 });
 const SHIPMENT_REQUEST = JSON.stringify({
   refNumber: 'BENCH',
-  pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601' },
-  deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
+  pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601', contactPerson: 'Dock Manager', phoneNumber: '(312) 555-0100' },
+  deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Receiving', phoneNumber: '(212) 555-0100' },
   orderComponents: (JSON.parse(QUOTE_REQUEST) as { orderComponents: unknown[] }).orderComponents,
 });
 
