@@ -42,10 +42,10 @@ export interface ServeLogger {
 }
 
 /**
- * Where the request lines of each logger of createServeLogger go: their bytes are written into it
- * directly, as the JSON pino would write (see putRequestLine).
+ * The stream each logger of createServeLogger writes to: the request lines are written to it
+ * directly, as the JSON pino would write (see requestLine).
  */
-const LINES = new WeakMap<Logger, LineBytes>();
+const STREAMS = new WeakMap<Logger, { write(line: string): unknown }>();
 
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   // Asynchronous: a line costs the request no system call (written a few kilobytes at a time), and
@@ -53,19 +53,14 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   const destination =
     options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES, contentMode: 'buffer' }) : undefined;
   // In buffer mode the destination takes Buffers (sonic-boom's types know only strings).
-  const gathered = destination
-    ? new LineBytes(FLUSH_BYTES, (bytes, length) => (destination as unknown as { write(bytes: Buffer): unknown }).write(Buffer.from(bytes.subarray(0, length))))
-    : undefined;
-  if (gathered && destination) {
+  const gathered = destination ? new GatheredLines(destination as unknown as { write(bytes: Buffer): unknown }) : undefined;
+  if (gathered) {
     // Before pino's own flush of the destination at exit (registered with it, so earlier: prepended).
     process.prependListener('beforeExit', gathered.handOver);
     process.prependListener('exit', gathered.handOver);
-    setInterval(() => {
-      gathered.handOver();
-      destination.flush();
-    }, FLUSH_INTERVAL_MS).unref();
   }
-  const written = options.format === 'json' ? options.write : (line: string) => options.write(prettyLine(line));
+  if (destination) setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
+  const stream = gathered ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
   const logger = pino(
     {
       level: options.level,
@@ -73,10 +68,9 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    gathered ?? { write: written },
+    stream,
   );
-  // Without the asynchronous destination, each request line is handed over as a string at once.
-  LINES.set(logger, gathered ?? new LineBytes(0, (bytes, length) => written(bytes.toString('utf8', 0, length))));
+  STREAMS.set(logger, stream);
   return {
     logger,
     async flush() {
@@ -98,116 +92,38 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   };
 }
 
-/** Room for a line beyond its strings' own bytes (the field names, the time, the numbers). */
-const LINE_FRAME = 320;
-
 /**
- * The bytes of the log's lines not yet handed over: the request lines are written into one reused
- * buffer as UTF-8 JSON, byte by byte (the ASCII of ids, names and addresses as it is; a string
- * with anything JSON escapes or any non-ASCII character through JSON.stringify), pino's own lines
- * (start-up, store, drain) as the strings pino makes, in the order they come. Once `gather` bytes
- * are held (4 KiB: about sixteen request lines), they are handed over in one piece, copied (the
- * asynchronous destination writes them while the buffer takes the next lines); `handOver()`
- * hands over what is held at once (the timer, flush, the process's exit). Nothing is made per
- * request: no string, no object, no closure.
+ * Every line of the logger, gathered for the rest of the event loop's turn and handed to the
+ * destination as one string: sonic-boom appends each string it is given to the text it holds and
+ * measures that text's UTF-8 length again (a copy of up to 16 KiB per line while a write is under
+ * way); once per turn, that is once per several requests under load. The order is kept (pino's own
+ * lines come through here too), and flush() hands over what is gathered first.
  */
-export class LineBytes {
-  private bytes = Buffer.allocUnsafe(64 * 1024);
-  private length = 0;
+class GatheredLines {
+  private lines: string[] = [];
+  private scheduled = false;
 
-  constructor(
-    private readonly gather: number,
-    private readonly handTo: (bytes: Buffer, length: number) => void,
-  ) {}
+  constructor(private readonly destination: { write(bytes: Buffer): unknown }) {}
 
-  /** A line as a string (pino's stream interface). */
   write(line: string): boolean {
-    this.room(line.length * 3);
-    this.length += this.bytes.write(line, this.length, 'utf8');
-    this.lineEnded();
+    this.lines.push(line);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.handOver);
+    }
     return true;
   }
 
   readonly handOver = (): void => {
-    const length = this.length;
-    if (length === 0) return;
-    this.length = 0;
-    this.handTo(this.bytes, length);
+    this.scheduled = false;
+    if (this.lines.length === 0) return;
+    const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    this.lines = [];
+    // As UTF-8 bytes, once: the destination (in buffer mode) keeps and writes them as they are,
+    // where in text mode it measures the text it holds again at every hand-over and encodes what
+    // it wrote a second time.
+    this.destination.write(Buffer.from(text, 'utf8'));
   };
-
-  /** After each line: handed over once enough is held. */
-  lineEnded(): void {
-    if (this.length >= this.gather) this.handOver();
-  }
-
-  /** Makes room for `needed` more bytes (a larger buffer, rarely: a line is a few hundred bytes). */
-  room(needed: number): void {
-    if (this.length + needed <= this.bytes.length) return;
-    const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + needed));
-    this.bytes.copy(larger, 0, 0, this.length);
-    this.bytes = larger;
-  }
-
-  /** Text known to be printable ASCII without `"` or a backslash (the line's own field names and punctuation). */
-  ascii(text: string): void {
-    const bytes = this.bytes;
-    let at = this.length;
-    for (let i = 0; i < text.length; i++) bytes[at++] = text.charCodeAt(i);
-    this.length = at;
-  }
-
-  /** A JSON string: its ASCII as it is, else what JSON.stringify makes of it, as UTF-8. */
-  string(text: string): void {
-    const bytes = this.bytes;
-    const start = this.length;
-    let at = start;
-    bytes[at++] = 0x22;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code < 0x20 || code === 0x22 || code === 0x5c || code > 0x7e) {
-        this.length = start + bytes.write(JSON.stringify(text), start, 'utf8');
-        return;
-      }
-      bytes[at++] = code;
-    }
-    bytes[at++] = 0x22;
-    this.length = at;
-  }
-
-  /** A whole number of at most 2^53 as JSON writes it. */
-  integer(value: number): void {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      this.ascii(JSON.stringify(value));
-      return;
-    }
-    const bytes = this.bytes;
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    let at = this.length + digits;
-    this.length = at;
-    let rest = value;
-    do {
-      bytes[--at] = 0x30 + (rest % 10);
-      rest = Math.floor(rest / 10);
-    } while (rest > 0);
-  }
-
-  /** Milliseconds rounded to hundredths, as JSON writes Math.round(ms * 100) / 100 (12, 1.5, 0.25). */
-  hundredths(ms: number): void {
-    const scaled = Math.round(ms * 100);
-    if (!Number.isSafeInteger(scaled) || scaled < 0) {
-      this.ascii(JSON.stringify(scaled / 100));
-      return;
-    }
-    const whole = Math.floor(scaled / 100);
-    const fraction = scaled - whole * 100;
-    this.integer(whole);
-    if (fraction === 0) return;
-    const bytes = this.bytes;
-    bytes[this.length++] = 0x2e;
-    bytes[this.length++] = 0x30 + Math.floor(fraction / 10);
-    if (fraction % 10 !== 0) bytes[this.length++] = 0x30 + (fraction % 10);
-  }
 }
 
 /**
@@ -219,18 +135,18 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
   let open = 0;
   let waiting: Array<() => void> = [];
   const settled = () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
-  const lines = LINES.get(logger);
+  const stream = STREAMS.get(logger);
   // One function for every request (whenAnswered): what it needs is on the exchange.
   const answered: Answered = (req, res, exchange) => {
     const aborted = !res.writableFinished;
     const status = res.headersSent ? res.statusCode : undefined;
-    const durationMs = exchange.ended - exchange.started;
+    const duration = Math.round((exchange.ended - exchange.started) * 100) / 100;
     const bytes = aborted ? 0 : (exchange.bytes ?? 0);
     // A load balancer probes every few seconds: its answered probes and scrapes are debug lines.
     const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
     const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
-    if (lines) {
-      if (logger.isLevelEnabled(level)) putRequestLine(lines, level, exchange, req, status, durationMs, bytes, aborted);
+    if (stream) {
+      if (logger.isLevelEnabled(level)) stream.write(requestLine(level, exchange, req, status, duration, bytes, aborted));
     } else {
       const entry = {
         event: 'request',
@@ -239,7 +155,7 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
         method: req.method,
         path: loggablePath(req.url),
         status,
-        durationMs: Math.round(durationMs * 100) / 100,
+        durationMs: duration,
         bytes,
         remoteAddress: req.socket.remoteAddress,
         // Each request is attributable to its key (issue 41): ids, never the key itself.
@@ -270,78 +186,45 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
 
 let timeMs = 0;
 let timeIso = '';
+/** The text of a few bounded values (operation names, methods) as JSON strings, made once each. */
+const QUOTED = new Map<string, string>();
+const quoted = (text: string): string => {
+  let json = QUOTED.get(text);
+  if (json === undefined) {
+    json = JSON.stringify(text);
+    if (QUOTED.size < 256) QUOTED.set(text, json);
+  }
+  return json;
+};
+
 /**
  * A request's line as pino writes it with createServeLogger's options (level label, ISO time, the
- * fields in this order, undefined ones left out, then msg), written as bytes into the log's buffer
- * without pino: its generic serialization of the entry object, the ISO time made anew for each
- * line and the level and hook look-ups were most of what the JSON log cost a cached GET, and the
- * line's text then cost a copy of it into a string and its encoding. The time's text is made once
- * per millisecond; the request id, operation, method and address are ASCII that JSON leaves as it
- * is (checked byte by byte: anything else goes through JSON.stringify); the duration in hundredths
- * of a millisecond, as Math.round(ms * 100) / 100 prints.
+ * fields in this order, undefined ones left out, then msg), built without pino: its generic
+ * serialization of the entry object, the ISO time made anew for each line and the level and
+ * hook look-ups were most of what the JSON log cost a cached GET. The time's text is made once
+ * per millisecond; the request id needs no escaping (a UUID made here, or one that matched
+ * USABLE_REQUEST_ID, whose characters JSON leaves as they are); operation names and methods are
+ * few, their JSON text made once.
  */
-function putRequestLine(out: LineBytes, level: Level, exchange: Exchange, req: IncomingMessage, status: number | undefined, durationMs: number, bytes: number, aborted: boolean): void {
+function requestLine(level: Level, exchange: Exchange, req: IncomingMessage, status: number | undefined, durationMs: number, bytes: number, aborted: boolean): string {
   const now = Date.now();
   if (now !== timeMs) {
     timeMs = now;
     timeIso = new Date(now).toISOString();
   }
-  const path = loggablePath(req.url);
-  const method = req.method;
   const remoteAddress = req.socket.remoteAddress;
-  const principal = exchange.principal?.keyId ? exchange.principal : undefined;
-  const failure = exchange.failure;
-  // Each string may take up to 6 bytes a character once escaped (\u001f); the rest is bounded.
-  out.room(
-    LINE_FRAME +
-      6 *
-        (exchange.requestId.length +
-          exchange.operation.length +
-          (method?.length ?? 0) +
-          path.length +
-          (remoteAddress?.length ?? 0) +
-          (principal ? principal.companyId.length + principal.keyId!.length : 0) +
-          (failure?.length ?? 0)),
+  return (
+    `{"level":"${level}","time":"${timeIso}","event":"request","reqId":"${exchange.requestId}","operation":${quoted(exchange.operation)}` +
+    (req.method === undefined ? '' : `,"method":${quoted(req.method)}`) +
+    `,"path":${JSON.stringify(loggablePath(req.url))}` +
+    (status === undefined ? '' : `,"status":${status}`) +
+    `,"durationMs":${durationMs},"bytes":${bytes}` +
+    (remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`) +
+    (exchange.principal?.keyId ? `,"companyId":${JSON.stringify(exchange.principal.companyId)},"keyId":${JSON.stringify(exchange.principal.keyId)}` : '') +
+    (aborted ? ',"aborted":true' : '') +
+    (exchange.failure ? `,"error":${JSON.stringify(exchange.failure)}` : '') +
+    ',"msg":"request"}\n'
   );
-  out.ascii('{"level":"');
-  out.ascii(level);
-  out.ascii('","time":"');
-  out.ascii(timeIso);
-  out.ascii('","event":"request","reqId":');
-  out.string(exchange.requestId);
-  out.ascii(',"operation":');
-  out.string(exchange.operation);
-  if (method !== undefined) {
-    out.ascii(',"method":');
-    out.string(method);
-  }
-  out.ascii(',"path":');
-  out.string(path);
-  if (status !== undefined) {
-    out.ascii(',"status":');
-    out.integer(status);
-  }
-  out.ascii(',"durationMs":');
-  out.hundredths(durationMs);
-  out.ascii(',"bytes":');
-  out.integer(bytes);
-  if (remoteAddress !== undefined) {
-    out.ascii(',"remoteAddress":');
-    out.string(remoteAddress);
-  }
-  if (principal) {
-    out.ascii(',"companyId":');
-    out.string(principal.companyId);
-    out.ascii(',"keyId":');
-    out.string(principal.keyId!);
-  }
-  if (aborted) out.ascii(',"aborted":true');
-  if (failure) {
-    out.ascii(',"error":');
-    out.string(failure);
-  }
-  out.ascii(',"msg":"request"}\n');
-  out.lineEnded();
 }
 
 /** The path and query, with the values of secret-looking parameters hidden (as the text access log did). */

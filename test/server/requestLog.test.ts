@@ -1,66 +1,15 @@
 /**
- * The request log's line as bytes (src/server/requestLog.ts): what the byte writer makes is what
- * JSON.stringify makes of the same values (escapes, non-ASCII, lone surrogates, numbers), a
- * request's line parses with every field of issue 42 in pino's order, and the lines come out
- * whole and in order, pino's own lines among them, however they are gathered. The spawned
- * server's log is test/server/production.test.ts.
+ * The request log's line, built without pino (src/server/requestLog.ts): it parses with every
+ * field of issue 42 in pino's order, a path, a company id and a failure with quotes, line breaks
+ * and non-ASCII escaped as JSON.stringify does, pino's own lines before and after it in order;
+ * the pretty line. The spawned server's log (stderr, the asynchronous destination) is
+ * test/server/production.test.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compose, exchangeOf, sendPlain } from '../../src/server/exchange.js';
-import { createServeLogger, LineBytes, requestLogLayer } from '../../src/server/requestLog.js';
-
-/** A LineBytes whose hand-overs are kept as text. */
-function collected(gather: number): { lines: LineBytes; handed: string[] } {
-  const handed: string[] = [];
-  const lines = new LineBytes(gather, (bytes, length) => handed.push(bytes.toString('utf8', 0, length)));
-  return { lines, handed };
-}
-
-describe('the byte writer of the request log', () => {
-  it('writes each string as JSON.stringify does, the ASCII as it is and the rest escaped or UTF-8', () => {
-    const texts = ['', 'plain-ascii_0123', 'a "quoted" \\ path', 'line\nbreak\ttab\u0000nul\u001f', 'déjà vu ±2 days', '日本語', 'emoji 🚚 truck', 'lone \ud800 surrogate', '\u007f del', 'x'.repeat(5000) + 'é'];
-    for (const text of texts) {
-      const { lines, handed } = collected(0);
-      lines.room(text.length * 6 + 2);
-      lines.string(text);
-      lines.lineEnded();
-      expect(handed).toEqual([JSON.stringify(text)]);
-    }
-  });
-
-  it('writes whole numbers and hundredths of a millisecond as JSON prints Math.round(ms * 100) / 100', () => {
-    const values = [0, 0.004, 0.005, 0.05, 0.1, 0.99, 0.994, 0.999, 1, 1.1, 1.25, 9.999, 10, 12.3456, 99.995, 100, 1234.5, 60000.01, 1e9 + 0.07];
-    for (const ms of values) {
-      const { lines, handed } = collected(0);
-      lines.room(64);
-      lines.hundredths(ms);
-      lines.lineEnded();
-      expect(handed, String(ms)).toEqual([JSON.stringify(Math.round(ms * 100) / 100)]);
-    }
-    for (const whole of [0, 7, 10, 200, 404, 1234567, 2 ** 53 - 1]) {
-      const { lines, handed } = collected(0);
-      lines.room(64);
-      lines.integer(whole);
-      lines.lineEnded();
-      expect(handed).toEqual([String(whole)]);
-    }
-  });
-
-  it('hands over once enough is gathered, in order, and what is left on handOver; a line larger than its buffer grows it', () => {
-    const { lines, handed } = collected(100);
-    lines.write('{"n":1}\n');
-    expect(handed).toEqual([]);
-    const long = `{"text":"${'y'.repeat(200_000)}"}\n`;
-    lines.write(long);
-    expect(handed).toEqual([`{"n":1}\n${long}`]);
-    lines.write('{"n":2}\n');
-    lines.handOver();
-    lines.handOver();
-    expect(handed).toEqual([`{"n":1}\n${long}`, '{"n":2}\n']);
-  });
-});
+import { createServeLogger, requestLogLayer } from '../../src/server/requestLog.js';
 
 describe('the request line', () => {
   let server: Server | undefined;
