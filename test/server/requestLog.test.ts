@@ -19,7 +19,10 @@ describe('the request line', () => {
   });
 
   /** A server with the request-log layer only; `answer` plays the dispatch. */
-  async function logged(format: 'json' | 'pretty', answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; output: string[]; logger: ReturnType<typeof createServeLogger>['logger'] }> {
+  async function logged(
+    format: 'json' | 'pretty',
+    answer: (req: IncomingMessage, res: ServerResponse) => void,
+  ): Promise<{ url: string; output: string[]; logger: ReturnType<typeof createServeLogger>['logger'] }> {
     const output: string[] = [];
     const { logger } = createServeLogger({ format, level: 'info', write: (line) => output.push(line) });
     const { layer } = requestLogLayer(logger);
@@ -46,7 +49,23 @@ describe('the request line', () => {
     const events = output.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events.map((line) => line.msg)).toEqual(['before', 'request', 'after']);
     const line = events[1]!;
-    expect(Object.keys(line)).toEqual(['level', 'time', 'event', 'reqId', 'operation', 'method', 'path', 'status', 'durationMs', 'bytes', 'remoteAddress', 'companyId', 'keyId', 'error', 'msg']);
+    expect(Object.keys(line)).toEqual([
+      'level',
+      'time',
+      'event',
+      'reqId',
+      'operation',
+      'method',
+      'path',
+      'status',
+      'durationMs',
+      'bytes',
+      'remoteAddress',
+      'companyId',
+      'keyId',
+      'error',
+      'msg',
+    ]);
     expect(line).toMatchObject({
       level: 'error',
       event: 'request',
