@@ -170,8 +170,16 @@ async function serveCampaign(): Promise<Campaign> {
   const body = (reference: string) =>
     JSON.stringify({
       refNumber: reference,
-      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Pat Doe', phoneNumber: '312-555-0100' },
-      deliveryAddress: { name: 'Store 1', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Sam Roe', phoneNumber: '212-555-0100' },
+      pickupAddress: {
+        name: 'Acme DC',
+        address1: '2100 S Halsted St',
+        city: 'Chicago',
+        state: 'IL',
+        zipCode: '60608',
+        contactPerson: 'Dock Manager',
+        phoneNumber: '(312) 555-0100',
+      },
+      deliveryAddress: { name: 'Store 1', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Receiving', phoneNumber: '(212) 555-0100' },
       orderComponents: [{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40, height: 48 }, description: 'Cartons' }],
     });
   const book = async (url: string, reference: string): Promise<Acknowledged> => {

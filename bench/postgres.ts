@@ -33,15 +33,18 @@ const DURATION = option('duration', 5);
 const CONNECTIONS = option('connections', 32);
 const ROWS = option('rows', 100_000);
 
+/** Published Addresses: serve refuses a quote or a booking whose stops lack a field the published wire requires. */
+const PICKUP = { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601', contactPerson: 'Dock Manager', phoneNumber: '(312) 555-0100' };
+const DELIVERY = { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Receiving', phoneNumber: '(212) 555-0100' };
 const QUOTE_REQUEST = JSON.stringify({
-  pickupAddress: { zipCode: '60601' },
-  deliveryAddress: { zipCode: '10001' },
+  pickupAddress: PICKUP,
+  deliveryAddress: DELIVERY,
   orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', pieceCount: 10 }],
 });
 const SHIPMENT_REQUEST = JSON.stringify({
   refNumber: 'BENCH',
-  pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601' },
-  deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001' },
+  pickupAddress: PICKUP,
+  deliveryAddress: DELIVERY,
   orderComponents: (JSON.parse(QUOTE_REQUEST) as { orderComponents: unknown[] }).orderComponents,
 });
 

@@ -46,10 +46,12 @@ const CLOCK_TICKS = 100;
 /** No drain delay: the bench stops its servers at once. */
 const NO_DRAIN = ['--drain-delay', '0'];
 
+/** Published Addresses: serve refuses a quote or a booking whose stops lack a field the published wire requires. */
+const PICKUP = { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601', contactPerson: 'Dock Manager', phoneNumber: '(312) 555-0100' };
+const DELIVERY = { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Receiving', phoneNumber: '(212) 555-0100' };
 const QUOTE_REQUEST = JSON.stringify({
-  // Whole published addresses: serve refuses a published quote whose stops lack a required field.
-  pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60601', contactPerson: 'Pat Doe', phoneNumber: '312-555-0100' },
-  deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Sam Roe', phoneNumber: '212-555-0100' },
+  pickupAddress: PICKUP,
+  deliveryAddress: DELIVERY,
   orderComponents: [
     { palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts', pieceCount: 10 },
     { palletCount: 1, poundsWeight: 300, dimensions: { length: 48, width: 40, height: 40 } },
@@ -58,7 +60,9 @@ const QUOTE_REQUEST = JSON.stringify({
 /** A booking that quotes first (no quoteId, no Idempotency-Key): every request books a new shipment. */
 const SHIPMENT_REQUEST = JSON.stringify({
   refNumber: 'BENCH',
-  ...(JSON.parse(QUOTE_REQUEST) as object),
+  pickupAddress: PICKUP,
+  deliveryAddress: DELIVERY,
+  orderComponents: (JSON.parse(QUOTE_REQUEST) as { orderComponents: unknown[] }).orderComponents,
 });
 
 /**
