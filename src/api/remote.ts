@@ -23,7 +23,7 @@ import { formatFieldPath } from '../domain/validation.js';
 import { JSON_TYPE, mediaTypeOf, OPERATION_NAMES, operations, pathOf, type OperationName, type OperationSpec, type UploadedFile } from './operations.js';
 import { constraintViolation, PROBLEM_TYPE_BASE, ProblemError, RemoteError, UsageError } from './problems.js';
 import { PUBLISHED_ANSWERS, unansweredFields } from './publishedAnswers.js';
-import { hasPublishedStops, missingAddressFields, PUBLISHED_STOPS } from '../domain/publishedAddress.js';
+import { hasPublishedStops, PUBLISHED_ADDRESS_FIELDS, publishedAddressViolations } from '../domain/publishedAddress.js';
 import type { ApiResult, BatchOutcome, OperationMethods, ShipmentBatchItem, ShipperApi } from './types.js';
 import { decodeWarningHeader, DEPRECATION_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, WARNING_HEADER, WARNINGS_IN_BODY } from './wire.js';
 import { distinctWarnings, warning, type Warning } from '../domain/warnings.js';
@@ -184,13 +184,9 @@ export class RemoteApi implements ShipperApi {
 
   /** A request Oway's service would refuse for its stops: each field each stop lacks, said before anything is sent (a 400 of this client's). */
   private lessThanPublished(body: unknown, what: 'quotes' | 'books'): ProblemError {
-    const violations = PUBLISHED_STOPS.flatMap((stop) => {
-      const address = (body as Record<string, unknown> | undefined)?.[stop];
-      return typeof address === 'object' && address !== null ? missingAddressFields(address).map((field) => ({ field: `${stop}.${field}`, reason: `${field} is required` })) : [];
-    });
     return constraintViolation(
-      violations,
-      `${this.origin} ${what} with the published Address on both stops (name, address1, city, state, zipCode, contactPerson, phoneNumber); nothing was sent`,
+      publishedAddressViolations(body),
+      `${this.origin} ${what} with the published Address on both stops (${PUBLISHED_ADDRESS_FIELDS.join(', ')}); nothing was sent`,
     );
   }
 

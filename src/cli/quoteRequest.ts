@@ -32,8 +32,6 @@ export function quoteRequestFromOptions(options: QuoteOptions, stops?: { from: R
   } as QuoteRequestInput;
 }
 
-/** The fields the published Address requires: what a quote from Oway's service needs of each stop. */
-export const PUBLISHED_ADDRESS_FIELDS = ['name', 'address1', 'city', 'state', 'zipCode', 'contactPerson', 'phoneNumber'] as const;
 
 /** `--from 60601` (or ZIP+4, or anything without letters or `=`): a ZIP code, not a saved location or an address. */
 export function isZipOnly(value: string): boolean {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
-import { expectProblem } from '../contract/expect.js';
+import { violationsOf } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveInProcess } from '../helpers/inProcessServer.js';
 import { PUBLISHED_NYC, PUBLISHED_PICKUP, shipmentRequest, WEDNESDAY, withContact } from '../helpers/fixtures.js';
@@ -18,9 +18,6 @@ beforeAll(async () => {
   api = new LocalApi({ storeDir: store.dir, now: () => new Date(WEDNESDAY) });
 });
 afterAll(() => store.cleanup());
-
-/** The call's 400 violations (a ProblemError of another status fails). */
-const violationsOf = async (promise: Promise<unknown>) => (await expectProblem(promise, 400)).violations ?? [];
 
 describe('address phones in E.164', () => {
   it.each([

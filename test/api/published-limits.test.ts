@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApi } from '../../src/api/local.js';
 import type { Warning } from '../../src/domain/warnings.js';
 import type { QuoteRequestInput } from '../../src/domain/schemas.js';
-import { expectProblem } from '../contract/expect.js';
+import { violationsOf } from '../contract/expect.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveInProcess } from '../helpers/inProcessServer.js';
 import { runInProcess } from '../helpers/inProcess.js';
@@ -33,14 +33,12 @@ beforeAll(async () => {
 });
 afterAll(() => store.cleanup());
 
-/** The call's 400 violations (a ProblemError of another status fails). */
-const refusal = async (promise: Promise<unknown>) => (await expectProblem(promise, 400)).violations ?? [];
 const codes = (warnings: Warning[]) => warnings.map((warning) => warning.code);
 
 describe('pallets per order: 1 to 51', () => {
   it('quotes 51 pallets and refuses 52, on the order (all components together)', async () => {
     expect((await api.createLaneQuote(lane([{ palletCount: 51, poundsWeight: 40_800, dimensions: DIMS }]))).data.orderComponents[0]!.palletCount).toBe(51);
-    const violations = await refusal(
+    const violations = await violationsOf(
       api.createLaneQuote(
         lane([
           { palletCount: 26, poundsWeight: 2600, dimensions: DIMS },
@@ -55,7 +53,7 @@ describe('pallets per order: 1 to 51', () => {
 describe('pounds per pallet: 1 to 2,500 (poundsWeight / palletCount)', () => {
   it('takes 2,500 lb a pallet and refuses 2,501, naming the line', async () => {
     expect((await api.createLaneQuote(lane([{ palletCount: 2, poundsWeight: 5000, dimensions: DIMS }]))).data.quotedPriceInCents).toBeGreaterThan(0);
-    const violations = await refusal(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])));
+    const violations = await violationsOf(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])));
     expect(violations).toEqual([{ field: 'orderComponents[0].poundsWeight', reason: expect.stringContaining('a pallet weighs at most 2,500 lb') }]);
   });
 
@@ -82,7 +80,7 @@ describe('pallet sizes', () => {
       lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }], { liftgateRequired: true }),
       { ...lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]), accessorials: ['LIFTGATE_DELIVERY'] },
     ]) {
-      expect(await refusal(api.createLaneQuote(quote))).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('the largest a liftgate takes') }]);
+      expect(await violationsOf(api.createLaneQuote(quote))).toEqual([{ field: 'orderComponents[0].dimensions', reason: expect.stringContaining('the largest a liftgate takes') }]);
     }
     // Without a liftgate the same pallet is only oversize.
     expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 62, width: 63, height: 94 } }]))).warnings)).toContain(
@@ -94,7 +92,7 @@ describe('pallet sizes', () => {
     expect(codes((await api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 95, width: 95, height: 96 } }]))).warnings)).toContain(
       'OVERSIZE_PALLET',
     );
-    expect(await refusal(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 96, width: 95, height: 96 } }])))).toEqual([
+    expect(await violationsOf(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 96, width: 95, height: 96 } }])))).toEqual([
       { field: 'orderComponents[0].dimensions', reason: expect.stringContaining('beyond 95x95x96 in, the largest pallet carried') },
     ]);
   });
@@ -108,7 +106,7 @@ describe('dimensions omitted or given in part', () => {
   });
 
   it('in part: a violation on the missing measure, never the default', async () => {
-    const violations = await refusal(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40 } }])));
+    const violations = await violationsOf(api.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 500, dimensions: { length: 48, width: 40 } }])));
     expect(violations.map((violation) => violation.field)).toEqual(['orderComponents[0].dimensions.height']);
   });
 
@@ -120,7 +118,9 @@ describe('dimensions omitted or given in part', () => {
 
   it('a shipment beyond the limits is refused and nothing is booked', async () => {
     const before = (await api.listShipments()).data.items.length;
-    const violations = await refusal(api.createShipment(shipmentRequest({ refNumber: 'PO-HEAVY', orderComponents: [{ palletCount: 1, poundsWeight: 3000, dimensions: DIMS }] })));
+    const violations = await violationsOf(
+      api.createShipment(shipmentRequest({ refNumber: 'PO-HEAVY', orderComponents: [{ palletCount: 1, poundsWeight: 3000, dimensions: DIMS }] })),
+    );
     expect(violations).toEqual([{ field: 'orderComponents[0].poundsWeight', reason: expect.stringContaining('at most 2,500 lb') }]);
     expect((await api.listShipments()).data.items.length).toBe(before);
   });
@@ -131,10 +131,10 @@ describe('the limits are settings', () => {
     const other = await tempDir();
     try {
       const strict = new LocalApi({ storeDir: other.dir, now: () => new Date(WEDNESDAY), limits: { maxPalletsPerOrder: 10 } });
-      expect(await refusal(strict.createLaneQuote(lane([{ palletCount: 11, poundsWeight: 1100, dimensions: DIMS }])))).toEqual([
+      expect(await violationsOf(strict.createLaneQuote(lane([{ palletCount: 11, poundsWeight: 1100, dimensions: DIMS }])))).toEqual([
         { field: 'orderComponents', reason: expect.stringContaining('at most 10 pallets') },
       ]);
-      expect(await refusal(strict.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])))).toHaveLength(1);
+      expect(await violationsOf(strict.createLaneQuote(lane([{ palletCount: 1, poundsWeight: 2501, dimensions: DIMS }])))).toHaveLength(1);
     } finally {
       await other.cleanup();
     }

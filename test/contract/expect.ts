@@ -18,6 +18,8 @@ export async function expectProblem(call: Promise<unknown>, status: number): Pro
   return problem;
 }
 
+/** The 400 violations of a call (a ProblemError of another status fails). */
+export const violationsOf = async (promise: Promise<unknown>) => (await expectProblem(promise, 400)).violations ?? [];
 export const fields = (problem: ProblemDetail): string[] => (problem.violations ?? []).map((violation) => violation.field).sort();
 
 export const LANE = { pickupAddress: { zipCode: '60601', countryCode: 'US' }, deliveryAddress: { zipCode: '10001', countryCode: 'US' } } as const;

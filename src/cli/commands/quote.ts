@@ -12,7 +12,8 @@ import { withListDates } from '../listDates.js';
 import { addListFilters, collect, explicitLimit, listQueryFromOptions, parseZipFilter, type ListFilterOptions } from '../optionParsers.js';
 import { namingComponentFlags } from '../componentSpec.js';
 import { pickupDateOption } from '../pickupDateFlag.js';
-import { isZipOnly, PUBLISHED_ADDRESS_FIELDS, quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
+import { isZipOnly, quoteRequestFromOptions, type QuoteOptions } from '../quoteRequest.js';
+import { missingAddressFields } from '../../domain/publishedAddress.js';
 import { ADDRESS_SPEC_EXAMPLE, isAddressSpec } from '../addressSpec.js';
 import { isPublishedOnly, noteUnanswered, printPublishedAnswer } from '../views/published.js';
 import { printQuote, printQuoteList, QUOTE_CSV_HEADER, quoteCsvRow } from '../views/quote.js';
@@ -68,7 +69,7 @@ function requireFullAddresses(stops: { from: Record<string, unknown>; to: Record
       ['--to', stops.to],
     ] as const
   )
-    .map(([flag, address]) => [flag, PUBLISHED_ADDRESS_FIELDS.filter((field) => address[field] === undefined || address[field] === '')] as const)
+    .map(([flag, address]) => [flag, missingAddressFields(address)] as const)
     .filter(([, fields]) => fields.length > 0);
   if (lacking.length === 0) return;
   throw new UsageError(
