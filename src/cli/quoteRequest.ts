@@ -32,7 +32,6 @@ export function quoteRequestFromOptions(options: QuoteOptions, stops?: { from: R
   } as QuoteRequestInput;
 }
 
-
 /** `--from 60601` (or ZIP+4, or anything without letters or `=`): a ZIP code, not a saved location or an address. */
 export function isZipOnly(value: string): boolean {
   return !/[A-Za-z=]/.test(value);
