@@ -143,7 +143,7 @@ describe('shipper serve on PostgreSQL', () => {
     // gets a new connection, as a client retrying after Retry-After would.
     let after = await post(server, '/shipment', booking('PO-after'));
     for (let attempt = 0; attempt < 10 && after.status === 503; attempt++) after = await post(server, '/shipment', booking('PO-after'));
-    expect(after.status).toBe(200);
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
 
     const booked = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.orderNumber as string);
     const sql = postgres(url, { max: 1 });
