@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pino, type Level, type Logger } from 'pino';
 import type { LogFormat, LogLevel } from './defaults.js';
+import { TurnWriter } from './logWriter.js';
 import { exchangeOf, REQUEST_ID_HEADER, startedAt, whenAnswered, type Answered, type Exchange, type Layer } from './exchange.js';
 
 /** A client's request id is kept when it is this (the characters of UUIDs, ULIDs, trace ids); otherwise one is made. */
@@ -22,22 +23,14 @@ export interface ServeLoggerOptions {
   write: (line: string) => void;
   /**
    * The file descriptor `write` ends in, when it is the process's own stderr: JSON lines then go
-   * to it through pino's asynchronous destination (sonic-boom), gathered up to 4 KiB or a quarter
-   * of a second and written at once, off the event loop (one write on libuv's thread pool for
-   * many requests, one at a time, in order); `flush()` writes what is left before the process exits.
+   * to it gathered per turn of the event loop, one synchronous write each (logWriter.ts).
    */
   fd?: number | undefined;
 }
 
-const FLUSH_BYTES = 4096;
-const FLUSH_INTERVAL_MS = 250;
-
 export interface ServeLogger {
   logger: Logger;
-  /**
-   * Writes out what the asynchronous destination still holds, in order, and resolves once it is
-   * written: the last call before the process exits (no line may be logged after it).
-   */
+  /** Writes out the lines of the current turn: the last call before the process exits (no line may be logged after it). */
   flush(): Promise<void>;
 }
 
@@ -48,19 +41,9 @@ export interface ServeLogger {
 const STREAMS = new WeakMap<Logger, { write(line: string): unknown }>();
 
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
-  // Asynchronous: a line costs the request no system call (written a few kilobytes at a time), and
-  // a slow reader of stderr (a full pipe) holds one thread of the pool, not the event loop.
-  const destination =
-    options.format === 'json' && options.fd !== undefined ? pino.destination({ dest: options.fd, sync: false, minLength: FLUSH_BYTES, contentMode: 'buffer' }) : undefined;
-  // In buffer mode the destination takes Buffers (sonic-boom's types know only strings).
-  const gathered = destination ? new GatheredLines(destination as unknown as { write(bytes: Buffer): unknown }) : undefined;
-  if (gathered) {
-    // Before pino's own flush of the destination at exit (registered with it, so earlier: prepended).
-    process.prependListener('beforeExit', gathered.handOver);
-    process.prependListener('exit', gathered.handOver);
-  }
-  if (destination) setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
-  const stream = gathered ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
+  const turns = options.format === 'json' && options.fd !== undefined ? new TurnWriter(options.fd) : undefined;
+  if (turns) process.prependListener('exit', () => turns.writeOut(true));
+  const stream = turns ?? (options.format === 'json' ? { write: options.write } : { write: (line: string) => options.write(prettyLine(line)) });
   const logger = pino(
     {
       level: options.level,
@@ -73,56 +56,10 @@ export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   STREAMS.set(logger, stream);
   return {
     logger,
-    async flush() {
-      if (!destination) return;
-      if (gathered) {
-        gathered.handOver();
-        process.off('beforeExit', gathered.handOver);
-        process.off('exit', gathered.handOver);
-      }
-      // The write under way first (its callback comes once it is written; an error, stderr gone,
-      // ends the wait too), then what is left at once: written after it, so the lines keep their order.
-      await new Promise<void>((resolve) => destination.flush(() => resolve()));
-      try {
-        destination.flushSync();
-      } catch {
-        // Stderr is gone: nothing to save.
-      }
+    flush() {
+      turns?.writeOut(true);
+      return Promise.resolve();
     },
-  };
-}
-
-/**
- * Every line of the logger, gathered for the rest of the event loop's turn and handed to the
- * destination as one string: sonic-boom appends each string it is given to the text it holds and
- * measures that text's UTF-8 length again (a copy of up to 16 KiB per line while a write is under
- * way); once per turn, that is once per several requests under load. The order is kept (pino's own
- * lines come through here too), and flush() hands over what is gathered first.
- */
-class GatheredLines {
-  private lines: string[] = [];
-  private scheduled = false;
-
-  constructor(private readonly destination: { write(bytes: Buffer): unknown }) {}
-
-  write(line: string): boolean {
-    this.lines.push(line);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.handOver);
-    }
-    return true;
-  }
-
-  readonly handOver = (): void => {
-    this.scheduled = false;
-    if (this.lines.length === 0) return;
-    const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
-    this.lines = [];
-    // As UTF-8 bytes, once: the destination (in buffer mode) keeps and writes them as they are,
-    // where in text mode it measures the text it holds again at every hand-over and encodes what
-    // it wrote a second time.
-    this.destination.write(Buffer.from(text, 'utf8'));
   };
 }
 

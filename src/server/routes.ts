@@ -16,23 +16,44 @@ export type RouteMatch =
 interface Route {
   operation: OperationName;
   method: string;
-  pattern: RegExp;
+  /** The path's segments after the leading `/`: a literal, or null for a parameter. */
+  segments: ReadonlyArray<string | null>;
   params: readonly string[];
   /** Literal segments first: `/shipment-batch` before `/shipment/{id}`. */
   literals: number;
 }
 
-const ROUTES: Route[] = OPERATION_NAMES.map((operation): Route => {
+/**
+ * The routes by their number of segments, most literal segments first: a path is compared, segment
+ * by segment, with the routes of its own length only (no regular expression per route).
+ */
+const ROUTES_BY_LENGTH = new Map<number, Route[]>();
+for (const operation of OPERATION_NAMES) {
   const spec = operations[operation];
-  const source = spec.path.replace(/\{[^}]+\}/g, '([^/]+)');
-  return {
-    operation,
-    method: spec.method,
-    pattern: new RegExp(`^${source}$`),
-    params: spec.params,
-    literals: spec.path.split('/').filter((part) => part && !part.startsWith('{')).length,
-  };
-}).sort((a, b) => b.literals - a.literals);
+  const segments = spec.path
+    .split('/')
+    .slice(1)
+    .map((part) => (part.startsWith('{') ? null : part));
+  const route: Route = { operation, method: spec.method, segments, params: spec.params, literals: segments.filter((part) => part !== null).length };
+  const routes = ROUTES_BY_LENGTH.get(segments.length) ?? [];
+  routes.push(route);
+  ROUTES_BY_LENGTH.set(segments.length, routes);
+}
+for (const routes of ROUTES_BY_LENGTH.values()) routes.sort((a, b) => b.literals - a.literals);
+
+/** The values of the route's parameters in `parts` (the path's segments), or undefined when the path is not the route's. */
+function valuesOf(route: Route, parts: readonly string[]): string[] | undefined {
+  const values: string[] = [];
+  for (let index = 0; index < parts.length; index++) {
+    const literal = route.segments[index];
+    const part = parts[index]!;
+    if (literal === null) {
+      if (part === '') return undefined;
+      values.push(part);
+    } else if (literal !== part) return undefined;
+  }
+  return values;
+}
 
 function allowed(methods: string[]): string[] {
   return [...new Set(methods)].flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
@@ -99,10 +120,14 @@ function findRoute(
   // ROUTES are sorted by that, so the first match says which, and the routes after its shape's
   // are not tried.
   const best: Array<{ route: Route; values: string[] }> = [];
-  for (const route of ROUTES) {
+  const parts = pathname.split('/');
+  // A path is `/` and its segments: anything else (no leading slash) is no route's.
+  if (parts[0] !== '') return { kind: 'not-found' };
+  parts.shift();
+  for (const route of ROUTES_BY_LENGTH.get(parts.length) ?? []) {
     if (best.length > 0 && route.literals !== best[0]!.route.literals) break;
-    const found = route.pattern.exec(pathname);
-    if (found) best.push({ route, values: found.slice(1) });
+    const values = valuesOf(route, parts);
+    if (values) best.push({ route, values });
   }
   if (best.length === 0) return { kind: 'not-found' };
   const candidates = best.filter((match) => match.route.method === wanted);

@@ -27,7 +27,7 @@ import type { ProblemDetail } from '../domain/schemas.js';
 import { deprecationWarnings, parseRequest } from '../domain/validation.js';
 import { answerClientErrors } from './clientError.js';
 import { DEFAULT_TIMEOUTS, type ServerTimeouts } from './defaults.js';
-import { compose, exchangeOf, writeHead, type Layer } from './exchange.js';
+import { compose, exchangeOf, writeHead, type Exchange, type Layer } from './exchange.js';
 import { malformedJsonDetail } from './jsonSyntax.js';
 import { matchRoute, requestUrl, type RequestTarget } from './routes.js';
 import { readUpload } from './multipart.js';
@@ -100,48 +100,54 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
   const server = createServer(serverOptions, compose(options.layers ?? [], serveRequest));
 
   function serveRequest(req: IncomingMessage, res: ServerResponse): void {
-    const started = process.hrtime.bigint();
     const url = requestUrl(req.url);
-    const outcome: { bytes: number; failure?: string } = { bytes: 0 };
+    // What failed inside and the body's size are the exchange's: the layers (log, metrics) read them there.
+    const exchange = exchangeOf(req);
     if (options.accessLog) {
       const log = options.accessLog;
+      const started = process.hrtime.bigint();
       let logged = false;
       const write = () => {
         if (logged) return;
         logged = true;
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         const status = res.writableFinished ? String(res.statusCode) : `${res.headersSent ? res.statusCode : '-'} aborted`;
-        const error = outcome.failure ? ` error=${JSON.stringify(outcome.failure)}` : '';
-        log(`${new Date().toISOString()} ${req.socket.remoteAddress ?? '-'} "${req.method} ${loggablePath(url)}" ${status} ${outcome.bytes} ${ms.toFixed(1)}ms${error}`);
+        const error = exchange.failure ? ` error=${JSON.stringify(exchange.failure)}` : '';
+        log(`${new Date().toISOString()} ${req.socket.remoteAddress ?? '-'} "${req.method} ${loggablePath(url)}" ${status} ${exchange.bytes ?? 0} ${ms.toFixed(1)}ms${error}`);
       };
       res.once('finish', write);
       res.once('close', write);
     }
+    // One reaction for both outcomes: a chain of catch and then costs every request two more promises.
+    handle(req, url).then(
+      (reply) => answer(req, res, url, reply),
+      (error: unknown) => answer(req, res, url, failureReply(error, exchange)),
+    );
+  }
 
-    handle(req, url)
-      .catch((error: unknown) => {
-        if (error instanceof ShipperError) {
-          const { problem } = error;
-          // What happened inside (a file path, an errno) goes to the operator's log, never to the client.
-          if (problem.status >= 500) outcome.failure = error.internalDetail ?? problem.detail ?? problem.title;
-          // The store is unavailable (its database is down): the client may come back.
-          if (problem.status === 503) return { ...problemReply(problem), headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } };
-          return problemReply(problem);
-        }
-        outcome.failure = redactDatabaseUrls(error instanceof Error ? error.message : String(error));
-        options.onInternalError?.(error);
-        return problemReply(internalError().problem);
-      })
-      .then((reply) => {
-        exchangeOf(req).failure = outcome.failure;
-        outcome.bytes = send(req, res, url, reply);
-      })
-      .catch((error: unknown) => {
-        // Writing failed (the client went away): nothing left to tell it.
-        outcome.failure ??= error instanceof Error ? error.message : String(error);
-        exchangeOf(req).failure = outcome.failure;
-        res.destroy();
-      });
+  /** The reply to a request whose handling failed; what happened inside goes to the exchange (the operator's log), never to the client. */
+  function failureReply(error: unknown, exchange: Exchange): Reply {
+    if (error instanceof ShipperError) {
+      const { problem } = error;
+      if (problem.status >= 500) exchange.failure = error.internalDetail ?? problem.detail ?? problem.title;
+      // The store is unavailable (its database is down): the client may come back.
+      if (problem.status === 503) return { ...problemReply(problem), headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } };
+      return problemReply(problem);
+    }
+    exchange.failure = redactDatabaseUrls(error instanceof Error ? error.message : String(error));
+    options.onInternalError?.(error);
+    return problemReply(internalError().problem);
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, url: RequestTarget, reply: Reply): void {
+    try {
+      send(req, res, url, reply);
+    } catch (error) {
+      // Writing failed (the client went away): nothing left to tell it.
+      const exchange = exchangeOf(req);
+      exchange.failure ??= error instanceof Error ? error.message : String(error);
+      res.destroy();
+    }
   }
 
   answerClientErrors(server);
@@ -245,11 +251,11 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
   }
 
   /**
-   * Writes the reply; returns the body size for the access log. A JSON body goes to node:http as
+   * Writes the reply (its body size goes to the exchange). A JSON body goes to node:http as
    * the string it is: node:http then sends it in one write with the header block, where a Buffer
    * (a copy of the text) is a second chunk of a writev.
    */
-  function send(req: IncomingMessage, res: ServerResponse, url: RequestTarget, reply: Reply): number {
+  function send(req: IncomingMessage, res: ServerResponse, url: RequestTarget, reply: Reply): void {
     let payload: Buffer | string;
     let length: number;
     let contentType = reply.contentType ?? JSON_TYPE;
@@ -266,12 +272,11 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
       length = Buffer.byteLength(payload, 'utf8');
       contentType = `${contentType}; charset=utf-8`;
     }
-    const headers: Record<string, string | string[] | number> = {
-      ...(reply.status === 204 ? {} : { 'content-type': contentType, 'content-length': length }),
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-      ...reply.headers,
-    };
+    const headers: Record<string, string | string[] | number> =
+      reply.status === 204
+        ? { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' }
+        : { 'content-type': contentType, 'content-length': length, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+    if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
     // While shutting down, every answer closes its connection, so keep-alive clients let go; so
     // does a 413, whose body is not read further. Another answer that did not need the body (404,
     // 405, 415, 401) reads and drops it, up to the body limit: closing with unread bytes resets the
@@ -289,7 +294,6 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     const head = req.method === 'HEAD';
     exchangeOf(req).bytes = head ? 0 : length;
     res.end(head ? undefined : payload);
-    return length;
   }
 
   return {
