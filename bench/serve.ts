@@ -279,7 +279,7 @@ try {
     ['nothing lost', missing === 0 && post.total === created.length && new Set(booked).size === booked.length && shipmentsStored >= booked.length],
   ];
   const cost = await observabilityCost();
-  checks.push(['metrics and JSON logs cost <= 10 % (medians, GET and POST)', cost.get <= 0.1 && cost.post <= 0.1]);
+  checks.push(['metrics and JSON logs cost <= 10 % (median of the interleaved rounds, GET and POST)', cost.paired.get <= 0.1 && cost.paired.post <= 0.1]);
   console.log('');
   for (const [label, ok] of checks) row(`target: ${label}`, ok ? 'met' : 'NOT MET');
   const helloWorld = { name: 'node:http hello-world', value: baseline.rps, unit: 'req/s' };
@@ -319,8 +319,11 @@ try {
     unit: '',
     target: { op: '=', value: 0 },
   });
-  figure({ bench: 'serve', name: 'metrics and logs on: GET median drop', value: cost.get * 100, unit: '%', target: { op: '<=', value: 10 } });
-  figure({ bench: 'serve', name: 'metrics and logs on: POST quote median drop', value: cost.post * 100, unit: '%', target: { op: '<=', value: 10 } });
+  // The target is judged on the rounds' pairs (on and off measured seconds apart); the drop of the medians, whose runs may be a minute and another load apart, is shown beside it.
+  figure({ bench: 'serve', name: 'metrics and logs on: GET drop, median of the rounds', value: cost.paired.get * 100, unit: '%', target: { op: '<=', value: 10 } });
+  figure({ bench: 'serve', name: 'metrics and logs on: POST quote drop, median of the rounds', value: cost.paired.post * 100, unit: '%', target: { op: '<=', value: 10 } });
+  figure({ bench: 'serve', name: 'metrics and logs on: GET drop of the medians', value: cost.get * 100, unit: '%' });
+  figure({ bench: 'serve', name: 'metrics and logs on: POST quote drop of the medians', value: cost.post * 100, unit: '%' });
   // What fails the bench: an error or a lost record (the speed targets are reported, not enforced).
   failed = checks.slice(4, 6).some(([, ok]) => !ok);
 } finally {
@@ -334,12 +337,14 @@ process.exit(failed ? 1 : 0);
 
 /**
  * Metrics and logs on against off: GET quote and POST quote on each, ROUNDS times, the order of
- * the two servers alternating from round to round; the drop of the median req/s (0.05: 5 % fewer).
+ * the two servers alternating from round to round; the drop (0.05: 5 % fewer req/s) as the median of
+ * the rounds' ratios (each round's on against its off, seconds apart, under the same load of a
+ * shared machine), and as the drop of the medians.
  * Beside it, each server's CPU per request (user + system from /proc/<pid>/stat over the loaded
  * window, divided by the requests answered; Linux only): the throughput of one server moves with
  * the others' load on a shared machine, its CPU per request much less.
  */
-async function observabilityCost(): Promise<{ get: number; post: number }> {
+async function observabilityCost(): Promise<{ get: number; post: number; paired: { get: number; post: number } }> {
   const start = async (name: string, flags: string[]) => {
     const dir = await mkdtemp(join(tmpdir(), `shipper-bench-${name}-`));
     comparedStores.push(dir);
@@ -377,6 +382,9 @@ async function observabilityCost(): Promise<{ get: number; post: number }> {
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const drop = { get: 1 - median(on.get) / median(off.get), post: 1 - median(on.post) / median(off.post) };
+  // Each round's on against the same round's off: the load of the machine moves both alike.
+  const pairedDrop = (onValues: number[], offValues: number[]) => 1 - median(onValues.map((value, round) => value / offValues[round]!));
+  const paired = { get: pairedDrop(on.get, off.get), post: pairedDrop(on.post, off.post) };
   console.log('');
   const runs = (values: number[]) => values.map((value) => Math.round(value).toLocaleString('en-US')).join(', ');
   const cpu = (values: number[]) => (Number.isNaN(values[0]) ? '' : `  CPU ${median(values).toFixed(1)} us/request [${values.map((value) => value.toFixed(0)).join(', ')}]`);
@@ -385,14 +393,14 @@ async function observabilityCost(): Promise<{ get: number; post: number }> {
   row(`metrics + logs off, GET quote (${ROUNDS} runs)`, `median ${Math.round(median(off.get)).toLocaleString('en-US')} req/s  [${runs(off.get)}]${cpu(off.getCpu)}`);
   row(
     `metrics + logs on,  GET quote (${ROUNDS} runs)`,
-    `median ${Math.round(median(on.get)).toLocaleString('en-US')} req/s  [${runs(on.get)}]${cpu(on.getCpu)}  (${(drop.get * 100).toFixed(1)} % drop${cpuCost(on.getCpu, off.getCpu)})`,
+    `median ${Math.round(median(on.get)).toLocaleString('en-US')} req/s  [${runs(on.get)}]${cpu(on.getCpu)}  (${(paired.get * 100).toFixed(1)} % drop, median of the rounds; ${(drop.get * 100).toFixed(1)} % of the medians${cpuCost(on.getCpu, off.getCpu)})`,
   );
   row(`metrics + logs off, POST quote (${ROUNDS} runs)`, `median ${Math.round(median(off.post)).toLocaleString('en-US')} req/s  [${runs(off.post)}]${cpu(off.postCpu)}`);
   row(
     `metrics + logs on,  POST quote (${ROUNDS} runs)`,
-    `median ${Math.round(median(on.post)).toLocaleString('en-US')} req/s  [${runs(on.post)}]${cpu(on.postCpu)}  (${(drop.post * 100).toFixed(1)} % drop${cpuCost(on.postCpu, off.postCpu)})`,
+    `median ${Math.round(median(on.post)).toLocaleString('en-US')} req/s  [${runs(on.post)}]${cpu(on.postCpu)}  (${(paired.post * 100).toFixed(1)} % drop, median of the rounds; ${(drop.post * 100).toFixed(1)} % of the medians${cpuCost(on.postCpu, off.postCpu)})`,
   );
-  return drop;
+  return { ...drop, paired };
 }
 
 /** A process's CPU time so far (user + system, seconds) from /proc/<pid>/stat; NaN where there is no /proc. */

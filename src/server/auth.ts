@@ -42,6 +42,8 @@ export interface ServeAuthOptions {
 }
 
 const ISSUER = 'shipper serve';
+/** Who calls an open sandbox: the default company, no key (never changed: shared by its calls). */
+const SANDBOX_PRINCIPAL: Principal = Object.freeze({ companyId: DEFAULT_COMPANY, keyId: null, clientId: null });
 
 /** The key and company that made the request, once authenticated (kept on the request's exchange). */
 export function principalOf(req: IncomingMessage): Principal | undefined {
@@ -106,11 +108,21 @@ export class ServeAuth {
     return { status: 200, json: { accessToken, tokenType: 'Bearer', expiresIn: TOKEN_LIFETIME_SECONDS } };
   }
 
-  /** The checks of a /v1/shipper/** call; on success the principal is attached to `req`. */
-  async authenticate(req: IncomingMessage): Promise<AuthOutcome> {
-    const outcome = await this.check(req);
-    if (outcome.ok) exchangeOf(req).principal = outcome.principal;
-    return outcome;
+  /**
+   * The checks of a /v1/shipper/** call; on success the principal is attached to `req`. An open
+   * sandbox whose store tells at once that it is still empty (emptyNow) answers without waiting:
+   * a cached GET then costs no turn of the microtask queue here.
+   */
+  authenticate(req: IncomingMessage): AuthOutcome | Promise<AuthOutcome> {
+    if (!this.closed && !this.legacyDigest && this.options.credentials.emptyNow?.() === true) {
+      const outcome: AuthOutcome = { ok: true, principal: SANDBOX_PRINCIPAL };
+      exchangeOf(req).principal = outcome.principal;
+      return outcome;
+    }
+    return this.check(req).then((outcome) => {
+      if (outcome.ok) exchangeOf(req).principal = outcome.principal;
+      return outcome;
+    });
   }
 
   private async check(req: IncomingMessage): Promise<AuthOutcome> {

@@ -31,7 +31,7 @@ export class TurnWriter {
   constructor(
     private readonly fd: number,
     /** fs.writeSync; a test gives a descriptor that takes part of the bytes or none (EAGAIN). */
-    private readonly writeSync: (fd: number, bytes: Buffer) => number = fs.writeSync,
+    private readonly writeSync: (fd: number, data: Buffer | string) => number = (fd, data) => (typeof data === 'string' ? fs.writeSync(fd, data) : fs.writeSync(fd, data)),
   ) {}
 
   write(line: string): boolean {
@@ -59,12 +59,13 @@ export class TurnWriter {
       this.retry = undefined;
     }
     if (this.broken) return;
-    let bytes = this.take();
+    // Most writes: the turn's text whole, made UTF-8 by the call itself (no Buffer made here).
+    let data: Buffer | string = this.take();
     const deadline = exiting ? Date.now() + EXIT_WAIT_MS : 0;
-    while (bytes.byteLength > 0) {
+    while (data.length > 0) {
       let written: number;
       try {
-        written = this.writeSync(this.fd, bytes);
+        written = this.writeSync(this.fd, data);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
           // Stderr is closed or gone: nothing can be written there any more.
@@ -78,24 +79,27 @@ export class TurnWriter {
           continue;
         }
         if (exiting) return;
-        this.pending = bytes;
+        this.pending = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
         this.retry = setTimeout(() => {
           this.retry = undefined;
           this.writeOut();
         }, RETRY_MS);
         return;
       }
-      bytes = bytes.subarray(written);
+      if (typeof data === 'string') {
+        if (written === Buffer.byteLength(data, 'utf8')) return;
+        data = Buffer.from(data, 'utf8');
+      }
+      data = data.subarray(written);
     }
   }
 
-  /** What is held as one Buffer: the bytes left over, then the turn's lines (made UTF-8 once). */
-  private take(): Buffer {
+  /** What is held: the bytes left over, then the turn's lines; the lines alone as text. */
+  private take(): Buffer | string {
     const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
-    const fresh = Buffer.from(text, 'utf8');
     const pending = this.pending;
     this.pending = undefined;
-    return pending ? Buffer.concat([pending, fresh]) : fresh;
+    return pending ? Buffer.concat([pending, Buffer.from(text, 'utf8')]) : text;
   }
 }

@@ -121,47 +121,53 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
   return { layer, settled };
 }
 
-let timeMs = 0;
-let timeIso = '';
-/** The text of a few bounded values (operation names, methods) as JSON strings, made once each. */
-const QUOTED = new Map<string, string>();
-const quoted = (text: string): string => {
-  let json = QUOTED.get(text);
-  if (json === undefined) {
-    json = JSON.stringify(text);
-    if (QUOTED.size < 256) QUOTED.set(text, json);
+/** The line's beginning up to the request id, for the current millisecond and level (made once per millisecond and level). */
+let headMs = 0;
+let heads: Partial<Record<Level, string>> = {};
+/** `","operation":...,"method":...,"path":` for an operation and a method, made once each (bounded values). */
+const MIDDLES = new Map<string, string>();
+/** The last client address and its JSON text (a keep-alive connection sends many requests). */
+let lastAddress: string | undefined;
+let lastAddressJson = '';
+
+function headOf(level: Level): string {
+  const now = Date.now();
+  if (now !== headMs) {
+    headMs = now;
+    heads = {};
   }
-  return json;
-};
+  return (heads[level] ??= `{"level":"${level}","time":"${new Date(now).toISOString()}","event":"request","reqId":"`);
+}
+
+function middleOf(operation: string, method: string | undefined): string {
+  const key = method === undefined ? operation : `${operation} ${method}`;
+  let middle = MIDDLES.get(key);
+  if (middle === undefined) {
+    middle = `","operation":${JSON.stringify(operation)}${method === undefined ? '' : `,"method":${JSON.stringify(method)}`},"path":`;
+    if (MIDDLES.size < 512) MIDDLES.set(key, middle);
+  }
+  return middle;
+}
 
 /**
  * A request's line as pino writes it with createServeLogger's options (level label, ISO time, the
  * fields in this order, undefined ones left out, then msg), built without pino: its generic
  * serialization of the entry object, the ISO time made anew for each line and the level and
- * hook look-ups were most of what the JSON log cost a cached GET. The time's text is made once
- * per millisecond; the request id needs no escaping (a UUID made here, or one that matched
- * USABLE_REQUEST_ID, whose characters JSON leaves as they are); operation names and methods are
- * few, their JSON text made once.
+ * hook look-ups were most of what the JSON log cost a cached GET. What repeats is made once: the
+ * beginning per millisecond and level, the operation and method per pair (few: the operations
+ * table's names), the client's address per address; the line is then a few pieces joined. The
+ * request id needs no escaping (a UUID made here, or one that matched USABLE_REQUEST_ID, whose
+ * characters JSON leaves as they are).
  */
 function requestLine(level: Level, exchange: Exchange, req: IncomingMessage, status: number | undefined, durationMs: number, bytes: number, aborted: boolean): string {
-  const now = Date.now();
-  if (now !== timeMs) {
-    timeMs = now;
-    timeIso = new Date(now).toISOString();
-  }
   const remoteAddress = req.socket.remoteAddress;
-  return (
-    `{"level":"${level}","time":"${timeIso}","event":"request","reqId":"${exchange.requestId}","operation":${quoted(exchange.operation)}` +
-    (req.method === undefined ? '' : `,"method":${quoted(req.method)}`) +
-    `,"path":${JSON.stringify(loggablePath(req.url))}` +
-    (status === undefined ? '' : `,"status":${status}`) +
-    `,"durationMs":${durationMs},"bytes":${bytes}` +
-    (remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`) +
-    (exchange.principal?.keyId ? `,"companyId":${JSON.stringify(exchange.principal.companyId)},"keyId":${JSON.stringify(exchange.principal.keyId)}` : '') +
-    (aborted ? ',"aborted":true' : '') +
-    (exchange.failure ? `,"error":${JSON.stringify(exchange.failure)}` : '') +
-    ',"msg":"request"}\n'
-  );
+  if (remoteAddress !== lastAddress) {
+    lastAddress = remoteAddress;
+    lastAddressJson = remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
+  }
+  const principal = exchange.principal?.keyId ? `,"companyId":${JSON.stringify(exchange.principal.companyId)},"keyId":${JSON.stringify(exchange.principal.keyId)}` : '';
+  const tail = aborted || exchange.failure ? `${aborted ? ',"aborted":true' : ''}${exchange.failure ? `,"error":${JSON.stringify(exchange.failure)}` : ''}` : '';
+  return `${headOf(level)}${exchange.requestId}${middleOf(exchange.operation, req.method)}${JSON.stringify(loggablePath(req.url))}${status === undefined ? '' : `,"status":${status}`},"durationMs":${durationMs},"bytes":${bytes}${lastAddressJson}${principal}${tail},"msg":"request"}\n`;
 }
 
 /** The path and query, with the values of secret-looking parameters hidden (as the text access log did). */

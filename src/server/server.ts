@@ -170,7 +170,8 @@ export function createShipperServer(options: ShipperServerOptions): ShipperServe
     // A signed download link carries its own credential, checked by the operation.
     if ((operations[match.operation] as OperationSpec).public) return dispatch(match.operation, match.params, req, url);
     if (options.auth) {
-      const outcome = await options.auth.authenticate(req);
+      const checked = options.auth.authenticate(req);
+      const outcome = checked instanceof Promise ? await checked : checked;
       if (!outcome.ok) {
         const problem = outcome.status === 401 ? makeProblem(401, 'unauthorized', 'Unauthorized', outcome.detail) : makeProblem(403, 'forbidden', 'Forbidden', outcome.detail);
         return { ...problemReply(problem.problem), headers: outcome.status === 401 ? { 'www-authenticate': 'Bearer realm="shipper"' } : {} };

@@ -297,6 +297,12 @@ export interface CredentialRepository {
   add(record: CredentialRecord): Promise<void>;
   /** Every client and key, oldest first. */
   list(): Promise<CredentialRecord[]>;
+  /**
+   * Whether the store has no client and no key, when it can tell at once (from what it knows of
+   * its files, without a look that waits); undefined when it cannot (then list() says). An open
+   * sandbox asks at every request.
+   */
+  emptyNow?(): boolean | undefined;
   /** Marks it revoked at `at` (kept revoked when it already was); the record, or undefined when there is none. */
   revoke(id: string, at: string): Promise<CredentialRecord | undefined>;
   /** The store's token signing secret: `candidate` when the store had none (kept from then on), else the one it has. */

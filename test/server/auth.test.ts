@@ -49,4 +49,23 @@ describe('ServeAuth', () => {
     expect(await legacy.authenticate(withKey)).toMatchObject({ ok: true });
     expect(principalOf(withKey)?.companyId).toBe('default');
   });
+
+  it('answers an open sandbox at once when the store tells it is empty, and checks again once it is not', async () => {
+    const records: CredentialRecord[] = [];
+    const credentials = { ...memoryCredentials(records), emptyNow: () => records.length === 0 };
+    const auth = new ServeAuth({ credentials, now: () => now.getTime() });
+    const anonymous = request({});
+    const outcome = auth.authenticate(anonymous);
+    expect(outcome).not.toBeInstanceOf(Promise);
+    expect(outcome).toMatchObject({ ok: true });
+    expect(principalOf(anonymous)).toEqual({ companyId: 'default', keyId: null, clientId: null });
+    // Another process adds a key: the next call is checked, and refused without credentials.
+    records.push(newApiKey('acme', false, now).record);
+    const next = auth.authenticate(request({}));
+    expect(next).toBeInstanceOf(Promise);
+    expect(await next).toMatchObject({ ok: false, status: 401 });
+    // The store closed for good: even a store that says empty again is not asked.
+    records.length = 0;
+    expect(auth.authenticate(request({}))).toBeInstanceOf(Promise);
+  });
 });

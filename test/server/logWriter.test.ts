@@ -10,9 +10,10 @@ import { TurnWriter } from '../../src/server/logWriter.js';
 /** A descriptor that takes at most `room` bytes a call; with no room, EAGAIN (a full pipe) or another error. */
 function fakeDescriptor() {
   const state = { written: [] as Buffer[], calls: 0, room: Infinity, error: 'EAGAIN' };
-  const writeSync = (_fd: number, bytes: Buffer): number => {
+  const writeSync = (_fd: number, data: Buffer | string): number => {
     state.calls++;
     if (state.room === 0) throw Object.assign(new Error(state.error), { code: state.error });
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const taken = Math.min(state.room, bytes.byteLength);
     state.written.push(Buffer.from(bytes.subarray(0, taken)));
     return taken;
@@ -43,18 +44,21 @@ describe('the log writer', () => {
     writer.write('first line\n');
     writer.write('second line\n');
     await nextTurn();
-    // A partial write is taken up again at once (7 bytes a call).
+    // A partial write is taken up again at once (7 bytes a call), even inside a character of two bytes.
     expect(fd.text()).toBe('first line\nsecond line\n');
+    writer.write('ééééé\n');
+    await nextTurn();
+    expect(fd.text()).toBe('first line\nsecond line\nééééé\n');
     fd.state.room = 0;
     writer.write('held 1\n');
     await nextTurn();
     writer.write('held 2\n');
     await nextTurn();
-    expect(fd.text()).toBe('first line\nsecond line\n');
+    expect(fd.text()).toBe('first line\nsecond line\nééééé\n');
     fd.state.room = Infinity;
     // The retry after RETRY_MS writes both, in order.
     while (!fd.text().endsWith('held 2\n')) await later(5);
-    expect(fd.text()).toBe('first line\nsecond line\nheld 1\nheld 2\n');
+    expect(fd.text()).toBe('first line\nsecond line\nééééé\nheld 1\nheld 2\n');
   });
 
   it('writes everything held at exit, waiting for a full descriptor that takes it again', async () => {

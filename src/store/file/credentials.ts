@@ -46,6 +46,10 @@ export class FileCredentials implements CredentialRepository {
     return records.filter((record) => record !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
+  emptyNow(): boolean {
+    return this.files.smallCollectionIds(COLLECTION).length === 0;
+  }
+
   async revoke(id: string, at: string): Promise<CredentialRecord | undefined> {
     const record = await this.get(id);
     if (!record) return undefined;
