@@ -151,16 +151,34 @@ const URL_BASE = 'http://service.invalid';
 export type RequestTarget = Pick<URL, 'pathname' | 'search' | 'searchParams'>;
 
 /**
- * A path of plain segments (letters, digits, `_`, `-`, `~`, `.` inside a segment), without a query:
- * what nearly every request is (an id, a collection), and what the URL parser would give back as
- * it is (no dot segment, no empty one, nothing to percent-encode).
+ * Whether the target is a path of plain segments (letters, digits, `_`, `-`, `~`, `.` inside a
+ * segment), without a query: what nearly every request is (an id, a collection), and what the URL
+ * parser would give back as it is (no dot segment, no empty one, nothing to percent-encode). One
+ * pass over the characters: a regular expression with a look-ahead per segment cost a cached GET
+ * more than its routing.
  */
-const PLAIN_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9_~.-]+)+$/;
+function isPlainPath(target: string): boolean {
+  if (target.length < 2 || target.charCodeAt(0) !== 0x2f) return false;
+  let segmentStart = 1;
+  let dots = 0;
+  for (let index = 1; index <= target.length; index++) {
+    const code = index === target.length ? 0x2f : target.charCodeAt(index);
+    if (code === 0x2f) {
+      const length = index - segmentStart;
+      // An empty segment, `.` or `..`: the URL parser would change the path.
+      if (length === 0 || (dots === length && length <= 2)) return false;
+      segmentStart = index + 1;
+      dots = 0;
+    } else if (code === 0x2e) dots++;
+    else if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d || code === 0x7e)) return false;
+  }
+  return true;
+}
 
 /** The request target, parsed once; an absolute-form target the URL parser refuses (`GET http://[ HTTP/1.1`) is routed as "/", a 404. */
 export function requestUrl(target = '/'): RequestTarget {
   // The URL parser's answer for a plain path is that path: no parser, no URL object per request.
-  if (PLAIN_PATH.test(target))
+  if (isPlainPath(target))
     return {
       pathname: target,
       search: '',

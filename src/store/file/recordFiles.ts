@@ -42,6 +42,7 @@ export class RecordFiles {
   private readonly readyCollections = new Set<string>();
   private readonly sweptCollections = new Set<string>();
   private readonly directorySyncs = new DirectorySyncs();
+  private readonly collectionDirs = new Map<string, string>();
 
   private readonly cache: RecordCache | undefined;
   private readonly generation: StoreGeneration | undefined;
@@ -124,8 +125,15 @@ export class RecordFiles {
   }
 
   collectionDir(collection: string): string {
-    if (!COLLECTION.test(collection)) throw new StoreError(`bad collection name ${collection}`);
-    return join(this.root, collection);
+    // Made once per collection (few): a server asks for some at every request, and the same
+    // string each time keeps its hash for the look-ups keyed by it.
+    let dir = this.collectionDirs.get(collection);
+    if (dir === undefined) {
+      if (!COLLECTION.test(collection)) throw new StoreError(`bad collection name ${collection}`);
+      dir = join(this.root, collection);
+      if (this.collectionDirs.size < 64) this.collectionDirs.set(collection, dir);
+    }
+    return dir;
   }
 
   fileOf(collection: string, id: string): string {
