@@ -180,6 +180,40 @@ describe('quote wizard flow', () => {
     expect(h.stdout()).toContain(`then shipper shipment confirm ${shipment.orderNumber}`);
   });
 
+  it('confirms the order it books when both addresses have a contact and a phone, as shipper ship does', async () => {
+    const h = harness([
+      ...laneSteps(),
+      ...lineSteps('1', '500', '48x40x48', 'Machine parts'),
+      step('Book this shipment', true),
+      step('reference', 'PO-4472'),
+      step('Ship from', (choices) => choices[0]!.value),
+      step('Ship to: company name', 'Peach Supply Co'),
+      step('Ship to: street', '1 Peachtree St NE'),
+      step('street line 2', ''),
+      step('Ship to: city', ''),
+      step('Ship to: state', ''),
+      step('contact name', 'Dana Lee'),
+      step('phone', '(404) 555-0188'),
+      step('Save this address', ''),
+      step('Add carrier details', false),
+      step('Print the Bill of Lading', false),
+    ]);
+    await h.book.save('chicago-dock', { ...CHICAGO_DOCK, contactPerson: 'Dock Manager', phoneNumber: '312-555-0100' });
+
+    const result = await runWizardFlow(h.deps, NO_DEFAULTS);
+
+    expect(h.prompter.remaining).toBe(0);
+    const shipment = result.shipment!;
+    expect(shipment.orderStatus).toBe('CONFIRMED');
+    // The phones as typed, stored as the published E.164 (what confirm checks).
+    expect(shipment.pickupAddress.phoneNumber).toBe('+13125550100');
+    expect(shipment.deliveryAddress.phoneNumber).toBe('+14045550188');
+    expect((await h.api.getShipment(shipment.orderNumber)).data.orderStatus).toBe('CONFIRMED');
+    expect(h.stdout()).toContain(`Booked ${shipment.orderNumber}`);
+    expect(h.stdout()).toContain('CONFIRMED');
+    expect(h.stdout()).not.toContain('Not confirmed');
+  });
+
   it('shows the exact class on a density boundary, refuses a state that contradicts the ZIP and books with the city warning', async () => {
     const h = harness([
       step('Pickup ZIP', '60601'),
