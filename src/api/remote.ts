@@ -241,16 +241,19 @@ export class RemoteApi implements ShipperApi {
    * Prices without booking through POST /v1/shipper/shipment-preview; on a server without it, one
    * quote per shipment (GET for a quoteId), which creates quotes on that server.
    */
-  async previewShipments(body: { items: Array<{ request: unknown }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
+  async previewShipments(body: { items: Array<{ request: unknown; confirm?: boolean | undefined }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
     const batches = await this.inBatches('previewShipments', body.items);
     if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Quote>> }, warnings: batches.warnings };
-    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }] = await Promise.all([
-      import('../concurrency.js'),
-      import('../domain/shipment.js'),
-      import('../domain/schemas.js'),
-      import('../domain/validation.js'),
-    ]);
-    const single = await mapInOrder(body.items, FALLBACK_CONCURRENCY, async ({ request: raw }): Promise<BatchOutcome<Quote>> => {
+    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }, { confirmViolations, wouldNotConfirmMessage }, { orderDescriptionOf }] =
+      await Promise.all([
+        import('../concurrency.js'),
+        import('../domain/shipment.js'),
+        import('../domain/schemas.js'),
+        import('../domain/validation.js'),
+        import('../domain/confirmChecks.js'),
+        import('../domain/orderDescription.js'),
+      ]);
+    const single = await mapInOrder(body.items, FALLBACK_CONCURRENCY, async ({ request: raw, confirm }): Promise<BatchOutcome<Quote>> => {
       const parsed = parseRequest(shipmentRequestSchema, raw);
       if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
       const request = parsed.value;
@@ -260,7 +263,14 @@ export class RemoteApi implements ShipperApi {
       const quote = hasPublishedStops(sent)
         ? { ...quoteRequestForShipment(request), pickupAddress: sent.pickupAddress, deliveryAddress: sent.deliveryAddress, orderComponents: sent.orderComponents }
         : quoteRequestForShipment(request);
-      return outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quote as never)));
+      const outcome = await outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quote as never)));
+      if (!confirm || !outcome.ok) return outcome;
+      // What the confirm after the create would find, read from the request as shipper ship reads it (phones parsed as E.164).
+      const description = request.description ?? orderDescriptionOf(request.orderComponents);
+      const violations = confirmViolations({ ...request, description, quoteId: outcome.data.id });
+      if (violations.length === 0) return outcome;
+      const fields = violations.map((violation) => violation.field).join(',');
+      return { ...outcome, warnings: [...outcome.warnings, warning('NOT_CONFIRMED', wouldNotConfirmMessage(violations), { detail: { fields } })] };
     });
     return { data: { items: single }, warnings: [] };
   }

@@ -116,6 +116,14 @@ export function confirmedOnCreation<T extends ConfirmOrder & { orderStatus: stri
 
 /** The sentence of a NOT_CONFIRMED warning: the order, every field the confirm checks found lacking (with the reason when it is not simply missing), and what to do. */
 export function notConfirmedMessage(orderNumber: string, violations: readonly FieldViolation[]): string {
-  const lacking = violations.map((violation) => (/ is required \(|must not be empty/.test(violation.reason) ? violation.field : `${violation.field} (${violation.reason})`));
-  return `${orderNumber} was created INITIALIZED, not confirmed: it lacks ${lacking.join(', ')}; add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then shipper shipment confirm ${orderNumber}`;
+  return `${orderNumber} was created INITIALIZED, not confirmed: it lacks ${lackingOf(violations)}; add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then shipper shipment confirm ${orderNumber}`;
+}
+
+/** The same warning for a dry run (a preview with `confirm`): the order would be created INITIALIZED. */
+export function wouldNotConfirmMessage(violations: readonly FieldViolation[]): string {
+  return `would be created INITIALIZED, not confirmed: it lacks ${lackingOf(violations)}; give them in the file (contact and phone columns, a description) to have it confirmed as it is booked`;
+}
+
+function lackingOf(violations: readonly FieldViolation[]): string {
+  return violations.map((violation) => (/ is required \(|must not be empty/.test(violation.reason) ? violation.field : `${violation.field} (${violation.reason})`)).join(', ');
 }

@@ -993,6 +993,10 @@ export const shipmentPreviewRequestSchema = onFirstUse(() =>
           idempotencyKey: idempotencyKeySchema
             .optional()
             .meta({ description: 'The key the item would be booked with: an item already booked under it comes back `replayed`, priced as it was booked' }),
+          confirm: z.boolean().optional().meta({
+            description:
+              'true: the item would be booked with `confirm: true`; one that would fail the published confirm checks (and so be created INITIALIZED) gets the NOT_CONFIRMED warning its booking would, naming what it lacks',
+          }),
         }),
       ),
       freightCheck: z.boolean().optional().meta({

@@ -127,9 +127,9 @@ export interface ImportSummary {
   booked: number;
   /** Recognised as booked by an earlier import (nothing booked twice). */
   alreadyBooked: number;
-  /** Of the booked and already booked: CONFIRMED (or later). */
+  /** Of the booked and already booked: CONFIRMED (or later); --dry-run: of the valid, those the booking would confirm. */
   confirmed: number;
-  /** Of the booked and already booked: left INITIALIZED (--no-confirm, or lacking what confirm needs: a NOT_CONFIRMED warning each). */
+  /** Of the booked and already booked: left INITIALIZED (--no-confirm, or lacking what confirm needs: a NOT_CONFIRMED warning each); --dry-run: of the valid, those it would leave so. */
   initialized: number;
   /** --dry-run: valid and priced. */
   valid: number;
@@ -438,7 +438,12 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
   const {
     data: { items: outcomes },
   } = await context.api.previewShipments({
-    items: valid.map((_prepared, index) => ({ request: requests[index]!, idempotencyKey: keys[index] })),
+    // A dry run asks what the booking's confirm would find (a NOT_CONFIRMED warning: it would stay INITIALIZED).
+    items: valid.map((_prepared, index) => ({
+      request: requests[index]!,
+      idempotencyKey: keys[index],
+      ...(context.dryRun && context.options.confirm !== false ? { confirm: true } : {}),
+    })),
     // The booking gives the freight check's warnings; only --dry-run reports the check's.
     freightCheck: context.dryRun,
   });
@@ -454,6 +459,9 @@ async function checkChunk(chunk: PreparedShipment[], state: ScanState, context: 
     else {
       state.summary.valid++;
       state.summary.totalPriceInCents += outcome.data.quotedPriceInCents;
+      // What the booking would leave: confirmed, or INITIALIZED (--no-confirm, or a NOT_CONFIRMED warning).
+      if (context.options.confirm === false || outcome.warnings.some((item) => item.code === 'NOT_CONFIRMED')) state.summary.initialized++;
+      else state.summary.confirmed++;
     }
     context.listener.shipment?.({
       line: prepared.group.rows[0]!.line,

@@ -104,6 +104,31 @@ describe('shipper import', () => {
     expect(booked.map((shipment) => shipment.id).sort()).toEqual(document.shipments.map((entry) => entry.id).sort());
   });
 
+  it('a dry run says which orders the import would leave INITIALIZED, as the import then does; with --no-confirm, all', async () => {
+    const lines = shipmentsCsv(2, 1, 'PO', { contacts: true }).trimEnd().split('\n');
+    lines[2] = lines[2]!.replace(/,Lee Chen,212-555-0188$/, ',,');
+    const csv = await file('partly.csv', `${lines.join('\n')}\n`);
+    const dry = await shipper(['import', csv, '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const predicted = JSON.parse(dry.stdout) as ImportDocument & { summary: { confirmed: number; initialized: number } };
+    expect(predicted.summary).toMatchObject({ valid: 2, confirmed: 1, initialized: 1, warnings: { NOT_CONFIRMED: 1 } });
+    expect(predicted.shipments.map((entry) => entry.warnings?.map((warning) => warning.code) ?? [])).toEqual([[], ['NOT_CONFIRMED']]);
+    expect(dry.stderr).toContain(
+      'warning: [NOT_CONFIRMED] line 3: would be created INITIALIZED, not confirmed: it lacks deliveryAddress.contactPerson, deliveryAddress.phoneNumber',
+    );
+    expect(await shipments()).toEqual([]);
+    const people = await shipper(['import', csv, '--dry-run']);
+    expect(people.stdout).toContain('1 would be confirmed, 1 would be left INITIALIZED');
+    const unconfirmed = JSON.parse((await shipper(['import', csv, '--dry-run', '--no-confirm', '--json'])).stdout) as { summary: Record<string, unknown> };
+    expect(unconfirmed.summary).toMatchObject({ confirmed: 0, initialized: 2 });
+    expect(unconfirmed.summary.warnings).not.toHaveProperty('NOT_CONFIRMED');
+
+    // The import does what the dry run said.
+    const result = await shipper(['import', csv, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as { summary: Record<string, unknown> }).summary).toMatchObject({ booked: 2, confirmed: 1, initialized: 1 });
+  });
+
   it('confirms each order it can: rows without contacts or phones are created INITIALIZED with a warning on their line, counted, not refused', async () => {
     const lines = shipmentsCsv(2, 1, 'PO', { contacts: true }).trimEnd().split('\n');
     // The second order has no consignee contact nor phone: what an older file without those columns lacks.

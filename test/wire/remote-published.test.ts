@@ -262,6 +262,34 @@ describe('remote mode against the published document', () => {
     });
   });
 
+  it('a dry run checks each order on the published quote, creates nothing, and says what the confirm would find', async () => {
+    const file = `${home.dir}/dry.csv`;
+    await writeFile(file, shipmentsCsv(2, 1, 'DR', { contacts: true }));
+    const result = await cli(['--json', 'import', file, '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout), result.stdout + result.stderr).toMatchObject({ summary: { valid: 2, confirmed: 2, initialized: 0 } });
+    expectEveryRequestValid();
+    expect(operationsSent().filter((operation) => !operation.startsWith('GET'))).toEqual(['POST requestQuote', 'POST requestQuote']);
+
+    // An order whose lines say nothing of what they hold: the published confirm needs a description.
+    const api = new RemoteApi({
+      baseUrl: server.url,
+      apiKey: 'oway_sk_test_remote',
+      token: { get: async () => 'token', refresh: async () => 'token' },
+      publishedOnly: true,
+      retries: 0,
+    });
+    const request = {
+      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Ann Lee', phoneNumber: '312-555-0100' },
+      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Bo Diaz', phoneNumber: '212-555-0100' },
+      orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
+    };
+    const { data } = await api.previewShipments({ items: [{ request, confirm: true }, { request }] });
+    const [asked, notAsked] = data.items;
+    expect(asked?.ok && asked.warnings.map((warning) => [warning.code, warning.detail?.fields])).toEqual([['NOT_CONFIRMED', 'description']]);
+    expect(notAsked?.ok && notAsked.warnings.map((warning) => warning.code)).toEqual([]);
+  });
+
   it('refuses to import, sending nothing, a file whose orders lack the contacts and phones the published create requires', async () => {
     const file = `${home.dir}/no-contacts.csv`;
     await writeFile(file, shipmentsCsv(2, 1, 'NC'));

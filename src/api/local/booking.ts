@@ -11,7 +11,7 @@ import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
 import { normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment, ShipmentRequest } from '../../domain/schemas.js';
 import { buildShipment, withNumbers } from '../../domain/shipment.js';
-import { confirmedOnCreation, notConfirmedMessage } from '../../domain/confirmChecks.js';
+import { confirmedOnCreation, confirmViolations, notConfirmedMessage, wouldNotConfirmMessage } from '../../domain/confirmChecks.js';
 import type { Tariff } from '../../domain/tariff.js';
 import type { PublishedLimits } from '../../domain/publishedLimits.js';
 import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
@@ -294,12 +294,12 @@ export class Bookings {
    * Validates and prices shipment requests as a booking would, without booking or storing
    * anything: each outcome is the quote the shipment would be booked on (never stored).
    */
-  private async preview(items: ReadonlyArray<ShipmentBatchItem>): Promise<Array<BatchOutcome<Quote>>> {
+  private async preview(items: ReadonlyArray<ShipmentBatchItem & { confirm?: boolean | undefined }>): Promise<Array<BatchOutcome<Quote>>> {
     const tariff = await this.deps.tariff();
     const { store } = this.deps;
     const outcomes: Array<BatchOutcome<Quote>> = [];
     const batch = new BatchState(tariff.pickupCutoff);
-    for (const [index, { request: raw, idempotencyKey }] of items.entries()) {
+    for (const [index, { request: raw, idempotencyKey, confirm }] of items.entries()) {
       const checked = this.checks.check(raw);
       if (!checked.ok) {
         outcomes.push({ ok: false, problem: checked.problem });
@@ -326,6 +326,28 @@ export class Bookings {
             reservedMeanwhile: idempotencyKey ? async () => (await reservedUnder(idempotencyKey)) !== undefined : undefined,
           });
           if (!booked.replayed) batch.take(booked.request, index);
+          // What the booking's confirm would find, on the record it would write (numbers aside).
+          if (confirm && !booked.replayed) {
+            const record = buildShipment({
+              id: 'sh_00000000000000000000000000',
+              orderNumber: 'SO-000000',
+              bolNumber: '00000000000000000',
+              ssccs: [],
+              request: booked.request,
+              quote: booked.quote,
+              now: this.deps.now(),
+            });
+            const violations = confirmViolations({ ...record, quoteId: booked.quote.id }, this.deps.limits);
+            if (violations.length > 0) {
+              const fields = violations.map((violation) => violation.field).join(',');
+              return {
+                ok: true,
+                data: booked.quote,
+                warnings: [...warnings, warning('NOT_CONFIRMED', wouldNotConfirmMessage(violations), { detail: { fields } })],
+                replayed: false,
+              };
+            }
+          }
           return { ok: true, data: booked.quote, warnings, replayed: booked.replayed };
         });
         outcomes.push(outcome);

@@ -275,6 +275,10 @@ function printSummary(io: IO, summary: ImportSummary): void {
         : '';
     io.info(`  ${formatNumber(summary.confirmed)} confirmed${left}`);
   }
+  if (summary.dryRun && summary.valid > 0) {
+    const left = summary.initialized > 0 ? `, ${c.yellow(`${formatNumber(summary.initialized)} would be left INITIALIZED`)}` : '';
+    io.info(`  ${formatNumber(summary.confirmed)} would be confirmed${left}`);
+  }
   const codes = Object.entries(summary.warnings);
   if (codes.length > 0) {
     const counts = codes.map(([code, count]) => `${formatNumber(count)} ${code}`).join(', ');

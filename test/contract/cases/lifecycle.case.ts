@@ -87,6 +87,24 @@ const contract: ContractCase = (target) => {
       expect((await api.getShipment(whole.data.id)).data.orderStatus).toBe('CONFIRMED');
       expect((await api.getShipment(lacking.data.id)).data.orderStatus).toBe('INITIALIZED');
     });
+
+    it('a preview asked to confirm names, as the booking would, what an order lacks to be confirmed, and books nothing', async () => {
+      const { api } = target();
+      const before = (await api.listShipments({ limit: 100 })).data.items.length;
+      const { data } = await api.previewShipments({
+        items: [
+          { request: confirmable(shipmentRequest({ refNumber: null })), confirm: true },
+          { request: shipmentRequest({ refNumber: null }), confirm: true },
+          { request: shipmentRequest({ refNumber: null }) },
+        ],
+      });
+      const codes = data.items.map((item) => (item.ok ? item.warnings.filter((warning) => warning.code === 'NOT_CONFIRMED').map((warning) => warning.message) : 'refused'));
+      expect(codes[0]).toEqual([]);
+      expect(codes[1]).toHaveLength(1);
+      expect(codes[1]![0]).toContain('would be created INITIALIZED, not confirmed: it lacks pickupAddress.contactPerson, pickupAddress.phoneNumber');
+      expect(codes[2]).toEqual([]);
+      expect((await api.listShipments({ limit: 100 })).data.items.length).toBe(before);
+    });
   });
 };
 
