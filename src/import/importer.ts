@@ -216,6 +216,8 @@ interface ScanState {
   /** Booking: shipments booked, found booked already or refused by the API, for the progress. */
   handled: number;
   warnings: number;
+  /** NOT_CONFIRMED warnings met so far: the first MAX_LISTED_WARNINGS are listed, the rest counted (a file without contact columns has one per order). */
+  notConfirmed: number;
   /** The request sent to the API for each valid shipment of the chunks in hand (withPolicy). */
   requests: Map<PreparedShipment, Record<string, unknown>>;
   /** Checking: every shipment read, while the file is short enough (RETAINED_ROWS); undefined past that (then in the spill). */
@@ -309,6 +311,7 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     splitKeys: context.splitKeys ?? new Set(),
     handled: 0,
     warnings: 0,
+    notConfirmed: 0,
     requests: new Map(),
     retained: context.retain ? [] : undefined,
     retainedRows: 0,
@@ -400,6 +403,12 @@ async function scan(phase: ImportPhase, context: ScanContext): Promise<ScanState
     if (options.signal?.aborted && chunk.length > 0) throw new ImportCancelledError(undefined);
     await submit(chunk);
     await inFlight;
+    if (state.notConfirmed > MAX_LISTED_WARNINGS) {
+      const more = state.notConfirmed - MAX_LISTED_WARNINGS;
+      listener.warning?.(
+        warning('MORE_WARNINGS', `... and ${more} more NOT_CONFIRMED warnings like these (the summary counts every order left INITIALIZED; --json names what each lacks)`),
+      );
+    }
     if (phase === 'checking') {
       listener.progress?.({ phase, done: context.fileSize, total: context.fileSize, shipments: state.summary.shipments });
       if (state.warnings > MAX_LISTED_WARNINGS) listener.warning?.(warning('MORE_WARNINGS', `... and ${state.warnings - MAX_LISTED_WARNINGS} more warnings like these`));
@@ -551,6 +560,7 @@ function warn(state: ScanState, listener: ImportListener, cell: CsvWarning): voi
 function shipmentWarnings(state: ScanState, context: ScanContext, group: RowGroup, warnings: readonly Warning[]): Warning[] {
   for (const item of warnings) {
     state.summary.warnings[item.code] = (state.summary.warnings[item.code] ?? 0) + 1;
+    if (item.code === 'NOT_CONFIRMED' && ++state.notConfirmed > MAX_LISTED_WARNINGS) continue;
     const row = group.rows[item.line ?? 0] ?? group.rows[0]!;
     // The CSV line names the component: "line 7: not stackable", not "line 7: line 2: not stackable".
     context.listener.warning?.(item.line === undefined ? item : { ...item, message: item.message.replace(LINE_PREFIX, '') }, row.line);

@@ -126,9 +126,15 @@ describe('shipper check FILE.csv', () => {
       shipments: Array<{ refNumber: string; warnings?: Warning[] }>;
       summary: { warnings: Record<string, number> };
     };
-    expect(json.summary.warnings).toEqual({ DENSITY_MARGIN: 1, NON_STACKABLE_HEIGHT: 1 });
-    expect(json.shipments.find((shipment) => shipment.refNumber === 'CLEAN')).not.toHaveProperty('warnings');
-    expect(json.shipments.find((shipment) => shipment.refNumber === 'FLAT')!.warnings!.map((item) => [item.code, item.line])).toEqual([['NON_STACKABLE_HEIGHT', 0]]);
+    // The file has no contact columns: each order would stay INITIALIZED (said on the summary's line of its own).
+    expect(json.summary.warnings).toEqual({ NOT_CONFIRMED: 3, DENSITY_MARGIN: 1, NON_STACKABLE_HEIGHT: 1 });
+    expect(human.stdout).toContain('0 would be confirmed, 3 would be left INITIALIZED');
+    const codes = (refNumber: string) => json.shipments.find((shipment) => shipment.refNumber === refNumber)!.warnings!.map((item) => [item.code, item.line]);
+    expect(codes('CLEAN')).toEqual([['NOT_CONFIRMED', undefined]]);
+    expect(codes('FLAT')).toEqual([
+      ['NOT_CONFIRMED', undefined],
+      ['NON_STACKABLE_HEIGHT', 0],
+    ]);
   });
 });
 

@@ -91,7 +91,8 @@ async function checkCsv(ctx: CommandContext, file: string, options: CheckCommand
     summary = await importShipments(
       api,
       locations,
-      { file, dryRun: true, skipInvalid: true, encoding: options.encoding, todayAt, carrierNameOf: (scac) => settings.carriers[scac]?.name },
+      // The freight check: whether an order would be confirmed is import's to say (import --dry-run), not the check's.
+      { file, dryRun: true, confirm: false, skipInvalid: true, encoding: options.encoding, todayAt, carrierNameOf: (scac) => settings.carriers[scac]?.name },
       {
         warning: (item, csvLine) => {
           if (isFreightCheckCode(item.code)) found.push({ ...item, level: levelOf(item.code), ...(csvLine !== undefined ? { csvLine } : {}) });

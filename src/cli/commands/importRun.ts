@@ -279,7 +279,8 @@ function printSummary(io: IO, summary: ImportSummary): void {
     const left = summary.initialized > 0 ? `, ${c.yellow(`${formatNumber(summary.initialized)} would be left INITIALIZED`)}` : '';
     io.info(`  ${formatNumber(summary.confirmed)} would be confirmed${left}`);
   }
-  const codes = Object.entries(summary.warnings);
+  // NOT_CONFIRMED is said by the line above (confirmed, left INITIALIZED); the rest are the check's, with a price at stake.
+  const codes = Object.entries(summary.warnings).filter(([code]) => code !== 'NOT_CONFIRMED');
   if (codes.length > 0) {
     const counts = codes.map(([code, count]) => `${formatNumber(count)} ${code}`).join(', ');
     io.info(`  ${c.yellow(`warnings: ${counts}`)} (shipper check ${summary.file} lists each with the price at stake)`);
