@@ -191,17 +191,10 @@ describe('remote mode against the published document', () => {
   });
 
   it('a batch asked to confirm (import) sends one published create and then one confirm per order; a refused confirm is a NOT_CONFIRMED warning', async () => {
-    const api = new RemoteApi({
-      baseUrl: server.url,
-      apiKey: 'oway_sk_test_remote',
-      token: { get: async () => 'token', refresh: async () => 'token' },
-      publishedOnly: true,
-      retries: 0,
-    });
+    const api = publishedClient(server.url);
     const request = {
       quoteId: '507f1f77bcf86cd799439013',
-      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Ann Lee', phoneNumber: '+13125550100' },
-      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Bo Diaz', phoneNumber: '+12125550100' },
+      ...publishedStops('+13125550100', '+12125550100'),
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 }, description: 'Machine parts' }],
     };
     const { data } = await api.createShipments({
@@ -226,13 +219,7 @@ describe('remote mode against the published document', () => {
       },
     });
     try {
-      const other = new RemoteApi({
-        baseUrl: refusing.url,
-        apiKey: 'oway_sk_test_remote',
-        token: { get: async () => 'token', refresh: async () => 'token' },
-        publishedOnly: true,
-        retries: 0,
-      });
+      const other = publishedClient(refusing.url);
       const [outcome] = (await other.createShipments({ items: [{ request, confirm: true }] })).data.items;
       expect(outcome).toMatchObject({ ok: true, data: { orderNumber: 'ZKYQ5', orderStatus: 'INITIALIZED' } });
       if (!outcome?.ok) throw new Error('created above');
@@ -272,16 +259,9 @@ describe('remote mode against the published document', () => {
     expect(operationsSent().filter((operation) => !operation.startsWith('GET'))).toEqual(['POST requestQuote', 'POST requestQuote']);
 
     // An order whose lines say nothing of what they hold: the published confirm needs a description.
-    const api = new RemoteApi({
-      baseUrl: server.url,
-      apiKey: 'oway_sk_test_remote',
-      token: { get: async () => 'token', refresh: async () => 'token' },
-      publishedOnly: true,
-      retries: 0,
-    });
+    const api = publishedClient(server.url);
     const request = {
-      pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Ann Lee', phoneNumber: '312-555-0100' },
-      deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Bo Diaz', phoneNumber: '212-555-0100' },
+      ...publishedStops('312-555-0100', '212-555-0100'),
       orderComponents: [{ palletCount: 2, poundsWeight: 1200, dimensions: { length: 48, width: 40, height: 48 } }],
     };
     const { data } = await api.previewShipments({ items: [{ request, confirm: true }, { request }] });
@@ -340,3 +320,16 @@ describe('remote mode against the published document', () => {
     expect(server.requests.filter((request) => request.operationId !== 'getToken')).toEqual([]);
   });
 });
+
+/** A client of Oway's service (the published wire only) at `baseUrl`, with a fixed token and no retries. */
+function publishedClient(baseUrl: string): RemoteApi {
+  return new RemoteApi({ baseUrl, apiKey: 'oway_sk_test_remote', token: { get: async () => 'token', refresh: async () => 'token' }, publishedOnly: true, retries: 0 });
+}
+
+/** Whole published stops, Chicago to New York, with the phones as given. */
+function publishedStops(pickupPhone: string, deliveryPhone: string) {
+  return {
+    pickupAddress: { name: 'Acme DC', address1: '2100 S Halsted St', city: 'Chicago', state: 'IL', zipCode: '60608', contactPerson: 'Ann Lee', phoneNumber: pickupPhone },
+    deliveryAddress: { name: 'Store 12', address1: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', contactPerson: 'Bo Diaz', phoneNumber: deliveryPhone },
+  };
+}

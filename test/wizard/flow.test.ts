@@ -96,6 +96,18 @@ const lineSteps = (pallets: string, weight: string, dims: string, description = 
   step('Add another line?', more),
 ];
 
+/** Ship from the first saved location, to a new Atlanta consignee (city and state from its ZIP) with a contact and the phone given. */
+const peachConsigneeSteps = (phone: string): Step[] => [
+  step('Ship from', (choices) => choices[0]!.value),
+  step('Ship to: company name', 'Peach Supply Co'),
+  step('Ship to: street', '1 Peachtree St NE'),
+  step('street line 2', ''),
+  step('Ship to: city', ''),
+  step('Ship to: state', ''),
+  step('contact name', 'Dana Lee'),
+  step('phone', phone),
+];
+
 async function count(api: LocalApi, collection: 'quotes' | 'shipments' | 'locations'): Promise<number> {
   if (collection === 'locations') return (await api.store.locations.names()).length;
   return (await api.store[collection].list({}, { limit: 1000 })).items.length;
@@ -118,14 +130,7 @@ describe('quote wizard flow', () => {
         ...lineSteps('1', '300', '40x48x60', 'Spare belts'),
         step('Book this shipment', true),
         step('reference', 'PO-4471'),
-        step('Ship from', (choices) => choices[0]!.value),
-        step('Ship to: company name', 'Peach Supply Co'),
-        step('Ship to: street', '1 Peachtree St NE'),
-        step('street line 2', ''),
-        step('Ship to: city', ''),
-        step('Ship to: state', ''),
-        step('contact name', 'Dana Lee'),
-        step('phone', ''),
+        ...peachConsigneeSteps(''),
         step('Save this address', 'atlanta-store'),
         step('Add carrier details', false),
         step('Print the Bill of Lading', true),
@@ -186,14 +191,7 @@ describe('quote wizard flow', () => {
       ...lineSteps('1', '500', '48x40x48', 'Machine parts'),
       step('Book this shipment', true),
       step('reference', 'PO-4472'),
-      step('Ship from', (choices) => choices[0]!.value),
-      step('Ship to: company name', 'Peach Supply Co'),
-      step('Ship to: street', '1 Peachtree St NE'),
-      step('street line 2', ''),
-      step('Ship to: city', ''),
-      step('Ship to: state', ''),
-      step('contact name', 'Dana Lee'),
-      step('phone', '(404) 555-0188'),
+      ...peachConsigneeSteps('(404) 555-0188'),
       step('Save this address', ''),
       step('Add carrier details', false),
       step('Print the Bill of Lading', false),
