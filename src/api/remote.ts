@@ -222,17 +222,14 @@ export class RemoteApi implements ShipperApi {
       const confirmed = await this.confirmShipment(shipment.orderNumber);
       return { ...created, data: confirmed.data, warnings: [...created.warnings, ...confirmed.warnings] };
     } catch (error) {
-      const { notConfirmedMessage } = await import('../domain/confirmChecks.js');
+      const { notConfirmedWarning } = await import('../domain/confirmChecks.js');
       const violations =
         error instanceof ProblemError && (error.problem.violations ?? []).length > 0
           ? error.problem.violations!.map((violation) => ({ field: violation.field, reason: violation.reason }))
           : [{ field: 'confirm', reason: error instanceof Error ? error.message : String(error) }];
       return {
         ...created,
-        warnings: [
-          ...created.warnings,
-          warning('NOT_CONFIRMED', notConfirmedMessage(shipment.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } }),
-        ],
+        warnings: [...created.warnings, notConfirmedWarning(violations, shipment.orderNumber)],
       };
     }
   }
@@ -244,15 +241,13 @@ export class RemoteApi implements ShipperApi {
   async previewShipments(body: { items: Array<{ request: unknown; confirm?: boolean | undefined }> }): Promise<ApiResult<{ items: Array<BatchOutcome<Quote>> }>> {
     const batches = await this.inBatches('previewShipments', body.items);
     if (batches) return { data: { items: batches.outcomes as Array<BatchOutcome<Quote>> }, warnings: batches.warnings };
-    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }, { confirmViolations, wouldNotConfirmMessage }, { orderDescriptionOf }] =
-      await Promise.all([
-        import('../concurrency.js'),
-        import('../domain/shipment.js'),
-        import('../domain/schemas.js'),
-        import('../domain/validation.js'),
-        import('../domain/confirmChecks.js'),
-        import('../domain/orderDescription.js'),
-      ]);
+    const [{ mapInOrder }, { quoteRequestForShipment }, { shipmentRequestSchema }, { parseRequest }, { notConfirmedWarning, requestConfirmViolations }] = await Promise.all([
+      import('../concurrency.js'),
+      import('../domain/shipment.js'),
+      import('../domain/schemas.js'),
+      import('../domain/validation.js'),
+      import('../domain/confirmChecks.js'),
+    ]);
     const single = await mapInOrder(body.items, FALLBACK_CONCURRENCY, async ({ request: raw, confirm }): Promise<BatchOutcome<Quote>> => {
       const parsed = parseRequest(shipmentRequestSchema, raw);
       if (!parsed.ok) return { ok: false, problem: constraintViolation(parsed.violations).problem };
@@ -266,11 +261,8 @@ export class RemoteApi implements ShipperApi {
       const outcome = await outcomeOf(() => (request.quoteId ? this.getQuote(request.quoteId) : this.createQuote(quote as never)));
       if (!confirm || !outcome.ok) return outcome;
       // What the confirm after the create would find, read from the request as shipper ship reads it (phones parsed as E.164).
-      const description = request.description ?? orderDescriptionOf(request.orderComponents);
-      const violations = confirmViolations({ ...request, description, quoteId: outcome.data.id });
-      if (violations.length === 0) return outcome;
-      const fields = violations.map((violation) => violation.field).join(',');
-      return { ...outcome, warnings: [...outcome.warnings, warning('NOT_CONFIRMED', wouldNotConfirmMessage(violations), { detail: { fields } })] };
+      const violations = requestConfirmViolations(request, outcome.data.id);
+      return violations.length === 0 ? outcome : { ...outcome, warnings: [...outcome.warnings, notConfirmedWarning(violations)] };
     });
     return { data: { items: single }, warnings: [] };
   }

@@ -28,6 +28,8 @@
 import { isZipCode } from './zipCode.js';
 import { checkComponent, orderPalletViolations, PUBLISHED_LIMITS, type DimensionsInput, type FieldViolation, type PublishedLimits } from './publishedLimits.js';
 import { storeTimeViolations } from './storeHours.js';
+import { orderDescriptionOf } from './orderDescription.js';
+import { warning, type Warning } from './warnings.js';
 
 /** The published pattern of Address.phoneNumber: E.164, a + and up to 15 digits. */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
@@ -114,16 +116,28 @@ export function confirmedOnCreation<T extends ConfirmOrder & { orderStatus: stri
   return violations.length > 0 ? { order, violations } : { order: { ...order, orderStatus: 'CONFIRMED' }, violations };
 }
 
-/** The sentence of a NOT_CONFIRMED warning: the order, every field the confirm checks found lacking (with the reason when it is not simply missing), and what to do. */
-export function notConfirmedMessage(orderNumber: string, violations: readonly FieldViolation[]): string {
-  return `${orderNumber} was created INITIALIZED, not confirmed: it lacks ${lackingOf(violations)}; add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then shipper shipment confirm ${orderNumber}`;
+/**
+ * The NOT_CONFIRMED warning of an order the confirm checks found lacking: created INITIALIZED
+ * (`orderNumber`), or, for a dry run (a preview with `confirm`), one that would be. Its message
+ * names every field lacking (with the reason when it is not simply missing) and what to do; its
+ * detail lists the fields.
+ */
+export function notConfirmedWarning(violations: readonly FieldViolation[], orderNumber?: string): Warning {
+  const lacking = violations
+    .map((violation) => (/ is required \(|must not be empty/.test(violation.reason) ? violation.field : `${violation.field} (${violation.reason})`))
+    .join(', ');
+  const message =
+    orderNumber === undefined
+      ? `would be created INITIALIZED, not confirmed: it lacks ${lacking}; give them in the file (contact and phone columns, a description) to have it confirmed as it is booked`
+      : `${orderNumber} was created INITIALIZED, not confirmed: it lacks ${lacking}; add them (shipper shipment update ${orderNumber} --shipper-contact, --shipper-phone, --consignee-contact, --consignee-phone, --order-description), then shipper shipment confirm ${orderNumber}`;
+  return warning('NOT_CONFIRMED', message, { detail: { fields: violations.map((violation) => violation.field).join(',') } });
 }
 
-/** The same warning for a dry run (a preview with `confirm`): the order would be created INITIALIZED. */
-export function wouldNotConfirmMessage(violations: readonly FieldViolation[]): string {
-  return `would be created INITIALIZED, not confirmed: it lacks ${lackingOf(violations)}; give them in the file (contact and phone columns, a description) to have it confirmed as it is booked`;
-}
-
-function lackingOf(violations: readonly FieldViolation[]): string {
-  return violations.map((violation) => (/ is required \(|must not be empty/.test(violation.reason) ? violation.field : `${violation.field} (${violation.reason})`)).join(', ');
+/**
+ * The confirm checks an order would fail, read from its request before it is created (`shipper
+ * ship` before it books, a dry run against a service without a preview): the description defaults
+ * as the engine's (the lines' own words), `quoteId` is the quote it is or will be booked on.
+ */
+export function requestConfirmViolations(request: ConfirmOrder & { orderComponents: ReadonlyArray<{ description?: unknown }> }, quoteId: string): FieldViolation[] {
+  return confirmViolations({ ...request, description: request.description ?? orderDescriptionOf(request.orderComponents), quoteId });
 }

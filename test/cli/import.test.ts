@@ -129,6 +129,24 @@ describe('shipper import', () => {
     expect((JSON.parse(result.stdout) as { summary: Record<string, unknown> }).summary).toMatchObject({ booked: 2, confirmed: 1, initialized: 1 });
   });
 
+  it('lists 20 NOT_CONFIRMED warnings on the terminal and counts the rest: 20 all listed, 21 one counted; --json keeps each', async () => {
+    const notConfirmedLines = (stderr: string) => stderr.split('\n').filter((line) => line.includes('NOT_CONFIRMED'));
+    const twenty = await shipper(['import', await file('twenty.csv', shipmentsCsv(20, 1, 'T')), '--dry-run']);
+    expect(twenty.code, twenty.stderr).toBe(0);
+    expect(notConfirmedLines(twenty.stderr)).toHaveLength(20);
+    expect(twenty.stderr).not.toContain('MORE_WARNINGS');
+    const more = await shipper(['import', await file('more.csv', shipmentsCsv(21, 1, 'M')), '--dry-run', '--json']);
+    expect(more.code, more.stderr).toBe(0);
+    const lines = notConfirmedLines(more.stderr);
+    expect(lines).toHaveLength(21);
+    expect(lines[20]).toBe(
+      'warning: [MORE_WARNINGS] ... and 1 more NOT_CONFIRMED warnings like these (the summary counts every order left INITIALIZED; --json names what each lacks)',
+    );
+    const document = JSON.parse(more.stdout) as ImportDocument & { summary: { initialized: number } };
+    expect(document.summary.initialized).toBe(21);
+    expect(document.shipments.filter((entry) => entry.warnings?.some((warning) => warning.code === 'NOT_CONFIRMED'))).toHaveLength(21);
+  });
+
   it('confirms each order it can: rows without contacts or phones are created INITIALIZED with a warning on their line, counted, not refused', async () => {
     const lines = shipmentsCsv(2, 1, 'PO', { contacts: true }).trimEnd().split('\n');
     // The second order has no consignee contact nor phone: what an older file without those columns lacks.

@@ -97,17 +97,13 @@ describe('shipper location', () => {
   });
 });
 
+/** `shipper ship --quote ID` from the saved Chicago DC to the saved New York store, with more flags. */
+const shipSaved = (quoteId: string, more: string[]) => shipper(['ship', '--quote', quoteId, '--shipper', 'chicago-dc', '--consignee', 'nyc-store', ...more]);
+
 describe('shipper ship --quote', () => {
   it('books the quote with saved locations, a reference, instructions and per-line details; the class printed is the quoted one', async () => {
     const quoted = await quote(['pallets=2,weight=1200,dims=48x40x48,desc=Parts', 'pallets=1,weight=300,dims=48x40x40,desc=Parts']);
-    const result = await shipper([
-      'ship',
-      '--quote',
-      quoted.id,
-      '--shipper',
-      'chicago-dc',
-      '--consignee',
-      'nyc-store',
+    const result = await shipSaved(quoted.id, [
       '--ref',
       'PO-4711',
       '--special-instructions',
@@ -154,18 +150,7 @@ describe('shipper ship --quote', () => {
     expect(unknown.stderr).toMatch(/quote qt_01JD3Y7T9Q2W5E8R1T4Y7U0I3P not found/);
 
     const quoted = await quote();
-    const mismatch = await shipper([
-      'ship',
-      '--quote',
-      quoted.id,
-      '--shipper',
-      'chicago-dc',
-      '--consignee',
-      'nyc-store',
-      '-c',
-      'pallets=3,weight=1200,dims=48x40x50,desc=Parts',
-      '--json',
-    ]);
+    const mismatch = await shipSaved(quoted.id, ['-c', 'pallets=3,weight=1200,dims=48x40x50,desc=Parts', '--json']);
     expect(mismatch.code).toBe(1);
     const problem = JSON.parse(mismatch.stdout) as { status: number; violations: Array<{ field: string }> };
     expect(problem.status).toBe(400);

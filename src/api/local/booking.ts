@@ -11,7 +11,7 @@ import { MAX_BATCH_ITEMS } from '../../domain/limits.js';
 import { normalisedReference } from '../../domain/recordKeys.js';
 import type { Quote, Shipment, ShipmentRequest } from '../../domain/schemas.js';
 import { buildShipment, withNumbers } from '../../domain/shipment.js';
-import { confirmedOnCreation, confirmViolations, notConfirmedMessage, wouldNotConfirmMessage } from '../../domain/confirmChecks.js';
+import { confirmedOnCreation, confirmViolations, notConfirmedWarning } from '../../domain/confirmChecks.js';
 import type { Tariff } from '../../domain/tariff.js';
 import type { PublishedLimits } from '../../domain/publishedLimits.js';
 import type { ShipperStore, StoreTransaction } from '../../store/ports.js';
@@ -213,7 +213,7 @@ export class Bookings {
         booking.newQuote = checked.newQuote;
         candidate.request = checked.request;
         // No number is spent on a record that could not be read back.
-        booking.provisional = this.provisionalShipment(booking);
+        booking.provisional = this.placeholderShipment(booking.candidate.request, booking.quote!, booking.id);
         assertReadable(booking.provisional, booking.newQuote ? booking.quote : undefined, candidate.request);
         ready.push(booking);
         batch.take(candidate.request, candidate.index);
@@ -261,10 +261,7 @@ export class Bookings {
       });
       if (!booking.candidate.confirm) return created;
       const { order, violations } = confirmedOnCreation(created, this.deps.limits);
-      if (violations.length > 0)
-        booking.candidate.warnings.push(
-          warning('NOT_CONFIRMED', notConfirmedMessage(created.orderNumber, violations), { detail: { fields: violations.map((violation) => violation.field).join(',') } }),
-        );
+      if (violations.length > 0) booking.candidate.warnings.push(notConfirmedWarning(violations, created.orderNumber));
       return order;
     });
     shipments.forEach((shipment, position) => tx.shipments.put(shipment, ready[position]!.newQuote ? ready[position]!.quote : undefined, { created: true }));
@@ -277,17 +274,12 @@ export class Bookings {
     }
   }
 
-  /** The shipment a booking would write, with placeholder numbers: checked before any number is spent. */
-  private provisionalShipment(booking: Booking): Shipment {
-    return buildShipment({
-      id: booking.id ?? 'sh_00000000000000000000000000',
-      orderNumber: 'SO-000000',
-      bolNumber: '00000000000000000',
-      ssccs: [],
-      request: booking.candidate.request,
-      quote: booking.quote!,
-      now: this.deps.now(),
-    });
+  /**
+   * The shipment a booking would write, with placeholder numbers: checked before any number is
+   * spent (a booking's provisional record), or by the confirm checks of a preview.
+   */
+  private placeholderShipment(request: ShipmentRequest, quote: Quote, id: string | undefined): Shipment {
+    return buildShipment({ id: id ?? 'sh_00000000000000000000000000', orderNumber: 'SO-000000', bolNumber: '00000000000000000', ssccs: [], request, quote, now: this.deps.now() });
   }
 
   /**
@@ -328,25 +320,8 @@ export class Bookings {
           if (!booked.replayed) batch.take(booked.request, index);
           // What the booking's confirm would find, on the record it would write (numbers aside).
           if (confirm && !booked.replayed) {
-            const record = buildShipment({
-              id: 'sh_00000000000000000000000000',
-              orderNumber: 'SO-000000',
-              bolNumber: '00000000000000000',
-              ssccs: [],
-              request: booked.request,
-              quote: booked.quote,
-              now: this.deps.now(),
-            });
-            const violations = confirmViolations({ ...record, quoteId: booked.quote.id }, this.deps.limits);
-            if (violations.length > 0) {
-              const fields = violations.map((violation) => violation.field).join(',');
-              return {
-                ok: true,
-                data: booked.quote,
-                warnings: [...warnings, warning('NOT_CONFIRMED', wouldNotConfirmMessage(violations), { detail: { fields } })],
-                replayed: false,
-              };
-            }
+            const violations = confirmViolations(this.placeholderShipment(booked.request, booked.quote, undefined), this.deps.limits);
+            if (violations.length > 0) return { ok: true, data: booked.quote, warnings: [...warnings, notConfirmedWarning(violations)], replayed: false };
           }
           return { ok: true, data: booked.quote, warnings, replayed: booked.replayed };
         });

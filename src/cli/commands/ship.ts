@@ -255,17 +255,15 @@ function flagOf(field: string): string {
  * schema refuses is left to the create, which names its own violations (and writes nothing).
  */
 async function refuseUnconfirmable(request: ShipmentRequestInput): Promise<void> {
-  const [{ shipmentRequestSchema }, { parseRequest }, { confirmViolations }] = await Promise.all([
+  const [{ shipmentRequestSchema }, { parseRequest }, { requestConfirmViolations }] = await Promise.all([
     import('../../domain/schemas.js'),
     import('../../domain/validation.js'),
     import('../../domain/confirmChecks.js'),
   ]);
   const parsed = parseRequest(shipmentRequestSchema, request);
   if (!parsed.ok) return;
-  // A request without quoteId is quoted as it is created: it will have its quote. Its description defaults as the engine's.
-  const { orderDescriptionOf } = await import('../../domain/orderDescription.js');
-  const description = parsed.value.description ?? orderDescriptionOf(parsed.value.orderComponents);
-  const violations = confirmViolations({ ...parsed.value, description, quoteId: parsed.value.quoteId ?? 'quoted on creation' });
+  // A request without quoteId is quoted as it is created: it will have its quote.
+  const violations = requestConfirmViolations(parsed.value, parsed.value.quoteId ?? 'quoted on creation');
   if (violations.length === 0) return;
   const lines = violations.map((violation) => `${violation.field}: ${violation.reason}; give it with ${flagOf(violation.field)}`);
   throw new UsageError(
