@@ -82,6 +82,17 @@ export interface ShipmentRecord {
   ownQuote?: Quote | undefined;
 }
 
+/**
+ * What narrows a search by reference. `companyId` is the store's to apply, not its caller's: a
+ * reference used for everything ("STOCK", one per company) has thousands of shipments, and a limit
+ * counted over every company's would make the caller read them all to keep its own.
+ */
+export interface ReferenceQuery {
+  orderStatus?: ShipmentStatus | undefined;
+  companyId?: string | undefined;
+  limit?: number | undefined;
+}
+
 export interface ShipmentReads {
   get(id: string): Promise<Shipment | undefined>;
   /** The shipment with its own quote (a booking that quoted first). */
@@ -91,8 +102,8 @@ export interface ShipmentReads {
   findByBolNumber(bolNumber: string): Promise<Shipment | undefined>;
   /** The shipments that carry this PRO (normalised), of this carrier (SCAC) when one is given. */
   findByProNumber(proNumber: string, scac?: string | undefined): Promise<Shipment[]>;
-  /** The shipments that carry this reference, newest first; `status` and `limit` narrow them. */
-  findByReference(refNumber: string, options?: { orderStatus?: ShipmentStatus | undefined; limit?: number | undefined }): Promise<Shipment[]>;
+  /** The shipments that carry this reference, newest first; `orderStatus`, `companyId` and `limit` narrow them. */
+  findByReference(refNumber: string, options?: ReferenceQuery): Promise<Shipment[]>;
   /** The shipments booked on a quote (cancelled ones too), oldest first; a quote-first booking's own quote finds its shipment. */
   findByQuote(quoteId: string): Promise<Shipment[]>;
   /** Newest first (by creation), filtered. */

@@ -34,7 +34,6 @@ import type {
   ShipmentFilter,
   ShipmentReads,
   ShipmentRecord,
-  ShipmentStatus,
   ShipmentWrites,
   ShipperStore,
   StoreTransaction,
@@ -87,9 +86,7 @@ function shipmentReads(reads: ShipmentReads, scope: CompanyScope): ShipmentReads
       return shipment && mine(shipment) ? shipment : undefined;
     },
     findByProNumber: async (proNumber, scac) => (await reads.findByProNumber(proNumber, scac)).filter(mine),
-    findByReference: async (refNumber, options?: { orderStatus?: ShipmentStatus | undefined; limit?: number | undefined }) =>
-      // The store's limit counts every company's: asked without it, cut here.
-      (await reads.findByReference(refNumber, { ...options, limit: undefined })).filter(mine).slice(0, options?.limit),
+    findByReference: async (refNumber, options) => (await reads.findByReference(refNumber, { ...options, companyId: scope.companyId })).filter(mine),
     findByQuote: async (quoteId) => (await reads.findByQuote(quoteId)).filter(mine),
     list: (filter: ShipmentFilter, page: PageRequest) => reads.list({ ...filter, companyId: scope.companyId }, page),
   };

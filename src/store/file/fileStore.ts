@@ -36,6 +36,7 @@ import type {
   QuoteFilter,
   QuoteRepository,
   QuoteWrites,
+  ReferenceQuery,
   SavedLocationRecord,
   ShipmentEventReads,
   ShipmentEventRecord,
@@ -801,12 +802,15 @@ class ShipmentQueries implements ShipmentWrites {
     );
   }
 
-  async findByReference(refNumber: string, options: { orderStatus?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
+  async findByReference(refNumber: string, options: ReferenceQuery = {}): Promise<Shipment[]> {
     const reference = normalisedReference(refNumber);
     const ascending = await this.store.lookupSorted('ref', reference, this.tx);
     const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
     const matches = (shipment: Shipment) =>
-      shipment.refNumber !== null && normalisedReference(shipment.refNumber) === reference && statusMatches(shipment.orderStatus, options.orderStatus);
+      shipment.refNumber !== null &&
+      normalisedReference(shipment.refNumber) === reference &&
+      statusMatches(shipment.orderStatus, options.orderStatus) &&
+      (options.companyId === undefined || companyOf(shipment) === options.companyId);
     const found: Shipment[] = [];
     // A reference used for everything ("STOCK") has thousands: read a few at a time, newest first, until there are enough.
     for (let end = ascending.length; end > 0 && found.length < limit; end -= 8) {

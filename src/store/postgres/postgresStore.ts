@@ -37,6 +37,7 @@ import type {
   QuoteReads,
   QuoteRepository,
   QuoteWrites,
+  ReferenceQuery,
   ReserveOptions,
   SavedLocationRecord,
   ShipmentEventReads,
@@ -161,10 +162,11 @@ class ShipmentQueries implements ShipmentReads {
     return rows.map(readShipment);
   }
 
-  async findByReference(refNumber: string, options: { orderStatus?: ShipmentStatus | undefined; limit?: number | undefined } = {}): Promise<Shipment[]> {
+  async findByReference(refNumber: string, options: ReferenceQuery = {}): Promise<Shipment[]> {
     const rows = await this.sql<Array<{ id: string; record: unknown }>>`
       select id, record from shipments
       where reference = ${normalisedReference(refNumber)} ${statusIs(this.sql, options.orderStatus)}
+        ${options.companyId !== undefined ? this.sql`and company_id = ${options.companyId}` : this.sql``}
       order by id desc
       ${options.limit !== undefined ? this.sql`limit ${options.limit}` : this.sql``}`;
     return rows.map(readShipment);

@@ -128,6 +128,17 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         expect(await store.shipments.findByReference('PO-9')).toEqual([]);
       });
 
+      it("finds by reference within a company: the limit counts that company's, past newer ones of another", async () => {
+        // Twelve newer shipments of globex hold the reference too (more than the file store's chunk of 8).
+        await put(...[1, 2, 3].map((n) => shipment(n, { refNumber: 'STOCK' })), ...Array.from({ length: 12 }, (_, index) => shipment(index + 4, { refNumber: 'STOCK', companyId: 'globex' })));
+        const ids = (found: Shipment[]) => found.map((one) => one.orderNumber);
+        expect(ids(await store.shipments.findByReference('STOCK', { companyId: 'default', limit: 2 }))).toEqual(['SO-000003', 'SO-000002']);
+        expect(ids(await store.shipments.findByReference('STOCK', { companyId: 'default' }))).toEqual(['SO-000003', 'SO-000002', 'SO-000001']);
+        expect(ids(await store.shipments.findByReference('STOCK', { companyId: 'globex', limit: 1 }))).toEqual(['SO-000015']);
+        expect(await store.shipments.findByReference('STOCK', { companyId: 'initech' })).toEqual([]);
+        expect(await store.shipments.findByReference('STOCK', { limit: 20 })).toHaveLength(15);
+      });
+
       // The file store reads holders 8 at a time: on that chunk, just past it, and far past it.
       it.each([8, 9, 20])('finds by reference inside a unit of work: %i stored and its own writes, each once, newest first', async (stored) => {
         await put(...Array.from({ length: stored }, (_, index) => shipment(index + 1, { refNumber: 'STOCK' })));
