@@ -114,18 +114,35 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
     startedAt(exchange);
     const sent = req.headers[REQUEST_ID_HEADER];
     // Sent with the answer's headers (exchange.ts writeHead).
-    exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
+    exchange.requestId = typeof sent === 'string' && USABLE_REQUEST_ID.test(sent) ? sent : newRequestId();
     whenAnswered(req, res, answered);
     next(req, res);
   };
   return { layer, settled };
 }
 
+/**
+ * A request id for a request that sent none: a version 4 UUID whose first 80 bits are a random
+ * UUID's, drawn once per process (and again if the counter wraps), and whose last 48 count the
+ * process's requests. Unique across instances (74 random bits), in order within one, and made as
+ * one short string where crypto.randomUUID assembles twenty.
+ */
+let idPrefix = '';
+let idCount = 0;
+const ID_COUNTER_LIMIT = 2 ** 48;
+function newRequestId(): string {
+  if (idPrefix === '' || idCount === ID_COUNTER_LIMIT) {
+    idPrefix = randomUUID().slice(0, 24);
+    idCount = 0;
+  }
+  return idPrefix + (idCount++).toString(16).padStart(12, '0');
+}
+
 /** The line's beginning up to the request id, for the current millisecond and level (made once per millisecond and level). */
 let headMs = 0;
-let heads: Partial<Record<Level, string>> = {};
-/** `","operation":...,"method":...,"path":` for an operation and a method, made once each (bounded values). */
-const MIDDLES = new Map<string, string>();
+let heads = new Map<Level, string>();
+/** `","operation":...,"method":...,"path":` by operation, then method, made once each (bounded values; the names are kept strings, no key is made per line). */
+const MIDDLES = new Map<string, Map<string | undefined, string>>();
 /** The last client address and its JSON text (a keep-alive connection sends many requests). */
 let lastAddress: string | undefined;
 let lastAddressJson = '';
@@ -134,17 +151,23 @@ function headOf(level: Level): string {
   const now = Date.now();
   if (now !== headMs) {
     headMs = now;
-    heads = {};
+    heads = new Map();
   }
-  return (heads[level] ??= `{"level":"${level}","time":"${new Date(now).toISOString()}","event":"request","reqId":"`);
+  let head = heads.get(level);
+  if (head === undefined) heads.set(level, (head = `{"level":"${level}","time":"${new Date(now).toISOString()}","event":"request","reqId":"`));
+  return head;
 }
 
 function middleOf(operation: string, method: string | undefined): string {
-  const key = method === undefined ? operation : `${operation} ${method}`;
-  let middle = MIDDLES.get(key);
+  let byMethod = MIDDLES.get(operation);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    if (MIDDLES.size < 512) MIDDLES.set(operation, byMethod);
+  }
+  let middle = byMethod.get(method);
   if (middle === undefined) {
     middle = `","operation":${JSON.stringify(operation)}${method === undefined ? '' : `,"method":${JSON.stringify(method)}`},"path":`;
-    if (MIDDLES.size < 512) MIDDLES.set(key, middle);
+    if (byMethod.size < 64) byMethod.set(method, middle);
   }
   return middle;
 }
