@@ -66,8 +66,9 @@ const SHIPMENT_REQUEST = JSON.stringify({
 });
 
 /**
- * Writes are bound by fsync: before each writing phase, let the kernel finish writing back what
- * earlier phases (or an earlier run) left dirty, so that a phase does not pay for the one before.
+ * Writes are bound by fsync: before each writing phase (and each GET run of the comparison of
+ * metrics and logs, which follows a POST run), let the kernel finish writing back what earlier
+ * phases (or an earlier run) left dirty, so that a phase does not pay for the one before.
  * `sync` is coreutils'; where it is missing, the phases just run unsettled.
  */
 function settleDisk(): void {
@@ -366,6 +367,9 @@ async function observabilityCost(): Promise<{ get: number; post: number; paired:
   const on = await start('on', ['--log', 'json']);
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? [off, on] : [on, off]) {
+      // The other server's POSTs (or this one's, a round before) left pages to write back: the
+      // kernel's writeback would take the cores from whichever GET run came next.
+      settleDisk();
       const get = await measured(side.server.child.pid, { url: `${side.server.url}/v1/shipper/quote/${side.id}` });
       side.get.push(get.rps);
       side.getCpu.push(get.cpuUs);
