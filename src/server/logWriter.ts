@@ -19,8 +19,13 @@ const RETRY_MS = 10;
 /** At exit, how long a full non-blocking pipe is waited for before what is left is given up. */
 const EXIT_WAIT_MS = 2_000;
 
+/** A line whose text is made when it is written (its `toString()`), at the end of its turn. */
+export interface LaterLine {
+  toString(): string;
+}
+
 export class TurnWriter {
-  private lines: string[] = [];
+  private lines: Array<string | LaterLine> = [];
   /** Bytes a full non-blocking descriptor did not take yet (written before any later line). */
   private pending: Buffer | undefined;
   private scheduled = false;
@@ -34,7 +39,7 @@ export class TurnWriter {
     private readonly writeSync: (fd: number, data: Buffer | string) => number = (fd, data) => (typeof data === 'string' ? fs.writeSync(fd, data) : fs.writeSync(fd, data)),
   ) {}
 
-  write(line: string): boolean {
+  write(line: string | LaterLine): boolean {
     if (this.broken) return true;
     this.lines.push(line);
     if (!this.scheduled && this.retry === undefined) {
@@ -96,7 +101,7 @@ export class TurnWriter {
 
   /** What is held: the bytes left over, then the turn's lines; the lines alone as text. */
   private take(): Buffer | string {
-    const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    const text = this.lines.length === 1 ? this.lines[0]!.toString() : this.lines.join('');
     this.lines = [];
     const pending = this.pending;
     this.pending = undefined;

@@ -7,7 +7,6 @@
  * lose their password before they get here.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { pino, type Level, type Logger } from 'pino';
 import type { LogFormat, LogLevel } from './defaults.js';
 import { TurnWriter } from './logWriter.js';
@@ -38,7 +37,7 @@ export interface ServeLogger {
  * The stream each logger of createServeLogger writes to: the request lines are written to it
  * directly, as the JSON pino would write (see requestLine).
  */
-const STREAMS = new WeakMap<Logger, { write(line: string): unknown }>();
+const STREAMS = new WeakMap<Logger, TurnWriter | { write(line: string): unknown }>();
 
 export function createServeLogger(options: ServeLoggerOptions): ServeLogger {
   const turns = options.format === 'json' && options.fd !== undefined ? new TurnWriter(options.fd) : undefined;
@@ -83,7 +82,12 @@ export function requestLogLayer(logger: Logger): { layer: Layer; settled(): Prom
     const routine = PROBE_OPERATIONS.has(exchange.operation) && status !== undefined && status < 400;
     const level: Level = status !== undefined && status >= 500 ? 'error' : aborted ? 'warn' : routine ? 'debug' : 'info';
     if (stream) {
-      if (logger.isLevelEnabled(level)) stream.write(requestLine(level, exchange, req, status, duration, bytes, aborted));
+      if (logger.isLevelEnabled(level)) {
+        const line = new RequestLine(Date.now(), level, exchange, req.method, req.url, req.socket.remoteAddress, status, duration, bytes, aborted);
+        // Gathered per turn: made text when the turn's lines are joined (logWriter.ts), else now.
+        if (stream instanceof TurnWriter) stream.write(line);
+        else stream.write(line.toString());
+      }
     } else {
       const entry = {
         event: 'request',
@@ -147,8 +151,7 @@ const MIDDLES = new Map<string, Map<string | undefined, string>>();
 let lastAddress: string | undefined;
 let lastAddressJson = '';
 
-function headOf(level: Level): string {
-  const now = Date.now();
+function headOf(level: Level, now: number): string {
   if (now !== headMs) {
     headMs = now;
     heads = new Map();
@@ -181,16 +184,36 @@ function middleOf(operation: string, method: string | undefined): string {
  * table's names), the client's address per address; the line is then a few pieces joined. The
  * request id needs no escaping (a UUID made here, or one that matched USABLE_REQUEST_ID, whose
  * characters JSON leaves as they are).
+ *
+ * What the line says is read when the answer is over; the text is made by `toString()`, which the
+ * turn's writer calls when it joins the turn's lines: the lines of a turn are then made one after
+ * the other, with the same code and the same pieces warm (a cached GET's line cost 0.4 us less).
  */
-function requestLine(level: Level, exchange: Exchange, req: IncomingMessage, status: number | undefined, durationMs: number, bytes: number, aborted: boolean): string {
-  const remoteAddress = req.socket.remoteAddress;
-  if (remoteAddress !== lastAddress) {
-    lastAddress = remoteAddress;
-    lastAddressJson = remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
+class RequestLine {
+  constructor(
+    private readonly time: number,
+    private readonly level: Level,
+    /** Final once the answer is over: its operation, request id, key and failure do not change. */
+    private readonly exchange: Exchange,
+    private readonly method: string | undefined,
+    private readonly url: string | undefined,
+    private readonly remoteAddress: string | undefined,
+    private readonly status: number | undefined,
+    private readonly durationMs: number,
+    private readonly bytes: number,
+    private readonly aborted: boolean,
+  ) {}
+
+  toString(): string {
+    const { exchange, remoteAddress, status, aborted } = this;
+    if (remoteAddress !== lastAddress) {
+      lastAddress = remoteAddress;
+      lastAddressJson = remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
+    }
+    const principal = exchange.principal?.keyId ? `,"companyId":${JSON.stringify(exchange.principal.companyId)},"keyId":${JSON.stringify(exchange.principal.keyId)}` : '';
+    const tail = aborted || exchange.failure ? `${aborted ? ',"aborted":true' : ''}${exchange.failure ? `,"error":${JSON.stringify(exchange.failure)}` : ''}` : '';
+    return `${headOf(this.level, this.time)}${exchange.requestId}${middleOf(exchange.operation, this.method)}${JSON.stringify(loggablePath(this.url))}${status === undefined ? '' : `,"status":${status}`},"durationMs":${this.durationMs},"bytes":${this.bytes}${lastAddressJson}${principal}${tail},"msg":"request"}\n`;
   }
-  const principal = exchange.principal?.keyId ? `,"companyId":${JSON.stringify(exchange.principal.companyId)},"keyId":${JSON.stringify(exchange.principal.keyId)}` : '';
-  const tail = aborted || exchange.failure ? `${aborted ? ',"aborted":true' : ''}${exchange.failure ? `,"error":${JSON.stringify(exchange.failure)}` : ''}` : '';
-  return `${headOf(level)}${exchange.requestId}${middleOf(exchange.operation, req.method)}${JSON.stringify(loggablePath(req.url))}${status === undefined ? '' : `,"status":${status}`},"durationMs":${durationMs},"bytes":${bytes}${lastAddressJson}${principal}${tail},"msg":"request"}\n`;
 }
 
 /** The path and query, with the values of secret-looking parameters hidden (as the text access log did). */

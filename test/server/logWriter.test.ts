@@ -37,6 +37,25 @@ describe('the log writer', () => {
     expect(lines.every((line) => line.includes('é±'))).toBe(true);
   });
 
+  it("makes a later line's text when its turn is written, in its place among the others, once", async () => {
+    const fd = fakeDescriptor();
+    const writer = new TurnWriter(2, fd.writeSync);
+    let made = 0;
+    const madeLater = (text: string) => ({ toString: () => (made++, text) });
+    writer.write('one\n');
+    writer.write(madeLater('two\n'));
+    writer.write('three\n');
+    expect(made).toBe(0);
+    await nextTurn();
+    expect(made).toBe(1);
+    expect(fd.text()).toBe('one\ntwo\nthree\n');
+    // Alone in its turn, too.
+    writer.write(madeLater('four\n'));
+    await nextTurn();
+    expect(made).toBe(2);
+    expect(fd.text()).toBe('one\ntwo\nthree\nfour\n');
+  });
+
   it('writes what a descriptor took only in part, and after EAGAIN what it held first, nothing repeated', async () => {
     const fd = fakeDescriptor();
     const writer = new TurnWriter(2, fd.writeSync);
