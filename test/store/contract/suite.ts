@@ -130,7 +130,10 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
 
       it("finds by reference within a company: the limit counts that company's, past newer ones of another", async () => {
         // Twelve newer shipments of globex hold the reference too (more than the file store's chunk of 8).
-        await put(...[1, 2, 3].map((n) => shipment(n, { refNumber: 'STOCK' })), ...Array.from({ length: 12 }, (_, index) => shipment(index + 4, { refNumber: 'STOCK', companyId: 'globex' })));
+        await put(
+          ...[1, 2, 3].map((n) => shipment(n, { refNumber: 'STOCK' })),
+          ...Array.from({ length: 12 }, (_, index) => shipment(index + 4, { refNumber: 'STOCK', companyId: 'globex' })),
+        );
         const ids = (found: Shipment[]) => found.map((one) => one.orderNumber);
         expect(ids(await store.shipments.findByReference('STOCK', { companyId: 'default', limit: 2 }))).toEqual(['SO-000003', 'SO-000002']);
         expect(ids(await store.shipments.findByReference('STOCK', { companyId: 'default' }))).toEqual(['SO-000003', 'SO-000002', 'SO-000001']);
