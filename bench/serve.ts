@@ -353,7 +353,9 @@ async function observabilityCost(): Promise<{ get: number; post: number; paired:
     compared.push(server);
     const response = await fetch(`${server.url}/v1/shipper/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST });
     const { id } = (await response.json()) as { id: string };
+    // Warmed up on both paths measured (JIT, caches): the first round's GET run is not the first GETs.
     await autocannon({ url: `${server.url}/v1/shipper/quote`, method: 'POST', headers: { 'content-type': 'application/json' }, body: QUOTE_REQUEST, connections: 8, duration: 1 });
+    await autocannon({ url: `${server.url}/v1/shipper/quote/${id}`, connections: 8, duration: 1 });
     return { name, server, id, get: [] as number[], post: [] as number[], getCpu: [] as number[], postCpu: [] as number[] };
   };
   /** The load, and the server's CPU per request in microseconds (NaN where /proc is not). */
