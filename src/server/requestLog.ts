@@ -35,7 +35,7 @@ export interface ServeLogger {
 
 /**
  * The stream each logger of createServeLogger writes to: the request lines are written to it
- * directly, as the JSON pino would write (see requestLine).
+ * directly, as the JSON pino would write (see RequestLine).
  */
 const STREAMS = new WeakMap<Logger, TurnWriter | { write(line: string): unknown }>();
 
@@ -187,7 +187,7 @@ function middleOf(operation: string, method: string | undefined): string {
  *
  * What the line says is read when the answer is over; the text is made by `toString()`, which the
  * turn's writer calls when it joins the turn's lines: the lines of a turn are then made one after
- * the other, with the same code and the same pieces warm (a cached GET's line cost 0.4 us less).
+ * the other, with the same code and the same pieces warm.
  */
 class RequestLine {
   constructor(
